@@ -1,0 +1,326 @@
+//! A small blocking HTTP client over `wasi:http/outgoing-handler`.
+//!
+//! The host decides which hosts a plugin may reach (its `allowed_hosts`), caps the response size and
+//! applies its own timeout; a request outside the list fails with [`HttpError::Denied`].
+
+use crate::bindings::wasi::http::outgoing_handler;
+use crate::bindings::wasi::http::types::{
+    ErrorCode, Fields, IncomingBody, Method, OutgoingBody, OutgoingRequest, RequestOptions, Scheme,
+};
+use crate::bindings::wasi::io::streams::StreamError;
+use std::time::Duration;
+
+/// Why a request produced no response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HttpError {
+    /// The URL does not parse or uses a scheme other than http and https.
+    InvalidUrl(String),
+    /// The host refused the request: the destination is not in this plugin's `allowed_hosts`.
+    Denied(String),
+    /// Connecting, the first byte or the body took longer than allowed.
+    Timeout(String),
+    /// The connection could not be made or broke (refused, DNS failure, reset).
+    Connect(String),
+    /// The response was larger than the host allows.
+    TooLarge(String),
+    /// Anything else the transport reported.
+    Other(String),
+}
+
+impl std::fmt::Display for HttpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HttpError::InvalidUrl(m) => write!(f, "invalid URL: {m}"),
+            HttpError::Denied(m) => write!(f, "request denied by the host: {m}"),
+            HttpError::Timeout(m) => write!(f, "timed out: {m}"),
+            HttpError::Connect(m) => write!(f, "connection failed: {m}"),
+            HttpError::TooLarge(m) => write!(f, "response too large: {m}"),
+            HttpError::Other(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for HttpError {}
+
+/// An outgoing request, built fluently and sent with [`Request::send`].
+#[derive(Debug, Clone)]
+pub struct Request {
+    method: Method,
+    url: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+    timeout: Option<Duration>,
+}
+
+impl Request {
+    pub fn new(method: Method, url: impl Into<String>) -> Self {
+        Request { method, url: url.into(), headers: Vec::new(), body: Vec::new(), timeout: None }
+    }
+    pub fn get(url: impl Into<String>) -> Self {
+        Self::new(Method::Get, url)
+    }
+    pub fn post(url: impl Into<String>) -> Self {
+        Self::new(Method::Post, url)
+    }
+
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        self.headers.push((name.to_ascii_lowercase(), value.to_owned()));
+        self
+    }
+
+    /// `Authorization: Bearer <token>`.
+    pub fn bearer(self, token: &str) -> Self {
+        self.header("authorization", &format!("Bearer {token}"))
+    }
+
+    /// A JSON body with its content type.
+    pub fn json(mut self, value: &serde_json::Value) -> Self {
+        self.body = serde_json::to_vec(value).expect("a serde_json::Value always serialises");
+        self.header("content-type", "application/json")
+    }
+
+    /// An `application/x-www-form-urlencoded` body.
+    pub fn form(mut self, fields: &[(&str, &str)]) -> Self {
+        let encoded: Vec<String> =
+            fields.iter().map(|(k, v)| format!("{}={}", form_encode(k), form_encode(v))).collect();
+        self.body = encoded.join("&").into_bytes();
+        self.header("content-type", "application/x-www-form-urlencoded")
+    }
+
+    pub fn body(mut self, body: Vec<u8>) -> Self {
+        self.body = body;
+        self
+    }
+
+    /// Limits connecting, the wait for the first byte, and each gap between body chunks. The host
+    /// applies its own per-plugin limit as well; the shorter one wins.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Sends the request and reads the whole response.
+    pub fn send(self) -> Result<Response, HttpError> {
+        let url = Url::parse(&self.url)?;
+        let mut headers = self.headers.clone();
+        if !self.body.is_empty() || matches!(self.method, Method::Post | Method::Put | Method::Patch) {
+            headers.push(("content-length".into(), self.body.len().to_string()));
+        }
+        let entries: Vec<(String, Vec<u8>)> = headers.into_iter().map(|(k, v)| (k, v.into_bytes())).collect();
+        let fields = Fields::from_list(&entries)
+            .map_err(|e| HttpError::Other(format!("invalid request header: {e:?}")))?;
+
+        let request = OutgoingRequest::new(fields);
+        let invalid = |what: &str| HttpError::InvalidUrl(format!("{what} rejected in {}", self.url));
+        request.set_method(&self.method).map_err(|()| invalid("method"))?;
+        request.set_scheme(Some(&url.scheme)).map_err(|()| invalid("scheme"))?;
+        request.set_authority(Some(&url.authority)).map_err(|()| invalid("authority"))?;
+        request.set_path_with_query(Some(&url.path_and_query)).map_err(|()| invalid("path"))?;
+        let body = request.body().map_err(|()| HttpError::Other("request body taken twice".into()))?;
+
+        let options = self.timeout.map(|t| {
+            let options = RequestOptions::new();
+            let nanos = u64::try_from(t.as_nanos()).unwrap_or(u64::MAX);
+            // The host may refuse an option it does not support; its own limit still applies then.
+            let _ = options.set_connect_timeout(Some(nanos));
+            let _ = options.set_first_byte_timeout(Some(nanos));
+            let _ = options.set_between_bytes_timeout(Some(nanos));
+            options
+        });
+
+        // Hand the request over before writing the body: the host buffers only a little of the body
+        // until the request is on its way.
+        let pending = outgoing_handler::handle(request, options).map_err(map_error_code)?;
+        {
+            let stream =
+                body.write().map_err(|()| HttpError::Other("request body stream taken twice".into()))?;
+            for chunk in self.body.chunks(4096) {
+                stream.blocking_write_and_flush(chunk).map_err(|e| {
+                    HttpError::Connect(format!("writing the request body: {}", stream_error(e)))
+                })?;
+            }
+        }
+        OutgoingBody::finish(body, None).map_err(map_error_code)?;
+
+        pending.subscribe().block();
+        let response = match pending.get() {
+            Some(Ok(Ok(response))) => response,
+            Some(Ok(Err(code))) => return Err(map_error_code(code)),
+            Some(Err(())) => return Err(HttpError::Other("response taken twice".into())),
+            None => return Err(HttpError::Other("response not ready after waiting for it".into())),
+        };
+
+        let status = response.status();
+        let headers = response
+            .headers()
+            .entries()
+            .into_iter()
+            .map(|(k, v)| (k.to_ascii_lowercase(), String::from_utf8_lossy(&v).into_owned()))
+            .collect();
+        let incoming =
+            response.consume().map_err(|()| HttpError::Other("response body taken twice".into()))?;
+        let mut bytes = Vec::new();
+        {
+            let stream = incoming
+                .stream()
+                .map_err(|()| HttpError::Other("response body stream taken twice".into()))?;
+            loop {
+                match stream.blocking_read(64 * 1024) {
+                    Ok(chunk) => bytes.extend_from_slice(&chunk),
+                    Err(StreamError::Closed) => break,
+                    Err(e) => return Err(body_error(e)),
+                }
+            }
+        }
+        let _ = IncomingBody::finish(incoming);
+        Ok(Response { status, headers, body: bytes })
+    }
+}
+
+/// A complete response.
+#[derive(Debug, Clone)]
+pub struct Response {
+    pub status: u16,
+    /// Lower-cased names, in the order the server sent them.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    /// The first value of a header, by case-insensitive name.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let name = name.to_ascii_lowercase();
+        self.headers.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str())
+    }
+
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    pub fn is_success(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+}
+
+/// The parts of an absolute http(s) URL that `wasi:http` asks for.
+#[derive(Debug, Clone)]
+pub struct Url {
+    pub scheme: Scheme,
+    pub authority: String,
+    pub path_and_query: String,
+}
+
+impl Url {
+    pub fn parse(url: &str) -> Result<Url, HttpError> {
+        let (scheme, rest) =
+            url.split_once("://").ok_or_else(|| HttpError::InvalidUrl(format!("{url:?} has no scheme")))?;
+        let scheme = match scheme.to_ascii_lowercase().as_str() {
+            "http" => Scheme::Http,
+            "https" => Scheme::Https,
+            other => {
+                return Err(HttpError::InvalidUrl(format!("{url:?} uses the unsupported scheme {other:?}")));
+            }
+        };
+        let split = rest.find(['/', '?']).unwrap_or(rest.len());
+        let (authority, path) = rest.split_at(split);
+        if authority.is_empty() || authority.contains(char::is_whitespace) {
+            return Err(HttpError::InvalidUrl(format!("{url:?} has no valid host")));
+        }
+        let path_and_query = match path {
+            "" => "/".to_owned(),
+            p if p.starts_with('?') => format!("/{p}"),
+            p => p.to_owned(),
+        };
+        Ok(Url { scheme, authority: authority.to_owned(), path_and_query })
+    }
+}
+
+/// Joins a base URL and a path with exactly one slash between them.
+pub fn join_url(base: &str, path: &str) -> String {
+    format!("{}/{}", base.trim_end_matches('/'), path.trim_start_matches('/'))
+}
+
+fn form_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'*' => out.push(b as char),
+            b' ' => out.push('+'),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+fn stream_error(e: StreamError) -> String {
+    match e {
+        StreamError::Closed => "stream closed".into(),
+        StreamError::LastOperationFailed(err) => err.to_debug_string(),
+    }
+}
+
+fn body_error(e: StreamError) -> HttpError {
+    if let StreamError::LastOperationFailed(err) = &e
+        && let Some(code) = crate::bindings::wasi::http::types::http_error_code(err)
+    {
+        return map_error_code(code);
+    }
+    HttpError::Connect(format!("reading the response body: {}", stream_error(e)))
+}
+
+fn map_error_code(code: ErrorCode) -> HttpError {
+    let text = format!("{code:?}");
+    match code {
+        ErrorCode::HttpRequestDenied => {
+            HttpError::Denied("the destination is not in this plugin's allowed_hosts".into())
+        }
+        ErrorCode::ConnectionTimeout
+        | ErrorCode::ConnectionReadTimeout
+        | ErrorCode::ConnectionWriteTimeout
+        | ErrorCode::HttpResponseTimeout
+        | ErrorCode::DnsTimeout => HttpError::Timeout(text),
+        ErrorCode::HttpResponseBodySize(_) | ErrorCode::HttpResponseHeaderSectionSize(_) => {
+            HttpError::TooLarge(text)
+        }
+        ErrorCode::DnsError(_)
+        | ErrorCode::DestinationNotFound
+        | ErrorCode::DestinationUnavailable
+        | ErrorCode::DestinationIpProhibited
+        | ErrorCode::DestinationIpUnroutable
+        | ErrorCode::ConnectionRefused
+        | ErrorCode::ConnectionTerminated
+        | ErrorCode::ConnectionLimitReached
+        | ErrorCode::TlsProtocolError
+        | ErrorCode::TlsCertificateError
+        | ErrorCode::TlsAlertReceived(_)
+        | ErrorCode::HttpResponseIncomplete => HttpError::Connect(text),
+        ErrorCode::HttpRequestUriInvalid => HttpError::InvalidUrl(text),
+        _ => HttpError::Other(text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_urls() {
+        let u = Url::parse("https://openrouter.ai/api/v1/chat/completions").unwrap();
+        assert_eq!(u.authority, "openrouter.ai");
+        assert_eq!(u.path_and_query, "/api/v1/chat/completions");
+        assert!(matches!(u.scheme, Scheme::Https));
+        let u = Url::parse("http://127.0.0.1:8080").unwrap();
+        assert_eq!((u.authority.as_str(), u.path_and_query.as_str()), ("127.0.0.1:8080", "/"));
+        let u = Url::parse("http://h:1?x=1").unwrap();
+        assert_eq!(u.path_and_query, "/?x=1");
+        assert!(Url::parse("ftp://x/").is_err());
+        assert!(Url::parse("no-scheme").is_err());
+        assert!(Url::parse("http:///path").is_err());
+    }
+
+    #[test]
+    fn joins_and_encodes() {
+        assert_eq!(join_url("http://a/v1/", "/chat"), "http://a/v1/chat");
+        assert_eq!(form_encode("a b&c=\"é\""), "a+b%26c%3D%22%C3%A9%22");
+    }
+}

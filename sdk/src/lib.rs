@@ -1,0 +1,140 @@
+//! `parlance-sdk`: write Parlance plugins in Rust.
+//!
+//! A plugin is a WebAssembly component that implements one world of the `parlance:plugin` contract
+//! (see `wit/plugin.wit`). This crate hides the generated bindings behind one trait per world and an
+//! export macro, and adds the helpers every plugin needs: its settings ([`config`]), logging
+//! ([`log`]), outbound HTTP through `wasi:http` ([`http`]), and upstream error mapping.
+//!
+//! Enable exactly one of the features `provider`, `chat-model` or `metric`, build with
+//! `cargo build --target wasm32-wasip2 --release` and the `cdylib` is the component.
+//!
+//! ```no_run
+//! use parlance_sdk::provider::{ParaphraseRequest, ParaphraseResponse, Provider, ProviderInfo};
+//! use parlance_sdk::PluginError;
+//!
+//! struct Shout;
+//!
+//! impl Provider for Shout {
+//!     fn info() -> ProviderInfo {
+//!         ProviderInfo { name: "Shout".into(), default_model: "caps".into() }
+//!     }
+//!
+//!     fn paraphrase(request: ParaphraseRequest) -> Result<ParaphraseResponse, PluginError> {
+//!         if request.text.trim().is_empty() {
+//!             return Err(PluginError::InvalidInput("the text is empty".into()));
+//!         }
+//!         Ok(ParaphraseResponse { text: request.text.to_uppercase(), model: request.model })
+//!     }
+//! }
+//!
+//! parlance_sdk::export_provider!(Shout);
+//! # fn main() {}
+//! ```
+
+pub mod http;
+pub mod upstream;
+
+#[cfg(feature = "chat-model")]
+pub mod chat_model;
+#[cfg(feature = "metric")]
+pub mod metric;
+#[cfg(feature = "provider")]
+pub mod provider;
+
+/// Generated bindings for everything a plugin imports. Hidden: use the safe wrappers instead.
+#[doc(hidden)]
+pub mod bindings {
+    wit_bindgen::generate!({
+        inline: "
+            package parlance:sdk;
+            world imports {
+                import parlance:plugin/host@0.1.0;
+                import parlance:plugin/embeddings@0.1.0;
+                import wasi:http/outgoing-handler@0.2.12;
+            }
+        ",
+        path: "../wit",
+        world: "parlance:sdk/imports",
+        generate_all,
+    });
+}
+
+pub use bindings::parlance::plugin::types::{PluginError, RateLimit};
+
+/// This plugin's settings, as the operator configured them.
+pub mod config {
+    use crate::PluginError;
+    use crate::bindings::parlance::plugin::host;
+
+    /// A `config` value or resolved secret, or `None` when the operator did not set it.
+    pub fn get(key: &str) -> Option<String> {
+        host::config(key)
+    }
+
+    /// A setting that must be present; its absence is the operator's mistake, so it maps to
+    /// [`PluginError::Misconfigured`] naming the key.
+    pub fn require(key: &str) -> Result<String, PluginError> {
+        get(key)
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| PluginError::Misconfigured(format!("the setting `{key}` is not set")))
+    }
+
+    /// A setting with a default for when it is absent.
+    pub fn get_or(key: &str, default: &str) -> String {
+        get(key).unwrap_or_else(|| default.to_owned())
+    }
+
+    /// A numeric setting; a value that does not parse is reported, not silently replaced.
+    pub fn parse_or<T: std::str::FromStr>(key: &str, default: T) -> Result<T, PluginError> {
+        match get(key) {
+            None => Ok(default),
+            Some(raw) => raw.trim().parse().map_err(|_| {
+                PluginError::Misconfigured(format!("the setting `{key}` has the invalid value {raw:?}"))
+            }),
+        }
+    }
+}
+
+/// Logging into the host's `tracing` output, tagged with this plugin's id.
+pub mod log {
+    use crate::bindings::parlance::plugin::host::{self, Level};
+
+    pub fn trace(message: &str) {
+        host::log(Level::Trace, message);
+    }
+    pub fn debug(message: &str) {
+        host::log(Level::Debug, message);
+    }
+    pub fn info(message: &str) {
+        host::log(Level::Info, message);
+    }
+    pub fn warn(message: &str) {
+        host::log(Level::Warn, message);
+    }
+    pub fn error(message: &str) {
+        host::log(Level::Error, message);
+    }
+}
+
+/// Sentence embeddings computed natively by the host (see the `embeddings` interface in the WIT).
+pub mod embeddings {
+    use crate::PluginError;
+    use crate::bindings::parlance::plugin::embeddings as wit;
+    pub use crate::bindings::parlance::plugin::embeddings::EmbeddingModel;
+
+    /// The backend the operator configured, if any.
+    pub fn model() -> Option<EmbeddingModel> {
+        wit::model()
+    }
+
+    /// L2-normalised vectors, one per text, in input order.
+    pub fn embed(texts: &[String]) -> Result<Vec<Vec<f32>>, PluginError> {
+        wit::embed(texts)
+    }
+}
+
+/// Re-exports used by the export macros; not part of the public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use wit_bindgen;
+}
