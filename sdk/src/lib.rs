@@ -64,11 +64,20 @@ pub use bindings::parlance::plugin::types::{PluginError, RateLimit};
 /// This plugin's settings, as the operator configured them.
 pub mod config {
     use crate::PluginError;
+    #[cfg(target_arch = "wasm32")]
     use crate::bindings::parlance::plugin::host;
 
     /// A `config` value or resolved secret, or `None` when the operator did not set it.
+    ///
+    /// Outside WebAssembly (a plugin's native unit tests) there is no host, and every setting is unset.
     pub fn get(key: &str) -> Option<String> {
-        host::config(key)
+        #[cfg(target_arch = "wasm32")]
+        return host::config(key);
+        #[cfg(not(target_arch = "wasm32"))]
+        return {
+            let _ = key;
+            None
+        };
     }
 
     /// A setting that must be present; its absence is the operator's mistake, so it maps to
@@ -95,24 +104,32 @@ pub mod config {
     }
 }
 
-/// Logging into the host's `tracing` output, tagged with this plugin's id.
+/// Logging into the host's `tracing` output, tagged with this plugin's id. Outside WebAssembly
+/// (native unit tests) messages go to stderr.
 pub mod log {
-    use crate::bindings::parlance::plugin::host::{self, Level};
+    use crate::bindings::parlance::plugin::host::Level;
+
+    fn write(level: Level, message: &str) {
+        #[cfg(target_arch = "wasm32")]
+        crate::bindings::parlance::plugin::host::log(level, message);
+        #[cfg(not(target_arch = "wasm32"))]
+        eprintln!("[{level:?}] {message}");
+    }
 
     pub fn trace(message: &str) {
-        host::log(Level::Trace, message);
+        write(Level::Trace, message);
     }
     pub fn debug(message: &str) {
-        host::log(Level::Debug, message);
+        write(Level::Debug, message);
     }
     pub fn info(message: &str) {
-        host::log(Level::Info, message);
+        write(Level::Info, message);
     }
     pub fn warn(message: &str) {
-        host::log(Level::Warn, message);
+        write(Level::Warn, message);
     }
     pub fn error(message: &str) {
-        host::log(Level::Error, message);
+        write(Level::Error, message);
     }
 }
 
