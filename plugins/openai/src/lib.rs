@@ -1,1 +1,79 @@
-//! placeholder
+//! `openai`: a paraphrase provider for any OpenAI-compatible chat-completions API (OpenRouter, OpenAI,
+//! vLLM, Ollama, llama.cpp).
+//!
+//! Settings: `base_url` (required), `model` (the default model), `api_key` (secret; optional for
+//! local servers), `prompt_template` with a `{text}` placeholder, `system_prompt`, `temperature`,
+//! `max_tokens`, `timeout_ms`, and OpenRouter's `referer` and `title` headers.
+
+use parlance_openai_compat::{Client, Message, render};
+use parlance_sdk::PluginError;
+use parlance_sdk::config;
+use parlance_sdk::provider::{ParaphraseRequest, ParaphraseResponse, Provider, ProviderInfo};
+
+const DEFAULT_SYSTEM_PROMPT: &str = "You rewrite text so that it says the same thing in different words. \
+     Keep the meaning, the language, the tone and roughly the length. Answer with the rewritten text only: \
+     no preamble, no quotes, no explanation.";
+const DEFAULT_TEMPLATE: &str = "Paraphrase this text:\n\n{text}";
+
+pub struct OpenAi;
+
+impl Provider for OpenAi {
+    fn info() -> ProviderInfo {
+        ProviderInfo {
+            name: "OpenAI-compatible chat completions".into(),
+            default_model: config::get("model").unwrap_or_else(|| "gpt-4o-mini".into()),
+        }
+    }
+
+    fn paraphrase(request: ParaphraseRequest) -> Result<ParaphraseResponse, PluginError> {
+        if request.text.trim().is_empty() {
+            return Err(PluginError::InvalidInput("the text is empty".into()));
+        }
+        let client = Client::from_config()?;
+        let system = config::get_or("system_prompt", DEFAULT_SYSTEM_PROMPT);
+        let template = config::get_or("prompt_template", DEFAULT_TEMPLATE);
+        let messages =
+            [Message::system(system), Message::user(render(&template, &[("text", &request.text)]))];
+        let completion = client.complete(&request.model, &messages)?;
+        Ok(ParaphraseResponse {
+            text: clean(&completion.content),
+            model: completion.model.unwrap_or(request.model),
+        })
+    }
+}
+
+/// Models often wrap the answer in quotes or label it despite the instructions; both are removed.
+fn clean(answer: &str) -> String {
+    let mut text = answer.trim();
+    for label in ["Paraphrase:", "Paraphrased text:", "Rewritten text:"] {
+        if let Some(rest) = text.strip_prefix(label) {
+            text = rest.trim_start();
+        }
+    }
+    for (open, close) in [('"', '"'), ('“', '”'), ('\'', '\'')] {
+        if text.len() > 2
+            && text.starts_with(open)
+            && text.ends_with(close)
+            && text[open.len_utf8()..].find(close) == Some(text.len() - open.len_utf8() - close.len_utf8())
+        {
+            text = &text[open.len_utf8()..text.len() - close.len_utf8()];
+        }
+    }
+    text.trim().to_owned()
+}
+
+parlance_sdk::export_provider!(OpenAi);
+
+#[cfg(test)]
+mod tests {
+    use super::clean;
+
+    #[test]
+    fn cleans_wrapping() {
+        assert_eq!(clean("\"A quick fox.\""), "A quick fox.");
+        assert_eq!(clean("Paraphrase: A quick fox."), "A quick fox.");
+        assert_eq!(clean("“Hi”"), "Hi");
+        assert_eq!(clean("\"a\" and \"b\""), "\"a\" and \"b\"");
+        assert_eq!(clean("plain"), "plain");
+    }
+}

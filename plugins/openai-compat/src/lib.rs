@@ -1,0 +1,185 @@
+//! The OpenAI chat-completions protocol, as spoken by OpenAI, OpenRouter, vLLM, Ollama and llama.cpp:
+//! one request/response round trip with every upstream failure mapped to its own `PluginError`.
+
+use parlance_sdk::http::{Request, join_url};
+use parlance_sdk::upstream::{check_status, parse_json, snippet};
+use parlance_sdk::{PluginError, RateLimit, config};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+/// One message of the conversation sent upstream.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    pub role: &'static str,
+    pub content: String,
+}
+
+impl Message {
+    pub fn system(content: impl Into<String>) -> Self {
+        Message { role: "system", content: content.into() }
+    }
+    pub fn user(content: impl Into<String>) -> Self {
+        Message { role: "user", content: content.into() }
+    }
+    pub fn assistant(content: impl Into<String>) -> Self {
+        Message { role: "assistant", content: content.into() }
+    }
+}
+
+/// What the upstream answered.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Completion {
+    pub content: String,
+    /// The model the upstream says it used.
+    pub model: Option<String>,
+}
+
+/// The connection settings every OpenAI-compatible plugin reads from its config: `base_url`,
+/// `api_key` (a secret; optional for local servers), `timeout_ms`, `temperature`, `max_tokens`, and
+/// OpenRouter's optional attribution headers `referer` and `title`.
+#[derive(Clone, Debug)]
+pub struct Client {
+    pub base_url: String,
+    pub api_key: Option<String>,
+    pub timeout: Duration,
+    pub temperature: Option<f64>,
+    pub max_tokens: Option<u32>,
+    pub referer: Option<String>,
+    pub title: Option<String>,
+}
+
+impl Client {
+    pub fn from_config() -> Result<Client, PluginError> {
+        Ok(Client {
+            base_url: config::require("base_url")?,
+            api_key: config::get("api_key").filter(|k| !k.is_empty()),
+            timeout: Duration::from_millis(config::parse_or("timeout_ms", 60_000u64)?),
+            temperature: config::get("temperature")
+                .map(|_| config::parse_or("temperature", 0.7f64))
+                .transpose()?,
+            max_tokens: config::get("max_tokens")
+                .map(|_| config::parse_or("max_tokens", 512u32))
+                .transpose()?,
+            referer: config::get("referer"),
+            title: config::get("title"),
+        })
+    }
+
+    /// Sends one chat-completions request and returns the first choice's text.
+    pub fn complete(&self, model: &str, messages: &[Message]) -> Result<Completion, PluginError> {
+        let mut body = json!({
+            "model": model,
+            "messages": messages.iter().map(|m| json!({"role": m.role, "content": m.content})).collect::<Vec<_>>(),
+        });
+        if let Some(t) = self.temperature {
+            body["temperature"] = json!(t);
+        }
+        if let Some(n) = self.max_tokens {
+            body["max_tokens"] = json!(n);
+        }
+        let mut request = Request::post(join_url(&self.base_url, "chat/completions"))
+            .header("accept", "application/json")
+            .timeout(self.timeout)
+            .json(&body);
+        if let Some(key) = &self.api_key {
+            request = request.bearer(key);
+        }
+        if let Some(referer) = &self.referer {
+            request = request.header("http-referer", referer);
+        }
+        if let Some(title) = &self.title {
+            request = request.header("x-title", title);
+        }
+        let response = check_status("the chat-completions upstream", request.send()?)?;
+        let value = parse_json("the chat-completions upstream", &response)?;
+        parse_completion(&value)
+    }
+}
+
+/// Reads a chat-completions response. Some gateways (OpenRouter among them) answer HTTP 200 with an
+/// `error` object instead of choices; that is mapped by its code like an HTTP status would be.
+pub fn parse_completion(value: &Value) -> Result<Completion, PluginError> {
+    if let Some(error) = value.get("error").filter(|e| !e.is_null()) {
+        let message = error
+            .get("message")
+            .and_then(Value::as_str)
+            .map(snippet)
+            .unwrap_or_else(|| snippet(&error.to_string()));
+        let message = format!("the upstream reported an error: {message}");
+        let code =
+            error.get("code").and_then(|c| c.as_u64().or_else(|| c.as_str().and_then(|s| s.parse().ok())));
+        return Err(match code {
+            Some(401 | 403) => PluginError::Unauthorized(message),
+            Some(429) => PluginError::RateLimited(RateLimit { retry_after_secs: None, message }),
+            Some(408 | 504) => PluginError::Timeout(message),
+            Some(400..=499) => PluginError::InvalidInput(message),
+            _ => PluginError::Unavailable(message),
+        });
+    }
+    let choice = value.get("choices").and_then(Value::as_array).and_then(|c| c.first()).ok_or_else(|| {
+        PluginError::BadResponse(format!("no `choices` in the answer: {}", snippet(&value.to_string())))
+    })?;
+    let content = choice
+        .pointer("/message/content")
+        .and_then(Value::as_str)
+        .or_else(|| choice.get("text").and_then(Value::as_str))
+        .ok_or_else(|| {
+            PluginError::BadResponse(format!(
+                "the first choice has no text: {}",
+                snippet(&choice.to_string())
+            ))
+        })?;
+    let content = content.trim();
+    if content.is_empty() {
+        let reason = choice.get("finish_reason").and_then(Value::as_str).unwrap_or("unknown");
+        return Err(PluginError::BadResponse(format!(
+            "the upstream returned an empty message (finish_reason: {reason})"
+        )));
+    }
+    Ok(Completion {
+        content: content.to_owned(),
+        model: value.get("model").and_then(Value::as_str).map(str::to_owned),
+    })
+}
+
+/// Fills `{name}` placeholders of a template; unknown placeholders are left as written.
+pub fn render(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = template.to_owned();
+    for (name, value) in values {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_first_choice() {
+        let v = json!({"model": "m-1", "choices": [{"message": {"role": "assistant", "content": "  Hi there. "}}]});
+        assert_eq!(
+            parse_completion(&v).unwrap(),
+            Completion { content: "Hi there.".into(), model: Some("m-1".into()) }
+        );
+    }
+
+    #[test]
+    fn maps_in_band_errors_and_garbage() {
+        let e = |v: Value| parse_completion(&v).unwrap_err();
+        assert!(matches!(
+            e(json!({"error": {"code": 401, "message": "No auth"}})),
+            PluginError::Unauthorized(_)
+        ));
+        assert!(matches!(e(json!({"error": {"code": 429, "message": "slow"}})), PluginError::RateLimited(_)));
+        assert!(matches!(e(json!({"error": {"code": 502, "message": "down"}})), PluginError::Unavailable(_)));
+        assert!(matches!(e(json!({"choices": []})), PluginError::BadResponse(_)));
+        assert!(matches!(e(json!({"choices": [{"message": {"content": ""}}]})), PluginError::BadResponse(_)));
+        assert!(matches!(e(json!({"unexpected": true})), PluginError::BadResponse(_)));
+    }
+
+    #[test]
+    fn renders_templates() {
+        assert_eq!(render("Say {text}, not {other}", &[("text", "hi")]), "Say hi, not {other}");
+    }
+}
