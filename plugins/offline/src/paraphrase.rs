@@ -1,0 +1,135 @@
+//! The paraphraser: runs the rewrites over every sentence of a text, in an order that keeps
+//! each one's context intact, and guarantees a change whenever any rewrite applies.
+
+use crate::rewrite;
+use crate::substitute::{self, Choice};
+use crate::tokens::{self, Piece, Token};
+
+/// Share of the words with a safe synonym that get replaced, when the operator sets nothing.
+pub const DEFAULT_SUBSTITUTION_RATE: f64 = 1.0;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Share (0 to 1) of the words with a safe synonym that are replaced, the most confident
+    /// first; at least one when it is above zero.
+    pub substitution_rate: f64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { substitution_rate: DEFAULT_SUBSTITUTION_RATE }
+    }
+}
+
+fn sentences(pieces: &mut [Piece]) -> impl Iterator<Item = &mut Vec<Token>> {
+    pieces.iter_mut().filter_map(|p| match p {
+        Piece::Sentence(tokens) => Some(tokens),
+        Piece::Gap(_) => None,
+    })
+}
+
+/// How many of `n` substitutions a rate allows: at least one for any positive rate.
+fn allowed(n: usize, rate: f64) -> usize {
+    // NaN counts as zero.
+    if rate.is_nan() || rate <= 0.0 {
+        return 0;
+    }
+    let wanted = (n as f64 * rate.min(1.0)).ceil();
+    (wanted as usize).clamp(1, n.max(1)).min(n)
+}
+
+/// Paraphrases `text`. The result is a pure function of the text and the options; it equals the
+/// text only when no rewrite applies to it.
+pub fn paraphrase(text: &str, options: &Options) -> String {
+    let mut pieces = tokens::split(text);
+    let expand = pieces.iter().any(|p| matches!(p, Piece::Sentence(t) if rewrite::has_contraction(t)));
+    let apostrophe = if text.contains('’') { '’' } else { '\'' };
+
+    // Phrase-level rewrites come first, so that substitution sees the final words and never
+    // touches the inside of a fixed phrase.
+    for tokens in sentences(&mut pieces) {
+        let t = std::mem::take(tokens);
+        let t = if expand { rewrite::expand_contractions(t) } else { rewrite::contract(t, apostrophe) };
+        *tokens = rewrite::phrases(t);
+        rewrite::protect_fixed_phrases(tokens);
+    }
+
+    // Substitution is chosen on the sentences as they stand, before anything moves.
+    let mut choices: Vec<(usize, Choice)> = Vec::new();
+    for (s, tokens) in sentences(&mut pieces).enumerate() {
+        for i in 0..tokens.len() {
+            if tokens[i].is_word() && !tokens[i].changed {
+                choices.extend(substitute::synonym(tokens, i).map(|c| (s, c)));
+            }
+        }
+    }
+    let keep = allowed(choices.len(), options.substitution_rate);
+    choices
+        .sort_by(|(sa, a), (sb, b)| b.quality.cmp(&a.quality).then(sa.cmp(sb)).then(a.index.cmp(&b.index)));
+    choices.truncate(keep);
+    let mut by_sentence: Vec<Vec<Choice>> = Vec::new();
+    for (s, choice) in choices {
+        if by_sentence.len() <= s {
+            by_sentence.resize(s + 1, Vec::new());
+        }
+        by_sentence[s].push(choice);
+    }
+    for (s, tokens) in sentences(&mut pieces).enumerate() {
+        for choice in by_sentence.get(s).into_iter().flatten() {
+            tokens[choice.index].text.clone_from(&choice.text);
+            tokens[choice.index].changed = true;
+        }
+        rewrite::swap_coordination(tokens);
+        if let Some(rewritten) = rewrite::possessive_to_of(tokens) {
+            *tokens = rewritten;
+        }
+        if let Some(moved) = rewrite::move_clause(tokens) {
+            *tokens = moved;
+        }
+    }
+
+    // The last resort: a more general noun, once, when nothing else changed the text.
+    if join(&pieces) == text {
+        'outer: for tokens in sentences(&mut pieces) {
+            for i in 0..tokens.len() {
+                if let Some(choice) = substitute::hypernym(tokens, i) {
+                    tokens[i].text = choice.text;
+                    tokens[i].changed = true;
+                    break 'outer;
+                }
+            }
+        }
+    }
+
+    for tokens in sentences(&mut pieces) {
+        rewrite::fix_articles(tokens);
+    }
+    join(&pieces)
+}
+
+fn join(pieces: &[Piece]) -> String {
+    let mut out = String::new();
+    for piece in pieces {
+        match piece {
+            Piece::Gap(gap) => out.push_str(gap),
+            Piece::Sentence(tokens) => out.push_str(&tokens::join(tokens)),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rate_bounds() {
+        assert_eq!(allowed(0, 1.0), 0);
+        assert_eq!(allowed(10, 0.0), 0);
+        assert_eq!(allowed(10, f64::NAN), 0);
+        assert_eq!(allowed(10, 0.01), 1);
+        assert_eq!(allowed(10, 0.55), 6);
+        assert_eq!(allowed(10, 1.0), 10);
+        assert_eq!(allowed(10, 7.0), 10);
+    }
+}

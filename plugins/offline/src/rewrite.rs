@@ -1,0 +1,1026 @@
+//! Syntactic rewrites of one sentence: contractions, wordy phrases, fixed-phrase protection,
+//! swapping two coordinated words, possessives, and moving a subordinate clause or time adverbial.
+//!
+//! Each rewrite only fires on a narrow, recognisable shape; anything more complex is left as it
+//! is, because a wrong rewrite is worse than none.
+
+use crate::lexicon::Pos;
+use crate::morph::{self, Form};
+use crate::substitute::{lowercase_ok, next_word};
+use crate::tokens::{Kind, Token};
+
+fn capitalise(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn decapitalise(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn is_title(word: &str) -> bool {
+    word.chars().next().is_some_and(char::is_uppercase)
+}
+
+fn is_all_caps(word: &str) -> bool {
+    word.chars().filter(|c| c.is_alphabetic()).count() > 1 && !word.chars().any(char::is_lowercase)
+}
+
+/// Whether a token's text is `word`, ignoring ASCII case and the curly apostrophe. Called for
+/// every token and phrase, so it does not allocate.
+fn same_word(text: &str, word: &str) -> bool {
+    if text.len() != word.len() && !text.contains('’') {
+        return false;
+    }
+    let mut expected = word.chars();
+    text.chars().all(|c| {
+        let c = if c == '’' { '\'' } else { c };
+        expected.next().is_some_and(|e| e.eq_ignore_ascii_case(&c))
+    }) && expected.next().is_none()
+}
+
+/// The words of `phrase` starting at token `i`, separated by single spaces, none frozen.
+fn matches_at(tokens: &[Token], i: usize, phrase: &[&str]) -> bool {
+    // Most calls fail on the first letter; the full comparison is for the rest.
+    let first_letter = |t: &Token, w: &str| {
+        t.text.as_bytes().first().map(u8::to_ascii_lowercase)
+            == w.bytes().next().map(|b| b.to_ascii_lowercase())
+    };
+    if !tokens.get(i).zip(phrase.first()).is_some_and(|(t, w)| first_letter(t, w)) {
+        return false;
+    }
+    phrase.iter().enumerate().all(|(k, word)| {
+        let t = i + 2 * k;
+        let space_ok = k == 0 || tokens.get(t - 1).is_some_and(|s| s.is(Kind::Space, " "));
+        space_ok && tokens.get(t).is_some_and(|w| w.is_word() && !w.frozen && same_word(&w.text, word))
+    })
+}
+
+/// Tokens for words separated by single spaces, the first capitalised like `model`.
+fn words_like(model: &str, words: &[&str]) -> Vec<Token> {
+    let mut out = Vec::with_capacity(words.len() * 2);
+    for (k, word) in words.iter().enumerate() {
+        if k > 0 {
+            out.push(Token::space());
+        }
+        let text = if k == 0 && is_title(model) { capitalise(word) } else { (*word).to_owned() };
+        out.push(Token::word(text));
+    }
+    out
+}
+
+/// Contractions and their expansions, lowercase with a straight apostrophe. The "'s" forms are
+/// handled apart, since they stand for "is" or "has".
+const CONTRACTIONS: &[(&str, &[&str])] = &[
+    ("aren't", &["are", "not"]),
+    ("can't", &["cannot"]),
+    ("couldn't", &["could", "not"]),
+    ("didn't", &["did", "not"]),
+    ("doesn't", &["does", "not"]),
+    ("don't", &["do", "not"]),
+    ("hadn't", &["had", "not"]),
+    ("hasn't", &["has", "not"]),
+    ("haven't", &["have", "not"]),
+    ("isn't", &["is", "not"]),
+    ("mustn't", &["must", "not"]),
+    ("shouldn't", &["should", "not"]),
+    ("wasn't", &["was", "not"]),
+    ("weren't", &["were", "not"]),
+    ("won't", &["will", "not"]),
+    ("wouldn't", &["would", "not"]),
+    ("i'm", &["i", "am"]),
+    ("you're", &["you", "are"]),
+    ("we're", &["we", "are"]),
+    ("they're", &["they", "are"]),
+    ("i've", &["i", "have"]),
+    ("you've", &["you", "have"]),
+    ("we've", &["we", "have"]),
+    ("they've", &["they", "have"]),
+    ("i'll", &["i", "will"]),
+    ("you'll", &["you", "will"]),
+    ("he'll", &["he", "will"]),
+    ("she'll", &["she", "will"]),
+    ("we'll", &["we", "will"]),
+    ("they'll", &["they", "will"]),
+];
+const S_CONTRACTIONS: &[&str] = &["it's", "he's", "she's", "that's", "there's", "what's", "who's", "where's"];
+
+/// The expansion of a contraction token, if it is one we know.
+fn expansion(word: &str, next: Option<&str>) -> Option<Vec<&'static str>> {
+    let lower = word.replace('’', "'").to_lowercase();
+    if let Some((_, words)) = CONTRACTIONS.iter().find(|(c, _)| *c == lower) {
+        return Some(words.to_vec());
+    }
+    let subject = S_CONTRACTIONS.iter().find(|c| **c == lower)?.strip_suffix("'s")?;
+    let subject =
+        ["it", "he", "she", "that", "there", "what", "who", "where"].into_iter().find(|s| *s == subject)?;
+    // "it's been" is "it has been"; otherwise "is".
+    let verb = if next.is_some_and(|n| ["been", "got", "gotten"].contains(&n)) { "has" } else { "is" };
+    Some(vec![subject, verb])
+}
+
+/// Whether the text uses any contraction we can expand (then expanding is the rewrite, and
+/// contracting is not, so that the style stays consistent).
+pub fn has_contraction(tokens: &[Token]) -> bool {
+    tokens.iter().any(|t| t.is_word() && !t.frozen && expansion(&t.text, None).is_some())
+}
+
+pub fn expand_contractions(tokens: Vec<Token>) -> Vec<Token> {
+    let mut out = Vec::with_capacity(tokens.len() + 4);
+    for (i, token) in tokens.iter().enumerate() {
+        let next = next_word(&tokens, i);
+        match expansion(&token.text, next.as_deref()) {
+            Some(words) if token.is_word() && !token.frozen && !is_all_caps(&token.text) => {
+                let mut new = words_like(&token.text, &words);
+                for t in &mut new {
+                    if t.text == "i" {
+                        t.text = "I".into();
+                    }
+                }
+                out.extend(new);
+            }
+            _ => out.push(token.clone()),
+        }
+    }
+    out
+}
+
+const NEGATABLE: &[&str] = &[
+    "do", "does", "did", "is", "are", "was", "were", "have", "has", "had", "will", "would", "should",
+    "could", "must",
+];
+
+/// Words after which "it is" may become "it's": a contraction cannot end a clause ("I know what
+/// it is"), so the next word must clearly continue it.
+fn continues_clause(next: &str) -> bool {
+    const STARTERS: &[&str] = &[
+        "a", "an", "the", "very", "so", "too", "really", "quite", "all", "just", "still", "also", "always",
+        "never", "going", "here", "now", "my", "your", "his", "her", "our", "their", "no", "time", "been",
+        "only",
+    ];
+    STARTERS.contains(&next) || next.ends_with("ing") || {
+        let analyses = morph::analyse(next);
+        let total: u32 = analyses.iter().map(|a| a.weight).sum();
+        let adj: u32 = analyses.iter().filter(|a| a.pos == Pos::Adj).map(|a| a.weight).sum();
+        total > 0 && adj * 5 >= total * 4
+    }
+}
+
+/// The contraction of the word at `i` with the next one, if it is safe here.
+fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
+    let (first, second) = (&tokens[i], tokens.get(i + 2)?);
+    let joined = tokens[i + 1].is(Kind::Space, " ") && second.is_word() && !second.frozen && !first.frozen;
+    if !joined || is_all_caps(&second.text) || (is_all_caps(&first.text) && first.text != "I") {
+        return None;
+    }
+    let (w1, w2) = (first.text.to_lowercase(), second.text.to_lowercase());
+    let after = next_word(tokens, i + 2);
+    let a = apostrophe;
+    let contracted = match (w1.as_str(), w2.as_str()) {
+        ("will", "not") => format!("won{a}t"),
+        (aux, "not") if NEGATABLE.contains(&aux) => format!("{aux}n{a}t"),
+        (subject, verb) => {
+            // "I will not" becomes "I won't", not "I'll not".
+            let after = after.as_deref().filter(|&n| n != "not")?;
+            let ok = match (subject, verb) {
+                ("i", "am") | ("you" | "we" | "they", "are") => continues_clause(after),
+                ("it" | "he" | "she" | "that" | "there" | "what", "is") => continues_clause(after),
+                ("i" | "you" | "we" | "they", "have") => {
+                    ["been", "got", "never", "already", "just", "always"].contains(&after)
+                        || (after.ends_with("ed") && after.len() > 4)
+                }
+                ("i" | "you" | "he" | "she" | "we" | "they", "will") => true,
+                _ => false,
+            };
+            if !ok {
+                return None;
+            }
+            let short = match verb {
+                "am" => "m",
+                "are" => "re",
+                "is" => "s",
+                "have" => "ve",
+                _ => "ll",
+            };
+            format!("{subject}{a}{short}")
+        }
+    };
+    Some(if first.text == "I" || is_title(&first.text) { capitalise(&contracted) } else { contracted })
+}
+
+pub fn contract(tokens: Vec<Token>, apostrophe: char) -> Vec<Token> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i].is_word() && !tokens[i].frozen {
+            // "cannot" is one word.
+            if tokens[i].text.eq_ignore_ascii_case("cannot") {
+                let text = if is_title(&tokens[i].text) {
+                    format!("Can{apostrophe}t")
+                } else {
+                    format!("can{apostrophe}t")
+                };
+                out.push(Token::word(text));
+                i += 1;
+                continue;
+            }
+            if let Some(text) = contraction(&tokens, i, apostrophe) {
+                out.push(Token::word(text));
+                i += 3;
+                continue;
+            }
+        }
+        out.push(tokens[i].clone());
+        i += 1;
+    }
+    out
+}
+
+/// What a phrase rewrite needs after the phrase.
+#[derive(Clone, Copy)]
+enum After {
+    Anything,
+    /// A word (the phrase needs a complement: "in order to" + verb).
+    Word,
+    /// A comma or the end of the sentence ("at the moment.").
+    Pause,
+}
+
+const PHRASES: &[(&[&str], &[&str], After)] = &[
+    (&["in", "order", "not", "to"], &["not", "to"], After::Word),
+    (&["in", "order", "to"], &["to"], After::Word),
+    (&["due", "to", "the", "fact", "that"], &["because"], After::Word),
+    (&["in", "spite", "of"], &["despite"], After::Word),
+    (&["prior", "to"], &["before"], After::Word),
+    (&["a", "large", "number", "of"], &["many"], After::Word),
+    (&["a", "great", "deal", "of"], &["much"], After::Word),
+    (&["is", "able", "to"], &["can"], After::Word),
+    (&["are", "able", "to"], &["can"], After::Word),
+    (&["am", "able", "to"], &["can"], After::Word),
+    (&["thanks", "for"], &["thank", "you", "for"], After::Word),
+    (&["thank", "you", "for"], &["thanks", "for"], After::Word),
+    (&["for", "example"], &["for", "instance"], After::Anything),
+    (&["for", "instance"], &["for", "example"], After::Anything),
+    (&["at", "the", "moment"], &["right", "now"], After::Pause),
+    (&["in", "addition"], &["also"], After::Pause),
+];
+
+/// "many" or "much" for "a lot of" + this word: a plural noun counts, a singular one does not.
+fn quantifier_for(noun: &str) -> Option<&'static str> {
+    if ["people", "children", "men", "women"].contains(&noun) {
+        return Some("many");
+    }
+    let analyses = morph::analyse(noun);
+    let total: f64 = analyses.iter().map(|a| f64::from(a.weight) + 0.5).sum();
+    let share = |form: Form| {
+        analyses
+            .iter()
+            .filter(|a| a.pos == Pos::Noun && a.form == form)
+            .map(|a| f64::from(a.weight) + 0.5)
+            .sum::<f64>()
+            / total
+    };
+    if analyses.is_empty() {
+        None
+    } else if share(Form::Plural) >= 0.75 {
+        Some("many")
+    } else if share(Form::Base) >= 0.75 && !noun.ends_with('s') {
+        Some("much")
+    } else {
+        None
+    }
+}
+
+fn pause_after(tokens: &[Token], last: usize) -> bool {
+    match tokens.get(last + 1) {
+        None => true,
+        Some(t) => t.kind == Kind::Punct && [",", ".", "!", "?", ";"].contains(&t.text.as_str()),
+    }
+}
+
+/// Shortens wordy phrases and swaps "for example"/"for instance".
+pub fn phrases(tokens: Vec<Token>) -> Vec<Token> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    'scan: while i < tokens.len() {
+        if tokens[i].is_word() {
+            for &(from, to, after) in PHRASES {
+                if !matches_at(&tokens, i, from) {
+                    continue;
+                }
+                let last = i + 2 * (from.len() - 1);
+                let ok = match after {
+                    After::Anything => true,
+                    After::Word => next_word(&tokens, last).is_some(),
+                    After::Pause => pause_after(&tokens, last),
+                };
+                if ok {
+                    out.extend(words_like(&tokens[i].text, to));
+                    i = last + 1;
+                    continue 'scan;
+                }
+            }
+            for from in [&["a", "lot", "of"][..], &["lots", "of"][..]] {
+                if !matches_at(&tokens, i, from) {
+                    continue;
+                }
+                let last = i + 2 * (from.len() - 1);
+                if let Some(q) = next_word(&tokens, last).and_then(|n| quantifier_for(&n)) {
+                    out.extend(words_like(&tokens[i].text, &[q]));
+                    i = last + 1;
+                    continue 'scan;
+                }
+            }
+        }
+        out.push(tokens[i].clone());
+        i += 1;
+    }
+    out
+}
+
+/// Fixed phrases whose words mean nothing alone: replacing "order" in "in order to" or "course"
+/// in "of course" would be nonsense.
+const FIXED: &[&[&str]] = &[
+    &["in", "order"],
+    &["of", "course"],
+    &["in", "fact"],
+    &["for", "example"],
+    &["for", "instance"],
+    &["in", "front", "of"],
+    &["in", "case"],
+    &["at", "first"],
+    &["at", "last"],
+    &["at", "once"],
+    &["at", "least"],
+    &["at", "all"],
+    &["by", "the", "way"],
+    &["in", "general"],
+    &["in", "particular"],
+    &["on", "purpose"],
+    &["in", "spite"],
+    &["all", "right"],
+    &["make", "sure"],
+    &["take", "place"],
+    &["takes", "place"],
+    &["took", "place"],
+    &["take", "care"],
+    &["thank", "you"],
+    &["as", "well"],
+    &["right", "now"],
+    &["right", "away"],
+    &["no", "longer"],
+    &["in", "charge"],
+    &["on", "time"],
+    &["in", "time"],
+    &["of", "all", "time"],
+    &["in", "common"],
+    &["in", "addition"],
+    &["as", "a", "result"],
+    &["as", "long", "as"],
+    &["as", "soon", "as"],
+    &["each", "other"],
+    &["one", "another"],
+    &["pay", "attention"],
+    &["come", "true"],
+    &["kind", "of"],
+    &["sort", "of"],
+];
+
+/// Freezes the words of fixed phrases so that no later rewrite touches them.
+pub fn protect_fixed_phrases(tokens: &mut [Token]) {
+    for i in 0..tokens.len() {
+        if !tokens[i].is_word() {
+            continue;
+        }
+        for phrase in FIXED {
+            if matches_at(tokens, i, phrase) {
+                for t in &mut tokens[i..i + 2 * phrase.len() - 1] {
+                    t.frozen = true;
+                }
+            }
+        }
+    }
+}
+
+/// Pairs that are idioms in their order ("salt and pepper").
+const BINOMIALS: &[(&str, &str)] = &[
+    ("bread", "butter"),
+    ("salt", "pepper"),
+    ("black", "white"),
+    ("ladies", "gentlemen"),
+    ("rock", "roll"),
+    ("law", "order"),
+    ("trial", "error"),
+    ("pros", "cons"),
+    ("ups", "downs"),
+    ("odds", "ends"),
+    ("bits", "pieces"),
+    ("peace", "quiet"),
+    ("nuts", "bolts"),
+    ("fish", "chips"),
+    ("arts", "crafts"),
+    ("research", "development"),
+    ("questions", "answers"),
+    ("cause", "effect"),
+    ("supply", "demand"),
+    ("life", "death"),
+    ("first", "last"),
+    ("sooner", "later"),
+];
+
+/// The share of the SemCor evidence for a word that is in one part of speech (smoothed, so that
+/// untagged readings count a little).
+fn pos_share(word: &str, pos: Pos) -> f64 {
+    let analyses = morph::analyse(word);
+    let total: f64 = analyses.iter().map(|a| f64::from(a.weight) + 0.5).sum();
+    let part: f64 = analyses.iter().filter(|a| a.pos == pos).map(|a| f64::from(a.weight) + 0.5).sum();
+    if total > 0.0 { part / total } else { 0.0 }
+}
+
+/// The part of speech a word clearly has, if one has 80% of the evidence.
+fn clear_pos(word: &str) -> Option<Pos> {
+    Pos::ALL.into_iter().find(|&p| pos_share(word, p) >= 0.8)
+}
+
+fn plain_lower(word: &Token) -> bool {
+    word.is_word()
+        && !word.frozen
+        && word.text.len() >= 3
+        && word.text.bytes().all(|b| b.is_ascii_lowercase())
+}
+
+/// Verbs after which "X and Y" are adjectives ("was clean and comfortable").
+const LINKING_VERBS: &[&str] = &[
+    "is", "are", "was", "were", "be", "been", "being", "am", "seem", "seems", "seemed", "look", "looks",
+    "looked", "feel", "feels", "felt", "become", "becomes", "became", "remain", "remains", "remained",
+];
+
+fn is_sentence_start(tokens: &[Token], i: usize) -> bool {
+    tokens[..i].iter().all(|t| t.kind == Kind::Punct)
+}
+
+/// The lowercase word before token `i`, joined by one space.
+fn word_before(tokens: &[Token], i: usize) -> Option<String> {
+    (i >= 2 && tokens[i - 1].is(Kind::Space, " ") && tokens[i - 2].is_word())
+        .then(|| tokens[i - 2].text.to_lowercase())
+}
+
+/// Whether the token after `last` lets a noun phrase end there: punctuation, the end, or a
+/// function word (or, with `verb_ok`, a word that is clearly a verb).
+fn phrase_ends_after(tokens: &[Token], last: usize, verb_ok: bool) -> bool {
+    match tokens.get(last + 1) {
+        None => true,
+        Some(t) if t.kind == Kind::Punct => [",", ".", "!", "?", ";", ":"].contains(&t.text.as_str()),
+        Some(t) if t.is(Kind::Space, " ") => match tokens.get(last + 2) {
+            Some(w) if w.is_word() => {
+                let w = w.text.to_lowercase();
+                crate::lexicon::is_stopword(&w) || (verb_ok && clear_pos(&w) == Some(Pos::Verb))
+            }
+            _ => false,
+        },
+        Some(_) => false,
+    }
+}
+
+/// "X and Y" -> "Y and X" for two adjectives or two nouns, when nothing else hangs on either:
+/// the word before is a function word (not an adjective that would then modify the other noun)
+/// and, for nouns, nothing but a function word or punctuation follows.
+pub fn swap_coordination(tokens: &mut [Token]) -> bool {
+    for i in 0..tokens.len() {
+        let j = i + 4;
+        if !matches_at(tokens, i, &[&tokens[i].text, "and"])
+            || !tokens.get(j - 1).is_some_and(|t| t.is(Kind::Space, " "))
+            || !tokens.get(j).is_some_and(plain_lower)
+        {
+            continue;
+        }
+        // At the start of a sentence the first word is capitalised: fine if it is a plain word.
+        let start = is_sentence_start(tokens, i);
+        let titled = start && !tokens[i].frozen && is_title(&tokens[i].text) && lowercase_ok(&tokens[i].text);
+        if !plain_lower(&tokens[i]) && !titled {
+            continue;
+        }
+        let (a, b) = (tokens[i].text.to_lowercase(), tokens[j].text.clone());
+        if a == b || BINOMIALS.iter().any(|&(x, y)| (x == a && y == b) || (x == b && y == a)) {
+            continue;
+        }
+        if crate::lexicon::is_stopword(&a) || crate::lexicon::is_stopword(&b) || !a.is_ascii() {
+            continue;
+        }
+        let before = word_before(tokens, i);
+        let linked = before.as_deref().is_some_and(|w| LINKING_VERBS.contains(&w));
+        let pos = if linked {
+            (pos_share(&a, Pos::Adj) >= 0.2 && pos_share(&b, Pos::Adj) >= 0.2).then_some(Pos::Adj)
+        } else {
+            clear_pos(&a).filter(|&p| matches!(p, Pos::Noun | Pos::Adj) && clear_pos(&b) == Some(p))
+        };
+        let Some(pos) = pos else { continue };
+        let before_ok = start || before.as_deref().is_some_and(crate::lexicon::is_stopword);
+        // An adjective pair may precede its noun; a noun pair must end the noun phrase.
+        let after_ok = phrase_ends_after(tokens, j, false)
+            || (pos == Pos::Adj && !linked && tokens.get(j + 2).is_some_and(Token::is_word));
+        if before_ok && after_ok {
+            tokens[i].text = if titled { capitalise(&b) } else { b };
+            tokens[j].text = a;
+            tokens[i].changed = true;
+            tokens[j].changed = true;
+            return true;
+        }
+    }
+    false
+}
+
+/// Possessors that measure rather than own ("a day's work" is not "the work of a day").
+const MEASURES: &[&str] = &[
+    "day",
+    "hour",
+    "week",
+    "month",
+    "year",
+    "minute",
+    "second",
+    "night",
+    "moment",
+    "life",
+    "lifetime",
+    "century",
+    "decade",
+    "today",
+    "tomorrow",
+    "yesterday",
+    "mile",
+    "dollar",
+    "pound",
+    "euro",
+    "cent",
+    "morning",
+    "evening",
+    "afternoon",
+    "weekend",
+    "summer",
+    "winter",
+    "spring",
+    "autumn",
+    "season",
+    "time",
+    "stone",
+    "arm",
+    "hair",
+];
+const POSSESSIVE_DETERMINERS: &[&str] =
+    &["the", "a", "an", "this", "that", "my", "your", "his", "her", "our", "their", "its"];
+
+/// "the dog's owner" -> "the owner of the dog", for a common noun owning a noun that ends its
+/// phrase. Returns the new sentence, or `None` when there is no such phrase.
+pub fn possessive_to_of(tokens: &[Token]) -> Option<Vec<Token>> {
+    for i in 0..tokens.len() {
+        let (det, owner, owned) = (tokens.get(i)?, tokens.get(i + 2), tokens.get(i + 4));
+        let (Some(owner), Some(owned)) = (owner, owned) else { return None };
+        // The cheap test first: most tokens are not followed by a possessive.
+        if !owner.is_word() || !(owner.text.ends_with("'s") || owner.text.ends_with("’s")) {
+            continue;
+        }
+        let det_lower = det.text.to_lowercase();
+        let det_ok = det.is_word()
+            && !det.frozen
+            && POSSESSIVE_DETERMINERS.contains(&det_lower.as_str())
+            && (det.text == det_lower || is_sentence_start(tokens, i));
+        let joined = tokens[i + 1].is(Kind::Space, " ") && tokens[i + 3].is(Kind::Space, " ");
+        if !det_ok || !joined || !owner.is_word() || owner.frozen || !plain_lower(owned) {
+            continue;
+        }
+        let Some(stem) = owner.text.strip_suffix("'s").or_else(|| owner.text.strip_suffix("’s")) else {
+            continue;
+        };
+        let stem_ok = stem.len() >= 3
+            && stem.bytes().all(|b| b.is_ascii_lowercase())
+            && !MEASURES.contains(&stem)
+            && clear_pos(stem) == Some(Pos::Noun);
+        // After a possessive comes a noun phrase, so a noun reading with half the evidence will do.
+        let owned_ok = pos_share(&owned.text, Pos::Noun) >= 0.5;
+        if !stem_ok || !owned_ok || !phrase_ends_after(tokens, i + 4, true) {
+            continue;
+        }
+        let the = if is_title(&det.text) { "The" } else { "the" };
+        let mut out: Vec<Token> = tokens[..i].to_vec();
+        for (k, word) in [the, &owned.text, "of", &det_lower, stem].into_iter().enumerate() {
+            if k > 0 {
+                out.push(Token::space());
+            }
+            out.push(Token::word(word));
+        }
+        out.extend_from_slice(&tokens[i + 5..]);
+        return Some(out);
+    }
+    None
+}
+
+/// Subordinators whose clause may lead or trail the sentence.
+const LEADING_SUBORDINATORS: &[&str] = &[
+    "because", "although", "though", "since", "if", "when", "while", "whenever", "unless", "after", "before",
+    "until",
+];
+/// Subordinators a trailing clause may be fronted with: "if" and "when" are left out, since
+/// after a verb they often start an object ("ask if", "know when").
+const TRAILING_SUBORDINATORS: &[&str] = &["because", "although", "unless", "whenever"];
+/// Words before a trailing subordinator that tie it to the main clause ("not because").
+const FOCUS_WORDS: &[&str] = &[
+    "not",
+    "just",
+    "only",
+    "partly",
+    "mainly",
+    "simply",
+    "precisely",
+    "largely",
+    "even",
+    "as",
+    "and",
+    "or",
+    "but",
+];
+const TIME_ADVERBS: &[&str] =
+    &["today", "tomorrow", "yesterday", "tonight", "nowadays", "recently", "lately"];
+const PREPOSITIONS: &[&str] = &[
+    "by", "until", "till", "from", "since", "for", "of", "before", "after", "than", "at", "on", "in", "to",
+    "as", "about", "like", "the", "until", "during", "through", "with",
+];
+
+/// A sentence in the one shape the clause moves accept: words separated by single spaces, at
+/// most commas inside, and one terminal mark at the end.
+struct Simple<'t> {
+    /// Word tokens, with a comma after some of them.
+    words: Vec<&'t Token>,
+    comma_after: Vec<bool>,
+    terminal: &'t Token,
+}
+
+fn simple(tokens: &[Token]) -> Option<Simple<'_>> {
+    let (terminal, body) = tokens.split_last()?;
+    if terminal.kind != Kind::Punct || ![".", "!", "?"].contains(&terminal.text.as_str()) {
+        return None;
+    }
+    let mut words = Vec::new();
+    let mut comma_after = Vec::new();
+    let mut expect_word = true;
+    for t in body {
+        match t.kind {
+            Kind::Word if expect_word => {
+                words.push(t);
+                comma_after.push(false);
+                expect_word = false;
+            }
+            Kind::Space if t.text == " " && !expect_word => expect_word = true,
+            Kind::Punct if t.text == "," && !expect_word && !comma_after.last().copied().unwrap_or(true) => {
+                *comma_after.last_mut()? = true;
+            }
+            _ => return None,
+        }
+    }
+    (!words.is_empty() && !expect_word).then_some(Simple { words, comma_after, terminal })
+}
+
+/// Builds a sentence from groups of words, each followed by a comma when its flag says so.
+fn assemble(groups: &[(Vec<Token>, bool)], terminal: &Token) -> Vec<Token> {
+    let mut out = Vec::new();
+    for (k, (words, comma)) in groups.iter().enumerate() {
+        for (n, w) in words.iter().enumerate() {
+            if k > 0 || n > 0 {
+                out.push(Token::space());
+            }
+            out.push(w.clone());
+        }
+        if *comma {
+            out.push(Token { changed: true, ..Token::new(",", Kind::Punct) });
+        }
+    }
+    out.push(terminal.clone());
+    out
+}
+
+fn recase(token: &Token, text: String) -> Token {
+    Token { changed: token.changed || text != token.text, text, ..token.clone() }
+}
+
+/// What happens to the first word of a group that a clause move puts somewhere else.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum First {
+    /// It now starts the sentence.
+    Capitalise,
+    /// It leaves the start of the sentence: lowercase it, if that cannot turn a name into a word.
+    Lowercase,
+    Keep,
+}
+
+/// The words with the first one recased for its new position, or `None` when that is unsafe.
+fn with_first(words: &[&Token], how: First) -> Option<Vec<Token>> {
+    let mut out: Vec<Token> = words.iter().map(|&t| t.clone()).collect();
+    let first = out.first_mut()?;
+    let is_i = first.text == "I" || first.text.starts_with("I'") || first.text.starts_with("I’");
+    let text = match how {
+        // A frozen word (a URL, code) is never recased.
+        First::Capitalise | First::Lowercase if first.frozen => return None,
+        First::Capitalise => capitalise(&first.text),
+        First::Keep => first.text.clone(),
+        First::Lowercase if is_i => first.text.clone(),
+        First::Lowercase if lowercase_ok(&first.text) => decapitalise(&first.text),
+        First::Lowercase => return None,
+    };
+    *first = recase(first, text);
+    Some(out)
+}
+
+/// Verbs that take a clause, whose own time or reason a moved clause could be mistaken for.
+#[rustfmt::skip]
+const REPORTING: &[&str] = &[
+    "say", "says", "said", "tell", "tells", "told", "think", "thinks", "thought", "believe", "believes",
+    "believed", "know", "knows", "knew", "predict", "predicts", "predicted", "forecast", "forecasts",
+    "expect", "expects", "expected", "announce", "announces", "announced", "report", "reports", "reported",
+    "claim", "claims", "claimed", "hope", "hopes", "hoped", "plan", "plans", "planned", "promise",
+    "promises", "promised", "want", "wants", "wanted", "decide", "decides", "decided", "hear", "hears",
+    "heard", "remember", "remembers", "remembered", "forget", "forgets", "forgot", "warn", "warns", "warned",
+    "ask", "asks", "asked", "agree", "agrees", "agreed", "explain", "explains", "explained", "mean", "means",
+    "meant",
+];
+
+fn is_negation(word: &str) -> bool {
+    let lower = word.replace('’', "'").to_lowercase();
+    ["not", "never", "no", "cannot", "nobody", "nothing", "neither", "nor"].contains(&lower.as_str())
+        || lower.ends_with("n't")
+}
+
+fn lower(t: &Token) -> String {
+    t.text.to_lowercase()
+}
+
+/// Moves a subordinate clause or a time adverbial from the front of the sentence to the back,
+/// or the other way round. Returns the new sentence, or `None` when its shape does not allow it.
+pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
+    let s = simple(tokens)?;
+    let moved = move_in(&s)?;
+    // "I don't go because X": moving the clause can change what the negation covers; after a
+    // verb of saying or thinking it can change which clause it belongs to ("predicts rain
+    // tomorrow" is not "tomorrow, predicts rain"). Checked last, as few sentences get here.
+    if s.words.iter().any(|&w| is_negation(&w.text) || REPORTING.contains(&lower(w).as_str())) {
+        return None;
+    }
+    Some(moved)
+}
+
+/// The clause move for a sentence of the simple shape, before the checks of meaning.
+fn move_in(s: &Simple) -> Option<Vec<Token>> {
+    let capital = is_title(&s.words[0].text);
+    // A sentence typed in lowercase stays so.
+    let (to_front, from_front) =
+        if capital { (First::Capitalise, First::Lowercase) } else { (First::Keep, First::Keep) };
+    let commas: Vec<usize> = (0..s.words.len()).filter(|&k| s.comma_after[k]).collect();
+    let first = lower(s.words[0]);
+    // "Because X, Y." -> "Y because X."
+    if LEADING_SUBORDINATORS.contains(&first.as_str()) && commas.len() == 1 {
+        let c = commas[0];
+        let (x, y) = (&s.words[1..=c], &s.words[c + 1..]);
+        if x.len() >= 2 && y.len() >= 2 && lower(y[0]) != "then" {
+            let mut y = with_first(y, to_front)?;
+            y.push(recase(s.words[0], first));
+            y.extend(x.iter().map(|&t| t.clone()));
+            return Some(assemble(&[(y, false)], s.terminal));
+        }
+    }
+    // "Y because X." (or "Y, although X.") -> "Because X, Y."
+    if s.terminal.text != "?" && commas.len() <= 1 {
+        let k = (2..s.words.len().saturating_sub(1))
+            .find(|&k| TRAILING_SUBORDINATORS.contains(&lower(s.words[k]).as_str()));
+        if let Some(k) = k {
+            let comma_ok = commas.is_empty() || commas == [k - 1];
+            let single = s.words.iter().filter(|w| lower(w) == lower(s.words[k])).count() == 1;
+            let focus = FOCUS_WORDS.contains(&lower(s.words[k - 1]).as_str());
+            let (y, x) = (&s.words[..k], &s.words[k + 1..]);
+            if comma_ok && single && !focus && x.len() >= 2 && y.len() >= 2 {
+                let sub = recase(
+                    s.words[k],
+                    if capital { capitalise(&s.words[k].text) } else { lower(s.words[k]) },
+                );
+                let mut front = vec![sub];
+                front.extend(x.iter().map(|&t| t.clone()));
+                let y = with_first(y, from_front)?;
+                return Some(assemble(&[(front, true), (y, false)], s.terminal));
+            }
+        }
+    }
+    // "Today, Y." -> "Y today."
+    if TIME_ADVERBS.contains(&first.as_str())
+        && commas.first() == Some(&0)
+        && commas.len() == 1
+        && s.words.len() >= 4
+    {
+        let mut y = with_first(&s.words[1..], to_front)?;
+        y.push(recase(s.words[0], first));
+        return Some(assemble(&[(y, false)], s.terminal));
+    }
+    // "Y today." -> "Today, Y."
+    let n = s.words.len();
+    let last = lower(s.words[n - 1]);
+    if TIME_ADVERBS.contains(&last.as_str()) && commas.is_empty() && n >= 4 && s.terminal.text != "?" {
+        let before = lower(s.words[n - 2]);
+        if !PREPOSITIONS.contains(&before.as_str()) && !before.ends_with("'s") && !before.ends_with("’s") {
+            let adverb = recase(s.words[n - 1], if capital { capitalise(&last) } else { last });
+            let y = with_first(&s.words[..n - 1], from_front)?;
+            return Some(assemble(&[(vec![adverb], true), (y, false)], s.terminal));
+        }
+    }
+    None
+}
+
+/// "a"/"an" before a word that a rewrite changed, matched to its sound.
+pub fn fix_articles(tokens: &mut [Token]) {
+    for i in 2..tokens.len() {
+        if !tokens[i].changed || !tokens[i].is_word() || !tokens[i - 1].is(Kind::Space, " ") {
+            continue;
+        }
+        let article = tokens[i - 2].text.as_str();
+        if !["a", "an", "A", "An"].contains(&article) {
+            continue;
+        }
+        let an = takes_an(&tokens[i].text.to_lowercase());
+        let fixed = match (article, an) {
+            ("a" | "an", true) => "an",
+            ("a" | "an", false) => "a",
+            (_, true) => "An",
+            (_, false) => "A",
+        };
+        if fixed != article {
+            tokens[i - 2].text = fixed.to_owned();
+            tokens[i - 2].changed = true;
+        }
+    }
+}
+
+/// Whether a word is said with a vowel sound first (spelling rules with the usual exceptions).
+fn takes_an(word: &str) -> bool {
+    const CONSONANT_SOUND: &[&str] =
+        &["uni", "use", "usu", "uti", "ure", "uro", "eu", "ewe", "one", "once", "ubi", "uku", "ufo", "uga"];
+    const VOWEL_SOUND: &[&str] = &["hour", "honest", "honor", "honour", "heir"];
+    if VOWEL_SOUND.iter().any(|p| word.starts_with(p)) {
+        return true;
+    }
+    if CONSONANT_SOUND.iter().any(|p| word.starts_with(p)) {
+        return false;
+    }
+    word.starts_with(['a', 'e', 'i', 'o', 'u'])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokens::{join, tokenize};
+
+    fn expand(text: &str) -> String {
+        join(&expand_contractions(tokenize(text)))
+    }
+
+    fn contracted(text: &str) -> String {
+        join(&contract(tokenize(text), '\''))
+    }
+
+    fn phrased(text: &str) -> String {
+        join(&phrases(tokenize(text)))
+    }
+
+    fn moved(text: &str) -> Option<String> {
+        move_clause(&tokenize(text)).map(|t| join(&t))
+    }
+
+    fn swapped(text: &str) -> String {
+        let mut t = tokenize(text);
+        swap_coordination(&mut t);
+        join(&t)
+    }
+
+    #[test]
+    fn word_comparison() {
+        assert!(same_word("Don’t", "don't"));
+        assert!(same_word("IN", "in"));
+        assert!(!same_word("in", "inn"));
+        assert!(!same_word("inn", "in"));
+        assert!(!same_word("", "a"));
+    }
+
+    #[test]
+    fn expands_contractions() {
+        assert_eq!(expand("I don't know."), "I do not know.");
+        assert_eq!(expand("Don't go, it's late."), "Do not go, it is late.");
+        assert_eq!(expand("It’s been fun and we’ll see."), "It has been fun and we will see.");
+        assert_eq!(expand("I'm sure you can't."), "I am sure you cannot.");
+        assert_eq!(expand("I won't."), "I will not.");
+        assert_eq!(expand("Let's go."), "Let's go.");
+    }
+
+    #[test]
+    fn contracts_only_where_a_contraction_can_stand() {
+        assert_eq!(contracted("I do not know."), "I don't know.");
+        assert_eq!(contracted("Do not go."), "Don't go.");
+        assert_eq!(contracted("It is a test."), "It's a test.");
+        assert_eq!(contracted("I will not go and I cannot stay."), "I won't go and I can't stay.");
+        assert_eq!(contracted("I am happy."), "I'm happy.");
+        // At the end of a clause a contraction is ungrammatical.
+        assert_eq!(contracted("I know what it is."), "I know what it is.");
+        assert_eq!(contracted("Who you are matters."), "Who you are matters.");
+        assert_eq!(contracted("I have a dog."), "I have a dog.");
+    }
+
+    #[test]
+    fn shortens_phrases() {
+        assert_eq!(phrased("We left early in order to win."), "We left early to win.");
+        assert_eq!(phrased("In order to win, we left."), "To win, we left.");
+        assert_eq!(phrased("A lot of people came."), "Many people came.");
+        assert_eq!(phrased("She has a lot of money."), "She has much money.");
+        assert_eq!(phrased("I have a lot of the blame."), "I have a lot of the blame.");
+        assert_eq!(phrased("He is able to swim."), "He can swim.");
+        assert_eq!(phrased("For example, this."), "For instance, this.");
+        assert_eq!(phrased("Thanks for your help."), "Thank you for your help.");
+        assert_eq!(phrased("Thank you for coming."), "Thanks for coming.");
+        assert_eq!(phrased("At the moment of impact."), "At the moment of impact.");
+    }
+
+    #[test]
+    fn moves_clauses() {
+        assert_eq!(
+            moved("Because it rained, we stayed home.").as_deref(),
+            Some("We stayed home because it rained.")
+        );
+        assert_eq!(
+            moved("We stayed home because it rained.").as_deref(),
+            Some("Because it rained, we stayed home.")
+        );
+        assert_eq!(
+            moved("I stayed, although it was late.").as_deref(),
+            Some("Although it was late, I stayed.")
+        );
+        assert_eq!(moved("Weather is nice today.").as_deref(), Some("Today, weather is nice."));
+        assert_eq!(moved("Today, the weather is nice.").as_deref(), Some("The weather is nice today."));
+        // Shapes that are left alone.
+        assert_eq!(moved("It is not because we stayed home."), None);
+        assert_eq!(moved("I don't go because it rains."), None);
+        assert_eq!(moved("The forecast predicts rain tomorrow."), None);
+        assert_eq!(moved("John left because he was tired."), None);
+        assert_eq!(moved("It is due by tomorrow."), None);
+        assert_eq!(moved("If so, we go."), None);
+        assert_eq!(moved("If it rains, then we stay."), None);
+        assert_eq!(moved("Because, well, \"x\" and y, z."), None);
+    }
+
+    #[test]
+    fn swaps_coordinated_words() {
+        assert_eq!(swapped("I like cats and dogs."), "I like dogs and cats.");
+        assert_eq!(swapped("It was a big and heavy box."), "It was a heavy and big box.");
+        // An adjective before the first noun would come to modify the other one.
+        assert_eq!(swapped("I like red apples and bananas."), "I like red apples and bananas.");
+        // A noun after the second noun: a compound.
+        assert_eq!(swapped("I like apples and banana bread."), "I like apples and banana bread.");
+        assert_eq!(swapped("Pass the salt and pepper."), "Pass the salt and pepper.");
+        assert_eq!(swapped("Dogs and cats are pets."), "Cats and dogs are pets.");
+        assert_eq!(swapped("The room was clean and comfortable."), "The room was comfortable and clean.");
+        // Verbs keep their order: it is the order of events.
+        assert_eq!(swapped("She smiled and waved."), "She smiled and waved.");
+    }
+
+    #[test]
+    fn possessives() {
+        let of = |text: &str| possessive_to_of(&tokenize(text)).map(|t| join(&t));
+        assert_eq!(of("The dog's owner was angry.").as_deref(), Some("The owner of the dog was angry."));
+        assert_eq!(of("He held his wife's hand.").as_deref(), Some("He held the hand of his wife."));
+        assert_eq!(
+            of("The company's profits increased.").as_deref(),
+            Some("The profits of the company increased.")
+        );
+        // A name, a measure, a compound after the owned noun.
+        assert_eq!(of("I saw John's car."), None);
+        assert_eq!(of("It was a day's work."), None);
+        assert_eq!(of("The company's profit margin grew."), None);
+    }
+
+    #[test]
+    fn articles_follow_the_new_word() {
+        let mut t = tokenize("a apple and an dog and a car");
+        for k in [2, 8] {
+            t[k].changed = true;
+        }
+        fix_articles(&mut t);
+        assert_eq!(join(&t), "an apple and a dog and a car");
+        assert!(takes_an("hour") && takes_an("idea") && !takes_an("unit") && !takes_an("car"));
+    }
+
+    #[test]
+    fn fixed_phrases_are_frozen() {
+        let mut t = tokenize("Of course, in order to go.");
+        protect_fixed_phrases(&mut t);
+        assert!(t.iter().filter(|t| t.text == "course" || t.text == "order").all(|t| t.frozen));
+    }
+}

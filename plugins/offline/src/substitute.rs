@@ -1,0 +1,438 @@
+//! Lexical substitution: for a content word, a WordNet synonym put into the word's own
+//! inflected form, with cheap context cues to settle the part of speech.
+
+use crate::lexicon::{self, Entry, Pos};
+use crate::morph::{self, Form};
+use crate::tokens::{Kind, Token};
+
+/// A replacement for one word token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// Index of the token in its sentence.
+    pub index: usize,
+    pub text: String,
+    /// Confidence 1-9 from the lexicon (0 for a hypernym).
+    pub quality: u8,
+}
+
+/// A reading wins only with this share of the evidence: with no tagger, an ambiguous word
+/// ("leaves", "present") is left alone.
+const DOMINANCE: f64 = 0.75;
+/// A context cue may promote a minority reading, but not one that almost never occurs.
+const MIN_PRIOR: f64 = 0.1;
+/// Tokens on each side in which a replacement must not already occur (about 30 words).
+const REPEAT_WINDOW: usize = 60;
+/// Evidence given to a reading that SemCor never tagged.
+const SMOOTHING: f64 = 0.5;
+
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "this", "these", "those", "my", "your", "his", "her", "its", "our", "their", "every",
+    "each", "another", "some", "any", "no", "many", "few", "several", "such", "both", "either", "neither",
+    "whose",
+];
+const SUBJECTS: &[&str] = &["i", "you", "we", "they", "he", "she", "it", "who"];
+const BARE_VERB_CUES: &[&str] = &[
+    "can",
+    "could",
+    "will",
+    "would",
+    "shall",
+    "should",
+    "may",
+    "might",
+    "must",
+    "do",
+    "does",
+    "did",
+    "don't",
+    "doesn't",
+    "didn't",
+    "won't",
+    "can't",
+    "cannot",
+    "wouldn't",
+    "shouldn't",
+    "couldn't",
+    "mustn't",
+    "let's",
+];
+const BE_FORMS: &[&str] = &[
+    "is", "are", "was", "were", "be", "been", "being", "am", "isn't", "aren't", "wasn't", "weren't", "it's",
+    "he's", "she's", "that's", "there's", "what's", "i'm", "you're", "we're", "they're",
+];
+const HAVE_FORMS: &[&str] =
+    &["have", "has", "had", "having", "haven't", "hasn't", "hadn't", "i've", "you've", "we've", "they've"];
+const DEGREE_WORDS: &[&str] =
+    &["very", "too", "so", "quite", "rather", "more", "most", "less", "least", "extremely"];
+/// After a verb these make a phrasal verb, whose meaning its synonyms do not share.
+const PARTICLES: &[&str] =
+    &["up", "down", "out", "off", "away", "back", "apart", "aside", "forward", "together"];
+/// Verbs that make an idiom with a bare noun after them ("take part", "make sense", "take
+/// effect"): the noun means nothing alone there.
+const LIGHT_VERBS: &[&str] = &[
+    "take", "takes", "took", "taken", "taking", "make", "makes", "made", "making", "have", "has", "had",
+    "having", "give", "gives", "gave", "given", "giving", "pay", "pays", "paid", "paying", "keep", "keeps",
+    "kept", "keeping", "do", "does", "did", "done", "doing", "get", "gets", "got", "getting", "lose",
+    "loses", "lost", "losing",
+];
+/// Words skipped when looking back for the auxiliary of a participle ("has not yet gone").
+const ADVERBS_BEFORE_PARTICIPLE: &[&str] =
+    &["not", "never", "already", "just", "also", "always", "yet", "since"];
+
+/// What the word before says about a word's part of speech.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cue {
+    None,
+    /// After a determiner: a noun or an adjective.
+    NounPhrase,
+    /// After a subject pronoun: a verb (or an adverb before it).
+    Finite,
+    /// After a modal or "do": a bare verb.
+    BareVerb,
+    /// After "to": a bare verb or a noun.
+    To,
+    /// After a form of "be": an adjective, a participle.
+    Be,
+    /// After a form of "have": a participle or a noun.
+    Have,
+    /// After "very", "too": an adjective or adverb.
+    Degree,
+    /// Followed by "'s": a noun.
+    Possessive,
+}
+
+impl Cue {
+    fn of(prev: Option<&str>) -> Cue {
+        let Some(prev) = prev else { return Cue::None };
+        let prev = prev.replace('’', "'");
+        let is = |list: &[&str]| list.contains(&prev.as_str());
+        if is(DETERMINERS) {
+            Cue::NounPhrase
+        } else if is(SUBJECTS) {
+            Cue::Finite
+        } else if is(BARE_VERB_CUES) {
+            Cue::BareVerb
+        } else if prev == "to" {
+            Cue::To
+        } else if is(BE_FORMS) {
+            Cue::Be
+        } else if is(HAVE_FORMS) {
+            Cue::Have
+        } else if is(DEGREE_WORDS) {
+            Cue::Degree
+        } else {
+            Cue::None
+        }
+    }
+
+    fn allows(self, pos: Pos, form: Form) -> bool {
+        use Form::*;
+        let participle = matches!(form, Participle | PastOrParticiple);
+        match self {
+            Cue::None => true,
+            Cue::NounPhrase => matches!(pos, Pos::Noun | Pos::Adj),
+            Cue::Finite => pos == Pos::Adv || (pos == Pos::Verb && form != Gerund),
+            Cue::BareVerb => pos == Pos::Adv || (pos == Pos::Verb && form == Base),
+            Cue::To => pos == Pos::Noun || (pos == Pos::Verb && form == Base),
+            Cue::Be => {
+                matches!(pos, Pos::Adj | Pos::Adv) || (pos == Pos::Verb && (form == Gerund || participle))
+            }
+            Cue::Have => matches!(pos, Pos::Noun | Pos::Adv) || (pos == Pos::Verb && participle),
+            Cue::Degree => matches!(pos, Pos::Adj | Pos::Adv),
+            Cue::Possessive => pos == Pos::Noun && form == Base,
+        }
+    }
+}
+
+/// The part of speech and forms a word is taken to have.
+struct Reading {
+    entry: Entry,
+    pos: Pos,
+    forms: Vec<Form>,
+}
+
+/// How a word token is spelled: the lowercase word, whether it was capitalised, and a
+/// possessive suffix to put back.
+struct Spelling<'a> {
+    lower: String,
+    title: bool,
+    suffix: &'a str,
+}
+
+fn spelling(token: &Token, sentence_start: bool) -> Option<Spelling<'_>> {
+    if token.kind != Kind::Word || token.frozen {
+        return None;
+    }
+    let text = token.text.as_str();
+    let (stem, suffix) = ["'s", "’s"]
+        .iter()
+        .find_map(|s| text.strip_suffix(s).map(|stem| (stem, &text[stem.len()..])))
+        .unwrap_or((text, ""));
+    if stem.len() < 3 || !stem.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    let mut chars = stem.chars();
+    let first = chars.next()?;
+    let rest_lower = chars.all(|c| c.is_ascii_lowercase());
+    let title = first.is_ascii_uppercase();
+    // A capital inside a sentence marks a name; all capitals mark an acronym or shouting.
+    if !rest_lower || (title && !sentence_start) {
+        return None;
+    }
+    Some(Spelling { lower: stem.to_ascii_lowercase(), title, suffix })
+}
+
+fn word_at(tokens: &[Token], i: Option<usize>) -> Option<String> {
+    let t = tokens.get(i?)?;
+    t.is_word().then(|| t.text.to_lowercase())
+}
+
+/// The word token right before `i`, separated by one run of spaces only.
+pub(crate) fn prev_word(tokens: &[Token], i: usize) -> Option<String> {
+    (i >= 2 && tokens[i - 1].kind == Kind::Space).then(|| word_at(tokens, Some(i - 2)))?
+}
+
+/// The word token right after `i`, separated by one run of spaces only.
+pub(crate) fn next_word(tokens: &[Token], i: usize) -> Option<String> {
+    (tokens.get(i + 1)?.kind == Kind::Space).then(|| word_at(tokens, Some(i + 2)))?
+}
+
+fn is_sentence_start(tokens: &[Token], i: usize) -> bool {
+    tokens[..i].iter().all(|t| t.kind == Kind::Punct)
+}
+
+/// Whether a past-or-participle form is a participle here: it follows a form of "have" or "be"
+/// (perhaps across "not", "already") or a determiner ("the broken window").
+fn wants_participle(tokens: &[Token], i: usize) -> bool {
+    let mut k = i;
+    for _ in 0..4 {
+        let Some(prev) = prev_word(tokens, k) else { return false };
+        let prev = prev.replace('’', "'");
+        if HAVE_FORMS.contains(&prev.as_str())
+            || BE_FORMS.contains(&prev.as_str())
+            || DETERMINERS.contains(&prev.as_str())
+            || ["get", "gets", "got", "getting"].contains(&prev.as_str())
+        {
+            return true;
+        }
+        if !(ADVERBS_BEFORE_PARTICIPLE.contains(&prev.as_str()) || prev.ends_with("ly")) {
+            return false;
+        }
+        k -= 2;
+    }
+    false
+}
+
+/// The dominant reading of the word at `i`, if the evidence and the context agree on one.
+fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
+    let cue =
+        if spelling.suffix.is_empty() { Cue::of(prev_word(tokens, i).as_deref()) } else { Cue::Possessive };
+    let analyses = morph::analyse(&spelling.lower);
+    // One reading per lemma and part of speech, with every form the word can be of it.
+    let mut readings: Vec<(Reading, f64)> = Vec::new();
+    for a in &analyses {
+        match readings.iter_mut().find(|(r, _)| r.entry.lemma == a.entry.lemma && r.pos == a.pos) {
+            Some((r, _)) => r.forms.push(a.form),
+            None => readings.push((
+                Reading { entry: a.entry, pos: a.pos, forms: vec![a.form] },
+                f64::from(a.weight) + SMOOTHING,
+            )),
+        }
+    }
+    let total: f64 = readings.iter().map(|(_, w)| w).sum();
+    for (r, _) in &mut readings {
+        let pos = r.pos;
+        r.forms.retain(|&f| cue.allows(pos, f));
+    }
+    readings.retain(|(r, _)| !r.forms.is_empty());
+    let allowed: f64 = readings.iter().map(|(_, w)| w).sum();
+    let (best, weight) = readings.into_iter().fold(None::<(Reading, f64)>, |best, (r, w)| match best {
+        Some((b, bw)) if bw >= w => Some((b, bw)),
+        _ => Some((r, w)),
+    })?;
+    let prior_needed = if cue == Cue::None { DOMINANCE } else { MIN_PRIOR };
+    if weight / allowed < DOMINANCE || weight / total < prior_needed {
+        return None;
+    }
+    if spelling.title && analyses.iter().any(|a| a.entry.proper) {
+        return None;
+    }
+    if best.pos == Pos::Verb && next_word(tokens, i).is_some_and(|n| PARTICLES.contains(&n.as_str())) {
+        return None;
+    }
+    if best.pos == Pos::Noun && prev_word(tokens, i).is_some_and(|p| LIGHT_VERBS.contains(&p.as_str())) {
+        return None;
+    }
+    Some(best)
+}
+
+/// The forms a replacement must take, with a past-or-participle settled by context.
+fn target_forms(tokens: &[Token], i: usize, reading: &Reading) -> Vec<Form> {
+    let participle = wants_participle(tokens, i);
+    reading
+        .forms
+        .iter()
+        .map(|&f| match f {
+            Form::PastOrParticiple if participle => Form::Participle,
+            Form::PastOrParticiple => Form::Past,
+            f => f,
+        })
+        .collect()
+}
+
+/// `word` inflected into every form in `forms`, when they all give the same word.
+fn inflect_all(word: &str, pos: Pos, forms: &[Form]) -> Option<String> {
+    let mut out: Option<String> = None;
+    for &form in forms {
+        let inflected = morph::inflect(word, pos, form)?;
+        match &out {
+            Some(o) if *o != inflected => return None,
+            _ => out = Some(inflected),
+        }
+    }
+    out
+}
+
+fn respell(word: &str, spelling: &Spelling) -> String {
+    let mut out = String::with_capacity(word.len() + spelling.suffix.len());
+    let mut chars = word.chars();
+    if let Some(first) = chars.next() {
+        if spelling.title {
+            out.push(first.to_ascii_uppercase());
+        } else {
+            out.push(first);
+        }
+    }
+    out.extend(chars);
+    out.push_str(spelling.suffix);
+    out
+}
+
+/// A synonym for the word token at `i`, or `None` when there is no safe one.
+pub fn synonym(tokens: &[Token], i: usize) -> Option<Choice> {
+    let spelling = spelling(&tokens[i], is_sentence_start(tokens, i))?;
+    let reading = read(tokens, i, &spelling)?;
+    let sense = reading.entry.sense(reading.pos)?;
+    let forms = target_forms(tokens, i, &reading);
+    // "more difficult" must not become "more hard".
+    let periphrastic = reading.pos == Pos::Adj
+        && prev_word(tokens, i).is_some_and(|p| ["more", "most", "less", "least"].contains(&p.as_str()));
+    for candidate in sense.candidates() {
+        if periphrastic && morph::inflect(candidate, Pos::Adj, Form::Comparative).is_some() {
+            continue;
+        }
+        let Some(word) = inflect_all(candidate, reading.pos, &forms) else { continue };
+        // A word already nearby would read as a repetition ("big and large"); the window keeps
+        // a sentence of any length linear.
+        let window = &tokens[i.saturating_sub(REPEAT_WINDOW)..(i + REPEAT_WINDOW).min(tokens.len())];
+        let repeated = window.iter().any(|t| t.is_word() && t.text.eq_ignore_ascii_case(&word));
+        if word != spelling.lower && !repeated {
+            return Some(Choice { index: i, text: respell(&word, &spelling), quality: sense.quality });
+        }
+    }
+    None
+}
+
+/// A more general noun for the word token at `i` ("cat" -> "feline"): the last resort.
+pub fn hypernym(tokens: &[Token], i: usize) -> Option<Choice> {
+    let spelling = spelling(&tokens[i], is_sentence_start(tokens, i))?;
+    let reading = read(tokens, i, &spelling)?;
+    if reading.pos != Pos::Noun {
+        return None;
+    }
+    let general = reading.entry.sense(Pos::Noun)?.hypernym?;
+    let word = inflect_all(general, Pos::Noun, &reading.forms)?;
+    (word != spelling.lower).then(|| Choice { index: i, text: respell(&word, &spelling), quality: 0 })
+}
+
+/// Whether a word at the start of a sentence may be written in lowercase when a rewrite moves it
+/// inside: a function word or a common noun, never "I" or a possible name.
+pub fn lowercase_ok(word: &str) -> bool {
+    let lower = word.to_lowercase();
+    if lower == "i" || lower.starts_with("i'") || lower.starts_with("i’") || !lower.is_ascii() {
+        return false;
+    }
+    if lexicon::is_stopword(&lower) {
+        return true;
+    }
+    let analyses = morph::analyse(&lower);
+    !analyses.is_empty() && analyses.iter().all(|a| !a.entry.proper)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokens::tokenize;
+
+    fn synonyms(text: &str) -> Vec<(String, String)> {
+        let tokens = tokenize(text);
+        (0..tokens.len())
+            .filter_map(|i| synonym(&tokens, i).map(|c| (tokens[i].text.clone(), c.text)))
+            .collect()
+    }
+
+    fn replaced(text: &str, word: &str) -> Option<String> {
+        synonyms(text).into_iter().find(|(w, _)| w == word).map(|(_, r)| r)
+    }
+
+    #[test]
+    fn keeps_the_inflection() {
+        assert_eq!(replaced("The fox jumps over the dog.", "jumps").as_deref(), Some("leaps"));
+        assert_eq!(replaced("He jumped over it.", "jumped").as_deref(), Some("leapt"));
+        assert_eq!(replaced("They are jumping.", "jumping").as_deref(), Some("leaping"));
+        assert_eq!(replaced("I bought two cars.", "cars").as_deref(), Some("automobiles"));
+        assert_eq!(replaced("The quick fox.", "quick").as_deref(), Some("fast"));
+        assert_eq!(replaced("It was a bigger house.", "bigger").as_deref(), Some("larger"));
+    }
+
+    #[test]
+    fn chooses_past_or_participle_from_context() {
+        let begin = |text: &str| replaced(text, "started");
+        // "start" -> "begin": "began" as a past, "begun" after "have".
+        assert_eq!(begin("They started early.").as_deref(), Some("began"));
+        assert_eq!(begin("They have started early.").as_deref(), Some("begun"));
+        assert_eq!(begin("They have not started yet.").as_deref(), Some("begun"));
+    }
+
+    #[test]
+    fn capitalisation() {
+        assert_eq!(replaced("Cars are fast.", "Cars").as_deref(), Some("Automobiles"));
+        // Capitalised inside a sentence: a name.
+        assert_eq!(replaced("I met Car yesterday.", "Car"), None);
+        assert_eq!(replaced("I like CARS.", "CARS"), None);
+    }
+
+    #[test]
+    fn leaves_function_words_numbers_and_names() {
+        assert!(synonyms("I can do it in 42 ways, said Smith.").is_empty());
+        // A proper noun lemma at the start of a sentence.
+        assert_eq!(replaced("Mark arrived.", "Mark"), None);
+    }
+
+    #[test]
+    fn more_takes_no_er_adjective() {
+        assert_eq!(replaced("It was more difficult.", "difficult"), None);
+        assert_eq!(replaced("It was difficult.", "difficult").as_deref(), Some("hard"));
+    }
+
+    #[test]
+    fn possessive_nouns() {
+        assert_eq!(replaced("The car's door.", "car's").as_deref(), Some("automobile's"));
+    }
+
+    #[test]
+    fn phrasal_verbs_and_light_verb_idioms_are_left_alone() {
+        assert_eq!(replaced("They started out early.", "started"), None);
+        assert_eq!(replaced("The law will take effect.", "effect"), None);
+        assert_eq!(replaced("The effect was strong.", "effect").as_deref(), Some("result"));
+    }
+
+    #[test]
+    fn lowercasing() {
+        assert!(lowercase_ok("The"));
+        assert!(lowercase_ok("Weather"));
+        assert!(!lowercase_ok("I"));
+        assert!(!lowercase_ok("Smith"));
+        assert!(!lowercase_ok("Xyzzy"));
+    }
+}

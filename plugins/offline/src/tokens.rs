@@ -1,0 +1,257 @@
+//! Tokens and sentences: splits text into words, spaces and punctuation so that joining the
+//! pieces gives back every byte of the input.
+
+/// What a token is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Letters and digits, with inner apostrophes and hyphens ("don't", "well-known").
+    Word,
+    /// A run of whitespace.
+    Space,
+    /// One character of anything else.
+    Punct,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub text: String,
+    pub kind: Kind,
+    /// Part of something that is not prose (a URL, an address, code, a number with units, text
+    /// in other scripts or with emoji) or of a fixed phrase: never rewritten.
+    pub frozen: bool,
+    /// Produced or moved by a rewrite.
+    pub changed: bool,
+}
+
+impl Token {
+    pub fn new(text: impl Into<String>, kind: Kind) -> Token {
+        Token { text: text.into(), kind, frozen: false, changed: false }
+    }
+
+    pub fn word(text: impl Into<String>) -> Token {
+        Token { changed: true, ..Token::new(text, Kind::Word) }
+    }
+
+    pub fn space() -> Token {
+        Token { changed: true, ..Token::new(" ", Kind::Space) }
+    }
+
+    pub fn is_word(&self) -> bool {
+        self.kind == Kind::Word
+    }
+
+    pub fn is(&self, kind: Kind, text: &str) -> bool {
+        self.kind == kind && self.text == text
+    }
+}
+
+/// A piece of the text: a sentence to rewrite, or the whitespace between two.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece {
+    Gap(String),
+    Sentence(Vec<Token>),
+}
+
+/// Typographic punctuation outside ASCII; any other non-ASCII character counts as part of a word,
+/// so that accents, combining marks and emoji never get separated from their letters.
+const UNICODE_PUNCT: &[char] = &['‘', '’', '“', '”', '«', '»', '‹', '›', '—', '–', '…', '¡', '¿', '„', '‚'];
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || (!c.is_ascii() && !c.is_whitespace() && !UNICODE_PUNCT.contains(&c))
+}
+
+fn is_joiner(c: char) -> bool {
+    matches!(c, '\'' | '’' | '-')
+}
+
+/// Splits text into tokens; concatenating their texts gives the input back.
+pub fn tokenize(text: &str) -> Vec<Token> {
+    let mut tokens = Vec::new();
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (start, c) = chars[i];
+        let mut j = i + 1;
+        let kind = if c.is_whitespace() {
+            while j < chars.len() && chars[j].1.is_whitespace() {
+                j += 1;
+            }
+            Kind::Space
+        } else if is_word_char(c) {
+            while j < chars.len() {
+                let d = chars[j].1;
+                let joined = is_joiner(d) && chars.get(j + 1).is_some_and(|&(_, e)| is_word_char(e));
+                if is_word_char(d) || joined {
+                    j += if joined { 2 } else { 1 };
+                } else {
+                    break;
+                }
+            }
+            Kind::Word
+        } else {
+            Kind::Punct
+        };
+        let end = chars.get(j).map_or(text.len(), |&(e, _)| e);
+        tokens.push(Token::new(&text[start..end], kind));
+        i = j;
+    }
+    freeze_non_prose(&mut tokens);
+    tokens
+}
+
+/// Marks every token of a whitespace-delimited chunk that is not plain prose.
+fn freeze_non_prose(tokens: &mut [Token]) {
+    let mut start = 0;
+    while start < tokens.len() {
+        if tokens[start].kind == Kind::Space {
+            start += 1;
+            continue;
+        }
+        let end = (start..tokens.len()).find(|&k| tokens[k].kind == Kind::Space).unwrap_or(tokens.len());
+        if !is_prose(&tokens[start..end]) {
+            for t in &mut tokens[start..end] {
+                t.frozen = true;
+            }
+        }
+        start = end;
+    }
+}
+
+fn is_prose(chunk: &[Token]) -> bool {
+    const MARKERS: &[char] = &[
+        '@', '/', '\\', '_', '=', '<', '>', '{', '}', '[', ']', '|', '#', '~', '`', '*', '^', '+', '$', '%',
+        '&',
+    ];
+    let text: String = chunk.iter().map(|t| t.text.as_str()).collect();
+    if text.contains(MARKERS) || text.chars().any(|c| !c.is_ascii() && !UNICODE_PUNCT.contains(&c)) {
+        return false;
+    }
+    // "example.com", "e.g", "3.5": a dot inside a chunk.
+    let inner_dot = chunk.windows(3).any(|w| w[0].is_word() && w[1].is(Kind::Punct, ".") && w[2].is_word());
+    let odd_word = chunk.iter().filter(|t| t.is_word()).any(|t| {
+        let has_digit = t.text.chars().any(|c| c.is_ascii_digit());
+        let has_alpha = t.text.chars().any(|c| c.is_alphabetic());
+        // "camelCase", "iPhone": an uppercase letter after a lowercase one.
+        let inner_upper =
+            t.text.as_bytes().windows(2).any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase());
+        (has_digit && has_alpha) || inner_upper
+    });
+    !inner_dot && !odd_word
+}
+
+const CLOSERS: &[&str] = &[")", "]", "\"", "'", "’", "”", "»"];
+const TERMINALS: &[&str] = &[".", "!", "?", "…"];
+/// Words that end in a dot without ending the sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "vs", "etc", "inc", "ltd", "co", "corp", "mt", "no",
+    "fig", "approx", "dept", "est", "gen", "gov", "sen", "rep", "col", "lt", "sgt", "capt", "ave", "blvd",
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "vol", "pp", "ca",
+    "cf", "al",
+];
+
+/// Whether the tokens so far end a sentence: terminal punctuation, then closing quotes or
+/// brackets, and not the dot of an abbreviation or an initial.
+fn ends_sentence(tokens: &[Token]) -> bool {
+    let mut k = tokens.len();
+    while k > 0 && tokens[k - 1].kind == Kind::Punct && CLOSERS.contains(&tokens[k - 1].text.as_str()) {
+        k -= 1;
+    }
+    if k == 0 || tokens[k - 1].kind != Kind::Punct || !TERMINALS.contains(&tokens[k - 1].text.as_str()) {
+        return false;
+    }
+    if tokens[k - 1].text == "." && k >= 2 && tokens[k - 2].is_word() {
+        let word = tokens[k - 2].text.to_ascii_lowercase();
+        if word.chars().count() == 1 || ABBREVIATIONS.contains(&word.as_str()) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Splits text into sentences and the whitespace between them. A sentence ends at terminal
+/// punctuation followed by whitespace, or at a line break.
+pub fn split(text: &str) -> Vec<Piece> {
+    let mut pieces = Vec::new();
+    let mut current: Vec<Token> = Vec::new();
+    for token in tokenize(text) {
+        let boundary = token.kind == Kind::Space
+            && (current.is_empty() || token.text.contains(['\n', '\r']) || ends_sentence(&current));
+        if boundary {
+            if !current.is_empty() {
+                pieces.push(Piece::Sentence(std::mem::take(&mut current)));
+            }
+            pieces.push(Piece::Gap(token.text));
+        } else {
+            current.push(token);
+        }
+    }
+    if !current.is_empty() {
+        pieces.push(Piece::Sentence(current));
+    }
+    pieces
+}
+
+/// The text of a token list.
+pub fn join(tokens: &[Token]) -> String {
+    tokens.iter().map(|t| t.text.as_str()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(tokens: &[Token]) -> Vec<&str> {
+        tokens.iter().map(|t| t.text.as_str()).collect()
+    }
+
+    #[test]
+    fn round_trips() {
+        for text in
+            ["", " ", "Hello, world!", "  a\tb\n\nc  ", "don't stop-me now…", "émoji 🐶 here", "שלום עולם"]
+        {
+            assert_eq!(join(&tokenize(text)), text);
+            let joined: String = split(text)
+                .into_iter()
+                .map(|p| match p {
+                    Piece::Gap(g) => g,
+                    Piece::Sentence(s) => join(&s),
+                })
+                .collect();
+            assert_eq!(joined, text);
+        }
+    }
+
+    #[test]
+    fn words_keep_inner_apostrophes_and_hyphens() {
+        let t = tokenize("I don't like well-known 'quotes'.");
+        assert_eq!(
+            texts(&t),
+            ["I", " ", "don't", " ", "like", " ", "well-known", " ", "'", "quotes", "'", "."]
+        );
+    }
+
+    #[test]
+    fn freezes_urls_code_and_other_scripts() {
+        let t = tokenize("see https://example.com/jump and foo_bar, camelCase, 3km, café or dog🐶 today");
+        let frozen: Vec<&str> =
+            t.iter().filter(|t| t.frozen && t.is_word()).map(|t| t.text.as_str()).collect();
+        assert_eq!(
+            frozen,
+            ["https", "example", "com", "jump", "foo", "bar", "camelCase", "3km", "café", "dog🐶"]
+        );
+        assert!(!t.iter().any(|t| t.frozen && (t.text == "see" || t.text == "today")));
+    }
+
+    #[test]
+    fn splits_sentences_but_not_abbreviations() {
+        let pieces = split("Mr. Smith left. He said \"Hi!\" Then\nnothing e.g. here");
+        let sentences: Vec<String> = pieces
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Sentence(s) => Some(join(s)),
+                Piece::Gap(_) => None,
+            })
+            .collect();
+        assert_eq!(sentences, ["Mr. Smith left.", "He said \"Hi!\"", "Then", "nothing e.g. here"]);
+    }
+}
