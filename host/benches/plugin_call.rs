@@ -1,0 +1,70 @@
+//! Plugin call overhead: a fresh instance from the pool plus one call of a trivial export (the hostile
+//! fixture's `echo`, which reverses the words of its input and reads one setting through the host),
+//! against the same Rust function called natively. Prints medians and the ratio.
+//!
+//! Run: `cargo bench -p parlance --bench plugin_call`
+
+use parlance::plugins::api::PluginKind;
+use parlance::plugins::spec::{ComponentSource, PluginSpec};
+use parlance::plugins::{PluginHost, RuntimeSettings};
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn echo(text: &str) -> String {
+    text.split_whitespace().rev().collect::<Vec<_>>().join(" ")
+}
+
+/// Median and 90th percentile of per-iteration times over `rounds` rounds of `per_round` iterations.
+fn measure(rounds: usize, per_round: usize, mut f: impl FnMut()) -> (Duration, Duration) {
+    let mut samples: Vec<Duration> = (0..rounds)
+        .map(|_| {
+            let start = Instant::now();
+            for _ in 0..per_round {
+                f();
+            }
+            start.elapsed() / per_round as u32
+        })
+        .collect();
+    samples.sort();
+    (samples[samples.len() / 2], samples[samples.len() * 9 / 10])
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let fixture = PathBuf::from(env!("PARLANCE_FIXTURES_DIR")).join("parlance_fixture_hostile.wasm");
+    let mut spec = PluginSpec::new("echo", PluginKind::Provider, ComponentSource::File(fixture));
+    spec.settings.insert("behaviour".into(), "echo".into());
+    let cache = std::env::temp_dir().join("parlance-bench-compile-cache");
+    let settings = RuntimeSettings { cache_dir: Some(cache), max_instances: 16 };
+    let host = runtime.block_on(PluginHost::start(vec![spec], &settings, None)).unwrap();
+    let plugin = host.get("echo").unwrap();
+
+    // Warm the pool's slot and the CPU caches before measuring.
+    for _ in 0..1000 {
+        runtime.block_on(host.paraphrase(plugin, "a b c", "hostile")).unwrap();
+    }
+    let (wasm_p50, wasm_p90) = measure(200, 50, || {
+        black_box(runtime.block_on(host.paraphrase(plugin, black_box("a b c"), "hostile")).unwrap());
+    });
+    let (native_p50, native_p90) = measure(200, 5000, || {
+        black_box(echo(black_box("a b c")));
+    });
+
+    println!("plugin call overhead (fresh instance + one call), 200 rounds:");
+    println!(
+        "  wasm   p50 {:>9.2} µs   p90 {:>9.2} µs",
+        wasm_p50.as_secs_f64() * 1e6,
+        wasm_p90.as_secs_f64() * 1e6
+    );
+    println!(
+        "  native p50 {:>9.3} µs   p90 {:>9.3} µs",
+        native_p50.as_secs_f64() * 1e6,
+        native_p90.as_secs_f64() * 1e6
+    );
+    println!("  ratio (wasm / native, p50): {:.0}x", wasm_p50.as_secs_f64() / native_p50.as_secs_f64());
+    println!(
+        "  target: wasm p50 <= 25 µs -> {}",
+        if wasm_p50 <= Duration::from_micros(25) { "met" } else { "NOT met" }
+    );
+}

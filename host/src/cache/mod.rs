@@ -1,0 +1,185 @@
+//! The paraphrase response cache: Redis (the seed's external store) or in-process (moka), with a
+//! memory fallback when Redis is unreachable. Cache errors never fail a request; they are counted,
+//! warned about once per outage, and reported by `/health`.
+
+mod redis_store;
+
+use crate::config::{CacheConfig, CacheKind};
+use prometheus_client::metrics::counter::Counter;
+use redis_store::RedisStore;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// What is cached for one paraphrase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CachedParaphrase {
+    pub paraphrase: String,
+    pub model: String,
+}
+
+/// The cache key: a hash of the provider id, the resolved model, the plugin's component digest and
+/// the text. The digest makes a changed plugin miss, so it never serves its predecessor's answers.
+pub fn key(provider: &str, model: &str, component_digest: &str, text: &str) -> String {
+    let mut h = Sha256::new();
+    // Length prefixes keep the fields apart whatever they contain.
+    for field in [provider, model, component_digest, text] {
+        h.update((field.len() as u64).to_le_bytes());
+        h.update(field.as_bytes());
+    }
+    format!("parlance:paraphrase:v1:{}", hex::encode(h.finalize()))
+}
+
+/// Counters and state for `GET /cache/stats` and `/health`.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct CacheStats {
+    /// `redis` or `memory`: the configured store.
+    pub backend: &'static str,
+    /// `ok`, or `degraded` while Redis is unreachable and the memory fallback serves.
+    pub status: &'static str,
+    /// Why the store is degraded, when it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub hits: u64,
+    pub misses: u64,
+    /// hits / (hits + misses), 0 when nothing was looked up yet.
+    pub hit_rate: f64,
+    /// Store operations that failed (and fell back to memory).
+    pub errors: u64,
+    pub ttl_secs: u64,
+    /// Entries in the in-process cache (the store itself for `memory`, the fallback for `redis`).
+    pub memory_entries: u64,
+}
+
+pub struct ResponseCache {
+    redis: Option<RedisStore>,
+    memory: moka::future::Cache<String, String>,
+    ttl: Duration,
+    /// Shared with the Prometheus registry, so `/cache/stats` and `/metrics` count the same events.
+    hits: Counter,
+    misses: Counter,
+    errors: AtomicU64,
+}
+
+impl ResponseCache {
+    pub async fn new(config: &CacheConfig, hits: Counter, misses: Counter) -> ResponseCache {
+        let memory = moka::future::Cache::builder()
+            .max_capacity(config.max_entries)
+            .time_to_live(config.ttl.max(Duration::from_secs(1)))
+            .build();
+        let redis = match &config.kind {
+            CacheKind::Redis { url } => Some(RedisStore::connect(url).await),
+            CacheKind::Memory => None,
+        };
+        ResponseCache { redis, memory, ttl: config.ttl, hits, misses, errors: AtomicU64::new(0) }
+    }
+
+    fn enabled(&self) -> bool {
+        !self.ttl.is_zero()
+    }
+
+    /// A cached paraphrase, counting the hit or miss.
+    pub async fn get(&self, key: &str) -> Option<CachedParaphrase> {
+        if !self.enabled() {
+            return None;
+        }
+        let raw = match &self.redis {
+            Some(redis) => match redis.get(key).await {
+                Ok(value) => value,
+                Err(()) => {
+                    self.errors.fetch_add(1, Ordering::Relaxed);
+                    self.memory.get(key).await
+                }
+            },
+            None => self.memory.get(key).await,
+        };
+        let value = raw.and_then(|r| serde_json::from_str(&r).ok());
+        let counter = if value.is_some() { &self.hits } else { &self.misses };
+        counter.inc();
+        value
+    }
+
+    pub async fn put(&self, key: &str, value: &CachedParaphrase) {
+        if !self.enabled() {
+            return;
+        }
+        let Ok(raw) = serde_json::to_string(value) else { return };
+        if let Some(redis) = &self.redis {
+            if redis.set(key, &raw, self.ttl).await.is_ok() {
+                return;
+            }
+            self.errors.fetch_add(1, Ordering::Relaxed);
+        }
+        self.memory.insert(key.to_owned(), raw).await;
+    }
+
+    pub fn stats(&self) -> CacheStats {
+        let hits = self.hits.get();
+        let misses = self.misses.get();
+        let degraded = self.redis.as_ref().and_then(RedisStore::outage);
+        CacheStats {
+            backend: if self.redis.is_some() { "redis" } else { "memory" },
+            status: if degraded.is_some() { "degraded" } else { "ok" },
+            error: degraded,
+            hits,
+            misses,
+            hit_rate: if hits + misses == 0 { 0.0 } else { hits as f64 / (hits + misses) as f64 },
+            errors: self.errors.load(Ordering::Relaxed),
+            ttl_secs: self.ttl.as_secs(),
+            memory_entries: self.memory.entry_count(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_separate_every_field() {
+        let k = key("p", "m", "d", "text");
+        assert_eq!(k, key("p", "m", "d", "text"));
+        assert_ne!(k, key("p", "m", "d2", "text"), "a new component digest must miss");
+        assert_ne!(k, key("p", "m2", "d", "text"));
+        assert_ne!(key("ab", "c", "d", "t"), key("a", "bc", "d", "t"));
+        assert!(k.starts_with("parlance:paraphrase:v1:"));
+    }
+
+    #[tokio::test]
+    async fn memory_cache_counts_hits_and_misses() {
+        let config = CacheConfig { kind: CacheKind::Memory, ttl: Duration::from_secs(60), max_entries: 10 };
+        let cache = ResponseCache::new(&config, Counter::default(), Counter::default()).await;
+        let value = CachedParaphrase { paraphrase: "p".into(), model: "m".into() };
+        assert_eq!(cache.get("k").await, None);
+        cache.put("k", &value).await;
+        assert_eq!(cache.get("k").await, Some(value));
+        let stats = cache.stats();
+        assert_eq!((stats.hits, stats.misses, stats.backend, stats.status), (1, 1, "memory", "ok"));
+    }
+
+    #[tokio::test]
+    async fn an_unreachable_redis_falls_back_to_memory() {
+        // Port 1 on loopback: nothing listens there.
+        let config = CacheConfig {
+            kind: CacheKind::Redis { url: "redis://127.0.0.1:1/0".into() },
+            ttl: Duration::from_secs(60),
+            max_entries: 10,
+        };
+        let cache = ResponseCache::new(&config, Counter::default(), Counter::default()).await;
+        let value = CachedParaphrase { paraphrase: "p".into(), model: "m".into() };
+        cache.put("k", &value).await;
+        assert_eq!(cache.get("k").await, Some(value));
+        let stats = cache.stats();
+        assert_eq!((stats.backend, stats.status), ("redis", "degraded"));
+        assert!(stats.error.is_some());
+    }
+
+    #[tokio::test]
+    async fn a_zero_ttl_disables_caching() {
+        let config = CacheConfig { kind: CacheKind::Memory, ttl: Duration::ZERO, max_entries: 10 };
+        let cache = ResponseCache::new(&config, Counter::default(), Counter::default()).await;
+        cache.put("k", &CachedParaphrase { paraphrase: "p".into(), model: "m".into() }).await;
+        assert_eq!(cache.get("k").await, None);
+    }
+}

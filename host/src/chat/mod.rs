@@ -1,0 +1,290 @@
+//! The chat service of seed 000: users, dialogs and chat with a character, per API client, stored in
+//! the dialog store. A chat message goes to the configured chat-model plugin; the exchange is stored
+//! only when the model answered.
+
+pub mod routes;
+
+use crate::config::ChatConfig;
+use crate::error::{Error, Result};
+use crate::plugins::api::{ChatRequest, DialogEntry};
+use crate::plugins::{Plugin, PluginHost};
+use crate::store::{DialogStore, StoreError, UserMetadata};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// Users per page of `GET /v1/user/all/id/<page>`.
+pub const USERS_PER_PAGE: u64 = 100;
+/// The longest `user_id` accepted.
+pub const MAX_USER_ID_CHARS: usize = 256;
+
+/// The dialog store's state, for `/health`.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct StoreHealth {
+    /// `ok`, or `error` when the store cannot be read.
+    pub status: String,
+    pub database_file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// One chat message, with the optional fields of the original service.
+#[derive(Clone, Debug, Default)]
+pub struct ChatMessage {
+    pub user_id: String,
+    pub message: String,
+    /// The user's name in the dialog; "User" when absent.
+    pub from_name: Option<String>,
+    /// The character's name; "Waifu" when absent.
+    pub to_name: Option<String>,
+    pub situation: Option<String>,
+    /// `DEFAULT_GENRE` when absent.
+    pub genre: Option<String>,
+}
+
+/// The character's reply, and whether the model failed and `DEFAULT_RESPONSE` stands in for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatReply {
+    pub response: String,
+    pub model_failed: bool,
+}
+
+pub struct ChatService {
+    config: ChatConfig,
+    store: DialogStore,
+    plugins: Arc<PluginHost>,
+}
+
+impl From<StoreError> for Error {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::DialogFull { .. } => {
+                Error::invalid("dialog", format!("{e}; reset it with DELETE /v1/user/dialog/<user_id>"))
+            }
+            other => Error::Storage(other.to_string()),
+        }
+    }
+}
+
+impl ChatService {
+    pub fn new(config: ChatConfig, store: DialogStore, plugins: Arc<PluginHost>) -> Self {
+        ChatService { config, store, plugins }
+    }
+
+    pub fn config(&self) -> &ChatConfig {
+        &self.config
+    }
+
+    pub async fn health(&self) -> StoreHealth {
+        let error = self.store.check().await.err().map(|e| e.to_string());
+        StoreHealth {
+            status: if error.is_none() { "ok" } else { "error" }.into(),
+            database_file: self.store.path().display().to_string(),
+            error,
+        }
+    }
+
+    fn model(&self) -> Result<&Arc<Plugin>> {
+        self.plugins.get(&self.config.model).ok_or_else(|| Error::UnknownPlugin {
+            kind: "chat model",
+            id: self.config.model.clone(),
+            known: vec![],
+        })
+    }
+
+    pub async fn put_user(&self, client: &str, user: &str) -> Result<bool> {
+        check_user_id(user)?;
+        Ok(self.store.put_user(client, user).await?)
+    }
+
+    pub async fn user_exists(&self, client: &str, user: &str) -> Result<bool> {
+        check_user_id(user)?;
+        Ok(self.store.user_exists(client, user).await?)
+    }
+
+    pub async fn metadata(&self, client: &str, user: &str) -> Result<UserMetadata> {
+        check_user_id(user)?;
+        self.store.metadata(client, user).await?.ok_or_else(|| unknown_user(user))
+    }
+
+    pub async fn delete_user(&self, client: &str, user: &str) -> Result<()> {
+        check_user_id(user)?;
+        if self.store.delete_user(client, user).await? { Ok(()) } else { Err(unknown_user(user)) }
+    }
+
+    pub async fn count_users(&self, client: &str) -> Result<u64> {
+        Ok(self.store.count_users(client).await?)
+    }
+
+    pub async fn list_users(&self, client: &str, page: u64) -> Result<Vec<String>> {
+        Ok(self.store.list_users(client, page, USERS_PER_PAGE).await?)
+    }
+
+    pub async fn dialog(&self, client: &str, user: &str) -> Result<Vec<DialogEntry>> {
+        check_user_id(user)?;
+        self.store.dialog(client, user).await?.ok_or_else(|| unknown_user(user))
+    }
+
+    pub async fn reset_dialog(&self, client: &str, user: &str) -> Result<()> {
+        check_user_id(user)?;
+        if self.store.reset_dialog(client, user).await? { Ok(()) } else { Err(unknown_user(user)) }
+    }
+
+    /// Replaces the dialog, after checking it whole: indices must be exactly 0..n (in any order), with
+    /// names and messages within the limits. A rejected dialog changes nothing.
+    pub async fn set_dialog(&self, client: &str, user: &str, mut entries: Vec<DialogEntry>) -> Result<()> {
+        check_user_id(user)?;
+        if entries.len() > self.config.max_history_entries {
+            return Err(Error::invalid(
+                "dialog",
+                format!(
+                    "the dialog has {} entries; the limit is {}",
+                    entries.len(),
+                    self.config.max_history_entries
+                ),
+            ));
+        }
+        entries.sort_by_key(|e| e.index);
+        for (position, entry) in entries.iter().enumerate() {
+            if entry.index as usize != position {
+                let problem = if position > 0 && entries[position - 1].index == entry.index {
+                    format!("the index {} appears twice", entry.index)
+                } else {
+                    format!(
+                        "the index {position} is missing (indices must be 0 to {} without gaps)",
+                        entries.len() - 1
+                    )
+                };
+                return Err(Error::invalid("dialog", format!("invalid dialog: {problem}")));
+            }
+            self.check_name("name", &entry.name)?;
+            self.check_text("message", &entry.message, self.config.max_message_chars, true)?;
+        }
+        if self.store.set_dialog(client, user, entries).await? { Ok(()) } else { Err(unknown_user(user)) }
+    }
+
+    /// The dialog's string form, as the seed defines it.
+    pub fn dialog_string(entries: &[DialogEntry]) -> String {
+        entries.iter().map(|e| format!("{} said: \"{}\"", e.name, e.message)).collect::<Vec<_>>().join(" ")
+    }
+
+    fn check_name(&self, field: &'static str, name: &str) -> Result<()> {
+        if name.trim().is_empty() {
+            return Err(Error::invalid(field, format!("`{field}` is empty")));
+        }
+        self.check_text(field, name, self.config.max_name_chars, false)
+    }
+
+    fn check_text(&self, field: &'static str, text: &str, limit: usize, multiline: bool) -> Result<()> {
+        let chars = text.chars().count();
+        if chars > limit {
+            return Err(Error::invalid(
+                field,
+                format!("`{field}` has {chars} characters; the limit is {limit}"),
+            ));
+        }
+        let bad = |c: char| c.is_control() && !(multiline && matches!(c, '\n' | '\r' | '\t'));
+        if text.chars().any(bad) {
+            return Err(Error::invalid(field, format!("`{field}` contains control characters")));
+        }
+        Ok(())
+    }
+
+    /// One chat turn. The user is created if needed. When the model answers, the exchange is appended
+    /// in one transaction; when it fails, the reply is `DEFAULT_RESPONSE` and nothing of the exchange is
+    /// stored, so the dialog never holds a line the model did not say.
+    pub async fn chat(&self, client: &str, message: ChatMessage) -> Result<ChatReply> {
+        check_user_id(&message.user_id)?;
+        if message.message.trim().is_empty() {
+            return Err(Error::invalid("message", "`message` is empty"));
+        }
+        self.check_text("message", &message.message, self.config.max_message_chars, true)?;
+        let from_name = message.from_name.unwrap_or_else(|| "User".into());
+        let to_name = message.to_name.unwrap_or_else(|| "Waifu".into());
+        let genre = message.genre.unwrap_or_else(|| self.config.default_genre.clone());
+        self.check_name("from_name", &from_name)?;
+        self.check_name("to_name", &to_name)?;
+        self.check_name("genre", &genre)?;
+        if let Some(situation) = &message.situation {
+            self.check_text("situation", situation, self.config.max_situation_chars, true)?;
+        }
+        let model = self.model()?;
+
+        let history = self.store.dialog(client, &message.user_id).await?.unwrap_or_default();
+        if history.len() + 2 > self.config.max_history_entries {
+            return Err(StoreError::DialogFull {
+                would: history.len() + 2,
+                limit: self.config.max_history_entries,
+            }
+            .into());
+        }
+        let request = ChatRequest {
+            history,
+            message: message.message.clone(),
+            from_name: from_name.clone(),
+            to_name: to_name.clone(),
+            situation: message.situation.filter(|s| !s.trim().is_empty()),
+            genre,
+        };
+        match self.plugins.reply(model, &request).await {
+            Ok(reply) => {
+                let lines = vec![(from_name, message.message), (to_name, reply.clone())];
+                self.store
+                    .append_exchange(client, &message.user_id, lines, self.config.max_history_entries)
+                    .await?;
+                Ok(ChatReply { response: reply, model_failed: false })
+            }
+            Err(e) => {
+                tracing::warn!(user_id = %message.user_id, "the chat model failed; answering DEFAULT_RESPONSE: {e}");
+                self.store.put_user(client, &message.user_id).await?;
+                Ok(ChatReply { response: self.config.default_response.clone(), model_failed: true })
+            }
+        }
+    }
+}
+
+fn unknown_user(user: &str) -> Error {
+    Error::NotFound(format!("there is no user {user:?} for this client"))
+}
+
+/// A `user_id` must be non-empty, at most 256 characters, without control characters or slashes.
+pub fn check_user_id(user: &str) -> Result<()> {
+    let problem = if user.trim().is_empty() {
+        Some("`user_id` is empty".to_owned())
+    } else if user.chars().count() > MAX_USER_ID_CHARS {
+        Some(format!("`user_id` is longer than {MAX_USER_ID_CHARS} characters"))
+    } else if user.chars().any(char::is_control) {
+        Some("`user_id` contains control characters".to_owned())
+    } else if user.contains('/') {
+        Some("`user_id` contains a slash".to_owned())
+    } else {
+        None
+    };
+    match problem {
+        Some(message) => Err(Error::invalid("user_id", message)),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_ids_are_checked() {
+        assert!(check_user_id("alice").is_ok());
+        assert!(check_user_id("Élodie 42").is_ok());
+        for bad in ["", "   ", "a/b", "tab\there", "nul\0", &"x".repeat(257)] {
+            assert!(check_user_id(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn dialog_string_follows_the_seed() {
+        let entries = vec![
+            DialogEntry { index: 0, name: "User".into(), message: "Hi".into() },
+            DialogEntry { index: 1, name: "Waifu".into(), message: "Hello \"you\"".into() },
+        ];
+        assert_eq!(ChatService::dialog_string(&entries), "User said: \"Hi\" Waifu said: \"Hello \"you\"\"");
+        assert_eq!(ChatService::dialog_string(&[]), "");
+    }
+}

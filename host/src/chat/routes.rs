@@ -1,0 +1,403 @@
+//! The chat routes of seed 000, with its request and response shapes. Every route acts for the API
+//! client named by the `current-user` header (`default` when absent) and sees only its data.
+
+use super::{ChatMessage, ChatService};
+use crate::Parlance;
+use crate::http::error::{ApiError, ErrorBody};
+use crate::http::extract::{Caller, Form, Json, Path};
+use crate::plugins::api::DialogEntry;
+use axum::Router;
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post, put};
+use serde::{Deserialize, Serialize};
+use utoipa::{OpenApi, ToSchema};
+
+pub fn routes() -> Router<Parlance> {
+    Router::new()
+        .route("/v1/user/id/{user_id}", put(put_user).get(get_user).delete(delete_user))
+        .route("/v1/user/metadata/{user_id}", get(metadata))
+        .route("/v1/user/all/count", get(count_users))
+        .route("/v1/user/all/id/{page}", get(list_users))
+        .route("/v1/user/dialog/{user_id}", delete(reset_dialog))
+        .route("/v1/user/dialog/json/{user_id}", get(dialog_json).put(put_dialog_json))
+        .route("/v1/user/dialog/str/{user_id}", get(dialog_str))
+        .route("/path", post(chat_form))
+        .route("/v1/waifu", post(chat_json))
+        .route("/v1/server/status", get(status))
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    paths(
+        put_user,
+        get_user,
+        delete_user,
+        metadata,
+        count_users,
+        list_users,
+        reset_dialog,
+        dialog_json,
+        put_dialog_json,
+        dialog_str,
+        chat_form,
+        chat_json,
+        status
+    ),
+    tags((name = "chat", description = "Users, dialogs and character chat (seed 000); data is per `current-user` client"))
+)]
+pub struct ApiDoc;
+
+fn chat(parlance: &Parlance) -> &ChatService {
+    parlance.chat()
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UserId {
+    pub user_id: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UserExists {
+    pub user_id: String,
+    pub exists: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UserMetadataBody {
+    pub user_id: String,
+    /// UTC, `YYYY-MM-DD HH:MM:SS`.
+    pub last_modified_datetime: String,
+    /// Seconds since the Unix epoch.
+    pub last_modified_timestamp: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UserCount {
+    pub user_count: u64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UserPage {
+    pub page: u64,
+    /// At most 100 user ids, newest-modified first.
+    pub users: Vec<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Entry {
+    /// Zero-based position in the dialog.
+    pub index: u32,
+    /// The speaker.
+    pub name: String,
+    pub message: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DialogJson {
+    pub user_id: String,
+    pub dialog: Vec<Entry>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct DialogBody {
+    /// The complete new dialog: indices 0 to n-1, each once, in any order.
+    pub dialog: Vec<Entry>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DialogStr {
+    pub user_id: String,
+    /// The entries as `<name> said: "<message>"`, joined by single spaces.
+    pub dialog: String,
+}
+
+/// A chat message, as a form (`POST /path`) or JSON (`POST /v1/waifu`).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ChatBody {
+    pub user_id: String,
+    pub message: String,
+    /// The user's name in the dialog (default `User`).
+    pub from_name: Option<String>,
+    /// The character's name (default `Waifu`).
+    pub to_name: Option<String>,
+    /// Free text that sets the scene.
+    pub situation: Option<String>,
+    /// The genre of the conversation (default `DEFAULT_GENRE`).
+    pub genre: Option<String>,
+}
+
+impl From<ChatBody> for ChatMessage {
+    fn from(b: ChatBody) -> Self {
+        ChatMessage {
+            user_id: b.user_id,
+            message: b.message,
+            from_name: b.from_name,
+            to_name: b.to_name,
+            situation: b.situation,
+            genre: b.genre,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChatResponse {
+    pub user_id: String,
+    pub response: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Status {
+    /// `ok` when the server and its dialog store are healthy.
+    pub status: String,
+}
+
+/// Creates the user; an existing user is left as it is (the call is idempotent).
+#[utoipa::path(put, path = "/v1/user/id/{user_id}", tag = "chat",
+    params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
+    responses(
+        (status = 200, body = UserId),
+        (status = 400, description = "Bad client header or path", body = ErrorBody),
+        (status = 422, description = "A bad user_id (empty, over 256 characters, control characters, a slash)", body = ErrorBody),
+    ))]
+pub async fn put_user(
+    State(p): State<Parlance>,
+    caller: Caller,
+    Path(user_id): Path<String>,
+) -> Result<axum::Json<UserId>, ApiError> {
+    chat(&p).put_user(caller.tenant(), &user_id).await?;
+    Ok(axum::Json(UserId { user_id }))
+}
+
+/// Whether the user exists; an unknown user is `exists: false`, not an error.
+#[utoipa::path(get, path = "/v1/user/id/{user_id}", tag = "chat",
+    params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
+    responses((status = 200, body = UserExists), (status = 400, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn get_user(
+    State(p): State<Parlance>,
+    caller: Caller,
+    Path(user_id): Path<String>,
+) -> Result<axum::Json<UserExists>, ApiError> {
+    let exists = chat(&p).user_exists(caller.tenant(), &user_id).await?;
+    Ok(axum::Json(UserExists { user_id, exists }))
+}
+
+/// Deletes the user and its dialog.
+#[utoipa::path(delete, path = "/v1/user/id/{user_id}", tag = "chat",
+    params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
+    responses((status = 200, body = UserId), (status = 400, body = ErrorBody), (status = 404, description = "No such user for this client", body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn delete_user(
+    State(p): State<Parlance>,
+    caller: Caller,
+    Path(user_id): Path<String>,
+) -> Result<axum::Json<UserId>, ApiError> {
+    chat(&p).delete_user(caller.tenant(), &user_id).await?;
+    Ok(axum::Json(UserId { user_id }))
+}
+
+/// When the user's dialog last changed.
+#[utoipa::path(get, path = "/v1/user/metadata/{user_id}", tag = "chat",
+    params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
+    responses((status = 200, body = UserMetadataBody), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn metadata(
+    State(p): State<Parlance>,
+    caller: Caller,
+    Path(user_id): Path<String>,
+) -> Result<axum::Json<UserMetadataBody>, ApiError> {
+    let m = chat(&p).metadata(caller.tenant(), &user_id).await?;
+    Ok(axum::Json(UserMetadataBody {
+        user_id: m.user_id,
+        last_modified_datetime: utc_datetime(m.modified_at),
+        last_modified_timestamp: m.modified_at,
+    }))
+}
+
+/// `YYYY-MM-DD HH:MM:SS` in UTC.
+pub fn utc_datetime(unix_seconds: i64) -> String {
+    let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]:[second]");
+    time::OffsetDateTime::from_unix_timestamp(unix_seconds)
+        .ok()
+        .and_then(|t| t.format(&format).ok())
+        .unwrap_or_else(|| "1970-01-01 00:00:00".into())
+}
+
+/// How many users this client has.
+#[utoipa::path(get, path = "/v1/user/all/count", tag = "chat",
+    params(("current-user" = Option<String>, Header, description = "The API client")),
+    responses((status = 200, body = UserCount), (status = 400, body = ErrorBody)))]
+pub async fn count_users(
+    State(p): State<Parlance>,
+    caller: Caller,
+) -> Result<axum::Json<UserCount>, ApiError> {
+    Ok(axum::Json(UserCount { user_count: chat(&p).count_users(caller.tenant()).await? }))
+}
+
+/// One page (zero-based, 100 per page) of this client's user ids, newest-modified first. A page past
+/// the end is empty.
+#[utoipa::path(get, path = "/v1/user/all/id/{page}", tag = "chat",
+    params(("page" = u64, Path, description = "Zero-based page number"), ("current-user" = Option<String>, Header, description = "The API client")),
+    responses((status = 200, body = UserPage), (status = 400, description = "The page is not a non-negative integer", body = ErrorBody)))]
+pub async fn list_users(
+    State(p): State<Parlance>,
+    caller: Caller,
+    Path(page): Path<String>,
+) -> Result<axum::Json<UserPage>, ApiError> {
+    let page: u64 = page.parse().map_err(|_| {
+        ApiError::bad_request(
+            "invalid_page",
+            format!("the page must be a non-negative integer, found {page:?}"),
+        )
+    })?;
+    let users = chat(&p).list_users(caller.tenant(), page).await?;
+    Ok(axum::Json(UserPage { page, users }))
+}
+
+/// Resets the user's dialog to empty.
+#[utoipa::path(delete, path = "/v1/user/dialog/{user_id}", tag = "chat",
+    params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
+    responses((status = 200, body = UserId), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn reset_dialog(
+    State(p): State<Parlance>,
+    caller: Caller,
+    Path(user_id): Path<String>,
+) -> Result<axum::Json<UserId>, ApiError> {
+    chat(&p).reset_dialog(caller.tenant(), &user_id).await?;
+    Ok(axum::Json(UserId { user_id }))
+}
+
+fn to_entries(dialog: Vec<DialogEntry>) -> Vec<Entry> {
+    dialog.into_iter().map(|e| Entry { index: e.index, name: e.name, message: e.message }).collect()
+}
+
+/// The dialog as a list of entries.
+#[utoipa::path(get, path = "/v1/user/dialog/json/{user_id}", tag = "chat",
+    params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
+    responses((status = 200, body = DialogJson), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn dialog_json(
+    State(p): State<Parlance>,
+    caller: Caller,
+    Path(user_id): Path<String>,
+) -> Result<axum::Json<DialogJson>, ApiError> {
+    let dialog = chat(&p).dialog(caller.tenant(), &user_id).await?;
+    Ok(axum::Json(DialogJson { user_id, dialog: to_entries(dialog) }))
+}
+
+/// Replaces the dialog. A dialog with missing or duplicate indices, or fields of the wrong type, is
+/// rejected whole and the stored dialog stays as it was.
+#[utoipa::path(put, path = "/v1/user/dialog/json/{user_id}", tag = "chat", request_body = DialogBody,
+    params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
+    responses(
+        (status = 200, body = UserId),
+        (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody),
+        (status = 422, description = "Missing or duplicate indices, wrong types, or a limit exceeded", body = ErrorBody),
+    ))]
+pub async fn put_dialog_json(
+    State(p): State<Parlance>,
+    caller: Caller,
+    Path(user_id): Path<String>,
+    Json(body): Json<DialogBody>,
+) -> Result<axum::Json<UserId>, ApiError> {
+    let entries = body
+        .dialog
+        .into_iter()
+        .map(|e| DialogEntry { index: e.index, name: e.name, message: e.message })
+        .collect();
+    chat(&p).set_dialog(caller.tenant(), &user_id, entries).await?;
+    Ok(axum::Json(UserId { user_id }))
+}
+
+/// The dialog in its string form.
+#[utoipa::path(get, path = "/v1/user/dialog/str/{user_id}", tag = "chat",
+    params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
+    responses((status = 200, body = DialogStr), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn dialog_str(
+    State(p): State<Parlance>,
+    caller: Caller,
+    Path(user_id): Path<String>,
+) -> Result<axum::Json<DialogStr>, ApiError> {
+    let dialog = chat(&p).dialog(caller.tenant(), &user_id).await?;
+    Ok(axum::Json(DialogStr { user_id, dialog: ChatService::dialog_string(&dialog) }))
+}
+
+/// Chat through the form-encoded endpoint of the original service; the reply is the bare text. When
+/// the model fails the reply is `DEFAULT_RESPONSE` and the header `X-Parlance-Fallback:
+/// default-response` says so.
+#[utoipa::path(post, path = "/path", tag = "chat",
+    request_body(content = ChatBody, content_type = "application/x-www-form-urlencoded"),
+    params(("current-user" = Option<String>, Header, description = "The API client")),
+    responses(
+        (status = 200, description = "The character's reply", content_type = "text/plain", body = String),
+        (status = 400, body = ErrorBody),
+        (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody),
+        (status = 422, description = "A missing field, a bad user_id, or a limit exceeded", body = ErrorBody),
+    ))]
+pub async fn chat_form(
+    State(p): State<Parlance>,
+    caller: Caller,
+    Form(body): Form<ChatBody>,
+) -> Result<Response, ApiError> {
+    let reply = chat(&p).chat(caller.tenant(), body.into()).await?;
+    let mut response =
+        ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], reply.response).into_response();
+    mark_fallback(&mut response, reply.model_failed);
+    Ok(response)
+}
+
+/// Chat through the JSON endpoint. When the model fails the reply is `DEFAULT_RESPONSE` and the header
+/// `X-Parlance-Fallback: default-response` says so.
+#[utoipa::path(post, path = "/v1/waifu", tag = "chat", request_body = ChatBody,
+    params(("current-user" = Option<String>, Header, description = "The API client")),
+    responses(
+        (status = 200, body = ChatResponse),
+        (status = 400, body = ErrorBody),
+        (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody),
+        (status = 422, description = "A missing field, a bad user_id, or a limit exceeded", body = ErrorBody),
+    ))]
+pub async fn chat_json(
+    State(p): State<Parlance>,
+    caller: Caller,
+    Json(body): Json<ChatBody>,
+) -> Result<Response, ApiError> {
+    let user_id = body.user_id.clone();
+    let reply = chat(&p).chat(caller.tenant(), body.into()).await?;
+    let model_failed = reply.model_failed;
+    let mut response = axum::Json(ChatResponse { user_id, response: reply.response }).into_response();
+    mark_fallback(&mut response, model_failed);
+    Ok(response)
+}
+
+fn mark_fallback(response: &mut Response, model_failed: bool) {
+    if model_failed {
+        response
+            .headers_mut()
+            .insert("x-parlance-fallback", header::HeaderValue::from_static("default-response"));
+    }
+}
+
+/// `ok` while the server and its dialog store are healthy.
+#[utoipa::path(get, path = "/v1/server/status", tag = "chat",
+    responses((status = 200, body = Status), (status = 503, description = "The dialog store cannot be read", body = Status)))]
+pub async fn status(State(p): State<Parlance>) -> Response {
+    let health = chat(&p).health().await;
+    let code = if health.status == "ok" {
+        axum::http::StatusCode::OK
+    } else {
+        axum::http::StatusCode::SERVICE_UNAVAILABLE
+    };
+    (code, axum::Json(Status { status: health.status })).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn datetimes_are_utc() {
+        assert_eq!(super::utc_datetime(0), "1970-01-01 00:00:00");
+        assert_eq!(super::utc_datetime(1_700_000_000), "2023-11-14 22:13:20");
+    }
+}

@@ -1,0 +1,297 @@
+//! The command line: the seed's `--mode` flags (with their underscore spellings) and the plugin
+//! author's `plugins` commands. Parsing lives here; each mode is a function a test can call.
+
+pub mod batch;
+pub mod evaluate;
+pub mod interactive;
+
+use crate::config::Config;
+use crate::plugins::api::PluginKind;
+use crate::plugins::{PluginHost, Runtime, RuntimeSettings, check};
+use crate::{ParaphraseRequest, Parlance};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+
+const EXAMPLES: &str = "\
+Examples:
+  parlance --mode cli --decode_input \"The quick brown fox jumps over the lazy dog.\"
+  parlance --mode cli --decode_input \"Hello there\" --provider openrouter --model openai/gpt-4o-mini
+  parlance --mode api --port 8000
+  parlance plugins list
+  parlance plugins check target/wasm/wasm32-wasip2/plugin/my_plugin.wasm";
+
+#[derive(Debug, Parser)]
+#[command(name = "parlance", version, about = "Paraphrase generation and character chat with WebAssembly plugins", after_help = EXAMPLES)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// What to run.
+    #[arg(long, value_enum)]
+    pub mode: Option<Mode>,
+
+    /// The text to paraphrase (modes cli and batch).
+    #[arg(long = "decode_input", visible_alias = "decode-input", value_name = "TEXT")]
+    pub decode_input: Option<String>,
+
+    /// A file with one text per line (mode batch).
+    #[arg(long = "batch_input", visible_alias = "batch-input", value_name = "FILE")]
+    pub batch_input: Option<PathBuf>,
+
+    /// Where batch results go; the format follows the extension (.jsonl, .tsv, else text blocks).
+    #[arg(long = "batch_output", visible_alias = "batch-output", value_name = "FILE")]
+    pub batch_output: Option<PathBuf>,
+
+    /// The original text (mode evaluate).
+    #[arg(long = "evaluate_original", visible_alias = "evaluate-original", value_name = "TEXT")]
+    pub evaluate_original: Option<String>,
+
+    /// The paraphrase to judge against the original (mode evaluate).
+    #[arg(long = "evaluate_paraphrase", visible_alias = "evaluate-paraphrase", value_name = "TEXT")]
+    pub evaluate_paraphrase: Option<String>,
+
+    /// A file of `source<TAB>paraphrase` lines to evaluate as a dataset (mode evaluate).
+    #[arg(long = "evaluate_file", visible_alias = "evaluate-file", value_name = "FILE")]
+    pub evaluate_file: Option<PathBuf>,
+
+    /// Print JSON instead of a table (mode evaluate).
+    #[arg(long)]
+    pub json: bool,
+
+    /// Port of the paraphrase API (mode api); overrides API_PORT.
+    #[arg(long)]
+    pub port: Option<u16>,
+
+    /// Provider id to use instead of the default.
+    #[arg(long)]
+    pub provider: Option<String>,
+
+    /// Model of the provider to use instead of its default.
+    #[arg(long)]
+    pub model: Option<String>,
+
+    /// Configuration file (default: $PARLANCE_CONFIG, else ./parlance.toml if present).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Verbose logging (debug level) on stderr.
+    #[arg(long, short, global = true)]
+    pub verbose: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    /// Paraphrase one text (--decode_input).
+    Cli,
+    /// Paraphrase a file (--batch_input, --batch_output) or one text (--decode_input).
+    Batch,
+    /// An interactive session.
+    Interactive,
+    /// Judge a paraphrase against its original (--evaluate_original, --evaluate_paraphrase).
+    Evaluate,
+    /// Serve the REST APIs.
+    Api,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Inspect and develop plugins.
+    Plugins {
+        #[command(subcommand)]
+        action: PluginsCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PluginsCommand {
+    /// Show each configured plugin: id, kind, component, WIT version and allowed hosts.
+    List {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Tell whether a component fits a plugin world, and if not, what is missing.
+    Check {
+        /// The component to check.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// A failure of a command: printed to stderr with its cause, and the process exits non-zero.
+pub type CliResult = anyhow::Result<()>;
+
+pub async fn run(cli: Cli, config: Config) -> CliResult {
+    if let Some(Command::Plugins { action }) = cli.command {
+        return match action {
+            PluginsCommand::List { json } => plugins_list(config, json).await,
+            PluginsCommand::Check { file, json } => plugins_check(&config.runtime, &file, json),
+        };
+    }
+    match cli.mode {
+        Some(Mode::Cli) => mode_cli(&cli, config).await,
+        Some(Mode::Batch) => mode_batch(&cli, config).await,
+        Some(Mode::Interactive) => {
+            let parlance = Parlance::start(config).await?;
+            interactive::run(&parlance, cli.provider.clone(), cli.model.clone()).await
+        }
+        Some(Mode::Evaluate) => mode_evaluate(&cli, config).await,
+        Some(Mode::Api) => {
+            let port = cli.port.unwrap_or(config.server.api_port);
+            let parlance = Parlance::start(config).await?;
+            crate::http::serve(parlance, port).await
+        }
+        None => anyhow::bail!(
+            "choose a --mode (cli, batch, interactive, evaluate or api) or a command; see --help"
+        ),
+    }
+}
+
+async fn mode_evaluate(cli: &Cli, config: Config) -> CliResult {
+    match (&cli.evaluate_file, &cli.evaluate_original, &cli.evaluate_paraphrase) {
+        (Some(file), None, None) => {
+            let parlance = Parlance::start(config).await?;
+            let summary = evaluate::file(&parlance, file).await?;
+            evaluate::print_summary(&summary, cli.json)?;
+            if summary.pairs == 0 {
+                anyhow::bail!("{} holds no pair that could be evaluated", file.display());
+            }
+            Ok(())
+        }
+        (None, Some(original), Some(paraphrase)) => {
+            let parlance = Parlance::start(config).await?;
+            evaluate::pair(&parlance, original, paraphrase, cli.json).await
+        }
+        _ => anyhow::bail!(
+            "--mode evaluate needs --evaluate_original TEXT and --evaluate_paraphrase TEXT, or --evaluate_file FILE"
+        ),
+    }
+}
+
+async fn mode_batch(cli: &Cli, config: Config) -> CliResult {
+    let Some(input) = cli.batch_input.clone() else {
+        // The seed allows a single text in batch mode too.
+        if cli.decode_input.is_some() {
+            return mode_cli(cli, config).await;
+        }
+        anyhow::bail!(
+            "--mode batch needs --batch_input FILE (and usually --batch_output FILE), or --decode_input TEXT"
+        );
+    };
+    let parlance = Parlance::start(config).await?;
+    let job = batch::BatchJob {
+        input,
+        output: cli.batch_output.clone(),
+        provider: cli.provider.clone(),
+        model: cli.model.clone(),
+    };
+    let summary = batch::run(&parlance, job).await?;
+    if summary.interrupted {
+        anyhow::bail!("interrupted; the finished results were written");
+    }
+    if summary.failed > 0 {
+        anyhow::bail!("{} of {} texts failed (see above)", summary.failed, summary.total);
+    }
+    Ok(())
+}
+
+async fn mode_cli(cli: &Cli, config: Config) -> CliResult {
+    let Some(text) = cli.decode_input.clone() else {
+        anyhow::bail!("--mode cli needs --decode_input TEXT");
+    };
+    let parlance = Parlance::start(config).await?;
+    let request = ParaphraseRequest {
+        text,
+        provider: cli.provider.clone(),
+        model: cli.model.clone(),
+        skip_cache: false,
+    };
+    let result = parlance.paraphrase(&request).await?;
+    tracing::info!(provider = %result.provider, model = %result.model, cached = result.cached, "paraphrased");
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", result.paraphrase)?;
+    Ok(())
+}
+
+async fn plugins_list(config: Config, json: bool) -> CliResult {
+    let host = PluginHost::start(config.plugins.clone(), &config.runtime, None).await?;
+    let rows: Vec<serde_json::Value> = host
+        .plugins()
+        .map(|p| {
+            let spec = p.spec();
+            serde_json::json!({
+                "id": p.id(),
+                "kind": p.kind(),
+                "component": spec.component.to_string(),
+                "wit_version": p.version.to_string(),
+                "allowed_hosts": spec.allowed_hosts.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "name": p.info.name(),
+                "digest": p.digest,
+                "missing_secrets": spec.missing_secrets(),
+            })
+        })
+        .collect();
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
+        return Ok(());
+    }
+    writeln!(out, "{:<14} {:<11} {:<22} {:<6} ALLOWED HOSTS", "ID", "KIND", "COMPONENT", "WIT")?;
+    for (p, row) in host.plugins().zip(&rows) {
+        let hosts = row["allowed_hosts"]
+            .as_array()
+            .map(|h| h.iter().filter_map(|v| v.as_str()).collect::<Vec<_>>().join(", "));
+        let hosts = hosts.filter(|h| !h.is_empty()).unwrap_or_else(|| "(none)".into());
+        let missing = p.spec().missing_secrets();
+        let note = if missing.is_empty() {
+            String::new()
+        } else {
+            format!("  [missing secret: {}]", missing.join(", "))
+        };
+        writeln!(
+            out,
+            "{:<14} {:<11} {:<22} {:<6} {hosts}{note}",
+            p.id(),
+            p.kind().as_str(),
+            p.spec().component.to_string(),
+            p.version.to_string()
+        )?;
+    }
+    Ok(())
+}
+
+fn plugins_check(settings: &RuntimeSettings, file: &std::path::Path, json: bool) -> CliResult {
+    let bytes = std::fs::read(file).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
+    let runtime = Runtime::new(settings, 1 << 30)?;
+    let report = check::check(&runtime, &bytes);
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        for world in &report.fits {
+            writeln!(out, "ok: {} fits {world}", file.display())?;
+        }
+        for problem in &report.problems {
+            writeln!(out, "problem: {problem}")?;
+        }
+        if report.fits.is_empty() && report.problems.is_empty() {
+            writeln!(out, "problem: it fits no world of the contract")?;
+        }
+        writeln!(
+            out,
+            "exports: {}",
+            if report.exports.is_empty() { "(none)".into() } else { report.exports.join(", ") }
+        )?;
+        writeln!(
+            out,
+            "imports: {}",
+            if report.imports.is_empty() { "(none)".into() } else { report.imports.join(", ") }
+        )?;
+        let kinds: Vec<&str> = PluginKind::ALL.iter().map(|k| k.world()).collect();
+        writeln!(out, "worlds of the contract: {}", kinds.join(", "))?;
+    }
+    if report.ok() { Ok(()) } else { anyhow::bail!("{} does not fit a plugin world", file.display()) }
+}

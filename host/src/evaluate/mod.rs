@@ -1,0 +1,184 @@
+//! Evaluation: every configured metric plugin scores a batch of (original, paraphrase) pairs in one
+//! call each; the scores are flattened into one evaluation per pair, and the overall score is the
+//! weighted mean of the transformed scores that are present.
+
+pub mod embeddings;
+pub mod routes;
+pub mod summary;
+pub mod weights;
+
+use crate::config::EvaluateConfig;
+use crate::error::{Error, Result};
+use crate::plugins::api::{CallError, Pair, PluginInfo, PluginKind};
+use crate::plugins::{Plugin, PluginHost};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use summary::Summary;
+use weights::Weights;
+
+/// Pairs per metric call: large enough to amortise an instantiation, small enough to keep a call well
+/// inside its time and memory limits.
+const PAIRS_PER_CALL: usize = 256;
+
+/// The scores of one pair.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Evaluation {
+    /// Every score by name: the headline scores, or all of them when detail was asked for.
+    #[serde(flatten)]
+    pub scores: BTreeMap<String, f64>,
+    /// The weighted mean of the transformed scores that are present; `null` when none of the weighted
+    /// scores is (never a made-up 0).
+    pub overall_score: Option<f64>,
+}
+
+/// One evaluated pair with the reasons any score is missing.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairEvaluation {
+    pub evaluation: Evaluation,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EvalOptions {
+    /// Run the semantic metrics (they need an embedding backend).
+    pub include_semantic: bool,
+    /// Return every score the metrics declare, not only the headline ones.
+    pub detail: bool,
+}
+
+pub struct EvaluateService {
+    config: EvaluateConfig,
+    plugins: Arc<PluginHost>,
+    weights: Weights,
+    embeddings_configured: bool,
+}
+
+impl EvaluateService {
+    pub fn new(config: EvaluateConfig, plugins: Arc<PluginHost>, embeddings_configured: bool) -> Self {
+        let weights = config.weights.clone();
+        EvaluateService { config, plugins, weights, embeddings_configured }
+    }
+
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// The metric plugins in evaluation order: the configured list, or every metric plugin.
+    fn metrics(&self) -> Vec<&Arc<Plugin>> {
+        match &self.config.metrics {
+            Some(ids) => ids.iter().filter_map(|id| self.plugins.get(id)).collect(),
+            None => self.plugins.of_kind(PluginKind::Metric).collect(),
+        }
+    }
+
+    pub fn is_semantic(&self, plugin: &Plugin) -> bool {
+        self.config.semantic_metrics.iter().any(|id| id == plugin.id())
+    }
+
+    /// Scores every pair with every metric. A metric that fails a pair leaves its scores out of that
+    /// pair with a warning; a metric that fails a whole call does the same for the call's pairs.
+    pub async fn evaluate(&self, pairs: &[Pair], options: EvalOptions) -> Result<Vec<PairEvaluation>> {
+        for (i, p) in pairs.iter().enumerate() {
+            let chars = p.original.chars().count().max(p.paraphrase.chars().count());
+            if chars > self.config.max_text_chars {
+                return Err(Error::invalid(
+                    "pairs",
+                    format!(
+                        "pair {i} has a text of {chars} characters; the limit is {}",
+                        self.config.max_text_chars
+                    ),
+                ));
+            }
+        }
+        let mut out: Vec<PairEvaluation> = pairs
+            .iter()
+            .map(|_| PairEvaluation { evaluation: Evaluation::default(), warnings: vec![] })
+            .collect();
+        let mut calls = Vec::new();
+        for plugin in self.metrics() {
+            if self.is_semantic(plugin) {
+                if !options.include_semantic {
+                    continue;
+                }
+                if !self.embeddings_configured {
+                    let warning = format!(
+                        "{} was not computed: no embedding backend is configured (set [embeddings] model_dir or url)",
+                        headline_names(plugin).join(", ")
+                    );
+                    out.iter_mut().for_each(|p| p.warnings.push(warning.clone()));
+                    continue;
+                }
+            }
+            for (chunk_index, chunk) in pairs.chunks(PAIRS_PER_CALL).enumerate() {
+                let plugin = plugin.clone();
+                calls.push(async move {
+                    let result = self.plugins.evaluate(&plugin, chunk).await;
+                    (plugin, chunk_index * PAIRS_PER_CALL, result)
+                });
+            }
+        }
+        for (plugin, offset, result) in futures::future::join_all(calls).await {
+            let wanted = |name: &str| options.detail || is_headline(&plugin, name);
+            match result {
+                Ok(results) => {
+                    for (i, r) in results.into_iter().enumerate() {
+                        let target = &mut out[offset + i];
+                        match r {
+                            Ok(scores) => {
+                                for s in scores.into_iter().filter(|s| wanted(&s.name)) {
+                                    target.evaluation.scores.insert(s.name, s.value);
+                                }
+                            }
+                            Err(e) => target
+                                .warnings
+                                .push(format!("metric `{}` could not score this pair: {e}", plugin.id())),
+                        }
+                    }
+                }
+                Err(e) => {
+                    let warning = call_warning(&e);
+                    let end = (offset + PAIRS_PER_CALL).min(out.len());
+                    out[offset..end].iter_mut().for_each(|p| p.warnings.push(warning.clone()));
+                }
+            }
+        }
+        for pair in &mut out {
+            pair.evaluation.overall_score = self.weights.overall(&pair.evaluation.scores);
+            if pair.evaluation.overall_score.is_none() {
+                pair.warnings
+                    .push("overall_score is null: none of the weighted scores could be computed".into());
+            }
+        }
+        Ok(out)
+    }
+
+    /// Per-metric statistics over many pairs.
+    pub fn summarize<'a>(evaluations: impl IntoIterator<Item = &'a PairEvaluation>) -> Summary {
+        let mut summary = Summary::default();
+        for e in evaluations {
+            summary.add(&e.evaluation);
+        }
+        summary
+    }
+}
+
+fn call_warning(e: &CallError) -> String {
+    format!("metric `{}` failed: {e}", e.plugin)
+}
+
+fn is_headline(plugin: &Plugin, name: &str) -> bool {
+    match &plugin.info {
+        PluginInfo::Metric { scores, .. } => scores.iter().any(|s| s.name == name && s.headline),
+        _ => false,
+    }
+}
+
+fn headline_names(plugin: &Plugin) -> Vec<String> {
+    match &plugin.info {
+        PluginInfo::Metric { scores, .. } => {
+            scores.iter().filter(|s| s.headline).map(|s| s.name.clone()).collect()
+        }
+        _ => vec![plugin.id().to_owned()],
+    }
+}

@@ -1,0 +1,159 @@
+//! The evaluation routes: `POST /evaluate` and `POST /evaluate/batch`.
+
+use super::summary::Summary;
+use super::{EvalOptions, Evaluation};
+use crate::Parlance;
+use crate::http::error::{ApiError, ErrorBody};
+use crate::http::extract::Json;
+use crate::plugins::api::Pair;
+use axum::Router;
+use axum::extract::State;
+use axum::routing::post;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use utoipa::{OpenApi, ToSchema};
+
+pub fn routes() -> Router<Parlance> {
+    Router::new().route("/evaluate", post(evaluate)).route("/evaluate/batch", post(evaluate_batch))
+}
+
+#[derive(OpenApi)]
+#[openapi(paths(evaluate, evaluate_batch), tags((name = "evaluate", description = "Paraphrase quality evaluation")))]
+pub struct ApiDoc;
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct EvaluateBody {
+    pub original: String,
+    pub paraphrase: String,
+    /// Also compute `semantic_similarity` (needs an embedding backend). Default false.
+    #[serde(default)]
+    pub include_semantic: bool,
+    /// Return every score (precision and recall, unstemmed ROUGE…), not only the headline ones.
+    #[serde(default)]
+    pub detail: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EvaluateResponse {
+    pub original: String,
+    pub paraphrase: String,
+    /// Every score by name, flat, and `overall_score`.
+    pub evaluation: Evaluation,
+    /// The weights `overall_score` used, by score name.
+    pub weights: BTreeMap<String, f64>,
+    /// Why a score is missing (a metric failed, no embedding backend), if one is.
+    pub warnings: Vec<String>,
+}
+
+/// Judge a paraphrase against its original with every metric plugin.
+#[utoipa::path(post, path = "/evaluate", tag = "evaluate", request_body = EvaluateBody,
+    responses(
+        (status = 200, body = EvaluateResponse),
+        (status = 400, body = ErrorBody),
+        (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody),
+        (status = 422, description = "A missing or wrong field, or a text over the limit", body = ErrorBody),
+    ))]
+pub async fn evaluate(
+    State(p): State<Parlance>,
+    Json(body): Json<EvaluateBody>,
+) -> Result<axum::Json<EvaluateResponse>, ApiError> {
+    let options = EvalOptions { include_semantic: body.include_semantic, detail: body.detail };
+    let pair = Pair { original: body.original, paraphrase: body.paraphrase };
+    let mut results = p.evaluator().evaluate(std::slice::from_ref(&pair), options).await?;
+    let result = results.remove(0);
+    Ok(axum::Json(EvaluateResponse {
+        original: pair.original,
+        paraphrase: pair.paraphrase,
+        evaluation: result.evaluation,
+        weights: p.evaluator().weights().as_map(),
+        warnings: result.warnings,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct EvaluateBatchBody {
+    pub originals: Vec<String>,
+    /// As many as `originals`; the nth paraphrase is judged against the nth original.
+    pub paraphrases: Vec<String>,
+    #[serde(default)]
+    pub include_semantic: bool,
+    #[serde(default)]
+    pub detail: bool,
+    /// Also return per-score mean, min, max and standard deviation over the batch.
+    #[serde(default)]
+    pub summary: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PairResult {
+    pub original: String,
+    pub paraphrase: String,
+    pub evaluation: Evaluation,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EvaluateBatchResponse {
+    pub results: Vec<PairResult>,
+    pub weights: BTreeMap<String, f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Summary>,
+}
+
+/// Judge many pairs; each metric plugin scores them in batches.
+#[utoipa::path(post, path = "/evaluate/batch", tag = "evaluate", request_body = EvaluateBatchBody,
+    responses(
+        (status = 200, body = EvaluateBatchResponse),
+        (status = 400, body = ErrorBody),
+        (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody),
+        (status = 422, description = "Lists of different lengths, empty lists, too many pairs, or a text over the limit", body = ErrorBody),
+    ))]
+pub async fn evaluate_batch(
+    State(p): State<Parlance>,
+    Json(body): Json<EvaluateBatchBody>,
+) -> Result<axum::Json<EvaluateBatchResponse>, ApiError> {
+    let max = p.config().evaluate.max_pairs;
+    if body.originals.len() != body.paraphrases.len() {
+        return Err(crate::Error::invalid(
+            "paraphrases",
+            format!(
+                "`originals` has {} items but `paraphrases` has {}",
+                body.originals.len(),
+                body.paraphrases.len()
+            ),
+        )
+        .into());
+    }
+    if body.originals.is_empty() {
+        return Err(crate::Error::invalid("originals", "`originals` is empty").into());
+    }
+    if body.originals.len() > max {
+        return Err(crate::Error::invalid(
+            "originals",
+            format!("{} pairs; the limit is {max}", body.originals.len()),
+        )
+        .into());
+    }
+    let pairs: Vec<Pair> = body
+        .originals
+        .into_iter()
+        .zip(body.paraphrases)
+        .map(|(original, paraphrase)| Pair { original, paraphrase })
+        .collect();
+    let options = EvalOptions { include_semantic: body.include_semantic, detail: body.detail };
+    let evaluations = p.evaluator().evaluate(&pairs, options).await?;
+    let summary = body.summary.then(|| super::EvaluateService::summarize(&evaluations));
+    let results = pairs
+        .into_iter()
+        .zip(evaluations)
+        .map(|(pair, e)| PairResult {
+            original: pair.original,
+            paraphrase: pair.paraphrase,
+            evaluation: e.evaluation,
+            warnings: e.warnings,
+        })
+        .collect();
+    Ok(axum::Json(EvaluateBatchResponse { results, weights: p.evaluator().weights().as_map(), summary }))
+}

@@ -1,0 +1,79 @@
+//! Corpus-level statistics over many evaluations: per score, the count, mean, minimum, maximum and
+//! (population) standard deviation, accumulated in one pass with Welford's method so that a dataset of
+//! any size streams through in constant memory.
+
+use super::Evaluation;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Stat {
+    pub count: u64,
+    pub mean: f64,
+    pub min: f64,
+    pub max: f64,
+    /// Population standard deviation (numpy's default, ddof = 0).
+    pub std: f64,
+    #[serde(skip)]
+    m2: f64,
+}
+
+impl Stat {
+    fn add(&mut self, x: f64) {
+        if self.count == 0 {
+            self.min = x;
+            self.max = x;
+        } else {
+            self.min = self.min.min(x);
+            self.max = self.max.max(x);
+        }
+        self.count += 1;
+        let delta = x - self.mean;
+        self.mean += delta / self.count as f64;
+        self.m2 += delta * (x - self.mean);
+        self.std = (self.m2 / self.count as f64).sqrt();
+    }
+}
+
+/// Statistics per score name (including `overall_score`), and how many pairs went in.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Summary {
+    /// Pairs evaluated.
+    pub pairs: u64,
+    /// Pairs that could not be read or scored at all (a malformed line, a metric failure on every score).
+    pub failed: u64,
+    pub metrics: BTreeMap<String, Stat>,
+}
+
+impl Summary {
+    pub fn add(&mut self, evaluation: &Evaluation) {
+        self.pairs += 1;
+        for (name, value) in &evaluation.scores {
+            self.metrics.entry(name.clone()).or_default().add(*value);
+        }
+        if let Some(overall) = evaluation.overall_score {
+            self.metrics.entry("overall_score".into()).or_default().add(overall);
+        }
+    }
+
+    pub fn fail(&mut self) {
+        self.failed += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn welford_matches_the_textbook() {
+        let mut s = Stat::default();
+        let xs = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0];
+        for x in xs {
+            s.add(x);
+        }
+        assert_eq!((s.count, s.min, s.max), (8, 2.0, 9.0));
+        assert!((s.mean - 5.0).abs() < 1e-12);
+        assert!((s.std - 2.0).abs() < 1e-12);
+    }
+}

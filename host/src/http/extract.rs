@@ -1,0 +1,179 @@
+//! Request extractors whose rejections are this API's JSON errors (axum's own answer in plain text),
+//! and the caller's identity.
+
+use super::error::ApiError;
+use axum::extract::rejection::{FormRejection, JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+use std::net::{IpAddr, SocketAddr};
+
+/// A JSON body; malformed JSON, missing fields and wrong types are 4xx errors naming the problem.
+pub struct Json<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(value)) => Ok(Json(value)),
+            Err(rejection) => Err(json_rejection(rejection)),
+        }
+    }
+}
+
+fn json_rejection(r: JsonRejection) -> ApiError {
+    match r {
+        JsonRejection::JsonDataError(e) => {
+            ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_body", detail(&e.body_text()))
+        }
+        JsonRejection::JsonSyntaxError(e) => ApiError::bad_request("malformed_json", detail(&e.body_text())),
+        JsonRejection::MissingJsonContentType(_) => ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "expected a JSON body with `Content-Type: application/json`",
+        ),
+        JsonRejection::BytesRejection(e) => body_rejection(e.status(), e.body_text()),
+        other => ApiError::bad_request("invalid_body", other.body_text()),
+    }
+}
+
+/// A form-encoded body (`application/x-www-form-urlencoded`).
+pub struct Form<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Form<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        match axum::Form::<T>::from_request(req, state).await {
+            Ok(axum::Form(value)) => Ok(Form(value)),
+            Err(FormRejection::InvalidFormContentType(_)) => Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "expected a form body with `Content-Type: application/x-www-form-urlencoded`",
+            )),
+            Err(FormRejection::FailedToDeserializeForm(e)) => {
+                Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_form", detail(&e.body_text())))
+            }
+            Err(FormRejection::FailedToDeserializeFormBody(e)) => {
+                Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_form", detail(&e.body_text())))
+            }
+            Err(FormRejection::BytesRejection(e)) => Err(body_rejection(e.status(), e.body_text())),
+            Err(other) => Err(ApiError::bad_request("invalid_form", other.body_text())),
+        }
+    }
+}
+
+/// Path parameters; a page that is not a number, say, is a 400 naming the parameter.
+pub struct Path<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Path<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(value)) => Ok(Path(value)),
+            Err(PathRejection::FailedToDeserializePathParams(e)) => {
+                Err(ApiError::bad_request("invalid_path_parameter", detail(&e.body_text())))
+            }
+            Err(other) => Err(ApiError::bad_request("invalid_path_parameter", other.body_text())),
+        }
+    }
+}
+
+/// Query parameters.
+pub struct Query<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Query<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(value)) => Ok(Query(value)),
+            Err(QueryRejection::FailedToDeserializeQueryString(e)) => {
+                Err(ApiError::bad_request("invalid_query", detail(&e.body_text())))
+            }
+            Err(other) => Err(ApiError::bad_request("invalid_query", other.body_text())),
+        }
+    }
+}
+
+fn body_rejection(status: StatusCode, text: String) -> ApiError {
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::new(status, "payload_too_large", "the request body is larger than the server accepts")
+    } else {
+        ApiError::new(status, "invalid_body", text)
+    }
+}
+
+/// axum's messages start with a generic sentence; the part after it names the field and the problem.
+fn detail(text: &str) -> String {
+    match text.split_once(": ") {
+        Some((_, rest)) if !rest.is_empty() => format!("invalid request: {rest}"),
+        _ => text.to_owned(),
+    }
+}
+
+/// The longest client identity accepted in `current-user`.
+pub const MAX_CLIENT_ID_CHARS: usize = 256;
+
+/// The client id used when a request has no `current-user` header (seed 000 leaves it unnamed).
+pub const DEFAULT_CLIENT_ID: &str = "default";
+
+/// Who is calling: the `current-user` header when present, and the peer address.
+#[derive(Clone, Debug)]
+pub struct Caller {
+    pub header: Option<String>,
+    pub peer: Option<IpAddr>,
+}
+
+impl Caller {
+    /// The tenant whose users and dialogs a chat request sees.
+    pub fn tenant(&self) -> &str {
+        self.header.as_deref().unwrap_or(DEFAULT_CLIENT_ID)
+    }
+
+    /// The identity rate limits are kept for: the header if present, else the peer address.
+    pub fn rate_key(&self) -> String {
+        match (&self.header, &self.peer) {
+            (Some(h), _) => format!("client:{h}"),
+            (None, Some(ip)) => format!("ip:{ip}"),
+            (None, None) => "ip:unknown".into(),
+        }
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+        let header = match parts.headers.get("current-user") {
+            None => None,
+            Some(value) => {
+                let text = value.to_str().map_err(|_| {
+                    ApiError::bad_request(
+                        "invalid_client",
+                        "the `current-user` header must be visible ASCII text",
+                    )
+                })?;
+                let text = text.trim();
+                if text.is_empty() {
+                    return Err(ApiError::bad_request(
+                        "invalid_client",
+                        "the `current-user` header is empty",
+                    ));
+                }
+                if text.chars().count() > MAX_CLIENT_ID_CHARS {
+                    return Err(ApiError::bad_request(
+                        "invalid_client",
+                        format!("the `current-user` header is longer than {MAX_CLIENT_ID_CHARS} characters"),
+                    ));
+                }
+                Some(text.to_owned())
+            }
+        };
+        Ok(Caller { header, peer })
+    }
+}

@@ -1,0 +1,196 @@
+//! Parlance: a paraphrase and character-chat engine whose providers, chat models and metrics are
+//! sandboxed WebAssembly components.
+//!
+//! The [`Parlance`] handle is the one path for the work: the `parlance` binary's CLI and REST
+//! handlers call it, and so can any Rust program. Build it with [`Parlance::builder`] (the seed's
+//! `setup_system`), which reads the same configuration as the binary.
+
+pub mod cache;
+pub mod chat;
+pub mod cli;
+pub mod config;
+pub mod error;
+pub mod evaluate;
+pub mod http;
+pub mod metrics;
+pub mod paraphrase;
+pub mod plugins;
+pub mod ratelimit;
+pub mod store;
+pub mod telemetry;
+
+pub use error::{Error, Result};
+pub use paraphrase::{Paraphrase, ParaphraseRequest};
+
+use config::{Config, Env};
+use metrics::Metrics;
+use paraphrase::{Caller, ParaphraseService};
+use plugins::PluginHost;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A running Parlance: the loaded plugins and the services around them. Cheap to clone, `Send` and
+/// `Sync`; every clone shares the same plugins, caches and limits.
+#[derive(Clone)]
+pub struct Parlance {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    config: Config,
+    plugins: Arc<PluginHost>,
+    paraphrase: ParaphraseService,
+    chat: chat::ChatService,
+    evaluate: evaluate::EvaluateService,
+    metrics: Arc<Metrics>,
+}
+
+/// A change to the configuration made in code, applied after loading.
+type ConfigEdit = Box<dyn FnOnce(&mut Config) + Send>;
+
+/// Configures and starts a [`Parlance`].
+#[derive(Default)]
+pub struct Builder {
+    config_file: Option<PathBuf>,
+    env: Option<Env>,
+    config: Option<Config>,
+    edits: Vec<ConfigEdit>,
+}
+
+impl Builder {
+    /// Reads this `parlance.toml` instead of the default lookup.
+    pub fn config_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.config_file = Some(path.into());
+        self
+    }
+
+    /// Uses these variables instead of the process environment and `.env`.
+    pub fn env(mut self, env: Env) -> Self {
+        self.env = Some(env);
+        self
+    }
+
+    /// Uses a configuration built in code, bypassing files and the environment.
+    pub fn config(mut self, config: Config) -> Self {
+        self.config = Some(config);
+        self
+    }
+
+    /// Changes the configuration after it is loaded, before anything starts.
+    pub fn configure(mut self, edit: impl FnOnce(&mut Config) + Send + 'static) -> Self {
+        self.edits.push(Box::new(edit));
+        self
+    }
+
+    /// Loads the configuration and the plugins.
+    pub async fn build(self) -> Result<Parlance> {
+        let mut config = match (self.config, self.env) {
+            (Some(config), _) => config,
+            (None, Some(env)) => Config::from_env(self.config_file.as_deref(), &env)?,
+            (None, None) => Config::load(self.config_file.as_deref())?,
+        };
+        for edit in self.edits {
+            edit(&mut config);
+        }
+        Parlance::start(config).await
+    }
+}
+
+impl Parlance {
+    pub fn builder() -> Builder {
+        Builder::default()
+    }
+
+    /// Starts from a complete configuration.
+    pub async fn start(config: Config) -> Result<Parlance> {
+        let metrics = Arc::new(Metrics::new());
+        let embeddings = match &config.embeddings {
+            Some(c) => Some(
+                evaluate::embeddings::backend(c)
+                    .map_err(|e| config::ConfigError { problems: vec![format!("[embeddings]: {e}")] })?,
+            ),
+            None => None,
+        };
+        let plugins = Arc::new(
+            PluginHost::start(config.plugins.clone(), &config.runtime, embeddings.clone())
+                .await?
+                .observed_by(metrics.clone()),
+        );
+        let evaluate =
+            evaluate::EvaluateService::new(config.evaluate.clone(), plugins.clone(), embeddings.is_some());
+        let paraphrase =
+            ParaphraseService::new(config.paraphrase.clone(), plugins.clone(), metrics.clone()).await;
+        let store =
+            store::DialogStore::open(&config.chat.database_file, config.chat.durability).await.map_err(
+                |e| Error::Storage(format!("cannot open {}: {e}", config.chat.database_file.display())),
+            )?;
+        let chat = chat::ChatService::new(config.chat.clone(), store, plugins.clone());
+        Ok(Parlance { inner: Arc::new(Inner { config, plugins, paraphrase, chat, evaluate, metrics }) })
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    pub fn plugins(&self) -> &PluginHost {
+        &self.inner.plugins
+    }
+
+    pub fn paraphraser(&self) -> &ParaphraseService {
+        &self.inner.paraphrase
+    }
+
+    pub fn chat(&self) -> &chat::ChatService {
+        &self.inner.chat
+    }
+
+    pub fn evaluator(&self) -> &evaluate::EvaluateService {
+        &self.inner.evaluate
+    }
+
+    /// Judges a paraphrase against its original with every metric plugin (the semantic metric
+    /// included when an embedding backend is configured); the result carries `overall_score`.
+    pub async fn evaluate_paraphrase(
+        &self,
+        original: &str,
+        paraphrase: &str,
+    ) -> Result<evaluate::PairEvaluation> {
+        let options =
+            evaluate::EvalOptions { include_semantic: self.inner.config.embeddings.is_some(), detail: false };
+        let pair = plugins::api::Pair { original: original.to_owned(), paraphrase: paraphrase.to_owned() };
+        Ok(self.inner.evaluate.evaluate(&[pair], options).await?.remove(0))
+    }
+
+    pub fn metrics(&self) -> &Metrics {
+        &self.inner.metrics
+    }
+
+    /// Paraphrases `text` with the default provider and model.
+    pub async fn generate_paraphrase(&self, text: &str) -> Result<Paraphrase> {
+        self.paraphrase(&ParaphraseRequest::new(text)).await
+    }
+
+    /// Paraphrases with the provider, model and cache choice of `request`, waiting for the rate limit
+    /// rather than failing.
+    pub async fn paraphrase(&self, request: &ParaphraseRequest) -> Result<Paraphrase> {
+        Ok(self.inner.paraphrase.paraphrase(request, &Caller::local()).await?.paraphrase)
+    }
+
+    /// Paraphrases many texts with the default provider, `BATCH_MAX_WORKERS` at a time; one result per
+    /// text, in input order.
+    pub async fn paraphrase_batch(&self, texts: Vec<String>) -> Result<Vec<Result<Paraphrase>>> {
+        let results = self.inner.paraphrase.paraphrase_batch(texts, None, None, &Caller::local()).await?;
+        Ok(results.into_iter().map(|r| r.map(|o| o.paraphrase)).collect())
+    }
+
+    /// The dialog store's state, for `/health`.
+    pub async fn store_health(&self) -> chat::StoreHealth {
+        self.inner.chat.health().await
+    }
+}
+
+/// The seed's `setup_system`: a [`Parlance`] configured from the environment, `.env` and
+/// `parlance.toml`, exactly as the binary is.
+pub async fn setup_system() -> Result<Parlance> {
+    Parlance::builder().build().await
+}

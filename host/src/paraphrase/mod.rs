@@ -1,0 +1,290 @@
+//! The paraphrase service: resolves the provider and model of a request, checks the text, and wraps
+//! the provider call with the response cache, the rate limit, the process-wide concurrency bound and
+//! upstream-429 retries. The CLI, the REST API and the library all paraphrase through here.
+
+pub mod routes;
+
+use crate::cache::{self, CachedParaphrase, ResponseCache};
+use crate::config::ParaphraseConfig;
+use crate::error::{Error, Result};
+use crate::metrics::{Metrics, ProviderLabels};
+use crate::plugins::api::{CallFailure, PluginErrorKind, PluginInfo, PluginKind};
+use crate::plugins::{Plugin, PluginHost};
+use crate::ratelimit::{Admitted, RateLimits};
+use futures::StreamExt;
+use serde::Serialize;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+/// A paraphrase and where it came from: the REST response body of `POST /paraphrase`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Paraphrase {
+    /// The text as the client sent it.
+    pub original: String,
+    pub paraphrase: String,
+    /// The provider id that made it.
+    pub provider: String,
+    /// The model the provider used.
+    pub model: String,
+    /// Whether the answer came from the response cache instead of the provider.
+    pub cached: bool,
+}
+
+/// What to paraphrase, and with what.
+#[derive(Clone, Debug, Default)]
+pub struct ParaphraseRequest {
+    pub text: String,
+    /// A provider id; the configured default when `None`.
+    pub provider: Option<String>,
+    /// A model of the provider; the provider's default when `None`.
+    pub model: Option<String>,
+    /// Skip reading the response cache (the answer is still stored).
+    pub skip_cache: bool,
+}
+
+impl ParaphraseRequest {
+    pub fn new(text: impl Into<String>) -> Self {
+        ParaphraseRequest { text: text.into(), ..Default::default() }
+    }
+}
+
+/// What to do when the caller's rate limit is reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pacing {
+    /// Refuse with [`Error::RateLimited`] (the REST API).
+    Reject,
+    /// Wait until the quota allows the call (the CLI and the library).
+    Wait,
+}
+
+/// Who is asking, for rate limits.
+#[derive(Clone, Debug)]
+pub struct Caller {
+    /// The identity the quota is kept for.
+    pub client: String,
+    pub pacing: Pacing,
+}
+
+impl Caller {
+    /// The identity of in-process callers (CLI, library): one quota, and they wait for it.
+    pub fn local() -> Caller {
+        Caller { client: "local".into(), pacing: Pacing::Wait }
+    }
+}
+
+/// A paraphrase together with the caller's quota after it, when a provider call was made.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub paraphrase: Paraphrase,
+    pub quota: Option<Admitted>,
+}
+
+/// The longest an upstream's own `Retry-After` is waited for inside one request; longer waits are
+/// reported to the client instead.
+const MAX_UPSTREAM_WAIT: Duration = Duration::from_secs(10);
+
+pub struct ParaphraseService {
+    config: ParaphraseConfig,
+    plugins: Arc<PluginHost>,
+    cache: ResponseCache,
+    limits: RateLimits,
+    metrics: Arc<Metrics>,
+    /// Bounds provider calls in flight across the whole process, whatever the number of batches.
+    calls: Semaphore,
+}
+
+impl ParaphraseService {
+    pub async fn new(config: ParaphraseConfig, plugins: Arc<PluginHost>, metrics: Arc<Metrics>) -> Self {
+        let cache =
+            ResponseCache::new(&config.cache, metrics.cache_hits.clone(), metrics.cache_misses.clone()).await;
+        let limits = RateLimits::per_minute(config.rate_limit_per_minute);
+        let calls = Semaphore::new(config.max_concurrent_calls);
+        ParaphraseService { config, plugins, cache, limits, metrics, calls }
+    }
+
+    pub fn config(&self) -> &ParaphraseConfig {
+        &self.config
+    }
+
+    pub fn default_provider(&self) -> &str {
+        &self.config.default_provider
+    }
+
+    pub fn cache(&self) -> &ResponseCache {
+        &self.cache
+    }
+
+    pub fn rate_limits(&self) -> &RateLimits {
+        &self.limits
+    }
+
+    /// The provider a request names, or the default; unknown ids are an error listing the known ones.
+    pub fn provider(&self, id: Option<&str>) -> Result<&Arc<Plugin>> {
+        let id = id.unwrap_or(&self.config.default_provider);
+        match self.plugins.get(id) {
+            Some(p) if p.kind() == PluginKind::Provider => {
+                let missing = p.spec().missing_secrets();
+                if missing.is_empty() {
+                    Ok(p)
+                } else {
+                    let sources: Vec<String> =
+                        missing.iter().map(|k| format!("`{k}` (from {})", p.spec().secrets[*k])).collect();
+                    Err(Error::PluginUnavailable {
+                        kind: "provider",
+                        id: id.to_owned(),
+                        reason: format!("the secret {} is not set", sources.join(", ")),
+                    })
+                }
+            }
+            _ => Err(Error::UnknownPlugin {
+                kind: "provider",
+                id: id.to_owned(),
+                known: self.plugins.of_kind(PluginKind::Provider).map(|p| p.id().to_owned()).collect(),
+            }),
+        }
+    }
+
+    /// Checks a text against the documented limits.
+    pub fn check_text(&self, text: &str) -> Result<()> {
+        if text.trim().is_empty() {
+            return Err(Error::invalid("text", "`text` is empty"));
+        }
+        let chars = text.chars().count();
+        if chars > self.config.max_text_chars {
+            return Err(Error::invalid(
+                "text",
+                format!("`text` has {chars} characters; the limit is {}", self.config.max_text_chars),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The model a request resolves to: its own (trimmed) or the provider's default.
+    pub fn model(&self, provider: &Plugin, model: Option<&str>) -> Result<String> {
+        match model {
+            Some(m) if !m.trim().is_empty() => Ok(m.trim().to_owned()),
+            Some(_) => Err(Error::invalid("model", "`model` is empty")),
+            None => match &provider.info {
+                PluginInfo::Provider { default_model, .. } => Ok(default_model.clone()),
+                _ => Err(Error::invalid("provider", "not a provider")),
+            },
+        }
+    }
+
+    /// One paraphrase: from the cache when possible, else from the provider within the caller's quota.
+    pub async fn paraphrase(&self, request: &ParaphraseRequest, caller: &Caller) -> Result<Outcome> {
+        self.check_text(&request.text)?;
+        let provider = self.provider(request.provider.as_deref())?;
+        let model = self.model(provider, request.model.as_deref())?;
+        let key = cache::key(provider.id(), &model, &provider.digest, &request.text);
+        if !request.skip_cache
+            && let Some(hit) = self.cache.get(&key).await
+        {
+            return Ok(Outcome {
+                paraphrase: Paraphrase {
+                    original: request.text.clone(),
+                    paraphrase: hit.paraphrase,
+                    provider: provider.id().to_owned(),
+                    model: hit.model,
+                    cached: true,
+                },
+                quota: None,
+            });
+        }
+        let quota = match caller.pacing {
+            Pacing::Reject => Some(self.limits.check(&caller.client, provider.id()).map_err(|refused| {
+                self.metrics
+                    .rate_limited
+                    .get_or_create(&ProviderLabels { provider: provider.id().to_owned() })
+                    .inc();
+                Error::RateLimited {
+                    provider: provider.id().to_owned(),
+                    limit_per_minute: refused.limit,
+                    retry_after: refused.retry_after,
+                }
+            })?),
+            Pacing::Wait => {
+                self.limits.wait(&caller.client, provider.id()).await;
+                None
+            }
+        };
+        let out = {
+            let _permit =
+                self.calls.acquire().await.map_err(|_| Error::Unsupported("shutting down".into()))?;
+            self.call_with_retries(provider, &request.text, &model).await?
+        };
+        self.cache
+            .put(&key, &CachedParaphrase { paraphrase: out.text.clone(), model: out.model.clone() })
+            .await;
+        Ok(Outcome {
+            paraphrase: Paraphrase {
+                original: request.text.clone(),
+                paraphrase: out.text,
+                provider: provider.id().to_owned(),
+                model: out.model,
+                cached: false,
+            },
+            quota,
+        })
+    }
+
+    /// An upstream 429 is retried after the upstream's own wait (or an exponential backoff when it gave
+    /// none), up to `upstream_retries` times; then it is reported as the upstream's limit.
+    async fn call_with_retries(
+        &self,
+        provider: &Plugin,
+        text: &str,
+        model: &str,
+    ) -> Result<crate::plugins::api::Paraphrased> {
+        let mut attempt = 0;
+        loop {
+            match self.plugins.paraphrase(provider, text, model).await {
+                Err(e) if attempt < self.config.upstream_retries => {
+                    let CallFailure::Reported(reported) = &e.failure else { return Err(e.into()) };
+                    let PluginErrorKind::RateLimited { retry_after_secs } = reported.kind else {
+                        return Err(e.into());
+                    };
+                    let wait = retry_after_secs
+                        .map(|s| Duration::from_secs(u64::from(s)))
+                        .unwrap_or(Duration::from_millis(500) * 2u32.pow(attempt));
+                    if wait > MAX_UPSTREAM_WAIT {
+                        return Err(e.into());
+                    }
+                    tracing::info!(provider = %provider.id(), attempt, wait_ms = wait.as_millis() as u64, "upstream rate limit; retrying");
+                    tokio::time::sleep(wait).await;
+                    attempt += 1;
+                }
+                other => return other.map_err(Into::into),
+            }
+        }
+    }
+
+    /// Many paraphrases with one provider and model, `BATCH_MAX_WORKERS` at a time, results in input
+    /// order. A failed item fails alone; an unknown provider fails the whole batch.
+    pub async fn paraphrase_batch(
+        &self,
+        texts: Vec<String>,
+        provider: Option<String>,
+        model: Option<String>,
+        caller: &Caller,
+    ) -> Result<Vec<Result<Outcome>>> {
+        let plugin = self.provider(provider.as_deref())?;
+        self.model(plugin, model.as_deref())?;
+        let provider = Some(plugin.id().to_owned());
+        let results = futures::stream::iter(texts)
+            .map(|text| {
+                let request = ParaphraseRequest {
+                    text,
+                    provider: provider.clone(),
+                    model: model.clone(),
+                    skip_cache: false,
+                };
+                async move { self.paraphrase(&request, caller).await }
+            })
+            .buffered(self.config.batch_max_workers.max(1))
+            .collect()
+            .await;
+        Ok(results)
+    }
+}

@@ -1,0 +1,250 @@
+//! The host's own, version-independent view of what crosses the plugin boundary: requests, results,
+//! plugin errors and call failures. Each WIT version's bindings convert into these types, so services
+//! never see generated code.
+
+use serde::Serialize;
+use std::fmt;
+use std::time::Duration;
+
+/// The three plugin worlds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PluginKind {
+    Provider,
+    ChatModel,
+    Metric,
+}
+
+impl PluginKind {
+    pub const ALL: [PluginKind; 3] = [PluginKind::Provider, PluginKind::ChatModel, PluginKind::Metric];
+
+    /// The name used in configuration and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PluginKind::Provider => "provider",
+            PluginKind::ChatModel => "chat-model",
+            PluginKind::Metric => "metric",
+        }
+    }
+
+    /// The WIT interface the component exports, without its version.
+    pub fn interface(self) -> &'static str {
+        match self {
+            PluginKind::Provider => "parlance:plugin/provider",
+            PluginKind::ChatModel => "parlance:plugin/chat-model",
+            PluginKind::Metric => "parlance:plugin/metric",
+        }
+    }
+
+    /// The WIT world, without its version.
+    pub fn world(self) -> &'static str {
+        match self {
+            PluginKind::Provider => "provider-plugin",
+            PluginKind::ChatModel => "chat-model-plugin",
+            PluginKind::Metric => "metric-plugin",
+        }
+    }
+}
+
+impl fmt::Display for PluginKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for PluginKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        PluginKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| format!("unknown plugin kind {s:?}; expected provider, chat-model or metric"))
+    }
+}
+
+/// What `info()` told the host when the plugin was loaded.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum PluginInfo {
+    Provider { name: String, default_model: String },
+    ChatModel { name: String },
+    Metric { name: String, scores: Vec<ScoreInfo> },
+}
+
+impl PluginInfo {
+    pub fn kind(&self) -> PluginKind {
+        match self {
+            PluginInfo::Provider { .. } => PluginKind::Provider,
+            PluginInfo::ChatModel { .. } => PluginKind::ChatModel,
+            PluginInfo::Metric { .. } => PluginKind::Metric,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            PluginInfo::Provider { name, .. }
+            | PluginInfo::ChatModel { name }
+            | PluginInfo::Metric { name, .. } => name,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScoreInfo {
+    pub name: String,
+    pub description: String,
+    pub headline: bool,
+}
+
+/// A paraphrase as a provider returned it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Paraphrased {
+    pub text: String,
+    pub model: String,
+}
+
+/// One stored line of a dialog.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct DialogEntry {
+    pub index: u32,
+    pub name: String,
+    pub message: String,
+}
+
+/// Everything a chat model needs to write the character's next line.
+#[derive(Clone, Debug)]
+pub struct ChatRequest {
+    pub history: Vec<DialogEntry>,
+    pub message: String,
+    pub from_name: String,
+    pub to_name: String,
+    pub situation: Option<String>,
+    pub genre: String,
+}
+
+/// An original text and its paraphrase, to be scored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pair {
+    pub original: String,
+    pub paraphrase: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Score {
+    pub name: String,
+    pub value: f64,
+}
+
+/// The cases of the WIT `plugin-error` variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PluginErrorKind {
+    InvalidInput,
+    Misconfigured,
+    Unauthorized,
+    RateLimited { retry_after_secs: Option<u32> },
+    Timeout,
+    Unavailable,
+    BadResponse,
+    Internal,
+}
+
+/// An error a plugin reported itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PluginError {
+    pub kind: PluginErrorKind,
+    pub message: String,
+}
+
+impl PluginError {
+    pub fn new(kind: PluginErrorKind, message: impl Into<String>) -> Self {
+        PluginError { kind, message: message.into() }
+    }
+}
+
+impl fmt::Display for PluginError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            PluginErrorKind::InvalidInput => "invalid input",
+            PluginErrorKind::Misconfigured => "misconfigured",
+            PluginErrorKind::Unauthorized => "upstream rejected the credentials",
+            PluginErrorKind::RateLimited { .. } => "upstream rate limit",
+            PluginErrorKind::Timeout => "upstream timeout",
+            PluginErrorKind::Unavailable => "upstream unavailable",
+            PluginErrorKind::BadResponse => "bad upstream response",
+            PluginErrorKind::Internal => "internal plugin error",
+        };
+        write!(f, "{what}: {}", self.message)
+    }
+}
+
+/// Why a plugin call produced no usable result.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallFailure {
+    /// The plugin ran and reported an error.
+    Reported(PluginError),
+    /// The call ran past the plugin's time limit and was stopped.
+    Deadline(Duration),
+    /// The plugin tried to grow its memory past its cap.
+    MemoryLimit { limit_bytes: u64 },
+    /// The plugin trapped (a panic, an out-of-bounds access, `unreachable`).
+    Trap(String),
+    /// The plugin returned something the host cannot use.
+    InvalidOutput(String),
+    /// The host could not run the plugin at all (no free instance slot, for example).
+    NotStarted(String),
+}
+
+/// A failed plugin call: which plugin, what went wrong, and any outbound requests the sandbox refused,
+/// because those usually explain the failure.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub struct CallError {
+    pub plugin: String,
+    pub failure: CallFailure,
+    pub denied_requests: Vec<String>,
+}
+
+impl CallError {
+    pub fn new(plugin: &str, failure: CallFailure) -> Self {
+        CallError { plugin: plugin.to_owned(), failure, denied_requests: Vec::new() }
+    }
+
+    /// The plugin's own error, when it reported one.
+    pub fn reported(&self) -> Option<&PluginError> {
+        match &self.failure {
+            CallFailure::Reported(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plugin = &self.plugin;
+        match &self.failure {
+            CallFailure::Reported(e) => write!(f, "plugin `{plugin}` failed: {e}")?,
+            CallFailure::Deadline(limit) => write!(
+                f,
+                "plugin `{plugin}` ran past its time limit of {} ms and was stopped",
+                limit.as_millis()
+            )?,
+            CallFailure::MemoryLimit { limit_bytes } => write!(
+                f,
+                "plugin `{plugin}` tried to use more than its memory limit of {} MiB and was stopped",
+                limit_bytes / (1024 * 1024)
+            )?,
+            CallFailure::Trap(detail) => write!(f, "plugin `{plugin}` crashed: {detail}")?,
+            CallFailure::InvalidOutput(detail) => {
+                write!(f, "plugin `{plugin}` returned an invalid result: {detail}")?
+            }
+            CallFailure::NotStarted(detail) => write!(f, "plugin `{plugin}` could not be started: {detail}")?,
+        }
+        if !self.denied_requests.is_empty() {
+            write!(
+                f,
+                "; the sandbox refused its request to {}, which is not in its allowed_hosts",
+                self.denied_requests.join(", ")
+            )?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,279 @@
+//! Bindings for `parlance:plugin@0.1.0`, frozen as shipped; components built against 0.1.0 load
+//! through this module for as long as the host supports the version.
+
+/// The interfaces the host provides, generated once and shared by the three worlds.
+pub mod imports {
+    wasmtime::component::bindgen!({
+        inline: "
+            package parlance:host-bindings;
+            world imports {
+                import parlance:plugin/host@0.1.0;
+                import parlance:plugin/embeddings@0.1.0;
+            }
+        ",
+        path: "../wit",
+        imports: {
+            "parlance:plugin/embeddings.embed": async,
+            default: async,
+        },
+    });
+}
+
+macro_rules! world {
+    ($module:ident, $world:literal $(, $extra:literal : $path:path)*) => {
+        pub mod $module {
+            wasmtime::component::bindgen!({
+                path: "../wit",
+                world: $world,
+                imports: { default: async },
+                exports: { default: async },
+                with: {
+                    "parlance:plugin/types": super::imports::parlance::plugin::types,
+                    "parlance:plugin/host": super::imports::parlance::plugin::host,
+                    $($extra: $path,)*
+                    "wasi:http": wasmtime_wasi_http::p2::bindings::http,
+                    "wasi:io": wasmtime_wasi::p2::bindings::io,
+                    "wasi:clocks": wasmtime_wasi::p2::bindings::clocks,
+                },
+            });
+        }
+    };
+}
+
+world!(provider, "parlance:plugin/provider-plugin");
+world!(chat_model, "parlance:plugin/chat-model-plugin");
+world!(
+    metric,
+    "parlance:plugin/metric-plugin",
+    "parlance:plugin/embeddings": super::imports::parlance::plugin::embeddings
+);
+
+use super::super::api::{self, PluginErrorKind};
+use super::super::sandbox::PluginState;
+use imports::parlance::plugin::{embeddings, host, types};
+use wasmtime::Store;
+use wasmtime::component::{Component, HasSelf, InstancePre, Linker};
+
+/// The package version this module binds.
+pub const VERSION: (u64, u64, u64) = (0, 1, 0);
+
+/// Adds the host's 0.1 imports to a linker.
+pub fn add_to_linker(linker: &mut Linker<PluginState>) -> wasmtime::Result<()> {
+    host::add_to_linker::<PluginState, HasSelf<PluginState>>(linker, |s| s)?;
+    embeddings::add_to_linker::<PluginState, HasSelf<PluginState>>(linker, |s| s)?;
+    Ok(())
+}
+
+/// A pre-linked 0.1 component, ready to instantiate once per call.
+pub enum Bound {
+    Provider(provider::ProviderPluginPre<PluginState>),
+    ChatModel(chat_model::ChatModelPluginPre<PluginState>),
+    Metric(metric::MetricPluginPre<PluginState>),
+}
+
+impl Bound {
+    pub fn new(kind: api::PluginKind, pre: InstancePre<PluginState>) -> wasmtime::Result<Bound> {
+        Ok(match kind {
+            api::PluginKind::Provider => Bound::Provider(provider::ProviderPluginPre::new(pre)?),
+            api::PluginKind::ChatModel => Bound::ChatModel(chat_model::ChatModelPluginPre::new(pre)?),
+            api::PluginKind::Metric => Bound::Metric(metric::MetricPluginPre::new(pre)?),
+        })
+    }
+
+    pub async fn info(&self, store: &mut Store<PluginState>) -> wasmtime::Result<api::PluginInfo> {
+        Ok(match self {
+            Bound::Provider(pre) => {
+                let info = pre
+                    .instantiate_async(&mut *store)
+                    .await?
+                    .parlance_plugin_provider()
+                    .call_info(store)
+                    .await?;
+                api::PluginInfo::Provider { name: info.name, default_model: info.default_model }
+            }
+            Bound::ChatModel(pre) => {
+                let info = pre
+                    .instantiate_async(&mut *store)
+                    .await?
+                    .parlance_plugin_chat_model()
+                    .call_info(store)
+                    .await?;
+                api::PluginInfo::ChatModel { name: info.name }
+            }
+            Bound::Metric(pre) => {
+                let info = pre
+                    .instantiate_async(&mut *store)
+                    .await?
+                    .parlance_plugin_metric()
+                    .call_info(store)
+                    .await?;
+                let scores = info
+                    .scores
+                    .into_iter()
+                    .map(|s| api::ScoreInfo {
+                        name: s.name,
+                        description: s.description,
+                        headline: s.headline,
+                    })
+                    .collect();
+                api::PluginInfo::Metric { name: info.name, scores }
+            }
+        })
+    }
+
+    pub async fn paraphrase(
+        &self,
+        store: &mut Store<PluginState>,
+        text: &str,
+        model: &str,
+    ) -> wasmtime::Result<Result<api::Paraphrased, api::PluginError>> {
+        let Bound::Provider(pre) = self else { wasmtime::bail!("not a provider") };
+        let request = provider::exports::parlance::plugin::provider::ParaphraseRequest {
+            text: text.to_owned(),
+            model: model.to_owned(),
+        };
+        let instance = pre.instantiate_async(&mut *store).await?;
+        let result = instance.parlance_plugin_provider().call_paraphrase(store, &request).await?;
+        Ok(result.map(|p| api::Paraphrased { text: p.text, model: p.model }).map_err(Into::into))
+    }
+
+    pub async fn reply(
+        &self,
+        store: &mut Store<PluginState>,
+        request: &api::ChatRequest,
+    ) -> wasmtime::Result<Result<String, api::PluginError>> {
+        use chat_model::exports::parlance::plugin::chat_model as wit;
+        let Bound::ChatModel(pre) = self else { wasmtime::bail!("not a chat model") };
+        let request = wit::ChatRequest {
+            history: request
+                .history
+                .iter()
+                .map(|e| wit::DialogEntry {
+                    index: e.index,
+                    name: e.name.clone(),
+                    message: e.message.clone(),
+                })
+                .collect(),
+            message: request.message.clone(),
+            from_name: request.from_name.clone(),
+            to_name: request.to_name.clone(),
+            situation: request.situation.clone(),
+            genre: request.genre.clone(),
+        };
+        let instance = pre.instantiate_async(&mut *store).await?;
+        let result = instance.parlance_plugin_chat_model().call_reply(store, &request).await?;
+        Ok(result.map_err(Into::into))
+    }
+
+    pub async fn evaluate(
+        &self,
+        store: &mut Store<PluginState>,
+        pairs: &[api::Pair],
+    ) -> wasmtime::Result<Vec<Result<Vec<api::Score>, api::PluginError>>> {
+        use metric::exports::parlance::plugin::metric as wit;
+        let Bound::Metric(pre) = self else { wasmtime::bail!("not a metric") };
+        let pairs: Vec<wit::Pair> = pairs
+            .iter()
+            .map(|p| wit::Pair { original: p.original.clone(), paraphrase: p.paraphrase.clone() })
+            .collect();
+        let instance = pre.instantiate_async(&mut *store).await?;
+        let results = instance.parlance_plugin_metric().call_evaluate(store, &pairs).await?;
+        Ok(results
+            .into_iter()
+            .map(|r| {
+                r.map(|scores| {
+                    scores.into_iter().map(|s| api::Score { name: s.name, value: s.value }).collect()
+                })
+                .map_err(Into::into)
+            })
+            .collect())
+    }
+}
+
+/// Checks that `component` exports `kind`'s interface at a 0.1 version with the expected types.
+pub fn bind(
+    linker: &Linker<PluginState>,
+    component: &Component,
+    kind: api::PluginKind,
+) -> wasmtime::Result<Bound> {
+    Bound::new(kind, linker.instantiate_pre(component)?)
+}
+
+impl From<types::PluginError> for api::PluginError {
+    fn from(e: types::PluginError) -> Self {
+        use types::PluginError as E;
+        match e {
+            E::InvalidInput(m) => api::PluginError::new(PluginErrorKind::InvalidInput, m),
+            E::Misconfigured(m) => api::PluginError::new(PluginErrorKind::Misconfigured, m),
+            E::Unauthorized(m) => api::PluginError::new(PluginErrorKind::Unauthorized, m),
+            E::RateLimited(r) => api::PluginError::new(
+                PluginErrorKind::RateLimited { retry_after_secs: r.retry_after_secs },
+                r.message,
+            ),
+            E::Timeout(m) => api::PluginError::new(PluginErrorKind::Timeout, m),
+            E::Unavailable(m) => api::PluginError::new(PluginErrorKind::Unavailable, m),
+            E::BadResponse(m) => api::PluginError::new(PluginErrorKind::BadResponse, m),
+            E::Internal(m) => api::PluginError::new(PluginErrorKind::Internal, m),
+        }
+    }
+}
+
+impl From<api::PluginError> for types::PluginError {
+    fn from(e: api::PluginError) -> Self {
+        use types::PluginError as E;
+        match e.kind {
+            PluginErrorKind::InvalidInput => E::InvalidInput(e.message),
+            PluginErrorKind::Misconfigured => E::Misconfigured(e.message),
+            PluginErrorKind::Unauthorized => E::Unauthorized(e.message),
+            PluginErrorKind::RateLimited { retry_after_secs } => {
+                E::RateLimited(types::RateLimit { retry_after_secs, message: e.message })
+            }
+            PluginErrorKind::Timeout => E::Timeout(e.message),
+            PluginErrorKind::Unavailable => E::Unavailable(e.message),
+            PluginErrorKind::BadResponse => E::BadResponse(e.message),
+            PluginErrorKind::Internal => E::Internal(e.message),
+        }
+    }
+}
+
+impl types::Host for PluginState {}
+
+impl host::Host for PluginState {
+    async fn log(&mut self, level: host::Level, message: String) {
+        super::super::log_from_plugin(&self.plugin.id, level.into(), &message);
+    }
+
+    async fn config(&mut self, key: String) -> Option<String> {
+        self.plugin.spec.settings.get(&key).cloned()
+    }
+}
+
+impl From<host::Level> for tracing::Level {
+    fn from(level: host::Level) -> Self {
+        match level {
+            host::Level::Trace => tracing::Level::TRACE,
+            host::Level::Debug => tracing::Level::DEBUG,
+            host::Level::Info => tracing::Level::INFO,
+            host::Level::Warn => tracing::Level::WARN,
+            host::Level::Error => tracing::Level::ERROR,
+        }
+    }
+}
+
+impl embeddings::Host for PluginState {
+    async fn model(&mut self) -> Option<embeddings::EmbeddingModel> {
+        self.plugin.embeddings.as_ref().map(|b| {
+            let m = b.model();
+            embeddings::EmbeddingModel { name: m.name, dimensions: m.dimensions }
+        })
+    }
+
+    async fn embed(&mut self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, types::PluginError> {
+        match &self.plugin.embeddings {
+            Some(backend) => backend.embed(texts).await.map_err(Into::into),
+            None => Err(types::PluginError::Misconfigured(
+                "no embedding backend is configured; set [embeddings] in parlance.toml".into(),
+            )),
+        }
+    }
+}

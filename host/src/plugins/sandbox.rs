@@ -1,0 +1,166 @@
+//! The store state of one plugin call and the capabilities it grants: WASI with no filesystem,
+//! environment or sockets unless the operator granted them, `wasi:http` through the allow-list, the
+//! memory cap, captured stdout/stderr, and the host's own `host` and `embeddings` imports.
+
+use super::embeddings::EmbeddingBackend;
+use super::outbound::OutboundPolicy;
+use super::spec::PluginSpec;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use tokio::io::AsyncWrite;
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
+use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+use wasmtime_wasi_http::{WasiHttpCtx, WasiHttpCtxView, WasiHttpView};
+
+/// What a call needs to know about its plugin, shared by all of the plugin's calls.
+pub struct PluginContext {
+    pub spec: PluginSpec,
+    pub id: Arc<str>,
+    pub allowed_hosts: Arc<[super::spec::HostPattern]>,
+    pub embeddings: Option<Arc<dyn EmbeddingBackend>>,
+}
+
+/// The `T` of `Store<T>` for a plugin call.
+pub struct PluginState {
+    pub plugin: Arc<PluginContext>,
+    wasi: WasiCtx,
+    http: WasiHttpCtx,
+    table: ResourceTable,
+    pub outbound: OutboundPolicy,
+    pub memory: MemoryCap,
+    pub stderr: CapturedOutput,
+}
+
+impl PluginState {
+    pub fn new(plugin: Arc<PluginContext>) -> wasmtime::Result<Self> {
+        let spec = &plugin.spec;
+        let stderr = CapturedOutput::new(16 * 1024);
+        let mut wasi = WasiCtxBuilder::new();
+        // stdout is for data in WASI programs; a plugin has none to give, so it is captured like stderr
+        // and logged, which also keeps a chatty plugin from writing into the host's own stdout.
+        wasi.stdout(stderr.clone()).stderr(stderr.clone());
+        for (name, value) in &spec.grants.env {
+            wasi.env(name, value);
+        }
+        if let Some(dir) = &spec.grants.read_dir {
+            wasi.preopened_dir(dir, "/data", FsPerms::ReadOnly)?;
+        }
+        let outbound = OutboundPolicy::new(
+            plugin.id.clone(),
+            plugin.allowed_hosts.clone(),
+            spec.limits.http_timeout,
+            spec.limits.max_response_bytes,
+        );
+        let memory = MemoryCap { limit: spec.limits.memory_bytes, used: 0, exceeded: false };
+        Ok(PluginState {
+            wasi: wasi.build(),
+            http: WasiHttpCtx::new(),
+            table: ResourceTable::new(),
+            outbound,
+            memory,
+            stderr,
+            plugin,
+        })
+    }
+}
+
+impl WasiView for PluginState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+    }
+}
+
+impl WasiHttpView for PluginState {
+    fn http(&mut self) -> WasiHttpCtxView<'_> {
+        WasiHttpCtxView { ctx: &mut self.http, table: &mut self.table, hooks: &mut self.outbound }
+    }
+}
+
+/// Caps the linear memory of one instance, counting all of its memories together, and remembers
+/// that the cap was hit so that the failure can be reported as such rather than as a generic trap.
+pub struct MemoryCap {
+    limit: u64,
+    used: u64,
+    pub exceeded: bool,
+}
+
+impl wasmtime::ResourceLimiter for MemoryCap {
+    fn memory_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        let growth = (desired - current) as u64;
+        if self.used + growth > self.limit {
+            self.exceeded = true;
+            wasmtime::bail!("memory limit of {} bytes exceeded", self.limit);
+        }
+        self.used += growth;
+        Ok(true)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        // Tables hold function references; a million is far beyond any real plugin.
+        Ok(desired <= 1_000_000)
+    }
+}
+
+/// A bounded in-memory sink for a plugin's stdout and stderr: the first bytes are kept for the log and
+/// for error messages (a Rust panic message lands here), the rest is dropped, and writes never fail, so
+/// a chatty plugin cannot trap itself or fill the host's memory.
+#[derive(Clone)]
+pub struct CapturedOutput {
+    buffer: Arc<Mutex<Vec<u8>>>,
+    capacity: usize,
+}
+
+impl CapturedOutput {
+    pub fn new(capacity: usize) -> Self {
+        CapturedOutput { buffer: Arc::default(), capacity }
+    }
+
+    pub fn text(&self) -> String {
+        let buffer = self.buffer.lock().map(|b| b.clone()).unwrap_or_default();
+        String::from_utf8_lossy(&buffer).trim().to_owned()
+    }
+
+    fn append(&self, bytes: &[u8]) {
+        if let Ok(mut buffer) = self.buffer.lock() {
+            let room = self.capacity.saturating_sub(buffer.len());
+            buffer.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        }
+    }
+}
+
+impl IsTerminal for CapturedOutput {
+    fn is_terminal(&self) -> bool {
+        false
+    }
+}
+
+impl StdoutStream for CapturedOutput {
+    fn async_stream(&self) -> Box<dyn AsyncWrite + Send + Sync> {
+        Box::new(self.clone())
+    }
+}
+
+impl AsyncWrite for CapturedOutput {
+    fn poll_write(self: Pin<&mut Self>, _cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+        self.append(buf);
+        Poll::Ready(Ok(buf.len()))
+    }
+    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+}

@@ -1,0 +1,45 @@
+//! Schema migrations, versioned by SQLite's `user_version`: migration N brings a database from
+//! version N-1 to N, in one transaction. Shipped migrations are never edited, only appended.
+
+use super::StoreError;
+use rusqlite::Connection;
+use std::path::Path;
+
+const MIGRATIONS: &[&str] = &[
+    // 1: users and their structured dialogs, per API client.
+    "CREATE TABLE users (
+        client      TEXT    NOT NULL,
+        user_id     TEXT    NOT NULL,
+        created_at  INTEGER NOT NULL,  -- milliseconds since the Unix epoch
+        modified_at INTEGER NOT NULL,  -- milliseconds since the Unix epoch
+        PRIMARY KEY (client, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX users_by_modified ON users (client, modified_at DESC, user_id);
+    CREATE TABLE dialog_entries (
+        client  TEXT    NOT NULL,
+        user_id TEXT    NOT NULL,
+        idx     INTEGER NOT NULL CHECK (idx >= 0),
+        name    TEXT    NOT NULL,
+        message TEXT    NOT NULL,
+        PRIMARY KEY (client, user_id, idx),
+        FOREIGN KEY (client, user_id) REFERENCES users (client, user_id) ON DELETE CASCADE
+    ) WITHOUT ROWID;",
+];
+
+/// The schema version this build writes.
+pub const VERSION: i64 = MIGRATIONS.len() as i64;
+
+pub fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
+    let found: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if found > VERSION {
+        return Err(StoreError::NewerSchema { path: path.display().to_string(), found, known: VERSION });
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", i as i64 + 1)?;
+        tx.commit()?;
+        tracing::info!(database = %path.display(), version = i + 1, "migrated the dialog store");
+    }
+    Ok(())
+}

@@ -1,0 +1,351 @@
+//! The durable dialog store: users and their dialogs per API client, in SQLite (WAL) at
+//! `DATABASE_FILE`.
+//!
+//! Every write is one transaction on one writer connection, so an exchange (the user's message and the
+//! reply) lands whole or not at all, and the indices of a dialog stay contiguous however many chats of
+//! the same user run at once. Reads use a small pool of their own connections, which WAL lets run beside
+//! the writer. All SQLite work runs on the blocking thread pool, never on the async runtime.
+
+mod migrations;
+
+use crate::plugins::api::DialogEntry;
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Why a store operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("SQLite: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error(
+        "the database {path} was written by a newer Parlance (schema version {found}, this build knows {known})"
+    )]
+    NewerSchema { path: String, found: i64, known: i64 },
+    #[error("the dialog of this user would hold {would} entries; the limit is {limit}")]
+    DialogFull { would: usize, limit: usize },
+    #[error("cannot create the directory {path}: {source}")]
+    Directory { path: String, source: std::io::Error },
+    #[error("a store task failed: {0}")]
+    Task(String),
+}
+
+/// A user's last modification, as seconds since the Unix epoch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserMetadata {
+    pub user_id: String,
+    pub modified_at: i64,
+}
+
+/// Whether durability covers power loss (`Full`, an fsync per commit) or process crashes only
+/// (`Normal`: a committed exchange survives SIGKILL, which is what acknowledging it promises).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Durability {
+    Normal,
+    Full,
+}
+
+struct Inner {
+    path: PathBuf,
+    writer: Mutex<Connection>,
+    readers: Vec<Mutex<Connection>>,
+    next_reader: AtomicUsize,
+}
+
+/// Cheap to clone; all clones share the connections.
+#[derive(Clone)]
+pub struct DialogStore {
+    inner: Arc<Inner>,
+}
+
+const READERS: usize = 4;
+
+fn now_millis() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+fn open(path: &Path, durability: Durability) -> Result<Connection, rusqlite::Error> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", if durability == Durability::Full { "FULL" } else { "NORMAL" })?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(conn)
+}
+
+impl DialogStore {
+    /// Opens (creating if needed) and migrates the store.
+    pub async fn open(path: &Path, durability: Durability) -> Result<DialogStore, StoreError> {
+        let path = path.to_path_buf();
+        tokio::task::spawn_blocking(move || {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .map_err(|source| StoreError::Directory { path: dir.display().to_string(), source })?;
+            }
+            let mut writer = open(&path, durability)?;
+            migrations::migrate(&mut writer, &path)?;
+            let readers =
+                (0..READERS).map(|_| open(&path, durability).map(Mutex::new)).collect::<Result<_, _>>()?;
+            Ok(DialogStore {
+                inner: Arc::new(Inner {
+                    path,
+                    writer: Mutex::new(writer),
+                    readers,
+                    next_reader: AtomicUsize::new(0),
+                }),
+            })
+        })
+        .await
+        .map_err(|e| StoreError::Task(e.to_string()))?
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.inner.path
+    }
+
+    async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let inner = self.inner.clone();
+        tokio::task::spawn_blocking(move || {
+            let i = inner.next_reader.fetch_add(1, Ordering::Relaxed) % inner.readers.len();
+            let conn = inner.readers[i]
+                .lock()
+                .map_err(|_| StoreError::Task("a reader connection is poisoned".into()))?;
+            f(&conn)
+        })
+        .await
+        .map_err(|e| StoreError::Task(e.to_string()))?
+    }
+
+    /// Runs `f` in one IMMEDIATE transaction on the writer: it commits whole or not at all.
+    async fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let inner = self.inner.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = inner
+                .writer
+                .lock()
+                .map_err(|_| StoreError::Task("the writer connection is poisoned".into()))?;
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let value = f(&tx)?;
+            tx.commit()?;
+            Ok(value)
+        })
+        .await
+        .map_err(|e| StoreError::Task(e.to_string()))?
+    }
+
+    /// A trivial read, for health checks.
+    pub async fn check(&self) -> Result<(), StoreError> {
+        self.read(|c| Ok(c.query_row("SELECT count(*) FROM users", [], |_| Ok(()))?)).await
+    }
+
+    /// Creates the user if absent; true when it was created. An existing user is left untouched.
+    pub async fn put_user(&self, client: &str, user: &str) -> Result<bool, StoreError> {
+        let (client, user) = (client.to_owned(), user.to_owned());
+        self.write(move |tx| {
+            let now = now_millis();
+            let n = tx.execute(
+                "INSERT INTO users (client, user_id, created_at, modified_at) VALUES (?1, ?2, ?3, ?3)
+                 ON CONFLICT (client, user_id) DO NOTHING",
+                params![client, user, now],
+            )?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    pub async fn user_exists(&self, client: &str, user: &str) -> Result<bool, StoreError> {
+        Ok(self.metadata(client, user).await?.is_some())
+    }
+
+    pub async fn metadata(&self, client: &str, user: &str) -> Result<Option<UserMetadata>, StoreError> {
+        let (client, user) = (client.to_owned(), user.to_owned());
+        self.read(move |c| {
+            Ok(c.query_row(
+                "SELECT user_id, modified_at FROM users WHERE client = ?1 AND user_id = ?2",
+                params![client, user],
+                |row| Ok(UserMetadata { user_id: row.get(0)?, modified_at: row.get::<_, i64>(1)? / 1000 }),
+            )
+            .optional()?)
+        })
+        .await
+    }
+
+    /// Deletes the user and its dialog; false when there was no such user.
+    pub async fn delete_user(&self, client: &str, user: &str) -> Result<bool, StoreError> {
+        let (client, user) = (client.to_owned(), user.to_owned());
+        self.write(move |tx| {
+            tx.execute(
+                "DELETE FROM dialog_entries WHERE client = ?1 AND user_id = ?2",
+                params![client, user],
+            )?;
+            Ok(tx.execute("DELETE FROM users WHERE client = ?1 AND user_id = ?2", params![client, user])?
+                == 1)
+        })
+        .await
+    }
+
+    pub async fn count_users(&self, client: &str) -> Result<u64, StoreError> {
+        let client = client.to_owned();
+        self.read(move |c| {
+            let n: i64 =
+                c.query_row("SELECT count(*) FROM users WHERE client = ?1", [client], |r| r.get(0))?;
+            Ok(n as u64)
+        })
+        .await
+    }
+
+    /// One page of user ids, newest-modified first (ties by id).
+    pub async fn list_users(
+        &self,
+        client: &str,
+        page: u64,
+        per_page: u64,
+    ) -> Result<Vec<String>, StoreError> {
+        let client = client.to_owned();
+        self.read(move |c| {
+            let offset = page.saturating_mul(per_page);
+            let mut stmt = c.prepare_cached(
+                "SELECT user_id FROM users WHERE client = ?1 ORDER BY modified_at DESC, user_id ASC LIMIT ?2 OFFSET ?3",
+            )?;
+            let ids = stmt
+                .query_map(params![client, per_page as i64, i64::try_from(offset).unwrap_or(i64::MAX)], |r| r.get(0))?
+                .collect::<Result<Vec<String>, _>>()?;
+            Ok(ids)
+        })
+        .await
+    }
+
+    /// The dialog, oldest first; `None` when there is no such user.
+    pub async fn dialog(&self, client: &str, user: &str) -> Result<Option<Vec<DialogEntry>>, StoreError> {
+        let (client, user) = (client.to_owned(), user.to_owned());
+        self.read(move |c| {
+            let exists: Option<i64> = c
+                .query_row(
+                    "SELECT 1 FROM users WHERE client = ?1 AND user_id = ?2",
+                    params![client, user],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if exists.is_none() {
+                return Ok(None);
+            }
+            Ok(Some(entries(c, &client, &user)?))
+        })
+        .await
+    }
+
+    /// Empties the dialog; false when there is no such user.
+    pub async fn reset_dialog(&self, client: &str, user: &str) -> Result<bool, StoreError> {
+        let (client, user) = (client.to_owned(), user.to_owned());
+        self.write(move |tx| {
+            if !touch(tx, &client, &user)? {
+                return Ok(false);
+            }
+            tx.execute(
+                "DELETE FROM dialog_entries WHERE client = ?1 AND user_id = ?2",
+                params![client, user],
+            )?;
+            Ok(true)
+        })
+        .await
+    }
+
+    /// Replaces the dialog with `entries` (already validated: indices 0..n in order); false when there
+    /// is no such user.
+    pub async fn set_dialog(
+        &self,
+        client: &str,
+        user: &str,
+        entries: Vec<DialogEntry>,
+    ) -> Result<bool, StoreError> {
+        let (client, user) = (client.to_owned(), user.to_owned());
+        self.write(move |tx| {
+            if !touch(tx, &client, &user)? {
+                return Ok(false);
+            }
+            tx.execute("DELETE FROM dialog_entries WHERE client = ?1 AND user_id = ?2", params![client, user])?;
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO dialog_entries (client, user_id, idx, name, message) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            for e in &entries {
+                insert.execute(params![client, user, e.index, e.name, e.message])?;
+            }
+            Ok(true)
+        })
+        .await
+    }
+
+    /// Appends the lines of one exchange, creating the user if needed, in one transaction. Returns the
+    /// indices given to the lines.
+    pub async fn append_exchange(
+        &self,
+        client: &str,
+        user: &str,
+        lines: Vec<(String, String)>,
+        max_entries: usize,
+    ) -> Result<Vec<u32>, StoreError> {
+        let (client, user) = (client.to_owned(), user.to_owned());
+        self.write(move |tx| {
+            let now = now_millis();
+            tx.execute(
+                "INSERT INTO users (client, user_id, created_at, modified_at) VALUES (?1, ?2, ?3, ?3)
+                 ON CONFLICT (client, user_id) DO UPDATE SET modified_at = excluded.modified_at",
+                params![client, user, now],
+            )?;
+            let next: u32 = tx.query_row(
+                "SELECT COALESCE(MAX(idx) + 1, 0) FROM dialog_entries WHERE client = ?1 AND user_id = ?2",
+                params![client, user],
+                |r| r.get(0),
+            )?;
+            let would = next as usize + lines.len();
+            if would > max_entries {
+                return Err(StoreError::DialogFull { would, limit: max_entries });
+            }
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO dialog_entries (client, user_id, idx, name, message) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            let mut indices = Vec::with_capacity(lines.len());
+            for (i, (name, message)) in lines.iter().enumerate() {
+                let index = next + i as u32;
+                insert.execute(params![client, user, index, name, message])?;
+                indices.push(index);
+            }
+            Ok(indices)
+        })
+        .await
+    }
+}
+
+/// Bumps the user's modification time; false when there is no such user.
+fn touch(tx: &rusqlite::Transaction<'_>, client: &str, user: &str) -> Result<bool, StoreError> {
+    Ok(tx.execute(
+        "UPDATE users SET modified_at = ?3 WHERE client = ?1 AND user_id = ?2",
+        params![client, user, now_millis()],
+    )? == 1)
+}
+
+fn entries(c: &Connection, client: &str, user: &str) -> Result<Vec<DialogEntry>, StoreError> {
+    let mut stmt = c.prepare_cached(
+        "SELECT idx, name, message FROM dialog_entries WHERE client = ?1 AND user_id = ?2 ORDER BY idx",
+    )?;
+    let rows = stmt
+        .query_map(params![client, user], |r| {
+            Ok(DialogEntry { index: r.get(0)?, name: r.get(1)?, message: r.get(2)? })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests;

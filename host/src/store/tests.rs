@@ -1,0 +1,116 @@
+use super::*;
+
+async fn store() -> (tempfile::TempDir, DialogStore) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = DialogStore::open(&dir.path().join("nested/dialogs.db"), Durability::Normal).await.unwrap();
+    (dir, store)
+}
+
+fn lines(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs.iter().map(|(n, m)| (n.to_string(), m.to_string())).collect()
+}
+
+#[tokio::test]
+async fn users_are_per_client() {
+    let (_dir, s) = store().await;
+    assert!(s.put_user("a", "bob").await.unwrap());
+    assert!(!s.put_user("a", "bob").await.unwrap(), "PUT on an existing user changes nothing");
+    assert!(s.user_exists("a", "bob").await.unwrap());
+    assert!(!s.user_exists("b", "bob").await.unwrap());
+    assert_eq!(s.count_users("a").await.unwrap(), 1);
+    assert_eq!(s.count_users("b").await.unwrap(), 0);
+    assert!(!s.delete_user("b", "bob").await.unwrap());
+    assert!(s.delete_user("a", "bob").await.unwrap());
+    assert_eq!(s.count_users("a").await.unwrap(), 0);
+}
+
+#[tokio::test]
+async fn exchanges_append_whole_and_contiguous() {
+    let (_dir, s) = store().await;
+    let idx = s.append_exchange("c", "u", lines(&[("User", "hi"), ("Waifu", "hello")]), 100).await.unwrap();
+    assert_eq!(idx, vec![0, 1]);
+    // Concurrent chats of the same user: every exchange lands whole, indices stay contiguous.
+    let mut tasks = Vec::new();
+    for i in 0..20 {
+        let s = s.clone();
+        tasks.push(tokio::spawn(async move {
+            s.append_exchange(
+                "c",
+                "u",
+                lines(&[("User", &format!("m{i}")), ("Waifu", &format!("r{i}"))]),
+                100,
+            )
+            .await
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    let dialog = s.dialog("c", "u").await.unwrap().unwrap();
+    assert_eq!(dialog.len(), 42);
+    for (i, e) in dialog.iter().enumerate() {
+        assert_eq!(e.index as usize, i);
+    }
+    for pair in dialog[2..].chunks(2) {
+        assert_eq!(pair[0].message.trim_start_matches('m'), pair[1].message.trim_start_matches('r'));
+    }
+    assert!(matches!(
+        s.append_exchange("c", "u", lines(&[("a", "b"), ("c", "d")]), 43).await,
+        Err(StoreError::DialogFull { would: 44, limit: 43 })
+    ));
+    assert_eq!(
+        s.dialog("c", "u").await.unwrap().unwrap().len(),
+        42,
+        "a refused exchange leaves nothing behind"
+    );
+}
+
+#[tokio::test]
+async fn dialogs_are_replaced_and_reset() {
+    let (_dir, s) = store().await;
+    assert!(!s.set_dialog("c", "nobody", vec![]).await.unwrap());
+    s.put_user("c", "u").await.unwrap();
+    let entries = vec![
+        DialogEntry { index: 0, name: "A".into(), message: "one".into() },
+        DialogEntry { index: 1, name: "B".into(), message: "two".into() },
+    ];
+    assert!(s.set_dialog("c", "u", entries.clone()).await.unwrap());
+    assert_eq!(s.dialog("c", "u").await.unwrap().unwrap(), entries);
+    assert!(s.reset_dialog("c", "u").await.unwrap());
+    assert_eq!(s.dialog("c", "u").await.unwrap().unwrap(), vec![]);
+    assert!(s.dialog("c", "nobody").await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn pages_are_newest_modified_first() {
+    let (_dir, s) = store().await;
+    for name in ["a", "b", "c"] {
+        s.put_user("x", name).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    s.append_exchange("x", "a", lines(&[("u", "m"), ("w", "r")]), 10).await.unwrap();
+    assert_eq!(s.list_users("x", 0, 2).await.unwrap(), ["a", "c"]);
+    assert_eq!(s.list_users("x", 1, 2).await.unwrap(), ["b"]);
+    assert!(s.list_users("x", 2, 2).await.unwrap().is_empty());
+    assert!(s.list_users("x", u64::MAX, 100).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn reopening_keeps_everything_and_refuses_newer_schemas() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.db");
+    {
+        let s = DialogStore::open(&path, Durability::Full).await.unwrap();
+        s.append_exchange("c", "u", lines(&[("A", "x"), ("B", "y")]), 10).await.unwrap();
+    }
+    let s = DialogStore::open(&path, Durability::Normal).await.unwrap();
+    assert_eq!(s.dialog("c", "u").await.unwrap().unwrap().len(), 2);
+    drop(s);
+    let conn = Connection::open(&path).unwrap();
+    conn.pragma_update(None, "user_version", 99).unwrap();
+    drop(conn);
+    assert!(matches!(
+        DialogStore::open(&path, Durability::Normal).await,
+        Err(StoreError::NewerSchema { found: 99, .. })
+    ));
+}

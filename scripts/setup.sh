@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Installs what building and testing Parlance need, from the project's own files, idempotently:
+#   scripts/setup.sh          the build: the wasm32-wasip2 target
+#   scripts/setup.sh --tests  also what the test suite uses: redis-server (Debian), the Python reference
+#                             tools (PyPI, pinned in scripts/requirements-test.txt)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_tests=false
+for arg in "$@"; do
+  case "$arg" in
+    --tests) want_tests=true ;;
+    *) echo "usage: scripts/setup.sh [--tests]" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf '[setup] %s\n' "$*" >&2; }
+
+if ! rustup target list --installed | grep -qx wasm32-wasip2; then
+  say "adding the wasm32-wasip2 target"
+  rustup target add wasm32-wasip2
+fi
+
+# ReDoc's standalone bundle, served by /redoc from the binary (build.rs embeds it). Pinned by version
+# and hash; npm pack fetches the package alone, without its 80 MB of dependencies.
+REDOC_VERSION=2.5.4
+REDOC_SHA256=dcaf76612bc4a3fbcc923a8966dee2f6146a5f32e5ce1b6f02dd60cbbf89500b
+redoc=host/assets/redoc.standalone.js
+if ! echo "$REDOC_SHA256  $redoc" | sha256sum -c --status 2>/dev/null; then
+  say "fetching redoc@$REDOC_VERSION from npm"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent "redoc@$REDOC_VERSION" >/dev/null \
+     && tar xzf "redoc-$REDOC_VERSION.tgz" package/bundles/redoc.standalone.js package/LICENSE)
+  mkdir -p host/assets
+  cp "$tmp/package/bundles/redoc.standalone.js" "$redoc"
+  cp "$tmp/package/LICENSE" host/assets/redoc.LICENSE
+  rm -rf "$tmp"
+  echo "$REDOC_SHA256  $redoc" | sha256sum -c --status || { echo "redoc bundle hash mismatch" >&2; exit 1; }
+fi
+
+if $want_tests; then
+  if ! command -v redis-server >/dev/null; then
+    say "installing redis-server from Debian"
+    sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq redis-server >/dev/null
+  fi
+  if [ ! -x .venv/bin/python ]; then
+    say "creating the Python virtualenv .venv"
+    python3 -m venv .venv
+  fi
+  if ! cmp -s scripts/requirements-test.txt .venv/.requirements-test.txt 2>/dev/null; then
+    say "installing the Python test tools"
+    .venv/bin/pip install -q -r scripts/requirements-test.txt
+    cp scripts/requirements-test.txt .venv/.requirements-test.txt
+  fi
+fi
+say "ready"

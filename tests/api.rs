@@ -1,0 +1,302 @@
+//! The paraphrase REST API against the real binary: shapes, errors, the cache (memory and a real
+//! Redis), rate limits, batches, operations routes and the OpenAPI documents.
+
+use crate::common::server::{Redis, Server};
+use crate::common::upstream::FakeOpenAi;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+async fn post(server: &Server, path: &str, body: Value) -> (u16, Value, reqwest::header::HeaderMap) {
+    let r = server.client.post(server.url(path)).json(&body).send().await.unwrap();
+    let status = r.status().as_u16();
+    let headers = r.headers().clone();
+    (status, r.json().await.unwrap_or(Value::Null), headers)
+}
+
+fn assert_error(body: &Value, code: &str) {
+    assert_eq!(body["error"]["code"], code, "{body}");
+    assert!(body["error"]["message"].as_str().is_some_and(|m| !m.is_empty()), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn paraphrase_caches_and_skips_the_cache_on_request() {
+    let server = Server::start(&[]).await;
+    let text = "The weather is nice today and the children are playing outside.";
+    let (status, first, _) = post(&server, "/paraphrase", json!({"text": text})).await;
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(first["original"], text);
+    assert_eq!(first["provider"], "offline");
+    assert_eq!(first["model"], "wordnet-3.0");
+    assert_eq!(first["cached"], false);
+    assert_ne!(first["paraphrase"], text);
+    let (_, second, _) = post(&server, "/paraphrase", json!({"text": text})).await;
+    assert_eq!(second["cached"], true);
+    assert_eq!(second["paraphrase"], first["paraphrase"]);
+    let (_, skipped, _) = post(&server, "/paraphrase", json!({"text": text, "skip_cache": true})).await;
+    assert_eq!(skipped["cached"], false);
+
+    let stats: Value =
+        server.client.get(server.url("/cache/stats")).send().await.unwrap().json().await.unwrap();
+    assert_eq!((stats["hits"].as_u64(), stats["misses"].as_u64()), (Some(1), Some(1)), "{stats}");
+    assert_eq!(stats["backend"], "memory");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bad_requests_get_json_errors() {
+    let server = Server::start(&[]).await;
+    let raw = |body: &'static str, content_type: &'static str| {
+        let server = &server;
+        async move {
+            let r = server
+                .client
+                .post(server.url("/paraphrase"))
+                .header("content-type", content_type)
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            (r.status().as_u16(), r.json::<Value>().await.unwrap())
+        }
+    };
+    let (status, body) = raw("{not json", "application/json").await;
+    assert_eq!(status, 400);
+    assert_error(&body, "malformed_json");
+    let (status, body) = raw("{}", "application/json").await;
+    assert_eq!(status, 422);
+    assert!(body["error"]["message"].as_str().unwrap().contains("text"), "{body}");
+    let (status, body) = raw("{\"text\": 5}", "application/json").await;
+    assert_eq!(status, 422, "{body}");
+    let (status, body) = raw("text=hi", "text/plain").await;
+    assert_eq!(status, 415);
+    assert_error(&body, "unsupported_media_type");
+    let (status, body, _) = post(&server, "/paraphrase", json!({"text": "   "})).await;
+    assert_eq!(status, 422);
+    assert_error(&body, "invalid_input");
+    let (status, body, _) = post(&server, "/paraphrase", json!({"text": "x".repeat(10_001)})).await;
+    assert_eq!(status, 422);
+    assert!(body["error"]["message"].as_str().unwrap().contains("10000"), "{body}");
+    let (status, body, _) = post(&server, "/paraphrase", json!({"text": "hi", "provider": "nope"})).await;
+    assert_eq!(status, 422);
+    assert_error(&body, "unknown_plugin");
+    assert!(body["error"]["message"].as_str().unwrap().contains("offline"), "{body}");
+    // Its own client: the server closes a connection whose body it refused, so it must not be reused.
+    let big = "y".repeat(11 * 1024 * 1024);
+    let r = reqwest::Client::new()
+        .post(server.url("/paraphrase"))
+        .header("content-type", "application/json")
+        .body(format!("{{\"text\": \"{big}\"}}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 413);
+    assert_error(&r.json().await.unwrap(), "payload_too_large");
+    let r = server.client.get(server.url("/nowhere")).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 404);
+    assert_error(&r.json().await.unwrap(), "not_found");
+    let r = server.client.get(server.url("/paraphrase")).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 405);
+    assert_error(&r.json().await.unwrap(), "method_not_allowed");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn batches_keep_order_and_fail_items_alone() {
+    let server = Server::start(&[("BATCH_MAX_SIZE", "3")]).await;
+    let texts = ["The cat sat on the mat.", " ", "How can I learn Python quickly?"];
+    let (status, body, _) = post(&server, "/paraphrase/batch", json!({"texts": texts})).await;
+    assert_eq!(status, 200, "{body}");
+    let results = body["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3);
+    for (i, r) in results.iter().enumerate() {
+        assert_eq!(r["index"], i);
+        assert_eq!(r["original"], texts[i]);
+    }
+    assert!(results[0]["paraphrase"].is_string() && results[2]["paraphrase"].is_string());
+    assert_error(&results[1], "invalid_input");
+    assert_eq!(body["summary"], json!({"total": 3, "successful": 2, "failed": 1}));
+
+    let (status, body, _) = post(&server, "/paraphrase/batch", json!({"texts": ["a", "b", "c", "d"]})).await;
+    assert_eq!(status, 422);
+    assert!(body["error"]["message"].as_str().unwrap().contains("BATCH_MAX_SIZE allows at most 3"), "{body}");
+    let (status, _, _) = post(&server, "/paraphrase/batch", json!({"texts": []})).await;
+    assert_eq!(status, 422);
+    let (status, body, _) =
+        post(&server, "/paraphrase/batch", json!({"texts": ["a"], "provider": "nope"})).await;
+    assert_eq!(status, 422);
+    assert_error(&body, "unknown_plugin");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_rate_limit_counts_provider_calls_per_client() {
+    let server = Server::start(&[("RATE_LIMIT_REQUESTS_PER_MINUTE", "60")]).await;
+    let call = |client: &'static str, text: String| {
+        let server = &server;
+        async move {
+            let r = server
+                .client
+                .post(server.url("/paraphrase"))
+                .header("current-user", client)
+                .json(&json!({"text": text}))
+                .send()
+                .await
+                .unwrap();
+            let headers = r.headers().clone();
+            (r.status().as_u16(), headers, r.json::<Value>().await.unwrap())
+        }
+    };
+    let (status, headers, _) = call("alice", "The first of many texts.".into()).await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["x-ratelimit-limit"], "60");
+    assert_eq!(headers["x-ratelimit-remaining"], "59");
+    for i in 1..60 {
+        let (status, _, body) = call("alice", format!("Text number {i} is here.")).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, headers, body) = call("alice", "One text too many.".into()).await;
+    assert_eq!(status, 429, "{body}");
+    assert_error(&body, "rate_limited");
+    assert!(body["error"]["message"].as_str().unwrap().contains("not the upstream"), "{body}");
+    let retry_after: u64 = headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert_eq!(retry_after, 1);
+    assert_eq!(headers["x-ratelimit-remaining"], "0");
+    assert_eq!(headers["x-ratelimit-limit"], "60");
+    assert!(headers.contains_key("x-ratelimit-reset"));
+    let metrics = server.client.get(server.url("/metrics")).send().await.unwrap().text().await.unwrap();
+    assert!(metrics.contains("parlance_rate_limit_rejections_total{provider=\"offline\"} 1"), "{metrics}");
+    // A cache hit is not a provider call, and other clients have their own quota.
+    assert_eq!(call("alice", "The first of many texts.".into()).await.0, 200);
+    assert_eq!(call("bob", "One text too many.".into()).await.0, 200);
+    tokio::time::sleep(Duration::from_secs(retry_after)).await;
+    assert_eq!(
+        call("alice", "One text too many.".into()).await.0,
+        200,
+        "after Retry-After the call succeeds"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn upstream_rate_limits_are_retried_then_reported() {
+    let upstream = FakeOpenAi::start("A retried answer.").await;
+    let server = Server::start(&[
+        ("PROVIDER_API_KEY", "k"),
+        ("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", &upstream.base_url()),
+    ])
+    .await;
+    let (status, body, _) =
+        post(&server, "/paraphrase", json!({"text": "Hello.", "model": "flaky-429"})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["paraphrase"], "A retried answer.");
+    assert_eq!(upstream.requests().len(), 2, "one 429, then the retry");
+    let (status, body, headers) =
+        post(&server, "/paraphrase", json!({"text": "Hello.", "model": "fail-429"})).await;
+    assert_eq!(status, 429, "{body}");
+    assert_error(&body, "upstream_rate_limited");
+    assert_eq!(headers["retry-after"], "7");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn redis_caches_across_processes_and_outages_fall_back_to_memory() {
+    let mut redis = Redis::start().await;
+    let url = redis.url();
+    let env = [("CACHE_TYPE", "redis"), ("CACHE_STORE_URL", url.as_str())];
+    let text = "A sentence that only this test paraphrases.";
+    {
+        let first = Server::start(&env).await;
+        let (_, body, _) = post(&first, "/paraphrase", json!({"text": text})).await;
+        assert_eq!(body["cached"], false, "{body}");
+    }
+    let second = Server::start(&env).await;
+    let (_, body, _) = post(&second, "/paraphrase", json!({"text": text})).await;
+    assert_eq!(body["cached"], true, "a second process finds the answer in Redis: {body}");
+    let health: Value = second.client.get(second.url("/health")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(health["components"]["cache"]["backend"], "redis");
+    assert_eq!(health["components"]["cache"]["status"], "ok");
+
+    redis.stop();
+    let (status, body, _) =
+        post(&second, "/paraphrase", json!({"text": "Redis is gone now, but this still works."})).await;
+    assert_eq!(status, 200, "cache errors never fail a request: {body}");
+    let health: Value = second.client.get(second.url("/health")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(health["status"], "degraded", "{health}");
+    assert_eq!(health["components"]["cache"]["status"], "degraded");
+    let (_, body, _) =
+        post(&second, "/paraphrase", json!({"text": "Redis is gone now, but this still works."})).await;
+    assert_eq!(body["cached"], true, "the memory fallback serves: {body}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn operations_routes_describe_the_service() {
+    let server = Server::start(&[]).await;
+    let health: Value = server.client.get(server.url("/health")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(health["status"], "ok", "{health}");
+    assert_eq!(health["version"], env!("CARGO_PKG_VERSION"));
+    assert!(health["components"]["plugins"]["providers"].as_array().unwrap().contains(&json!("offline")));
+    assert_eq!(health["components"]["cache"]["backend"], "memory");
+    assert!(health["components"]["store"]["status"].is_string());
+
+    let providers: Value =
+        server.client.get(server.url("/providers")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(providers["default"], "offline");
+    let offline = providers["providers"].as_array().unwrap().iter().find(|p| p["id"] == "offline").unwrap();
+    assert_eq!(
+        (offline["default"].clone(), offline["default_model"].clone()),
+        (json!(true), json!("wordnet-3.0"))
+    );
+    let openrouter =
+        providers["providers"].as_array().unwrap().iter().find(|p| p["id"] == "openrouter").unwrap();
+    assert_eq!(openrouter["available"], false);
+
+    post(&server, "/paraphrase", json!({"text": "Count this call."})).await;
+    let metrics = server.client.get(server.url("/metrics")).send().await.unwrap().text().await.unwrap();
+    for needle in [
+        "parlance_http_requests_total{route=\"/paraphrase\",method=\"POST\",status=\"200\"}",
+        "parlance_plugin_calls_total{plugin=\"offline\",outcome=\"ok\"}",
+        "parlance_plugin_call_duration_seconds_count{plugin=\"offline\"}",
+        "parlance_cache_misses_total",
+    ] {
+        assert!(metrics.contains(needle), "missing {needle} in\n{metrics}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_documents_cover_every_route_and_need_no_internet() {
+    let server = Server::start(&[]).await;
+    let doc: Value =
+        server.client.get(server.url("/openapi.json")).send().await.unwrap().json().await.unwrap();
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"), "{}", doc["openapi"]);
+    let paths = doc["paths"].as_object().unwrap();
+    for route in ["/paraphrase", "/paraphrase/batch", "/providers", "/cache/stats", "/health", "/metrics"] {
+        assert!(paths.contains_key(route), "{route} is missing from the OpenAPI document");
+    }
+    let docs = server.client.get(server.url("/docs/")).send().await.unwrap();
+    assert_eq!(docs.status().as_u16(), 200);
+    let page = docs.text().await.unwrap();
+    assert!(page.contains("swagger-ui"), "{page}");
+    assert!(!page.contains("https://"), "the Swagger page must not load assets from the internet");
+    let redoc = server.client.get(server.url("/redoc")).send().await.unwrap().text().await.unwrap();
+    assert!(redoc.contains("/redoc/redoc.standalone.js") && !redoc.contains("https://"), "{redoc}");
+    let js = server.client.get(server.url("/redoc/redoc.standalone.js")).send().await.unwrap();
+    assert_eq!(js.status().as_u16(), 200);
+    assert!(js.bytes().await.unwrap().len() > 500_000);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn cors_answers_preflight_requests() {
+    let server = Server::start(&[("CORS_ORIGINS", "https://app.example")]).await;
+    let r = server
+        .client
+        .request(reqwest::Method::OPTIONS, server.url("/paraphrase"))
+        .header("origin", "https://app.example")
+        .header("access-control-request-method", "POST")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers()["access-control-allow-origin"], "https://app.example");
+    let r = server
+        .client
+        .get(server.url("/health"))
+        .header("origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert!(!r.headers().contains_key("access-control-allow-origin"));
+}

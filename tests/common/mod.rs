@@ -1,0 +1,42 @@
+//! Shared test support: fixture paths, runtime settings with a shared compile cache, the binary, and
+//! small upstream servers on loopback that speak the real protocols.
+#![allow(dead_code, reason = "each test binary uses a different part of the shared support")]
+
+pub mod server;
+pub mod upstream;
+
+use parlance::plugins::RuntimeSettings;
+use std::path::PathBuf;
+
+/// A component built from `tests/fixtures/<crate>`.
+pub fn fixture(krate: &str) -> PathBuf {
+    PathBuf::from(env!("PARLANCE_FIXTURES_DIR")).join(format!("{}.wasm", krate.replace('-', "_")))
+}
+
+/// Runtime settings whose compile cache is shared by all tests of this build, so each component is
+/// compiled once per build rather than once per test.
+pub fn runtime_settings() -> RuntimeSettings {
+    RuntimeSettings { cache_dir: Some(compile_cache_dir()), max_instances: 32 }
+}
+
+pub fn compile_cache_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compile-cache")
+}
+
+/// The `parlance` binary under test.
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_parlance"))
+}
+
+/// A command for the binary with a clean, hermetic environment: no key files from the real home, a
+/// memory cache, the shared compile cache, and a fresh working directory.
+pub fn command(home: &std::path::Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(bin());
+    cmd.env_clear()
+        .env("HOME", home)
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("CACHE_TYPE", "memory")
+        .env("PARLANCE_CACHE_DIR", compile_cache_dir())
+        .current_dir(home);
+    cmd
+}

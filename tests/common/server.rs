@@ -1,0 +1,151 @@
+//! The real binary serving its APIs on free loopback ports, and a real `redis-server`.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// `parlance --mode api` on two free ports, killed when dropped.
+pub struct Server {
+    pub api: SocketAddr,
+    pub chat: SocketAddr,
+    pub home: tempfile::TempDir,
+    child: Child,
+    pub client: reqwest::Client,
+}
+
+impl Server {
+    /// Starts with a memory cache, a database in the server's own home, and `env` on top.
+    pub async fn start(env: &[(&str, &str)]) -> Server {
+        Server::start_in(tempfile::tempdir().unwrap(), env, &[]).await
+    }
+
+    pub async fn start_in(home: tempfile::TempDir, env: &[(&str, &str)], args: &[&str]) -> Server {
+        let (api_port, chat_port) = (free_port(), free_port());
+        let mut cmd = super::command(home.path());
+        cmd.env("API_HOST", "127.0.0.1")
+            .env("PORT", chat_port.to_string())
+            .env("DATABASE_FILE", home.path().join("dialogs.db"))
+            .args(["--mode", "api", "--port", &api_port.to_string()])
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = cmd.spawn().unwrap();
+        let api: SocketAddr = format!("127.0.0.1:{api_port}").parse().unwrap();
+        let chat: SocketAddr = format!("127.0.0.1:{chat_port}").parse().unwrap();
+        let client = reqwest::Client::builder().timeout(Duration::from_secs(60)).build().unwrap();
+        let mut server = Server { api, chat, home, child, client };
+        server.wait_ready().await;
+        server
+    }
+
+    async fn wait_ready(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                let mut stderr = String::new();
+                if let Some(mut e) = self.child.stderr.take() {
+                    use std::io::Read;
+                    let _ = e.read_to_string(&mut stderr);
+                }
+                panic!("the server exited with {status}: {stderr}");
+            }
+            let ready = async {
+                let api = self.client.get(self.url("/health")).send().await.ok()?;
+                let chat = self.client.get(self.chat_url("/v1/server/status")).send().await.ok()?;
+                (api.status().is_success() && chat.status().is_success()).then_some(())
+            };
+            if ready.await.is_some() {
+                return;
+            }
+            assert!(Instant::now() < deadline, "the server did not become ready");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.api)
+    }
+
+    pub fn chat_url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.chat)
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Ends the process abruptly, as a crash would.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    pub fn home(&self) -> &Path {
+        self.home.path()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A `redis-server` on a free port, with no persistence, stopped when dropped.
+pub struct Redis {
+    pub port: u16,
+    child: Child,
+    _dir: tempfile::TempDir,
+}
+
+impl Redis {
+    pub async fn start() -> Redis {
+        let dir = tempfile::tempdir().unwrap();
+        let port = free_port();
+        let child = std::process::Command::new(redis_server())
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server must be installed (scripts/setup.sh --tests installs it)");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        Redis { port, child, _dir: dir }
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/0", self.port)
+    }
+
+    pub fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn redis_server() -> PathBuf {
+    ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+        .unwrap_or_else(|| PathBuf::from("redis-server"))
+}

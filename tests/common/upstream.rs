@@ -1,0 +1,161 @@
+//! Upstreams played by small local servers speaking the real protocols over loopback.
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Serves `router` on a free loopback port until the test ends.
+pub async fn serve(router: Router) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    addr
+}
+
+/// What an upstream saw.
+#[derive(Clone, Debug, Default)]
+pub struct Seen {
+    pub authorization: Option<String>,
+    pub body: Value,
+}
+
+/// An OpenAI chat-completions server. The requested model picks the behaviour: `fail-401`,
+/// `fail-429` (with Retry-After: 7), `fail-503`, `slow` (answers after 3 s), `html` (an HTML error
+/// page with status 200), `garbage` (invalid JSON), `in-band-401` (status 200 with an error object);
+/// `flaky-429` (429 with Retry-After: 1 on every other request, starting with the first); any other
+/// model answers with `reply` and echoes the model.
+pub struct FakeOpenAi {
+    pub addr: SocketAddr,
+    pub seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl FakeOpenAi {
+    pub async fn start(reply: &'static str) -> FakeOpenAi {
+        let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+        let router = Router::new()
+            .route("/v1/chat/completions", post(chat_completions))
+            .with_state((seen.clone(), reply));
+        FakeOpenAi { addr: serve(router).await, seen }
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://{}/v1", self.addr)
+    }
+
+    pub fn requests(&self) -> Vec<Seen> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+async fn chat_completions(
+    State((seen, reply)): State<(Arc<Mutex<Vec<Seen>>>, &'static str)>,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
+    let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let authorization = headers.get("authorization").and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let count = {
+        let mut seen = seen.lock().unwrap();
+        seen.push(Seen { authorization, body: body.clone() });
+        seen.len()
+    };
+    let model = body["model"].as_str().unwrap_or_default().to_owned();
+    let error = |status: StatusCode, message: &str| {
+        (status, axum::Json(json!({"error": {"message": message, "type": "error", "code": status.as_u16()}})))
+            .into_response()
+    };
+    match model.as_str() {
+        "fail-401" => error(StatusCode::UNAUTHORIZED, "Incorrect API key provided"),
+        "fail-429" => {
+            let mut r = error(StatusCode::TOO_MANY_REQUESTS, "Rate limit reached");
+            r.headers_mut().insert("retry-after", "7".parse().unwrap());
+            r
+        }
+        "flaky-429" if count % 2 == 1 => {
+            let mut r = error(StatusCode::TOO_MANY_REQUESTS, "Slow down");
+            r.headers_mut().insert("retry-after", "1".parse().unwrap());
+            r
+        }
+        "fail-503" => error(StatusCode::SERVICE_UNAVAILABLE, "The server is overloaded"),
+        "slow" => {
+            tokio::time::sleep(Duration::from_secs(3)).await;
+            completion(&model, reply)
+        }
+        "html" => ([("content-type", "text/html")], "<html><body><h1>502 Bad Gateway</h1></body></html>")
+            .into_response(),
+        "garbage" => ([("content-type", "application/json")], "{\"choices\": [{\"mess").into_response(),
+        "in-band-401" => {
+            axum::Json(json!({"error": {"message": "User not found.", "code": 401}})).into_response()
+        }
+        _ => completion(&model, reply),
+    }
+}
+
+fn completion(model: &str, reply: &str) -> Response {
+    axum::Json(json!({
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": 1_700_000_000,
+        "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+    }))
+    .into_response()
+}
+
+/// The original service's model endpoint: a form-encoded POST with one field, `input`, answered with the
+/// reply as plain text. The prompt picks the behaviour: a message containing `FAIL500`, `HTML`,
+/// `GARBAGE` or `SLOW` makes it fail that way; otherwise it answers `Reply <n>` (n counts requests).
+pub struct FakeFormModel {
+    pub addr: SocketAddr,
+    pub inputs: Arc<Mutex<Vec<String>>>,
+}
+
+impl FakeFormModel {
+    pub async fn start() -> FakeFormModel {
+        let inputs: Arc<Mutex<Vec<String>>> = Arc::default();
+        let router = Router::new().route("/path/", post(form_model)).with_state(inputs.clone());
+        FakeFormModel { addr: serve(router).await, inputs }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}/path/", self.addr)
+    }
+
+    pub fn inputs(&self) -> Vec<String> {
+        self.inputs.lock().unwrap().clone()
+    }
+}
+
+async fn form_model(
+    State(inputs): State<Arc<Mutex<Vec<String>>>>,
+    axum::Form(form): axum::Form<std::collections::HashMap<String, String>>,
+) -> Response {
+    let input = form.get("input").cloned().unwrap_or_default();
+    let n = {
+        let mut inputs = inputs.lock().unwrap();
+        inputs.push(input.clone());
+        inputs.len()
+    };
+    // Judge by the newest user line, which sits just before the open quote of the reply.
+    let last = input.rsplit(" said: \"").nth(1).unwrap_or(&input);
+    if last.contains("FAIL500") {
+        (StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response()
+    } else if last.contains("HTML") {
+        ([("content-type", "text/html")], "<!DOCTYPE html><html><body>502 Bad Gateway</body></html>")
+            .into_response()
+    } else if last.contains("GARBAGE") {
+        ([("content-type", "application/octet-stream")], vec![0xffu8, 0xfe, 0x00, 0x01]).into_response()
+    } else if last.contains("SLOW") {
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        "too late".into_response()
+    } else {
+        ([("content-type", "text/plain")], format!("Reply {n}")).into_response()
+    }
+}

@@ -1,0 +1,10 @@
+//! Black-box tests of Parlance: each module starts real components, real servers on loopback or the
+//! real binary.
+
+mod common;
+
+mod api;
+mod chat;
+mod cli;
+mod providers;
+mod sandbox;

@@ -1,0 +1,138 @@
+//! The OpenAI-compatible provider against a local server that speaks chat completions: the key goes
+//! as a bearer token, each upstream failure maps to its own error, and the allow-list holds.
+
+use crate::common;
+use common::upstream::FakeOpenAi;
+use parlance::config::Env;
+use parlance::plugins::api::{CallFailure, PluginErrorKind};
+use parlance::{Error, ParaphraseRequest, Parlance};
+
+fn env(home: &std::path::Path) -> Env {
+    Env::empty()
+        .with("HOME", home.to_str().unwrap())
+        .with("CACHE_TYPE", "memory")
+        .with("PARLANCE_CACHE_DIR", common::compile_cache_dir().to_str().unwrap())
+}
+
+#[tokio::test]
+async fn openrouter_uses_the_key_and_the_configured_upstream() {
+    let home = tempfile::tempdir().unwrap();
+    let upstream = FakeOpenAi::start("A swift auburn fox leaps over the idle hound.").await;
+    let env = env(home.path())
+        .with("PROVIDER_API_KEY", "sk-test-123")
+        .with("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", &upstream.base_url());
+    let parlance = Parlance::builder().env(env).build().await.unwrap();
+    assert_eq!(parlance.paraphraser().default_provider(), "openrouter", "a key makes openrouter the default");
+
+    let result = parlance.generate_paraphrase("The quick brown fox jumps over the lazy dog.").await.unwrap();
+    assert_eq!(result.paraphrase, "A swift auburn fox leaps over the idle hound.");
+    assert_eq!(result.provider, "openrouter");
+    assert_eq!(result.model, "deepseek/deepseek-chat-v3-0324:free");
+    let seen = upstream.requests();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].authorization.as_deref(), Some("Bearer sk-test-123"));
+    let messages = seen[0].body["messages"].as_array().unwrap();
+    assert!(messages.last().unwrap()["content"].as_str().unwrap().contains("The quick brown fox"));
+}
+
+#[tokio::test]
+async fn each_upstream_failure_has_its_own_error() {
+    let home = tempfile::tempdir().unwrap();
+    let upstream = FakeOpenAi::start("unused").await;
+    let env = env(home.path())
+        .with("PROVIDER_API_KEY", "sk-test")
+        .with("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", &upstream.base_url())
+        .with("PARLANCE_PLUGIN_OPENROUTER_TIMEOUT_MS", "800");
+    let parlance = Parlance::builder().env(env).build().await.unwrap();
+    let kind_for = |model: &'static str| {
+        let parlance = parlance.clone();
+        async move {
+            let request =
+                ParaphraseRequest { model: Some(model.into()), ..ParaphraseRequest::new("Hello there.") };
+            match parlance.paraphrase(&request).await {
+                Err(Error::Plugin(e)) => match e.failure {
+                    CallFailure::Reported(p) => (p.kind, p.message),
+                    other => panic!("{model}: expected a reported error, got {other:?}"),
+                },
+                other => panic!("{model}: expected a plugin error, got {other:?}"),
+            }
+        }
+    };
+    assert_eq!(kind_for("fail-401").await.0, PluginErrorKind::Unauthorized);
+    assert_eq!(kind_for("in-band-401").await.0, PluginErrorKind::Unauthorized);
+    assert_eq!(kind_for("fail-429").await.0, PluginErrorKind::RateLimited { retry_after_secs: Some(7) });
+    assert_eq!(kind_for("fail-503").await.0, PluginErrorKind::Unavailable);
+    let (kind, message) = kind_for("garbage").await;
+    assert_eq!(kind, PluginErrorKind::BadResponse, "{message}");
+    assert_eq!(kind_for("html").await.0, PluginErrorKind::BadResponse);
+    assert_eq!(kind_for("slow").await.0, PluginErrorKind::Timeout);
+}
+
+#[tokio::test]
+async fn a_refused_connection_is_unavailable() {
+    let home = tempfile::tempdir().unwrap();
+    // Bind and drop, so the port is very likely closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let env = env(home.path())
+        .with("PROVIDER_API_KEY", "sk-test")
+        .with("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", &format!("http://127.0.0.1:{port}/v1"));
+    let parlance = Parlance::builder().env(env).build().await.unwrap();
+    match parlance.generate_paraphrase("Hello.").await {
+        Err(Error::Plugin(e)) => {
+            assert!(
+                matches!(&e.failure, CallFailure::Reported(p) if p.kind == PluginErrorKind::Unavailable),
+                "{e}"
+            )
+        }
+        other => panic!("expected unavailable, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn the_plugin_cannot_leave_its_allow_list() {
+    let home = tempfile::tempdir().unwrap();
+    let allowed = FakeOpenAi::start("allowed").await;
+    let other = FakeOpenAi::start("should never answer").await;
+    let file = home.path().join("parlance.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "[[plugin]]\nid = \"openrouter\"\nallowed_hosts = [\"http://{}\"]\nconfig = {{ base_url = \"{}\" }}\n",
+            allowed.addr,
+            other.base_url()
+        ),
+    )
+    .unwrap();
+    let env = env(home.path()).with("PROVIDER_API_KEY", "sk-test");
+    let parlance = Parlance::builder().env(env).config_file(&file).build().await.unwrap();
+    match parlance.generate_paraphrase("Hello.").await {
+        Err(Error::Plugin(e)) => {
+            assert_eq!(e.denied_requests, vec![format!("http://{}", other.addr)]);
+            assert!(e.to_string().contains("not in its allowed_hosts"), "{e}");
+        }
+        other => panic!("expected a denied request, got {other:?}"),
+    }
+    assert!(other.requests().is_empty(), "the host outside the allow-list was contacted");
+    assert!(allowed.requests().is_empty());
+}
+
+#[tokio::test]
+async fn without_a_key_openrouter_is_unavailable_and_offline_is_the_default() {
+    let home = tempfile::tempdir().unwrap();
+    let parlance = Parlance::builder().env(env(home.path())).build().await.unwrap();
+    assert_eq!(parlance.paraphraser().default_provider(), "offline");
+    let request =
+        ParaphraseRequest { provider: Some("openrouter".into()), ..ParaphraseRequest::new("Hello.") };
+    match parlance.paraphrase(&request).await {
+        Err(Error::PluginUnavailable { id, reason, .. }) => {
+            assert_eq!(id, "openrouter");
+            assert!(reason.contains("PROVIDER_API_KEY"), "{reason}");
+        }
+        other => panic!("expected unavailable, got {other:?}"),
+    }
+    let request = ParaphraseRequest { provider: Some("nope".into()), ..ParaphraseRequest::new("Hello.") };
+    match parlance.paraphrase(&request).await {
+        Err(Error::UnknownPlugin { known, .. }) => assert!(known.contains(&"offline".to_owned())),
+        other => panic!("expected unknown provider, got {other:?}"),
+    }
+}
