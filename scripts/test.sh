@@ -1,7 +1,20 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh clone: set-up, then every test of the workspace.
+# The whole test suite, from a fresh clone: set-up, fresh cross-check data from the reference tools,
+# every test of the workspace, the library example, and schemathesis against a running release binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests
 export PATH="$PWD/.venv/bin:$PATH"
+mkdir -p target
+
+# Random pairs scored by sacreBLEU and rouge-score in this run, checked by the metric tests beside the
+# shared reference file.
+seed=${PARLANCE_CROSSCHECK_SEED:-$(date +%s)}
+echo "[test] cross-check pairs with seed $seed" >&2
+python scripts/metric_reference.py generate --count 300 --seed "$seed" --out target/crosscheck.jsonl
+export PARLANCE_EXTRA_METRIC_REFERENCE="$PWD/target/crosscheck.jsonl"
+
 cargo test --workspace --no-fail-fast
+cargo run --quiet --example library -p parlance
+
+scripts/schemathesis.sh

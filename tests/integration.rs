@@ -6,5 +6,7 @@ mod common;
 mod api;
 mod chat;
 mod cli;
+mod dataset;
+mod metrics;
 mod providers;
 mod sandbox;

@@ -2,8 +2,83 @@
 //! sandboxed WebAssembly components.
 //!
 //! The [`Parlance`] handle is the one path for the work: the `parlance` binary's CLI and REST
-//! handlers call it, and so can any Rust program. Build it with [`Parlance::builder`] (the seed's
-//! `setup_system`), which reads the same configuration as the binary.
+//! handlers call it, and so can any Rust program, with the same cache, rate limits, plugins and
+//! sandbox. It is `Send + Sync` and cheap to clone; every method is async; every error is an
+//! [`Error`], whose variants each have one documented meaning.
+//!
+//! The seed's four library operations:
+//!
+//! | Operation | Here |
+//! |---|---|
+//! | `setup_system` | [`setup_system`], or [`Parlance::builder`] for configuration in code |
+//! | `generate_paraphrase(text)` | [`Parlance::generate_paraphrase`] |
+//! | `paraphrase_batch(texts)` | [`Parlance::paraphrase_batch`] |
+//! | `evaluate_paraphrase(original, paraphrase)` | [`Parlance::evaluate_paraphrase`], whose result has `overall_score` |
+//!
+//! # Setting up
+//!
+//! [`setup_system`] reads the environment, `.env` and `parlance.toml` exactly as the binary does. The
+//! builder takes the same settings in code:
+//!
+//! ```
+//! # #[tokio::main] async fn main() -> parlance::Result<()> {
+//! use parlance::{Parlance, config::Env};
+//!
+//! let db = std::env::temp_dir().join(format!("parlance-doc-setup-{}.db", std::process::id()));
+//! let env = Env::empty().with("CACHE_TYPE", "memory").with("DATABASE_FILE", db.to_str().unwrap());
+//! let parlance = Parlance::builder().env(env).build().await?;
+//! // Without an API key the offline provider is the default.
+//! assert_eq!(parlance.paraphraser().default_provider(), "offline");
+//! # Ok(()) }
+//! ```
+//!
+//! # Paraphrasing one text
+//!
+//! ```
+//! # #[tokio::main] async fn main() -> parlance::Result<()> {
+//! # use parlance::{Parlance, config::Env};
+//! # let db = std::env::temp_dir().join(format!("parlance-doc-one-{}.db", std::process::id()));
+//! # let env = Env::empty().with("CACHE_TYPE", "memory").with("DATABASE_FILE", db.to_str().unwrap());
+//! # let parlance = Parlance::builder().env(env).build().await?;
+//! let result = parlance.generate_paraphrase("The quick brown fox jumps over the lazy dog.").await?;
+//! assert_ne!(result.paraphrase, result.original);
+//! assert_eq!(result.provider, "offline");
+//! # Ok(()) }
+//! ```
+//!
+//! # Paraphrasing a batch
+//!
+//! Each text succeeds or fails alone; results come back in input order.
+//!
+//! ```
+//! # #[tokio::main] async fn main() -> parlance::Result<()> {
+//! # use parlance::{Parlance, config::Env};
+//! # let db = std::env::temp_dir().join(format!("parlance-doc-batch-{}.db", std::process::id()));
+//! # let env = Env::empty().with("CACHE_TYPE", "memory").with("DATABASE_FILE", db.to_str().unwrap());
+//! # let parlance = Parlance::builder().env(env).build().await?;
+//! let texts = vec!["How can I learn Python quickly?".to_owned(), "   ".to_owned()];
+//! let results = parlance.paraphrase_batch(texts).await?;
+//! assert!(results[0].is_ok());
+//! assert!(matches!(results[1], Err(parlance::Error::InvalidInput { .. })));
+//! # Ok(()) }
+//! ```
+//!
+//! # Evaluating a paraphrase
+//!
+//! ```
+//! # #[tokio::main] async fn main() -> parlance::Result<()> {
+//! # use parlance::{Parlance, config::Env};
+//! # let db = std::env::temp_dir().join(format!("parlance-doc-eval-{}.db", std::process::id()));
+//! # let env = Env::empty().with("CACHE_TYPE", "memory").with("DATABASE_FILE", db.to_str().unwrap());
+//! # let parlance = Parlance::builder().env(env).build().await?;
+//! let result = parlance.evaluate_paraphrase("The cat sat on the mat.", "A cat was sitting on the mat.").await?;
+//! let bleu = result.evaluation.scores["bleu"];
+//! let overall = result.evaluation.overall_score.expect("lexical and length scores are weighted");
+//! assert!((0.0..=100.0).contains(&bleu) && (0.0..=1.0).contains(&overall));
+//! # Ok(()) }
+//! ```
+//!
+//! For a dataset, [`Parlance::evaluate_dataset`] returns per-score statistics.
 
 pub mod cache;
 pub mod chat;
@@ -117,7 +192,7 @@ impl Parlance {
                 .observed_by(metrics.clone()),
         );
         let evaluate =
-            evaluate::EvaluateService::new(config.evaluate.clone(), plugins.clone(), embeddings.is_some());
+            evaluate::EvaluateService::new(config.evaluate.clone(), plugins.clone(), embeddings.is_some())?;
         let paraphrase =
             ParaphraseService::new(config.paraphrase.clone(), plugins.clone(), metrics.clone()).await;
         let store =
@@ -159,6 +234,17 @@ impl Parlance {
             evaluate::EvalOptions { include_semantic: self.inner.config.embeddings.is_some(), detail: false };
         let pair = plugins::api::Pair { original: original.to_owned(), paraphrase: paraphrase.to_owned() };
         Ok(self.inner.evaluate.evaluate(&[pair], options).await?.remove(0))
+    }
+
+    /// Evaluates a dataset of any size (streamed in batches) and returns, per score, the mean, minimum,
+    /// maximum and standard deviation, with the counts of pairs evaluated and failed.
+    pub async fn evaluate_dataset(
+        &self,
+        pairs: impl Iterator<Item = plugins::api::Pair>,
+    ) -> Result<evaluate::summary::Summary> {
+        let options =
+            evaluate::EvalOptions { include_semantic: self.inner.config.embeddings.is_some(), detail: false };
+        self.inner.evaluate.summarize_dataset(pairs, options).await
     }
 
     pub fn metrics(&self) -> &Metrics {

@@ -5,11 +5,8 @@ use crate::Parlance;
 use crate::evaluate::summary::Summary;
 use crate::evaluate::{EvalOptions, PairEvaluation};
 use crate::plugins::api::Pair;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::Path;
-
-/// Pairs sent to the metrics at once when a file streams through.
-const FILE_BATCH: usize = 512;
 
 fn options(parlance: &Parlance) -> EvalOptions {
     EvalOptions { include_semantic: parlance.config().embeddings.is_some(), detail: false }
@@ -58,60 +55,55 @@ fn print_pair(
     Ok(())
 }
 
-/// Evaluates a TSV dataset in batches, reporting malformed lines by number, and returns the summary.
-pub async fn file(parlance: &Parlance, path: &Path) -> anyhow::Result<Summary> {
-    let reader = BufReader::new(
-        std::fs::File::open(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?,
-    );
-    let mut summary = Summary::default();
-    let mut batch = Vec::with_capacity(FILE_BATCH);
-    for (i, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| anyhow::anyhow!("{}: line {}: {e}", path.display(), i + 1))?;
-        let line = line.strip_suffix('\r').unwrap_or(&line);
-        if line.trim().is_empty() {
-            continue;
-        }
-        match line.split('\t').collect::<Vec<_>>()[..] {
-            [original, paraphrase] => {
-                batch.push(Pair { original: original.to_owned(), paraphrase: paraphrase.to_owned() })
-            }
-            ref fields => {
-                eprintln!(
-                    "{}: line {}: skipped: expected source<TAB>paraphrase, found {} field{}",
-                    path.display(),
-                    i + 1,
-                    fields.len(),
-                    if fields.len() == 1 { "" } else { "s" }
-                );
-                summary.fail();
-            }
-        }
-        if batch.len() == FILE_BATCH {
-            evaluate_into(parlance, &mut batch, &mut summary).await?;
-        }
-    }
-    evaluate_into(parlance, &mut batch, &mut summary).await?;
-    Ok(summary)
-}
+/// Header names a dataset's first line may carry; such a line is a header, not a pair.
+const SOURCE_HEADERS: &[&str] = &["source", "src", "original", "reference", "input", "text"];
+const TARGET_HEADERS: &[&str] = &["paraphrase", "target", "tgt", "hypothesis", "output"];
 
-async fn evaluate_into(
-    parlance: &Parlance,
-    batch: &mut Vec<Pair>,
-    summary: &mut Summary,
-) -> anyhow::Result<()> {
-    if batch.is_empty() {
-        return Ok(());
-    }
-    let results = parlance.evaluator().evaluate(batch, options(parlance)).await?;
-    for r in &results {
-        if r.evaluation.scores.is_empty() {
-            summary.fail();
-        } else {
-            summary.add(&r.evaluation);
+/// Evaluates a TSV dataset of `source<TAB>paraphrase` records, streaming it through the library's
+/// dataset evaluation. Fields may be quoted as Python's `csv` module writes them (`"…"` with `""` for a
+/// quote), which is how a text holding a tab or a newline is written; a header line is recognised and
+/// skipped; a malformed record is reported by its line number, skipped and counted as failed.
+pub async fn file(parlance: &Parlance, path: &Path) -> anyhow::Result<Summary> {
+    let file =
+        std::fs::File::open(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let reader =
+        csv::ReaderBuilder::new().delimiter(b'\t').has_headers(false).flexible(true).from_reader(file);
+    let malformed = std::cell::Cell::new(0u64);
+    let pairs = reader.into_records().enumerate().filter_map(|(i, record)| {
+        let skip = |line: u64, why: String| {
+            eprintln!("{}: line {line}: skipped: {why}", path.display());
+            malformed.set(malformed.get() + 1);
+            None
+        };
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => {
+                let line = e.position().map_or(0, |p| p.line());
+                return skip(line, e.to_string());
+            }
+        };
+        let line = record.position().map_or(0, |p| p.line());
+        match (record.len(), record.get(0), record.get(1)) {
+            (2, Some(original), Some(paraphrase)) => {
+                let is_header = i == 0
+                    && SOURCE_HEADERS.contains(&original.trim().to_ascii_lowercase().as_str())
+                    && TARGET_HEADERS.contains(&paraphrase.trim().to_ascii_lowercase().as_str());
+                if is_header {
+                    eprintln!("{}: line 1 is a header ({original}, {paraphrase}); skipped", path.display());
+                    return None;
+                }
+                Some(Pair { original: original.to_owned(), paraphrase: paraphrase.to_owned() })
+            }
+            (1, Some(""), _) => None,
+            (n, _, _) => skip(
+                line,
+                format!("expected source<TAB>paraphrase, found {n} field{}", if n == 1 { "" } else { "s" }),
+            ),
         }
-    }
-    batch.clear();
-    Ok(())
+    });
+    let mut summary = parlance.evaluate_dataset(pairs).await?;
+    summary.failed += malformed.get();
+    Ok(summary)
 }
 
 pub fn print_summary(summary: &Summary, json: bool) -> anyhow::Result<()> {

@@ -55,9 +55,34 @@ pub struct EvaluateService {
 }
 
 impl EvaluateService {
-    pub fn new(config: EvaluateConfig, plugins: Arc<PluginHost>, embeddings_configured: bool) -> Self {
+    /// Fails when two of the metrics in use declare the same score name, since the evaluation is one
+    /// flat object and one would hide the other.
+    pub fn new(
+        config: EvaluateConfig,
+        plugins: Arc<PluginHost>,
+        embeddings_configured: bool,
+    ) -> Result<Self> {
         let weights = config.weights.clone();
-        EvaluateService { config, plugins, weights, embeddings_configured }
+        let service = EvaluateService { config, plugins, weights, embeddings_configured };
+        let mut owners: BTreeMap<&str, &str> = BTreeMap::new();
+        for plugin in service.metrics() {
+            if let PluginInfo::Metric { scores, .. } = &plugin.info {
+                for score in scores {
+                    if let Some(other) = owners.insert(&score.name, plugin.id()) {
+                        return Err(crate::config::ConfigError {
+                            problems: vec![format!(
+                                "the metrics `{other}` and `{}` both declare the score `{}`; list the ones to use in \
+                                 [evaluate] metrics, or disable one with `enabled = false`",
+                                plugin.id(),
+                                score.name
+                            )],
+                        }
+                        .into());
+                    }
+                }
+            }
+        }
+        Ok(service)
     }
 
     pub fn weights(&self) -> &Weights {
@@ -153,13 +178,35 @@ impl EvaluateService {
         Ok(out)
     }
 
-    /// Per-metric statistics over many pairs.
+    /// Per-metric statistics over many evaluations. A pair no metric could score counts as failed.
     pub fn summarize<'a>(evaluations: impl IntoIterator<Item = &'a PairEvaluation>) -> Summary {
         let mut summary = Summary::default();
         for e in evaluations {
-            summary.add(&e.evaluation);
+            if e.evaluation.scores.is_empty() {
+                summary.fail();
+            } else {
+                summary.add(&e.evaluation);
+            }
         }
         summary
+    }
+
+    /// Streams a dataset of any size through the metrics in batches, keeping only the running
+    /// statistics.
+    pub async fn summarize_dataset(
+        &self,
+        pairs: impl Iterator<Item = Pair>,
+        options: EvalOptions,
+    ) -> Result<Summary> {
+        const BATCH: usize = 512;
+        let mut summary = Summary::default();
+        let mut pairs = pairs.peekable();
+        while pairs.peek().is_some() {
+            let batch: Vec<Pair> = pairs.by_ref().take(BATCH).collect();
+            let results = self.evaluate(&batch, options).await?;
+            summary.merge(Self::summarize(&results));
+        }
+        Ok(summary)
     }
 }
 

@@ -59,6 +59,27 @@ impl Summary {
     pub fn fail(&mut self) {
         self.failed += 1;
     }
+
+    /// Combines two summaries of disjoint sets of pairs (Chan et al.'s parallel variance formula).
+    pub fn merge(&mut self, other: Summary) {
+        self.pairs += other.pairs;
+        self.failed += other.failed;
+        for (name, b) in other.metrics {
+            let a = self.metrics.entry(name).or_default();
+            if a.count == 0 {
+                *a = b;
+                continue;
+            }
+            let n = (a.count + b.count) as f64;
+            let delta = b.mean - a.mean;
+            a.m2 += b.m2 + delta * delta * a.count as f64 * b.count as f64 / n;
+            a.mean += delta * b.count as f64 / n;
+            a.count += b.count;
+            a.min = a.min.min(b.min);
+            a.max = a.max.max(b.max);
+            a.std = (a.m2 / a.count as f64).sqrt();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -75,5 +96,14 @@ mod tests {
         assert_eq!((s.count, s.min, s.max), (8, 2.0, 9.0));
         assert!((s.mean - 5.0).abs() < 1e-12);
         assert!((s.std - 2.0).abs() < 1e-12);
+
+        let (mut left, mut right) = (Stat::default(), Stat::default());
+        xs[..3].iter().for_each(|x| left.add(*x));
+        xs[3..].iter().for_each(|x| right.add(*x));
+        let mut a = Summary { pairs: 3, failed: 0, metrics: [("m".to_owned(), left)].into() };
+        a.merge(Summary { pairs: 5, failed: 1, metrics: [("m".to_owned(), right)].into() });
+        let m = &a.metrics["m"];
+        assert_eq!((a.pairs, a.failed, m.count, m.min, m.max), (8, 1, 8, 2.0, 9.0));
+        assert!((m.mean - 5.0).abs() < 1e-12 && (m.std - 2.0).abs() < 1e-12);
     }
 }

@@ -1,0 +1,252 @@
+//! The bundled metrics through the host's sandbox match the reference tools number for number:
+//! sacreBLEU 2.6.0 (BLEU, chrF, TER), rouge-score 0.1.2 (ROUGE with and without the stemmer) and
+//! sentence-transformers (all-MiniLM-L6-v2 cosine); and `/evaluate` serves them with the overall score.
+
+use crate::common;
+use crate::common::server::Server;
+use parlance::Parlance;
+use parlance::config::Env;
+use parlance::evaluate::EvalOptions;
+use parlance::plugins::api::Pair;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+/// The shared reference file, plus any files named in PARLANCE_EXTRA_METRIC_REFERENCE (CI adds freshly
+/// generated random pairs there).
+fn reference(name: &str) -> Vec<Value> {
+    let mut files = vec![repo().join("tests/data").join(name)];
+    if name == "metric-reference.jsonl"
+        && let Ok(extra) = std::env::var("PARLANCE_EXTRA_METRIC_REFERENCE")
+    {
+        files.extend(extra.split(':').filter(|p| !p.is_empty()).map(PathBuf::from));
+    }
+    files
+        .iter()
+        .flat_map(|f| {
+            std::fs::read_to_string(f)
+                .unwrap_or_else(|e| panic!("{}: {e}", f.display()))
+                .lines()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(&l).unwrap())
+        .collect()
+}
+
+pub fn model_dir() -> PathBuf {
+    let dir = std::env::var("PARLANCE_EMBEDDINGS_MODEL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| repo().join("models/all-MiniLM-L6-v2"));
+    assert!(
+        dir.join("model.safetensors").exists(),
+        "the embedding model is missing at {}: run scripts/fetch-model.sh",
+        dir.display()
+    );
+    dir
+}
+
+async fn parlance(home: &std::path::Path, extra: &[(&str, &str)], metrics: &[&str]) -> Parlance {
+    let mut env = Env::empty()
+        .with("HOME", home.to_str().unwrap())
+        .with("CACHE_TYPE", "memory")
+        .with("DATABASE_FILE", home.join("d.db").to_str().unwrap())
+        .with("PARLANCE_CACHE_DIR", common::compile_cache_dir().to_str().unwrap());
+    for (k, v) in extra {
+        env = env.with(k, v);
+    }
+    let metrics: Vec<String> = metrics.iter().map(|m| m.to_string()).collect();
+    Parlance::builder().env(env).configure(move |c| c.evaluate.metrics = Some(metrics)).build().await.unwrap()
+}
+
+fn pairs(rows: &[Value]) -> Vec<Pair> {
+    rows.iter()
+        .map(|r| Pair {
+            original: r["original"].as_str().unwrap().into(),
+            paraphrase: r["paraphrase"].as_str().unwrap().into(),
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bundled_metrics_match_sacrebleu_and_rouge_score_through_the_sandbox() {
+    let home = tempfile::tempdir().unwrap();
+    let parlance = parlance(home.path(), &[], &["bleu", "rouge"]).await;
+    let rows = reference("metric-reference.jsonl");
+    let results = parlance
+        .evaluator()
+        .evaluate(&pairs(&rows), EvalOptions { include_semantic: false, detail: true })
+        .await
+        .unwrap();
+    assert_eq!(results.len(), rows.len());
+    let mut checked = 0;
+    for (row, result) in rows.iter().zip(&results) {
+        // Only the overall score can be missing: bleu and rouge are not weighted.
+        assert!(
+            result.warnings.iter().all(|w| w.starts_with("overall_score is null")),
+            "{row}: {:?}",
+            result.warnings
+        );
+        let scores = &result.evaluation.scores;
+        let mut check = |ours: &str, theirs: f64, tolerance: f64| {
+            let value = scores.get(ours).unwrap_or_else(|| panic!("no {ours} for {row}"));
+            assert!((value - theirs).abs() <= tolerance, "{ours}: {value} vs {theirs} for {row}");
+            checked += 1;
+        };
+        for name in ["bleu", "chrf", "ter"] {
+            check(name, row[name].as_f64().unwrap(), 1e-6);
+        }
+        for kind in ["rouge1", "rouge2", "rougeL"] {
+            let stem = &row[format!("{kind}_stem")];
+            check(kind, stem["f"].as_f64().unwrap(), 1e-9);
+            check(&format!("{kind}_precision"), stem["p"].as_f64().unwrap(), 1e-9);
+            check(&format!("{kind}_recall"), stem["r"].as_f64().unwrap(), 1e-9);
+            let plain = &row[kind];
+            check(&format!("{kind}_unstemmed"), plain["f"].as_f64().unwrap(), 1e-9);
+            check(&format!("{kind}_unstemmed_precision"), plain["p"].as_f64().unwrap(), 1e-9);
+            check(&format!("{kind}_unstemmed_recall"), plain["r"].as_f64().unwrap(), 1e-9);
+        }
+    }
+    assert_eq!(checked, rows.len() * 21);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn semantic_similarity_matches_sentence_transformers() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = model_dir();
+    let parlance =
+        parlance(home.path(), &[("PARLANCE_EMBEDDINGS_MODEL_DIR", dir.to_str().unwrap())], &["semantic"])
+            .await;
+    let rows = reference("semantic-reference.jsonl");
+    let results = parlance
+        .evaluator()
+        .evaluate(&pairs(&rows), EvalOptions { include_semantic: true, detail: false })
+        .await
+        .unwrap();
+    let mut worst: f64 = 0.0;
+    for (row, result) in rows.iter().zip(&results) {
+        let ours = result
+            .evaluation
+            .scores
+            .get("semantic_similarity")
+            .unwrap_or_else(|| panic!("{row}: {:?}", result.warnings));
+        let error = (ours - row["cosine"].as_f64().unwrap()).abs();
+        assert!(error <= 1e-4, "{ours} vs {} for {row}", row["cosine"]);
+        worst = worst.max(error);
+    }
+    eprintln!("semantic_similarity: {} pairs, max abs error {worst:.2e}", rows.len());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn evaluate_returns_every_score_the_overall_score_and_the_weights() {
+    let dir = model_dir();
+    let server = Server::start(&[("PARLANCE_EMBEDDINGS_MODEL_DIR", dir.to_str().unwrap())]).await;
+    for row in reference("metric-reference.jsonl").iter().take(5) {
+        let body =
+            json!({"original": row["original"], "paraphrase": row["paraphrase"], "include_semantic": true});
+        let r: Value = server
+            .client
+            .post(server.url("/evaluate"))
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(r["original"], row["original"]);
+        let evaluation = r["evaluation"].as_object().unwrap();
+        for name in [
+            "lexical_similarity",
+            "word_overlap",
+            "jaccard_similarity",
+            "length_ratio",
+            "sentence_count_diff",
+            "avg_word_length_diff",
+            "semantic_similarity",
+            "bleu",
+            "chrf",
+            "ter",
+            "rouge1",
+            "rouge2",
+            "rougeL",
+            "overall_score",
+        ] {
+            assert!(evaluation[name].is_number(), "{name} missing in {r}");
+        }
+        assert!(!evaluation.contains_key("rouge1_precision"), "detail scores only on request");
+        let w = &r["weights"];
+        assert_eq!((w["lexical_similarity"].as_f64(), w["word_overlap"].as_f64()), (Some(0.3), Some(0.2)));
+        assert_eq!((w["length_ratio"].as_f64(), w["semantic_similarity"].as_f64()), (Some(0.2), Some(0.3)));
+        let e = |n: &str| evaluation[n].as_f64().unwrap();
+        let expected = 0.3 * (1.0 - (e("lexical_similarity") - 0.3).abs() / 0.7)
+            + 0.2 * (1.0 - e("word_overlap"))
+            + 0.2 * e("length_ratio")
+            + 0.3 * e("semantic_similarity");
+        assert!((e("overall_score") - expected).abs() < 1e-12, "{r}");
+        assert_eq!(r["warnings"], json!([]));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn without_an_embedding_backend_the_semantic_score_is_missing_with_a_warning() {
+    let server = Server::start(&[]).await;
+    let body = json!({"original": "The cat sat on the mat.", "paraphrase": "A cat was sitting on the mat.", "include_semantic": true});
+    let r: Value =
+        server.client.post(server.url("/evaluate")).json(&body).send().await.unwrap().json().await.unwrap();
+    assert!(r["evaluation"].get("semantic_similarity").is_none(), "{r}");
+    assert!(r["warnings"][0].as_str().unwrap().contains("no embedding backend"), "{r}");
+    let e = &r["evaluation"];
+    let expected = (0.3 * (1.0 - (e["lexical_similarity"].as_f64().unwrap() - 0.3).abs() / 0.7)
+        + 0.2 * (1.0 - e["word_overlap"].as_f64().unwrap())
+        + 0.2 * e["length_ratio"].as_f64().unwrap())
+        / 0.7;
+    assert!(
+        (e["overall_score"].as_f64().unwrap() - expected).abs() < 1e-12,
+        "the semantic weight drops out: {r}"
+    );
+
+    let bad = json!({"originals": ["a", "b"], "paraphrases": ["a"]});
+    let r = server.client.post(server.url("/evaluate/batch")).json(&bad).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 422);
+    let batch = json!({"originals": ["The cat sat.", "It rains."], "paraphrases": ["A cat sat.", "Rain falls."], "summary": true});
+    let r: Value = server
+        .client
+        .post(server.url("/evaluate/batch"))
+        .json(&batch)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(r["results"].as_array().unwrap().len(), 2);
+    assert_eq!(r["summary"]["pairs"], 2);
+    assert_eq!(r["summary"]["metrics"]["bleu"]["count"], 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_operator_adds_a_metric_in_config_and_its_scores_appear() {
+    let home = tempfile::tempdir().unwrap();
+    let component = common::fixture("parlance-plugin-structural");
+    std::fs::write(
+        home.path().join("parlance.toml"),
+        format!(
+            "[[plugin]]\nid = \"structural\"\nenabled = false\n\n[[plugin]]\nid = \"shape\"\nkind = \"metric\"\ncomponent = {:?}\n",
+            component.display().to_string()
+        ),
+    )
+    .unwrap();
+    let config = home.path().join("parlance.toml");
+    let server = Server::start_in(home, &[], &["--config", config.to_str().unwrap()]).await;
+    let body = json!({"original": "One sentence. Two sentences.", "paraphrase": "A single sentence."});
+    let r: Value =
+        server.client.post(server.url("/evaluate")).json(&body).send().await.unwrap().json().await.unwrap();
+    assert_eq!(r["evaluation"]["sentence_count_diff"], 1.0, "{r}");
+    let health: Value = server.client.get(server.url("/health")).send().await.unwrap().json().await.unwrap();
+    assert!(health["components"]["plugins"]["metrics"].as_array().unwrap().contains(&json!("shape")));
+}
