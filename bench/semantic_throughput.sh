@@ -61,6 +61,7 @@ def gather(name):
     median = lambda xs: statistics.median(xs) if xs else float("nan")
     return {
         "batched": median(pool("batched_pairs_per_second")),
+        "cpu": median(pool("batched_cpu_seconds_per_1000_pairs")),
         "per_pair": median(pool("per_pair_pairs_per_second")),
         "latency": median([run["single_text_latency_ms_median"] for run in runs]),
         "load": median([run["load_seconds"] for run in runs]),
@@ -71,6 +72,7 @@ def gather(name):
 ours, st = gather("ours"), gather("st")
 rows = [
     ("batched pairs/s (median)", "batched", "{:.1f}"),
+    ("batched CPU s per 1000 pairs", "cpu", "{:.2f}"),
     ("one call per pair, pairs/s", "per_pair", "{:.1f}"),
     ("1-sentence latency, ms", "latency", "{:.2f}"),
     ("model load, s", "load", "{:.3f}"),
@@ -80,6 +82,7 @@ print(f"{'':32} {'parlance-embeddings':>20} {'sentence-transformers':>22}")
 for label, key, fmt in rows:
     print(f"{label:32} {fmt.format(ours[key]):>20} {fmt.format(st[key]):>22}")
 print(f"ratio batched (ours / sentence-transformers): {ours['batched'] / st['batched']:.2f}")
+print(f"ratio batched by CPU time (theirs / ours): {st['cpu'] / ours['cpu']:.2f}")
 print(f"ratio per-pair calls (ours / sentence-transformers): {ours['per_pair'] / st['per_pair']:.2f}")
 drift = abs(ours["checksum"] - st["checksum"]) / ours["pairs"]
 print(f"difference of the mean cosine over {ours['pairs']} pairs: {drift:.1e}")

@@ -12,6 +12,7 @@ use std::process::Command;
 const BUNDLED: &[(&str, &str)] = &[
     ("offline", "parlance-plugin-offline"),
     ("openai", "parlance-plugin-openai"),
+    ("gemini", "parlance-plugin-gemini"),
     ("form-chat", "parlance-plugin-form-chat"),
     ("openai-chat", "parlance-plugin-openai-chat"),
     ("lexical", "parlance-plugin-lexical"),

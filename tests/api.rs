@@ -267,6 +267,12 @@ async fn the_documents_cover_every_route_and_need_no_internet() {
     for route in ["/paraphrase", "/paraphrase/batch", "/providers", "/cache/stats", "/health", "/metrics"] {
         assert!(paths.contains_key(route), "{route} is missing from the OpenAPI document");
     }
+    // The schemas carry this server's limits and its available providers.
+    let body = &doc["components"]["schemas"]["ParaphraseBody"]["properties"];
+    assert_eq!(body["text"]["maxLength"], 10000, "{body}");
+    let providers = body["provider"]["enum"].as_array().unwrap();
+    assert!(providers.contains(&json!("offline")) && !providers.contains(&json!("openrouter")), "{body}");
+    assert_eq!(doc["components"]["schemas"]["BatchBody"]["properties"]["texts"]["maxItems"], 10);
     let docs = server.client.get(server.url("/docs/")).send().await.unwrap();
     assert_eq!(docs.status().as_u16(), 200);
     let page = docs.text().await.unwrap();
@@ -299,4 +305,38 @@ async fn cors_answers_preflight_requests() {
         .await
         .unwrap();
     assert!(!r.headers().contains_key("access-control-allow-origin"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn api_debug_adds_the_cause_chain_to_server_errors_only_when_on() {
+    for debug in [false, true] {
+        let home = tempfile::tempdir().unwrap();
+        let config = home.path().join("parlance.toml");
+        std::fs::write(
+            &config,
+            format!(
+                "[[plugin]]\nid = \"crashy\"\nkind = \"provider\"\ncomponent = {:?}\nconfig = {{ behaviour = \"trap\" }}\n",
+                crate::common::fixture("parlance-fixture-hostile").display().to_string()
+            ),
+        )
+        .unwrap();
+        let server = Server::start_in(
+            home,
+            &[("API_DEBUG", if debug { "true" } else { "false" })],
+            &["--config", config.to_str().unwrap()],
+        )
+        .await;
+        let (status, body, _) =
+            post(&server, "/paraphrase", json!({"text": "Hello.", "provider": "crashy"})).await;
+        assert_eq!(status, 502, "{body}");
+        assert_error(&body, "plugin_crashed");
+        assert!(body["error"]["message"].as_str().unwrap().contains("a deliberate panic"), "{body}");
+        match debug {
+            true => assert!(body["error"]["cause"][0].as_str().unwrap().contains("crashy"), "{body}"),
+            false => assert!(body["error"].get("cause").is_none(), "{body}"),
+        }
+        // Client errors never carry causes.
+        let (_, body, _) = post(&server, "/paraphrase", json!({"text": ""})).await;
+        assert!(body["error"].get("cause").is_none(), "{body}");
+    }
 }

@@ -2,7 +2,7 @@
 //! as a bearer token, each upstream failure maps to its own error, and the allow-list holds.
 
 use crate::common;
-use common::upstream::FakeOpenAi;
+use common::upstream::{FakeGemini, FakeOpenAi};
 use parlance::config::Env;
 use parlance::plugins::api::{CallFailure, PluginErrorKind};
 use parlance::{Error, ParaphraseRequest, Parlance};
@@ -135,4 +135,43 @@ async fn without_a_key_openrouter_is_unavailable_and_offline_is_the_default() {
         Err(Error::UnknownPlugin { known, .. }) => assert!(known.contains(&"offline".to_owned())),
         other => panic!("expected unknown provider, got {other:?}"),
     }
+}
+
+#[tokio::test]
+async fn gemini_speaks_generate_content_with_its_own_key() {
+    let home = tempfile::tempdir().unwrap();
+    let upstream = FakeGemini::start("A swift fox leaps.").await;
+    let env = env(home.path())
+        .with("GEMINI_API_KEY", "g-key")
+        .with("PARLANCE_PLUGIN_GEMINI_BASE_URL", &upstream.base_url());
+    let parlance = Parlance::builder().env(env).build().await.unwrap();
+    let request = ParaphraseRequest {
+        provider: Some("gemini".into()),
+        ..ParaphraseRequest::new("The quick fox jumps.")
+    };
+    let result = parlance.paraphrase(&request).await.unwrap();
+    assert_eq!(result.paraphrase, "A swift fox leaps.");
+    assert_eq!(result.model, "gemini-2.0-flash-001");
+    let seen = upstream.seen.lock().unwrap().clone();
+    assert_eq!(seen[0].0.as_deref(), Some("g-key"), "the key goes in x-goog-api-key");
+    assert_eq!(seen[0].1, "gemini-2.0-flash:generateContent");
+    assert!(seen[0].2["contents"][0]["parts"][0]["text"].as_str().unwrap().contains("The quick fox jumps."));
+
+    let kind = |model: &'static str| {
+        let parlance = parlance.clone();
+        async move {
+            let request = ParaphraseRequest {
+                provider: Some("gemini".into()),
+                model: Some(model.into()),
+                ..ParaphraseRequest::new("Hi.")
+            };
+            match parlance.paraphrase(&request).await {
+                Err(Error::Plugin(e)) => e.reported().unwrap().kind,
+                other => panic!("{model}: {other:?}"),
+            }
+        }
+    };
+    assert_eq!(kind("quota").await, PluginErrorKind::RateLimited { retry_after_secs: Some(13) });
+    assert_eq!(kind("bad-key").await, PluginErrorKind::Unauthorized);
+    assert_eq!(kind("blocked").await, PluginErrorKind::InvalidInput);
 }

@@ -24,7 +24,8 @@ pub enum Error {
     #[error("unknown {kind} `{id}`; known: {}", .known.join(", "))]
     UnknownPlugin { kind: &'static str, id: String, known: Vec<String> },
 
-    /// The plugin exists but cannot serve: a secret it needs (an API key) is not configured.
+    /// The plugin exists but cannot serve: a secret it needs (an API key) is not configured. `/providers`
+    /// lists it with `available: false`.
     #[error("the {kind} `{id}` is not available: {reason}")]
     PluginUnavailable { kind: &'static str, id: String, reason: String },
 

@@ -159,3 +159,64 @@ async fn form_model(
         ([("content-type", "text/plain")], format!("Reply {n}")).into_response()
     }
 }
+
+/// Google's Gemini `generateContent` endpoint. The model in the path picks the behaviour: `quota` (429
+/// with a RetryInfo of 13 s), `bad-key` (400 INVALID_ARGUMENT about the API key), `blocked` (a prompt
+/// blocked for safety); any other model answers `reply` in two parts.
+pub struct FakeGemini {
+    pub addr: SocketAddr,
+    pub seen: Arc<Mutex<Vec<(Option<String>, String, Value)>>>,
+}
+
+impl FakeGemini {
+    pub async fn start(reply: &'static str) -> FakeGemini {
+        let seen: Arc<Mutex<Vec<(Option<String>, String, Value)>>> = Arc::default();
+        let router =
+            Router::new().route("/v1beta/models/{action}", post(gemini)).with_state((seen.clone(), reply));
+        FakeGemini { addr: serve(router).await, seen }
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://{}/v1beta", self.addr)
+    }
+}
+
+async fn gemini(
+    State((seen, reply)): State<(Arc<Mutex<Vec<(Option<String>, String, Value)>>>, &'static str)>,
+    axum::extract::Path(action): axum::extract::Path<String>,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
+    let key = headers.get("x-goog-api-key").and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    seen.lock().unwrap().push((key, action.clone(), body));
+    let Some(model) = action.strip_suffix(":generateContent") else {
+        return (StatusCode::NOT_FOUND, "unknown action").into_response();
+    };
+    let error = |status: StatusCode, grpc: &str, message: &str, details: Value| {
+        (status, axum::Json(json!({"error": {"code": status.as_u16(), "message": message, "status": grpc, "details": details}}))).into_response()
+    };
+    match model {
+        "quota" => error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "RESOURCE_EXHAUSTED",
+            "Quota exceeded",
+            json!([{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "13s"}]),
+        ),
+        "bad-key" => error(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ARGUMENT",
+            "API key not valid. Please pass a valid API key.",
+            json!([]),
+        ),
+        "blocked" => axum::Json(json!({"promptFeedback": {"blockReason": "SAFETY"}})).into_response(),
+        _ => {
+            let (first, second) = reply.split_at(reply.len() / 2);
+            axum::Json(json!({
+                "candidates": [{"content": {"role": "model", "parts": [{"text": first}, {"text": second}]}, "finishReason": "STOP"}],
+                "modelVersion": format!("{model}-001"),
+            }))
+            .into_response()
+        }
+    }
+}

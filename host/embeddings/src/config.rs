@@ -150,7 +150,7 @@ pub(crate) struct ModelConfig {
     /// module's folder, which is the model folder itself for current sentence-transformers models).
     pub transformer_dir: PathBuf,
     pub bert: BertConfig,
-    /// Longest token sequence fed to BERT, [CLS] and [SEP] included.
+    /// Longest token sequence fed to BERT, `[CLS]` and `[SEP]` included.
     pub max_seq_length: usize,
     /// sentence-transformers' own `do_lower_case`: the tokenizer must lowercase.
     pub do_lower_case: bool,

@@ -8,8 +8,13 @@
 
 use crate::simd::Isa;
 
-/// Depth of one pass over the panels. Deep passes amortise loading and storing the `C` tile; 512
-/// measured best (and covers BERT-base's 768-wide inputs in two passes, MiniLM's 384 in one).
+/// Vectors per row of a micro-kernel tile: a panel is `NV · LANES` columns wide. Three measured no
+/// faster than two with AVX-512, and two leave room for 12 rows of accumulators.
+pub const NV: usize = 2;
+
+/// Depth of one pass over the panels. Deep passes amortise loading and storing the `C` tile and
+/// repacking `A`; 512 measured at least as fast as 128 or 256 (and covers MiniLM's 384-wide
+/// inputs in one pass).
 const KC: usize = 512;
 
 /// A `[k × n]` matrix (the transpose of torch's `[n × k]` weight) cut into `nr`-wide column
@@ -44,7 +49,7 @@ impl PackedMatrix {
     #[inline(always)]
     pub fn multiply_add<I: Isa>(&self, isa: I, a: &[f32], c: &mut [f32], scratch: &mut Vec<f32>) {
         let (k, n, nr) = (self.k, self.n, self.nr);
-        assert_eq!(nr, I::NV * I::LANES, "matrix packed for another instruction set");
+        assert_eq!(nr, NV * I::LANES, "matrix packed for another instruction set");
         let m = a.len() / k;
         assert!(a.len() == m * k && c.len() == m * n, "operand sizes");
         let panel_len = k * nr;
@@ -92,41 +97,32 @@ struct Tile<'t> {
 }
 
 impl Tile<'_> {
-    /// Dispatches on the tile shape so that every shape is a separate, fully unrolled kernel.
+    /// Dispatches on the row count so that every tile height is a separate, fully unrolled kernel.
     #[inline(always)]
     fn run_rows<I: Isa>(&self, isa: I, rows: usize, c: &mut [f32]) {
-        match I::NV {
-            2 => self.run_nv::<I, 2>(isa, rows, c),
-            3 => self.run_nv::<I, 3>(isa, rows, c),
-            _ => unreachable!("panels are two or three vectors wide"),
-        }
-    }
-
-    #[inline(always)]
-    fn run_nv<I: Isa, const NV: usize>(&self, isa: I, rows: usize, c: &mut [f32]) {
         match rows {
-            1 => self.run::<I, 1, NV>(isa, c),
-            2 => self.run::<I, 2, NV>(isa, c),
-            3 => self.run::<I, 3, NV>(isa, c),
-            4 => self.run::<I, 4, NV>(isa, c),
-            5 => self.run::<I, 5, NV>(isa, c),
-            6 => self.run::<I, 6, NV>(isa, c),
-            7 => self.run::<I, 7, NV>(isa, c),
-            8 => self.run::<I, 8, NV>(isa, c),
-            9 => self.run::<I, 9, NV>(isa, c),
-            10 => self.run::<I, 10, NV>(isa, c),
-            11 => self.run::<I, 11, NV>(isa, c),
-            12 => self.run::<I, 12, NV>(isa, c),
+            1 => self.run::<I, 1>(isa, c),
+            2 => self.run::<I, 2>(isa, c),
+            3 => self.run::<I, 3>(isa, c),
+            4 => self.run::<I, 4>(isa, c),
+            5 => self.run::<I, 5>(isa, c),
+            6 => self.run::<I, 6>(isa, c),
+            7 => self.run::<I, 7>(isa, c),
+            8 => self.run::<I, 8>(isa, c),
+            9 => self.run::<I, 9>(isa, c),
+            10 => self.run::<I, 10>(isa, c),
+            11 => self.run::<I, 11>(isa, c),
+            12 => self.run::<I, 12>(isa, c),
             _ => unreachable!("tile heights stop at 12"),
         }
     }
 
     /// `C[MR × width] += A[MR × kc] · B[kc × NV·LANES]`.
     #[inline(always)]
-    fn run<I: Isa, const MR: usize, const NV: usize>(&self, isa: I, c: &mut [f32]) {
+    fn run<I: Isa, const MR: usize>(&self, isa: I, c: &mut [f32]) {
         let nr = NV * I::LANES;
         if self.width == nr {
-            self.kernel::<I, MR, NV>(isa, c, self.c_at, self.ldc);
+            self.kernel::<I, MR>(isa, c, self.c_at, self.ldc);
         } else {
             // The last panel of a matrix whose width is not a multiple of the panel's: run the
             // kernel on a padded copy of the tile (never the case for the usual BERT sizes).
@@ -134,7 +130,7 @@ impl Tile<'_> {
             for r in 0..MR {
                 padded[r * nr..][..self.width].copy_from_slice(&c[self.c_at + r * self.ldc..][..self.width]);
             }
-            self.kernel::<I, MR, NV>(isa, &mut padded, 0, nr);
+            self.kernel::<I, MR>(isa, &mut padded, 0, nr);
             for r in 0..MR {
                 c[self.c_at + r * self.ldc..][..self.width].copy_from_slice(&padded[r * nr..][..self.width]);
             }
@@ -144,13 +140,7 @@ impl Tile<'_> {
     /// The register-tiled inner loop: `MR × NV` vector accumulators, one broadcast of `A` and `NV`
     /// loads of `B` per depth step.
     #[inline(always)]
-    fn kernel<I: Isa, const MR: usize, const NV: usize>(
-        &self,
-        isa: I,
-        c: &mut [f32],
-        c_at: usize,
-        ldc: usize,
-    ) {
+    fn kernel<I: Isa, const MR: usize>(&self, isa: I, c: &mut [f32], c_at: usize, ldc: usize) {
         let lanes = I::LANES;
         let nr = NV * lanes;
         // Plain constant-bound loops rather than `array::from_fn`: in a function as large as the
@@ -193,7 +183,7 @@ mod tests {
         let w: Vec<f32> = (0..n * k).map(|i| ((i * 31 % 17) as f32 - 8.0) * 0.125).collect();
         let a: Vec<f32> = (0..m * k).map(|i| ((i * 13 % 11) as f32 - 5.0) * 0.25).collect();
         let c0: Vec<f32> = (0..m * n).map(|i| (i % 7) as f32).collect();
-        let packed = PackedMatrix::from_torch(&w, n, k, I::NV * I::LANES);
+        let packed = PackedMatrix::from_torch(&w, n, k, NV * I::LANES);
         let mut c = c0.clone();
         let mut scratch = Vec::new();
         isa.run(

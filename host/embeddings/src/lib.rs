@@ -45,8 +45,8 @@
 //! sentence-transformers does) keeps its first 254 word pieces, cutting through words if need be.
 //!
 //! **Build profile.** Unoptimised, the forward pass is about a hundred times slower (the reference
-//! test takes minutes); the workspace should build this crate optimised in the dev profile too
-//! (`[profile.dev.package.parlance-embeddings] opt-level = 3`).
+//! test takes minutes), which is why the workspace builds this crate at `opt-level = 3` in the dev
+//! profile too.
 
 mod bert;
 mod config;
@@ -136,12 +136,12 @@ impl SentenceEncoder {
         self.bert.hidden_size()
     }
 
-    /// Longest token sequence the encoder sees, [CLS] and [SEP] included; longer texts are cut.
+    /// Longest token sequence the encoder sees, `[CLS]` and `[SEP]` included; longer texts are cut.
     pub fn max_seq_length(&self) -> usize {
         self.max_seq_length
     }
 
-    /// The token ids BERT receives for `text`, after truncation and with [CLS] and [SEP].
+    /// The token ids BERT receives for `text`, after truncation and with `[CLS]` and `[SEP]`.
     pub fn token_ids(&self, text: &str) -> Vec<u32> {
         self.tokenizer.encode(text)
     }
@@ -188,10 +188,16 @@ impl SentenceEncoder {
             std::thread::scope(|scope| {
                 let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
                 let mut finished = work();
+                // Every helper is joined before any failure is reported: a panicked helper left
+                // unjoined would make `scope` itself panic.
+                let mut panicked = false;
                 for helper in helpers {
-                    finished.extend(helper.join().map_err(|_| EmbeddingsError::WorkerPanicked)?);
+                    match helper.join() {
+                        Ok(done) => finished.extend(done),
+                        Err(_) => panicked = true,
+                    }
                 }
-                Ok::<_, EmbeddingsError>(finished)
+                if panicked { Err(EmbeddingsError::WorkerPanicked) } else { Ok(finished) }
             })?
         };
 

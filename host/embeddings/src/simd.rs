@@ -12,9 +12,8 @@ pub trait Isa: Copy + Send + Sync {
     type V: Copy;
     /// Floats in one vector.
     const LANES: usize;
-    /// Vectors per row of a micro-kernel tile, and rows per tile: `NV × MR` accumulators fill most
-    /// of the vector registers while leaving room for the operands.
-    const NV: usize;
+    /// Rows of a micro-kernel tile: its `MR × gemm::NV` accumulators fill most of the vector
+    /// registers while leaving room for the operands.
     const MR: usize;
 
     fn splat(self, x: f32) -> Self::V;
@@ -66,7 +65,6 @@ pub struct Portable;
 impl Isa for Portable {
     type V = [f32; 8];
     const LANES: usize = 8;
-    const NV: usize = 2;
     const MR: usize = 4;
 
     #[inline(always)]
@@ -101,7 +99,6 @@ mod x86 {
     impl Isa for V3 {
         type V = f32x8;
         const LANES: usize = 8;
-        const NV: usize = 2;
         const MR: usize = 6;
 
         #[inline(always)]
@@ -127,12 +124,10 @@ mod x86 {
         }
     }
 
-    /// AVX-512: thirty-two 16-float registers, so 12 rows × 2 vectors of accumulators (8 × 3
-    /// measured the same; 2 vectors keep the panels narrow enough to divide more layer widths).
+    /// AVX-512: thirty-two 16-float registers, so 12 rows × 2 vectors of accumulators.
     impl Isa for V4 {
         type V = f32x16;
         const LANES: usize = 16;
-        const NV: usize = 2;
         const MR: usize = 12;
 
         #[inline(always)]
@@ -162,7 +157,7 @@ mod x86 {
 /// Floats per panel row of a packed weight matrix for the chosen instruction set.
 pub fn panel_width(arch: pulp::Arch) -> usize {
     fn width<I: Isa>() -> usize {
-        I::NV * I::LANES
+        crate::gemm::NV * I::LANES
     }
     match arch {
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]

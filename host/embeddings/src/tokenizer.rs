@@ -1,6 +1,6 @@
 //! The BERT WordPiece tokenizer described by a Hugging Face `tokenizer.json`, reimplemented to give the
 //! same ids as the `tokenizers` library: special tokens matched in the raw text, `BertNormalizer`,
-//! `BertPreTokenizer`, `WordPiece`, the [CLS]/[SEP] template and right-side truncation.
+//! `BertPreTokenizer`, `WordPiece`, the `[CLS]`/`[SEP]` template and right-side truncation.
 //!
 //! Character classes come from the crates `tokenizers` itself uses (`unicode_categories` for
 //! punctuation and "other", `unicode-normalization-alignments` for NFD) and from `char`'s own
@@ -91,7 +91,7 @@ pub(crate) struct BertTokenizer {
     normalizer: Option<Normalizer>,
     /// Added tokens matched verbatim in the raw input, before normalisation.
     added: Vec<(String, u32)>,
-    /// Ids the post-processor puts before and after the sentence ([CLS] and [SEP]).
+    /// Ids the post-processor puts before and after the sentence (`[CLS]` and `[SEP]`).
     template_prefix: Vec<u32>,
     template_suffix: Vec<u32>,
     /// Longest output, special tokens included.
@@ -214,7 +214,7 @@ impl BertTokenizer {
         vocab.chain(added).chain(template).max().unwrap_or(0)
     }
 
-    /// The ids BERT sees for `text`: [CLS], the truncated WordPiece ids, [SEP].
+    /// The ids BERT sees for `text`: `[CLS]`, the truncated WordPiece ids, `[SEP]`.
     pub fn encode(&self, text: &str) -> Vec<u32> {
         let mut ids = self.template_prefix.clone();
         let mut scratch = Scratch::default();
@@ -285,7 +285,7 @@ impl BertTokenizer {
         }
     }
 
-    /// Greedy longest-match-first WordPiece; a word with any unmatched remainder becomes one [UNK].
+    /// Greedy longest-match-first WordPiece; a word with any unmatched remainder becomes one `[UNK]`.
     fn word_piece(&self, word: &str, ids: &mut Vec<u32>, piece: &mut String) {
         if word.chars().count() > self.max_input_chars_per_word {
             ids.push(self.unk_id);

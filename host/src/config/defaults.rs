@@ -14,6 +14,7 @@ use std::time::Duration;
 pub const CACHE_STORE_URL: &str = "redis://localhost:6379/0";
 pub const OPENROUTER_BASE_URL: &str = "https://openrouter.ai/api/v1";
 pub const OPENROUTER_MODEL: &str = "deepseek/deepseek-chat-v3-0324:free";
+pub const GEMINI_BASE_URL: &str = "https://generativelanguage.googleapis.com/v1beta";
 pub const OFFLINE_PROVIDER: &str = "offline";
 pub const OPENROUTER_PROVIDER: &str = "openrouter";
 pub const FORM_CHAT_MODEL: &str = "form";
@@ -104,6 +105,10 @@ pub fn plugins(env: &Env, _config: &Config) -> Vec<PluginSpec> {
     openrouter.limits.timeout = Duration::from_secs(60);
     openrouter.limits.http_timeout = Duration::from_secs(55);
 
+    let mut gemini = remote("gemini", PluginKind::Provider, "gemini", "base_url", GEMINI_BASE_URL);
+    gemini = with_secret(gemini, "api_key", "GEMINI_API_KEY", "~/.api-gemini", env);
+    gemini.limits = openrouter.limits;
+
     // The chat model of the original service; MODEL_URL moves it (see `apply_seed_aliases`).
     let form =
         remote(FORM_CHAT_MODEL, PluginKind::ChatModel, "form-chat", "model_url", super::DEFAULT_MODEL_URL);
@@ -116,6 +121,7 @@ pub fn plugins(env: &Env, _config: &Config) -> Vec<PluginSpec> {
     vec![
         local(OFFLINE_PROVIDER, PluginKind::Provider, "offline", quick),
         openrouter,
+        gemini,
         form,
         openai_chat,
         local("lexical", PluginKind::Metric, "lexical", quick),

@@ -146,7 +146,7 @@ fn unknown_default_provider_is_named() {
     let f = write("[paraphrase]\ndefault_provider = \"nope\"\n");
     let err = Config::from_env(Some(f.path()), &home_without_keys()).unwrap_err();
     assert!(
-        err.to_string().contains("`nope`, which is not configured (known: offline, openrouter)"),
+        err.to_string().contains("`nope`, which is not configured (known: gemini, offline, openrouter)"),
         "{err}"
     );
 }

@@ -3,11 +3,15 @@
 //! binary so that they work without internet.
 
 use crate::Parlance;
+use crate::plugins::api::PluginKind;
 use axum::Router;
 use axum::http::header;
 use axum::response::{Html, IntoResponse};
 use axum::routing::get;
 use utoipa::OpenApi;
+use utoipa::openapi::OpenApi as OpenApiDoc;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{Array, Object, Schema};
 use utoipa_swagger_ui::SwaggerUi;
 
 #[derive(OpenApi)]
@@ -32,12 +36,110 @@ use utoipa_swagger_ui::SwaggerUi;
 )]
 pub struct ApiDoc;
 
-/// The complete document: the paraphrase surface above, plus the routes other modules add.
-pub fn openapi() -> utoipa::openapi::OpenApi {
+/// The complete document: the paraphrase surface above, plus the routes other modules add, with the
+/// limits of this configuration written into the schemas, so that the document describes what this
+/// server accepts rather than what the types alone allow.
+pub fn openapi(parlance: &Parlance) -> OpenApiDoc {
     let mut doc = ApiDoc::openapi();
     doc.merge(crate::evaluate::routes::ApiDoc::openapi());
     doc.merge(crate::chat::routes::ApiDoc::openapi());
+    let config = parlance.config();
+    let mut providers: Vec<serde_json::Value> = parlance
+        .plugins()
+        .of_kind(PluginKind::Provider)
+        .filter(|p| p.spec().missing_secrets().is_empty())
+        .map(|p| p.id().into())
+        .collect();
+    providers.push(serde_json::Value::Null);
+    let (p, c, e) = (&config.paraphrase, &config.chat, &config.evaluate);
+    let user_id = |o: &mut Object| {
+        o.min_length = Some(1);
+        o.max_length = Some(crate::chat::MAX_USER_ID_CHARS);
+        o.pattern = Some(USER_ID_PATTERN.into());
+    };
+    let name = |o: &mut Object| {
+        o.min_length = Some(1);
+        o.max_length = Some(c.max_name_chars);
+        o.pattern = Some(NAME_PATTERN.into());
+    };
+    let text = |max: usize| {
+        move |o: &mut Object| {
+            o.min_length = Some(1);
+            o.max_length = Some(max);
+        }
+    };
+    let items = |min: usize, max: usize| {
+        move |a: &mut Array| {
+            a.min_items = Some(min);
+            a.max_items = Some(max);
+        }
+    };
+    for body in ["ParaphraseBody", "BatchBody"] {
+        property(&mut doc, body, "provider", |o| o.enum_values = Some(providers.clone()));
+    }
+    property(&mut doc, "ParaphraseBody", "text", text(p.max_text_chars));
+    array(&mut doc, "BatchBody", "texts", items(1, p.batch_max_size));
+    for field in ["original", "paraphrase"] {
+        property(&mut doc, "EvaluateBody", field, |o| o.max_length = Some(e.max_text_chars));
+    }
+    for field in ["originals", "paraphrases"] {
+        array(&mut doc, "EvaluateBatchBody", field, items(1, e.max_pairs));
+    }
+    property(&mut doc, "ChatBody", "user_id", user_id);
+    property(&mut doc, "ChatBody", "message", text(c.max_message_chars));
+    for field in ["from_name", "to_name", "genre"] {
+        property(&mut doc, "ChatBody", field, name);
+    }
+    property(&mut doc, "ChatBody", "situation", |o| o.max_length = Some(c.max_situation_chars));
+    array(&mut doc, "DialogBody", "dialog", items(0, c.max_history_entries));
+    property(&mut doc, "Entry", "name", |o| {
+        o.min_length = Some(1);
+        o.max_length = Some(c.max_name_chars);
+    });
+    for item in doc.paths.paths.values_mut() {
+        for operation in
+            [&mut item.get, &mut item.put, &mut item.delete, &mut item.post].into_iter().flatten()
+        {
+            for parameter in operation.parameters.iter_mut().flatten() {
+                if let RefOr::T(p) = parameter
+                    && p.name == "user_id"
+                    && let Some(RefOr::T(Schema::Object(o))) = p.schema.as_mut()
+                {
+                    user_id(o);
+                }
+            }
+        }
+    }
     doc
+}
+
+/// A `user_id`: no slash and no control character (the service also refuses a blank one).
+const USER_ID_PATTERN: &str = "^[^/\\u0000-\\u001F\\u007F-\\u009F]+$";
+/// A speaker's name or a genre: no control character.
+const NAME_PATTERN: &str = "^[^\\u0000-\\u001F\\u007F-\\u009F]+$";
+
+fn schema<'a>(doc: &'a mut OpenApiDoc, name: &str, field: &str) -> Option<&'a mut Schema> {
+    let components = doc.components.as_mut()?;
+    let RefOr::T(Schema::Object(object)) = components.schemas.get_mut(name)? else { return None };
+    match object.properties.get_mut(field)? {
+        RefOr::T(schema) => Some(schema),
+        RefOr::Ref(_) => None,
+    }
+}
+
+/// Applies `f` to a string property; a missing schema or property is a bug in this module's names.
+fn property(doc: &mut OpenApiDoc, name: &str, field: &str, f: impl FnOnce(&mut Object)) {
+    match schema(doc, name, field) {
+        Some(Schema::Object(o)) => f(o),
+        _ => debug_assert!(false, "no string property {name}.{field} in the OpenAPI document"),
+    }
+}
+
+fn array(doc: &mut OpenApiDoc, name: &str, field: &str, f: impl FnOnce(&mut Array)) {
+    match schema(doc, name, field) {
+        Some(Schema::Array(a)) => f(a),
+        _ => debug_assert!(false, "no array property {name}.{field} in the OpenAPI document"),
+    }
 }
 
 /// The pinned ReDoc bundle, fetched from npm by `scripts/setup.sh` (see `build.rs`).
@@ -57,8 +159,8 @@ const REDOC_PAGE: &str = r#"<!DOCTYPE html>
 </html>
 "#;
 
-pub fn routes() -> Router<Parlance> {
-    let swagger: Router<Parlance> = SwaggerUi::new("/docs").url("/openapi.json", openapi()).into();
+pub fn routes(parlance: &Parlance) -> Router<Parlance> {
+    let swagger: Router<Parlance> = SwaggerUi::new("/docs").url("/openapi.json", openapi(parlance)).into();
     swagger.route("/redoc", get(|| async { Html(REDOC_PAGE) })).route(
         "/redoc/redoc.standalone.js",
         get(|| async {

@@ -98,7 +98,9 @@ pub fn status_and_code(e: &Error) -> (StatusCode, &'static str) {
         Error::Startup(_) => (StatusCode::INTERNAL_SERVER_ERROR, "startup_error"),
         Error::InvalidInput { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_input"),
         Error::UnknownPlugin { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "unknown_plugin"),
-        Error::PluginUnavailable { .. } => (StatusCode::SERVICE_UNAVAILABLE, "plugin_unavailable"),
+        // The client named a plugin that `/providers` lists as unavailable: its request cannot be
+        // served as asked, and another provider can serve it, so it is the client's to change.
+        Error::PluginUnavailable { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "provider_unavailable"),
         Error::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
         Error::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
         Error::Storage(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage_error"),

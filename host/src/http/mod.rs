@@ -26,7 +26,7 @@ pub fn app(parlance: Parlance) -> Router {
         .merge(crate::evaluate::routes::routes())
         .merge(crate::chat::routes::routes())
         .merge(ops::routes())
-        .merge(docs::routes())
+        .merge(docs::routes(&parlance))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(config.max_body_bytes))

@@ -54,10 +54,10 @@ fn rate_caller(caller: &Caller) -> RateCaller {
         (status = 400, description = "Malformed JSON or a bad header", body = ErrorBody),
         (status = 413, description = "The body is too large", body = ErrorBody),
         (status = 415, description = "Not a JSON body", body = ErrorBody),
-        (status = 422, description = "A missing or wrong field, an empty or too long text, an unknown provider (the message lists the known ones), or input the provider rejected", body = ErrorBody),
+        (status = 422, description = "A missing or wrong field, an empty or too long text, an unknown provider (the message lists the known ones), a provider without its API key (`provider_unavailable`), or input the provider rejected", body = ErrorBody),
         (status = 429, description = "This service's rate limit (code `rate_limited`, with Retry-After and X-RateLimit-* headers) or the upstream's (code `upstream_rate_limited`)", body = ErrorBody),
         (status = 502, description = "The upstream or the plugin failed", body = ErrorBody),
-        (status = 503, description = "The provider is not configured (a missing API key) or not available", body = ErrorBody),
+        (status = 503, description = "The plugin reported its own configuration as broken, or no instance could be started", body = ErrorBody),
         (status = 504, description = "The upstream or the plugin timed out", body = ErrorBody),
     )
 )]
@@ -156,8 +156,7 @@ pub struct BatchResponse {
         (status = 400, description = "Malformed JSON or a bad header", body = ErrorBody),
         (status = 413, description = "The body is too large", body = ErrorBody),
         (status = 415, description = "Not a JSON body", body = ErrorBody),
-        (status = 422, description = "No texts, more than BATCH_MAX_SIZE texts (the message names the limit), a wrong field, or an unknown provider", body = ErrorBody),
-        (status = 503, description = "The provider is not configured", body = ErrorBody),
+        (status = 422, description = "No texts, more than BATCH_MAX_SIZE texts (the message names the limit), a wrong field, an unknown provider, or a provider without its API key", body = ErrorBody),
     )
 )]
 pub async fn paraphrase_batch(

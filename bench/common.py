@@ -1,0 +1,322 @@
+"""Shared harness of the benchmark scripts in bench/: building the release binary, starting the API
+server and the local upstreams, driving wrk with Lua scripts, reading a process's CPU time and
+resident memory, and printing result tables. Python standard library only."""
+
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(REPO, "bench")
+TARGET_DIR = os.environ.get("CARGO_TARGET_DIR") or os.path.join(REPO, "target")
+BINARY = os.path.join(TARGET_DIR, "release", "parlance")
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def log(*args):
+    print("[bench]", *args, file=sys.stderr, flush=True)
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def machine_line():
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    return f"cpu: {cpu}, {os.cpu_count()} cores; load average {loadavg()}"
+
+
+def build():
+    """Builds the release binary (unless BENCH_NO_BUILD=1) and returns its path."""
+    if os.environ.get("BENCH_NO_BUILD") != "1":
+        log(f"cargo build --release -p parlance (target dir {TARGET_DIR})")
+        subprocess.run(
+            ["cargo", "build", "--quiet", "--release", "-p", "parlance"],
+            cwd=REPO,
+            check=True,
+            env={**os.environ, "CARGO_TARGET_DIR": TARGET_DIR},
+        )
+    if not os.path.exists(BINARY):
+        sys.exit(f"no binary at {BINARY}")
+    return BINARY
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def median(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else float("nan")
+
+
+# --- HTTP --------------------------------------------------------------------------------------------
+
+
+def request(port, method, path, body=None, headers=None, timeout=30):
+    """One request on a fresh connection: (status, headers dict, body bytes)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        data = None
+        hdrs = dict(headers or {})
+        if body is not None:
+            data = body if isinstance(body, bytes) else json.dumps(body).encode()
+            hdrs.setdefault("content-type", "application/json")
+        conn.request(method, path, body=data, headers=hdrs)
+        r = conn.getresponse()
+        return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
+    finally:
+        conn.close()
+
+
+def request_json(port, method, path, body=None, headers=None, expect=200, timeout=300):
+    status, _, data = request(port, method, path, body, headers, timeout)
+    if expect is not None and status != expect:
+        raise RuntimeError(f"{method} {path}: {status} {data[:300]!r}")
+    return json.loads(data) if data else None
+
+
+# --- processes ----------------------------------------------------------------------------------------
+
+
+def proc_cpu_seconds(pid):
+    """User + system CPU time of a process (all threads), in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def proc_status_kib(pid, field):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return None
+
+
+class Upstream:
+    """bench/upstream.py in its own process."""
+
+    def __init__(self, kind, delay_ms=0.0):
+        self.proc = subprocess.Popen(
+            [sys.executable, os.path.join(BENCH, "upstream.py"), kind, "--delay-ms", str(delay_ms)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        line = self.proc.stdout.readline()
+        if not line.startswith("listening on "):
+            raise RuntimeError(f"upstream did not start: {line!r}")
+        self.port = int(line.split()[-1])
+
+    def stats(self):
+        return request_json(self.port, "GET", "/_stats")
+
+    def reset(self):
+        request_json(self.port, "POST", "/_reset", body=b"")
+
+    def cpu_seconds(self):
+        return proc_cpu_seconds(self.proc.pid)
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+class Server:
+    """`parlance --mode api` on free ports, in a scratch working directory (so no stray `.env` or
+    `parlance.toml` is read), with a compile cache and a dialog database of its own."""
+
+    def __init__(self, env=None, config_text=None, cache_dir=None, binary=BINARY, wait=True, timeout=300):
+        self.scratch = tempfile.mkdtemp(prefix="parlance-bench-")
+        self.api_port, self.chat_port = free_port(), free_port()
+        self.env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": os.environ.get("HOME", self.scratch),
+            "API_HOST": "127.0.0.1",
+            "API_PORT": str(self.api_port),
+            "PORT": str(self.chat_port),
+            "CACHE_TYPE": "memory",
+            "DATABASE_FILE": os.path.join(self.scratch, "dialogs.db"),
+            "LOG_LEVEL": "WARNING",
+            "PARLANCE_CACHE_DIR": cache_dir or os.path.join(self.scratch, "components"),
+        }
+        self.env.update(env or {})
+        args = [binary, "--mode", "api"]
+        if config_text is not None:
+            path = os.path.join(self.scratch, "parlance.toml")
+            with open(path, "w") as f:
+                f.write(config_text)
+            args += ["--config", path]
+        self.stderr = open(os.path.join(self.scratch, "stderr.log"), "w+")
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen(
+            args, cwd=self.scratch, env=self.env, stdout=subprocess.DEVNULL, stderr=self.stderr
+        )
+        self.pid = self.proc.pid
+        self.ready_seconds = None
+        if wait:
+            self.wait_ready(timeout)
+
+    def wait_ready(self, timeout=300):
+        """Polls GET /health every millisecond until it answers 200; returns seconds since spawn."""
+        deadline = self.started + timeout
+        while time.perf_counter() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"parlance exited with {self.proc.returncode}: {self.log_tail()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.api_port), timeout=1) as s:
+                    s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    data = s.recv(64)
+                if data.startswith(b"HTTP/1.1 200"):
+                    self.ready_seconds = time.perf_counter() - self.started
+                    return self.ready_seconds
+            except OSError:
+                pass
+            time.sleep(0.001)
+        raise RuntimeError(f"parlance not ready after {timeout} s: {self.log_tail()}")
+
+    def log_tail(self):
+        self.stderr.flush()
+        self.stderr.seek(0)
+        return self.stderr.read()[-2000:]
+
+    def rss_kib(self):
+        return proc_status_kib(self.pid, "VmRSS")
+
+    def hwm_kib(self):
+        return proc_status_kib(self.pid, "VmHWM")
+
+    def cpu_seconds(self):
+        return proc_cpu_seconds(self.pid)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.stderr.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+# --- wrk ------------------------------------------------------------------------------------------------
+
+WRK_REPORT = r"""
+local threads = {}
+function setup(thread)
+  table.insert(threads, thread)
+  thread:set("tid", #threads)
+end
+
+bad_status = 0
+fallbacks = 0
+function response(status, headers, body)
+  if status < 200 or status > 299 then bad_status = bad_status + 1 end
+  if headers["x-parlance-fallback"] ~= nil or headers["X-Parlance-Fallback"] ~= nil then
+    fallbacks = fallbacks + 1
+  end
+end
+
+function done(summary, latency, requests)
+  local bad, fb = 0, 0
+  for _, t in ipairs(threads) do
+    bad = bad + (t:get("bad_status") or 0)
+    fb = fb + (t:get("fallbacks") or 0)
+  end
+  local e = summary.errors
+  io.write(string.format(
+    'WRKJSON {"requests": %d, "duration_us": %d, "bytes": %d, "p50_us": %d, "p90_us": %d, "p99_us": %d, ' ..
+    '"mean_us": %.1f, "max_us": %d, "connect_errors": %d, "read_errors": %d, "write_errors": %d, ' ..
+    '"timeouts": %d, "non_2xx": %d, "fallbacks": %d}\n',
+    summary.requests, summary.duration, summary.bytes, latency:percentile(50), latency:percentile(90),
+    latency:percentile(99), latency.mean, latency.max, e.connect, e.read, e.write, e.timeout, bad, fb))
+end
+"""
+
+
+def lua_request(method="GET", body=None, headers=None):
+    """A Lua preamble making every request the same `method` with `body`."""
+    lines = [f'wrk.method = "{method}"']
+    if body is not None:
+        text = body if isinstance(body, str) else json.dumps(body)
+        lines.append(f"wrk.body = {lua_string(text)}")
+    for name, value in (headers or {}).items():
+        lines.append(f'wrk.headers[{lua_string(name)}] = {lua_string(value)}')
+    return "\n".join(lines) + "\n"
+
+
+def lua_string(text):
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n") + "'"
+
+
+def wrk(port, path, lua="", connections=64, threads=2, duration=5, pids=()):
+    """Runs wrk against 127.0.0.1:port/path; returns its figures plus requests/s and the CPU seconds
+    each pid in `pids` spent during the run."""
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(lua + WRK_REPORT)
+        script = f.name
+    try:
+        cpu_before = [proc_cpu_seconds(p) for p in pids]
+        out = subprocess.run(
+            [
+                "wrk",
+                f"-t{min(threads, connections)}",
+                f"-c{connections}",
+                f"-d{duration}s",
+                "--timeout",
+                "10s",
+                "-s",
+                script,
+                f"http://127.0.0.1:{port}{path}",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        cpu = [proc_cpu_seconds(p) - b for p, b in zip(pids, cpu_before)]
+    finally:
+        os.unlink(script)
+    line = next((x for x in out.splitlines() if x.startswith("WRKJSON ")), None)
+    if line is None:
+        raise RuntimeError(f"wrk printed no report:\n{out}")
+    r = json.loads(line[len("WRKJSON ") :])
+    r["rps"] = r["requests"] / (r["duration_us"] / 1e6)
+    r["errors"] = r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"] + r["non_2xx"]
+    r["cpu_seconds"] = cpu
+    return r
+
+
+# --- tables -----------------------------------------------------------------------------------------------
+
+
+def table(rows, headers):
+    """Prints rows (lists of strings) under headers, aligned."""
+    widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows)]
+    line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
+    print(line(headers))
+    print(line(["-" * w for w in widths]))
+    for row in rows:
+        print(line(row))
+
+
+def verdict(ok):
+    return "met" if ok else "NOT met"
