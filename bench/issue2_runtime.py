@@ -139,11 +139,17 @@ def memory(binary):
     Server(cache_dir=warm_cache).stop()
     model = Upstream("form")
     env = {"MODEL_URL": f"http://127.0.0.1:{model.port}/path/", "RATE_LIMIT_REQUESTS_PER_MINUTE": "100000"}
-    version_rss, ready, after, hwm, sem_ready, sem_after = [], [], [], [], [], []
+    version_rss, ready, after, hwm, sem_ready, sem_after, cold = [], [], [], [], [], [], []
     have_model = os.path.exists(os.path.join(MODEL_DIR, "model.safetensors"))
     for i in range(MEM_RUNS):
         log(f"memory round {i + 1}/{MEM_RUNS}, load {loadavg()}")
         version_rss.append(version_run(binary)[1])
+        cold_cache = tempfile.mkdtemp(prefix="parlance-bench-cold-cache-")
+        s = Server(env=env, cache_dir=cold_cache)
+        time.sleep(0.5)
+        cold.append(s.rss_kib())
+        s.stop()
+        subprocess.run(["rm", "-rf", cold_cache], check=True)
         s = Server(env=env, cache_dir=warm_cache)
         time.sleep(0.5)
         ready.append(s.rss_kib())
@@ -162,7 +168,7 @@ def memory(binary):
             s.stop()
     model.stop()
     subprocess.run(["rm", "-rf", warm_cache], check=True)
-    return version_rss, ready, after, hwm, sem_ready, sem_after, loadavg()
+    return version_rss, ready, after, hwm, sem_ready, sem_after, cold, loadavg()
 
 
 def main():
@@ -206,12 +212,13 @@ def main():
             load,
         ]
     )
-    version_rss, ready, after, hwm, sem_ready, sem_after, load = memory(binary)
+    version_rss, ready, after, hwm, sem_ready, sem_after, cold, load = memory(binary)
     base = median(version_rss) / 1024
     for label, xs, target in [
         ("VmRSS of api server, ready (all plugins loaded)", ready, True),
         ("VmRSS after calls of every plugin kind", after, True),
         ("VmHWM (peak) after those calls", hwm, False),
+        ("VmRSS ready after a cold start (compiled in-process)", cold, True),
         ("VmRSS ready, embedding model loaded (info)", sem_ready, False),
         ("VmRSS after calls incl. semantic (info)", sem_after, False),
     ]:

@@ -1,5 +1,25 @@
 //! The chat-model world: implement [`ChatModel`] and export it with
 //! [`export_chat_model!`](crate::export_chat_model).
+//!
+//! ```no_run
+//! use parlance_sdk::chat_model::{ChatModel, ChatRequest, ModelInfo};
+//! use parlance_sdk::PluginError;
+//!
+//! pub struct Parrot;
+//!
+//! impl ChatModel for Parrot {
+//!     fn info() -> ModelInfo {
+//!         ModelInfo { name: "Parrot".into() }
+//!     }
+//!
+//!     fn reply(request: ChatRequest) -> Result<String, PluginError> {
+//!         Ok(format!("{}, you said: {}", request.from_name, request.message))
+//!     }
+//! }
+//!
+//! parlance_sdk::export_chat_model!(Parrot);
+//! # fn main() {}
+//! ```
 
 #[doc(hidden)]
 pub mod bindings {

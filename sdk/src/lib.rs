@@ -8,28 +8,7 @@
 //! Enable exactly one of the features `provider`, `chat-model` or `metric`, build with
 //! `cargo build --target wasm32-wasip2 --release` and the `cdylib` is the component.
 //!
-//! ```no_run
-//! use parlance_sdk::provider::{ParaphraseRequest, ParaphraseResponse, Provider, ProviderInfo};
-//! use parlance_sdk::PluginError;
-//!
-//! struct Shout;
-//!
-//! impl Provider for Shout {
-//!     fn info() -> ProviderInfo {
-//!         ProviderInfo { name: "Shout".into(), default_model: "caps".into() }
-//!     }
-//!
-//!     fn paraphrase(request: ParaphraseRequest) -> Result<ParaphraseResponse, PluginError> {
-//!         if request.text.trim().is_empty() {
-//!             return Err(PluginError::InvalidInput("the text is empty".into()));
-//!         }
-//!         Ok(ParaphraseResponse { text: request.text.to_uppercase(), model: request.model })
-//!     }
-//! }
-//!
-//! parlance_sdk::export_provider!(Shout);
-//! # fn main() {}
-//! ```
+//! The modules `provider`, `chat_model` and `metric` (one per feature) each open with an example.
 
 pub mod http;
 pub mod upstream;

@@ -1,4 +1,28 @@
 //! The metric world: implement [`Metric`] and export it with [`export_metric!`](crate::export_metric).
+//!
+//! ```no_run
+//! use parlance_sdk::metric::{Metric, MetricInfo, Pair, Score, score, score_info};
+//! use parlance_sdk::PluginError;
+//!
+//! pub struct LengthDelta;
+//!
+//! impl Metric for LengthDelta {
+//!     fn info() -> MetricInfo {
+//!         MetricInfo {
+//!             name: "Length delta".into(),
+//!             scores: vec![score_info("char_delta", "Paraphrase length minus original length, in characters.", true)],
+//!         }
+//!     }
+//!
+//!     fn evaluate_pair(pair: &Pair) -> Result<Vec<Score>, PluginError> {
+//!         let delta = pair.paraphrase.chars().count() as f64 - pair.original.chars().count() as f64;
+//!         Ok(vec![score("char_delta", delta)])
+//!     }
+//! }
+//!
+//! parlance_sdk::export_metric!(LengthDelta);
+//! # fn main() {}
+//! ```
 
 #[doc(hidden)]
 pub mod bindings {

@@ -1,4 +1,27 @@
 //! The provider world: implement [`Provider`] and export it with [`export_provider!`](crate::export_provider).
+//!
+//! ```no_run
+//! use parlance_sdk::provider::{ParaphraseRequest, ParaphraseResponse, Provider, ProviderInfo};
+//! use parlance_sdk::PluginError;
+//!
+//! struct Shout;
+//!
+//! impl Provider for Shout {
+//!     fn info() -> ProviderInfo {
+//!         ProviderInfo { name: "Shout".into(), default_model: "caps".into() }
+//!     }
+//!
+//!     fn paraphrase(request: ParaphraseRequest) -> Result<ParaphraseResponse, PluginError> {
+//!         if request.text.trim().is_empty() {
+//!             return Err(PluginError::InvalidInput("the text is empty".into()));
+//!         }
+//!         Ok(ParaphraseResponse { text: request.text.to_uppercase(), model: request.model })
+//!     }
+//! }
+//!
+//! parlance_sdk::export_provider!(Shout);
+//! # fn main() {}
+//! ```
 
 #[doc(hidden)]
 pub mod bindings {
