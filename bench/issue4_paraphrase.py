@@ -13,7 +13,8 @@
      same chat-completions request sent straight to that server, both with wrk at 1 connection.
      Target: p50 overhead <= 1 ms. The server's own handling time is measured on its side too.
 
-Environment: ROUNDS (3), DURATION (5), BATCH_RUNS (10), BENCH_NO_BUILD=1, CARGO_TARGET_DIR.
+Environment: ROUNDS (3), DURATION (5), BATCH_RUNS (10), PARTS (memory,redis,batch,overhead: which
+parts to run), BENCH_NO_BUILD=1, CARGO_TARGET_DIR.
 """
 
 import concurrent.futures
@@ -46,6 +47,7 @@ from common import (  # noqa: E402
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
 DURATION = int(os.environ.get("DURATION", "5"))
 BATCH_RUNS = int(os.environ.get("BATCH_RUNS", "10"))
+PARTS = os.environ.get("PARTS", "memory,redis,batch,overhead").split(",")
 NO_LIMIT = {"RATE_LIMIT_REQUESTS_PER_MINUTE": "100000000"}
 TEXT = "The quick brown fox jumps over the lazy dog while the farmer watches from the porch."
 
@@ -146,11 +148,13 @@ def batch_efficiency():
 def per_call_overhead():
     upstream = Upstream("openai", delay_ms=0)
     server = Server(env=openai_env(upstream))
+    # Every request has a text never sent before (round, wrk thread, counter), so each one is a cache
+    # miss that reaches the provider.
     lua_ours = """
 local counter = 0
 function request()
   counter = counter + 1
-  local body = string.format('{"text": "Text %d-%d: The quick brown fox jumps over the lazy dog.", "provider": "openrouter"}', tid or 0, counter)
+  local body = string.format('{"text": "Text %s-%d-%d: The quick brown fox jumps over the lazy dog.", "provider": "openrouter"}', round_id, tid or 0, counter)
   return wrk.format("POST", "/paraphrase", {["content-type"] = "application/json"}, body)
 end
 """
@@ -175,7 +179,8 @@ end
             check(r, "upstream direct")
             base.append(r)
             upstream.reset()
-            r = wrk(server.api_port, "/paraphrase", lua_ours, 1, 1, DURATION, pids=[server.pid, upstream.proc.pid])
+            r = wrk(server.api_port, "/paraphrase", f'round_id = "{rnd}"\n' + lua_ours, 1, 1, DURATION,
+                    pids=[server.pid, upstream.proc.pid])
             r["upstream"] = upstream.stats()
             check(r, "/paraphrase")
             if r["upstream"]["requests"] < r["requests"]:
@@ -242,13 +247,16 @@ def main():
     print(machine_line())
     rows = []
 
-    server = Server(env=NO_LIMIT)
-    try:
-        rows += cached_rows("memory", cached_vs_health(server, "memory"))
-    finally:
-        server.stop()
+    if "memory" in PARTS:
+        server = Server(env=NO_LIMIT)
+        try:
+            rows += cached_rows("memory", cached_vs_health(server, "memory"))
+        finally:
+            server.stop()
 
-    if shutil.which("redis-server"):
+    if "redis" not in PARTS:
+        pass
+    elif shutil.which("redis-server"):
         redis, port = start_redis()
         server = Server(env={**NO_LIMIT, "CACHE_TYPE": "redis", "CACHE_STORE_URL": f"redis://127.0.0.1:{port}/0"})
         try:
@@ -260,6 +268,16 @@ def main():
     else:
         log("redis-server is not installed (scripts/setup.sh --tests installs it); skipping the Redis run")
 
+    if "batch" in PARTS:
+        rows += batch_rows()
+    if "overhead" in PARTS:
+        rows += overhead_rows()
+    print()
+    table(rows, ["benchmark", "median", "baseline", "ratio", "target", "verdict", "load avg"])
+
+
+def batch_rows():
+    rows = []
     ours, direct, load = batch_efficiency()
     target = 1.15 * math.ceil(10 / 4) * 0.200
     t = median(ours)
@@ -275,6 +293,11 @@ def main():
         ]
     )
 
+    return rows
+
+
+def overhead_rows():
+    rows = []
     ours, base, load = per_call_overhead()
     p50_o, p50_b = median([r["p50_us"] for r in ours]), median([r["p50_us"] for r in base])
     handling = median([r["upstream"]["handling_us_p50"] for r in ours])
@@ -314,8 +337,7 @@ def main():
             "",
         ]
     )
-    print()
-    table(rows, ["benchmark", "median", "baseline", "ratio", "target", "verdict", "load avg"])
+    return rows
 
 
 if __name__ == "__main__":

@@ -192,8 +192,10 @@ def direct():
              "PYTHON": os.path.join(VENV, "bin", "python")},
         capture_output=True,
         text=True,
-        check=True,
-    ).stdout
+    )
+    if out.returncode != 0:
+        sys.exit(f"cargo bench --bench metric_throughput failed:\n{out.stdout}\n{out.stderr[-3000:]}")
+    out = out.stdout
     sys.stderr.write(out)
     rows = []
     for line in out.splitlines():

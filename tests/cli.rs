@@ -112,3 +112,125 @@ fn plugins_check_tells_what_fits_and_what_is_missing() {
     assert!(!out.status.success());
     assert!(stdout(&out).contains("not a valid WebAssembly component"), "{}", stdout(&out));
 }
+
+#[test]
+fn batch_mode_streams_a_file_in_each_format() {
+    let home = tempfile::tempdir().unwrap();
+    let input = home.path().join("texts.txt");
+    std::fs::write(
+        &input,
+        "The cat sat on the mat.\n\n   \nHow can I learn Python quickly?\nWeather is nice today.\n",
+    )
+    .unwrap();
+    for (name, check) in [
+        (
+            "out.jsonl",
+            Box::new(|text: &str| {
+                let rows: Vec<serde_json::Value> =
+                    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+                assert_eq!(rows.len(), 3);
+                assert_eq!(rows[0]["line"], 1);
+                assert_eq!(rows[1]["line"], 4);
+                assert_eq!(rows[2]["original"], "Weather is nice today.");
+                assert!(rows.iter().all(|r| r["paraphrase"].is_string() && r["provider"] == "offline"));
+            }) as Box<dyn Fn(&str)>,
+        ),
+        (
+            "out.tsv",
+            Box::new(|text: &str| {
+                let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+                assert_eq!(rows.len(), 3);
+                assert!(rows.iter().all(|r| r.len() == 2));
+                assert_eq!(rows[1][0], "How can I learn Python quickly?");
+            }),
+        ),
+        (
+            "out.txt",
+            Box::new(|text: &str| {
+                assert_eq!(text.matches("Original: ").count(), 3, "{text}");
+                assert_eq!(text.matches("Paraphrase: ").count(), 3, "{text}");
+            }),
+        ),
+    ] {
+        let output = home.path().join(name);
+        let out = common::command(home.path())
+            .args(["--mode", "batch", "--batch_input"])
+            .arg(&input)
+            .arg("--batch_output")
+            .arg(&output)
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert!(out.status.success(), "{err}");
+        assert!(err.contains("batch: 3/3 done, 0 failed"), "plain progress lines off a terminal: {err}");
+        assert!(err.contains("batch: 3 of 3 texts done"), "a summary at the end: {err}");
+        check(&std::fs::read_to_string(&output).unwrap());
+    }
+    let single = common::command(home.path())
+        .args(["--mode", "batch", "--decode_input", "The cat sat on the mat."])
+        .output()
+        .unwrap();
+    assert!(single.status.success() && !stdout(&single).trim().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ctrl_c_in_batch_mode_writes_what_is_finished() {
+    let home = tempfile::tempdir().unwrap();
+    let upstream = FakeOpenAi::start("Done.").await;
+    let input = home.path().join("texts.txt");
+    std::fs::write(&input, (0..40).map(|i| format!("Text number {i}.\n")).collect::<String>()).unwrap();
+    let output = home.path().join("out.jsonl");
+    let mut child = common::command(home.path())
+        .env("PROVIDER_API_KEY", "k")
+        .env("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", upstream.base_url())
+        .args(["--mode", "batch", "--model", "slow", "--batch_input"])
+        .arg(&input)
+        .arg("--batch_output")
+        .arg(&output)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the first calls are in flight, then interrupt.
+    while upstream.requests().is_empty() {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let out = tokio::task::spawn_blocking(move || child.wait_with_output()).await.unwrap().unwrap();
+    let err = stderr(&out);
+    assert!(!out.status.success(), "an interrupted batch is a failure: {err}");
+    assert!(err.contains("interrupted"), "{err}");
+    let written: Vec<serde_json::Value> =
+        std::fs::read_to_string(&output).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(
+        !written.is_empty() && written.len() < 40,
+        "what finished is written, the rest is not started: {}",
+        written.len()
+    );
+    assert!(written.iter().all(|r| r["paraphrase"] == "Done."));
+    assert_eq!(written.len(), upstream.requests().len(), "every call that was made is written");
+}
+
+#[test]
+fn interactive_mode_paraphrases_lines_and_knows_its_commands() {
+    let home = tempfile::tempdir().unwrap();
+    let mut child = common::command(home.path())
+        .args(["--mode", "interactive"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"help\nThe quick brown fox jumps over the lazy dog.\nprovider nope\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("Commands:"), "{text}");
+    assert!(text.contains("The fast brown fox leaps over the lazy dog."), "{text}");
+    assert!(stderr(&out).contains("unknown provider `nope`"), "{}", stderr(&out));
+}

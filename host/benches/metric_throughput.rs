@@ -75,8 +75,14 @@ async fn start_host() -> Arc<PluginHost> {
     let mut rouge = PluginSpec::new("rouge", PluginKind::Metric, ComponentSource::Builtin("rouge".into()));
     rouge.settings.insert("scores".into(), "rougeL".into());
     let cache = std::env::temp_dir().join("parlance-bench-compile-cache");
-    let settings = RuntimeSettings { cache_dir: Some(cache), max_instances: 16 };
+    // The server's default pool size ([runtime] max_instances).
+    let settings = RuntimeSettings { cache_dir: Some(cache), max_instances: 128 };
     Arc::new(PluginHost::start(vec![bleu, rouge], &settings, None).await.expect("load the metric plugins"))
+}
+
+fn fail(id: &str, e: &parlance::plugins::api::CallError) -> ! {
+    eprintln!("metric_throughput: a call of `{id}` failed: {e} ({e:?})");
+    std::process::exit(1);
 }
 
 /// Calls of `chunk` pairs per metric, one after another. Returns (seconds, checksum).
@@ -86,7 +92,7 @@ async fn sequential(host: &PluginHost, pairs: &[Pair], chunk: usize) -> (f64, f6
     for id in ["bleu", "rouge"] {
         let plugin = host.get(id).unwrap();
         for part in pairs.chunks(chunk) {
-            results.push(host.evaluate(plugin, part).await.expect("a metric call"));
+            results.push(host.evaluate(plugin, part).await.unwrap_or_else(|e| fail(id, &e)));
         }
     }
     (started.elapsed().as_secs_f64(), checksum(&results))
@@ -102,7 +108,7 @@ async fn parallel(host: &Arc<PluginHost>, pairs: &Arc<Vec<Pair>>) -> (f64, f64) 
             tasks.push(tokio::spawn(async move {
                 let plugin = host.get(id).unwrap().clone();
                 let end = (start + CHUNK).min(pairs.len());
-                host.evaluate(&plugin, &pairs[start..end]).await.expect("a metric call")
+                host.evaluate(&plugin, &pairs[start..end]).await.unwrap_or_else(|e| fail(id, &e))
             }));
         }
     }

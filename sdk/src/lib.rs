@@ -127,6 +127,44 @@ pub mod embeddings {
     pub fn embed(texts: &[String]) -> Result<Vec<Vec<f32>>, PluginError> {
         wit::embed(texts)
     }
+
+    /// Cosine similarity, computed from the norms rather than assumed from normalised vectors, so a
+    /// backend that does not normalise (an OpenAI-compatible endpoint, say) scores the same. A zero
+    /// vector has no direction, so it is an error rather than a made-up value.
+    pub fn cosine(a: &[f32], b: &[f32]) -> Result<f64, PluginError> {
+        if a.len() != b.len() {
+            return Err(PluginError::Internal(format!(
+                "embeddings of different sizes ({} and {})",
+                a.len(),
+                b.len()
+            )));
+        }
+        let (mut dot, mut na, mut nb) = (0f64, 0f64, 0f64);
+        for (x, y) in a.iter().zip(b) {
+            let (x, y) = (f64::from(*x), f64::from(*y));
+            dot += x * y;
+            na += x * x;
+            nb += y * y;
+        }
+        if na == 0.0 || nb == 0.0 {
+            return Err(PluginError::InvalidInput("a text has a zero embedding".into()));
+        }
+        Ok(dot / (na.sqrt() * nb.sqrt()))
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::cosine;
+
+        #[test]
+        fn cosine_ignores_scale() {
+            assert!((cosine(&[1.0, 0.0], &[2.0, 0.0]).unwrap() - 1.0).abs() < 1e-12);
+            assert!(cosine(&[1.0, 0.0], &[0.0, 3.0]).unwrap().abs() < 1e-12);
+            assert!((cosine(&[1.0, 1.0], &[-1.0, -1.0]).unwrap() + 1.0).abs() < 1e-12);
+            assert!(cosine(&[0.0, 0.0], &[1.0, 0.0]).is_err());
+            assert!(cosine(&[1.0], &[1.0, 0.0]).is_err());
+        }
+    }
 }
 
 /// Re-exports used by the export macros; not part of the public API.
