@@ -37,12 +37,12 @@ impl Provider for Gemini {
         let url = join_url(&base, &format!("models/{}:generateContent", request.model));
         let response =
             Request::post(url).header("x-goog-api-key", &key).timeout(timeout).json(&body).send()?;
-        let value = parse_json("Gemini", &response).or_else(|e| {
-            // A non-JSON error page still says something through its status.
+        // A non-JSON error page still says something through its status.
+        let value = parse_json("Gemini", &response).map_err(|e| {
             if response.is_success() {
-                Err(e)
+                e
             } else {
-                Err(status_error(response.status, None, &response.text(), None))
+                status_error(response.status, None, &response.text(), None)
             }
         })?;
         if !response.is_success() {
