@@ -180,7 +180,7 @@ async fn ctrl_c_in_batch_mode_writes_what_is_finished() {
     let input = home.path().join("texts.txt");
     std::fs::write(&input, (0..40).map(|i| format!("Text number {i}.\n")).collect::<String>()).unwrap();
     let output = home.path().join("out.jsonl");
-    let mut child = common::command(home.path())
+    let child = common::command(home.path())
         .env("PROVIDER_API_KEY", "k")
         .env("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", upstream.base_url())
         .args(["--mode", "batch", "--model", "slow", "--batch_input"])

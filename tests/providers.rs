@@ -153,9 +153,11 @@ async fn gemini_speaks_generate_content_with_its_own_key() {
     assert_eq!(result.paraphrase, "A swift fox leaps.");
     assert_eq!(result.model, "gemini-2.0-flash-001");
     let seen = upstream.seen.lock().unwrap().clone();
-    assert_eq!(seen[0].0.as_deref(), Some("g-key"), "the key goes in x-goog-api-key");
-    assert_eq!(seen[0].1, "gemini-2.0-flash:generateContent");
-    assert!(seen[0].2["contents"][0]["parts"][0]["text"].as_str().unwrap().contains("The quick fox jumps."));
+    assert_eq!(seen[0].api_key.as_deref(), Some("g-key"), "the key goes in x-goog-api-key");
+    assert_eq!(seen[0].action, "gemini-2.0-flash:generateContent");
+    assert!(
+        seen[0].body["contents"][0]["parts"][0]["text"].as_str().unwrap().contains("The quick fox jumps.")
+    );
 
     let kind = |model: &'static str| {
         let parlance = parlance.clone();

@@ -165,12 +165,21 @@ async fn form_model(
 /// blocked for safety); any other model answers `reply` in two parts.
 pub struct FakeGemini {
     pub addr: SocketAddr,
-    pub seen: Arc<Mutex<Vec<(Option<String>, String, Value)>>>,
+    pub seen: Arc<Mutex<Vec<GeminiCall>>>,
+}
+
+/// One request the Gemini fake received.
+#[derive(Clone, Debug)]
+pub struct GeminiCall {
+    pub api_key: Option<String>,
+    /// The last path segment, `<model>:generateContent`.
+    pub action: String,
+    pub body: Value,
 }
 
 impl FakeGemini {
     pub async fn start(reply: &'static str) -> FakeGemini {
-        let seen: Arc<Mutex<Vec<(Option<String>, String, Value)>>> = Arc::default();
+        let seen: Arc<Mutex<Vec<GeminiCall>>> = Arc::default();
         let router =
             Router::new().route("/v1beta/models/{action}", post(gemini)).with_state((seen.clone(), reply));
         FakeGemini { addr: serve(router).await, seen }
@@ -182,14 +191,14 @@ impl FakeGemini {
 }
 
 async fn gemini(
-    State((seen, reply)): State<(Arc<Mutex<Vec<(Option<String>, String, Value)>>>, &'static str)>,
+    State((seen, reply)): State<(Arc<Mutex<Vec<GeminiCall>>>, &'static str)>,
     axum::extract::Path(action): axum::extract::Path<String>,
     headers: HeaderMap,
     body: String,
 ) -> Response {
     let key = headers.get("x-goog-api-key").and_then(|v| v.to_str().ok()).map(str::to_owned);
     let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-    seen.lock().unwrap().push((key, action.clone(), body));
+    seen.lock().unwrap().push(GeminiCall { api_key: key, action: action.clone(), body });
     let Some(model) = action.strip_suffix(":generateContent") else {
         return (StatusCode::NOT_FOUND, "unknown action").into_response();
     };
