@@ -6,5 +6,7 @@ mod common;
 mod api;
 mod chat;
 mod cli;
+mod js_provider;
 mod providers;
+mod python_metric;
 mod sandbox;
