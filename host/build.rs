@@ -44,7 +44,7 @@ const FOREIGN: &[Foreign] = &[
         name: "ollama",
         dir: "plugins/ollama-js",
         lang: Lang::JavaScript,
-        world: "parlance:plugin/provider-plugin",
+        world: "parlance:plugin/probed-provider-plugin",
         entry: "src/ollama.js",
     },
 ];

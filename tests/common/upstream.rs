@@ -165,7 +165,8 @@ async fn form_model(
 /// `fail-403`, `fail-404` (Ollama's "model not found"), `fail-429` (with Retry-After: 7), `fail-500`,
 /// `fail-503`, `fail-504`, `slow` (answers after 3 s), `html` (an HTML page with status 200), `garbage`
 /// (truncated JSON), `no-response` (JSON without the `response` field); any other model answers with
-/// `reply` wrapped in quotes, as models often do, and echoes the model.
+/// `reply` wrapped in quotes, as models often do, and echoes the model. `GET /api/tags` lists the
+/// models `llama3.2:latest` and `qwen2.5:0.5b`.
 pub struct FakeOllama {
     pub addr: SocketAddr,
     pub seen: Arc<Mutex<Vec<Value>>>,
@@ -174,8 +175,10 @@ pub struct FakeOllama {
 impl FakeOllama {
     pub async fn start(reply: &'static str) -> FakeOllama {
         let seen: Arc<Mutex<Vec<Value>>> = Arc::default();
-        let router =
-            Router::new().route("/api/generate", post(ollama_generate)).with_state((seen.clone(), reply));
+        let router = Router::new()
+            .route("/api/generate", post(ollama_generate))
+            .route("/api/tags", axum::routing::get(ollama_tags))
+            .with_state((seen.clone(), reply));
         FakeOllama { addr: serve(router).await, seen }
     }
 
@@ -186,6 +189,15 @@ impl FakeOllama {
     pub fn requests(&self) -> Vec<Value> {
         self.seen.lock().unwrap().clone()
     }
+}
+
+/// The models this Ollama has pulled, as `GET /api/tags` lists them.
+async fn ollama_tags() -> Response {
+    axum::Json(json!({"models": [
+        {"name": "llama3.2:latest", "model": "llama3.2:latest", "size": 2_019_393_189},
+        {"name": "qwen2.5:0.5b", "model": "qwen2.5:0.5b", "size": 397_821_319}
+    ]}))
+    .into_response()
 }
 
 async fn ollama_generate(

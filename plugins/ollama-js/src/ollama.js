@@ -3,6 +3,9 @@
 // JavaScript and built into a component with componentize-js. `fetch` runs on wasi:http, so every
 // request passes the host's allow-list, timeout and size cap.
 //
+// It also exports the optional `probe` (world `probed-provider-plugin`, parlance:plugin@0.1.1):
+// `GET /api/tags` tells whether Ollama answers and has the configured model, for `/health?probe=true`.
+//
 // Settings: `base_url` (default http://localhost:11434), `model` (the default model, llama3.2),
 // `prompt_template` (with a `{text}` placeholder), `system_prompt` (sent as Ollama's `system` when
 // set), `timeout_ms` (this plugin's own limit on one request, default 60000; the host's
@@ -14,7 +17,7 @@
 // JSON bad-response, a request that never got an answer unavailable (that includes one the sandbox
 // refused: the host then adds which destination it refused), and our own deadline timeout.
 
-import { config } from 'parlance:plugin/host@0.1.0';
+import { config } from 'parlance:plugin/host@0.1.1';
 
 const DEFAULT_BASE_URL = 'http://localhost:11434';
 const DEFAULT_MODEL = 'llama3.2';
@@ -45,12 +48,12 @@ function timeoutSetting() {
   return ms;
 }
 
-function generateUrl() {
+function endpoint(path) {
   const base = setting('base_url', DEFAULT_BASE_URL);
   if (!/^https?:\/\/[^/\s]+/i.test(base)) {
     throw failure('misconfigured', `the setting \`base_url\` is not an http(s) URL: ${JSON.stringify(base)}`);
   }
-  return `${base.replace(/\/+$/, '')}/api/generate`;
+  return `${base.replace(/\/+$/, '')}${path}`;
 }
 
 // At most 200 characters on one line, so error messages stay readable.
@@ -110,16 +113,11 @@ function clean(answer) {
   return text.trim();
 }
 
-async function generate(model, text) {
-  const url = generateUrl();
+// One request with our own deadline racing it: the host's limits end a stalled call too, but only
+// this one can say `timeout` rather than a generic transport failure. Returns the status, headers
+// and the whole body as text; anything but a 2xx is turned into its `plugin-error`.
+async function exchange(url, init) {
   const timeoutMs = timeoutSetting();
-  const template = setting('prompt_template', DEFAULT_TEMPLATE);
-  const body = { model, prompt: template.split('{text}').join(text), stream: false };
-  const system = config('system_prompt');
-  if (system) body.system = system;
-
-  // Our own deadline races the request: the host's limits end a stalled call too, but only this
-  // one can say `timeout` rather than a generic transport failure.
   let timer;
   const deadline = new Promise((_, reject) => {
     timer = setTimeout(
@@ -127,14 +125,10 @@ async function generate(model, text) {
       timeoutMs,
     );
   });
-  const exchange = (async () => {
+  const attempt = (async () => {
     let response;
     try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(body),
-      });
+      response = await fetch(url, init);
     } catch (e) {
       throw failure('unavailable', `cannot reach ${UPSTREAM} at ${url}: ${e?.message ?? e}`);
     }
@@ -148,7 +142,7 @@ async function generate(model, text) {
   })();
   let outcome;
   try {
-    outcome = await Promise.race([exchange, deadline]);
+    outcome = await Promise.race([attempt, deadline]);
   } finally {
     clearTimeout(timer);
   }
@@ -168,6 +162,20 @@ async function generate(model, text) {
   if (answer.error !== undefined) {
     throw failure('bad-response', `${UPSTREAM} answered HTTP ${response.status} with an error: ${errorDetail(raw)}`);
   }
+  return { answer, raw };
+}
+
+async function generate(model, text) {
+  const url = endpoint('/api/generate');
+  const template = setting('prompt_template', DEFAULT_TEMPLATE);
+  const body = { model, prompt: template.split('{text}').join(text), stream: false };
+  const system = config('system_prompt');
+  if (system) body.system = system;
+  const { answer, raw } = await exchange(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (typeof answer.response !== 'string') {
     throw failure('bad-response', `${UPSTREAM}'s answer has no \`response\` text: ${snippet(raw)}`);
   }
@@ -181,6 +189,12 @@ async function generate(model, text) {
   return { text: paraphrase, model: typeof answer.model === 'string' && answer.model ? answer.model : model };
 }
 
+// Ollama names a model `name:tag`, and `name` alone means `name:latest`.
+function sameModel(installed, wanted) {
+  const full = (m) => (m.includes(':') ? m : `${m}:latest`);
+  return full(installed) === full(wanted);
+}
+
 export const provider = {
   info() {
     return { name: 'Ollama (native /api/generate)', defaultModel: setting('model', DEFAULT_MODEL) };
@@ -189,5 +203,24 @@ export const provider = {
   async paraphrase(request) {
     if (request.text.trim() === '') throw failure('invalid-input', 'the text is empty');
     return generate(request.model, request.text);
+  },
+};
+
+export const probe = {
+  async check() {
+    const url = endpoint('/api/tags');
+    const model = setting('model', DEFAULT_MODEL);
+    const { answer, raw } = await exchange(url, { method: 'GET', headers: { accept: 'application/json' } });
+    if (!Array.isArray(answer.models)) {
+      throw failure('bad-response', `${UPSTREAM}'s model list has no \`models\` array: ${snippet(raw)}`);
+    }
+    const names = answer.models.map((m) => m?.name ?? m?.model).filter((n) => typeof n === 'string');
+    if (!names.some((n) => sameModel(n, model))) {
+      throw failure(
+        'misconfigured',
+        `the model ${model} is not available on ${UPSTREAM} (it has ${names.join(', ') || 'none'}); run \`ollama pull ${model}\``,
+      );
+    }
+    return `${UPSTREAM} answers; model ${model} is available (${names.length} installed)`;
   },
 };
