@@ -4,8 +4,10 @@
 mod common;
 
 mod api;
+mod author_kit;
 mod chat;
 mod cli;
+mod compat;
 mod js_provider;
 mod providers;
 mod python_metric;
