@@ -9,7 +9,9 @@
 #   p50 100     the same on 100 pairs
 # Targets: warm <= 100 ms per plugin; p50 1 <= 2 ms for Python and JavaScript.
 #
-# Environment: CARGO_TARGET_DIR, STARTS (5), CALLS (200). Needs the toolchains of scripts/setup.sh.
+# Environment: CARGO_TARGET_DIR, STARTS (5), CALLS (200), PROFILE (release; `dev` measures the debug
+# binary, whose wasmtime and cranelift are still built at opt-level 2). Needs the toolchains of
+# scripts/setup.sh.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,8 +21,9 @@ calls="${CALLS:-200}"
 work="$target_dir/bench-languages"
 python="${PYTHON:-python3}"
 
-cargo build --release -p parlance --manifest-path "$repo/Cargo.toml" >&2
-bin="$target_dir/release/parlance"
+profile="${PROFILE:-release}"
+cargo build --profile "$profile" -p parlance --manifest-path "$repo/Cargo.toml" >&2
+bin="$target_dir/$([ "$profile" = dev ] && echo debug || echo "$profile")/parlance"
 rm -rf "$work"
 mkdir -p "$work"
 

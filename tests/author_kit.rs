@@ -54,6 +54,19 @@ async fn authors_create_build_check_test_and_load_plugins_in_three_languages() {
         let test = tokio::task::spawn_blocking(move || script(&project, "test.sh")).await.unwrap();
         assert!(test.status.success(), "{name}/test.sh: {}", text(&test));
         assert!(text(&test).contains("test passed"), "{name}/test.sh: {}", text(&test));
+        // test.sh compiled the component into the shared cache; a second start must load it from
+        // there, which is what keeps the 12-18 MB Python and JavaScript components quick to start.
+        let wasm = home.path().join(name).join(format!("{name}.wasm"));
+        let mut again = common::command(home.path());
+        again.args(["plugins", "test"]).arg(&wasm).args(["--kind", kind, "--json"]);
+        match kind {
+            "metric" => again.args(["--pairs", &format!("{name}/pairs.jsonl")]),
+            _ => again.args(["--text", "one two three"]),
+        };
+        let again = again.output().unwrap();
+        assert!(again.status.success(), "{name}: {}", text(&again));
+        let report: Value = serde_json::from_slice(&again.stdout).unwrap();
+        assert_eq!(report["load"]["source"], "cache", "{name}: {report}");
     }
     // A second `plugins new` into the same folder refuses to overwrite it.
     let again = common::command(home.path())

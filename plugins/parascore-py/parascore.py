@@ -1,8 +1,8 @@
 """ParaScore's diversity term, in plain Python with no component bindings, so that it can be unit-tested
 with any Python 3 and imported by the component entry point (``app.py``).
 
-ParaScore (Shen et al., 2022, "Evaluation of Paraphrase Generation: ParaScore", arXiv:2202.08479,
-section 4) rewards a paraphrase for moving away from its source by a normalised edit distance d,
+ParaScore (Shen et al., 2022, "Evaluation of Paraphrase Generation: ParaScore", arXiv:2202.08479)
+rewards a paraphrase for moving away from its source by a normalised edit distance d,
 mapped through a piecewise function with a threshold gamma:
 
     DS(d) = gamma                         if d >= gamma
