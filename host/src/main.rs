@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let config = match Config::load(cli.config.as_deref()) {
+    let config = match Config::load(cli.config_file()) {
         Ok(config) => config,
         Err(e) => {
             eprintln!("error: {e}");

@@ -27,8 +27,8 @@ pub mod bindings {
         inline: "
             package parlance:sdk;
             world imports {
-                import parlance:plugin/host@0.1.0;
-                import parlance:plugin/embeddings@0.1.0;
+                import parlance:plugin/host@0.1.1;
+                import parlance:plugin/embeddings@0.1.1;
                 import wasi:http/outgoing-handler@0.2.12;
             }
         ",

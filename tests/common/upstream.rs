@@ -229,3 +229,85 @@ async fn gemini(
         }
     }
 }
+
+/// An Ollama server speaking the native `/api/generate` protocol (`{"model", "prompt", "stream"}` in,
+/// `{"model", "response", "done"}` out). The requested model picks the behaviour: `fail-401`,
+/// `fail-403`, `fail-404` (Ollama's "model not found"), `fail-429` (with Retry-After: 7), `fail-500`,
+/// `fail-503`, `fail-504`, `slow` (answers after 3 s), `html` (an HTML page with status 200), `garbage`
+/// (truncated JSON), `no-response` (JSON without the `response` field); any other model answers with
+/// `reply` wrapped in quotes, as models often do, and echoes the model. `GET /api/tags` lists the
+/// models `llama3.2:latest` and `qwen2.5:0.5b`.
+pub struct FakeOllama {
+    pub addr: SocketAddr,
+    pub seen: Arc<Mutex<Vec<Value>>>,
+}
+
+impl FakeOllama {
+    pub async fn start(reply: &'static str) -> FakeOllama {
+        let seen: Arc<Mutex<Vec<Value>>> = Arc::default();
+        let router = Router::new()
+            .route("/api/generate", post(ollama_generate))
+            .route("/api/tags", axum::routing::get(ollama_tags))
+            .with_state((seen.clone(), reply));
+        FakeOllama { addr: serve(router).await, seen }
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn requests(&self) -> Vec<Value> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+/// The models this Ollama has pulled, as `GET /api/tags` lists them.
+async fn ollama_tags() -> Response {
+    axum::Json(json!({"models": [
+        {"name": "llama3.2:latest", "model": "llama3.2:latest", "size": 2_019_393_189},
+        {"name": "qwen2.5:0.5b", "model": "qwen2.5:0.5b", "size": 397_821_319}
+    ]}))
+    .into_response()
+}
+
+async fn ollama_generate(
+    State((seen, reply)): State<(Arc<Mutex<Vec<Value>>>, &'static str)>,
+    body: String,
+) -> Response {
+    let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    seen.lock().unwrap().push(body.clone());
+    let model = body["model"].as_str().unwrap_or_default().to_owned();
+    let error =
+        |status: StatusCode, message: &str| (status, axum::Json(json!({"error": message}))).into_response();
+    match model.as_str() {
+        "fail-401" => error(StatusCode::UNAUTHORIZED, "unauthorized"),
+        "fail-403" => error(StatusCode::FORBIDDEN, "forbidden"),
+        "fail-404" => error(StatusCode::NOT_FOUND, "model \"fail-404\" not found, try pulling it first"),
+        "fail-429" => {
+            let mut r = error(StatusCode::TOO_MANY_REQUESTS, "too many requests");
+            r.headers_mut().insert("retry-after", "7".parse().unwrap());
+            r
+        }
+        "fail-500" => error(StatusCode::INTERNAL_SERVER_ERROR, "llama runner process has terminated"),
+        "fail-503" => error(StatusCode::SERVICE_UNAVAILABLE, "server busy"),
+        "fail-504" => error(StatusCode::GATEWAY_TIMEOUT, "gateway timeout"),
+        "slow" => {
+            tokio::time::sleep(Duration::from_secs(3)).await;
+            axum::Json(json!({"model": model, "response": reply, "done": true})).into_response()
+        }
+        "html" => ([("content-type", "text/html")], "<html><body><h1>502 Bad Gateway</h1></body></html>")
+            .into_response(),
+        "garbage" => ([("content-type", "application/json")], "{\"model\": \"x\", \"resp").into_response(),
+        "no-response" => axum::Json(json!({"model": model, "done": true})).into_response(),
+        _ => axum::Json(json!({
+            "model": model,
+            "created_at": "2024-01-01T00:00:00Z",
+            "response": format!("\"{reply}\""),
+            "done": true,
+            "done_reason": "stop",
+            "total_duration": 1_000_000,
+            "eval_count": 12
+        }))
+        .into_response(),
+    }
+}

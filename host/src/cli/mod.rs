@@ -4,6 +4,7 @@
 pub mod batch;
 pub mod evaluate;
 pub mod interactive;
+pub mod kit;
 
 use crate::config::Config;
 use crate::plugins::api::PluginKind;
@@ -19,7 +20,10 @@ Examples:
   parlance --mode cli --decode_input \"Hello there\" --provider openrouter --model openai/gpt-4o-mini
   parlance --mode api --port 8000
   parlance plugins list
-  parlance plugins check target/wasm/wasm32-wasip2/plugin/my_plugin.wasm";
+  parlance plugins check target/wasm/wasm32-wasip2/plugin/my_plugin.wasm
+  parlance plugins new my-metric --kind metric --lang python
+  parlance plugins test my-metric/my-metric.wasm --kind metric --pairs my-metric/pairs.jsonl
+  parlance plugins test my-provider.wasm --kind provider --text \"Hello there\" --config model=m1 --allow-host http://127.0.0.1:11434";
 
 #[derive(Debug, Parser)]
 #[command(name = "parlance", version, about = "Paraphrase generation and character chat with WebAssembly plugins", after_help = EXAMPLES)]
@@ -72,7 +76,7 @@ pub struct Cli {
     pub model: Option<String>,
 
     /// Configuration file (default: $PARLANCE_CONFIG, else ./parlance.toml if present).
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
     /// Verbose logging (debug level) on stderr.
@@ -110,6 +114,9 @@ pub enum PluginsCommand {
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
+        /// Configuration file (default: $PARLANCE_CONFIG, else ./parlance.toml if present).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
     /// Tell whether a component fits a plugin world, and if not, what is missing.
     Check {
@@ -118,7 +125,80 @@ pub enum PluginsCommand {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Configuration file (default: $PARLANCE_CONFIG, else ./parlance.toml if present).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
+    /// Write a new plugin project: source, the WIT contract, build.sh and test.sh.
+    #[command(
+        after_help = "Example:\n  parlance plugins new my-metric --kind metric --lang python && my-metric/build.sh && PARLANCE=parlance my-metric/test.sh"
+    )]
+    New {
+        /// The plugin's name (lowercase letters, digits and `-`); also the default folder.
+        name: String,
+        /// The world it implements.
+        #[arg(long)]
+        kind: PluginKind,
+        /// The language it is written in.
+        #[arg(long, value_enum)]
+        lang: kit::Lang,
+        /// Where to write it (default: ./NAME); must not exist or be empty.
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// The Rust SDK to depend on by path (default: the `sdk` folder this binary was built from).
+        #[arg(long, value_name = "PATH")]
+        sdk: Option<PathBuf>,
+    },
+    /// Run a component in the real sandbox and print its results, its errors and the time of each call.
+    Test {
+        /// The component.
+        file: PathBuf,
+        /// The world it implements.
+        #[arg(long)]
+        kind: PluginKind,
+        /// A setting the plugin reads through `host.config` (repeatable).
+        #[arg(long = "config", value_name = "KEY=VALUE", value_parser = kit::key_value)]
+        settings: Vec<(String, String)>,
+        /// An origin its outbound HTTP may reach, scheme://host[:port] (repeatable; none by default).
+        #[arg(long = "allow-host", value_name = "URL")]
+        allow_hosts: Vec<String>,
+        /// Metric: a file of JSON lines {"original": …, "paraphrase": …}, or `-` for stdin (the default).
+        #[arg(long, value_name = "FILE")]
+        pairs: Option<PathBuf>,
+        /// Provider: the text to paraphrase.
+        #[arg(long)]
+        text: Option<String>,
+        /// Provider: the model (default: the one its info() names).
+        #[arg(long)]
+        model: Option<String>,
+        /// Chat model: the user's message.
+        #[arg(long)]
+        message: Option<String>,
+        /// Call it this many times, each in a fresh instance, and print the median time.
+        #[arg(long, default_value_t = 1)]
+        repeat: u32,
+        /// The call's time limit in milliseconds (default 30000).
+        #[arg(long)]
+        timeout_ms: Option<u64>,
+        /// Print one JSON report instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+impl Cli {
+    /// The configuration file named on the command line. `--config` names a file before a command and
+    /// after `plugins list|check`; after `plugins test` it sets a plugin setting instead.
+    pub fn config_file(&self) -> Option<&std::path::Path> {
+        match &self.command {
+            Some(Command::Plugins {
+                action:
+                    PluginsCommand::List { config: Some(file), .. }
+                    | PluginsCommand::Check { config: Some(file), .. },
+            }) => Some(file),
+            _ => self.config.as_deref(),
+        }
+    }
 }
 
 /// A failure of a command: printed to stderr with its cause, and the process exits non-zero.
@@ -127,8 +207,51 @@ pub type CliResult = anyhow::Result<()>;
 pub async fn run(cli: Cli, config: Config) -> CliResult {
     if let Some(Command::Plugins { action }) = cli.command {
         return match action {
-            PluginsCommand::List { json } => plugins_list(config, json).await,
-            PluginsCommand::Check { file, json } => plugins_check(&config.runtime, &file, json),
+            PluginsCommand::List { json, .. } => plugins_list(config, json).await,
+            PluginsCommand::Check { file, json, .. } => plugins_check(&config.runtime, &file, json),
+            PluginsCommand::New { name, kind, lang, dir, sdk } => {
+                let dir = dir.unwrap_or_else(|| PathBuf::from(&name));
+                let project = kit::NewProject {
+                    sdk: sdk.unwrap_or_else(kit::default_sdk_dir),
+                    name,
+                    kind,
+                    lang,
+                    dir: dir.clone(),
+                };
+                let files = kit::new_project(&project)?;
+                let mut out = std::io::stdout().lock();
+                writeln!(out, "created {} ({} files)", dir.display(), files.len())?;
+                writeln!(out, "next: {0}/build.sh && PARLANCE=parlance {0}/test.sh", dir.display())?;
+                Ok(())
+            }
+            PluginsCommand::Test {
+                file,
+                kind,
+                settings,
+                allow_hosts,
+                pairs,
+                text,
+                model,
+                message,
+                repeat,
+                timeout_ms,
+                json,
+            } => {
+                let run = kit::TestRun {
+                    file,
+                    kind,
+                    settings,
+                    allowed_hosts: allow_hosts,
+                    pairs,
+                    text,
+                    model,
+                    message,
+                    repeat,
+                    timeout_ms,
+                    json,
+                };
+                kit::test_component(&config.runtime, run).await
+            }
         };
     }
     match cli.mode {
@@ -273,6 +396,9 @@ fn plugins_check(settings: &RuntimeSettings, file: &std::path::Path, json: bool)
     } else {
         for world in &report.fits {
             writeln!(out, "ok: {} fits {world}", file.display())?;
+        }
+        for optional in &report.optional {
+            writeln!(out, "also exports: {optional}")?;
         }
         for problem in &report.problems {
             writeln!(out, "problem: {problem}")?;

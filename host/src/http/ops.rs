@@ -3,7 +3,7 @@
 use crate::Parlance;
 use crate::plugins::api::PluginKind;
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
@@ -21,6 +21,29 @@ pub struct Health {
     pub status: String,
     pub version: String,
     pub components: Components,
+    /// With `?probe=true`: each provider and chat model by id, with what its upstream said.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probes: Option<std::collections::BTreeMap<String, Probe>>,
+}
+
+/// The outcome of one plugin's probe.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Probe {
+    /// `ok`, `failed`, or `unsupported` for a component without the optional `probe` export (every
+    /// component built for `parlance:plugin@0.1.0`).
+    pub status: String,
+    /// What the upstream said, or why the probe failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
+pub struct HealthQuery {
+    /// Also ask each provider and chat model that can (optional `probe` export) whether its upstream is
+    /// reachable. Costs one cheap upstream request per such plugin; off by default, so that polling
+    /// `/health` sends nothing upstream.
+    #[serde(default)]
+    pub probe: bool,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -43,8 +66,11 @@ pub struct PluginsHealth {
 
 /// The service's health: status, version and the state of each component. Always 200 while the
 /// process serves; `status` says whether anything is degraded.
-#[utoipa::path(get, path = "/health", tag = "operations", responses((status = 200, body = Health)))]
-pub async fn health(State(parlance): State<Parlance>) -> axum::Json<Health> {
+#[utoipa::path(get, path = "/health", tag = "operations", params(HealthQuery), responses((status = 200, body = Health)))]
+pub async fn health(
+    State(parlance): State<Parlance>,
+    Query(query): Query<HealthQuery>,
+) -> axum::Json<Health> {
     let host = parlance.plugins();
     let ids = |kind| host.of_kind(kind).map(|p| p.id().to_owned()).collect::<Vec<_>>();
     let unavailable: Vec<String> = host
@@ -62,12 +88,29 @@ pub async fn health(State(parlance): State<Parlance>) -> axum::Json<Health> {
     };
     let cache = parlance.paraphraser().cache().stats();
     let store = parlance.store_health().await;
-    let degraded = cache.status != "ok" || store.status != "ok";
+    let probes = if query.probe { Some(probe_all(&parlance).await) } else { None };
+    let probe_failed = probes.as_ref().is_some_and(|p| p.values().any(|p| p.status == "failed"));
+    let degraded = cache.status != "ok" || store.status != "ok" || probe_failed;
     axum::Json(Health {
         status: if degraded { "degraded" } else { "ok" }.into(),
         version: env!("CARGO_PKG_VERSION").into(),
         components: Components { plugins, cache, store },
+        probes,
     })
+}
+
+/// Probes every provider and chat model at once, each under its own limits.
+async fn probe_all(parlance: &Parlance) -> std::collections::BTreeMap<String, Probe> {
+    let host = parlance.plugins();
+    let calls = host.plugins().filter(|p| p.kind() != PluginKind::Metric).map(|plugin| async move {
+        let probe = match host.probe(plugin).await {
+            None => Probe { status: "unsupported".into(), detail: None },
+            Some(Ok(detail)) => Probe { status: "ok".into(), detail: Some(detail) },
+            Some(Err(e)) => Probe { status: "failed".into(), detail: Some(e.to_string()) },
+        };
+        (plugin.id().to_owned(), probe)
+    });
+    futures::future::join_all(calls).await.into_iter().collect()
 }
 
 /// Prometheus metrics in the text exposition format.

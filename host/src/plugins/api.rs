@@ -36,6 +36,15 @@ impl PluginKind {
         }
     }
 
+    /// The functions of the interface a plugin of this kind exports.
+    pub fn functions(self) -> &'static [&'static str] {
+        match self {
+            PluginKind::Provider => &["info", "paraphrase"],
+            PluginKind::ChatModel => &["info", "reply"],
+            PluginKind::Metric => &["info", "evaluate"],
+        }
+    }
+
     /// The WIT world, without its version.
     pub fn world(self) -> &'static str {
         match self {

@@ -15,6 +15,8 @@ pub struct CheckReport {
     /// What stands between the component and each world it tried to implement (or, when it exports
     /// nothing of the contract, what it would need).
     pub problems: Vec<String>,
+    /// Optional interfaces the component also exports, such as the health `probe` (0.1.1).
+    pub optional: Vec<String>,
     pub imports: Vec<String>,
     pub exports: Vec<String>,
 }
@@ -27,7 +29,14 @@ impl CheckReport {
 
 pub fn check(runtime: &Runtime, bytes: &[u8]) -> CheckReport {
     let digest = super::compile_cache::digest(bytes);
-    let mut report = CheckReport { digest, fits: vec![], problems: vec![], imports: vec![], exports: vec![] };
+    let mut report = CheckReport {
+        digest,
+        fits: vec![],
+        problems: vec![],
+        optional: vec![],
+        imports: vec![],
+        exports: vec![],
+    };
     if bytes.starts_with(b"\0asm\x01\0\0\0") {
         report.problems.push(
             "this is a core WebAssembly module, not a component: build with `--target wasm32-wasip2` \
@@ -55,6 +64,14 @@ pub fn check(runtime: &Runtime, bytes: &[u8]) -> CheckReport {
             "it exports none of parlance:plugin/provider, parlance:plugin/chat-model or \
              parlance:plugin/metric (supported versions: {supported}); a plugin must export exactly one"
         ));
+        for kind in PluginKind::ALL {
+            report.problems.push(format!(
+                "to be a {kind} (world {}), it must export {}@{supported} with the functions {}",
+                kind.world(),
+                kind.interface(),
+                kind.functions().join(", ")
+            ));
+        }
     }
     if let Err(e) = runtime.linker().instantiate_pre(&component) {
         report.problems.push(format!("an import cannot be satisfied by the host: {e:#}"));
@@ -62,7 +79,15 @@ pub fn check(runtime: &Runtime, bytes: &[u8]) -> CheckReport {
     }
     for (kind, version) in worlds {
         match Bound::bind(runtime.linker(), &component, kind, version) {
-            Ok(_) => report.fits.push(world_name(kind, version)),
+            Ok(bound) => {
+                report.fits.push(world_name(kind, version));
+                if bound.has_probe() {
+                    report.optional.push(format!(
+                        "parlance:plugin/probe (the health probe; world parlance:plugin/probed-{}@{version})",
+                        kind.world()
+                    ));
+                }
+            }
             Err(e) => report.problems.push(format!("{}: {e:#}", world_name(kind, version))),
         }
     }

@@ -69,6 +69,11 @@ pub struct Plugin {
 }
 
 impl Plugin {
+    /// Whether the component exports the optional `probe` (0.1.1).
+    pub fn has_probe(&self) -> bool {
+        self.bound.has_probe()
+    }
+
     pub fn id(&self) -> &str {
         &self.ctx.id
     }
@@ -289,6 +294,26 @@ impl PluginHost {
             return Err(invalid(plugin, format!("the reply is larger than {MAX_OUTPUT_BYTES} bytes")));
         }
         Ok(reply)
+    }
+
+    /// Asks a provider or chat model whether its upstream is reachable, through its optional `probe`
+    /// export (0.1.1). `None` when the component has no probe (every 0.1.0 component).
+    pub async fn probe(&self, plugin: &Plugin) -> Option<Result<String, CallError>> {
+        if !plugin.bound.has_probe() {
+            return None;
+        }
+        let mut store = match new_store(&self.runtime, plugin) {
+            Ok(store) => store,
+            Err(e) => return Some(Err(e)),
+        };
+        let call = async {
+            match plugin.bound.probe(&mut store).await {
+                Some(result) => result,
+                None => Err(wasmtime::Error::msg("the component exports no probe")),
+            }
+        };
+        let outcome = run(plugin, call).await;
+        Some(conclude(plugin, &store, outcome).and_then(|r| r.map_err(|e| reported(plugin, &store, e))))
     }
 
     /// Scores a batch of pairs with one metric, in one instance. The outer error fails the whole batch

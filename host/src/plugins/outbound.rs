@@ -11,6 +11,30 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 use wasmtime_wasi_http::{Error as HttpError, RequestOptions, WasiBody, WasiHttpHooks};
 
+/// The largest request body a plugin may send.
+const MAX_REQUEST_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads a guest's whole request body before anything is sent (or refused).
+///
+/// Guests write the body after handing the request over. If the request failed while they were still
+/// writing (a refused destination, a refused connection), the write would meet a closed stream, which
+/// componentize-js's `fetch` (StarlingMonkey) takes as a fatal event-loop error: it traps instead of
+/// rejecting, and the plugin never sees why. With the body read first, every failure arrives where
+/// the guest waits for the response. Plugin requests are small JSON or form bodies, so buffering costs
+/// nothing that matters; the only thing lost is streaming an upload while reading the answer.
+async fn read_body(mut body: WasiBody, max: u64) -> Result<Bytes, HttpError> {
+    let mut buffer = bytes::BytesMut::new();
+    while let Some(frame) = body.frame().await {
+        if let Ok(data) = frame?.into_data() {
+            if (buffer.len() + data.len()) as u64 > max {
+                return Err(HttpError::HttpRequestBodySize(Some(max)));
+            }
+            buffer.extend_from_slice(&data);
+        }
+    }
+    Ok(buffer.freeze())
+}
+
 /// The per-call hooks: one instance per store, so denials are attributed to the call that made them.
 pub struct OutboundPolicy {
     plugin: Arc<str>,
@@ -73,7 +97,12 @@ impl WasiHttpHooks for OutboundPolicy {
             if let Ok(mut denied) = self.denied.lock() {
                 denied.push(origin);
             }
-            return Box::new(async { Err(HttpError::HttpRequestDenied) });
+            let (_, body) = request.into_parts();
+            let wait = self.timeout;
+            return Box::new(async move {
+                let _ = tokio::time::timeout(wait, read_body(body, MAX_REQUEST_BYTES)).await;
+                Err(HttpError::HttpRequestDenied)
+            });
         }
 
         // The guest may ask for shorter timeouts, never for longer ones.
@@ -87,8 +116,15 @@ impl WasiHttpHooks for OutboundPolicy {
         let limit = self.max_response_bytes;
         let plugin = self.plugin.clone();
         let uri = request.uri().clone();
+        let timeout = self.timeout;
         Box::new(async move {
             tracing::debug!(plugin = %plugin, %uri, "outbound request");
+            let (parts, body) = request.into_parts();
+            let body = tokio::time::timeout(timeout, read_body(body, MAX_REQUEST_BYTES))
+                .await
+                .map_err(|_| HttpError::ConnectionWriteTimeout)??;
+            let body = http_body_util::Full::new(body).map_err(|never| match never {}).boxed_unsync();
+            let request = http::Request::from_parts(parts, body);
             let (response, io) = wasmtime_wasi_http::default_send_request(request, Some(options)).await?;
             let declared = response
                 .headers()

@@ -2,7 +2,7 @@
 //! through the module of the version it was built against, and every module converts into the
 //! version-independent types of `plugins::api`.
 
-pub mod v0_1_0;
+pub mod v0_1;
 
 use super::api::{self, PluginKind};
 use super::sandbox::PluginState;
@@ -30,18 +30,18 @@ impl WitVersion {
 
 /// The package versions this host binds, newest first. A component matches a version when it is
 /// semver-compatible with it (for 0.x, the same minor version).
-pub const SUPPORTED: &[WitVersion] = &[WitVersion(v0_1_0::VERSION.0, v0_1_0::VERSION.1, v0_1_0::VERSION.2)];
+pub const SUPPORTED: &[WitVersion] = &[WitVersion(v0_1::VERSION.0, v0_1::VERSION.1, v0_1::VERSION.2)];
 
 /// A component bound through the module of its version.
 pub enum Bound {
-    V0_1(v0_1_0::Bound),
+    V0_1(v0_1::Bound),
 }
 
 /// Adds every supported version's host imports, plus WASI and `wasi:http`, to the linker.
 pub fn add_to_linker(linker: &mut Linker<PluginState>) -> wasmtime::Result<()> {
     wasmtime_wasi::p2::add_to_linker_async(linker)?;
     wasmtime_wasi_http::p2::add_only_http_to_linker_async(linker)?;
-    v0_1_0::add_to_linker(linker)?;
+    v0_1::add_to_linker(linker)?;
     Ok(())
 }
 
@@ -75,12 +75,29 @@ impl Bound {
         version: WitVersion,
     ) -> wasmtime::Result<Bound> {
         match binding_for(version) {
-            Some(WitVersion(0, 1, _)) => Ok(Bound::V0_1(v0_1_0::bind(linker, component, kind)?)),
+            Some(WitVersion(0, 1, _)) => Ok(Bound::V0_1(v0_1::bind(linker, component, kind)?)),
             _ => wasmtime::bail!(
                 "the component targets parlance:plugin@{version}, which this host does not support \
                  (supported: {})",
                 SUPPORTED.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
             ),
+        }
+    }
+
+    /// Whether the component exports the optional `probe` interface.
+    pub fn has_probe(&self) -> bool {
+        match self {
+            Bound::V0_1(b) => b.has_probe(),
+        }
+    }
+
+    /// Calls the optional `probe`; `None` when the component has none.
+    pub async fn probe(
+        &self,
+        store: &mut Store<PluginState>,
+    ) -> Option<wasmtime::Result<Result<String, api::PluginError>>> {
+        match self {
+            Bound::V0_1(b) => b.probe(store).await,
         }
     }
 

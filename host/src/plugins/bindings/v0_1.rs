@@ -1,5 +1,7 @@
-//! Bindings for `parlance:plugin@0.1.0`, frozen as shipped; components built against 0.1.0 load
-//! through this module for as long as the host supports the version.
+//! Bindings for the `parlance:plugin@0.1` line, generated from its newest text (0.1.1). Components
+//! built against any 0.1.x load through this module: wasmtime matches their `@0.1.0` imports and
+//! exports against these `@0.1.1` definitions by semver compatibility, and what 0.1.1 added (the
+//! optional `probe` export) is looked up per component, never required.
 
 /// The interfaces the host provides, generated once and shared by the three worlds.
 pub mod imports {
@@ -7,14 +9,31 @@ pub mod imports {
         inline: "
             package parlance:host-bindings;
             world imports {
-                import parlance:plugin/host@0.1.0;
-                import parlance:plugin/embeddings@0.1.0;
+                import parlance:plugin/host@0.1.1;
+                import parlance:plugin/embeddings@0.1.1;
             }
         ",
         path: "../wit",
         imports: {
             "parlance:plugin/embeddings.embed": async,
             default: async,
+        },
+    });
+}
+
+/// The optional `probe` export (0.1.1), bound on its own so that a component without it still binds.
+pub mod probe {
+    wasmtime::component::bindgen!({
+        inline: "
+            package parlance:host-probe;
+            world probe {
+                export parlance:plugin/probe@0.1.1;
+            }
+        ",
+        path: "../wit",
+        exports: { default: async },
+        with: {
+            "parlance:plugin/types": super::imports::parlance::plugin::types,
         },
     });
 }
@@ -54,8 +73,8 @@ use imports::parlance::plugin::{embeddings, host, types};
 use wasmtime::Store;
 use wasmtime::component::{Component, HasSelf, InstancePre, Linker};
 
-/// The package version this module binds.
-pub const VERSION: (u64, u64, u64) = (0, 1, 0);
+/// The newest package version of the line this module binds.
+pub const VERSION: (u64, u64, u64) = (0, 1, 1);
 
 /// Adds the host's 0.1 imports to a linker.
 pub fn add_to_linker(linker: &mut Linker<PluginState>) -> wasmtime::Result<()> {
@@ -64,8 +83,13 @@ pub fn add_to_linker(linker: &mut Linker<PluginState>) -> wasmtime::Result<()> {
     Ok(())
 }
 
-/// A pre-linked 0.1 component, ready to instantiate once per call.
-pub enum Bound {
+/// A pre-linked 0.1 component, ready to instantiate once per call, with its probe when it has one.
+pub struct Bound {
+    world: World,
+    probe: Option<probe::ProbePre<PluginState>>,
+}
+
+enum World {
     Provider(provider::ProviderPluginPre<PluginState>),
     ChatModel(chat_model::ChatModelPluginPre<PluginState>),
     Metric(metric::MetricPluginPre<PluginState>),
@@ -73,16 +97,43 @@ pub enum Bound {
 
 impl Bound {
     pub fn new(kind: api::PluginKind, pre: InstancePre<PluginState>) -> wasmtime::Result<Bound> {
-        Ok(match kind {
-            api::PluginKind::Provider => Bound::Provider(provider::ProviderPluginPre::new(pre)?),
-            api::PluginKind::ChatModel => Bound::ChatModel(chat_model::ChatModelPluginPre::new(pre)?),
-            api::PluginKind::Metric => Bound::Metric(metric::MetricPluginPre::new(pre)?),
-        })
+        // Only providers and chat models have an upstream to probe; a component without the export
+        // (every 0.1.0 component) simply has none.
+        let probe = match kind {
+            api::PluginKind::Metric => None,
+            _ => probe::ProbePre::new(pre.clone()).ok(),
+        };
+        let world = match kind {
+            api::PluginKind::Provider => World::Provider(provider::ProviderPluginPre::new(pre)?),
+            api::PluginKind::ChatModel => World::ChatModel(chat_model::ChatModelPluginPre::new(pre)?),
+            api::PluginKind::Metric => World::Metric(metric::MetricPluginPre::new(pre)?),
+        };
+        Ok(Bound { world, probe })
+    }
+
+    pub fn has_probe(&self) -> bool {
+        self.probe.is_some()
+    }
+
+    /// Calls the probe in a fresh instance; `None` when the component exports none.
+    pub async fn probe(
+        &self,
+        store: &mut Store<PluginState>,
+    ) -> Option<wasmtime::Result<Result<String, api::PluginError>>> {
+        let pre = self.probe.as_ref()?;
+        Some(
+            async {
+                let instance = pre.instantiate_async(&mut *store).await?;
+                let result = instance.parlance_plugin_probe().call_check(store).await?;
+                Ok(result.map_err(Into::into))
+            }
+            .await,
+        )
     }
 
     pub async fn info(&self, store: &mut Store<PluginState>) -> wasmtime::Result<api::PluginInfo> {
-        Ok(match self {
-            Bound::Provider(pre) => {
+        Ok(match &self.world {
+            World::Provider(pre) => {
                 let info = pre
                     .instantiate_async(&mut *store)
                     .await?
@@ -91,7 +142,7 @@ impl Bound {
                     .await?;
                 api::PluginInfo::Provider { name: info.name, default_model: info.default_model }
             }
-            Bound::ChatModel(pre) => {
+            World::ChatModel(pre) => {
                 let info = pre
                     .instantiate_async(&mut *store)
                     .await?
@@ -100,7 +151,7 @@ impl Bound {
                     .await?;
                 api::PluginInfo::ChatModel { name: info.name }
             }
-            Bound::Metric(pre) => {
+            World::Metric(pre) => {
                 let info = pre
                     .instantiate_async(&mut *store)
                     .await?
@@ -127,7 +178,7 @@ impl Bound {
         text: &str,
         model: &str,
     ) -> wasmtime::Result<Result<api::Paraphrased, api::PluginError>> {
-        let Bound::Provider(pre) = self else { wasmtime::bail!("not a provider") };
+        let World::Provider(pre) = &self.world else { wasmtime::bail!("not a provider") };
         let request = provider::exports::parlance::plugin::provider::ParaphraseRequest {
             text: text.to_owned(),
             model: model.to_owned(),
@@ -143,7 +194,7 @@ impl Bound {
         request: &api::ChatRequest,
     ) -> wasmtime::Result<Result<String, api::PluginError>> {
         use chat_model::exports::parlance::plugin::chat_model as wit;
-        let Bound::ChatModel(pre) = self else { wasmtime::bail!("not a chat model") };
+        let World::ChatModel(pre) = &self.world else { wasmtime::bail!("not a chat model") };
         let request = wit::ChatRequest {
             history: request
                 .history
@@ -171,7 +222,7 @@ impl Bound {
         pairs: &[api::Pair],
     ) -> wasmtime::Result<Vec<Result<Vec<api::Score>, api::PluginError>>> {
         use metric::exports::parlance::plugin::metric as wit;
-        let Bound::Metric(pre) = self else { wasmtime::bail!("not a metric") };
+        let World::Metric(pre) = &self.world else { wasmtime::bail!("not a metric") };
         let pairs: Vec<wit::Pair> = pairs
             .iter()
             .map(|p| wit::Pair { original: p.original.clone(), paraphrase: p.paraphrase.clone() })

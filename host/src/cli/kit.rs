@@ -1,0 +1,432 @@
+//! The plugin author's kit: `parlance plugins new` writes a working project in Rust, Python or
+//! JavaScript (the WIT, a build script, a test), and `parlance plugins test` runs a component in the
+//! same sandbox and runtime as the server, printing its results, its errors and the time of each call.
+
+use crate::plugins::api::{ChatRequest, Pair, PluginInfo, PluginKind};
+use crate::plugins::compile_cache::CompileSource;
+use crate::plugins::spec::{ComponentSource, HostPattern, PluginSpec};
+use crate::plugins::{PluginHost, RuntimeSettings};
+use anyhow::{Context, bail};
+use clap::ValueEnum;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+include!(concat!(env!("OUT_DIR"), "/wit_files.rs"));
+
+/// The languages `plugins new` writes projects in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Lang {
+    Rust,
+    Python,
+    Js,
+}
+
+impl Lang {
+    fn title(self) -> &'static str {
+        match self {
+            Lang::Rust => "Rust",
+            Lang::Python => "Python",
+            Lang::Js => "JavaScript",
+        }
+    }
+}
+
+/// The `parlance:plugin` version of the embedded WIT, from its `package` line.
+pub fn wit_version() -> &'static str {
+    WIT_FILES
+        .iter()
+        .find(|(path, _)| *path == "plugin.wit")
+        .and_then(|(_, text)| {
+            text.lines().find_map(|l| l.trim().strip_prefix("package parlance:plugin@")?.strip_suffix(';'))
+        })
+        .expect("the embedded plugin.wit declares its package version")
+}
+
+/// The repository's Rust SDK as this binary was built from it.
+pub fn default_sdk_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("sdk")
+}
+
+/// What `plugins new` needs to know.
+pub struct NewProject {
+    pub name: String,
+    pub kind: PluginKind,
+    pub lang: Lang,
+    pub dir: PathBuf,
+    /// The SDK a Rust project depends on by path.
+    pub sdk: PathBuf,
+}
+
+/// Writes a new plugin project and returns the files written, relative to its folder.
+pub fn new_project(p: &NewProject) -> anyhow::Result<Vec<String>> {
+    let valid = p.name.starts_with(|c: char| c.is_ascii_lowercase())
+        && p.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !p.name.ends_with('-');
+    if !valid {
+        bail!(
+            "{:?} is not a valid plugin name: use lowercase letters, digits and `-`, starting with a letter",
+            p.name
+        );
+    }
+    if p.dir.exists() && std::fs::read_dir(&p.dir).map(|mut d| d.next().is_some()).unwrap_or(true) {
+        bail!("{} already exists and is not empty; choose another --dir", p.dir.display());
+    }
+    let ident = p.name.replace('-', "_");
+    let sdk = if p.lang == Lang::Rust {
+        let sdk = p.sdk.canonicalize().map_err(|e| {
+            anyhow::anyhow!(
+                "the Rust SDK is not at {} ({e}); pass --sdk PATH to the `sdk` folder of a Parlance checkout",
+                p.sdk.display()
+            )
+        })?;
+        if !sdk.join("Cargo.toml").exists() {
+            bail!(
+                "{} has no Cargo.toml; --sdk must name the `sdk` folder of a Parlance checkout",
+                sdk.display()
+            );
+        }
+        sdk.display().to_string()
+    } else {
+        String::new()
+    };
+    let dir_display = p.dir.display().to_string();
+    let version = wit_version();
+    let world = format!("parlance:plugin/{}", p.kind.world());
+    let fill = |template: &str| {
+        template
+            .replace("{{name}}", &p.name)
+            .replace("{{ident}}", &ident)
+            .replace("{{kind}}", p.kind.as_str())
+            .replace("{{world}}", &world)
+            .replace("{{version}}", version)
+            .replace("{{sdk}}", &sdk)
+            .replace("{{sdk_feature}}", p.kind.as_str())
+            .replace("{{componentize_py}}", componentize_py_version())
+            .replace("{{language}}", p.lang.title())
+            .replace("{{dir}}", &dir_display)
+    };
+
+    let mut files: Vec<(String, String)> = Vec::new();
+    let source = match (p.lang, p.kind) {
+        (Lang::Rust, PluginKind::Provider) => include_str!("templates/rust/provider.rs"),
+        (Lang::Rust, PluginKind::ChatModel) => include_str!("templates/rust/chat_model.rs"),
+        (Lang::Rust, PluginKind::Metric) => include_str!("templates/rust/metric.rs"),
+        (Lang::Python, PluginKind::Provider) => include_str!("templates/python/provider.py"),
+        (Lang::Python, PluginKind::ChatModel) => include_str!("templates/python/chat_model.py"),
+        (Lang::Python, PluginKind::Metric) => include_str!("templates/python/metric.py"),
+        (Lang::Js, PluginKind::Provider) => include_str!("templates/js/provider.js"),
+        (Lang::Js, PluginKind::ChatModel) => include_str!("templates/js/chat_model.js"),
+        (Lang::Js, PluginKind::Metric) => include_str!("templates/js/metric.js"),
+    };
+    match p.lang {
+        Lang::Rust => {
+            files.push(("src/lib.rs".into(), fill(source)));
+            files.push(("Cargo.toml".into(), fill(include_str!("templates/rust/Cargo.toml"))));
+            files.push(("build.sh".into(), fill(include_str!("templates/rust/build.sh"))));
+            files.push((".gitignore".into(), fill(include_str!("templates/rust/gitignore"))));
+        }
+        Lang::Python => {
+            files.push(("app.py".into(), fill(source)));
+            files.push(("requirements.txt".into(), fill(include_str!("templates/python/requirements.txt"))));
+            files.push(("build.sh".into(), fill(include_str!("templates/python/build.sh"))));
+            files.push((".gitignore".into(), fill(include_str!("templates/python/gitignore"))));
+        }
+        Lang::Js => {
+            files.push(("src/app.js".into(), fill(source)));
+            let (package, lock) = js_package(&p.name)?;
+            files.push(("package.json".into(), package));
+            files.push(("package-lock.json".into(), lock));
+            files.push(("build.sh".into(), fill(include_str!("templates/js/build.sh"))));
+            files.push((".gitignore".into(), fill(include_str!("templates/js/gitignore"))));
+        }
+    }
+    let test = match p.kind {
+        PluginKind::Provider => include_str!("templates/common/test-provider.sh"),
+        PluginKind::ChatModel => include_str!("templates/common/test-chat-model.sh"),
+        PluginKind::Metric => include_str!("templates/common/test-metric.sh"),
+    };
+    files.push(("test.sh".into(), fill(test)));
+    if p.kind == PluginKind::Metric {
+        files.push(("pairs.jsonl".into(), include_str!("templates/common/pairs.jsonl").to_owned()));
+    }
+    files.push(("README.md".into(), fill(include_str!("templates/common/README.md"))));
+    for (path, text) in WIT_FILES.iter().filter(|(path, _)| path.ends_with(".wit")) {
+        files.push((format!("wit/{path}"), (*text).to_owned()));
+    }
+
+    for (rel, text) in &files {
+        let path = p.dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        if rel.ends_with(".sh") {
+            make_executable(&path)?;
+        }
+    }
+    Ok(files.into_iter().map(|(rel, _)| rel).collect())
+}
+
+#[cfg(unix)]
+fn make_executable(path: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .with_context(|| format!("cannot make {} executable", path.display()))
+}
+
+#[cfg(not(unix))]
+fn make_executable(_path: &Path) -> anyhow::Result<()> {
+    Ok(())
+}
+
+/// The componentize-py version the repository builds its own Python plugin with.
+fn componentize_py_version() -> &'static str {
+    include_str!("../../../scripts/requirements-build.txt")
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("componentize-py=="))
+        .expect("scripts/requirements-build.txt pins componentize-py")
+        .trim()
+}
+
+/// `package.json` and `package-lock.json` for a JavaScript project: the bundled Ollama plugin's
+/// toolchain, so a new project installs exactly the versions this repository builds and tests with.
+fn js_package(name: &str) -> anyhow::Result<(String, String)> {
+    let mut package: serde_json::Value =
+        serde_json::from_str(include_str!("../../../plugins/ollama-js/package.json"))?;
+    package["name"] = name.into();
+    package["description"] = format!("Parlance plugin {name}").into();
+    package["license"] = "UNLICENSED".into();
+    if let Some(object) = package.as_object_mut() {
+        object.remove("scripts");
+    }
+    let mut lock: serde_json::Value =
+        serde_json::from_str(include_str!("../../../plugins/ollama-js/package-lock.json"))?;
+    lock["name"] = name.into();
+    lock["packages"][""]["name"] = name.into();
+    lock["packages"][""]["license"] = "UNLICENSED".into();
+    Ok((serde_json::to_string_pretty(&package)? + "\n", serde_json::to_string_pretty(&lock)? + "\n"))
+}
+
+/// What `plugins test` runs.
+pub struct TestRun {
+    pub file: PathBuf,
+    pub kind: PluginKind,
+    pub settings: Vec<(String, String)>,
+    pub allowed_hosts: Vec<String>,
+    /// Pairs for a metric: a JSON-lines file, or `-` for stdin.
+    pub pairs: Option<PathBuf>,
+    pub text: Option<String>,
+    pub model: Option<String>,
+    pub message: Option<String>,
+    pub repeat: u32,
+    pub timeout_ms: Option<u64>,
+    pub json: bool,
+}
+
+/// Loads a component in the real runtime, calls it `repeat` times, prints what happened, and fails
+/// when any call failed (a metric's refusal of one pair is printed, but is not a failed call).
+pub async fn test_component(runtime: &RuntimeSettings, run: TestRun) -> anyhow::Result<()> {
+    let mut spec = PluginSpec::new("test", run.kind, ComponentSource::File(run.file.clone()));
+    for (key, value) in &run.settings {
+        spec.settings.insert(key.clone(), value.clone());
+    }
+    for host in &run.allowed_hosts {
+        spec.allowed_hosts.push(HostPattern::parse(host).map_err(|e| anyhow::anyhow!("--allow-host {e}"))?);
+    }
+    if let Some(ms) = run.timeout_ms {
+        spec.limits.timeout = Duration::from_millis(ms);
+    }
+    // Read the input before loading, so that a bad input file fails fast.
+    let pairs = match run.kind {
+        PluginKind::Metric => read_pairs(run.pairs.as_deref().unwrap_or(Path::new("-")))?,
+        PluginKind::Provider if run.text.is_none() => bail!("testing a provider needs --text TEXT"),
+        PluginKind::ChatModel if run.message.is_none() => bail!("testing a chat model needs --message TEXT"),
+        _ => Vec::new(),
+    };
+    let host = PluginHost::start(vec![spec], runtime, None).await?;
+    let plugin = host.get("test").expect("the one plugin was loaded").clone();
+
+    let mut out = std::io::stdout().lock();
+    let source = match plugin.compile_source {
+        CompileSource::Cache => "from the compile cache",
+        CompileSource::Compiled => "compiled",
+    };
+    let load_ms = ms(plugin.load_time);
+    let mut report = serde_json::json!({
+        "file": run.file.display().to_string(),
+        "world": format!("parlance:plugin/{}@{}", run.kind.world(), plugin.version),
+        "info": plugin.info,
+        "load": {"source": plugin.compile_source, "ms": load_ms},
+    });
+    if !run.json {
+        writeln!(
+            out,
+            "loaded {} as parlance:plugin/{}@{} ({source}, {load_ms:.1} ms): {}",
+            run.file.display(),
+            run.kind.world(),
+            plugin.version,
+            plugin.info.name()
+        )?;
+        if let PluginInfo::Provider { default_model, .. } = &plugin.info {
+            writeln!(out, "default model: {default_model}")?;
+        }
+    }
+
+    let mut timings = Vec::new();
+    let mut failed = false;
+    for round in 0..run.repeat.max(1) {
+        let first = round == 0;
+        let started = Instant::now();
+        let outcome: Result<serde_json::Value, String> = match run.kind {
+            PluginKind::Metric => match host.evaluate(&plugin, &pairs).await {
+                Ok(results) => {
+                    let mut rows = Vec::new();
+                    for (i, result) in results.iter().enumerate() {
+                        match result {
+                            Ok(scores) => {
+                                let line: Vec<String> =
+                                    scores.iter().map(|s| format!("{}={}", s.name, s.value)).collect();
+                                if first && !run.json {
+                                    writeln!(out, "pair {}: {}", i + 1, line.join(" "))?;
+                                }
+                                rows.push(serde_json::json!({"scores": scores}));
+                            }
+                            // A pair the plugin refused is one of its answers, not a failed call.
+                            Err(e) => {
+                                if first && !run.json {
+                                    writeln!(out, "pair {}: error: {e}", i + 1)?;
+                                }
+                                rows.push(serde_json::json!({"error": e.to_string()}));
+                            }
+                        }
+                    }
+                    Ok(rows.into())
+                }
+                Err(e) => Err(e.to_string()),
+            },
+            PluginKind::Provider => {
+                let model = run.model.clone().unwrap_or_else(|| match &plugin.info {
+                    PluginInfo::Provider { default_model, .. } => default_model.clone(),
+                    _ => String::new(),
+                });
+                let text = run.text.as_deref().unwrap_or_default();
+                match host.paraphrase(&plugin, text, &model).await {
+                    Ok(p) => {
+                        if first && !run.json {
+                            writeln!(out, "paraphrase: {}", p.text)?;
+                            writeln!(out, "model: {}", p.model)?;
+                        }
+                        Ok(serde_json::json!({"paraphrase": p.text, "model": p.model}))
+                    }
+                    Err(e) => Err(e.to_string()),
+                }
+            }
+            PluginKind::ChatModel => {
+                let request = ChatRequest {
+                    history: Vec::new(),
+                    message: run.message.clone().unwrap_or_default(),
+                    from_name: "User".into(),
+                    to_name: "Character".into(),
+                    situation: None,
+                    genre: "Romance".into(),
+                };
+                match host.reply(&plugin, &request).await {
+                    Ok(reply) => {
+                        if first && !run.json {
+                            writeln!(out, "reply: {reply}")?;
+                        }
+                        Ok(serde_json::json!({"reply": reply}))
+                    }
+                    Err(e) => Err(e.to_string()),
+                }
+            }
+        };
+        let elapsed = started.elapsed();
+        timings.push(elapsed);
+        if !run.json && run.repeat <= 1 {
+            writeln!(out, "call: {:.3} ms (fresh instance + call)", ms(elapsed))?;
+        }
+        match outcome {
+            Ok(result) => {
+                if first {
+                    report["result"] = result;
+                }
+            }
+            Err(e) => {
+                failed = true;
+                if first {
+                    report["error"] = e.clone().into();
+                }
+                if !run.json {
+                    writeln!(out, "call {}: error: {e}", round + 1)?;
+                }
+            }
+        }
+    }
+    let mut sorted = timings.clone();
+    sorted.sort();
+    let median = sorted[sorted.len() / 2];
+    report["calls_ms"] = timings.iter().map(|t| ms(*t)).collect::<Vec<_>>().into();
+    report["p50_ms"] = ms(median).into();
+    if run.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else if run.repeat > 1 {
+        writeln!(
+            out,
+            "calls: {} (fresh instance + call each): p50 {:.3} ms, min {:.3} ms, max {:.3} ms",
+            timings.len(),
+            ms(median),
+            ms(sorted[0]),
+            ms(sorted[sorted.len() - 1])
+        )?;
+    }
+    if failed {
+        bail!("{} failed a call (see above)", run.file.display());
+    }
+    Ok(())
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Pairs as JSON lines, `{"original": …, "paraphrase": …}`; blank lines are skipped.
+fn read_pairs(path: &Path) -> anyhow::Result<Vec<Pair>> {
+    let reader: Box<dyn BufRead> = if path == Path::new("-") {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::io::BufReader::new(
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?,
+        ))
+    };
+    // Other fields are ignored, so a dataset with references or expected scores can be fed as it is.
+    #[derive(serde::Deserialize)]
+    struct Line {
+        original: String,
+        paraphrase: String,
+    }
+    let mut pairs = Vec::new();
+    for (n, line) in reader.lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parsed: Line = serde_json::from_str(&line).with_context(|| {
+            format!("{}:{}: expected {{\"original\": …, \"paraphrase\": …}}", path.display(), n + 1)
+        })?;
+        pairs.push(Pair { original: parsed.original, paraphrase: parsed.paraphrase });
+    }
+    if pairs.is_empty() {
+        bail!("{} holds no pairs", path.display());
+    }
+    Ok(pairs)
+}
+
+/// Parses `key=value`.
+pub fn key_value(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_owned(), v.to_owned())),
+        _ => Err(format!("{text:?} is not key=value")),
+    }
+}
