@@ -114,6 +114,40 @@ async fn bundled_metrics_match_sacrebleu_and_rouge_score_through_the_sandbox() {
     assert_eq!(checked, rows.len() * 21);
 }
 
+/// A batch needs more metric calls than the pool has instance slots: the calls wait for a slot rather
+/// than fail, and every pair still gets its own scores, in order.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_batch_larger_than_the_instance_pool_waits_for_slots_and_keeps_its_order() {
+    let home = tempfile::tempdir().unwrap();
+    let env = Env::empty()
+        .with("HOME", home.path().to_str().unwrap())
+        .with("CACHE_TYPE", "memory")
+        .with("DATABASE_FILE", home.path().join("d.db").to_str().unwrap())
+        .with("PARLANCE_CACHE_DIR", common::compile_cache_dir().to_str().unwrap());
+    let parlance = Parlance::builder()
+        .env(env)
+        .configure(|c| {
+            c.runtime.max_instances = 2;
+            c.evaluate.metrics = Some(["bleu", "rouge", "lexical", "structural"].map(String::from).to_vec());
+        })
+        .build()
+        .await
+        .unwrap();
+    let rows = reference("metric-reference.jsonl");
+    let one_round = pairs(&rows);
+    // 2000 pairs are 8 calls per metric, 32 calls in all, for 2 slots.
+    let many: Vec<Pair> = one_round.iter().cycle().take(2000).cloned().collect();
+    let options = EvalOptions { include_semantic: false, detail: false };
+    let expected = parlance.evaluator().evaluate(&one_round, options).await.unwrap();
+    let results = parlance.evaluator().evaluate(&many, options).await.unwrap();
+    assert_eq!(results.len(), many.len());
+    for (i, result) in results.iter().enumerate() {
+        // Some reference pairs are empty and have per-pair warnings; no call may have failed.
+        assert!(!result.warnings.iter().any(|w| w.contains("` failed:")), "pair {i}: {:?}", result.warnings);
+        assert_eq!(result, &expected[i % one_round.len()], "pair {i}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn semantic_similarity_matches_sentence_transformers() {
     let home = tempfile::tempdir().unwrap();

@@ -9,8 +9,9 @@ pub mod weights;
 
 use crate::config::EvaluateConfig;
 use crate::error::{Error, Result};
-use crate::plugins::api::{CallError, Pair, PluginInfo, PluginKind};
+use crate::plugins::api::{CallError, CallFailure, Pair, PluginInfo, PluginKind};
 use crate::plugins::{Plugin, PluginHost};
+use futures::StreamExt;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -120,7 +121,7 @@ impl EvaluateService {
             .iter()
             .map(|_| PairEvaluation { evaluation: Evaluation::default(), warnings: vec![] })
             .collect();
-        let mut calls = Vec::new();
+        let mut jobs = Vec::new();
         for plugin in self.metrics() {
             if self.is_semantic(plugin) {
                 if !options.include_semantic {
@@ -136,14 +137,32 @@ impl EvaluateService {
                 }
             }
             for (chunk_index, chunk) in pairs.chunks(PAIRS_PER_CALL).enumerate() {
-                let plugin = plugin.clone();
-                calls.push(async move {
-                    let result = self.plugins.evaluate(&plugin, chunk).await;
-                    (plugin, chunk_index * PAIRS_PER_CALL, result)
-                });
+                jobs.push((plugin.clone(), chunk_index * PAIRS_PER_CALL, chunk.to_vec()));
             }
         }
-        for (plugin, offset, result) in futures::future::join_all(calls).await {
+        // Each call is its own task, so a large batch uses every core; at most `call_width` of this
+        // request's calls are in flight, so one large batch cannot hold every instance slot while
+        // other requests wait.
+        let calls = jobs.into_iter().map(|(plugin, offset, chunk)| {
+            let host = self.plugins.clone();
+            async move {
+                let task = tokio::spawn({
+                    let plugin = plugin.clone();
+                    async move { host.evaluate(&plugin, &chunk).await }
+                });
+                let result = match task.await {
+                    Ok(result) => result,
+                    Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+                    Err(_) => Err(CallError::new(
+                        plugin.id(),
+                        CallFailure::NotStarted("the runtime is shutting down".into()),
+                    )),
+                };
+                (plugin, offset, result)
+            }
+        });
+        let results: Vec<_> = futures::stream::iter(calls).buffer_unordered(call_width()).collect().await;
+        for (plugin, offset, result) in results {
             let wanted = |name: &str| options.detail || is_headline(&plugin, name);
             match result {
                 Ok(results) => {
@@ -208,6 +227,12 @@ impl EvaluateService {
         }
         Ok(summary)
     }
+}
+
+/// Metric calls one request keeps in flight: two per core, enough to keep every core busy while a
+/// call waits for its instance.
+fn call_width() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get() * 2)
 }
 
 fn call_warning(e: &CallError) -> String {

@@ -199,7 +199,8 @@ pub enum CallFailure {
     Trap(String),
     /// The plugin returned something the host cannot use.
     InvalidOutput(String),
-    /// The host could not run the plugin at all (no free instance slot, for example).
+    /// The host could not run the plugin at all (its sandbox could not be set up, or the runtime is
+    /// shutting down).
     NotStarted(String),
 }
 

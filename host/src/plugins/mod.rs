@@ -28,6 +28,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use wasmtime::component::{Component, Linker};
 use wasmtime::{
     Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, Trap, UpdateDeadline,
@@ -124,6 +125,9 @@ pub struct Runtime {
     engine: Engine,
     linker: Linker<PluginState>,
     cache: CompileCache,
+    /// One permit per instance slot of the pool: a call waits here for a free slot instead of failing
+    /// to instantiate when more calls are in flight than the pool holds.
+    slots: Arc<Semaphore>,
 }
 
 impl Runtime {
@@ -154,7 +158,8 @@ impl Runtime {
         let mut linker = Linker::new(&engine);
         bindings::add_to_linker(&mut linker).map_err(|e| LoadError::Engine(e.to_string()))?;
         let cache = CompileCache::new(&engine, settings.cache_dir.clone());
-        Ok(Runtime { engine, linker, cache })
+        let slots = Arc::new(Semaphore::new(n as usize));
+        Ok(Runtime { engine, linker, cache, slots })
     }
 
     pub fn engine(&self) -> &Engine {
@@ -260,7 +265,7 @@ impl PluginHost {
         text: &str,
         model: &str,
     ) -> Result<Paraphrased, CallError> {
-        let mut store = new_store(&self.runtime, plugin)?;
+        let mut store = new_store(&self.runtime, plugin).await?;
         let outcome = run(plugin, plugin.bound.paraphrase(&mut store, text, model)).await;
         let mut out = conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))?;
         if out.text.trim().is_empty() {
@@ -284,7 +289,7 @@ impl PluginHost {
     }
 
     async fn reply_once(&self, plugin: &Plugin, request: &ChatRequest) -> Result<String, CallError> {
-        let mut store = new_store(&self.runtime, plugin)?;
+        let mut store = new_store(&self.runtime, plugin).await?;
         let outcome = run(plugin, plugin.bound.reply(&mut store, request)).await;
         let reply = conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))?;
         if reply.trim().is_empty() {
@@ -302,7 +307,7 @@ impl PluginHost {
         if !plugin.bound.has_probe() {
             return None;
         }
-        let mut store = match new_store(&self.runtime, plugin) {
+        let mut store = match new_store(&self.runtime, plugin).await {
             Ok(store) => store,
             Err(e) => return Some(Err(e)),
         };
@@ -334,7 +339,7 @@ impl PluginHost {
         plugin: &Plugin,
         pairs: &[Pair],
     ) -> Result<Vec<Result<Vec<Score>, PluginError>>, CallError> {
-        let mut store = new_store(&self.runtime, plugin)?;
+        let mut store = new_store(&self.runtime, plugin).await?;
         let outcome = run(plugin, plugin.bound.evaluate(&mut store, pairs)).await;
         let results = conclude(plugin, &store, outcome)?;
         validate_scores(plugin, pairs.len(), &results).map_err(|detail| invalid(plugin, detail))?;
@@ -411,6 +416,7 @@ async fn load(
         load_time: Duration::ZERO,
     };
     let mut store = new_store(runtime, &plugin)
+        .await
         .map_err(|source| LoadError::Info { plugin: plugin_id.clone(), source })?;
     let outcome = run(&plugin, plugin.bound.info(&mut store)).await;
     let info = conclude(&plugin, &store, outcome)
@@ -429,7 +435,32 @@ async fn load(
     Ok(plugin)
 }
 
-fn new_store(runtime: &Runtime, plugin: &Plugin) -> Result<Store<PluginState>, CallError> {
+/// The store of one call and the pool slot its instance occupies. The fields drop in order, so the
+/// instance is back in the pool before the permit lets the next call in.
+struct CallStore {
+    store: Store<PluginState>,
+    _slot: OwnedSemaphorePermit,
+}
+
+impl std::ops::Deref for CallStore {
+    type Target = Store<PluginState>;
+    fn deref(&self) -> &Store<PluginState> {
+        &self.store
+    }
+}
+
+impl std::ops::DerefMut for CallStore {
+    fn deref_mut(&mut self) -> &mut Store<PluginState> {
+        &mut self.store
+    }
+}
+
+/// Waits for a free instance slot, then makes the call's store. The deadline starts once the slot
+/// is held, so time spent queueing behind other calls is not charged to this one.
+async fn new_store(runtime: &Runtime, plugin: &Plugin) -> Result<CallStore, CallError> {
+    let slot = runtime.slots.clone().acquire_owned().await.map_err(|_| {
+        CallError::new(plugin.id(), CallFailure::NotStarted("the plugin runtime is shutting down".into()))
+    })?;
     let state = PluginState::new(plugin.ctx.clone())
         .map_err(|e| CallError::new(plugin.id(), CallFailure::NotStarted(format!("{e:#}"))))?;
     let mut store = Store::new(&runtime.engine, state);
@@ -441,7 +472,7 @@ fn new_store(runtime: &Runtime, plugin: &Plugin) -> Result<Store<PluginState>, C
     store.epoch_deadline_callback(move |_| {
         Ok(if Instant::now() >= deadline { UpdateDeadline::Interrupt } else { UpdateDeadline::Yield(1) })
     });
-    Ok(store)
+    Ok(CallStore { store, _slot: slot })
 }
 
 /// The outcome of running a call under the wall-clock limit, which also covers time spent blocked in
