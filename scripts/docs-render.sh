@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Renders /docs (Swagger UI) and /redoc (ReDoc) of a running release binary in headless Chromium, with
+# Renders /docs (Swagger UI) and /redoc (ReDoc) of a running server in headless Chromium, with
 # background networking off, and checks that each page lists every route of /openapi.json: the pages
 # must work from the binary's own assets, without internet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet -p parlance
+. scripts/lib/binary.sh
 
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 chat_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 API_HOST=127.0.0.1 PORT=$chat_port CACHE_TYPE=memory DATABASE_FILE="$work/dialogs.db" LOG_LEVEL=warning \
-  target/release/parlance --mode api --port "$port" 2>"$work/server.log" &
+  "$bin" --mode api --port "$port" 2>"$work/server.log" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 1 300); do

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: set-up, fresh cross-check data from the reference tools,
-# every test of the workspace, the library example, schemathesis against a running release binary, and
+# every test of the workspace, the library example, schemathesis against a running server, and
 # the documentation pages rendered in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."

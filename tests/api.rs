@@ -96,6 +96,11 @@ async fn bad_requests_get_json_errors() {
     let r = server.client.get(server.url("/paraphrase")).send().await.unwrap();
     assert_eq!(r.status().as_u16(), 405);
     assert_error(&r.json().await.unwrap(), "method_not_allowed");
+    let r = server.client.get(server.url("/health?probe=maybe")).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+    let body: Value = r.json().await.unwrap();
+    assert_error(&body, "invalid_query");
+    assert!(body["error"]["message"].as_str().unwrap().contains("probe"), "{body}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -1,9 +1,11 @@
 //! Operations routes: `GET /health` (the state of every component) and `GET /metrics` (Prometheus).
 
 use crate::Parlance;
+use crate::http::error::ErrorBody;
+use crate::http::extract::Query;
 use crate::plugins::api::PluginKind;
 use axum::Router;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
@@ -65,8 +67,14 @@ pub struct PluginsHealth {
 }
 
 /// The service's health: status, version and the state of each component. Always 200 while the
-/// process serves; `status` says whether anything is degraded.
-#[utoipa::path(get, path = "/health", tag = "operations", params(HealthQuery), responses((status = 200, body = Health)))]
+/// process serves (400 only for a malformed query); `status` says whether anything is degraded.
+#[utoipa::path(
+    get,
+    path = "/health",
+    tag = "operations",
+    params(HealthQuery),
+    responses((status = 200, body = Health), (status = 400, description = "A malformed query", body = ErrorBody))
+)]
 pub async fn health(
     State(parlance): State<Parlance>,
     Query(query): Query<HealthQuery>,
