@@ -106,19 +106,21 @@ fn main() {
     });
 
     let out = wasm_target_dir.join(TARGET).join(PROFILE);
-    let mut bundled = String::from("/// Components built from `plugins/` and embedded in the binary.\n");
-    bundled.push_str("pub static BUNDLED: &[(&str, &[u8])] = &[\n");
-    for (name, krate) in BUNDLED {
-        let wasm = out.join(format!("{}.wasm", krate.replace('-', "_")));
-        if !wasm.exists() {
-            fail(&format!("the plugin build produced no {}", wasm.display()));
-        }
-        bundled.push_str(&format!("    ({name:?}, include_bytes!({:?})),\n", wasm.display().to_string()));
-    }
-    for (plugin, wasm) in FOREIGN.iter().zip(&foreign_outputs) {
+    // Each component's SHA-256 is computed here, so that a start with a warm compile cache never reads
+    // (and so never pages in) the embedded bytes.
+    let mut bundled = String::from(
+        "/// Components built from `plugins/` and embedded in the binary: name, SHA-256, bytes.\n",
+    );
+    bundled.push_str("pub static BUNDLED: &[(&str, &str, &[u8])] = &[\n");
+    let rust =
+        BUNDLED.iter().map(|(name, krate)| (*name, out.join(format!("{}.wasm", krate.replace('-', "_")))));
+    let foreign = FOREIGN.iter().map(|p| p.name).zip(foreign_outputs.iter().cloned());
+    for (name, wasm) in rust.chain(foreign) {
+        let bytes = std::fs::read(&wasm)
+            .unwrap_or_else(|e| fail(&format!("the plugin build produced no {}: {e}", wasm.display())));
+        let digest = hex_digest(&bytes);
         bundled.push_str(&format!(
-            "    ({:?}, include_bytes!({:?})),\n",
-            plugin.name,
+            "    ({name:?}, {digest:?}, include_bytes!({:?})),\n",
             wasm.display().to_string()
         ));
     }
@@ -388,4 +390,9 @@ fn env(name: &str) -> String {
 fn fail(message: &str) -> ! {
     eprintln!("error: {message}");
     std::process::exit(1)
+}
+
+/// The hex SHA-256 of a component, as `compile_cache::digest` computes it at run time.
+fn hex_digest(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -142,7 +142,8 @@ impl EvaluateService {
         }
         // Each call is its own task, so a large batch uses every core; at most `call_width` of this
         // request's calls are in flight, so one large batch cannot hold every instance slot while
-        // other requests wait.
+        // other requests wait. Results are taken in job order, so a pair's warnings always come in
+        // metric order.
         let calls = jobs.into_iter().map(|(plugin, offset, chunk)| {
             let host = self.plugins.clone();
             async move {
@@ -161,7 +162,7 @@ impl EvaluateService {
                 (plugin, offset, result)
             }
         });
-        let results: Vec<_> = futures::stream::iter(calls).buffer_unordered(call_width()).collect().await;
+        let results: Vec<_> = futures::stream::iter(calls).buffered(call_width()).collect().await;
         for (plugin, offset, result) in results {
             let wanted = |name: &str| options.detail || is_headline(&plugin, name);
             match result {

@@ -3,12 +3,29 @@
 
 include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
 
-/// The bytes of a bundled component.
-pub fn get(name: &str) -> Option<&'static [u8]> {
-    BUNDLED.iter().find(|(n, _)| *n == name).map(|(_, bytes)| *bytes)
+/// A bundled component: its bytes, and their SHA-256 computed at build time.
+#[derive(Clone, Copy, Debug)]
+pub struct Bundled {
+    pub bytes: &'static [u8],
+    pub digest: &'static str,
+}
+
+pub fn get(name: &str) -> Option<Bundled> {
+    BUNDLED.iter().find(|(n, _, _)| *n == name).map(|&(_, digest, bytes)| Bundled { bytes, digest })
 }
 
 /// Every bundled component's name.
 pub fn names() -> Vec<&'static str> {
-    BUNDLED.iter().map(|(n, _)| *n).collect()
+    BUNDLED.iter().map(|(n, _, _)| *n).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_build_time_digest_is_the_run_time_digest() {
+        for name in super::names() {
+            let bundled = super::get(name).unwrap();
+            assert_eq!(bundled.digest, super::super::compile_cache::digest(bundled.bytes), "{name}");
+        }
+    }
 }

@@ -45,7 +45,7 @@ pub fn check(runtime: &Runtime, bytes: &[u8]) -> CheckReport {
         );
         return report;
     }
-    let component = match runtime.compile(bytes) {
+    let component = match runtime.compile(bytes, None) {
         Ok((component, _, _)) => component,
         Err(e) => {
             report.problems.push(format!("not a valid WebAssembly component: {e:#}"));

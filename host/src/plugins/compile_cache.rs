@@ -58,8 +58,15 @@ impl CompileCache {
         let component = Component::new(engine, bytes)?;
         if let Err(e) = store(dir, &path, &component) {
             tracing::warn!(dir = %dir.display(), error = %e, "cannot write the compile cache; the next start compiles again");
+            return Ok((component, CompileSource::Compiled));
         }
-        Ok((component, CompileSource::Compiled))
+        // Run from the file just written rather than from the compiler's buffers: its machine code is
+        // then file-backed (shared with other processes, and reclaimable), so a first start settles at
+        // the same resident memory as every later one.
+        match deserialize(engine, &path) {
+            Ok(mapped) => Ok((mapped, CompileSource::Compiled)),
+            Err(_) => Ok((component, CompileSource::Compiled)),
+        }
     }
 }
 

@@ -230,14 +230,7 @@ impl DialogStore {
     pub async fn dialog(&self, client: &str, user: &str) -> Result<Option<Vec<DialogEntry>>, StoreError> {
         let (client, user) = (client.to_owned(), user.to_owned());
         self.read(move |c| {
-            let exists: Option<i64> = c
-                .query_row(
-                    "SELECT 1 FROM users WHERE client = ?1 AND user_id = ?2",
-                    params![client, user],
-                    |r| r.get(0),
-                )
-                .optional()?;
-            if exists.is_none() {
+            if !user_exists(c, &client, &user)? {
                 return Ok(None);
             }
             Ok(Some(entries(c, &client, &user)?))
@@ -333,6 +326,11 @@ fn touch(tx: &rusqlite::Transaction<'_>, client: &str, user: &str) -> Result<boo
         "UPDATE users SET modified_at = ?3 WHERE client = ?1 AND user_id = ?2",
         params![client, user, now_millis()],
     )? == 1)
+}
+
+fn user_exists(c: &Connection, client: &str, user: &str) -> Result<bool, StoreError> {
+    let mut stmt = c.prepare_cached("SELECT 1 FROM users WHERE client = ?1 AND user_id = ?2")?;
+    Ok(stmt.exists(params![client, user])?)
 }
 
 fn entries(c: &Connection, client: &str, user: &str) -> Result<Vec<DialogEntry>, StoreError> {
