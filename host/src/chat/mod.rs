@@ -124,6 +124,12 @@ impl ChatService {
         self.store.dialog(client, user).await?.ok_or_else(|| unknown_user(user))
     }
 
+    /// The dialog as a JSON array of entries, rendered once per change of the dialog.
+    pub async fn dialog_json(&self, client: &str, user: &str) -> Result<bytes::Bytes> {
+        check_user_id(user)?;
+        self.store.dialog_json(client, user).await?.ok_or_else(|| unknown_user(user))
+    }
+
     pub async fn reset_dialog(&self, client: &str, user: &str) -> Result<()> {
         check_user_id(user)?;
         if self.store.reset_dialog(client, user).await? { Ok(()) } else { Err(unknown_user(user)) }

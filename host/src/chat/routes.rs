@@ -266,10 +266,6 @@ pub async fn reset_dialog(
     Ok(axum::Json(UserId { user_id }))
 }
 
-fn to_entries(dialog: Vec<DialogEntry>) -> Vec<Entry> {
-    dialog.into_iter().map(|e| Entry { index: e.index, name: e.name, message: e.message }).collect()
-}
-
 /// The dialog as a list of entries.
 #[utoipa::path(get, path = "/v1/user/dialog/json/{user_id}", tag = "chat",
     params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
@@ -278,9 +274,16 @@ pub async fn dialog_json(
     State(p): State<Parlance>,
     caller: Caller,
     Path(user_id): Path<String>,
-) -> Result<axum::Json<DialogJson>, ApiError> {
-    let dialog = chat(&p).dialog(caller.tenant(), &user_id).await?;
-    Ok(axum::Json(DialogJson { user_id, dialog: to_entries(dialog) }))
+) -> Result<Response, ApiError> {
+    let dialog = chat(&p).dialog_json(caller.tenant(), &user_id).await?;
+    // `DialogJson`, written around the dialog the store rendered (and cached) as JSON.
+    let mut body = Vec::with_capacity(dialog.len() + user_id.len() + 32);
+    body.extend_from_slice(b"{\"user_id\":");
+    body.extend_from_slice(serde_json::Value::from(user_id).to_string().as_bytes());
+    body.extend_from_slice(b",\"dialog\":");
+    body.extend_from_slice(&dialog);
+    body.push(b'}');
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 /// Replaces the dialog. A dialog with missing or duplicate indices, or fields of the wrong type, is

@@ -5,13 +5,19 @@
 //! reply) lands whole or not at all, and the indices of a dialog stay contiguous however many chats of
 //! the same user run at once. Reads use a small pool of their own connections, which WAL lets run beside
 //! the writer. All SQLite work runs on the blocking thread pool, never on the async runtime.
+//!
+//! Rendered dialogs (the JSON array of entries) are cached in memory by client and user. The store
+//! owns its database file: every write goes through [`DialogStore::write`], which drops the user's
+//! cached dialog as part of the same blocking task that commits, so a cancelled request cannot leave
+//! a stale entry behind.
 
 mod migrations;
 
 use crate::plugins::api::DialogEntry;
+use bytes::Bytes;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -52,7 +58,15 @@ struct Inner {
     writer: Mutex<Connection>,
     readers: Vec<Mutex<Connection>>,
     next_reader: AtomicUsize,
+    dialogs: moka::sync::Cache<UserKey, Bytes>,
+    /// Counts committed writes, so that a read racing a write can tell its result may be stale.
+    writes: AtomicU64,
 }
+
+type UserKey = (String, String);
+
+/// Bytes of rendered dialogs kept in memory.
+const DIALOG_CACHE_BYTES: u64 = 64 << 20;
 
 /// Cheap to clone; all clones share the connections.
 #[derive(Clone)]
@@ -97,6 +111,11 @@ impl DialogStore {
                     writer: Mutex::new(writer),
                     readers,
                     next_reader: AtomicUsize::new(0),
+                    dialogs: moka::sync::Cache::builder()
+                        .max_capacity(DIALOG_CACHE_BYTES)
+                        .weigher(|_: &UserKey, json: &Bytes| u32::try_from(json.len()).unwrap_or(u32::MAX))
+                        .build(),
+                    writes: AtomicU64::new(0),
                 }),
             })
         })
@@ -124,20 +143,26 @@ impl DialogStore {
         .map_err(|e| StoreError::Task(e.to_string()))?
     }
 
-    /// Runs `f` in one IMMEDIATE transaction on the writer: it commits whole or not at all.
+    /// Runs `f` in one IMMEDIATE transaction on the writer: it commits whole or not at all. Once
+    /// committed, the user's cached dialog is dropped.
     async fn write<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError> + Send + 'static,
+        client: &str,
+        user: &str,
+        f: impl FnOnce(&rusqlite::Transaction<'_>, &str, &str) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
         let inner = self.inner.clone();
+        let key: UserKey = (client.to_owned(), user.to_owned());
         tokio::task::spawn_blocking(move || {
             let mut conn = inner
                 .writer
                 .lock()
                 .map_err(|_| StoreError::Task("the writer connection is poisoned".into()))?;
             let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let value = f(&tx)?;
+            let value = f(&tx, &key.0, &key.1)?;
             tx.commit()?;
+            inner.writes.fetch_add(1, Ordering::SeqCst);
+            inner.dialogs.invalidate(&key);
             Ok(value)
         })
         .await
@@ -151,8 +176,7 @@ impl DialogStore {
 
     /// Creates the user if absent; true when it was created. An existing user is left untouched.
     pub async fn put_user(&self, client: &str, user: &str) -> Result<bool, StoreError> {
-        let (client, user) = (client.to_owned(), user.to_owned());
-        self.write(move |tx| {
+        self.write(client, user, move |tx, client, user| {
             let now = now_millis();
             let n = tx.execute(
                 "INSERT INTO users (client, user_id, created_at, modified_at) VALUES (?1, ?2, ?3, ?3)
@@ -183,8 +207,7 @@ impl DialogStore {
 
     /// Deletes the user and its dialog; false when there was no such user.
     pub async fn delete_user(&self, client: &str, user: &str) -> Result<bool, StoreError> {
-        let (client, user) = (client.to_owned(), user.to_owned());
-        self.write(move |tx| {
+        self.write(client, user, move |tx, client, user| {
             tx.execute(
                 "DELETE FROM dialog_entries WHERE client = ?1 AND user_id = ?2",
                 params![client, user],
@@ -226,6 +249,26 @@ impl DialogStore {
         .await
     }
 
+    /// The dialog as a JSON array of entries (`index`, `name`, `message`), oldest first, from memory
+    /// when it has not changed since it was last read; `None` when there is no such user.
+    pub async fn dialog_json(&self, client: &str, user: &str) -> Result<Option<Bytes>, StoreError> {
+        let key: UserKey = (client.to_owned(), user.to_owned());
+        if let Some(json) = self.inner.dialogs.get(&key) {
+            return Ok(Some(json));
+        }
+        let writes = self.inner.writes.load(Ordering::SeqCst);
+        let Some(entries) = self.dialog(client, user).await? else {
+            return Ok(None);
+        };
+        let json = Bytes::from(serde_json::to_vec(&entries).map_err(|e| StoreError::Task(e.to_string()))?);
+        self.inner.dialogs.insert(key.clone(), json.clone());
+        // A write that committed during the read may have dropped the key before this insert.
+        if self.inner.writes.load(Ordering::SeqCst) != writes {
+            self.inner.dialogs.invalidate(&key);
+        }
+        Ok(Some(json))
+    }
+
     /// The dialog, oldest first; `None` when there is no such user.
     pub async fn dialog(&self, client: &str, user: &str) -> Result<Option<Vec<DialogEntry>>, StoreError> {
         let (client, user) = (client.to_owned(), user.to_owned());
@@ -240,9 +283,8 @@ impl DialogStore {
 
     /// Empties the dialog; false when there is no such user.
     pub async fn reset_dialog(&self, client: &str, user: &str) -> Result<bool, StoreError> {
-        let (client, user) = (client.to_owned(), user.to_owned());
-        self.write(move |tx| {
-            if !touch(tx, &client, &user)? {
+        self.write(client, user, move |tx, client, user| {
+            if !touch(tx, client, user)? {
                 return Ok(false);
             }
             tx.execute(
@@ -262,9 +304,8 @@ impl DialogStore {
         user: &str,
         entries: Vec<DialogEntry>,
     ) -> Result<bool, StoreError> {
-        let (client, user) = (client.to_owned(), user.to_owned());
-        self.write(move |tx| {
-            if !touch(tx, &client, &user)? {
+        self.write(client, user, move |tx, client, user| {
+            if !touch(tx, client, user)? {
                 return Ok(false);
             }
             tx.execute("DELETE FROM dialog_entries WHERE client = ?1 AND user_id = ?2", params![client, user])?;
@@ -288,8 +329,7 @@ impl DialogStore {
         lines: Vec<(String, String)>,
         max_entries: usize,
     ) -> Result<Vec<u32>, StoreError> {
-        let (client, user) = (client.to_owned(), user.to_owned());
-        self.write(move |tx| {
+        self.write(client, user, move |tx, client, user| {
             let now = now_millis();
             tx.execute(
                 "INSERT INTO users (client, user_id, created_at, modified_at) VALUES (?1, ?2, ?3, ?3)

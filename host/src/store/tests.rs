@@ -114,3 +114,69 @@ async fn reopening_keeps_everything_and_refuses_newer_schemas() {
         Err(StoreError::NewerSchema { found: 99, .. })
     ));
 }
+
+/// The rendered dialog is served from memory between writes, and every kind of write is seen by the
+/// next read, per client.
+#[tokio::test]
+async fn rendered_dialogs_follow_every_write() {
+    let (_dir, s) = store().await;
+    let json = |s: DialogStore, c: &'static str, u: &'static str| async move {
+        s.dialog_json(c, u).await.unwrap().map(|b| serde_json::from_slice::<serde_json::Value>(&b).unwrap())
+    };
+    assert_eq!(json(s.clone(), "c", "u").await, None);
+    s.put_user("c", "u").await.unwrap();
+    assert_eq!(json(s.clone(), "c", "u").await, Some(serde_json::json!([])));
+    s.append_exchange("c", "u", lines(&[("User", "hi"), ("Waifu", "hello")]), 100).await.unwrap();
+    let after_chat = serde_json::json!([
+        {"index": 0, "name": "User", "message": "hi"},
+        {"index": 1, "name": "Waifu", "message": "hello"}
+    ]);
+    assert_eq!(json(s.clone(), "c", "u").await, Some(after_chat.clone()));
+    assert_eq!(json(s.clone(), "c", "u").await, Some(after_chat), "a second read, from memory");
+    assert_eq!(json(s.clone(), "other", "u").await, None, "another client's user of the same id");
+    s.set_dialog("c", "u", vec![DialogEntry { index: 0, name: "A".into(), message: "x".into() }])
+        .await
+        .unwrap();
+    assert_eq!(
+        json(s.clone(), "c", "u").await,
+        Some(serde_json::json!([{"index": 0, "name": "A", "message": "x"}]))
+    );
+    s.reset_dialog("c", "u").await.unwrap();
+    assert_eq!(json(s.clone(), "c", "u").await, Some(serde_json::json!([])));
+    s.delete_user("c", "u").await.unwrap();
+    assert_eq!(json(s.clone(), "c", "u").await, None);
+}
+
+/// Reads racing writes never leave a stale dialog in memory: once the writes are done, the rendered
+/// dialog has every entry.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn reads_racing_writes_end_with_the_latest_dialog() {
+    let (_dir, s) = store().await;
+    s.put_user("c", "u").await.unwrap();
+    let writer = {
+        let s = s.clone();
+        tokio::spawn(async move {
+            for i in 0..100 {
+                s.append_exchange("c", "u", lines(&[("User", &format!("m{i}"))]), 1000).await.unwrap();
+            }
+        })
+    };
+    let readers: Vec<_> = (0..4)
+        .map(|_| {
+            let s = s.clone();
+            tokio::spawn(async move {
+                for _ in 0..200 {
+                    s.dialog_json("c", "u").await.unwrap().unwrap();
+                }
+            })
+        })
+        .collect();
+    writer.await.unwrap();
+    for r in readers {
+        r.await.unwrap();
+    }
+    let json = s.dialog_json("c", "u").await.unwrap().unwrap();
+    let entries: Vec<DialogEntry> = serde_json::from_slice(&json).unwrap();
+    assert_eq!(entries.len(), 100);
+    assert_eq!(entries, s.dialog("c", "u").await.unwrap().unwrap());
+}
