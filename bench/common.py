@@ -22,6 +22,36 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
+# --- CPU placement ------------------------------------------------------------------------------------
+#
+# Under a load generator on the same few cores, the server's tail latency is mostly the scheduler
+# trading cores between the server, wrk and the upstream. The wrk-driven scripts call pin_processes()
+# so that the server under test runs on one half of the cores and wrk and the local upstreams on the
+# other, as load tests are run on separate machines. BENCH_PIN=0 turns it off.
+SERVER_CPUS = None
+CLIENT_CPUS = None
+
+
+def pin_processes():
+    global SERVER_CPUS, CLIENT_CPUS
+    cpus = sorted(os.sched_getaffinity(0))
+    if os.environ.get("BENCH_PIN", "1") == "0" or len(cpus) < 2 or not shutil.which("taskset"):
+        return
+    half = len(cpus) // 2
+    SERVER_CPUS, CLIENT_CPUS = cpus[:half], cpus[half:]
+    log(f"server on cpus {SERVER_CPUS}, wrk and upstreams on cpus {CLIENT_CPUS} (BENCH_PIN=0 to share)")
+
+
+def pinned(args, cpus):
+    return ["taskset", "-c", ",".join(map(str, cpus))] + args if cpus else args
+
+
+def placement_line():
+    if SERVER_CPUS is None:
+        return "placement: server, wrk and upstreams share every core"
+    return f"placement: server on cpus {SERVER_CPUS}; wrk and upstreams on cpus {CLIENT_CPUS}"
+
+
 def log(*args):
     print("[bench]", *args, file=sys.stderr, flush=True)
 
@@ -116,7 +146,7 @@ class Upstream:
 
     def __init__(self, kind, delay_ms=0.0):
         self.proc = subprocess.Popen(
-            [sys.executable, os.path.join(BENCH, "upstream.py"), kind, "--delay-ms", str(delay_ms)],
+            pinned([sys.executable, os.path.join(BENCH, "upstream.py"), kind, "--delay-ms", str(delay_ms)], CLIENT_CPUS),
             stdout=subprocess.PIPE,
             text=True,
         )
@@ -167,7 +197,7 @@ class Server:
         self.stderr = open(os.path.join(self.scratch, "stderr.log"), "w+")
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(
-            args, cwd=self.scratch, env=self.env, stdout=subprocess.DEVNULL, stderr=self.stderr
+            pinned(args, SERVER_CPUS), cwd=self.scratch, env=self.env, stdout=subprocess.DEVNULL, stderr=self.stderr
         )
         self.pid = self.proc.pid
         self.ready_seconds = None
@@ -277,7 +307,7 @@ def wrk(port, path, lua="", connections=64, threads=2, duration=5, pids=()):
     try:
         cpu_before = [proc_cpu_seconds(p) for p in pids]
         out = subprocess.run(
-            [
+            pinned([
                 "wrk",
                 f"-t{min(threads, connections)}",
                 f"-c{connections}",
@@ -287,7 +317,7 @@ def wrk(port, path, lua="", connections=64, threads=2, duration=5, pids=()):
                 "-s",
                 script,
                 f"http://127.0.0.1:{port}{path}",
-            ],
+            ], CLIENT_CPUS),
             capture_output=True,
             text=True,
             check=True,

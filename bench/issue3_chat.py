@@ -22,6 +22,8 @@ import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import (  # noqa: E402
+    pin_processes,
+    placement_line,
     Server,
     Upstream,
     build,
@@ -126,7 +128,9 @@ def us(x):
 
 def main():
     build()
+    pin_processes()
     print(machine_line())
+    print(placement_line())
     model = Upstream("form")
     server = Server(env={"MODEL_URL": f"http://127.0.0.1:{model.port}/path/"})
     try:

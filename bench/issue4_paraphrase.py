@@ -28,6 +28,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import (  # noqa: E402
+    pin_processes,
+    placement_line,
     Server,
     Upstream,
     build,
@@ -244,7 +246,9 @@ def cached_rows(label, result):
 
 def main():
     build()
+    pin_processes()
     print(machine_line())
+    print(placement_line())
     rows = []
 
     if "memory" in PARTS:
