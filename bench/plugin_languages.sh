@@ -7,20 +7,21 @@
 #   warm        a later process start, loading the compiled code from the cache (median of $STARTS)
 #   p50 1       median of a fresh instance + one evaluate call on 1 pair ($CALLS calls)
 #   p50 100     the same on 100 pairs
+#   x rust      each p50 as a multiple of the Rust metric's (the baseline, measured in the same run)
 # Targets: warm <= 100 ms per plugin; p50 1 <= 2 ms for Python and JavaScript.
 #
 # Environment: CARGO_TARGET_DIR, STARTS (5), CALLS (200), PROFILE (release; `dev` measures the debug
 # binary, whose wasmtime and cranelift are still built at opt-level 2). Needs the toolchains of
 # scripts/setup.sh.
 #
-# Figures measured on the 2-core development machine while other builds shared it (load average about
-# 7), PROFILE=dev STARTS=3 CALLS=100, wasmtime 48.0.8, componentize-py 0.25.1, componentize-js 0.23.0:
+# Figures of the release binary on the 2-core development machine (load average about 2), STARTS=5
+# CALLS=200, wasmtime 48.0.8, componentize-py 0.25.1, componentize-js 0.23.0:
 #
 #   metric                 size MB   cold ms   warm ms   p50 1 ms p50 100 ms
-#   rust                      0.05       101       1.1      0.052      0.318
-#   python                   17.56     13489      43.0      1.222      3.206
-#   js                       12.47     17322      90.4      0.913     12.699
-#   parascore (python)       17.54     10903      74.6      1.442     17.797
+#   rust                      0.05        76       1.4      0.008      0.065
+#   python                   17.57      5049      25.3      0.787      2.410
+#   js                       12.47      5840      17.9      0.483     11.920
+#   parascore (python)       17.59      5726      29.2      1.010     17.937
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -60,7 +61,8 @@ run() { # run CACHE_DIR FILE PAIRS REPEAT -> the JSON report
   PARLANCE_CACHE_DIR="$1" "$bin" plugins test "$2" --kind metric --pairs "$3" --repeat "$4" --json
 }
 
-printf '%-20s %9s %9s %9s %10s %10s\n' "metric" "size MB" "cold ms" "warm ms" "p50 1 ms" "p50 100 ms"
+printf '%-20s %9s %9s %9s %10s %8s %10s %8s\n' "metric" "size MB" "cold ms" "warm ms" "p50 1 ms" "x rust" "p50 100 ms" "x rust"
+rust_p1="" rust_p100=""
 for entry in "${components[@]}"; do
   label="${entry%%:*}"
   file="${entry#*:}"
@@ -73,5 +75,7 @@ for entry in "${components[@]}"; do
   p1=$(run "$cache" "$file" "$work/pairs1.jsonl" "$calls" | "$python" -c 'import json,sys; print(json.load(sys.stdin)["p50_ms"])')
   p100=$(run "$cache" "$file" "$work/pairs100.jsonl" "$calls" | "$python" -c 'import json,sys; print(json.load(sys.stdin)["p50_ms"])')
   size=$(stat -c %s "$file")
-  printf '%-20s %9.2f %9.0f %9.1f %10.3f %10.3f\n' "$label" "$(awk "BEGIN {print $size / 1048576}")" "$cold" "$warm" "$p1" "$p100"
+  [ -z "$rust_p1" ] && rust_p1=$p1 rust_p100=$p100   # the Rust metric is measured first
+  printf '%-20s %9.2f %9.0f %9.1f %10.3f %8.1f %10.3f %8.1f\n' "$label" "$(awk "BEGIN {print $size / 1048576}")" \
+    "$cold" "$warm" "$p1" "$(awk "BEGIN {print $p1 / $rust_p1}")" "$p100" "$(awk "BEGIN {print $p100 / $rust_p100}")"
 done
