@@ -5,7 +5,7 @@
 use crate::common;
 use crate::common::server::Server;
 use parlance::Parlance;
-use parlance::config::Env;
+use parlance::config::{Config, Env};
 use parlance::evaluate::EvalOptions;
 use parlance::plugins::api::Pair;
 use serde_json::{Value, json};
@@ -51,6 +51,16 @@ pub fn model_dir() -> PathBuf {
 }
 
 async fn parlance(home: &std::path::Path, extra: &[(&str, &str)], metrics: &[&str]) -> Parlance {
+    let metrics: Vec<String> = metrics.iter().map(|m| m.to_string()).collect();
+    parlance_with(home, extra, move |c| c.evaluate.metrics = Some(metrics)).await
+}
+
+/// A handle on a hermetic home, with the test's own changes to the configuration.
+async fn parlance_with(
+    home: &std::path::Path,
+    extra: &[(&str, &str)],
+    configure: impl FnOnce(&mut Config) + Send + 'static,
+) -> Parlance {
     let mut env = Env::empty()
         .with("HOME", home.to_str().unwrap())
         .with("CACHE_TYPE", "memory")
@@ -59,8 +69,7 @@ async fn parlance(home: &std::path::Path, extra: &[(&str, &str)], metrics: &[&st
     for (k, v) in extra {
         env = env.with(k, v);
     }
-    let metrics: Vec<String> = metrics.iter().map(|m| m.to_string()).collect();
-    Parlance::builder().env(env).configure(move |c| c.evaluate.metrics = Some(metrics)).build().await.unwrap()
+    Parlance::builder().env(env).configure(configure).build().await.unwrap()
 }
 
 fn pairs(rows: &[Value]) -> Vec<Pair> {
@@ -119,20 +128,11 @@ async fn bundled_metrics_match_sacrebleu_and_rouge_score_through_the_sandbox() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_batch_larger_than_the_instance_pool_waits_for_slots_and_keeps_its_order() {
     let home = tempfile::tempdir().unwrap();
-    let env = Env::empty()
-        .with("HOME", home.path().to_str().unwrap())
-        .with("CACHE_TYPE", "memory")
-        .with("DATABASE_FILE", home.path().join("d.db").to_str().unwrap())
-        .with("PARLANCE_CACHE_DIR", common::compile_cache_dir().to_str().unwrap());
-    let parlance = Parlance::builder()
-        .env(env)
-        .configure(|c| {
-            c.runtime.max_instances = 2;
-            c.evaluate.metrics = Some(["bleu", "rouge", "lexical", "structural"].map(String::from).to_vec());
-        })
-        .build()
-        .await
-        .unwrap();
+    let parlance = parlance_with(home.path(), &[], |c| {
+        c.runtime.max_instances = 2;
+        c.evaluate.metrics = Some(["bleu", "rouge", "lexical", "structural"].map(String::from).to_vec());
+    })
+    .await;
     let rows = reference("metric-reference.jsonl");
     let one_round = pairs(&rows);
     // 2000 pairs are 8 calls per metric, 32 calls in all, for 2 slots.

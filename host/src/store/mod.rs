@@ -189,7 +189,8 @@ impl DialogStore {
     }
 
     pub async fn user_exists(&self, client: &str, user: &str) -> Result<bool, StoreError> {
-        Ok(self.metadata(client, user).await?.is_some())
+        let (client, user) = (client.to_owned(), user.to_owned());
+        self.read(move |c| user_exists(c, &client, &user)).await
     }
 
     pub async fn metadata(&self, client: &str, user: &str) -> Result<Option<UserMetadata>, StoreError> {
