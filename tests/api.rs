@@ -345,3 +345,141 @@ async fn api_debug_adds_the_cause_chain_to_server_errors_only_when_on() {
         assert!(body["error"].get("cause").is_none(), "{body}");
     }
 }
+
+/// Whether a string schema of the OpenAPI document admits `text`: its lengths in characters and its
+/// pattern, as a client validating against the document would judge.
+fn admits(schema: &Value, text: &str) -> bool {
+    let chars = text.chars().count() as u64;
+    let pattern = regex::Regex::new(schema["pattern"].as_str().expect("a pattern")).unwrap();
+    schema["minLength"].as_u64().is_none_or(|min| chars >= min)
+        && schema["maxLength"].as_u64().is_none_or(|max| chars <= max)
+        && pattern.is_match(text)
+}
+
+/// Strings at the edges of the checks the handlers make: blank in several ways, control characters
+/// that are and are not line breaks, a slash, white space Rust and ECMAScript disagree on, lengths.
+fn edge_strings(limit: usize) -> Vec<String> {
+    let mut samples: Vec<String> = [
+        "",
+        " ",
+        "\u{a0}",
+        "\u{3000}",
+        "\t",
+        "\n",
+        "\r\n",
+        "x",
+        " x ",
+        "\u{a0}x",
+        "a/b",
+        "x\ny",
+        "x\ty",
+        "x\u{0}",
+        "x\u{7f}",
+        "x\u{85}",
+        "\u{85}",
+        "x\u{9f}",
+        "x\u{b}",
+        "\u{feff}",
+        "\u{200b}",
+        "é",
+        "日本語",
+        "🙂",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    samples.extend(["x".repeat(limit), "x".repeat(limit + 1), format!(" {}", "x".repeat(limit))]);
+    samples
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_documented_patterns_admit_exactly_what_the_server_accepts() {
+    let server = Server::start(&[("RATE_LIMIT_REQUESTS_PER_MINUTE", "100000")]).await;
+    let doc: Value =
+        server.client.get(server.url("/openapi.json")).send().await.unwrap().json().await.unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let mut disagreements = Vec::new();
+    let mut check = |field: &str, schema: &Value, text: &str, status: u16| {
+        let documented = admits(schema, text);
+        if documented != (status < 400) {
+            disagreements.push(format!("{field} {text:?}: documented {documented}, status {status}"));
+        }
+    };
+
+    let user_id = &doc["paths"]["/v1/user/id/{user_id}"]["put"]["parameters"][0]["schema"];
+    for text in edge_strings(256).iter().filter(|t| !t.is_empty()) {
+        // Every byte escaped by hand: the URL parser would drop tabs and line feeds, not escape them.
+        let segment: String = text.bytes().map(|b| format!("%{b:02X}")).collect();
+        let url = server.url(&format!("/v1/user/id/{segment}"));
+        let status = server.client.put(url).send().await.unwrap().status().as_u16();
+        check("user_id", user_id, text, status);
+    }
+    server.client.put(server.url("/v1/user/id/u")).send().await.unwrap();
+    let entry = &schemas["Entry"]["properties"];
+    for text in edge_strings(100) {
+        let body = json!({"dialog": [{"index": 0, "name": text, "message": "hi"}]});
+        let r = server.client.put(server.url("/v1/user/dialog/json/u")).json(&body).send().await.unwrap();
+        check("Entry.name", &entry["name"], &text, r.status().as_u16());
+    }
+    for text in edge_strings(4000) {
+        let body = json!({"dialog": [{"index": 0, "name": "Ann", "message": text}]});
+        let r = server.client.put(server.url("/v1/user/dialog/json/u")).json(&body).send().await.unwrap();
+        check("Entry.message", &entry["message"], &text, r.status().as_u16());
+    }
+    let chat = &schemas["ChatBody"]["properties"];
+    for text in edge_strings(4000) {
+        let body = json!({"user_id": "u", "message": text});
+        let r = server.client.post(server.url("/v1/waifu")).json(&body).send().await.unwrap();
+        check("ChatBody.message", &chat["message"], &text, r.status().as_u16());
+    }
+    let paraphrase = &schemas["ParaphraseBody"]["properties"];
+    for text in edge_strings(10_000) {
+        let (status, _, _) = post(&server, "/paraphrase", json!({"text": text})).await;
+        check("ParaphraseBody.text", &paraphrase["text"], &text, status);
+    }
+    for padding in ["", " ", "\u{a0}", "\n"] {
+        for model in [format!("{padding}wordnet-3.0{padding}"), padding.to_owned()] {
+            let (status, _, _) =
+                post(&server, "/paraphrase", json!({"text": "Hello.", "model": model})).await;
+            check("ParaphraseBody.model", &paraphrase["model"], &model, status);
+        }
+    }
+    let client = &doc["paths"]["/v1/user/all/count"]["get"]["parameters"][0]["schema"];
+    for text in ["x", "a b", "a\tb", "~!", &"c".repeat(256), &"c".repeat(257)] {
+        let r = server.client.get(server.url("/v1/user/all/count")).header("current-user", text);
+        check("current-user", client, text, r.send().await.unwrap().status().as_u16());
+    }
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn dialog_indices_and_pages_are_read_as_the_schema_says() {
+    let server = Server::start(&[]).await;
+    server.client.put(server.url("/v1/user/id/u")).send().await.unwrap();
+    // JSON Schema counts 1.0 as an integer.
+    let body = json!({"dialog": [{"index": 1.0, "name": "A", "message": "b"}, {"index": 0, "name": "A", "message": "a"}]});
+    let r = server.client.put(server.url("/v1/user/dialog/json/u")).json(&body).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 200, "{}", r.text().await.unwrap());
+    let stored: Value =
+        server.client.get(server.url("/v1/user/dialog/json/u")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(stored["dialog"][1], json!({"index": 1, "name": "A", "message": "b"}));
+    for index in [json!(0.5), json!(-1), json!(4294967296u64), json!("0")] {
+        let body = json!({"dialog": [{"index": index, "name": "A", "message": "a"}]});
+        let r = server.client.put(server.url("/v1/user/dialog/json/u")).json(&body).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 422, "index {index}");
+        assert_error(&r.json().await.unwrap(), "invalid_body");
+    }
+    // Pages are digits within int64, as documented; Flask's `<int:page>` takes leading zeros too.
+    for (page, status) in [
+        ("0", 200),
+        ("007", 200),
+        ("9223372036854775807", 200),
+        ("9223372036854775808", 400),
+        ("+1", 400),
+        ("-1", 400),
+        ("1.0", 400),
+    ] {
+        let r = server.client.get(server.url(&format!("/v1/user/all/id/{page}"))).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), status, "page {page}");
+    }
+}

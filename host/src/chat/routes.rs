@@ -88,10 +88,26 @@ pub struct UserPage {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Entry {
     /// Zero-based position in the dialog.
+    #[serde(deserialize_with = "whole_number")]
     pub index: u32,
     /// The speaker.
     pub name: String,
     pub message: String,
+}
+
+/// A dialog index written as a whole number, `3` or `3.0`: JSON Schema counts both as integers, and
+/// so do clients that store every number as a float.
+fn whole_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let n = serde_json::Number::deserialize(d)?;
+    n.as_u64()
+        .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f as u64))
+        .and_then(|i| u32::try_from(i).ok())
+        .ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "invalid index {n}, expected a whole number from 0 to {}",
+                u32::MAX
+            ))
+        })
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -237,18 +253,23 @@ pub async fn count_users(
 /// the end is empty.
 #[utoipa::path(get, path = "/v1/user/all/id/{page}", tag = "chat",
     params(("page" = u64, Path, description = "Zero-based page number"), ("current-user" = Option<String>, Header, description = "The API client")),
-    responses((status = 200, body = UserPage), (status = 400, description = "The page is not a non-negative integer", body = ErrorBody)))]
+    responses((status = 200, body = UserPage), (status = 400, description = "The page is not an integer from 0 to 2^63-1", body = ErrorBody)))]
 pub async fn list_users(
     State(p): State<Parlance>,
     caller: Caller,
     Path(page): Path<String>,
 ) -> Result<axum::Json<UserPage>, ApiError> {
-    let page: u64 = page.parse().map_err(|_| {
-        ApiError::bad_request(
-            "invalid_page",
-            format!("the page must be a non-negative integer, found {page:?}"),
-        )
-    })?;
+    // Digits only, as Flask's `<int:page>` reads them (no sign), within the documented int64 range.
+    let page = Some(page.as_str())
+        .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|p| p.parse::<i64>().ok())
+        .and_then(|p| u64::try_from(p).ok())
+        .ok_or_else(|| {
+            ApiError::bad_request(
+                "invalid_page",
+                format!("the page must be an integer from 0 to {}, found {page:?}", i64::MAX),
+            )
+        })?;
     let users = chat(&p).list_users(caller.tenant(), page).await?;
     Ok(axum::Json(UserPage { page, users }))
 }

@@ -55,17 +55,31 @@ pub fn openapi(parlance: &Parlance) -> OpenApiDoc {
     let user_id = |o: &mut Object| {
         o.min_length = Some(1);
         o.max_length = Some(crate::chat::MAX_USER_ID_CHARS);
-        o.pattern = Some(USER_ID_PATTERN.into());
+        o.pattern = Some(visible(CONTROLS_AND_SLASH, ALL_SPACES_BUT_CONTROLS));
     };
     let name = |o: &mut Object| {
         o.min_length = Some(1);
         o.max_length = Some(c.max_name_chars);
-        o.pattern = Some(NAME_PATTERN.into());
+        o.pattern = Some(visible(CONTROLS, ALL_SPACES_BUT_CONTROLS));
     };
-    let text = |max: usize| {
+    // Text that may span lines: tabs and line breaks are the only control characters allowed.
+    let lines = |max: usize, required: bool| {
+        move |o: &mut Object| {
+            o.max_length = Some(max);
+            o.pattern = Some(if required {
+                o.min_length = Some(1);
+                visible(CONTROLS_BUT_LINES, LINE_SPACES)
+            } else {
+                format!("^[^{CONTROLS_BUT_LINES}]*$")
+            });
+        }
+    };
+    // Any characters, but not only white space.
+    let text = |max: Option<usize>| {
         move |o: &mut Object| {
             o.min_length = Some(1);
-            o.max_length = Some(max);
+            o.max_length = max;
+            o.pattern = Some(format!("^[{WHITE_SPACE}]*[^{WHITE_SPACE}][\\s\\S]*$"));
         }
     };
     let items = |min: usize, max: usize| {
@@ -76,8 +90,9 @@ pub fn openapi(parlance: &Parlance) -> OpenApiDoc {
     };
     for body in ["ParaphraseBody", "BatchBody"] {
         property(&mut doc, body, "provider", |o| o.enum_values = Some(providers.clone()));
+        property(&mut doc, body, "model", text(None));
     }
-    property(&mut doc, "ParaphraseBody", "text", text(p.max_text_chars));
+    property(&mut doc, "ParaphraseBody", "text", text(Some(p.max_text_chars)));
     array(&mut doc, "BatchBody", "texts", items(1, p.batch_max_size));
     for field in ["original", "paraphrase"] {
         property(&mut doc, "EvaluateBody", field, |o| o.max_length = Some(e.max_text_chars));
@@ -86,26 +101,25 @@ pub fn openapi(parlance: &Parlance) -> OpenApiDoc {
         array(&mut doc, "EvaluateBatchBody", field, items(1, e.max_pairs));
     }
     property(&mut doc, "ChatBody", "user_id", user_id);
-    property(&mut doc, "ChatBody", "message", text(c.max_message_chars));
+    property(&mut doc, "ChatBody", "message", lines(c.max_message_chars, true));
     for field in ["from_name", "to_name", "genre"] {
         property(&mut doc, "ChatBody", field, name);
     }
-    property(&mut doc, "ChatBody", "situation", |o| o.max_length = Some(c.max_situation_chars));
+    property(&mut doc, "ChatBody", "situation", lines(c.max_situation_chars, false));
     array(&mut doc, "DialogBody", "dialog", items(0, c.max_history_entries));
-    property(&mut doc, "Entry", "name", |o| {
-        o.min_length = Some(1);
-        o.max_length = Some(c.max_name_chars);
-    });
+    property(&mut doc, "Entry", "name", name);
+    property(&mut doc, "Entry", "message", lines(c.max_message_chars, false));
     for item in doc.paths.paths.values_mut() {
         for operation in
             [&mut item.get, &mut item.put, &mut item.delete, &mut item.post].into_iter().flatten()
         {
             for parameter in operation.parameters.iter_mut().flatten() {
-                if let RefOr::T(p) = parameter
-                    && p.name == "user_id"
-                    && let Some(RefOr::T(Schema::Object(o))) = p.schema.as_mut()
-                {
-                    user_id(o);
+                let RefOr::T(p) = parameter else { continue };
+                let Some(RefOr::T(Schema::Object(o))) = p.schema.as_mut() else { continue };
+                match p.name.as_str() {
+                    "user_id" => user_id(o),
+                    "current-user" => client(o),
+                    _ => {}
                 }
             }
         }
@@ -113,10 +127,35 @@ pub fn openapi(parlance: &Parlance) -> OpenApiDoc {
     doc
 }
 
-/// A `user_id`: no slash and no control character (the service also refuses a blank one).
-const USER_ID_PATTERN: &str = "^[^/\\u0000-\\u001F\\u007F-\\u009F]+$";
-/// A speaker's name or a genre: no control character.
-const NAME_PATTERN: &str = "^[^\\u0000-\\u001F\\u007F-\\u009F]+$";
+/// The `current-user` header: visible ASCII, inner spaces and tabs allowed. HTTP strips the spaces and
+/// tabs around a header value, so the limit applies to what is left.
+fn client(o: &mut Object) {
+    o.min_length = Some(1);
+    o.max_length = Some(crate::http::extract::MAX_CLIENT_ID_CHARS);
+    o.pattern = Some("^[!-~]([\\t -~]*[!-~])?$".into());
+}
+
+// The character classes below spell out, for the documented patterns, the checks the handlers make
+// with Rust's `char::is_control` (Unicode Cc) and `str::trim` (Unicode White_Space).
+/// Unicode control characters.
+const CONTROLS: &str = "\\u0000-\\u001F\\u007F-\\u009F";
+/// Control characters and the slash, which a `user_id` may not hold.
+const CONTROLS_AND_SLASH: &str = "/\\u0000-\\u001F\\u007F-\\u009F";
+/// Control characters other than tab, line feed and carriage return.
+const CONTROLS_BUT_LINES: &str = "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F";
+/// Unicode White_Space.
+const WHITE_SPACE: &str =
+    "\\t\\n\\u000B\\u000C\\r \\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
+/// White space that is not a control character.
+const ALL_SPACES_BUT_CONTROLS: &str = " \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
+/// White space allowed in text that spans lines.
+const LINE_SPACES: &str = "\\t\\n\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
+
+/// Text of allowed characters (none of `forbidden`) that is not only white space: leading `spaces`,
+/// then one character that is neither, then the rest. Written so that a matcher never backtracks.
+fn visible(forbidden: &str, spaces: &str) -> String {
+    format!("^[{spaces}]*[^{forbidden}{WHITE_SPACE}][^{forbidden}]*$")
+}
 
 fn schema<'a>(doc: &'a mut OpenApiDoc, name: &str, field: &str) -> Option<&'a mut Schema> {
     let components = doc.components.as_mut()?;
