@@ -35,6 +35,7 @@ async fn authors_create_build_check_test_and_load_plugins_in_three_languages() {
     let projects = [
         ("py-metric", "metric", "python"),
         ("js-provider", "provider", "js"),
+        ("js-metric", "metric", "js"),
         ("rs-metric", "metric", "rust"),
     ];
     for (name, kind, lang) in projects {
@@ -78,27 +79,29 @@ async fn authors_create_build_check_test_and_load_plugins_in_three_languages() {
 
     let config = "[[plugin]]\nid = \"py-metric\"\nkind = \"metric\"\ncomponent = \"py-metric/py-metric.wasm\"\n\n\
                   [[plugin]]\nid = \"rs-metric\"\nkind = \"metric\"\ncomponent = \"rs-metric/rs-metric.wasm\"\n\n\
+                  [[plugin]]\nid = \"js-metric\"\nkind = \"metric\"\ncomponent = \"js-metric/js-metric.wasm\"\n\n\
                   [[plugin]]\nid = \"js-provider\"\nkind = \"provider\"\ncomponent = \"js-provider/js-provider.wasm\"\n\
                   config = { suffix = \"indeed\" }\n";
     std::fs::write(home.path().join("parlance.toml"), config).unwrap();
     let listed = common::command(home.path()).args(["plugins", "list", "--json"]).output().unwrap();
     assert!(listed.status.success(), "{}", text(&listed));
     let rows: Vec<Value> = serde_json::from_slice(&listed.stdout).unwrap();
-    for id in ["py-metric", "rs-metric", "js-provider"] {
+    for id in ["py-metric", "rs-metric", "js-metric", "js-provider"] {
         assert!(rows.iter().any(|r| r["id"] == id), "{id} is not listed: {rows:?}");
     }
 
     let server = Server::start_in(home, &[], &["--config", "parlance.toml"]).await;
-    let r = server
-        .client
-        .post(server.url("/evaluate"))
-        .json(&json!({"original": "abcd", "paraphrase": "abcdabcd"}))
-        .send()
-        .await
-        .unwrap();
-    let body: Value = r.json().await.unwrap();
-    assert_eq!(body["evaluation"]["py_metric_length_ratio"], 2.0, "{body}");
-    assert_eq!(body["evaluation"]["rs_metric_length_ratio"], 2.0, "{body}");
+    // Characters are code points in every language: two emoji (four UTF-16 units) count two.
+    for (pair, ratio) in [
+        (json!({"original": "abcd", "paraphrase": "abcdabcd"}), 2.0),
+        (json!({"original": "ab", "paraphrase": "\u{1F642}\u{1F642}"}), 1.0),
+    ] {
+        let r = server.client.post(server.url("/evaluate")).json(&pair).send().await.unwrap();
+        let body: Value = r.json().await.unwrap();
+        for score in ["py_metric_length_ratio", "rs_metric_length_ratio", "js_metric_length_ratio"] {
+            assert_eq!(body["evaluation"][score], ratio, "{body}");
+        }
+    }
     let r = server
         .client
         .post(server.url("/paraphrase"))

@@ -4,10 +4,19 @@
 
 const SCORE = '{{ident}}_length_ratio';
 
+// Characters (code points) in a string. The engine is an interpreter, so native string and regular
+// expression methods are far cheaper than building arrays: `Array.from(text).length` made a 100-pair
+// call about eight times slower.
+const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+function characters(text) {
+  const pairs = text.match(SURROGATE_PAIR);
+  return text.length - (pairs ? pairs.length : 0);
+}
+
 function score(pair) {
-  const original = Array.from(pair.original).length;
+  const original = characters(pair.original);
   if (original === 0) return { tag: 'err', val: { tag: 'invalid-input', val: 'the original is empty' } };
-  return { tag: 'ok', val: [{ name: SCORE, value: Array.from(pair.paraphrase).length / original }] };
+  return { tag: 'ok', val: [{ name: SCORE, value: characters(pair.paraphrase) / original }] };
 }
 
 export const metric = {
