@@ -177,3 +177,43 @@ async fn gemini_speaks_generate_content_with_its_own_key() {
     assert_eq!(kind("bad-key").await, PluginErrorKind::Unauthorized);
     assert_eq!(kind("blocked").await, PluginErrorKind::InvalidInput);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_openai_compatible_probe_lists_the_upstreams_models() {
+    let upstream = FakeOpenAi::start("unused").await;
+    // The OpenRouter provider and the OpenAI-compatible chat model, both pointed at the local upstream.
+    let probe = |key: &'static str, model: &'static str| {
+        let base_url = upstream.base_url();
+        async move {
+            let env = [
+                ("PROVIDER_API_KEY", key),
+                ("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", base_url.as_str()),
+                ("PARLANCE_PLUGIN_OPENROUTER_MODEL", model),
+                ("PARLANCE_PLUGIN_OPENAI_CHAT_BASE_URL", base_url.as_str()),
+            ];
+            let server = common::server::Server::start(&env).await;
+            let r = server.client.get(server.url("/health?probe=true")).send().await.unwrap();
+            let health: serde_json::Value = r.json().await.unwrap();
+            (health["status"].clone(), health["probes"]["openrouter"].clone(), health)
+        }
+    };
+    let (status, openrouter, health) = probe("sk-test", "deepseek/deepseek-chat-v3-0324:free").await;
+    assert_eq!((status.as_str(), openrouter["status"].as_str()), (Some("ok"), Some("ok")), "{health}");
+    let detail = openrouter["detail"].as_str().unwrap();
+    assert!(detail.contains("model deepseek/deepseek-chat-v3-0324:free is available"), "{detail}");
+    assert_eq!(health["probes"]["openai-chat"]["status"], "ok", "{health}");
+    // Gemini has no key here: it cannot be called, so it is skipped rather than failed.
+    assert_eq!(health["probes"]["gemini"]["status"], "skipped", "{health}");
+    let (status, openrouter, _) = probe("sk-test", "gpt-5-preview").await;
+    assert_eq!((status.as_str(), openrouter["status"].as_str()), (Some("degraded"), Some("failed")));
+    let detail = openrouter["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("misconfigured") && detail.contains("gpt-5-preview is not among the 2 models"),
+        "{detail}"
+    );
+    let (_, openrouter, _) = probe("sk-revoked", "gpt-4o-mini").await;
+    let detail = openrouter["detail"].as_str().unwrap();
+    assert!(detail.contains("rejected the credentials") && detail.contains("Incorrect API key"), "{detail}");
+    // The probe asked only for the model list: no completion was paid for.
+    assert!(upstream.requests().is_empty());
+}

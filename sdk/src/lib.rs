@@ -8,7 +8,8 @@
 //! Enable exactly one of the features `provider`, `chat-model` or `metric`, build with
 //! `cargo build --target wasm32-wasip2 --release` and the `cdylib` is the component.
 //!
-//! The modules `provider`, `chat_model` and `metric` (one per feature) each open with an example.
+//! The modules `provider`, `chat_model` and `metric` (one per feature) each open with an example. A
+//! provider or chat model may also implement the optional health [`probe`].
 
 pub mod http;
 pub mod upstream;
@@ -17,6 +18,8 @@ pub mod upstream;
 pub mod chat_model;
 #[cfg(feature = "metric")]
 pub mod metric;
+#[cfg(any(feature = "provider", feature = "chat-model"))]
+pub mod probe;
 #[cfg(feature = "provider")]
 pub mod provider;
 

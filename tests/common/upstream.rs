@@ -29,7 +29,8 @@ pub struct Seen {
 /// `fail-429` (with Retry-After: 7), `fail-503`, `slow` (answers after 3 s), `html` (an HTML error
 /// page with status 200), `garbage` (invalid JSON), `in-band-401` (status 200 with an error object);
 /// `flaky-429` (429 with Retry-After: 1 on every other request, starting with the first); any other
-/// model answers with `reply` and echoes the model.
+/// model answers with `reply` and echoes the model. `GET /v1/models` lists `gpt-4o-mini` and
+/// `deepseek/deepseek-chat-v3-0324:free` to a caller with a bearer key other than `sk-revoked`.
 pub struct FakeOpenAi {
     pub addr: SocketAddr,
     pub seen: Arc<Mutex<Vec<Seen>>>,
@@ -40,6 +41,7 @@ impl FakeOpenAi {
         let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
         let router = Router::new()
             .route("/v1/chat/completions", post(chat_completions))
+            .route("/v1/models", axum::routing::get(openai_models))
             .with_state((seen.clone(), reply));
         FakeOpenAi { addr: serve(router).await, seen }
     }
@@ -94,6 +96,26 @@ async fn chat_completions(
             axum::Json(json!({"error": {"message": "User not found.", "code": 401}})).into_response()
         }
         _ => completion(&model, reply),
+    }
+}
+
+async fn openai_models(headers: HeaderMap) -> Response {
+    match headers.get("authorization").and_then(|v| v.to_str().ok()) {
+        Some(key) if key.starts_with("Bearer ") && key != "Bearer sk-revoked" => axum::Json(json!({
+            "object": "list",
+            "data": [
+                {"id": "gpt-4o-mini", "object": "model", "owned_by": "openai"},
+                {"id": "deepseek/deepseek-chat-v3-0324:free", "object": "model", "owned_by": "deepseek"},
+            ]
+        }))
+        .into_response(),
+        _ => (
+            StatusCode::UNAUTHORIZED,
+            axum::Json(
+                json!({"error": {"message": "Incorrect API key provided", "code": "invalid_api_key"}}),
+            ),
+        )
+            .into_response(),
     }
 }
 

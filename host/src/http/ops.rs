@@ -19,7 +19,7 @@ pub fn routes() -> Router<Parlance> {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {
     /// `ok`, or `degraded` when a component works in a reduced mode (the cache serving from memory
-    /// because Redis is down) or the dialog store fails.
+    /// because Redis is down), the dialog store fails, or a requested probe fails.
     pub status: String,
     pub version: String,
     pub components: Components,
@@ -31,8 +31,9 @@ pub struct Health {
 /// The outcome of one plugin's probe.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Probe {
-    /// `ok`, `failed`, or `unsupported` for a component without the optional `probe` export (every
-    /// component built for `parlance:plugin@0.1.0`).
+    /// `ok`, `failed`, `unsupported` for a component without the optional `probe` export (every
+    /// component built for `parlance:plugin@0.1.0`), or `skipped` for a plugin that lacks a secret
+    /// and so cannot be called at all (listed under `components.plugins.unavailable` as well).
     pub status: String,
     /// What the upstream said, or why the probe failed.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -111,14 +112,23 @@ pub async fn health(
 async fn probe_all(parlance: &Parlance) -> std::collections::BTreeMap<String, Probe> {
     let host = parlance.plugins();
     let calls = host.plugins().filter(|p| p.kind() != PluginKind::Metric).map(|plugin| async move {
-        let probe = match host.probe(plugin).await {
-            None => Probe { status: "unsupported".into(), detail: None },
-            Some(Ok(detail)) => Probe { status: "ok".into(), detail: Some(detail) },
-            Some(Err(e)) => Probe { status: "failed".into(), detail: Some(e.to_string()) },
+        let missing = plugin.spec().missing_secrets();
+        let probe = if !missing.is_empty() {
+            Probe { status: "skipped".into(), detail: Some(format!("missing secret {}", missing.join(", "))) }
+        } else {
+            probe_one(host, plugin).await
         };
         (plugin.id().to_owned(), probe)
     });
     futures::future::join_all(calls).await.into_iter().collect()
+}
+
+async fn probe_one(host: &crate::plugins::PluginHost, plugin: &crate::plugins::Plugin) -> Probe {
+    match host.probe(plugin).await {
+        None => Probe { status: "unsupported".into(), detail: None },
+        Some(Ok(detail)) => Probe { status: "ok".into(), detail: Some(detail) },
+        Some(Err(e)) => Probe { status: "failed".into(), detail: Some(e.to_string()) },
+    }
 }
 
 /// Prometheus metrics in the text exposition format.

@@ -4,10 +4,12 @@
 //!
 //! Settings: `base_url` (required), `model` (required), `api_key` (secret), `system_prompt` with the
 //! placeholders `{character}`, `{user}`, `{genre}` and `{situation}`, `max_history` (most recent
-//! entries sent, default 50), `temperature`, `max_tokens`, `timeout_ms`.
+//! entries sent, default 50), `temperature`, `max_tokens`, `timeout_ms`. Its health probe lists the
+//! upstream's models (`GET {base_url}/models`) and looks for `model`.
 
 use parlance_openai_compat::{Client, Message, render};
 use parlance_sdk::chat_model::{ChatModel, ChatRequest, ModelInfo};
+use parlance_sdk::probe::Probe;
 use parlance_sdk::{PluginError, config};
 
 const DEFAULT_SYSTEM_PROMPT: &str = "You are {character}, a character in a {genre} story, talking with {user}. \
@@ -57,7 +59,15 @@ pub fn messages(request: &ChatRequest, max_history: usize) -> Vec<Message> {
     out
 }
 
+/// Whether the upstream answers and lists the configured model.
+impl Probe for OpenAiChat {
+    fn check() -> Result<String, PluginError> {
+        Client::from_config()?.probe(&config::require("model")?)
+    }
+}
+
 parlance_sdk::export_chat_model!(OpenAiChat);
+parlance_sdk::export_probe!(OpenAiChat);
 
 #[cfg(test)]
 mod tests {

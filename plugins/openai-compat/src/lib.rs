@@ -77,10 +77,27 @@ impl Client {
         if let Some(n) = self.max_tokens {
             body["max_tokens"] = json!(n);
         }
-        let mut request = Request::post(join_url(&self.base_url, "chat/completions"))
-            .header("accept", "application/json")
-            .timeout(self.timeout)
-            .json(&body);
+        let request = Request::post(join_url(&self.base_url, "chat/completions")).json(&body);
+        let response = check_status("the chat-completions upstream", self.send(request)?)?;
+        let value = parse_json("the chat-completions upstream", &response)?;
+        parse_completion(&value)
+    }
+
+    /// The health probe: lists the upstream's models (`GET {base_url}/models`) and says whether
+    /// `model` is among them.
+    pub fn probe(&self, model: &str) -> Result<String, PluginError> {
+        let response = check_status(
+            "the models endpoint",
+            self.send(Request::get(join_url(&self.base_url, "models")))?,
+        )?;
+        let value = parse_json("the models endpoint", &response)?;
+        check_model_listed(&value, model)
+    }
+
+    /// Sends `request` with what every call carries: JSON accepted, the timeout, the key and
+    /// OpenRouter's attribution headers.
+    fn send(&self, request: Request) -> Result<parlance_sdk::http::Response, PluginError> {
+        let mut request = request.header("accept", "application/json").timeout(self.timeout);
         if let Some(key) = &self.api_key {
             request = request.bearer(key);
         }
@@ -90,9 +107,31 @@ impl Client {
         if let Some(title) = &self.title {
             request = request.header("x-title", title);
         }
-        let response = check_status("the chat-completions upstream", request.send()?)?;
-        let value = parse_json("the chat-completions upstream", &response)?;
-        parse_completion(&value)
+        Ok(request.send()?)
+    }
+}
+
+/// Reads a `GET /models` answer (`{"data": [{"id": ...}, ...]}`) for `model`.
+pub fn check_model_listed(value: &Value, model: &str) -> Result<String, PluginError> {
+    let ids: Vec<&str> = value
+        .get("data")
+        .and_then(Value::as_array)
+        .ok_or_else(|| {
+            PluginError::BadResponse(format!(
+                "no `data` list in the models answer: {}",
+                snippet(&value.to_string())
+            ))
+        })?
+        .iter()
+        .filter_map(|m| m.get("id").and_then(Value::as_str))
+        .collect();
+    if ids.contains(&model) {
+        Ok(format!("model {model} is available"))
+    } else {
+        Err(PluginError::Misconfigured(format!(
+            "model {model} is not among the {} models the upstream lists",
+            ids.len()
+        )))
     }
 }
 
@@ -176,6 +215,14 @@ mod tests {
         assert!(matches!(e(json!({"choices": []})), PluginError::BadResponse(_)));
         assert!(matches!(e(json!({"choices": [{"message": {"content": ""}}]})), PluginError::BadResponse(_)));
         assert!(matches!(e(json!({"unexpected": true})), PluginError::BadResponse(_)));
+    }
+
+    #[test]
+    fn finds_the_model_in_the_list() {
+        let list = json!({"object": "list", "data": [{"id": "gpt-4o-mini"}, {"id": "llama3.2"}]});
+        assert_eq!(check_model_listed(&list, "llama3.2").unwrap(), "model llama3.2 is available");
+        assert!(matches!(check_model_listed(&list, "gpt-5"), Err(PluginError::Misconfigured(_))));
+        assert!(matches!(check_model_listed(&json!({"models": []}), "x"), Err(PluginError::BadResponse(_))));
     }
 
     #[test]

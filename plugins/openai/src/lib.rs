@@ -3,11 +3,13 @@
 //!
 //! Settings: `base_url` (required), `model` (the default model), `api_key` (secret; optional for
 //! local servers), `prompt_template` with a `{text}` placeholder, `system_prompt`, `temperature`,
-//! `max_tokens`, `timeout_ms`, and OpenRouter's `referer` and `title` headers.
+//! `max_tokens`, `timeout_ms`, and OpenRouter's `referer` and `title` headers. Its health probe lists
+//! the upstream's models (`GET {base_url}/models`) and looks for the default model.
 
 use parlance_openai_compat::{Client, Message, render};
 use parlance_sdk::PluginError;
 use parlance_sdk::config;
+use parlance_sdk::probe::Probe;
 use parlance_sdk::provider::{ParaphraseRequest, ParaphraseResponse, Provider, ProviderInfo};
 
 const DEFAULT_SYSTEM_PROMPT: &str = "You rewrite text so that it says the same thing in different words. \
@@ -17,12 +19,13 @@ const DEFAULT_TEMPLATE: &str = "Paraphrase this text:\n\n{text}";
 
 pub struct OpenAi;
 
+fn default_model() -> String {
+    config::get("model").unwrap_or_else(|| "gpt-4o-mini".into())
+}
+
 impl Provider for OpenAi {
     fn info() -> ProviderInfo {
-        ProviderInfo {
-            name: "OpenAI-compatible chat completions".into(),
-            default_model: config::get("model").unwrap_or_else(|| "gpt-4o-mini".into()),
-        }
+        ProviderInfo { name: "OpenAI-compatible chat completions".into(), default_model: default_model() }
     }
 
     fn paraphrase(request: ParaphraseRequest) -> Result<ParaphraseResponse, PluginError> {
@@ -62,7 +65,15 @@ fn clean(answer: &str) -> String {
     text.trim().to_owned()
 }
 
+/// Whether the upstream answers and lists the default model.
+impl Probe for OpenAi {
+    fn check() -> Result<String, PluginError> {
+        Client::from_config()?.probe(&default_model())
+    }
+}
+
 parlance_sdk::export_provider!(OpenAi);
+parlance_sdk::export_probe!(OpenAi);
 
 #[cfg(test)]
 mod tests {
