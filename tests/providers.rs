@@ -179,41 +179,64 @@ async fn gemini_speaks_generate_content_with_its_own_key() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn the_openai_compatible_probe_lists_the_upstreams_models() {
+async fn the_upstream_providers_and_chat_model_answer_the_health_probe() {
     let upstream = FakeOpenAi::start("unused").await;
-    // The OpenRouter provider and the OpenAI-compatible chat model, both pointed at the local upstream.
-    let probe = |key: &'static str, model: &'static str| {
-        let base_url = upstream.base_url();
+    let gemini = FakeGemini::start("unused").await;
+    // The OpenRouter provider and the OpenAI-compatible chat model at the local chat-completions
+    // server, Gemini at the local generateContent server.
+    let probe = |key: &'static str, model: &'static str, extra: &'static [(&'static str, &'static str)]| {
+        let (base_url, gemini_url) = (upstream.base_url(), gemini.base_url());
         async move {
-            let env = [
+            let mut env = vec![
                 ("PROVIDER_API_KEY", key),
                 ("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", base_url.as_str()),
                 ("PARLANCE_PLUGIN_OPENROUTER_MODEL", model),
                 ("PARLANCE_PLUGIN_OPENAI_CHAT_BASE_URL", base_url.as_str()),
+                ("PARLANCE_PLUGIN_GEMINI_BASE_URL", gemini_url.as_str()),
             ];
+            env.extend_from_slice(extra);
             let server = common::server::Server::start(&env).await;
             let r = server.client.get(server.url("/health?probe=true")).send().await.unwrap();
-            let health: serde_json::Value = r.json().await.unwrap();
-            (health["status"].clone(), health["probes"]["openrouter"].clone(), health)
+            r.json::<serde_json::Value>().await.unwrap()
         }
     };
-    let (status, openrouter, health) = probe("sk-test", "deepseek/deepseek-chat-v3-0324:free").await;
-    assert_eq!((status.as_str(), openrouter["status"].as_str()), (Some("ok"), Some("ok")), "{health}");
-    let detail = openrouter["detail"].as_str().unwrap();
-    assert!(detail.contains("model deepseek/deepseek-chat-v3-0324:free is available"), "{detail}");
-    assert_eq!(health["probes"]["openai-chat"]["status"], "ok", "{health}");
+    let detail =
+        |health: &serde_json::Value, id: &str| health["probes"][id]["detail"].as_str().unwrap().to_owned();
+
+    let health =
+        probe("sk-test", "deepseek/deepseek-chat-v3-0324:free", &[("GEMINI_API_KEY", "g-key")]).await;
+    assert_eq!(health["status"], "ok", "{health}");
+    for id in ["openrouter", "openai-chat", "gemini"] {
+        assert_eq!(health["probes"][id]["status"], "ok", "{health}");
+    }
+    assert_eq!(detail(&health, "openrouter"), "model deepseek/deepseek-chat-v3-0324:free is available");
+    assert_eq!(detail(&health, "gemini"), "model gemini-2.0-flash is available");
+
+    let extra = &[("GEMINI_API_KEY", "g-key"), ("PARLANCE_PLUGIN_GEMINI_MODEL", "gemini-0.1-none")];
+    let health = probe("sk-test", "gpt-5-preview", extra).await;
+    assert_eq!(health["status"], "degraded", "{health}");
+    let openrouter = detail(&health, "openrouter");
+    assert!(
+        openrouter.contains("misconfigured")
+            && openrouter.contains("gpt-5-preview is not among the 2 models"),
+        "{openrouter}"
+    );
+    let gemini_detail = detail(&health, "gemini");
+    assert!(
+        gemini_detail.contains("misconfigured") && gemini_detail.contains("no model gemini-0.1-none"),
+        "{gemini_detail}"
+    );
+
+    let health = probe("sk-revoked", "gpt-4o-mini", &[]).await;
+    let openrouter = detail(&health, "openrouter");
+    assert!(
+        openrouter.contains("rejected the credentials") && openrouter.contains("Incorrect API key"),
+        "{openrouter}"
+    );
     // Gemini has no key here: it cannot be called, so it is skipped rather than failed.
     assert_eq!(health["probes"]["gemini"]["status"], "skipped", "{health}");
-    let (status, openrouter, _) = probe("sk-test", "gpt-5-preview").await;
-    assert_eq!((status.as_str(), openrouter["status"].as_str()), (Some("degraded"), Some("failed")));
-    let detail = openrouter["detail"].as_str().unwrap();
-    assert!(
-        detail.contains("misconfigured") && detail.contains("gpt-5-preview is not among the 2 models"),
-        "{detail}"
-    );
-    let (_, openrouter, _) = probe("sk-revoked", "gpt-4o-mini").await;
-    let detail = openrouter["detail"].as_str().unwrap();
-    assert!(detail.contains("rejected the credentials") && detail.contains("Incorrect API key"), "{detail}");
-    // The probe asked only for the model list: no completion was paid for.
+
+    // The probes asked only for model lists: no completion or generation was paid for.
     assert!(upstream.requests().is_empty());
+    assert!(gemini.seen.lock().unwrap().is_empty());
 }

@@ -184,7 +184,9 @@ async fn form_model(
 
 /// Google's Gemini `generateContent` endpoint. The model in the path picks the behaviour: `quota` (429
 /// with a RetryInfo of 13 s), `bad-key` (400 INVALID_ARGUMENT about the API key), `blocked` (a prompt
-/// blocked for safety); any other model answers `reply` in two parts.
+/// blocked for safety); any other model answers `reply` in two parts. `GET /v1beta/models/<model>`
+/// describes `gemini-2.0-flash` and answers 404 NOT_FOUND for any other model, and 400 about the key
+/// to the key `bad-key`.
 pub struct FakeGemini {
     pub addr: SocketAddr,
     pub seen: Arc<Mutex<Vec<GeminiCall>>>,
@@ -202,13 +204,42 @@ pub struct GeminiCall {
 impl FakeGemini {
     pub async fn start(reply: &'static str) -> FakeGemini {
         let seen: Arc<Mutex<Vec<GeminiCall>>> = Arc::default();
-        let router =
-            Router::new().route("/v1beta/models/{action}", post(gemini)).with_state((seen.clone(), reply));
+        let router = Router::new()
+            .route("/v1beta/models/{action}", post(gemini).get(gemini_model))
+            .with_state((seen.clone(), reply));
         FakeGemini { addr: serve(router).await, seen }
     }
 
     pub fn base_url(&self) -> String {
         format!("http://{}/v1beta", self.addr)
+    }
+}
+
+async fn gemini_model(
+    axum::extract::Path(model): axum::extract::Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let error = |status: StatusCode, grpc: &str, message: String| {
+        (status, axum::Json(json!({"error": {"code": status.as_u16(), "message": message, "status": grpc}})))
+            .into_response()
+    };
+    match headers.get("x-goog-api-key").and_then(|v| v.to_str().ok()) {
+        None | Some("bad-key") => error(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ARGUMENT",
+            "API key not valid. Please pass a valid API key.".into(),
+        ),
+        _ if model == "gemini-2.0-flash" => axum::Json(json!({
+            "name": "models/gemini-2.0-flash",
+            "displayName": "Gemini 2.0 Flash",
+            "supportedGenerationMethods": ["generateContent", "countTokens"],
+        }))
+        .into_response(),
+        _ => error(
+            StatusCode::NOT_FOUND,
+            "NOT_FOUND",
+            format!("models/{model} is not found for API version v1beta"),
+        ),
     }
 }
 

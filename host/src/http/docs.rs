@@ -55,23 +55,23 @@ pub fn openapi(parlance: &Parlance) -> OpenApiDoc {
     let user_id = |o: &mut Object| {
         o.min_length = Some(1);
         o.max_length = Some(crate::chat::MAX_USER_ID_CHARS);
-        o.pattern = Some(visible(CONTROLS_AND_SLASH, ALL_SPACES_BUT_CONTROLS));
+        o.pattern = Some(visible(CONTROLS_AND_SLASH, SPACES));
     };
     let name = |o: &mut Object| {
         o.min_length = Some(1);
         o.max_length = Some(c.max_name_chars);
-        o.pattern = Some(visible(CONTROLS, ALL_SPACES_BUT_CONTROLS));
+        o.pattern = Some(visible(CONTROLS, SPACES));
     };
     // Text that may span lines: tabs and line breaks are the only control characters allowed.
     let lines = |max: usize, required: bool| {
         move |o: &mut Object| {
             o.max_length = Some(max);
-            o.pattern = Some(if required {
+            if required {
                 o.min_length = Some(1);
-                visible(CONTROLS_BUT_LINES, LINE_SPACES)
+                o.pattern = Some(visible(CONTROLS_BUT_LINES, LINE_SPACES));
             } else {
-                format!("^[^{CONTROLS_BUT_LINES}]*$")
-            });
+                o.pattern = Some(format!("^[^{CONTROLS_BUT_LINES}]*$"));
+            }
         }
     };
     // Any characters, but not only white space.
@@ -147,12 +147,13 @@ const CONTROLS_BUT_LINES: &str = "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\
 const WHITE_SPACE: &str =
     "\\t\\n\\u000B\\u000C\\r \\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
 /// White space that is not a control character.
-const ALL_SPACES_BUT_CONTROLS: &str = " \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
+const SPACES: &str = " \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
 /// White space allowed in text that spans lines.
 const LINE_SPACES: &str = "\\t\\n\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
 
 /// Text of allowed characters (none of `forbidden`) that is not only white space: leading `spaces`,
-/// then one character that is neither, then the rest. Written so that a matcher never backtracks.
+/// then one character that is neither, then the rest. The classes of the first two parts are disjoint,
+/// so a backtracking matcher still runs in linear time on long input.
 fn visible(forbidden: &str, spaces: &str) -> String {
     format!("^[{spaces}]*[^{forbidden}{WHITE_SPACE}][^{forbidden}]*$")
 }

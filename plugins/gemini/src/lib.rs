@@ -4,9 +4,10 @@
 //! `https://generativelanguage.googleapis.com/v1beta`), `model` (default `gemini-2.0-flash`),
 //! `prompt_template` with a `{text}` placeholder, `system_prompt`, `temperature`, `max_output_tokens`,
 //! `timeout_ms`. The key travels in the `x-goog-api-key` header, never in the URL, so it stays out of
-//! proxy logs.
+//! proxy logs. Its health probe reads the default model's entry (`GET models/{model}`).
 
-use parlance_sdk::http::{Request, join_url};
+use parlance_sdk::http::{Request, Response, join_url};
+use parlance_sdk::probe::Probe;
 use parlance_sdk::provider::{ParaphraseRequest, ParaphraseResponse, Provider, ProviderInfo};
 use parlance_sdk::upstream::{parse_json, snippet};
 use parlance_sdk::{PluginError, RateLimit, config};
@@ -30,29 +31,51 @@ impl Provider for Gemini {
         if request.text.trim().is_empty() {
             return Err(PluginError::InvalidInput("the text is empty".into()));
         }
-        let key = config::require("api_key")?;
-        let base = config::get_or("base_url", DEFAULT_BASE_URL);
-        let timeout = Duration::from_millis(config::parse_or("timeout_ms", 60_000u64)?);
         let body = request_body(&request.text)?;
-        let url = join_url(&base, &format!("models/{}:generateContent", request.model));
-        let response =
-            Request::post(url).header("x-goog-api-key", &key).timeout(timeout).json(&body).send()?;
-        // A non-JSON error page still says something through its status.
-        let value = parse_json("Gemini", &response).map_err(|e| {
-            if response.is_success() {
-                e
-            } else {
-                status_error(response.status, None, &response.text(), None)
-            }
-        })?;
-        if !response.is_success() {
-            return Err(api_error(response.status, &value, response.header("retry-after")));
-        }
+        let url = join_url(&base_url(), &format!("models/{}:generateContent", request.model));
+        let value = read(send(Request::post(url).json(&body))?)?;
         let text = read_candidate(&value)?;
         let model =
             value.get("modelVersion").and_then(Value::as_str).map(str::to_owned).unwrap_or(request.model);
         Ok(ParaphraseResponse { text, model })
     }
+}
+
+/// Whether the key is accepted and the default model exists (`GET models/{model}`), without paying
+/// for a generation.
+impl Probe for Gemini {
+    fn check() -> Result<String, PluginError> {
+        let model = config::get_or("model", DEFAULT_MODEL);
+        let response = send(Request::get(join_url(&base_url(), &format!("models/{model}"))))?;
+        if response.status == 404 {
+            return Err(PluginError::Misconfigured(format!("Gemini has no model {model}")));
+        }
+        read(response)?;
+        Ok(format!("model {model} is available"))
+    }
+}
+
+fn base_url() -> String {
+    config::get_or("base_url", DEFAULT_BASE_URL)
+}
+
+/// Sends `request` with the key and the timeout.
+fn send(request: Request) -> Result<Response, PluginError> {
+    let key = config::require("api_key")?;
+    let timeout = Duration::from_millis(config::parse_or("timeout_ms", 60_000u64)?);
+    Ok(request.header("x-goog-api-key", &key).timeout(timeout).send()?)
+}
+
+/// The JSON answer of a successful response, or the error a failed one means.
+fn read(response: Response) -> Result<Value, PluginError> {
+    // A non-JSON error page still says something through its status.
+    let value = parse_json("Gemini", &response).map_err(|e| {
+        if response.is_success() { e } else { status_error(response.status, None, &response.text(), None) }
+    })?;
+    if !response.is_success() {
+        return Err(api_error(response.status, &value, response.header("retry-after")));
+    }
+    Ok(value)
 }
 
 fn request_body(text: &str) -> Result<Value, PluginError> {
@@ -133,6 +156,7 @@ fn status_error(status: u16, grpc_status: Option<&str>, message: &str, retry: Op
 }
 
 parlance_sdk::export_provider!(Gemini);
+parlance_sdk::export_probe!(Gemini);
 
 #[cfg(test)]
 mod tests {
