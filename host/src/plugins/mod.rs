@@ -132,6 +132,7 @@ pub struct Runtime {
     /// One permit per instance slot of the pool: a call waits here for a free slot instead of failing
     /// to instantiate when more calls are in flight than the pool holds.
     slots: Arc<Semaphore>,
+    upstreams: outbound::Upstreams,
 }
 
 impl Runtime {
@@ -169,7 +170,9 @@ impl Runtime {
         bindings::add_to_linker(&mut linker).map_err(|e| LoadError::Engine(e.to_string()))?;
         let cache = CompileCache::new(&engine, settings.cache_dir.clone());
         let slots = Arc::new(Semaphore::new(n as usize));
-        Ok(Runtime { engine, linker, cache, slots })
+        let upstreams =
+            outbound::Upstreams::new().map_err(|e| LoadError::Engine(format!("the HTTP client: {e}")))?;
+        Ok(Runtime { engine, linker, cache, slots, upstreams })
     }
 
     pub fn engine(&self) -> &Engine {
@@ -427,6 +430,7 @@ async fn load(
         allowed_hosts: spec.allowed_hosts.clone().into(),
         spec,
         embeddings,
+        upstreams: runtime.upstreams.clone(),
     });
     let mut plugin = Plugin {
         ctx,

@@ -1,10 +1,15 @@
 //! Outbound HTTP for plugins: `wasi:http` requests pass through here, where the plugin's
-//! `allowed_hosts`, a timeout and a response-size cap are enforced before anything reaches the network.
+//! `allowed_hosts`, a timeout and a response-size cap are enforced before anything reaches the network,
+//! and then sent by the process's one pooled client.
 
 use super::spec::{HostPattern, split_host_port};
 use bytes::Bytes;
 use http_body::{Body, Frame, SizeHint};
 use http_body_util::BodyExt;
+use hyper_rustls::HttpsConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::{TokioExecutor, TokioTimer};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -41,6 +46,7 @@ pub struct OutboundPolicy {
     allowed: Arc<[HostPattern]>,
     timeout: Duration,
     max_response_bytes: u64,
+    upstreams: Upstreams,
     denied: Arc<Mutex<Vec<String>>>,
 }
 
@@ -50,8 +56,9 @@ impl OutboundPolicy {
         allowed: Arc<[HostPattern]>,
         timeout: Duration,
         max_response_bytes: u64,
+        upstreams: Upstreams,
     ) -> Self {
-        OutboundPolicy { plugin, allowed, timeout, max_response_bytes, denied: Arc::default() }
+        OutboundPolicy { plugin, allowed, timeout, max_response_bytes, upstreams, denied: Arc::default() }
     }
 
     /// The destinations this call asked for and was refused.
@@ -106,26 +113,28 @@ impl WasiHttpHooks for OutboundPolicy {
         }
 
         // The guest may ask for shorter timeouts, never for longer ones.
-        let cap = |asked: Option<Duration>| Some(asked.map_or(self.timeout, |a| a.min(self.timeout)));
+        let cap = |asked: Option<Duration>| asked.map_or(self.timeout, |a| a.min(self.timeout));
         let options = options.unwrap_or_default();
-        let options = RequestOptions {
-            connect_timeout: cap(options.connect_timeout),
-            first_byte_timeout: cap(options.first_byte_timeout),
-            between_bytes_timeout: cap(options.between_bytes_timeout),
-        };
+        let connect = cap(options.connect_timeout);
+        let first_byte = cap(options.first_byte_timeout);
+        let between_bytes = cap(options.between_bytes_timeout);
         let limit = self.max_response_bytes;
         let plugin = self.plugin.clone();
-        let uri = request.uri().clone();
+        let upstreams = self.upstreams.clone();
         let timeout = self.timeout;
         Box::new(async move {
-            tracing::debug!(plugin = %plugin, %uri, "outbound request");
+            tracing::debug!(plugin = %plugin, uri = %request.uri(), "outbound request");
             let (parts, body) = request.into_parts();
             let body = tokio::time::timeout(timeout, read_body(body, MAX_REQUEST_BYTES))
                 .await
                 .map_err(|_| HttpError::ConnectionWriteTimeout)??;
-            let body = http_body_util::Full::new(body).map_err(|never| match never {}).boxed_unsync();
-            let request = http::Request::from_parts(parts, body);
-            let (response, io) = wasmtime_wasi_http::default_send_request(request, Some(options)).await?;
+            let request = http::Request::from_parts(parts, http_body_util::Full::new(body));
+            // A pooled connection needs no connect, so one budget covers connecting (when a new
+            // connection is needed) and waiting for the response head.
+            let response = tokio::time::timeout(connect + first_byte, upstreams.client.request(request))
+                .await
+                .map_err(|_| HttpError::ConnectionReadTimeout)?
+                .map_err(|e| send_error(&e))?;
             let declared = response
                 .headers()
                 .get(http::header::CONTENT_LENGTH)
@@ -135,22 +144,139 @@ impl WasiHttpHooks for OutboundPolicy {
                 return Err(HttpError::HttpResponseBodySize(declared));
             }
             let response = response.map(|body| {
-                CappedBody { inner: body.boxed_unsync(), remaining: limit, limit }.boxed_unsync()
+                GuardedBody::new(body.map_err(|e| hyper_error(&e)).boxed_unsync(), limit, between_bytes)
+                    .boxed_unsync()
             });
-            Ok((response, Box::new(io) as Box<dyn Future<Output = Result<(), HttpError>> + Send>))
+            // The pool's own task drives the connection, so there is nothing left to wait for here.
+            let done = Box::new(async { Ok(()) }) as Box<dyn Future<Output = Result<(), HttpError>> + Send>;
+            Ok((response, done))
         })
     }
 }
 
-/// A response body that fails once it has delivered more than `limit` bytes, so a hostile or broken
-/// upstream cannot make the host buffer without bound on a plugin's behalf.
-struct CappedBody {
+/// How long an unused upstream connection stays open for the next call.
+const POOL_IDLE: Duration = Duration::from_secs(30);
+
+/// The process's one HTTP client for plugins' outbound requests (behind each call's allow-list check).
+///
+/// It keeps connections to each upstream open between calls. Every plugin call runs in a fresh
+/// instance, so a client per call would pay a TCP connect, and for HTTPS a TLS handshake (one or two
+/// round trips to the provider), on every paraphrase or chat reply. Redirects are not followed and no
+/// proxy is read from the environment: a plugin reaches exactly the origin it asked for, which the
+/// allow-list has checked.
+#[derive(Clone)]
+pub struct Upstreams {
+    client: Client<HttpsConnector<HttpConnector>, http_body_util::Full<Bytes>>,
+}
+
+impl Upstreams {
+    pub fn new() -> Result<Upstreams, rustls::Error> {
+        let tls =
+            rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+                .with_safe_default_protocol_versions()?
+                .with_root_certificates(rustls::RootCertStore {
+                    roots: webpki_roots::TLS_SERVER_ROOTS.into(),
+                })
+                .with_no_client_auth();
+        let mut tcp = HttpConnector::new();
+        tcp.enforce_http(false);
+        tcp.set_nodelay(true);
+        let connector = hyper_rustls::HttpsConnectorBuilder::new()
+            .with_tls_config(tls)
+            .https_or_http()
+            .enable_http1()
+            .wrap_connector(tcp);
+        let client = Client::builder(TokioExecutor::new())
+            .pool_timer(TokioTimer::new())
+            .pool_idle_timeout(POOL_IDLE)
+            .build(connector);
+        Ok(Upstreams { client })
+    }
+}
+
+/// The `wasi:http` error code for a failed request, from the cause the client reports.
+fn send_error(err: &hyper_util::client::legacy::Error) -> HttpError {
+    let mut cause = std::error::Error::source(err);
+    while let Some(current) = cause {
+        if let Some(tls) = current.downcast_ref::<rustls::Error>() {
+            return tls_error(tls);
+        }
+        if let Some(io) = current.downcast_ref::<std::io::Error>() {
+            // An I/O error's `source()` skips the error it wraps, where TLS failures are.
+            if let Some(tls) = io.get_ref().and_then(|inner| inner.downcast_ref::<rustls::Error>()) {
+                return tls_error(tls);
+            }
+            return io_error(io);
+        }
+        if let Some(hyper) = current.downcast_ref::<hyper::Error>() {
+            return hyper_error(hyper);
+        }
+        cause = current.source();
+    }
+    if err.is_connect() {
+        HttpError::Connect(std::io::Error::other(err.to_string()))
+    } else {
+        HttpError::InternalError(Some(err.to_string()))
+    }
+}
+
+fn io_error(err: &std::io::Error) -> HttpError {
+    use std::io::ErrorKind;
+    match err.kind() {
+        ErrorKind::ConnectionRefused => HttpError::ConnectionRefused,
+        ErrorKind::TimedOut => HttpError::ConnectionTimeout,
+        ErrorKind::ConnectionReset
+        | ErrorKind::ConnectionAborted
+        | ErrorKind::BrokenPipe
+        | ErrorKind::UnexpectedEof => HttpError::ConnectionTerminated,
+        // Keeps the resolver's message, from which wasmtime tells a DNS failure.
+        kind => HttpError::Connect(std::io::Error::new(kind, err.to_string())),
+    }
+}
+
+fn tls_error(err: &rustls::Error) -> HttpError {
+    match err {
+        rustls::Error::InvalidCertificate(_) => HttpError::TlsCertificateError,
+        rustls::Error::AlertReceived(alert) => HttpError::TlsAlertReceived {
+            alert_id: Some(u8::from(*alert)),
+            alert_message: Some(format!("{alert:?}")),
+        },
+        _ => HttpError::TlsProtocolError,
+    }
+}
+
+fn hyper_error(err: &hyper::Error) -> HttpError {
+    if err.is_timeout() {
+        HttpError::HttpResponseTimeout
+    } else if err.is_incomplete_message() {
+        HttpError::HttpResponseIncomplete
+    } else if err.is_closed() || err.is_canceled() {
+        HttpError::ConnectionTerminated
+    } else {
+        HttpError::HttpProtocolError
+    }
+}
+
+/// A response body with the plugin's limits: it fails once it has delivered more than `limit` bytes,
+/// so a hostile or broken upstream cannot make the host buffer without bound on a plugin's behalf,
+/// and when the upstream sends nothing for `between_bytes` while the plugin is waiting for more.
+struct GuardedBody {
     inner: WasiBody,
     remaining: u64,
     limit: u64,
+    between_bytes: Duration,
+    /// Armed while the plugin waits for the next frame; time the plugin spends elsewhere is not the
+    /// upstream's delay.
+    stall: Option<Pin<Box<tokio::time::Sleep>>>,
 }
 
-impl Body for CappedBody {
+impl GuardedBody {
+    fn new(inner: WasiBody, limit: u64, between_bytes: Duration) -> Self {
+        GuardedBody { inner, remaining: limit, limit, between_bytes, stall: None }
+    }
+}
+
+impl Body for GuardedBody {
     type Data = Bytes;
     type Error = HttpError;
 
@@ -160,8 +286,17 @@ impl Body for CappedBody {
     ) -> Poll<Option<Result<Frame<Bytes>, HttpError>>> {
         let frame = match Pin::new(&mut self.inner).poll_frame(cx) {
             Poll::Ready(Some(Ok(frame))) => frame,
+            Poll::Pending => {
+                let wait = self.between_bytes;
+                let stall = self.stall.get_or_insert_with(|| Box::pin(tokio::time::sleep(wait)));
+                return match stall.as_mut().poll(cx) {
+                    Poll::Ready(()) => Poll::Ready(Some(Err(HttpError::ConnectionReadTimeout))),
+                    Poll::Pending => Poll::Pending,
+                };
+            }
             other => return other,
         };
+        self.stall = None;
         if let Some(data) = frame.data_ref() {
             let len = data.len() as u64;
             if len > self.remaining {
@@ -187,7 +322,7 @@ mod tests {
 
     fn policy(allowed: &[&str]) -> OutboundPolicy {
         let allowed: Vec<HostPattern> = allowed.iter().map(|a| HostPattern::parse(a).unwrap()).collect();
-        OutboundPolicy::new("p".into(), allowed.into(), Duration::from_secs(1), 10)
+        OutboundPolicy::new("p".into(), allowed.into(), Duration::from_secs(1), 10, Upstreams::new().unwrap())
     }
 
     #[test]
@@ -206,8 +341,30 @@ mod tests {
         let body = http_body_util::Full::new(Bytes::from(vec![0u8; 64]))
             .map_err(|never| match never {})
             .boxed_unsync();
-        let capped = CappedBody { inner: body, remaining: 10, limit: 10 };
+        let capped = GuardedBody::new(body, 10, Duration::from_secs(1));
         let err = capped.collect().await.unwrap_err();
         assert!(matches!(err, HttpError::HttpResponseBodySize(Some(10))));
+    }
+
+    /// An upstream that sends its head and then nothing.
+    struct Silent;
+
+    impl Body for Silent {
+        type Data = Bytes;
+        type Error = HttpError;
+
+        fn poll_frame(
+            self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, HttpError>>> {
+            Poll::Pending
+        }
+    }
+
+    #[tokio::test]
+    async fn gives_up_on_a_silent_upstream_between_bytes() {
+        let guarded = GuardedBody::new(Silent.boxed_unsync(), 10, Duration::from_millis(20));
+        let err = guarded.collect().await.unwrap_err();
+        assert!(matches!(err, HttpError::ConnectionReadTimeout), "{err:?}");
     }
 }
