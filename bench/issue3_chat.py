@@ -113,7 +113,7 @@ def chat_overhead(model, server):
             if r["upstream"]["bad_requests"]:
                 log(f"WARNING the model endpoint rejected {r['upstream']['bad_requests']} requests")
             ours.append(r)
-        results[label] = (conns, pace, ours, base, loadavg())
+        results[label] = (pace, ours, base, loadavg())
     return results
 
 
@@ -159,7 +159,7 @@ def main():
         model.stop()
 
     rows = []
-    for label, (conns, pace, ours, base, load) in chat.items():
+    for label, (pace, ours, base, load) in chat.items():
         p50_o, p50_b = median([r["p50_us"] for r in ours]), median([r["p50_us"] for r in base])
         p99_o, p99_b = median([r["p99_us"] for r in ours]), median([r["p99_us"] for r in base])
         overhead = p50_o - p50_b
