@@ -1,6 +1,8 @@
 """The component entry point of the ``parascore`` metric: the ``parlance:plugin/metric`` export over
 the pure logic in ``parascore.py``. Built with componentize-py (see ``host/build.rs``)."""
 
+import gc
+
 from componentize_py_types import Err, Ok
 from wit_world import exports
 from wit_world.exports.metric import MetricInfo, Pair, Score, ScoreInfo
@@ -51,3 +53,10 @@ def score(pair: Pair):
             Score(name="char_edit_distance", value=float(distance)),
         ]
     )
+
+
+# Every call runs in a fresh instance made from the memory snapshot taken once this module is imported.
+# Freezing moves the snapshot's objects out of the cycle collector's reach: otherwise a collection
+# during a call walks the whole interpreter heap, and each page it writes to is copied. A metric's
+# 100-pair call took about a fifth less time frozen; what a call allocates is still collected.
+gc.freeze()

@@ -6,10 +6,11 @@
 //! the same user run at once. Reads use a small pool of their own connections, which WAL lets run beside
 //! the writer. All SQLite work runs on the blocking thread pool, never on the async runtime.
 //!
-//! Rendered dialogs (the JSON array of entries) are cached in memory by client and user. The store
-//! owns its database file: every write goes through [`DialogStore::write`], which drops the user's
-//! cached dialog as part of the same blocking task that commits, so a cancelled request cannot leave
-//! a stale entry behind.
+//! Dialogs are cached in memory by client and user, with their JSON form once rendered, so that a chat
+//! reads its history without a query and `GET /v1/user/dialog/json` serves bytes. The store owns its
+//! database file: every write goes through [`DialogStore::write`], which brings the user's cached
+//! dialog up to date (an exchange is appended to it; any other write drops it) in the same blocking
+//! task that commits, so a cancelled request cannot leave a stale entry behind.
 
 mod migrations;
 
@@ -17,7 +18,8 @@ use crate::plugins::api::DialogEntry;
 use bytes::Bytes;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -58,14 +60,42 @@ struct Inner {
     writer: Mutex<Connection>,
     readers: Vec<Mutex<Connection>>,
     next_reader: AtomicUsize,
-    dialogs: moka::sync::Cache<UserKey, Bytes>,
-    /// Counts committed writes, so that a read racing a write can tell its result may be stale.
-    writes: AtomicU64,
+    dialogs: moka::sync::Cache<UserKey, Arc<CachedDialog>>,
+    /// Counts committed writes. A commit bumps it and updates the cache under this lock; a read fills
+    /// the cache, under the same lock, only when no commit happened since it began, so the cache holds
+    /// each user's dialog as last committed or nothing.
+    generation: Mutex<u64>,
+}
+
+/// A user's dialog as last committed, and its JSON array once a read asked for it.
+struct CachedDialog {
+    entries: Vec<DialogEntry>,
+    json: OnceLock<Bytes>,
+}
+
+impl CachedDialog {
+    fn new(entries: Vec<DialogEntry>) -> Arc<CachedDialog> {
+        Arc::new(CachedDialog { entries, json: OnceLock::new() })
+    }
+
+    /// Roughly the bytes it holds: the entries, and their JSON when rendered.
+    fn weight(&self) -> u32 {
+        let text: usize = self.entries.iter().map(|e| e.name.len() + e.message.len() + 48).sum();
+        u32::try_from(text * 2).unwrap_or(u32::MAX)
+    }
+}
+
+/// What a committed write does to the user's cached dialog.
+enum CacheEffect {
+    /// The dialog changed in some other way: drop it, the next read loads it.
+    Drop,
+    /// These entries were appended.
+    Append(Vec<DialogEntry>),
 }
 
 type UserKey = (String, String);
 
-/// Bytes of rendered dialogs kept in memory.
+/// Bytes of dialogs kept in memory (entries and rendered JSON).
 const DIALOG_CACHE_BYTES: u64 = 64 << 20;
 
 /// Cheap to clone; all clones share the connections.
@@ -75,6 +105,9 @@ pub struct DialogStore {
 }
 
 const READERS: usize = 4;
+
+/// How often the checkpointer copies committed pages from the write-ahead log into the database.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
 
 fn now_millis() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
@@ -105,19 +138,26 @@ impl DialogStore {
             migrations::migrate(&mut writer, &path)?;
             let readers =
                 (0..READERS).map(|_| open(&path, durability).map(Mutex::new)).collect::<Result<_, _>>()?;
-            Ok(DialogStore {
-                inner: Arc::new(Inner {
-                    path,
-                    writer: Mutex::new(writer),
-                    readers,
-                    next_reader: AtomicUsize::new(0),
-                    dialogs: moka::sync::Cache::builder()
-                        .max_capacity(DIALOG_CACHE_BYTES)
-                        .weigher(|_: &UserKey, json: &Bytes| u32::try_from(json.len()).unwrap_or(u32::MAX))
-                        .build(),
-                    writes: AtomicU64::new(0),
-                }),
-            })
+            let checkpointer = open(&path, durability)?;
+            let inner = Arc::new(Inner {
+                path,
+                writer: Mutex::new(writer),
+                readers,
+                next_reader: AtomicUsize::new(0),
+                dialogs: moka::sync::Cache::builder()
+                    .max_capacity(DIALOG_CACHE_BYTES)
+                    .weigher(|_: &UserKey, dialog: &Arc<CachedDialog>| dialog.weight())
+                    .build(),
+                generation: Mutex::new(0),
+            });
+            // Checkpoints run on their own thread, not inside whichever commit crosses SQLite's
+            // 1000-page mark: a checkpoint syncs the log and the database to disk, and the chat whose
+            // commit paid for it waited tens of milliseconds.
+            if start_checkpointer(checkpointer, Arc::downgrade(&inner)) {
+                let writer = inner.writer.lock().unwrap_or_else(|p| p.into_inner());
+                writer.pragma_update(None, "wal_autocheckpoint", 0)?;
+            }
+            Ok(DialogStore { inner })
         })
         .await
         .map_err(|e| StoreError::Task(e.to_string()))?
@@ -151,6 +191,22 @@ impl DialogStore {
         user: &str,
         f: impl FnOnce(&rusqlite::Transaction<'_>, &str, &str) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
+        self.write_with_effect(client, user, move |tx, client, user| {
+            Ok((f(tx, client, user)?, CacheEffect::Drop))
+        })
+        .await
+    }
+
+    /// [`DialogStore::write`] for a write that says what it did to the dialog, so that the cached
+    /// dialog can follow it instead of being read again.
+    async fn write_with_effect<T: Send + 'static>(
+        &self,
+        client: &str,
+        user: &str,
+        f: impl FnOnce(&rusqlite::Transaction<'_>, &str, &str) -> Result<(T, CacheEffect), StoreError>
+        + Send
+        + 'static,
+    ) -> Result<T, StoreError> {
         let inner = self.inner.clone();
         let key: UserKey = (client.to_owned(), user.to_owned());
         tokio::task::spawn_blocking(move || {
@@ -159,10 +215,18 @@ impl DialogStore {
                 .lock()
                 .map_err(|_| StoreError::Task("the writer connection is poisoned".into()))?;
             let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let value = f(&tx, &key.0, &key.1)?;
+            let (value, effect) = f(&tx, &key.0, &key.1)?;
             tx.commit()?;
-            inner.writes.fetch_add(1, Ordering::SeqCst);
-            inner.dialogs.invalidate(&key);
+            let mut generation = inner.generation.lock().unwrap_or_else(|p| p.into_inner());
+            *generation += 1;
+            match (effect, inner.dialogs.get(&key)) {
+                (CacheEffect::Append(appended), Some(cached)) => {
+                    let mut entries = cached.entries.clone();
+                    entries.extend(appended);
+                    inner.dialogs.insert(key, CachedDialog::new(entries));
+                }
+                _ => inner.dialogs.invalidate(&key),
+            }
             Ok(value)
         })
         .await
@@ -171,14 +235,15 @@ impl DialogStore {
 
     /// A trivial read, for health checks.
     pub async fn check(&self) -> Result<(), StoreError> {
-        self.read(|c| Ok(c.query_row("SELECT count(*) FROM users", [], |_| Ok(()))?)).await
+        self.read(|c| query_row(c, "SELECT count(*) FROM users", [], |_| Ok(()))).await
     }
 
     /// Creates the user if absent; true when it was created. An existing user is left untouched.
     pub async fn put_user(&self, client: &str, user: &str) -> Result<bool, StoreError> {
         self.write(client, user, move |tx, client, user| {
             let now = now_millis();
-            let n = tx.execute(
+            let n = execute(
+                tx,
                 "INSERT INTO users (client, user_id, created_at, modified_at) VALUES (?1, ?2, ?3, ?3)
                  ON CONFLICT (client, user_id) DO NOTHING",
                 params![client, user, now],
@@ -196,12 +261,14 @@ impl DialogStore {
     pub async fn metadata(&self, client: &str, user: &str) -> Result<Option<UserMetadata>, StoreError> {
         let (client, user) = (client.to_owned(), user.to_owned());
         self.read(move |c| {
-            Ok(c.query_row(
+            let mut stmt = c.prepare_cached(
                 "SELECT user_id, modified_at FROM users WHERE client = ?1 AND user_id = ?2",
-                params![client, user],
-                |row| Ok(UserMetadata { user_id: row.get(0)?, modified_at: row.get::<_, i64>(1)? / 1000 }),
-            )
-            .optional()?)
+            )?;
+            Ok(stmt
+                .query_row(params![client, user], |row| {
+                    Ok(UserMetadata { user_id: row.get(0)?, modified_at: row.get::<_, i64>(1)? / 1000 })
+                })
+                .optional()?)
         })
         .await
     }
@@ -209,11 +276,12 @@ impl DialogStore {
     /// Deletes the user and its dialog; false when there was no such user.
     pub async fn delete_user(&self, client: &str, user: &str) -> Result<bool, StoreError> {
         self.write(client, user, move |tx, client, user| {
-            tx.execute(
+            execute(
+                tx,
                 "DELETE FROM dialog_entries WHERE client = ?1 AND user_id = ?2",
                 params![client, user],
             )?;
-            Ok(tx.execute("DELETE FROM users WHERE client = ?1 AND user_id = ?2", params![client, user])?
+            Ok(execute(tx, "DELETE FROM users WHERE client = ?1 AND user_id = ?2", params![client, user])?
                 == 1)
         })
         .await
@@ -223,7 +291,7 @@ impl DialogStore {
         let client = client.to_owned();
         self.read(move |c| {
             let n: i64 =
-                c.query_row("SELECT count(*) FROM users WHERE client = ?1", [client], |r| r.get(0))?;
+                query_row(c, "SELECT count(*) FROM users WHERE client = ?1", [client], |r| r.get(0))?;
             Ok(n as u64)
         })
         .await
@@ -250,36 +318,51 @@ impl DialogStore {
         .await
     }
 
-    /// The dialog as a JSON array of entries (`index`, `name`, `message`), oldest first, from memory
-    /// when it has not changed since it was last read; `None` when there is no such user.
+    /// The dialog as a JSON array of entries (`index`, `name`, `message`), oldest first, rendered once
+    /// per change of the dialog; `None` when there is no such user.
     pub async fn dialog_json(&self, client: &str, user: &str) -> Result<Option<Bytes>, StoreError> {
-        let key: UserKey = (client.to_owned(), user.to_owned());
-        if let Some(json) = self.inner.dialogs.get(&key) {
-            return Ok(Some(json));
-        }
-        let writes = self.inner.writes.load(Ordering::SeqCst);
-        let Some(entries) = self.dialog(client, user).await? else {
+        let Some(dialog) = self.cached_dialog(client, user).await? else {
             return Ok(None);
         };
-        let json = Bytes::from(serde_json::to_vec(&entries).map_err(|e| StoreError::Task(e.to_string()))?);
-        self.inner.dialogs.insert(key.clone(), json.clone());
-        // A write that committed during the read may have dropped the key before this insert.
-        if self.inner.writes.load(Ordering::SeqCst) != writes {
-            self.inner.dialogs.invalidate(&key);
+        if let Some(json) = dialog.json.get() {
+            return Ok(Some(json.clone()));
         }
-        Ok(Some(json))
+        let json =
+            Bytes::from(serde_json::to_vec(&dialog.entries).map_err(|e| StoreError::Task(e.to_string()))?);
+        Ok(Some(dialog.json.get_or_init(|| json).clone()))
     }
 
     /// The dialog, oldest first; `None` when there is no such user.
     pub async fn dialog(&self, client: &str, user: &str) -> Result<Option<Vec<DialogEntry>>, StoreError> {
+        Ok(self.cached_dialog(client, user).await?.map(|d| d.entries.clone()))
+    }
+
+    /// The dialog from memory, or read from the database and remembered.
+    async fn cached_dialog(&self, client: &str, user: &str) -> Result<Option<Arc<CachedDialog>>, StoreError> {
+        let key: UserKey = (client.to_owned(), user.to_owned());
+        if let Some(dialog) = self.inner.dialogs.get(&key) {
+            return Ok(Some(dialog));
+        }
+        let started = *self.inner.generation.lock().unwrap_or_else(|p| p.into_inner());
         let (client, user) = (client.to_owned(), user.to_owned());
-        self.read(move |c| {
-            if !user_exists(c, &client, &user)? {
-                return Ok(None);
-            }
-            Ok(Some(entries(c, &client, &user)?))
-        })
-        .await
+        let entries = self
+            .read(move |c| {
+                if !user_exists(c, &client, &user)? {
+                    return Ok(None);
+                }
+                Ok(Some(entries(c, &client, &user)?))
+            })
+            .await?;
+        let Some(entries) = entries else {
+            return Ok(None);
+        };
+        let dialog = CachedDialog::new(entries);
+        let generation = self.inner.generation.lock().unwrap_or_else(|p| p.into_inner());
+        // A write that committed during the read may not be in these entries.
+        if *generation == started {
+            self.inner.dialogs.insert(key, dialog.clone());
+        }
+        Ok(Some(dialog))
     }
 
     /// Empties the dialog; false when there is no such user.
@@ -288,7 +371,8 @@ impl DialogStore {
             if !touch(tx, client, user)? {
                 return Ok(false);
             }
-            tx.execute(
+            execute(
+                tx,
                 "DELETE FROM dialog_entries WHERE client = ?1 AND user_id = ?2",
                 params![client, user],
             )?;
@@ -309,7 +393,7 @@ impl DialogStore {
             if !touch(tx, client, user)? {
                 return Ok(false);
             }
-            tx.execute("DELETE FROM dialog_entries WHERE client = ?1 AND user_id = ?2", params![client, user])?;
+            execute(tx, "DELETE FROM dialog_entries WHERE client = ?1 AND user_id = ?2", params![client, user])?;
             let mut insert = tx.prepare_cached(
                 "INSERT INTO dialog_entries (client, user_id, idx, name, message) VALUES (?1, ?2, ?3, ?4, ?5)",
             )?;
@@ -330,15 +414,21 @@ impl DialogStore {
         lines: Vec<(String, String)>,
         max_entries: usize,
     ) -> Result<Vec<u32>, StoreError> {
-        self.write(client, user, move |tx, client, user| {
+        self.write_with_effect(client, user, move |tx, client, user| {
             let now = now_millis();
-            tx.execute(
+            execute(
+                tx,
                 "INSERT INTO users (client, user_id, created_at, modified_at) VALUES (?1, ?2, ?3, ?3)
                  ON CONFLICT (client, user_id) DO UPDATE SET modified_at = excluded.modified_at",
                 params![client, user, now],
             )?;
-            let next: u32 = tx.query_row(
-                "SELECT COALESCE(MAX(idx) + 1, 0) FROM dialog_entries WHERE client = ?1 AND user_id = ?2",
+            // Indices are 0..n without gaps (every write keeps them so), so the count is the next one.
+            // Not MAX(idx) + 1: SQLite re-plans a MAX or ORDER BY query at every new binding of its
+            // parameters, which cost a parse per chat. Were a gap ever there, the insert below would
+            // hit the primary key and the exchange fail whole, never overwrite.
+            let next: u32 = query_row(
+                tx,
+                "SELECT count(*) FROM dialog_entries WHERE client = ?1 AND user_id = ?2",
                 params![client, user],
                 |r| r.get(0),
             )?;
@@ -349,24 +439,61 @@ impl DialogStore {
             let mut insert = tx.prepare_cached(
                 "INSERT INTO dialog_entries (client, user_id, idx, name, message) VALUES (?1, ?2, ?3, ?4, ?5)",
             )?;
-            let mut indices = Vec::with_capacity(lines.len());
-            for (i, (name, message)) in lines.iter().enumerate() {
+            let mut appended = Vec::with_capacity(lines.len());
+            for (i, (name, message)) in lines.into_iter().enumerate() {
                 let index = next + i as u32;
                 insert.execute(params![client, user, index, name, message])?;
-                indices.push(index);
+                appended.push(DialogEntry { index, name, message });
             }
-            Ok(indices)
+            let indices = appended.iter().map(|e| e.index).collect();
+            Ok((indices, CacheEffect::Append(appended)))
         })
         .await
     }
 }
 
+/// Every [`CHECKPOINT_EVERY`], a passive checkpoint: it copies what no reader still needs from the log
+/// into the database without blocking the writer or the readers, so the log stays short. The thread
+/// ends with the store. False when the thread cannot start, and the writer must go on checkpointing.
+fn start_checkpointer(conn: Connection, store: std::sync::Weak<Inner>) -> bool {
+    let spawned = std::thread::Builder::new().name("parlance-checkpoint".into()).spawn(move || {
+        loop {
+            std::thread::sleep(CHECKPOINT_EVERY);
+            let Some(inner) = store.upgrade() else { return };
+            if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+                tracing::warn!(database = %inner.path.display(), "a checkpoint of the dialog store failed: {e}");
+            }
+        }
+    });
+    if let Err(e) = &spawned {
+        tracing::warn!("cannot start the dialog store's checkpointer; commits will checkpoint: {e}");
+    }
+    spawned.is_ok()
+}
+
 /// Bumps the user's modification time; false when there is no such user.
 fn touch(tx: &rusqlite::Transaction<'_>, client: &str, user: &str) -> Result<bool, StoreError> {
-    Ok(tx.execute(
+    Ok(execute(
+        tx,
         "UPDATE users SET modified_at = ?3 WHERE client = ?1 AND user_id = ?2",
         params![client, user, now_millis()],
     )? == 1)
+}
+
+/// Runs one statement from the connection's statement cache: every statement of the store is one of
+/// a few fixed texts, so none is parsed more than once per connection.
+fn execute(c: &Connection, sql: &str, params: impl rusqlite::Params) -> Result<usize, StoreError> {
+    Ok(c.prepare_cached(sql)?.execute(params)?)
+}
+
+/// [`execute`] for a statement answering one row.
+fn query_row<T>(
+    c: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    f: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<T, StoreError> {
+    Ok(c.prepare_cached(sql)?.query_row(params, f)?)
 }
 
 fn user_exists(c: &Connection, client: &str, user: &str) -> Result<bool, StoreError> {
@@ -375,14 +502,16 @@ fn user_exists(c: &Connection, client: &str, user: &str) -> Result<bool, StoreEr
 }
 
 fn entries(c: &Connection, client: &str, user: &str) -> Result<Vec<DialogEntry>, StoreError> {
-    let mut stmt = c.prepare_cached(
-        "SELECT idx, name, message FROM dialog_entries WHERE client = ?1 AND user_id = ?2 ORDER BY idx",
-    )?;
-    let rows = stmt
+    // Sorted here rather than with ORDER BY, which SQLite re-plans at every new binding (see
+    // `append_exchange`); the primary key's order makes this a check of an already sorted list.
+    let mut stmt =
+        c.prepare_cached("SELECT idx, name, message FROM dialog_entries WHERE client = ?1 AND user_id = ?2")?;
+    let mut rows = stmt
         .query_map(params![client, user], |r| {
             Ok(DialogEntry { index: r.get(0)?, name: r.get(1)?, message: r.get(2)? })
         })?
         .collect::<Result<Vec<_>, _>>()?;
+    rows.sort_unstable_by_key(|e| e.index);
     Ok(rows)
 }
 

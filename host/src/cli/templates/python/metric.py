@@ -2,6 +2,8 @@
 character of the original; put your own measure in `score`. `evaluate` gets the whole batch, so work
 shared by all pairs (a model, a table) is done once per call."""
 
+import gc
+
 from componentize_py_types import Err, Ok
 from wit_world import exports
 from wit_world.exports.metric import MetricInfo, Pair, Score, ScoreInfo
@@ -25,3 +27,10 @@ def score(pair: Pair):
     if not pair.original:
         return Err(PluginError_InvalidInput("the original is empty"))
     return Ok([Score(name=SCORE, value=len(pair.paraphrase) / len(pair.original))])
+
+
+# Every call runs in a fresh instance made from the memory snapshot taken once this module is imported.
+# Freezing moves the snapshot's objects out of the cycle collector's reach: otherwise a collection
+# during a call walks the whole interpreter heap, and each page it writes to is copied. A metric's
+# 100-pair call took about a fifth less time frozen; what a call allocates is still collected.
+gc.freeze()

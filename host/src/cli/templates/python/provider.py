@@ -2,6 +2,8 @@
 appends its `suffix` setting when the operator sets one; replace `paraphrase` with a call to your
 upstream (the world imports wasi:http, which the host restricts to the plugin's allowed_hosts)."""
 
+import gc
+
 from componentize_py_types import Err
 from wit_world import exports
 from wit_world.exports.provider import ParaphraseRequest, ParaphraseResponse, ProviderInfo
@@ -21,3 +23,10 @@ class Provider(exports.Provider):
         if suffix:
             text = f"{text} {suffix}"
         return ParaphraseResponse(text=text, model=request.model)
+
+
+# Every call runs in a fresh instance made from the memory snapshot taken once this module is imported.
+# Freezing moves the snapshot's objects out of the cycle collector's reach: otherwise a collection
+# during a call walks the whole interpreter heap, and each page it writes to is copied. A metric's
+# 100-pair call took about a fifth less time frozen; what a call allocates is still collected.
+gc.freeze()
