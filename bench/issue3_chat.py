@@ -7,12 +7,16 @@
      p50 latency of /v1/waifu minus p50 latency of the model endpoint, at 1 and at 64 concurrent
      connections. Target: p50 overhead <= 1 ms at 64 clients. Each round uses fresh users (a pool of
      200 per wrk thread) so dialogs stay short and comparable between rounds.
-     Two ways of having 64 clients are measured. Saturated: each connection sends its next message the
-     moment the reply arrives, so the server is never idle and the median is mostly the queue
-     (about 64 / throughput); that row reports capacity. Paced: each of the 64 clients waits PACE_MS
-     (100) after a reply before its next message, as people chatting do, so the load (about
-     64 / PACE_MS per second) stays under capacity and the median shows what the server adds to a chat
-     while 64 clients are active. The target is judged on the paced row; both are printed.
+     Three ways of having 64 clients are measured. Saturated: each connection sends its next message
+     the moment the reply arrives, so the server is never idle and the median is mostly the queue
+     (about 64 / throughput); that row reports capacity. Thinking: each of the 64 clients thinks for a
+     random time after a reply (exponentially distributed, mean PACE_MS = 100) before its next
+     message, as independent people chatting do; the load (about 64 / PACE_MS per second) stays
+     under capacity and the median shows what the server adds to a chat while 64 clients are active.
+     The target is judged on this row. Lock-step: the same clients pausing exactly PACE_MS. They all
+     start together and stay in step, so each round of 64 messages arrives as a train spaced by the
+     server's own service time, at 100% load while it lasts; that row shows how the server copes with
+     such bursts, and is printed beside the others.
   2. Dialog reads: `GET /v1/user/dialog/json/<user>` on a user with 200 entries (PUT first) against
      `GET /v1/server/status`, requests/s with wrk at 64 connections. Target: ratio >= 0.5.
 
@@ -74,13 +78,40 @@ def model_lua():
     )
 
 
-def paced(lua):
-    """The same requests, each connection pausing PACE_MS after every reply (wrk's `delay` hook)."""
+def lockstep(lua):
+    """The same requests, each connection pausing exactly PACE_MS after every reply (wrk's `delay` hook)."""
     return lua + f"\nfunction delay()\n  return {PACE_MS}\nend\n"
 
 
-# The chat runs: (label, connections, paced?).
-CHAT_RUNS = [("1 conn", 1, False), ("64 conn, saturated", 64, False), (f"64 clients, paced {PACE_MS} ms", 64, True)]
+def thinking(lua):
+    """The same requests, each connection pausing an exponentially distributed time of mean PACE_MS
+    after every reply: independent clients, whose messages arrive as a Poisson stream would."""
+    return (
+        lua
+        + f"""
+local seeded = false
+function delay()
+  if not seeded then
+    math.randomseed(os.time() * 1000 + (tid or 0) * 7919)
+    seeded = true
+  end
+  return math.floor(-math.log(1 - math.random()) * {PACE_MS})
+end
+"""
+    )
+
+
+def unpaced(lua):
+    return lua
+
+
+# The chat runs: (label, connections, pacing, judged against the target?).
+CHAT_RUNS = [
+    ("1 conn", 1, unpaced, False),
+    ("64 conn, saturated", 64, unpaced, False),
+    (f"64 clients thinking {PACE_MS} ms on average", 64, thinking, True),
+    (f"64 clients in lock-step, {PACE_MS} ms pauses", 64, lockstep, False),
+]
 
 
 def check(r, what):
@@ -90,8 +121,7 @@ def check(r, what):
 
 def chat_overhead(model, server):
     results = {}
-    for label, conns, pace in CHAT_RUNS:
-        shape = paced if pace else (lambda lua: lua)
+    for label, conns, shape, judged in CHAT_RUNS:
         ours, base = [], []
         for rnd in range(ROUNDS):
             log(f"chat {label} round {rnd + 1}/{ROUNDS}, load {loadavg()}")
@@ -102,7 +132,7 @@ def chat_overhead(model, server):
             r = wrk(
                 server.chat_port,
                 "/v1/waifu",
-                shape(waifu_lua(f"{conns}{'p' if pace else ''}-{rnd}")),
+                shape(waifu_lua(f"{conns}{shape.__name__[0]}-{rnd}")),
                 conns,
                 2,
                 DURATION,
@@ -113,7 +143,7 @@ def chat_overhead(model, server):
             if r["upstream"]["bad_requests"]:
                 log(f"WARNING the model endpoint rejected {r['upstream']['bad_requests']} requests")
             ours.append(r)
-        results[label] = (pace, ours, base, loadavg())
+        results[label] = (judged, ours, base, loadavg())
     return results
 
 
@@ -159,7 +189,7 @@ def main():
         model.stop()
 
     rows = []
-    for label, (pace, ours, base, load) in chat.items():
+    for label, (judged, ours, base, load) in chat.items():
         p50_o, p50_b = median([r["p50_us"] for r in ours]), median([r["p50_us"] for r in base])
         p99_o, p99_b = median([r["p99_us"] for r in ours]), median([r["p99_us"] for r in base])
         overhead = p50_o - p50_b
@@ -170,8 +200,8 @@ def main():
                 f"{us(p50_o)} - {us(p50_b)} = {us(overhead)}",
                 f"model endpoint {us(p50_b)}",
                 f"{p50_o / p50_b:.1f}x",
-                "<= 1 ms" if pace else "(report)",
-                verdict(overhead <= 1000) if pace else "-",
+                "<= 1 ms" if judged else "(report)",
+                verdict(overhead <= 1000) if judged else "-",
                 load,
             ]
         )

@@ -1,16 +1,19 @@
 //! The durable dialog store: users and their dialogs per API client, in SQLite (WAL) at
 //! `DATABASE_FILE`.
 //!
-//! Every write is one transaction on one writer connection, so an exchange (the user's message and the
-//! reply) lands whole or not at all, and the indices of a dialog stay contiguous however many chats of
-//! the same user run at once. Reads use a small pool of their own connections, which WAL lets run beside
-//! the writer. All SQLite work runs on the blocking thread pool, never on the async runtime.
+//! Every write runs on one writer connection, owned by the writer thread, so an exchange (the user's
+//! message and the reply) lands whole or not at all, and the indices of a dialog stay contiguous however
+//! many chats of the same user run at once. Writes that arrive while a commit is under way are committed
+//! together in one transaction (group commit), each under a savepoint of its own: each still succeeds or
+//! fails alone, and none is answered before the transaction holding it has committed. Reads use a small pool of their own
+//! connections, which WAL lets run beside the writer, on the blocking thread pool. No SQLite work runs on
+//! the async runtime.
 //!
 //! Dialogs are cached in memory by client and user, with their JSON form once rendered, so that a chat
 //! reads its history without a query and `GET /v1/user/dialog/json` serves bytes. The store owns its
-//! database file: every write goes through [`DialogStore::write`], which brings the user's cached
-//! dialog up to date (an exchange is appended to it; any other write drops it) in the same blocking
-//! task that commits, so a cancelled request cannot leave a stale entry behind.
+//! database file: every write goes through [`DialogStore::write`], and the writer thread brings the
+//! user's cached dialog up to date (an exchange is appended to it; any other write drops it) right after
+//! the commit, so a cancelled request cannot leave a stale entry behind.
 
 mod migrations;
 
@@ -20,7 +23,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Why a store operation failed.
@@ -38,6 +41,8 @@ pub enum StoreError {
     Directory { path: String, source: std::io::Error },
     #[error("a store task failed: {0}")]
     Task(String),
+    #[error("the commit failed, and no write of its transaction was stored: {0}")]
+    Commit(String),
 }
 
 /// A user's last modification, as seconds since the Unix epoch.
@@ -57,13 +62,19 @@ pub enum Durability {
 
 struct Inner {
     path: PathBuf,
-    writer: Mutex<Connection>,
+    /// The writer thread's queue; the thread ends when the store is dropped.
+    writes: mpsc::Sender<Box<dyn Write>>,
     readers: Vec<Mutex<Connection>>,
     next_reader: AtomicUsize,
+    cache: Arc<DialogCache>,
+}
+
+/// The dialogs kept in memory, shared by the readers and the writer thread.
+struct DialogCache {
     dialogs: moka::sync::Cache<UserKey, Arc<CachedDialog>>,
-    /// Counts committed writes. A commit bumps it and updates the cache under this lock; a read fills
-    /// the cache, under the same lock, only when no commit happened since it began, so the cache holds
-    /// each user's dialog as last committed or nothing.
+    /// Counts commits. A commit bumps it and updates the cache under this lock; a read fills the cache,
+    /// under the same lock, only when no commit happened since it began, so the cache holds each user's
+    /// dialog as last committed or nothing.
     generation: Mutex<u64>,
 }
 
@@ -106,6 +117,10 @@ pub struct DialogStore {
 
 const READERS: usize = 4;
 
+/// The most writes committed in one transaction: enough to absorb a burst of chats, few enough that
+/// the first of them is not kept waiting long for the last.
+const MAX_GROUP_COMMIT: usize = 64;
+
 /// How often the checkpointer copies committed pages from the write-ahead log into the database.
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
 
@@ -139,24 +154,26 @@ impl DialogStore {
             let readers =
                 (0..READERS).map(|_| open(&path, durability).map(Mutex::new)).collect::<Result<_, _>>()?;
             let checkpointer = open(&path, durability)?;
-            let inner = Arc::new(Inner {
-                path,
-                writer: Mutex::new(writer),
-                readers,
-                next_reader: AtomicUsize::new(0),
+            let cache = Arc::new(DialogCache {
                 dialogs: moka::sync::Cache::builder()
                     .max_capacity(DIALOG_CACHE_BYTES)
                     .weigher(|_: &UserKey, dialog: &Arc<CachedDialog>| dialog.weight())
                     .build(),
                 generation: Mutex::new(0),
             });
+            let (writes, queue) = mpsc::channel();
+            let inner = Arc::new(Inner { path, writes, readers, next_reader: AtomicUsize::new(0), cache });
             // Checkpoints run on their own thread, not inside whichever commit crosses SQLite's
             // 1000-page mark: a checkpoint syncs the log and the database to disk, and the chat whose
             // commit paid for it waited tens of milliseconds.
             if start_checkpointer(checkpointer, Arc::downgrade(&inner)) {
-                let writer = inner.writer.lock().unwrap_or_else(|p| p.into_inner());
                 writer.pragma_update(None, "wal_autocheckpoint", 0)?;
             }
+            let cache = inner.cache.clone();
+            std::thread::Builder::new()
+                .name("parlance-writer".into())
+                .spawn(move || run_writer(&writer, &queue, &cache))
+                .map_err(|e| StoreError::Task(format!("cannot start the dialog store's writer: {e}")))?;
             Ok(DialogStore { inner })
         })
         .await
@@ -183,16 +200,17 @@ impl DialogStore {
         .map_err(|e| StoreError::Task(e.to_string()))?
     }
 
-    /// Runs `f` in one IMMEDIATE transaction on the writer: it commits whole or not at all. Once
-    /// committed, the user's cached dialog is dropped.
+    /// Runs `f` on the writer thread, in a transaction (possibly shared with other writes, each under a
+    /// savepoint of its own): its changes commit whole or not at all, and the call returns once they
+    /// have. Once committed, the user's cached dialog is dropped.
     async fn write<T: Send + 'static>(
         &self,
         client: &str,
         user: &str,
-        f: impl FnOnce(&rusqlite::Transaction<'_>, &str, &str) -> Result<T, StoreError> + Send + 'static,
+        f: impl FnOnce(&Connection, &str, &str) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
-        self.write_with_effect(client, user, move |tx, client, user| {
-            Ok((f(tx, client, user)?, CacheEffect::Drop))
+        self.write_with_effect(client, user, move |conn, client, user| {
+            Ok((f(conn, client, user)?, CacheEffect::Drop))
         })
         .await
     }
@@ -203,34 +221,17 @@ impl DialogStore {
         &self,
         client: &str,
         user: &str,
-        f: impl FnOnce(&rusqlite::Transaction<'_>, &str, &str) -> Result<(T, CacheEffect), StoreError>
-        + Send
-        + 'static,
+        f: impl FnOnce(&Connection, &str, &str) -> Result<(T, CacheEffect), StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let inner = self.inner.clone();
-        let key: UserKey = (client.to_owned(), user.to_owned());
-        tokio::task::spawn_blocking(move || {
-            let mut conn = inner
-                .writer
-                .lock()
-                .map_err(|_| StoreError::Task("the writer connection is poisoned".into()))?;
-            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let (value, effect) = f(&tx, &key.0, &key.1)?;
-            tx.commit()?;
-            let mut generation = inner.generation.lock().unwrap_or_else(|p| p.into_inner());
-            *generation += 1;
-            match (effect, inner.dialogs.get(&key)) {
-                (CacheEffect::Append(appended), Some(cached)) => {
-                    let mut entries = cached.entries.clone();
-                    entries.extend(appended);
-                    inner.dialogs.insert(key, CachedDialog::new(entries));
-                }
-                _ => inner.dialogs.invalidate(&key),
-            }
-            Ok(value)
-        })
-        .await
-        .map_err(|e| StoreError::Task(e.to_string()))?
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let job = Job { key: (client.to_owned(), user.to_owned()), f: Some(f), value: None, reply };
+        self.inner
+            .writes
+            .send(Box::new(job))
+            .map_err(|_| StoreError::Task("the dialog store's writer has stopped".into()))?;
+        answer
+            .await
+            .map_err(|_| StoreError::Task("the dialog store's writer stopped during a write".into()))?
     }
 
     /// A trivial read, for health checks.
@@ -340,10 +341,11 @@ impl DialogStore {
     /// The dialog from memory, or read from the database and remembered.
     async fn cached_dialog(&self, client: &str, user: &str) -> Result<Option<Arc<CachedDialog>>, StoreError> {
         let key: UserKey = (client.to_owned(), user.to_owned());
-        if let Some(dialog) = self.inner.dialogs.get(&key) {
+        let cache = &self.inner.cache;
+        if let Some(dialog) = cache.dialogs.get(&key) {
             return Ok(Some(dialog));
         }
-        let started = *self.inner.generation.lock().unwrap_or_else(|p| p.into_inner());
+        let started = *cache.generation.lock().unwrap_or_else(|p| p.into_inner());
         let (client, user) = (client.to_owned(), user.to_owned());
         let entries = self
             .read(move |c| {
@@ -357,10 +359,10 @@ impl DialogStore {
             return Ok(None);
         };
         let dialog = CachedDialog::new(entries);
-        let generation = self.inner.generation.lock().unwrap_or_else(|p| p.into_inner());
+        let generation = cache.generation.lock().unwrap_or_else(|p| p.into_inner());
         // A write that committed during the read may not be in these entries.
         if *generation == started {
-            self.inner.dialogs.insert(key, dialog.clone());
+            cache.dialogs.insert(key, dialog.clone());
         }
         Ok(Some(dialog))
     }
@@ -452,6 +454,142 @@ impl DialogStore {
     }
 }
 
+/// A write waiting for the writer thread.
+trait Write: Send {
+    fn key(&self) -> &UserKey;
+    /// Runs the write's statements in the open transaction; what it returns is kept until the commit.
+    fn run(&mut self, conn: &Connection) -> Result<CacheEffect, StoreError>;
+    /// Answers the caller: its value once committed, or why it was not stored.
+    fn finish(self: Box<Self>, outcome: Result<(), StoreError>);
+}
+
+struct Job<T, F> {
+    key: UserKey,
+    f: Option<F>,
+    value: Option<T>,
+    reply: tokio::sync::oneshot::Sender<Result<T, StoreError>>,
+}
+
+impl<T, F> Write for Job<T, F>
+where
+    T: Send,
+    F: FnOnce(&Connection, &str, &str) -> Result<(T, CacheEffect), StoreError> + Send,
+{
+    fn key(&self) -> &UserKey {
+        &self.key
+    }
+
+    fn run(&mut self, conn: &Connection) -> Result<CacheEffect, StoreError> {
+        let f = self.f.take().ok_or_else(|| StoreError::Task("a write ran twice".into()))?;
+        let (value, effect) = f(conn, &self.key.0, &self.key.1)?;
+        self.value = Some(value);
+        Ok(effect)
+    }
+
+    fn finish(self: Box<Self>, outcome: Result<(), StoreError>) {
+        let Job { value, reply, .. } = *self;
+        let result = outcome.and_then(|()| value.ok_or_else(|| StoreError::Task("a write never ran".into())));
+        // The caller may have gone (a cancelled request); the write stands either way.
+        let _ = reply.send(result);
+    }
+}
+
+/// The writer thread: takes the writes queued while it was busy (up to [`MAX_GROUP_COMMIT`]) and
+/// commits them in one transaction, which shares the log writes and the sync between them. Ends when
+/// the store is dropped and the queue is empty.
+fn run_writer(conn: &Connection, queue: &mpsc::Receiver<Box<dyn Write>>, cache: &DialogCache) {
+    while let Ok(first) = queue.recv() {
+        let mut group = vec![first];
+        while group.len() < MAX_GROUP_COMMIT {
+            match queue.try_recv() {
+                Ok(job) => group.push(job),
+                Err(_) => break,
+            }
+        }
+        commit_group(conn, group, cache);
+    }
+}
+
+/// Commits a group of writes in one IMMEDIATE transaction. A write that fails is rolled back to its
+/// savepoint and answered with its error, and the others go on; if the transaction itself is lost (its
+/// BEGIN or COMMIT fails, or SQLite rolled it back), every write of the group not yet answered fails.
+fn commit_group(conn: &Connection, group: Vec<Box<dyn Write>>, cache: &DialogCache) {
+    let fail_all = |jobs: Vec<Box<dyn Write>>, e: &dyn std::fmt::Display| {
+        for job in jobs {
+            job.finish(Err(StoreError::Commit(e.to_string())));
+        }
+    };
+    if let Err(e) = execute(conn, "BEGIN IMMEDIATE", []) {
+        return fail_all(group, &e);
+    }
+    // A write alone in its transaction needs no savepoint: its error rolls back the transaction.
+    let isolate = group.len() > 1;
+    let mut done: Vec<(Box<dyn Write>, CacheEffect)> = Vec::with_capacity(group.len());
+    let mut pending = group.into_iter();
+    while let Some(mut job) = pending.next() {
+        let ran = savepoint(conn, isolate, "SAVEPOINT write").and_then(|()| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(conn)))
+                .unwrap_or_else(|_| Err(StoreError::Task("a write panicked".into())))
+        });
+        match ran {
+            Ok(effect) => match savepoint(conn, isolate, "RELEASE write") {
+                Ok(()) => done.push((job, effect)),
+                Err(e) => {
+                    let _ = conn.execute_batch("ROLLBACK");
+                    let jobs = done.into_iter().map(|(j, _)| j).chain([job]).chain(pending);
+                    return fail_all(jobs.collect(), &e);
+                }
+            },
+            Err(error) => {
+                // Errors such as a full disk make SQLite roll back the whole transaction.
+                let rolled_back = isolate
+                    && !conn.is_autocommit()
+                    && savepoint(conn, true, "ROLLBACK TO write").is_ok()
+                    && savepoint(conn, true, "RELEASE write").is_ok();
+                job.finish(Err(error));
+                if !rolled_back {
+                    let _ = conn.execute_batch("ROLLBACK");
+                    let jobs = done.into_iter().map(|(j, _)| j).chain(pending);
+                    return fail_all(jobs.collect(), &"the transaction was rolled back by an earlier error");
+                }
+            }
+        }
+    }
+    if let Err(e) = execute(conn, "COMMIT", []) {
+        let _ = conn.execute_batch("ROLLBACK");
+        return fail_all(done.into_iter().map(|(j, _)| j).collect(), &e);
+    }
+    let mut generation = cache.generation.lock().unwrap_or_else(|p| p.into_inner());
+    *generation += 1;
+    let committed: Vec<_> = done
+        .into_iter()
+        .map(|(job, effect)| {
+            let key = job.key();
+            match (effect, cache.dialogs.get(key)) {
+                (CacheEffect::Append(appended), Some(cached)) => {
+                    let mut entries = cached.entries.clone();
+                    entries.extend(appended);
+                    cache.dialogs.insert(key.clone(), CachedDialog::new(entries));
+                }
+                _ => cache.dialogs.invalidate(key),
+            }
+            job
+        })
+        .collect();
+    drop(generation);
+    for job in committed {
+        job.finish(Ok(()));
+    }
+}
+
+/// Runs a savepoint statement when the group's writes are isolated from each other.
+fn savepoint(conn: &Connection, isolate: bool, sql: &str) -> Result<(), StoreError> {
+    if isolate {
+        execute(conn, sql, [])?;
+    }
+    Ok(())
+}
+
 /// Every [`CHECKPOINT_EVERY`], a passive checkpoint: it copies what no reader still needs from the log
 /// into the database without blocking the writer or the readers, so the log stays short. The thread
 /// ends with the store. False when the thread cannot start, and the writer must go on checkpointing.
@@ -472,7 +610,7 @@ fn start_checkpointer(conn: Connection, store: std::sync::Weak<Inner>) -> bool {
 }
 
 /// Bumps the user's modification time; false when there is no such user.
-fn touch(tx: &rusqlite::Transaction<'_>, client: &str, user: &str) -> Result<bool, StoreError> {
+fn touch(tx: &Connection, client: &str, user: &str) -> Result<bool, StoreError> {
     Ok(execute(
         tx,
         "UPDATE users SET modified_at = ?3 WHERE client = ?1 AND user_id = ?2",

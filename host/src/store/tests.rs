@@ -201,3 +201,84 @@ async fn reads_racing_writes_end_with_the_latest_dialog() {
     assert!(from_disk.iter().enumerate().all(|(i, e)| e.index as usize == i), "contiguous indices");
     assert!(from_disk.len() > 60, "{} entries", from_disk.len());
 }
+
+/// A queued write for [`commit_group`], inserting one user (or failing after inserting it), and the
+/// receiver of its answer.
+fn user_job(
+    user: &'static str,
+    fail: Option<StoreError>,
+) -> (Box<dyn Write>, tokio::sync::oneshot::Receiver<Result<(), StoreError>>) {
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    let f = move |c: &Connection, client: &str, user: &str| {
+        execute(
+            c,
+            "INSERT INTO users (client, user_id, created_at, modified_at) VALUES (?1, ?2, 0, 0)",
+            params![client, user],
+        )?;
+        match fail {
+            Some(e) => Err(e),
+            None => Ok(((), CacheEffect::Drop)),
+        }
+    };
+    (Box::new(Job { key: ("c".into(), user.into()), f: Some(f), value: None, reply }), answer)
+}
+
+fn group_store() -> (tempfile::TempDir, Connection, DialogCache) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.db");
+    let mut conn = open(&path, Durability::Normal).unwrap();
+    migrations::migrate(&mut conn, &path).unwrap();
+    let cache = DialogCache { dialogs: moka::sync::Cache::new(16), generation: Mutex::new(0) };
+    (dir, conn, cache)
+}
+
+fn stored_users(conn: &Connection) -> Vec<String> {
+    let mut stmt = conn.prepare("SELECT user_id FROM users ORDER BY user_id").unwrap();
+    stmt.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+}
+
+/// Writes committed together still succeed or fail alone: a write that fails (by its own check, or by
+/// SQLite's) leaves nothing behind, and the writes around it are stored and answered.
+#[test]
+fn a_group_commit_keeps_each_write_whole() {
+    let (_dir, conn, cache) = group_store();
+    let (a, a_answer) = user_job("a", None);
+    let (b, b_answer) = user_job("b", Some(StoreError::DialogFull { would: 3, limit: 2 }));
+    let (c, c_answer) = user_job("c", None);
+    let (again, again_answer) = user_job("a", None); // the primary key refuses a second "a"
+    let (d, d_answer) = user_job("d", None);
+    commit_group(&conn, vec![a, b, c, again, d], &cache);
+    assert!(conn.is_autocommit(), "the transaction is closed");
+    assert_eq!(stored_users(&conn), ["a", "c", "d"]);
+    assert!(matches!(a_answer.blocking_recv().unwrap(), Ok(())));
+    assert!(matches!(b_answer.blocking_recv().unwrap(), Err(StoreError::DialogFull { would: 3, limit: 2 })));
+    assert!(matches!(c_answer.blocking_recv().unwrap(), Ok(())));
+    assert!(matches!(again_answer.blocking_recv().unwrap(), Err(StoreError::Sqlite(_))));
+    assert!(matches!(d_answer.blocking_recv().unwrap(), Ok(())));
+    assert_eq!(*cache.generation.lock().unwrap(), 1, "one commit");
+
+    // Alone in its transaction, a failing write is rolled back with it.
+    let (e, e_answer) = user_job("e", Some(StoreError::Task("refused".into())));
+    commit_group(&conn, vec![e], &cache);
+    assert!(conn.is_autocommit());
+    assert_eq!(stored_users(&conn), ["a", "c", "d"]);
+    assert!(matches!(e_answer.blocking_recv().unwrap(), Err(StoreError::Task(_))));
+}
+
+/// When the transaction cannot even begin (another connection holds the write lock past the busy
+/// timeout), every write of the group is answered with an error and none is stored.
+#[test]
+fn a_group_whose_transaction_fails_answers_every_write() {
+    let (dir, conn, cache) = group_store();
+    conn.busy_timeout(std::time::Duration::from_millis(10)).unwrap();
+    let other = Connection::open(dir.path().join("d.db")).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let (a, a_answer) = user_job("a", None);
+    let (b, b_answer) = user_job("b", None);
+    commit_group(&conn, vec![a, b], &cache);
+    other.execute_batch("ROLLBACK").unwrap();
+    assert!(matches!(a_answer.blocking_recv().unwrap(), Err(StoreError::Commit(_))));
+    assert!(matches!(b_answer.blocking_recv().unwrap(), Err(StoreError::Commit(_))));
+    assert!(stored_users(&conn).is_empty());
+    assert_eq!(*cache.generation.lock().unwrap(), 0, "nothing committed");
+}
