@@ -5,9 +5,9 @@
 //! message and the reply) lands whole or not at all, and the indices of a dialog stay contiguous however
 //! many chats of the same user run at once. Writes that arrive while a commit is under way are committed
 //! together in one transaction (group commit), each under a savepoint of its own: each still succeeds or
-//! fails alone, and none is answered before the transaction holding it has committed. Reads use a small pool of their own
-//! connections, which WAL lets run beside the writer, on the blocking thread pool. No SQLite work runs on
-//! the async runtime.
+//! fails alone, and none is answered before the transaction holding it has committed. Reads use a small
+//! pool of their own connections, which WAL lets run beside the writer, on the blocking thread pool. No
+//! SQLite work runs on the async runtime.
 //!
 //! Dialogs are cached in memory by client and user, with their JSON form once rendered, so that a chat
 //! reads its history without a query and `GET /v1/user/dialog/json` serves bytes. The store owns its
@@ -277,11 +277,7 @@ impl DialogStore {
     /// Deletes the user and its dialog; false when there was no such user.
     pub async fn delete_user(&self, client: &str, user: &str) -> Result<bool, StoreError> {
         self.write(client, user, move |tx, client, user| {
-            execute(
-                tx,
-                "DELETE FROM dialog_entries WHERE client = ?1 AND user_id = ?2",
-                params![client, user],
-            )?;
+            clear_entries(tx, client, user)?;
             Ok(execute(tx, "DELETE FROM users WHERE client = ?1 AND user_id = ?2", params![client, user])?
                 == 1)
         })
@@ -373,11 +369,7 @@ impl DialogStore {
             if !touch(tx, client, user)? {
                 return Ok(false);
             }
-            execute(
-                tx,
-                "DELETE FROM dialog_entries WHERE client = ?1 AND user_id = ?2",
-                params![client, user],
-            )?;
+            clear_entries(tx, client, user)?;
             Ok(true)
         })
         .await
@@ -395,13 +387,8 @@ impl DialogStore {
             if !touch(tx, client, user)? {
                 return Ok(false);
             }
-            execute(tx, "DELETE FROM dialog_entries WHERE client = ?1 AND user_id = ?2", params![client, user])?;
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO dialog_entries (client, user_id, idx, name, message) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?;
-            for e in &entries {
-                insert.execute(params![client, user, e.index, e.name, e.message])?;
-            }
+            clear_entries(tx, client, user)?;
+            insert_entries(tx, client, user, &entries)?;
             Ok(true)
         })
         .await
@@ -438,15 +425,12 @@ impl DialogStore {
             if would > max_entries {
                 return Err(StoreError::DialogFull { would, limit: max_entries });
             }
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO dialog_entries (client, user_id, idx, name, message) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?;
-            let mut appended = Vec::with_capacity(lines.len());
-            for (i, (name, message)) in lines.into_iter().enumerate() {
-                let index = next + i as u32;
-                insert.execute(params![client, user, index, name, message])?;
-                appended.push(DialogEntry { index, name, message });
-            }
+            let appended: Vec<DialogEntry> = lines
+                .into_iter()
+                .enumerate()
+                .map(|(i, (name, message))| DialogEntry { index: next + i as u32, name, message })
+                .collect();
+            insert_entries(tx, client, user, &appended)?;
             let indices = appended.iter().map(|e| e.index).collect();
             Ok((indices, CacheEffect::Append(appended)))
         })
@@ -514,13 +498,17 @@ fn run_writer(conn: &Connection, queue: &mpsc::Receiver<Box<dyn Write>>, cache: 
 /// savepoint and answered with its error, and the others go on; if the transaction itself is lost (its
 /// BEGIN or COMMIT fails, or SQLite rolled it back), every write of the group not yet answered fails.
 fn commit_group(conn: &Connection, group: Vec<Box<dyn Write>>, cache: &DialogCache) {
-    let fail_all = |jobs: Vec<Box<dyn Write>>, e: &dyn std::fmt::Display| {
-        for job in jobs {
-            job.finish(Err(StoreError::Commit(e.to_string())));
+    // The transaction is lost: every write not yet answered fails, and none of them is stored.
+    let abandon = |done: Vec<(Box<dyn Write>, CacheEffect)>, rest: Vec<Box<dyn Write>>, why: String| {
+        if !conn.is_autocommit() {
+            let _ = conn.execute_batch("ROLLBACK");
+        }
+        for job in done.into_iter().map(|(job, _)| job).chain(rest) {
+            job.finish(Err(StoreError::Commit(why.clone())));
         }
     };
     if let Err(e) = execute(conn, "BEGIN IMMEDIATE", []) {
-        return fail_all(group, &e);
+        return abandon(Vec::new(), group, e.to_string());
     }
     // A write alone in its transaction needs no savepoint: its error rolls back the transaction.
     let isolate = group.len() > 1;
@@ -534,11 +522,7 @@ fn commit_group(conn: &Connection, group: Vec<Box<dyn Write>>, cache: &DialogCac
         match ran {
             Ok(effect) => match savepoint(conn, isolate, "RELEASE write") {
                 Ok(()) => done.push((job, effect)),
-                Err(e) => {
-                    let _ = conn.execute_batch("ROLLBACK");
-                    let jobs = done.into_iter().map(|(j, _)| j).chain([job]).chain(pending);
-                    return fail_all(jobs.collect(), &e);
-                }
+                Err(e) => return abandon(done, std::iter::once(job).chain(pending).collect(), e.to_string()),
             },
             Err(error) => {
                 // Errors such as a full disk make SQLite roll back the whole transaction.
@@ -548,16 +532,14 @@ fn commit_group(conn: &Connection, group: Vec<Box<dyn Write>>, cache: &DialogCac
                     && savepoint(conn, true, "RELEASE write").is_ok();
                 job.finish(Err(error));
                 if !rolled_back {
-                    let _ = conn.execute_batch("ROLLBACK");
-                    let jobs = done.into_iter().map(|(j, _)| j).chain(pending);
-                    return fail_all(jobs.collect(), &"the transaction was rolled back by an earlier error");
+                    let why = "the transaction was rolled back by an earlier error".to_owned();
+                    return abandon(done, pending.collect(), why);
                 }
             }
         }
     }
     if let Err(e) = execute(conn, "COMMIT", []) {
-        let _ = conn.execute_batch("ROLLBACK");
-        return fail_all(done.into_iter().map(|(j, _)| j).collect(), &e);
+        return abandon(done, Vec::new(), e.to_string());
     }
     let mut generation = cache.generation.lock().unwrap_or_else(|p| p.into_inner());
     *generation += 1;
@@ -616,6 +598,28 @@ fn touch(tx: &Connection, client: &str, user: &str) -> Result<bool, StoreError> 
         "UPDATE users SET modified_at = ?3 WHERE client = ?1 AND user_id = ?2",
         params![client, user, now_millis()],
     )? == 1)
+}
+
+/// Deletes every entry of the user's dialog.
+fn clear_entries(c: &Connection, client: &str, user: &str) -> Result<(), StoreError> {
+    execute(c, "DELETE FROM dialog_entries WHERE client = ?1 AND user_id = ?2", params![client, user])?;
+    Ok(())
+}
+
+/// Inserts `entries` with the indices they carry.
+fn insert_entries(
+    c: &Connection,
+    client: &str,
+    user: &str,
+    entries: &[DialogEntry],
+) -> Result<(), StoreError> {
+    let mut insert = c.prepare_cached(
+        "INSERT INTO dialog_entries (client, user_id, idx, name, message) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for e in entries {
+        insert.execute(params![client, user, e.index, e.name, e.message])?;
+    }
+    Ok(())
 }
 
 /// Runs one statement from the connection's statement cache: every statement of the store is one of
