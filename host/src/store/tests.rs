@@ -148,7 +148,7 @@ async fn rendered_dialogs_follow_every_write() {
 }
 
 /// Reads racing writes never leave a stale dialog in memory: once the writes are done, the dialog in
-/// memory (which chats extend in place) is exactly what the database holds.
+/// memory (which each chat replaces with an extended copy) is exactly what the database holds.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn reads_racing_writes_end_with_the_latest_dialog() {
     let (dir, s) = store().await;
