@@ -77,8 +77,9 @@ done
 # The binding floor of Python and JavaScript: the template's project with an `evaluate` that hands back a
 # result built once at import, so a call does no scoring. "same result" returns the template's shape (one
 # score per pair): what the toolchain's conversion of the pairs and results costs under this contract.
-# "no scores" returns an empty score list per pair, leaving the instance and the conversion of the pairs
-# coming in: a floor for any contract that hands each text to the plugin as a string.
+# "no scores" returns an empty score list per pair, leaving the instance, the conversion of the pairs
+# coming in and the least result per pair: close to the floor of any contract that hands each text to
+# the plugin as a string.
 floor_source() { # floor_source LANG SCORES(0|1): the floor variant's source
   local score=""
   if [ "$1" = python ]; then
@@ -124,7 +125,9 @@ for lang in python js; do
       case "$f" in *.wasm | */node_modules | */build.log) ;; *) cp -r "$f" "$dir/" ;; esac
     done
     # The toolchains the template's build installed, shared rather than installed again.
-    for tools in .venv node_modules; do [ -e "$work/$lang/$tools" ] && ln -s "$work/$lang/$tools" "$dir/$tools"; done
+    for tools in .venv node_modules; do
+      if [ -e "$work/$lang/$tools" ]; then ln -s "$work/$lang/$tools" "$dir/$tools"; fi
+    done
     if [ "$lang" = python ]; then floor_source python "$scores" >"$dir/app.py"; else floor_source js "$scores" >"$dir/src/app.js"; fi
     echo "building the $label floor" >&2
     "$dir/build.sh" >"$dir/build.log" 2>&1 || { cat "$dir/build.log" >&2; exit 1; }
