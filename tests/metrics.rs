@@ -4,8 +4,9 @@
 
 use crate::common;
 use crate::common::server::Server;
+use parlance::Config;
 use parlance::Parlance;
-use parlance::config::{Config, Env};
+use parlance::config::Env;
 use parlance::evaluate::EvalOptions;
 use parlance::plugins::api::Pair;
 use serde_json::{Value, json};

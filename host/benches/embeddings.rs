@@ -5,7 +5,7 @@
 //!
 //! Run through `bench/embeddings_native_vs_wasm.sh`, which builds the in-component variant first.
 
-use parlance::config::EmbeddingsConfig;
+use parlance::embeddings::EmbeddingsConfig;
 use parlance::plugins::api::{Pair, PluginKind};
 use parlance::plugins::spec::{ComponentSource, Limits, PluginSpec};
 use parlance::plugins::{PluginHost, RuntimeSettings};

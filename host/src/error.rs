@@ -4,7 +4,8 @@
 use crate::config::ConfigError;
 use crate::plugins::LoadError;
 use crate::plugins::api::CallError;
-use std::time::Duration;
+use crate::ratelimit::Refused;
+use crate::store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -31,11 +32,12 @@ pub enum Error {
 
     /// This service's own rate limit for the client and provider was reached.
     #[error(
-        "rate limit exceeded: at most {limit_per_minute} calls per minute to provider `{provider}` per client; \
+        "rate limit exceeded: at most {} calls per minute to provider `{provider}` per client; \
          retry in {} s (this is Parlance's limit, not the upstream provider's)",
-        retry_after.as_secs().max(1)
+        refused.limit,
+        refused.retry_after_secs()
     )]
-    RateLimited { provider: String, limit_per_minute: u32, retry_after: Duration },
+    RateLimited { provider: String, refused: Refused },
 
     /// A plugin call failed: the plugin reported an error, crashed, ran out of time or memory, or
     /// returned garbage.
@@ -47,12 +49,12 @@ pub enum Error {
     NotFound(String),
 
     /// The dialog store failed; nothing was changed.
-    #[error("the dialog store failed: {0}")]
-    Storage(String),
+    #[error("the dialog store failed")]
+    Storage(#[source] StoreError),
 
-    /// A capability that is switched off or not configured was asked for.
-    #[error("{0}")]
-    Unsupported(String),
+    /// The process is shutting down and takes no new work.
+    #[error("the server is shutting down")]
+    ShuttingDown,
 }
 
 impl Error {

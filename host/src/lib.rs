@@ -84,6 +84,7 @@ pub mod cache;
 pub mod chat;
 pub mod cli;
 pub mod config;
+pub mod embeddings;
 pub mod error;
 pub mod evaluate;
 pub mod http;
@@ -91,13 +92,16 @@ pub mod metrics;
 pub mod paraphrase;
 pub mod plugins;
 pub mod ratelimit;
+pub mod rest;
+pub mod settings;
 pub mod store;
 pub mod telemetry;
 
 pub use error::{Error, Result};
 pub use paraphrase::{Paraphrase, ParaphraseRequest};
+pub use settings::Config;
 
-use config::{Config, Env};
+use config::Env;
 use metrics::Metrics;
 use paraphrase::{Caller, ParaphraseService};
 use plugins::PluginHost;
@@ -114,9 +118,10 @@ pub struct Parlance {
 struct Inner {
     config: Config,
     plugins: Arc<PluginHost>,
-    paraphrase: ParaphraseService,
-    chat: chat::ChatService,
-    evaluate: evaluate::EvaluateService,
+    paraphrase: Arc<ParaphraseService>,
+    /// `None` when built without the chat service (the CLI's modes), which then never opens the store.
+    chat: Option<Arc<chat::ChatService>>,
+    evaluate: Arc<evaluate::EvaluateService>,
     metrics: Arc<Metrics>,
 }
 
@@ -130,6 +135,7 @@ pub struct Builder {
     env: Option<Env>,
     config: Option<Config>,
     edits: Vec<ConfigEdit>,
+    without_chat: bool,
 }
 
 impl Builder {
@@ -157,7 +163,14 @@ impl Builder {
         self
     }
 
-    /// Loads the configuration and the plugins.
+    /// Leaves out the chat service, so that the dialog store is never opened (nor created): for
+    /// programs that only paraphrase and evaluate.
+    pub fn without_chat(mut self) -> Self {
+        self.without_chat = true;
+        self
+    }
+
+    /// Loads the configuration and the plugins, and opens the dialog store unless told not to.
     pub async fn build(self) -> Result<Parlance> {
         let mut config = match (self.config, self.env) {
             (Some(config), _) => config,
@@ -167,7 +180,7 @@ impl Builder {
         for edit in self.edits {
             edit(&mut config);
         }
-        Parlance::start(config).await
+        Parlance::start_with(config, !self.without_chat).await
     }
 }
 
@@ -176,13 +189,17 @@ impl Parlance {
         Builder::default()
     }
 
-    /// Starts from a complete configuration.
+    /// Starts from a complete configuration, with every service.
     pub async fn start(config: Config) -> Result<Parlance> {
+        Parlance::start_with(config, true).await
+    }
+
+    async fn start_with(config: Config, with_chat: bool) -> Result<Parlance> {
         let metrics = Arc::new(Metrics::new());
         let embeddings = match &config.embeddings {
             Some(c) => Some(
                 evaluate::embeddings::backend(c)
-                    .map_err(|e| config::ConfigError { problems: vec![format!("[embeddings]: {e}")] })?,
+                    .map_err(|e| config::ConfigError::one(format!("[embeddings]: {e}")))?,
             ),
             None => None,
         };
@@ -191,15 +208,28 @@ impl Parlance {
                 .await?
                 .observed_by(metrics.clone()),
         );
-        let evaluate =
-            evaluate::EvaluateService::new(config.evaluate.clone(), plugins.clone(), embeddings.is_some())?;
-        let paraphrase =
-            ParaphraseService::new(config.paraphrase.clone(), plugins.clone(), metrics.clone()).await;
-        let store =
-            store::DialogStore::open(&config.chat.database_file, config.chat.durability).await.map_err(
-                |e| Error::Storage(format!("cannot open {}: {e}", config.chat.database_file.display())),
-            )?;
-        let chat = chat::ChatService::new(config.chat.clone(), store, plugins.clone());
+        let evaluate = Arc::new(evaluate::EvaluateService::new(
+            config.evaluate.clone(),
+            plugins.clone(),
+            embeddings.is_some(),
+        )?);
+        let paraphrase = Arc::new(
+            ParaphraseService::new(
+                config.paraphrase.clone(),
+                &config.cache,
+                plugins.clone(),
+                metrics.clone(),
+            )
+            .await,
+        );
+        let chat = if with_chat {
+            let store = store::DialogStore::open(&config.chat.database_file, config.chat.durability)
+                .await
+                .map_err(Error::Storage)?;
+            Some(Arc::new(chat::ChatService::new(config.chat.clone(), store, plugins.clone())))
+        } else {
+            None
+        };
         Ok(Parlance { inner: Arc::new(Inner { config, plugins, paraphrase, chat, evaluate, metrics }) })
     }
 
@@ -207,19 +237,20 @@ impl Parlance {
         &self.inner.config
     }
 
-    pub fn plugins(&self) -> &PluginHost {
+    pub fn plugins(&self) -> &Arc<PluginHost> {
         &self.inner.plugins
     }
 
-    pub fn paraphraser(&self) -> &ParaphraseService {
+    pub fn paraphraser(&self) -> &Arc<ParaphraseService> {
         &self.inner.paraphrase
     }
 
-    pub fn chat(&self) -> &chat::ChatService {
-        &self.inner.chat
+    /// The chat service; `None` when built [`Builder::without_chat`].
+    pub fn chat(&self) -> Option<&Arc<chat::ChatService>> {
+        self.inner.chat.as_ref()
     }
 
-    pub fn evaluator(&self) -> &evaluate::EvaluateService {
+    pub fn evaluator(&self) -> &Arc<evaluate::EvaluateService> {
         &self.inner.evaluate
     }
 
@@ -247,7 +278,7 @@ impl Parlance {
         self.inner.evaluate.summarize_dataset(pairs, options).await
     }
 
-    pub fn metrics(&self) -> &Metrics {
+    pub fn metrics(&self) -> &Arc<Metrics> {
         &self.inner.metrics
     }
 
@@ -267,11 +298,6 @@ impl Parlance {
     pub async fn paraphrase_batch(&self, texts: Vec<String>) -> Result<Vec<Result<Paraphrase>>> {
         let results = self.inner.paraphrase.paraphrase_batch(texts, None, None, &Caller::local()).await?;
         Ok(results.into_iter().map(|r| r.map(|o| o.paraphrase)).collect())
-    }
-
-    /// The dialog store's state, for `/health`.
-    pub async fn store_health(&self) -> chat::StoreHealth {
-        self.inner.chat.health().await
     }
 }
 

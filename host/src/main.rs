@@ -2,8 +2,8 @@
 //! process's allocator.
 
 use clap::Parser;
+use parlance::Config;
 use parlance::cli::{self, Cli};
-use parlance::config::Config;
 use std::process::ExitCode;
 
 // Every chat and plugin call allocates and frees many short-lived buffers across threads (the
@@ -21,7 +21,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    parlance::telemetry::init(&config.log_level, cli.verbose);
+    parlance::telemetry::init(&config.logging.level, cli.verbose);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -33,7 +33,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::FAILURE
+            ExitCode::from(cli::exit_code(&e))
         }
     }
 }

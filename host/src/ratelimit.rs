@@ -31,7 +31,41 @@ pub struct Admitted {
 pub struct Refused {
     pub limit: u32,
     pub retry_after: Duration,
+    /// Until the quota is full again.
     pub reset: Duration,
+}
+
+/// Whole seconds, rounded up: a client that waits this long is never early.
+fn ceil_secs(d: Duration) -> u64 {
+    d.as_secs() + u64::from(d.subsec_nanos() > 0)
+}
+
+impl Admitted {
+    /// `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until the quota
+    /// is full again).
+    pub fn headers(&self) -> [(&'static str, u64); 3] {
+        [
+            ("x-ratelimit-limit", u64::from(self.limit)),
+            ("x-ratelimit-remaining", u64::from(self.remaining)),
+            ("x-ratelimit-reset", ceil_secs(self.reset)),
+        ]
+    }
+}
+
+impl Refused {
+    /// `Retry-After` in whole seconds, at least 1.
+    pub fn retry_after_secs(&self) -> u64 {
+        ceil_secs(self.retry_after).max(1)
+    }
+
+    /// The quota headers of a refusal: nothing remains.
+    pub fn headers(&self) -> [(&'static str, u64); 3] {
+        [
+            ("x-ratelimit-limit", u64::from(self.limit)),
+            ("x-ratelimit-remaining", 0),
+            ("x-ratelimit-reset", ceil_secs(self.reset)),
+        ]
+    }
 }
 
 pub struct RateLimits {

@@ -1,7 +1,39 @@
-//! Logging setup: `tracing` to stderr, at `LOG_LEVEL` (the seed's names, INFO by default), or debug
-//! with `--verbose`; `RUST_LOG`, when set, takes precedence for fine-grained filters.
+//! Logging: the `[logging]` section, and `tracing` to stderr at `LOG_LEVEL` (the seed's names, INFO by
+//! default), or debug with `--verbose`; `RUST_LOG`, when set, takes precedence for fine-grained filters.
 
+use crate::config::{Kind, Section, Setting};
 use tracing_subscriber::EnvFilter;
+
+/// The seed's level names (Python's, with WARNING and CRITICAL) and tracing's.
+const LEVELS: &[&str] = &["TRACE", "DEBUG", "INFO", "WARN", "WARNING", "ERROR", "CRITICAL"];
+
+#[derive(Clone, Debug)]
+pub struct LoggingConfig {
+    /// One of [`LEVELS`].
+    pub level: String,
+}
+
+impl Default for LoggingConfig {
+    fn default() -> Self {
+        LoggingConfig { level: "INFO".into() }
+    }
+}
+
+impl Section for LoggingConfig {
+    const NAME: &'static str = "logging";
+    const ABOUT: &'static str = "Logging on stderr";
+
+    fn settings() -> &'static [Setting<Self>] {
+        static SETTINGS: &[Setting<LoggingConfig>] = &[crate::setting!(
+            "level",
+            Kind::Choice(LEVELS),
+            |c| c.level,
+            env = "LOG_LEVEL",
+            "The lowest level logged"
+        )];
+        SETTINGS
+    }
+}
 
 /// Maps the seed's level names (Python's, including WARNING and CRITICAL) to a tracing filter.
 pub fn filter_for(level: &str) -> &'static str {

@@ -3,8 +3,10 @@
 //! warned about once per outage, and reported by `/health`.
 
 mod redis_store;
+mod settings;
 
-use crate::config::{CacheConfig, CacheKind};
+pub use settings::{CacheConfig, CacheKind, DEFAULT_REDIS_URL};
+
 use prometheus_client::metrics::counter::Counter;
 use redis_store::RedisStore;
 use serde::{Deserialize, Serialize};
@@ -66,13 +68,13 @@ impl ResponseCache {
     pub async fn new(config: &CacheConfig, hits: Counter, misses: Counter) -> ResponseCache {
         let memory = moka::future::Cache::builder()
             .max_capacity(config.max_entries)
-            .time_to_live(config.ttl.max(Duration::from_secs(1)))
+            .time_to_live(config.ttl().max(Duration::from_secs(1)))
             .build();
-        let redis = match &config.kind {
+        let redis = match &config.kind() {
             CacheKind::Redis { url } => Some(RedisStore::connect(url).await),
             CacheKind::Memory => None,
         };
-        ResponseCache { redis, memory, ttl: config.ttl, hits, misses, errors: AtomicU64::new(0) }
+        ResponseCache { redis, memory, ttl: config.ttl(), hits, misses, errors: AtomicU64::new(0) }
     }
 
     fn enabled(&self) -> bool {
@@ -148,7 +150,8 @@ mod tests {
 
     #[tokio::test]
     async fn memory_cache_counts_hits_and_misses() {
-        let config = CacheConfig { kind: CacheKind::Memory, ttl: Duration::from_secs(60), max_entries: 10 };
+        let config =
+            CacheConfig { backend: "memory".into(), ttl_secs: 60, max_entries: 10, ..CacheConfig::default() };
         let cache = ResponseCache::new(&config, Counter::default(), Counter::default()).await;
         let value = CachedParaphrase { paraphrase: "p".into(), model: "m".into() };
         assert_eq!(cache.get("k").await, None);
@@ -162,8 +165,9 @@ mod tests {
     async fn an_unreachable_redis_falls_back_to_memory() {
         // Port 1 on loopback: nothing listens there.
         let config = CacheConfig {
-            kind: CacheKind::Redis { url: "redis://127.0.0.1:1/0".into() },
-            ttl: Duration::from_secs(60),
+            backend: "redis".into(),
+            url: "redis://127.0.0.1:1/0".into(),
+            ttl_secs: 60,
             max_entries: 10,
         };
         let cache = ResponseCache::new(&config, Counter::default(), Counter::default()).await;
@@ -177,7 +181,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_zero_ttl_disables_caching() {
-        let config = CacheConfig { kind: CacheKind::Memory, ttl: Duration::ZERO, max_entries: 10 };
+        let config =
+            CacheConfig { backend: "memory".into(), ttl_secs: 0, max_entries: 10, ..CacheConfig::default() };
         let cache = ResponseCache::new(&config, Counter::default(), Counter::default()).await;
         cache.put("k", &CachedParaphrase { paraphrase: "p".into(), model: "m".into() }).await;
         assert_eq!(cache.get("k").await, None);

@@ -2,13 +2,17 @@
 //! the dialog store. A chat message goes to the configured chat-model plugin; the exchange is stored
 //! only when the model answered.
 
+mod dialog;
 pub mod routes;
+mod settings;
 
-use crate::config::ChatConfig;
+pub use dialog::DialogEntry;
+pub use settings::{ChatConfig, DEFAULT_GENRE, DEFAULT_RESPONSE};
+
 use crate::error::{Error, Result};
-use crate::plugins::api::{ChatRequest, DialogEntry};
+use crate::plugins::api::{ChatRequest, HistoryEntry};
 use crate::plugins::{Plugin, PluginHost};
-use crate::store::{DialogStore, StoreError, UserMetadata};
+use crate::store::{Dialog, DialogStore, StoreError, UserMetadata};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -60,7 +64,7 @@ impl From<StoreError> for Error {
             StoreError::DialogFull { .. } => {
                 Error::invalid("dialog", format!("{e}; reset it with DELETE /v1/user/dialog/<user_id>"))
             }
-            other => Error::Storage(other.to_string()),
+            other => Error::Storage(other),
         }
     }
 }
@@ -78,7 +82,7 @@ impl ChatService {
         let error = self.store.check().await.err().map(|e| e.to_string());
         StoreHealth {
             status: if error.is_none() { "ok" } else { "error" }.into(),
-            database_file: self.store.path().display().to_string(),
+            database_file: self.store.location(),
             error,
         }
     }
@@ -119,7 +123,8 @@ impl ChatService {
         Ok(self.store.list_users(client, page, USERS_PER_PAGE).await?)
     }
 
-    pub async fn dialog(&self, client: &str, user: &str) -> Result<Vec<DialogEntry>> {
+    /// The dialog as last committed.
+    pub async fn dialog(&self, client: &str, user: &str) -> Result<Arc<Dialog>> {
         check_user_id(user)?;
         self.store.dialog(client, user).await?.ok_or_else(|| unknown_user(user))
     }
@@ -215,7 +220,8 @@ impl ChatService {
         }
         let model = self.model()?;
 
-        let history = self.store.dialog(client, &message.user_id).await?.unwrap_or_default();
+        let dialog = self.store.dialog(client, &message.user_id).await?;
+        let history = dialog.as_deref().map(Dialog::entries).unwrap_or_default();
         if history.len() + 2 > self.config.max_history_entries {
             return Err(StoreError::DialogFull {
                 would: history.len() + 2,
@@ -224,7 +230,10 @@ impl ChatService {
             .into());
         }
         let request = ChatRequest {
-            history,
+            history: history
+                .iter()
+                .map(|e| HistoryEntry { index: e.index, name: &e.name, message: &e.message })
+                .collect(),
             message: message.message.clone(),
             from_name: from_name.clone(),
             to_name: to_name.clone(),

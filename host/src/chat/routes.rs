@@ -1,31 +1,62 @@
-//! The chat routes of seed 000, with its request and response shapes. Every route acts for the API
-//! client named by the `current-user` header (`default` when absent) and sees only its data.
+//! The chat routes of seed 000, with its request and response shapes, and their OpenAPI fragment.
+//! Every route acts for the API client named by the `current-user` header (`default` when absent) and
+//! sees only its data.
 
-use super::{ChatMessage, ChatService};
-use crate::Parlance;
-use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::{Caller, Form, Json, Path};
-use crate::plugins::api::DialogEntry;
+use super::{ChatMessage, ChatService, DialogEntry, MAX_USER_ID_CHARS};
+use crate::rest::openapi::{
+    CONTROLS_AND_SLASH, SPACES, array, client, items, lines, name, parameter, property, visible,
+};
+use crate::rest::{ApiError, Caller, ErrorBody, Form, Json, Path};
 use axum::Router;
-use axum::extract::State;
-use axum::http::header;
+use axum::extract::{FromRef, State};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, post, put};
+use axum::routing::{any, delete, get, post, put};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use utoipa::{OpenApi, ToSchema};
 
-pub fn routes() -> Router<Parlance> {
-    Router::new()
+type Chat = State<Arc<ChatService>>;
+
+pub fn routes<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<ChatService>: FromRef<S>,
+{
+    let mut router = Router::new()
         .route("/v1/user/id/{user_id}", put(put_user).get(get_user).delete(delete_user))
         .route("/v1/user/metadata/{user_id}", get(metadata))
         .route("/v1/user/all/count", get(count_users))
         .route("/v1/user/all/id/{page}", get(list_users))
+        .route("/v1/user/all/id/", any(missing_page))
         .route("/v1/user/dialog/{user_id}", delete(reset_dialog))
         .route("/v1/user/dialog/json/{user_id}", get(dialog_json).put(put_dialog_json))
         .route("/v1/user/dialog/str/{user_id}", get(dialog_str))
         .route("/path", post(chat_form))
         .route("/v1/waifu", post(chat_json))
-        .route("/v1/server/status", get(status))
+        .route("/v1/server/status", get(status));
+    // A user route with nothing after its prefix asks for the empty user_id, which deserves that
+    // name rather than a bare 404.
+    for prefix in USER_ROUTES {
+        router = router.route(prefix, any(empty_user_id));
+    }
+    router
+}
+
+const USER_ROUTES: &[&str] = &[
+    "/v1/user/id/",
+    "/v1/user/metadata/",
+    "/v1/user/dialog/json/",
+    "/v1/user/dialog/str/",
+    "/v1/user/dialog/",
+];
+
+async fn empty_user_id() -> ApiError {
+    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_input", "`user_id` is empty")
+}
+
+async fn missing_page() -> ApiError {
+    ApiError::bad_request("invalid_page", "the page number is missing")
 }
 
 #[derive(OpenApi)]
@@ -47,10 +78,30 @@ pub fn routes() -> Router<Parlance> {
     ),
     tags((name = "chat", description = "Users, dialogs and character chat (seed 000); data is per `current-user` client"))
 )]
-pub struct ApiDoc;
+struct ApiDoc;
 
-fn chat(parlance: &Parlance) -> &ChatService {
-    parlance.chat()
+/// The routes' OpenAPI fragment, with this configuration's limits and the handlers' character rules
+/// written as patterns.
+pub fn openapi(service: &ChatService) -> utoipa::openapi::OpenApi {
+    let mut doc = ApiDoc::openapi();
+    let c = service.config();
+    let user_id = |o: &mut utoipa::openapi::schema::Object| {
+        o.min_length = Some(1);
+        o.max_length = Some(MAX_USER_ID_CHARS);
+        o.pattern = Some(visible(CONTROLS_AND_SLASH, SPACES));
+    };
+    property(&mut doc, "ChatBody", "user_id", user_id);
+    property(&mut doc, "ChatBody", "message", lines(c.max_message_chars, true));
+    for field in ["from_name", "to_name", "genre"] {
+        property(&mut doc, "ChatBody", field, name(c.max_name_chars));
+    }
+    property(&mut doc, "ChatBody", "situation", lines(c.max_situation_chars, false));
+    array(&mut doc, "DialogBody", "dialog", items(0, c.max_history_entries));
+    property(&mut doc, "Entry", "name", name(c.max_name_chars));
+    property(&mut doc, "Entry", "message", lines(c.max_message_chars, false));
+    parameter(&mut doc, "user_id", user_id);
+    parameter(&mut doc, "current-user", client);
+    doc
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -85,41 +136,16 @@ pub struct UserPage {
     pub users: Vec<String>,
 }
 
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct Entry {
-    /// Zero-based position in the dialog.
-    #[serde(deserialize_with = "whole_number")]
-    pub index: u32,
-    /// The speaker.
-    pub name: String,
-    pub message: String,
-}
-
-/// A dialog index written as a whole number, `3` or `3.0`: JSON Schema counts both as integers, and
-/// so do clients that store every number as a float.
-fn whole_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    let n = serde_json::Number::deserialize(d)?;
-    n.as_u64()
-        .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f as u64))
-        .and_then(|i| u32::try_from(i).ok())
-        .ok_or_else(|| {
-            serde::de::Error::custom(format!(
-                "invalid index {n}, expected a whole number from 0 to {}",
-                u32::MAX
-            ))
-        })
-}
-
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DialogJson {
     pub user_id: String,
-    pub dialog: Vec<Entry>,
+    pub dialog: Vec<DialogEntry>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct DialogBody {
     /// The complete new dialog: indices 0 to n-1, each once, in any order.
-    pub dialog: Vec<Entry>,
+    pub dialog: Vec<DialogEntry>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -178,11 +204,11 @@ pub struct Status {
         (status = 422, description = "A bad user_id (empty, over 256 characters, control characters, a slash)", body = ErrorBody),
     ))]
 pub async fn put_user(
-    State(p): State<Parlance>,
+    State(chat): Chat,
     caller: Caller,
     Path(user_id): Path<String>,
 ) -> Result<axum::Json<UserId>, ApiError> {
-    chat(&p).put_user(caller.tenant(), &user_id).await?;
+    chat.put_user(caller.tenant(), &user_id).await?;
     Ok(axum::Json(UserId { user_id }))
 }
 
@@ -191,11 +217,11 @@ pub async fn put_user(
     params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
     responses((status = 200, body = UserExists), (status = 400, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn get_user(
-    State(p): State<Parlance>,
+    State(chat): Chat,
     caller: Caller,
     Path(user_id): Path<String>,
 ) -> Result<axum::Json<UserExists>, ApiError> {
-    let exists = chat(&p).user_exists(caller.tenant(), &user_id).await?;
+    let exists = chat.user_exists(caller.tenant(), &user_id).await?;
     Ok(axum::Json(UserExists { user_id, exists }))
 }
 
@@ -204,11 +230,11 @@ pub async fn get_user(
     params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
     responses((status = 200, body = UserId), (status = 400, body = ErrorBody), (status = 404, description = "No such user for this client", body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn delete_user(
-    State(p): State<Parlance>,
+    State(chat): Chat,
     caller: Caller,
     Path(user_id): Path<String>,
 ) -> Result<axum::Json<UserId>, ApiError> {
-    chat(&p).delete_user(caller.tenant(), &user_id).await?;
+    chat.delete_user(caller.tenant(), &user_id).await?;
     Ok(axum::Json(UserId { user_id }))
 }
 
@@ -217,11 +243,11 @@ pub async fn delete_user(
     params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
     responses((status = 200, body = UserMetadataBody), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn metadata(
-    State(p): State<Parlance>,
+    State(chat): Chat,
     caller: Caller,
     Path(user_id): Path<String>,
 ) -> Result<axum::Json<UserMetadataBody>, ApiError> {
-    let m = chat(&p).metadata(caller.tenant(), &user_id).await?;
+    let m = chat.metadata(caller.tenant(), &user_id).await?;
     Ok(axum::Json(UserMetadataBody {
         user_id: m.user_id,
         last_modified_datetime: utc_datetime(m.modified_at),
@@ -242,11 +268,8 @@ pub fn utc_datetime(unix_seconds: i64) -> String {
 #[utoipa::path(get, path = "/v1/user/all/count", tag = "chat",
     params(("current-user" = Option<String>, Header, description = "The API client")),
     responses((status = 200, body = UserCount), (status = 400, body = ErrorBody)))]
-pub async fn count_users(
-    State(p): State<Parlance>,
-    caller: Caller,
-) -> Result<axum::Json<UserCount>, ApiError> {
-    Ok(axum::Json(UserCount { user_count: chat(&p).count_users(caller.tenant()).await? }))
+pub async fn count_users(State(chat): Chat, caller: Caller) -> Result<axum::Json<UserCount>, ApiError> {
+    Ok(axum::Json(UserCount { user_count: chat.count_users(caller.tenant()).await? }))
 }
 
 /// One page (zero-based, 100 per page) of this client's user ids, newest-modified first. A page past
@@ -255,7 +278,7 @@ pub async fn count_users(
     params(("page" = u64, Path, description = "Zero-based page number"), ("current-user" = Option<String>, Header, description = "The API client")),
     responses((status = 200, body = UserPage), (status = 400, description = "The page is not an integer from 0 to 2^63-1", body = ErrorBody)))]
 pub async fn list_users(
-    State(p): State<Parlance>,
+    State(chat): Chat,
     caller: Caller,
     Path(page): Path<String>,
 ) -> Result<axum::Json<UserPage>, ApiError> {
@@ -270,7 +293,7 @@ pub async fn list_users(
                 format!("the page must be an integer from 0 to {}, found {page:?}", i64::MAX),
             )
         })?;
-    let users = chat(&p).list_users(caller.tenant(), page).await?;
+    let users = chat.list_users(caller.tenant(), page).await?;
     Ok(axum::Json(UserPage { page, users }))
 }
 
@@ -279,11 +302,11 @@ pub async fn list_users(
     params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
     responses((status = 200, body = UserId), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn reset_dialog(
-    State(p): State<Parlance>,
+    State(chat): Chat,
     caller: Caller,
     Path(user_id): Path<String>,
 ) -> Result<axum::Json<UserId>, ApiError> {
-    chat(&p).reset_dialog(caller.tenant(), &user_id).await?;
+    chat.reset_dialog(caller.tenant(), &user_id).await?;
     Ok(axum::Json(UserId { user_id }))
 }
 
@@ -292,11 +315,11 @@ pub async fn reset_dialog(
     params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
     responses((status = 200, body = DialogJson), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn dialog_json(
-    State(p): State<Parlance>,
+    State(chat): Chat,
     caller: Caller,
     Path(user_id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let dialog = chat(&p).dialog_json(caller.tenant(), &user_id).await?;
+    let dialog = chat.dialog_json(caller.tenant(), &user_id).await?;
     // `DialogJson`, written around the dialog the store rendered (and cached) as JSON.
     let mut body = Vec::with_capacity(dialog.len() + user_id.len() + 32);
     body.extend_from_slice(b"{\"user_id\":");
@@ -320,17 +343,12 @@ pub async fn dialog_json(
         (status = 422, description = "Missing or duplicate indices, wrong types, or a limit exceeded", body = ErrorBody),
     ))]
 pub async fn put_dialog_json(
-    State(p): State<Parlance>,
+    State(chat): Chat,
     caller: Caller,
     Path(user_id): Path<String>,
     Json(body): Json<DialogBody>,
 ) -> Result<axum::Json<UserId>, ApiError> {
-    let entries = body
-        .dialog
-        .into_iter()
-        .map(|e| DialogEntry { index: e.index, name: e.name, message: e.message })
-        .collect();
-    chat(&p).set_dialog(caller.tenant(), &user_id, entries).await?;
+    chat.set_dialog(caller.tenant(), &user_id, body.dialog).await?;
     Ok(axum::Json(UserId { user_id }))
 }
 
@@ -339,12 +357,12 @@ pub async fn put_dialog_json(
     params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
     responses((status = 200, body = DialogStr), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn dialog_str(
-    State(p): State<Parlance>,
+    State(chat): Chat,
     caller: Caller,
     Path(user_id): Path<String>,
 ) -> Result<axum::Json<DialogStr>, ApiError> {
-    let dialog = chat(&p).dialog(caller.tenant(), &user_id).await?;
-    Ok(axum::Json(DialogStr { user_id, dialog: ChatService::dialog_string(&dialog) }))
+    let dialog = chat.dialog(caller.tenant(), &user_id).await?;
+    Ok(axum::Json(DialogStr { user_id, dialog: ChatService::dialog_string(dialog.entries()) }))
 }
 
 /// Chat through the form-encoded endpoint of the original service; the reply is the bare text. When
@@ -361,11 +379,11 @@ pub async fn dialog_str(
         (status = 422, description = "A missing field, a bad user_id, or a limit exceeded", body = ErrorBody),
     ))]
 pub async fn chat_form(
-    State(p): State<Parlance>,
+    State(chat): Chat,
     caller: Caller,
     Form(body): Form<ChatBody>,
 ) -> Result<Response, ApiError> {
-    let reply = chat(&p).chat(caller.tenant(), body.into()).await?;
+    let reply = chat.chat(caller.tenant(), body.into()).await?;
     let mut response =
         ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], reply.response).into_response();
     mark_fallback(&mut response, reply.model_failed);
@@ -384,12 +402,12 @@ pub async fn chat_form(
         (status = 422, description = "A missing field, a bad user_id, or a limit exceeded", body = ErrorBody),
     ))]
 pub async fn chat_json(
-    State(p): State<Parlance>,
+    State(chat): Chat,
     caller: Caller,
     Json(body): Json<ChatBody>,
 ) -> Result<Response, ApiError> {
     let user_id = body.user_id.clone();
-    let reply = chat(&p).chat(caller.tenant(), body.into()).await?;
+    let reply = chat.chat(caller.tenant(), body.into()).await?;
     let model_failed = reply.model_failed;
     let mut response = axum::Json(ChatResponse { user_id, response: reply.response }).into_response();
     mark_fallback(&mut response, model_failed);
@@ -407,13 +425,9 @@ fn mark_fallback(response: &mut Response, model_failed: bool) {
 /// `ok` while the server and its dialog store are healthy.
 #[utoipa::path(get, path = "/v1/server/status", tag = "chat",
     responses((status = 200, body = Status), (status = 503, description = "The dialog store cannot be read", body = Status)))]
-pub async fn status(State(p): State<Parlance>) -> Response {
-    let health = chat(&p).health().await;
-    let code = if health.status == "ok" {
-        axum::http::StatusCode::OK
-    } else {
-        axum::http::StatusCode::SERVICE_UNAVAILABLE
-    };
+pub async fn status(State(chat): Chat) -> Response {
+    let health = chat.health().await;
+    let code = if health.status == "ok" { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     (code, axum::Json(Status { status: health.status })).into_response()
 }
 

@@ -177,7 +177,7 @@ fn write_record(
             serde_json::json!({"line": line, "original": original, "paraphrase": p.paraphrase, "provider": p.provider, "model": p.model, "cached": p.cached})
         ),
         (Format::JsonLines, Err(e)) => {
-            let api = crate::http::error::ApiError::from_error(e);
+            let api = crate::rest::ApiError::from_error(e);
             writeln!(
                 out,
                 "{}",

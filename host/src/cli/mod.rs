@@ -6,7 +6,7 @@ pub mod evaluate;
 pub mod interactive;
 pub mod kit;
 
-use crate::config::Config;
+use crate::Config;
 use crate::plugins::api::PluginKind;
 use crate::plugins::{PluginHost, Runtime, RuntimeSettings, check};
 use crate::{ParaphraseRequest, Parlance};
@@ -204,6 +204,23 @@ impl Cli {
 /// A failure of a command: printed to stderr with its cause, and the process exits non-zero.
 pub type CliResult = anyhow::Result<()>;
 
+/// The exit code of a failed command: 2 when the configuration is at fault (as for a configuration
+/// that does not load at all), else 1.
+pub fn exit_code(error: &anyhow::Error) -> u8 {
+    use crate::Error;
+    // `crate::Error` wraps both transparently, so its own variant says which it is.
+    let configuration = error.chain().any(|cause| {
+        cause.is::<crate::config::ConfigError>()
+            || cause.downcast_ref::<crate::plugins::LoadError>().is_some_and(|e| e.is_configuration())
+            || match cause.downcast_ref::<Error>() {
+                Some(Error::Config(_)) => true,
+                Some(Error::Startup(e)) => e.is_configuration(),
+                _ => false,
+            }
+    });
+    if configuration { 2 } else { 1 }
+}
+
 pub async fn run(cli: Cli, config: Config) -> CliResult {
     if let Some(Command::Plugins { action }) = cli.command {
         return match action {
@@ -258,7 +275,7 @@ pub async fn run(cli: Cli, config: Config) -> CliResult {
         Some(Mode::Cli) => mode_cli(&cli, config).await,
         Some(Mode::Batch) => mode_batch(&cli, config).await,
         Some(Mode::Interactive) => {
-            let parlance = Parlance::start(config).await?;
+            let parlance = start_without_chat(config).await?;
             interactive::run(&parlance, cli.provider.clone(), cli.model.clone()).await
         }
         Some(Mode::Evaluate) => mode_evaluate(&cli, config).await,
@@ -273,10 +290,16 @@ pub async fn run(cli: Cli, config: Config) -> CliResult {
     }
 }
 
+/// The modes other than `api` only paraphrase and evaluate: they never open (or create) the dialog
+/// store, so they run in a read-only directory.
+async fn start_without_chat(config: Config) -> crate::Result<Parlance> {
+    Parlance::builder().config(config).without_chat().build().await
+}
+
 async fn mode_evaluate(cli: &Cli, config: Config) -> CliResult {
     match (&cli.evaluate_file, &cli.evaluate_original, &cli.evaluate_paraphrase) {
         (Some(file), None, None) => {
-            let parlance = Parlance::start(config).await?;
+            let parlance = start_without_chat(config).await?;
             let summary = evaluate::file(&parlance, file).await?;
             evaluate::print_summary(&summary, cli.json)?;
             if summary.pairs == 0 {
@@ -285,7 +308,7 @@ async fn mode_evaluate(cli: &Cli, config: Config) -> CliResult {
             Ok(())
         }
         (None, Some(original), Some(paraphrase)) => {
-            let parlance = Parlance::start(config).await?;
+            let parlance = start_without_chat(config).await?;
             evaluate::pair(&parlance, original, paraphrase, cli.json).await
         }
         _ => anyhow::bail!(
@@ -304,7 +327,7 @@ async fn mode_batch(cli: &Cli, config: Config) -> CliResult {
             "--mode batch needs --batch_input FILE (and usually --batch_output FILE), or --decode_input TEXT"
         );
     };
-    let parlance = Parlance::start(config).await?;
+    let parlance = start_without_chat(config).await?;
     let job = batch::BatchJob {
         input,
         output: cli.batch_output.clone(),
@@ -325,7 +348,7 @@ async fn mode_cli(cli: &Cli, config: Config) -> CliResult {
     let Some(text) = cli.decode_input.clone() else {
         anyhow::bail!("--mode cli needs --decode_input TEXT");
     };
-    let parlance = Parlance::start(config).await?;
+    let parlance = start_without_chat(config).await?;
     let request = ParaphraseRequest {
         text,
         provider: cli.provider.clone(),
@@ -368,12 +391,8 @@ async fn plugins_list(config: Config, json: bool) -> CliResult {
             .as_array()
             .map(|h| h.iter().filter_map(|v| v.as_str()).collect::<Vec<_>>().join(", "));
         let hosts = hosts.filter(|h| !h.is_empty()).unwrap_or_else(|| "(none)".into());
-        let missing = p.spec().missing_secrets();
-        let note = if missing.is_empty() {
-            String::new()
-        } else {
-            format!("  [missing secret: {}]", missing.join(", "))
-        };
+        let note =
+            p.unavailable_reason().map(|reason| format!("  [unavailable: {reason}]")).unwrap_or_default();
         writeln!(
             out,
             "{:<14} {:<11} {:<22} {:<6} {hosts}{note}",

@@ -1,20 +1,39 @@
-//! The environment layer of the configuration: the seeds' variables (`API_PORT`, `CACHE_TTL`,
-//! `DATABASE_FILE`, …) and `.env`, which override the file.
+//! The environment layer: a snapshot of the process's variables and of `./.env`, each value
+//! remembering where it came from so that a problem names the variable, or the `.env` line.
 
-use super::{CacheKind, Config, ConfigError};
+use super::ConfigError;
 use std::collections::BTreeMap;
-use std::time::Duration;
+use std::path::Path;
+
+/// Where a variable's value came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Origin {
+    Process,
+    /// A line of `.env`.
+    DotEnv(usize),
+    /// Set in code ([`Env::with`]).
+    Code,
+}
 
 /// A snapshot of environment variables. Explicit, so that embedding programs and tests can configure
 /// Parlance without touching the process environment.
 #[derive(Clone, Debug, Default)]
 pub struct Env {
-    vars: BTreeMap<String, String>,
+    vars: BTreeMap<String, (String, Origin)>,
 }
 
 impl Env {
+    /// The process's variables.
     pub fn from_process() -> Env {
-        Env { vars: std::env::vars().collect() }
+        Env { vars: std::env::vars().map(|(k, v)| (k, (v, Origin::Process))).collect() }
+    }
+
+    /// The process's variables, and those of `./.env` that the process does not set. A line of
+    /// `.env` that cannot be read is an error naming its line.
+    pub fn load() -> Result<Env, ConfigError> {
+        let mut env = Env::from_process();
+        env.add_dotenv(Path::new(".env"))?;
+        Ok(env)
     }
 
     pub fn empty() -> Env {
@@ -22,135 +41,109 @@ impl Env {
     }
 
     pub fn with(mut self, name: &str, value: &str) -> Env {
-        self.vars.insert(name.to_owned(), value.to_owned());
+        self.vars.insert(name.to_owned(), (value.to_owned(), Origin::Code));
         self
+    }
+
+    /// Adds the variables of a `.env` file that are not already set; a missing file adds nothing.
+    pub fn add_dotenv(&mut self, path: &Path) -> Result<(), ConfigError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(ConfigError::one(format!("{}: cannot read it: {e}", path.display()))),
+        };
+        let mut problems = Vec::new();
+        for item in dotenvy::from_read_iter(text.as_bytes()) {
+            match item {
+                Ok((name, value)) => {
+                    let line = line_of_assignment(&text, &name);
+                    self.vars.entry(name).or_insert((value, Origin::DotEnv(line)));
+                }
+                Err(dotenvy::Error::LineParse(content, index)) => {
+                    let line = line_of_text(&text, &content);
+                    problems.push(format!(
+                        "{}:{line}: cannot parse {:?} (at character {})",
+                        path.display(),
+                        content.lines().next().unwrap_or_default(),
+                        index + 1
+                    ));
+                    // The reader cannot go on past a line it does not understand.
+                    break;
+                }
+                Err(e) => {
+                    problems.push(format!("{}: {e}", path.display()));
+                    break;
+                }
+            }
+        }
+        if problems.is_empty() { Ok(()) } else { Err(ConfigError { problems }) }
     }
 
     /// A variable's value; an empty value counts as unset, as most shells' `VAR=` intends.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.vars.get(name).map(String::as_str).filter(|v| !v.is_empty())
+        self.vars.get(name).map(|(v, _)| v.as_str()).filter(|v| !v.is_empty())
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.vars.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+        self.vars.iter().map(|(k, (v, _))| (k.as_str(), v.as_str()))
     }
-}
 
-/// Loads `./.env` into the process environment without overriding variables that are already set.
-pub fn load_dotenv() -> Result<(), ConfigError> {
-    match dotenvy::dotenv() {
-        Ok(_) => Ok(()),
-        Err(e) if e.not_found() => Ok(()),
-        Err(e) => Err(ConfigError { problems: vec![format!(".env: {e}")] }),
+    /// The home directory, for `~/` in paths.
+    pub fn home(&self) -> Option<&str> {
+        self.get("HOME")
     }
-}
 
-pub fn cache_kind(value: &str, url: String) -> Result<CacheKind, String> {
-    match value.to_ascii_lowercase().as_str() {
-        "redis" => Ok(CacheKind::Redis { url }),
-        "memory" => Ok(CacheKind::Memory),
-        _ => Err(format!("{value:?} is not a cache type (expected \"redis\" or \"memory\")")),
-    }
-}
-
-fn parse<T: std::str::FromStr>(
-    env: &Env,
-    name: &str,
-    problems: &mut Vec<String>,
-    check: impl Fn(&T) -> bool,
-    expected: &str,
-) -> Option<T> {
-    let raw = env.get(name)?;
-    match raw.trim().parse::<T>() {
-        Ok(v) if check(&v) => Some(v),
-        _ => {
-            problems.push(format!("environment variable {name}: expected {expected}, found {raw:?}"));
-            None
+    /// A problem with a variable, located: `.env:3: NAME: …` or `environment variable NAME: …`.
+    pub fn problem(&self, name: &str, message: impl std::fmt::Display) -> String {
+        match self.vars.get(name).map(|(_, origin)| origin) {
+            Some(Origin::DotEnv(line)) => format!(".env:{line}: {name}: {message}"),
+            _ => format!("environment variable {name}: {message}"),
         }
     }
 }
 
-fn parse_bool(env: &Env, name: &str, problems: &mut Vec<String>) -> Option<bool> {
-    let raw = env.get(name)?;
-    match raw.trim().to_ascii_lowercase().as_str() {
-        "1" | "true" | "yes" | "on" => Some(true),
-        "0" | "false" | "no" | "off" => Some(false),
-        _ => {
-            problems.push(format!("environment variable {name}: expected true or false, found {raw:?}"));
-            None
-        }
-    }
+/// The 1-based line where `name` is first assigned (`NAME=` or `export NAME=`).
+fn line_of_assignment(text: &str, name: &str) -> usize {
+    text.lines()
+        .position(|line| {
+            let line = line.trim_start();
+            let line = line.strip_prefix("export ").map(str::trim_start).unwrap_or(line);
+            line.strip_prefix(name).is_some_and(|rest| rest.trim_start().starts_with('='))
+        })
+        .map_or(0, |i| i + 1)
 }
 
-/// Applies the environment over the defaults and the file.
-pub fn apply(c: &mut Config, env: &Env, problems: &mut Vec<String>) {
-    if let Some(v) = parse(env, "API_HOST", problems, |_: &std::net::IpAddr| true, "an IP address") {
-        c.server.host = v;
-    }
-    if let Some(v) = parse(env, "API_PORT", problems, |_: &u16| true, "a port number") {
-        c.server.api_port = v;
-    }
-    if let Some(v) = parse(env, "PORT", problems, |_: &u16| true, "a port number") {
-        c.server.chat_port = v;
-    }
-    if let Some(v) = parse_bool(env, "API_DEBUG", problems) {
-        c.server.debug = v;
-    }
-    if let Some(v) = env.get("CORS_ORIGINS") {
-        c.server.cors_origins = v.split(',').map(|o| o.trim().to_owned()).filter(|o| !o.is_empty()).collect();
-    }
-    if let Some(v) = env.get("LOG_LEVEL") {
-        c.log_level = v.to_owned();
+/// The 1-based line holding the first line of `content`.
+fn line_of_text(text: &str, content: &str) -> usize {
+    let first = content.lines().next().unwrap_or_default().trim();
+    text.lines().position(|line| line.trim() == first).map_or(0, |i| i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn dotenv_values_remember_their_line_and_never_override() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        writeln!(f, "# comment\nAPI_PORT=9000\n\nexport CACHE_TTL = 5\nHOME=/elsewhere").unwrap();
+        let mut env = Env::empty().with("HOME", "/home/me");
+        env.add_dotenv(f.path()).unwrap();
+        assert_eq!(env.get("API_PORT"), Some("9000"));
+        assert_eq!(env.get("HOME"), Some("/home/me"));
+        assert_eq!(env.problem("API_PORT", "bad"), ".env:2: API_PORT: bad");
+        assert_eq!(env.problem("CACHE_TTL", "bad"), ".env:4: CACHE_TTL: bad");
+        assert_eq!(env.problem("HOME", "bad"), "environment variable HOME: bad");
     }
 
-    let p = &mut c.paraphrase;
-    if let Some(v) =
-        parse(env, "RATE_LIMIT_REQUESTS_PER_MINUTE", problems, |n: &u32| *n > 0, "a positive integer")
-    {
-        p.rate_limit_per_minute = v;
-    }
-    if let Some(v) = parse(env, "BATCH_MAX_SIZE", problems, |n: &usize| *n > 0, "a positive integer") {
-        p.batch_max_size = v;
-    }
-    if let Some(v) = parse(env, "BATCH_MAX_WORKERS", problems, |n: &usize| *n > 0, "a positive integer") {
-        p.batch_max_workers = v;
-    }
-    if let Some(v) = parse(env, "CACHE_TTL", problems, |_: &u64| true, "a number of seconds") {
-        p.cache.ttl = Duration::from_secs(v);
-    }
-    let url = env.get("CACHE_STORE_URL").map(str::to_owned);
-    match (env.get("CACHE_TYPE"), url) {
-        (Some(kind), url) => {
-            let url = url.unwrap_or_else(|| match &p.cache.kind {
-                CacheKind::Redis { url } => url.clone(),
-                CacheKind::Memory => super::defaults::CACHE_STORE_URL.to_owned(),
-            });
-            match cache_kind(kind, url) {
-                Ok(k) => p.cache.kind = k,
-                Err(e) => problems.push(format!("environment variable CACHE_TYPE: {e}")),
-            }
-        }
-        (None, Some(url)) => {
-            if let CacheKind::Redis { url: current } = &mut p.cache.kind {
-                *current = url;
-            }
-        }
-        (None, None) => {}
-    }
-
-    if let Some(v) = env.get("DATABASE_FILE") {
-        c.chat.database_file = v.into();
-    }
-    if let Some(v) = env.get("DEFAULT_RESPONSE") {
-        c.chat.default_response = v.to_owned();
-    }
-    if let Some(v) = env.get("DEFAULT_GENRE") {
-        c.chat.default_genre = v.to_owned();
-    }
-    if let Some(v) = env.get("PARLANCE_EMBEDDINGS_MODEL_DIR") {
-        c.embeddings = Some(super::EmbeddingsConfig::Native { model_dir: v.into() });
-    }
-    if let Some(v) = env.get("PARLANCE_CACHE_DIR") {
-        c.runtime.cache_dir = Some(v.into());
+    #[test]
+    fn a_bad_dotenv_line_is_named_by_its_number() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        writeln!(f, "A=1\nB=2\nthis is not an assignment\nC=3").unwrap();
+        let e = Env::empty().add_dotenv(f.path()).unwrap_err();
+        assert_eq!(e.problems.len(), 1);
+        let expected = format!("{}:3: cannot parse", f.path().display());
+        assert!(e.problems[0].starts_with(&expected), "{}", e.problems[0]);
     }
 }

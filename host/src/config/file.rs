@@ -1,8 +1,7 @@
 //! Reading `parlance.toml` as a tree of spanned values, so that every unknown key and bad value can be
 //! reported at once, each with its file, line and key path.
 
-use std::borrow::Cow;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
@@ -14,8 +13,10 @@ pub struct Reader<'a> {
 }
 
 /// A table of the file, with the path used to name its keys in messages.
-pub struct Section<'t, 'i> {
+pub struct Table<'t, 'i> {
     pub path: String,
+    /// Where the table starts in the file, for problems about the table as a whole.
+    pub span: usize,
     table: &'t DeTable<'i>,
 }
 
@@ -29,8 +30,13 @@ impl<'a> Reader<'a> {
     }
 
     pub fn problem(&mut self, span_start: usize, key: &str, message: impl std::fmt::Display) {
-        let line = self.line(span_start);
-        self.problems.push(format!("{}:{line}: {key}: {message}", self.file.display()));
+        let at = self.locate(span_start);
+        self.problems.push(format!("{at}: {key}: {message}"));
+    }
+
+    /// `file:line` of a position in the file.
+    pub fn locate(&self, span_start: usize) -> String {
+        format!("{}:{}", self.file.display(), self.line(span_start))
     }
 
     /// Parses the whole file; a syntax error is the only problem reported then.
@@ -39,9 +45,9 @@ impl<'a> Reader<'a> {
     }
 }
 
-impl<'t, 'i> Section<'t, 'i> {
+impl<'t, 'i> Table<'t, 'i> {
     pub fn root(table: &'t DeTable<'i>) -> Self {
-        Section { path: String::new(), table }
+        Table { path: String::new(), span: 0, table }
     }
 
     fn key_path(&self, key: &str) -> String {
@@ -50,6 +56,11 @@ impl<'t, 'i> Section<'t, 'i> {
 
     fn get(&self, key: &str) -> Option<&'t Spanned<DeValue<'i>>> {
         self.table.iter().find(|(k, _)| k.get_ref().as_ref() == key).map(|(_, v)| v)
+    }
+
+    /// A key's value and where it starts.
+    pub fn value(&self, key: &str) -> Option<(usize, &'t DeValue<'i>)> {
+        self.get(key).map(|v| (v.span().start, v.get_ref()))
     }
 
     /// Reports every key not in `known`.
@@ -67,10 +78,10 @@ impl<'t, 'i> Section<'t, 'i> {
         }
     }
 
-    pub fn table(&self, reader: &mut Reader<'_>, key: &str) -> Option<Section<'t, 'i>> {
+    pub fn table(&self, reader: &mut Reader<'_>, key: &str) -> Option<Table<'t, 'i>> {
         let value = self.get(key)?;
         match value.get_ref() {
-            DeValue::Table(t) => Some(Section { path: self.key_path(key), table: t }),
+            DeValue::Table(t) => Some(Table { path: self.key_path(key), span: value.span().start, table: t }),
             other => {
                 reader.problem(
                     value.span().start,
@@ -83,7 +94,7 @@ impl<'t, 'i> Section<'t, 'i> {
     }
 
     /// An array of tables (`[[plugin]]`).
-    pub fn tables(&self, reader: &mut Reader<'_>, key: &str) -> Vec<Section<'t, 'i>> {
+    pub fn tables(&self, reader: &mut Reader<'_>, key: &str) -> Vec<Table<'t, 'i>> {
         let Some(value) = self.get(key) else { return Vec::new() };
         let DeValue::Array(items) = value.get_ref() else {
             reader.problem(value.span().start, &self.key_path(key), "expected an array of tables ([[...]])");
@@ -92,9 +103,11 @@ impl<'t, 'i> Section<'t, 'i> {
         let mut out = Vec::new();
         for (i, item) in items.iter().enumerate() {
             match item.get_ref() {
-                DeValue::Table(t) => {
-                    out.push(Section { path: format!("{}[{i}]", self.key_path(key)), table: t })
-                }
+                DeValue::Table(t) => out.push(Table {
+                    path: format!("{}[{i}]", self.key_path(key)),
+                    span: item.span().start,
+                    table: t,
+                }),
                 other => reader.problem(
                     item.span().start,
                     &self.key_path(key),
@@ -103,101 +116,6 @@ impl<'t, 'i> Section<'t, 'i> {
             }
         }
         out
-    }
-
-    pub fn string(&self, reader: &mut Reader<'_>, key: &str) -> Option<String> {
-        let value = self.get(key)?;
-        match value.get_ref() {
-            DeValue::String(s) => Some(s.to_string()),
-            other => {
-                reader.problem(
-                    value.span().start,
-                    &self.key_path(key),
-                    format!("expected a string, found {}", kind(other)),
-                );
-                None
-            }
-        }
-    }
-
-    pub fn boolean(&self, reader: &mut Reader<'_>, key: &str) -> Option<bool> {
-        let value = self.get(key)?;
-        match value.get_ref() {
-            DeValue::Boolean(b) => Some(*b),
-            other => {
-                reader.problem(
-                    value.span().start,
-                    &self.key_path(key),
-                    format!("expected true or false, found {}", kind(other)),
-                );
-                None
-            }
-        }
-    }
-
-    /// An integer within `min..=max`.
-    pub fn integer(&self, reader: &mut Reader<'_>, key: &str, min: i64, max: i64) -> Option<i64> {
-        let value = self.get(key)?;
-        let parsed = match value.get_ref() {
-            DeValue::Integer(i) => i64::from_str_radix(i.as_str(), i.radix()).ok(),
-            _ => None,
-        };
-        match parsed {
-            Some(n) if (min..=max).contains(&n) => Some(n),
-            _ => {
-                reader.problem(
-                    value.span().start,
-                    &self.key_path(key),
-                    format!("expected an integer from {min} to {max}, found {}", show(value.get_ref())),
-                );
-                None
-            }
-        }
-    }
-
-    /// A finite number within `min..=max` (integers are accepted).
-    pub fn number(&self, reader: &mut Reader<'_>, key: &str, min: f64, max: f64) -> Option<f64> {
-        let value = self.get(key)?;
-        let parsed = match value.get_ref() {
-            DeValue::Integer(i) => i64::from_str_radix(i.as_str(), i.radix()).ok().map(|n| n as f64),
-            DeValue::Float(f) => f.as_str().parse::<f64>().ok(),
-            _ => None,
-        };
-        match parsed {
-            Some(n) if n.is_finite() && (min..=max).contains(&n) => Some(n),
-            _ => {
-                reader.problem(
-                    value.span().start,
-                    &self.key_path(key),
-                    format!("expected a number from {min} to {max}, found {}", show(value.get_ref())),
-                );
-                None
-            }
-        }
-    }
-
-    pub fn strings(&self, reader: &mut Reader<'_>, key: &str) -> Option<Vec<String>> {
-        let value = self.get(key)?;
-        let DeValue::Array(items) = value.get_ref() else {
-            reader.problem(
-                value.span().start,
-                &self.key_path(key),
-                format!("expected an array of strings, found {}", kind(value.get_ref())),
-            );
-            return None;
-        };
-        let mut out = Vec::new();
-        for item in items.iter() {
-            match item.get_ref() {
-                DeValue::String(s) => out.push(s.to_string()),
-                other => reader.problem(
-                    item.span().start,
-                    &self.key_path(key),
-                    format!("expected a string, found {}", kind(other)),
-                ),
-            }
-        }
-        Some(out)
     }
 
     /// The keys and spans of a table, for tables whose keys are free-form (plugin `config`).
@@ -235,22 +153,5 @@ fn kind(value: &DeValue<'_>) -> &'static str {
         DeValue::Datetime(_) => "a datetime",
         DeValue::Array(_) => "an array",
         DeValue::Table(_) => "a table",
-    }
-}
-
-fn show(value: &DeValue<'_>) -> Cow<'static, str> {
-    match value {
-        DeValue::String(s) => format!("{s:?}").into(),
-        DeValue::Integer(i) => i.to_string().into(),
-        DeValue::Float(f) => f.to_string().into(),
-        other => kind(other).into(),
-    }
-}
-
-/// Expands a leading `~/` to the home directory `HOME` of the given environment.
-pub fn expand_home(path: &str, env: &super::Env) -> PathBuf {
-    match (path.strip_prefix("~/"), env.get("HOME")) {
-        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
-        _ => PathBuf::from(path),
     }
 }

@@ -1,7 +1,7 @@
 //! The backends behind the `embeddings` capability: the native sentence encoder (`parlance-embeddings`)
 //! over a model folder, or an OpenAI-compatible `/v1/embeddings` endpoint.
 
-use crate::config::EmbeddingsConfig;
+use crate::embeddings::EmbeddingsConfig;
 use crate::plugins::api::{PluginError, PluginErrorKind};
 use crate::plugins::embeddings::{EmbeddingBackend, EmbeddingModelInfo};
 use futures::future::BoxFuture;

@@ -4,15 +4,16 @@
 
 pub mod embeddings;
 pub mod routes;
+mod settings;
 pub mod summary;
 pub mod weights;
 
-use crate::config::EvaluateConfig;
 use crate::error::{Error, Result};
 use crate::plugins::api::{CallError, CallFailure, Pair, PluginInfo, PluginKind};
 use crate::plugins::{Plugin, PluginHost};
 use futures::StreamExt;
 use serde::Serialize;
+pub use settings::EvaluateConfig;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use summary::Summary;
@@ -57,7 +58,8 @@ pub struct EvaluateService {
 
 impl EvaluateService {
     /// Fails when two of the metrics in use declare the same score name, since the evaluation is one
-    /// flat object and one would hide the other.
+    /// flat object and one would hide the other, and when the operator's `[evaluate.weights]` names a
+    /// score that no metric declares (a misspelt name would silently weigh nothing).
     pub fn new(
         config: EvaluateConfig,
         plugins: Arc<PluginHost>,
@@ -70,17 +72,40 @@ impl EvaluateService {
             if let PluginInfo::Metric { scores, .. } = &plugin.info {
                 for score in scores {
                     if let Some(other) = owners.insert(&score.name, plugin.id()) {
-                        return Err(crate::config::ConfigError {
-                            problems: vec![format!(
-                                "the metrics `{other}` and `{}` both declare the score `{}`; list the ones to use in \
-                                 [evaluate] metrics, or disable one with `enabled = false`",
-                                plugin.id(),
-                                score.name
-                            )],
-                        }
+                        return Err(crate::config::ConfigError::one(format!(
+                            "the metrics `{other}` and `{}` both declare the score `{}`; list the ones to use in \
+                             [evaluate] metrics, or disable one with `enabled = false`",
+                            plugin.id(),
+                            score.name
+                        ))
                         .into());
                     }
                 }
+            }
+        }
+        if service.weights != Weights::default() {
+            let declared: Vec<&str> = service
+                .plugins
+                .of_kind(PluginKind::Metric)
+                .flat_map(|p| match &p.info {
+                    PluginInfo::Metric { scores, .. } => scores.iter().map(|s| s.name.as_str()).collect(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            let unknown: Vec<&str> = service
+                .weights
+                .entries
+                .keys()
+                .map(String::as_str)
+                .filter(|n| !declared.contains(n))
+                .collect();
+            if !unknown.is_empty() {
+                return Err(crate::config::ConfigError::one(format!(
+                    "[evaluate.weights] names {}, which no metric plugin declares (declared: {})",
+                    unknown.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "),
+                    declared.join(", ")
+                ))
+                .into());
             }
         }
         Ok(service)
@@ -88,6 +113,10 @@ impl EvaluateService {
 
     pub fn weights(&self) -> &Weights {
         &self.weights
+    }
+
+    pub fn config(&self) -> &EvaluateConfig {
+        &self.config
     }
 
     /// The metric plugins in evaluation order: the configured list, or every metric plugin.

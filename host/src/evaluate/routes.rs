@@ -1,25 +1,44 @@
-//! The evaluation routes: `POST /evaluate` and `POST /evaluate/batch`.
+//! The evaluation routes, `POST /evaluate` and `POST /evaluate/batch`, and their OpenAPI fragment.
 
 use super::summary::Summary;
-use super::{EvalOptions, Evaluation};
-use crate::Parlance;
-use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::Json;
+use super::{EvalOptions, EvaluateService, Evaluation};
 use crate::plugins::api::Pair;
+use crate::rest::openapi::{array, items, property};
+use crate::rest::{ApiError, ErrorBody, Json};
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{FromRef, State};
 use axum::routing::post;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use utoipa::{OpenApi, ToSchema};
 
-pub fn routes() -> Router<Parlance> {
+type Service = State<Arc<EvaluateService>>;
+
+pub fn routes<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<EvaluateService>: FromRef<S>,
+{
     Router::new().route("/evaluate", post(evaluate)).route("/evaluate/batch", post(evaluate_batch))
 }
 
 #[derive(OpenApi)]
 #[openapi(paths(evaluate, evaluate_batch), tags((name = "evaluate", description = "Paraphrase quality evaluation")))]
-pub struct ApiDoc;
+struct ApiDoc;
+
+/// The routes' OpenAPI fragment, with this configuration's limits.
+pub fn openapi(service: &EvaluateService) -> utoipa::openapi::OpenApi {
+    let mut doc = ApiDoc::openapi();
+    let config = service.config();
+    for field in ["original", "paraphrase"] {
+        property(&mut doc, "EvaluateBody", field, |o| o.max_length = Some(config.max_text_chars));
+    }
+    for field in ["originals", "paraphrases"] {
+        array(&mut doc, "EvaluateBatchBody", field, items(1, config.max_pairs));
+    }
+    doc
+}
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct EvaluateBody {
@@ -55,18 +74,18 @@ pub struct EvaluateResponse {
         (status = 422, description = "A missing or wrong field, or a text over the limit", body = ErrorBody),
     ))]
 pub async fn evaluate(
-    State(p): State<Parlance>,
+    State(service): Service,
     Json(body): Json<EvaluateBody>,
 ) -> Result<axum::Json<EvaluateResponse>, ApiError> {
     let options = EvalOptions { include_semantic: body.include_semantic, detail: body.detail };
     let pair = Pair { original: body.original, paraphrase: body.paraphrase };
-    let mut results = p.evaluator().evaluate(std::slice::from_ref(&pair), options).await?;
+    let mut results = service.evaluate(std::slice::from_ref(&pair), options).await?;
     let result = results.remove(0);
     Ok(axum::Json(EvaluateResponse {
         original: pair.original,
         paraphrase: pair.paraphrase,
         evaluation: result.evaluation,
-        weights: p.evaluator().weights().as_map(),
+        weights: service.weights().as_map(),
         warnings: result.warnings,
     }))
 }
@@ -111,10 +130,10 @@ pub struct EvaluateBatchResponse {
         (status = 422, description = "Lists of different lengths, empty lists, too many pairs, or a text over the limit", body = ErrorBody),
     ))]
 pub async fn evaluate_batch(
-    State(p): State<Parlance>,
+    State(service): Service,
     Json(body): Json<EvaluateBatchBody>,
 ) -> Result<axum::Json<EvaluateBatchResponse>, ApiError> {
-    let max = p.config().evaluate.max_pairs;
+    let max = service.config().max_pairs;
     if body.originals.len() != body.paraphrases.len() {
         return Err(crate::Error::invalid(
             "paraphrases",
@@ -143,7 +162,7 @@ pub async fn evaluate_batch(
         .map(|(original, paraphrase)| Pair { original, paraphrase })
         .collect();
     let options = EvalOptions { include_semantic: body.include_semantic, detail: body.detail };
-    let evaluations = p.evaluator().evaluate(&pairs, options).await?;
+    let evaluations = service.evaluate(&pairs, options).await?;
     let summary = body.summary.then(|| super::EvaluateService::summarize(&evaluations));
     let results = pairs
         .into_iter()
@@ -155,5 +174,5 @@ pub async fn evaluate_batch(
             warnings: e.warnings,
         })
         .collect();
-    Ok(axum::Json(EvaluateBatchResponse { results, weights: p.evaluator().weights().as_map(), summary }))
+    Ok(axum::Json(EvaluateBatchResponse { results, weights: service.weights().as_map(), summary }))
 }

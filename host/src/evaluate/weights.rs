@@ -7,10 +7,11 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// How a score is mapped before weighting.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Transform {
     /// The score as it is.
+    #[default]
     Identity,
     /// `1 - x`: for scores where less is better for a paraphrase (word overlap).
     Inverse,

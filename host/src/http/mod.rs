@@ -1,43 +1,94 @@
-//! The HTTP surfaces: one router for the paraphrase API (seed 001) and the chat API (seed 000),
-//! served on both `API_PORT` and `PORT`, with the error mapping, OpenAPI documents, CORS, body limits
-//! and request metrics they share.
+//! The HTTP transport: one router for the paraphrase API (seed 001) and the chat API (seed 000),
+//! assembled from the routes each domain owns, served on both `API_PORT` and `PORT`, with the
+//! fallbacks, OpenAPI documents, CORS, body limits and request metrics they share.
 
 pub mod docs;
-pub mod error;
-pub mod extract;
 pub mod ops;
+mod settings;
+
+pub use settings::ServerConfig;
 
 use crate::Parlance;
+use crate::chat::ChatService;
+use crate::evaluate::EvaluateService;
+use crate::metrics::Metrics;
+use crate::paraphrase::ParaphraseService;
+use crate::plugins::PluginHost;
+use crate::rest::ApiError;
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRef, MatchedPath, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use error::ApiError;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Instant;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
+/// What the routes need: each domain's service (handlers take theirs as a substate), and for the
+/// operations routes the plugin host and the metrics.
+#[derive(Clone)]
+pub struct AppState {
+    pub paraphrase: Arc<ParaphraseService>,
+    pub evaluate: Arc<EvaluateService>,
+    pub chat: Arc<ChatService>,
+    pub plugins: Arc<PluginHost>,
+    pub metrics: Arc<Metrics>,
+    pub server: Arc<ServerConfig>,
+}
+
+impl AppState {
+    /// The state of a server; `None` when `parlance` was built without the chat service.
+    pub fn new(parlance: &Parlance) -> Option<AppState> {
+        Some(AppState {
+            paraphrase: parlance.paraphraser().clone(),
+            evaluate: parlance.evaluator().clone(),
+            chat: parlance.chat()?.clone(),
+            plugins: parlance.plugins().clone(),
+            metrics: parlance.metrics().clone(),
+            server: Arc::new(parlance.config().server.clone()),
+        })
+    }
+}
+
+impl FromRef<AppState> for Arc<ParaphraseService> {
+    fn from_ref(state: &AppState) -> Self {
+        state.paraphrase.clone()
+    }
+}
+
+impl FromRef<AppState> for Arc<EvaluateService> {
+    fn from_ref(state: &AppState) -> Self {
+        state.evaluate.clone()
+    }
+}
+
+impl FromRef<AppState> for Arc<ChatService> {
+    fn from_ref(state: &AppState) -> Self {
+        state.chat.clone()
+    }
+}
+
 /// The whole application, kept apart from serving so that tests can call it without a socket.
-pub fn app(parlance: Parlance) -> Router {
-    let config = &parlance.config().server;
+pub fn app(state: AppState) -> Router {
+    let config = state.server.clone();
     let mut router = Router::new()
         .merge(crate::paraphrase::routes::routes())
         .merge(crate::evaluate::routes::routes())
         .merge(crate::chat::routes::routes())
         .merge(ops::routes())
-        .merge(docs::routes(&parlance))
+        .merge(docs::routes(&state))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(config.max_body_bytes))
-        .layer(middleware::from_fn_with_state(parlance.clone(), record_request));
+        .layer(DefaultBodyLimit::max(config.max_body_bytes()))
+        .layer(middleware::from_fn_with_state(state.metrics.clone(), record_request));
     if config.debug {
-        router = router.layer(middleware::from_fn(error::debug_causes));
+        router = router.layer(middleware::from_fn(crate::rest::error::debug_causes));
     }
     if let Some(cors) = cors(&config.cors_origins) {
         router = router.layer(cors);
     }
-    router.with_state(parlance)
+    router.with_state(state)
 }
 
 fn cors(origins: &[String]) -> Option<CorsLayer> {
@@ -53,21 +104,6 @@ fn cors(origins: &[String]) -> Option<CorsLayer> {
 }
 
 async fn not_found(method: Method, uri: axum::http::Uri) -> ApiError {
-    // A user route with nothing after its prefix is a request for the empty user_id, which deserves
-    // that name rather than a bare 404.
-    const USER_ROUTES: &[&str] = &[
-        "/v1/user/id/",
-        "/v1/user/metadata/",
-        "/v1/user/dialog/json/",
-        "/v1/user/dialog/str/",
-        "/v1/user/dialog/",
-    ];
-    if USER_ROUTES.contains(&uri.path()) {
-        return ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_input", "`user_id` is empty");
-    }
-    if uri.path() == "/v1/user/all/id/" {
-        return ApiError::bad_request("invalid_page", "the page number is missing");
-    }
     ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no route for {method} {}", uri.path()))
 }
 
@@ -81,7 +117,7 @@ async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> ApiError {
 
 /// Counts every request by its route template (not its raw path, which would explode the label
 /// space) and status, and times it.
-async fn record_request(State(parlance): State<Parlance>, request: Request, next: Next) -> Response {
+async fn record_request(State(metrics): State<Arc<Metrics>>, request: Request, next: Next) -> Response {
     let route = request
         .extensions()
         .get::<MatchedPath>()
@@ -90,7 +126,6 @@ async fn record_request(State(parlance): State<Parlance>, request: Request, next
     let method = request.method().to_string();
     let started = Instant::now();
     let response = next.run(request).await;
-    let metrics = parlance.metrics();
     metrics
         .http_requests
         .get_or_create(&crate::metrics::RequestLabels {
@@ -111,7 +146,10 @@ async fn record_request(State(parlance): State<Parlance>, request: Request, next
 pub async fn serve(parlance: Parlance, api_port: u16) -> anyhow::Result<()> {
     let host = parlance.config().server.host;
     let chat_port = parlance.config().server.chat_port;
-    let app = app(parlance);
+    let state = AppState::new(&parlance).ok_or_else(|| {
+        anyhow::anyhow!("the server needs the chat service, which this Parlance was built without")
+    })?;
+    let app = app(state);
     let mut ports = vec![api_port];
     if chat_port != api_port {
         ports.push(chat_port);

@@ -1,9 +1,9 @@
 //! Operations routes: `GET /health` (the state of every component) and `GET /metrics` (Prometheus).
 
-use crate::Parlance;
-use crate::http::error::ErrorBody;
-use crate::http::extract::Query;
+use super::AppState;
 use crate::plugins::api::PluginKind;
+use crate::plugins::{PluginHost, ProbeOutcome};
+use crate::rest::{ErrorBody, Query};
 use axum::Router;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
@@ -12,7 +12,7 @@ use axum::routing::get;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-pub fn routes() -> Router<Parlance> {
+pub fn routes() -> Router<AppState> {
     Router::new().route("/health", get(health)).route("/metrics", get(metrics))
 }
 
@@ -76,16 +76,12 @@ pub struct PluginsHealth {
     params(HealthQuery),
     responses((status = 200, body = Health), (status = 400, description = "A malformed query", body = ErrorBody))
 )]
-pub async fn health(
-    State(parlance): State<Parlance>,
-    Query(query): Query<HealthQuery>,
-) -> axum::Json<Health> {
-    let host = parlance.plugins();
+pub async fn health(State(state): State<AppState>, Query(query): Query<HealthQuery>) -> axum::Json<Health> {
+    let host = &state.plugins;
     let ids = |kind| host.of_kind(kind).map(|p| p.id().to_owned()).collect::<Vec<_>>();
     let unavailable: Vec<String> = host
         .plugins()
-        .filter(|p| !p.spec().missing_secrets().is_empty())
-        .map(|p| format!("{}: missing secret {}", p.id(), p.spec().missing_secrets().join(", ")))
+        .filter_map(|p| p.unavailable_reason().map(|reason| format!("{}: {reason}", p.id())))
         .collect();
     let plugins = PluginsHealth {
         status: "ok".into(),
@@ -95,9 +91,9 @@ pub async fn health(
         metrics: ids(PluginKind::Metric),
         unavailable,
     };
-    let cache = parlance.paraphraser().cache().stats();
-    let store = parlance.store_health().await;
-    let probes = if query.probe { Some(probe_all(&parlance).await) } else { None };
+    let cache = state.paraphrase.cache().stats();
+    let store = state.chat.health().await;
+    let probes = if query.probe { Some(probe_all(host).await) } else { None };
     let probe_failed = probes.as_ref().is_some_and(|p| p.values().any(|p| p.status == "failed"));
     let degraded = cache.status != "ok" || store.status != "ok" || probe_failed;
     axum::Json(Health {
@@ -109,26 +105,20 @@ pub async fn health(
 }
 
 /// Probes every provider and chat model at once, each under its own limits.
-async fn probe_all(parlance: &Parlance) -> std::collections::BTreeMap<String, Probe> {
-    let host = parlance.plugins();
-    let calls = host.plugins().filter(|p| p.kind() != PluginKind::Metric).map(|plugin| async move {
-        let missing = plugin.spec().missing_secrets();
-        let probe = if !missing.is_empty() {
-            Probe { status: "skipped".into(), detail: Some(format!("missing secret {}", missing.join(", "))) }
-        } else {
-            probe_one(host, plugin).await
-        };
-        (plugin.id().to_owned(), probe)
-    });
-    futures::future::join_all(calls).await.into_iter().collect()
-}
-
-async fn probe_one(host: &crate::plugins::PluginHost, plugin: &crate::plugins::Plugin) -> Probe {
-    match host.probe(plugin).await {
-        None => Probe { status: "unsupported".into(), detail: None },
-        Some(Ok(detail)) => Probe { status: "ok".into(), detail: Some(detail) },
-        Some(Err(e)) => Probe { status: "failed".into(), detail: Some(e.to_string()) },
-    }
+async fn probe_all(host: &PluginHost) -> std::collections::BTreeMap<String, Probe> {
+    host.probe_all()
+        .await
+        .into_iter()
+        .map(|(id, outcome)| {
+            let probe = match outcome {
+                ProbeOutcome::Skipped(reason) => Probe { status: "skipped".into(), detail: Some(reason) },
+                ProbeOutcome::Unsupported => Probe { status: "unsupported".into(), detail: None },
+                ProbeOutcome::Ok(detail) => Probe { status: "ok".into(), detail: Some(detail) },
+                ProbeOutcome::Failed(e) => Probe { status: "failed".into(), detail: Some(e.to_string()) },
+            };
+            (id, probe)
+        })
+        .collect()
 }
 
 /// Prometheus metrics in the text exposition format.
@@ -138,10 +128,10 @@ async fn probe_one(host: &crate::plugins::PluginHost, plugin: &crate::plugins::P
     tag = "operations",
     responses((status = 200, description = "Prometheus text format", content_type = "text/plain", body = String))
 )]
-pub async fn metrics(State(parlance): State<Parlance>) -> impl IntoResponse {
+pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     (
         StatusCode::OK,
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
-        parlance.metrics().render(),
+        state.metrics.render(),
     )
 }

@@ -3,9 +3,11 @@
 //! upstream-429 retries. The CLI, the REST API and the library all paraphrase through here.
 
 pub mod routes;
+mod settings;
 
-use crate::cache::{self, CachedParaphrase, ResponseCache};
-use crate::config::ParaphraseConfig;
+pub use settings::ParaphraseConfig;
+
+use crate::cache::{self, CacheConfig, CachedParaphrase, ResponseCache};
 use crate::error::{Error, Result};
 use crate::metrics::{Metrics, ProviderLabels};
 use crate::plugins::api::{CallFailure, PluginErrorKind, PluginInfo, PluginKind};
@@ -73,6 +75,29 @@ impl Caller {
     }
 }
 
+/// One configured provider.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct ProviderEntry {
+    /// The id to send as `provider`.
+    pub id: String,
+    pub name: String,
+    pub default_model: String,
+    /// Whether this is the provider used when a request names none.
+    pub default: bool,
+    /// False when a secret the provider needs (an API key) is not configured.
+    pub available: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unavailable_reason: Option<String>,
+}
+
+/// `GET /providers`.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ProvidersResponse {
+    /// The default provider's id.
+    pub default: String,
+    pub providers: Vec<ProviderEntry>,
+}
+
 /// A paraphrase together with the caller's quota after it, when a provider call was made.
 #[derive(Clone, Debug)]
 pub struct Outcome {
@@ -95,9 +120,13 @@ pub struct ParaphraseService {
 }
 
 impl ParaphraseService {
-    pub async fn new(config: ParaphraseConfig, plugins: Arc<PluginHost>, metrics: Arc<Metrics>) -> Self {
-        let cache =
-            ResponseCache::new(&config.cache, metrics.cache_hits.clone(), metrics.cache_misses.clone()).await;
+    pub async fn new(
+        config: ParaphraseConfig,
+        cache: &CacheConfig,
+        plugins: Arc<PluginHost>,
+        metrics: Arc<Metrics>,
+    ) -> Self {
+        let cache = ResponseCache::new(cache, metrics.cache_hits.clone(), metrics.cache_misses.clone()).await;
         let limits = RateLimits::per_minute(config.rate_limit_per_minute);
         let calls = Semaphore::new(config.max_concurrent_calls);
         ParaphraseService { config, plugins, cache, limits, metrics, calls }
@@ -108,7 +137,7 @@ impl ParaphraseService {
     }
 
     pub fn default_provider(&self) -> &str {
-        &self.config.default_provider
+        self.config.default_provider()
     }
 
     pub fn cache(&self) -> &ResponseCache {
@@ -121,28 +150,40 @@ impl ParaphraseService {
 
     /// The provider a request names, or the default; unknown ids are an error listing the known ones.
     pub fn provider(&self, id: Option<&str>) -> Result<&Arc<Plugin>> {
-        let id = id.unwrap_or(&self.config.default_provider);
+        let id = id.unwrap_or(self.config.default_provider());
         match self.plugins.get(id) {
-            Some(p) if p.kind() == PluginKind::Provider => {
-                let missing = p.spec().missing_secrets();
-                if missing.is_empty() {
-                    Ok(p)
-                } else {
-                    let sources: Vec<String> =
-                        missing.iter().map(|k| format!("`{k}` (from {})", p.spec().secrets[*k])).collect();
-                    Err(Error::PluginUnavailable {
-                        kind: "provider",
-                        id: id.to_owned(),
-                        reason: format!("the secret {} is not set", sources.join(", ")),
-                    })
-                }
-            }
+            Some(p) if p.kind() == PluginKind::Provider => match p.unavailable_reason() {
+                None => Ok(p),
+                Some(reason) => Err(Error::PluginUnavailable { kind: "provider", id: id.to_owned(), reason }),
+            },
             _ => Err(Error::UnknownPlugin {
                 kind: "provider",
                 id: id.to_owned(),
                 known: self.plugins.of_kind(PluginKind::Provider).map(|p| p.id().to_owned()).collect(),
             }),
         }
+    }
+
+    /// Every configured provider, for `GET /providers` and the CLI.
+    pub fn providers(&self) -> Vec<ProviderEntry> {
+        self.plugins
+            .of_kind(PluginKind::Provider)
+            .map(|p| {
+                let (name, default_model) = match &p.info {
+                    PluginInfo::Provider { name, default_model } => (name.clone(), default_model.clone()),
+                    other => (other.name().to_owned(), String::new()),
+                };
+                let unavailable_reason = p.unavailable_reason();
+                ProviderEntry {
+                    id: p.id().to_owned(),
+                    name,
+                    default_model,
+                    default: p.id() == self.default_provider(),
+                    available: unavailable_reason.is_none(),
+                    unavailable_reason,
+                }
+            })
+            .collect()
     }
 
     /// Checks a text against the documented limits.
@@ -198,11 +239,7 @@ impl ParaphraseService {
                     .rate_limited
                     .get_or_create(&ProviderLabels { provider: provider.id().to_owned() })
                     .inc();
-                Error::RateLimited {
-                    provider: provider.id().to_owned(),
-                    limit_per_minute: refused.limit,
-                    retry_after: refused.retry_after,
-                }
+                Error::RateLimited { provider: provider.id().to_owned(), refused }
             })?),
             Pacing::Wait => {
                 self.limits.wait(&caller.client, provider.id()).await;
@@ -210,8 +247,7 @@ impl ParaphraseService {
             }
         };
         let out = {
-            let _permit =
-                self.calls.acquire().await.map_err(|_| Error::Unsupported("shutting down".into()))?;
+            let _permit = self.calls.acquire().await.map_err(|_| Error::ShuttingDown)?;
             self.call_with_retries(provider, &request.text, &model).await?
         };
         self.cache

@@ -1,27 +1,57 @@
 //! The paraphrase REST routes: `POST /paraphrase` and `POST /paraphrase/batch`, plus the operator's
-//! views `GET /providers` and `GET /cache/stats`.
+//! views `GET /providers` and `GET /cache/stats`, and their OpenAPI fragment.
 
-use super::{Caller as RateCaller, Outcome, Pacing, Paraphrase, ParaphraseRequest};
-use crate::Parlance;
+use super::{
+    Caller as RateCaller, Outcome, Pacing, Paraphrase, ParaphraseRequest, ParaphraseService,
+    ProvidersResponse,
+};
 use crate::cache::CacheStats;
-use crate::http::error::{ApiError, ErrorBody, ErrorDetail};
-use crate::http::extract::{Caller, Json};
-use crate::plugins::api::{PluginInfo, PluginKind};
-use crate::ratelimit::Admitted;
+use crate::rest::openapi::{array, items, property, text};
+use crate::rest::{ApiError, Caller, ErrorBody, ErrorDetail, Json};
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{FromRef, State};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use std::sync::Arc;
+use utoipa::{OpenApi, ToSchema};
 
-pub fn routes() -> Router<Parlance> {
+type Service = State<Arc<ParaphraseService>>;
+
+pub fn routes<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<ParaphraseService>: FromRef<S>,
+{
     Router::new()
         .route("/paraphrase", post(paraphrase))
         .route("/paraphrase/batch", post(paraphrase_batch))
         .route("/providers", get(providers))
         .route("/cache/stats", get(cache_stats))
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    paths(paraphrase, paraphrase_batch, providers, cache_stats),
+    tags((name = "paraphrase", description = "Paraphrase generation (seed 001)"))
+)]
+struct ApiDoc;
+
+/// The routes' OpenAPI fragment, with this configuration's limits and available providers.
+pub fn openapi(service: &ParaphraseService) -> utoipa::openapi::OpenApi {
+    let mut doc = ApiDoc::openapi();
+    let mut providers: Vec<serde_json::Value> =
+        service.providers().into_iter().filter(|p| p.available).map(|p| p.id.into()).collect();
+    providers.push(serde_json::Value::Null);
+    for body in ["ParaphraseBody", "BatchBody"] {
+        property(&mut doc, body, "provider", |o| o.enum_values = Some(providers.clone()));
+        property(&mut doc, body, "model", text(None));
+    }
+    let config = service.config();
+    property(&mut doc, "ParaphraseBody", "text", text(Some(config.max_text_chars)));
+    array(&mut doc, "BatchBody", "texts", items(1, config.batch_max_size));
+    doc
 }
 
 /// `POST /paraphrase`.
@@ -62,7 +92,7 @@ fn rate_caller(caller: &Caller) -> RateCaller {
     )
 )]
 pub async fn paraphrase(
-    State(parlance): State<Parlance>,
+    State(service): Service,
     caller: Caller,
     Json(body): Json<ParaphraseBody>,
 ) -> Result<Response, ApiError> {
@@ -72,35 +102,18 @@ pub async fn paraphrase(
         model: body.model,
         skip_cache: body.skip_cache,
     };
-    let outcome = parlance
-        .paraphraser()
-        .paraphrase(&request, &rate_caller(&caller))
-        .await
-        .map_err(rate_limited_error)?;
+    let outcome = service.paraphrase(&request, &rate_caller(&caller)).await?;
     let mut response = axum::Json(outcome.paraphrase).into_response();
     if let Some(quota) = outcome.quota {
-        rate_headers(response.headers_mut(), quota);
+        insert_headers(response.headers_mut(), quota.headers());
     }
     Ok(response)
 }
 
-fn rate_headers(headers: &mut HeaderMap, quota: Admitted) {
-    headers.insert("x-ratelimit-limit", HeaderValue::from(quota.limit));
-    headers.insert("x-ratelimit-remaining", HeaderValue::from(quota.remaining));
-    headers.insert("x-ratelimit-reset", HeaderValue::from(quota.reset.as_secs_f64().ceil() as u64));
-}
-
-/// Our own 429 carries the quota headers as well as Retry-After.
-fn rate_limited_error(e: crate::Error) -> ApiError {
-    let mut api = ApiError::from_error(&e);
-    if let crate::Error::RateLimited { limit_per_minute, retry_after, .. } = &e {
-        let reset = retry_after.as_secs_f64().ceil() as u64
-            + 60 / u64::from((*limit_per_minute).max(1)) * u64::from(limit_per_minute.saturating_sub(1));
-        api.headers.push(("x-ratelimit-limit", limit_per_minute.to_string()));
-        api.headers.push(("x-ratelimit-remaining", "0".into()));
-        api.headers.push(("x-ratelimit-reset", reset.to_string()));
+fn insert_headers(headers: &mut HeaderMap, values: [(&'static str, u64); 3]) {
+    for (name, value) in values {
+        headers.insert(name, HeaderValue::from(value));
     }
-    api
 }
 
 /// `POST /paraphrase/batch`.
@@ -160,11 +173,11 @@ pub struct BatchResponse {
     )
 )]
 pub async fn paraphrase_batch(
-    State(parlance): State<Parlance>,
+    State(service): Service,
     caller: Caller,
     Json(body): Json<BatchBody>,
 ) -> Result<axum::Json<BatchResponse>, ApiError> {
-    let max = parlance.paraphraser().config().batch_max_size;
+    let max = service.config().batch_max_size;
     if body.texts.is_empty() {
         return Err(crate::Error::invalid("texts", "`texts` is empty").into());
     }
@@ -176,10 +189,8 @@ pub async fn paraphrase_batch(
         .into());
     }
     let texts = body.texts.clone();
-    let results = parlance
-        .paraphraser()
-        .paraphrase_batch(body.texts, body.provider, body.model, &rate_caller(&caller))
-        .await?;
+    let results =
+        service.paraphrase_batch(body.texts, body.provider, body.model, &rate_caller(&caller)).await?;
     let items: Vec<BatchItem> = texts
         .into_iter()
         .zip(results)
@@ -213,57 +224,17 @@ pub async fn paraphrase_batch(
     Ok(axum::Json(BatchResponse { results: items, summary }))
 }
 
-/// One configured provider.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ProviderEntry {
-    /// The id to send as `provider`.
-    pub id: String,
-    pub name: String,
-    pub default_model: String,
-    /// Whether this is the provider used when a request names none.
-    pub default: bool,
-    /// False when a secret the provider needs (an API key) is not configured.
-    pub available: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unavailable_reason: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ProvidersResponse {
-    /// The default provider's id.
-    pub default: String,
-    pub providers: Vec<ProviderEntry>,
-}
-
 /// The configured providers, their default models, and which one is the default.
 #[utoipa::path(get, path = "/providers", tag = "paraphrase", responses((status = 200, body = ProvidersResponse)))]
-pub async fn providers(State(parlance): State<Parlance>) -> axum::Json<ProvidersResponse> {
-    let default = parlance.paraphraser().default_provider().to_owned();
-    let providers = parlance
-        .plugins()
-        .of_kind(PluginKind::Provider)
-        .map(|p| {
-            let (name, default_model) = match &p.info {
-                PluginInfo::Provider { name, default_model } => (name.clone(), default_model.clone()),
-                other => (other.name().to_owned(), String::new()),
-            };
-            let missing = p.spec().missing_secrets();
-            ProviderEntry {
-                id: p.id().to_owned(),
-                name,
-                default_model,
-                default: p.id() == default,
-                available: missing.is_empty(),
-                unavailable_reason: (!missing.is_empty())
-                    .then(|| format!("missing secret: {}", missing.join(", "))),
-            }
-        })
-        .collect();
-    axum::Json(ProvidersResponse { default, providers })
+pub async fn providers(State(service): Service) -> axum::Json<ProvidersResponse> {
+    axum::Json(ProvidersResponse {
+        default: service.default_provider().to_owned(),
+        providers: service.providers(),
+    })
 }
 
 /// Response-cache hits and misses, and the state of the store.
 #[utoipa::path(get, path = "/cache/stats", tag = "operations", responses((status = 200, body = CacheStats)))]
-pub async fn cache_stats(State(parlance): State<Parlance>) -> axum::Json<CacheStats> {
-    axum::Json(parlance.paraphraser().cache().stats())
+pub async fn cache_stats(State(service): Service) -> axum::Json<CacheStats> {
+    axum::Json(service.cache().stats())
 }

@@ -112,18 +112,20 @@ pub struct Paraphrased {
     pub model: String,
 }
 
-/// One stored line of a dialog.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct DialogEntry {
+/// One line of the dialog so far, as the contract's `dialog-entry` carries it; borrowed from the
+/// caller's dialog, so that building a request copies no text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HistoryEntry<'a> {
     pub index: u32,
-    pub name: String,
-    pub message: String,
+    pub name: &'a str,
+    pub message: &'a str,
 }
 
 /// Everything a chat model needs to write the character's next line.
 #[derive(Clone, Debug)]
-pub struct ChatRequest {
-    pub history: Vec<DialogEntry>,
+pub struct ChatRequest<'a> {
+    /// The dialog so far, oldest first.
+    pub history: Vec<HistoryEntry<'a>>,
     pub message: String,
     pub from_name: String,
     pub to_name: String,

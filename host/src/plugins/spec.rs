@@ -2,6 +2,7 @@
 //! and secrets, and its limits. Built by `config`, consumed by the runtime.
 
 use super::api::PluginKind;
+pub use crate::config::SecretSource;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
@@ -165,24 +166,8 @@ pub struct PluginSpec {
     pub secrets: BTreeMap<String, SecretSource>,
     pub limits: Limits,
     pub grants: Grants,
-}
-
-/// Where a secret's value comes from: an environment variable, else a key file (first line).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SecretSource {
-    pub env: Option<String>,
-    pub file: Option<String>,
-}
-
-impl fmt::Display for SecretSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.env, &self.file) {
-            (Some(e), Some(p)) => write!(f, "${e} or {p}"),
-            (Some(e), None) => write!(f, "${e}"),
-            (None, Some(p)) => write!(f, "{p}"),
-            (None, None) => write!(f, "nowhere"),
-        }
-    }
+    /// `file:line` of the `[[plugin]]` table that configured it, for messages about it.
+    pub declared_at: Option<String>,
 }
 
 impl PluginSpec {
@@ -197,6 +182,7 @@ impl PluginSpec {
             secrets: BTreeMap::new(),
             limits: Limits::default(),
             grants: Grants::default(),
+            declared_at: None,
         }
     }
     /// The settings a plugin sees, with secret values masked, for listings and logs.

@@ -1,4 +1,10 @@
 use super::*;
+use rusqlite::Connection;
+
+/// The dialog's entries, or `None` when there is no such user.
+async fn entries(s: &DialogStore, client: &str, user: &str) -> Option<Vec<DialogEntry>> {
+    s.dialog(client, user).await.unwrap().map(|d| d.entries().to_vec())
+}
 
 async fn store() -> (tempfile::TempDir, DialogStore) {
     let dir = tempfile::tempdir().unwrap();
@@ -46,7 +52,7 @@ async fn exchanges_append_whole_and_contiguous() {
     for t in tasks {
         t.await.unwrap().unwrap();
     }
-    let dialog = s.dialog("c", "u").await.unwrap().unwrap();
+    let dialog = entries(&s, "c", "u").await.unwrap();
     assert_eq!(dialog.len(), 42);
     for (i, e) in dialog.iter().enumerate() {
         assert_eq!(e.index as usize, i);
@@ -58,11 +64,7 @@ async fn exchanges_append_whole_and_contiguous() {
         s.append_exchange("c", "u", lines(&[("a", "b"), ("c", "d")]), 43).await,
         Err(StoreError::DialogFull { would: 44, limit: 43 })
     ));
-    assert_eq!(
-        s.dialog("c", "u").await.unwrap().unwrap().len(),
-        42,
-        "a refused exchange leaves nothing behind"
-    );
+    assert_eq!(entries(&s, "c", "u").await.unwrap().len(), 42, "a refused exchange leaves nothing behind");
 }
 
 #[tokio::test]
@@ -70,14 +72,14 @@ async fn dialogs_are_replaced_and_reset() {
     let (_dir, s) = store().await;
     assert!(!s.set_dialog("c", "nobody", vec![]).await.unwrap());
     s.put_user("c", "u").await.unwrap();
-    let entries = vec![
+    let dialog = vec![
         DialogEntry { index: 0, name: "A".into(), message: "one".into() },
         DialogEntry { index: 1, name: "B".into(), message: "two".into() },
     ];
-    assert!(s.set_dialog("c", "u", entries.clone()).await.unwrap());
-    assert_eq!(s.dialog("c", "u").await.unwrap().unwrap(), entries);
+    assert!(s.set_dialog("c", "u", dialog.clone()).await.unwrap());
+    assert_eq!(entries(&s, "c", "u").await.unwrap(), dialog);
     assert!(s.reset_dialog("c", "u").await.unwrap());
-    assert_eq!(s.dialog("c", "u").await.unwrap().unwrap(), vec![]);
+    assert_eq!(entries(&s, "c", "u").await.unwrap(), vec![]);
     assert!(s.dialog("c", "nobody").await.unwrap().is_none());
 }
 
@@ -104,7 +106,7 @@ async fn reopening_keeps_everything_and_refuses_newer_schemas() {
         s.append_exchange("c", "u", lines(&[("A", "x"), ("B", "y")]), 10).await.unwrap();
     }
     let s = DialogStore::open(&path, Durability::Normal).await.unwrap();
-    assert_eq!(s.dialog("c", "u").await.unwrap().unwrap().len(), 2);
+    assert_eq!(entries(&s, "c", "u").await.unwrap().len(), 2);
     drop(s);
     let conn = Connection::open(&path).unwrap();
     conn.pragma_update(None, "user_version", 99).unwrap();
@@ -162,7 +164,7 @@ async fn reads_racing_writes_end_with_the_latest_dialog() {
                         .await
                         .unwrap();
                     if w == 0 && i == 30 {
-                        let mut kept = s.dialog("c", "u").await.unwrap().unwrap();
+                        let mut kept = entries(&s, "c", "u").await.unwrap();
                         kept.truncate(10);
                         s.set_dialog("c", "u", kept).await.unwrap();
                     }
@@ -178,7 +180,7 @@ async fn reads_racing_writes_end_with_the_latest_dialog() {
                     if r % 2 == 0 {
                         s.dialog_json("c", "u").await.unwrap().unwrap();
                     } else {
-                        s.dialog("c", "u").await.unwrap().unwrap();
+                        entries(&s, "c", "u").await.unwrap();
                     }
                 }
             })
@@ -189,96 +191,11 @@ async fn reads_racing_writes_end_with_the_latest_dialog() {
     }
     let json = s.dialog_json("c", "u").await.unwrap().unwrap();
     let in_memory: Vec<DialogEntry> = serde_json::from_slice(&json).unwrap();
-    assert_eq!(in_memory, s.dialog("c", "u").await.unwrap().unwrap());
-    let from_disk = DialogStore::open(&dir.path().join("nested/dialogs.db"), Durability::Normal)
-        .await
-        .unwrap()
-        .dialog("c", "u")
-        .await
-        .unwrap()
-        .unwrap();
+    assert_eq!(in_memory, entries(&s, "c", "u").await.unwrap());
+    let reopened =
+        DialogStore::open(&dir.path().join("nested/dialogs.db"), Durability::Normal).await.unwrap();
+    let from_disk = entries(&reopened, "c", "u").await.unwrap();
     assert_eq!(in_memory, from_disk);
     assert!(from_disk.iter().enumerate().all(|(i, e)| e.index as usize == i), "contiguous indices");
     assert!(from_disk.len() > 60, "{} entries", from_disk.len());
-}
-
-/// A queued write for [`commit_group`], inserting one user (or failing after inserting it), and the
-/// receiver of its answer.
-fn user_job(
-    user: &'static str,
-    fail: Option<StoreError>,
-) -> (Box<dyn Write>, tokio::sync::oneshot::Receiver<Result<(), StoreError>>) {
-    let (reply, answer) = tokio::sync::oneshot::channel();
-    let f = move |c: &Connection, client: &str, user: &str| {
-        execute(
-            c,
-            "INSERT INTO users (client, user_id, created_at, modified_at) VALUES (?1, ?2, 0, 0)",
-            params![client, user],
-        )?;
-        match fail {
-            Some(e) => Err(e),
-            None => Ok(((), CacheEffect::Drop)),
-        }
-    };
-    (Box::new(Job { key: ("c".into(), user.into()), f: Some(f), value: None, reply }), answer)
-}
-
-fn group_store() -> (tempfile::TempDir, Connection, DialogCache) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("d.db");
-    let mut conn = open(&path, Durability::Normal).unwrap();
-    migrations::migrate(&mut conn, &path).unwrap();
-    let cache = DialogCache { dialogs: moka::sync::Cache::new(16), generation: Mutex::new(0) };
-    (dir, conn, cache)
-}
-
-fn stored_users(conn: &Connection) -> Vec<String> {
-    let mut stmt = conn.prepare("SELECT user_id FROM users ORDER BY user_id").unwrap();
-    stmt.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
-}
-
-/// Writes committed together still succeed or fail alone: a write that fails (by its own check, or by
-/// SQLite's) leaves nothing behind, and the writes around it are stored and answered.
-#[test]
-fn a_group_commit_keeps_each_write_whole() {
-    let (_dir, conn, cache) = group_store();
-    let (a, a_answer) = user_job("a", None);
-    let (b, b_answer) = user_job("b", Some(StoreError::DialogFull { would: 3, limit: 2 }));
-    let (c, c_answer) = user_job("c", None);
-    let (again, again_answer) = user_job("a", None); // the primary key refuses a second "a"
-    let (d, d_answer) = user_job("d", None);
-    commit_group(&conn, vec![a, b, c, again, d], &cache);
-    assert!(conn.is_autocommit(), "the transaction is closed");
-    assert_eq!(stored_users(&conn), ["a", "c", "d"]);
-    assert!(matches!(a_answer.blocking_recv().unwrap(), Ok(())));
-    assert!(matches!(b_answer.blocking_recv().unwrap(), Err(StoreError::DialogFull { would: 3, limit: 2 })));
-    assert!(matches!(c_answer.blocking_recv().unwrap(), Ok(())));
-    assert!(matches!(again_answer.blocking_recv().unwrap(), Err(StoreError::Sqlite(_))));
-    assert!(matches!(d_answer.blocking_recv().unwrap(), Ok(())));
-    assert_eq!(*cache.generation.lock().unwrap(), 1, "one commit");
-
-    // Alone in its transaction, a failing write is rolled back with it.
-    let (e, e_answer) = user_job("e", Some(StoreError::Task("refused".into())));
-    commit_group(&conn, vec![e], &cache);
-    assert!(conn.is_autocommit());
-    assert_eq!(stored_users(&conn), ["a", "c", "d"]);
-    assert!(matches!(e_answer.blocking_recv().unwrap(), Err(StoreError::Task(_))));
-}
-
-/// When the transaction cannot even begin (another connection holds the write lock past the busy
-/// timeout), every write of the group is answered with an error and none is stored.
-#[test]
-fn a_group_whose_transaction_fails_answers_every_write() {
-    let (dir, conn, cache) = group_store();
-    conn.busy_timeout(std::time::Duration::from_millis(10)).unwrap();
-    let other = Connection::open(dir.path().join("d.db")).unwrap();
-    other.execute_batch("BEGIN IMMEDIATE").unwrap();
-    let (a, a_answer) = user_job("a", None);
-    let (b, b_answer) = user_job("b", None);
-    commit_group(&conn, vec![a, b], &cache);
-    other.execute_batch("ROLLBACK").unwrap();
-    assert!(matches!(a_answer.blocking_recv().unwrap(), Err(StoreError::Commit(_))));
-    assert!(matches!(b_answer.blocking_recv().unwrap(), Err(StoreError::Commit(_))));
-    assert!(stored_users(&conn).is_empty());
-    assert_eq!(*cache.generation.lock().unwrap(), 0, "nothing committed");
 }

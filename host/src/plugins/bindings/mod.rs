@@ -121,7 +121,7 @@ impl Bound {
     pub async fn reply(
         &self,
         store: &mut Store<PluginState>,
-        request: &api::ChatRequest,
+        request: &api::ChatRequest<'_>,
     ) -> wasmtime::Result<Result<String, api::PluginError>> {
         match self {
             Bound::V0_1(b) => b.reply(store, request).await,

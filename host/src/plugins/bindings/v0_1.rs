@@ -191,7 +191,7 @@ impl Bound {
     pub async fn reply(
         &self,
         store: &mut Store<PluginState>,
-        request: &api::ChatRequest,
+        request: &api::ChatRequest<'_>,
     ) -> wasmtime::Result<Result<String, api::PluginError>> {
         use chat_model::exports::parlance::plugin::chat_model as wit;
         let World::ChatModel(pre) = &self.world else { wasmtime::bail!("not a chat model") };
@@ -201,8 +201,8 @@ impl Bound {
                 .iter()
                 .map(|e| wit::DialogEntry {
                     index: e.index,
-                    name: e.name.clone(),
-                    message: e.message.clone(),
+                    name: e.name.to_owned(),
+                    message: e.message.to_owned(),
                 })
                 .collect(),
             message: request.message.clone(),

@@ -1,6 +1,9 @@
 use super::*;
-use crate::plugins::spec::SecretSource;
+use crate::cache::CacheKind;
+use crate::config::SecretSource;
+use crate::plugins::defaults;
 use std::io::Write;
+use std::time::Duration;
 
 fn write(text: &str) -> tempfile::NamedTempFile {
     let mut f = tempfile::Builder::new().suffix(".toml").tempfile().unwrap();
@@ -20,14 +23,14 @@ fn defaults_follow_the_seeds() {
     assert_eq!(c.server.chat_port, 5000);
     assert_eq!(c.server.host.to_string(), "0.0.0.0");
     assert!(!c.server.debug);
-    assert_eq!(c.paraphrase.cache.kind, CacheKind::Redis { url: "redis://localhost:6379/0".into() });
-    assert_eq!(c.paraphrase.cache.ttl, Duration::from_secs(3600));
+    assert_eq!(c.cache.kind(), CacheKind::Redis { url: "redis://localhost:6379/0".into() });
+    assert_eq!(c.cache.ttl(), Duration::from_secs(3600));
     assert_eq!(c.paraphrase.rate_limit_per_minute, 60);
     assert_eq!((c.paraphrase.batch_max_size, c.paraphrase.batch_max_workers), (10, 4));
     assert_eq!(c.chat.database_file, PathBuf::from("dialogs.db"));
     assert_eq!(c.chat.default_genre, "Romance");
-    assert_eq!(c.log_level, "INFO");
-    assert_eq!(c.paraphrase.default_provider, "offline");
+    assert_eq!(c.logging.level, "INFO");
+    assert_eq!(c.paraphrase.default_provider(), "offline");
     let form = c.plugin("form").unwrap();
     assert_eq!(form.settings["model_url"], "http://localhost:80/path/");
     assert_eq!(form.allowed_hosts[0].to_string(), "http://localhost:80");
@@ -50,7 +53,7 @@ fn model_url_moves_the_form_model_and_its_allow_list() {
 fn a_provider_key_makes_openrouter_the_default() {
     let env = home_without_keys().with("PROVIDER_API_KEY", "sk-test");
     let c = Config::from_env(None, &env).unwrap();
-    assert_eq!(c.paraphrase.default_provider, "openrouter");
+    assert_eq!(c.paraphrase.default_provider(), "openrouter");
     let p = c.plugin("openrouter").unwrap();
     assert_eq!(p.settings["api_key"], "sk-test");
     assert_eq!(p.visible_settings()["api_key"], "(secret)");
@@ -65,7 +68,7 @@ fn environment_overrides_the_file() {
         .with("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", "http://127.0.0.1:7000/v1");
     let c = Config::from_env(Some(f.path()), &env).unwrap();
     assert_eq!(c.server.api_port, 9100);
-    assert_eq!(c.paraphrase.cache.kind, CacheKind::Memory);
+    assert_eq!(c.cache.kind(), CacheKind::Memory);
     let p = c.plugin("openrouter").unwrap();
     assert_eq!(p.settings["base_url"], "http://127.0.0.1:7000/v1");
     assert_eq!(
@@ -136,9 +139,9 @@ fn key_files_feed_secrets() {
         env: Some("PROVIDER_API_KEY".into()),
         file: Some(format!("{}/.api-openrouter", home.path().display())),
     };
-    assert_eq!(plugins::resolve_secret(&source, &env).as_deref(), Some("sk-from-file"));
+    assert_eq!(source.resolve(&env).as_deref(), Some("sk-from-file"));
     let env = env.with("PROVIDER_API_KEY", "sk-env");
-    assert_eq!(plugins::resolve_secret(&source, &env).as_deref(), Some("sk-env"));
+    assert_eq!(source.resolve(&env).as_deref(), Some("sk-env"));
 }
 
 #[test]
@@ -149,4 +152,66 @@ fn unknown_default_provider_is_named() {
         err.to_string().contains("`nope`, which is not configured (known: gemini, offline, openrouter)"),
         "{err}"
     );
+}
+
+#[test]
+fn file_and_environment_give_the_same_error_with_the_same_bounds() {
+    let f = write("[paraphrase]\nbatch_max_workers = 5000\n[cache]\nttl_secs = 999999999999\n");
+    let from_file = Config::from_env(Some(f.path()), &home_without_keys()).unwrap_err().to_string();
+    let env = home_without_keys().with("BATCH_MAX_WORKERS", "5000").with("CACHE_TTL", "999999999999");
+    let from_env = Config::from_env(None, &env).unwrap_err().to_string();
+    for tail in [
+        "paraphrase.batch_max_workers: expected an integer from 1 to 1024, found 5000",
+        "cache.ttl_secs: expected an integer from 0 to 31536000, found 999999999999",
+    ] {
+        assert!(
+            from_file.contains(&format!(":2: {tail}")) || from_file.contains(&format!(":4: {tail}")),
+            "{from_file}"
+        );
+        assert!(from_env.contains(tail), "{from_env}");
+    }
+    assert!(
+        from_env.contains("environment variable BATCH_MAX_WORKERS: paraphrase.batch_max_workers"),
+        "{from_env}"
+    );
+}
+
+#[test]
+fn database_file_expands_home_from_either_layer() {
+    let f = write("[chat]\ndatabase_file = \"~/data/dialogs.db\"\n");
+    let c = Config::from_env(Some(f.path()), &home_without_keys()).unwrap();
+    assert_eq!(c.chat.database_file, PathBuf::from("/nonexistent-home/data/dialogs.db"));
+    let c = Config::from_env(None, &home_without_keys().with("DATABASE_FILE", "~/x.db")).unwrap();
+    assert_eq!(c.chat.database_file, PathBuf::from("/nonexistent-home/x.db"));
+}
+
+#[test]
+fn weights_are_read_and_checked() {
+    let f = write(
+        "[evaluate.weights]\nbleu = { weight = 0.5, transform = \"scale(100)\" }\nlength_ratio = { weight = 1 }\n\
+         word_overlap = { transform = \"inverse\" }\nrouge1 = { weight = 1, transform = \"sideways\" }\n",
+    );
+    let err = Config::from_env(Some(f.path()), &home_without_keys()).unwrap_err().to_string();
+    assert!(err.contains("evaluate.weights.word_overlap: needs a `weight`"), "{err}");
+    assert!(err.contains("evaluate.weights.rouge1.transform: \"sideways\" is not a transform"), "{err}");
+}
+
+#[test]
+fn the_readme_configuration_table_is_generated_from_the_settings() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let (begin, end) = ("<!-- settings:begin -->\n", "<!-- settings:end -->");
+    let start = readme.find(begin).expect("README.md marks the settings table") + begin.len();
+    let stop = readme[start..].find(end).expect("README.md ends the settings table") + start;
+    let table = config::markdown_table(&Config::documentation());
+    if readme[start..stop] != table {
+        if std::env::var_os("PARLANCE_BLESS").is_some() {
+            let updated = format!("{}{table}{}", &readme[..start], &readme[stop..]);
+            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"), updated).unwrap();
+        } else {
+            panic!(
+                "README.md's configuration table differs from the settings; run \
+                 `PARLANCE_BLESS=1 cargo test -p parlance --lib readme_configuration` to write it:\n{table}"
+            );
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! `{"error": {"code", "message"}}`. Client mistakes are returned as they are; internal causes are
 //! logged and hidden unless `API_DEBUG` is on.
 
-use crate::Error;
+use crate::error::Error;
 use crate::plugins::api::{CallFailure, PluginErrorKind};
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -59,8 +59,9 @@ impl ApiError {
     pub fn from_error(e: &Error) -> Self {
         let (status, code) = status_and_code(e);
         let mut api = ApiError::new(status, code, e.to_string());
-        if let Error::RateLimited { retry_after, .. } = e {
-            api.retry_after_secs = Some(retry_after.as_secs_f64().ceil().max(1.0) as u64);
+        if let Error::RateLimited { refused, .. } = e {
+            api.retry_after_secs = Some(refused.retry_after_secs());
+            api.headers.extend(refused.headers().map(|(name, value)| (name, value.to_string())));
         }
         if let Error::Plugin(call) = e
             && let CallFailure::Reported(p) = &call.failure
@@ -104,7 +105,7 @@ pub fn status_and_code(e: &Error) -> (StatusCode, &'static str) {
         Error::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
         Error::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
         Error::Storage(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage_error"),
-        Error::Unsupported(_) => (StatusCode::SERVICE_UNAVAILABLE, "unsupported"),
+        Error::ShuttingDown => (StatusCode::SERVICE_UNAVAILABLE, "shutting_down"),
         Error::Plugin(call) => match &call.failure {
             CallFailure::Reported(p) => match p.kind {
                 PluginErrorKind::InvalidInput => (StatusCode::UNPROCESSABLE_ENTITY, "plugin_rejected_input"),

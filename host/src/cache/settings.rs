@@ -1,0 +1,88 @@
+//! The `[cache]` section: which store holds cached paraphrases, and for how long.
+
+use crate::config::{Kind, Section, Setting};
+use crate::setting;
+use std::time::Duration;
+
+/// The seed's external cache store: a local address, port 6379, database 0.
+pub const DEFAULT_REDIS_URL: &str = "redis://localhost:6379/0";
+
+#[derive(Clone, Debug)]
+pub struct CacheConfig {
+    /// `redis` (the seed's external store) or `memory`.
+    pub backend: String,
+    /// The Redis URL, for the `redis` backend.
+    pub url: String,
+    /// Seconds a cached paraphrase lives; 0 disables the cache.
+    pub ttl_secs: u64,
+    /// Entries kept by the in-process cache (also the fallback when Redis is down).
+    pub max_entries: u64,
+}
+
+/// Where the response cache lives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CacheKind {
+    /// An external Redis store at `url` (the seed's default).
+    Redis { url: String },
+    /// An in-process cache.
+    Memory,
+}
+
+impl Default for CacheConfig {
+    fn default() -> Self {
+        CacheConfig {
+            backend: "redis".into(),
+            url: DEFAULT_REDIS_URL.into(),
+            ttl_secs: 3600,
+            max_entries: 100_000,
+        }
+    }
+}
+
+impl CacheConfig {
+    pub fn kind(&self) -> CacheKind {
+        if self.backend == "redis" { CacheKind::Redis { url: self.url.clone() } } else { CacheKind::Memory }
+    }
+
+    pub fn ttl(&self) -> Duration {
+        Duration::from_secs(self.ttl_secs)
+    }
+}
+
+impl Section for CacheConfig {
+    const NAME: &'static str = "cache";
+    const ABOUT: &'static str = "The paraphrase response cache";
+
+    fn settings() -> &'static [Setting<Self>] {
+        static SETTINGS: &[Setting<CacheConfig>] = &[
+            setting!(
+                "type",
+                Kind::Choice(&["redis", "memory"]),
+                |c| c.backend,
+                env = "CACHE_TYPE",
+                "`redis` (the external store) or `memory`"
+            ),
+            setting!(
+                "url",
+                Kind::Url(&["redis", "rediss", "redis+unix", "unix"]),
+                |c| c.url,
+                env = "CACHE_STORE_URL",
+                "The Redis URL"
+            ),
+            setting!(
+                "ttl_secs",
+                Kind::Int { min: 0, max: 365 * 24 * 3600 },
+                |c| c.ttl_secs,
+                env = "CACHE_TTL",
+                "Seconds a cached paraphrase lives (0 disables the cache)"
+            ),
+            setting!(
+                "max_entries",
+                Kind::Int { min: 1, max: 100_000_000 },
+                |c| c.max_entries,
+                "Entries kept by the in-process cache (also the fallback while Redis is down)"
+            ),
+        ];
+        SETTINGS
+    }
+}

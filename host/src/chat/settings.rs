@@ -1,0 +1,110 @@
+//! The `[chat]` section: the dialog store, the chat model, the replies' defaults and the input limits.
+
+use crate::config::{Kind, Section, Setting};
+use crate::setting;
+use crate::store::Durability;
+use std::path::PathBuf;
+
+/// The reply when the model fails, as the seed gives it.
+pub const DEFAULT_RESPONSE: &str = "The AI model is currently unavailable. Please try again later.";
+/// The genre when a chat names none, as the seed gives it.
+pub const DEFAULT_GENRE: &str = "Romance";
+
+#[derive(Clone, Debug)]
+pub struct ChatConfig {
+    /// SQLite file of the dialog store.
+    pub database_file: PathBuf,
+    /// The chat-model plugin id that writes replies.
+    pub model: String,
+    /// The reply when the model fails.
+    pub default_response: String,
+    /// The genre when a request names none.
+    pub default_genre: String,
+    pub max_message_chars: usize,
+    pub max_name_chars: usize,
+    pub max_situation_chars: usize,
+    /// Most entries a dialog may hold; a chat or PUT beyond it is refused.
+    pub max_history_entries: usize,
+    /// `normal`: an acknowledged exchange survives a crash of the process; `full`: also a power loss
+    /// (an fsync per commit).
+    pub durability: Durability,
+}
+
+impl Default for ChatConfig {
+    fn default() -> Self {
+        ChatConfig {
+            database_file: "dialogs.db".into(),
+            model: crate::plugins::defaults::FORM_CHAT_MODEL.into(),
+            default_response: DEFAULT_RESPONSE.into(),
+            default_genre: DEFAULT_GENRE.into(),
+            max_message_chars: 4000,
+            max_name_chars: 100,
+            max_situation_chars: 2000,
+            max_history_entries: 10_000,
+            durability: Durability::Normal,
+        }
+    }
+}
+
+impl Section for ChatConfig {
+    const NAME: &'static str = "chat";
+    const ABOUT: &'static str = "The chat service and its dialog store";
+
+    fn settings() -> &'static [Setting<Self>] {
+        static SETTINGS: &[Setting<ChatConfig>] = &[
+            setting!(
+                "database_file",
+                Kind::Path,
+                |c| c.database_file,
+                env = "DATABASE_FILE",
+                "The SQLite dialog store"
+            ),
+            setting!("model", Kind::Name, |c| c.model, "The chat-model plugin id that writes replies"),
+            setting!(
+                "default_response",
+                Kind::Name,
+                |c| c.default_response,
+                env = "DEFAULT_RESPONSE",
+                "The chat reply when the model fails"
+            ),
+            setting!(
+                "default_genre",
+                Kind::Name,
+                |c| c.default_genre,
+                env = "DEFAULT_GENRE",
+                "The genre when a chat request names none"
+            ),
+            setting!(
+                "max_message_chars",
+                Kind::Int { min: 1, max: 10_000_000 },
+                |c| c.max_message_chars,
+                "Longest chat message, in characters"
+            ),
+            setting!(
+                "max_name_chars",
+                Kind::Int { min: 1, max: 10_000 },
+                |c| c.max_name_chars,
+                "Longest speaker name or genre, in characters"
+            ),
+            setting!(
+                "max_situation_chars",
+                Kind::Int { min: 1, max: 10_000_000 },
+                |c| c.max_situation_chars,
+                "Longest `situation`, in characters"
+            ),
+            setting!(
+                "max_history_entries",
+                Kind::Int { min: 1, max: 10_000_000 },
+                |c| c.max_history_entries,
+                "Most entries a dialog may hold"
+            ),
+            setting!(
+                "durability",
+                Kind::Choice(&["normal", "full"]),
+                |c| c.durability,
+                "`normal`: an acknowledged exchange survives a crash of the process; `full`: also a power loss (an fsync per commit)"
+            ),
+        ];
+        SETTINGS
+    }
+}

@@ -1,0 +1,56 @@
+//! Secrets (API keys) named in the configuration by where they come from, never by value: an
+//! environment variable, else the first line of a key file.
+
+use super::{Env, Kind, Section, Setting};
+use std::fmt;
+
+/// Where a secret's value comes from: an environment variable, else a key file (first line).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SecretSource {
+    pub env: Option<String>,
+    pub file: Option<String>,
+}
+
+impl SecretSource {
+    /// The secret's value: the environment variable if set, else the first non-blank line of the key
+    /// file, else none.
+    pub fn resolve(&self, env: &Env) -> Option<String> {
+        if let Some(value) = self.env.as_deref().and_then(|name| env.get(name)) {
+            return Some(value.trim().to_owned());
+        }
+        let path = super::expand_home(self.file.as_deref()?, env.home());
+        let text = std::fs::read_to_string(path).ok()?;
+        text.lines().map(str::trim).find(|l| !l.is_empty()).map(str::to_owned)
+    }
+}
+
+impl fmt::Display for SecretSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.env, &self.file) {
+            (Some(e), Some(p)) => write!(f, "${e} or {p}"),
+            (Some(e), None) => write!(f, "${e}"),
+            (None, Some(p)) => write!(f, "{p}"),
+            (None, None) => write!(f, "nowhere"),
+        }
+    }
+}
+
+/// A secret's table in the file: `{ env = "VAR", file = "~/.key" }`.
+impl Section for SecretSource {
+    const NAME: &'static str = "secret";
+    const ABOUT: &'static str = "Where a secret comes from";
+
+    fn settings() -> &'static [Setting<Self>] {
+        static SETTINGS: &[Setting<SecretSource>] = &[
+            crate::setting!("env", Kind::Name, |c| c.env, "The environment variable holding it"),
+            crate::setting!("file", Kind::Path, |c| c.file, "A file whose first line holds it"),
+        ];
+        SETTINGS
+    }
+
+    fn validate(&self, problems: &mut Vec<String>) {
+        if self.env.is_none() && self.file.is_none() {
+            problems.push("a secret needs `env`, `file` or both".into());
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! The `[paraphrase]` section: the default provider, input limits, the rate limit, batches and the
+//! concurrency bound.
+
+use crate::config::{Kind, Section, Setting};
+use crate::setting;
+
+#[derive(Clone, Debug)]
+pub struct ParaphraseConfig {
+    /// The provider used when a request names none; when unset, `openrouter` if its key is
+    /// configured, else `offline` (see [`crate::settings`]).
+    pub default_provider: Option<String>,
+    /// Longest text accepted, in characters.
+    pub max_text_chars: usize,
+    /// Provider calls allowed per client and provider per minute.
+    pub rate_limit_per_minute: u32,
+    /// Most texts in one REST batch.
+    pub batch_max_size: usize,
+    /// Provider calls in flight per batch.
+    pub batch_max_workers: usize,
+    /// Provider calls in flight across the whole process.
+    pub max_concurrent_calls: usize,
+    /// How often an upstream 429 is retried before it is reported.
+    pub upstream_retries: u32,
+}
+
+impl Default for ParaphraseConfig {
+    fn default() -> Self {
+        ParaphraseConfig {
+            default_provider: None,
+            max_text_chars: 10_000,
+            rate_limit_per_minute: 60,
+            batch_max_size: 10,
+            batch_max_workers: 4,
+            max_concurrent_calls: 64,
+            upstream_retries: 2,
+        }
+    }
+}
+
+impl ParaphraseConfig {
+    /// The provider used when a request names none, once [`crate::settings`] has chosen it.
+    pub fn default_provider(&self) -> &str {
+        self.default_provider.as_deref().unwrap_or(crate::plugins::defaults::OFFLINE_PROVIDER)
+    }
+}
+
+impl Section for ParaphraseConfig {
+    const NAME: &'static str = "paraphrase";
+    const ABOUT: &'static str = "Paraphrase generation";
+
+    fn settings() -> &'static [Setting<Self>] {
+        static SETTINGS: &[Setting<ParaphraseConfig>] = &[
+            setting!(
+                "default_provider",
+                Kind::Name,
+                |c| c.default_provider,
+                "The provider when a request names none (unset: `openrouter` when its key is set, else `offline`)"
+            ),
+            setting!(
+                "max_text_chars",
+                Kind::Int { min: 1, max: 10_000_000 },
+                |c| c.max_text_chars,
+                "Longest text accepted, in characters"
+            ),
+            setting!(
+                "rate_limit_per_minute",
+                Kind::Int { min: 1, max: 1_000_000 },
+                |c| c.rate_limit_per_minute,
+                env = "RATE_LIMIT_REQUESTS_PER_MINUTE",
+                "Provider calls per client and provider per minute"
+            ),
+            setting!(
+                "batch_max_size",
+                Kind::Int { min: 1, max: 100_000 },
+                |c| c.batch_max_size,
+                env = "BATCH_MAX_SIZE",
+                "Most texts in one `POST /paraphrase/batch`"
+            ),
+            setting!(
+                "batch_max_workers",
+                Kind::Int { min: 1, max: 1024 },
+                |c| c.batch_max_workers,
+                env = "BATCH_MAX_WORKERS",
+                "Provider calls in flight per batch"
+            ),
+            setting!(
+                "max_concurrent_calls",
+                Kind::Int { min: 1, max: 65_536 },
+                |c| c.max_concurrent_calls,
+                "Provider calls in flight across the process"
+            ),
+            setting!(
+                "upstream_retries",
+                Kind::Int { min: 0, max: 10 },
+                |c| c.upstream_retries,
+                "Retries of an upstream's own 429 before it is reported"
+            ),
+        ];
+        SETTINGS
+    }
+}

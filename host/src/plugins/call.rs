@@ -1,0 +1,239 @@
+//! Calling a plugin: each call waits for an instance slot, gets a fresh store (the sandbox's state,
+//! the memory cap, the deadline) and a fresh instance, and its outcome becomes the host's error model.
+//! The per-world calls validate what the plugin returned.
+
+use super::api::{CallError, CallFailure, ChatRequest, Pair, Paraphrased, PluginError, Score};
+use super::engine::{EPOCH_TICK, Runtime};
+use super::log::snippet;
+use super::sandbox::PluginState;
+use super::validate::validate_scores;
+use super::{Plugin, PluginHost};
+use std::time::Instant;
+use tokio::sync::OwnedSemaphorePermit;
+use wasmtime::{Store, Trap, UpdateDeadline};
+
+/// The largest paraphrase or chat reply the host accepts from a plugin.
+pub const MAX_OUTPUT_BYTES: usize = 1024 * 1024;
+
+impl PluginHost {
+    /// Asks a provider for a paraphrase of `text` with `model`.
+    pub async fn paraphrase(
+        &self,
+        plugin: &Plugin,
+        text: &str,
+        model: &str,
+    ) -> Result<Paraphrased, CallError> {
+        let started = Instant::now();
+        let result = self.paraphrase_once(plugin, text, model).await;
+        self.observe(plugin, started, &result);
+        result
+    }
+
+    async fn paraphrase_once(
+        &self,
+        plugin: &Plugin,
+        text: &str,
+        model: &str,
+    ) -> Result<Paraphrased, CallError> {
+        let mut store = new_store(&self.runtime, plugin).await?;
+        let outcome = run(plugin, plugin.bound.paraphrase(&mut store, text, model)).await;
+        let mut out = conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))?;
+        if out.text.trim().is_empty() {
+            return Err(invalid(plugin, "the paraphrase is empty".into()));
+        }
+        if out.text.len() > MAX_OUTPUT_BYTES {
+            return Err(invalid(plugin, format!("the paraphrase is larger than {MAX_OUTPUT_BYTES} bytes")));
+        }
+        if out.model.trim().is_empty() {
+            out.model = model.to_owned();
+        }
+        Ok(out)
+    }
+
+    /// Asks a chat model for the character's reply.
+    pub async fn reply(&self, plugin: &Plugin, request: &ChatRequest<'_>) -> Result<String, CallError> {
+        let started = Instant::now();
+        let result = self.reply_once(plugin, request).await;
+        self.observe(plugin, started, &result);
+        result
+    }
+
+    async fn reply_once(&self, plugin: &Plugin, request: &ChatRequest<'_>) -> Result<String, CallError> {
+        let mut store = new_store(&self.runtime, plugin).await?;
+        let outcome = run(plugin, plugin.bound.reply(&mut store, request)).await;
+        let reply = conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))?;
+        if reply.trim().is_empty() {
+            return Err(invalid(plugin, "the reply is empty".into()));
+        }
+        if reply.len() > MAX_OUTPUT_BYTES {
+            return Err(invalid(plugin, format!("the reply is larger than {MAX_OUTPUT_BYTES} bytes")));
+        }
+        Ok(reply)
+    }
+
+    /// Asks a provider or chat model whether its upstream is reachable, through its optional `probe`
+    /// export (0.1.1). `None` when the component has no probe (every 0.1.0 component).
+    pub async fn probe(&self, plugin: &Plugin) -> Option<Result<String, CallError>> {
+        if !plugin.bound.has_probe() {
+            return None;
+        }
+        let mut store = match new_store(&self.runtime, plugin).await {
+            Ok(store) => store,
+            Err(e) => return Some(Err(e)),
+        };
+        let call = async {
+            match plugin.bound.probe(&mut store).await {
+                Some(result) => result,
+                None => Err(wasmtime::Error::msg("the component exports no probe")),
+            }
+        };
+        let outcome = run(plugin, call).await;
+        Some(conclude(plugin, &store, outcome).and_then(|r| r.map_err(|e| reported(plugin, &store, e))))
+    }
+
+    /// Scores a batch of pairs with one metric, in one instance. The outer error fails the whole batch
+    /// (a crash, a timeout, garbage); the inner ones are pairs the plugin itself could not score.
+    pub async fn evaluate(
+        &self,
+        plugin: &Plugin,
+        pairs: &[Pair],
+    ) -> Result<Vec<Result<Vec<Score>, PluginError>>, CallError> {
+        let started = Instant::now();
+        let result = self.evaluate_once(plugin, pairs).await;
+        self.observe(plugin, started, &result);
+        result
+    }
+
+    async fn evaluate_once(
+        &self,
+        plugin: &Plugin,
+        pairs: &[Pair],
+    ) -> Result<Vec<Result<Vec<Score>, PluginError>>, CallError> {
+        let mut store = new_store(&self.runtime, plugin).await?;
+        let outcome = run(plugin, plugin.bound.evaluate(&mut store, pairs)).await;
+        let results = conclude(plugin, &store, outcome)?;
+        validate_scores(plugin, pairs.len(), &results).map_err(|detail| invalid(plugin, detail))?;
+        Ok(results)
+    }
+}
+
+/// The store of one call and the pool slot its instance occupies. The fields drop in order, so the
+/// instance is back in the pool before the permit lets the next call in.
+pub(super) struct CallStore {
+    store: Store<PluginState>,
+    _slot: OwnedSemaphorePermit,
+}
+
+impl std::ops::Deref for CallStore {
+    type Target = Store<PluginState>;
+    fn deref(&self) -> &Store<PluginState> {
+        &self.store
+    }
+}
+
+impl std::ops::DerefMut for CallStore {
+    fn deref_mut(&mut self) -> &mut Store<PluginState> {
+        &mut self.store
+    }
+}
+
+/// Waits for a free instance slot, then makes the call's store. The deadline starts once the slot
+/// is held, so time spent queueing behind other calls is not charged to this one.
+pub(super) async fn new_store(runtime: &Runtime, plugin: &Plugin) -> Result<CallStore, CallError> {
+    let slot = runtime.slots.clone().acquire_owned().await.map_err(|_| {
+        CallError::new(plugin.id(), CallFailure::NotStarted("the plugin runtime is shutting down".into()))
+    })?;
+    let state = PluginState::new(plugin.ctx.clone())
+        .map_err(|e| CallError::new(plugin.id(), CallFailure::NotStarted(format!("{e:#}"))))?;
+    let mut store = Store::new(&runtime.engine, state);
+    store.limiter(|s| &mut s.memory);
+    // The callback runs every tick while wasm executes: it yields to the async runtime, so a spinning
+    // plugin cannot starve other tasks, and interrupts the plugin once its time is up.
+    let deadline = Instant::now() + plugin.spec().limits.timeout;
+    store.set_epoch_deadline(1);
+    store.epoch_deadline_callback(move |_| {
+        Ok(if Instant::now() >= deadline { UpdateDeadline::Interrupt } else { UpdateDeadline::Yield(1) })
+    });
+    Ok(CallStore { store, _slot: slot })
+}
+
+/// The outcome of running a call under the wall-clock limit, which also covers time spent blocked in
+/// host calls (outbound HTTP), where epochs cannot interrupt.
+pub(super) type Outcome<R> = Result<wasmtime::Result<R>, tokio::time::error::Elapsed>;
+
+pub(super) async fn run<R>(plugin: &Plugin, call: impl Future<Output = wasmtime::Result<R>>) -> Outcome<R> {
+    // A little grace, so that a plugin spinning in wasm is stopped by its epoch deadline (and reported
+    // with its own stderr) before the wall clock gives up on it.
+    tokio::time::timeout(plugin.spec().limits.timeout + EPOCH_TICK * 5, call).await
+}
+
+/// Turns a call's outcome into the host's error model, using what the store saw during the call.
+pub(super) fn conclude<R>(
+    plugin: &Plugin,
+    store: &Store<PluginState>,
+    outcome: Outcome<R>,
+) -> Result<R, CallError> {
+    let state = store.data();
+    let stderr = state.stderr.text();
+    let failure = match outcome {
+        Ok(Ok(value)) => {
+            if !stderr.is_empty() {
+                tracing::debug!(plugin = %plugin.id(), output = %stderr, "plugin output");
+            }
+            return Ok(value);
+        }
+        Err(_) => CallFailure::Deadline(plugin.spec().limits.timeout),
+        Ok(Err(_)) if state.memory.exceeded => {
+            CallFailure::MemoryLimit { limit_bytes: plugin.spec().limits.memory_bytes }
+        }
+        Ok(Err(e)) if e.downcast_ref::<Trap>() == Some(&Trap::Interrupt) => {
+            CallFailure::Deadline(plugin.spec().limits.timeout)
+        }
+        Ok(Err(e)) => {
+            // The trap itself, not the wasm backtrace wasmtime attaches, which means nothing to a client.
+            let mut detail = match e.downcast_ref::<Trap>() {
+                Some(trap) => format!("wasm trap: {trap}"),
+                None => e.to_string(),
+            };
+            if let Some(panic) = panic_message(&stderr) {
+                detail = format!("{detail}; it panicked: {panic}");
+            }
+            CallFailure::Trap(detail)
+        }
+    };
+    let mut error = CallError::new(plugin.id(), failure);
+    error.denied_requests = state.outbound.denied();
+    tracing::warn!(plugin = %plugin.id(), output = %stderr, "{error}");
+    Err(error)
+}
+
+/// An error the plugin reported, with the requests the sandbox refused it, which usually explain it.
+pub(super) fn reported(plugin: &Plugin, store: &Store<PluginState>, error: PluginError) -> CallError {
+    let mut e = CallError::new(plugin.id(), CallFailure::Reported(error));
+    e.denied_requests = store.data().outbound.denied();
+    e
+}
+
+pub(super) fn invalid(plugin: &Plugin, detail: String) -> CallError {
+    tracing::warn!(plugin = %plugin.id(), "invalid plugin output: {detail}");
+    CallError::new(plugin.id(), CallFailure::InvalidOutput(detail))
+}
+
+/// The message of a Rust panic in a plugin's captured stderr: the line after `panicked at …:`.
+fn panic_message(stderr: &str) -> Option<String> {
+    let mut lines = stderr.lines();
+    lines.find(|l| l.contains("panicked at"))?;
+    lines.next().map(|m| snippet(m.trim())).filter(|m| !m.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::panic_message;
+
+    #[test]
+    fn finds_the_panic_message() {
+        let stderr = "log line\nthread '<unnamed>' (1) panicked at src/lib.rs:22:23:\nboom: deliberate\nnote: run with RUST_BACKTRACE";
+        assert_eq!(panic_message(stderr).as_deref(), Some("boom: deliberate"));
+        assert_eq!(panic_message("no panic here"), None);
+    }
+}

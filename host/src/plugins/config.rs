@@ -1,0 +1,358 @@
+//! The `[[plugin]]` tables: binding plugin ids to components, with their allow-lists, settings,
+//! secrets, limits and grants, merged over the bundled defaults; and the `PARLANCE_PLUGIN_<ID>_<KEY>`
+//! variables.
+
+use super::api::PluginKind;
+use super::spec::{ComponentSource, HostPattern, PluginSpec};
+use crate::config::file::scalar_to_string;
+use crate::config::{
+    Env, FromValue, Kind, Reader, SecretSource, Section, Setting, Table, ToValue, Value, expand_home,
+    read_table,
+};
+use crate::setting;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// One `[[plugin]]` table as written: everything but `id` is optional, because a table whose id
+/// names a bundled default amends it.
+#[derive(Debug, Default)]
+pub struct FilePlugin {
+    id: Option<String>,
+    kind: Option<PluginKind>,
+    component: Option<String>,
+    enabled: Option<bool>,
+    allowed_hosts: Option<Vec<String>>,
+    config: BTreeMap<String, String>,
+    secrets: BTreeMap<String, SecretSource>,
+    limits: LimitsTable,
+    grants: GrantsTable,
+    /// `file:line` of the table, for messages that can only be given after merging.
+    location: String,
+    /// The folder of the file, which relative paths are relative to.
+    base_dir: PathBuf,
+}
+
+impl Section for FilePlugin {
+    const NAME: &'static str = "plugin";
+    const ABOUT: &'static str = "A plugin id bound to a component";
+    const TABLES: &'static [&'static str] = &["config", "secrets", "limits", "grants"];
+
+    fn settings() -> &'static [Setting<Self>] {
+        static SETTINGS: &[Setting<FilePlugin>] = &[
+            setting!(
+                "id",
+                Kind::Name,
+                |c| c.id,
+                "The name clients send as `provider` (letters, digits, - and _)"
+            ),
+            setting!(
+                "kind",
+                Kind::Choice(&["provider", "chat-model", "metric"]),
+                |c| c.kind,
+                "The world the component implements"
+            ),
+            setting!(
+                "component",
+                Kind::Text,
+                |c| c.component,
+                "`builtin:NAME` or a path to a .wasm component"
+            ),
+            setting!("enabled", Kind::Bool, |c| c.enabled, "`false` removes a bundled plugin"),
+            setting!(
+                "allowed_hosts",
+                Kind::List,
+                |c| c.allowed_hosts,
+                "Origins its outbound HTTP may reach: scheme://host[:port], host may be *.domain, port may be *"
+            ),
+        ];
+        SETTINGS
+    }
+
+    fn read_tables(&mut self, table: &Table<'_, '_>, reader: &mut Reader<'_>) {
+        if let Some(config) = table.table(reader, "config") {
+            for (key, span, value) in config.entries() {
+                match scalar_to_string(value) {
+                    Some(v) => {
+                        self.config.insert(key.to_owned(), v);
+                    }
+                    None => reader.problem(span, &config.key(key), "expected a string, number or boolean"),
+                }
+            }
+        }
+        if let Some(secrets) = table.table(reader, "secrets") {
+            let names: Vec<String> = secrets.entries().map(|(k, _, _)| k.to_owned()).collect();
+            for key in names {
+                let Some(t) = secrets.table(reader, &key) else { continue };
+                self.secrets.insert(key, read_table(&t, reader, None));
+            }
+        }
+        if let Some(limits) = table.table(reader, "limits") {
+            self.limits = read_table(&limits, reader, None);
+        }
+        if let Some(grants) = table.table(reader, "grants") {
+            self.grants = read_table(&grants, reader, None);
+        }
+    }
+}
+
+/// A `[[plugin]]`'s `limits`.
+#[derive(Debug, Default)]
+struct LimitsTable {
+    timeout_ms: Option<u64>,
+    memory_mb: Option<u64>,
+    http_timeout_ms: Option<u64>,
+    max_response_kb: Option<u64>,
+}
+
+impl Section for LimitsTable {
+    const NAME: &'static str = "limits";
+    const ABOUT: &'static str = "Resource limits of one plugin call";
+
+    fn settings() -> &'static [Setting<Self>] {
+        static SETTINGS: &[Setting<LimitsTable>] = &[
+            setting!(
+                "timeout_ms",
+                Kind::Int { min: 1, max: 3_600_000 },
+                |c| c.timeout_ms,
+                "Wall-clock limit of one call, instantiation included"
+            ),
+            setting!(
+                "memory_mb",
+                Kind::Int { min: 1, max: 4096 },
+                |c| c.memory_mb,
+                "Cap on the linear memory of one instance"
+            ),
+            setting!(
+                "http_timeout_ms",
+                Kind::Int { min: 1, max: 3_600_000 },
+                |c| c.http_timeout_ms,
+                "Limit on connecting, on the first byte and on each gap between body chunks"
+            ),
+            setting!(
+                "max_response_kb",
+                Kind::Int { min: 1, max: 1 << 20 },
+                |c| c.max_response_kb,
+                "Cap on the size of one upstream response body"
+            ),
+        ];
+        SETTINGS
+    }
+}
+
+/// A `[[plugin]]`'s `grants`.
+#[derive(Debug, Default)]
+struct GrantsTable {
+    env: Option<Vec<String>>,
+    read_dir: Option<String>,
+}
+
+impl Section for GrantsTable {
+    const NAME: &'static str = "grants";
+    const ABOUT: &'static str = "Capabilities beyond the default sandbox";
+
+    fn settings() -> &'static [Setting<Self>] {
+        static SETTINGS: &[Setting<GrantsTable>] = &[
+            setting!("env", Kind::List, |c| c.env, "Environment variables the plugin sees"),
+            setting!("read_dir", Kind::FilePath, |c| c.read_dir, "A folder the plugin may read, at /data"),
+        ];
+        SETTINGS
+    }
+}
+
+impl ToValue for PluginKind {
+    fn to_value(&self) -> Value {
+        Value::Text(self.to_string())
+    }
+}
+
+impl FromValue for PluginKind {
+    fn from_value(value: Value) -> Result<Self, String> {
+        String::from_value(value)?.parse()
+    }
+}
+
+/// Reads every `[[plugin]]` table of the file.
+pub fn read(root: &Table<'_, '_>, r: &mut Reader<'_>, env: &Env) -> Vec<FilePlugin> {
+    let base_dir = r.file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut out: Vec<FilePlugin> = Vec::new();
+    for table in root.tables(r, "plugin") {
+        let mut p: FilePlugin = read_table(&table, r, env.home());
+        p.location = format!("{} ({})", r.locate(table.span), table.path);
+        p.base_dir = base_dir.clone();
+        let Some(id) = &p.id else {
+            r.problem(table.span, &table.path, "every [[plugin]] needs an `id`");
+            continue;
+        };
+        if !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            r.problem(
+                table.span_of("id"),
+                &table.key("id"),
+                format!("{id:?} is not a valid plugin id (letters, digits, - and _)"),
+            );
+        }
+        if out.iter().any(|other| other.id == p.id) {
+            r.problem(
+                table.span_of("id"),
+                &table.key("id"),
+                format!("the plugin id {id:?} is defined twice"),
+            );
+        }
+        for host in p.allowed_hosts.iter().flatten() {
+            if let Err(e) = HostPattern::parse(host) {
+                r.problem(table.span_of("allowed_hosts"), &table.key("allowed_hosts"), e);
+            }
+        }
+        out.push(p);
+    }
+    out
+}
+
+impl FilePlugin {
+    fn component(&self, env: &Env) -> Option<ComponentSource> {
+        let component = self.component.as_deref()?;
+        Some(match component.strip_prefix("builtin:") {
+            Some(name) => ComponentSource::Builtin(name.to_owned()),
+            None => {
+                let path = expand_home(component, env.home());
+                ComponentSource::File(if path.is_relative() { self.base_dir.join(path) } else { path })
+            }
+        })
+    }
+}
+
+/// Applies the file's plugin tables over the defaults: a table with a `component` replaces the default
+/// of the same id, one without amends it, and one with a new id adds a plugin.
+pub fn merge(
+    defaults: Vec<PluginSpec>,
+    file: Vec<FilePlugin>,
+    env: &Env,
+    problems: &mut Vec<String>,
+) -> Vec<PluginSpec> {
+    let mut specs = defaults;
+    for p in file {
+        let Some(id) = p.id.clone() else { continue };
+        let existing = specs.iter().position(|s| s.id == id);
+        if p.enabled == Some(false) {
+            match existing {
+                Some(i) => {
+                    specs.remove(i);
+                }
+                None => problems.push(format!(
+                    "{}: `enabled = false` for {id:?}, which is not a bundled plugin",
+                    p.location
+                )),
+            }
+            continue;
+        }
+        let mut spec = match (existing, p.component(env)) {
+            (Some(i), None) => specs.remove(i),
+            (existing, Some(component)) => {
+                let kind = p.kind.or_else(|| existing.map(|i| specs[i].kind));
+                if let Some(i) = existing {
+                    specs.remove(i);
+                }
+                let Some(kind) = kind else {
+                    problems.push(format!(
+                        "{}: plugin {id:?} needs a `kind` (provider, chat-model or metric)",
+                        p.location
+                    ));
+                    continue;
+                };
+                PluginSpec::new(&id, kind, component)
+            }
+            (None, None) => {
+                problems.push(format!(
+                    "{}: plugin {id:?} needs a `component` (builtin:NAME or a path to a .wasm file)",
+                    p.location
+                ));
+                continue;
+            }
+        };
+        spec.declared_at = Some(p.location.clone());
+        if let Some(kind) = p.kind
+            && kind != spec.kind
+        {
+            problems.push(format!(
+                "{}: plugin {id:?} is a {}, its kind cannot be changed to {kind}",
+                p.location, spec.kind
+            ));
+        }
+        if let Some(hosts) = &p.allowed_hosts {
+            spec.allowed_hosts = hosts.iter().filter_map(|h| HostPattern::parse(h).ok()).collect();
+            spec.allowed_hosts_from = None;
+        }
+        spec.settings.extend(p.config);
+        for (key, source) in p.secrets {
+            spec.settings.remove(&key);
+            if let Some(value) = source.resolve(env) {
+                spec.settings.insert(key.clone(), value);
+            }
+            spec.secrets.insert(key, source);
+        }
+        let (limits, l) = (&p.limits, &mut spec.limits);
+        if let Some(v) = limits.timeout_ms {
+            l.timeout = Duration::from_millis(v);
+        }
+        if let Some(v) = limits.memory_mb {
+            l.memory_bytes = v * 1024 * 1024;
+        }
+        if let Some(v) = limits.http_timeout_ms {
+            l.http_timeout = Duration::from_millis(v);
+        }
+        if let Some(v) = limits.max_response_kb {
+            l.max_response_bytes = v * 1024;
+        }
+        if let Some(names) = &p.grants.env {
+            for name in names.iter().filter(|n| env.get(n).is_none()) {
+                problems.push(format!("{}: grants.env: the granted variable {name} is not set", p.location));
+            }
+            spec.grants.env =
+                names.iter().filter_map(|n| env.get(n).map(|v| (n.clone(), v.to_owned()))).collect();
+        }
+        if let Some(dir) = &p.grants.read_dir {
+            if !Path::new(dir).is_dir() {
+                problems.push(format!("{}: grants.read_dir {dir:?} is not a directory", p.location));
+            }
+            spec.grants.read_dir = Some(dir.into());
+        }
+        specs.push(spec);
+    }
+    specs.sort_by(|a, b| a.id.cmp(&b.id));
+    specs
+}
+
+/// `PARLANCE_PLUGIN_<ID>_<KEY>=value` sets the setting `<key>` of plugin `<id>` (upper-cased, `-` as
+/// `_`), so that containers can be configured without a file. Then the allow-lists that follow a
+/// URL setting are derived.
+pub fn apply_env_overrides(specs: &mut [PluginSpec], env: &Env, problems: &mut Vec<String>) {
+    const PREFIX: &str = "PARLANCE_PLUGIN_";
+    for (name, value) in env.iter() {
+        let Some(rest) = name.strip_prefix(PREFIX) else { continue };
+        let normal = |id: &str| id.to_ascii_uppercase().replace('-', "_");
+        // The longest id wins, so `openai_chat` is not mistaken for `openai` with key `chat_…`.
+        let target = specs
+            .iter_mut()
+            .filter(|s| rest.starts_with(&format!("{}_", normal(&s.id))))
+            .max_by_key(|s| s.id.len());
+        match target {
+            Some(spec) => {
+                let key = rest[spec.id.len() + 1..].to_ascii_lowercase();
+                if key.is_empty() {
+                    problems.push(env.problem(name, "no setting name after the plugin id"));
+                } else {
+                    spec.settings.insert(key, value.to_owned());
+                }
+            }
+            None => problems.push(env.problem(name, "names no configured plugin")),
+        }
+    }
+    for spec in specs.iter_mut() {
+        let Some(key) = &spec.allowed_hosts_from else { continue };
+        match spec.settings.get(key).map(|url| HostPattern::origin_of(url)) {
+            Some(Ok(origin)) => spec.allowed_hosts.push(origin),
+            Some(Err(e)) => problems.push(format!("plugin {:?}: setting `{key}`: {e}", spec.id)),
+            None => {}
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! The engine every plugin runs on: one wasmtime `Engine` with the pooling allocator and epoch
+//! interruption, the linker with the host's imports, the compile cache, the instance slots and the
+//! outbound HTTP client.
+
+use super::LoadError;
+use super::bindings;
+use super::compile_cache::{self, CompileCache, CompileSource};
+use super::outbound;
+use super::sandbox::PluginState;
+use super::settings::RuntimeSettings;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+use wasmtime::component::{Component, Linker};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+
+/// How often the epoch advances: the granularity of CPU deadlines and of the yields that keep a busy
+/// plugin from monopolising a runtime thread.
+pub(super) const EPOCH_TICK: Duration = Duration::from_millis(10);
+
+/// Bytes of each memory and table slot kept resident between instances.
+const KEEP_RESIDENT: usize = 1 << 20;
+
+/// Advances the engine's epoch until the engine is dropped.
+fn start_epoch_ticker(engine: &Engine) {
+    let weak = engine.weak();
+    std::thread::Builder::new()
+        .name("parlance-epoch".into())
+        .spawn(move || {
+            while let Some(engine) = weak.upgrade() {
+                engine.increment_epoch();
+                drop(engine);
+                std::thread::sleep(EPOCH_TICK);
+            }
+        })
+        .expect("spawn the epoch thread");
+}
+
+/// The engine and linker shared by every plugin.
+pub struct Runtime {
+    pub(super) engine: Engine,
+    pub(super) linker: Linker<PluginState>,
+    cache: CompileCache,
+    /// One permit per instance slot of the pool: a call waits here for a free slot instead of failing
+    /// to instantiate when more calls are in flight than the pool holds.
+    pub(super) slots: Arc<Semaphore>,
+    pub(super) upstreams: outbound::Upstreams,
+}
+
+impl Runtime {
+    pub fn new(settings: &RuntimeSettings, max_memory_bytes: u64) -> Result<Runtime, LoadError> {
+        let mut pool = PoolingAllocationConfig::new();
+        let n = settings.max_instances.max(1);
+        // Sized for the largest components we ship (componentize-py links a dozen core modules with
+        // several memories and large tables); slots are only reserved address space until used.
+        pool.total_component_instances(n)
+            .total_stacks(n)
+            .total_core_instances(n.saturating_mul(16))
+            .total_memories(n.saturating_mul(2))
+            .total_tables(n.saturating_mul(8))
+            .max_core_instances_per_component(64)
+            .max_memories_per_component(8)
+            .max_tables_per_component(32)
+            .table_elements(200_000)
+            .max_memory_size(usize::try_from(max_memory_bytes).unwrap_or(usize::MAX))
+            .max_unused_warm_slots(n.min(32))
+            // A slot's pages stay mapped and are reset with memset (only the touched ones, found with
+            // PAGEMAP_SCAN where the kernel has it) rather than madvise: no page faults when the slot is
+            // reused, and no TLB shootdown across the runtime's threads per call.
+            .linear_memory_keep_resident(KEEP_RESIDENT)
+            .table_keep_resident(KEEP_RESIDENT)
+            .pagemap_scan(wasmtime::Enabled::Auto);
+        let mut config = Config::new();
+        config
+            .wasm_component_model(true)
+            .epoch_interruption(true)
+            .memory_init_cow(true)
+            .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+        let engine = Engine::new(&config).map_err(|e| LoadError::Engine(e.to_string()))?;
+        start_epoch_ticker(&engine);
+        let mut linker = Linker::new(&engine);
+        bindings::add_to_linker(&mut linker).map_err(|e| LoadError::Engine(e.to_string()))?;
+        let cache = CompileCache::new(&engine, settings.cache_dir.clone());
+        let slots = Arc::new(Semaphore::new(n as usize));
+        let upstreams =
+            outbound::Upstreams::new().map_err(|e| LoadError::Engine(format!("the HTTP client: {e}")))?;
+        Ok(Runtime { engine, linker, cache, slots, upstreams })
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    pub fn linker(&self) -> &Linker<PluginState> {
+        &self.linker
+    }
+
+    /// Compiles (or loads from the cache) a component. `digest` is the bytes' SHA-256 when it is
+    /// already known (a bundled component), which spares reading them on a cache hit.
+    pub fn compile(
+        &self,
+        bytes: &[u8],
+        digest: Option<&str>,
+    ) -> wasmtime::Result<(Component, String, CompileSource)> {
+        let digest = digest.map_or_else(|| compile_cache::digest(bytes), str::to_owned);
+        let (component, source) = self.cache.load(&self.engine, bytes, &digest)?;
+        Ok((component, digest, source))
+    }
+}

@@ -1,0 +1,112 @@
+//! Loading a plugin: its component's bytes (bundled or a file), compiled or taken from the compile
+//! cache, bound to the WIT version it exports, and asked for its `info()` once.
+
+use super::api::PluginInfo;
+use super::bindings::{self, Bound};
+use super::call::{conclude, new_store, run};
+use super::embeddings::EmbeddingBackend;
+use super::engine::Runtime;
+use super::sandbox::PluginContext;
+use super::spec::{ComponentSource, PluginSpec};
+use super::validate::validate_info;
+use super::{LoadError, Plugin, bundled};
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub(super) async fn load(
+    runtime: &Arc<Runtime>,
+    spec: PluginSpec,
+    embeddings: Option<Arc<dyn EmbeddingBackend>>,
+) -> Result<Plugin, LoadError> {
+    let started = Instant::now();
+    let plugin_id = spec.id.clone();
+    // A bundled component's digest is known from the build, so with a warm compile cache its embedded
+    // bytes are never read.
+    let (bytes, digest): (Cow<'static, [u8]>, Option<&'static str>) = match &spec.component {
+        ComponentSource::Builtin(name) => {
+            let bundled = bundled::get(name).ok_or_else(|| LoadError::UnknownBuiltin {
+                plugin: plugin_id.clone(),
+                name: name.clone(),
+                known: bundled::names().join(", "),
+            })?;
+            (Cow::Borrowed(bundled.bytes), Some(bundled.digest))
+        }
+        ComponentSource::File(path) => {
+            let bytes = tokio::fs::read(path).await.map_err(|source| LoadError::Read {
+                plugin: plugin_id.clone(),
+                declared_at: spec.declared_at.clone(),
+                path: path.clone(),
+                source,
+            })?;
+            (Cow::Owned(bytes), None)
+        }
+    };
+    let compile_runtime = runtime.clone();
+    let compiled = tokio::task::spawn_blocking(move || compile_runtime.compile(&bytes, digest))
+        .await
+        .map_err(|e| LoadError::Engine(format!("the compile task failed: {e}")))?;
+    let (component, digest, compile_source) = compiled.map_err(|e| LoadError::Compile {
+        plugin: plugin_id.clone(),
+        component: spec.component.to_string(),
+        message: format!("{e:#}"),
+    })?;
+
+    let worlds = bindings::exported_worlds(&component);
+    let Some(&(_, version)) = worlds.iter().find(|(k, _)| *k == spec.kind) else {
+        let found = if worlds.is_empty() {
+            "it exports no parlance:plugin interface".to_owned()
+        } else {
+            let names: Vec<String> =
+                worlds.iter().map(|(k, v)| format!("{}@{v} (a {k})", k.interface())).collect();
+            format!("it exports {}", names.join(", "))
+        };
+        return Err(LoadError::Contract {
+            plugin: plugin_id,
+            message: format!(
+                "it is configured as a {} but {found}; run `parlance plugins check` on the component for details",
+                spec.kind
+            ),
+        });
+    };
+    let bound =
+        Bound::bind(&runtime.linker, &component, spec.kind, version).map_err(|e| LoadError::Contract {
+            plugin: plugin_id.clone(),
+            message: format!("the component does not fit the {} world: {e:#}", spec.kind),
+        })?;
+
+    let ctx = Arc::new(PluginContext {
+        id: spec.id.as_str().into(),
+        allowed_hosts: spec.allowed_hosts.clone().into(),
+        spec,
+        embeddings,
+        upstreams: runtime.upstreams.clone(),
+    });
+    let mut plugin = Plugin {
+        ctx,
+        bound,
+        digest,
+        version,
+        info: PluginInfo::ChatModel { name: String::new() },
+        compile_source,
+        load_time: Duration::ZERO,
+    };
+    let mut store = new_store(runtime, &plugin)
+        .await
+        .map_err(|source| LoadError::Info { plugin: plugin_id.clone(), source })?;
+    let outcome = run(&plugin, plugin.bound.info(&mut store)).await;
+    let info = conclude(&plugin, &store, outcome)
+        .map_err(|source| LoadError::Info { plugin: plugin_id.clone(), source })?;
+    validate_info(&info).map_err(|message| LoadError::Contract { plugin: plugin_id.clone(), message })?;
+    plugin.info = info;
+    plugin.load_time = started.elapsed();
+    tracing::debug!(
+        plugin = %plugin_id,
+        kind = %plugin.kind(),
+        version = %plugin.version,
+        source = ?plugin.compile_source,
+        ms = plugin.load_time.as_secs_f64() * 1000.0,
+        "loaded plugin"
+    );
+    Ok(plugin)
+}

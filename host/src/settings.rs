@@ -1,0 +1,157 @@
+//! The whole configuration: every module's section and the plugins, read from the built-in defaults,
+//! then `parlance.toml`, then the environment (including `.env`), and checked across sections.
+//!
+//! Each section is declared by the module it configures (`[chat]` by `chat`, `[cache]` by `cache`, …);
+//! this module only lists them, which is why it sits above the domains.
+
+use crate::cache::CacheConfig;
+use crate::chat::ChatConfig;
+use crate::config::{self, ConfigError, Env, Reader, Row, Section, Sources, Table};
+use crate::embeddings::{EmbeddingsConfig, EmbeddingsSection};
+use crate::evaluate::EvaluateConfig;
+use crate::http::ServerConfig;
+use crate::paraphrase::ParaphraseConfig;
+use crate::plugins::RuntimeSettings;
+use crate::plugins::api::PluginKind;
+use crate::plugins::defaults::{OFFLINE_PROVIDER, OPENROUTER_PROVIDER};
+use crate::plugins::spec::PluginSpec;
+use crate::telemetry::LoggingConfig;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The file the configuration came from, if any.
+    pub file: Option<PathBuf>,
+    pub logging: LoggingConfig,
+    pub server: ServerConfig,
+    pub paraphrase: ParaphraseConfig,
+    pub cache: CacheConfig,
+    pub chat: ChatConfig,
+    pub evaluate: EvaluateConfig,
+    /// The embedding backend, when one is configured.
+    pub embeddings: Option<EmbeddingsConfig>,
+    pub runtime: RuntimeSettings,
+    pub plugins: Vec<PluginSpec>,
+}
+
+/// A section's documentation rows.
+type Rows = fn() -> Vec<Row>;
+
+/// Every section, in the order the documentation lists them, with its table's name.
+const SECTIONS: &[(&str, Rows)] = &[
+    (LoggingConfig::NAME, config::rows::<LoggingConfig>),
+    (ServerConfig::NAME, config::rows::<ServerConfig>),
+    (ParaphraseConfig::NAME, config::rows::<ParaphraseConfig>),
+    (CacheConfig::NAME, config::rows::<CacheConfig>),
+    (ChatConfig::NAME, config::rows::<ChatConfig>),
+    (EvaluateConfig::NAME, config::rows::<EvaluateConfig>),
+    (EmbeddingsSection::NAME, config::rows::<EmbeddingsSection>),
+    (RuntimeSettings::NAME, config::rows::<RuntimeSettings>),
+];
+
+impl Config {
+    /// Loads the configuration the way the binary does: the process environment with `./.env`, and
+    /// the file named explicitly, else by `PARLANCE_CONFIG`, else `./parlance.toml` if present.
+    pub fn load(explicit_file: Option<&Path>) -> Result<Config, ConfigError> {
+        Config::from_env(explicit_file, &Env::load()?)
+    }
+
+    /// Builds the configuration from an explicit environment, for embedding and tests.
+    pub fn from_env(explicit_file: Option<&Path>, env: &Env) -> Result<Config, ConfigError> {
+        let file = config::file_to_read(explicit_file, env);
+        let text = match &file {
+            Some(path) => Some(std::fs::read_to_string(path).map_err(|e| {
+                ConfigError::one(format!("{}: cannot read the configuration file: {e}", path.display()))
+            })?),
+            None => None,
+        };
+        let doc = match (&file, &text) {
+            (Some(path), Some(text)) => Some(Reader::parse(path, text).map_err(ConfigError::one)?),
+            _ => None,
+        };
+        let layers = match (&file, &text, &doc) {
+            (Some(path), Some(text), Some(doc)) => {
+                let mut reader = Reader::new(path, text);
+                let root = Table::root(doc.get_ref());
+                let tables: Vec<&str> = SECTIONS.iter().map(|(name, _)| *name).chain(["plugin"]).collect();
+                root.deny_unknown(&mut reader, &tables);
+                Some((root, reader))
+            }
+            _ => None,
+        };
+        let mut sources = Sources::new(layers, env);
+        let logging = sources.section::<LoggingConfig>();
+        let server = sources.section::<ServerConfig>();
+        let paraphrase = sources.section::<ParaphraseConfig>();
+        let cache = sources.section::<CacheConfig>();
+        let chat = sources.section::<ChatConfig>();
+        let evaluate = sources.section::<EvaluateConfig>();
+        let embeddings = sources.section::<EmbeddingsSection>().resolve(env);
+        let runtime = sources.section::<RuntimeSettings>();
+        let file_plugins = match sources.file() {
+            Some((root, reader)) => crate::plugins::config::read(root, reader, env),
+            None => Vec::new(),
+        };
+        let mut problems = sources.finish();
+
+        let defaults = crate::plugins::defaults::plugins(env);
+        let mut plugins = crate::plugins::config::merge(defaults, file_plugins, env, &mut problems);
+        crate::plugins::defaults::apply_seed_aliases(&mut plugins, env);
+        crate::plugins::config::apply_env_overrides(&mut plugins, env, &mut problems);
+        let mut config =
+            Config { file, logging, server, paraphrase, cache, chat, evaluate, embeddings, runtime, plugins };
+        config.choose_default_provider();
+        config.validate(&mut problems);
+        if problems.is_empty() { Ok(config) } else { Err(ConfigError { problems }) }
+    }
+
+    pub fn plugin(&self, id: &str) -> Option<&PluginSpec> {
+        self.plugins.iter().find(|p| p.id == id)
+    }
+
+    /// `openrouter` when its key is configured, otherwise `offline`, unless the operator chose.
+    fn choose_default_provider(&mut self) {
+        if self.paraphrase.default_provider.is_some() {
+            return;
+        }
+        let openrouter_ready = self
+            .plugin(OPENROUTER_PROVIDER)
+            .is_some_and(|p| p.kind == PluginKind::Provider && p.settings.contains_key("api_key"));
+        self.paraphrase.default_provider =
+            Some(if openrouter_ready { OPENROUTER_PROVIDER } else { OFFLINE_PROVIDER }.to_owned());
+    }
+
+    /// Checks that hold across sections: the plugins they name exist and are of the right kind.
+    fn validate(&self, problems: &mut Vec<String>) {
+        let mut need = |id: &str, kind: PluginKind, what: &str| match self.plugin(id) {
+            Some(p) if p.kind == kind => {}
+            Some(p) => {
+                problems.push(format!("{what} names the plugin `{id}`, which is a {}, not a {kind}", p.kind))
+            }
+            None => {
+                let known: Vec<&str> =
+                    self.plugins.iter().filter(|p| p.kind == kind).map(|p| p.id.as_str()).collect();
+                problems.push(format!(
+                    "{what} names the plugin `{id}`, which is not configured (known: {})",
+                    known.join(", ")
+                ))
+            }
+        };
+        need(self.paraphrase.default_provider(), PluginKind::Provider, "paraphrase.default_provider");
+        need(&self.chat.model, PluginKind::ChatModel, "chat.model");
+        for id in self.evaluate.metrics.iter().flatten() {
+            need(id, PluginKind::Metric, "evaluate.metrics");
+        }
+    }
+
+    /// The rows of the README's configuration table: every setting of every section, then the
+    /// variables that configure plugins.
+    pub fn documentation() -> Vec<Row> {
+        let mut rows: Vec<Row> = SECTIONS.iter().flat_map(|(_, rows)| rows()).collect();
+        rows.extend(crate::plugins::defaults::rows());
+        rows
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,60 @@
+//! What a dialog store backend does. SQLite implements it for one process; the API in `store` is the
+//! same whichever backend is configured.
+
+use super::{Dialog, StoreError, UserMetadata};
+use crate::chat::DialogEntry;
+use futures::future::BoxFuture;
+use std::sync::Arc;
+
+pub type StoreResult<'a, T> = BoxFuture<'a, Result<T, StoreError>>;
+
+/// The dialog store's operations. Every write is whole or nothing, and a write is answered only once it
+/// has committed.
+pub trait Backend: Send + Sync {
+    /// Where the data lives, for `/health` and messages (a path, or a URL without its password).
+    fn location(&self) -> String;
+
+    /// A trivial read, for health checks.
+    fn check(&self) -> StoreResult<'_, ()>;
+
+    /// Creates the user if absent; true when it was created. An existing user is left untouched.
+    fn put_user<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, bool>;
+
+    fn user_exists<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, bool>;
+
+    fn metadata<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, Option<UserMetadata>>;
+
+    /// Deletes the user and its dialog; false when there was no such user.
+    fn delete_user<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, bool>;
+
+    fn count_users<'a>(&'a self, client: &'a str) -> StoreResult<'a, u64>;
+
+    /// One page of user ids, newest-modified first (ties by id).
+    fn list_users<'a>(&'a self, client: &'a str, page: u64, per_page: u64) -> StoreResult<'a, Vec<String>>;
+
+    /// The dialog as last committed; `None` when there is no such user.
+    fn dialog<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, Option<Arc<Dialog>>>;
+
+    /// Empties the dialog; false when there is no such user.
+    fn reset_dialog<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, bool>;
+
+    /// Replaces the dialog with `entries` (already validated: indices 0..n in order); false when there
+    /// is no such user.
+    fn set_dialog<'a>(
+        &'a self,
+        client: &'a str,
+        user: &'a str,
+        entries: Vec<DialogEntry>,
+    ) -> StoreResult<'a, bool>;
+
+    /// Appends the lines of one exchange, creating the user if needed, in one transaction, with the
+    /// next indices of the dialog; refused whole when the dialog would exceed `max_entries`. Returns
+    /// the indices given to the lines.
+    fn append_exchange<'a>(
+        &'a self,
+        client: &'a str,
+        user: &'a str,
+        lines: Vec<(String, String)>,
+        max_entries: usize,
+    ) -> StoreResult<'a, Vec<u32>>;
+}

@@ -1,0 +1,366 @@
+//! The SQLite backend: one file in WAL mode, owned by one process. Every write runs on the writer
+//! thread's connection (group commit, see `writer`); reads use a small pool of their own connections,
+//! which WAL lets run beside the writer, on the blocking thread pool. No SQLite work runs on the async
+//! runtime. The writer brings the user's cached dialog up to date right after each commit, so a
+//! cancelled request cannot leave a stale entry behind.
+
+mod checkpoint;
+pub mod schema;
+mod writer;
+
+use super::backend::{Backend, StoreResult};
+use super::cache::{CacheEffect, Dialog, DialogCache, UserKey};
+use super::{Durability, StoreError, UserMetadata};
+use crate::chat::DialogEntry;
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{SystemTime, UNIX_EPOCH};
+use writer::{Job, Write};
+
+const READERS: usize = 4;
+
+pub struct SqliteBackend {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    path: PathBuf,
+    /// The writer thread's queue; the thread ends when the store is dropped.
+    writes: mpsc::Sender<Box<dyn Write>>,
+    readers: Vec<Mutex<Connection>>,
+    next_reader: AtomicUsize,
+    cache: Arc<DialogCache>,
+}
+
+fn now_millis() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+fn open(path: &Path, durability: Durability) -> Result<Connection, rusqlite::Error> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", if durability == Durability::Full { "FULL" } else { "NORMAL" })?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(conn)
+}
+
+impl SqliteBackend {
+    /// Opens (creating if needed) and migrates the database at `path`.
+    pub async fn open(path: &Path, durability: Durability) -> Result<SqliteBackend, StoreError> {
+        let path = path.to_path_buf();
+        tokio::task::spawn_blocking(move || {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .map_err(|source| StoreError::Directory { path: dir.display().to_string(), source })?;
+            }
+            let opened = |source| StoreError::Open { location: path.display().to_string(), source };
+            let mut writer = open(&path, durability).map_err(opened)?;
+            schema::migrate(&mut writer, &path)?;
+            let readers = (0..READERS)
+                .map(|_| open(&path, durability).map(Mutex::new))
+                .collect::<Result<_, _>>()
+                .map_err(opened)?;
+            let checkpointer = open(&path, durability).map_err(opened)?;
+            let (writes, queue) = mpsc::channel();
+            let cache = Arc::new(DialogCache::default());
+            let inner = Arc::new(Inner {
+                path: path.clone(),
+                writes,
+                readers,
+                next_reader: AtomicUsize::new(0),
+                cache,
+            });
+            if checkpoint::start(checkpointer, path, Arc::downgrade(&inner)) {
+                writer.pragma_update(None, "wal_autocheckpoint", 0)?;
+            }
+            let cache = inner.cache.clone();
+            std::thread::Builder::new()
+                .name("parlance-writer".into())
+                .spawn(move || writer::run(&writer, &queue, &cache))
+                .map_err(|e| StoreError::Task(format!("cannot start the dialog store's writer: {e}")))?;
+            Ok(SqliteBackend { inner })
+        })
+        .await
+        .map_err(|e| StoreError::Task(e.to_string()))?
+    }
+
+    async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let inner = self.inner.clone();
+        tokio::task::spawn_blocking(move || {
+            let i = inner.next_reader.fetch_add(1, Ordering::Relaxed) % inner.readers.len();
+            let conn = inner.readers[i]
+                .lock()
+                .map_err(|_| StoreError::Task("a reader connection is poisoned".into()))?;
+            f(&conn)
+        })
+        .await
+        .map_err(|e| StoreError::Task(e.to_string()))?
+    }
+
+    /// Runs `f` on the writer thread, in a transaction (possibly shared with other writes, each under a
+    /// savepoint of its own): its changes commit whole or not at all, and the call returns once they
+    /// have. Once committed, the user's cached dialog is dropped.
+    async fn write<T: Send + 'static>(
+        &self,
+        client: &str,
+        user: &str,
+        f: impl FnOnce(&Connection, &str, &str) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        self.write_with_effect(client, user, move |conn, client, user| {
+            Ok((f(conn, client, user)?, CacheEffect::Drop))
+        })
+        .await
+    }
+
+    /// [`SqliteBackend::write`] for a write that says what it did to the dialog, so that the cached
+    /// dialog can follow it instead of being read again.
+    async fn write_with_effect<T: Send + 'static>(
+        &self,
+        client: &str,
+        user: &str,
+        f: impl FnOnce(&Connection, &str, &str) -> Result<(T, CacheEffect), StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let job = Job { key: (client.to_owned(), user.to_owned()), f: Some(f), value: None, reply };
+        self.inner.writes.send(Box::new(job)).map_err(|_| StoreError::Closed)?;
+        answer.await.map_err(|_| StoreError::Closed)?
+    }
+}
+
+impl Backend for SqliteBackend {
+    fn location(&self) -> String {
+        self.inner.path.display().to_string()
+    }
+
+    fn check(&self) -> StoreResult<'_, ()> {
+        Box::pin(self.read(|c| query_row(c, "SELECT count(*) FROM users", [], |_| Ok(()))))
+    }
+
+    fn put_user<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, bool> {
+        Box::pin(self.write(client, user, move |tx, client, user| {
+            let now = now_millis();
+            let n = execute(
+                tx,
+                "INSERT INTO users (client, user_id, created_at, modified_at) VALUES (?1, ?2, ?3, ?3)
+                 ON CONFLICT (client, user_id) DO NOTHING",
+                params![client, user, now],
+            )?;
+            Ok(n == 1)
+        }))
+    }
+
+    fn user_exists<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, bool> {
+        let (client, user) = (client.to_owned(), user.to_owned());
+        Box::pin(self.read(move |c| user_exists(c, &client, &user)))
+    }
+
+    fn metadata<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, Option<UserMetadata>> {
+        let (client, user) = (client.to_owned(), user.to_owned());
+        Box::pin(self.read(move |c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT user_id, modified_at FROM users WHERE client = ?1 AND user_id = ?2",
+            )?;
+            Ok(stmt
+                .query_row(params![client, user], |row| {
+                    Ok(UserMetadata { user_id: row.get(0)?, modified_at: row.get::<_, i64>(1)? / 1000 })
+                })
+                .optional()?)
+        }))
+    }
+
+    fn delete_user<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, bool> {
+        Box::pin(self.write(client, user, move |tx, client, user| {
+            clear_entries(tx, client, user)?;
+            Ok(execute(tx, "DELETE FROM users WHERE client = ?1 AND user_id = ?2", params![client, user])?
+                == 1)
+        }))
+    }
+
+    fn count_users<'a>(&'a self, client: &'a str) -> StoreResult<'a, u64> {
+        let client = client.to_owned();
+        Box::pin(self.read(move |c| {
+            let n: i64 =
+                query_row(c, "SELECT count(*) FROM users WHERE client = ?1", [client], |r| r.get(0))?;
+            Ok(n as u64)
+        }))
+    }
+
+    fn list_users<'a>(&'a self, client: &'a str, page: u64, per_page: u64) -> StoreResult<'a, Vec<String>> {
+        let client = client.to_owned();
+        Box::pin(self.read(move |c| {
+            let offset = page.saturating_mul(per_page);
+            let mut stmt = c.prepare_cached(
+                "SELECT user_id FROM users WHERE client = ?1 ORDER BY modified_at DESC, user_id ASC LIMIT ?2 OFFSET ?3",
+            )?;
+            let ids = stmt
+                .query_map(params![client, per_page as i64, i64::try_from(offset).unwrap_or(i64::MAX)], |r| r.get(0))?
+                .collect::<Result<Vec<String>, _>>()?;
+            Ok(ids)
+        }))
+    }
+
+    fn dialog<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, Option<Arc<Dialog>>> {
+        Box::pin(async move {
+            let key: UserKey = (client.to_owned(), user.to_owned());
+            let cache = &self.inner.cache;
+            if let Some(dialog) = cache.get(&key) {
+                return Ok(Some(dialog));
+            }
+            let started = cache.generation();
+            let (client, user) = key.clone();
+            let entries = self
+                .read(move |c| {
+                    if !user_exists(c, &client, &user)? {
+                        return Ok(None);
+                    }
+                    Ok(Some(entries(c, &client, &user)?))
+                })
+                .await?;
+            let Some(entries) = entries else { return Ok(None) };
+            let dialog = Dialog::new(entries);
+            cache.fill(key, dialog.clone(), started);
+            Ok(Some(dialog))
+        })
+    }
+
+    fn reset_dialog<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, bool> {
+        Box::pin(self.write(client, user, move |tx, client, user| {
+            if !touch(tx, client, user)? {
+                return Ok(false);
+            }
+            clear_entries(tx, client, user)?;
+            Ok(true)
+        }))
+    }
+
+    fn set_dialog<'a>(
+        &'a self,
+        client: &'a str,
+        user: &'a str,
+        entries: Vec<DialogEntry>,
+    ) -> StoreResult<'a, bool> {
+        Box::pin(self.write(client, user, move |tx, client, user| {
+            if !touch(tx, client, user)? {
+                return Ok(false);
+            }
+            clear_entries(tx, client, user)?;
+            insert_entries(tx, client, user, &entries)?;
+            Ok(true)
+        }))
+    }
+
+    fn append_exchange<'a>(
+        &'a self,
+        client: &'a str,
+        user: &'a str,
+        lines: Vec<(String, String)>,
+        max_entries: usize,
+    ) -> StoreResult<'a, Vec<u32>> {
+        Box::pin(self.write_with_effect(client, user, move |tx, client, user| {
+            let now = now_millis();
+            execute(
+                tx,
+                "INSERT INTO users (client, user_id, created_at, modified_at) VALUES (?1, ?2, ?3, ?3)
+                 ON CONFLICT (client, user_id) DO UPDATE SET modified_at = excluded.modified_at",
+                params![client, user, now],
+            )?;
+            // Indices are 0..n without gaps (every write keeps them so), so the count is the next one.
+            // Not MAX(idx) + 1: SQLite re-plans a MAX or ORDER BY query at every new binding of its
+            // parameters, which cost a parse per chat. Were a gap ever there, the insert below would
+            // hit the primary key and the exchange fail whole, never overwrite.
+            let next: u32 = query_row(
+                tx,
+                "SELECT count(*) FROM dialog_entries WHERE client = ?1 AND user_id = ?2",
+                params![client, user],
+                |r| r.get(0),
+            )?;
+            let would = next as usize + lines.len();
+            if would > max_entries {
+                return Err(StoreError::DialogFull { would, limit: max_entries });
+            }
+            let appended: Vec<DialogEntry> = lines
+                .into_iter()
+                .enumerate()
+                .map(|(i, (name, message))| DialogEntry { index: next + i as u32, name, message })
+                .collect();
+            insert_entries(tx, client, user, &appended)?;
+            let indices = appended.iter().map(|e| e.index).collect();
+            Ok((indices, CacheEffect::Append(appended)))
+        }))
+    }
+}
+
+/// Bumps the user's modification time; false when there is no such user.
+fn touch(tx: &Connection, client: &str, user: &str) -> Result<bool, StoreError> {
+    Ok(execute(
+        tx,
+        "UPDATE users SET modified_at = ?3 WHERE client = ?1 AND user_id = ?2",
+        params![client, user, now_millis()],
+    )? == 1)
+}
+
+/// Deletes every entry of the user's dialog.
+fn clear_entries(c: &Connection, client: &str, user: &str) -> Result<(), StoreError> {
+    execute(c, "DELETE FROM dialog_entries WHERE client = ?1 AND user_id = ?2", params![client, user])?;
+    Ok(())
+}
+
+/// Inserts `entries` with the indices they carry.
+fn insert_entries(
+    c: &Connection,
+    client: &str,
+    user: &str,
+    entries: &[DialogEntry],
+) -> Result<(), StoreError> {
+    let mut insert = c.prepare_cached(
+        "INSERT INTO dialog_entries (client, user_id, idx, name, message) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for e in entries {
+        insert.execute(params![client, user, e.index, e.name, e.message])?;
+    }
+    Ok(())
+}
+
+/// Runs one statement from the connection's statement cache: every statement of the store is one of
+/// a few fixed texts, so none is parsed more than once per connection.
+fn execute(c: &Connection, sql: &str, params: impl rusqlite::Params) -> Result<usize, StoreError> {
+    Ok(c.prepare_cached(sql)?.execute(params)?)
+}
+
+/// [`execute`] for a statement answering one row.
+fn query_row<T>(
+    c: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    f: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<T, StoreError> {
+    Ok(c.prepare_cached(sql)?.query_row(params, f)?)
+}
+
+fn user_exists(c: &Connection, client: &str, user: &str) -> Result<bool, StoreError> {
+    let mut stmt = c.prepare_cached("SELECT 1 FROM users WHERE client = ?1 AND user_id = ?2")?;
+    Ok(stmt.exists(params![client, user])?)
+}
+
+fn entries(c: &Connection, client: &str, user: &str) -> Result<Vec<DialogEntry>, StoreError> {
+    // Sorted here rather than with ORDER BY, which SQLite re-plans at every new binding (see
+    // `append_exchange`); the primary key's order makes this a check of an already sorted list.
+    let mut stmt =
+        c.prepare_cached("SELECT idx, name, message FROM dialog_entries WHERE client = ?1 AND user_id = ?2")?;
+    let mut rows = stmt
+        .query_map(params![client, user], |r| {
+            Ok(DialogEntry { index: r.get(0)?, name: r.get(1)?, message: r.get(2)? })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    rows.sort_unstable_by_key(|e| e.index);
+    Ok(rows)
+}
