@@ -234,3 +234,71 @@ fn interactive_mode_paraphrases_lines_and_knows_its_commands() {
     assert!(text.contains("The fast brown fox leaps over the lazy dog."), "{text}");
     assert!(stderr(&out).contains("unknown provider `nope`"), "{}", stderr(&out));
 }
+
+/// Only the server opens the dialog store: the other modes neither create `dialogs.db` nor need a
+/// place where one could be written.
+#[test]
+fn non_server_modes_never_open_the_dialog_store() {
+    let home = tempfile::tempdir().unwrap();
+    let input = "The quick brown fox jumps over the lazy dog.";
+    let out = common::command(home.path()).args(["--mode", "cli", "--decode_input", input]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!home.path().join("dialogs.db").exists(), "the CLI created the dialog store");
+    // A store that could not even be created (its folder is under a file) is no obstacle either; this
+    // holds where permission bits would not, for a root user.
+    for mode in [
+        &["--mode", "cli", "--decode_input", input][..],
+        &["--mode", "evaluate", "--evaluate_original", "a b", "--evaluate_paraphrase", "a c"],
+    ] {
+        let out = common::command(home.path())
+            .env("DATABASE_FILE", "/dev/null/no-such-folder/dialogs.db")
+            .args(mode)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{mode:?}: {}", stderr(&out));
+    }
+}
+
+/// Configuration errors found while loading plugins exit 2, like any other configuration error, and
+/// say where the plugin was configured.
+#[test]
+fn plugin_configuration_errors_exit_2() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("parlance.toml");
+    // Found in the working directory, so named as `parlance.toml`.
+    std::fs::write(&config, "[cache]\nttl_secs = 10\n\n[[plugin]]\nid = \"mine\"\nkind = \"metric\"\ncomponent = \"missing.wasm\"\n")
+        .unwrap();
+    let out = common::command(home.path())
+        .args(["--mode", "evaluate", "--evaluate_original", "a", "--evaluate_paraphrase", "b"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("(declared at parlance.toml:4)"), "names the table's line: {err}");
+    assert!(err.contains("missing.wasm"), "{err}");
+    assert_eq!(err.matches("No such file").count(), 1, "the OS error once: {err}");
+
+    std::fs::write(
+        &config,
+        "[[plugin]]\nid = \"lexical-again\"\nkind = \"metric\"\ncomponent = \"builtin:lexical\"\n",
+    )
+    .unwrap();
+    let out = common::command(home.path())
+        .args(["--mode", "evaluate", "--evaluate_original", "a", "--evaluate_paraphrase", "b"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("both declare the score"), "{}", stderr(&out));
+
+    std::fs::write(&config, "[evaluate.weights]\nlexical_similarty = { weight = 1 }\n").unwrap();
+    let out = common::command(home.path())
+        .args(["--mode", "evaluate", "--evaluate_original", "a", "--evaluate_paraphrase", "b"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("`lexical_similarty`, which no metric plugin declares"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -178,7 +178,7 @@ pub fn read(root: &Table<'_, '_>, r: &mut Reader<'_>, env: &Env) -> Vec<FilePlug
     let mut out: Vec<FilePlugin> = Vec::new();
     for table in root.tables(r, "plugin") {
         let mut p: FilePlugin = read_table(&table, r, env.home());
-        p.location = format!("{} ({})", r.locate(table.span), table.path);
+        p.location = r.locate(table.span);
         p.base_dir = base_dir.clone();
         let Some(id) = &p.id else {
             r.problem(table.span, &table.path, "every [[plugin]] needs an `id`");
