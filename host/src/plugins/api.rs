@@ -172,6 +172,8 @@ impl PluginError {
     }
 }
 
+impl std::error::Error for PluginError {}
+
 impl fmt::Display for PluginError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = match self.kind {
@@ -208,16 +210,28 @@ pub enum CallFailure {
 
 /// A failed plugin call: which plugin, what went wrong, and any outbound requests the sandbox refused,
 /// because those usually explain the failure.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Clone, Debug)]
 pub struct CallError {
     pub plugin: String,
     pub failure: CallFailure,
     pub denied_requests: Vec<String>,
+    /// What the runtime reported, for a trap: the source of the error, with its wasm backtrace.
+    pub cause: Option<std::sync::Arc<wasmtime::Error>>,
+}
+
+impl std::error::Error for CallError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match (&self.failure, &self.cause) {
+            (CallFailure::Reported(e), _) => Some(e),
+            (_, Some(cause)) => Some(cause.as_ref().as_ref()),
+            _ => None,
+        }
+    }
 }
 
 impl CallError {
     pub fn new(plugin: &str, failure: CallFailure) -> Self {
-        CallError { plugin: plugin.to_owned(), failure, denied_requests: Vec::new() }
+        CallError { plugin: plugin.to_owned(), failure, denied_requests: Vec::new(), cause: None }
     }
 
     /// The plugin's own error, when it reported one.

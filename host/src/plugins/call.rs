@@ -175,6 +175,7 @@ pub(super) fn conclude<R>(
 ) -> Result<R, CallError> {
     let state = store.data();
     let stderr = state.stderr.text();
+    let mut cause = None;
     let failure = match outcome {
         Ok(Ok(value)) => {
             if !stderr.is_empty() {
@@ -198,10 +199,12 @@ pub(super) fn conclude<R>(
             if let Some(panic) = panic_message(&stderr) {
                 detail = format!("{detail}; it panicked: {panic}");
             }
+            cause = Some(std::sync::Arc::new(e));
             CallFailure::Trap(detail)
         }
     };
     let mut error = CallError::new(plugin.id(), failure);
+    error.cause = cause;
     error.denied_requests = state.outbound.denied();
     tracing::warn!(plugin = %plugin.id(), output = %stderr, "{error}");
     Err(error)

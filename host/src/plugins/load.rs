@@ -49,7 +49,7 @@ pub(super) async fn load(
     let (component, digest, compile_source) = compiled.map_err(|e| LoadError::Compile {
         plugin: plugin_id.clone(),
         component: spec.component.to_string(),
-        message: format!("{e:#}"),
+        source: e,
     })?;
 
     let worlds = bindings::exported_worlds(&component);

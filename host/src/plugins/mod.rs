@@ -102,8 +102,8 @@ pub enum LoadError {
     Read { plugin: String, declared_at: Option<String>, path: PathBuf, source: std::io::Error },
     #[error("plugin `{plugin}`: there is no bundled component `builtin:{name}` (bundled: {known})")]
     UnknownBuiltin { plugin: String, name: String, known: String },
-    #[error("plugin `{plugin}`: {component} is not a valid component: {message}")]
-    Compile { plugin: String, component: String, message: String },
+    #[error("plugin `{plugin}`: {component} is not a valid component")]
+    Compile { plugin: String, component: String, source: wasmtime::Error },
     #[error("plugin `{plugin}`: {message}")]
     Contract { plugin: String, message: String },
     #[error("plugin `{plugin}`: its info() call failed")]
