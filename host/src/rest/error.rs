@@ -4,6 +4,7 @@
 
 use crate::error::Error;
 use crate::plugins::api::{CallFailure, PluginErrorKind};
+use crate::store::Trouble;
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -72,9 +73,19 @@ impl ApiError {
         if status.is_server_error() {
             let chain = cause_chain(e);
             tracing::error!(status = status.as_u16(), code, causes = ?chain, "{e}");
-            if matches!(e, Error::Storage(_) | Error::Config(_) | Error::Startup(_)) {
-                api.message = "an internal error occurred; the server log has the details".into();
-            }
+            api.message = match e {
+                Error::Storage(store) => match store.trouble() {
+                    Trouble::Full => "the dialog store's disk is full; nothing was stored".into(),
+                    Trouble::Unavailable => {
+                        "the dialog store is unavailable; nothing was stored, retry later".into()
+                    }
+                    Trouble::Other => "an internal error occurred; the server log has the details".into(),
+                },
+                Error::Config(_) | Error::Startup(_) => {
+                    "an internal error occurred; the server log has the details".into()
+                }
+                _ => api.message,
+            };
             api.cause = Some(chain);
         }
         api
@@ -104,7 +115,11 @@ pub fn status_and_code(e: &Error) -> (StatusCode, &'static str) {
         Error::PluginUnavailable { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "provider_unavailable"),
         Error::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
         Error::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
-        Error::Storage(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage_error"),
+        Error::Storage(e) => match e.trouble() {
+            Trouble::Full => (StatusCode::INSUFFICIENT_STORAGE, "storage_full"),
+            Trouble::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "store_unavailable"),
+            Trouble::Other => (StatusCode::INTERNAL_SERVER_ERROR, "storage_error"),
+        },
         Error::ShuttingDown => (StatusCode::SERVICE_UNAVAILABLE, "shutting_down"),
         Error::Plugin(call) => match &call.failure {
             CallFailure::Reported(p) => match p.kind {

@@ -49,6 +49,43 @@ pub enum StoreError {
     Commit(#[source] Arc<StoreError>),
 }
 
+/// What kind of trouble a store error is, which decides what a client is told and what `/health`
+/// says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trouble {
+    /// The disk under the store is full: nothing more can be written until room is made.
+    Full,
+    /// The store cannot be reached or written (a read-only or missing file, an I/O error, a database
+    /// server that does not answer).
+    Unavailable,
+    /// Anything else: a bug or a refused request.
+    Other,
+}
+
+impl StoreError {
+    pub fn trouble(&self) -> Trouble {
+        use rusqlite::ErrorCode;
+        match self {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
+            | StoreError::Open { source: rusqlite::Error::SqliteFailure(e, _), .. } => match e.code {
+                ErrorCode::DiskFull => Trouble::Full,
+                ErrorCode::ReadOnly
+                | ErrorCode::CannotOpen
+                | ErrorCode::SystemIoFailure
+                | ErrorCode::PermissionDenied
+                | ErrorCode::DatabaseBusy
+                | ErrorCode::DatabaseLocked
+                | ErrorCode::NotADatabase
+                | ErrorCode::DatabaseCorrupt => Trouble::Unavailable,
+                _ => Trouble::Other,
+            },
+            StoreError::Directory { .. } | StoreError::Closed => Trouble::Unavailable,
+            StoreError::Commit(cause) => cause.trouble(),
+            _ => Trouble::Other,
+        }
+    }
+}
+
 /// A user's last modification, as seconds since the Unix epoch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UserMetadata {
