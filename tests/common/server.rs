@@ -25,8 +25,28 @@ impl Server {
     }
 
     pub async fn start_in(home: tempfile::TempDir, env: &[(&str, &str)], args: &[&str]) -> Server {
+        Server::start_wrapped(home, env, args, &[]).await
+    }
+
+    /// [`Server::start_in`] through a wrapper command (`sh -c 'ulimit …; exec "$0" "$@"'`), which gets
+    /// the binary and its arguments after its own.
+    pub async fn start_wrapped(
+        home: tempfile::TempDir,
+        env: &[(&str, &str)],
+        args: &[&str],
+        wrapper: &[&str],
+    ) -> Server {
         let (api_port, chat_port) = (free_port(), free_port());
         let mut cmd = super::command(home.path());
+        if let [program, wrapper_args @ ..] = wrapper {
+            let binary = cmd.get_program().to_owned();
+            let mut wrapped = std::process::Command::new(program);
+            wrapped.args(wrapper_args).arg(binary).current_dir(home.path());
+            wrapped
+                .env_clear()
+                .envs(cmd.get_envs().filter_map(|(k, v)| v.map(|v| (k.to_owned(), v.to_owned()))));
+            cmd = wrapped;
+        }
         cmd.env("API_HOST", "127.0.0.1")
             .env("PORT", chat_port.to_string())
             .env("DATABASE_FILE", home.path().join("dialogs.db"))

@@ -3,6 +3,7 @@
 //! fallbacks, OpenAPI documents, CORS, body limits and request metrics they share.
 
 pub mod docs;
+pub mod listener;
 pub mod ops;
 mod settings;
 
@@ -154,16 +155,15 @@ pub async fn serve(parlance: Parlance, api_port: u16) -> anyhow::Result<()> {
     if chat_port != api_port {
         ports.push(chat_port);
     }
+    let limits = parlance.config().server.listener_limits();
     let mut servers = tokio::task::JoinSet::new();
     for port in ports {
         let addr = SocketAddr::new(host, port);
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
-        tracing::info!(%addr, "listening");
-        let app = app.clone().into_make_service_with_connect_info::<SocketAddr>();
-        servers
-            .spawn(async move { axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await });
+        tracing::info!(%addr, max_connections = limits.max_connections, "listening");
+        servers.spawn(listener::serve(listener, app.clone(), limits, shutdown_signal()));
     }
     eprintln!("parlance: ready (paraphrase API on port {api_port}, chat API on port {chat_port})");
     while let Some(result) = servers.join_next().await {

@@ -18,6 +18,14 @@ pub struct ServerConfig {
     pub cors_origins: Vec<String>,
     /// Largest request body accepted, in KiB.
     pub max_body_kb: usize,
+    /// Seconds a client has to send a request's headers.
+    pub header_timeout_secs: u64,
+    /// Seconds a client has to send a request's body.
+    pub body_timeout_secs: u64,
+    /// Seconds an idle keep-alive connection stays open.
+    pub idle_timeout_secs: u64,
+    /// Connections open at once (lowered to what the process's open-file limit allows).
+    pub max_connections: usize,
 }
 
 impl Default for ServerConfig {
@@ -30,6 +38,10 @@ impl Default for ServerConfig {
             cors_origins: vec!["*".into()],
             // Large enough for 10 000 evaluation pairs in one batch.
             max_body_kb: 10 * 1024,
+            header_timeout_secs: 15,
+            body_timeout_secs: 60,
+            idle_timeout_secs: 60,
+            max_connections: 10_000,
         }
     }
 }
@@ -37,6 +49,17 @@ impl Default for ServerConfig {
 impl ServerConfig {
     pub fn max_body_bytes(&self) -> usize {
         self.max_body_kb * 1024
+    }
+
+    /// What each listener enforces, with the connection cap lowered to the open-file limit.
+    pub fn listener_limits(&self) -> super::listener::Limits {
+        use std::time::Duration;
+        super::listener::Limits {
+            header_timeout: Duration::from_secs(self.header_timeout_secs),
+            body_timeout: Duration::from_secs(self.body_timeout_secs),
+            idle_timeout: Duration::from_secs(self.idle_timeout_secs),
+            max_connections: super::listener::connection_cap(self.max_connections),
+        }
     }
 }
 
@@ -80,6 +103,30 @@ impl Section for ServerConfig {
                 Kind::Int { min: 1, max: 1 << 20 },
                 |c| c.max_body_kb,
                 "Largest request body accepted, in KiB"
+            ),
+            setting!(
+                "header_timeout_secs",
+                Kind::Int { min: 1, max: 3600 },
+                |c| c.header_timeout_secs,
+                "Seconds a client has to send a request's headers; a slower client is disconnected"
+            ),
+            setting!(
+                "body_timeout_secs",
+                Kind::Int { min: 1, max: 3600 },
+                |c| c.body_timeout_secs,
+                "Seconds a client has to send a request's body (408 after)"
+            ),
+            setting!(
+                "idle_timeout_secs",
+                Kind::Int { min: 1, max: 3600 },
+                |c| c.idle_timeout_secs,
+                "Seconds an idle keep-alive connection stays open"
+            ),
+            setting!(
+                "max_connections",
+                Kind::Int { min: 16, max: 1_000_000 },
+                |c| c.max_connections,
+                "Connections open at once, lowered to the open-file limit less 256; at the cap the longest-idle ones are closed"
             ),
         ];
         SETTINGS

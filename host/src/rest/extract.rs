@@ -2,7 +2,7 @@
 //! and the caller's identity.
 
 use super::error::ApiError;
-use axum::extract::rejection::{FormRejection, JsonRejection, PathRejection, QueryRejection};
+use axum::extract::rejection::{BytesRejection, FormRejection, JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
@@ -34,7 +34,7 @@ fn json_rejection(r: JsonRejection) -> ApiError {
             "unsupported_media_type",
             "expected a JSON body with `Content-Type: application/json`",
         ),
-        JsonRejection::BytesRejection(e) => body_rejection(e.status(), e.body_text()),
+        JsonRejection::BytesRejection(e) => body_rejection(&e),
         other => ApiError::bad_request("invalid_body", other.body_text()),
     }
 }
@@ -59,7 +59,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Form<T> {
             Err(FormRejection::FailedToDeserializeFormBody(e)) => {
                 Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_form", detail(&e.body_text())))
             }
-            Err(FormRejection::BytesRejection(e)) => Err(body_rejection(e.status(), e.body_text())),
+            Err(FormRejection::BytesRejection(e)) => Err(body_rejection(&e)),
             Err(other) => Err(ApiError::bad_request("invalid_form", other.body_text())),
         }
     }
@@ -99,11 +99,24 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Query<T> {
     }
 }
 
-fn body_rejection(status: StatusCode, text: String) -> ApiError {
-    if status == StatusCode::PAYLOAD_TOO_LARGE {
-        ApiError::new(status, "payload_too_large", "the request body is larger than the server accepts")
+/// The error a request body gives when its client did not send it within the server's body timeout.
+#[derive(Debug, thiserror::Error)]
+#[error("the request body did not arrive within {} s", .0.as_secs())]
+pub struct BodyTimeout(pub std::time::Duration);
+
+/// A body that could not be read: too large (413), too slow (408), or cut off.
+fn body_rejection(e: &BytesRejection) -> ApiError {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(current) = cause {
+        if let Some(timeout) = current.downcast_ref::<BodyTimeout>() {
+            return ApiError::new(StatusCode::REQUEST_TIMEOUT, "request_timeout", timeout.to_string());
+        }
+        cause = current.source();
+    }
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::new(e.status(), "payload_too_large", "the request body is larger than the server accepts")
     } else {
-        ApiError::new(status, "invalid_body", text)
+        ApiError::new(e.status(), "invalid_body", e.body_text())
     }
 }
 

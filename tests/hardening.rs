@@ -1,0 +1,195 @@
+//! Abusive and careless clients against the real binary: slow and idle connections, stalled bodies,
+//! more connections than the server may hold, too few file descriptors, and requests hyper itself
+//! refuses. Ordinary clients keep being served, and every error has the JSON body.
+
+use crate::common::server::Server;
+use serde_json::Value;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// A server with short connection timeouts, from a configuration file.
+async fn server(server_table: &str, env: &[(&str, &str)]) -> Server {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("parlance.toml");
+    std::fs::write(&config, format!("[server]\n{server_table}\n")).unwrap();
+    Server::start_in(home, env, &["--config", config.to_str().unwrap()]).await
+}
+
+/// Reads until the server closes the connection (or `within` passes): what it sent, and whether it
+/// closed.
+async fn read_until_closed(stream: &mut TcpStream, within: Duration) -> (String, bool) {
+    let mut seen = Vec::new();
+    let deadline = Instant::now() + within;
+    let mut buf = [0u8; 4096];
+    while Instant::now() < deadline {
+        match tokio::time::timeout(deadline - Instant::now(), stream.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => return (String::from_utf8_lossy(&seen).into_owned(), true),
+            Ok(Ok(n)) => seen.extend_from_slice(&buf[..n]),
+            Err(_) => break,
+        }
+    }
+    (String::from_utf8_lossy(&seen).into_owned(), false)
+}
+
+/// One ordinary request on a fresh connection: the status and how long it took.
+async fn ordinary(server: &Server) -> (u16, Duration) {
+    let started = Instant::now();
+    let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
+    let r =
+        client.get(server.url("/v1/user/all/count")).timeout(Duration::from_secs(10)).send().await.unwrap();
+    (r.status().as_u16(), started.elapsed())
+}
+
+fn json_body(response: &str) -> Value {
+    let body = response.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("not a JSON error body ({e}): {response:?}"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn slow_idle_and_stalled_clients_are_dropped_while_others_are_served() {
+    let s = server("header_timeout_secs = 1\nbody_timeout_secs = 1\nidle_timeout_secs = 2", &[]).await;
+    let mut slowloris = Vec::new();
+    for _ in 0..30 {
+        let mut c = TcpStream::connect(s.api).await.unwrap();
+        c.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ").await.unwrap();
+        slowloris.push(c);
+    }
+    let mut idle = Vec::new();
+    for _ in 0..30 {
+        idle.push(TcpStream::connect(s.api).await.unwrap());
+    }
+    let mut stalled = Vec::new();
+    for _ in 0..5 {
+        let mut c = TcpStream::connect(s.api).await.unwrap();
+        c.write_all(b"POST /paraphrase HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"text\"")
+            .await
+            .unwrap();
+        stalled.push(c);
+    }
+    // A slow client that keeps trickling bytes is still held to the header deadline.
+    let mut trickler = TcpStream::connect(s.api).await.unwrap();
+    trickler.write_all(b"GET /health HTTP/1.1\r\n").await.unwrap();
+    for _ in 0..5 {
+        let (status, took) = ordinary(&s).await;
+        assert_eq!(status, 200);
+        assert!(took < Duration::from_secs(2), "an ordinary request took {took:?}");
+    }
+    let trickle = tokio::spawn(async move {
+        for i in 0..40 {
+            if trickler.write_all(format!("X-{i}: y\r\n").as_bytes()).await.is_err() {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let (_, closed) = read_until_closed(&mut trickler, Duration::from_millis(100)).await;
+        closed
+    });
+    for mut c in slowloris {
+        let (_, closed) = read_until_closed(&mut c, Duration::from_secs(5)).await;
+        assert!(closed, "a connection that never finished its headers stayed open");
+    }
+    for mut c in stalled {
+        let (response, closed) = read_until_closed(&mut c, Duration::from_secs(5)).await;
+        assert!(response.starts_with("HTTP/1.1 408"), "{response:?}");
+        assert_eq!(json_body(&response)["error"]["code"], "request_timeout", "{response}");
+        assert!(closed || response.contains("connection: close"), "{response:?}");
+    }
+    for mut c in idle {
+        let (_, closed) = read_until_closed(&mut c, Duration::from_secs(5)).await;
+        assert!(closed, "an idle connection stayed open");
+    }
+    assert!(trickle.await.unwrap(), "a client trickling header lines was never cut off");
+    // A keep-alive connection that is used stays open between requests shorter than the idle limit.
+    let mut kept = TcpStream::connect(s.api).await.unwrap();
+    for _ in 0..3 {
+        kept.write_all(b"GET /v1/user/all/count HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+        let mut buf = [0u8; 1024];
+        let n = kept.read(&mut buf).await.unwrap();
+        assert!(buf[..n].starts_with(b"HTTP/1.1 200"), "{:?}", String::from_utf8_lossy(&buf[..n]));
+        tokio::time::sleep(Duration::from_millis(800)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn at_the_connection_cap_idle_clients_make_room_for_new_ones() {
+    let s = server("max_connections = 16\nidle_timeout_secs = 600\nheader_timeout_secs = 600", &[]).await;
+    let mut idle = Vec::new();
+    for _ in 0..60 {
+        idle.push(TcpStream::connect(s.api).await.unwrap());
+    }
+    for _ in 0..10 {
+        let (status, took) = ordinary(&s).await;
+        assert_eq!(status, 200);
+        assert!(took < Duration::from_secs(2), "an ordinary request waited {took:?} at the cap");
+    }
+    let mut closed = 0;
+    for mut c in idle {
+        closed += usize::from(read_until_closed(&mut c, Duration::from_millis(50)).await.1);
+    }
+    assert!(closed >= 40, "only {closed} of 60 idle connections were closed to stay under the cap");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn out_of_file_descriptors_the_server_keeps_serving() {
+    // The server's own open-file limit is 400, below what the idle clients take.
+    let home = tempfile::tempdir().unwrap();
+    let s = Server::start_wrapped(home, &[], &[], &["sh", "-c", "ulimit -n 400 && exec \"$0\" \"$@\""]).await;
+    raise_own_file_limit();
+    let mut idle = Vec::new();
+    for _ in 0..600 {
+        match TcpStream::connect(s.api).await {
+            Ok(c) => idle.push(c),
+            Err(_) => break,
+        }
+    }
+    for _ in 0..10 {
+        let (status, took) = ordinary(&s).await;
+        assert_eq!(status, 200);
+        assert!(took < Duration::from_secs(3), "an ordinary request took {took:?}");
+    }
+    drop(idle);
+}
+
+fn raise_own_file_limit() {
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    let limit = getrlimit(Resource::Nofile);
+    if let Some(maximum) = limit.maximum {
+        let _ =
+            setrlimit(Resource::Nofile, Rlimit { current: Some(maximum.min(8192)), maximum: Some(maximum) });
+    }
+}
+
+/// What hyper refuses before the app sees a request is answered with this API's JSON error body.
+#[tokio::test(flavor = "multi_thread")]
+async fn requests_refused_below_the_app_get_json_errors() {
+    let s = Server::start(&[]).await;
+    let send = |bytes: Vec<u8>| {
+        let addr = s.api;
+        async move {
+            let mut c = TcpStream::connect(addr).await.unwrap();
+            let _ = c.write_all(&bytes).await;
+            read_until_closed(&mut c, Duration::from_secs(5)).await.0
+        }
+    };
+    let long_uri = format!("GET /{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(70_000)).into_bytes();
+    let huge_header =
+        format!("GET /health HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n", "b".repeat(200_000)).into_bytes();
+    let raw_ff = b"GET /v1/user/id/\xff HTTP/1.1\r\nHost: x\r\n\r\n".to_vec();
+    let control = b"GET /health HTTP/1.1\r\nHost: x\r\nX-Bad: a\x01b\r\n\r\n".to_vec();
+    for (bytes, status, code) in [
+        (long_uri, "414", "uri_too_long"),
+        (huge_header, "431", "headers_too_large"),
+        (raw_ff, "400", "bad_request"),
+        (control, "400", "bad_request"),
+    ] {
+        let response = send(bytes).await;
+        assert!(response.starts_with(&format!("HTTP/1.1 {status}")), "{response:?}");
+        assert!(response.to_ascii_lowercase().contains("content-type: application/json"), "{response:?}");
+        let body = json_body(&response);
+        assert_eq!(body["error"]["code"], code, "{body}");
+        assert!(!body["error"]["message"].as_str().unwrap().is_empty());
+    }
+    let (status, _) = ordinary(&s).await;
+    assert_eq!(status, 200, "the server still serves");
+}
