@@ -1,27 +1,96 @@
 //! Checkpoints of the write-ahead log, on a thread of their own rather than inside whichever commit
 //! crosses SQLite's 1000-page mark: a checkpoint syncs the log and the database to disk, and the chat
 //! whose commit paid for it waited tens of milliseconds.
+//!
+//! The log must also stay bounded. A passive checkpoint copies what it can without blocking anyone,
+//! but under a steady stream of commits it never catches up with the end of the log, so the log is
+//! never started over and grows without end. So the writer looks at the log's size after each group
+//! commit, and once it passes [`RESTART_AT`] takes a TRUNCATE checkpoint there, between two groups,
+//! where no write can get in its way (from another connection it would have to win the write lock
+//! from a writer that takes it back at once); it copies what the passive checkpoints left and empties
+//! the file. Once the writes stop, the checkpointer empties a log left behind by the load.
 
 use rusqlite::Connection;
-use std::path::PathBuf;
-use std::sync::Weak;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// How often the checkpointer copies committed pages from the write-ahead log into the database.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 
-/// Every [`CHECKPOINT_EVERY`], a passive checkpoint: it copies what no reader still needs from the log
-/// into the database without blocking the writer or the readers, so the log stays short. The thread
-/// ends once `alive` can no longer be upgraded (the store was dropped). False when the thread cannot
-/// start, and the writer must go on checkpointing.
-pub fn start<T: Send + Sync + 'static>(conn: Connection, path: PathBuf, alive: Weak<T>) -> bool {
+/// The log size past which the writer empties it, holding commits back for as long as that takes
+/// (milliseconds: the pages were mostly copied by the passive checkpoints before it). The log then
+/// peaks at this plus what half a second of commits adds, and its file is cut back to this size when
+/// it starts over (`journal_size_limit`).
+pub const RESTART_AT: u64 = 16 << 20;
+
+/// What the checkpointer needs from the store: whether it is still open, how many commits it has
+/// made, and whether the writer is emptying the log.
+pub trait Watched: Send + Sync + 'static {
+    fn commits(&self) -> u64;
+    fn truncating(&self) -> &AtomicBool;
+}
+
+/// The log's upkeep on the writer's side, run between group commits.
+pub struct Truncator {
+    wal: PathBuf,
+    restart_at: u64,
+    /// Set while the log is over its bound and not yet emptied; the checkpointer stays out of the
+    /// way meanwhile (SQLite refuses a checkpoint while another runs rather than wait for it).
+    pub truncating: Arc<AtomicBool>,
+}
+
+impl Truncator {
+    pub fn new(database: &Path, restart_at: u64) -> Truncator {
+        Truncator { wal: wal_of(database), restart_at, truncating: Arc::default() }
+    }
+
+    /// Empties the log when it has passed its bound; tried again after the next group when a
+    /// checkpoint of the checkpointer's was still running.
+    pub fn after_group(&self, conn: &Connection) {
+        let over = std::fs::metadata(&self.wal).is_ok_and(|m| m.len() > self.restart_at);
+        if !over && !self.truncating.load(Ordering::Acquire) {
+            return;
+        }
+        self.truncating.store(true, Ordering::Release);
+        match conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get::<_, i64>(0)) {
+            Ok(0) => self.truncating.store(false, Ordering::Release),
+            Ok(_) => {}
+            Err(e) => {
+                self.truncating.store(false, Ordering::Release);
+                tracing::warn!(log = %self.wal.display(), "emptying the dialog store's log failed: {e}");
+            }
+        }
+    }
+}
+
+fn wal_of(database: &Path) -> PathBuf {
+    PathBuf::from(format!("{}-wal", database.display()))
+}
+
+/// Starts the checkpointer; it ends once `store` can no longer be upgraded (the store was dropped).
+/// False when the thread cannot start, and the writer must go on checkpointing.
+pub fn start<T: Watched>(conn: Connection, path: PathBuf, store: std::sync::Weak<T>) -> bool {
+    let wal = wal_of(&path);
     let spawned = std::thread::Builder::new().name("parlance-checkpoint".into()).spawn(move || {
+        let mut seen = 0;
         loop {
             std::thread::sleep(CHECKPOINT_EVERY);
-            if alive.upgrade().is_none() {
-                return;
+            let Some(store) = store.upgrade() else { return };
+            let commits = store.commits();
+            let size = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+            // Idle since the last look, with a log left over: empty it now that nobody waits.
+            let idle = commits == seen && size > 0;
+            seen = commits;
+            // While the writer is emptying the log, a checkpoint here would only be in its way.
+            let skip = store.truncating().load(Ordering::Acquire);
+            drop(store);
+            if skip {
+                continue;
             }
-            if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+            let mode = if idle { "TRUNCATE" } else { "PASSIVE" };
+            if let Err(e) = conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(())) {
                 tracing::warn!(database = %path.display(), "a checkpoint of the dialog store failed: {e}");
             }
         }

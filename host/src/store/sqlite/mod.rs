@@ -14,7 +14,7 @@ use super::{Durability, StoreError, UserMetadata};
 use crate::chat::DialogEntry;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{SystemTime, UNIX_EPOCH};
 use writer::{Job, Write};
@@ -32,13 +32,15 @@ struct Inner {
     readers: Vec<Mutex<Connection>>,
     next_reader: AtomicUsize,
     cache: Arc<DialogCache>,
+    /// Set while the writer is emptying the log (see `checkpoint`).
+    truncating: Arc<AtomicBool>,
 }
 
 fn now_millis() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
-fn open(path: &Path, durability: Durability) -> Result<Connection, rusqlite::Error> {
+fn connect(path: &Path, durability: Durability, log_bound: u64) -> Result<Connection, rusqlite::Error> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -47,13 +49,25 @@ fn open(path: &Path, durability: Durability) -> Result<Connection, rusqlite::Err
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", if durability == Durability::Full { "FULL" } else { "NORMAL" })?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // When the log is started over, its file is cut back to this size rather than kept at its peak.
+    conn.pragma_update(None, "journal_size_limit", log_bound as i64)?;
     Ok(conn)
 }
 
 impl SqliteBackend {
     /// Opens (creating if needed) and migrates the database at `path`.
     pub async fn open(path: &Path, durability: Durability) -> Result<SqliteBackend, StoreError> {
+        SqliteBackend::open_bounded(path, durability, checkpoint::RESTART_AT).await
+    }
+
+    /// [`SqliteBackend::open`] with the write-ahead log emptied past `log_bound` bytes.
+    pub async fn open_bounded(
+        path: &Path,
+        durability: Durability,
+        log_bound: u64,
+    ) -> Result<SqliteBackend, StoreError> {
         let path = path.to_path_buf();
+        let open = move |path: &Path, durability| connect(path, durability, log_bound);
         tokio::task::spawn_blocking(move || {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                 std::fs::create_dir_all(dir)
@@ -69,12 +83,14 @@ impl SqliteBackend {
             let checkpointer = open(&path, durability).map_err(opened)?;
             let (writes, queue) = mpsc::channel();
             let cache = Arc::new(DialogCache::default());
+            let truncator = checkpoint::Truncator::new(&path, log_bound);
             let inner = Arc::new(Inner {
                 path: path.clone(),
                 writes,
                 readers,
                 next_reader: AtomicUsize::new(0),
                 cache,
+                truncating: truncator.truncating.clone(),
             });
             if checkpoint::start(checkpointer, path, Arc::downgrade(&inner)) {
                 writer.pragma_update(None, "wal_autocheckpoint", 0)?;
@@ -82,7 +98,7 @@ impl SqliteBackend {
             let cache = inner.cache.clone();
             std::thread::Builder::new()
                 .name("parlance-writer".into())
-                .spawn(move || writer::run(&writer, &queue, &cache))
+                .spawn(move || writer::run(&writer, &queue, &cache, || truncator.after_group(&writer)))
                 .map_err(|e| StoreError::Task(format!("cannot start the dialog store's writer: {e}")))?;
             Ok(SqliteBackend { inner })
         })
@@ -133,6 +149,16 @@ impl SqliteBackend {
         let job = Job { key: (client.to_owned(), user.to_owned()), f: Some(f), value: None, reply };
         self.inner.writes.send(Box::new(job)).map_err(|_| StoreError::Closed)?;
         answer.await.map_err(|_| StoreError::Closed)?
+    }
+}
+
+impl checkpoint::Watched for Inner {
+    fn commits(&self) -> u64 {
+        self.cache.generation()
+    }
+
+    fn truncating(&self) -> &AtomicBool {
+        &self.truncating
     }
 }
 
@@ -363,4 +389,69 @@ fn entries(c: &Connection, client: &str, user: &str) -> Result<Vec<DialogEntry>,
         .collect::<Result<Vec<_>, _>>()?;
     rows.sort_unstable_by_key(|e| e.index);
     Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+
+    /// Under a steady stream of commits the log is emptied once it passes its bound, and after the
+    /// load it is emptied altogether; every acknowledged exchange is still there.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn the_log_stays_bounded_under_load_and_empties_after_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.db");
+        let bound = 1 << 20;
+        let store = Arc::new(SqliteBackend::open_bounded(&path, Durability::Normal, bound).await.unwrap());
+        let wal = dir.path().join("d.db-wal");
+        let stop = Arc::new(AtomicBool::new(false));
+        let logged = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let message = "x".repeat(2000);
+        let writers: Vec<_> = (0..8)
+            .map(|w| {
+                let (store, stop, logged, message) =
+                    (store.clone(), stop.clone(), logged.clone(), message.clone());
+                tokio::spawn(async move {
+                    let mut acknowledged = 0;
+                    while !stop.load(Ordering::Acquire) {
+                        let lines =
+                            vec![("User".to_owned(), message.clone()), ("Waifu".to_owned(), message.clone())];
+                        store.append_exchange("c", &format!("u{w}"), lines, usize::MAX).await.unwrap();
+                        acknowledged += 2;
+                        logged.fetch_add(4000, Ordering::Relaxed);
+                    }
+                    acknowledged
+                })
+            })
+            .collect();
+        // Until the messages alone are several times the bound (however slow the machine).
+        let (mut peak, mut emptied_under_load, mut last) = (0, false, 0);
+        let started = Instant::now();
+        while logged.load(Ordering::Relaxed) < 8 * bound {
+            assert!(started.elapsed() < Duration::from_secs(60), "the load was too slow to test anything");
+            let size = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+            peak = peak.max(size);
+            emptied_under_load |= size < last;
+            last = size;
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        stop.store(true, Ordering::Release);
+        let mut acknowledged = Vec::new();
+        for w in writers {
+            acknowledged.push(w.await.unwrap());
+        }
+        assert!(emptied_under_load, "the log was never emptied while commits kept coming");
+        assert!(peak < 4 * bound, "the log reached {peak} bytes with a bound of {bound}");
+        let settled = Instant::now();
+        while std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0) > 0 {
+            assert!(settled.elapsed() < Duration::from_secs(5), "the log was not emptied after the load");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        for (w, n) in acknowledged.iter().enumerate() {
+            let dialog = store.dialog("c", &format!("u{w}")).await.unwrap().unwrap();
+            assert_eq!(dialog.entries().len(), *n, "writer {w}'s acknowledged entries");
+        }
+    }
 }

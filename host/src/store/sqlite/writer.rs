@@ -55,9 +55,15 @@ where
 }
 
 /// The writer thread: takes the writes queued while it was busy (up to [`MAX_GROUP_COMMIT`]) and
-/// commits them in one transaction, which shares the log writes and the sync between them. Ends when
-/// the store is dropped and the queue is empty.
-pub fn run(conn: &Connection, queue: &mpsc::Receiver<Box<dyn Write>>, cache: &DialogCache) {
+/// commits them in one transaction, which shares the log writes and the sync between them; between
+/// two groups, `between` runs (the log's upkeep, which no write must interleave with). Ends when the
+/// store is dropped and the queue is empty.
+pub fn run(
+    conn: &Connection,
+    queue: &mpsc::Receiver<Box<dyn Write>>,
+    cache: &DialogCache,
+    mut between: impl FnMut(),
+) {
     while let Ok(first) = queue.recv() {
         let mut group = vec![first];
         while group.len() < MAX_GROUP_COMMIT {
@@ -67,6 +73,7 @@ pub fn run(conn: &Connection, queue: &mpsc::Receiver<Box<dyn Write>>, cache: &Di
             }
         }
         commit_group(conn, group, cache);
+        between();
     }
 }
 
@@ -135,7 +142,7 @@ fn savepoint(conn: &Connection, isolate: bool, sql: &str) -> Result<(), StoreErr
 
 #[cfg(test)]
 mod tests {
-    use super::super::{open, schema};
+    use super::super::{checkpoint, connect, schema};
     use super::*;
     use crate::store::Durability;
     use rusqlite::params;
@@ -164,7 +171,7 @@ mod tests {
     fn group_store() -> (tempfile::TempDir, Connection, DialogCache) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("d.db");
-        let mut conn = open(&path, Durability::Normal).unwrap();
+        let mut conn = connect(&path, Durability::Normal, checkpoint::RESTART_AT).unwrap();
         schema::migrate(&mut conn, &path).unwrap();
         (dir, conn, DialogCache::default())
     }
