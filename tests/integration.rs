@@ -11,6 +11,7 @@ mod compat;
 mod dataset;
 mod js_provider;
 mod metrics;
+mod outbound;
 mod providers;
 mod python_metric;
 mod sandbox;

@@ -93,6 +93,7 @@ pub mod plugins;
 pub mod ratelimit;
 pub mod store;
 pub mod telemetry;
+pub mod upstream;
 
 pub use error::{Error, Result};
 pub use paraphrase::{Paraphrase, ParaphraseRequest};

@@ -16,6 +16,7 @@ pub mod outbound;
 pub mod sandbox;
 pub mod spec;
 
+use crate::upstream::{TrustSettings, Upstream, with_causes};
 use api::{
     CallError, CallFailure, ChatRequest, Pair, Paraphrased, PluginError, PluginInfo, PluginKind, Score,
 };
@@ -132,7 +133,6 @@ pub struct Runtime {
     /// One permit per instance slot of the pool: a call waits here for a free slot instead of failing
     /// to instantiate when more calls are in flight than the pool holds.
     slots: Arc<Semaphore>,
-    upstreams: outbound::Upstreams,
 }
 
 impl Runtime {
@@ -170,9 +170,7 @@ impl Runtime {
         bindings::add_to_linker(&mut linker).map_err(|e| LoadError::Engine(e.to_string()))?;
         let cache = CompileCache::new(&engine, settings.cache_dir.clone());
         let slots = Arc::new(Semaphore::new(n as usize));
-        let upstreams =
-            outbound::Upstreams::new().map_err(|e| LoadError::Engine(format!("the HTTP client: {e}")))?;
-        Ok(Runtime { engine, linker, cache, slots, upstreams })
+        Ok(Runtime { engine, linker, cache, slots })
     }
 
     pub fn engine(&self) -> &Engine {
@@ -204,11 +202,25 @@ pub struct PluginHost {
 }
 
 impl PluginHost {
-    /// Loads every plugin, compiling in parallel, and reports every failure at once.
+    /// Loads every plugin, compiling in parallel, and reports every failure at once. Plugins' outbound
+    /// requests go through a client of their own that trusts the webpki roots only.
     pub async fn start(
         specs: Vec<PluginSpec>,
         settings: &RuntimeSettings,
         embeddings: Option<Arc<dyn EmbeddingBackend>>,
+    ) -> Result<PluginHost, LoadError> {
+        let upstream = Upstream::new(&TrustSettings::default())
+            .map_err(|e| LoadError::Engine(format!("the HTTP client: {}", with_causes(&e))))?;
+        PluginHost::start_with_upstream(specs, settings, embeddings, upstream).await
+    }
+
+    /// [`PluginHost::start`] with plugins' outbound requests going through `upstream`, the process's
+    /// shared client.
+    pub async fn start_with_upstream(
+        specs: Vec<PluginSpec>,
+        settings: &RuntimeSettings,
+        embeddings: Option<Arc<dyn EmbeddingBackend>>,
+        upstream: Upstream,
     ) -> Result<PluginHost, LoadError> {
         let max_memory = specs.iter().map(|s| s.limits.memory_bytes).max().unwrap_or(0).max(64 << 20);
         let runtime = Arc::new(Runtime::new(settings, max_memory)?);
@@ -216,7 +228,8 @@ impl PluginHost {
         for spec in specs {
             let runtime = runtime.clone();
             let embeddings = embeddings.clone();
-            tasks.spawn(async move { load(&runtime, spec, embeddings).await });
+            let upstream = upstream.clone();
+            tasks.spawn(async move { load(&runtime, spec, embeddings, upstream).await });
         }
         let mut plugins = BTreeMap::new();
         let mut errors = Vec::new();
@@ -369,6 +382,7 @@ async fn load(
     runtime: &Arc<Runtime>,
     spec: PluginSpec,
     embeddings: Option<Arc<dyn EmbeddingBackend>>,
+    upstream: Upstream,
 ) -> Result<Plugin, LoadError> {
     let started = Instant::now();
     let plugin_id = spec.id.clone();
@@ -430,7 +444,7 @@ async fn load(
         allowed_hosts: spec.allowed_hosts.clone().into(),
         spec,
         embeddings,
-        upstreams: runtime.upstreams.clone(),
+        upstream,
     });
     let mut plugin = Plugin {
         ctx,

@@ -3,8 +3,9 @@
 //! memory cap, captured stdout/stderr, and the host's own `host` and `embeddings` imports.
 
 use super::embeddings::EmbeddingBackend;
-use super::outbound::{OutboundPolicy, Upstreams};
+use super::outbound::OutboundPolicy;
 use super::spec::PluginSpec;
+use crate::upstream::Upstream;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -20,7 +21,7 @@ pub struct PluginContext {
     pub id: Arc<str>,
     pub allowed_hosts: Arc<[super::spec::HostPattern]>,
     pub embeddings: Option<Arc<dyn EmbeddingBackend>>,
-    pub upstreams: Upstreams,
+    pub upstream: Upstream,
 }
 
 /// The `T` of `Store<T>` for a plugin call.
@@ -53,7 +54,7 @@ impl PluginState {
             plugin.allowed_hosts.clone(),
             spec.limits.http_timeout,
             spec.limits.max_response_bytes,
-            plugin.upstreams.clone(),
+            plugin.upstream.clone(),
         );
         let memory = MemoryCap { limit: spec.limits.memory_bytes, used: 0, exceeded: false };
         Ok(PluginState {
