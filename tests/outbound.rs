@@ -1,10 +1,13 @@
 //! The process's one outbound client (`parlance::upstream`) over real sockets: HTTPS to a loopback
 //! server whose certificate a test CA signed, trusted only when the client is told to, and each failure
-//! named by its cause and destination: DNS, refused, reset, TLS certificate.
+//! named by its cause and destination: DNS, refused, reset, TLS certificate; and a CA file that
+//! cannot be read stops the start as a configuration error.
 
 use crate::common::server::free_port;
 use crate::common::upstream::{FakeEmbeddings, TestCa, resetting_server};
 use bytes::Bytes;
+use parlance::Parlance;
+use parlance::config::Env;
 use parlance::upstream::{Failure, Limits, TrustSettings, Upstream, UpstreamError, with_causes};
 use std::time::Duration;
 
@@ -68,4 +71,21 @@ async fn each_failure_is_named_by_its_cause_and_destination() {
     let err = post(&upstream, &format!("http://{reset}/v1/embeddings")).await.unwrap_err();
     assert_eq!(err.failure(), Failure::Reset, "{}", with_causes(&err));
     assert!(!with_causes(&err).contains("refused"), "{}", with_causes(&err));
+}
+
+#[tokio::test]
+async fn an_unreadable_ca_file_is_a_configuration_error() {
+    let home = tempfile::tempdir().unwrap();
+    let env = Env::empty()
+        .with("HOME", home.path().to_str().unwrap())
+        .with("CACHE_TYPE", "memory")
+        .with("PARLANCE_CA_FILE", home.path().join("missing.pem").to_str().unwrap());
+    match Parlance::builder().env(env).build().await {
+        Err(parlance::Error::Config(e)) => {
+            assert!(e.to_string().contains("[tls] ca_file: cannot read CA certificates from"), "{e}");
+            assert!(e.to_string().contains("missing.pem"), "{e}");
+        }
+        Err(other) => panic!("expected a configuration error, got {other}"),
+        Ok(_) => panic!("expected a configuration error"),
+    }
 }

@@ -3,7 +3,7 @@
 
 use crate::common;
 use common::server::free_port;
-use common::upstream::{FakeGemini, FakeOpenAi, resetting_server};
+use common::upstream::{FakeGemini, FakeOpenAi, TestCa, resetting_server};
 use parlance::config::Env;
 use parlance::plugins::api::{CallFailure, PluginErrorKind};
 use parlance::{Error, ParaphraseRequest, Parlance};
@@ -67,6 +67,32 @@ async fn each_upstream_failure_has_its_own_error() {
     assert_eq!(kind, PluginErrorKind::BadResponse, "{message}");
     assert_eq!(kind_for("html").await.0, PluginErrorKind::BadResponse);
     assert_eq!(kind_for("slow").await.0, PluginErrorKind::Timeout);
+}
+
+#[tokio::test]
+async fn a_provider_reaches_an_https_upstream_signed_by_the_operators_ca() {
+    let home = tempfile::tempdir().unwrap();
+    let ca = TestCa::new();
+    let upstream = FakeOpenAi::start_tls("A swift auburn fox.", &ca).await;
+    let env = env(home.path())
+        .with("PROVIDER_API_KEY", "sk-test")
+        .with("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", &upstream.base_url());
+
+    let untrusting = Parlance::builder().env(env.clone()).build().await.unwrap();
+    match untrusting.generate_paraphrase("The quick brown fox.").await {
+        Err(e) => assert!(e.to_string().contains("TLS certificate rejected"), "{e}"),
+        Ok(p) => panic!("a certificate from an unknown CA was accepted: {p:?}"),
+    }
+
+    let ca_file = ca.write(home.path());
+    let trusting = Parlance::builder()
+        .env(env.with("PARLANCE_CA_FILE", ca_file.to_str().unwrap()))
+        .build()
+        .await
+        .unwrap();
+    let result = trusting.generate_paraphrase("The quick brown fox.").await.unwrap();
+    assert_eq!(result.paraphrase, "A swift auburn fox.");
+    assert_eq!(upstream.requests().len(), 1);
 }
 
 /// The message of the error openrouter reports when its upstream is `base_url`, which must be

@@ -180,6 +180,9 @@ impl Parlance {
     /// Starts from a complete configuration.
     pub async fn start(config: Config) -> Result<Parlance> {
         let metrics = Arc::new(Metrics::new());
+        let upstream = upstream::Upstream::new(&config.tls).map_err(|e| config::ConfigError {
+            problems: vec![format!("[tls] ca_file: {}", upstream::with_causes(&e))],
+        })?;
         let embeddings = match &config.embeddings {
             Some(c) => Some(
                 evaluate::embeddings::backend(c)
@@ -188,9 +191,14 @@ impl Parlance {
             None => None,
         };
         let plugins = Arc::new(
-            PluginHost::start(config.plugins.clone(), &config.runtime, embeddings.clone())
-                .await?
-                .observed_by(metrics.clone()),
+            PluginHost::start_with_upstream(
+                config.plugins.clone(),
+                &config.runtime,
+                embeddings.clone(),
+                upstream,
+            )
+            .await?
+            .observed_by(metrics.clone()),
         );
         let evaluate =
             evaluate::EvaluateService::new(config.evaluate.clone(), plugins.clone(), embeddings.is_some())?;

@@ -34,20 +34,32 @@ pub struct Seen {
 pub struct FakeOpenAi {
     pub addr: SocketAddr,
     pub seen: Arc<Mutex<Vec<Seen>>>,
+    scheme: &'static str,
 }
 
 impl FakeOpenAi {
     pub async fn start(reply: &'static str) -> FakeOpenAi {
+        let (router, seen) = FakeOpenAi::router(reply);
+        FakeOpenAi { addr: serve(router).await, seen, scheme: "http" }
+    }
+
+    /// The same server over HTTPS, with a certificate signed by `ca`.
+    pub async fn start_tls(reply: &'static str, ca: &TestCa) -> FakeOpenAi {
+        let (router, seen) = FakeOpenAi::router(reply);
+        FakeOpenAi { addr: ca.serve(router).await, seen, scheme: "https" }
+    }
+
+    fn router(reply: &'static str) -> (Router, Arc<Mutex<Vec<Seen>>>) {
         let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
         let router = Router::new()
             .route("/v1/chat/completions", post(chat_completions))
             .route("/v1/models", axum::routing::get(openai_models))
             .with_state((seen.clone(), reply));
-        FakeOpenAi { addr: serve(router).await, seen }
+        (router, seen)
     }
 
     pub fn base_url(&self) -> String {
-        format!("http://{}/v1", self.addr)
+        format!("{}://{}/v1", self.scheme, self.addr)
     }
 
     pub fn requests(&self) -> Vec<Seen> {

@@ -66,6 +66,7 @@ pub fn config(_env: &Env) -> Config {
             max_pairs: 10_000,
         },
         embeddings: None,
+        tls: Default::default(),
         runtime: RuntimeSettings::default(),
         plugins: Vec::new(),
     }

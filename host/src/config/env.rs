@@ -150,6 +150,9 @@ pub fn apply(c: &mut Config, env: &Env, problems: &mut Vec<String>) {
     if let Some(v) = env.get("PARLANCE_EMBEDDINGS_MODEL_DIR") {
         c.embeddings = Some(super::EmbeddingsConfig::Native { model_dir: v.into() });
     }
+    if let Some(v) = env.get("PARLANCE_CA_FILE") {
+        c.tls.ca_file = Some(v.into());
+    }
     if let Some(v) = env.get("PARLANCE_CACHE_DIR") {
         c.runtime.cache_dir = Some(v.into());
     }

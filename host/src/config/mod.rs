@@ -131,6 +131,8 @@ pub struct Config {
     pub chat: ChatConfig,
     pub evaluate: EvaluateConfig,
     pub embeddings: Option<EmbeddingsConfig>,
+    /// The CA certificates outbound TLS trusts besides the webpki roots.
+    pub tls: crate::upstream::TrustSettings,
     pub runtime: RuntimeSettings,
     pub plugins: Vec<PluginSpec>,
 }
@@ -171,8 +173,18 @@ impl Config {
 }
 
 /// Keys of each table, for the unknown-key check.
-const ROOT_KEYS: &[&str] =
-    &["server", "logging", "paraphrase", "cache", "chat", "evaluate", "embeddings", "runtime", "plugin"];
+const ROOT_KEYS: &[&str] = &[
+    "server",
+    "logging",
+    "paraphrase",
+    "cache",
+    "chat",
+    "evaluate",
+    "embeddings",
+    "tls",
+    "runtime",
+    "plugin",
+];
 const EVALUATE_KEYS: &[&str] = &["metrics", "semantic_metrics", "weights", "max_text_chars", "max_pairs"];
 const EMBEDDINGS_KEYS: &[&str] = &["model_dir", "url", "model", "api_key", "dimensions"];
 const SERVER_KEYS: &[&str] = &["host", "api_port", "chat_port", "debug", "cors_origins", "max_body_kb"];
@@ -410,6 +422,14 @@ fn read_sections(root: &Section<'_, '_>, r: &mut Reader<'_>, c: &mut Config, env
                 r.problem(s.span_of("url"), &s.path, "set either `model_dir` or `url`, not both")
             }
             (None, None) => {}
+        }
+    }
+    if let Some(s) = root.table(r, "tls") {
+        s.deny_unknown(r, &["ca_file"]);
+        if let Some(v) = s.string(r, "ca_file") {
+            let path = file::expand_home(&v, env);
+            let base = r.file.parent().map(Path::to_path_buf).unwrap_or_default();
+            c.tls.ca_file = Some(if path.is_relative() { base.join(path) } else { path });
         }
     }
     if let Some(s) = root.table(r, "runtime") {
