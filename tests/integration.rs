@@ -9,6 +9,7 @@ mod chat;
 mod cli;
 mod compat;
 mod dataset;
+mod embeddings;
 mod js_provider;
 mod metrics;
 mod outbound;

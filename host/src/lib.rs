@@ -84,6 +84,7 @@ pub mod cache;
 pub mod chat;
 pub mod cli;
 pub mod config;
+pub mod embeddings;
 pub mod error;
 pub mod evaluate;
 pub mod http;
@@ -183,13 +184,7 @@ impl Parlance {
         let upstream = upstream::Upstream::new(&config.tls).map_err(|e| config::ConfigError {
             problems: vec![format!("[tls] ca_file: {}", upstream::with_causes(&e))],
         })?;
-        let embeddings = match &config.embeddings {
-            Some(c) => Some(
-                evaluate::embeddings::backend(c)
-                    .map_err(|e| config::ConfigError { problems: vec![format!("[embeddings]: {e}")] })?,
-            ),
-            None => None,
-        };
+        let embeddings = embeddings::configured(config.embeddings.as_ref(), &upstream)?;
         let plugins = Arc::new(
             PluginHost::start_with_upstream(
                 config.plugins.clone(),

@@ -11,18 +11,17 @@ pub mod bindings;
 pub mod bundled;
 pub mod check;
 pub mod compile_cache;
-pub mod embeddings;
 pub mod outbound;
 pub mod sandbox;
 pub mod spec;
 
+use crate::embeddings::EmbeddingBackend;
 use crate::upstream::{TrustSettings, Upstream, with_causes};
 use api::{
     CallError, CallFailure, ChatRequest, Pair, Paraphrased, PluginError, PluginInfo, PluginKind, Score,
 };
 use bindings::{Bound, WitVersion};
 use compile_cache::{CompileCache, CompileSource};
-use embeddings::EmbeddingBackend;
 use sandbox::{PluginContext, PluginState};
 use spec::{ComponentSource, PluginSpec};
 use std::borrow::Cow;
