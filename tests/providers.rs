@@ -2,7 +2,8 @@
 //! as a bearer token, each upstream failure maps to its own error, and the allow-list holds.
 
 use crate::common;
-use common::upstream::{FakeGemini, FakeOpenAi};
+use common::server::free_port;
+use common::upstream::{FakeGemini, FakeOpenAi, TestCa, resetting_server};
 use parlance::config::Env;
 use parlance::plugins::api::{CallFailure, PluginErrorKind};
 use parlance::{Error, ParaphraseRequest, Parlance};
@@ -69,22 +70,69 @@ async fn each_upstream_failure_has_its_own_error() {
 }
 
 #[tokio::test]
-async fn a_refused_connection_is_unavailable() {
+async fn a_provider_reaches_an_https_upstream_signed_by_the_operators_ca() {
     let home = tempfile::tempdir().unwrap();
-    // Bind and drop, so the port is very likely closed.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let ca = TestCa::new();
+    let upstream = FakeOpenAi::start_tls("A swift auburn fox.", &ca).await;
     let env = env(home.path())
         .with("PROVIDER_API_KEY", "sk-test")
-        .with("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", &format!("http://127.0.0.1:{port}/v1"));
+        .with("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", &upstream.base_url());
+
+    let untrusting = Parlance::builder().env(env.clone()).build().await.unwrap();
+    match untrusting.generate_paraphrase("The quick brown fox.").await {
+        Err(e) => assert!(e.to_string().contains("TLS certificate rejected"), "{e}"),
+        Ok(p) => panic!("a certificate from an unknown CA was accepted: {p:?}"),
+    }
+
+    let ca_file = ca.write(home.path());
+    let trusting = Parlance::builder()
+        .env(env.with("PARLANCE_CA_FILE", ca_file.to_str().unwrap()))
+        .build()
+        .await
+        .unwrap();
+    let result = trusting.generate_paraphrase("The quick brown fox.").await.unwrap();
+    assert_eq!(result.paraphrase, "A swift auburn fox.");
+    assert_eq!(upstream.requests().len(), 1);
+}
+
+/// The message of the error openrouter reports when its upstream is `base_url`, which must be
+/// `upstream unavailable`.
+async fn unavailable(base_url: &str) -> String {
+    let home = tempfile::tempdir().unwrap();
+    let env = env(home.path())
+        .with("PROVIDER_API_KEY", "sk-test")
+        .with("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", base_url);
     let parlance = Parlance::builder().env(env).build().await.unwrap();
     match parlance.generate_paraphrase("Hello.").await {
         Err(Error::Plugin(e)) => {
             assert!(
                 matches!(&e.failure, CallFailure::Reported(p) if p.kind == PluginErrorKind::Unavailable),
                 "{e}"
-            )
+            );
+            e.to_string()
         }
         other => panic!("expected unavailable, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_refused_connection_is_unavailable() {
+    // A port with nothing listening: bound and released.
+    let message = unavailable(&format!("http://127.0.0.1:{}/v1", free_port())).await;
+    assert!(message.contains("connection refused"), "{message}");
+}
+
+/// Issue 16: a reset used to reach the client as `ConnectionRefused` (over HTTPS the reset comes
+/// wrapped in the TLS connector's errors, and a connect error the host did not recognise became
+/// wasmtime's default, refused). The host tells the plugin `connection-terminated`, and the SDK's
+/// message says so, whether the reset comes during the request or during the TLS handshake.
+#[tokio::test]
+async fn a_reset_connection_is_reported_as_reset_not_refused() {
+    let upstream = resetting_server().await;
+    for scheme in ["http", "https"] {
+        let message = unavailable(&format!("{scheme}://{upstream}/v1")).await;
+        assert!(message.contains("connection reset or closed by the upstream"), "{scheme}: {message}");
+        assert!(!message.to_lowercase().contains("refused"), "{scheme}: {message}");
     }
 }
 

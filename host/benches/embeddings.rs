@@ -5,11 +5,12 @@
 //!
 //! Run through `bench/embeddings_native_vs_wasm.sh`, which builds the in-component variant first.
 
-use parlance::embeddings::EmbeddingsConfig;
+use parlance::embeddings::{EmbeddingBackend, Native};
 use parlance::plugins::api::{Pair, PluginKind};
 use parlance::plugins::spec::{ComponentSource, Limits, PluginSpec};
 use parlance::plugins::{PluginHost, RuntimeSettings};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 fn median(mut xs: Vec<Duration>) -> Duration {
@@ -52,8 +53,7 @@ fn main() {
     in_wasm.grants.read_dir = Some(model.clone());
 
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
-    let backend =
-        parlance::evaluate::embeddings::backend(&EmbeddingsConfig::Native { model_dir: model }).unwrap();
+    let backend: Arc<dyn EmbeddingBackend> = Arc::new(Native::new(model).unwrap());
     let cache = std::env::temp_dir().join("parlance-bench-compile-cache");
     let settings = RuntimeSettings { cache_dir: Some(cache), max_instances: 8 };
     let host = runtime.block_on(PluginHost::start(vec![native, in_wasm], &settings, Some(backend))).unwrap();

@@ -96,6 +96,7 @@ pub mod rest;
 pub mod settings;
 pub mod store;
 pub mod telemetry;
+pub mod upstream;
 
 pub use error::{Error, Result};
 pub use paraphrase::{Paraphrase, ParaphraseRequest};
@@ -196,17 +197,17 @@ impl Parlance {
 
     async fn start_with(config: Config, with_chat: bool) -> Result<Parlance> {
         let metrics = Arc::new(Metrics::new());
-        let embeddings = match &config.embeddings {
-            Some(c) => Some(
-                evaluate::embeddings::backend(c)
-                    .map_err(|e| config::ConfigError::one(format!("[embeddings]: {e}")))?,
-            ),
-            None => None,
-        };
+        let upstream = config.tls.client()?;
+        let embeddings = embeddings::configured(config.embeddings.as_ref(), &upstream)?;
         let plugins = Arc::new(
-            PluginHost::start(config.plugins.clone(), &config.runtime, embeddings.clone())
-                .await?
-                .observed_by(metrics.clone()),
+            PluginHost::start_with_upstream(
+                config.plugins.clone(),
+                &config.runtime,
+                embeddings.clone(),
+                upstream,
+            )
+            .await?
+            .observed_by(metrics.clone()),
         );
         let evaluate = Arc::new(evaluate::EvaluateService::new(
             config.evaluate.clone(),

@@ -16,6 +16,7 @@ use crate::plugins::api::PluginKind;
 use crate::plugins::defaults::{OFFLINE_PROVIDER, OPENROUTER_PROVIDER};
 use crate::plugins::spec::PluginSpec;
 use crate::telemetry::LoggingConfig;
+use crate::upstream::TrustSettings;
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Debug)]
@@ -30,6 +31,8 @@ pub struct Config {
     pub evaluate: EvaluateConfig,
     /// The embedding backend, when one is configured.
     pub embeddings: Option<EmbeddingsConfig>,
+    /// The CA certificates outbound TLS trusts besides the webpki roots.
+    pub tls: TrustSettings,
     pub runtime: RuntimeSettings,
     pub plugins: Vec<PluginSpec>,
 }
@@ -46,6 +49,7 @@ const SECTIONS: &[(&str, Rows)] = &[
     (ChatConfig::NAME, config::rows::<ChatConfig>),
     (EvaluateConfig::NAME, config::rows::<EvaluateConfig>),
     (EmbeddingsSection::NAME, config::rows::<EmbeddingsSection>),
+    (TrustSettings::NAME, config::rows::<TrustSettings>),
     (RuntimeSettings::NAME, config::rows::<RuntimeSettings>),
 ];
 
@@ -87,6 +91,7 @@ impl Config {
         let chat = sources.section::<ChatConfig>();
         let evaluate = sources.section::<EvaluateConfig>();
         let embeddings = sources.section::<EmbeddingsSection>().resolve(env);
+        let tls = sources.section::<TrustSettings>();
         let runtime = sources.section::<RuntimeSettings>();
         let file_plugins = match sources.file() {
             Some((root, reader)) => crate::plugins::config::read(root, reader, env),
@@ -98,8 +103,19 @@ impl Config {
         let mut plugins = crate::plugins::config::merge(defaults, file_plugins, env, &mut problems);
         crate::plugins::defaults::apply_seed_aliases(&mut plugins, env);
         crate::plugins::config::apply_env_overrides(&mut plugins, env, &mut problems);
-        let mut config =
-            Config { file, logging, server, paraphrase, cache, chat, evaluate, embeddings, runtime, plugins };
+        let mut config = Config {
+            file,
+            logging,
+            server,
+            paraphrase,
+            cache,
+            chat,
+            evaluate,
+            embeddings,
+            tls,
+            runtime,
+            plugins,
+        };
         config.choose_default_provider();
         config.validate(&mut problems);
         if problems.is_empty() { Ok(config) } else { Err(ConfigError { problems }) }

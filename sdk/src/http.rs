@@ -19,7 +19,8 @@ pub enum HttpError {
     Denied(String),
     /// Connecting, the first byte or the body took longer than allowed.
     Timeout(String),
-    /// The connection could not be made or broke (refused, DNS failure, reset).
+    /// The connection could not be made or broke; the text names the cause (DNS, refused, reset or
+    /// closed, TLS).
     Connect(String),
     /// The response was larger than the host allows.
     TooLarge(String),
@@ -268,8 +269,8 @@ fn body_error(e: StreamError) -> HttpError {
     HttpError::Connect(format!("reading the response body: {}", stream_error(e)))
 }
 
-fn map_error_code(code: ErrorCode) -> HttpError {
-    let text = format!("{code:?}");
+pub(crate) fn map_error_code(code: ErrorCode) -> HttpError {
+    let text = describe(&code);
     match code {
         ErrorCode::HttpRequestDenied => {
             HttpError::Denied("the destination is not in this plugin's allowed_hosts".into())
@@ -297,6 +298,46 @@ fn map_error_code(code: ErrorCode) -> HttpError {
         ErrorCode::HttpRequestUriInvalid => HttpError::InvalidUrl(text),
         _ => HttpError::Other(text),
     }
+}
+
+/// A `wasi:http` error code in words, naming the cause: a reset is not a refusal.
+fn describe(code: &ErrorCode) -> String {
+    let text = match code {
+        ErrorCode::DnsTimeout => "DNS lookup timed out",
+        ErrorCode::DnsError(payload) => {
+            return match &payload.rcode {
+                Some(rcode) => format!("DNS resolution failed ({rcode})"),
+                None => "DNS resolution failed".into(),
+            };
+        }
+        ErrorCode::DestinationNotFound => "destination not found",
+        ErrorCode::DestinationUnavailable => "destination unavailable",
+        ErrorCode::DestinationIpProhibited | ErrorCode::DestinationIpUnroutable => {
+            "destination address unreachable"
+        }
+        ErrorCode::ConnectionRefused => "connection refused",
+        ErrorCode::ConnectionTerminated => "connection reset or closed by the upstream",
+        ErrorCode::ConnectionTimeout => "timed out connecting",
+        ErrorCode::ConnectionReadTimeout => "timed out reading the response",
+        ErrorCode::ConnectionWriteTimeout => "timed out sending the request",
+        ErrorCode::HttpResponseTimeout => "timed out waiting for the response",
+        ErrorCode::ConnectionLimitReached => "connection limit reached",
+        ErrorCode::TlsCertificateError => "TLS certificate rejected",
+        ErrorCode::TlsAlertReceived(payload) => {
+            return format!(
+                "TLS alert from the upstream: {}",
+                payload.alert_message.as_deref().unwrap_or("unknown alert")
+            );
+        }
+        ErrorCode::TlsProtocolError => "TLS protocol error",
+        ErrorCode::HttpResponseIncomplete => "the response ended before it was complete",
+        ErrorCode::HttpResponseBodySize(Some(limit)) => {
+            return format!("the response is larger than {limit} bytes");
+        }
+        ErrorCode::HttpProtocolError => "HTTP protocol error",
+        other => return format!("{other:?}"),
+    };
+    text.into()
 }
 
 #[cfg(test)]

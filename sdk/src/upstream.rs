@@ -12,7 +12,9 @@ impl From<HttpError> for PluginError {
             }
             HttpError::InvalidUrl(m) => PluginError::Misconfigured(m),
             HttpError::Denied(m) => PluginError::Unavailable(format!("request denied: {m}")),
-            HttpError::Connect(m) => PluginError::Unavailable(format!("cannot reach the upstream: {m}")),
+            HttpError::Connect(m) => {
+                PluginError::Unavailable(format!("the connection to the upstream failed: {m}"))
+            }
             HttpError::TooLarge(m) => {
                 PluginError::BadResponse(format!("the upstream's answer is too large: {m}"))
             }
@@ -117,6 +119,19 @@ mod tests {
         assert!(matches!(err(400, &[], "bad model"), PluginError::InvalidInput(_)));
         assert!(matches!(err(504, &[], ""), PluginError::Timeout(_)));
         assert!(check_status("up", response(200, &[], "ok")).is_ok());
+    }
+
+    #[test]
+    fn a_reset_connection_is_not_called_refused() {
+        use crate::bindings::wasi::http::types::ErrorCode;
+        let reset = PluginError::from(crate::http::map_error_code(ErrorCode::ConnectionTerminated));
+        assert!(
+            matches!(&reset, PluginError::Unavailable(m)
+                if m == "the connection to the upstream failed: connection reset or closed by the upstream"),
+            "{reset:?}"
+        );
+        let refused = PluginError::from(crate::http::map_error_code(ErrorCode::ConnectionRefused));
+        assert!(matches!(refused, PluginError::Unavailable(m) if m.ends_with("connection refused")));
     }
 
     #[test]

@@ -34,20 +34,32 @@ pub struct Seen {
 pub struct FakeOpenAi {
     pub addr: SocketAddr,
     pub seen: Arc<Mutex<Vec<Seen>>>,
+    scheme: &'static str,
 }
 
 impl FakeOpenAi {
     pub async fn start(reply: &'static str) -> FakeOpenAi {
+        let (router, seen) = FakeOpenAi::router(reply);
+        FakeOpenAi { addr: serve(router).await, seen, scheme: "http" }
+    }
+
+    /// The same server over HTTPS, with a certificate signed by `ca`.
+    pub async fn start_tls(reply: &'static str, ca: &TestCa) -> FakeOpenAi {
+        let (router, seen) = FakeOpenAi::router(reply);
+        FakeOpenAi { addr: ca.serve(router).await, seen, scheme: "https" }
+    }
+
+    fn router(reply: &'static str) -> (Router, Arc<Mutex<Vec<Seen>>>) {
         let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
         let router = Router::new()
             .route("/v1/chat/completions", post(chat_completions))
             .route("/v1/models", axum::routing::get(openai_models))
             .with_state((seen.clone(), reply));
-        FakeOpenAi { addr: serve(router).await, seen }
+        (router, seen)
     }
 
     pub fn base_url(&self) -> String {
-        format!("http://{}/v1", self.addr)
+        format!("{}://{}/v1", self.scheme, self.addr)
     }
 
     pub fn requests(&self) -> Vec<Seen> {
@@ -363,4 +375,150 @@ async fn ollama_generate(
         }))
         .into_response(),
     }
+}
+
+/// A certificate authority made for one test, and the certificate it signed for a server on
+/// 127.0.0.1. Nothing outside the test trusts it.
+pub struct TestCa {
+    /// The CA's certificate, PEM-encoded, as an operator's `ca_file` holds it.
+    pub pem: String,
+    server_certificate: rustls::pki_types::CertificateDer<'static>,
+    server_key: Vec<u8>,
+}
+
+impl TestCa {
+    pub fn new() -> TestCa {
+        let mut ca = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+        ca.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+        ca.distinguished_name.push(rcgen::DnType::CommonName, "Parlance test CA");
+        ca.key_usages = vec![rcgen::KeyUsagePurpose::KeyCertSign, rcgen::KeyUsagePurpose::DigitalSignature];
+        let ca = rcgen::CertifiedIssuer::self_signed(ca, rcgen::KeyPair::generate().unwrap()).unwrap();
+        let key = rcgen::KeyPair::generate().unwrap();
+        let server = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned()]).unwrap();
+        let server_certificate = server.signed_by(&key, &*ca).unwrap().der().clone();
+        TestCa { pem: ca.pem(), server_certificate, server_key: key.serialize_der() }
+    }
+
+    /// Writes the CA certificate to `dir/test-ca.pem`.
+    pub fn write(&self, dir: &std::path::Path) -> std::path::PathBuf {
+        let path = dir.join("test-ca.pem");
+        std::fs::write(&path, &self.pem).unwrap();
+        path
+    }
+
+    /// Serves `router` over TLS with the certificate this CA signed, on a free loopback port.
+    pub async fn serve(&self, router: Router) -> SocketAddr {
+        let key = rustls::pki_types::PrivateKeyDer::Pkcs8(self.server_key.clone().into());
+        let config =
+            rustls::ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+                .with_safe_default_protocol_versions()
+                .unwrap()
+                .with_no_client_auth()
+                .with_single_cert(vec![self.server_certificate.clone()], key)
+                .unwrap();
+        let tcp = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = tcp.local_addr().unwrap();
+        let listener = TlsListener { tcp, acceptor: tokio_rustls::TlsAcceptor::from(Arc::new(config)) };
+        tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+        addr
+    }
+}
+
+/// Accepts the connections whose TLS handshake succeeds; a client that rejects the certificate is
+/// dropped and the next one accepted.
+struct TlsListener {
+    tcp: tokio::net::TcpListener,
+    acceptor: tokio_rustls::TlsAcceptor,
+}
+
+impl axum::serve::Listener for TlsListener {
+    type Io = tokio_rustls::server::TlsStream<tokio::net::TcpStream>;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, SocketAddr) {
+        loop {
+            let Ok((stream, addr)) = self.tcp.accept().await else { continue };
+            if let Ok(tls) = self.acceptor.accept(stream).await {
+                return (tls, addr);
+            }
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.tcp.local_addr()
+    }
+}
+
+/// An OpenAI-compatible `POST /v1/embeddings`: each input gets [`fake_embedding`] of its text, and
+/// the items come back in reverse order with their `index`, as the API allows.
+pub struct FakeEmbeddings {
+    pub addr: SocketAddr,
+    pub seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl FakeEmbeddings {
+    /// Serves HTTPS with a certificate signed by `ca`.
+    pub async fn start_tls(ca: &TestCa) -> FakeEmbeddings {
+        let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+        let router = Router::new().route("/v1/embeddings", post(embeddings)).with_state(seen.clone());
+        FakeEmbeddings { addr: ca.serve(router).await, seen }
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("https://{}/v1", self.addr)
+    }
+
+    pub fn requests(&self) -> Vec<Seen> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+/// A made-up but deterministic embedding: counts of words, letters, vowels and digits, and a constant.
+pub fn fake_embedding(text: &str) -> Vec<f32> {
+    let count = |f: fn(&char) -> bool| text.chars().filter(f).count() as f32;
+    vec![
+        text.split_whitespace().count() as f32,
+        count(|c| c.is_alphabetic()),
+        count(|c| "aeiouAEIOU".contains(*c)),
+        count(|c| c.is_ascii_digit()),
+        1.0,
+    ]
+}
+
+async fn embeddings(State(seen): State<Arc<Mutex<Vec<Seen>>>>, headers: HeaderMap, body: String) -> Response {
+    let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let authorization = headers.get("authorization").and_then(|v| v.to_str().ok()).map(str::to_owned);
+    seen.lock().unwrap().push(Seen { authorization, body: body.clone() });
+    let Some(inputs) = body["input"].as_array() else {
+        return (StatusCode::BAD_REQUEST, axum::Json(json!({"error": {"message": "no input"}})))
+            .into_response();
+    };
+    let mut data: Vec<Value> = inputs
+        .iter()
+        .enumerate()
+        .map(|(index, text)| {
+            json!({"object": "embedding", "index": index, "embedding": fake_embedding(text.as_str().unwrap_or_default())})
+        })
+        .collect();
+    data.reverse();
+    axum::Json(json!({"object": "list", "data": data, "model": body["model"]})).into_response()
+}
+
+/// A server that accepts a connection, reads the request and resets the connection (an RST, not a
+/// clean close) instead of answering.
+pub async fn resetting_server() -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                use tokio::io::AsyncReadExt;
+                let mut buffer = [0u8; 4096];
+                let _ = stream.read(&mut buffer).await;
+                stream.set_zero_linger().unwrap();
+                drop(stream);
+            });
+        }
+    });
+    addr
 }

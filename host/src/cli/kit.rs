@@ -6,6 +6,7 @@ use crate::plugins::api::{ChatRequest, Pair, PluginInfo, PluginKind};
 use crate::plugins::compile_cache::CompileSource;
 use crate::plugins::spec::{ComponentSource, HostPattern, PluginSpec};
 use crate::plugins::{PluginHost, RuntimeSettings};
+use crate::upstream::TrustSettings;
 use anyhow::{Context, bail};
 use clap::ValueEnum;
 use std::io::{BufRead, Write};
@@ -226,7 +227,11 @@ pub struct TestRun {
 
 /// Loads a component in the real runtime, calls it `repeat` times, prints what happened, and fails
 /// when any call failed (a metric's refusal of one pair is printed, but is not a failed call).
-pub async fn test_component(runtime: &RuntimeSettings, run: TestRun) -> anyhow::Result<()> {
+pub async fn test_component(
+    runtime: &RuntimeSettings,
+    trust: &TrustSettings,
+    run: TestRun,
+) -> anyhow::Result<()> {
     let mut spec = PluginSpec::new("test", run.kind, ComponentSource::File(run.file.clone()));
     for (key, value) in &run.settings {
         spec.settings.insert(key.clone(), value.clone());
@@ -244,7 +249,7 @@ pub async fn test_component(runtime: &RuntimeSettings, run: TestRun) -> anyhow::
         PluginKind::ChatModel if run.message.is_none() => bail!("testing a chat model needs --message TEXT"),
         _ => Vec::new(),
     };
-    let host = PluginHost::start(vec![spec], runtime, None).await?;
+    let host = PluginHost::start_with_upstream(vec![spec], runtime, None, trust.client()?).await?;
     let plugin = host.get("test").expect("the one plugin was loaded").clone();
 
     let mut out = std::io::stdout().lock();

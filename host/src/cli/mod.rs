@@ -267,7 +267,7 @@ pub async fn run(cli: Cli, config: Config) -> CliResult {
                     timeout_ms,
                     json,
                 };
-                kit::test_component(&config.runtime, run).await
+                kit::test_component(&config.runtime, &config.tls, run).await
             }
         };
     }

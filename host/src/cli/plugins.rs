@@ -8,7 +8,9 @@ use crate::plugins::{PluginHost, Runtime, RuntimeSettings, check};
 use std::io::Write;
 
 pub async fn list(config: Config, json: bool) -> CliResult {
-    let host = PluginHost::start(config.plugins.clone(), &config.runtime, None).await?;
+    let upstream = config.tls.client()?;
+    let host =
+        PluginHost::start_with_upstream(config.plugins.clone(), &config.runtime, None, upstream).await?;
     let rows: Vec<serde_json::Value> = host
         .plugins()
         .map(|p| {

@@ -2,7 +2,6 @@
 //! call each; the scores are flattened into one evaluation per pair, and the overall score is the
 //! weighted mean of the transformed scores that are present.
 
-pub mod embeddings;
 pub mod routes;
 mod settings;
 pub mod summary;

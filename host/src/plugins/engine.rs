@@ -5,7 +5,6 @@
 use super::LoadError;
 use super::bindings;
 use super::compile_cache::{self, CompileCache, CompileSource};
-use super::outbound;
 use super::sandbox::PluginState;
 use super::settings::RuntimeSettings;
 use std::sync::Arc;
@@ -44,7 +43,6 @@ pub struct Runtime {
     /// One permit per instance slot of the pool: a call waits here for a free slot instead of failing
     /// to instantiate when more calls are in flight than the pool holds.
     pub(super) slots: Arc<Semaphore>,
-    pub(super) upstreams: outbound::Upstreams,
 }
 
 impl Runtime {
@@ -82,9 +80,7 @@ impl Runtime {
         bindings::add_to_linker(&mut linker).map_err(|e| LoadError::Engine(e.to_string()))?;
         let cache = CompileCache::new(&engine, settings.cache_dir.clone());
         let slots = Arc::new(Semaphore::new(n as usize));
-        let upstreams =
-            outbound::Upstreams::new().map_err(|e| LoadError::Engine(format!("the HTTP client: {e}")))?;
-        Ok(Runtime { engine, linker, cache, slots, upstreams })
+        Ok(Runtime { engine, linker, cache, slots })
     }
 
     pub fn engine(&self) -> &Engine {

@@ -4,12 +4,13 @@
 use super::api::PluginInfo;
 use super::bindings::{self, Bound};
 use super::call::{conclude, new_store, run};
-use super::embeddings::EmbeddingBackend;
 use super::engine::Runtime;
 use super::sandbox::PluginContext;
 use super::spec::{ComponentSource, PluginSpec};
 use super::validate::validate_info;
 use super::{LoadError, Plugin, bundled};
+use crate::embeddings::EmbeddingBackend;
+use crate::upstream::Upstream;
 use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,6 +19,7 @@ pub(super) async fn load(
     runtime: &Arc<Runtime>,
     spec: PluginSpec,
     embeddings: Option<Arc<dyn EmbeddingBackend>>,
+    upstream: Upstream,
 ) -> Result<Plugin, LoadError> {
     let started = Instant::now();
     let plugin_id = spec.id.clone();
@@ -80,7 +82,7 @@ pub(super) async fn load(
         allowed_hosts: spec.allowed_hosts.clone().into(),
         spec,
         embeddings,
-        upstreams: runtime.upstreams.clone(),
+        upstream,
     });
     let mut plugin = Plugin {
         ctx,

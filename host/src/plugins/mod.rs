@@ -14,7 +14,6 @@ pub mod check;
 pub mod compile_cache;
 pub mod config;
 pub mod defaults;
-pub mod embeddings;
 mod engine;
 mod load;
 mod log;
@@ -29,10 +28,11 @@ pub use engine::Runtime;
 pub(crate) use log::log_from_plugin;
 pub use settings::RuntimeSettings;
 
+use crate::embeddings::EmbeddingBackend;
+use crate::upstream::{TrustSettings, Upstream, with_causes};
 use api::{CallError, PluginInfo, PluginKind};
 use bindings::{Bound, WitVersion};
 use compile_cache::CompileSource;
-use embeddings::EmbeddingBackend;
 use sandbox::PluginContext;
 use spec::PluginSpec;
 use std::collections::BTreeMap;
@@ -139,11 +139,25 @@ pub struct PluginHost {
 }
 
 impl PluginHost {
-    /// Loads every plugin, compiling in parallel, and reports every failure at once.
+    /// Loads every plugin, compiling in parallel, and reports every failure at once. Plugins' outbound
+    /// requests go through a client of their own that trusts the webpki roots only.
     pub async fn start(
         specs: Vec<PluginSpec>,
         settings: &RuntimeSettings,
         embeddings: Option<Arc<dyn EmbeddingBackend>>,
+    ) -> Result<PluginHost, LoadError> {
+        let upstream = Upstream::new(&TrustSettings::default())
+            .map_err(|e| LoadError::Engine(format!("the HTTP client: {}", with_causes(&e))))?;
+        PluginHost::start_with_upstream(specs, settings, embeddings, upstream).await
+    }
+
+    /// [`PluginHost::start`] with plugins' outbound requests going through `upstream`, the process's
+    /// shared client.
+    pub async fn start_with_upstream(
+        specs: Vec<PluginSpec>,
+        settings: &RuntimeSettings,
+        embeddings: Option<Arc<dyn EmbeddingBackend>>,
+        upstream: Upstream,
     ) -> Result<PluginHost, LoadError> {
         let max_memory = specs.iter().map(|s| s.limits.memory_bytes).max().unwrap_or(0).max(64 << 20);
         let runtime = Arc::new(Runtime::new(settings, max_memory)?);
@@ -151,7 +165,8 @@ impl PluginHost {
         for spec in specs {
             let runtime = runtime.clone();
             let embeddings = embeddings.clone();
-            tasks.spawn(async move { load::load(&runtime, spec, embeddings).await });
+            let upstream = upstream.clone();
+            tasks.spawn(async move { load::load(&runtime, spec, embeddings, upstream).await });
         }
         let mut plugins = BTreeMap::new();
         let mut errors = Vec::new();

@@ -2,9 +2,11 @@
 //! environment or sockets unless the operator granted them, `wasi:http` through the allow-list, the
 //! memory cap, captured stdout/stderr, and the host's own `host` and `embeddings` imports.
 
-use super::embeddings::EmbeddingBackend;
-use super::outbound::{OutboundPolicy, Upstreams};
+use super::api::{PluginError, PluginErrorKind};
+use super::outbound::OutboundPolicy;
 use super::spec::PluginSpec;
+use crate::embeddings::{EmbeddingBackend, EmbeddingError, EmbeddingErrorKind};
+use crate::upstream::{Upstream, with_causes};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -20,7 +22,39 @@ pub struct PluginContext {
     pub id: Arc<str>,
     pub allowed_hosts: Arc<[super::spec::HostPattern]>,
     pub embeddings: Option<Arc<dyn EmbeddingBackend>>,
-    pub upstreams: Upstreams,
+    pub upstream: Upstream,
+}
+
+impl PluginContext {
+    /// Serves the `embeddings` capability's `embed`.
+    pub async fn embed(&self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, PluginError> {
+        match &self.embeddings {
+            Some(backend) => Ok(backend.embed(texts).await?),
+            None => Err(PluginError::new(
+                PluginErrorKind::Misconfigured,
+                "no embedding backend is configured; set [embeddings] in parlance.toml",
+            )),
+        }
+    }
+}
+
+/// A plugin sees the failure as its own error kind, with the causes in the message: its error is text.
+impl From<EmbeddingError> for PluginError {
+    fn from(e: EmbeddingError) -> Self {
+        let kind = match e.kind() {
+            EmbeddingErrorKind::InvalidInput => PluginErrorKind::InvalidInput,
+            EmbeddingErrorKind::Misconfigured => PluginErrorKind::Misconfigured,
+            EmbeddingErrorKind::Unauthorized => PluginErrorKind::Unauthorized,
+            EmbeddingErrorKind::RateLimited { retry_after_secs } => {
+                PluginErrorKind::RateLimited { retry_after_secs }
+            }
+            EmbeddingErrorKind::Timeout => PluginErrorKind::Timeout,
+            EmbeddingErrorKind::Unavailable => PluginErrorKind::Unavailable,
+            EmbeddingErrorKind::BadResponse => PluginErrorKind::BadResponse,
+            EmbeddingErrorKind::Internal => PluginErrorKind::Internal,
+        };
+        PluginError::new(kind, with_causes(&e))
+    }
 }
 
 /// The `T` of `Store<T>` for a plugin call.
@@ -53,7 +87,7 @@ impl PluginState {
             plugin.allowed_hosts.clone(),
             spec.limits.http_timeout,
             spec.limits.max_response_bytes,
-            plugin.upstreams.clone(),
+            plugin.upstream.clone(),
         );
         let memory = MemoryCap { limit: spec.limits.memory_bytes, used: 0, exceeded: false };
         Ok(PluginState {

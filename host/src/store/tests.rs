@@ -197,5 +197,7 @@ async fn reads_racing_writes_end_with_the_latest_dialog() {
     let from_disk = entries(&reopened, "c", "u").await.unwrap();
     assert_eq!(in_memory, from_disk);
     assert!(from_disk.iter().enumerate().all(|(i, e)| e.index as usize == i), "contiguous indices");
-    assert!(from_disk.len() > 60, "{} entries", from_disk.len());
+    // The truncation keeps 10; writer 0's 29 later exchanges always follow it, and writer 1's land
+    // before or after it depending on scheduling.
+    assert!(from_disk.len() >= 39, "{} entries", from_disk.len());
 }

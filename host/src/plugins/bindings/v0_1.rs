@@ -320,11 +320,6 @@ impl embeddings::Host for PluginState {
     }
 
     async fn embed(&mut self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, types::PluginError> {
-        match &self.plugin.embeddings {
-            Some(backend) => backend.embed(texts).await.map_err(Into::into),
-            None => Err(types::PluginError::Misconfigured(
-                "no embedding backend is configured; set [embeddings] in parlance.toml".into(),
-            )),
-        }
+        self.plugin.embed(texts).await.map_err(Into::into)
     }
 }
