@@ -82,7 +82,7 @@ async fn evaluate(home: &std::path::Path, url: &str, env: Env) -> PairEvaluation
         .unwrap();
     let pair = Pair { original: ORIGINAL.into(), paraphrase: PARAPHRASE.into() };
     let options = EvalOptions { include_semantic: true, detail: false };
-    parlance.evaluator().evaluate(&[pair], options).await.unwrap().remove(0)
+    parlance.evaluator().evaluate(&[pair], options, "test").await.unwrap().remove(0)
 }
 
 /// The warning that replaces the semantic score.

@@ -193,3 +193,121 @@ async fn requests_refused_below_the_app_get_json_errors() {
     let (status, _) = ordinary(&s).await;
     assert_eq!(status, 200, "the server still serves");
 }
+
+/// The peak resident memory of a process, in bytes.
+fn peak_rss(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kb = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .unwrap_or(0);
+    kb * 1024
+}
+
+/// A hostile fixture bound as provider `id` with the given behaviour and limits.
+fn hostile(id: &str, behaviour: &str, limits: &str) -> String {
+    format!(
+        "[[plugin]]\nid = \"{id}\"\nkind = \"provider\"\ncomponent = {:?}\nconfig = {{ behaviour = \"{behaviour}\" }}\nlimits = {{ {limits} }}\n",
+        crate::common::fixture("parlance-fixture-hostile").display().to_string()
+    )
+}
+
+async fn paraphrase_as(s: &Server, client: &str, provider: &str) -> (u16, Value, Duration) {
+    let started = Instant::now();
+    let r = s
+        .client
+        .post(s.url("/paraphrase"))
+        .header("current-user", client)
+        .json(&serde_json::json!({"text": "The river flooded the village.", "provider": provider, "skip_cache": true}))
+        .send()
+        .await
+        .unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null), started.elapsed())
+}
+
+/// A slow provider holds at most its share of the instance pool, one client at most its own share;
+/// a call that finds its share full fails fast with a code that says which, and other providers and
+/// clients are served meanwhile.
+#[tokio::test(flavor = "multi_thread")]
+async fn no_provider_or_client_can_hold_every_instance() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("parlance.toml");
+    let sleepy = hostile("sleepy", "sleep", "timeout_ms = 60000");
+    std::fs::write(&config, format!("[runtime]\nmax_instances = 8\nqueue_timeout_ms = 300\n\n{sleepy}"))
+        .unwrap();
+    let s = std::sync::Arc::new(
+        Server::start_in(
+            home,
+            &[("RATE_LIMIT_REQUESTS_PER_MINUTE", "100000")],
+            &["--config", config.to_str().unwrap()],
+        )
+        .await,
+    );
+    // Clients a and b take the sleepy provider's whole share (half the pool: 4), 2 each (a client's
+    // share is a quarter: 2).
+    let mut held = Vec::new();
+    for client in ["a", "a", "b", "b"] {
+        let s = s.clone();
+        held.push(tokio::spawn(async move { paraphrase_as(&s, client, "sleepy").await }));
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (status, body, took) = paraphrase_as(&s, "a", "offline").await;
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(body["error"]["code"], "too_many_concurrent_calls", "{body}");
+    assert!(took < Duration::from_secs(2), "waited {took:?}");
+    let (status, body, took) = paraphrase_as(&s, "c", "sleepy").await;
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["error"]["code"], "plugin_busy", "{body}");
+    assert!(took < Duration::from_secs(2), "waited {took:?}");
+    for _ in 0..5 {
+        let (status, body, took) = paraphrase_as(&s, "c", "offline").await;
+        assert_eq!(status, 200, "{body}");
+        assert!(took < Duration::from_secs(1), "another client's offline call waited {took:?}");
+    }
+    for h in held {
+        h.abort();
+    }
+}
+
+/// Memory-hungry calls are held to the process's budget of plugin memory (one plugin to half of
+/// it): they fail with a named error, other plugins keep working, and with the default budget the
+/// server stays below 1 GiB resident.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_memory_budget_bounds_what_plugins_can_take() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("parlance.toml");
+    let bomb = hostile("bomb", "membomb", "memory_mb = 128, timeout_ms = 20000");
+    std::fs::write(&config, format!("[runtime]\nmemory_budget_mb = 256\nqueue_timeout_ms = 20000\n\n{bomb}"))
+        .unwrap();
+    let s = std::sync::Arc::new(
+        Server::start_in(
+            home,
+            &[("RATE_LIMIT_REQUESTS_PER_MINUTE", "100000")],
+            &["--config", config.to_str().unwrap()],
+        )
+        .await,
+    );
+    let bombs: Vec<_> = (0..32)
+        .map(|i| {
+            let s = s.clone();
+            tokio::spawn(async move { paraphrase_as(&s, &format!("bomber{i}"), "bomb").await })
+        })
+        .collect();
+    for _ in 0..5 {
+        let (status, body, _) = paraphrase_as(&s, "bystander", "offline").await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let mut codes = std::collections::BTreeMap::new();
+    for b in bombs {
+        let (_, body, _) = b.await.unwrap();
+        *codes.entry(body["error"]["code"].as_str().unwrap_or("none").to_owned()).or_insert(0) += 1;
+    }
+    assert_eq!(codes.get("none"), None, "{codes:?}");
+    assert!(codes.contains_key("plugin_memory_budget"), "{codes:?}");
+    assert!(codes.keys().all(|c| c == "plugin_memory_budget" || c == "plugin_memory_limit"), "{codes:?}");
+    let rss = peak_rss(s.pid());
+    eprintln!("peak RSS with 32 memory bombs: {} MiB ({codes:?})", rss >> 20);
+    assert!(rss < 1 << 30, "peak RSS {} MiB", rss >> 20);
+}

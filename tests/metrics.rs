@@ -89,7 +89,7 @@ async fn bundled_metrics_match_sacrebleu_and_rouge_score_through_the_sandbox() {
     let rows = reference("metric-reference.jsonl");
     let results = parlance
         .evaluator()
-        .evaluate(&pairs(&rows), EvalOptions { include_semantic: false, detail: true })
+        .evaluate(&pairs(&rows), EvalOptions { include_semantic: false, detail: true }, "test")
         .await
         .unwrap();
     assert_eq!(results.len(), rows.len());
@@ -139,8 +139,8 @@ async fn a_batch_larger_than_the_instance_pool_waits_for_slots_and_keeps_its_ord
     // 2000 pairs are 8 calls per metric, 32 calls in all, for 2 slots.
     let many: Vec<Pair> = one_round.iter().cycle().take(2000).cloned().collect();
     let options = EvalOptions { include_semantic: false, detail: false };
-    let expected = parlance.evaluator().evaluate(&one_round, options).await.unwrap();
-    let results = parlance.evaluator().evaluate(&many, options).await.unwrap();
+    let expected = parlance.evaluator().evaluate(&one_round, options, "test").await.unwrap();
+    let results = parlance.evaluator().evaluate(&many, options, "test").await.unwrap();
     assert_eq!(results.len(), many.len());
     // Some reference pairs are empty and have per-pair warnings; no call may have failed.
     let failed = |w: &String| w.contains("` failed:");
@@ -162,7 +162,7 @@ async fn semantic_similarity_matches_sentence_transformers() {
     let rows = reference("semantic-reference.jsonl");
     let results = parlance
         .evaluator()
-        .evaluate(&pairs(&rows), EvalOptions { include_semantic: true, detail: false })
+        .evaluate(&pairs(&rows), EvalOptions { include_semantic: true, detail: false }, "test")
         .await
         .unwrap();
     let mut worst: f64 = 0.0;

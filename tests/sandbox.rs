@@ -55,7 +55,7 @@ async fn each_misbehaviour_fails_only_its_own_call() {
     let host = Arc::new(PluginHost::start(specs, &common::runtime_settings(), None).await.unwrap());
     let call = |id: &'static str| {
         let host = host.clone();
-        tokio::spawn(async move { host.paraphrase(host.get(id).unwrap(), "a b c", "hostile").await })
+        tokio::spawn(async move { host.paraphrase(host.get(id).unwrap(), "test", "a b c", "hostile").await })
     };
 
     let spinning = call("spin");
@@ -89,9 +89,9 @@ async fn each_misbehaviour_fails_only_its_own_call() {
     assert!(e.to_string().contains("time limit of 5000 ms"), "{e}");
 
     // And the host is still up: every plugin, hostile ones included, can be called again.
-    let again = host.paraphrase(host.get("echo").unwrap(), "x y", "hostile").await.unwrap();
+    let again = host.paraphrase(host.get("echo").unwrap(), "test", "x y", "hostile").await.unwrap();
     assert_eq!(again.text, "y x");
-    assert!(host.paraphrase(host.get("trap").unwrap(), "x", "hostile").await.is_err());
+    assert!(host.paraphrase(host.get("trap").unwrap(), "test", "x", "hostile").await.is_err());
 }
 
 #[tokio::test]
@@ -110,7 +110,7 @@ async fn calls_share_no_state_and_see_no_ambient_authority() {
     .unwrap();
     let text = |id: &'static str| {
         let host = &host;
-        async move { host.paraphrase(host.get(id).unwrap(), "t", "hostile").await.unwrap().text }
+        async move { host.paraphrase(host.get(id).unwrap(), "test", "t", "hostile").await.unwrap().text }
     };
     // A fresh instance per call: a static counter never gets past 1.
     for _ in 0..3 {
@@ -132,9 +132,9 @@ async fn granted_capabilities_are_exactly_what_was_granted() {
     let mut env = hostile("env", "env");
     env.grants.env = vec![("ONLY_THIS".into(), "1".into())];
     let host = PluginHost::start(vec![fs, env], &common::runtime_settings(), None).await.unwrap();
-    let fs_text = host.paraphrase(host.get("fs").unwrap(), "t", "hostile").await.unwrap().text;
+    let fs_text = host.paraphrase(host.get("fs").unwrap(), "test", "t", "hostile").await.unwrap().text;
     assert_eq!(fs_text, "read: hello from the host");
-    let env_text = host.paraphrase(host.get("env").unwrap(), "t", "hostile").await.unwrap().text;
+    let env_text = host.paraphrase(host.get("env").unwrap(), "test", "t", "hostile").await.unwrap().text;
     assert_eq!(env_text, "1 variables");
 }
 

@@ -8,7 +8,7 @@
 use parlance::embeddings::{EmbeddingBackend, Native};
 use parlance::plugins::api::{Pair, PluginKind};
 use parlance::plugins::spec::{ComponentSource, Limits, PluginSpec};
-use parlance::plugins::{PluginHost, RuntimeSettings};
+use parlance::plugins::{HOST_CLIENT, PluginHost, RuntimeSettings};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -55,11 +55,11 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     let backend: Arc<dyn EmbeddingBackend> = Arc::new(Native::new(model).unwrap());
     let cache = std::env::temp_dir().join("parlance-bench-compile-cache");
-    let settings = RuntimeSettings { cache_dir: Some(cache), max_instances: 8 };
+    let settings = RuntimeSettings { cache_dir: Some(cache), max_instances: 8, ..RuntimeSettings::default() };
     let host = runtime.block_on(PluginHost::start(vec![native, in_wasm], &settings, Some(backend))).unwrap();
     let run = |id: &str, pairs: &[Pair]| {
         let started = Instant::now();
-        let results = runtime.block_on(host.evaluate(host.get(id).unwrap(), pairs)).unwrap();
+        let results = runtime.block_on(host.evaluate(host.get(id).unwrap(), HOST_CLIENT, pairs)).unwrap();
         let scores: Vec<f64> = results.into_iter().map(|r| r.unwrap()[0].value).collect();
         (started.elapsed(), scores)
     };

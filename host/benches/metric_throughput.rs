@@ -13,7 +13,7 @@
 
 use parlance::plugins::api::{Pair, PluginKind};
 use parlance::plugins::spec::{ComponentSource, PluginSpec};
-use parlance::plugins::{PluginHost, RuntimeSettings};
+use parlance::plugins::{HOST_CLIENT, PluginHost, RuntimeSettings};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -76,7 +76,8 @@ async fn start_host() -> Arc<PluginHost> {
     rouge.settings.insert("scores".into(), "rougeL".into());
     let cache = std::env::temp_dir().join("parlance-bench-compile-cache");
     // The server's default pool size ([runtime] max_instances).
-    let settings = RuntimeSettings { cache_dir: Some(cache), max_instances: 128 };
+    let settings =
+        RuntimeSettings { cache_dir: Some(cache), max_instances: 128, ..RuntimeSettings::default() };
     Arc::new(PluginHost::start(vec![bleu, rouge], &settings, None).await.expect("load the metric plugins"))
 }
 
@@ -92,7 +93,7 @@ async fn sequential(host: &PluginHost, pairs: &[Pair], chunk: usize) -> (f64, f6
     for id in ["bleu", "rouge"] {
         let plugin = host.get(id).unwrap();
         for part in pairs.chunks(chunk) {
-            results.push(host.evaluate(plugin, part).await.unwrap_or_else(|e| fail(id, &e)));
+            results.push(host.evaluate(plugin, HOST_CLIENT, part).await.unwrap_or_else(|e| fail(id, &e)));
         }
     }
     (started.elapsed().as_secs_f64(), checksum(&results))
@@ -108,7 +109,7 @@ async fn parallel(host: &Arc<PluginHost>, pairs: &Arc<Vec<Pair>>) -> (f64, f64) 
             tasks.push(tokio::spawn(async move {
                 let plugin = host.get(id).unwrap().clone();
                 let end = (start + CHUNK).min(pairs.len());
-                host.evaluate(&plugin, &pairs[start..end]).await.unwrap_or_else(|e| fail(id, &e))
+                host.evaluate(&plugin, HOST_CLIENT, &pairs[start..end]).await.unwrap_or_else(|e| fail(id, &e))
             }));
         }
     }

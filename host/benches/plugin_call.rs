@@ -6,7 +6,7 @@
 
 use parlance::plugins::api::PluginKind;
 use parlance::plugins::spec::{ComponentSource, PluginSpec};
-use parlance::plugins::{PluginHost, RuntimeSettings};
+use parlance::plugins::{HOST_CLIENT, PluginHost, RuntimeSettings};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -36,16 +36,19 @@ fn main() {
     let mut spec = PluginSpec::new("echo", PluginKind::Provider, ComponentSource::File(fixture));
     spec.settings.insert("behaviour".into(), "echo".into());
     let cache = std::env::temp_dir().join("parlance-bench-compile-cache");
-    let settings = RuntimeSettings { cache_dir: Some(cache), max_instances: 16 };
+    let settings =
+        RuntimeSettings { cache_dir: Some(cache), max_instances: 16, ..RuntimeSettings::default() };
     let host = runtime.block_on(PluginHost::start(vec![spec], &settings, None)).unwrap();
     let plugin = host.get("echo").unwrap();
 
     // Warm the pool's slot and the CPU caches before measuring.
     for _ in 0..1000 {
-        runtime.block_on(host.paraphrase(plugin, "a b c", "hostile")).unwrap();
+        runtime.block_on(host.paraphrase(plugin, HOST_CLIENT, "a b c", "hostile")).unwrap();
     }
     let (wasm_p50, wasm_p90) = measure(200, 50, || {
-        black_box(runtime.block_on(host.paraphrase(plugin, black_box("a b c"), "hostile")).unwrap());
+        black_box(
+            runtime.block_on(host.paraphrase(plugin, HOST_CLIENT, black_box("a b c"), "hostile")).unwrap(),
+        );
     });
     let (native_p50, native_p90) = measure(200, 5000, || {
         black_box(echo(black_box("a b c")));

@@ -265,7 +265,7 @@ impl Parlance {
         let options =
             evaluate::EvalOptions { include_semantic: self.inner.config.embeddings.is_some(), detail: false };
         let pair = plugins::api::Pair { original: original.to_owned(), paraphrase: paraphrase.to_owned() };
-        Ok(self.inner.evaluate.evaluate(&[pair], options).await?.remove(0))
+        Ok(self.inner.evaluate.evaluate(&[pair], options, &Caller::local().client).await?.remove(0))
     }
 
     /// Evaluates a dataset of any size (streamed in batches) and returns, per score, the mean, minimum,
@@ -276,7 +276,7 @@ impl Parlance {
     ) -> Result<evaluate::summary::Summary> {
         let options =
             evaluate::EvalOptions { include_semantic: self.inner.config.embeddings.is_some(), detail: false };
-        self.inner.evaluate.summarize_dataset(pairs, options).await
+        self.inner.evaluate.summarize_dataset(pairs, options, &Caller::local().client).await
     }
 
     pub fn metrics(&self) -> &Arc<Metrics> {

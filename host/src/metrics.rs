@@ -124,6 +124,9 @@ impl Metrics {
                 CallFailure::Trap(_) => "trap",
                 CallFailure::InvalidOutput(_) => "invalid_output",
                 CallFailure::NotStarted(_) => "not_started",
+                CallFailure::Busy { .. } => "busy",
+                CallFailure::ClientBusy { .. } => "client_busy",
+                CallFailure::MemoryBudget { .. } => "memory_budget",
             },
         };
         self.plugin_calls

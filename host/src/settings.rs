@@ -117,6 +117,7 @@ impl Config {
             plugins,
         };
         config.choose_default_provider();
+        config.share_instances();
         config.validate(&mut problems);
         if problems.is_empty() { Ok(config) } else { Err(ConfigError { problems }) }
     }
@@ -135,6 +136,16 @@ impl Config {
             .is_some_and(|p| p.kind == PluginKind::Provider && p.settings.contains_key("api_key"));
         self.paraphrase.default_provider =
             Some(if openrouter_ready { OPENROUTER_PROVIDER } else { OFFLINE_PROVIDER }.to_owned());
+    }
+
+    /// A provider's calls in flight are its share of the instance pool: `max_concurrent_calls`, at
+    /// most half the pool, unless its own limits set one.
+    fn share_instances(&mut self) {
+        let half = (self.runtime.max_instances / 2).max(1);
+        let share = u32::try_from(self.paraphrase.max_concurrent_calls).unwrap_or(u32::MAX).min(half);
+        for spec in self.plugins.iter_mut().filter(|p| p.kind == PluginKind::Provider) {
+            spec.limits.max_instances.get_or_insert(share);
+        }
     }
 
     /// Checks that hold across sections: the plugins they name exist and are of the right kind.

@@ -16,7 +16,7 @@ pub fn fixture(krate: &str) -> PathBuf {
 /// Runtime settings whose compile cache is shared by all tests of this build, so each component is
 /// compiled once per build rather than once per test.
 pub fn runtime_settings() -> RuntimeSettings {
-    RuntimeSettings { cache_dir: Some(compile_cache_dir()), max_instances: 32 }
+    RuntimeSettings { cache_dir: Some(compile_cache_dir()), max_instances: 32, ..RuntimeSettings::default() }
 }
 
 pub fn compile_cache_dir() -> PathBuf {

@@ -240,7 +240,7 @@ impl ChatService {
             situation: message.situation.filter(|s| !s.trim().is_empty()),
             genre,
         };
-        match self.plugins.reply(model, &request).await {
+        match self.plugins.reply(model, client, &request).await {
             Ok(reply) => {
                 let lines = vec![(from_name, message.message), (to_name, reply.clone())];
                 self.store

@@ -14,8 +14,11 @@ fn options(parlance: &Parlance) -> EvalOptions {
 
 pub async fn pair(parlance: &Parlance, original: &str, paraphrase: &str, json: bool) -> anyhow::Result<()> {
     let pair = Pair { original: original.to_owned(), paraphrase: paraphrase.to_owned() };
-    let result =
-        parlance.evaluator().evaluate(std::slice::from_ref(&pair), options(parlance)).await?.remove(0);
+    let result = parlance
+        .evaluator()
+        .evaluate(std::slice::from_ref(&pair), options(parlance), &crate::paraphrase::Caller::local().client)
+        .await?
+        .remove(0);
     let weights = parlance.evaluator().weights().as_map();
     let mut out = std::io::stdout().lock();
     if json {

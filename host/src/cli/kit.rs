@@ -5,7 +5,7 @@
 use crate::plugins::api::{ChatRequest, Pair, PluginInfo, PluginKind};
 use crate::plugins::compile_cache::CompileSource;
 use crate::plugins::spec::{ComponentSource, HostPattern, PluginSpec};
-use crate::plugins::{PluginHost, RuntimeSettings};
+use crate::plugins::{HOST_CLIENT, PluginHost, RuntimeSettings};
 use crate::upstream::TrustSettings;
 use anyhow::{Context, bail};
 use clap::ValueEnum;
@@ -284,7 +284,7 @@ pub async fn test_component(
         let first = round == 0;
         let started = Instant::now();
         let outcome: Result<serde_json::Value, String> = match run.kind {
-            PluginKind::Metric => match host.evaluate(&plugin, &pairs).await {
+            PluginKind::Metric => match host.evaluate(&plugin, HOST_CLIENT, &pairs).await {
                 Ok(results) => {
                     let mut rows = Vec::new();
                     for (i, result) in results.iter().enumerate() {
@@ -316,7 +316,7 @@ pub async fn test_component(
                     _ => String::new(),
                 });
                 let text = run.text.as_deref().unwrap_or_default();
-                match host.paraphrase(&plugin, text, &model).await {
+                match host.paraphrase(&plugin, HOST_CLIENT, text, &model).await {
                     Ok(p) => {
                         if first && !run.json {
                             writeln!(out, "paraphrase: {}", p.text)?;
@@ -336,7 +336,7 @@ pub async fn test_component(
                     situation: None,
                     genre: "Romance".into(),
                 };
-                match host.reply(&plugin, &request).await {
+                match host.reply(&plugin, HOST_CLIENT, &request).await {
                     Ok(reply) => {
                         if first && !run.json {
                             writeln!(out, "reply: {reply}")?;

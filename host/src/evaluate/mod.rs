@@ -130,9 +130,15 @@ impl EvaluateService {
         self.config.semantic_metrics.iter().any(|id| id == plugin.id())
     }
 
-    /// Scores every pair with every metric. A metric that fails a pair leaves its scores out of that
-    /// pair with a warning; a metric that fails a whole call does the same for the call's pairs.
-    pub async fn evaluate(&self, pairs: &[Pair], options: EvalOptions) -> Result<Vec<PairEvaluation>> {
+    /// Scores every pair with every metric, for `client` (whose share of the instance pool the calls
+    /// take). A metric that fails a pair leaves its scores out of that pair with a warning; a metric
+    /// that fails a whole call does the same for the call's pairs.
+    pub async fn evaluate(
+        &self,
+        pairs: &[Pair],
+        options: EvalOptions,
+        client: &str,
+    ) -> Result<Vec<PairEvaluation>> {
         for (i, p) in pairs.iter().enumerate() {
             let chars = p.original.chars().count().max(p.paraphrase.chars().count());
             if chars > self.config.max_text_chars {
@@ -174,10 +180,11 @@ impl EvaluateService {
         // metric order.
         let calls = jobs.into_iter().map(|(plugin, offset, chunk)| {
             let host = self.plugins.clone();
+            let client = client.to_owned();
             async move {
                 let task = tokio::spawn({
                     let plugin = plugin.clone();
-                    async move { host.evaluate(&plugin, &chunk).await }
+                    async move { host.evaluate(&plugin, &client, &chunk).await }
                 });
                 let result = match task.await {
                     Ok(result) => result,
@@ -245,13 +252,14 @@ impl EvaluateService {
         &self,
         pairs: impl Iterator<Item = Pair>,
         options: EvalOptions,
+        client: &str,
     ) -> Result<Summary> {
         const BATCH: usize = 512;
         let mut summary = Summary::default();
         let mut pairs = pairs.peekable();
         while pairs.peek().is_some() {
             let batch: Vec<Pair> = pairs.by_ref().take(BATCH).collect();
-            let results = self.evaluate(&batch, options).await?;
+            let results = self.evaluate(&batch, options, client).await?;
             summary.merge(Self::summarize(&results));
         }
         Ok(summary)

@@ -4,7 +4,7 @@ use super::summary::Summary;
 use super::{EvalOptions, EvaluateService, Evaluation};
 use crate::plugins::api::Pair;
 use crate::rest::openapi::{array, items, property};
-use crate::rest::{ApiError, ErrorBody, Json};
+use crate::rest::{ApiError, Caller, ErrorBody, Json};
 use axum::Router;
 use axum::extract::{FromRef, State};
 use axum::routing::post;
@@ -75,11 +75,12 @@ pub struct EvaluateResponse {
     ))]
 pub async fn evaluate(
     State(service): Service,
+    caller: Caller,
     Json(body): Json<EvaluateBody>,
 ) -> Result<axum::Json<EvaluateResponse>, ApiError> {
     let options = EvalOptions { include_semantic: body.include_semantic, detail: body.detail };
     let pair = Pair { original: body.original, paraphrase: body.paraphrase };
-    let mut results = service.evaluate(std::slice::from_ref(&pair), options).await?;
+    let mut results = service.evaluate(std::slice::from_ref(&pair), options, &caller.rate_key()).await?;
     let result = results.remove(0);
     Ok(axum::Json(EvaluateResponse {
         original: pair.original,
@@ -131,6 +132,7 @@ pub struct EvaluateBatchResponse {
     ))]
 pub async fn evaluate_batch(
     State(service): Service,
+    caller: Caller,
     Json(body): Json<EvaluateBatchBody>,
 ) -> Result<axum::Json<EvaluateBatchResponse>, ApiError> {
     let max = service.config().max_pairs;
@@ -162,7 +164,7 @@ pub async fn evaluate_batch(
         .map(|(original, paraphrase)| Pair { original, paraphrase })
         .collect();
     let options = EvalOptions { include_semantic: body.include_semantic, detail: body.detail };
-    let evaluations = service.evaluate(&pairs, options).await?;
+    let evaluations = service.evaluate(&pairs, options, &caller.rate_key()).await?;
     let summary = body.summary.then(|| super::EvaluateService::summarize(&evaluations));
     let results = pairs
         .into_iter()

@@ -17,7 +17,6 @@ use futures::StreamExt;
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::Semaphore;
 
 /// A paraphrase and where it came from: the REST response body of `POST /paraphrase`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -115,8 +114,6 @@ pub struct ParaphraseService {
     cache: ResponseCache,
     limits: RateLimits,
     metrics: Arc<Metrics>,
-    /// Bounds provider calls in flight across the whole process, whatever the number of batches.
-    calls: Semaphore,
 }
 
 impl ParaphraseService {
@@ -128,8 +125,7 @@ impl ParaphraseService {
     ) -> Self {
         let cache = ResponseCache::new(cache, metrics.cache_hits.clone(), metrics.cache_misses.clone()).await;
         let limits = RateLimits::per_minute(config.rate_limit_per_minute);
-        let calls = Semaphore::new(config.max_concurrent_calls);
-        ParaphraseService { config, plugins, cache, limits, metrics, calls }
+        ParaphraseService { config, plugins, cache, limits, metrics }
     }
 
     pub fn config(&self) -> &ParaphraseConfig {
@@ -246,10 +242,9 @@ impl ParaphraseService {
                 None
             }
         };
-        let out = {
-            let _permit = self.calls.acquire().await.map_err(|_| Error::ShuttingDown)?;
-            self.call_with_retries(provider, &request.text, &model).await?
-        };
+        // How many calls of one provider run at once is the plugin runtime's to bound (its share of
+        // the instance pool, `max_concurrent_calls` for a provider), with a queue that fails fast.
+        let out = self.call_with_retries(provider, &caller.client, &request.text, &model).await?;
         self.cache
             .put(&key, &CachedParaphrase { paraphrase: out.text.clone(), model: out.model.clone() })
             .await;
@@ -270,12 +265,13 @@ impl ParaphraseService {
     async fn call_with_retries(
         &self,
         provider: &Plugin,
+        client: &str,
         text: &str,
         model: &str,
     ) -> Result<crate::plugins::api::Paraphrased> {
         let mut attempt = 0;
         loop {
-            match self.plugins.paraphrase(provider, text, model).await {
+            match self.plugins.paraphrase(provider, client, text, model).await {
                 Err(e) if attempt < self.config.upstream_retries => {
                     let CallFailure::Reported(reported) = &e.failure else { return Err(e.into()) };
                     let PluginErrorKind::RateLimited { retry_after_secs } = reported.kind else {

@@ -17,7 +17,8 @@ pub struct ParaphraseConfig {
     pub batch_max_size: usize,
     /// Provider calls in flight per batch.
     pub batch_max_workers: usize,
-    /// Provider calls in flight across the whole process.
+    /// Calls of one provider in flight at once (its share of the plugin instance pool, unless its
+    /// `[[plugin]]` limits say otherwise).
     pub max_concurrent_calls: usize,
     /// How often an upstream 429 is retried before it is reported.
     pub upstream_retries: u32,
@@ -87,7 +88,7 @@ impl Section for ParaphraseConfig {
                 "max_concurrent_calls",
                 Kind::Int { min: 1, max: 65_536 },
                 |c| c.max_concurrent_calls,
-                "Provider calls in flight across the process"
+                "Calls of one provider in flight at once (unless its [[plugin]] limits.max_instances says otherwise); more wait up to [runtime] queue_timeout_ms, then 503 plugin_busy"
             ),
             setting!(
                 "upstream_retries",

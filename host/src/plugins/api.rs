@@ -206,6 +206,12 @@ pub enum CallFailure {
     /// The host could not run the plugin at all (its sandbox could not be set up, or the runtime is
     /// shutting down).
     NotStarted(String),
+    /// No instance slot came free in time: the plugin's share of the pool, or the pool, was full.
+    Busy { what: &'static str, waited_ms: u64 },
+    /// The calling client already held its whole share of the pool.
+    ClientBusy { share: u32, waited_ms: u64 },
+    /// The instance would have taken the live instances past the process's memory budget.
+    MemoryBudget { budget_bytes: u64 },
 }
 
 /// A failed plugin call: which plugin, what went wrong, and any outbound requests the sandbox refused,
@@ -263,6 +269,20 @@ impl fmt::Display for CallError {
                 write!(f, "plugin `{plugin}` returned an invalid result: {detail}")?
             }
             CallFailure::NotStarted(detail) => write!(f, "plugin `{plugin}` could not be started: {detail}")?,
+            CallFailure::Busy { what, waited_ms } => write!(
+                f,
+                "plugin `{plugin}` is busy: no instance came free in {what} the pool within {waited_ms} ms; retry shortly"
+            )?,
+            CallFailure::ClientBusy { share, waited_ms } => write!(
+                f,
+                "this client already has {share} plugin calls in flight, its share of the pool, and none ended within {waited_ms} ms; \
+                 wait for its calls to finish"
+            )?,
+            CallFailure::MemoryBudget { budget_bytes } => write!(
+                f,
+                "plugin `{plugin}` was stopped: the memory budget of live plugin instances ({} MiB, of which one plugin may hold half) is used up; retry shortly",
+                budget_bytes >> 20
+            )?,
         }
         if !self.denied_requests.is_empty() {
             write!(

@@ -3,28 +3,33 @@
 //! The per-world calls validate what the plugin returned.
 
 use super::api::{CallError, CallFailure, ChatRequest, Pair, Paraphrased, PluginError, Score};
+use super::capacity::Held;
 use super::engine::{EPOCH_TICK, Runtime};
 use super::log::snippet;
 use super::sandbox::PluginState;
 use super::validate::validate_scores;
 use super::{Plugin, PluginHost};
 use std::time::Instant;
-use tokio::sync::OwnedSemaphorePermit;
 use wasmtime::{Store, Trap, UpdateDeadline};
 
 /// The largest paraphrase or chat reply the host accepts from a plugin.
 pub const MAX_OUTPUT_BYTES: usize = 1024 * 1024;
 
+/// The client of calls the host makes for itself (`info()` at load, probes).
+pub const HOST_CLIENT: &str = "parlance";
+
 impl PluginHost {
-    /// Asks a provider for a paraphrase of `text` with `model`.
+    /// Asks a provider for a paraphrase of `text` with `model`, for `client` (whose share of the
+    /// instance pool the call takes).
     pub async fn paraphrase(
         &self,
         plugin: &Plugin,
+        client: &str,
         text: &str,
         model: &str,
     ) -> Result<Paraphrased, CallError> {
         let started = Instant::now();
-        let result = self.paraphrase_once(plugin, text, model).await;
+        let result = self.paraphrase_once(plugin, client, text, model).await;
         self.observe(plugin, started, &result);
         result
     }
@@ -32,10 +37,11 @@ impl PluginHost {
     async fn paraphrase_once(
         &self,
         plugin: &Plugin,
+        client: &str,
         text: &str,
         model: &str,
     ) -> Result<Paraphrased, CallError> {
-        let mut store = new_store(&self.runtime, plugin).await?;
+        let mut store = new_store(&self.runtime, plugin, client).await?;
         let outcome = run(plugin, plugin.bound.paraphrase(&mut store, text, model)).await;
         let mut out = conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))?;
         if out.text.trim().is_empty() {
@@ -50,16 +56,26 @@ impl PluginHost {
         Ok(out)
     }
 
-    /// Asks a chat model for the character's reply.
-    pub async fn reply(&self, plugin: &Plugin, request: &ChatRequest<'_>) -> Result<String, CallError> {
+    /// Asks a chat model for the character's reply, for `client`.
+    pub async fn reply(
+        &self,
+        plugin: &Plugin,
+        client: &str,
+        request: &ChatRequest<'_>,
+    ) -> Result<String, CallError> {
         let started = Instant::now();
-        let result = self.reply_once(plugin, request).await;
+        let result = self.reply_once(plugin, client, request).await;
         self.observe(plugin, started, &result);
         result
     }
 
-    async fn reply_once(&self, plugin: &Plugin, request: &ChatRequest<'_>) -> Result<String, CallError> {
-        let mut store = new_store(&self.runtime, plugin).await?;
+    async fn reply_once(
+        &self,
+        plugin: &Plugin,
+        client: &str,
+        request: &ChatRequest<'_>,
+    ) -> Result<String, CallError> {
+        let mut store = new_store(&self.runtime, plugin, client).await?;
         let outcome = run(plugin, plugin.bound.reply(&mut store, request)).await;
         let reply = conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))?;
         if reply.trim().is_empty() {
@@ -77,7 +93,7 @@ impl PluginHost {
         if !plugin.bound.has_probe() {
             return None;
         }
-        let mut store = match new_store(&self.runtime, plugin).await {
+        let mut store = match new_store(&self.runtime, plugin, HOST_CLIENT).await {
             Ok(store) => store,
             Err(e) => return Some(Err(e)),
         };
@@ -91,15 +107,17 @@ impl PluginHost {
         Some(conclude(plugin, &store, outcome).and_then(|r| r.map_err(|e| reported(plugin, &store, e))))
     }
 
-    /// Scores a batch of pairs with one metric, in one instance. The outer error fails the whole batch
-    /// (a crash, a timeout, garbage); the inner ones are pairs the plugin itself could not score.
+    /// Scores a batch of pairs with one metric, in one instance, for `client`. The outer error fails
+    /// the whole batch (a crash, a timeout, garbage); the inner ones are pairs the plugin itself could
+    /// not score.
     pub async fn evaluate(
         &self,
         plugin: &Plugin,
+        client: &str,
         pairs: &[Pair],
     ) -> Result<Vec<Result<Vec<Score>, PluginError>>, CallError> {
         let started = Instant::now();
-        let result = self.evaluate_once(plugin, pairs).await;
+        let result = self.evaluate_once(plugin, client, pairs).await;
         self.observe(plugin, started, &result);
         result
     }
@@ -107,9 +125,10 @@ impl PluginHost {
     async fn evaluate_once(
         &self,
         plugin: &Plugin,
+        client: &str,
         pairs: &[Pair],
     ) -> Result<Vec<Result<Vec<Score>, PluginError>>, CallError> {
-        let mut store = new_store(&self.runtime, plugin).await?;
+        let mut store = new_store(&self.runtime, plugin, client).await?;
         let outcome = run(plugin, plugin.bound.evaluate(&mut store, pairs)).await;
         let results = conclude(plugin, &store, outcome)?;
         validate_scores(plugin, pairs.len(), &results).map_err(|detail| invalid(plugin, detail))?;
@@ -117,11 +136,11 @@ impl PluginHost {
     }
 }
 
-/// The store of one call and the pool slot its instance occupies. The fields drop in order, so the
-/// instance is back in the pool before the permit lets the next call in.
+/// The store of one call and the pool slots its instance occupies. The fields drop in order, so the
+/// instance is back in the pool before the permits let the next call in.
 pub(super) struct CallStore {
     store: Store<PluginState>,
-    _slot: OwnedSemaphorePermit,
+    _slots: Held,
 }
 
 impl std::ops::Deref for CallStore {
@@ -137,13 +156,16 @@ impl std::ops::DerefMut for CallStore {
     }
 }
 
-/// Waits for a free instance slot, then makes the call's store. The deadline starts once the slot
-/// is held, so time spent queueing behind other calls is not charged to this one.
-pub(super) async fn new_store(runtime: &Runtime, plugin: &Plugin) -> Result<CallStore, CallError> {
-    let slot = runtime.slots.clone().acquire_owned().await.map_err(|_| {
-        CallError::new(plugin.id(), CallFailure::NotStarted("the plugin runtime is shutting down".into()))
-    })?;
-    let state = PluginState::new(plugin.ctx.clone())
+/// Waits for a free instance slot (of `client`'s share, of the plugin's, of the pool), then makes
+/// the call's store. The deadline starts once the slots are held, so time spent queueing behind other
+/// calls is not charged to this one.
+pub(super) async fn new_store(
+    runtime: &Runtime,
+    plugin: &Plugin,
+    client: &str,
+) -> Result<CallStore, CallError> {
+    let slots = runtime.capacity.acquire(plugin.id(), &plugin.slots, client).await?;
+    let state = PluginState::new(plugin.ctx.clone(), plugin.memory.clone(), runtime.capacity.budget.clone())
         .map_err(|e| CallError::new(plugin.id(), CallFailure::NotStarted(format!("{e:#}"))))?;
     let mut store = Store::new(&runtime.engine, state);
     store.limiter(|s| &mut s.memory);
@@ -154,7 +176,7 @@ pub(super) async fn new_store(runtime: &Runtime, plugin: &Plugin) -> Result<Call
     store.epoch_deadline_callback(move |_| {
         Ok(if Instant::now() >= deadline { UpdateDeadline::Interrupt } else { UpdateDeadline::Yield(1) })
     });
-    Ok(CallStore { store, _slot: slot })
+    Ok(CallStore { store, _slots: slots })
 }
 
 /// The outcome of running a call under the wall-clock limit, which also covers time spent blocked in
@@ -186,6 +208,9 @@ pub(super) fn conclude<R>(
         Err(_) => CallFailure::Deadline(plugin.spec().limits.timeout),
         Ok(Err(_)) if state.memory.exceeded => {
             CallFailure::MemoryLimit { limit_bytes: plugin.spec().limits.memory_bytes }
+        }
+        Ok(Err(_)) if state.memory.over_budget => {
+            CallFailure::MemoryBudget { budget_bytes: state.memory.budget_bytes() }
         }
         Ok(Err(e)) if e.downcast_ref::<Trap>() == Some(&Trap::Interrupt) => {
             CallFailure::Deadline(plugin.spec().limits.timeout)

@@ -103,6 +103,7 @@ struct LimitsTable {
     memory_mb: Option<u64>,
     http_timeout_ms: Option<u64>,
     max_response_kb: Option<u64>,
+    max_instances: Option<u32>,
 }
 
 impl Section for LimitsTable {
@@ -134,6 +135,12 @@ impl Section for LimitsTable {
                 Kind::Int { min: 1, max: 1 << 20 },
                 |c| c.max_response_kb,
                 "Cap on the size of one upstream response body"
+            ),
+            setting!(
+                "max_instances",
+                Kind::Int { min: 1, max: 10_000 },
+                |c| c.max_instances,
+                "Instances of this plugin alive at once (default: half of [runtime] max_instances)"
             ),
         ];
         SETTINGS
@@ -302,6 +309,9 @@ pub fn merge(
         }
         if let Some(v) = limits.max_response_kb {
             l.max_response_bytes = v * 1024;
+        }
+        if let Some(v) = limits.max_instances {
+            l.max_instances = Some(v);
         }
         if let Some(names) = &p.grants.env {
             for name in names.iter().filter(|n| env.get(n).is_none()) {

@@ -4,12 +4,11 @@
 
 use super::LoadError;
 use super::bindings;
+use super::capacity::Capacity;
 use super::compile_cache::{self, CompileCache, CompileSource};
 use super::sandbox::PluginState;
 use super::settings::RuntimeSettings;
-use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::Semaphore;
 use wasmtime::component::{Component, Linker};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
@@ -40,9 +39,9 @@ pub struct Runtime {
     pub(super) engine: Engine,
     pub(super) linker: Linker<PluginState>,
     cache: CompileCache,
-    /// One permit per instance slot of the pool: a call waits here for a free slot instead of failing
-    /// to instantiate when more calls are in flight than the pool holds.
-    pub(super) slots: Arc<Semaphore>,
+    /// The pool's slots and how they are shared, and the memory budget: a call waits here for a free
+    /// slot instead of failing to instantiate when more calls are in flight than the pool holds.
+    pub(super) capacity: Capacity,
 }
 
 impl Runtime {
@@ -79,8 +78,8 @@ impl Runtime {
         let mut linker = Linker::new(&engine);
         bindings::add_to_linker(&mut linker).map_err(|e| LoadError::Engine(e.to_string()))?;
         let cache = CompileCache::new(&engine, settings.cache_dir.clone());
-        let slots = Arc::new(Semaphore::new(n as usize));
-        Ok(Runtime { engine, linker, cache, slots })
+        let capacity = Capacity::new(settings);
+        Ok(Runtime { engine, linker, cache, capacity })
     }
 
     pub fn engine(&self) -> &Engine {

@@ -85,6 +85,8 @@ pub(super) async fn load(
         upstream,
     });
     let mut plugin = Plugin {
+        slots: runtime.capacity.plugin_share(ctx.spec.limits.max_instances),
+        memory: runtime.capacity.plugin_memory(),
         ctx,
         bound,
         digest,
@@ -93,7 +95,7 @@ pub(super) async fn load(
         compile_source,
         load_time: Duration::ZERO,
     };
-    let mut store = new_store(runtime, &plugin)
+    let mut store = new_store(runtime, &plugin, super::HOST_CLIENT)
         .await
         .map_err(|source| LoadError::Info { plugin: plugin_id.clone(), source })?;
     let outcome = run(&plugin, plugin.bound.info(&mut store)).await;

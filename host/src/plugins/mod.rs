@@ -10,6 +10,7 @@ pub mod api;
 pub mod bindings;
 pub mod bundled;
 mod call;
+pub mod capacity;
 pub mod check;
 pub mod compile_cache;
 pub mod config;
@@ -23,7 +24,7 @@ pub mod settings;
 pub mod spec;
 mod validate;
 
-pub use call::MAX_OUTPUT_BYTES;
+pub use call::{HOST_CLIENT, MAX_OUTPUT_BYTES};
 pub use engine::Runtime;
 pub(crate) use log::log_from_plugin;
 pub use settings::RuntimeSettings;
@@ -44,6 +45,9 @@ use std::time::{Duration, Instant};
 pub struct Plugin {
     ctx: Arc<PluginContext>,
     bound: Bound,
+    /// Its share of the instance pool, and of the memory budget.
+    slots: Arc<tokio::sync::Semaphore>,
+    memory: Arc<capacity::MemoryBudget>,
     /// SHA-256 of the component bytes: part of every response-cache key, so a changed plugin never
     /// serves an answer its predecessor gave.
     pub digest: String,

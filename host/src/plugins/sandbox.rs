@@ -3,6 +3,7 @@
 //! memory cap, captured stdout/stderr, and the host's own `host` and `embeddings` imports.
 
 use super::api::{PluginError, PluginErrorKind};
+use super::capacity::MemoryBudget;
 use super::outbound::OutboundPolicy;
 use super::spec::PluginSpec;
 use crate::embeddings::{EmbeddingBackend, EmbeddingError, EmbeddingErrorKind};
@@ -69,7 +70,13 @@ pub struct PluginState {
 }
 
 impl PluginState {
-    pub fn new(plugin: Arc<PluginContext>) -> wasmtime::Result<Self> {
+    /// The state of one call's store; its memory is taken from the plugin's share of the budget
+    /// (`plugin_memory`) and from the process's (`budget`).
+    pub fn new(
+        plugin: Arc<PluginContext>,
+        plugin_memory: Arc<MemoryBudget>,
+        budget: Arc<MemoryBudget>,
+    ) -> wasmtime::Result<Self> {
         let spec = &plugin.spec;
         let stderr = CapturedOutput::new(16 * 1024);
         let mut wasi = WasiCtxBuilder::new();
@@ -89,7 +96,14 @@ impl PluginState {
             spec.limits.max_response_bytes,
             plugin.upstream.clone(),
         );
-        let memory = MemoryCap { limit: spec.limits.memory_bytes, used: 0, exceeded: false };
+        let memory = MemoryCap {
+            limit: spec.limits.memory_bytes,
+            used: 0,
+            exceeded: false,
+            over_budget: false,
+            plugin_memory,
+            budget,
+        };
         Ok(PluginState {
             wasi: wasi.build(),
             http: WasiHttpCtx::new(),
@@ -120,6 +134,26 @@ pub struct MemoryCap {
     limit: u64,
     used: u64,
     pub exceeded: bool,
+    /// The growth was refused by the process-wide budget rather than by this plugin's limit.
+    pub over_budget: bool,
+    /// What the plugin's live instances hold together, and what all live instances hold: this
+    /// instance's memory is taken from both as it grows and given back when the instance is dropped.
+    plugin_memory: Arc<MemoryBudget>,
+    budget: Arc<MemoryBudget>,
+}
+
+impl MemoryCap {
+    /// The budget that refused the growth: the plugin's share, or the whole.
+    pub fn budget_bytes(&self) -> u64 {
+        self.budget.limit()
+    }
+}
+
+impl Drop for MemoryCap {
+    fn drop(&mut self) {
+        self.plugin_memory.give_back(self.used);
+        self.budget.give_back(self.used);
+    }
 }
 
 impl wasmtime::ResourceLimiter for MemoryCap {
@@ -133,6 +167,15 @@ impl wasmtime::ResourceLimiter for MemoryCap {
         if self.used + growth > self.limit {
             self.exceeded = true;
             wasmtime::bail!("memory limit of {} bytes exceeded", self.limit);
+        }
+        if !self.plugin_memory.try_take(growth) {
+            self.over_budget = true;
+            wasmtime::bail!("this plugin's share of the memory budget is used up");
+        }
+        if !self.budget.try_take(growth) {
+            self.plugin_memory.give_back(growth);
+            self.over_budget = true;
+            wasmtime::bail!("the plugins' memory budget of {} bytes is used up", self.budget.limit());
         }
         self.used += growth;
         Ok(true)

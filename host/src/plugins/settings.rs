@@ -10,11 +10,31 @@ pub struct RuntimeSettings {
     pub cache_dir: Option<PathBuf>,
     /// The most plugin instances alive at once, across all plugins; sizes the instance pool.
     pub max_instances: u32,
+    /// The most instances one client's calls may hold at once; a quarter of the pool when unset.
+    pub max_instances_per_client: Option<u32>,
+    /// How long a call waits for an instance slot before it fails (503 `plugin_busy`, or 429
+    /// `too_many_concurrent_calls` when the client's own share is what is full).
+    pub queue_timeout_ms: u64,
+    /// The linear memory all live instances may hold together, in MiB.
+    pub memory_budget_mb: u64,
 }
 
 impl Default for RuntimeSettings {
     fn default() -> Self {
-        RuntimeSettings { cache_dir: Some(super::compile_cache::default_dir()), max_instances: 128 }
+        RuntimeSettings {
+            cache_dir: Some(super::compile_cache::default_dir()),
+            max_instances: 128,
+            max_instances_per_client: None,
+            queue_timeout_ms: 2000,
+            memory_budget_mb: 640,
+        }
+    }
+}
+
+impl RuntimeSettings {
+    /// A client's share of the pool.
+    pub fn per_client(&self) -> u32 {
+        self.max_instances_per_client.unwrap_or(self.max_instances / 4).clamp(1, self.max_instances.max(1))
     }
 }
 
@@ -43,7 +63,25 @@ impl Section for RuntimeSettings {
                 "max_instances",
                 Kind::Int { min: 1, max: 10_000 },
                 |c| c.max_instances,
-                "Plugin instances alive at once, across all plugins"
+                "Plugin instances alive at once, across all plugins (each plugin may hold half, see [[plugin]] limits.max_instances)"
+            ),
+            crate::setting!(
+                "max_instances_per_client",
+                Kind::Int { min: 1, max: 10_000 },
+                |c| c.max_instances_per_client,
+                "Instances one client's calls may hold at once (unset: a quarter of max_instances)"
+            ),
+            crate::setting!(
+                "queue_timeout_ms",
+                Kind::Int { min: 1, max: 600_000 },
+                |c| c.queue_timeout_ms,
+                "How long a call waits for an instance slot before it fails with 503 plugin_busy (429 when the client's share is full)"
+            ),
+            crate::setting!(
+                "memory_budget_mb",
+                Kind::Int { min: 16, max: 1 << 20 },
+                |c| c.memory_budget_mb,
+                "Linear memory all live plugin instances may hold together; a call that would pass it fails with 503 plugin_memory_budget"
             ),
         ];
         SETTINGS

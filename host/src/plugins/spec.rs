@@ -37,6 +37,9 @@ pub struct Limits {
     pub http_timeout: Duration,
     /// Cap on the size of one upstream response body.
     pub max_response_bytes: u64,
+    /// The most instances of this plugin alive at once; half the pool when unset, so that no plugin
+    /// (a slow upstream, say) can hold every slot.
+    pub max_instances: Option<u32>,
 }
 
 impl Limits {
@@ -53,6 +56,7 @@ impl Default for Limits {
             memory_bytes: Self::DEFAULT_MEMORY_MB * 1024 * 1024,
             http_timeout: Duration::from_millis(Self::DEFAULT_HTTP_TIMEOUT_MS),
             max_response_bytes: Self::DEFAULT_MAX_RESPONSE_KB * 1024,
+            max_instances: None,
         }
     }
 }

@@ -64,11 +64,20 @@ impl ApiError {
             api.retry_after_secs = Some(refused.retry_after_secs());
             api.headers.extend(refused.headers().map(|(name, value)| (name, value.to_string())));
         }
-        if let Error::Plugin(call) = e
-            && let CallFailure::Reported(p) = &call.failure
-            && let PluginErrorKind::RateLimited { retry_after_secs: Some(s) } = p.kind
-        {
-            api.retry_after_secs = Some(u64::from(s));
+        if let Error::Plugin(call) = e {
+            match &call.failure {
+                CallFailure::Reported(p) => {
+                    if let PluginErrorKind::RateLimited { retry_after_secs: Some(s) } = p.kind {
+                        api.retry_after_secs = Some(u64::from(s));
+                    }
+                }
+                CallFailure::Busy { .. }
+                | CallFailure::ClientBusy { .. }
+                | CallFailure::MemoryBudget { .. } => {
+                    api.retry_after_secs = Some(1);
+                }
+                _ => {}
+            }
         }
         if status.is_server_error() {
             let chain = cause_chain(e);
@@ -139,6 +148,9 @@ pub fn status_and_code(e: &Error) -> (StatusCode, &'static str) {
             CallFailure::Trap(_) => (StatusCode::BAD_GATEWAY, "plugin_crashed"),
             CallFailure::InvalidOutput(_) => (StatusCode::BAD_GATEWAY, "plugin_invalid_output"),
             CallFailure::NotStarted(_) => (StatusCode::SERVICE_UNAVAILABLE, "plugin_not_started"),
+            CallFailure::Busy { .. } => (StatusCode::SERVICE_UNAVAILABLE, "plugin_busy"),
+            CallFailure::ClientBusy { .. } => (StatusCode::TOO_MANY_REQUESTS, "too_many_concurrent_calls"),
+            CallFailure::MemoryBudget { .. } => (StatusCode::SERVICE_UNAVAILABLE, "plugin_memory_budget"),
         },
     }
 }
