@@ -311,3 +311,26 @@ async fn the_memory_budget_bounds_what_plugins_can_take() {
     eprintln!("peak RSS with 32 memory bombs: {} MiB ({codes:?})", rss >> 20);
     assert!(rss < 1 << 30, "peak RSS {} MiB", rss >> 20);
 }
+
+/// Requests with made-up methods and paths do not grow `/metrics`: its labels come from closed sets.
+#[tokio::test(flavor = "multi_thread")]
+async fn invented_methods_and_paths_do_not_grow_the_metrics() {
+    let s = Server::start(&[]).await;
+    // Samples, not bytes: counts grow digits as requests come in.
+    let size = || async {
+        s.client.get(s.url("/metrics")).send().await.unwrap().text().await.unwrap().lines().count()
+    };
+    for i in 0..20 {
+        let method = reqwest::Method::from_bytes(format!("WARM{i}").as_bytes()).unwrap();
+        s.client.request(method, s.url(&format!("/warm/{i}"))).send().await.unwrap();
+    }
+    size().await; // `/metrics` itself is then a known route
+    let before = size().await;
+    for i in 0..500 {
+        let method = reqwest::Method::from_bytes(format!("FLOOD{i}").as_bytes()).unwrap();
+        let r = s.client.request(method, s.url(&format!("/flood/{i}"))).send().await.unwrap();
+        assert!(r.status().is_client_error());
+    }
+    let after = size().await;
+    assert_eq!(after, before, "/metrics grew from {before} to {after} lines");
+}

@@ -116,15 +116,15 @@ async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> ApiError {
     )
 }
 
-/// Counts every request by its route template (not its raw path, which would explode the label
-/// space) and status, and times it.
+/// Counts every request by its route template (not its raw path: unmatched requests share one label),
+/// method and status, and times it; every label comes from a closed set.
 async fn record_request(State(metrics): State<Arc<Metrics>>, request: Request, next: Next) -> Response {
     let route = request
         .extensions()
         .get::<MatchedPath>()
         .map(|m| m.as_str().to_owned())
         .unwrap_or_else(|| "unmatched".into());
-    let method = request.method().to_string();
+    let method = method_label(request.method()).to_owned();
     let started = Instant::now();
     let response = next.run(request).await;
     metrics
@@ -140,6 +140,23 @@ async fn record_request(State(metrics): State<Arc<Metrics>>, request: Request, n
         .get_or_create(&crate::metrics::RouteLabels { route })
         .observe(started.elapsed().as_secs_f64());
     response
+}
+
+/// A request's method as a metrics label: the standard methods by name, anything else as `OTHER`,
+/// so that clients cannot grow the label space (and `/metrics`) by inventing methods.
+fn method_label(method: &Method) -> &'static str {
+    match *method {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::HEAD => "HEAD",
+        Method::OPTIONS => "OPTIONS",
+        Method::PATCH => "PATCH",
+        Method::TRACE => "TRACE",
+        Method::CONNECT => "CONNECT",
+        _ => "OTHER",
+    }
 }
 
 /// Serves the app on `API_HOST` at the paraphrase port and the chat port (once, if they are equal)
