@@ -334,3 +334,89 @@ async fn invented_methods_and_paths_do_not_grow_the_metrics() {
     let after = size().await;
     assert_eq!(after, before, "/metrics grew from {before} to {after} lines");
 }
+
+/// A tmpfs mounted for one test and unmounted when dropped. Mounting needs root, which CI has; a
+/// machine where it fails fails the test, saying so, rather than skipping it.
+struct Tmpfs(std::path::PathBuf);
+
+impl Tmpfs {
+    fn mount(dir: &std::path::Path, size: &str) -> Tmpfs {
+        let status = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .status()
+            .expect("run mount");
+        assert!(status.success(), "mounting a tmpfs at {} failed: this test needs root", dir.display());
+        Tmpfs(dir.to_owned())
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg("-l").arg(&self.0).status();
+    }
+}
+
+/// A full disk under the dialog store: writes are refused with 507 `storage_full`, health says so,
+/// chats are refused before the model is called, nothing acknowledged is lost, and once room is
+/// made the store takes writes again without a restart.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_full_disk_is_reported_and_recovered_from_without_a_restart() {
+    let scratch = tempfile::tempdir().unwrap();
+    let mount = scratch.path().join("disk");
+    std::fs::create_dir(&mount).unwrap();
+    let _tmpfs = Tmpfs::mount(&mount, "3m");
+    let ballast = mount.join("ballast");
+    std::fs::write(&ballast, vec![0u8; 1 << 20]).unwrap();
+    let model = crate::common::upstream::FakeFormModel::start().await;
+    let database = mount.join("dialogs.db");
+    let s =
+        Server::start(&[("MODEL_URL", &model.url()), ("DATABASE_FILE", database.to_str().unwrap())]).await;
+    let chat = |n: usize| {
+        let s = &s;
+        async move {
+            let body = serde_json::json!({"user_id": format!("u{}", n % 7), "message": "m".repeat(3500)});
+            let r = s.client.post(s.chat_url("/v1/waifu")).json(&body).send().await.unwrap();
+            let status = r.status().as_u16();
+            (status, r.json::<Value>().await.unwrap_or(Value::Null))
+        }
+    };
+    let mut acknowledged = 0;
+    let full = loop {
+        let (status, body) = chat(acknowledged).await;
+        if status != 200 {
+            break (status, body);
+        }
+        acknowledged += 1;
+        assert!(acknowledged < 5000, "the disk never filled");
+    };
+    assert_eq!(full.0, 507, "{}", full.1);
+    assert_eq!(full.1["error"]["code"], "storage_full", "{}", full.1);
+    let health: Value = s.client.get(s.url("/health")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(health["status"], "degraded", "{health}");
+    let status = s.client.get(s.chat_url("/v1/server/status")).send().await.unwrap().status().as_u16();
+    assert_eq!(status, 503);
+    let calls = model.inputs().len();
+    let (status, body) = chat(0).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (507, Some("storage_full")), "{body}");
+    assert_eq!(model.inputs().len(), calls, "the model was called for a chat that could not be stored");
+
+    std::fs::remove_file(&ballast).unwrap();
+    let freed = Instant::now();
+    while s.client.get(s.chat_url("/v1/server/status")).send().await.unwrap().status().as_u16() != 200 {
+        assert!(freed.elapsed() < Duration::from_secs(10), "the store did not recover");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let (status, body) = chat(1).await;
+    assert_eq!(status, 200, "{body}");
+    acknowledged += 1;
+    let mut stored = 0;
+    for u in 0..7 {
+        let r = s.client.get(s.chat_url(&format!("/v1/user/dialog/json/u{u}"))).send().await.unwrap();
+        if r.status().as_u16() == 200 {
+            let body: Value = r.json().await.unwrap();
+            stored += body["dialog"].as_array().unwrap().len();
+        }
+    }
+    assert_eq!(stored, 2 * acknowledged, "every acknowledged exchange is stored, whole");
+}

@@ -219,6 +219,9 @@ impl ChatService {
             self.check_text("situation", situation, self.config.max_situation_chars, true)?;
         }
         let model = self.model()?;
+        // A reply that could not be stored is not worth the model's time: while the store refuses
+        // writes (a full disk), the chat is refused before the model is called.
+        self.store.writable()?;
 
         let dialog = self.store.dialog(client, &message.user_id).await?;
         let history = dialog.as_deref().map(Dialog::entries).unwrap_or_default();

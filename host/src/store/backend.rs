@@ -17,6 +17,12 @@ pub trait Backend: Send + Sync {
     /// A trivial read, for health checks.
     fn check(&self) -> StoreResult<'_, ()>;
 
+    /// `Err` while writes fail for a lasting reason (a full disk, a read-only file), until they work
+    /// again; the backend finds out by itself, without a restart.
+    fn writable(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     /// Creates the user if absent; true when it was created. An existing user is left untouched.
     fn put_user<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, bool>;
 

@@ -47,6 +47,10 @@ pub enum StoreError {
     Closed,
     #[error("the commit failed, and no write of its transaction was stored")]
     Commit(#[source] Arc<StoreError>),
+    /// The store's last write failed for a reason that lasts (a full disk, a read-only file), so this
+    /// one is refused before it is tried; a probe finds out when writes work again.
+    #[error("the dialog store cannot take writes: {reason}")]
+    NotWritable { trouble: Trouble, reason: String },
 }
 
 /// What kind of trouble a store error is, which decides what a client is told and what `/health`
@@ -81,6 +85,7 @@ impl StoreError {
             },
             StoreError::Directory { .. } | StoreError::Closed => Trouble::Unavailable,
             StoreError::Commit(cause) => cause.trouble(),
+            StoreError::NotWritable { trouble, .. } => *trouble,
             _ => Trouble::Other,
         }
     }
@@ -140,9 +145,16 @@ impl DialogStore {
         self.backend.location()
     }
 
-    /// A trivial read, for health checks.
+    /// Whether the store can read and take writes, for health checks.
     pub async fn check(&self) -> Result<(), StoreError> {
+        self.backend.writable()?;
         self.backend.check().await
+    }
+
+    /// Refuses at once when the store's writes are failing for a lasting reason (a full disk), so
+    /// that work whose result could not be stored (a chat's model call) is not done.
+    pub fn writable(&self) -> Result<(), StoreError> {
+        self.backend.writable()
     }
 
     /// Creates the user if absent; true when it was created. An existing user is left untouched.

@@ -30,6 +30,8 @@ pub const RESTART_AT: u64 = 16 << 20;
 pub trait Watched: Send + Sync + 'static {
     fn commits(&self) -> u64;
     fn truncating(&self) -> &AtomicBool;
+    /// Sends a probe write when writes have been failing (see `health`).
+    fn probe_if_failing(&self);
 }
 
 /// The log's upkeep on the writer's side, run between group commits.
@@ -78,6 +80,7 @@ pub fn start<T: Watched>(conn: Connection, path: PathBuf, store: std::sync::Weak
         loop {
             std::thread::sleep(CHECKPOINT_EVERY);
             let Some(store) = store.upgrade() else { return };
+            store.probe_if_failing();
             let commits = store.commits();
             let size = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
             // Idle since the last look, with a log left over: empty it now that nobody waits.

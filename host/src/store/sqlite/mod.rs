@@ -5,6 +5,7 @@
 //! cancelled request cannot leave a stale entry behind.
 
 mod checkpoint;
+mod health;
 pub mod schema;
 mod writer;
 
@@ -12,6 +13,7 @@ use super::backend::{Backend, StoreResult};
 use super::cache::{CacheEffect, Dialog, DialogCache, UserKey};
 use super::{Durability, StoreError, UserMetadata};
 use crate::chat::DialogEntry;
+use health::WriteHealth;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -34,6 +36,8 @@ struct Inner {
     cache: Arc<DialogCache>,
     /// Set while the writer is emptying the log (see `checkpoint`).
     truncating: Arc<AtomicBool>,
+    /// Whether writes are failing for a lasting reason (see `health`).
+    health: Arc<WriteHealth>,
 }
 
 fn now_millis() -> i64 {
@@ -91,14 +95,17 @@ impl SqliteBackend {
                 next_reader: AtomicUsize::new(0),
                 cache,
                 truncating: truncator.truncating.clone(),
+                health: Arc::default(),
             });
             if checkpoint::start(checkpointer, path, Arc::downgrade(&inner)) {
                 writer.pragma_update(None, "wal_autocheckpoint", 0)?;
             }
-            let cache = inner.cache.clone();
+            let (cache, health) = (inner.cache.clone(), inner.health.clone());
             std::thread::Builder::new()
                 .name("parlance-writer".into())
-                .spawn(move || writer::run(&writer, &queue, &cache, || truncator.after_group(&writer)))
+                .spawn(move || {
+                    writer::run(&writer, &queue, &cache, &health, || truncator.after_group(&writer))
+                })
                 .map_err(|e| StoreError::Task(format!("cannot start the dialog store's writer: {e}")))?;
             Ok(SqliteBackend { inner })
         })
@@ -160,7 +167,25 @@ impl checkpoint::Watched for Inner {
     fn truncating(&self) -> &AtomicBool {
         &self.truncating
     }
+
+    /// While writes fail, one small write through the writer (it sets the file's application id,
+    /// which every commit rewrites with the header page) finds out when they work again.
+    fn probe_if_failing(&self) {
+        if !self.health.is_failing() {
+            return;
+        }
+        let (reply, _) = tokio::sync::oneshot::channel();
+        let probe = |conn: &Connection, _: &str, _: &str| -> Result<((), CacheEffect), StoreError> {
+            conn.pragma_update(None, "application_id", APPLICATION_ID)?;
+            Ok(((), CacheEffect::Drop))
+        };
+        let job = Job { key: (String::new(), String::new()), f: Some(probe), value: None, reply };
+        let _ = self.writes.send(Box::new(job));
+    }
 }
+
+/// "PRLC": marks the file as Parlance's, and gives the health probe something to write.
+const APPLICATION_ID: i32 = 0x5052_4c43;
 
 impl Backend for SqliteBackend {
     fn location(&self) -> String {
@@ -169,6 +194,10 @@ impl Backend for SqliteBackend {
 
     fn check(&self) -> StoreResult<'_, ()> {
         Box::pin(self.read(|c| query_row(c, "SELECT count(*) FROM users", [], |_| Ok(()))))
+    }
+
+    fn writable(&self) -> Result<(), StoreError> {
+        self.inner.health.check()
     }
 
     fn put_user<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, bool> {

@@ -6,6 +6,7 @@
 use super::super::StoreError;
 use super::super::cache::{CacheEffect, DialogCache, UserKey};
 use super::execute;
+use super::health::WriteHealth;
 use rusqlite::Connection;
 use std::sync::{Arc, mpsc};
 
@@ -62,6 +63,7 @@ pub fn run(
     conn: &Connection,
     queue: &mpsc::Receiver<Box<dyn Write>>,
     cache: &DialogCache,
+    health: &WriteHealth,
     mut between: impl FnMut(),
 ) {
     while let Ok(first) = queue.recv() {
@@ -72,7 +74,7 @@ pub fn run(
                 Err(_) => break,
             }
         }
-        commit_group(conn, group, cache);
+        commit_group(conn, group, cache, health);
         between();
     }
 }
@@ -80,12 +82,18 @@ pub fn run(
 /// Commits a group of writes in one IMMEDIATE transaction. A write that fails is rolled back to its
 /// savepoint and answered with its error, and the others go on; if the transaction itself is lost (its
 /// BEGIN or COMMIT fails, or SQLite rolled it back), every write of the group not yet answered fails.
-pub fn commit_group(conn: &Connection, group: Vec<Box<dyn Write>>, cache: &DialogCache) {
+pub fn commit_group(
+    conn: &Connection,
+    group: Vec<Box<dyn Write>>,
+    cache: &DialogCache,
+    health: &WriteHealth,
+) {
     // The transaction is lost: every write not yet answered fails, and none of them is stored.
     let abandon = |done: Vec<(Box<dyn Write>, CacheEffect)>, rest: Vec<Box<dyn Write>>, why: StoreError| {
         if !conn.is_autocommit() {
             let _ = conn.execute_batch("ROLLBACK");
         }
+        health.failed(&why);
         let why = Arc::new(why);
         for job in done.into_iter().map(|(job, _)| job).chain(rest) {
             job.finish(Err(StoreError::Commit(why.clone())));
@@ -114,6 +122,7 @@ pub fn commit_group(conn: &Connection, group: Vec<Box<dyn Write>>, cache: &Dialo
                     && !conn.is_autocommit()
                     && savepoint(conn, true, "ROLLBACK TO write").is_ok()
                     && savepoint(conn, true, "RELEASE write").is_ok();
+                health.failed(&error);
                 job.finish(Err(error));
                 if !rolled_back {
                     let why = StoreError::Task("the transaction was rolled back by an earlier error".into());
@@ -125,6 +134,7 @@ pub fn commit_group(conn: &Connection, group: Vec<Box<dyn Write>>, cache: &Dialo
     if let Err(e) = execute(conn, "COMMIT", []) {
         return abandon(done, Vec::new(), e);
     }
+    health.committed();
     let (jobs, effects): (Vec<_>, Vec<_>) = done.into_iter().unzip();
     cache.committed(jobs.iter().map(|job| job.key()).zip(effects));
     for job in jobs {
@@ -191,7 +201,7 @@ mod tests {
         let (c, c_answer) = user_job("c", None);
         let (again, again_answer) = user_job("a", None); // the primary key refuses a second "a"
         let (d, d_answer) = user_job("d", None);
-        commit_group(&conn, vec![a, b, c, again, d], &cache);
+        commit_group(&conn, vec![a, b, c, again, d], &cache, &WriteHealth::default());
         assert!(conn.is_autocommit(), "the transaction is closed");
         assert_eq!(stored_users(&conn), ["a", "c", "d"]);
         assert!(matches!(a_answer.blocking_recv().unwrap(), Ok(())));
@@ -206,7 +216,7 @@ mod tests {
 
         // Alone in its transaction, a failing write is rolled back with it.
         let (e, e_answer) = user_job("e", Some(StoreError::Task("refused".into())));
-        commit_group(&conn, vec![e], &cache);
+        commit_group(&conn, vec![e], &cache, &WriteHealth::default());
         assert!(conn.is_autocommit());
         assert_eq!(stored_users(&conn), ["a", "c", "d"]);
         assert!(matches!(e_answer.blocking_recv().unwrap(), Err(StoreError::Task(_))));
@@ -222,7 +232,7 @@ mod tests {
         other.execute_batch("BEGIN IMMEDIATE").unwrap();
         let (a, a_answer) = user_job("a", None);
         let (b, b_answer) = user_job("b", None);
-        commit_group(&conn, vec![a, b], &cache);
+        commit_group(&conn, vec![a, b], &cache, &WriteHealth::default());
         other.execute_batch("ROLLBACK").unwrap();
         assert!(matches!(a_answer.blocking_recv().unwrap(), Err(StoreError::Commit(_))));
         assert!(matches!(b_answer.blocking_recv().unwrap(), Err(StoreError::Commit(_))));
