@@ -420,3 +420,65 @@ async fn a_full_disk_is_reported_and_recovered_from_without_a_restart() {
     }
     assert_eq!(stored, 2 * acknowledged, "every acknowledged exchange is stored, whole");
 }
+
+/// Bodies are read as the schema says: an array is no object, a form's bytes are UTF-8, and a client
+/// names itself once.
+#[tokio::test(flavor = "multi_thread")]
+async fn bodies_and_headers_are_read_strictly() {
+    let s = Server::start(&[]).await;
+    let status_and_code = |r: reqwest::Response| async move {
+        let status = r.status().as_u16();
+        let body: Value = r.json().await.unwrap_or(Value::Null);
+        (status, body["error"]["code"].as_str().unwrap_or_default().to_owned())
+    };
+    let r = s
+        .client
+        .post(s.chat_url("/v1/waifu"))
+        .json(&serde_json::json!(["u", "hi", null, null, null, null]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(status_and_code(r).await, (422, "invalid_body".to_owned()));
+    assert_eq!(
+        s.client.get(s.chat_url("/v1/user/id/u")).send().await.unwrap().json::<Value>().await.unwrap()["exists"],
+        false
+    );
+
+    s.client.put(s.chat_url("/v1/user/id/v")).send().await.unwrap();
+    let kept = serde_json::json!({"dialog": [{"index": 0, "name": "A", "message": "kept"}]});
+    s.client.put(s.chat_url("/v1/user/dialog/json/v")).json(&kept).send().await.unwrap();
+    let arrays = serde_json::json!({"dialog": [[0, "User", "x"]]});
+    let r = s.client.put(s.chat_url("/v1/user/dialog/json/v")).json(&arrays).send().await.unwrap();
+    assert_eq!(status_and_code(r).await, (422, "invalid_body".to_owned()));
+    let dialog: Value =
+        s.client.get(s.chat_url("/v1/user/dialog/json/v")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(dialog["dialog"], kept["dialog"], "a refused dialog changes nothing");
+
+    let r =
+        s.client.post(s.url("/paraphrase")).json(&serde_json::json!(["Hello there."])).send().await.unwrap();
+    assert_eq!(status_and_code(r).await, (422, "invalid_body".to_owned()));
+
+    let r = s
+        .client
+        .post(s.chat_url("/path"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("user_id=u&message=caf%FF")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(status_and_code(r).await, (400, "invalid_form".to_owned()));
+    assert_eq!(
+        s.client.get(s.chat_url("/v1/user/id/u")).send().await.unwrap().json::<Value>().await.unwrap()["exists"],
+        false
+    );
+
+    let r = s
+        .client
+        .get(s.chat_url("/v1/user/all/count"))
+        .header("current-user", "alice")
+        .header("current-user", "bob")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(status_and_code(r).await, (400, "invalid_client".to_owned()));
+}

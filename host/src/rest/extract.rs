@@ -2,67 +2,103 @@
 //! and the caller's identity.
 
 use super::error::ApiError;
-use axum::extract::rejection::{BytesRejection, FormRejection, JsonRejection, PathRejection, QueryRejection};
+use super::strict::Strict;
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 use std::net::{IpAddr, SocketAddr};
 
-/// A JSON body; malformed JSON, missing fields and wrong types are 4xx errors naming the problem.
+/// A JSON body; malformed JSON, missing fields and wrong types are 4xx errors naming the problem, and
+/// where the schema says object, only an object is read (see `strict`).
 pub struct Json<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(value)) => Ok(Json(value)),
-            Err(rejection) => Err(json_rejection(rejection)),
+        if !has_content_type(req.headers(), |mime| {
+            mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+        }) {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "expected a JSON body with `Content-Type: application/json`",
+            ));
         }
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| body_rejection(&e))?;
+        let mut de = serde_json::Deserializer::from_slice(&bytes);
+        let value = serde_path_to_error::deserialize(Strict(&mut de))
+            .map_err(|e| json_error(&e.path().to_string(), e.inner()))?;
+        de.end().map_err(|e| json_error("", &e))?;
+        Ok(Json(value))
     }
 }
 
-fn json_rejection(r: JsonRejection) -> ApiError {
-    match r {
-        JsonRejection::JsonDataError(e) => {
-            ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_body", detail(&e.body_text()))
+/// A JSON body that could not be read: malformed (400), or not what the route takes (422), naming
+/// where in the body.
+fn json_error(path: &str, e: &serde_json::Error) -> ApiError {
+    let message = match path {
+        "." | "" => format!("invalid request: {e}"),
+        _ => format!("invalid request: {path}: {e}"),
+    };
+    match e.classify() {
+        serde_json::error::Category::Data => {
+            ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_body", message)
         }
-        JsonRejection::JsonSyntaxError(e) => ApiError::bad_request("malformed_json", detail(&e.body_text())),
-        JsonRejection::MissingJsonContentType(_) => ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
-            "expected a JSON body with `Content-Type: application/json`",
-        ),
-        JsonRejection::BytesRejection(e) => body_rejection(&e),
-        other => ApiError::bad_request("invalid_body", other.body_text()),
+        _ => ApiError::bad_request("malformed_json", message),
     }
 }
 
-/// A form-encoded body (`application/x-www-form-urlencoded`).
+/// Whether the request's `Content-Type`, without its parameters, passes `accept`.
+fn has_content_type(headers: &axum::http::HeaderMap, accept: impl Fn(&str) -> bool) -> bool {
+    headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.split(';').next().unwrap_or_default().trim().to_ascii_lowercase())
+        .is_some_and(|mime| accept(&mime))
+}
+
+/// A form-encoded body (`application/x-www-form-urlencoded`), whose names and values must be UTF-8
+/// once percent-decoded (a byte that is not is refused, never turned into U+FFFD).
 pub struct Form<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Form<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        match axum::Form::<T>::from_request(req, state).await {
-            Ok(axum::Form(value)) => Ok(Form(value)),
-            Err(FormRejection::InvalidFormContentType(_)) => Err(ApiError::new(
+        if !has_content_type(req.headers(), |mime| mime == "application/x-www-form-urlencoded") {
+            return Err(ApiError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "unsupported_media_type",
                 "expected a form body with `Content-Type: application/x-www-form-urlencoded`",
-            )),
-            Err(FormRejection::FailedToDeserializeForm(e)) => {
-                Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_form", detail(&e.body_text())))
+            ));
+        }
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| body_rejection(&e))?;
+        check_form_utf8(&bytes, "the form body")?;
+        serde_urlencoded::from_bytes(&bytes).map(Form).map_err(|e| {
+            ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_form", format!("invalid request: {e}"))
+        })
+    }
+}
+
+/// Refuses form data with a name or value that is not UTF-8 once percent-decoded.
+pub fn check_form_utf8(data: &[u8], what: &str) -> Result<(), ApiError> {
+    for pair in data.split(|b| *b == b'&') {
+        for part in pair.splitn(2, |b| *b == b'=') {
+            let plus_as_space: Vec<u8> = part.iter().map(|b| if *b == b'+' { b' ' } else { *b }).collect();
+            let decoded: Vec<u8> = percent_encoding::percent_decode(&plus_as_space).collect();
+            if std::str::from_utf8(&decoded).is_err() {
+                return Err(ApiError::bad_request(
+                    "invalid_form",
+                    format!("{what} holds a name or value that is not valid UTF-8 once percent-decoded"),
+                ));
             }
-            Err(FormRejection::FailedToDeserializeFormBody(e)) => {
-                Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_form", detail(&e.body_text())))
-            }
-            Err(FormRejection::BytesRejection(e)) => Err(body_rejection(&e)),
-            Err(other) => Err(ApiError::bad_request("invalid_form", other.body_text())),
         }
     }
+    Ok(())
 }
 
 /// Path parameters; a page that is not a number, say, is a 400 naming the parameter.
@@ -162,6 +198,14 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
         let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+        let mut values = parts.headers.get_all("current-user").iter();
+        if let (Some(_), Some(_)) = (values.next(), values.next()) {
+            // Which one a proxy or a server would take differs; the client must say which it means.
+            return Err(ApiError::bad_request(
+                "invalid_client",
+                "the `current-user` header is given more than once",
+            ));
+        }
         let header = match parts.headers.get("current-user") {
             None => None,
             Some(value) => {

@@ -6,6 +6,7 @@
 pub mod error;
 pub mod extract;
 pub mod openapi;
+pub mod strict;
 
 pub use error::{ApiError, ErrorBody, ErrorDetail};
 pub use extract::{Caller, Form, Json, Path, Query};
