@@ -122,6 +122,7 @@ struct Inner {
     paraphrase: Arc<ParaphraseService>,
     /// `None` when built without the chat service (the CLI's modes), which then never opens the store.
     chat: Option<Arc<chat::ChatService>>,
+    store: Option<store::DialogStore>,
     evaluate: Arc<evaluate::EvaluateService>,
     metrics: Arc<Metrics>,
 }
@@ -223,15 +224,12 @@ impl Parlance {
             )
             .await,
         );
-        let chat = if with_chat {
-            let store = store::DialogStore::open(&config.chat.database_file, config.chat.durability)
-                .await
-                .map_err(Error::Storage)?;
-            Some(Arc::new(chat::ChatService::new(config.chat.clone(), store, plugins.clone())))
-        } else {
-            None
-        };
-        Ok(Parlance { inner: Arc::new(Inner { config, plugins, paraphrase, chat, evaluate, metrics }) })
+        let store = if with_chat { Some(open_store(&config).await?) } else { None };
+        let chat =
+            store.clone().map(|s| Arc::new(chat::ChatService::new(config.chat.clone(), s, plugins.clone())));
+        Ok(Parlance {
+            inner: Arc::new(Inner { config, plugins, paraphrase, chat, store, evaluate, metrics }),
+        })
     }
 
     pub fn config(&self) -> &Config {
@@ -249,6 +247,11 @@ impl Parlance {
     /// The chat service; `None` when built [`Builder::without_chat`].
     pub fn chat(&self) -> Option<&Arc<chat::ChatService>> {
         self.inner.chat.as_ref()
+    }
+
+    /// The dialog store (which also holds API keys); `None` when built [`Builder::without_chat`].
+    pub fn store(&self) -> Option<&store::DialogStore> {
+        self.inner.store.as_ref()
     }
 
     pub fn evaluator(&self) -> &Arc<evaluate::EvaluateService> {
@@ -300,6 +303,11 @@ impl Parlance {
         let results = self.inner.paraphrase.paraphrase_batch(texts, None, None, &Caller::local()).await?;
         Ok(results.into_iter().map(|r| r.map(|o| o.paraphrase)).collect())
     }
+}
+
+/// Opens the dialog store the configuration names.
+pub async fn open_store(config: &Config) -> Result<store::DialogStore> {
+    store::DialogStore::open(&config.chat.database_file, config.chat.durability).await.map_err(Error::Storage)
 }
 
 /// The seed's `setup_system`: a [`Parlance`] configured from the environment, `.env` and

@@ -9,7 +9,7 @@ use crate::chat::ChatConfig;
 use crate::config::{self, ConfigError, Env, Reader, Row, Section, Sources, Table};
 use crate::embeddings::{EmbeddingsConfig, EmbeddingsSection};
 use crate::evaluate::EvaluateConfig;
-use crate::http::ServerConfig;
+use crate::http::{AuthConfig, ServerConfig};
 use crate::paraphrase::ParaphraseConfig;
 use crate::plugins::RuntimeSettings;
 use crate::plugins::api::PluginKind;
@@ -25,6 +25,7 @@ pub struct Config {
     pub file: Option<PathBuf>,
     pub logging: LoggingConfig,
     pub server: ServerConfig,
+    pub auth: AuthConfig,
     pub paraphrase: ParaphraseConfig,
     pub cache: CacheConfig,
     pub chat: ChatConfig,
@@ -44,6 +45,7 @@ type Rows = fn() -> Vec<Row>;
 const SECTIONS: &[(&str, Rows)] = &[
     (LoggingConfig::NAME, config::rows::<LoggingConfig>),
     (ServerConfig::NAME, config::rows::<ServerConfig>),
+    (AuthConfig::NAME, config::rows::<AuthConfig>),
     (ParaphraseConfig::NAME, config::rows::<ParaphraseConfig>),
     (CacheConfig::NAME, config::rows::<CacheConfig>),
     (ChatConfig::NAME, config::rows::<ChatConfig>),
@@ -86,6 +88,7 @@ impl Config {
         let mut sources = Sources::new(layers, env);
         let logging = sources.section::<LoggingConfig>();
         let server = sources.section::<ServerConfig>();
+        let auth = sources.section::<AuthConfig>();
         let paraphrase = sources.section::<ParaphraseConfig>();
         let cache = sources.section::<CacheConfig>();
         let chat = sources.section::<ChatConfig>();
@@ -107,6 +110,7 @@ impl Config {
             file,
             logging,
             server,
+            auth,
             paraphrase,
             cache,
             chat,

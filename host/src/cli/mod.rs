@@ -4,6 +4,7 @@
 pub mod batch;
 pub mod evaluate;
 pub mod interactive;
+mod keys;
 pub mod kit;
 mod plugins;
 
@@ -105,6 +106,41 @@ pub enum Command {
         #[command(subcommand)]
         action: PluginsCommand,
     },
+    /// Create, list and revoke API keys (used when `[auth] api_keys = "required"`).
+    Keys {
+        #[command(subcommand)]
+        action: KeysCommand,
+        /// Configuration file (default: $PARLANCE_CONFIG, else ./parlance.toml if present).
+        #[arg(long, value_name = "FILE", global = true)]
+        config: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeysCommand {
+    /// Create a key bound to a client and print it (once: only its hash is stored).
+    #[command(after_help = "Example:\n  parlance keys create --name mobile-app --client acme")]
+    Create {
+        /// What the key is for, shown by `keys list`.
+        #[arg(long)]
+        name: String,
+        /// The client the key acts as (its users, dialogs and rate limits); default: the key's name.
+        #[arg(long)]
+        client: Option<String>,
+        /// Print JSON (with the key) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the keys: id, name, client, when created and revoked (never the keys themselves).
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Revoke a key by its id; servers stop taking it within `[auth] cache_secs`.
+    Revoke {
+        /// The key's id, as `keys list` shows it.
+        id: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -195,7 +231,8 @@ impl Cli {
                 action:
                     PluginsCommand::List { config: Some(file), .. }
                     | PluginsCommand::Check { config: Some(file), .. },
-            }) => Some(file),
+            })
+            | Some(Command::Keys { config: Some(file), .. }) => Some(file),
             _ => self.config.as_deref(),
         }
     }
@@ -222,6 +259,9 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
 }
 
 pub async fn run(cli: Cli, config: Config) -> CliResult {
+    if let Some(Command::Keys { action, .. }) = cli.command {
+        return keys::run(config, action).await;
+    }
     if let Some(Command::Plugins { action }) = cli.command {
         return match action {
             PluginsCommand::List { json, .. } => plugins::list(config, json).await,

@@ -30,7 +30,25 @@ pub fn openapi(state: &AppState) -> OpenApiDoc {
     doc.merge(crate::paraphrase::routes::openapi(&state.paraphrase));
     doc.merge(crate::evaluate::routes::openapi(&state.evaluate));
     doc.merge(crate::chat::routes::openapi(&state.chat));
+    if state.auth.is_some() {
+        require_bearer(&mut doc);
+    }
     doc
+}
+
+/// With API keys required, every operation but the health checks needs `Authorization: Bearer`.
+fn require_bearer(doc: &mut OpenApiDoc) {
+    use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityRequirement, SecurityScheme};
+    let components = doc.components.get_or_insert_with(Default::default);
+    components.add_security_scheme("api_key", SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)));
+    doc.security = Some(vec![SecurityRequirement::new("api_key", Vec::<String>::new())]);
+    for (path, item) in doc.paths.paths.iter_mut() {
+        if matches!(path.as_str(), "/health" | "/v1/server/status") {
+            for operation in [&mut item.get].into_iter().flatten() {
+                operation.security = Some(vec![SecurityRequirement::default()]);
+            }
+        }
+    }
 }
 
 /// The pinned ReDoc bundle, fetched from npm by `scripts/setup.sh` (see `build.rs`).

@@ -2,11 +2,13 @@
 //! assembled from the routes each domain owns, served on both `API_PORT` and `PORT`, with the
 //! fallbacks, OpenAPI documents, CORS, body limits and request metrics they share.
 
+pub mod auth;
 pub mod docs;
 pub mod listener;
 pub mod ops;
 mod settings;
 
+pub use auth::AuthConfig;
 pub use settings::ServerConfig;
 
 use crate::Parlance;
@@ -36,6 +38,8 @@ pub struct AppState {
     pub plugins: Arc<PluginHost>,
     pub metrics: Arc<Metrics>,
     pub server: Arc<ServerConfig>,
+    /// The key check, when the operator requires API keys.
+    pub auth: Option<Arc<auth::Auth>>,
 }
 
 impl AppState {
@@ -48,6 +52,10 @@ impl AppState {
             plugins: parlance.plugins().clone(),
             metrics: parlance.metrics().clone(),
             server: Arc::new(parlance.config().server.clone()),
+            auth: match parlance.config().auth.required() {
+                true => Some(Arc::new(auth::Auth::new(parlance.store()?.clone(), &parlance.config().auth))),
+                false => None,
+            },
         })
     }
 }
@@ -81,8 +89,12 @@ pub fn app(state: AppState) -> Router {
         .merge(docs::routes(&state))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(config.max_body_bytes()))
-        .layer(middleware::from_fn_with_state(state.metrics.clone(), record_request));
+        .layer(DefaultBodyLimit::max(config.max_body_bytes()));
+    // The key check runs inside the request metrics, so refused requests are counted too.
+    if let Some(auth) = &state.auth {
+        router = router.layer(middleware::from_fn_with_state(auth.clone(), auth::require_key));
+    }
+    router = router.layer(middleware::from_fn_with_state(state.metrics.clone(), record_request));
     if config.debug {
         router = router.layer(middleware::from_fn(crate::rest::error::debug_causes));
     }

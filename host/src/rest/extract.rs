@@ -170,7 +170,13 @@ pub const MAX_CLIENT_ID_CHARS: usize = 256;
 /// The client id used when a request has no `current-user` header (seed 000 leaves it unnamed).
 pub const DEFAULT_CLIENT_ID: &str = "default";
 
-/// Who is calling: the `current-user` header when present, and the peer address.
+/// The client an API key acts as, put on the request by the key check when keys are required; the
+/// [`Caller`] is then that client, whatever the request's headers say.
+#[derive(Clone, Debug)]
+pub struct AuthenticatedClient(pub String);
+
+/// Who is calling: the `current-user` header when present (or the API key's client), and the peer
+/// address.
 #[derive(Clone, Debug)]
 pub struct Caller {
     pub header: Option<String>,
@@ -198,6 +204,9 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
         let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+        if let Some(AuthenticatedClient(client)) = parts.extensions.get::<AuthenticatedClient>() {
+            return Ok(Caller { header: Some(client.clone()), peer });
+        }
         let mut values = parts.headers.get_all("current-user").iter();
         if let (Some(_), Some(_)) = (values.next(), values.next()) {
             // Which one a proxy or a server would take differs; the client must say which it means.

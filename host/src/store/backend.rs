@@ -1,6 +1,7 @@
 //! What a dialog store backend does. SQLite implements it for one process; the API in `store` is the
 //! same whichever backend is configured.
 
+use super::keys::{ApiKey, KeyRecord};
 use super::{Dialog, StoreError, UserMetadata};
 use crate::chat::DialogEntry;
 use futures::future::BoxFuture;
@@ -63,4 +64,16 @@ pub trait Backend: Send + Sync {
         lines: Vec<(String, String)>,
         max_entries: usize,
     ) -> StoreResult<'a, Vec<u32>>;
+
+    /// Stores a new API key (its id must be new) with the hash of its secret.
+    fn create_key<'a>(&'a self, key: ApiKey, secret_hash: Vec<u8>) -> StoreResult<'a, ()>;
+
+    /// Every key, newest first.
+    fn list_keys(&self) -> StoreResult<'_, Vec<ApiKey>>;
+
+    /// Marks a key revoked; false when there is no such key or it was revoked already.
+    fn revoke_key<'a>(&'a self, id: &'a str) -> StoreResult<'a, bool>;
+
+    /// What a presented key with this id is checked against.
+    fn find_key<'a>(&'a self, id: &'a str) -> StoreResult<'a, Option<KeyRecord>>;
 }

@@ -8,10 +8,12 @@
 
 mod backend;
 mod cache;
+pub mod keys;
 pub mod sqlite;
 
 pub use backend::{Backend, StoreResult};
 pub use cache::Dialog;
+pub use keys::{ApiKey, KeyRecord};
 
 use crate::chat::DialogEntry;
 use bytes::Bytes;
@@ -214,6 +216,32 @@ impl DialogStore {
         entries: Vec<DialogEntry>,
     ) -> Result<bool, StoreError> {
         self.backend.set_dialog(client, user, entries).await
+    }
+
+    /// Creates an API key bound to `client`; the key itself is returned once and never stored.
+    pub async fn create_key(&self, name: &str, client: &str) -> Result<(String, ApiKey), StoreError> {
+        let (secret, id) =
+            keys::generate().map_err(|e| StoreError::Task(format!("no randomness for a key: {e}")))?;
+        let created_at = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0);
+        let key =
+            ApiKey { id, name: name.to_owned(), client: client.to_owned(), created_at, revoked_at: None };
+        self.backend.create_key(key.clone(), keys::hash(&secret)).await?;
+        Ok((secret, key))
+    }
+
+    pub async fn list_keys(&self) -> Result<Vec<ApiKey>, StoreError> {
+        self.backend.list_keys().await
+    }
+
+    pub async fn revoke_key(&self, id: &str) -> Result<bool, StoreError> {
+        self.backend.revoke_key(id).await
+    }
+
+    pub async fn find_key(&self, id: &str) -> Result<Option<KeyRecord>, StoreError> {
+        self.backend.find_key(id).await
     }
 
     /// Appends the lines of one exchange, creating the user if needed, in one transaction. Returns the

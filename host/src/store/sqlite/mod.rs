@@ -11,6 +11,7 @@ mod writer;
 
 use super::backend::{Backend, StoreResult};
 use super::cache::{CacheEffect, Dialog, DialogCache, UserKey};
+use super::keys::{ApiKey, KeyRecord};
 use super::{Durability, StoreError, UserMetadata};
 use crate::chat::DialogEntry;
 use health::WriteHealth;
@@ -351,6 +352,72 @@ impl Backend for SqliteBackend {
             let indices = appended.iter().map(|e| e.index).collect();
             Ok((indices, CacheEffect::Append(appended)))
         }))
+    }
+
+    fn create_key<'a>(&'a self, key: ApiKey, secret_hash: Vec<u8>) -> StoreResult<'a, ()> {
+        Box::pin(self.write_other(move |tx| {
+            execute(
+                tx,
+                "INSERT INTO api_keys (id, secret_hash, name, client, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![key.id, secret_hash, key.name, key.client, key.created_at],
+            )?;
+            Ok(())
+        }))
+    }
+
+    fn list_keys(&self) -> StoreResult<'_, Vec<ApiKey>> {
+        Box::pin(self.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT id, name, client, created_at, revoked_at FROM api_keys ORDER BY created_at DESC, id",
+            )?;
+            let keys = stmt
+                .query_map([], |r| {
+                    Ok(ApiKey {
+                        id: r.get(0)?,
+                        name: r.get(1)?,
+                        client: r.get(2)?,
+                        created_at: r.get(3)?,
+                        revoked_at: r.get(4)?,
+                    })
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(keys)
+        }))
+    }
+
+    fn revoke_key<'a>(&'a self, id: &'a str) -> StoreResult<'a, bool> {
+        let id = id.to_owned();
+        Box::pin(self.write_other(move |tx| {
+            Ok(execute(
+                tx,
+                "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
+                params![id, now_millis()],
+            )? == 1)
+        }))
+    }
+
+    fn find_key<'a>(&'a self, id: &'a str) -> StoreResult<'a, Option<KeyRecord>> {
+        let id = id.to_owned();
+        Box::pin(self.read(move |c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT secret_hash, client, revoked_at IS NOT NULL FROM api_keys WHERE id = ?1",
+            )?;
+            Ok(stmt
+                .query_row([id], |r| {
+                    Ok(KeyRecord { secret_hash: r.get(0)?, client: r.get(1)?, revoked: r.get(2)? })
+                })
+                .optional()?)
+        }))
+    }
+}
+
+impl SqliteBackend {
+    /// A write that concerns no user's dialog (the API keys).
+    async fn write_other<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        self.write("", "", move |conn, _, _| f(conn)).await
     }
 }
 

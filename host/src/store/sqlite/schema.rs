@@ -24,6 +24,15 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (client, user_id, idx),
         FOREIGN KEY (client, user_id) REFERENCES users (client, user_id) ON DELETE CASCADE
     ) WITHOUT ROWID;",
+    // 2: API keys, each bound to one client; only a hash of the secret is kept.
+    "CREATE TABLE api_keys (
+        id          TEXT    NOT NULL PRIMARY KEY,  -- the public part of the key, shown in listings
+        secret_hash BLOB    NOT NULL,              -- SHA-256 of the whole key
+        name        TEXT    NOT NULL,
+        client      TEXT    NOT NULL,
+        created_at  INTEGER NOT NULL,              -- milliseconds since the Unix epoch
+        revoked_at  INTEGER                        -- milliseconds since the Unix epoch, or NULL
+    );",
 ];
 
 /// The schema version this build writes.

@@ -1,0 +1,148 @@
+//! API keys, when the operator turns them on (`[auth] api_keys = "required"`): every request but the
+//! health checks and the documentation carries `Authorization: Bearer <key>`, the key acts as the one
+//! client it is bound to (a `current-user` header, if sent, must name that client), and rate limits
+//! are kept for that client. Off by default, where the seed's `current-user` header alone names the
+//! client. Keys live hashed in the dialog store's database; lookups are cached, so a check costs a
+//! hash and a map lookup.
+
+use crate::config::{Kind, Section, Setting};
+use crate::rest::ApiError;
+use crate::rest::extract::AuthenticatedClient;
+use crate::setting;
+use crate::store::{DialogStore, KeyRecord, keys};
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The `[auth]` section.
+#[derive(Clone, Debug)]
+pub struct AuthConfig {
+    /// `off` (the seed's behaviour) or `required`.
+    pub api_keys: String,
+    /// How long a key's lookup is remembered; a revoked key stops working within this time.
+    pub cache_secs: u64,
+}
+
+impl Default for AuthConfig {
+    fn default() -> Self {
+        AuthConfig { api_keys: "off".into(), cache_secs: 30 }
+    }
+}
+
+impl AuthConfig {
+    pub fn required(&self) -> bool {
+        self.api_keys == "required"
+    }
+}
+
+impl Section for AuthConfig {
+    const NAME: &'static str = "auth";
+    const ABOUT: &'static str = "API keys";
+
+    fn settings() -> &'static [Setting<Self>] {
+        static SETTINGS: &[Setting<AuthConfig>] = &[
+            setting!(
+                "api_keys",
+                Kind::Choice(&["off", "required"]),
+                |c| c.api_keys,
+                env = "PARLANCE_API_KEYS",
+                "`required`: every request but the health checks and the docs needs `Authorization: Bearer <key>` (see `parlance keys`); `off`: the `current-user` header names the client"
+            ),
+            setting!(
+                "cache_secs",
+                Kind::Int { min: 0, max: 3600 },
+                |c| c.cache_secs,
+                "Seconds a key's lookup is remembered; a revoked key stops working within this time"
+            ),
+        ];
+        SETTINGS
+    }
+}
+
+/// Checks keys against the store, remembering each lookup for a while.
+pub struct Auth {
+    store: DialogStore,
+    /// By key id: the record, or `None` for an id no key has.
+    lookups: moka::future::Cache<String, Option<KeyRecord>>,
+}
+
+impl Auth {
+    pub fn new(store: DialogStore, config: &AuthConfig) -> Auth {
+        let lookups = moka::future::Cache::builder()
+            .max_capacity(100_000)
+            .time_to_live(Duration::from_secs(config.cache_secs.max(1)))
+            .build();
+        Auth { store, lookups }
+    }
+
+    /// The client a presented key acts as; `Ok(None)` for a key that is unknown, revoked or wrong.
+    async fn client_of(&self, key: &str) -> Result<Option<String>, crate::store::StoreError> {
+        let Some(id) = keys::id_of(key) else { return Ok(None) };
+        let record = match self.lookups.get(id).await {
+            Some(record) => record,
+            None => {
+                let record = self.store.find_key(id).await?;
+                self.lookups.insert(id.to_owned(), record.clone()).await;
+                record
+            }
+        };
+        Ok(record.filter(|r| !r.revoked && keys::matches(key, &r.secret_hash)).map(|r| r.client))
+    }
+}
+
+/// Routes anyone may call: the health checks a load balancer polls, and the documentation.
+fn is_public(path: &str) -> bool {
+    matches!(path, "/health" | "/v1/server/status" | "/openapi.json")
+        || path.starts_with("/docs")
+        || path.starts_with("/redoc")
+}
+
+/// The middleware: admits a request with a valid key as the key's client.
+pub async fn require_key(State(auth): State<Arc<Auth>>, mut request: Request, next: Next) -> Response {
+    if is_public(request.uri().path()) {
+        return next.run(request).await;
+    }
+    let presented = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+        .map(|k| k.trim().to_owned());
+    let Some(presented) = presented else {
+        return unauthorized(
+            "missing_api_key",
+            "this server requires an API key: send `Authorization: Bearer <key>`",
+        );
+    };
+    let client = match auth.client_of(&presented).await {
+        Ok(Some(client)) => client,
+        Ok(None) => return unauthorized("invalid_api_key", "the API key is unknown or revoked"),
+        Err(e) => return ApiError::from_error(&crate::Error::Storage(e)).into_response(),
+    };
+    let claimed: Vec<&str> = request
+        .headers()
+        .get_all("current-user")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .map(str::trim)
+        .collect();
+    if claimed.iter().any(|c| *c != client) {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "client_mismatch",
+            "the `current-user` header names another client than the API key's; send the key's client or no header",
+        )
+        .into_response();
+    }
+    request.extensions_mut().insert(AuthenticatedClient(client));
+    next.run(request).await
+}
+
+fn unauthorized(code: &'static str, message: &str) -> Response {
+    let mut response = ApiError::new(StatusCode::UNAUTHORIZED, code, message).into_response();
+    response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    response
+}
