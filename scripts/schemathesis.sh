@@ -31,10 +31,6 @@ directory = "$work/schemathesis-cache"
 [checks.negative_data_rejection]
 expected-statuses = [400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 428, 429]
 
-# Seed 000: GET /v1/user/id/<user_id> answers 200 with "exists": false for a deleted user.
-[checks.use_after_free]
-enabled = false
-
 # Rules JSON Schema cannot state, so a schema-valid body may still be refused with a 4xx:
 # the two lists of a batch evaluation have the same length;
 [[operations]]

@@ -66,7 +66,8 @@ async fn users_follow_the_seed() {
     assert_eq!(api.put("/v1/user/id/alice", None).await, (200, json!({"user_id": "alice"})));
     assert_eq!(api.put("/v1/user/id/alice", None).await, (200, json!({"user_id": "alice"})), "idempotent");
     assert_eq!(api.get("/v1/user/id/alice").await, (200, json!({"user_id": "alice", "exists": true})));
-    assert_eq!(api.get("/v1/user/id/nobody").await, (200, json!({"user_id": "nobody", "exists": false})));
+    // The original service answers 404 for an unknown user, with the body the seed describes.
+    assert_eq!(api.get("/v1/user/id/nobody").await, (404, json!({"user_id": "nobody", "exists": false})));
 
     let (status, meta) = api.get("/v1/user/metadata/alice").await;
     assert_eq!(status, 200);
@@ -452,4 +453,44 @@ async fn a_sigkill_loses_no_acknowledged_exchange() {
         let found = stored[&user].iter().any(|e| e["message"] == message.as_str());
         assert!(found, "the acknowledged exchange {message} of {user} was lost");
     }
+}
+
+/// The original service's clients send `POST /path?message=…&user_id=…` with the fields in the query
+/// string; they are read there as well as from a form body, and a field in both takes the query's.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_form_chat_reads_the_query_string_as_the_original_did() {
+    let model = FakeFormModel::start().await;
+    let server = Server::start(&[("MODEL_URL", &model.url())]).await;
+    let r = server.client.post(server.chat_url("/path?message=Hello&user_id=u1")).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    assert!(r.text().await.unwrap().starts_with("Reply"));
+    let r = server
+        .client
+        .post(server.chat_url("/path?user_id=u1&message=from%20the%20query"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("message=from+the+body&to_name=Ann")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let dialog: serde_json::Value = server
+        .client
+        .get(server.chat_url("/v1/user/dialog/json/u1"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let lines: Vec<(&str, &str)> = dialog["dialog"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["name"].as_str().unwrap(), e["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(lines[0], ("User", "Hello"));
+    assert_eq!(lines[2], ("User", "from the query"), "the query string wins");
+    assert_eq!(lines[3].0, "Ann", "a field only in the body is read from it");
+    let r = server.client.post(server.chat_url("/path?user_id=u1")).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 422, "no message anywhere");
 }

@@ -3,10 +3,11 @@
 //! sees only its data.
 
 use super::{ChatMessage, ChatService, DialogEntry, MAX_USER_ID_CHARS};
+use crate::rest::extract::QueryAndForm;
 use crate::rest::openapi::{
     CONTROLS_AND_SLASH, SPACES, array, client, items, lines, name, parameter, property, visible,
 };
-use crate::rest::{ApiError, Caller, ErrorBody, Form, Json, Path};
+use crate::rest::{ApiError, Caller, ErrorBody, Json, Path};
 use axum::Router;
 use axum::extract::{FromRef, State};
 use axum::http::{StatusCode, header};
@@ -101,6 +102,11 @@ pub fn openapi(service: &ChatService) -> utoipa::openapi::OpenApi {
     property(&mut doc, "Entry", "message", lines(c.max_message_chars, false));
     parameter(&mut doc, "user_id", user_id);
     parameter(&mut doc, "current-user", client);
+    parameter(&mut doc, "message", lines(c.max_message_chars, true));
+    for field in ["from_name", "to_name", "genre"] {
+        parameter(&mut doc, field, name(c.max_name_chars));
+    }
+    parameter(&mut doc, "situation", lines(c.max_situation_chars, false));
     doc
 }
 
@@ -212,17 +218,25 @@ pub async fn put_user(
     Ok(axum::Json(UserId { user_id }))
 }
 
-/// Whether the user exists; an unknown user is `exists: false`, not an error.
+/// Whether the user exists. An unknown user answers 404 with the same body, `exists: false`, as the
+/// original service did (a client that reads only the body sees what the seed describes; one that
+/// reads the status sees what the original's own clients expect).
 #[utoipa::path(get, path = "/v1/user/id/{user_id}", tag = "chat",
     params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
-    responses((status = 200, body = UserExists), (status = 400, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses(
+        (status = 200, description = "The user exists", body = UserExists),
+        (status = 404, description = "No such user for this client: `exists` is false", body = UserExists),
+        (status = 400, description = "Bad client header or path", body = ErrorBody),
+        (status = 422, description = "A bad user_id", body = ErrorBody),
+    ))]
 pub async fn get_user(
     State(chat): Chat,
     caller: Caller,
     Path(user_id): Path<String>,
-) -> Result<axum::Json<UserExists>, ApiError> {
+) -> Result<Response, ApiError> {
     let exists = chat.user_exists(caller.tenant(), &user_id).await?;
-    Ok(axum::Json(UserExists { user_id, exists }))
+    let status = if exists { StatusCode::OK } else { StatusCode::NOT_FOUND };
+    Ok((status, axum::Json(UserExists { user_id, exists })).into_response())
 }
 
 /// Deletes the user and its dialog.
@@ -365,12 +379,22 @@ pub async fn dialog_str(
     Ok(axum::Json(DialogStr { user_id, dialog: ChatService::dialog_string(dialog.entries()) }))
 }
 
-/// Chat through the form-encoded endpoint of the original service; the reply is the bare text. When
-/// the model fails the reply is `DEFAULT_RESPONSE` and the header `X-Parlance-Fallback:
-/// default-response` says so.
+/// Chat through the form-encoded endpoint of the original service; the reply is the bare text. The
+/// fields may come in a form body, in the query string (as the original read them), or both; a field
+/// given in both takes the query string's value. When the model fails the reply is `DEFAULT_RESPONSE`
+/// and the header `X-Parlance-Fallback: default-response` says so.
 #[utoipa::path(post, path = "/path", tag = "chat",
-    request_body(content = ChatBody, content_type = "application/x-www-form-urlencoded"),
-    params(("current-user" = Option<String>, Header, description = "The API client")),
+    request_body(content = Option<ChatBody>, content_type = "application/x-www-form-urlencoded",
+        description = "The chat's fields, unless they are all in the query string"),
+    params(
+        ("current-user" = Option<String>, Header, description = "The API client"),
+        ("user_id" = Option<String>, Query, description = "The user, when not in the body (this wins over the body)"),
+        ("message" = Option<String>, Query, description = "The user's message, when not in the body (this wins over the body)"),
+        ("from_name" = Option<String>, Query, description = "As in the body"),
+        ("to_name" = Option<String>, Query, description = "As in the body"),
+        ("situation" = Option<String>, Query, description = "As in the body"),
+        ("genre" = Option<String>, Query, description = "As in the body"),
+    ),
     responses(
         (status = 200, description = "The character's reply", content_type = "text/plain", body = String),
         (status = 400, body = ErrorBody),
@@ -381,7 +405,7 @@ pub async fn dialog_str(
 pub async fn chat_form(
     State(chat): Chat,
     caller: Caller,
-    Form(body): Form<ChatBody>,
+    QueryAndForm(body): QueryAndForm<ChatBody>,
 ) -> Result<Response, ApiError> {
     let reply = chat.chat(caller.tenant(), body.into()).await?;
     let mut response =

@@ -84,6 +84,44 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Form<T> {
     }
 }
 
+/// Fields from the query string and from a form body together, as the original chat service's
+/// `POST /path` read them (Flask's `request.values`): a field given in both takes the query string's
+/// value. The body may be empty (a client that sends everything in the query string); a body that is
+/// not empty must be a form.
+pub struct QueryAndForm<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for QueryAndForm<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let query = req.uri().query().unwrap_or_default().to_owned();
+        check_form_utf8(query.as_bytes(), "the query string")?;
+        let is_form = has_content_type(req.headers(), |mime| mime == "application/x-www-form-urlencoded");
+        let content_type = req.headers().contains_key(axum::http::header::CONTENT_TYPE);
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| body_rejection(&e))?;
+        if !bytes.is_empty() && !is_form || bytes.is_empty() && content_type && !is_form && query.is_empty() {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "expected a form body with `Content-Type: application/x-www-form-urlencoded`, or the fields in the query string",
+            ));
+        }
+        check_form_utf8(&bytes, "the form body")?;
+        let query_fields: Vec<(String, String)> =
+            form_urlencoded::parse(query.as_bytes()).into_owned().collect();
+        let mut fields: Vec<(String, String)> = form_urlencoded::parse(&bytes)
+            .into_owned()
+            .filter(|(name, _)| !query_fields.iter().any(|(q, _)| q == name))
+            .collect();
+        fields.extend(query_fields);
+        let merged = serde_urlencoded::to_string(&fields)
+            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_form", e.to_string()))?;
+        serde_urlencoded::from_str(&merged).map(QueryAndForm).map_err(|e| {
+            ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_form", format!("invalid request: {e}"))
+        })
+    }
+}
+
 /// Refuses form data with a name or value that is not UTF-8 once percent-decoded.
 pub fn check_form_utf8(data: &[u8], what: &str) -> Result<(), ApiError> {
     for pair in data.split(|b| *b == b'&') {
