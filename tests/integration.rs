@@ -11,6 +11,7 @@ mod compat;
 mod dataset;
 mod embeddings;
 mod hardening;
+mod import;
 mod js_provider;
 mod keys;
 mod metrics;

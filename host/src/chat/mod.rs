@@ -3,6 +3,7 @@
 //! only when the model answered.
 
 mod dialog;
+pub mod import;
 pub mod routes;
 mod settings;
 
@@ -167,8 +168,7 @@ impl ChatService {
                 };
                 return Err(Error::invalid("dialog", format!("invalid dialog: {problem}")));
             }
-            self.check_name("name", &entry.name)?;
-            self.check_text("message", &entry.message, self.config.max_message_chars, true)?;
+            self.config.check_entry(entry)?;
         }
         if self.store.set_dialog(client, user, entries).await? { Ok(()) } else { Err(unknown_user(user)) }
     }
@@ -176,28 +176,6 @@ impl ChatService {
     /// The dialog's string form, as the seed defines it.
     pub fn dialog_string(entries: &[DialogEntry]) -> String {
         entries.iter().map(|e| format!("{} said: \"{}\"", e.name, e.message)).collect::<Vec<_>>().join(" ")
-    }
-
-    fn check_name(&self, field: &'static str, name: &str) -> Result<()> {
-        if name.trim().is_empty() {
-            return Err(Error::invalid(field, format!("`{field}` is empty")));
-        }
-        self.check_text(field, name, self.config.max_name_chars, false)
-    }
-
-    fn check_text(&self, field: &'static str, text: &str, limit: usize, multiline: bool) -> Result<()> {
-        let chars = text.chars().count();
-        if chars > limit {
-            return Err(Error::invalid(
-                field,
-                format!("`{field}` has {chars} characters; the limit is {limit}"),
-            ));
-        }
-        let bad = |c: char| c.is_control() && !(multiline && matches!(c, '\n' | '\r' | '\t'));
-        if text.chars().any(bad) {
-            return Err(Error::invalid(field, format!("`{field}` contains control characters")));
-        }
-        Ok(())
     }
 
     /// One chat turn. The user is created if needed. When the model answers, the exchange is appended
@@ -208,15 +186,15 @@ impl ChatService {
         if message.message.trim().is_empty() {
             return Err(Error::invalid("message", "`message` is empty"));
         }
-        self.check_text("message", &message.message, self.config.max_message_chars, true)?;
+        self.config.check_text("message", &message.message, self.config.max_message_chars, true)?;
         let from_name = message.from_name.unwrap_or_else(|| "User".into());
         let to_name = message.to_name.unwrap_or_else(|| "Waifu".into());
         let genre = message.genre.unwrap_or_else(|| self.config.default_genre.clone());
-        self.check_name("from_name", &from_name)?;
-        self.check_name("to_name", &to_name)?;
-        self.check_name("genre", &genre)?;
+        self.config.check_name("from_name", &from_name)?;
+        self.config.check_name("to_name", &to_name)?;
+        self.config.check_name("genre", &genre)?;
         if let Some(situation) = &message.situation {
-            self.check_text("situation", situation, self.config.max_situation_chars, true)?;
+            self.config.check_text("situation", situation, self.config.max_situation_chars, true)?;
         }
         let model = self.model()?;
         // A reply that could not be stored is not worth the model's time: while the store refuses
@@ -257,6 +235,37 @@ impl ChatService {
                 Ok(ChatReply { response: self.config.default_response.clone(), model_failed: true })
             }
         }
+    }
+}
+
+/// The limits every name and text of a dialog is held to.
+impl ChatConfig {
+    /// An entry's name and message within the limits a dialog PUT is held to.
+    pub(crate) fn check_entry(&self, entry: &DialogEntry) -> Result<()> {
+        self.check_name("name", &entry.name)?;
+        self.check_text("message", &entry.message, self.max_message_chars, true)
+    }
+
+    fn check_name(&self, field: &'static str, name: &str) -> Result<()> {
+        if name.trim().is_empty() {
+            return Err(Error::invalid(field, format!("`{field}` is empty")));
+        }
+        self.check_text(field, name, self.max_name_chars, false)
+    }
+
+    fn check_text(&self, field: &'static str, text: &str, limit: usize, multiline: bool) -> Result<()> {
+        let chars = text.chars().count();
+        if chars > limit {
+            return Err(Error::invalid(
+                field,
+                format!("`{field}` has {chars} characters; the limit is {limit}"),
+            ));
+        }
+        let bad = |c: char| c.is_control() && !(multiline && matches!(c, '\n' | '\r' | '\t'));
+        if text.chars().any(bad) {
+            return Err(Error::invalid(field, format!("`{field}` contains control characters")));
+        }
+        Ok(())
     }
 }
 

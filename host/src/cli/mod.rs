@@ -3,6 +3,7 @@
 
 pub mod batch;
 pub mod evaluate;
+mod import;
 pub mod interactive;
 mod keys;
 pub mod kit;
@@ -105,6 +106,27 @@ pub enum Command {
     Plugins {
         #[command(subcommand)]
         action: PluginsCommand,
+    },
+    /// Copy the original chat service's SQLite database (its `dialogs` table) into the dialog store.
+    #[command(
+        name = "import-original",
+        after_help = "Example:\n  parlance import-original old/dialogs.db --default-client acme"
+    )]
+    ImportOriginal {
+        /// The original service's database file.
+        file: PathBuf,
+        /// The client that the original's users without one (`0_no_current_user_specified`) become.
+        #[arg(long, value_name = "ID", default_value_t = import::default_client())]
+        default_client: String,
+        /// Import a dialog whose reading is doubtful (speakers that do not alternate) as read.
+        #[arg(long)]
+        take_doubtful: bool,
+        /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Configuration file (default: $PARLANCE_CONFIG, else ./parlance.toml if present).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
     /// Create, list and revoke API keys (used when `[auth] api_keys = "required"`).
     Keys {
@@ -232,7 +254,8 @@ impl Cli {
                     PluginsCommand::List { config: Some(file), .. }
                     | PluginsCommand::Check { config: Some(file), .. },
             })
-            | Some(Command::Keys { config: Some(file), .. }) => Some(file),
+            | Some(Command::Keys { config: Some(file), .. })
+            | Some(Command::ImportOriginal { config: Some(file), .. }) => Some(file),
             _ => self.config.as_deref(),
         }
     }
@@ -261,6 +284,10 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
 pub async fn run(cli: Cli, config: Config) -> CliResult {
     if let Some(Command::Keys { action, .. }) = cli.command {
         return keys::run(config, action).await;
+    }
+    if let Some(Command::ImportOriginal { file, default_client, take_doubtful, json, .. }) = cli.command {
+        let options = import::Options { default_client, take_doubtful };
+        return import::run(config, &file, options, json).await;
     }
     if let Some(Command::Plugins { action }) = cli.command {
         return match action {

@@ -2,7 +2,7 @@
 //! same whichever backend is configured.
 
 use super::keys::{ApiKey, KeyRecord};
-use super::{Dialog, StoreError, UserMetadata};
+use super::{Dialog, Imported, StoreError, UserMetadata};
 use crate::chat::DialogEntry;
 use futures::future::BoxFuture;
 use std::sync::Arc;
@@ -64,6 +64,16 @@ pub trait Backend: Send + Sync {
         lines: Vec<(String, String)>,
         max_entries: usize,
     ) -> StoreResult<'a, Vec<u32>>;
+
+    /// Creates a user with these entries, last modified at `modified_at` (milliseconds), unless the
+    /// user exists: then nothing changes, and the answer says whether its dialog is the same.
+    fn import_user<'a>(
+        &'a self,
+        client: &'a str,
+        user: &'a str,
+        entries: Vec<DialogEntry>,
+        modified_at: i64,
+    ) -> StoreResult<'a, Imported>;
 
     /// Stores a new API key (its id must be new) with the hash of its secret.
     fn create_key<'a>(&'a self, key: ApiKey, secret_hash: Vec<u8>) -> StoreResult<'a, ()>;

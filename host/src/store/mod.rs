@@ -93,6 +93,16 @@ impl StoreError {
     }
 }
 
+/// What importing a user did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Imported {
+    Created,
+    /// The user was there already, with the same dialog (an import run twice).
+    Unchanged,
+    /// The user was there already, with another dialog, which was left as it is.
+    Conflict,
+}
+
 /// A user's last modification, as seconds since the Unix epoch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UserMetadata {
@@ -216,6 +226,18 @@ impl DialogStore {
         entries: Vec<DialogEntry>,
     ) -> Result<bool, StoreError> {
         self.backend.set_dialog(client, user, entries).await
+    }
+
+    /// Creates a user with its dialog and modification time (milliseconds), as an import does; an
+    /// existing user is never changed.
+    pub async fn import_user(
+        &self,
+        client: &str,
+        user: &str,
+        entries: Vec<DialogEntry>,
+        modified_at: i64,
+    ) -> Result<Imported, StoreError> {
+        self.backend.import_user(client, user, entries, modified_at).await
     }
 
     /// Creates an API key bound to `client`; the key itself is returned once and never stored.

@@ -12,7 +12,7 @@ mod writer;
 use super::backend::{Backend, StoreResult};
 use super::cache::{CacheEffect, Dialog, DialogCache, UserKey};
 use super::keys::{ApiKey, KeyRecord};
-use super::{Durability, StoreError, UserMetadata};
+use super::{Durability, Imported, StoreError, UserMetadata};
 use crate::chat::DialogEntry;
 use health::WriteHealth;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
@@ -351,6 +351,28 @@ impl Backend for SqliteBackend {
             insert_entries(tx, client, user, &appended)?;
             let indices = appended.iter().map(|e| e.index).collect();
             Ok((indices, CacheEffect::Append(appended)))
+        }))
+    }
+
+    fn import_user<'a>(
+        &'a self,
+        client: &'a str,
+        user: &'a str,
+        imported: Vec<DialogEntry>,
+        modified_at: i64,
+    ) -> StoreResult<'a, Imported> {
+        Box::pin(self.write(client, user, move |tx, client, user| {
+            if user_exists(tx, client, user)? {
+                let same = entries(tx, client, user)? == imported;
+                return Ok(if same { Imported::Unchanged } else { Imported::Conflict });
+            }
+            execute(
+                tx,
+                "INSERT INTO users (client, user_id, created_at, modified_at) VALUES (?1, ?2, ?3, ?3)",
+                params![client, user, modified_at],
+            )?;
+            insert_entries(tx, client, user, &imported)?;
+            Ok(Imported::Created)
         }))
     }
 
