@@ -12,6 +12,7 @@ mod dataset;
 mod embeddings;
 mod hardening;
 mod import;
+mod jobs;
 mod js_provider;
 mod keys;
 mod metrics;

@@ -48,6 +48,10 @@ pub enum Error {
     #[error("{0}")]
     NotFound(String),
 
+    /// The request cannot be done in the record's present state (a job that has already completed).
+    #[error("{0}")]
+    Conflict(String),
+
     /// The dialog store failed; nothing was changed.
     #[error("the dialog store failed")]
     Storage(#[source] StoreError),

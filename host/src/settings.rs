@@ -11,6 +11,7 @@ use crate::embeddings::{EmbeddingsConfig, EmbeddingsSection};
 use crate::evaluate::EvaluateConfig;
 use crate::http::{AuthConfig, ServerConfig};
 use crate::paraphrase::ParaphraseConfig;
+use crate::paraphrase::jobs::JobsConfig;
 use crate::plugins::RuntimeSettings;
 use crate::plugins::api::PluginKind;
 use crate::plugins::defaults::{OFFLINE_PROVIDER, OPENROUTER_PROVIDER};
@@ -27,6 +28,7 @@ pub struct Config {
     pub server: ServerConfig,
     pub auth: AuthConfig,
     pub paraphrase: ParaphraseConfig,
+    pub jobs: JobsConfig,
     pub cache: CacheConfig,
     pub chat: ChatConfig,
     pub evaluate: EvaluateConfig,
@@ -47,6 +49,7 @@ const SECTIONS: &[(&str, Rows)] = &[
     (ServerConfig::NAME, config::rows::<ServerConfig>),
     (AuthConfig::NAME, config::rows::<AuthConfig>),
     (ParaphraseConfig::NAME, config::rows::<ParaphraseConfig>),
+    (JobsConfig::NAME, config::rows::<JobsConfig>),
     (CacheConfig::NAME, config::rows::<CacheConfig>),
     (ChatConfig::NAME, config::rows::<ChatConfig>),
     (EvaluateConfig::NAME, config::rows::<EvaluateConfig>),
@@ -90,6 +93,7 @@ impl Config {
         let server = sources.section::<ServerConfig>();
         let auth = sources.section::<AuthConfig>();
         let paraphrase = sources.section::<ParaphraseConfig>();
+        let jobs = sources.section::<JobsConfig>();
         let cache = sources.section::<CacheConfig>();
         let chat = sources.section::<ChatConfig>();
         let evaluate = sources.section::<EvaluateConfig>();
@@ -112,6 +116,7 @@ impl Config {
             server,
             auth,
             paraphrase,
+            jobs,
             cache,
             chat,
             evaluate,

@@ -28,7 +28,8 @@ pub struct Seen {
 /// An OpenAI chat-completions server. The requested model picks the behaviour: `fail-401`,
 /// `fail-429` (with Retry-After: 7), `fail-503`, `slow` (answers after 3 s), `html` (an HTML error
 /// page with status 200), `garbage` (invalid JSON), `in-band-401` (status 200 with an error object);
-/// `flaky-429` (429 with Retry-After: 1 on every other request, starting with the first); any other
+/// `flaky-429` (429 with Retry-After: 1 on every other request, starting with the first), `echo-200ms`
+/// (answers after 200 ms with `reply` and the prompt it was sent); any other
 /// model answers with `reply` and echoes the model. `GET /v1/models` lists `gpt-4o-mini` and
 /// `deepseek/deepseek-chat-v3-0324:free` to a caller with a bearer key other than `sk-revoked`.
 pub struct FakeOpenAi {
@@ -100,6 +101,17 @@ async fn chat_completions(
         "slow" => {
             tokio::time::sleep(Duration::from_secs(3)).await;
             completion(&model, reply)
+        }
+        "echo-200ms" => {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            let prompt = body["messages"].as_array().and_then(|m| m.last()).map(|m| m["content"].clone());
+            completion(
+                &model,
+                &format!(
+                    "{reply} {}",
+                    prompt.and_then(|c| c.as_str().map(str::to_owned)).unwrap_or_default()
+                ),
+            )
         }
         "html" => ([("content-type", "text/html")], "<html><body><h1>502 Bad Gateway</h1></body></html>")
             .into_response(),

@@ -28,6 +28,7 @@ struct ApiDoc;
 pub fn openapi(state: &AppState) -> OpenApiDoc {
     let mut doc = ApiDoc::openapi();
     doc.merge(crate::paraphrase::routes::openapi(&state.paraphrase));
+    doc.merge(crate::paraphrase::job_routes::openapi(&state.jobs));
     doc.merge(crate::evaluate::routes::openapi(&state.evaluate));
     doc.merge(crate::chat::routes::openapi(&state.chat));
     if state.auth.is_some() {

@@ -16,6 +16,7 @@ use crate::chat::ChatService;
 use crate::evaluate::EvaluateService;
 use crate::metrics::Metrics;
 use crate::paraphrase::ParaphraseService;
+use crate::paraphrase::jobs::JobService;
 use crate::plugins::PluginHost;
 use crate::rest::ApiError;
 use axum::Router;
@@ -33,6 +34,7 @@ use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 #[derive(Clone)]
 pub struct AppState {
     pub paraphrase: Arc<ParaphraseService>,
+    pub jobs: Arc<JobService>,
     pub evaluate: Arc<EvaluateService>,
     pub chat: Arc<ChatService>,
     pub plugins: Arc<PluginHost>,
@@ -45,8 +47,16 @@ pub struct AppState {
 impl AppState {
     /// The state of a server; `None` when `parlance` was built without the chat service.
     pub fn new(parlance: &Parlance) -> Option<AppState> {
+        let config = parlance.config();
+        let jobs = JobService::new(
+            parlance.store()?.clone(),
+            parlance.paraphraser().clone(),
+            config.jobs.clone(),
+            config.server.api_port,
+        );
         Some(AppState {
             paraphrase: parlance.paraphraser().clone(),
+            jobs: Arc::new(jobs),
             evaluate: parlance.evaluator().clone(),
             chat: parlance.chat()?.clone(),
             plugins: parlance.plugins().clone(),
@@ -63,6 +73,12 @@ impl AppState {
 impl FromRef<AppState> for Arc<ParaphraseService> {
     fn from_ref(state: &AppState) -> Self {
         state.paraphrase.clone()
+    }
+}
+
+impl FromRef<AppState> for Arc<JobService> {
+    fn from_ref(state: &AppState) -> Self {
+        state.jobs.clone()
     }
 }
 
@@ -83,6 +99,7 @@ pub fn app(state: AppState) -> Router {
     let config = state.server.clone();
     let mut router = Router::new()
         .merge(crate::paraphrase::routes::routes())
+        .merge(crate::paraphrase::job_routes::routes())
         .merge(crate::evaluate::routes::routes())
         .merge(crate::chat::routes::routes())
         .merge(ops::routes())
@@ -179,6 +196,7 @@ pub async fn serve(parlance: Parlance, api_port: u16) -> anyhow::Result<()> {
     let state = AppState::new(&parlance).ok_or_else(|| {
         anyhow::anyhow!("the server needs the chat service, which this Parlance was built without")
     })?;
+    state.jobs.start();
     let app = app(state);
     let mut ports = vec![api_port];
     if chat_port != api_port {

@@ -2,6 +2,8 @@
 //! the provider call with the response cache, the rate limit, the process-wide concurrency bound and
 //! upstream-429 retries. The CLI, the REST API and the library all paraphrase through here.
 
+pub mod job_routes;
+pub mod jobs;
 pub mod routes;
 mod settings;
 

@@ -16,7 +16,7 @@ pub struct ErrorBody {
     pub error: ErrorDetail,
 }
 
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct ErrorDetail {
     /// A stable, machine-readable code such as `invalid_input` or `rate_limited`.
     pub code: String,
@@ -124,6 +124,7 @@ pub fn status_and_code(e: &Error) -> (StatusCode, &'static str) {
         Error::PluginUnavailable { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "provider_unavailable"),
         Error::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
         Error::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+        Error::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
         Error::Storage(e) => match e.trouble() {
             Trouble::Full => (StatusCode::INSUFFICIENT_STORAGE, "storage_full"),
             Trouble::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "store_unavailable"),

@@ -1,6 +1,7 @@
 //! What a dialog store backend does. SQLite implements it for one process; the API in `store` is the
 //! same whichever backend is configured.
 
+use super::jobs::{Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, NewJob};
 use super::keys::{ApiKey, KeyRecord};
 use super::{Dialog, Imported, StoreError, UserMetadata};
 use crate::chat::DialogEntry;
@@ -74,6 +75,48 @@ pub trait Backend: Send + Sync {
         entries: Vec<DialogEntry>,
         modified_at: i64,
     ) -> StoreResult<'a, Imported>;
+
+    /// Stores a new job and its texts, pending.
+    fn create_job<'a>(&'a self, job: NewJob, texts: Vec<String>) -> StoreResult<'a, ()>;
+
+    /// A job of this client.
+    fn job<'a>(&'a self, client: &'a str, id: &'a str) -> StoreResult<'a, Option<JobRecord>>;
+
+    /// The items `offset..offset + limit` of a job, in order.
+    fn job_items<'a>(&'a self, id: &'a str, offset: u64, limit: u64) -> StoreResult<'a, Vec<ItemRecord>>;
+
+    /// This client's jobs, newest first.
+    fn list_jobs<'a>(&'a self, client: &'a str, offset: u64, limit: u64) -> StoreResult<'a, Vec<JobRecord>>;
+
+    /// Cancels a job of this client: its items not yet claimed will not be.
+    fn cancel_job<'a>(&'a self, client: &'a str, id: &'a str, now: i64) -> StoreResult<'a, Cancelled>;
+
+    /// Claims up to `n` items of running jobs for `replica` until `lease_until`: pending ones, and
+    /// claimed ones whose lease has run out (their replica is gone). Oldest jobs first.
+    fn claim_items<'a>(
+        &'a self,
+        replica: &'a str,
+        n: usize,
+        now: i64,
+        lease_until: i64,
+    ) -> StoreResult<'a, Vec<ClaimedItem>>;
+
+    /// Extends the leases of every item `replica` holds.
+    fn renew_claims<'a>(&'a self, replica: &'a str, lease_until: i64) -> StoreResult<'a, u64>;
+
+    /// Gives back every item `replica` holds (a replica starting again under the same id).
+    fn release_claims<'a>(&'a self, replica: &'a str) -> StoreResult<'a, u64>;
+
+    /// Stores an item's result, if `replica` still holds it (else another replica took it over and
+    /// this result is dropped: false), and counts it in its job, which completes with its last item.
+    fn finish_item<'a>(
+        &'a self,
+        replica: &'a str,
+        job_id: &'a str,
+        index: u64,
+        result: ItemResult,
+        now: i64,
+    ) -> StoreResult<'a, bool>;
 
     /// Stores a new API key (its id must be new) with the hash of its secret.
     fn create_key<'a>(&'a self, key: ApiKey, secret_hash: Vec<u8>) -> StoreResult<'a, ()>;

@@ -8,6 +8,7 @@
 
 mod backend;
 mod cache;
+pub mod jobs;
 pub mod keys;
 pub mod sqlite;
 
@@ -238,6 +239,12 @@ impl DialogStore {
         modified_at: i64,
     ) -> Result<Imported, StoreError> {
         self.backend.import_user(client, user, entries, modified_at).await
+    }
+
+    /// The store's job operations (see [`Backend`]'s `*_job*`, `claim_items` and `finish_item`), used
+    /// as they are by the paraphrase domain's job runner.
+    pub fn jobs(&self) -> &dyn Backend {
+        &*self.backend
     }
 
     /// Creates an API key bound to `client`; the key itself is returned once and never stored.

@@ -33,6 +33,38 @@ const MIGRATIONS: &[&str] = &[
         created_at  INTEGER NOT NULL,              -- milliseconds since the Unix epoch
         revoked_at  INTEGER                        -- milliseconds since the Unix epoch, or NULL
     );",
+    // 3: asynchronous batch jobs and their items, claimed by replicas with a lease.
+    "CREATE TABLE jobs (
+        id           TEXT    NOT NULL PRIMARY KEY,
+        client       TEXT    NOT NULL,
+        provider     TEXT    NOT NULL,
+        model        TEXT,
+        skip_cache   INTEGER NOT NULL,
+        status       TEXT    NOT NULL,  -- pending | processing | completed | cancelled
+        total_items  INTEGER NOT NULL,
+        successful   INTEGER NOT NULL DEFAULT 0,
+        failed       INTEGER NOT NULL DEFAULT 0,
+        created_at   INTEGER NOT NULL,  -- milliseconds since the Unix epoch
+        started_at   INTEGER,
+        completed_at INTEGER
+    );
+    CREATE INDEX jobs_by_client ON jobs (client, created_at DESC);
+    CREATE TABLE job_items (
+        job_id        TEXT    NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+        idx           INTEGER NOT NULL,
+        text          TEXT    NOT NULL,
+        state         TEXT    NOT NULL,  -- pending | claimed | done
+        claimed_by    TEXT,
+        lease_until   INTEGER,           -- milliseconds since the Unix epoch
+        paraphrase    TEXT,
+        provider      TEXT,
+        model         TEXT,
+        cached        INTEGER,
+        error_code    TEXT,
+        error_message TEXT,
+        PRIMARY KEY (job_id, idx)
+    ) WITHOUT ROWID;
+    CREATE INDEX job_items_open ON job_items (state, lease_until) WHERE state != 'done';",
 ];
 
 /// The schema version this build writes.

@@ -1,0 +1,109 @@
+//! Asynchronous batch jobs as the store keeps them: a job (whose client, with what provider, how far
+//! along), and one row per text, which a replica claims with a lease, works on, and finishes with
+//! exactly one result. An item whose lease runs out (its replica died) is claimed again.
+
+/// Where a job stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum JobStatus {
+    /// Created; no item has been worked on yet.
+    Pending,
+    Processing,
+    /// Every item has its result.
+    Completed,
+    /// Cancelled by its client; items not yet started were not worked on.
+    Cancelled,
+}
+
+impl JobStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobStatus::Pending => "pending",
+            JobStatus::Processing => "processing",
+            JobStatus::Completed => "completed",
+            JobStatus::Cancelled => "cancelled",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<JobStatus> {
+        [JobStatus::Pending, JobStatus::Processing, JobStatus::Completed, JobStatus::Cancelled]
+            .into_iter()
+            .find(|s| s.as_str() == text)
+    }
+}
+
+/// What a job asks for, when it is created.
+#[derive(Clone, Debug)]
+pub struct NewJob {
+    pub id: String,
+    pub client: String,
+    /// The provider id, resolved when the job was created.
+    pub provider: String,
+    pub model: Option<String>,
+    pub skip_cache: bool,
+    /// Milliseconds since the Unix epoch.
+    pub created_at: i64,
+}
+
+/// A job and its counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobRecord {
+    pub id: String,
+    pub client: String,
+    pub provider: String,
+    pub model: Option<String>,
+    pub skip_cache: bool,
+    pub status: JobStatus,
+    pub total_items: u64,
+    pub successful: u64,
+    pub failed: u64,
+    /// Milliseconds since the Unix epoch.
+    pub created_at: i64,
+    pub started_at: Option<i64>,
+    pub completed_at: Option<i64>,
+}
+
+/// The result an item ended with.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ItemResult {
+    Paraphrased { paraphrase: String, provider: String, model: String, cached: bool },
+    Failed { code: String, message: String },
+}
+
+/// One text of a job, with its result once it has one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ItemRecord {
+    pub index: u64,
+    pub text: String,
+    pub result: Option<ItemResult>,
+}
+
+/// An item a replica has claimed, with what it needs to work on it.
+#[derive(Clone, Debug)]
+pub struct ClaimedItem {
+    pub job_id: String,
+    pub index: u64,
+    pub text: String,
+    pub client: String,
+    pub provider: String,
+    pub model: Option<String>,
+    pub skip_cache: bool,
+}
+
+/// What cancelling did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cancelled {
+    /// The job is cancelled now (or was already).
+    Cancelled,
+    /// The job had already completed.
+    AlreadyCompleted,
+    /// No such job for this client.
+    NotFound,
+}
+
+/// A new job id: 16 random bytes, hex.
+pub fn new_id() -> Result<String, getrandom::Error> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)?;
+    Ok(hex::encode(bytes))
+}
