@@ -29,6 +29,7 @@ async fn paraphrase_caches_and_skips_the_cache_on_request() {
     assert_eq!(first["model"], "wordnet-3.0");
     assert_eq!(first["cached"], false);
     assert_ne!(first["paraphrase"], text);
+    assert_eq!(first["unchanged"], false);
     let (_, second, _) = post(&server, "/paraphrase", json!({"text": text})).await;
     assert_eq!(second["cached"], true);
     assert_eq!(second["paraphrase"], first["paraphrase"]);
@@ -116,7 +117,9 @@ async fn batches_keep_order_and_fail_items_alone() {
         assert_eq!(r["original"], texts[i]);
     }
     assert!(results[0]["paraphrase"].is_string() && results[2]["paraphrase"].is_string());
+    assert_eq!(results[0]["unchanged"], false, "{body}");
     assert_error(&results[1], "invalid_input");
+    assert!(results[1].get("unchanged").is_none(), "a failed item has no unchanged flag: {body}");
     assert_eq!(body["summary"], json!({"total": 3, "successful": 2, "failed": 1}));
 
     let (status, body, _) = post(&server, "/paraphrase/batch", json!({"texts": ["a", "b", "c", "d"]})).await;

@@ -133,6 +133,7 @@ fn batch_mode_streams_a_file_in_each_format() {
                 assert_eq!(rows[1]["line"], 4);
                 assert_eq!(rows[2]["original"], "Weather is nice today.");
                 assert!(rows.iter().all(|r| r["paraphrase"].is_string() && r["provider"] == "offline"));
+                assert!(rows.iter().all(|r| r["unchanged"] == (r["paraphrase"] == r["original"])), "{text}");
             }) as Box<dyn Fn(&str)>,
         ),
         (

@@ -60,6 +60,8 @@ async fn a_job_is_paraphrased_paged_listed_and_kept_to_its_client() {
         call(&s, reqwest::Method::GET, &format!("/jobs/{job}?offset=40&limit=20"), "acme", None).await;
     assert_eq!(last["results"].as_array().unwrap().len(), 5);
     assert_eq!(last["results"][0]["original"], texts[40]);
+    let flagged = |r: &Value| r["unchanged"] == (r["paraphrase"] == r["original"]);
+    assert!(last["results"].as_array().unwrap().iter().all(flagged), "{last}");
     assert_eq!(last["next_offset"], Value::Null);
 
     let (_, listed) = call(&s, reqwest::Method::GET, "/jobs", "acme", None).await;

@@ -29,11 +29,16 @@ async fn openrouter_uses_the_key_and_the_configured_upstream() {
     assert_eq!(result.paraphrase, "A swift auburn fox leaps over the idle hound.");
     assert_eq!(result.provider, "openrouter");
     assert_eq!(result.model, "deepseek/deepseek-chat-v3-0324:free");
+    assert!(!result.unchanged);
     let seen = upstream.requests();
     assert_eq!(seen.len(), 1);
     assert_eq!(seen[0].authorization.as_deref(), Some("Bearer sk-test-123"));
     let messages = seen[0].body["messages"].as_array().unwrap();
     assert!(messages.last().unwrap()["content"].as_str().unwrap().contains("The quick brown fox"));
+
+    // The upstream's answer is this text again: the paraphrase says it is unchanged.
+    let again = parlance.generate_paraphrase("A swift auburn fox  leaps over the idle hound.").await.unwrap();
+    assert!(again.unchanged, "{again:?}");
 }
 
 #[tokio::test]

@@ -47,6 +47,8 @@ pub struct Summary {
     pub succeeded: usize,
     pub failed: usize,
     pub cached: usize,
+    /// Paraphrases that are the original again (see [`crate::paraphrase::unchanged`]).
+    pub unchanged: usize,
     pub interrupted: bool,
 }
 
@@ -134,6 +136,7 @@ pub async fn run(parlance: &Parlance, job: BatchJob) -> anyhow::Result<Summary> 
             Ok(p) => {
                 summary.succeeded += 1;
                 summary.cached += usize::from(p.cached);
+                summary.unchanged += usize::from(p.unchanged);
             }
             Err(e) => {
                 summary.failed += 1;
@@ -147,12 +150,13 @@ pub async fn run(parlance: &Parlance, job: BatchJob) -> anyhow::Result<Summary> 
     summary.interrupted = stop.load(Ordering::SeqCst);
     progress.finish();
     eprintln!(
-        "batch: {} of {} texts done in {:.1} s: {} succeeded ({} from the cache), {} failed{}",
+        "batch: {} of {} texts done in {:.1} s: {} succeeded ({} from the cache, {} unchanged), {} failed{}",
         summary.succeeded + summary.failed,
         summary.total,
         started.elapsed().as_secs_f64(),
         summary.succeeded,
         summary.cached,
+        summary.unchanged,
         summary.failed,
         if summary.interrupted { "; interrupted" } else { "" }
     );
@@ -174,7 +178,7 @@ fn write_record(
         (Format::JsonLines, Ok(p)) => writeln!(
             out,
             "{}",
-            serde_json::json!({"line": line, "original": original, "paraphrase": p.paraphrase, "provider": p.provider, "model": p.model, "cached": p.cached})
+            serde_json::json!({"line": line, "original": original, "paraphrase": p.paraphrase, "provider": p.provider, "model": p.model, "cached": p.cached, "unchanged": p.unchanged})
         ),
         (Format::JsonLines, Err(e)) => {
             let api = crate::rest::ApiError::from_error(e);

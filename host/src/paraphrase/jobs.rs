@@ -86,6 +86,8 @@ pub struct JobResult {
     pub provider: String,
     pub model: String,
     pub cached: bool,
+    /// Whether the paraphrase is the original again, whitespace aside.
+    pub unchanged: bool,
 }
 
 /// One failed item of a job's page of results.
@@ -371,6 +373,7 @@ fn view(job: JobRecord, items: Option<Vec<ItemRecord>>, page: Option<(u64, u64)>
             match item.result {
                 Some(ItemResult::Paraphrased { paraphrase, provider, model, cached }) => ok.push(JobResult {
                     index: item.index,
+                    unchanged: super::unchanged(&item.text, &paraphrase),
                     original: item.text,
                     paraphrase,
                     provider,

@@ -32,6 +32,21 @@ pub struct Paraphrase {
     pub model: String,
     /// Whether the answer came from the response cache instead of the provider.
     pub cached: bool,
+    /// Whether the paraphrase is the original again (the same words, whitespace aside): a provider
+    /// that found nothing to change says so by returning the text as it was.
+    pub unchanged: bool,
+}
+
+impl Paraphrase {
+    pub fn new(original: String, paraphrase: String, provider: String, model: String, cached: bool) -> Self {
+        let unchanged = unchanged(&original, &paraphrase);
+        Paraphrase { original, paraphrase, provider, model, cached, unchanged }
+    }
+}
+
+/// Whether `paraphrase` says `original` again word for word: only runs of whitespace may differ.
+pub fn unchanged(original: &str, paraphrase: &str) -> bool {
+    original.split_whitespace().eq(paraphrase.split_whitespace())
 }
 
 /// What to paraphrase, and with what.
@@ -221,13 +236,13 @@ impl ParaphraseService {
             && let Some(hit) = self.cache.get(&key).await
         {
             return Ok(Outcome {
-                paraphrase: Paraphrase {
-                    original: request.text.clone(),
-                    paraphrase: hit.paraphrase,
-                    provider: provider.id().to_owned(),
-                    model: hit.model,
-                    cached: true,
-                },
+                paraphrase: Paraphrase::new(
+                    request.text.clone(),
+                    hit.paraphrase,
+                    provider.id().to_owned(),
+                    hit.model,
+                    true,
+                ),
                 quota: None,
             });
         }
@@ -251,13 +266,13 @@ impl ParaphraseService {
             .put(&key, &CachedParaphrase { paraphrase: out.text.clone(), model: out.model.clone() })
             .await;
         Ok(Outcome {
-            paraphrase: Paraphrase {
-                original: request.text.clone(),
-                paraphrase: out.text,
-                provider: provider.id().to_owned(),
-                model: out.model,
-                cached: false,
-            },
+            paraphrase: Paraphrase::new(
+                request.text.clone(),
+                out.text,
+                provider.id().to_owned(),
+                out.model,
+                false,
+            ),
             quota,
         })
     }
@@ -320,5 +335,20 @@ impl ParaphraseService {
             .collect()
             .await;
         Ok(results)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unchanged;
+
+    #[test]
+    fn unchanged_means_the_same_words_in_the_same_order() {
+        assert!(unchanged("The cat sat.", "The cat sat."));
+        assert!(unchanged("The cat  sat.\n", " The cat sat."));
+        assert!(!unchanged("The cat sat.", "The cat sat"));
+        assert!(!unchanged("The cat sat.", "the cat sat."));
+        assert!(!unchanged("The cat sat.", "The cat was sitting."));
+        assert!(unchanged("", "  "));
     }
 }

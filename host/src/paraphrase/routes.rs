@@ -139,6 +139,9 @@ pub struct BatchItem {
     pub model: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cached: Option<bool>,
+    /// Whether the paraphrase is the original again, whitespace aside.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unchanged: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorDetail>,
 }
@@ -203,6 +206,7 @@ pub async fn paraphrase_batch(
                 provider: Some(p.provider),
                 model: Some(p.model),
                 cached: Some(p.cached),
+                unchanged: Some(p.unchanged),
                 error: None,
             },
             Err(e) => {
@@ -214,6 +218,7 @@ pub async fn paraphrase_batch(
                     provider: None,
                     model: None,
                     cached: None,
+                    unchanged: None,
                     error: Some(ErrorDetail { code: api.code.into(), message: api.message, cause: None }),
                 }
             }
