@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Fuzzes the whole HTTP surface (both seeds' routes, from /openapi.json) of a running server with
-# schemathesis and every check it has: no server errors, every response matches its schema, the
-# server accepts what the document allows and refuses what it forbids. The few exceptions are listed,
-# with their reasons, in the configuration below.
+# Checks a running server as the tools that import it would: /openapi.json validates as OpenAPI 3.1
+# (openapi-spec-validator, as code generators and gateways require), and /metrics parses with
+# Prometheus's own parsers in both of its formats, every family present from the start. Then fuzzes
+# the whole HTTP surface (both seeds' routes, from /openapi.json) with schemathesis and every check it
+# has: no server errors, every response matches its schema, the server accepts what the document
+# allows and refuses what it forbids. The few exceptions are listed, with their reasons, in the
+# configuration below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/.venv/bin:$PATH"
@@ -20,6 +23,43 @@ for _ in $(seq 1 300); do
   curl -fs "http://127.0.0.1:$port/health" >/dev/null && break
   sleep 0.2
 done
+
+# Before any other request, so that /metrics shows what a fresh server exposes.
+python3 - "$port" <<'PY'
+import json, sys, urllib.request
+from openapi_spec_validator import validate
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as openmetrics_families
+from prometheus_client.parser import text_string_to_metric_families as prometheus_families
+
+base = f"http://127.0.0.1:{sys.argv[1]}"
+
+def get(path, accept=None):
+    request = urllib.request.Request(base + path, headers={"Accept": accept} if accept else {})
+    with urllib.request.urlopen(request) as r:
+        return r.headers["Content-Type"], r.read().decode()
+
+text_type, text = get("/metrics")
+om_type, om = get("/metrics", "application/openmetrics-text; version=1.0.0")
+assert text_type.startswith("text/plain; version=0.0.4"), text_type
+assert om_type.startswith("application/openmetrics-text; version=1.0.0"), om_type
+plain = {f.name: f for f in prometheus_families(text)}
+strict = {f.name: f for f in openmetrics_families(om)}
+unknown = sorted(n for n, f in plain.items() if f.type == "unknown")
+assert not unknown, f"families the Prometheus text parser cannot type: {unknown}"
+assert plain.keys() == strict.keys(), (sorted(plain), sorted(strict))
+for name, family in plain.items():
+    assert family.type == strict[name].type, (name, family.type, strict[name].type)
+    assert family.samples, f"{name} has no samples on a fresh server"
+expected = {"http_requests", "http_request_duration_seconds", "plugin_calls",
+            "plugin_call_duration_seconds", "cache_hits", "cache_misses", "rate_limit_rejections"}
+missing = sorted(expected - {n.removeprefix("parlance_") for n in plain})
+assert not missing, f"families missing from a fresh server: {missing}"
+print(f"metrics: {len(plain)} families, each typed and present from the start, in both formats")
+
+document = json.loads(get("/openapi.json")[1])
+validate(document)
+print(f"openapi: /openapi.json is valid OpenAPI {document['openapi']}")
+PY
 
 # Schemathesis keeps a replay cache of what it found; each run starts from none, so that a run
 # depends only on its seed and never on an earlier run in the same checkout.

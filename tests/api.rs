@@ -133,9 +133,20 @@ async fn batches_keep_order_and_fail_items_alone() {
     assert_error(&body, "unknown_plugin");
 }
 
+/// A server whose `parlance.toml` is `config`, with `env` on top.
+async fn server_with_config(config: &str, env: &[(&str, &str)]) -> Server {
+    Server::start_in(crate::common::home_with_config(config), env, &["--config", "parlance.toml"]).await
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_rate_limit_counts_provider_calls_per_client() {
-    let server = Server::start(&[("RATE_LIMIT_REQUESTS_PER_MINUTE", "60")]).await;
+    // The offline provider reaches no upstream, so only a limit of its own applies to it; the global
+    // one is set far off to show that it is not the one counted.
+    let server = server_with_config(
+        "[[plugin]]\nid = \"offline\"\nrate_limit_per_minute = 60\n",
+        &[("RATE_LIMIT_REQUESTS_PER_MINUTE", "5")],
+    )
+    .await;
     let call = |client: &'static str, text: String| {
         let server = &server;
         async move {
@@ -179,6 +190,59 @@ async fn the_rate_limit_counts_provider_calls_per_client() {
         200,
         "after Retry-After the call succeeds"
     );
+}
+
+/// Rate limits protect upstreams: the offline provider reaches none and is not limited, a provider
+/// with an upstream gets the global limit, and a plugin's own `rate_limit_per_minute` overrides it.
+#[tokio::test(flavor = "multi_thread")]
+async fn rate_limits_apply_to_providers_that_reach_an_upstream() {
+    let upstream = FakeOpenAi::start("An upstream answer.").await;
+    let config = format!(
+        "[[plugin]]\nid = \"second\"\nkind = \"provider\"\ncomponent = \"builtin:openai\"\n\
+         allowed_hosts = [\"{0}\"]\nrate_limit_per_minute = 3\nconfig = {{ base_url = \"{0}/v1\", api_key = \"k\" }}\n",
+        upstream.base_url().trim_end_matches("/v1")
+    );
+    let server = server_with_config(
+        &config,
+        &[
+            ("RATE_LIMIT_REQUESTS_PER_MINUTE", "2"),
+            ("PROVIDER_API_KEY", "k"),
+            ("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", &upstream.base_url()),
+        ],
+    )
+    .await;
+    for i in 0..30 {
+        let (status, body, headers) = post(
+            &server,
+            "/paraphrase",
+            json!({"text": format!("Offline text {i}."), "provider": "offline"}),
+        )
+        .await;
+        assert_eq!(status, 200, "the offline provider is not limited: {body}");
+        assert!(!headers.contains_key("x-ratelimit-limit"), "no quota, no quota headers");
+    }
+    let statuses = |provider: &'static str| {
+        let server = &server;
+        async move {
+            let mut statuses = Vec::new();
+            for i in 0..4 {
+                let body =
+                    json!({"text": format!("Upstream text {i} for {provider}."), "provider": provider});
+                statuses.push(post(server, "/paraphrase", body).await.0);
+            }
+            statuses
+        }
+    };
+    assert_eq!(statuses("openrouter").await, [200, 200, 429, 429], "the global limit, 2 a minute");
+    assert_eq!(statuses("second").await, [200, 200, 200, 429], "its own limit, 3 a minute");
+    let providers: Value =
+        server.client.get(server.url("/providers")).send().await.unwrap().json().await.unwrap();
+    let limit = |id: &str| {
+        providers["providers"].as_array().unwrap().iter().find(|p| p["id"] == id).unwrap()
+            ["rate_limit_per_minute"]
+            .clone()
+    };
+    assert_eq!((limit("offline"), limit("openrouter"), limit("second")), (Value::Null, json!(2), json!(3)));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -281,11 +345,40 @@ async fn the_documents_cover_every_route_and_need_no_internet() {
     let providers = body["provider"]["enum"].as_array().unwrap();
     assert!(providers.contains(&json!("offline")) && !providers.contains(&json!("openrouter")), "{body}");
     assert_eq!(doc["components"]["schemas"]["BatchBody"]["properties"]["texts"]["maxItems"], 10);
+    // OpenAPI requires a description on every Response Object (scripts/schemathesis.sh also runs
+    // openapi-spec-validator on the whole document).
+    for (path, item) in paths {
+        for (method, operation) in item.as_object().unwrap() {
+            for (status, response) in operation["responses"].as_object().unwrap() {
+                let description = response["description"].as_str().unwrap_or_default();
+                assert!(!description.is_empty(), "{method} {path} {status} has no description");
+            }
+        }
+    }
     let docs = server.client.get(server.url("/docs/")).send().await.unwrap();
     assert_eq!(docs.status().as_u16(), 200);
     let page = docs.text().await.unwrap();
     assert!(page.contains("swagger-ui"), "{page}");
     assert!(!page.contains("https://"), "the Swagger page must not load assets from the internet");
+    // Nor send the document to Swagger's online validator, which it does when opened by a host name
+    // other than localhost unless the validator is off (scripts/docs-render.sh watches a real browser).
+    let initializer = server
+        .client
+        .get(server.url("/docs/swagger-initializer.js"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(initializer.contains("\"validatorUrl\": \"none\""), "{initializer}");
+    // ReDoc's sidebar asks cdn.redoc.ly for a logo whatever its options; the pages' policy keeps every
+    // request on this server.
+    for page in ["/redoc", "/docs/"] {
+        let r = server.client.get(server.url(page)).send().await.unwrap();
+        let policy = r.headers()["content-security-policy"].to_str().unwrap().to_owned();
+        assert!(policy.starts_with("default-src 'self' "), "{page}: {policy}");
+    }
     let redoc = server.client.get(server.url("/redoc")).send().await.unwrap().text().await.unwrap();
     assert!(redoc.contains("/redoc/redoc.standalone.js") && !redoc.contains("https://"), "{redoc}");
     let js = server.client.get(server.url("/redoc/redoc.standalone.js")).send().await.unwrap();
@@ -490,4 +583,47 @@ async fn dialog_indices_and_pages_are_read_as_the_schema_says() {
         let r = server.client.get(server.url(&format!("/v1/user/all/id/{page}"))).send().await.unwrap();
         assert_eq!(r.status().as_u16(), status, "page {page}");
     }
+}
+
+/// `/metrics` says which format it writes, writes the one the client prefers, and exposes every
+/// family from the start: a fresh server has refused nothing and called no plugin, and still shows
+/// those families with their zeros.
+#[tokio::test(flavor = "multi_thread")]
+async fn metrics_state_their_format_and_start_at_zero() {
+    let server = Server::start(&[]).await;
+    let get = |accept: Option<&'static str>| {
+        let server = &server;
+        async move {
+            let mut request = server.client.get(server.url("/metrics"));
+            if let Some(accept) = accept {
+                request = request.header("accept", accept);
+            }
+            let r = request.send().await.unwrap();
+            let content_type = r.headers()["content-type"].to_str().unwrap().to_owned();
+            (content_type, r.text().await.unwrap())
+        }
+    };
+    let (content_type, text) = get(None).await;
+    assert_eq!(content_type, "text/plain; version=0.0.4; charset=utf-8");
+    assert!(!text.contains("# EOF"), "{text}");
+    for line in [
+        "# TYPE parlance_rate_limit_rejections_total counter",
+        "parlance_rate_limit_rejections_total{provider=\"openrouter\"} 0",
+        "parlance_plugin_calls_total{plugin=\"offline\",outcome=\"ok\"} 0",
+        "parlance_plugin_calls_total{plugin=\"lexical\",outcome=\"timeout\"} 0",
+        "parlance_plugin_call_duration_seconds_count{plugin=\"bleu\"} 0",
+        "parlance_http_requests_total{route=\"/paraphrase\",method=\"POST\",status=\"429\"} 0",
+        "parlance_http_requests_total{route=\"/v1/waifu\",method=\"POST\",status=\"200\"} 0",
+        "# TYPE parlance_cache_hits_total counter",
+    ] {
+        assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
+    }
+    let (content_type, openmetrics) =
+        get(Some("application/openmetrics-text;version=1.0.0,text/plain;q=0.5")).await;
+    assert_eq!(content_type, "application/openmetrics-text; version=1.0.0; charset=utf-8");
+    assert!(openmetrics.ends_with("# EOF\n"), "{openmetrics}");
+    assert!(
+        openmetrics.lines().any(|l| l == "# TYPE parlance_rate_limit_rejections counter"),
+        "{openmetrics}"
+    );
 }

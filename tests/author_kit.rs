@@ -130,3 +130,26 @@ fn check_names_what_a_component_lacks() {
     );
     assert!(report.contains("exports: (none)"), "{report}");
 }
+
+/// A Rust project comes with a `Cargo.lock` that Cargo takes as it is (`--locked`), whatever the
+/// project's name sorts as among the locked crates; this is what its build.sh builds with.
+#[test]
+fn rust_projects_are_locked() {
+    let home = tempfile::tempdir().unwrap();
+    for name in ["a-first", "rs-metric", "zz-last"] {
+        let out = common::command(home.path())
+            .args(["plugins", "new", name, "--kind", "metric", "--lang", "rust"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "plugins new {name}: {}", text(&out));
+        let project = home.path().join(name);
+        assert!(project.join("Cargo.lock").exists(), "{name}: no Cargo.lock");
+        assert!(!std::fs::read_to_string(project.join(".gitignore")).unwrap().contains("Cargo.lock"));
+        let metadata = Command::new("cargo")
+            .args(["metadata", "--locked", "--offline", "--format-version", "1"])
+            .current_dir(&project)
+            .output()
+            .unwrap();
+        assert!(metadata.status.success(), "{name}: the lock is not current: {}", text(&metadata));
+    }
+}

@@ -12,6 +12,17 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `--mode batch` from `input` to `output`, in `home`.
+fn batch(home: &std::path::Path, input: &std::path::Path, output: &std::path::Path) -> Output {
+    common::command(home)
+        .args(["--mode", "batch", "--batch_input"])
+        .arg(input)
+        .arg("--batch_output")
+        .arg(output)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn cli_mode_paraphrases_offline_without_a_key() {
     let home = tempfile::tempdir().unwrap();
@@ -85,8 +96,51 @@ fn plugins_list_shows_each_plugin() {
     assert_eq!(row("offline")["wit_version"], "0.1.1");
     assert_eq!(row("openrouter")["allowed_hosts"][0], "https://openrouter.ai:443");
     assert_eq!(row("openrouter")["missing_secrets"][0], "api_key");
+    assert_eq!(row("offline")["rate_limit_per_minute"], serde_json::Value::Null);
+    assert_eq!(row("openrouter")["rate_limit_per_minute"], 60);
     let table = common::command(home.path()).args(["plugins", "list"]).output().unwrap();
     assert!(stdout(&table).contains("openrouter"), "{}", stdout(&table));
+
+    // A long path keeps the columns aligned: each starts at the same place on every line.
+    let deep = home.path().join("a/rather/long/folder/for/a/component/built/elsewhere");
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::copy(common::fixture("parlance-fixture-hostile"), deep.join("echo.wasm")).unwrap();
+    let config = home.path().join("long.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[[plugin]]\nid = \"an-echo-provider-with-a-long-id\"\nkind = \"provider\"\ncomponent = \"{}\"\n",
+            deep.join("echo.wasm").display()
+        ),
+    )
+    .unwrap();
+    let out =
+        common::command(home.path()).args(["plugins", "list", "--config"]).arg(&config).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    for column in ["KIND", "COMPONENT", "WIT"] {
+        let start = table.lines().next().unwrap().find(column).unwrap();
+        for line in table.lines().skip(1) {
+            assert!(
+                line[..start].ends_with("  ") && !line[start..].starts_with(' '),
+                "{column} is not aligned in {line:?}:\n{table}"
+            );
+        }
+    }
+}
+
+/// `plugins list` checks the configuration as every other mode does, and refuses what they refuse
+/// with the same exit code.
+#[test]
+fn plugins_list_refuses_a_configuration_the_server_refuses() {
+    let home = common::home_with_config(
+        "[[plugin]]\nid = \"lexical-again\"\nkind = \"metric\"\ncomponent = \"builtin:lexical\"\n",
+    );
+    for args in [&["plugins", "list"][..], &["plugins", "list", "--json"]] {
+        let out = common::command(home.path()).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("both declare the score"), "{}", stderr(&out));
+    }
 }
 
 #[test]
@@ -110,7 +164,14 @@ fn plugins_check_tells_what_fits_and_what_is_missing() {
     std::fs::write(&junk, b"definitely not wasm").unwrap();
     let out = common::command(home.path()).args(["plugins", "check"]).arg(&junk).output().unwrap();
     assert!(!out.status.success());
-    assert!(stdout(&out).contains("not a valid WebAssembly component"), "{}", stdout(&out));
+    let said = stdout(&out);
+    assert!(
+        said.contains(
+            "problem: not a WebAssembly component: the file starts with the text \"definitely not w\""
+        ),
+        "{said}"
+    );
+    assert!(!said.contains("expected=[") && !said.contains("0x0,"), "no debug byte arrays: {said}");
 }
 
 #[test]
@@ -154,24 +215,54 @@ fn batch_mode_streams_a_file_in_each_format() {
         ),
     ] {
         let output = home.path().join(name);
-        let out = common::command(home.path())
-            .args(["--mode", "batch", "--batch_input"])
-            .arg(&input)
-            .arg("--batch_output")
-            .arg(&output)
-            .output()
-            .unwrap();
+        let out = batch(home.path(), &input, &output);
         let err = stderr(&out);
         assert!(out.status.success(), "{err}");
         assert!(err.contains("batch: 3/3 done, 0 failed"), "plain progress lines off a terminal: {err}");
         assert!(err.contains("batch: 3 of 3 texts done"), "a summary at the end: {err}");
         check(&std::fs::read_to_string(&output).unwrap());
     }
+    // A single text in batch mode is a batch of one, in the batch's block format.
     let single = common::command(home.path())
         .args(["--mode", "batch", "--decode_input", "The cat sat on the mat."])
         .output()
         .unwrap();
-    assert!(single.status.success() && !stdout(&single).trim().is_empty());
+    assert!(single.status.success(), "{}", stderr(&single));
+    let block = stdout(&single);
+    assert!(block.starts_with("Original: The cat sat on the mat.\nParaphrase: "), "{block}");
+    assert!(block.ends_with("\n\n") && block.matches('\n').count() == 3, "{block:?}");
+}
+
+/// `.tsv` output quotes a text that holds a tab or a quote, as Python's csv module does, so that
+/// `--evaluate_file` reads back exactly what was paraphrased.
+#[test]
+fn tsv_batch_output_reads_back_unchanged() {
+    let home = tempfile::tempdir().unwrap();
+    let input = home.path().join("texts.txt");
+    let texts = ["He said \"hello\"\tto me.", "The cat sat on the mat.", "\"Quoted\" words\tand a tab."];
+    std::fs::write(&input, texts.iter().map(|t| format!("{t}\n")).collect::<String>()).unwrap();
+    let output = home.path().join("out.tsv");
+    let out = batch(home.path(), &input, &output);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let written = std::fs::read_to_string(&output).unwrap();
+    assert!(written.starts_with("\"He said \"\"hello\"\"\tto me.\"\t"), "{written}");
+    let originals: Vec<String> = parlance::cli::tsv::reader(written.as_bytes())
+        .into_records()
+        .map(|r| {
+            let r = r.unwrap();
+            assert_eq!(r.len(), 2, "{r:?}");
+            r[0].to_owned()
+        })
+        .collect();
+    assert_eq!(originals, texts);
+    let evaluated = common::command(home.path())
+        .args(["--mode", "evaluate", "--json", "--evaluate_file"])
+        .arg(&output)
+        .output()
+        .unwrap();
+    assert!(evaluated.status.success(), "{}", stderr(&evaluated));
+    let summary: serde_json::Value = serde_json::from_slice(&evaluated.stdout).unwrap();
+    assert_eq!((summary["pairs"].as_u64(), summary["failed"].as_u64()), (Some(3), Some(0)), "{summary}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -226,14 +317,55 @@ fn interactive_mode_paraphrases_lines_and_knows_its_commands() {
         .stdin
         .take()
         .unwrap()
-        .write_all(b"help\nThe quick brown fox jumps over the lazy dog.\nprovider nope\nquit\n")
+        .write_all(
+            b"help\nproviders\nmodel foo\nThe quick brown fox jumps over the lazy dog.\nprovider nope\n\
+              model wordnet-3.0\nquit\n",
+        )
         .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
+    let err = stderr(&out);
     assert!(text.contains("Commands:"), "{text}");
+    // The current provider is marked, an unavailable one says why.
+    let line = |id: &str| {
+        text.lines().find(|l| l.contains(&format!(" {id} "))).unwrap_or_else(|| panic!("{id}: {text}"))
+    };
+    assert!(line("offline").contains("* offline") && line("offline").contains("current"), "{text}");
+    assert!(line("openrouter").contains("unavailable: the secret `api_key`"), "{text}");
+    // An unknown model is refused at once, and the next line still works with the model it had.
+    assert!(
+        err.contains("`offline` refused the model `foo`") && err.contains("keeping the model you had"),
+        "{err}"
+    );
     assert!(text.contains("The fast brown fox leaps over the lazy dog."), "{text}");
-    assert!(stderr(&out).contains("unknown provider `nope`"), "{}", stderr(&out));
+    assert!(err.contains("unknown provider `nope`"), "{err}");
+    assert!(text.contains("model: `wordnet-3.0` (it answered a trial text)"), "{text}");
+}
+
+/// The screen belongs to the session: an info line (here the retry of an upstream's 429) does not land
+/// between a prompt and its answer; warnings and errors still do.
+#[tokio::test(flavor = "multi_thread")]
+async fn no_info_line_interrupts_an_interactive_session() {
+    let home = tempfile::tempdir().unwrap();
+    let upstream = FakeOpenAi::start("A patient answer.").await;
+    let mut child = common::command(home.path())
+        .env("PROVIDER_API_KEY", "k")
+        .env("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", upstream.base_url())
+        .env("LOG_LEVEL", "INFO")
+        .args(["--mode", "interactive", "--provider", "openrouter", "--model", "flaky-429"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child.stdin.take().unwrap().write_all(b"Hello there.\nquit\n").unwrap();
+    let out = tokio::task::spawn_blocking(move || child.wait_with_output()).await.unwrap().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("A patient answer."), "{}", stdout(&out));
+    assert_eq!(upstream.requests().len(), 2, "a 429, then the retry");
+    assert!(!stderr(&out).contains("retrying"), "{}", stderr(&out));
 }
 
 /// Only the server opens the dialog store: the other modes neither create `dialogs.db` nor need a
@@ -302,4 +434,116 @@ fn plugin_configuration_errors_exit_2() {
         "{}",
         stderr(&out)
     );
+}
+
+/// The offline default reaches no upstream, so a long batch on it is not paced by the rate limit: the
+/// issue's 3,000 lines took 10 minutes for 667 of them before.
+#[test]
+fn a_long_offline_batch_is_not_paced() {
+    let home = tempfile::tempdir().unwrap();
+    let input = home.path().join("texts.txt");
+    let words = ["quick", "small", "happy", "bright", "quiet", "large"];
+    let text: String = (0..3000)
+        .map(|i| format!("The {} dog number {i} runs over the {} hill.\n", words[i % 6], words[(i / 6) % 6]))
+        .collect();
+    std::fs::write(&input, text).unwrap();
+    let output = home.path().join("out.jsonl");
+    let started = std::time::Instant::now();
+    let out = batch(home.path(), &input, &output);
+    let elapsed = started.elapsed();
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("batch: 3000 of 3000 texts done"), "{err}");
+    assert!(!err.contains("paced"), "{err}");
+    // Paced at the global 60 a minute it would take 49 minutes; unpaced it takes seconds, with room
+    // for a busy test machine.
+    assert!(elapsed < std::time::Duration::from_secs(120), "took {elapsed:?}");
+}
+
+/// A limit the operator sets for a plugin applies to it, and a paced batch says so, with the pace and
+/// the expected end.
+#[test]
+fn a_batch_under_a_plugin_rate_limit_says_it_is_paced() {
+    let home = common::home_with_config("[[plugin]]\nid = \"offline\"\nrate_limit_per_minute = 60\n");
+    let input = home.path().join("texts.txt");
+    std::fs::write(&input, (0..62).map(|i| format!("Sentence number {i} is short.\n")).collect::<String>())
+        .unwrap();
+    let started = std::time::Instant::now();
+    let out = common::command(home.path())
+        .args(["--mode", "batch", "--batch_output", "out.tsv", "--batch_input"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    // 60 at once, then one a second.
+    assert!(started.elapsed() >= std::time::Duration::from_millis(1500), "{err}");
+    assert!(
+        err.contains("paced by the rate limit of `offline` (60 calls a minute)")
+            && err.contains("expected to finish in "),
+        "{err}"
+    );
+}
+
+/// A one-shot command that was not asked to use Redis says once, without alarm, that the default Redis
+/// is not there; one that was asked warns. Logs written to a pipe carry no colours.
+#[test]
+fn a_cli_run_is_quiet_about_a_redis_it_was_not_asked_for() {
+    let home = tempfile::tempdir().unwrap();
+    let run = |env: &[(&str, &str)]| {
+        let mut cmd = common::command(home.path());
+        cmd.env_remove("CACHE_TYPE").args(["--mode", "cli", "--decode_input", "The cat sat on the mat."]);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    let unasked = run(&[]);
+    assert!(!unasked.contains('\u{1b}'), "no ANSI escapes off a terminal: {unasked:?}");
+    assert!(!unasked.contains("WARN"), "{unasked}");
+    assert!(unasked.lines().filter(|l| l.contains("Redis")).count() <= 1, "said once at most: {unasked}");
+    let asked = run(&[("CACHE_TYPE", "redis"), ("CACHE_STORE_URL", "redis://127.0.0.1:1/0")]);
+    assert_eq!(asked.matches("WARN").count(), 1, "{asked}");
+    assert!(asked.contains("Redis is unreachable"), "{asked}");
+}
+
+/// Errors about the input name the flag the user typed, not the API's field.
+#[test]
+fn input_errors_name_the_flags() {
+    let home = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = common::command(home.path()).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        stderr(&out)
+    };
+    let err = run(&["--mode", "cli", "--decode_input", "   "]);
+    assert!(err.contains("error: --decode_input is empty"), "{err}");
+    let err = run(&["--mode", "cli", "--decode_input", "Hello there.", "--model", " "]);
+    assert!(err.contains("error: --model is empty"), "{err}");
+    let long = "word ".repeat(2001);
+    let err = run(&["--mode", "cli", "--decode_input", &long]);
+    assert!(err.contains("error: --decode_input has 10005 characters; the limit is 10000"), "{err}");
+    let err = run(&["--mode", "batch", "--decode_input", "  "]);
+    assert!(err.contains("--decode_input is empty"), "{err}");
+    let err = run(&["--mode", "evaluate", "--evaluate_original", &long, "--evaluate_paraphrase", "Hi."]);
+    assert!(err.contains("--evaluate_original or --evaluate_paraphrase has 10005 characters"), "{err}");
+    assert!(!err.contains("pair 0"), "{err}");
+}
+
+#[test]
+fn plugins_new_help_lists_the_kinds_and_languages() {
+    let home = tempfile::tempdir().unwrap();
+    let out = common::command(home.path()).args(["plugins", "new", "--help"]).output().unwrap();
+    assert!(out.status.success());
+    let help = stdout(&out);
+    assert!(help.contains("[possible values: provider, chat-model, metric]"), "{help}");
+    assert!(help.contains("[possible values: rust, python, js]"), "{help}");
+    let wrong = common::command(home.path())
+        .args(["plugins", "new", "x", "--kind", "scorer", "--lang", "rust"])
+        .output()
+        .unwrap();
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(stderr(&wrong).contains("[possible values: provider, chat-model, metric]"), "{}", stderr(&wrong));
 }

@@ -238,6 +238,8 @@ async fn without_an_embedding_backend_the_semantic_score_is_missing_with_a_warni
         server.client.post(server.url("/evaluate")).json(&body).send().await.unwrap().json().await.unwrap();
     assert!(r["evaluation"].get("semantic_similarity").is_none(), "{r}");
     assert!(r["warnings"][0].as_str().unwrap().contains("no embedding backend"), "{r}");
+    assert!(r["weights"].get("semantic_similarity").is_none(), "only computed scores' weights: {r}");
+    assert_eq!(r["weights"]["lexical_similarity"], 0.3, "{r}");
     let e = &r["evaluation"];
     let expected = (0.3 * (1.0 - (e["lexical_similarity"].as_f64().unwrap() - 0.3).abs() / 0.7)
         + 0.2 * (1.0 - e["word_overlap"].as_f64().unwrap())
@@ -287,4 +289,33 @@ async fn an_operator_adds_a_metric_in_config_and_its_scores_appear() {
     assert_eq!(r["evaluation"]["sentence_count_diff"], 1.0, "{r}");
     let health: Value = server.client.get(server.url("/health")).send().await.unwrap().json().await.unwrap();
     assert!(health["components"]["plugins"]["metrics"].as_array().unwrap().contains(&json!("shape")));
+}
+
+/// The CLI's `--include_semantic` is the API's `include_semantic`, with the same default: a configured
+/// model alone does not switch the semantic metric on. The weights echoed are those of the scores
+/// that were computed.
+#[test]
+fn the_cli_includes_semantic_similarity_only_when_asked() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = model_dir();
+    let evaluate = |extra: &[&str]| {
+        let out = crate::common::command(home.path())
+            .env("PARLANCE_EMBEDDINGS_MODEL_DIR", &dir)
+            .args(["--mode", "evaluate", "--evaluate_original", "The cat sat on the mat."])
+            .args(["--evaluate_paraphrase", "A cat was sitting on the mat.", "--json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let plain = evaluate(&[]);
+    assert!(plain["evaluation"].get("semantic_similarity").is_none(), "{plain}");
+    assert!(plain["weights"].get("semantic_similarity").is_none(), "{plain}");
+    assert_eq!(plain["weights"]["length_ratio"], 0.2, "{plain}");
+    for flag in ["--include_semantic", "--include-semantic"] {
+        let semantic = evaluate(&[flag]);
+        assert!(semantic["evaluation"]["semantic_similarity"].is_number(), "{semantic}");
+        assert_eq!(semantic["weights"]["semantic_similarity"], 0.3, "{semantic}");
+    }
 }

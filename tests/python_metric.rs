@@ -30,9 +30,7 @@ fn diversity(original: &str, paraphrase: &str) -> (f64, f64, f64) {
 }
 
 async fn server() -> Server {
-    let home = tempfile::tempdir().unwrap();
-    std::fs::write(home.path().join("parlance.toml"), CONFIG).unwrap();
-    Server::start_in(home, &[], &["--config", "parlance.toml"]).await
+    Server::start_in(crate::common::home_with_config(CONFIG), &[], &["--config", "parlance.toml"]).await
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -125,4 +123,38 @@ async fn two_empty_texts_are_unscorable_not_invented() {
     );
     // The other pair of the same call is still scored.
     assert_eq!(body["results"][1]["evaluation"]["parascore_diversity"], 0.35, "{body}");
+}
+
+/// A start that compiles a Python component (seconds) says so, and how long it took; a start that
+/// finds it in the compile cache does not.
+#[test]
+fn a_start_that_compiles_a_python_plugin_says_so() {
+    let home = crate::common::home_with_config(CONFIG);
+    let cache = tempfile::tempdir().unwrap();
+    let list = || {
+        let out = crate::common::command(home.path())
+            .env("PARLANCE_CACHE_DIR", cache.path())
+            .args(["plugins", "list", "--json"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{err}");
+        err
+    };
+    let first = list();
+    let announced = first.lines().find(|l| l.contains("compiling plugin `parascore` (builtin:parascore, "));
+    let announced = announced.unwrap_or_else(|| panic!("{first}"));
+    assert!(
+        announced.contains("INFO")
+            && announced.ends_with("MB); this happens once, later starts use the compile cache"),
+        "{first}"
+    );
+    assert!(
+        first.lines().any(|l| l.contains("compiled plugin `parascore` in ") && l.ends_with(" s")),
+        "{first}"
+    );
+    // The small Rust components compile in milliseconds and are not announced at info level.
+    assert!(!first.contains("compiling plugin `lexical`"), "{first}");
+    let second = list();
+    assert!(!second.contains("compiling plugin"), "the second start loads from the cache: {second}");
 }

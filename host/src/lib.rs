@@ -258,15 +258,24 @@ impl Parlance {
         &self.inner.evaluate
     }
 
-    /// Judges a paraphrase against its original with every metric plugin (the semantic metric
-    /// included when an embedding backend is configured); the result carries `overall_score`.
+    /// Judges a paraphrase against its original with every metric plugin but the semantic ones (as
+    /// `POST /evaluate` does by default); the result carries `overall_score`.
     pub async fn evaluate_paraphrase(
         &self,
         original: &str,
         paraphrase: &str,
     ) -> Result<evaluate::PairEvaluation> {
-        let options =
-            evaluate::EvalOptions { include_semantic: self.inner.config.embeddings.is_some(), detail: false };
+        self.evaluate_paraphrase_with(original, paraphrase, evaluate::EvalOptions::default()).await
+    }
+
+    /// [`Parlance::evaluate_paraphrase`] with the options of `POST /evaluate`: `include_semantic`
+    /// (needs an embedding backend) and `detail`.
+    pub async fn evaluate_paraphrase_with(
+        &self,
+        original: &str,
+        paraphrase: &str,
+        options: evaluate::EvalOptions,
+    ) -> Result<evaluate::PairEvaluation> {
         let pair = plugins::api::Pair { original: original.to_owned(), paraphrase: paraphrase.to_owned() };
         Ok(self.inner.evaluate.evaluate(&[pair], options, &Caller::local().client).await?.remove(0))
     }
@@ -276,9 +285,8 @@ impl Parlance {
     pub async fn evaluate_dataset(
         &self,
         pairs: impl Iterator<Item = plugins::api::Pair>,
+        options: evaluate::EvalOptions,
     ) -> Result<evaluate::summary::Summary> {
-        let options =
-            evaluate::EvalOptions { include_semantic: self.inner.config.embeddings.is_some(), detail: false };
         self.inner.evaluate.summarize_dataset(pairs, options, &Caller::local().client).await
     }
 

@@ -1,5 +1,8 @@
 //! Prometheus metrics for `GET /metrics`: requests by route and status, plugin calls by plugin id and
-//! outcome with latency histograms, cache hits and misses, and rate-limit rejections.
+//! outcome with latency histograms, cache hits and misses, and rate-limit rejections; written as
+//! OpenMetrics 1.0.0 or as the Prometheus text format 0.0.4. Every label set known at start (each
+//! plugin and outcome, each documented route and status, each provider's rejections) is exposed from
+//! the start with its zero, so that a family never appears only after its first event.
 
 use crate::plugins::api::{CallError, CallFailure};
 use prometheus_client::encoding::EncodeLabelSet;
@@ -38,6 +41,54 @@ pub struct ProviderLabels {
 }
 
 type Histograms<L> = Family<L, Histogram, fn() -> Histogram>;
+
+/// The media type of [`Metrics::render`].
+pub const OPENMETRICS: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+/// The media type of [`Metrics::render_prometheus_text`].
+pub const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// The `outcome` label of a plugin call: `ok`, or what went wrong.
+const OUTCOMES: &[&str] =
+    &["ok", "plugin_error", "timeout", "memory_limit", "trap", "invalid_output", "not_started", "busy", "client_busy", "memory_budget"];
+
+fn outcome_label(failure: &CallFailure) -> &'static str {
+    match failure {
+        CallFailure::Reported(_) => "plugin_error",
+        CallFailure::Deadline(_) => "timeout",
+        CallFailure::MemoryLimit { .. } => "memory_limit",
+        CallFailure::Trap(_) => "trap",
+        CallFailure::InvalidOutput(_) => "invalid_output",
+        CallFailure::NotStarted(_) => "not_started",
+        CallFailure::Busy { .. } => "busy",
+        CallFailure::ClientBusy { .. } => "client_busy",
+        CallFailure::MemoryBudget { .. } => "memory_budget",
+    }
+}
+
+/// OpenMetrics text rewritten as the Prometheus text format 0.0.4. The two differ, for what this
+/// registry writes, in three ways: a counter's `# HELP` and `# TYPE` name its samples' `_total` name,
+/// there is no `# UNIT` line, and no `# EOF`. Samples, labels and their escaping are the same.
+pub fn prometheus_text(openmetrics: &str) -> String {
+    let counters: std::collections::HashSet<&str> =
+        openmetrics.lines().filter_map(|l| l.strip_prefix("# TYPE ")?.strip_suffix(" counter")).collect();
+    let mut out = String::with_capacity(openmetrics.len());
+    for line in openmetrics.lines() {
+        if line == "# EOF" || line.starts_with("# UNIT ") {
+            continue;
+        }
+        let descriptor = ["# HELP ", "# TYPE "].into_iter().find_map(|p| Some((p, line.strip_prefix(p)?)));
+        match descriptor {
+            Some((prefix, rest)) => {
+                let (name, tail) = rest.split_once(' ').unwrap_or((rest, ""));
+                let suffix = if counters.contains(name) { "_total" } else { "" };
+                out.push_str(&format!("{prefix}{name}{suffix} {tail}"));
+            }
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
+}
 
 fn latency_histogram() -> Histogram {
     // 50 µs to ~13 s.
@@ -106,7 +157,7 @@ impl Metrics {
         }
     }
 
-    /// The text exposition format.
+    /// OpenMetrics 1.0.0 text ([`OPENMETRICS`]).
     pub fn render(&self) -> String {
         let mut out = String::new();
         // Writing into a String cannot fail.
@@ -114,20 +165,38 @@ impl Metrics {
         out
     }
 
+    /// The Prometheus text format 0.0.4 ([`PROMETHEUS_TEXT`]), for scrapers and parsers that do not ask
+    /// for OpenMetrics.
+    pub fn render_prometheus_text(&self) -> String {
+        prometheus_text(&self.render())
+    }
+
+    /// Exposes the zero counts and empty histograms of a plugin, for each outcome of its calls.
+    pub fn expect_plugin(&self, plugin: &str) {
+        // Creating a label set is what exposes it; the guard `get_or_create` returns is not needed.
+        for outcome in OUTCOMES {
+            let labels = PluginCallLabels { plugin: plugin.to_owned(), outcome: (*outcome).to_owned() };
+            drop(self.plugin_calls.get_or_create(&labels));
+        }
+        drop(self.plugin_duration.get_or_create(&PluginLabels { plugin: plugin.to_owned() }));
+    }
+
+    /// Exposes a provider's zero count of rate-limit rejections.
+    pub fn expect_provider(&self, provider: &str) {
+        drop(self.rate_limited.get_or_create(&ProviderLabels { provider: provider.to_owned() }));
+    }
+
+    /// Exposes the zero counts of a documented route, method and status, and the route's histogram.
+    pub fn expect_route(&self, route: &str, method: &str, status: u16) {
+        let labels = RequestLabels { route: route.to_owned(), method: method.to_owned(), status };
+        drop(self.http_requests.get_or_create(&labels));
+        drop(self.http_duration.get_or_create(&RouteLabels { route: route.to_owned() }));
+    }
+
     pub fn observe_plugin_call(&self, plugin: &str, outcome: Result<(), &CallError>, elapsed: Duration) {
         let outcome = match outcome {
             Ok(()) => "ok",
-            Err(e) => match &e.failure {
-                CallFailure::Reported(_) => "plugin_error",
-                CallFailure::Deadline(_) => "timeout",
-                CallFailure::MemoryLimit { .. } => "memory_limit",
-                CallFailure::Trap(_) => "trap",
-                CallFailure::InvalidOutput(_) => "invalid_output",
-                CallFailure::NotStarted(_) => "not_started",
-                CallFailure::Busy { .. } => "busy",
-                CallFailure::ClientBusy { .. } => "client_busy",
-                CallFailure::MemoryBudget { .. } => "memory_budget",
-            },
+            Err(e) => outcome_label(&e.failure),
         };
         self.plugin_calls
             .get_or_create(&PluginCallLabels { plugin: plugin.to_owned(), outcome: outcome.to_owned() })
@@ -135,5 +204,49 @@ impl Metrics {
         self.plugin_duration
             .get_or_create(&PluginLabels { plugin: plugin.to_owned() })
             .observe(elapsed.as_secs_f64());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_family_is_exposed_from_the_start_in_both_formats() {
+        let metrics = Metrics::new();
+        metrics.expect_plugin("offline");
+        metrics.expect_route("/paraphrase", "POST", 200);
+        metrics.expect_provider("openrouter");
+        let openmetrics = metrics.render();
+        assert!(openmetrics.ends_with("# EOF\n"), "{openmetrics}");
+        for family in [
+            "http_requests",
+            "http_request_duration_seconds",
+            "plugin_calls",
+            "plugin_call_duration_seconds",
+            "cache_hits",
+            "cache_misses",
+            "rate_limit_rejections",
+        ] {
+            assert!(openmetrics.contains(&format!("# TYPE parlance_{family} ")), "{family}: {openmetrics}");
+        }
+        assert!(openmetrics.contains("parlance_plugin_calls_total{plugin=\"offline\",outcome=\"trap\"} 0"));
+        assert!(openmetrics.contains("parlance_rate_limit_rejections_total{provider=\"openrouter\"} 0"));
+
+        let text = metrics.render_prometheus_text();
+        assert!(!text.contains("# EOF"), "{text}");
+        assert!(text.contains("# TYPE parlance_http_requests_total counter\n"), "{text}");
+        assert!(
+            text.contains("# HELP parlance_cache_hits_total Paraphrase response-cache hits.\n"),
+            "{text}"
+        );
+        assert!(text.contains("# TYPE parlance_plugin_call_duration_seconds histogram\n"), "{text}");
+        assert!(text.contains(
+            "parlance_http_requests_total{route=\"/paraphrase\",method=\"POST\",status=\"200\"} 0\n"
+        ));
+        // Every sample line is the same in both.
+        let samples =
+            |t: &str| t.lines().filter(|l| !l.starts_with('#')).map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(samples(&openmetrics), samples(&text));
     }
 }

@@ -1,11 +1,15 @@
-//! Rate limits on provider calls, per (client, provider), with GCRA (governor): a client may spend
-//! `RATE_LIMIT_REQUESTS_PER_MINUTE` calls at once and regains one every 60/N seconds. Cache hits are
-//! not provider calls and are never counted.
+//! Rate limits on provider calls, per (client, provider), with GCRA (governor): a client may spend a
+//! provider's quota of N calls at once and regains one every 60/N seconds. Each provider's quota is
+//! decided once, from its spec ([`Quota::for_plugin`]): limits protect an upstream, so a provider that
+//! reaches none (the offline default) is not limited unless the operator sets a limit for it. Cache
+//! hits are not provider calls and are never counted.
 
+use crate::plugins::spec::PluginSpec;
 use governor::clock::{Clock, DefaultClock};
 use governor::middleware::StateInformationMiddleware;
 use governor::state::keyed::DefaultKeyedStateStore;
-use governor::{Quota, RateLimiter};
+use governor::{Quota as GovernorQuota, RateLimiter};
+use std::collections::HashMap;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
@@ -68,73 +72,163 @@ impl Refused {
     }
 }
 
-pub struct RateLimits {
-    limiter: Limiter,
-    per_minute: NonZeroU32,
-    clock: DefaultClock,
+/// The quota of one provider.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quota {
+    /// Calls are never refused nor paced.
+    Unlimited,
+    PerMinute(NonZeroU32),
 }
 
-impl RateLimits {
-    pub fn per_minute(n: u32) -> RateLimits {
-        let per_minute = NonZeroU32::new(n.max(1)).expect("max(1) is non-zero");
-        let limiter =
-            RateLimiter::keyed(Quota::per_minute(per_minute)).with_middleware::<StateInformationMiddleware>();
-        RateLimits { limiter, per_minute, clock: DefaultClock::default() }
+impl Quota {
+    /// The rule, decided once per plugin: the operator's own `rate_limit_per_minute` when set (`0`
+    /// lifts the limit); otherwise `global` for a plugin that reaches an upstream, and no limit for one
+    /// that reaches nothing, since there is no upstream to protect.
+    pub fn for_plugin(spec: &PluginSpec, global: u32) -> Quota {
+        Quota::from_per_minute(match spec.rate_limit_per_minute {
+            Some(own) => own,
+            None if spec.reaches_upstream() => global,
+            None => 0,
+        })
     }
 
-    pub fn limit(&self) -> u32 {
-        self.per_minute.get()
+    /// `n` calls per client per minute; `0` is no limit.
+    pub fn from_per_minute(n: u32) -> Quota {
+        NonZeroU32::new(n).map_or(Quota::Unlimited, Quota::PerMinute)
+    }
+
+    /// Calls per client per minute, `None` when unlimited.
+    pub fn per_minute(self) -> Option<u32> {
+        match self {
+            Quota::Unlimited => None,
+            Quota::PerMinute(n) => Some(n.get()),
+        }
+    }
+}
+
+/// One limited provider's quota and the state of its clients.
+struct Limited {
+    per_minute: NonZeroU32,
+    limiter: Limiter,
+}
+
+impl Limited {
+    fn new(per_minute: NonZeroU32) -> Limited {
+        let limiter = RateLimiter::keyed(GovernorQuota::per_minute(per_minute))
+            .with_middleware::<StateInformationMiddleware>();
+        Limited { per_minute, limiter }
     }
 
     fn interval(&self) -> Duration {
         Duration::from_secs(60) / self.per_minute.get()
     }
+}
 
-    /// Spends one call of `client`'s quota for `provider`, or says how long to wait.
-    pub fn check(&self, client: &str, provider: &str) -> Result<Admitted, Refused> {
+/// Every provider's quota and the state of each (client, provider) pair: the one place that admits,
+/// refuses or paces a provider call.
+pub struct RateLimits {
+    /// The quota of a provider this was not told about, and its limiter.
+    fallback: Quota,
+    fallback_limited: Option<Limited>,
+    quotas: HashMap<String, Quota>,
+    limited: HashMap<String, Limited>,
+    clock: DefaultClock,
+}
+
+impl RateLimits {
+    /// `providers` gives each provider's quota; a provider not listed gets `fallback`.
+    pub fn new(fallback: Quota, providers: impl IntoIterator<Item = (String, Quota)>) -> RateLimits {
+        let quotas: HashMap<String, Quota> = providers.into_iter().collect();
+        let limited = quotas
+            .iter()
+            .filter_map(|(provider, quota)| match quota {
+                Quota::PerMinute(n) => Some((provider.clone(), Limited::new(*n))),
+                Quota::Unlimited => None,
+            })
+            .collect();
+        let fallback_limited = match fallback {
+            Quota::PerMinute(n) => Some(Limited::new(n)),
+            Quota::Unlimited => None,
+        };
+        RateLimits { fallback, fallback_limited, quotas, limited, clock: DefaultClock::default() }
+    }
+
+    /// The same quota for every provider.
+    pub fn per_minute(n: u32) -> RateLimits {
+        RateLimits::new(Quota::from_per_minute(n), [])
+    }
+
+    /// The quota of `provider`.
+    pub fn quota(&self, provider: &str) -> Quota {
+        self.quotas.get(provider).copied().unwrap_or(self.fallback)
+    }
+
+    /// The limiter of a limited provider; providers this was not told about share the fallback's.
+    fn limited(&self, provider: &str) -> Option<&Limited> {
+        if self.quotas.contains_key(provider) {
+            self.limited.get(provider)
+        } else {
+            self.fallback_limited.as_ref()
+        }
+    }
+
+    /// Spends one call of `client`'s quota for `provider`, or says how long to wait. `Ok(None)` for a
+    /// provider without a limit, whose calls carry no quota headers.
+    pub fn check(&self, client: &str, provider: &str) -> Result<Option<Admitted>, Refused> {
+        let Some(rule) = self.limited(provider) else { return Ok(None) };
         let key = (client.to_owned(), provider.to_owned());
-        let limit = self.limit();
-        match self.limiter.check_key(&key) {
+        let limit = rule.per_minute.get();
+        match rule.limiter.check_key(&key) {
             Ok(snapshot) => {
                 let remaining = snapshot.remaining_burst_capacity();
-                Ok(Admitted { limit, remaining, reset: self.interval() * (limit - remaining) })
+                Ok(Some(Admitted { limit, remaining, reset: rule.interval() * (limit - remaining) }))
             }
             Err(not_until) => {
                 let retry_after = not_until.wait_time_from(self.clock.now());
-                Err(Refused { limit, retry_after, reset: retry_after + self.interval() * (limit - 1) })
+                Err(Refused { limit, retry_after, reset: retry_after + rule.interval() * (limit - 1) })
             }
         }
     }
 
     /// Waits until `client` may call `provider`, then spends the call: how the CLI paces itself under
-    /// the limit instead of failing.
-    pub async fn wait(&self, client: &str, provider: &str) {
+    /// the limit instead of failing. Returns how long it waited.
+    pub async fn wait(&self, client: &str, provider: &str) -> Duration {
+        let Some(rule) = self.limited(provider) else { return Duration::ZERO };
         let key = (client.to_owned(), provider.to_owned());
+        let mut waited = Duration::ZERO;
         loop {
-            match self.limiter.check_key(&key) {
-                Ok(_) => return,
-                Err(not_until) => tokio::time::sleep(not_until.wait_time_from(self.clock.now())).await,
+            match rule.limiter.check_key(&key) {
+                Ok(_) => return waited,
+                Err(not_until) => {
+                    let wait = not_until.wait_time_from(self.clock.now());
+                    tokio::time::sleep(wait).await;
+                    waited += wait;
+                }
             }
         }
     }
 
     /// Forgets clients whose quota is full again, so the key space does not grow without bound.
     pub fn forget_idle(&self) {
-        self.limiter.retain_recent();
-        self.limiter.shrink_to_fit();
+        for rule in self.limited.values().chain(&self.fallback_limited) {
+            rule.limiter.retain_recent();
+            rule.limiter.shrink_to_fit();
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plugins::api::PluginKind;
+    use crate::plugins::spec::{ComponentSource, HostPattern};
 
     #[test]
     fn counts_per_client_and_provider() {
         let limits = RateLimits::per_minute(2);
-        let first = limits.check("a", "p").unwrap();
+        let first = limits.check("a", "p").unwrap().unwrap();
         assert_eq!((first.limit, first.remaining), (2, 1));
-        assert_eq!(limits.check("a", "p").unwrap().remaining, 0);
+        assert_eq!(limits.check("a", "p").unwrap().unwrap().remaining, 0);
         let refused = limits.check("a", "p").unwrap_err();
         assert!(
             refused.retry_after > Duration::from_secs(25) && refused.retry_after <= Duration::from_secs(30)
@@ -142,5 +236,49 @@ mod tests {
         // Other clients and other providers have their own quotas.
         assert!(limits.check("b", "p").is_ok());
         assert!(limits.check("a", "q").is_ok());
+    }
+
+    #[test]
+    fn the_quota_protects_upstreams_unless_the_operator_says_otherwise() {
+        let component = || ComponentSource::Builtin("x".into());
+        let local = PluginSpec::new("offline", PluginKind::Provider, component());
+        let mut remote = PluginSpec::new("openrouter", PluginKind::Provider, component());
+        remote.allowed_hosts.push(HostPattern::parse("https://openrouter.ai").unwrap());
+        let per_minute = |n| Quota::PerMinute(NonZeroU32::new(n).unwrap());
+        assert_eq!(Quota::for_plugin(&local, 60), Quota::Unlimited);
+        assert_eq!(Quota::for_plugin(&remote, 60), per_minute(60));
+        let mut limited_local = local.clone();
+        limited_local.rate_limit_per_minute = Some(5);
+        assert_eq!(Quota::for_plugin(&limited_local, 60), per_minute(5));
+        let mut lifted_remote = remote.clone();
+        lifted_remote.rate_limit_per_minute = Some(0);
+        assert_eq!(Quota::for_plugin(&lifted_remote, 60), Quota::Unlimited);
+        remote.rate_limit_per_minute = Some(600);
+        assert_eq!(Quota::for_plugin(&remote, 60), per_minute(600));
+    }
+
+    #[tokio::test]
+    async fn each_provider_has_its_own_quota() {
+        let limits = RateLimits::new(
+            Quota::PerMinute(NonZeroU32::new(1).unwrap()),
+            [
+                ("offline".to_owned(), Quota::Unlimited),
+                ("fast".to_owned(), Quota::PerMinute(NonZeroU32::new(1200).unwrap())),
+            ],
+        );
+        for _ in 0..5000 {
+            assert_eq!(limits.check("a", "offline"), Ok(None), "an unlimited provider is never refused");
+        }
+        assert_eq!(limits.wait("a", "offline").await, Duration::ZERO);
+        for _ in 0..1200 {
+            assert_eq!(limits.check("a", "fast").unwrap().unwrap().limit, 1200);
+        }
+        assert!(limits.check("a", "fast").is_err());
+        let waited = limits.wait("a", "fast").await;
+        assert!(waited > Duration::ZERO && waited <= Duration::from_millis(50), "{waited:?}");
+        // A provider it was not told about gets the fallback quota.
+        assert_eq!(limits.quota("other"), Quota::PerMinute(NonZeroU32::new(1).unwrap()));
+        assert!(limits.check("a", "other").is_ok());
+        assert!(limits.check("a", "other").is_err());
     }
 }

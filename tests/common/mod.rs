@@ -23,6 +23,14 @@ pub fn compile_cache_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compile-cache")
 }
 
+/// A fresh home whose `parlance.toml` is `config`: the binary finds it there, as its working
+/// directory.
+pub fn home_with_config(config: &str) -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("parlance.toml"), config).unwrap();
+    home
+}
+
 /// The `parlance` binary under test.
 pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_parlance"))

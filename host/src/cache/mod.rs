@@ -71,7 +71,7 @@ impl ResponseCache {
             .time_to_live(config.ttl().max(Duration::from_secs(1)))
             .build();
         let redis = match &config.kind() {
-            CacheKind::Redis { url } => Some(RedisStore::connect(url).await),
+            CacheKind::Redis { url } => Some(RedisStore::connect(url, config.warn_if_unreachable()).await),
             CacheKind::Memory => None,
         };
         ResponseCache { redis, memory, ttl: config.ttl(), hits, misses, errors: AtomicU64::new(0) }
@@ -137,6 +137,7 @@ impl ResponseCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Chosen;
 
     #[test]
     fn keys_separate_every_field() {
@@ -150,8 +151,12 @@ mod tests {
 
     #[tokio::test]
     async fn memory_cache_counts_hits_and_misses() {
-        let config =
-            CacheConfig { backend: "memory".into(), ttl_secs: 60, max_entries: 10, ..CacheConfig::default() };
+        let config = CacheConfig {
+            backend: Chosen::set("memory".into()),
+            ttl_secs: 60,
+            max_entries: 10,
+            ..CacheConfig::default()
+        };
         let cache = ResponseCache::new(&config, Counter::default(), Counter::default()).await;
         let value = CachedParaphrase { paraphrase: "p".into(), model: "m".into() };
         assert_eq!(cache.get("k").await, None);
@@ -165,10 +170,11 @@ mod tests {
     async fn an_unreachable_redis_falls_back_to_memory() {
         // Port 1 on loopback: nothing listens there.
         let config = CacheConfig {
-            backend: "redis".into(),
-            url: "redis://127.0.0.1:1/0".into(),
+            backend: Chosen::set("redis".into()),
+            url: Chosen::set("redis://127.0.0.1:1/0".into()),
             ttl_secs: 60,
             max_entries: 10,
+            one_shot: false,
         };
         let cache = ResponseCache::new(&config, Counter::default(), Counter::default()).await;
         let value = CachedParaphrase { paraphrase: "p".into(), model: "m".into() };
@@ -181,8 +187,12 @@ mod tests {
 
     #[tokio::test]
     async fn a_zero_ttl_disables_caching() {
-        let config =
-            CacheConfig { backend: "memory".into(), ttl_secs: 0, max_entries: 10, ..CacheConfig::default() };
+        let config = CacheConfig {
+            backend: Chosen::set("memory".into()),
+            ttl_secs: 0,
+            max_entries: 10,
+            ..CacheConfig::default()
+        };
         let cache = ResponseCache::new(&config, Counter::default(), Counter::default()).await;
         cache.put("k", &CachedParaphrase { paraphrase: "p".into(), model: "m".into() }).await;
         assert_eq!(cache.get("k").await, None);

@@ -23,7 +23,9 @@ pub struct RedisStore {
 }
 
 impl RedisStore {
-    pub async fn connect(url: &str) -> RedisStore {
+    /// Connects, or starts down. `warn` says whether a store that cannot be reached now is worth a
+    /// warning; otherwise (a one-shot command that did not ask for Redis) it is said at info level.
+    pub async fn connect(url: &str, warn: bool) -> RedisStore {
         let client = redis::Client::open(url);
         let state = match &client {
             Ok(client) => match connect(client).await {
@@ -31,9 +33,9 @@ impl RedisStore {
                     tracing::info!(url = %redact(url), "response cache: connected to Redis");
                     State::Up(conn)
                 }
-                Err(error) => down(url, error),
+                Err(error) => down(url, error, warn),
             },
-            Err(e) => down(url, format!("invalid URL: {e}")),
+            Err(e) => down(url, format!("invalid URL: {e}"), warn),
         };
         RedisStore { client: client.ok(), url: url.to_owned(), state: Mutex::new(state) }
     }
@@ -119,8 +121,12 @@ async fn connect(client: &redis::Client) -> Result<ConnectionManager, String> {
     }
 }
 
-fn down(url: &str, error: String) -> State {
-    tracing::warn!(url = %redact(url), %error, "response cache: Redis is unreachable; serving from memory until it is back");
+fn down(url: &str, error: String, warn: bool) -> State {
+    if warn {
+        tracing::warn!(url = %redact(url), %error, "response cache: Redis is unreachable; serving from memory until it is back");
+    } else {
+        tracing::info!(url = %redact(url), "response cache: no Redis at the default address; caching in memory for this run (set CACHE_TYPE=memory to skip Redis, or CACHE_TYPE=redis to be warned)");
+    }
     State::Down { error, retry_at: Instant::now() + RETRY_EVERY }
 }
 

@@ -1,6 +1,6 @@
 //! The `[cache]` section: which store holds cached paraphrases, and for how long.
 
-use crate::config::{Kind, Section, Setting};
+use crate::config::{Chosen, Kind, Section, Setting};
 use crate::setting;
 use std::time::Duration;
 
@@ -10,13 +10,17 @@ pub const DEFAULT_REDIS_URL: &str = "redis://localhost:6379/0";
 #[derive(Clone, Debug)]
 pub struct CacheConfig {
     /// `redis` (the seed's external store) or `memory`.
-    pub backend: String,
+    pub backend: Chosen<String>,
     /// The Redis URL, for the `redis` backend.
-    pub url: String,
+    pub url: Chosen<String>,
     /// Seconds a cached paraphrase lives; 0 disables the cache.
     pub ttl_secs: u64,
     /// Entries kept by the in-process cache (also the fallback when Redis is down).
     pub max_entries: u64,
+    /// Not a setting: set by a command that runs once and exits (the CLI's modes). For it, a Redis
+    /// that the configuration did not ask for and that is not running is no news, and is mentioned
+    /// once at info level instead of warned about.
+    pub one_shot: bool,
 }
 
 /// Where the response cache lives.
@@ -31,17 +35,28 @@ pub enum CacheKind {
 impl Default for CacheConfig {
     fn default() -> Self {
         CacheConfig {
-            backend: "redis".into(),
-            url: DEFAULT_REDIS_URL.into(),
+            backend: Chosen::default_value("redis".into()),
+            url: Chosen::default_value(DEFAULT_REDIS_URL.into()),
             ttl_secs: 3600,
             max_entries: 100_000,
+            one_shot: false,
         }
     }
 }
 
 impl CacheConfig {
     pub fn kind(&self) -> CacheKind {
-        if self.backend == "redis" { CacheKind::Redis { url: self.url.clone() } } else { CacheKind::Memory }
+        if *self.backend == "redis" {
+            CacheKind::Redis { url: self.url.value.clone() }
+        } else {
+            CacheKind::Memory
+        }
+    }
+
+    /// Whether an unreachable Redis is worth a warning: the operator asked for Redis (by `type` or
+    /// `url`), or the process is a server, whose cache outlives one command.
+    pub fn warn_if_unreachable(&self) -> bool {
+        !self.one_shot || self.backend.chosen || self.url.chosen
     }
 
     pub fn ttl(&self) -> Duration {

@@ -4,6 +4,7 @@
 
 use super::{ChatMessage, ChatService, DialogEntry, MAX_USER_ID_CHARS};
 use crate::rest::extract::QueryAndForm;
+use crate::rest::openapi::responses as r;
 use crate::rest::openapi::{
     CONTROLS_AND_SLASH, SPACES, array, client, items, lines, name, parameter, property, visible,
 };
@@ -205,9 +206,9 @@ pub struct Status {
 #[utoipa::path(put, path = "/v1/user/id/{user_id}", tag = "chat",
     params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
     responses(
-        (status = 200, body = UserId),
-        (status = 400, description = "Bad client header or path", body = ErrorBody),
-        (status = 422, description = "A bad user_id (empty, over 256 characters, control characters, a slash)", body = ErrorBody),
+        (status = 200, description = "The user exists for this client, created now or before; its dialog is untouched", body = UserId),
+        (status = 400, description = r::BAD_CALLER, body = ErrorBody),
+        (status = 422, description = r::BAD_USER_ID, body = ErrorBody),
     ))]
 pub async fn put_user(
     State(chat): Chat,
@@ -226,8 +227,8 @@ pub async fn put_user(
     responses(
         (status = 200, description = "The user exists", body = UserExists),
         (status = 404, description = "No such user for this client: `exists` is false", body = UserExists),
-        (status = 400, description = "Bad client header or path", body = ErrorBody),
-        (status = 422, description = "A bad user_id", body = ErrorBody),
+        (status = 400, description = r::BAD_CALLER, body = ErrorBody),
+        (status = 422, description = r::BAD_USER_ID, body = ErrorBody),
     ))]
 pub async fn get_user(
     State(chat): Chat,
@@ -242,7 +243,7 @@ pub async fn get_user(
 /// Deletes the user and its dialog.
 #[utoipa::path(delete, path = "/v1/user/id/{user_id}", tag = "chat",
     params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
-    responses((status = 200, body = UserId), (status = 400, body = ErrorBody), (status = 404, description = "No such user for this client", body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, description = "The user and its dialog were deleted", body = UserId), (status = 400, description = r::BAD_CALLER, body = ErrorBody), (status = 404, description = r::NO_SUCH_USER, body = ErrorBody), (status = 422, description = r::BAD_USER_ID, body = ErrorBody)))]
 pub async fn delete_user(
     State(chat): Chat,
     caller: Caller,
@@ -255,7 +256,7 @@ pub async fn delete_user(
 /// When the user's dialog last changed.
 #[utoipa::path(get, path = "/v1/user/metadata/{user_id}", tag = "chat",
     params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
-    responses((status = 200, body = UserMetadataBody), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, description = "When the user's dialog last changed", body = UserMetadataBody), (status = 400, description = r::BAD_CALLER, body = ErrorBody), (status = 404, description = r::NO_SUCH_USER, body = ErrorBody), (status = 422, description = r::BAD_USER_ID, body = ErrorBody)))]
 pub async fn metadata(
     State(chat): Chat,
     caller: Caller,
@@ -281,7 +282,7 @@ pub fn utc_datetime(unix_seconds: i64) -> String {
 /// How many users this client has.
 #[utoipa::path(get, path = "/v1/user/all/count", tag = "chat",
     params(("current-user" = Option<String>, Header, description = "The API client")),
-    responses((status = 200, body = UserCount), (status = 400, body = ErrorBody)))]
+    responses((status = 200, description = "How many users this client has", body = UserCount), (status = 400, description = r::BAD_CALLER, body = ErrorBody)))]
 pub async fn count_users(State(chat): Chat, caller: Caller) -> Result<axum::Json<UserCount>, ApiError> {
     Ok(axum::Json(UserCount { user_count: chat.count_users(caller.tenant()).await? }))
 }
@@ -290,7 +291,7 @@ pub async fn count_users(State(chat): Chat, caller: Caller) -> Result<axum::Json
 /// the end is empty.
 #[utoipa::path(get, path = "/v1/user/all/id/{page}", tag = "chat",
     params(("page" = u64, Path, description = "Zero-based page number"), ("current-user" = Option<String>, Header, description = "The API client")),
-    responses((status = 200, body = UserPage), (status = 400, description = "The page is not an integer from 0 to 2^63-1", body = ErrorBody)))]
+    responses((status = 200, description = "One page of user ids, newest-modified first; empty past the end", body = UserPage), (status = 400, description = "The page is not an integer from 0 to 2^63-1", body = ErrorBody)))]
 pub async fn list_users(
     State(chat): Chat,
     caller: Caller,
@@ -314,7 +315,7 @@ pub async fn list_users(
 /// Resets the user's dialog to empty.
 #[utoipa::path(delete, path = "/v1/user/dialog/{user_id}", tag = "chat",
     params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
-    responses((status = 200, body = UserId), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, description = "The user's dialog is empty now", body = UserId), (status = 400, description = r::BAD_CALLER, body = ErrorBody), (status = 404, description = r::NO_SUCH_USER, body = ErrorBody), (status = 422, description = r::BAD_USER_ID, body = ErrorBody)))]
 pub async fn reset_dialog(
     State(chat): Chat,
     caller: Caller,
@@ -327,7 +328,7 @@ pub async fn reset_dialog(
 /// The dialog as a list of entries.
 #[utoipa::path(get, path = "/v1/user/dialog/json/{user_id}", tag = "chat",
     params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
-    responses((status = 200, body = DialogJson), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, description = "The dialog as entries, oldest first", body = DialogJson), (status = 400, description = r::BAD_CALLER, body = ErrorBody), (status = 404, description = r::NO_SUCH_USER, body = ErrorBody), (status = 422, description = r::BAD_USER_ID, body = ErrorBody)))]
 pub async fn dialog_json(
     State(chat): Chat,
     caller: Caller,
@@ -349,11 +350,11 @@ pub async fn dialog_json(
 #[utoipa::path(put, path = "/v1/user/dialog/json/{user_id}", tag = "chat", request_body = DialogBody,
     params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
     responses(
-        (status = 200, body = UserId),
-        (status = 400, body = ErrorBody),
-        (status = 404, body = ErrorBody),
-        (status = 413, body = ErrorBody),
-        (status = 415, body = ErrorBody),
+        (status = 200, description = "The dialog was replaced", body = UserId),
+        (status = 400, description = r::BAD_JSON, body = ErrorBody),
+        (status = 404, description = r::NO_SUCH_USER, body = ErrorBody),
+        (status = 413, description = r::TOO_LARGE, body = ErrorBody),
+        (status = 415, description = r::NOT_JSON, body = ErrorBody),
         (status = 422, description = "Missing or duplicate indices, wrong types, or a limit exceeded", body = ErrorBody),
     ))]
 pub async fn put_dialog_json(
@@ -369,7 +370,7 @@ pub async fn put_dialog_json(
 /// The dialog in its string form.
 #[utoipa::path(get, path = "/v1/user/dialog/str/{user_id}", tag = "chat",
     params(("user_id" = String, Path), ("current-user" = Option<String>, Header, description = "The API client")),
-    responses((status = 200, body = DialogStr), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, description = "The dialog as one text", body = DialogStr), (status = 400, description = r::BAD_CALLER, body = ErrorBody), (status = 404, description = r::NO_SUCH_USER, body = ErrorBody), (status = 422, description = r::BAD_USER_ID, body = ErrorBody)))]
 pub async fn dialog_str(
     State(chat): Chat,
     caller: Caller,
@@ -397,9 +398,9 @@ pub async fn dialog_str(
     ),
     responses(
         (status = 200, description = "The character's reply", content_type = "text/plain", body = String),
-        (status = 400, body = ErrorBody),
-        (status = 413, body = ErrorBody),
-        (status = 415, body = ErrorBody),
+        (status = 400, description = r::BAD_FORM, body = ErrorBody),
+        (status = 413, description = r::TOO_LARGE, body = ErrorBody),
+        (status = 415, description = r::NOT_FORM, body = ErrorBody),
         (status = 422, description = "A missing field, a bad user_id, or a limit exceeded", body = ErrorBody),
     ))]
 pub async fn chat_form(
@@ -419,10 +420,10 @@ pub async fn chat_form(
 #[utoipa::path(post, path = "/v1/waifu", tag = "chat", request_body = ChatBody,
     params(("current-user" = Option<String>, Header, description = "The API client")),
     responses(
-        (status = 200, body = ChatResponse),
-        (status = 400, body = ErrorBody),
-        (status = 413, body = ErrorBody),
-        (status = 415, body = ErrorBody),
+        (status = 200, description = "The character's reply; `DEFAULT_RESPONSE`, with the header `X-Parlance-Fallback: default-response`, when the model failed", body = ChatResponse),
+        (status = 400, description = r::BAD_JSON, body = ErrorBody),
+        (status = 413, description = r::TOO_LARGE, body = ErrorBody),
+        (status = 415, description = r::NOT_JSON, body = ErrorBody),
         (status = 422, description = "A missing field, a bad user_id, or a limit exceeded", body = ErrorBody),
     ))]
 pub async fn chat_json(
@@ -448,7 +449,7 @@ fn mark_fallback(response: &mut Response, model_failed: bool) {
 
 /// `ok` while the server and its dialog store are healthy.
 #[utoipa::path(get, path = "/v1/server/status", tag = "chat",
-    responses((status = 200, body = Status), (status = 503, description = "The dialog store cannot be read", body = Status)))]
+    responses((status = 200, description = "The server and its dialog store are healthy", body = Status), (status = 503, description = "The dialog store cannot be read", body = Status)))]
 pub async fn status(State(chat): Chat) -> Response {
     let health = chat.health().await;
     let code = if health.status == "ok" { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };

@@ -3,12 +3,15 @@
 //!
 //! The output format follows `--batch_output`'s extension: `.jsonl` writes one JSON object per line
 //! (`line`, `original`, and `paraphrase`, `provider`, `model`, `cached` or `error`); `.tsv` writes
-//! `source<TAB>paraphrase` (the structure of the seed's training files; tabs and newlines inside a
-//! text become spaces, and failed lines are reported on stderr only); anything else writes the original
-//! text blocks (`Original: …`, `Paraphrase: …` or `Error: …`, then a blank line). Without
-//! `--batch_output`, text blocks go to stdout.
+//! `source<TAB>paraphrase` (the structure of the seed's training files, in the dialect `--evaluate_file`
+//! reads, so a text holding a tab, a quote or a line break is quoted and reads back unchanged; failed
+//! lines are reported on stderr only); anything else writes the original text blocks (`Original: …`,
+//! `Paraphrase: …` or `Error: …`, then a blank line). Without `--batch_output`, text blocks go to
+//! stdout. A single `--decode_input` text is a batch of one, written the same way.
 
+use super::in_cli_words;
 use crate::paraphrase::{Caller, ParaphraseRequest};
+use crate::ratelimit::Quota;
 use crate::{Error, Parlance};
 use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -16,7 +19,7 @@ use std::io::{BufRead, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -52,28 +55,69 @@ pub struct Summary {
     pub interrupted: bool,
 }
 
+/// Texts with their line numbers, read as they are needed.
+type Texts = Box<dyn Iterator<Item = std::io::Result<(usize, String)>> + Send>;
+
+/// What a batch paraphrases.
+pub enum BatchInput {
+    /// A file of one text per line; blank lines are skipped.
+    File(PathBuf),
+    /// One text (`--decode_input`).
+    Text(String),
+}
+
+impl BatchInput {
+    fn name(&self) -> String {
+        match self {
+            BatchInput::File(path) => path.display().to_string(),
+            BatchInput::Text(_) => "--decode_input".into(),
+        }
+    }
+
+    /// How an input error names a text: a line of the file, or the flag.
+    fn words(&self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            BatchInput::File(_) => &[("`text`", "the text"), ("`model`", "--model")],
+            BatchInput::Text(_) => super::FLAG_WORDS,
+        }
+    }
+
+    /// The texts with their line numbers, read as they are needed.
+    fn texts(&self) -> std::io::Result<Texts> {
+        Ok(match self {
+            BatchInput::File(path) => {
+                let lines = BufReader::new(std::fs::File::open(path)?).lines();
+                Box::new(lines.enumerate().filter_map(|(i, line)| match line {
+                    Ok(text) if text.trim().is_empty() => None,
+                    Ok(text) => Some(Ok((i + 1, text))),
+                    Err(e) => Some(Err(e)),
+                }))
+            }
+            BatchInput::Text(text) => Box::new(std::iter::once(Ok((1, text.clone())))),
+        })
+    }
+
+    /// Counts the texts without keeping them, for the progress bar.
+    fn count(&self) -> std::io::Result<usize> {
+        let mut n = 0;
+        for text in self.texts()? {
+            text?;
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
 pub struct BatchJob {
-    pub input: PathBuf,
+    pub input: BatchInput,
     pub output: Option<PathBuf>,
     pub provider: Option<String>,
     pub model: Option<String>,
 }
 
-/// Counts the texts without keeping them, for the progress bar.
-fn count_texts(path: &Path) -> std::io::Result<usize> {
-    let reader = BufReader::new(std::fs::File::open(path)?);
-    let mut n = 0;
-    for line in reader.lines() {
-        if !line?.trim().is_empty() {
-            n += 1;
-        }
-    }
-    Ok(n)
-}
-
 pub async fn run(parlance: &Parlance, job: BatchJob) -> anyhow::Result<Summary> {
-    let total =
-        count_texts(&job.input).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", job.input.display()))?;
+    let input = job.input.name();
+    let total = job.input.count().map_err(|e| anyhow::anyhow!("cannot read {input}: {e}"))?;
     let format = Format::for_path(job.output.as_deref());
     let mut out: Box<dyn Write + Send> = match &job.output {
         Some(path) => Box::new(std::io::BufWriter::new(
@@ -84,10 +128,12 @@ pub async fn run(parlance: &Parlance, job: BatchJob) -> anyhow::Result<Summary> 
     };
     // Check the provider and model once, before the first line, so a typo fails fast.
     let service = parlance.paraphraser();
+    let words = job.input.words();
     let provider = service.provider(job.provider.as_deref())?;
-    service.model(provider, job.model.as_deref())?;
+    service.model(provider, job.model.as_deref()).map_err(|e| in_cli_words(e, words))?;
 
-    let progress = Progress::new(total);
+    let quota = service.rate_limits().quota(provider.id());
+    let mut progress = Progress::new(total, provider.id(), quota);
     let stop = Arc::new(AtomicBool::new(false));
     let on_signal = stop.clone();
     tokio::spawn(async move {
@@ -97,12 +143,7 @@ pub async fn run(parlance: &Parlance, job: BatchJob) -> anyhow::Result<Summary> 
         }
     });
 
-    let file = std::fs::File::open(&job.input)?;
-    let lines = BufReader::new(file).lines().enumerate().filter_map(|(i, line)| match line {
-        Ok(text) if text.trim().is_empty() => None,
-        Ok(text) => Some(Ok((i + 1, text))),
-        Err(e) => Some(Err(e)),
-    });
+    let lines = job.input.texts().map_err(|e| anyhow::anyhow!("cannot read {input}: {e}"))?;
     let workers = service.config().batch_max_workers.max(1);
     let caller = Caller::local();
     let stop_feed = stop.clone();
@@ -117,11 +158,9 @@ pub async fn run(parlance: &Parlance, job: BatchJob) -> anyhow::Result<Summary> 
             async move {
                 let (line, text) = item?;
                 let request = ParaphraseRequest { text: text.clone(), provider, model, skip_cache: false };
-                Ok::<_, std::io::Error>((
-                    line,
-                    text,
-                    service.paraphrase(&request, caller).await.map(|o| o.paraphrase),
-                ))
+                let outcome = service.paraphrase(&request, caller).await.map_err(|e| in_cli_words(e, words));
+                let waited = outcome.as_ref().map_or(Duration::ZERO, |o| o.waited);
+                Ok::<_, std::io::Error>((line, text, outcome.map(|o| o.paraphrase), waited))
             }
         })
         .buffered(workers);
@@ -130,8 +169,10 @@ pub async fn run(parlance: &Parlance, job: BatchJob) -> anyhow::Result<Summary> 
     let started = Instant::now();
     let mut summary = Summary { total, ..Summary::default() };
     while let Some(item) = results.next().await {
-        let (line, original, result) =
-            item.map_err(|e| anyhow::anyhow!("reading {}: {e}", job.input.display()))?;
+        let (line, original, result, waited) = item.map_err(|e| anyhow::anyhow!("reading {input}: {e}"))?;
+        if !waited.is_zero() {
+            progress.pacing(summary.succeeded + summary.failed);
+        }
         match &result {
             Ok(p) => {
                 summary.succeeded += 1;
@@ -163,10 +204,6 @@ pub async fn run(parlance: &Parlance, job: BatchJob) -> anyhow::Result<Summary> 
     Ok(summary)
 }
 
-fn one_line(text: &str) -> String {
-    text.split(['\t', '\n', '\r']).collect::<Vec<_>>().join(" ")
-}
-
 fn write_record(
     out: &mut dyn Write,
     format: Format,
@@ -188,22 +225,35 @@ fn write_record(
                 serde_json::json!({"line": line, "original": original, "error": {"code": api.code, "message": api.message}})
             )
         }
-        (Format::Tsv, Ok(p)) => writeln!(out, "{}\t{}", one_line(original), one_line(&p.paraphrase)),
+        (Format::Tsv, Ok(p)) => out.write_all(super::tsv::record(&[original, &p.paraphrase]).as_bytes()),
         (Format::Tsv, Err(_)) => Ok(()),
         (Format::Text, Ok(p)) => writeln!(out, "Original: {original}\nParaphrase: {}\n", p.paraphrase),
         (Format::Text, Err(e)) => writeln!(out, "Original: {original}\nError: {e}\n"),
     }
 }
 
-/// A progress bar on a terminal, plain progress lines otherwise (logs, pipes, CI).
-enum Progress {
-    Bar(ProgressBar),
-    Lines { total: usize, every: usize },
+/// A progress bar on a terminal, plain progress lines otherwise (logs, pipes, CI). Once the provider's
+/// rate limit paces the run, each update says so and when the run should end.
+struct Progress {
+    display: Display,
+    total: usize,
+    provider: String,
+    quota: Quota,
+    /// Set once a call had to wait for the quota.
+    paced: bool,
 }
 
+enum Display {
+    Bar(ProgressBar),
+    Lines { every: usize, last: Instant },
+}
+
+/// The longest a run goes without a progress line off a terminal.
+const QUIET_AT_MOST: Duration = Duration::from_secs(30);
+
 impl Progress {
-    fn new(total: usize) -> Progress {
-        if std::io::stderr().is_terminal() {
+    fn new(total: usize, provider: &str, quota: Quota) -> Progress {
+        let display = if std::io::stderr().is_terminal() {
             let bar = ProgressBar::new(total as u64);
             bar.set_style(
                 ProgressStyle::with_template(
@@ -211,40 +261,82 @@ impl Progress {
                 )
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
-            Progress::Bar(bar)
+            Display::Bar(bar)
         } else {
-            Progress::Lines { total, every: (total / 20).max(1) }
+            Display::Lines { every: (total / 20).max(1), last: Instant::now() }
+        };
+        Progress { display, total, provider: provider.to_owned(), quota, paced: false }
+    }
+
+    /// A call waited for the rate limit: from now on the run goes at the limit's pace.
+    fn pacing(&mut self, done: usize) {
+        if self.paced {
+            return;
+        }
+        self.paced = true;
+        if let Some(note) = self.pace_note(done) {
+            self.note(&format!("batch: {note}"));
         }
     }
 
-    fn advance(&self, done: usize, failed: usize) {
-        match self {
-            Progress::Bar(bar) => {
+    /// Under pacing, the pace and the expected end: the texts left, one per interval of the quota
+    /// (an upper bound: cache hits cost no call).
+    fn pace_note(&self, done: usize) -> Option<String> {
+        let per_minute = self.quota.per_minute().filter(|_| self.paced)?;
+        let left = self.total.saturating_sub(done);
+        let eta = Duration::from_secs(60) * u32::try_from(left).unwrap_or(u32::MAX) / per_minute;
+        Some(format!(
+            "paced by the rate limit of `{}` ({per_minute} calls a minute); {left} left, expected to finish {}",
+            self.provider,
+            finish_time(eta)
+        ))
+    }
+
+    fn advance(&mut self, done: usize, failed: usize) {
+        let pace = self.pace_note(done);
+        let total = self.total;
+        match &mut self.display {
+            Display::Bar(bar) => {
                 bar.set_position(done as u64);
-                if failed > 0 {
-                    bar.set_message(format!("{failed} failed"));
-                }
+                let failed = (failed > 0).then(|| format!("{failed} failed"));
+                let message: Vec<String> = failed.into_iter().chain(pace).collect();
+                bar.set_message(message.join("; "));
             }
-            Progress::Lines { total, every } => {
-                if done.is_multiple_of(*every) || done == *total {
-                    eprintln!("batch: {done}/{total} done, {failed} failed");
+            Display::Lines { every, last } => {
+                if done.is_multiple_of(*every) || done == total || last.elapsed() >= QUIET_AT_MOST {
+                    let pace = pace.map(|p| format!("; {p}")).unwrap_or_default();
+                    eprintln!("batch: {done}/{total} done, {failed} failed{pace}");
+                    *last = Instant::now();
                 }
             }
         }
     }
 
     fn note(&self, message: &str) {
-        match self {
-            Progress::Bar(bar) => bar.println(message),
-            Progress::Lines { .. } => eprintln!("{message}"),
+        match &self.display {
+            Display::Bar(bar) => bar.println(message),
+            Display::Lines { .. } => eprintln!("{message}"),
         }
     }
 
     fn finish(&self) {
-        if let Progress::Bar(bar) = self {
+        if let Display::Bar(bar) = &self.display {
             bar.finish_and_clear();
         }
     }
+}
+
+/// `in 49 min 12 s (at 14:03:12 UTC)`.
+fn finish_time(eta: Duration) -> String {
+    let secs = eta.as_secs();
+    let span = match (secs / 3600, secs % 3600 / 60, secs % 60) {
+        (0, 0, s) => format!("{s} s"),
+        (0, m, s) => format!("{m} min {s} s"),
+        (h, m, _) => format!("{h} h {m} min"),
+    };
+    let at = time::OffsetDateTime::now_utc() + eta;
+    let clock = at.format(time::macros::format_description!("[hour]:[minute]:[second]")).unwrap_or_default();
+    format!("in {span} (at {clock} UTC)")
 }
 
 #[cfg(test)]
@@ -260,7 +352,24 @@ mod tests {
     }
 
     #[test]
-    fn tsv_rows_stay_rows() {
-        assert_eq!(one_line("a\tb\nc"), "a b c");
+    fn a_paced_run_says_how_fast_it_goes_and_when_it_ends() {
+        let progress = |quota, paced| Progress {
+            display: Display::Lines { every: 1, last: Instant::now() },
+            total: 3000,
+            provider: "openrouter".into(),
+            quota,
+            paced,
+        };
+        assert_eq!(progress(Quota::from_per_minute(60), false).pace_note(60), None, "not paced yet");
+        assert_eq!(progress(Quota::Unlimited, true).pace_note(60), None);
+        let note = progress(Quota::from_per_minute(60), true).pace_note(60).unwrap();
+        assert!(
+            note.starts_with(
+                "paced by the rate limit of `openrouter` (60 calls a minute); 2940 left, expected to finish \
+                 in 49 min 0 s (at "
+            ) && note.ends_with(" UTC)"),
+            "{note}"
+        );
+        assert_eq!(finish_time(Duration::from_secs(61)).split(" (").next(), Some("in 1 min 1 s"));
     }
 }

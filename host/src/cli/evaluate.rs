@@ -1,5 +1,6 @@
 //! `--mode evaluate`: scores one pair (`--evaluate_original`, `--evaluate_paraphrase`) or a dataset of
-//! `source<TAB>paraphrase` lines (`--evaluate_file`), as a table or, with `--json`, as JSON.
+//! `source<TAB>paraphrase` lines (`--evaluate_file`), as a table or, with `--json`, as JSON. The
+//! semantic metrics run with `--include_semantic`, as the API's `include_semantic`.
 
 use crate::Parlance;
 use crate::evaluate::summary::Summary;
@@ -8,18 +9,20 @@ use crate::plugins::api::Pair;
 use std::io::Write;
 use std::path::Path;
 
-fn options(parlance: &Parlance) -> EvalOptions {
-    EvalOptions { include_semantic: parlance.config().embeddings.is_some(), detail: false }
-}
-
-pub async fn pair(parlance: &Parlance, original: &str, paraphrase: &str, json: bool) -> anyhow::Result<()> {
-    let pair = Pair { original: original.to_owned(), paraphrase: paraphrase.to_owned() };
+pub async fn pair(
+    parlance: &Parlance,
+    original: &str,
+    paraphrase: &str,
+    options: EvalOptions,
+    json: bool,
+) -> anyhow::Result<()> {
+    // The service counts pairs; here there is one, given by two flags.
+    let words = [("pair 0 has a text of", "--evaluate_original or --evaluate_paraphrase has")];
     let result = parlance
-        .evaluator()
-        .evaluate(std::slice::from_ref(&pair), options(parlance), &crate::paraphrase::Caller::local().client)
-        .await?
-        .remove(0);
-    let weights = parlance.evaluator().weights().as_map();
+        .evaluate_paraphrase_with(original, paraphrase, options)
+        .await
+        .map_err(|e| super::in_cli_words(e, &words))?;
+    let weights = parlance.evaluator().weights().used([&result.evaluation.scores]);
     let mut out = std::io::stdout().lock();
     if json {
         let body = serde_json::json!({
@@ -63,14 +66,13 @@ const SOURCE_HEADERS: &[&str] = &["source", "src", "original", "reference", "inp
 const TARGET_HEADERS: &[&str] = &["paraphrase", "target", "tgt", "hypothesis", "output"];
 
 /// Evaluates a TSV dataset of `source<TAB>paraphrase` records, streaming it through the library's
-/// dataset evaluation. Fields may be quoted as Python's `csv` module writes them (`"…"` with `""` for a
-/// quote), which is how a text holding a tab or a newline is written; a header line is recognised and
-/// skipped; a malformed record is reported by its line number, skipped and counted as failed.
-pub async fn file(parlance: &Parlance, path: &Path) -> anyhow::Result<Summary> {
+/// dataset evaluation. Fields may be quoted as Python's `csv` module writes them (the dialect of
+/// [`super::tsv`], which `--batch_output FILE.tsv` writes too); a header line is recognised and skipped;
+/// a malformed record is reported by its line number, skipped and counted as failed.
+pub async fn file(parlance: &Parlance, path: &Path, options: EvalOptions) -> anyhow::Result<Summary> {
     let file =
         std::fs::File::open(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-    let reader =
-        csv::ReaderBuilder::new().delimiter(b'\t').has_headers(false).flexible(true).from_reader(file);
+    let reader = super::tsv::reader(file);
     let malformed = std::cell::Cell::new(0u64);
     let pairs = reader.into_records().enumerate().filter_map(|(i, record)| {
         let skip = |line: u64, why: String| {
@@ -104,7 +106,7 @@ pub async fn file(parlance: &Parlance, path: &Path) -> anyhow::Result<Summary> {
             ),
         }
     });
-    let mut summary = parlance.evaluate_dataset(pairs).await?;
+    let mut summary = parlance.evaluate_dataset(pairs, options).await?;
     summary.failed += malformed.get();
     Ok(summary)
 }

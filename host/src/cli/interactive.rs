@@ -1,9 +1,10 @@
 //! `--mode interactive`: a line editor with history (rustyline). Each line is paraphrased; `help`,
-//! `quit`, `provider <id>`, `model <name>` and `providers` are commands.
+//! `quit`, `provider <id>`, `model <name>` and `providers` are commands. The screen belongs to the
+//! session: only warnings and errors are logged while it lasts.
 
-use crate::ParaphraseRequest;
 use crate::Parlance;
-use crate::plugins::api::PluginKind;
+use crate::paraphrase::ParaphraseRequest;
+use crate::plugins::api::{CallFailure, PluginErrorKind};
 use rustyline::DefaultEditor;
 use rustyline::error::ReadlineError;
 
@@ -11,10 +12,18 @@ const HELP: &str = "\
 Type a text and press Enter to paraphrase it.
 Commands:
   help              this text
-  providers         the providers you can switch to
+  providers         the providers you can switch to (* marks the current one)
   provider <id>     paraphrase with another provider
-  model <name>      use another model of the provider (`model` alone goes back to its default)
+  model <name>      use another model of the provider, tried first on a short text
+                    (`model` alone goes back to its default)
   quit              leave (so do Ctrl-D and `exit`)";
+
+/// Words the service uses for what the session calls the line and the model.
+const WORDS: &[(&str, &str)] = &[("`text`", "the line"), ("`model`", "the model")];
+
+/// The text a new model is tried on: providers do not list their models, so a model is known to work
+/// only once it has answered.
+const TRIAL_TEXT: &str = "The weather is nice today.";
 
 pub async fn run(
     parlance: &Parlance,
@@ -26,11 +35,15 @@ pub async fn run(
     if let Some(path) = &history {
         let _ = editor.load_history(path);
     }
+    crate::telemetry::quiet_below_warnings();
     println!("Parlance interactive paraphrasing. Type `help` for commands, `quit` to leave.");
     loop {
         let current =
             provider.clone().unwrap_or_else(|| parlance.paraphraser().default_provider().to_owned());
-        let prompt = format!("{current}> ");
+        let prompt = match &model {
+            Some(model) => format!("{current} ({model})> "),
+            None => format!("{current}> "),
+        };
         let line = match tokio::task::block_in_place(|| editor.readline(&prompt)) {
             Ok(line) => line,
             Err(ReadlineError::Interrupted) => continue,
@@ -49,11 +62,7 @@ pub async fn run(
         match (command, argument) {
             ("quit" | "exit", None) => break,
             ("help", None) => println!("{HELP}"),
-            ("providers", None) => {
-                for p in parlance.plugins().of_kind(PluginKind::Provider) {
-                    println!("  {}  ({})", p.id(), p.info.name());
-                }
-            }
+            ("providers", None) => print!("{}", providers(parlance, &current)),
             ("provider", Some(id)) => match parlance.paraphraser().provider(Some(id)) {
                 Ok(_) => {
                     provider = Some(id.to_owned());
@@ -61,7 +70,25 @@ pub async fn run(
                 }
                 Err(e) => eprintln!("error: {e}"),
             },
-            ("model", argument) => model = argument.map(str::to_owned),
+            ("model", None) => {
+                model = None;
+                println!("model: the default of `{current}`");
+            }
+            ("model", Some(name)) => match try_model(parlance, &current, name).await {
+                Trial::Answered => {
+                    model = Some(name.to_owned());
+                    println!("model: `{name}` (it answered a trial text)");
+                }
+                Trial::Refused(e) => {
+                    eprintln!("error: `{current}` refused the model `{name}`: {e}; keeping the model you had")
+                }
+                Trial::Unknown(e) => {
+                    model = Some(name.to_owned());
+                    eprintln!(
+                        "warning: model `{name}` is set, but the trial text failed, so it is not checked: {e}"
+                    );
+                }
+            },
             _ => {
                 let request = ParaphraseRequest {
                     text: line.to_owned(),
@@ -71,7 +98,7 @@ pub async fn run(
                 };
                 match parlance.paraphrase(&request).await {
                     Ok(p) => println!("{}", p.paraphrase),
-                    Err(e) => eprintln!("error: {e}"),
+                    Err(e) => eprintln!("error: {}", super::in_cli_words(e, WORDS)),
                 }
             }
         }
@@ -80,4 +107,50 @@ pub async fn run(
         let _ = editor.save_history(path);
     }
     Ok(())
+}
+
+/// What a model's trial text showed.
+enum Trial {
+    Answered,
+    /// The provider refused the model (or the name is blank).
+    Refused(crate::Error),
+    /// Something else failed (an unreachable upstream), which says nothing about the model.
+    Unknown(crate::Error),
+}
+
+async fn try_model(parlance: &Parlance, provider: &str, model: &str) -> Trial {
+    let request = ParaphraseRequest {
+        text: TRIAL_TEXT.into(),
+        provider: Some(provider.to_owned()),
+        model: Some(model.to_owned()),
+        skip_cache: false,
+    };
+    match parlance.paraphrase(&request).await {
+        Ok(_) => Trial::Answered,
+        Err(e @ crate::Error::InvalidInput { .. }) => Trial::Refused(super::in_cli_words(e, WORDS)),
+        Err(crate::Error::Plugin(e)) if matches!(&e.failure, CallFailure::Reported(r) if r.kind == PluginErrorKind::InvalidInput) => {
+            Trial::Refused(crate::Error::Plugin(e))
+        }
+        Err(e) => Trial::Unknown(e),
+    }
+}
+
+/// The providers, the current one marked `*`, each with its default model and, when it cannot serve,
+/// why.
+fn providers(parlance: &Parlance, current: &str) -> String {
+    let rows: Vec<Vec<String>> = parlance
+        .paraphraser()
+        .providers()
+        .into_iter()
+        .map(|p| {
+            let mark = if p.id == current { "*" } else { " " };
+            let state = match (&p.unavailable_reason, p.id == current) {
+                (Some(reason), _) => format!("unavailable: {reason}"),
+                (None, true) => "current".into(),
+                (None, false) => String::new(),
+            };
+            vec![format!("{mark} {}", p.id), p.name, format!("model {}", p.default_model), state]
+        })
+        .collect();
+    super::columns(&rows)
 }

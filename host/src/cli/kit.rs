@@ -109,21 +109,12 @@ pub fn new_project(p: &NewProject) -> anyhow::Result<Vec<String>> {
     };
 
     let mut files: Vec<(String, String)> = Vec::new();
-    let source = match (p.lang, p.kind) {
-        (Lang::Rust, PluginKind::Provider) => include_str!("templates/rust/provider.rs"),
-        (Lang::Rust, PluginKind::ChatModel) => include_str!("templates/rust/chat_model.rs"),
-        (Lang::Rust, PluginKind::Metric) => include_str!("templates/rust/metric.rs"),
-        (Lang::Python, PluginKind::Provider) => include_str!("templates/python/provider.py"),
-        (Lang::Python, PluginKind::ChatModel) => include_str!("templates/python/chat_model.py"),
-        (Lang::Python, PluginKind::Metric) => include_str!("templates/python/metric.py"),
-        (Lang::Js, PluginKind::Provider) => include_str!("templates/js/provider.js"),
-        (Lang::Js, PluginKind::ChatModel) => include_str!("templates/js/chat_model.js"),
-        (Lang::Js, PluginKind::Metric) => include_str!("templates/js/metric.js"),
-    };
+    let source = template_source(p.lang, p.kind);
     match p.lang {
         Lang::Rust => {
             files.push(("src/lib.rs".into(), fill(source)));
             files.push(("Cargo.toml".into(), fill(include_str!("templates/rust/Cargo.toml"))));
+            files.push(("Cargo.lock".into(), rust_lockfile(&p.name)?));
             files.push(("build.sh".into(), fill(include_str!("templates/rust/build.sh"))));
             files.push((".gitignore".into(), fill(include_str!("templates/rust/gitignore"))));
         }
@@ -169,6 +160,21 @@ pub fn new_project(p: &NewProject) -> anyhow::Result<Vec<String>> {
     Ok(files.into_iter().map(|(rel, _)| rel).collect())
 }
 
+/// The plugin's source in a language and world, before its placeholders are filled.
+fn template_source(lang: Lang, kind: PluginKind) -> &'static str {
+    match (lang, kind) {
+        (Lang::Rust, PluginKind::Provider) => include_str!("templates/rust/provider.rs"),
+        (Lang::Rust, PluginKind::ChatModel) => include_str!("templates/rust/chat_model.rs"),
+        (Lang::Rust, PluginKind::Metric) => include_str!("templates/rust/metric.rs"),
+        (Lang::Python, PluginKind::Provider) => include_str!("templates/python/provider.py"),
+        (Lang::Python, PluginKind::ChatModel) => include_str!("templates/python/chat_model.py"),
+        (Lang::Python, PluginKind::Metric) => include_str!("templates/python/metric.py"),
+        (Lang::Js, PluginKind::Provider) => include_str!("templates/js/provider.js"),
+        (Lang::Js, PluginKind::ChatModel) => include_str!("templates/js/chat_model.js"),
+        (Lang::Js, PluginKind::Metric) => include_str!("templates/js/metric.js"),
+    }
+}
+
 #[cfg(unix)]
 fn make_executable(path: &Path) -> anyhow::Result<()> {
     use std::os::unix::fs::PermissionsExt;
@@ -179,6 +185,35 @@ fn make_executable(path: &Path) -> anyhow::Result<()> {
 #[cfg(not(unix))]
 fn make_executable(_path: &Path) -> anyhow::Result<()> {
     Ok(())
+}
+
+/// A Rust project's `Cargo.lock`: the template's, which pins the SDK's dependencies at the versions
+/// this repository builds and tests with, with the project's own package named and placed where
+/// Cargo's order puts it, so that `cargo build --locked` takes the file as it is.
+fn rust_lockfile(name: &str) -> anyhow::Result<String> {
+    const SEPARATOR: &str = "\n[[package]]\n";
+    let template = include_str!("templates/rust/Cargo.lock");
+    let mut parts = template.split(SEPARATOR);
+    let header = parts.next().unwrap_or_default();
+    let mut packages: Vec<String> =
+        parts.map(|p| p.replace("name = \"{{name}}\"\n", &format!("name = \"{name}\"\n"))).collect();
+    // Cargo orders packages by name, then version.
+    let key = |package: &String| {
+        let field = |key: &str| {
+            package
+                .lines()
+                .find_map(|l| l.strip_prefix(key)?.strip_prefix(" = \"")?.strip_suffix('"'))
+                .unwrap_or_default()
+        };
+        let version: Vec<u64> = field("version").split('.').map(|n| n.parse().unwrap_or(0)).collect();
+        (field("name").to_owned(), version)
+    };
+    let taken = packages.iter().filter(|p| key(p).0 == name).count() > 1;
+    if taken {
+        bail!("{name:?} is the name of a crate the Rust SDK depends on; choose another name");
+    }
+    packages.sort_by_key(key);
+    Ok(packages.iter().fold(header.to_owned(), |out, package| out + SEPARATOR + package))
 }
 
 /// The componentize-py version the repository builds its own Python plugin with.
@@ -433,5 +468,82 @@ pub fn key_value(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
         Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_owned(), v.to_owned())),
         _ => Err(format!("{text:?} is not key=value")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn package_names(lock: &str) -> Vec<&str> {
+        lock.lines().filter_map(|l| l.strip_prefix("name = \"")?.strip_suffix('"')).collect()
+    }
+
+    #[test]
+    fn a_rust_project_is_locked_under_its_own_name_in_cargo_order() {
+        let template = include_str!("templates/rust/Cargo.lock");
+        for name in ["a-plugin", "my-metric", "rs-metric", "zz-top"] {
+            let lock = rust_lockfile(name).unwrap();
+            let names = package_names(&lock);
+            assert!(names.contains(&name) && !lock.contains("{{name}}"), "{name}");
+            assert!(names.is_sorted(), "{name}: {names:?}");
+            assert_eq!(lock.len(), template.len() - "{{name}}".len() + name.len());
+            assert!(lock.starts_with("# This file is automatically @generated by Cargo.\n"));
+        }
+        for taken in ["serde", "parlance-sdk", "wit-bindgen"] {
+            let error = rust_lockfile(taken).unwrap_err().to_string();
+            assert!(error.contains("a crate the Rust SDK depends on"), "{error}");
+        }
+    }
+
+    /// The README's walk-through of each language uses the settings its template reads and gives each
+    /// project its own name, so that the plugins it makes load side by side.
+    #[test]
+    fn the_readme_walkthroughs_fit_the_templates() {
+        let readme = include_str!("../../../README.md");
+        let mut names = Vec::new();
+        for (heading, lang) in
+            [("### In Python", Lang::Python), ("### In JavaScript", Lang::Js), ("### In Rust", Lang::Rust)]
+        {
+            let start = readme.find(heading).unwrap_or_else(|| panic!("no {heading:?} in the README"));
+            let section = &readme[start + heading.len()..];
+            let section = &section[..section.find("\n##").unwrap_or(section.len())];
+            let section = section.replace("\\\n", " ");
+            let new = section
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("parlance plugins new "))
+                .unwrap_or_else(|| panic!("{heading}: no `plugins new`"));
+            let words: Vec<&str> = new.split_whitespace().collect();
+            let (name, kind) = (words[0], words[words.iter().position(|w| *w == "--kind").unwrap() + 1]);
+            let kind: PluginKind = kind.parse().unwrap();
+            names.push(name.to_owned());
+            let source = template_source(lang, kind);
+            for line in section.lines().filter(|l| l.contains("plugins test") && l.contains("--config ")) {
+                for setting in line.split("--config ").skip(1) {
+                    let key = setting.split('=').next().unwrap();
+                    assert!(
+                        source.contains(&format!("'{key}'")) || source.contains(&format!("\"{key}\"")),
+                        "{heading}: the README passes --config {key}=…, which the {} {kind} template never reads",
+                        lang.title()
+                    );
+                }
+            }
+            let ident = name.replace('-', "_");
+            for score in section.split('`').filter(|w| w.ends_with("_length_ratio") && !w.contains('<')) {
+                let own = score == format!("{ident}_length_ratio");
+                assert!(
+                    own || names.iter().any(|n| score == format!("{}_length_ratio", n.replace('-', "_"))),
+                    "{heading}: {score}"
+                );
+            }
+        }
+        let mut distinct = names.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(
+            distinct.len(),
+            names.len(),
+            "each walk-through makes a project of its own name: {names:?}"
+        );
     }
 }

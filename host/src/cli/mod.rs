@@ -8,6 +8,7 @@ pub mod interactive;
 mod keys;
 pub mod kit;
 mod plugins;
+pub mod tsv;
 
 use crate::Config;
 use crate::plugins::api::PluginKind;
@@ -60,6 +61,11 @@ pub struct Cli {
     /// A file of `source<TAB>paraphrase` lines to evaluate as a dataset (mode evaluate).
     #[arg(long = "evaluate_file", visible_alias = "evaluate-file", value_name = "FILE")]
     pub evaluate_file: Option<PathBuf>,
+
+    /// Also compute the semantic metrics, as the API's `include_semantic` (mode evaluate; needs an
+    /// embedding backend, see [embeddings]).
+    #[arg(long = "include_semantic", visible_alias = "include-semantic")]
+    pub include_semantic: bool,
 
     /// Print JSON instead of a table (mode evaluate).
     #[arg(long)]
@@ -195,7 +201,7 @@ pub enum PluginsCommand {
         /// The plugin's name (lowercase letters, digits and `-`); also the default folder.
         name: String,
         /// The world it implements.
-        #[arg(long)]
+        #[arg(long, value_parser = plugin_kind())]
         kind: PluginKind,
         /// The language it is written in.
         #[arg(long, value_enum)]
@@ -212,7 +218,7 @@ pub enum PluginsCommand {
         /// The component.
         file: PathBuf,
         /// The world it implements.
-        #[arg(long)]
+        #[arg(long, value_parser = plugin_kind())]
         kind: PluginKind,
         /// A setting the plugin reads through `host.config` (repeatable).
         #[arg(long = "config", value_name = "KEY=VALUE", value_parser = kit::key_value)]
@@ -244,6 +250,13 @@ pub enum PluginsCommand {
     },
 }
 
+/// `--kind`: one of the worlds, which `--help` and a wrong value's error list.
+fn plugin_kind() -> impl clap::builder::TypedValueParser<Value = PluginKind> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(PluginKind::ALL.map(PluginKind::as_str))
+        .map(|kind| kind.parse::<PluginKind>().expect("each possible value is a plugin kind"))
+}
+
 impl Cli {
     /// The configuration file named on the command line. `--config` names a file before a command and
     /// after `plugins list|check`; after `plugins test` it sets a plugin setting instead.
@@ -263,6 +276,41 @@ impl Cli {
 
 /// A failure of a command: printed to stderr with its cause, and the process exits non-zero.
 pub type CliResult = anyhow::Result<()>;
+
+/// Rows as columns, each as wide as its longest cell (the last left ragged).
+fn columns(rows: &[Vec<String>]) -> String {
+    let count = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..count)
+        .map(|i| rows.iter().filter_map(|r| r.get(i)).map(|c| c.chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| if i + 1 == row.len() { cell.clone() } else { format!("{cell:<0$}", widths[i]) })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// How the services' input errors name what `--mode cli` calls `--decode_input` and `--model`.
+const FLAG_WORDS: &[(&str, &str)] = &[("`text`", "--decode_input"), ("`model`", "--model")];
+
+/// An input error in the words of the command line: the services name the API's fields (`` `text` is
+/// empty``), a command-line user typed flags (`--decode_input is empty`). `words` maps the one to the
+/// other; any other error is unchanged.
+pub(crate) fn in_cli_words(error: crate::Error, words: &[(&str, &str)]) -> crate::Error {
+    match error {
+        crate::Error::InvalidInput { field, message } => {
+            let message = words.iter().fold(message, |m, (api, cli)| m.replace(api, cli));
+            crate::Error::InvalidInput { field, message }
+        }
+        other => other,
+    }
+}
 
 /// The exit code of a failed command: 2 when the configuration is at fault (as for a configuration
 /// that does not load at all), else 1.
@@ -358,16 +406,19 @@ pub async fn run(cli: Cli, config: Config) -> CliResult {
 }
 
 /// The modes other than `api` only paraphrase and evaluate: they never open (or create) the dialog
-/// store, so they run in a read-only directory.
-async fn start_without_chat(config: Config) -> crate::Result<Parlance> {
+/// store, so they run in a read-only directory. They run once and exit, so a default Redis that is not
+/// running is only mentioned, not warned about.
+async fn start_without_chat(mut config: Config) -> crate::Result<Parlance> {
+    config.cache.one_shot = true;
     Parlance::builder().config(config).without_chat().build().await
 }
 
 async fn mode_evaluate(cli: &Cli, config: Config) -> CliResult {
+    let options = crate::evaluate::EvalOptions { include_semantic: cli.include_semantic, detail: false };
     match (&cli.evaluate_file, &cli.evaluate_original, &cli.evaluate_paraphrase) {
         (Some(file), None, None) => {
             let parlance = start_without_chat(config).await?;
-            let summary = evaluate::file(&parlance, file).await?;
+            let summary = evaluate::file(&parlance, file, options).await?;
             evaluate::print_summary(&summary, cli.json)?;
             if summary.pairs == 0 {
                 anyhow::bail!("{} holds no pair that could be evaluated", file.display());
@@ -376,7 +427,7 @@ async fn mode_evaluate(cli: &Cli, config: Config) -> CliResult {
         }
         (None, Some(original), Some(paraphrase)) => {
             let parlance = start_without_chat(config).await?;
-            evaluate::pair(&parlance, original, paraphrase, cli.json).await
+            evaluate::pair(&parlance, original, paraphrase, options, cli.json).await
         }
         _ => anyhow::bail!(
             "--mode evaluate needs --evaluate_original TEXT and --evaluate_paraphrase TEXT, or --evaluate_file FILE"
@@ -385,14 +436,16 @@ async fn mode_evaluate(cli: &Cli, config: Config) -> CliResult {
 }
 
 async fn mode_batch(cli: &Cli, config: Config) -> CliResult {
-    let Some(input) = cli.batch_input.clone() else {
-        // The seed allows a single text in batch mode too.
-        if cli.decode_input.is_some() {
-            return mode_cli(cli, config).await;
+    // The seed allows a single text in batch mode too: a batch of one, written as any batch is.
+    let input = match (&cli.batch_input, &cli.decode_input) {
+        (Some(file), None) => batch::BatchInput::File(file.clone()),
+        (None, Some(text)) => batch::BatchInput::Text(text.clone()),
+        (Some(_), Some(_)) => {
+            anyhow::bail!("--mode batch takes --batch_input FILE or --decode_input TEXT, not both")
         }
-        anyhow::bail!(
+        (None, None) => anyhow::bail!(
             "--mode batch needs --batch_input FILE (and usually --batch_output FILE), or --decode_input TEXT"
-        );
+        ),
     };
     let parlance = start_without_chat(config).await?;
     let job = batch::BatchJob {
@@ -422,9 +475,35 @@ async fn mode_cli(cli: &Cli, config: Config) -> CliResult {
         model: cli.model.clone(),
         skip_cache: false,
     };
-    let result = parlance.paraphrase(&request).await?;
+    let result = parlance.paraphrase(&request).await.map_err(|e| in_cli_words(e, FLAG_WORDS))?;
     tracing::info!(provider = %result.provider, model = %result.model, cached = result.cached, "paraphrased");
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", result.paraphrase)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::columns;
+
+    #[test]
+    fn columns_are_as_wide_as_their_longest_cell() {
+        let rows = vec![
+            vec!["ID".to_owned(), "COMPONENT".into(), "HOSTS".into()],
+            vec![
+                "a-very-long-plugin-id".into(),
+                "/a/long/path/to/the/component.wasm".into(),
+                "(none)".into(),
+            ],
+            vec!["x".into(), "builtin:x".into(), "https://x:443".into()],
+        ];
+        let text = columns(&rows);
+        let starts: Vec<usize> =
+            text.lines().map(|l| l.find("(none)").or(l.find("https")).or(l.find("HOSTS")).unwrap()).collect();
+        assert!(starts.windows(2).all(|w| w[0] == w[1]), "{text}");
+        assert!(
+            text.lines().all(|l| l.find("COMPONENT").or(l.find("/a/")).or(l.find("builtin")) == Some(23)),
+            "{text}"
+        );
+    }
 }

@@ -4,15 +4,18 @@
 use super::CliResult;
 use crate::Config;
 use crate::plugins::api::PluginKind;
-use crate::plugins::{PluginHost, Runtime, RuntimeSettings, check};
+use crate::plugins::{Runtime, RuntimeSettings, check};
 use std::io::Write;
 
+/// Lists the plugins of a configuration after checking it as every other mode does (the plugins load,
+/// the metrics' score names do not collide, the weights name declared scores…), so that a
+/// configuration the server would refuse is refused here too, with the same exit code.
 pub async fn list(config: Config, json: bool) -> CliResult {
-    let upstream = config.tls.client()?;
-    let host =
-        PluginHost::start_with_upstream(config.plugins.clone(), &config.runtime, None, upstream).await?;
-    let rows: Vec<serde_json::Value> = host
-        .plugins()
+    let parlance = super::start_without_chat(config).await?;
+    let quotas = parlance.paraphraser().rate_limits();
+    let plugins: Vec<_> = parlance.plugins().plugins().collect();
+    let rows: Vec<serde_json::Value> = plugins
+        .iter()
         .map(|p| {
             let spec = p.spec();
             serde_json::json!({
@@ -24,6 +27,7 @@ pub async fn list(config: Config, json: bool) -> CliResult {
                 "name": p.info.name(),
                 "digest": p.digest,
                 "missing_secrets": spec.missing_secrets(),
+                "rate_limit_per_minute": (p.kind() == PluginKind::Provider).then(|| quotas.quota(p.id()).per_minute()).flatten(),
             })
         })
         .collect();
@@ -32,23 +36,21 @@ pub async fn list(config: Config, json: bool) -> CliResult {
         writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
         return Ok(());
     }
-    writeln!(out, "{:<14} {:<11} {:<22} {:<6} ALLOWED HOSTS", "ID", "KIND", "COMPONENT", "WIT")?;
-    for (p, row) in host.plugins().zip(&rows) {
-        let hosts = row["allowed_hosts"]
-            .as_array()
-            .map(|h| h.iter().filter_map(|v| v.as_str()).collect::<Vec<_>>().join(", "));
-        let hosts = hosts.filter(|h| !h.is_empty()).unwrap_or_else(|| "(none)".into());
+    let mut table = vec![["ID", "KIND", "COMPONENT", "WIT", "ALLOWED HOSTS"].map(String::from).to_vec()];
+    for p in &plugins {
+        let spec = p.spec();
+        let hosts = spec.allowed_hosts.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
         let note =
             p.unavailable_reason().map(|reason| format!("  [unavailable: {reason}]")).unwrap_or_default();
-        writeln!(
-            out,
-            "{:<14} {:<11} {:<22} {:<6} {hosts}{note}",
-            p.id(),
-            p.kind().as_str(),
-            p.spec().component.to_string(),
-            p.version.to_string()
-        )?;
+        table.push(vec![
+            p.id().to_owned(),
+            p.kind().as_str().to_owned(),
+            spec.component.to_string(),
+            p.version.to_string(),
+            format!("{}{note}", if hosts.is_empty() { "(none)".into() } else { hosts }),
+        ]);
     }
+    write!(out, "{}", super::columns(&table))?;
     Ok(())
 }
 

@@ -402,6 +402,47 @@ impl FromValue for Vec<String> {
     }
 }
 
+/// A setting's value that remembers whether a layer set it or it is the built-in default, for the few
+/// behaviours that should differ when the operator did not ask (the CLI is quiet about a default
+/// Redis that is not running, and warns about one it was told to use).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chosen<T> {
+    pub value: T,
+    /// Whether the file or the environment set it.
+    pub chosen: bool,
+}
+
+impl<T> Chosen<T> {
+    /// The built-in default.
+    pub fn default_value(value: T) -> Self {
+        Chosen { value, chosen: false }
+    }
+
+    /// A value set in code, as if by the operator.
+    pub fn set(value: T) -> Self {
+        Chosen { value, chosen: true }
+    }
+}
+
+impl<T> std::ops::Deref for Chosen<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T: ToValue> ToValue for Chosen<T> {
+    fn to_value(&self) -> Value {
+        self.value.to_value()
+    }
+}
+
+impl<T: FromValue> FromValue for Chosen<T> {
+    fn from_value(value: Value) -> Result<Self, String> {
+        T::from_value(value).map(Chosen::set)
+    }
+}
+
 /// An optional setting: unset, or (for text) set to the empty string, is `None`.
 impl<T: ToValue> ToValue for Option<T> {
     fn to_value(&self) -> Value {
@@ -531,6 +572,34 @@ mod tests {
             workers.apply_env(&mut d, "twelve", None).unwrap_err(),
             "expected an integer from 1 to 1024, found \"twelve\""
         );
+    }
+
+    #[test]
+    fn a_chosen_value_remembers_that_a_layer_set_it() {
+        #[derive(Debug)]
+        struct Store {
+            url: Chosen<String>,
+        }
+        impl Default for Store {
+            fn default() -> Self {
+                Store { url: Chosen::default_value("redis://localhost".into()) }
+            }
+        }
+        impl Section for Store {
+            const NAME: &'static str = "store";
+            const ABOUT: &'static str = "a store";
+            fn settings() -> &'static [Setting<Self>] {
+                static SETTINGS: &[Setting<Store>] =
+                    &[setting!("url", Kind::Text, |c| c.url, env = "URL", "u")];
+                SETTINGS
+            }
+        }
+        let mut store = Store::default();
+        assert!(!store.url.chosen);
+        assert_eq!(rows::<Store>()[0].default, "`redis://localhost`");
+        Store::settings()[0].apply_env(&mut store, "redis://localhost", None).unwrap();
+        assert!(store.url.chosen, "set to its default value, it is still chosen");
+        assert_eq!(*store.url, "redis://localhost");
     }
 
     #[test]

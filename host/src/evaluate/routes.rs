@@ -3,6 +3,7 @@
 use super::summary::Summary;
 use super::{EvalOptions, EvaluateService, Evaluation};
 use crate::plugins::api::Pair;
+use crate::rest::openapi::responses as r;
 use crate::rest::openapi::{array, items, property};
 use crate::rest::{ApiError, Caller, ErrorBody, Json};
 use axum::Router;
@@ -58,7 +59,9 @@ pub struct EvaluateResponse {
     pub paraphrase: String,
     /// Every score by name, flat, and `overall_score`.
     pub evaluation: Evaluation,
-    /// The weights `overall_score` used, by score name.
+    /// The weights `overall_score` used, by score name: those of the scores that were computed (a
+    /// weighted score that was not, such as `semantic_similarity` without `include_semantic`, is left
+    /// out, and `warnings` says why when it was asked for).
     pub weights: BTreeMap<String, f64>,
     /// Why a score is missing (a metric failed, no embedding backend), if one is.
     pub warnings: Vec<String>,
@@ -67,10 +70,10 @@ pub struct EvaluateResponse {
 /// Judge a paraphrase against its original with every metric plugin.
 #[utoipa::path(post, path = "/evaluate", tag = "evaluate", request_body = EvaluateBody,
     responses(
-        (status = 200, body = EvaluateResponse),
-        (status = 400, body = ErrorBody),
-        (status = 413, body = ErrorBody),
-        (status = 415, body = ErrorBody),
+        (status = 200, description = "Every score, `overall_score`, the weights of the scores that were computed, and why any score is missing", body = EvaluateResponse),
+        (status = 400, description = r::BAD_JSON, body = ErrorBody),
+        (status = 413, description = r::TOO_LARGE, body = ErrorBody),
+        (status = 415, description = r::NOT_JSON, body = ErrorBody),
         (status = 422, description = "A missing or wrong field, or a text over the limit", body = ErrorBody),
     ))]
 pub async fn evaluate(
@@ -85,8 +88,8 @@ pub async fn evaluate(
     Ok(axum::Json(EvaluateResponse {
         original: pair.original,
         paraphrase: pair.paraphrase,
+        weights: service.weights().used([&result.evaluation.scores]),
         evaluation: result.evaluation,
-        weights: service.weights().as_map(),
         warnings: result.warnings,
     }))
 }
@@ -116,6 +119,7 @@ pub struct PairResult {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EvaluateBatchResponse {
     pub results: Vec<PairResult>,
+    /// The weights of the scores computed for any pair, by score name.
     pub weights: BTreeMap<String, f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<Summary>,
@@ -124,10 +128,10 @@ pub struct EvaluateBatchResponse {
 /// Judge many pairs; each metric plugin scores them in batches.
 #[utoipa::path(post, path = "/evaluate/batch", tag = "evaluate", request_body = EvaluateBatchBody,
     responses(
-        (status = 200, body = EvaluateBatchResponse),
-        (status = 400, body = ErrorBody),
-        (status = 413, body = ErrorBody),
-        (status = 415, body = ErrorBody),
+        (status = 200, description = "Each pair's evaluation in input order, the weights of the scores that were computed, and the summary when asked for", body = EvaluateBatchResponse),
+        (status = 400, description = r::BAD_JSON, body = ErrorBody),
+        (status = 413, description = r::TOO_LARGE, body = ErrorBody),
+        (status = 415, description = r::NOT_JSON, body = ErrorBody),
         (status = 422, description = "Lists of different lengths, empty lists, too many pairs, or a text over the limit", body = ErrorBody),
     ))]
 pub async fn evaluate_batch(
@@ -166,6 +170,7 @@ pub async fn evaluate_batch(
     let options = EvalOptions { include_semantic: body.include_semantic, detail: body.detail };
     let evaluations = service.evaluate(&pairs, options, &caller.rate_key()).await?;
     let summary = body.summary.then(|| super::EvaluateService::summarize(&evaluations));
+    let weights = service.weights().used(evaluations.iter().map(|e| &e.evaluation.scores));
     let results = pairs
         .into_iter()
         .zip(evaluations)
@@ -176,5 +181,5 @@ pub async fn evaluate_batch(
             warnings: e.warnings,
         })
         .collect();
-    Ok(axum::Json(EvaluateBatchResponse { results, weights: service.weights().as_map(), summary }))
+    Ok(axum::Json(EvaluateBatchResponse { results, weights, summary }))
 }

@@ -102,9 +102,20 @@ impl Weights {
         (total > 0.0).then(|| sum / total)
     }
 
-    /// The weights as clients see them echoed: name to weight.
-    pub fn as_map(&self) -> BTreeMap<String, f64> {
-        self.entries.iter().map(|(k, w)| (k.clone(), w.weight)).collect()
+    /// The weights as clients see them echoed: name to weight, for the scores that were computed in
+    /// any of `evaluations`. A weighted score that was not (`semantic_similarity` without
+    /// `include_semantic`) had no part in `overall_score`, so it is not echoed either.
+    pub fn used<'a>(
+        &self,
+        evaluations: impl IntoIterator<Item = &'a BTreeMap<String, f64>>,
+    ) -> BTreeMap<String, f64> {
+        let mut used = BTreeMap::new();
+        for scores in evaluations {
+            for (name, w) in self.entries.iter().filter(|(name, _)| scores.contains_key(*name)) {
+                used.insert(name.clone(), w.weight);
+            }
+        }
+        used
     }
 }
 
@@ -131,6 +142,17 @@ mod tests {
         let some = scores(&[("lexical_similarity", 1.0), ("word_overlap", 0.0), ("length_ratio", 1.0)]);
         assert!((w.overall(&some).unwrap() - (0.3 * 0.0 + 0.2 * 1.0 + 0.2 * 1.0) / 0.7).abs() < 1e-12);
         assert_eq!(w.overall(&scores(&[("bleu", 50.0)])), None);
+    }
+
+    #[test]
+    fn only_the_weights_of_computed_scores_are_echoed() {
+        let w = Weights::default();
+        let without_semantic = scores(&[("lexical_similarity", 0.5), ("length_ratio", 1.0), ("bleu", 3.0)]);
+        let used = w.used([&without_semantic]);
+        assert_eq!(used.keys().collect::<Vec<_>>(), ["length_ratio", "lexical_similarity"]);
+        let with_semantic = scores(&[("semantic_similarity", 0.9)]);
+        assert!(w.used([&without_semantic, &with_semantic]).contains_key("semantic_similarity"));
+        assert!(w.used([]).is_empty());
     }
 
     #[test]

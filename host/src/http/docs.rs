@@ -1,15 +1,17 @@
 //! The OpenAPI 3.1 document of both surfaces, generated from the handlers, and the two documentation
 //! pages that render it: Swagger UI at `/docs` and ReDoc at `/redoc`, with every asset served from the
-//! binary so that they work without internet.
+//! binary, Swagger UI's online validator off, and a content security policy that keeps every request
+//! on this server, so that they work without internet and send nothing outside it.
 
 use super::AppState;
 use axum::Router;
-use axum::http::header;
-use axum::response::{Html, IntoResponse};
+use axum::http::{HeaderValue, header};
+use axum::middleware;
+use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use utoipa::OpenApi;
 use utoipa::openapi::OpenApi as OpenApiDoc;
-use utoipa_swagger_ui::SwaggerUi;
+use utoipa_swagger_ui::{Config, SwaggerUi};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -69,12 +71,34 @@ const REDOC_PAGE: &str = r#"<!DOCTYPE html>
 </html>
 "#;
 
-pub fn routes(state: &AppState) -> Router<AppState> {
-    let swagger: Router<AppState> = SwaggerUi::new("/docs").url("/openapi.json", openapi(state)).into();
-    swagger.route("/redoc", get(|| async { Html(REDOC_PAGE) })).route(
-        "/redoc/redoc.standalone.js",
-        get(|| async {
-            ([(header::CONTENT_TYPE, "application/javascript; charset=utf-8")], REDOC_JS).into_response()
-        }),
-    )
+/// The documentation routes: `/openapi.json` serving `document`, Swagger UI and ReDoc.
+pub fn routes(document: OpenApiDoc) -> Router<AppState> {
+    // Swagger UI sends the document's URL to validator.swagger.io whenever the page is opened by a host
+    // name other than localhost; "none" turns that validator off, so the page asks nothing of the
+    // internet, whoever opens it.
+    let swagger: Router<AppState> = SwaggerUi::new("/docs")
+        .url("/openapi.json", document)
+        .config(Config::default().validator_url("none"))
+        .into();
+    swagger
+        .route("/redoc", get(|| async { Html(REDOC_PAGE) }))
+        .route(
+            "/redoc/redoc.standalone.js",
+            get(|| async {
+                ([(header::CONTENT_TYPE, "application/javascript; charset=utf-8")], REDOC_JS).into_response()
+            }),
+        )
+        .layer(middleware::map_response(same_origin_only))
+}
+
+/// What the documentation pages may load: anything from this server (and inline or generated code),
+/// nothing from elsewhere. ReDoc's sidebar shows Redocly's logo from cdn.redoc.ly whatever its
+/// options; under this policy the browser never sends that request, and the link's text remains.
+const SAME_ORIGIN_ONLY: &str = "default-src 'self' data: blob: 'unsafe-inline' 'unsafe-eval'";
+
+async fn same_origin_only(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(SAME_ORIGIN_ONLY));
+    response
 }

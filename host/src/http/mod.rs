@@ -97,13 +97,15 @@ impl FromRef<AppState> for Arc<ChatService> {
 /// The whole application, kept apart from serving so that tests can call it without a socket.
 pub fn app(state: AppState) -> Router {
     let config = state.server.clone();
+    let document = docs::openapi(&state);
+    expect_documented_responses(&state.metrics, &document);
     let mut router = Router::new()
         .merge(crate::paraphrase::routes::routes())
         .merge(crate::paraphrase::job_routes::routes())
         .merge(crate::evaluate::routes::routes())
         .merge(crate::chat::routes::routes())
         .merge(ops::routes())
-        .merge(docs::routes(&state))
+        .merge(docs::routes(document))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(config.max_body_bytes()));
@@ -143,6 +145,26 @@ async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> ApiError {
         "method_not_allowed",
         format!("{method} is not allowed on {}", uri.path()),
     )
+}
+
+/// Exposes a zero request count for every route, method and status the document declares, so that a
+/// scraper sees each series from the start rather than after its first request.
+fn expect_documented_responses(metrics: &Metrics, document: &utoipa::openapi::OpenApi) {
+    for (route, item) in &document.paths.paths {
+        let operations = [
+            ("GET", &item.get),
+            ("PUT", &item.put),
+            ("POST", &item.post),
+            ("DELETE", &item.delete),
+            ("PATCH", &item.patch),
+        ];
+        for (method, operation) in operations {
+            let Some(operation) = operation else { continue };
+            for status in operation.responses.responses.keys().filter_map(|s| s.parse::<u16>().ok()) {
+                metrics.expect_route(route, method, status);
+            }
+        }
+    }
 }
 
 /// Counts every request by its route template (not its raw path: unmatched requests share one label),

@@ -1,4 +1,5 @@
-//! Operations routes: `GET /health` (the state of every component) and `GET /metrics` (Prometheus).
+//! Operations routes: `GET /health` (the state of every component) and `GET /metrics` (Prometheus or
+//! OpenMetrics text, as the client asks).
 
 use super::AppState;
 use crate::plugins::api::PluginKind;
@@ -6,7 +7,7 @@ use crate::plugins::{PluginHost, ProbeOutcome};
 use crate::rest::{ErrorBody, Query};
 use axum::Router;
 use axum::extract::State;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use serde::Serialize;
@@ -74,7 +75,10 @@ pub struct PluginsHealth {
     path = "/health",
     tag = "operations",
     params(HealthQuery),
-    responses((status = 200, body = Health), (status = 400, description = "A malformed query", body = ErrorBody))
+    responses(
+        (status = 200, description = "The state of every component; `status` is `degraded` when any works in a reduced mode", body = Health),
+        (status = 400, description = "A malformed query", body = ErrorBody),
+    )
 )]
 pub async fn health(State(state): State<AppState>, Query(query): Query<HealthQuery>) -> axum::Json<Health> {
     let host = &state.plugins;
@@ -121,17 +125,64 @@ async fn probe_all(host: &PluginHost) -> std::collections::BTreeMap<String, Prob
         .collect()
 }
 
-/// Prometheus metrics in the text exposition format.
+/// Prometheus metrics: the Prometheus text format 0.0.4, or OpenMetrics 1.0.0 to a client whose
+/// `Accept` prefers it (as Prometheus's own scraper does). Each response's Content-Type names its format.
 #[utoipa::path(
     get,
     path = "/metrics",
     tag = "operations",
-    responses((status = 200, description = "Prometheus text format", content_type = "text/plain", body = String))
+    responses((
+        status = 200,
+        description = "Every metric family, zero counts included: the Prometheus text format 0.0.4, or OpenMetrics 1.0.0 when `Accept` prefers `application/openmetrics-text`",
+        content((String = "text/plain"), (String = "application/openmetrics-text")),
+    ))
 )]
-pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
-    (
-        StatusCode::OK,
-        [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
-        state.metrics.render(),
-    )
+pub async fn metrics(State(state): State<AppState>, headers: HeaderMap) -> impl IntoResponse {
+    let accept = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let (content_type, body) = if prefers_openmetrics(accept) {
+        (crate::metrics::OPENMETRICS, state.metrics.render())
+    } else {
+        (crate::metrics::PROMETHEUS_TEXT, state.metrics.render_prometheus_text())
+    };
+    (StatusCode::OK, [(header::CONTENT_TYPE, content_type)], body)
+}
+
+/// Whether an `Accept` header ranks OpenMetrics above the plain text format (`text/plain`, `text/*`
+/// or `*/*`, whichever it ranks highest): the plain format is the default, as in Prometheus's own
+/// client libraries.
+fn prefers_openmetrics(accept: &str) -> bool {
+    let (mut openmetrics, mut text) = (0.0_f32, 0.0_f32);
+    for range in accept.split(',') {
+        let mut parts = range.split(';').map(str::trim);
+        let media = parts.next().unwrap_or_default().to_ascii_lowercase();
+        let q = parts
+            .filter_map(|p| p.strip_prefix("q=").and_then(|q| q.trim().parse::<f32>().ok()))
+            .next()
+            .unwrap_or(1.0);
+        match media.as_str() {
+            "application/openmetrics-text" => openmetrics = openmetrics.max(q),
+            "text/plain" | "text/*" | "*/*" => text = text.max(q),
+            _ => {}
+        }
+    }
+    openmetrics > 0.0 && openmetrics >= text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prefers_openmetrics;
+
+    #[test]
+    fn openmetrics_only_when_the_client_prefers_it() {
+        assert!(!prefers_openmetrics(""));
+        assert!(!prefers_openmetrics("*/*"));
+        assert!(!prefers_openmetrics("text/plain"));
+        assert!(prefers_openmetrics("application/openmetrics-text; version=1.0.0"));
+        // Prometheus 2 and 3 scrapers.
+        assert!(prefers_openmetrics(
+            "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
+        ));
+        assert!(!prefers_openmetrics("text/plain;q=1, application/openmetrics-text;q=0.5"));
+        assert!(!prefers_openmetrics("application/openmetrics-text;q=0"));
+    }
 }

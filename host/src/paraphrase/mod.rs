@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::metrics::{Metrics, ProviderLabels};
 use crate::plugins::api::{CallFailure, PluginErrorKind, PluginInfo, PluginKind};
 use crate::plugins::{Plugin, PluginHost};
-use crate::ratelimit::{Admitted, RateLimits};
+use crate::ratelimit::{Admitted, Quota, RateLimits};
 use futures::StreamExt;
 use serde::Serialize;
 use std::sync::Arc;
@@ -104,6 +104,9 @@ pub struct ProviderEntry {
     pub available: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unavailable_reason: Option<String>,
+    /// Calls per client per minute this service allows to the provider; `null` when it is not
+    /// limited (a provider that reaches no upstream, unless the operator set a limit).
+    pub rate_limit_per_minute: Option<u32>,
 }
 
 /// `GET /providers`.
@@ -114,11 +117,13 @@ pub struct ProvidersResponse {
     pub providers: Vec<ProviderEntry>,
 }
 
-/// A paraphrase together with the caller's quota after it, when a provider call was made.
+/// A paraphrase together with the caller's quota after it, when a limited provider was called.
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub paraphrase: Paraphrase,
     pub quota: Option<Admitted>,
+    /// How long the call waited for the caller's quota ([`Pacing::Wait`]).
+    pub waited: Duration,
 }
 
 /// The longest an upstream's own `Retry-After` is waited for inside one request; longer waits are
@@ -141,7 +146,15 @@ impl ParaphraseService {
         metrics: Arc<Metrics>,
     ) -> Self {
         let cache = ResponseCache::new(cache, metrics.cache_hits.clone(), metrics.cache_misses.clone()).await;
-        let limits = RateLimits::per_minute(config.rate_limit_per_minute);
+        let global = config.rate_limit_per_minute;
+        let quotas = plugins
+            .of_kind(PluginKind::Provider)
+            .map(|p| (p.id().to_owned(), Quota::for_plugin(p.spec(), global)))
+            .collect::<Vec<_>>();
+        for (provider, _) in &quotas {
+            metrics.expect_provider(provider);
+        }
+        let limits = RateLimits::new(Quota::from_per_minute(global), quotas);
         ParaphraseService { config, plugins, cache, limits, metrics }
     }
 
@@ -194,6 +207,7 @@ impl ParaphraseService {
                     default: p.id() == self.default_provider(),
                     available: unavailable_reason.is_none(),
                     unavailable_reason,
+                    rate_limit_per_minute: self.limits.quota(p.id()).per_minute(),
                 }
             })
             .collect()
@@ -244,20 +258,21 @@ impl ParaphraseService {
                     true,
                 ),
                 quota: None,
+                waited: Duration::ZERO,
             });
         }
-        let quota = match caller.pacing {
-            Pacing::Reject => Some(self.limits.check(&caller.client, provider.id()).map_err(|refused| {
-                self.metrics
-                    .rate_limited
-                    .get_or_create(&ProviderLabels { provider: provider.id().to_owned() })
-                    .inc();
-                Error::RateLimited { provider: provider.id().to_owned(), refused }
-            })?),
-            Pacing::Wait => {
-                self.limits.wait(&caller.client, provider.id()).await;
-                None
+        let (quota, waited) = match caller.pacing {
+            Pacing::Reject => {
+                let quota = self.limits.check(&caller.client, provider.id()).map_err(|refused| {
+                    self.metrics
+                        .rate_limited
+                        .get_or_create(&ProviderLabels { provider: provider.id().to_owned() })
+                        .inc();
+                    Error::RateLimited { provider: provider.id().to_owned(), refused }
+                })?;
+                (quota, Duration::ZERO)
             }
+            Pacing::Wait => (None, self.limits.wait(&caller.client, provider.id()).await),
         };
         // How many calls of one provider run at once is the plugin runtime's to bound (its share of
         // the instance pool, `max_concurrent_calls` for a provider), with a queue that fails fast.
@@ -274,6 +289,7 @@ impl ParaphraseService {
                 false,
             ),
             quota,
+            waited,
         })
     }
 

@@ -6,6 +6,7 @@ use super::{
     ProvidersResponse,
 };
 use crate::cache::CacheStats;
+use crate::rest::openapi::responses as r;
 use crate::rest::openapi::{array, items, property, text};
 use crate::rest::{ApiError, Caller, ErrorBody, ErrorDetail, Json};
 use axum::Router;
@@ -81,9 +82,9 @@ fn rate_caller(caller: &Caller) -> RateCaller {
     params(("current-user" = Option<String>, Header, description = "The caller's identity for rate limits (else the peer address)")),
     responses(
         (status = 200, description = "The paraphrase. When a provider call was made, X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset describe the caller's quota.", body = Paraphrase),
-        (status = 400, description = "Malformed JSON or a bad header", body = ErrorBody),
-        (status = 413, description = "The body is too large", body = ErrorBody),
-        (status = 415, description = "Not a JSON body", body = ErrorBody),
+        (status = 400, description = r::BAD_JSON, body = ErrorBody),
+        (status = 413, description = r::TOO_LARGE, body = ErrorBody),
+        (status = 415, description = r::NOT_JSON, body = ErrorBody),
         (status = 422, description = "A missing or wrong field, an empty or too long text, an unknown provider (the message lists the known ones), a provider without its API key (`provider_unavailable`), or input the provider rejected", body = ErrorBody),
         (status = 429, description = "This service's rate limit (code `rate_limited`, with Retry-After and X-RateLimit-* headers) or the upstream's (code `upstream_rate_limited`)", body = ErrorBody),
         (status = 502, description = "The upstream or the plugin failed", body = ErrorBody),
@@ -169,9 +170,9 @@ pub struct BatchResponse {
     params(("current-user" = Option<String>, Header, description = "The caller's identity for rate limits (else the peer address)")),
     responses(
         (status = 200, description = "One result per text, in input order, and a summary", body = BatchResponse),
-        (status = 400, description = "Malformed JSON or a bad header", body = ErrorBody),
-        (status = 413, description = "The body is too large", body = ErrorBody),
-        (status = 415, description = "Not a JSON body", body = ErrorBody),
+        (status = 400, description = r::BAD_JSON, body = ErrorBody),
+        (status = 413, description = r::TOO_LARGE, body = ErrorBody),
+        (status = 415, description = r::NOT_JSON, body = ErrorBody),
         (status = 422, description = "No texts, more than BATCH_MAX_SIZE texts (the message names the limit), a wrong field, an unknown provider, or a provider without its API key", body = ErrorBody),
     )
 )]
@@ -230,7 +231,9 @@ pub async fn paraphrase_batch(
 }
 
 /// The configured providers, their default models, and which one is the default.
-#[utoipa::path(get, path = "/providers", tag = "paraphrase", responses((status = 200, body = ProvidersResponse)))]
+#[utoipa::path(get, path = "/providers", tag = "paraphrase", responses(
+    (status = 200, description = "Every configured provider, its default model, whether it is available, and its rate limit", body = ProvidersResponse),
+))]
 pub async fn providers(State(service): Service) -> axum::Json<ProvidersResponse> {
     axum::Json(ProvidersResponse {
         default: service.default_provider().to_owned(),
@@ -239,7 +242,9 @@ pub async fn providers(State(service): Service) -> axum::Json<ProvidersResponse>
 }
 
 /// Response-cache hits and misses, and the state of the store.
-#[utoipa::path(get, path = "/cache/stats", tag = "operations", responses((status = 200, body = CacheStats)))]
+#[utoipa::path(get, path = "/cache/stats", tag = "operations", responses(
+    (status = 200, description = "The response cache's counters and the state of its store", body = CacheStats),
+))]
 pub async fn cache_stats(State(service): Service) -> axum::Json<CacheStats> {
     axum::Json(service.cache().stats())
 }

@@ -11,7 +11,8 @@ pub struct ParaphraseConfig {
     pub default_provider: Option<String>,
     /// Longest text accepted, in characters.
     pub max_text_chars: usize,
-    /// Provider calls allowed per client and provider per minute.
+    /// Calls allowed per client and provider per minute to a provider that reaches an upstream, unless
+    /// its `[[plugin]]` table sets its own.
     pub rate_limit_per_minute: u32,
     /// Most texts in one REST batch.
     pub batch_max_size: usize,
@@ -68,7 +69,7 @@ impl Section for ParaphraseConfig {
                 Kind::Int { min: 1, max: 1_000_000 },
                 |c| c.rate_limit_per_minute,
                 env = "RATE_LIMIT_REQUESTS_PER_MINUTE",
-                "Provider calls per client and provider per minute"
+                "Calls per client and provider per minute to a provider that reaches an upstream (a `[[plugin]]` may set its own)"
             ),
             setting!(
                 "batch_max_size",

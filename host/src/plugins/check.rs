@@ -37,15 +37,11 @@ pub fn check(runtime: &Runtime, bytes: &[u8]) -> CheckReport {
         imports: vec![],
         exports: vec![],
     };
-    if bytes.starts_with(b"\0asm\x01\0\0\0") {
-        report.problems.push(
-            "this is a core WebAssembly module, not a component: build with `--target wasm32-wasip2` \
-             (Rust), componentize-py (Python) or componentize-js (JavaScript)"
-                .into(),
-        );
+    if let Some(what) = not_a_component(bytes) {
+        report.problems.push(what);
         return report;
     }
-    let component = match runtime.compile(bytes, None) {
+    let component = match runtime.compile(bytes, None, || {}) {
         Ok((component, _, _)) => component,
         Err(e) => {
             report.problems.push(format!("not a valid WebAssembly component: {e:#}"));
@@ -94,6 +90,36 @@ pub fn check(runtime: &Runtime, bytes: &[u8]) -> CheckReport {
     report
 }
 
+/// What a file is when it is plainly not a component, said for a person: not WebAssembly at all (and
+/// how it starts), or a core module. `None` when it has a component's preamble, which the compiler
+/// then checks.
+pub fn not_a_component(bytes: &[u8]) -> Option<String> {
+    const MAGIC: &[u8] = b"\0asm";
+    const CORE_MODULE: &[u8] = b"\0asm\x01\0\0\0";
+    if bytes.starts_with(CORE_MODULE) {
+        return Some(
+            "this is a core WebAssembly module, not a component: build with `--target wasm32-wasip2` \
+             (Rust), componentize-py (Python) or componentize-js (JavaScript)"
+                .into(),
+        );
+    }
+    if bytes.starts_with(MAGIC) {
+        return None;
+    }
+    if bytes.is_empty() {
+        return Some("not a WebAssembly component: the file is empty".into());
+    }
+    let start = &bytes[..bytes.len().min(16)];
+    let shown = match std::str::from_utf8(start) {
+        Ok(text) if text.chars().all(|c| c == ' ' || c.is_ascii_graphic()) => format!("the text {text:?}"),
+        _ => start.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" "),
+    };
+    Some(format!(
+        "not a WebAssembly component: the file starts with {shown}, where a component starts with \
+         00 61 73 6d (\"\\0asm\")"
+    ))
+}
+
 fn world_name(kind: PluginKind, version: WitVersion) -> String {
     format!("parlance:plugin/{}@{version}", kind.world())
 }
@@ -109,4 +135,30 @@ fn describe(name: &str, item: &ComponentItem) -> String {
         ComponentItem::Resource(_) => "resource",
     };
     format!("{name} ({what})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::not_a_component;
+
+    #[test]
+    fn a_file_that_is_not_a_component_is_described_in_words() {
+        let text = not_a_component(b"definitely not wasm").unwrap();
+        assert!(
+            text.starts_with(
+                "not a WebAssembly component: the file starts with the text \"definitely not w\""
+            ),
+            "{text}"
+        );
+        let elf = not_a_component(b"\x7fELF\x02\x01\x01\0").unwrap();
+        assert!(elf.contains("starts with 7f 45 4c 46 02 01 01 00,"), "{elf}");
+        assert!(not_a_component(b"").unwrap().contains("the file is empty"));
+        assert!(
+            not_a_component(b"\0asm\x01\0\0\0").unwrap().contains("core WebAssembly module, not a component")
+        );
+        assert_eq!(not_a_component(b"\0asm\x0d\0\x01\0"), None);
+        for message in [text, elf] {
+            assert!(!message.contains('['), "no debug byte arrays: {message}");
+        }
+    }
 }

@@ -36,13 +36,17 @@ impl CompileCache {
         CompileCache { dir, engine_key: format!("{:016x}", hasher.finish()) }
     }
 
+    /// The component from the cache, or compiled (and stored); `on_compile` is called just before a
+    /// compilation, so that the caller can say that one is under way.
     pub fn load(
         &self,
         engine: &Engine,
         bytes: &[u8],
         digest: &str,
+        on_compile: impl FnOnce(),
     ) -> wasmtime::Result<(Component, CompileSource)> {
         let Some(dir) = &self.dir else {
+            on_compile();
             return Ok((Component::new(engine, bytes)?, CompileSource::Compiled));
         };
         let path = dir.join(format!("{digest}-{}.cwasm", self.engine_key));
@@ -55,6 +59,7 @@ impl CompileCache {
                 }
             }
         }
+        on_compile();
         let component = Component::new(engine, bytes)?;
         if let Err(e) = store(dir, &path, &component) {
             tracing::warn!(dir = %dir.display(), error = %e, "cannot write the compile cache; the next start compiles again");

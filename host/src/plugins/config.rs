@@ -23,6 +23,7 @@ pub struct FilePlugin {
     component: Option<String>,
     enabled: Option<bool>,
     allowed_hosts: Option<Vec<String>>,
+    rate_limit_per_minute: Option<u32>,
     config: BTreeMap<String, String>,
     secrets: BTreeMap<String, SecretSource>,
     limits: LimitsTable,
@@ -64,6 +65,13 @@ impl Section for FilePlugin {
                 Kind::List,
                 |c| c.allowed_hosts,
                 "Origins its outbound HTTP may reach: scheme://host[:port], host may be *.domain, port may be *"
+            ),
+            setting!(
+                "rate_limit_per_minute",
+                Kind::Int { min: 0, max: 1_000_000 },
+                |c| c.rate_limit_per_minute,
+                "A provider's calls per client per minute (0: no limit); unset, RATE_LIMIT_REQUESTS_PER_MINUTE \
+                 applies to a plugin with allowed hosts and no limit to one without"
             ),
         ];
         SETTINGS
@@ -288,6 +296,15 @@ pub fn merge(
         if let Some(hosts) = &p.allowed_hosts {
             spec.allowed_hosts = hosts.iter().filter_map(|h| HostPattern::parse(h).ok()).collect();
             spec.allowed_hosts_from = None;
+        }
+        if let Some(per_minute) = p.rate_limit_per_minute {
+            if spec.kind != PluginKind::Provider {
+                problems.push(format!(
+                    "{}: plugin {id:?} is a {}; `rate_limit_per_minute` applies to providers only",
+                    p.location, spec.kind
+                ));
+            }
+            spec.rate_limit_per_minute = Some(per_minute);
         }
         spec.settings.extend(p.config);
         for (key, source) in p.secrets {

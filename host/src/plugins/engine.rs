@@ -91,14 +91,16 @@ impl Runtime {
     }
 
     /// Compiles (or loads from the cache) a component. `digest` is the bytes' SHA-256 when it is
-    /// already known (a bundled component), which spares reading them on a cache hit.
+    /// already known (a bundled component), which spares reading them on a cache hit. `on_compile` is
+    /// called just before an actual compilation.
     pub fn compile(
         &self,
         bytes: &[u8],
         digest: Option<&str>,
+        on_compile: impl FnOnce(),
     ) -> wasmtime::Result<(Component, String, CompileSource)> {
         let digest = digest.map_or_else(|| compile_cache::digest(bytes), str::to_owned);
-        let (component, source) = self.cache.load(&self.engine, bytes, &digest)?;
+        let (component, source) = self.cache.load(&self.engine, bytes, &digest, on_compile)?;
         Ok((component, digest, source))
     }
 }

@@ -4,6 +4,7 @@
 use super::api::PluginInfo;
 use super::bindings::{self, Bound};
 use super::call::{conclude, new_store, run};
+use super::compile_cache::CompileSource;
 use super::engine::Runtime;
 use super::sandbox::PluginContext;
 use super::spec::{ComponentSource, PluginSpec};
@@ -14,6 +15,22 @@ use crate::upstream::Upstream;
 use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Components from this size on take seconds to compile (the Python and JavaScript ones, with their
+/// interpreter inside: 12-18 MB, 6-8 s), so a start that compiles one says so rather than sit silent;
+/// a Rust component (50-300 KB) compiles in milliseconds and is only logged at debug level.
+const LOUD_COMPILE_BYTES: usize = 1 << 20;
+
+fn announce_compile(plugin: &str, component: &str, size: usize) {
+    let mb = size as f64 / (1024.0 * 1024.0);
+    if size >= LOUD_COMPILE_BYTES {
+        tracing::info!(
+            "compiling plugin `{plugin}` ({component}, {mb:.1} MB); this happens once, later starts use the compile cache"
+        );
+    } else {
+        tracing::debug!("compiling plugin `{plugin}` ({component}, {mb:.2} MB)");
+    }
+}
 
 pub(super) async fn load(
     runtime: &Arc<Runtime>,
@@ -44,15 +61,36 @@ pub(super) async fn load(
             (Cow::Owned(bytes), None)
         }
     };
+    if let Some(what) = super::check::not_a_component(&bytes) {
+        return Err(LoadError::Contract {
+            plugin: plugin_id,
+            message: format!("{}: {what}", spec.component),
+        });
+    }
     let compile_runtime = runtime.clone();
-    let compiled = tokio::task::spawn_blocking(move || compile_runtime.compile(&bytes, digest))
-        .await
-        .map_err(|e| LoadError::Engine(format!("the compile task failed: {e}")))?;
-    let (component, digest, compile_source) = compiled.map_err(|e| LoadError::Compile {
+    let announce = {
+        let (plugin, component, size) = (plugin_id.clone(), spec.component.to_string(), bytes.len());
+        move || announce_compile(&plugin, &component, size)
+    };
+    let size = bytes.len();
+    let compiled = tokio::task::spawn_blocking(move || {
+        let started = Instant::now();
+        compile_runtime.compile(&bytes, digest, announce).map(|c| (c, started.elapsed()))
+    })
+    .await
+    .map_err(|e| LoadError::Engine(format!("the compile task failed: {e}")))?;
+    let ((component, digest, compile_source), elapsed) = compiled.map_err(|e| LoadError::Compile {
         plugin: plugin_id.clone(),
         component: spec.component.to_string(),
         source: e,
     })?;
+    if compile_source == CompileSource::Compiled {
+        if size >= LOUD_COMPILE_BYTES {
+            tracing::info!("compiled plugin `{plugin_id}` in {:.1} s", elapsed.as_secs_f64());
+        } else {
+            tracing::debug!("compiled plugin `{plugin_id}` in {:.3} s", elapsed.as_secs_f64());
+        }
+    }
 
     let worlds = bindings::exported_worlds(&component);
     let Some(&(_, version)) = worlds.iter().find(|(k, _)| *k == spec.kind) else {

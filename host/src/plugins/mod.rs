@@ -190,8 +190,11 @@ impl PluginHost {
         }
     }
 
-    /// Records every call's outcome and latency in these metrics.
+    /// Records every call's outcome and latency in these metrics, each plugin's from zero.
     pub fn observed_by(mut self, metrics: Arc<crate::metrics::Metrics>) -> Self {
+        for id in self.plugins.keys() {
+            metrics.expect_plugin(id);
+        }
         self.metrics = Some(metrics);
         self
     }

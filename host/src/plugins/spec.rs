@@ -170,6 +170,9 @@ pub struct PluginSpec {
     pub secrets: BTreeMap<String, SecretSource>,
     pub limits: Limits,
     pub grants: Grants,
+    /// Calls per client per minute the operator set for this plugin (`0` lifts the limit). `None`
+    /// leaves it to the rule of [`crate::ratelimit::Quota::for_plugin`].
+    pub rate_limit_per_minute: Option<u32>,
     /// `file:line` of the `[[plugin]]` table that configured it, for messages about it.
     pub declared_at: Option<String>,
 }
@@ -186,9 +189,16 @@ impl PluginSpec {
             secrets: BTreeMap::new(),
             limits: Limits::default(),
             grants: Grants::default(),
+            rate_limit_per_minute: None,
             declared_at: None,
         }
     }
+
+    /// Whether its outbound HTTP may reach anything: a plugin that cannot has no upstream to protect.
+    pub fn reaches_upstream(&self) -> bool {
+        !self.allowed_hosts.is_empty()
+    }
+
     /// The settings a plugin sees, with secret values masked, for listings and logs.
     pub fn visible_settings(&self) -> BTreeMap<String, String> {
         self.settings

@@ -22,6 +22,20 @@ pub const SPACES: &str = " \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u
 /// White space allowed in text that spans lines.
 pub const LINE_SPACES: &str = "\\t\\n\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
 
+/// Descriptions of the error responses many routes share, so that every route words them alike. (An
+/// OpenAPI Response Object must have a description; code generators and gateways reject one without.)
+pub mod responses {
+    pub const BAD_CALLER: &str = "A bad `current-user` header (visible ASCII, at most 256 characters)";
+    pub const BAD_JSON: &str = "Malformed JSON, or a bad `current-user` header";
+    pub const BAD_FORM: &str = "Malformed form data, or a bad `current-user` header";
+    pub const TOO_LARGE: &str = "The body is larger than `server.max_body_kb`";
+    pub const NOT_JSON: &str = "The body is not `application/json`";
+    pub const NOT_FORM: &str = "The body is not `application/x-www-form-urlencoded`";
+    pub const BAD_USER_ID: &str =
+        "A bad `user_id`: blank, over 256 characters, or holding a control character or `/`";
+    pub const NO_SUCH_USER: &str = "No such user for this client";
+}
+
 /// Text of allowed characters (none of `forbidden`) that is not only white space: leading `spaces`,
 /// then one character that is neither, then the rest. The classes of the first two parts are disjoint,
 /// so a backtracking matcher still runs in linear time on long input.

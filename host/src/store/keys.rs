@@ -39,9 +39,12 @@ pub fn generate() -> Result<(String, String), getrandom::Error> {
 
 /// The id of a presented key, if it has the shape of one.
 pub fn id_of(key: &str) -> Option<&str> {
+    // The id is a fixed 12 characters of URL-safe base64, which may itself contain `_`, so it is taken by
+    // length rather than by splitting at the first separator.
     let rest = key.strip_prefix(PREFIX)?;
-    let (id, secret) = rest.split_once('_')?;
-    (id.len() == 12 && !secret.is_empty()).then_some(id)
+    let id = rest.get(..12)?;
+    let secret = rest[12..].strip_prefix('_')?;
+    (!secret.is_empty()).then_some(id)
 }
 
 pub fn hash(key: &str) -> Vec<u8> {
@@ -84,5 +87,8 @@ mod tests {
         assert_ne!(key, other);
         assert_eq!(id_of("prl_short_x"), None);
         assert_eq!(id_of("sk-123"), None);
+        // Ids drawn from the URL-safe alphabet can hold the separator themselves.
+        assert_eq!(id_of("prl_ab_cdefghijkl_secret"), Some("ab_cdefghijkl"));
+        assert_eq!(id_of("prl_ab_cdefghijkl_"), None);
     }
 }
