@@ -19,8 +19,13 @@ fn keys(home: &std::path::Path, args: &[&str]) -> std::process::Output {
 #[tokio::test(flavor = "multi_thread")]
 async fn keys_bind_callers_to_their_client() {
     let home = tempfile::tempdir().unwrap();
-    // In the working directory, so the server and `parlance keys` both read it.
-    std::fs::write(home.path().join("parlance.toml"), "[auth]\ncache_secs = 1\n").unwrap();
+    // In the working directory, so the server and `parlance keys` both read it. The offline provider has
+    // no upstream, so it is rate limited only by a limit of its own.
+    std::fs::write(
+        home.path().join("parlance.toml"),
+        "[auth]\ncache_secs = 1\n\n[[plugin]]\nid = \"offline\"\nrate_limit_per_minute = 2\n",
+    )
+    .unwrap();
     let created = keys(home.path(), &["create", "--name", "mobile", "--client", "acme", "--json"]);
     let created: Value = serde_json::from_slice(&created.stdout).unwrap();
     let key = created["key"].as_str().unwrap().to_owned();
@@ -36,11 +41,7 @@ async fn keys_bind_callers_to_their_client() {
     let database = home.path().join("dialogs.db");
     let s = Server::start_in(
         home,
-        &[
-            ("PARLANCE_API_KEYS", "required"),
-            ("DATABASE_FILE", database.to_str().unwrap()),
-            ("RATE_LIMIT_REQUESTS_PER_MINUTE", "2"),
-        ],
+        &[("PARLANCE_API_KEYS", "required"), ("DATABASE_FILE", database.to_str().unwrap())],
         &[],
     )
     .await;
