@@ -1,7 +1,9 @@
 //! Whether the SQLite store can take writes. A write that fails for a reason that lasts (a full
 //! disk, a read-only file) marks the store not writable, so that the next ones are refused before any
 //! work is done for them; while it is marked, the checkpointer sends a probe write every half second,
-//! and the first write that commits (the probe or any other) marks it writable again.
+//! and the first write that commits (the probe or any other) marks it writable again. On a full disk the
+//! probe waits for room to be made: a write of one page can still land in the log's already allocated
+//! pages, which would report a disk with no room as writable again.
 
 use super::super::{StoreError, Trouble};
 use std::sync::Mutex;
@@ -36,8 +38,9 @@ impl WriteHealth {
         }
     }
 
-    pub fn is_failing(&self) -> bool {
-        self.failing.lock().map(|f| f.is_some()).unwrap_or(false)
+    /// The lasting trouble writes are failing with, if any.
+    pub fn trouble(&self) -> Option<Trouble> {
+        self.failing.lock().ok().and_then(|f| f.as_ref().map(|(trouble, _)| *trouble))
     }
 
     pub fn check(&self) -> Result<(), StoreError> {
@@ -57,4 +60,17 @@ fn error_chain(error: &StoreError) -> String {
         source = cause.source();
     }
     text
+}
+
+/// Room the disk must have before a probe is worth sending after a full disk: more than one chat's
+/// exchange with long texts takes.
+const PROBE_ROOM: u64 = 256 * 1024;
+
+/// Whether the file system holding `path` has room for the probe (true when it cannot be asked).
+pub fn has_room(path: &std::path::Path) -> bool {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    match rustix::fs::statvfs(dir) {
+        Ok(fs) => fs.f_bavail.saturating_mul(fs.f_frsize) >= PROBE_ROOM,
+        Err(_) => true,
+    }
 }

@@ -13,7 +13,7 @@ use super::backend::{Backend, StoreResult};
 use super::cache::{CacheEffect, Dialog, DialogCache, UserKey};
 use super::jobs::{Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, JobStatus, NewJob};
 use super::keys::{ApiKey, KeyRecord};
-use super::{Durability, Imported, StoreError, UserMetadata};
+use super::{Durability, Imported, StoreError, Trouble, UserMetadata};
 use crate::chat::DialogEntry;
 use health::WriteHealth;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
@@ -173,8 +173,10 @@ impl checkpoint::Watched for Inner {
     /// While writes fail, one small write through the writer (it sets the file's application id,
     /// which every commit rewrites with the header page) finds out when they work again.
     fn probe_if_failing(&self) {
-        if !self.health.is_failing() {
-            return;
+        match self.health.trouble() {
+            None => return,
+            Some(Trouble::Full) if !health::has_room(&self.path) => return,
+            Some(_) => {}
         }
         let (reply, _) = tokio::sync::oneshot::channel();
         let probe = |conn: &Connection, _: &str, _: &str| -> Result<((), CacheEffect), StoreError> {
