@@ -265,6 +265,28 @@ fn tsv_batch_output_reads_back_unchanged() {
     assert_eq!((summary["pairs"].as_u64(), summary["failed"].as_u64()), (Some(3), Some(0)), "{summary}");
 }
 
+/// A text over the evaluation's length limit skips its own line, named by number; the other pairs of the
+/// file are still evaluated.
+#[test]
+fn evaluate_file_skips_a_too_long_text_by_its_line() {
+    let home = tempfile::tempdir().unwrap();
+    let dataset = home.path().join("pairs.tsv");
+    let long = "word ".repeat(30);
+    std::fs::write(&dataset, format!("The cat sat.\tA cat sat.\n{long}\tshort\nIt rains.\tIt is raining.\n"))
+        .unwrap();
+    std::fs::write(home.path().join("parlance.toml"), "[evaluate]\nmax_text_chars = 100\n").unwrap();
+    let out = common::command(home.path())
+        .args(["--mode", "evaluate", "--json", "--config", "parlance.toml", "--evaluate_file"])
+        .arg(&dataset)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("line 2: skipped: a text of 150 characters; the limit is 100"), "{err}");
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((summary["pairs"].as_u64(), summary["failed"].as_u64()), (Some(2), Some(1)), "{summary}");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn ctrl_c_in_batch_mode_writes_what_is_finished() {
     let home = tempfile::tempdir().unwrap();

@@ -68,12 +68,16 @@ const TARGET_HEADERS: &[&str] = &["paraphrase", "target", "tgt", "hypothesis", "
 /// Evaluates a TSV dataset of `source<TAB>paraphrase` records, streaming it through the library's
 /// dataset evaluation. Fields may be quoted as Python's `csv` module writes them (the dialect of
 /// [`super::tsv`], which `--batch_output FILE.tsv` writes too); a header line is recognised and skipped;
-/// a malformed record is reported by its line number, skipped and counted as failed.
+/// a malformed record, or one with a text over the evaluation's length limit, is reported by its line
+/// number, skipped and counted as failed.
 pub async fn file(parlance: &Parlance, path: &Path, options: EvalOptions) -> anyhow::Result<Summary> {
     let file =
         std::fs::File::open(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
     let reader = super::tsv::reader(file);
     let malformed = std::cell::Cell::new(0u64);
+    // Checked here, where the line is known, so that one long text skips its own line instead of failing
+    // the chunk of pairs it would be evaluated with.
+    let limit = parlance.evaluator().config().max_text_chars;
     let pairs = reader.into_records().enumerate().filter_map(|(i, record)| {
         let skip = |line: u64, why: String| {
             eprintln!("{}: line {line}: skipped: {why}", path.display());
@@ -96,6 +100,15 @@ pub async fn file(parlance: &Parlance, path: &Path, options: EvalOptions) -> any
                 if is_header {
                     eprintln!("{}: line 1 is a header ({original}, {paraphrase}); skipped", path.display());
                     return None;
+                }
+                let chars = original.chars().count().max(paraphrase.chars().count());
+                if chars > limit {
+                    return skip(
+                        line,
+                        format!(
+                            "a text of {chars} characters; the limit is {limit} ([evaluate] max_text_chars)"
+                        ),
+                    );
                 }
                 Some(Pair { original: original.to_owned(), paraphrase: paraphrase.to_owned() })
             }
