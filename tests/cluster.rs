@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 struct Cluster {
     replicas: Vec<Server>,
     postgres: TestPostgres,
-    _redis: Redis,
+    redis: Redis,
     _model: FakeFormModel,
 }
 
@@ -35,7 +35,7 @@ impl Cluster {
             ];
             replicas.push(Server::start_in(crate::common::home_with_config(config), &env, &[]).await);
         }
-        Cluster { replicas, postgres, _redis: redis, _model: model }
+        Cluster { replicas, postgres, redis, _model: model }
     }
 }
 
@@ -127,7 +127,13 @@ async fn concurrent_chats_over_three_replicas_stay_contiguous_and_fresh() {
     // Freshness: each replica has the dialog in memory now; a change made through one is what the
     // next read through any other serves.
     let (a, b, c) = (&cluster.replicas[0], &cluster.replicas[1], &cluster.replicas[2]);
-    let r = a.client.delete(a.chat_url("/v1/user/dialog/ann")).header("current-user", "acme").send().await.unwrap();
+    let r = a
+        .client
+        .delete(a.chat_url("/v1/user/dialog/ann"))
+        .header("current-user", "acme")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 200);
     assert_eq!(dialog(b, "ann").await, (200, json!([])));
     chat(c, "ann", "fresh start").await.unwrap();
@@ -146,7 +152,8 @@ async fn a_replica_killed_mid_load_loses_nothing_acknowledged() {
     let mut clients = Vec::new();
     for (u, user) in users.iter().enumerate() {
         for r in 0..3 {
-            let (chat_url, stop, user) = (cluster.replicas[r].chat_url("/v1/waifu"), stop.clone(), user.to_string());
+            let (chat_url, stop, user) =
+                (cluster.replicas[r].chat_url("/v1/waifu"), stop.clone(), user.to_string());
             let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
             clients.push(tokio::spawn(async move {
                 let mut acked = Vec::new();
@@ -193,7 +200,12 @@ async fn a_replica_killed_mid_load_loses_nothing_acknowledged() {
             assert!(stored.contains(message), "{user}: acknowledged {message:?} was lost");
         }
         // Only exchanges whose answer the kill cut off may be stored unacknowledged.
-        assert!(stored.len() <= acked.len() + 3, "{user}: {} stored, {} acknowledged", stored.len(), acked.len());
+        assert!(
+            stored.len() <= acked.len() + 3,
+            "{user}: {} stored, {} acknowledged",
+            stored.len(),
+            acked.len()
+        );
     }
 }
 
@@ -231,6 +243,58 @@ async fn postgres_restarted_mid_run_is_unavailable_then_recovered() {
     assert_eq!(health["components"]["store"]["status"], "ok", "{health}");
 }
 
+async fn paraphrase(server: &Server, client: &str, text: &str) -> reqwest::Response {
+    server
+        .client
+        .post(server.url("/paraphrase"))
+        .header("current-user", client)
+        .json(&json!({"text": text, "skip_cache": true}))
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn health(server: &Server) -> Value {
+    server.client.get(server.url("/health")).send().await.unwrap().json().await.unwrap()
+}
+
+/// Redis down: each replica limits on its own (so the cluster admits up to replicas × the limit),
+/// `/health` says so; Redis back: the limit is the cluster's again, without a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_rate_limit_falls_back_per_replica_while_redis_is_down() {
+    let config = "[[plugin]]\nid = \"offline\"\nrate_limit_per_minute = 3\n";
+    let mut cluster = Cluster::start(2, config).await;
+    cluster.redis.stop();
+    let mut admitted = 0;
+    for i in 0..12 {
+        let r = paraphrase(&cluster.replicas[i % 2], "down", &format!("Text {i} while Redis is down.")).await;
+        admitted += usize::from(r.status() == 200);
+    }
+    assert_eq!(admitted, 6, "each of 2 replicas admits its own 3");
+    let h = health(&cluster.replicas[0]).await;
+    assert_eq!(h["status"], "degraded", "{h}");
+    assert_eq!(h["components"]["rate_limits"]["status"], "degraded", "{h}");
+    cluster.redis.restart().await;
+    // The link retries every 10 s; decisions keep flowing meanwhile.
+    let deadline = Instant::now() + Duration::from_secs(40);
+    for server in &cluster.replicas {
+        loop {
+            paraphrase(server, "probe", "Is Redis back?").await;
+            if health(server).await["components"]["rate_limits"]["status"] == "ok" {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the limits never went back to Redis");
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+    }
+    let mut admitted = 0;
+    for i in 0..12 {
+        let r = paraphrase(&cluster.replicas[i % 2], "back", &format!("Text {i} once Redis is back.")).await;
+        admitted += usize::from(r.status() == 200);
+    }
+    assert_eq!(admitted, 3, "shared again: 3 for the whole cluster");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_rate_limit_holds_for_the_whole_cluster() {
     let per_minute = 12;
@@ -259,14 +323,27 @@ async fn the_rate_limit_holds_for_the_whole_cluster() {
             other => panic!("{other}"),
         }
     }
-    assert_eq!(admitted, per_minute as i64, "{per_minute}/min over 3 replicas admits {per_minute}, not {}", 3 * per_minute);
+    assert_eq!(
+        admitted,
+        per_minute as i64,
+        "{per_minute}/min over 3 replicas admits {per_minute}, not {}",
+        3 * per_minute
+    );
     for headers in &refused {
         let retry_after: u64 = headers["retry-after"].to_str().unwrap().parse().unwrap();
         assert!((1..=5).contains(&retry_after), "one call is regained every 5 s: {retry_after}");
         assert_eq!(headers["x-ratelimit-remaining"], "0");
         assert_eq!(headers["x-ratelimit-limit"], per_minute.to_string().as_str());
     }
-    let health: Value = cluster.replicas[2].client.get(cluster.replicas[2].url("/health")).send().await.unwrap().json().await.unwrap();
+    let health: Value = cluster.replicas[2]
+        .client
+        .get(cluster.replicas[2].url("/health"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(health["components"]["rate_limits"]["store"], "redis", "{health}");
     assert_eq!(health["components"]["rate_limits"]["status"], "ok", "{health}");
 }

@@ -316,7 +316,8 @@ impl Parlance {
 
 /// Opens the dialog store the configuration names.
 pub async fn open_store(config: &Config) -> Result<store::DialogStore> {
-    store::DialogStore::open_at(&config.chat.store_location()).await.map_err(Error::Storage)
+    let location = config.chat.store_location(config.tls.rustls()?);
+    store::DialogStore::open_at(&location).await.map_err(Error::Storage)
 }
 
 /// The seed's `setup_system`: a [`Parlance`] configured from the environment, `.env` and

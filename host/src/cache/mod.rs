@@ -6,8 +6,8 @@ mod settings;
 
 pub use settings::{CacheConfig, CacheKind, DEFAULT_REDIS_URL};
 
-use prometheus_client::metrics::counter::Counter;
 use crate::redis_link::RedisLink;
+use prometheus_client::metrics::counter::Counter;
 use redis::AsyncCommands;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -72,8 +72,13 @@ impl ResponseCache {
             .build();
         let redis = match &config.kind() {
             CacheKind::Redis { url } => Some(
-                RedisLink::connect(url, config.warn_if_unreachable(), "response cache", "serving from memory")
-                    .await,
+                RedisLink::connect(
+                    url,
+                    config.warn_if_unreachable(),
+                    "response cache",
+                    "serving from memory",
+                )
+                .await,
             ),
             CacheKind::Memory => None,
         };
@@ -90,13 +95,15 @@ impl ResponseCache {
             return None;
         }
         let raw = match &self.redis {
-            Some(redis) => match redis.run(|mut c| async move { c.get::<_, Option<String>>(key).await }).await {
-                Ok(value) => value,
-                Err(()) => {
-                    self.errors.fetch_add(1, Ordering::Relaxed);
-                    self.memory.get(key).await
+            Some(redis) => {
+                match redis.run(|mut c| async move { c.get::<_, Option<String>>(key).await }).await {
+                    Ok(value) => value,
+                    Err(()) => {
+                        self.errors.fetch_add(1, Ordering::Relaxed);
+                        self.memory.get(key).await
+                    }
                 }
-            },
+            }
             None => self.memory.get(key).await,
         };
         let value = raw.and_then(|r| serde_json::from_str(&r).ok());

@@ -53,10 +53,11 @@ impl Default for ChatConfig {
 }
 
 impl ChatConfig {
-    /// Where the dialogs live: the PostgreSQL database when a URL is set, else the SQLite file.
-    pub fn store_location(&self) -> Location {
+    /// Where the dialogs live: the PostgreSQL database when a URL is set (reached with `tls`), else
+    /// the SQLite file.
+    pub fn store_location(&self, tls: rustls::ClientConfig) -> Location {
         match &self.database_url {
-            Some(url) => Location::Postgres { url: url.clone(), pool_size: self.database_pool_size },
+            Some(url) => Location::Postgres { url: url.clone(), pool_size: self.database_pool_size, tls },
             None => Location::Sqlite { path: self.database_file.clone(), durability: self.durability },
         }
     }

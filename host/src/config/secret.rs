@@ -75,6 +75,9 @@ mod redact_tests {
         assert_eq!(redact_url("redis://:secret@host:6379/0"), "redis://:***@host:6379/0");
         assert_eq!(redact_url("redis://user:secret@host/0"), "redis://user:***@host/0");
         assert_eq!(redact_url("redis://localhost:6379/0"), "redis://localhost:6379/0");
-        assert_eq!(redact_url("postgres://app:p%40ss@db:5432/parlance"), "postgres://app:***@db:5432/parlance");
+        assert_eq!(
+            redact_url("postgres://app:p%40ss@db:5432/parlance"),
+            "postgres://app:***@db:5432/parlance"
+        );
     }
 }

@@ -10,8 +10,6 @@
 
 mod shared;
 
-pub use shared::key as shared_key;
-
 use crate::plugins::spec::PluginSpec;
 use crate::redis_link::RedisLink;
 use governor::clock::{Clock, DefaultClock};
@@ -203,7 +201,11 @@ impl RateLimits {
             None => RateLimitHealth { store: "local", status: "ok", error: None },
             Some(shared) => {
                 let error = shared.outage();
-                RateLimitHealth { store: "redis", status: if error.is_some() { "degraded" } else { "ok" }, error }
+                RateLimitHealth {
+                    store: "redis",
+                    status: if error.is_some() { "degraded" } else { "ok" },
+                    error,
+                }
             }
         }
     }
@@ -367,7 +369,11 @@ mod tests {
             ],
         );
         for _ in 0..5000 {
-            assert_eq!(limits.check("a", "offline").await, Ok(None), "an unlimited provider is never refused");
+            assert_eq!(
+                limits.check("a", "offline").await,
+                Ok(None),
+                "an unlimited provider is never refused"
+            );
         }
         assert_eq!(limits.wait("a", "offline").await, Duration::ZERO);
         for _ in 0..1200 {

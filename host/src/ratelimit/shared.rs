@@ -64,7 +64,12 @@ impl Shared {
 
     /// One decision for the pair under a limit of `limit` calls a minute; `Err(())` when Redis cannot
     /// decide (the caller then decides locally).
-    pub async fn check(&self, client: &str, provider: &str, limit: u32) -> Result<Result<Admitted, Refused>, ()> {
+    pub async fn check(
+        &self,
+        client: &str,
+        provider: &str,
+        limit: u32,
+    ) -> Result<Result<Admitted, Refused>, ()> {
         let key = key(client, provider);
         let interval_us = (60_000_000 / u64::from(limit)).max(1);
         let known = self.sha.lock().ok().and_then(|s| s.clone());
@@ -73,9 +78,11 @@ impl Shared {
             .run(|mut conn| async move {
                 let sha = match known {
                     Some(sha) => sha,
-                    None => redis::cmd("SCRIPT").arg("LOAD").arg(GCRA).query_async(&mut conn).await?,
+                    None => {
+                        redis::cmd("SCRIPT").arg("LOAD").arg(GCRA).query_async::<String>(&mut conn).await?
+                    }
                 };
-                let by_sha = redis::cmd("EVALSHA")
+                let by_sha: redis::RedisResult<Vec<i64>> = redis::cmd("EVALSHA")
                     .arg(&sha)
                     .arg(1)
                     .arg(&key)
@@ -83,9 +90,16 @@ impl Shared {
                     .arg(limit)
                     .query_async(&mut conn)
                     .await;
-                let answer = match by_sha {
+                let answer: Vec<i64> = match by_sha {
                     Err(e) if e.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript) => {
-                        redis::cmd("EVAL").arg(GCRA).arg(1).arg(&key).arg(interval_us).arg(limit).query_async(&mut conn).await?
+                        redis::cmd("EVAL")
+                            .arg(GCRA)
+                            .arg(1)
+                            .arg(&key)
+                            .arg(interval_us)
+                            .arg(limit)
+                            .query_async(&mut conn)
+                            .await?
                     }
                     other => other?,
                 };

@@ -162,8 +162,9 @@ impl crate::config::FromValue for Durability {
 pub enum Location {
     /// A SQLite file, for one process.
     Sqlite { path: std::path::PathBuf, durability: Durability },
-    /// A PostgreSQL database shared by every replica, through at most `pool_size` connections.
-    Postgres { url: String, pool_size: usize },
+    /// A PostgreSQL database shared by every replica, through at most `pool_size` connections, with
+    /// this TLS client configuration when the URL's `sslmode` asks for TLS.
+    Postgres { url: String, pool_size: usize, tls: rustls::ClientConfig },
 }
 
 /// The store's API. Cheap to clone; all clones share the backend.
@@ -182,9 +183,9 @@ impl DialogStore {
     pub async fn open_at(location: &Location) -> Result<DialogStore, StoreError> {
         match location {
             Location::Sqlite { path, durability } => DialogStore::open(path, *durability).await,
-            Location::Postgres { url, pool_size } => {
-                Ok(DialogStore { backend: Arc::new(postgres::PgBackend::connect(url, *pool_size).await?) })
-            }
+            Location::Postgres { url, pool_size, tls } => Ok(DialogStore {
+                backend: Arc::new(postgres::PgBackend::connect(url, *pool_size, tls.clone()).await?),
+            }),
         }
     }
 

@@ -5,9 +5,6 @@
 use super::*;
 use rusqlite::Connection;
 
-mod jobs_and_keys;
-mod postgres_only;
-
 /// The dialog's entries, or `None` when there is no such user.
 async fn entries(s: &DialogStore, client: &str, user: &str) -> Option<Vec<DialogEntry>> {
     s.dialog(client, user).await.unwrap().map(|d| d.entries().to_vec())
@@ -29,12 +26,17 @@ impl Target {
 
     async fn postgres() -> Target {
         let url = server().fresh_database().await;
-        Target { location: Location::Postgres { url, pool_size: 8 }, _dir: None }
+        Target { location: Location::Postgres { url, pool_size: 8, tls: tls() }, _dir: None }
     }
 
     pub(super) async fn open(&self) -> DialogStore {
         DialogStore::open_at(&self.location).await.unwrap()
     }
+}
+
+/// The process's TLS client configuration, as a server builds it.
+pub(super) fn tls() -> rustls::ClientConfig {
+    crate::upstream::TrustSettings::default().rustls().unwrap()
 }
 
 /// The one PostgreSQL server of this test process.
@@ -61,6 +63,9 @@ macro_rules! on_both {
     };
 }
 pub(super) use on_both;
+
+mod jobs_and_keys;
+mod postgres_only;
 
 on_both!(
     users_are_per_client,

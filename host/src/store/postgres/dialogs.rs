@@ -16,13 +16,21 @@ use tokio_postgres::types::ToSql;
 type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
 
 /// Runs one of the store's fixed statements, prepared once per connection.
-pub(super) async fn query<C: GenericClient>(c: &C, sql: &str, params: Params<'_>) -> Result<Vec<Row>, tokio_postgres::Error> {
+pub(super) async fn query<C: GenericClient>(
+    c: &C,
+    sql: &str,
+    params: Params<'_>,
+) -> Result<Vec<Row>, tokio_postgres::Error> {
     let statement = c.prepare_cached(sql).await?;
     c.query(&statement, params).await
 }
 
 /// [`query`] for a statement that changes rows: how many.
-pub(super) async fn execute<C: GenericClient>(c: &C, sql: &str, params: Params<'_>) -> Result<u64, tokio_postgres::Error> {
+pub(super) async fn execute<C: GenericClient>(
+    c: &C,
+    sql: &str,
+    params: Params<'_>,
+) -> Result<u64, tokio_postgres::Error> {
     let statement = c.prepare_cached(sql).await?;
     c.execute(&statement, params).await
 }
@@ -126,9 +134,10 @@ impl Dialogs for PgBackend {
     fn user_exists<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, bool> {
         Box::pin(async move {
             let conn = self.conn().await?;
-            let rows = query(&conn, "SELECT 1 FROM users WHERE client = $1 AND user_id = $2", &[&client, &user])
-                .await
-                .map_err(|e| self.err(e))?;
+            let rows =
+                query(&conn, "SELECT 1 FROM users WHERE client = $1 AND user_id = $2", &[&client, &user])
+                    .await
+                    .map_err(|e| self.err(e))?;
             Ok(!rows.is_empty())
         })
     }
@@ -143,7 +152,9 @@ impl Dialogs for PgBackend {
             )
             .await
             .map_err(|e| self.err(e))?;
-            Ok(rows.first().map(|r| UserMetadata { user_id: r.get(0), modified_at: r.get::<_, i64>(1) / 1000 }))
+            Ok(rows
+                .first()
+                .map(|r| UserMetadata { user_id: r.get(0), modified_at: r.get::<_, i64>(1) / 1000 }))
         })
     }
 
@@ -191,9 +202,13 @@ impl Dialogs for PgBackend {
         Box::pin(async move {
             let key = key(client, user);
             let conn = self.conn().await?;
-            let version = query(&conn, "SELECT version FROM users WHERE client = $1 AND user_id = $2", &[&client, &user])
-                .await
-                .map_err(|e| self.err(e))?;
+            let version = query(
+                &conn,
+                "SELECT version FROM users WHERE client = $1 AND user_id = $2",
+                &[&client, &user],
+            )
+            .await
+            .map_err(|e| self.err(e))?;
             let Some(version) = version.first().map(|r| r.get::<_, i64>(0)) else {
                 self.dialogs.forget(&key);
                 return Ok(None);
@@ -215,7 +230,12 @@ impl Dialogs for PgBackend {
         Box::pin(self.replace(client, user, Vec::new()))
     }
 
-    fn set_dialog<'a>(&'a self, client: &'a str, user: &'a str, entries: Vec<DialogEntry>) -> StoreResult<'a, bool> {
+    fn set_dialog<'a>(
+        &'a self,
+        client: &'a str,
+        user: &'a str,
+        entries: Vec<DialogEntry>,
+    ) -> StoreResult<'a, bool> {
         Box::pin(self.replace(client, user, entries))
     }
 
@@ -243,7 +263,8 @@ impl Dialogs for PgBackend {
             )
             .await
             .map_err(|e| self.err(e))?;
-            let (version, count): (i64, i32) = row.first().map(|r| (r.get(0), r.get(1))).unwrap_or((0, added));
+            let (version, count): (i64, i32) =
+                row.first().map(|r| (r.get(0), r.get(1))).unwrap_or((0, added));
             let would = count.max(0) as usize;
             if would > max_entries {
                 // Dropping the transaction rolls it back: the counts go back with it.

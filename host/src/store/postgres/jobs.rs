@@ -9,7 +9,8 @@ use super::dialogs::{execute, query};
 use tokio_postgres::Row;
 
 /// The columns of a [`JobRecord`], in the order [`job_record`] reads them.
-const JOB_COLUMNS: &str = "SELECT id, client, provider, model, skip_cache, status, total_items, successful, failed,
+const JOB_COLUMNS: &str =
+    "SELECT id, client, provider, model, skip_cache, status, total_items, successful, failed,
     created_at, started_at, completed_at FROM jobs";
 
 fn job_record(r: &Row) -> JobRecord {
@@ -61,7 +62,15 @@ impl Jobs for PgBackend {
                 &tx,
                 "INSERT INTO jobs (id, client, provider, model, skip_cache, status, total_items, created_at)
                  VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7)",
-                &[&job.id, &job.client, &job.provider, &job.model, &job.skip_cache, &(texts.len() as i64), &job.created_at],
+                &[
+                    &job.id,
+                    &job.client,
+                    &job.provider,
+                    &job.model,
+                    &job.skip_cache,
+                    &(texts.len() as i64),
+                    &job.created_at,
+                ],
             )
             .await
             .map_err(|e| self.err(e))?;
@@ -140,7 +149,13 @@ impl Jobs for PgBackend {
         })
     }
 
-    fn claim_items<'a>(&'a self, replica: &'a str, n: usize, now: i64, lease_until: i64) -> StoreResult<'a, Vec<ClaimedItem>> {
+    fn claim_items<'a>(
+        &'a self,
+        replica: &'a str,
+        n: usize,
+        now: i64,
+        lease_until: i64,
+    ) -> StoreResult<'a, Vec<ClaimedItem>> {
         Box::pin(async move {
             let mut conn = self.conn().await?;
             let tx = conn.transaction().await.map_err(|e| self.err(e))?;
@@ -230,7 +245,9 @@ impl Jobs for PgBackend {
                 ItemResult::Paraphrased { paraphrase, provider, model, cached } => {
                     (Some(paraphrase), Some(provider), Some(model), Some(cached), None, None, true)
                 }
-                ItemResult::Failed { code, message } => (None, None, None, None, Some(code), Some(message), false),
+                ItemResult::Failed { code, message } => {
+                    (None, None, None, None, Some(code), Some(message), false)
+                }
             };
             let mut conn = self.conn().await?;
             let tx = conn.transaction().await.map_err(|e| self.err(e))?;

@@ -43,12 +43,17 @@ fn now_millis() -> i64 {
 impl PgBackend {
     /// Connects to the database at `url` (`postgres://user:password@host:port/db?sslmode=…`) with at
     /// most `pool_size` connections, and brings its schema up to date. Fails at once, naming the URL
-    /// without its password, when the server cannot be reached.
-    pub async fn connect(url: &str, pool_size: usize) -> Result<PgBackend, StoreError> {
+    /// without its password, when the server cannot be reached. TLS is the process's one rustls
+    /// client configuration; whether it is used is the URL's `sslmode` (`disable`, `prefer` (the
+    /// default), `require`); unlike libpq's `require`, the server's certificate is always verified.
+    pub async fn connect(
+        url: &str,
+        pool_size: usize,
+        tls: rustls::ClientConfig,
+    ) -> Result<PgBackend, StoreError> {
         let location = crate::config::redact_url(url);
-        let mut config: tokio_postgres::Config = url
-            .parse()
-            .map_err(|source| StoreError::Postgres { location: location.clone(), source })?;
+        let mut config: tokio_postgres::Config =
+            url.parse().map_err(|source| StoreError::Postgres { location: location.clone(), source })?;
         config.connect_timeout(CONNECT_TIMEOUT);
         if config.get_application_name().is_none() {
             config.application_name("parlance");
@@ -57,7 +62,7 @@ impl PgBackend {
         // restarted server closed the socket: no query per checkout.
         let manager = Manager::from_config(
             config,
-            tls(),
+            tokio_postgres_rustls::MakeRustlsConnect::new(tls),
             ManagerConfig { recycling_method: RecyclingMethod::Fast },
         );
         let pool = Pool::builder(manager)
@@ -70,7 +75,7 @@ impl PgBackend {
             .map_err(|e| StoreError::Task(format!("cannot build the PostgreSQL pool: {e}")))?;
         let backend = PgBackend { pool, location, dialogs: cache::VersionedDialogs::default() };
         let mut conn = backend.conn().await?;
-        schema::migrate(&mut conn, &backend.location).await.map_err(|e| backend.err(e))?;
+        schema::migrate(&mut conn, &backend.location).await?;
         Ok(backend)
     }
 
@@ -85,27 +90,14 @@ impl PgBackend {
     }
 }
 
-/// rustls with the process's one crypto provider (ring) and the web's root certificates; whether it
-/// is used is the URL's `sslmode` (`disable`, `prefer` (the default), `require`). Unlike libpq's
-/// `require`, a server certificate is always verified.
-fn tls() -> tokio_postgres_rustls::MakeRustlsConnect {
-    let roots = rustls::RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.to_vec() };
-    let config = rustls::ClientConfig::builder_with_provider(rustls::crypto::ring::default_provider().into())
-        .with_safe_default_protocol_versions()
-        .map(|b| b.with_root_certificates(roots).with_no_client_auth())
-        .unwrap_or_else(|_| {
-            // ring supports the default protocol versions; this is never reached.
-            rustls::ClientConfig::builder().with_root_certificates(rustls::RootCertStore::empty()).with_no_client_auth()
-        });
-    tokio_postgres_rustls::MakeRustlsConnect::new(config)
-}
-
 /// What kind of trouble a PostgreSQL error is: a server that cannot be reached, is shutting down or
 /// refuses connections is `Unavailable` (503, retried later); a full disk is `Full`.
 pub(super) fn trouble(e: &tokio_postgres::Error) -> Trouble {
     match e.code().map(|c| c.code()) {
         Some("53100") => Trouble::Full,
-        Some(code) if code.starts_with("08") || code.starts_with("57P") || code == "53300" || code == "25006" => {
+        Some(code)
+            if code.starts_with("08") || code.starts_with("57P") || code == "53300" || code == "25006" =>
+        {
             Trouble::Unavailable
         }
         Some(_) => Trouble::Other,

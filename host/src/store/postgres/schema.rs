@@ -89,7 +89,9 @@ pub async fn migrate(conn: &mut deadpool_postgres::Client, location: &str) -> Re
 
 async fn apply(conn: &mut deadpool_postgres::Client, location: &str) -> Result<(), StoreError> {
     let pg = |source| StoreError::Postgres { location: location.to_owned(), source };
-    conn.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)").await.map_err(pg)?;
+    conn.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+        .await
+        .map_err(pg)?;
     let found: i64 = conn
         .query_opt("SELECT version FROM schema_version", &[])
         .await
@@ -103,7 +105,9 @@ async fn apply(conn: &mut deadpool_postgres::Client, location: &str) -> Result<(
         let tx = conn.transaction().await.map_err(pg)?;
         tx.batch_execute(sql).await.map_err(pg)?;
         tx.execute("DELETE FROM schema_version", &[]).await.map_err(pg)?;
-        tx.execute("INSERT INTO schema_version (version) VALUES ($1)", &[&(i as i64 + 1)]).await.map_err(pg)?;
+        tx.execute("INSERT INTO schema_version (version) VALUES ($1)", &[&(i as i64 + 1)])
+            .await
+            .map_err(pg)?;
         tx.commit().await.map_err(pg)?;
         tracing::info!(database = %location, version = i + 1, "migrated the dialog store");
     }

@@ -3,7 +3,9 @@
 use super::super::backend::{Dialogs, StoreResult};
 use super::super::cache::{CacheEffect, Dialog, UserKey};
 use super::super::{Imported, StoreError, UserMetadata};
-use super::{SqliteBackend, clear_entries, entries, execute, insert_entries, now_millis, query_row, touch, user_exists};
+use super::{
+    SqliteBackend, clear_entries, entries, execute, insert_entries, now_millis, query_row, touch, user_exists,
+};
 use crate::chat::DialogEntry;
 use rusqlite::{OptionalExtension, params};
 use std::sync::Arc;

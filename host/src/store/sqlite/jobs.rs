@@ -2,7 +2,6 @@
 
 use super::super::backend::{Jobs, StoreResult};
 use super::super::jobs::{Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, JobStatus, NewJob};
-use super::super::StoreError;
 use super::{SqliteBackend, execute};
 use rusqlite::{OptionalExtension, params};
 

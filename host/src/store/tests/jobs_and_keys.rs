@@ -17,7 +17,12 @@ fn job(id: &str, created_at: i64) -> NewJob {
 }
 
 fn paraphrased(text: &str) -> ItemResult {
-    ItemResult::Paraphrased { paraphrase: text.into(), provider: "offline".into(), model: "m".into(), cached: false }
+    ItemResult::Paraphrased {
+        paraphrase: text.into(),
+        provider: "offline".into(),
+        model: "m".into(),
+        cached: false,
+    }
 }
 
 /// Two replicas claiming at once never get the same item; a lease that runs out is claimed again; a
@@ -29,13 +34,21 @@ async fn jobs_are_claimed_once_and_complete_with_their_last_item(t: Target) {
     a.jobs().create_job(job("j2", 2), vec!["later".into()]).await.unwrap();
     let (mut seen, now) = (std::collections::HashSet::new(), 1_000);
     loop {
-        let (x, y) = tokio::join!(a.jobs().claim_items("ra", 7, now, now + 60_000), b.jobs().claim_items("rb", 7, now, now + 60_000));
+        let (x, y) = tokio::join!(
+            a.jobs().claim_items("ra", 7, now, now + 60_000),
+            b.jobs().claim_items("rb", 7, now, now + 60_000)
+        );
         let (x, y) = (x.unwrap(), y.unwrap());
         if x.is_empty() && y.is_empty() {
             break;
         }
         for item in x.iter().chain(&y) {
-            assert!(seen.insert((item.job_id.clone(), item.index)), "{}#{} claimed twice", item.job_id, item.index);
+            assert!(
+                seen.insert((item.job_id.clone(), item.index)),
+                "{}#{} claimed twice",
+                item.job_id,
+                item.index
+            );
         }
         if let Some(first) = x.first() {
             assert!(first.job_id == "j1" || x.iter().all(|i| i.job_id == "j2"), "oldest jobs first");
@@ -64,7 +77,10 @@ async fn jobs_are_claimed_once_and_complete_with_their_last_item(t: Target) {
     assert_eq!(a.jobs().release_claims("rb").await.unwrap(), 1);
     assert_eq!(a.jobs().cancel_job("c", "j2", later).await.unwrap(), Cancelled::Cancelled);
     assert_eq!(a.jobs().cancel_job("c", "nope", later).await.unwrap(), Cancelled::NotFound);
-    assert!(b.jobs().claim_items("rb", 10, later, later + 1).await.unwrap().is_empty(), "a cancelled job is not worked on");
+    assert!(
+        b.jobs().claim_items("rb", 10, later, later + 1).await.unwrap().is_empty(),
+        "a cancelled job is not worked on"
+    );
     let listed = a.jobs().list_jobs("c", 0, 10).await.unwrap();
     assert_eq!(listed.iter().map(|j| j.id.as_str()).collect::<Vec<_>>(), ["j2", "j1"]);
 }

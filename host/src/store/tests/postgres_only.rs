@@ -2,7 +2,7 @@
 //! replicas starting together, and a server that is out of reach.
 
 use super::super::*;
-use super::{Target, entries, lines};
+use super::{Target, entries, lines, tls};
 
 async fn pg_target() -> Target {
     Target::postgres().await
@@ -63,14 +63,18 @@ async fn replicas_starting_together_migrate_once() {
     assert_eq!(versions[0].get::<_, i64>(0), postgres::schema_version());
     // A database written by a newer build is refused, not downgraded.
     client.execute("UPDATE schema_version SET version = 99", &[]).await.unwrap();
-    assert!(matches!(DialogStore::open_at(&t.location).await, Err(StoreError::NewerSchema { found: 99, .. })));
+    assert!(matches!(
+        DialogStore::open_at(&t.location).await,
+        Err(StoreError::NewerSchema { found: 99, .. })
+    ));
 }
 
 /// A server that does not answer: the error names the URL without its password, and counts as the
 /// store being unavailable (503 `store_unavailable` for a request).
 #[tokio::test]
 async fn an_unreachable_server_is_named_without_its_password() {
-    let location = Location::Postgres { url: "postgres://parlance:hunter2@127.0.0.1:1/parlance".into(), pool_size: 2 };
+    let url = "postgres://parlance:hunter2@127.0.0.1:1/parlance".into();
+    let location = Location::Postgres { url, pool_size: 2, tls: tls() };
     let Err(e) = DialogStore::open_at(&location).await else { panic!("opened a store on port 1") };
     let text = e.to_string();
     assert!(text.contains("postgres://parlance:***@127.0.0.1:1/parlance"), "{text}");
@@ -85,7 +89,7 @@ async fn a_restarted_server_is_reconnected_to() {
     // Its own server: stopping the shared one would fail the other tests.
     let own = super::super::test_postgres::TestPostgres::start();
     let url = own.fresh_database().await;
-    let s = DialogStore::open_at(&Location::Postgres { url, pool_size: 4 }).await.unwrap();
+    let s = DialogStore::open_at(&Location::Postgres { url, pool_size: 4, tls: tls() }).await.unwrap();
     s.append_exchange("c", "u", lines(&[("A", "x")]), 10).await.unwrap();
     own.stop();
     let e = s.append_exchange("c", "u", lines(&[("A", "y")]), 10).await.unwrap_err();
