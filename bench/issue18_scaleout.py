@@ -9,7 +9,10 @@
      replicas, plus PostgreSQL's processes for the PostgreSQL setups), the ratio to SQLite and the
      scaling factor from 1 to 3 replicas. On a 2-core machine the factor is bounded by the cores: the
      replicas, PostgreSQL, wrk and the model share them, so CPU per chat is the figure to compare.
-  2. Rate-limit decision time: `POST /paraphrase` (offline provider, cache skipped) at 1 connection,
+  2. Dialog reads: `GET /v1/user/dialog/json` of a 200-entry dialog at CONNECTIONS, on SQLite (served
+     from memory) and on PostgreSQL (from memory after a `SELECT version` of the user's row, which
+     tells whether another replica changed it), against `GET /v1/server/status` of the same server.
+  3. Rate-limit decision time: `POST /paraphrase` (offline provider, cache skipped) at 1 connection,
      with the limit kept in Redis, kept in process, and with no limit; the decision's added time is
      the p50 (p99) difference to the unlimited server. Target: Redis adds <= 150 us at p50 over
      in-process.
@@ -45,7 +48,7 @@ from common import (  # noqa: E402
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
 DURATION = int(os.environ.get("DURATION", "5"))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "48"))
-PARTS = os.environ.get("PARTS", "chat,ratelimit").split(",")
+PARTS = os.environ.get("PARTS", "chat,dialog,ratelimit").split(",")
 CLUSTER = os.path.join(REPO, "scripts", "cluster.sh")
 
 
@@ -154,6 +157,34 @@ def chat_part(binary):
     print(f"scaling 1 -> 3 replicas on PostgreSQL: {scaling:.2f}x (bounded by {os.cpu_count()} cores)")
 
 
+def dialog_part(binary):
+    pg = Postgres()
+    setups = {
+        "sqlite": Server(binary=binary),
+        "postgres": Server(env={"DATABASE_URL": pg.fresh("benchdialog")}, binary=binary),
+    }
+    dialog = [{"index": i, "name": "User" if i % 2 == 0 else "Waifu", "message": f"Message number {i} of a long chat."} for i in range(200)]
+    for server in setups.values():
+        common.request_json(server.chat_port, "PUT", "/v1/user/id/reader", body=b"")
+        common.request_json(server.chat_port, "PUT", "/v1/user/dialog/json/reader", body={"dialog": dialog})
+    figures = {f"{name} {what}": {"rps": [], "p50": []} for name in setups for what in ("dialog", "status")}
+    try:
+        for round_id in range(ROUNDS):
+            log(f"round {round_id + 1}/{ROUNDS}")
+            for name, server in setups.items():
+                for what, path in (("dialog", "/v1/user/dialog/json/reader"), ("status", "/v1/server/status")):
+                    r = wrk(server.chat_port, path, "", CONNECTIONS, 2, DURATION)
+                    figures[f"{name} {what}"]["rps"].append(r["rps"])
+                    figures[f"{name} {what}"]["p50"].append(r["p50_us"])
+    finally:
+        for s in setups.values():
+            s.stop()
+        pg.stop()
+    print(f"\nDialog reads (200 entries), {CONNECTIONS} connections, {ROUNDS} rounds of {DURATION} s")
+    rows = [[k, f"{median(f['rps']):.0f}", f"{median(f['p50']) / 1000:.2f} ms"] for k, f in figures.items()]
+    table(rows, ["read", "req/s", "p50"])
+
+
 def ratelimit_part(binary):
     redis_port = free_port()
     redis = subprocess.Popen(
@@ -201,6 +232,8 @@ def main():
     print(f"binary: {binary}")
     if "chat" in PARTS:
         chat_part(binary)
+    if "dialog" in PARTS:
+        dialog_part(binary)
     if "ratelimit" in PARTS:
         ratelimit_part(binary)
 

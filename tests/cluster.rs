@@ -347,3 +347,20 @@ async fn the_rate_limit_holds_for_the_whole_cluster() {
     assert_eq!(health["components"]["rate_limits"]["store"], "redis", "{health}");
     assert_eq!(health["components"]["rate_limits"]["status"], "ok", "{health}");
 }
+
+/// A database out of reach at start stops the replica at once, with the URL in the message and its
+/// password masked, and the exit code of any other store that cannot be opened.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_database_at_start_is_named_without_its_password() {
+    let home = tempfile::tempdir().unwrap();
+    let out = crate::common::command(home.path())
+        .env("DATABASE_URL", "postgres://parlance:hunter2@127.0.0.1:1/parlance")
+        .args(["--mode", "api", "--port", &crate::common::server::free_port().to_string()])
+        .env("PORT", crate::common::server::free_port().to_string())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("postgres://parlance:***@127.0.0.1:1/parlance"), "{stderr}");
+    assert!(!stderr.contains("hunter2"), "{stderr}");
+}

@@ -146,6 +146,7 @@ impl ParaphraseService {
         plugins: Arc<PluginHost>,
         metrics: Arc<Metrics>,
     ) -> Self {
+        let shared_limits = settings::shared_limits_url(&config, cache);
         let cache = ResponseCache::new(cache, metrics.cache_hits.clone(), metrics.cache_misses.clone()).await;
         let global = config.rate_limit_per_minute;
         let quotas = plugins
@@ -156,7 +157,7 @@ impl ParaphraseService {
             metrics.expect_provider(provider);
         }
         let mut limits = RateLimits::new(Quota::from_per_minute(global), quotas);
-        if let Some(url) = settings::shared_limits_url(&config, cache) {
+        if let Some(url) = shared_limits {
             let link = RedisLink::connect(&url, true, "rate limits", "each replica limits on its own").await;
             limits = limits.shared_through(link);
         }

@@ -42,14 +42,6 @@ impl TestPostgres {
         TestPostgres { dir, port, url }
     }
 
-    pub fn url(&self) -> &str {
-        &self.url
-    }
-
-    pub fn port(&self) -> u16 {
-        self.port
-    }
-
     /// A new empty database, as its URL, so that tests sharing the server share nothing else.
     pub async fn fresh_database(&self) -> String {
         static NEXT: AtomicU32 = AtomicU32::new(0);

@@ -62,7 +62,6 @@ macro_rules! on_both {
         }
     };
 }
-pub(super) use on_both;
 
 mod jobs_and_keys;
 mod postgres_only;

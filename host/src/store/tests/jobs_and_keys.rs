@@ -1,7 +1,7 @@
 //! Jobs and API keys, on both backends.
 
 use super::super::jobs::{Cancelled, ItemResult, JobStatus, NewJob};
-use super::{Target, on_both};
+use super::Target;
 
 on_both!(jobs_are_claimed_once_and_complete_with_their_last_item, keys_are_found_listed_and_revoked);
 
