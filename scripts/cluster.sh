@@ -4,7 +4,9 @@
 #
 #   scripts/cluster.sh up [N] [DIR]          start PostgreSQL, Redis and N replicas (default 3) in DIR
 #                                            (default: a new temp folder), print their addresses, wait
-#                                            until Ctrl-C, then stop everything
+#                                            until Ctrl-C, then stop everything. The replicas inherit
+#                                            the environment (MODEL_URL, PROVIDER_API_KEY, …); the
+#                                            binary is PARLANCE_BIN, else target/{release,debug}
 #   scripts/cluster.sh postgres start DIR PORT [OWNER_PID]
 #                                            start PostgreSQL alone, data in DIR/pg; print its URL. With
 #                                            OWNER_PID, it stops by itself once that process is gone
@@ -109,12 +111,16 @@ up() {
   mkdir -p "$dir"
   local bin; bin=$(binary)
   command -v redis-server >/dev/null || die "redis-server is not installed: run scripts/setup.sh --tests"
-  local pids=()
+  # Globals, not locals: the traps run after `up` has returned too.
+  CLUSTER_DIR=$dir
+  CLUSTER_PIDS=()
   cleanup() {
+    trap - EXIT INT TERM
     say "stopping"
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${CLUSTER_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
-    pg_stop "$dir"
+    pg_stop "$CLUSTER_DIR"
+    exit 0
   }
   trap cleanup EXIT INT TERM
   local pg_port; pg_port=${PG_PORT:-$(free_port)}
@@ -123,7 +129,7 @@ up() {
   local redis_port; redis_port=${REDIS_PORT:-$(free_port)}
   redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" \
     >"$dir/redis.log" 2>&1 &
-  pids+=($!)
+  CLUSTER_PIDS+=($!)
   say "Redis: redis://127.0.0.1:$redis_port/0"
   for i in $(seq 1 "$n"); do
     local api chat
@@ -132,7 +138,7 @@ up() {
     (cd "$dir/replica-$i" && exec env DATABASE_URL="$url" CACHE_TYPE=redis \
       CACHE_STORE_URL="redis://127.0.0.1:$redis_port/0" API_HOST=127.0.0.1 PORT="$chat" \
       "$bin" --mode api --port "$api" >"$dir/replica-$i.log" 2>&1) &
-    pids+=($!)
+    CLUSTER_PIDS+=($!)
     say "replica $i: paraphrase API http://127.0.0.1:$api, chat API http://127.0.0.1:$chat (log $dir/replica-$i.log)"
   done
   say "all started; Ctrl-C stops the cluster"

@@ -83,8 +83,8 @@ fn contiguous_user_messages(dialog: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Runs `per_user` chats for each of `users`, round-robin over the live replicas, several at once;
-/// returns each user's acknowledged messages. `during` runs once a third of the load is done.
+/// Runs `per_user` chats for each of `users`, round-robin over the replicas, all at once; returns each
+/// user's acknowledged messages.
 async fn load(cluster: &Cluster, users: &[&str], per_user: usize) -> HashMap<String, Vec<String>> {
     let mut tasks = Vec::new();
     for (u, user) in users.iter().enumerate() {

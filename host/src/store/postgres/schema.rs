@@ -76,10 +76,9 @@ const MIGRATIONS: &[&str] = &[
 pub const VERSION: i64 = MIGRATIONS.len() as i64;
 
 pub async fn migrate(conn: &mut deadpool_postgres::Client, location: &str) -> Result<(), StoreError> {
-    let lock = conn.execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK]).await;
-    if let Err(e) = lock {
-        return Err(StoreError::Postgres { location: location.to_owned(), source: e });
-    }
+    conn.execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
+        .await
+        .map_err(|source| StoreError::Postgres { location: location.to_owned(), source })?;
     let migrated = apply(conn, location).await;
     // A connection that goes back to the pool must not keep the lock; if the unlock itself fails the
     // connection is broken, and its lock ends with its session.
