@@ -57,7 +57,11 @@ impl ChatConfig {
     /// the SQLite file.
     pub fn store_location(&self, tls: rustls::ClientConfig) -> Location {
         match &self.database_url {
-            Some(url) => Location::Postgres { url: url.clone(), pool_size: self.database_pool_size, tls },
+            Some(url) => Location::Postgres {
+                url: url.clone(),
+                pool_size: self.database_pool_size,
+                tls: std::sync::Arc::new(tls),
+            },
             None => Location::Sqlite { path: self.database_file.clone(), durability: self.durability },
         }
     }

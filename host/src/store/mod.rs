@@ -164,7 +164,7 @@ pub enum Location {
     Sqlite { path: std::path::PathBuf, durability: Durability },
     /// A PostgreSQL database shared by every replica, through at most `pool_size` connections, with
     /// this TLS client configuration when the URL's `sslmode` asks for TLS.
-    Postgres { url: String, pool_size: usize, tls: rustls::ClientConfig },
+    Postgres { url: String, pool_size: usize, tls: Arc<rustls::ClientConfig> },
 }
 
 /// The store's API. Cheap to clone; all clones share the backend.
@@ -184,7 +184,7 @@ impl DialogStore {
         match location {
             Location::Sqlite { path, durability } => DialogStore::open(path, *durability).await,
             Location::Postgres { url, pool_size, tls } => Ok(DialogStore {
-                backend: Arc::new(postgres::PgBackend::connect(url, *pool_size, tls.clone()).await?),
+                backend: Arc::new(postgres::PgBackend::connect(url, *pool_size, (**tls).clone()).await?),
             }),
         }
     }

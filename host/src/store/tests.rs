@@ -35,8 +35,8 @@ impl Target {
 }
 
 /// The process's TLS client configuration, as a server builds it.
-pub(super) fn tls() -> rustls::ClientConfig {
-    crate::upstream::TrustSettings::default().rustls().unwrap()
+pub(super) fn tls() -> Arc<rustls::ClientConfig> {
+    Arc::new(crate::upstream::TrustSettings::default().rustls().unwrap())
 }
 
 /// The one PostgreSQL server of this test process.
