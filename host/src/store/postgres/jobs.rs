@@ -3,7 +3,9 @@
 //! replicas never claim the same item and neither blocks the other.
 
 use super::super::backend::{Jobs, StoreResult};
-use super::super::jobs::{Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, JobStatus, NewJob};
+use super::super::jobs::{
+    Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, JobStatus, NewJob, ResultColumns,
+};
 use super::PgBackend;
 use super::dialogs::{execute, query};
 use tokio_postgres::Row;
@@ -32,20 +34,15 @@ fn job_record(r: &Row) -> JobRecord {
 }
 
 fn item_record(r: &Row) -> ItemRecord {
-    let state: String = r.get(2);
-    let code: Option<String> = r.get(7);
-    let result = match (state.as_str(), code) {
-        ("done", Some(code)) => {
-            Some(ItemResult::Failed { code, message: r.get::<_, Option<String>>(8).unwrap_or_default() })
-        }
-        ("done", None) => Some(ItemResult::Paraphrased {
-            paraphrase: r.get::<_, Option<String>>(3).unwrap_or_default(),
-            provider: r.get::<_, Option<String>>(4).unwrap_or_default(),
-            model: r.get::<_, Option<String>>(5).unwrap_or_default(),
-            cached: r.get::<_, Option<bool>>(6).unwrap_or(false),
-        }),
-        _ => None,
+    let columns = ResultColumns {
+        paraphrase: r.get(3),
+        provider: r.get(4),
+        model: r.get(5),
+        cached: r.get(6),
+        error_code: r.get(7),
+        error_message: r.get(8),
     };
+    let result = ItemResult::from_columns(r.get(2), columns);
     ItemRecord { index: r.get::<_, i64>(0) as u64, text: r.get(1), result }
 }
 
@@ -241,14 +238,8 @@ impl Jobs for PgBackend {
         now: i64,
     ) -> StoreResult<'a, bool> {
         Box::pin(async move {
-            let (paraphrase, provider, model, cached, code, message, succeeded) = match result {
-                ItemResult::Paraphrased { paraphrase, provider, model, cached } => {
-                    (Some(paraphrase), Some(provider), Some(model), Some(cached), None, None, true)
-                }
-                ItemResult::Failed { code, message } => {
-                    (None, None, None, None, Some(code), Some(message), false)
-                }
-            };
+            let succeeded = result.succeeded();
+            let c = result.into_columns();
             let mut conn = self.conn().await?;
             let tx = conn.transaction().await.map_err(|e| self.err(e))?;
             let stored = execute(
@@ -256,7 +247,17 @@ impl Jobs for PgBackend {
                 "UPDATE job_items SET state = 'done', claimed_by = NULL, lease_until = NULL, paraphrase = $4,
                    provider = $5, model = $6, cached = $7, error_code = $8, error_message = $9
                  WHERE job_id = $1 AND idx = $2 AND state = 'claimed' AND claimed_by = $3",
-                &[&job_id, &clamp(index), &replica, &paraphrase, &provider, &model, &cached, &code, &message],
+                &[
+                    &job_id,
+                    &clamp(index),
+                    &replica,
+                    &c.paraphrase,
+                    &c.provider,
+                    &c.model,
+                    &c.cached,
+                    &c.error_code,
+                    &c.error_message,
+                ],
             )
             .await
             .map_err(|e| self.err(e))?;

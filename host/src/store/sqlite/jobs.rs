@@ -1,7 +1,9 @@
 //! Durable batch jobs in SQLite: one writer, so a claim needs no row locks.
 
 use super::super::backend::{Jobs, StoreResult};
-use super::super::jobs::{Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, JobStatus, NewJob};
+use super::super::jobs::{
+    Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, JobStatus, NewJob, ResultColumns,
+};
 use super::{SqliteBackend, execute};
 use rusqlite::{OptionalExtension, params};
 
@@ -51,19 +53,15 @@ impl Jobs for SqliteBackend {
                 .query_map(
                     params![id, offset as i64, offset.saturating_add(limit).min(i64::MAX as u64) as i64],
                     |r| {
-                        let result = match (r.get::<_, String>(2)?.as_str(), r.get::<_, Option<String>>(7)?) {
-                            ("done", Some(code)) => Some(ItemResult::Failed {
-                                code,
-                                message: r.get::<_, Option<String>>(8)?.unwrap_or_default(),
-                            }),
-                            ("done", None) => Some(ItemResult::Paraphrased {
-                                paraphrase: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
-                                provider: r.get::<_, Option<String>>(4)?.unwrap_or_default(),
-                                model: r.get::<_, Option<String>>(5)?.unwrap_or_default(),
-                                cached: r.get::<_, Option<bool>>(6)?.unwrap_or(false),
-                            }),
-                            _ => None,
+                        let columns = ResultColumns {
+                            paraphrase: r.get(3)?,
+                            provider: r.get(4)?,
+                            model: r.get(5)?,
+                            cached: r.get(6)?,
+                            error_code: r.get(7)?,
+                            error_message: r.get(8)?,
                         };
+                        let result = ItemResult::from_columns(&r.get::<_, String>(2)?, columns);
                         Ok(ItemRecord { index: r.get::<_, i64>(0)? as u64, text: r.get(1)?, result })
                     },
                 )?
@@ -188,20 +186,24 @@ impl Jobs for SqliteBackend {
     ) -> StoreResult<'a, bool> {
         let (replica, job_id) = (replica.to_owned(), job_id.to_owned());
         Box::pin(self.write_other(move |tx| {
-            let (paraphrase, provider, model, cached, code, message, succeeded) = match result {
-                ItemResult::Paraphrased { paraphrase, provider, model, cached } => {
-                    (Some(paraphrase), Some(provider), Some(model), Some(cached), None, None, true)
-                }
-                ItemResult::Failed { code, message } => {
-                    (None, None, None, None, Some(code), Some(message), false)
-                }
-            };
+            let succeeded = result.succeeded();
+            let c = result.into_columns();
             let stored = execute(
                 tx,
                 "UPDATE job_items SET state = 'done', claimed_by = NULL, lease_until = NULL, paraphrase = ?4,
                    provider = ?5, model = ?6, cached = ?7, error_code = ?8, error_message = ?9
                  WHERE job_id = ?1 AND idx = ?2 AND state = 'claimed' AND claimed_by = ?3",
-                params![job_id, index as i64, replica, paraphrase, provider, model, cached, code, message],
+                params![
+                    job_id,
+                    index as i64,
+                    replica,
+                    c.paraphrase,
+                    c.provider,
+                    c.model,
+                    c.cached,
+                    c.error_code,
+                    c.error_message
+                ],
             )?;
             if stored == 0 {
                 return Ok(false);
