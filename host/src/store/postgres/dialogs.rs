@@ -111,6 +111,28 @@ impl PgBackend {
     }
 }
 
+impl PgBackend {
+    /// The refusal of an exchange of `adding` lines that would pass `limit`, with the count it would
+    /// have made (a failure to read it is the error instead).
+    async fn full(
+        &self,
+        conn: &deadpool_postgres::Client,
+        client: &str,
+        user: &str,
+        adding: usize,
+        limit: usize,
+    ) -> StoreError {
+        let sql = "SELECT entries FROM users WHERE client = $1 AND user_id = $2";
+        match query(conn, sql, &[&client, &user]).await {
+            Ok(rows) => {
+                let entries = rows.first().map_or(0, |r| r.get::<_, i32>(0)).max(0) as usize;
+                StoreError::DialogFull { would: entries + adding, limit }
+            }
+            Err(e) => self.err(e),
+        }
+    }
+}
+
 fn key(client: &str, user: &str) -> UserKey {
     (client.to_owned(), user.to_owned())
 }
@@ -247,37 +269,46 @@ impl Dialogs for PgBackend {
         max_entries: usize,
     ) -> StoreResult<'a, Vec<u32>> {
         Box::pin(async move {
-            let mut conn = self.conn().await?;
-            let tx = conn.transaction().await.map_err(|e| self.err(e))?;
+            let conn = self.conn().await?;
+            if lines.len() > max_entries {
+                // The statement below limits an existing dialog only; a new one is checked here.
+                return Err(self.full(&conn, client, user, lines.len(), max_entries).await);
+            }
             let added = lines.len() as i32;
-            // Creates the user or locks its row until the commit; either way the row then says how
-            // many entries the dialog has with this exchange.
+            let limit = i32::try_from(max_entries).unwrap_or(i32::MAX);
+            let (names, messages): (Vec<&str>, Vec<&str>) =
+                lines.iter().map(|(n, m)| (n.as_str(), m.as_str())).unzip();
+            // One statement, so one round trip and its own transaction: the upsert creates the user
+            // or locks its row (until the statement commits) and says how many entries the dialog
+            // has with this exchange, unless that would pass the limit; the entries take the indices
+            // just below that count. A refused exchange changes nothing.
             let row = query(
-                &tx,
-                "INSERT INTO users (client, user_id, created_at, modified_at, version, entries)
-                 VALUES ($1, $2, $3, $3, 1, $4)
-                 ON CONFLICT (client, user_id) DO UPDATE SET modified_at = EXCLUDED.modified_at,
-                   version = users.version + 1, entries = users.entries + EXCLUDED.entries
-                 RETURNING version, entries",
-                &[&client, &user, &now_millis(), &added],
+                &conn,
+                "WITH u AS (
+                   INSERT INTO users (client, user_id, created_at, modified_at, version, entries)
+                   VALUES ($1, $2, $3, $3, 1, $4)
+                   ON CONFLICT (client, user_id) DO UPDATE SET modified_at = EXCLUDED.modified_at,
+                     version = users.version + 1, entries = users.entries + EXCLUDED.entries
+                   WHERE users.entries + EXCLUDED.entries <= $5
+                   RETURNING version, entries),
+                 added AS (
+                   INSERT INTO dialog_entries (client, user_id, idx, name, message)
+                   SELECT $1, $2, u.entries - $4 + (e.ord - 1)::int4, e.name, e.message
+                   FROM u, unnest($6::text[], $7::text[]) WITH ORDINALITY AS e (name, message, ord))
+                 SELECT version, entries FROM u",
+                &[&client, &user, &now_millis(), &added, &limit, &names, &messages],
             )
             .await
             .map_err(|e| self.err(e))?;
-            let (version, count): (i64, i32) =
-                row.first().map(|r| (r.get(0), r.get(1))).unwrap_or((0, added));
-            let would = count.max(0) as usize;
-            if would > max_entries {
-                // Dropping the transaction rolls it back: the counts go back with it.
-                return Err(StoreError::DialogFull { would, limit: max_entries });
-            }
+            let Some((version, count)) = row.first().map(|r| (r.get::<_, i64>(0), r.get::<_, i32>(1))) else {
+                return Err(self.full(&conn, client, user, lines.len(), max_entries).await);
+            };
             let first = (count - added) as u32;
             let appended: Vec<DialogEntry> = lines
                 .into_iter()
                 .enumerate()
                 .map(|(i, (name, message))| DialogEntry { index: first + i as u32, name, message })
                 .collect();
-            insert_entries(&tx, client, user, &appended).await.map_err(|e| self.err(e))?;
-            tx.commit().await.map_err(|e| self.err(e))?;
             let indices = appended.iter().map(|e| e.index).collect();
             self.dialogs.appended(&key(client, user), version, appended);
             Ok(indices)
