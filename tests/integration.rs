@@ -7,6 +7,7 @@ mod api;
 mod author_kit;
 mod chat;
 mod cli;
+mod cluster;
 mod compat;
 mod dataset;
 mod embeddings;

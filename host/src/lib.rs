@@ -92,6 +92,7 @@ pub mod metrics;
 pub mod paraphrase;
 pub mod plugins;
 pub mod ratelimit;
+pub mod redis_link;
 pub mod rest;
 pub mod settings;
 pub mod store;
@@ -315,7 +316,8 @@ impl Parlance {
 
 /// Opens the dialog store the configuration names.
 pub async fn open_store(config: &Config) -> Result<store::DialogStore> {
-    store::DialogStore::open(&config.chat.database_file, config.chat.durability).await.map_err(Error::Storage)
+    let location = config.chat.store_location(config.tls.rustls()?);
+    store::DialogStore::open_at(&location).await.map_err(Error::Storage)
 }
 
 /// The seed's `setup_system`: a [`Parlance`] configured from the environment, `.env` and

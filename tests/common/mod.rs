@@ -2,6 +2,8 @@
 //! small upstream servers on loopback that speak the real protocols.
 #![allow(dead_code, reason = "each test binary uses a different part of the shared support")]
 
+#[path = "../../host/src/store/test_postgres.rs"]
+pub mod postgres;
 pub mod server;
 pub mod upstream;
 

@@ -130,19 +130,8 @@ impl Redis {
     pub async fn start() -> Redis {
         let dir = tempfile::tempdir().unwrap();
         let port = free_port();
-        let child = std::process::Command::new(redis_server())
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-            .arg("--dir")
-            .arg(dir.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("redis-server must be installed (scripts/setup.sh --tests installs it)");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "redis-server did not start");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        let child = spawn_redis(port, dir.path());
+        wait_for_port(port).await;
         Redis { port, child, _dir: dir }
     }
 
@@ -154,11 +143,37 @@ impl Redis {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+
+    /// Starts a stopped server again on the same port (empty: it keeps nothing).
+    pub async fn restart(&mut self) {
+        self.stop();
+        self.child = spawn_redis(self.port, self._dir.path());
+        wait_for_port(self.port).await;
+    }
 }
 
 impl Drop for Redis {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+fn spawn_redis(port: u16, dir: &Path) -> Child {
+    std::process::Command::new(redis_server())
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .arg("--dir")
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("redis-server must be installed (scripts/setup.sh --tests installs it)")
+}
+
+async fn wait_for_port(port: u16) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "redis-server did not start");
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 

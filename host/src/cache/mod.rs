@@ -2,13 +2,13 @@
 //! memory fallback when Redis is unreachable. Cache errors never fail a request; they are counted,
 //! warned about once per outage, and reported by `/health`.
 
-mod redis_store;
 mod settings;
 
 pub use settings::{CacheConfig, CacheKind, DEFAULT_REDIS_URL};
 
+use crate::redis_link::RedisLink;
 use prometheus_client::metrics::counter::Counter;
-use redis_store::RedisStore;
+use redis::AsyncCommands;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -55,7 +55,7 @@ pub struct CacheStats {
 }
 
 pub struct ResponseCache {
-    redis: Option<RedisStore>,
+    redis: Option<RedisLink>,
     memory: moka::future::Cache<String, String>,
     ttl: Duration,
     /// Shared with the Prometheus registry, so `/cache/stats` and `/metrics` count the same events.
@@ -71,7 +71,15 @@ impl ResponseCache {
             .time_to_live(config.ttl().max(Duration::from_secs(1)))
             .build();
         let redis = match &config.kind() {
-            CacheKind::Redis { url } => Some(RedisStore::connect(url, config.warn_if_unreachable()).await),
+            CacheKind::Redis { url } => Some(
+                RedisLink::connect(
+                    url,
+                    config.warn_if_unreachable(),
+                    "response cache",
+                    "serving from memory",
+                )
+                .await,
+            ),
             CacheKind::Memory => None,
         };
         ResponseCache { redis, memory, ttl: config.ttl(), hits, misses, errors: AtomicU64::new(0) }
@@ -87,13 +95,15 @@ impl ResponseCache {
             return None;
         }
         let raw = match &self.redis {
-            Some(redis) => match redis.get(key).await {
-                Ok(value) => value,
-                Err(()) => {
-                    self.errors.fetch_add(1, Ordering::Relaxed);
-                    self.memory.get(key).await
+            Some(redis) => {
+                match redis.run(|mut c| async move { c.get::<_, Option<String>>(key).await }).await {
+                    Ok(value) => value,
+                    Err(()) => {
+                        self.errors.fetch_add(1, Ordering::Relaxed);
+                        self.memory.get(key).await
+                    }
                 }
-            },
+            }
             None => self.memory.get(key).await,
         };
         let value = raw.and_then(|r| serde_json::from_str(&r).ok());
@@ -108,7 +118,9 @@ impl ResponseCache {
         }
         let Ok(raw) = serde_json::to_string(value) else { return };
         if let Some(redis) = &self.redis {
-            if redis.set(key, &raw, self.ttl).await.is_ok() {
+            let secs = self.ttl.as_secs().max(1);
+            let value = raw.as_str();
+            if redis.run(|mut c| async move { c.set_ex::<_, _, ()>(key, value, secs).await }).await.is_ok() {
                 return;
             }
             self.errors.fetch_add(1, Ordering::Relaxed);
@@ -119,7 +131,7 @@ impl ResponseCache {
     pub fn stats(&self) -> CacheStats {
         let hits = self.hits.get();
         let misses = self.misses.get();
-        let degraded = self.redis.as_ref().and_then(RedisStore::outage);
+        let degraded = self.redis.as_ref().and_then(RedisLink::outage);
         CacheStats {
             backend: if self.redis.is_some() { "redis" } else { "memory" },
             status: if degraded.is_some() { "degraded" } else { "ok" },

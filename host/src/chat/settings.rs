@@ -2,7 +2,7 @@
 
 use crate::config::{Kind, Section, Setting};
 use crate::setting;
-use crate::store::Durability;
+use crate::store::{Durability, Location};
 use std::path::PathBuf;
 
 /// The reply when the model fails, as the seed gives it.
@@ -12,8 +12,12 @@ pub const DEFAULT_GENRE: &str = "Romance";
 
 #[derive(Clone, Debug)]
 pub struct ChatConfig {
-    /// SQLite file of the dialog store.
+    /// SQLite file of the dialog store, unless `database_url` names a PostgreSQL database.
     pub database_file: PathBuf,
+    /// `postgres://…`: the PostgreSQL database every replica shares, in place of the SQLite file.
+    pub database_url: Option<String>,
+    /// Most connections to PostgreSQL this process opens.
+    pub database_pool_size: usize,
     /// The chat-model plugin id that writes replies.
     pub model: String,
     /// The reply when the model fails.
@@ -34,6 +38,8 @@ impl Default for ChatConfig {
     fn default() -> Self {
         ChatConfig {
             database_file: "dialogs.db".into(),
+            database_url: None,
+            database_pool_size: 16,
             model: crate::plugins::defaults::FORM_CHAT_MODEL.into(),
             default_response: DEFAULT_RESPONSE.into(),
             default_genre: DEFAULT_GENRE.into(),
@@ -42,6 +48,21 @@ impl Default for ChatConfig {
             max_situation_chars: 2000,
             max_history_entries: 10_000,
             durability: Durability::Normal,
+        }
+    }
+}
+
+impl ChatConfig {
+    /// Where the dialogs live: the PostgreSQL database when a URL is set (reached with `tls`), else
+    /// the SQLite file.
+    pub fn store_location(&self, tls: rustls::ClientConfig) -> Location {
+        match &self.database_url {
+            Some(url) => Location::Postgres {
+                url: url.clone(),
+                pool_size: self.database_pool_size,
+                tls: std::sync::Arc::new(tls),
+            },
+            None => Location::Sqlite { path: self.database_file.clone(), durability: self.durability },
         }
     }
 }
@@ -57,7 +78,21 @@ impl Section for ChatConfig {
                 Kind::Path,
                 |c| c.database_file,
                 env = "DATABASE_FILE",
-                "The SQLite dialog store"
+                "The SQLite dialog store (when no `database_url` is set)"
+            ),
+            setting!(
+                "database_url",
+                Kind::Url(&["postgres", "postgresql"]),
+                |c| c.database_url,
+                env = "DATABASE_URL",
+                "`postgres://user:password@host:port/db?sslmode=…`: a PostgreSQL dialog store shared by several replicas, in place of the SQLite file"
+            ),
+            setting!(
+                "database_pool_size",
+                Kind::Int { min: 1, max: 1024 },
+                |c| c.database_pool_size,
+                env = "DATABASE_POOL_SIZE",
+                "Most connections to PostgreSQL one process opens"
             ),
             setting!("model", Kind::Name, |c| c.model, "The chat-model plugin id that writes replies"),
             setting!(

@@ -54,3 +54,30 @@ impl Section for SecretSource {
         }
     }
 }
+
+/// A URL without its password (`scheme://user:***@host/…`), for logs, errors and `/health`.
+pub fn redact_url(url: &str) -> String {
+    match (url.split_once("://"), url.rfind('@')) {
+        (Some((scheme, rest)), Some(at)) if at > scheme.len() => {
+            let host = &url[at + 1..];
+            let user = rest.split(['@', ':']).next().unwrap_or_default();
+            format!("{scheme}://{user}:***@{host}")
+        }
+        _ => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod redact_tests {
+    #[test]
+    fn redacts_passwords() {
+        use super::redact_url;
+        assert_eq!(redact_url("redis://:secret@host:6379/0"), "redis://:***@host:6379/0");
+        assert_eq!(redact_url("redis://user:secret@host/0"), "redis://user:***@host/0");
+        assert_eq!(redact_url("redis://localhost:6379/0"), "redis://localhost:6379/0");
+        assert_eq!(
+            redact_url("postgres://app:p%40ss@db:5432/parlance"),
+            "postgres://app:***@db:5432/parlance"
+        );
+    }
+}

@@ -55,6 +55,7 @@ pub struct Components {
     pub plugins: PluginsHealth,
     pub cache: crate::cache::CacheStats,
     pub store: crate::chat::StoreHealth,
+    pub rate_limits: crate::ratelimit::RateLimitHealth,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -99,11 +100,12 @@ pub async fn health(State(state): State<AppState>, Query(query): Query<HealthQue
     let store = state.chat.health().await;
     let probes = if query.probe { Some(probe_all(host).await) } else { None };
     let probe_failed = probes.as_ref().is_some_and(|p| p.values().any(|p| p.status == "failed"));
-    let degraded = cache.status != "ok" || store.status != "ok" || probe_failed;
+    let rate_limits = state.paraphrase.rate_limits().health();
+    let degraded = cache.status != "ok" || store.status != "ok" || rate_limits.status != "ok" || probe_failed;
     axum::Json(Health {
         status: if degraded { "degraded" } else { "ok" }.into(),
         version: env!("CARGO_PKG_VERSION").into(),
-        components: Components { plugins, cache, store },
+        components: Components { plugins, cache, store, rate_limits },
         probes,
     })
 }

@@ -15,6 +15,7 @@ use crate::metrics::{Metrics, ProviderLabels};
 use crate::plugins::api::{CallFailure, PluginErrorKind, PluginInfo, PluginKind};
 use crate::plugins::{Plugin, PluginHost};
 use crate::ratelimit::{Admitted, Quota, RateLimits};
+use crate::redis_link::RedisLink;
 use futures::StreamExt;
 use serde::Serialize;
 use std::sync::Arc;
@@ -145,6 +146,7 @@ impl ParaphraseService {
         plugins: Arc<PluginHost>,
         metrics: Arc<Metrics>,
     ) -> Self {
+        let shared_limits = settings::shared_limits_url(&config, cache);
         let cache = ResponseCache::new(cache, metrics.cache_hits.clone(), metrics.cache_misses.clone()).await;
         let global = config.rate_limit_per_minute;
         let quotas = plugins
@@ -154,7 +156,11 @@ impl ParaphraseService {
         for (provider, _) in &quotas {
             metrics.expect_provider(provider);
         }
-        let limits = RateLimits::new(Quota::from_per_minute(global), quotas);
+        let mut limits = RateLimits::new(Quota::from_per_minute(global), quotas);
+        if let Some(url) = shared_limits {
+            let link = RedisLink::connect(&url, true, "rate limits", "each replica limits on its own").await;
+            limits = limits.shared_through(link);
+        }
         ParaphraseService { config, plugins, cache, limits, metrics }
     }
 
@@ -263,7 +269,7 @@ impl ParaphraseService {
         }
         let (quota, waited) = match caller.pacing {
             Pacing::Reject => {
-                let quota = self.limits.check(&caller.client, provider.id()).map_err(|refused| {
+                let quota = self.limits.check(&caller.client, provider.id()).await.map_err(|refused| {
                     self.metrics
                         .rate_limited
                         .get_or_create(&ProviderLabels { provider: provider.id().to_owned() })

@@ -1,6 +1,7 @@
 //! The `[paraphrase]` section: the default provider, input limits, the rate limit, batches and the
 //! concurrency bound.
 
+use crate::cache::{CacheConfig, CacheKind};
 use crate::config::{Kind, Section, Setting};
 use crate::setting;
 
@@ -23,6 +24,20 @@ pub struct ParaphraseConfig {
     pub max_concurrent_calls: usize,
     /// How often an upstream 429 is retried before it is reported.
     pub upstream_retries: u32,
+    /// `redis` (shared by every replica, in the cache's Redis) or `local` (this process); unset: `redis`
+    /// when the cache is Redis and the process is a server.
+    pub rate_limit_store: Option<String>,
+}
+
+/// The Redis that keeps the rate limits of every replica, if any: the cache's, when
+/// `rate_limit_store` says `redis`, or by default when the cache is Redis and the process serves
+/// (a one-shot command keeps its limits to itself).
+pub fn shared_limits_url(config: &ParaphraseConfig, cache: &CacheConfig) -> Option<String> {
+    let shared = match config.rate_limit_store.as_deref() {
+        Some(store) => store == "redis",
+        None => matches!(cache.kind(), CacheKind::Redis { .. }) && !cache.one_shot,
+    };
+    shared.then(|| cache.url.value.clone())
 }
 
 impl Default for ParaphraseConfig {
@@ -35,6 +50,7 @@ impl Default for ParaphraseConfig {
             batch_max_workers: 4,
             max_concurrent_calls: 64,
             upstream_retries: 2,
+            rate_limit_store: None,
         }
     }
 }
@@ -70,6 +86,13 @@ impl Section for ParaphraseConfig {
                 |c| c.rate_limit_per_minute,
                 env = "RATE_LIMIT_REQUESTS_PER_MINUTE",
                 "Calls per client and provider per minute to a provider that reaches an upstream (a `[[plugin]]` may set its own)"
+            ),
+            setting!(
+                "rate_limit_store",
+                Kind::Choice(&["redis", "local"]),
+                |c| c.rate_limit_store,
+                env = "RATE_LIMIT_STORE",
+                "`redis`: rate limits shared by every replica, in the cache's Redis (per replica while it is down); `local`: per process. Unset: `redis` when the cache is Redis"
             ),
             setting!(
                 "batch_max_size",

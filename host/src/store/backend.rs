@@ -1,5 +1,6 @@
-//! What a dialog store backend does. SQLite implements it for one process; the API in `store` is the
-//! same whichever backend is configured.
+//! What a dialog store backend does, by concern: [`Dialogs`] (users and their dialogs), [`Jobs`]
+//! (durable batch jobs) and [`Keys`] (API keys). SQLite implements them for one process, PostgreSQL
+//! for several replicas; the API in `store` is the same whichever backend is configured.
 
 use super::jobs::{Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, NewJob};
 use super::keys::{ApiKey, KeyRecord};
@@ -10,9 +11,9 @@ use std::sync::Arc;
 
 pub type StoreResult<'a, T> = BoxFuture<'a, Result<T, StoreError>>;
 
-/// The dialog store's operations. Every write is whole or nothing, and a write is answered only once it
-/// has committed.
-pub trait Backend: Send + Sync {
+/// A whole backend: the three concerns, and its health. Every write is whole or nothing, and a write
+/// is answered only once it has committed.
+pub trait Backend: Dialogs + Jobs + Keys + Send + Sync {
     /// Where the data lives, for `/health` and messages (a path, or a URL without its password).
     fn location(&self) -> String;
 
@@ -24,7 +25,10 @@ pub trait Backend: Send + Sync {
     fn writable(&self) -> Result<(), StoreError> {
         Ok(())
     }
+}
 
+/// Users and their dialogs, per API client.
+pub trait Dialogs: Send + Sync {
     /// Creates the user if absent; true when it was created. An existing user is left untouched.
     fn put_user<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, bool>;
 
@@ -75,7 +79,10 @@ pub trait Backend: Send + Sync {
         entries: Vec<DialogEntry>,
         modified_at: i64,
     ) -> StoreResult<'a, Imported>;
+}
 
+/// Durable asynchronous batch jobs, claimed item by item by every replica's runner.
+pub trait Jobs: Send + Sync {
     /// Stores a new job and its texts, pending.
     fn create_job<'a>(&'a self, job: NewJob, texts: Vec<String>) -> StoreResult<'a, ()>;
 
@@ -117,7 +124,10 @@ pub trait Backend: Send + Sync {
         result: ItemResult,
         now: i64,
     ) -> StoreResult<'a, bool>;
+}
 
+/// API keys, each bound to one client.
+pub trait Keys: Send + Sync {
     /// Stores a new API key (its id must be new) with the hash of its secret.
     fn create_key<'a>(&'a self, key: ApiKey, secret_hash: Vec<u8>) -> StoreResult<'a, ()>;
 

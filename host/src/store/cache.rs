@@ -37,7 +37,7 @@ impl Dialog {
     }
 
     /// Roughly the bytes it holds: the entries, and their JSON when rendered.
-    fn weight(&self) -> u32 {
+    pub(super) fn weight(&self) -> u32 {
         let text: usize = self.entries.iter().map(|e| e.name.len() + e.message.len() + 48).sum();
         u32::try_from(text * 2).unwrap_or(u32::MAX)
     }

@@ -70,6 +70,56 @@ pub enum ItemResult {
     Failed { code: String, message: String },
 }
 
+/// An item's result as both backends keep it: the paraphrase's columns, or the failure's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ResultColumns {
+    pub paraphrase: Option<String>,
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    pub cached: Option<bool>,
+    pub error_code: Option<String>,
+    pub error_message: Option<String>,
+}
+
+impl ItemResult {
+    pub fn succeeded(&self) -> bool {
+        matches!(self, ItemResult::Paraphrased { .. })
+    }
+
+    pub fn into_columns(self) -> ResultColumns {
+        match self {
+            ItemResult::Paraphrased { paraphrase, provider, model, cached } => ResultColumns {
+                paraphrase: Some(paraphrase),
+                provider: Some(provider),
+                model: Some(model),
+                cached: Some(cached),
+                ..ResultColumns::default()
+            },
+            ItemResult::Failed { code, message } => ResultColumns {
+                error_code: Some(code),
+                error_message: Some(message),
+                ..ResultColumns::default()
+            },
+        }
+    }
+
+    /// The result of an item in `state`, `None` until it is `done`.
+    pub fn from_columns(state: &str, columns: ResultColumns) -> Option<ItemResult> {
+        if state != "done" {
+            return None;
+        }
+        Some(match columns.error_code {
+            Some(code) => ItemResult::Failed { code, message: columns.error_message.unwrap_or_default() },
+            None => ItemResult::Paraphrased {
+                paraphrase: columns.paraphrase.unwrap_or_default(),
+                provider: columns.provider.unwrap_or_default(),
+                model: columns.model.unwrap_or_default(),
+                cached: columns.cached.unwrap_or(false),
+            },
+        })
+    }
+}
+
 /// One text of a job, with its result once it has one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ItemRecord {

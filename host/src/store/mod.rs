@@ -1,7 +1,8 @@
 //! The durable dialog store: users and their dialogs per API client.
 //!
 //! [`DialogStore`] is the API the chat service uses, the same whichever backend holds the data:
-//! `sqlite` (the embedded default: one file, one process). Each backend keeps an exchange whole,
+//! `sqlite` (the embedded default: one file, one process) or `postgres` (one database shared by
+//! several replicas). Each backend keeps an exchange whole,
 //! keeps a dialog's indices contiguous however many chats of the same user run at once, answers a write
 //! only once it has committed, and keeps the dialogs it serves from memory (`cache`) coherent with
 //! what it committed.
@@ -10,9 +11,10 @@ mod backend;
 mod cache;
 pub mod jobs;
 pub mod keys;
+pub mod postgres;
 pub mod sqlite;
 
-pub use backend::{Backend, StoreResult};
+pub use backend::{Backend, Dialogs, Jobs, Keys, StoreResult};
 pub use cache::Dialog;
 pub use keys::{ApiKey, KeyRecord};
 
@@ -26,6 +28,18 @@ use std::sync::Arc;
 pub enum StoreError {
     #[error("SQLite: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[error("PostgreSQL at {location}")]
+    Postgres {
+        location: String,
+        #[source]
+        source: tokio_postgres::Error,
+    },
+    #[error("no connection to PostgreSQL at {location}")]
+    Pool {
+        location: String,
+        #[source]
+        source: deadpool_postgres::PoolError,
+    },
     #[error("cannot open the dialog store {location}")]
     Open {
         location: String,
@@ -86,6 +100,8 @@ impl StoreError {
                 | ErrorCode::DatabaseCorrupt => Trouble::Unavailable,
                 _ => Trouble::Other,
             },
+            StoreError::Postgres { source, .. } => postgres::trouble(source),
+            StoreError::Pool { source, .. } => postgres::pool_trouble(source),
             StoreError::Directory { .. } | StoreError::Closed => Trouble::Unavailable,
             StoreError::Commit(cause) => cause.trouble(),
             StoreError::NotWritable { trouble, .. } => *trouble,
@@ -141,6 +157,16 @@ impl crate::config::FromValue for Durability {
     }
 }
 
+/// Where the dialogs live.
+#[derive(Clone, Debug)]
+pub enum Location {
+    /// A SQLite file, for one process.
+    Sqlite { path: std::path::PathBuf, durability: Durability },
+    /// A PostgreSQL database shared by every replica, through at most `pool_size` connections, with
+    /// this TLS client configuration when the URL's `sslmode` asks for TLS.
+    Postgres { url: String, pool_size: usize, tls: Arc<rustls::ClientConfig> },
+}
+
 /// The store's API. Cheap to clone; all clones share the backend.
 #[derive(Clone)]
 pub struct DialogStore {
@@ -151,6 +177,16 @@ impl DialogStore {
     /// Opens (creating if needed) and migrates the SQLite store at `path`.
     pub async fn open(path: &Path, durability: Durability) -> Result<DialogStore, StoreError> {
         Ok(DialogStore { backend: Arc::new(sqlite::SqliteBackend::open(path, durability).await?) })
+    }
+
+    /// Opens the store at `location`, migrating its schema.
+    pub async fn open_at(location: &Location) -> Result<DialogStore, StoreError> {
+        match location {
+            Location::Sqlite { path, durability } => DialogStore::open(path, *durability).await,
+            Location::Postgres { url, pool_size, tls } => Ok(DialogStore {
+                backend: Arc::new(postgres::PgBackend::connect(url, *pool_size, (**tls).clone()).await?),
+            }),
+        }
     }
 
     /// Where the data lives (a path, or a URL without its password).
@@ -241,9 +277,8 @@ impl DialogStore {
         self.backend.import_user(client, user, entries, modified_at).await
     }
 
-    /// The store's job operations (see [`Backend`]'s `*_job*`, `claim_items` and `finish_item`), used
-    /// as they are by the paraphrase domain's job runner.
-    pub fn jobs(&self) -> &dyn Backend {
+    /// The store's job operations ([`Jobs`]), used as they are by the paraphrase domain's job runner.
+    pub fn jobs(&self) -> &dyn Jobs {
         &*self.backend
     }
 
@@ -286,5 +321,7 @@ impl DialogStore {
     }
 }
 
+#[cfg(test)]
+mod test_postgres;
 #[cfg(test)]
 mod tests;

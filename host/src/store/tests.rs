@@ -1,3 +1,7 @@
+//! The store's behaviour, held by one suite run against both backends (`on_both!`): SQLite in a temp
+//! folder, and a real PostgreSQL server on loopback with a fresh database per test. Tests of what
+//! only one backend has follow the suite.
+
 use super::*;
 use rusqlite::Connection;
 
@@ -6,19 +10,78 @@ async fn entries(s: &DialogStore, client: &str, user: &str) -> Option<Vec<Dialog
     s.dialog(client, user).await.unwrap().map(|d| d.entries().to_vec())
 }
 
-async fn store() -> (tempfile::TempDir, DialogStore) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = DialogStore::open(&dir.path().join("nested/dialogs.db"), Durability::Normal).await.unwrap();
-    (dir, store)
+/// Where a test's data lives; each [`Target::open`] is a new backend on the same data, as another
+/// process (or replica) would open it.
+pub(super) struct Target {
+    location: Location,
+    _dir: Option<tempfile::TempDir>,
 }
+
+impl Target {
+    async fn sqlite() -> Target {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nested/dialogs.db");
+        Target { location: Location::Sqlite { path, durability: Durability::Normal }, _dir: Some(dir) }
+    }
+
+    async fn postgres() -> Target {
+        let url = server().fresh_database().await;
+        Target { location: Location::Postgres { url, pool_size: 8, tls: tls() }, _dir: None }
+    }
+
+    pub(super) async fn open(&self) -> DialogStore {
+        DialogStore::open_at(&self.location).await.unwrap()
+    }
+}
+
+/// The process's TLS client configuration, as a server builds it.
+pub(super) fn tls() -> Arc<rustls::ClientConfig> {
+    Arc::new(crate::upstream::TrustSettings::default().rustls().unwrap())
+}
+
+/// The one PostgreSQL server of this test process.
+pub(super) fn server() -> &'static super::test_postgres::TestPostgres {
+    static SERVER: std::sync::OnceLock<super::test_postgres::TestPostgres> = std::sync::OnceLock::new();
+    SERVER.get_or_init(super::test_postgres::TestPostgres::start)
+}
+
+/// Runs each named test body (`async fn(Target)`) against SQLite and against PostgreSQL.
+macro_rules! on_both {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() {
+                super::$name(super::Target::sqlite().await).await
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() {
+                super::$name(super::Target::postgres().await).await
+            })*
+        }
+    };
+}
+
+mod jobs_and_keys;
+mod postgres_only;
+
+on_both!(
+    users_are_per_client,
+    exchanges_append_whole_and_contiguous,
+    dialogs_are_replaced_and_reset,
+    pages_are_newest_modified_first,
+    rendered_dialogs_follow_every_write,
+    reads_racing_writes_end_with_the_latest_dialog,
+    imports_never_change_an_existing_user,
+);
 
 fn lines(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs.iter().map(|(n, m)| (n.to_string(), m.to_string())).collect()
 }
 
-#[tokio::test]
-async fn users_are_per_client() {
-    let (_dir, s) = store().await;
+async fn users_are_per_client(t: Target) {
+    let s = t.open().await;
     assert!(s.put_user("a", "bob").await.unwrap());
     assert!(!s.put_user("a", "bob").await.unwrap(), "PUT on an existing user changes nothing");
     assert!(s.user_exists("a", "bob").await.unwrap());
@@ -30,9 +93,8 @@ async fn users_are_per_client() {
     assert_eq!(s.count_users("a").await.unwrap(), 0);
 }
 
-#[tokio::test]
-async fn exchanges_append_whole_and_contiguous() {
-    let (_dir, s) = store().await;
+async fn exchanges_append_whole_and_contiguous(t: Target) {
+    let s = t.open().await;
     let idx = s.append_exchange("c", "u", lines(&[("User", "hi"), ("Waifu", "hello")]), 100).await.unwrap();
     assert_eq!(idx, vec![0, 1]);
     // Concurrent chats of the same user: every exchange lands whole, indices stay contiguous.
@@ -67,9 +129,8 @@ async fn exchanges_append_whole_and_contiguous() {
     assert_eq!(entries(&s, "c", "u").await.unwrap().len(), 42, "a refused exchange leaves nothing behind");
 }
 
-#[tokio::test]
-async fn dialogs_are_replaced_and_reset() {
-    let (_dir, s) = store().await;
+async fn dialogs_are_replaced_and_reset(t: Target) {
+    let s = t.open().await;
     assert!(!s.set_dialog("c", "nobody", vec![]).await.unwrap());
     s.put_user("c", "u").await.unwrap();
     let dialog = vec![
@@ -83,9 +144,8 @@ async fn dialogs_are_replaced_and_reset() {
     assert!(s.dialog("c", "nobody").await.unwrap().is_none());
 }
 
-#[tokio::test]
-async fn pages_are_newest_modified_first() {
-    let (_dir, s) = store().await;
+async fn pages_are_newest_modified_first(t: Target) {
+    let s = t.open().await;
     for name in ["a", "b", "c"] {
         s.put_user("x", name).await.unwrap();
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
@@ -119,9 +179,8 @@ async fn reopening_keeps_everything_and_refuses_newer_schemas() {
 
 /// The rendered dialog is served from memory between writes, and every kind of write is seen by the
 /// next read, per client.
-#[tokio::test]
-async fn rendered_dialogs_follow_every_write() {
-    let (_dir, s) = store().await;
+async fn rendered_dialogs_follow_every_write(t: Target) {
+    let s = t.open().await;
     let json = |s: DialogStore, c: &'static str, u: &'static str| async move {
         s.dialog_json(c, u).await.unwrap().map(|b| serde_json::from_slice::<serde_json::Value>(&b).unwrap())
     };
@@ -151,9 +210,8 @@ async fn rendered_dialogs_follow_every_write() {
 
 /// Reads racing writes never leave a stale dialog in memory: once the writes are done, the dialog in
 /// memory (which each chat replaces with an extended copy) is exactly what the database holds.
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn reads_racing_writes_end_with_the_latest_dialog() {
-    let (dir, s) = store().await;
+async fn reads_racing_writes_end_with_the_latest_dialog(t: Target) {
+    let s = t.open().await;
     s.put_user("c", "u").await.unwrap();
     let writers: Vec<_> = (0..2)
         .map(|w| {
@@ -192,12 +250,27 @@ async fn reads_racing_writes_end_with_the_latest_dialog() {
     let json = s.dialog_json("c", "u").await.unwrap().unwrap();
     let in_memory: Vec<DialogEntry> = serde_json::from_slice(&json).unwrap();
     assert_eq!(in_memory, entries(&s, "c", "u").await.unwrap());
-    let reopened =
-        DialogStore::open(&dir.path().join("nested/dialogs.db"), Durability::Normal).await.unwrap();
+    let reopened = t.open().await;
     let from_disk = entries(&reopened, "c", "u").await.unwrap();
     assert_eq!(in_memory, from_disk);
     assert!(from_disk.iter().enumerate().all(|(i, e)| e.index as usize == i), "contiguous indices");
     // The truncation keeps 10; writer 0's 29 later exchanges always follow it, and writer 1's land
     // before or after it depending on scheduling.
     assert!(from_disk.len() >= 39, "{} entries", from_disk.len());
+}
+
+/// An import creates a user with its dialog and time, and never changes an existing one.
+async fn imports_never_change_an_existing_user(t: Target) {
+    let s = t.open().await;
+    let dialog = vec![
+        DialogEntry { index: 0, name: "A".into(), message: "one".into() },
+        DialogEntry { index: 1, name: "B".into(), message: "two".into() },
+    ];
+    assert_eq!(s.import_user("c", "u", dialog.clone(), 1_000_000).await.unwrap(), Imported::Created);
+    assert_eq!(s.metadata("c", "u").await.unwrap().unwrap().modified_at, 1000);
+    assert_eq!(s.import_user("c", "u", dialog.clone(), 5).await.unwrap(), Imported::Unchanged);
+    assert_eq!(s.import_user("c", "u", dialog[..1].to_vec(), 5).await.unwrap(), Imported::Conflict);
+    assert_eq!(entries(&s, "c", "u").await.unwrap(), dialog);
+    // The next exchange follows the imported entries.
+    assert_eq!(s.append_exchange("c", "u", lines(&[("A", "x"), ("B", "y")]), 10).await.unwrap(), vec![2, 3]);
 }

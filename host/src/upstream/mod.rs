@@ -46,6 +46,13 @@ impl TrustSettings {
         Upstream::new(self)
             .map_err(|e| crate::config::ConfigError::one(format!("[tls] ca_file: {}", with_causes(&e))))
     }
+
+    /// The process's TLS client configuration (rustls with ring, the web's roots and `ca_file`), for
+    /// the other clients that leave the process (PostgreSQL).
+    pub fn rustls(&self) -> Result<rustls::ClientConfig, crate::config::ConfigError> {
+        tls_config(self)
+            .map_err(|e| crate::config::ConfigError::one(format!("[tls] ca_file: {}", with_causes(&e))))
+    }
 }
 
 impl crate::config::Section for TrustSettings {
@@ -121,16 +128,7 @@ pub struct Upstream {
 
 impl Upstream {
     pub fn new(trust: &TrustSettings) -> Result<Upstream, TrustError> {
-        let mut roots = rustls::RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.into() };
-        if let Some(path) = &trust.ca_file {
-            add_ca_file(&mut roots, path)?;
-        }
-        let tls =
-            rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
-                .with_safe_default_protocol_versions()
-                .map_err(TrustError::Tls)?
-                .with_root_certificates(roots)
-                .with_no_client_auth();
+        let tls = tls_config(trust)?;
         let mut tcp = HttpConnector::new_with_resolver(Resolver(GaiResolver::new()));
         tcp.enforce_http(false);
         tcp.set_nodelay(true);
@@ -192,6 +190,19 @@ impl Upstream {
             ResponseBody::new(body, destination, limits.max_response_bytes, limits.between_bytes)
         }))
     }
+}
+
+/// rustls with ring, trusting the web's roots and the operator's `ca_file`.
+fn tls_config(trust: &TrustSettings) -> Result<rustls::ClientConfig, TrustError> {
+    let mut roots = rustls::RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.into() };
+    if let Some(path) = &trust.ca_file {
+        add_ca_file(&mut roots, path)?;
+    }
+    Ok(rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+        .with_safe_default_protocol_versions()
+        .map_err(TrustError::Tls)?
+        .with_root_certificates(roots)
+        .with_no_client_auth())
 }
 
 fn add_ca_file(roots: &mut rustls::RootCertStore, path: &Path) -> Result<(), TrustError> {

@@ -1,17 +1,29 @@
-//! Rate limits on provider calls, per (client, provider), with GCRA (governor): a client may spend a
-//! provider's quota of N calls at once and regains one every 60/N seconds. Each provider's quota is
-//! decided once, from its spec ([`Quota::for_plugin`]): limits protect an upstream, so a provider that
-//! reaches none (the offline default) is not limited unless the operator sets a limit for it. Cache
-//! hits are not provider calls and are never counted.
+//! Rate limits on provider calls, per (client, provider), with GCRA: a client may spend a provider's
+//! quota of N calls at once and regains one every 60/N seconds. Each provider's quota is decided once,
+//! from its spec ([`Quota::for_plugin`]): limits protect an upstream, so a provider that reaches none
+//! (the offline default) is not limited unless the operator sets a limit for it. Cache hits are not
+//! provider calls and are never counted.
+//!
+//! The state lives in this process (governor), or in Redis for every replica at once (`shared`).
+//! While a shared store is unreachable each replica decides with its own state, so the limit then
+//! holds per replica; it is shared again as soon as Redis answers.
+
+mod shared;
 
 use crate::plugins::spec::PluginSpec;
+use crate::redis_link::RedisLink;
 use governor::clock::{Clock, DefaultClock};
 use governor::middleware::StateInformationMiddleware;
 use governor::state::keyed::DefaultKeyedStateStore;
 use governor::{Quota as GovernorQuota, RateLimiter};
 use std::collections::HashMap;
 use std::num::NonZeroU32;
-use std::time::Duration;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How often the state of clients whose quota is full again is dropped, so that a process that has
+/// seen many clients does not keep them all.
+const FORGET_IDLE_EVERY: Duration = Duration::from_secs(60);
 
 type Limiter = RateLimiter<
     (String, String),
@@ -133,6 +145,21 @@ pub struct RateLimits {
     quotas: HashMap<String, Quota>,
     limited: HashMap<String, Limited>,
     clock: DefaultClock,
+    /// The state shared by every replica, when configured.
+    shared: Option<shared::Shared>,
+    /// When idle clients were last forgotten.
+    swept: Mutex<Instant>,
+}
+
+/// Where the limits are kept, for `/health`.
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct RateLimitHealth {
+    /// `redis` (shared by every replica) or `local` (this process).
+    pub store: &'static str,
+    /// `ok`, or `degraded` while Redis is unreachable and each replica limits on its own.
+    pub status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 impl RateLimits {
@@ -150,7 +177,37 @@ impl RateLimits {
             Quota::PerMinute(n) => Some(Limited::new(n)),
             Quota::Unlimited => None,
         };
-        RateLimits { fallback, fallback_limited, quotas, limited, clock: DefaultClock::default() }
+        RateLimits {
+            fallback,
+            fallback_limited,
+            quotas,
+            limited,
+            clock: DefaultClock::default(),
+            shared: None,
+            swept: Mutex::new(Instant::now()),
+        }
+    }
+
+    /// Keeps the state in Redis, shared by every replica that uses the same store; the local state
+    /// decides while Redis is unreachable.
+    pub fn shared_through(mut self, link: RedisLink) -> RateLimits {
+        self.shared = Some(shared::Shared::new(link));
+        self
+    }
+
+    /// Where the limits are kept, and whether that works now.
+    pub fn health(&self) -> RateLimitHealth {
+        match &self.shared {
+            None => RateLimitHealth { store: "local", status: "ok", error: None },
+            Some(shared) => {
+                let error = shared.outage();
+                RateLimitHealth {
+                    store: "redis",
+                    status: if error.is_some() { "degraded" } else { "ok" },
+                    error,
+                }
+            }
+        }
     }
 
     /// The same quota for every provider.
@@ -174,14 +231,25 @@ impl RateLimits {
 
     /// Spends one call of `client`'s quota for `provider`, or says how long to wait. `Ok(None)` for a
     /// provider without a limit, whose calls carry no quota headers.
-    pub fn check(&self, client: &str, provider: &str) -> Result<Option<Admitted>, Refused> {
+    pub async fn check(&self, client: &str, provider: &str) -> Result<Option<Admitted>, Refused> {
         let Some(rule) = self.limited(provider) else { return Ok(None) };
+        if let Some(shared) = &self.shared
+            && let Ok(decision) = shared.check(client, provider, rule.per_minute.get()).await
+        {
+            return decision.map(Some);
+        }
+        self.check_local(rule, client, provider).map(Some)
+    }
+
+    /// A decision with this process's own state.
+    fn check_local(&self, rule: &Limited, client: &str, provider: &str) -> Result<Admitted, Refused> {
+        self.forget_idle_now_and_then();
         let key = (client.to_owned(), provider.to_owned());
         let limit = rule.per_minute.get();
         match rule.limiter.check_key(&key) {
             Ok(snapshot) => {
                 let remaining = snapshot.remaining_burst_capacity();
-                Ok(Some(Admitted { limit, remaining, reset: rule.interval() * (limit - remaining) }))
+                Ok(Admitted { limit, remaining, reset: rule.interval() * (limit - remaining) })
             }
             Err(not_until) => {
                 let retry_after = not_until.wait_time_from(self.clock.now());
@@ -190,19 +258,16 @@ impl RateLimits {
         }
     }
 
-    /// Waits until `client` may call `provider`, then spends the call: how the CLI paces itself under
-    /// the limit instead of failing. Returns how long it waited.
+    /// Waits until `client` may call `provider`, then spends the call: how the CLI and the job runner
+    /// pace themselves under the limit instead of failing. Returns how long it waited.
     pub async fn wait(&self, client: &str, provider: &str) -> Duration {
-        let Some(rule) = self.limited(provider) else { return Duration::ZERO };
-        let key = (client.to_owned(), provider.to_owned());
         let mut waited = Duration::ZERO;
         loop {
-            match rule.limiter.check_key(&key) {
+            match self.check(client, provider).await {
                 Ok(_) => return waited,
-                Err(not_until) => {
-                    let wait = not_until.wait_time_from(self.clock.now());
-                    tokio::time::sleep(wait).await;
-                    waited += wait;
+                Err(refused) => {
+                    tokio::time::sleep(refused.retry_after).await;
+                    waited += refused.retry_after;
                 }
             }
         }
@@ -215,6 +280,27 @@ impl RateLimits {
             rule.limiter.shrink_to_fit();
         }
     }
+
+    /// [`RateLimits::forget_idle`], at most once per [`FORGET_IDLE_EVERY`], from the decisions
+    /// themselves: no task to start or stop, and a process without decisions has nothing to forget.
+    fn forget_idle_now_and_then(&self) {
+        let due = match self.swept.lock() {
+            Ok(mut swept) if swept.elapsed() >= FORGET_IDLE_EVERY => {
+                *swept = Instant::now();
+                true
+            }
+            _ => false,
+        };
+        if due {
+            self.forget_idle();
+        }
+    }
+
+    /// Clients whose local state is kept now, for tests.
+    #[cfg(test)]
+    fn tracked(&self) -> usize {
+        self.limited.values().chain(&self.fallback_limited).map(|r| r.limiter.len()).sum()
+    }
 }
 
 #[cfg(test)]
@@ -223,19 +309,35 @@ mod tests {
     use crate::plugins::api::PluginKind;
     use crate::plugins::spec::{ComponentSource, HostPattern};
 
-    #[test]
-    fn counts_per_client_and_provider() {
+    #[tokio::test]
+    async fn counts_per_client_and_provider() {
         let limits = RateLimits::per_minute(2);
-        let first = limits.check("a", "p").unwrap().unwrap();
+        let first = limits.check("a", "p").await.unwrap().unwrap();
         assert_eq!((first.limit, first.remaining), (2, 1));
-        assert_eq!(limits.check("a", "p").unwrap().unwrap().remaining, 0);
-        let refused = limits.check("a", "p").unwrap_err();
+        assert_eq!(limits.check("a", "p").await.unwrap().unwrap().remaining, 0);
+        let refused = limits.check("a", "p").await.unwrap_err();
         assert!(
             refused.retry_after > Duration::from_secs(25) && refused.retry_after <= Duration::from_secs(30)
         );
         // Other clients and other providers have their own quotas.
-        assert!(limits.check("b", "p").is_ok());
-        assert!(limits.check("a", "q").is_ok());
+        assert!(limits.check("b", "p").await.is_ok());
+        assert!(limits.check("a", "q").await.is_ok());
+    }
+
+    /// The state of a client whose quota is full again is dropped by the periodic sweep.
+    #[tokio::test]
+    async fn idle_clients_are_forgotten() {
+        let limits = RateLimits::per_minute(600_000);
+        for client in ["a", "b", "c"] {
+            limits.check(client, "p").await.unwrap();
+        }
+        assert_eq!(limits.tracked(), 3);
+        // 600 000 a minute: one call is regained in 100 µs, so every quota is full again by now.
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let long_ago = Instant::now().checked_sub(FORGET_IDLE_EVERY).expect("a clock a minute old");
+        *limits.swept.lock().unwrap() = long_ago;
+        limits.check("d", "p").await.unwrap();
+        assert!(limits.tracked() <= 1, "{} clients kept", limits.tracked());
     }
 
     #[test]
@@ -267,18 +369,22 @@ mod tests {
             ],
         );
         for _ in 0..5000 {
-            assert_eq!(limits.check("a", "offline"), Ok(None), "an unlimited provider is never refused");
+            assert_eq!(
+                limits.check("a", "offline").await,
+                Ok(None),
+                "an unlimited provider is never refused"
+            );
         }
         assert_eq!(limits.wait("a", "offline").await, Duration::ZERO);
         for _ in 0..1200 {
-            assert_eq!(limits.check("a", "fast").unwrap().unwrap().limit, 1200);
+            assert_eq!(limits.check("a", "fast").await.unwrap().unwrap().limit, 1200);
         }
-        assert!(limits.check("a", "fast").is_err());
+        assert!(limits.check("a", "fast").await.is_err());
         let waited = limits.wait("a", "fast").await;
         assert!(waited > Duration::ZERO && waited <= Duration::from_millis(50), "{waited:?}");
         // A provider it was not told about gets the fallback quota.
         assert_eq!(limits.quota("other"), Quota::PerMinute(NonZeroU32::new(1).unwrap()));
-        assert!(limits.check("a", "other").is_ok());
-        assert!(limits.check("a", "other").is_err());
+        assert!(limits.check("a", "other").await.is_ok());
+        assert!(limits.check("a", "other").await.is_err());
     }
 }

@@ -1,12 +1,15 @@
-//! The Redis side of the cache: a connection that is re-established after outages, with short
-//! timeouts so that a dead store costs a request milliseconds, not seconds.
+//! One link to Redis shared by a component (the response cache, the rate limits): a connection that
+//! is re-established after outages, with short timeouts so that a dead store costs a request
+//! milliseconds, not seconds. While Redis is down the component falls back to something in-process;
+//! the link says so once per outage and tells `/health`.
 
-use redis::AsyncCommands;
+use crate::config::redact_url as redact;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use std::future::Future;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// How long one cache operation may take before the store counts as unreachable.
+/// How long one operation may take before the store counts as unreachable.
 const OP_TIMEOUT: Duration = Duration::from_millis(250);
 /// How often a down store is tried again.
 const RETRY_EVERY: Duration = Duration::from_secs(10);
@@ -16,28 +19,32 @@ enum State {
     Down { error: String, retry_at: Instant },
 }
 
-pub struct RedisStore {
+pub struct RedisLink {
     client: Option<redis::Client>,
     url: String,
+    /// Who uses the link, for its messages ("response cache").
+    user: &'static str,
+    /// What the user does while Redis is down ("serving from memory").
+    fallback: &'static str,
     state: Mutex<State>,
 }
 
-impl RedisStore {
+impl RedisLink {
     /// Connects, or starts down. `warn` says whether a store that cannot be reached now is worth a
     /// warning; otherwise (a one-shot command that did not ask for Redis) it is said at info level.
-    pub async fn connect(url: &str, warn: bool) -> RedisStore {
+    pub async fn connect(url: &str, warn: bool, user: &'static str, fallback: &'static str) -> RedisLink {
         let client = redis::Client::open(url);
         let state = match &client {
             Ok(client) => match connect(client).await {
                 Ok(conn) => {
-                    tracing::info!(url = %redact(url), "response cache: connected to Redis");
+                    tracing::info!(url = %redact(url), "{user}: connected to Redis");
                     State::Up(conn)
                 }
-                Err(error) => down(url, error, warn),
+                Err(error) => down(url, error, warn, user, fallback),
             },
-            Err(e) => down(url, format!("invalid URL: {e}"), warn),
+            Err(e) => down(url, format!("invalid URL: {e}"), warn, user, fallback),
         };
-        RedisStore { client: client.ok(), url: url.to_owned(), state: Mutex::new(state) }
+        RedisLink { client: client.ok(), url: url.to_owned(), user, fallback, state: Mutex::new(state) }
     }
 
     /// The current outage, if the store is down.
@@ -45,7 +52,7 @@ impl RedisStore {
         match &*self.state.lock().ok()? {
             State::Up(_) => None,
             State::Down { error, .. } => {
-                Some(format!("Redis at {} is unreachable ({error}); serving from memory", redact(&self.url)))
+                Some(format!("Redis at {} is unreachable ({error}); {}", redact(&self.url), self.fallback))
             }
         }
     }
@@ -65,7 +72,7 @@ impl RedisStore {
         let client = self.client.as_ref()?;
         match connect(client).await {
             Ok(conn) => {
-                tracing::info!(url = %redact(&self.url), "response cache: Redis is reachable again");
+                tracing::info!(url = %redact(&self.url), "{}: Redis is reachable again", self.user);
                 *self.state.lock().ok()? = State::Up(conn.clone());
                 Some(conn)
             }
@@ -80,27 +87,23 @@ impl RedisStore {
     fn failed<T>(&self, error: String) -> Result<T, ()> {
         if let Ok(mut state) = self.state.lock() {
             if matches!(*state, State::Up(_)) {
-                tracing::warn!(url = %redact(&self.url), %error, "response cache: Redis failed; serving from memory until it is back");
+                tracing::warn!(url = %redact(&self.url), %error, "{}: Redis failed; {} until it is back", self.user, self.fallback);
             }
             *state = State::Down { error, retry_at: Instant::now() + RETRY_EVERY };
         }
         Err(())
     }
 
-    pub async fn get(&self, key: &str) -> Result<Option<String>, ()> {
-        let mut conn = self.connection().await.ok_or(())?;
-        match tokio::time::timeout(OP_TIMEOUT, conn.get::<_, Option<String>>(key)).await {
+    /// Runs one operation on the connection, within the timeout; `Err` (and the link down) when
+    /// Redis is unreachable or failed.
+    pub async fn run<T, F, Fut>(&self, op: F) -> Result<T, ()>
+    where
+        F: FnOnce(ConnectionManager) -> Fut,
+        Fut: Future<Output = redis::RedisResult<T>>,
+    {
+        let conn = self.connection().await.ok_or(())?;
+        match tokio::time::timeout(OP_TIMEOUT, op(conn)).await {
             Ok(Ok(value)) => Ok(value),
-            Ok(Err(e)) => self.failed(e.to_string()),
-            Err(_) => self.failed("timed out".into()),
-        }
-    }
-
-    pub async fn set(&self, key: &str, value: &str, ttl: Duration) -> Result<(), ()> {
-        let mut conn = self.connection().await.ok_or(())?;
-        let secs = ttl.as_secs().max(1);
-        match tokio::time::timeout(OP_TIMEOUT, conn.set_ex::<_, _, ()>(key, value, secs)).await {
-            Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => self.failed(e.to_string()),
             Err(_) => self.failed("timed out".into()),
         }
@@ -121,33 +124,11 @@ async fn connect(client: &redis::Client) -> Result<ConnectionManager, String> {
     }
 }
 
-fn down(url: &str, error: String, warn: bool) -> State {
+fn down(url: &str, error: String, warn: bool, user: &str, fallback: &str) -> State {
     if warn {
-        tracing::warn!(url = %redact(url), %error, "response cache: Redis is unreachable; serving from memory until it is back");
+        tracing::warn!(url = %redact(url), %error, "{user}: Redis is unreachable; {fallback} until it is back");
     } else {
-        tracing::info!(url = %redact(url), "response cache: no Redis at the default address; caching in memory for this run (set CACHE_TYPE=memory to skip Redis, or CACHE_TYPE=redis to be warned)");
+        tracing::info!(url = %redact(url), "{user}: no Redis at the default address; {fallback} for this run (set CACHE_TYPE=memory to skip Redis, or CACHE_TYPE=redis to be warned)");
     }
     State::Down { error, retry_at: Instant::now() + RETRY_EVERY }
-}
-
-/// The URL without its password, for logs and `/health`.
-fn redact(url: &str) -> String {
-    match (url.split_once("://"), url.rfind('@')) {
-        (Some((scheme, rest)), Some(at)) if at > scheme.len() => {
-            let host = &url[at + 1..];
-            let user = rest.split(['@', ':']).next().unwrap_or_default();
-            format!("{scheme}://{user}:***@{host}")
-        }
-        _ => url.to_owned(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn redacts_passwords() {
-        assert_eq!(super::redact("redis://:secret@host:6379/0"), "redis://:***@host:6379/0");
-        assert_eq!(super::redact("redis://user:secret@host/0"), "redis://user:***@host/0");
-        assert_eq!(super::redact("redis://localhost:6379/0"), "redis://localhost:6379/0");
-    }
 }

@@ -1,0 +1,99 @@
+//! Jobs and API keys, on both backends.
+
+use super::super::jobs::{Cancelled, ItemResult, JobStatus, NewJob};
+use super::Target;
+
+on_both!(jobs_are_claimed_once_and_complete_with_their_last_item, keys_are_found_listed_and_revoked);
+
+fn job(id: &str, created_at: i64) -> NewJob {
+    NewJob {
+        id: id.into(),
+        client: "c".into(),
+        provider: "offline".into(),
+        model: None,
+        skip_cache: false,
+        created_at,
+    }
+}
+
+fn paraphrased(text: &str) -> ItemResult {
+    ItemResult::Paraphrased {
+        paraphrase: text.into(),
+        provider: "offline".into(),
+        model: "m".into(),
+        cached: false,
+    }
+}
+
+/// Two replicas claiming at once never get the same item; a lease that runs out is claimed again; a
+/// result is stored only under its claim, and the job completes with its last item.
+async fn jobs_are_claimed_once_and_complete_with_their_last_item(t: Target) {
+    let (a, b) = (t.open().await, t.open().await);
+    let texts: Vec<String> = (0..40).map(|i| format!("text {i}")).collect();
+    a.jobs().create_job(job("j1", 1), texts).await.unwrap();
+    a.jobs().create_job(job("j2", 2), vec!["later".into()]).await.unwrap();
+    let (mut seen, now) = (std::collections::HashSet::new(), 1_000);
+    loop {
+        let (x, y) = tokio::join!(
+            a.jobs().claim_items("ra", 7, now, now + 60_000),
+            b.jobs().claim_items("rb", 7, now, now + 60_000)
+        );
+        let (x, y) = (x.unwrap(), y.unwrap());
+        if x.is_empty() && y.is_empty() {
+            break;
+        }
+        for item in x.iter().chain(&y) {
+            assert!(
+                seen.insert((item.job_id.clone(), item.index)),
+                "{}#{} claimed twice",
+                item.job_id,
+                item.index
+            );
+        }
+        if let Some(first) = x.first() {
+            assert!(first.job_id == "j1" || x.iter().all(|i| i.job_id == "j2"), "oldest jobs first");
+        }
+    }
+    assert_eq!(seen.len(), 41);
+    let record = a.jobs().job("c", "j1").await.unwrap().unwrap();
+    assert_eq!(record.status, JobStatus::Processing);
+    assert!(a.jobs().job("other", "j1").await.unwrap().is_none(), "jobs are per client");
+    // ra's claims run out; rb takes them over, and ra's late result is dropped.
+    let later = 100_000;
+    let retaken = b.jobs().claim_items("rb", 100, later, later + 60_000).await.unwrap();
+    assert!(!retaken.is_empty());
+    let lost = &retaken[0];
+    assert!(!a.jobs().finish_item("ra", &lost.job_id, lost.index, paraphrased("late"), later).await.unwrap());
+    assert_eq!(b.jobs().renew_claims("rb", later + 120_000).await.unwrap(), 41);
+    for i in 0..40 {
+        assert!(b.jobs().finish_item("rb", "j1", i, paraphrased(&format!("p{i}")), later).await.unwrap());
+    }
+    let done = a.jobs().job("c", "j1").await.unwrap().unwrap();
+    assert_eq!((done.status, done.successful, done.failed), (JobStatus::Completed, 40, 0));
+    let items = a.jobs().job_items("j1", 38, 10).await.unwrap();
+    assert_eq!(items.iter().map(|i| i.index).collect::<Vec<_>>(), [38, 39]);
+    assert_eq!(items[1].result, Some(paraphrased("p39")));
+    assert_eq!(a.jobs().cancel_job("c", "j1", later).await.unwrap(), Cancelled::AlreadyCompleted);
+    assert_eq!(a.jobs().release_claims("rb").await.unwrap(), 1);
+    assert_eq!(a.jobs().cancel_job("c", "j2", later).await.unwrap(), Cancelled::Cancelled);
+    assert_eq!(a.jobs().cancel_job("c", "nope", later).await.unwrap(), Cancelled::NotFound);
+    assert!(
+        b.jobs().claim_items("rb", 10, later, later + 1).await.unwrap().is_empty(),
+        "a cancelled job is not worked on"
+    );
+    let listed = a.jobs().list_jobs("c", 0, 10).await.unwrap();
+    assert_eq!(listed.iter().map(|j| j.id.as_str()).collect::<Vec<_>>(), ["j2", "j1"]);
+}
+
+async fn keys_are_found_listed_and_revoked(t: Target) {
+    let s = t.open().await;
+    let (secret, key) = s.create_key("ci", "acme").await.unwrap();
+    let found = s.find_key(&key.id).await.unwrap().unwrap();
+    assert!(super::super::keys::matches(&secret, &found.secret_hash));
+    assert_eq!((found.client.as_str(), found.revoked), ("acme", false));
+    assert_eq!(s.list_keys().await.unwrap(), vec![key.clone()]);
+    assert!(s.revoke_key(&key.id).await.unwrap());
+    assert!(!s.revoke_key(&key.id).await.unwrap(), "revoked already");
+    assert!(s.find_key(&key.id).await.unwrap().unwrap().revoked);
+    assert!(s.find_key("nope").await.unwrap().is_none());
+}
