@@ -33,9 +33,15 @@
 pub mod lexicon;
 pub mod morph;
 pub mod paraphrase;
+pub mod phrasal;
+pub mod register;
+pub mod reorder;
 pub mod rewrite;
+pub mod shape;
+pub mod structure;
 pub mod substitute;
 pub mod tokens;
+pub mod voice;
 
 use parlance_sdk::PluginError;
 use parlance_sdk::provider::{ParaphraseRequest, ParaphraseResponse, Provider, ProviderInfo};
@@ -65,7 +71,7 @@ pub fn options_from(rate: f64) -> Result<Options, PluginError> {
             "the setting `substitution_rate` must be between 0 and 1, not {rate}"
         )));
     }
-    Ok(Options { substitution_rate: rate })
+    Ok(Options { substitution_rate: rate, variant: 0 })
 }
 
 pub struct Offline;

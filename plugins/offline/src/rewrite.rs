@@ -627,9 +627,19 @@ const LEADING_SUBORDINATORS: &[&str] = &[
     "because", "although", "though", "since", "if", "when", "while", "whenever", "unless", "after", "before",
     "until",
 ];
-/// Subordinators a trailing clause may be fronted with: "if" and "when" are left out, since
-/// after a verb they often start an object ("ask if", "know when").
-const TRAILING_SUBORDINATORS: &[&str] = &["because", "although", "unless", "whenever"];
+/// Subordinators a trailing clause may be fronted with. "if", "when", "before" and the like
+/// may also start an object ("ask if", "know when") or a phrasal verb's complement ("look
+/// after"), so those need the word before them to be neither (`OBJECT_TAKERS`).
+const TRAILING_SUBORDINATORS: &[&str] =
+    &["because", "although", "unless", "whenever", "when", "if", "before", "after", "while", "until", "once"];
+/// Words after which "when", "if", "before"... start an object or a complement, not a clause.
+const OBJECT_TAKERS: &[&str] = &[
+    "ask", "asks", "asked", "wonder", "wonders", "wondered", "see", "check", "checked", "sure", "know",
+    "knew", "look", "looks", "looked", "looking", "take", "takes", "took", "named", "ran", "run", "day",
+    "week", "year", "time", "moment", "minute", "hour", "long", "soon", "shortly", "right", "ever",
+    "whether", "what", "decide", "tell", "say", "doubt", "idea", "question", "matter", "one", "morning",
+    "night",
+];
 /// Words before a trailing subordinator that tie it to the main clause ("not because").
 const FOCUS_WORDS: &[&str] = &[
     "not",
@@ -800,7 +810,8 @@ fn move_in(s: &Simple) -> Option<Vec<Token>> {
         if let Some(k) = k {
             let comma_ok = commas.is_empty() || commas == [k - 1];
             let single = s.words.iter().filter(|w| lower(w) == lower(s.words[k])).count() == 1;
-            let focus = FOCUS_WORDS.contains(&lower(s.words[k - 1]).as_str());
+            let focus = FOCUS_WORDS.contains(&lower(s.words[k - 1]).as_str())
+                || OBJECT_TAKERS.contains(&lower(s.words[k - 1]).as_str());
             let (y, x) = (&s.words[..k], &s.words[k + 1..]);
             if comma_ok && single && !focus && x.len() >= 2 && y.len() >= 2 {
                 let sub = recase(

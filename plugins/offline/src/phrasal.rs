@@ -1,0 +1,335 @@
+//! Rewrites of small fixed word groups: phrasal verbs and their one-word equivalents ("find
+//! out" -> "discover", "postpone" -> "put off"), near-synonymous function words checked against
+//! the next word ("almost" -> "nearly", "have to" -> "need to", "are going to" + verb ->
+//! "will"), and where "please" sits in a request.
+//!
+//! These are the words WordNet cannot help with: function words are never substituted, and a
+//! phrasal verb means something its parts do not.
+
+use crate::lexicon::Pos;
+use crate::morph::{self, Form};
+use crate::shape::{self, Plain, starting};
+use crate::substitute::{next_word, prev_word, wants_participle};
+use crate::tokens::{Kind, Token};
+
+/// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
+/// meaning as its replacement in every common use.
+const PHRASAL: &[(&str, &str, &str, &str)] = &[
+    ("carry", "on", "continue", ""),
+    ("come", "back", "return", ""),
+    ("figure", "out", "work", "out"),
+    ("find", "out", "discover", ""),
+    ("get", "back", "return", ""),
+    ("give", "up", "quit", ""),
+    ("go", "back", "return", ""),
+    ("go", "up", "rise", ""),
+    ("hand", "in", "submit", ""),
+    ("look", "for", "search", "for"),
+    ("put", "off", "postpone", ""),
+    ("show", "up", "arrive", ""),
+    ("switch", "off", "turn", "off"),
+    ("switch", "on", "turn", "on"),
+    ("throw", "away", "throw", "out"),
+    ("turn", "off", "switch", "off"),
+    ("turn", "on", "switch", "on"),
+    ("write", "down", "note", ""),
+];
+
+/// One-word verbs and the phrasal verb that says the same, with what must follow for it to:
+/// "continue working" is "carry on working", but "continue to work" is not "carry on to work".
+const TO_PHRASAL: &[(&str, &str, &str, fn(Option<&str>) -> bool)] = &[
+    ("continue", "carry", "on", |n| n.is_some_and(|n| n.ends_with("ing") || n == "with")),
+    ("extinguish", "put", "out", |n| n.is_some_and(|n| ["the", "a", "it", "fire"].contains(&n))),
+    ("postpone", "put", "off", |n| {
+        n.is_some_and(|n| ["the", "a", "it", "our", "my", "their", "his", "her"].contains(&n))
+    }),
+    ("return", "come", "back", |n| {
+        n.is_none_or(|n| ["home", "from", "to", "later", "soon", "tomorrow"].contains(&n))
+    }),
+    ("submit", "hand", "in", |n| {
+        n.is_some_and(|n| ["the", "their", "his", "her", "my", "our", "your"].contains(&n))
+    }),
+];
+
+/// The forms of "go", which the lexicon lists as function words.
+const GO: &[(&str, Form)] = &[
+    ("go", Form::Base),
+    ("goes", Form::ThirdPerson),
+    ("went", Form::Past),
+    ("gone", Form::Participle),
+    ("going", Form::Gerund),
+];
+
+/// The verb analyses of a word: (lemma, form).
+fn verb_forms(word: &str) -> Vec<(&'static str, Form)> {
+    if let Some(&(_, form)) = GO.iter().find(|(w, _)| *w == word) {
+        return vec![("go", form)];
+    }
+    morph::analyse(word).into_iter().filter(|a| a.pos == Pos::Verb).map(|a| (a.entry.lemma, a.form)).collect()
+}
+
+/// `lemma` in the form of the verb token at `i` (whose forms are `forms`).
+fn in_form(tokens: &[Token], i: usize, lemma: &str, form: Form) -> Option<String> {
+    let form = match form {
+        Form::PastOrParticiple if wants_participle(tokens, i) => Form::Participle,
+        Form::PastOrParticiple => Form::Past,
+        f => f,
+    };
+    morph::inflect(lemma, Pos::Verb, form)
+}
+
+fn recased(model: &Token, text: String) -> Token {
+    let text = if shape::is_title(&model.text) { shape::capitalise(&text) } else { text };
+    Token::word(text)
+}
+
+fn plain_word(t: &Token) -> bool {
+    t.is_word() && !t.frozen && t.text.bytes().all(|b| b.is_ascii_alphabetic())
+}
+
+/// The phrasal-verb rewrite for the verb token at `i`: the tokens to put in place of `i..end`.
+fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+    let word = tokens[i].text.to_lowercase();
+    let next = next_word(tokens, i);
+    for (lemma, form) in verb_forms(&word) {
+        if let Some(&(_, particle, to, to_particle)) =
+            PHRASAL.iter().find(|(v, p, _, _)| *v == lemma && next.as_deref() == Some(p))
+        {
+            if !tokens.get(i + 2).is_some_and(plain_word) {
+                continue;
+            }
+            let verb = in_form(tokens, i, to, form)?;
+            let mut out = vec![recased(&tokens[i], verb)];
+            if !to_particle.is_empty() {
+                out.extend([Token::space(), Token::word(to_particle)]);
+            }
+            debug_assert!(!particle.is_empty());
+            return Some((i + 3, out));
+        }
+        if let Some(&(_, to, particle, follows)) = TO_PHRASAL.iter().find(|(v, ..)| *v == lemma) {
+            if !follows(next.as_deref()) {
+                continue;
+            }
+            let verb = in_form(tokens, i, to, form)?;
+            return Some((i + 1, vec![recased(&tokens[i], verb), Token::space(), Token::word(particle)]));
+        }
+    }
+    None
+}
+
+/// Function words with a near-synonym, and the check on the next word that keeps it one.
+fn function_swap(word: &str, next: Option<&str>) -> Option<&'static str> {
+    let number = |n: Option<&str>| {
+        n.is_some_and(|n| {
+            n.bytes().all(|b| b.is_ascii_digit())
+                || [
+                    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty",
+                    "fifty", "hundred", "a",
+                ]
+                .contains(&n)
+        })
+    };
+    let noun_next = |n: Option<&str>| n.is_some_and(|n| morph::analyse(n).iter().any(|a| a.pos == Pos::Noun));
+    Some(match word {
+        "almost" => "nearly",
+        "nearly" => "almost",
+        "maybe" => "perhaps",
+        "perhaps" => "maybe",
+        "about" if number(next) => "around",
+        "around" if number(next) => "about",
+        "again" if next.is_none() => "once more",
+        "every" if noun_next(next) => "each",
+        "each" if noun_next(next) => "every",
+        "very"
+            if next.is_some_and(|n| {
+                !["much", "many", "few", "little", "well", "own", "same", "first", "last", "best", "end"]
+                    .contains(&n)
+                    && morph::analyse(n).iter().any(|a| matches!(a.pos, Pos::Adj | Pos::Adv))
+            }) =>
+        {
+            "really"
+        }
+        _ => return None,
+    })
+}
+
+/// Two- and three-word groups: `(words, replacement, what the next word must be)`.
+const GROUPS: &[(&[&str], &[&str], Next)] = &[
+    (&["have", "to"], &["need", "to"], Next::Verb),
+    (&["has", "to"], &["needs", "to"], Next::Verb),
+    (&["had", "to"], &["needed", "to"], Next::Verb),
+    (&["need", "to"], &["have", "to"], Next::Verb),
+    (&["needs", "to"], &["has", "to"], Next::Verb),
+    (&["needed", "to"], &["had", "to"], Next::Verb),
+    (&["am", "going", "to"], &["will"], Next::Verb),
+    (&["is", "going", "to"], &["will"], Next::Verb),
+    (&["are", "going", "to"], &["will"], Next::Verb),
+    (&["want", "to"], &["would", "like", "to"], Next::Verb),
+    (&["a", "few"], &["several"], Next::Plural),
+    (&["think"], &["believe"], Next::Clause),
+];
+
+#[derive(Clone, Copy)]
+enum Next {
+    /// A bare verb ("have to go", not "have to the shop").
+    Verb,
+    Plural,
+    /// The start of a clause ("I think this is", not "I think about").
+    Clause,
+}
+
+fn next_ok(next: Option<&str>, need: Next) -> bool {
+    let Some(n) = next else { return false };
+    let analyses = morph::analyse(n);
+    match need {
+        Next::Verb => {
+            ["be", "do", "go", "get", "make", "see", "take", "have"].contains(&n)
+                || analyses.iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
+        }
+        Next::Plural => analyses.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural),
+        Next::Clause => [
+            "that", "this", "the", "it", "he", "she", "they", "we", "you", "i", "there", "my", "your", "our",
+            "his", "her", "their",
+        ]
+        .contains(&n),
+    }
+}
+
+fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+    for &(words, to, need) in GROUPS {
+        let ok = words.iter().enumerate().all(|(k, w)| {
+            let t = i + 2 * k;
+            tokens.get(t).is_some_and(|t| plain_word(t) && t.text.eq_ignore_ascii_case(w))
+                && (k == 0 || tokens[t - 1].is(Kind::Space, " "))
+        });
+        let last = i + 2 * (words.len() - 1);
+        // "want to" only after its subject: "I want to" is "I would like to", "don't want to" is not.
+        let subject_ok = words[0] != "want"
+            || prev_word(tokens, i).is_some_and(|p| ["i", "we", "you", "they"].contains(&p.as_str()));
+        if ok && subject_ok && next_ok(next_word(tokens, last).as_deref(), need) {
+            let mut out = Vec::new();
+            for (k, w) in to.iter().enumerate() {
+                if k > 0 {
+                    out.push(Token::space());
+                }
+                out.push(if k == 0 { recased(&tokens[i], (*w).to_owned()) } else { Token::word(*w) });
+            }
+            return Some((last + 1, out));
+        }
+    }
+    None
+}
+
+/// Applies every phrasal-verb, function-word and word-group rewrite in one pass.
+pub fn rewrite(tokens: Vec<Token>) -> Vec<Token> {
+    let mut out = Vec::with_capacity(tokens.len() + 4);
+    let mut i = 0;
+    while i < tokens.len() {
+        if plain_word(&tokens[i]) {
+            if let Some((end, new)) = group_at(&tokens, i).or_else(|| phrasal_at(&tokens, i)) {
+                out.extend(new);
+                i = end;
+                continue;
+            }
+            let lower = tokens[i].text.to_lowercase();
+            if let Some(swap) = function_swap(&lower, next_word(&tokens, i).as_deref()) {
+                out.push(recased(&tokens[i], swap.to_owned()));
+                i += 1;
+                continue;
+            }
+        }
+        out.push(tokens[i].clone());
+        i += 1;
+    }
+    out
+}
+
+/// "Please close the door." -> "Close the door, please."; "Could you help, please?" -> "Could
+/// you please help?"; and "Can you" <-> "Could you" otherwise.
+pub fn please(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    let polite = ["could", "can", "would", "will"].contains(&p.lower(0).as_str()) && p.lower(1) == "you";
+    if p.lower(n - 1) == "please" && p.is_comma(n - 2) && polite && p.terminal.text == "?" && n >= 5 {
+        let mut out: Vec<Token> = p.items[..2].to_vec();
+        out.push(shape::word("please"));
+        out.extend_from_slice(&p.items[2..n - 2]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    if p.lower(0) == "please" && p.commas() == 0 && n >= 3 && p.terminal.text != "?" {
+        let mut out = vec![starting(&p.items[1])];
+        out.extend_from_slice(&p.items[2..]);
+        out.extend([shape::comma(), shape::word("please")]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    if polite && p.terminal.text == "?" && ["could", "can"].contains(&p.lower(0).as_str()) {
+        let swap = if p.lower(0) == "can" { "Could" } else { "Can" };
+        let mut out = vec![shape::word(swap)];
+        out.extend_from_slice(&p.items[1..]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::plain;
+    use crate::tokens::{join, tokenize};
+
+    fn rewritten(text: &str) -> String {
+        join(&rewrite(tokenize(text)))
+    }
+
+    fn polite(text: &str) -> Option<String> {
+        please(&plain(&tokenize(text))?).map(|t| join(&t))
+    }
+
+    #[test]
+    fn phrasal_verbs_become_single_verbs() {
+        assert_eq!(rewritten("We found out the truth."), "We discovered the truth.");
+        assert_eq!(rewritten("Prices have gone up again."), "Prices have risen again.");
+        assert_eq!(rewritten("Turn off the lights."), "Switch off the lights.");
+        assert_eq!(rewritten("She is looking for a job."), "She is searching for a job.");
+        assert_eq!(rewritten("He wrote down the number."), "He noted the number.");
+    }
+
+    #[test]
+    fn single_verbs_become_phrasal() {
+        assert_eq!(rewritten("They postponed the meeting."), "They put off the meeting.");
+        assert_eq!(rewritten("She returned home."), "She came back home.");
+        assert_eq!(rewritten("He returned the book."), "He returned the book.");
+        assert_eq!(rewritten("We continued working."), "We carried on working.");
+        assert_eq!(rewritten("We continued to work."), "We continued to work.");
+    }
+
+    #[test]
+    fn function_words_and_groups() {
+        assert_eq!(rewritten("It is almost done."), "It is nearly done.");
+        assert_eq!(rewritten("It costs about 20 dollars."), "It costs around 20 dollars.");
+        assert_eq!(rewritten("I talked about it."), "I talked about it.");
+        assert_eq!(rewritten("It is very cold."), "It is really cold.");
+        assert_eq!(rewritten("Thank you very much."), "Thank you very much.");
+        assert_eq!(rewritten("I have to go."), "I need to go.");
+        assert_eq!(rewritten("I have to the left a door."), "I have to the left a door.");
+        assert_eq!(rewritten("They are going to get married."), "They will get married.");
+        assert_eq!(rewritten("They are going to the park."), "They are going to the park.");
+        assert_eq!(rewritten("I want to sleep."), "I would like to sleep.");
+        assert_eq!(rewritten("I don't want to sleep."), "I don't want to sleep.");
+        assert_eq!(rewritten("Rest for a few days."), "Rest for several days.");
+        assert_eq!(rewritten("He calls every morning."), "He calls each morning.");
+        assert_eq!(rewritten("I think it works."), "I believe it works.");
+        assert_eq!(rewritten("I think about it."), "I think about it.");
+        assert_eq!(rewritten("He forgot it again."), "He forgot it once more.");
+    }
+
+    #[test]
+    fn please_moves() {
+        assert_eq!(polite("Please close the window.").as_deref(), Some("Close the window, please."));
+        assert_eq!(
+            polite("Could you turn the music down, please?").as_deref(),
+            Some("Could you please turn the music down?")
+        );
+        assert_eq!(polite("Can you help me?").as_deref(), Some("Could you help me?"));
+        assert_eq!(polite("Please, no."), None);
+    }
+}

@@ -1,0 +1,290 @@
+//! Word-order rewrites of a plain sentence that keep every word: "X, so Y" becomes "Y because
+//! X", a trailing time phrase moves to the front ("... every morning." -> "Every morning, ..."),
+//! a frequency adverb moves to the front ("I usually walk" -> "Usually, I walk"), and a manner
+//! adverb moves between the verb's front and the end of the clause.
+//!
+//! Each one fires only on a narrow shape, with no other clause in the sentence that a moved
+//! phrase could come to belong to.
+
+use crate::lexicon::Pos;
+use crate::morph;
+use crate::shape::{self, Plain, comma, leaving_start, starting};
+use crate::tokens::Token;
+
+const SUBJECT_PRONOUNS: &[&str] = &["i", "you", "he", "she", "we", "they", "it"];
+const SUBJECT_DETERMINERS: &[&str] = &["the", "my", "your", "his", "her", "our", "their", "this", "that"];
+/// Words that start another clause or coordinate one: with them in the sentence, a moved
+/// adverb or phrase could attach to the wrong verb.
+const CLAUSE_WORDS: &[&str] = &[
+    "and", "but", "or", "because", "so", "when", "while", "if", "that", "who", "which", "where", "until",
+    "before", "after", "although", "since", "than", "as", "to",
+];
+const FREQUENCY_ADVERBS: &[&str] = &[
+    "usually",
+    "often",
+    "sometimes",
+    "normally",
+    "generally",
+    "occasionally",
+    "frequently",
+    "finally",
+    "eventually",
+    "recently",
+];
+const TIME_NOUNS: &[&str] = &[
+    "night",
+    "morning",
+    "evening",
+    "afternoon",
+    "week",
+    "weekend",
+    "month",
+    "year",
+    "summer",
+    "winter",
+    "spring",
+    "autumn",
+    "day",
+    "time",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+const WEEKDAYS: &[&str] = &[
+    "mondays",
+    "tuesdays",
+    "wednesdays",
+    "thursdays",
+    "fridays",
+    "saturdays",
+    "sundays",
+    "weekdays",
+    "weekends",
+];
+/// Words that tie a following time phrase to what comes before ("the end of last year").
+const BINDING_WORDS: &[&str] = &[
+    "of", "the", "a", "for", "since", "until", "till", "by", "from", "than", "about", "like", "with", "to",
+    "in", "on", "at", "during", "after", "before", "early", "late",
+];
+
+/// How many items the subject takes at the start: a pronoun, or a determiner and a noun.
+fn subject_len(p: &Plain) -> Option<usize> {
+    let first = p.lower(0);
+    if SUBJECT_PRONOUNS.contains(&first.as_str()) {
+        return Some(1);
+    }
+    let noun = p.lower(1);
+    let is_noun = morph::analyse(&noun).iter().any(|a| a.pos == Pos::Noun);
+    (SUBJECT_DETERMINERS.contains(&first.as_str()) && is_noun).then_some(2)
+}
+
+/// Whether a word is clearly a finite verb (a past or third-person form with most of the evidence).
+fn finite_verb(word: &str) -> bool {
+    let analyses = morph::analyse(word);
+    let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
+    let finite: u32 = analyses
+        .iter()
+        .filter(|a| {
+            a.pos == Pos::Verb
+                && matches!(
+                    a.form,
+                    morph::Form::Past | morph::Form::PastOrParticiple | morph::Form::ThirdPerson
+                )
+        })
+        .map(|a| a.weight + 1)
+        .sum();
+    total > 0 && finite * 10 >= total * 6
+}
+
+fn is_adverb(word: &str) -> bool {
+    let analyses = morph::analyse(word);
+    !analyses.is_empty() && analyses.iter().all(|a| a.pos == Pos::Adv)
+}
+
+fn has_clause_word(p: &Plain, skip: usize) -> bool {
+    p.items
+        .iter()
+        .enumerate()
+        .any(|(k, t)| k != skip && CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()))
+}
+
+/// "X, so Y." -> "Y because X."
+pub fn so_to_because(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 1 || p.terminal.text == "?" {
+        return None;
+    }
+    let c = p.items.iter().position(|t| !t.is_word())?;
+    let follows = p.lower(c + 2);
+    if p.lower(c + 1) != "so"
+        || ["that", "much", "many", "far", "long", "do", "did", "is"].contains(&follows.as_str())
+    {
+        return None;
+    }
+    let (x, y) = (&p.items[..c], &p.items[c + 2..]);
+    if x.len() < 2 || y.len() < 2 {
+        return None;
+    }
+    let mut out = vec![starting(&y[0])];
+    out.extend_from_slice(&y[1..]);
+    out.push(shape::word("because"));
+    out.push(leaving_start(&x[0])?);
+    out.extend_from_slice(&x[1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// The length of a time phrase ending the sentence ("every morning", "on Mondays", "in 2019").
+fn trailing_time_phrase(p: &Plain) -> Option<usize> {
+    let n = p.items.len();
+    let w = |k: usize| p.lower(k);
+    let last = w(n - 1);
+    let two = n >= 2
+        && ((["last", "next", "this", "every", "each", "tomorrow", "yesterday"]
+            .contains(&w(n - 2).as_str())
+            && TIME_NOUNS.contains(&last.as_str()))
+            || (w(n - 2) == "on" && WEEKDAYS.contains(&last.as_str()))
+            || (w(n - 2) == "at"
+                && ["night", "weekends", "midnight", "noon", "dawn"].contains(&last.as_str()))
+            || (w(n - 2) == "after"
+                && ["work", "school", "lunch", "dinner", "breakfast"].contains(&last.as_str()))
+            || (w(n - 2) == "in" && last.len() == 4 && last.bytes().all(|b| b.is_ascii_digit())));
+    let three = n >= 3
+        && ["in", "during"].contains(&w(n - 3).as_str())
+        && w(n - 2) == "the"
+        && ["morning", "afternoon", "evening", "summer", "winter", "spring", "autumn", "night"]
+            .contains(&last.as_str());
+    let len = if three {
+        3
+    } else if two {
+        2
+    } else {
+        return None;
+    };
+    let before = w(n - len - 1);
+    (!BINDING_WORDS.contains(&before.as_str()) && !before.ends_with("'s")).then_some(len)
+}
+
+/// "We ate at home last night." -> "Last night, we ate at home."
+pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let len = trailing_time_phrase(p)?;
+    let n = p.items.len();
+    if n - len < 3 {
+        return None;
+    }
+    let mut out = vec![starting(&p.items[n - len])];
+    out.extend_from_slice(&p.items[n - len + 1..]);
+    out.push(comma());
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..n - len]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "I usually walk to work." -> "Usually, I walk to work."
+pub fn front_frequency_adverb(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let s = subject_len(p)?;
+    let adverb = p.lower(s);
+    if !FREQUENCY_ADVERBS.contains(&adverb.as_str()) || p.items.len() < s + 3 {
+        return None;
+    }
+    let mut out = vec![starting(&p.items[s]), comma(), leaving_start(&p.items[0])?];
+    out.extend_from_slice(&p.items[1..s]);
+    out.extend_from_slice(&p.items[s + 1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// A manner adverb in "-ly" moves from before the verb to the end of the clause ("She quickly
+/// finished it." -> "She finished it quickly."), or from the end to before the verb.
+pub fn move_manner_adverb(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let s = subject_len(p)?;
+    let n = p.items.len();
+    let manner = |k: usize| {
+        let w = p.lower(k);
+        w.ends_with("ly") && w.len() > 4 && !FREQUENCY_ADVERBS.contains(&w.as_str()) && is_adverb(&w)
+    };
+    if n >= s + 3 && manner(s) && finite_verb(&p.lower(s + 1)) && !has_clause_word(p, usize::MAX) {
+        let mut out: Vec<Token> = p.items[..s].to_vec();
+        out.extend_from_slice(&p.items[s + 1..]);
+        out.push(Token { changed: true, ..p.items[s].clone() });
+        return Some(shape::build(&out, &p.terminal));
+    }
+    let degree = ["very", "so", "too", "quite", "really", "more", "most"].contains(&p.lower(n - 2).as_str());
+    if n >= s + 3 && manner(n - 1) && !degree && finite_verb(&p.lower(s)) && !has_clause_word(p, usize::MAX) {
+        let mut out: Vec<Token> = p.items[..s].to_vec();
+        out.push(Token { changed: true, ..p.items[n - 1].clone() });
+        out.extend_from_slice(&p.items[s..n - 1]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::plain;
+    use crate::tokens::{join, tokenize};
+
+    fn run(f: fn(&Plain) -> Option<Vec<Token>>, text: &str) -> Option<String> {
+        f(&plain(&tokenize(text))?).map(|t| join(&t))
+    }
+
+    #[test]
+    fn so_becomes_because() {
+        assert_eq!(
+            run(so_to_because, "It is raining, so we will stay inside.").as_deref(),
+            Some("We will stay inside because it is raining.")
+        );
+        assert_eq!(run(so_to_because, "It was late, so that we left."), None);
+        assert_eq!(run(so_to_because, "Mary was tired, so we left."), None);
+    }
+
+    #[test]
+    fn time_phrases_move_to_the_front() {
+        let f = front_time_phrase;
+        assert_eq!(
+            run(f, "He reads the newspaper every morning.").as_deref(),
+            Some("Every morning, he reads the newspaper.")
+        );
+        assert_eq!(
+            run(f, "The museum is closed on Mondays.").as_deref(),
+            Some("On Mondays, the museum is closed.")
+        );
+        assert_eq!(run(f, "We moved in 2019.").as_deref(), Some("In 2019, we moved."));
+        assert_eq!(run(f, "It rained at the end of last year."), None);
+        assert_eq!(run(f, "Did it rain last night?"), None);
+    }
+
+    #[test]
+    fn frequency_adverbs_move_to_the_front() {
+        let f = front_frequency_adverb;
+        assert_eq!(run(f, "I usually walk to work.").as_deref(), Some("Usually, I walk to work."));
+        assert_eq!(run(f, "The shop often closes early.").as_deref(), Some("Often, the shop closes early."));
+        assert_eq!(run(f, "I usually do."), None);
+    }
+
+    #[test]
+    fn manner_adverbs_move() {
+        let f = move_manner_adverb;
+        assert_eq!(
+            run(f, "She quickly finished her homework.").as_deref(),
+            Some("She finished her homework quickly.")
+        );
+        assert_eq!(
+            run(f, "He answered all the questions correctly.").as_deref(),
+            Some("He correctly answered all the questions.")
+        );
+        assert_eq!(run(f, "She speaks very quietly."), None);
+        assert_eq!(run(f, "He quickly ran and jumped."), None);
+    }
+}

@@ -1,0 +1,209 @@
+//! Rewrites that change how a plain sentence is built rather than its words: the active voice
+//! to the passive ("The teacher explained the problem." -> "The problem was explained by the
+//! teacher."), and "there is" to and from a plain subject ("There is a café near the bank." <->
+//! "A café is near the bank.").
+//!
+//! The passive is the riskiest rewrite, so it takes only a past-tense action verb between a
+//! pronoun or a determined noun and a determined noun object, with at most a short prepositional
+//! phrase after it.
+
+use crate::lexicon::Pos;
+use crate::morph::{self, Form};
+use crate::shape::{self, Plain, leaving_start, starting};
+use crate::tokens::Token;
+
+/// Subject pronouns that read well after "by", with their object forms.
+const PRONOUNS: &[(&str, &str)] = &[("he", "him"), ("she", "her"), ("we", "us"), ("they", "them")];
+const DETERMINERS: &[&str] =
+    &["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those"];
+const POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
+/// Verbs of state, of motion and light verbs, whose passive is odd or wrong.
+const NO_PASSIVE: &[&str] = &[
+    "be", "have", "do", "get", "become", "seem", "cost", "weigh", "last", "lack", "fit", "suit", "resemble",
+    "mean", "want", "need", "like", "love", "hate", "know", "owe", "leave", "go", "come", "lose", "miss",
+    "enjoy", "reach", "spend", "hold", "keep", "let", "feel", "hear", "see", "watch", "say", "tell", "ask",
+    "make", "take", "give", "put", "run", "walk", "sit", "stand", "wait", "marry", "catch", "eat", "drink",
+];
+const PLACE_PREPOSITIONS: &[&str] = &[
+    "in", "on", "at", "near", "next", "under", "behind", "outside", "inside", "beside", "across", "around",
+    "above", "below", "between", "opposite", "by", "into", "onto", "over", "with", "for", "from", "during",
+    "after", "before", "to",
+];
+
+fn is_noun(word: &str) -> bool {
+    morph::analyse(word).iter().any(|a| a.pos == Pos::Noun)
+}
+
+fn is_plural_noun(word: &str) -> bool {
+    let a = morph::analyse(word);
+    a.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural)
+        && !a.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Base)
+}
+
+/// Adjectives or nouns only: the words between a determiner and its head noun.
+fn modifier_or_noun(word: &str) -> bool {
+    let a = morph::analyse(word);
+    !a.is_empty() && a.iter().all(|a| matches!(a.pos, Pos::Noun | Pos::Adj))
+}
+
+/// The lemma of a past-tense verb, when most of the word's evidence says it is one.
+fn past_verb(word: &str) -> Option<&'static str> {
+    let analyses = morph::analyse(word);
+    let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
+    let past: Vec<_> = analyses
+        .iter()
+        .filter(|a| a.pos == Pos::Verb && matches!(a.form, Form::Past | Form::PastOrParticiple))
+        .collect();
+    let weight: u32 = past.iter().map(|a| a.weight + 1).sum();
+    (total > 0 && weight * 10 >= total * 7).then_some(())?;
+    past.first().map(|a| a.entry.lemma)
+}
+
+/// The end (exclusive) of a noun phrase "det (modifier) noun" starting at `k`; an object
+/// (`object`) must end the sentence or be followed by a preposition.
+fn noun_phrase(p: &Plain, k: usize, object: bool) -> Option<usize> {
+    if !DETERMINERS.contains(&p.lower(k).as_str()) {
+        return None;
+    }
+    for end in [k + 2, k + 3] {
+        let last_ok = is_noun(&p.lower(end - 1));
+        let inner_ok = (k + 1..end - 1).all(|j| modifier_or_noun(&p.lower(j)));
+        let next = p.lower(end);
+        let ends = !object || next.is_empty() || PLACE_PREPOSITIONS.contains(&next.as_str());
+        if end <= p.items.len() && last_ok && inner_ok && ends && p.items[k..end].iter().all(Token::is_word) {
+            return Some(end);
+        }
+    }
+    None
+}
+
+/// "The teacher explained the problem." -> "The problem was explained by the teacher."
+pub fn passive(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let first = p.lower(0);
+    let (subject, by_form) = match PRONOUNS.iter().find(|(s, _)| *s == first) {
+        Some(&(_, object)) => (1, Some(object)),
+        None => (noun_phrase(p, 0, false)?, None),
+    };
+    let lemma = past_verb(&p.lower(subject))?;
+    if NO_PASSIVE.contains(&lemma) {
+        return None;
+    }
+    let object_end = noun_phrase(p, subject + 1, true)?;
+    let rest = &p.items[object_end..];
+    // A possessive object after a pronoun subject is usually the subject's own ("hurt his knee").
+    let possessive = POSSESSIVES.contains(&p.lower(subject + 1).as_str());
+    let rest_ok = rest.len() <= 4 && rest.iter().all(|t| t.is_word() && !is_verbish(&t.text.to_lowercase()));
+    if (by_form.is_some() && possessive) || !rest_ok {
+        return None;
+    }
+    let participle = morph::inflect(lemma, Pos::Verb, Form::Participle)?;
+    let be = if is_plural_noun(&p.lower(object_end - 1)) { "were" } else { "was" };
+    let mut out = vec![starting(&p.items[subject + 1])];
+    out.extend_from_slice(&p.items[subject + 2..object_end]);
+    out.push(shape::word(be));
+    out.push(shape::word(&participle));
+    out.extend_from_slice(rest);
+    out.push(shape::word("by"));
+    match by_form {
+        Some(object) => out.push(shape::word(object)),
+        None => {
+            out.push(leaving_start(&p.items[0])?);
+            out.extend_from_slice(&p.items[1..subject]);
+        }
+    }
+    Some(shape::build(&out, &p.terminal))
+}
+
+fn is_verbish(word: &str) -> bool {
+    let a = morph::analyse(word);
+    let total: u32 = a.iter().map(|a| a.weight + 1).sum();
+    let verb: u32 = a.iter().filter(|a| a.pos == Pos::Verb).map(|a| a.weight + 1).sum();
+    total > 0 && verb * 2 > total
+}
+
+const BE: &[&str] = &["is", "are", "was", "were"];
+const EXISTENTIAL_DETERMINERS: &[&str] = &["a", "an", "some", "two", "three", "several", "many"];
+
+/// Where the noun phrase after an existential determiner ends and a place phrase begins.
+fn place_after(p: &Plain, from: usize) -> Option<usize> {
+    let k = (from + 1..p.items.len().min(from + 4))
+        .find(|&k| PLACE_PREPOSITIONS.contains(&p.lower(k).as_str()))?;
+    let head_ok = is_noun(&p.lower(k - 1)) && (from + 1..k).all(|j| modifier_or_noun(&p.lower(j)));
+    (head_ok && k + 1 < p.items.len()).then_some(k)
+}
+
+/// "There is a café near the bank." <-> "A café is near the bank."
+pub fn existential(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    if p.lower(0) == "there" && BE.contains(&p.lower(1).as_str()) {
+        if !EXISTENTIAL_DETERMINERS.contains(&p.lower(2).as_str()) {
+            return None;
+        }
+        let k = place_after(p, 2)?;
+        let mut out = vec![starting(&p.items[2])];
+        out.extend_from_slice(&p.items[3..k]);
+        out.push(p.items[1].clone());
+        out.extend_from_slice(&p.items[k..]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    if ["a", "an"].contains(&p.lower(0).as_str()) {
+        let be = (2..p.items.len().min(5)).find(|&j| BE.contains(&p.lower(j).as_str()))?;
+        let head_ok = is_noun(&p.lower(be - 1)) && (1..be - 1).all(|j| modifier_or_noun(&p.lower(j)));
+        let place = PLACE_PREPOSITIONS.contains(&p.lower(be + 1).as_str()) && be + 2 < p.items.len();
+        if !head_ok || !place {
+            return None;
+        }
+        let mut out = vec![shape::word("There"), p.items[be].clone(), leaving_start(&p.items[0])?];
+        out.extend_from_slice(&p.items[1..be]);
+        out.extend_from_slice(&p.items[be + 1..]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::plain;
+    use crate::tokens::{join, tokenize};
+
+    fn run(f: fn(&Plain) -> Option<Vec<Token>>, text: &str) -> Option<String> {
+        f(&plain(&tokenize(text))?).map(|t| join(&t))
+    }
+
+    #[test]
+    fn active_to_passive() {
+        assert_eq!(
+            run(passive, "The teacher explained the problem.").as_deref(),
+            Some("The problem was explained by the teacher.")
+        );
+        assert_eq!(
+            run(passive, "They built a new bridge across the river.").as_deref(),
+            Some("A new bridge was built across the river by them.")
+        );
+        assert_eq!(
+            run(passive, "The dog chewed my slippers.").as_deref(),
+            Some("My slippers were chewed by the dog.")
+        );
+        // The subject's own knee; a verb of state; an "of" phrase; a question.
+        assert_eq!(run(passive, "He hurt his knee."), None);
+        assert_eq!(run(passive, "She had a dog."), None);
+        assert_eq!(run(passive, "She painted the walls of her room."), None);
+        assert_eq!(run(passive, "Did he fix the car?"), None);
+    }
+
+    #[test]
+    fn there_is() {
+        assert_eq!(
+            run(existential, "There is a small cafe next to the bank.").as_deref(),
+            Some("A small cafe is next to the bank.")
+        );
+        assert_eq!(run(existential, "A cat is on the roof.").as_deref(), Some("There is a cat on the roof."));
+        assert_eq!(run(existential, "There is a problem."), None);
+    }
+}
