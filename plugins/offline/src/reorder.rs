@@ -100,9 +100,25 @@ fn finite_verb(word: &str) -> bool {
     total > 0 && finite * 10 >= total * 6
 }
 
-fn is_adverb(word: &str) -> bool {
-    let analyses = morph::analyse(word);
-    !analyses.is_empty() && analyses.iter().all(|a| a.pos == Pos::Adv)
+/// Words in "-ly" that are not manner adverbs.
+const LY_NOT_MANNER: &[&str] = &[
+    "only", "early", "friendly", "lovely", "lonely", "daily", "weekly", "monthly", "yearly", "likely",
+    "family", "silly", "ugly", "holy", "lively", "elderly", "fly", "rely", "reply", "supply", "apply",
+    "italy", "july", "belly", "jelly", "bully", "hourly", "costly", "deadly", "orderly", "really", "nearly",
+    "hardly",
+];
+
+/// A manner adverb in "-ly": WordNet reads it only as an adverb, or does not know it at all
+/// (untagged adverbs are left out of the lexicon).
+fn is_manner_adverb(word: &str) -> bool {
+    if !word.ends_with("ly")
+        || word.len() <= 4
+        || LY_NOT_MANNER.contains(&word)
+        || FREQUENCY_ADVERBS.contains(&word)
+    {
+        return false;
+    }
+    morph::analyse(word).iter().all(|a| a.pos == Pos::Adv)
 }
 
 fn has_clause_word(p: &Plain, skip: usize) -> bool {
@@ -156,7 +172,15 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
         && w(n - 2) == "the"
         && ["morning", "afternoon", "evening", "summer", "winter", "spring", "autumn", "night"]
             .contains(&last.as_str());
-    let len = if three {
+    const DURATIONS: &[&str] = &["minutes", "hours", "days", "weeks", "months", "years", "seconds"];
+    let numbered = n >= 3 && w(n - 3) == "in" && DURATIONS.contains(&last.as_str());
+    let weekday = |x: &str| WEEKDAYS.iter().any(|d| d.strip_suffix('s') == Some(x));
+    let day_part = n >= 3
+        && w(n - 3) == "on"
+        && weekday(&w(n - 2))
+        && ["mornings", "evenings", "afternoons", "nights", "morning", "evening", "afternoon", "night"]
+            .contains(&last.as_str());
+    let len = if three || numbered || day_part {
         3
     } else if two {
         2
@@ -209,10 +233,7 @@ pub fn move_manner_adverb(p: &Plain) -> Option<Vec<Token>> {
     }
     let s = subject_len(p)?;
     let n = p.items.len();
-    let manner = |k: usize| {
-        let w = p.lower(k);
-        w.ends_with("ly") && w.len() > 4 && !FREQUENCY_ADVERBS.contains(&w.as_str()) && is_adverb(&w)
-    };
+    let manner = |k: usize| is_manner_adverb(&p.lower(k));
     if n >= s + 3 && manner(s) && finite_verb(&p.lower(s + 1)) && !has_clause_word(p, usize::MAX) {
         let mut out: Vec<Token> = p.items[..s].to_vec();
         out.extend_from_slice(&p.items[s + 1..]);
@@ -226,7 +247,96 @@ pub fn move_manner_adverb(p: &Plain) -> Option<Vec<Token>> {
         out.extend_from_slice(&p.items[s..n - 1]);
         return Some(shape::build(&out, &p.terminal));
     }
+    // "He walked slowly along the beach." -> "He slowly walked along the beach."
+    let preposition = PLACE_PREPOSITIONS.contains(&p.lower(s + 2).as_str());
+    if n >= s + 4
+        && manner(s + 1)
+        && preposition
+        && finite_verb(&p.lower(s))
+        && !has_clause_word(p, usize::MAX)
+    {
+        let mut out: Vec<Token> = p.items[..s].to_vec();
+        out.push(Token { changed: true, ..p.items[s + 1].clone() });
+        out.push(p.items[s].clone());
+        out.extend_from_slice(&p.items[s + 2..]);
+        return Some(shape::build(&out, &p.terminal));
+    }
     None
+}
+
+const PLACE_PREPOSITIONS: &[&str] = &[
+    "at", "in", "on", "during", "near", "outside", "inside", "behind", "along", "across", "around", "through",
+];
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "every",
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve",
+];
+
+/// The start of a place or time phrase ending the sentence: a preposition, a determiner, at
+/// most two modifiers and a noun, right after a noun or an adverb (after a verb or an adjective
+/// the phrase is its complement: "lives in Paris", "interested in art").
+fn trailing_place_phrase(p: &Plain) -> Option<usize> {
+    let n = p.items.len();
+    let start = (n.saturating_sub(5)..n.saturating_sub(2))
+        .find(|&k| PLACE_PREPOSITIONS.contains(&p.lower(k).as_str()))?;
+    if !DETERMINERS.contains(&p.lower(start + 1).as_str()) || (start + 2..n).any(|k| p.is_comma(k)) {
+        return None;
+    }
+    let last = p.lower(n - 1);
+    let last_ok = morph::analyse(&last).iter().any(|a| a.pos == Pos::Noun) || last == "o'clock";
+    let inner_ok = (start + 2..n - 1).all(|k| {
+        let a = morph::analyse(&p.lower(k));
+        !a.is_empty() && a.iter().all(|a| matches!(a.pos, Pos::Noun | Pos::Adj))
+    });
+    let before = p.lower(start - 1);
+    let analyses = morph::analyse(&before);
+    let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
+    let noun: u32 = analyses.iter().filter(|a| a.pos == Pos::Noun).map(|a| a.weight + 1).sum();
+    // A noun after a determiner ("a nurse at"), a clear noun, a particle ("went out during"),
+    // or a manner adverb.
+    let determined = start >= 2 && DETERMINERS.contains(&p.lower(start - 2).as_str()) && noun > 0;
+    let particle = ["out", "up", "down", "off", "away", "back"].contains(&before.as_str());
+    let before_ok =
+        (total > 0 && noun * 10 >= total * 8) || determined || particle || is_manner_adverb(&before);
+    (last_ok && inner_ok && before_ok).then_some(start)
+}
+
+/// "We spent the weekend at the beach." -> "At the beach, we spent the weekend."
+pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" || has_clause_word(p, usize::MAX) {
+        return None;
+    }
+    let k = trailing_place_phrase(p)?;
+    if k < 3 {
+        return None;
+    }
+    let mut out = vec![starting(&p.items[k])];
+    out.extend_from_slice(&p.items[k + 1..]);
+    out.push(comma());
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..k]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "It was late, but we stayed." -> "Although it was late, we stayed."
+pub fn but_to_although(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 1 || p.terminal.text == "?" {
+        return None;
+    }
+    let c = p.items.iter().position(|t| !t.is_word())?;
+    let (x, y) = (&p.items[..c], &p.items[c + 2..]);
+    if p.lower(c + 1) != "but"
+        || x.len() < 2
+        || y.len() < 2
+        || !SUBJECT_PRONOUNS.contains(&p.lower(c + 2).as_str())
+    {
+        return None;
+    }
+    let mut out = vec![shape::word("Although"), leaving_start(&x[0])?];
+    out.extend_from_slice(&x[1..]);
+    out.push(comma());
+    out.extend_from_slice(y);
+    Some(shape::build(&out, &p.terminal))
 }
 
 #[cfg(test)]
@@ -260,7 +370,15 @@ mod tests {
             run(f, "The museum is closed on Mondays.").as_deref(),
             Some("On Mondays, the museum is closed.")
         );
-        assert_eq!(run(f, "We moved in 2019.").as_deref(), Some("In 2019, we moved."));
+        assert_eq!(run(f, "We moved to Lisbon in 2019.").as_deref(), Some("In 2019, we moved to Lisbon."));
+        assert_eq!(
+            run(f, "Dinner is ready in twenty minutes.").as_deref(),
+            Some("In twenty minutes, dinner is ready.")
+        );
+        assert_eq!(
+            run(f, "It is busy on Saturday mornings.").as_deref(),
+            Some("On Saturday mornings, it is busy.")
+        );
         assert_eq!(run(f, "It rained at the end of last year."), None);
         assert_eq!(run(f, "Did it rain last night?"), None);
     }
@@ -286,5 +404,34 @@ mod tests {
         );
         assert_eq!(run(f, "She speaks very quietly."), None);
         assert_eq!(run(f, "He quickly ran and jumped."), None);
+        assert_eq!(
+            run(f, "He walked slowly along the beach.").as_deref(),
+            Some("He slowly walked along the beach.")
+        );
+    }
+
+    #[test]
+    fn place_phrases_move_to_the_front() {
+        let f = front_place_phrase;
+        assert_eq!(
+            run(f, "We spent the weekend at the beach.").as_deref(),
+            Some("At the beach, we spent the weekend.")
+        );
+        assert_eq!(
+            run(f, "I have a meeting at three o'clock.").as_deref(),
+            Some("At three o'clock, I have a meeting.")
+        );
+        // After a verb or an adjective the phrase is a complement.
+        assert_eq!(run(f, "She lives in a small flat."), None);
+        assert_eq!(run(f, "He is interested in the film."), None);
+    }
+
+    #[test]
+    fn but_becomes_although() {
+        assert_eq!(
+            run(but_to_although, "He was tired, but he kept working.").as_deref(),
+            Some("Although he was tired, he kept working.")
+        );
+        assert_eq!(run(but_to_although, "It is cheap, but good."), None);
     }
 }

@@ -14,11 +14,13 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
     let Some(p) = plain(tokens) else { return out };
     for rewrite in [
         reorder::so_to_because,
+        reorder::but_to_although,
         reorder::front_time_phrase,
         reorder::front_frequency_adverb,
         phrasal::please,
         reorder::move_manner_adverb,
         voice::existential,
+        reorder::front_place_phrase,
         voice::passive,
     ] {
         out.extend(rewrite(&p));
@@ -33,15 +35,12 @@ mod tests {
 
     #[test]
     fn safest_first() {
-        let all: Vec<String> = candidates(&tokenize("He quickly read the letter every morning."))
+        let all: Vec<String> = candidates(&tokenize("The boy wrote the letter every morning."))
             .iter()
             .map(|t| join(t))
             .collect();
-        assert_eq!(all[0], "Every morning, he quickly read the letter.");
-        assert!(
-            all.contains(&"The letter was read every morning by him.".to_owned()) || all.len() >= 2,
-            "{all:?}"
-        );
+        assert_eq!(all[0], "Every morning, the boy wrote the letter.", "{all:?}");
+        assert!(all.len() >= 2, "{all:?}");
         assert!(candidates(&tokenize("Hello.")).is_empty());
     }
 }

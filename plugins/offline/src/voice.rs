@@ -7,7 +7,7 @@
 //! pronoun or a determined noun and a determined noun object, with at most a short prepositional
 //! phrase after it.
 
-use crate::lexicon::Pos;
+use crate::lexicon::{self, Pos};
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, leaving_start, starting};
 use crate::tokens::Token;
@@ -30,8 +30,15 @@ const PLACE_PREPOSITIONS: &[&str] = &[
     "after", "before", "to",
 ];
 
+/// A noun, or a plain word the lexicon does not know (WordNet leaves out untagged nouns
+/// without synonyms, such as "cafe").
 fn is_noun(word: &str) -> bool {
-    morph::analyse(word).iter().any(|a| a.pos == Pos::Noun)
+    let a = morph::analyse(word);
+    a.iter().any(|a| a.pos == Pos::Noun)
+        || (a.is_empty()
+            && word.len() > 2
+            && word.bytes().all(|b| b.is_ascii_lowercase())
+            && !lexicon::is_stopword(word))
 }
 
 fn is_plural_noun(word: &str) -> bool {
@@ -43,11 +50,13 @@ fn is_plural_noun(word: &str) -> bool {
 /// Adjectives or nouns only: the words between a determiner and its head noun.
 fn modifier_or_noun(word: &str) -> bool {
     let a = morph::analyse(word);
-    !a.is_empty() && a.iter().all(|a| matches!(a.pos, Pos::Noun | Pos::Adj))
+    let total: u32 = a.iter().map(|a| a.weight + 1).sum();
+    let nominal: u32 = a.iter().filter(|a| matches!(a.pos, Pos::Noun | Pos::Adj)).map(|a| a.weight + 1).sum();
+    total > 0 && nominal * 10 >= total * 8
 }
 
 /// The lemma of a past-tense verb, when most of the word's evidence says it is one.
-fn past_verb(word: &str) -> Option<&'static str> {
+fn past_verb(word: &str, after_pronoun: bool) -> Option<&'static str> {
     let analyses = morph::analyse(word);
     let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
     let past: Vec<_> = analyses
@@ -55,7 +64,8 @@ fn past_verb(word: &str) -> Option<&'static str> {
         .filter(|a| a.pos == Pos::Verb && matches!(a.form, Form::Past | Form::PastOrParticiple))
         .collect();
     let weight: u32 = past.iter().map(|a| a.weight + 1).sum();
-    (total > 0 && weight * 10 >= total * 7).then_some(())?;
+    let needed = if after_pronoun { 5 } else { 7 };
+    (total > 0 && weight * 10 >= total * needed).then_some(())?;
     past.first().map(|a| a.entry.lemma)
 }
 
@@ -69,7 +79,24 @@ fn noun_phrase(p: &Plain, k: usize, object: bool) -> Option<usize> {
         let last_ok = is_noun(&p.lower(end - 1));
         let inner_ok = (k + 1..end - 1).all(|j| modifier_or_noun(&p.lower(j)));
         let next = p.lower(end);
-        let ends = !object || next.is_empty() || PLACE_PREPOSITIONS.contains(&next.as_str());
+        let ends = !object
+            || next.is_empty()
+            || PLACE_PREPOSITIONS.contains(&next.as_str())
+            || [
+                "home",
+                "here",
+                "there",
+                "away",
+                "together",
+                "every",
+                "last",
+                "this",
+                "next",
+                "yesterday",
+                "today",
+                "again",
+            ]
+            .contains(&next.as_str());
         if end <= p.items.len() && last_ok && inner_ok && ends && p.items[k..end].iter().all(Token::is_word) {
             return Some(end);
         }
@@ -87,7 +114,7 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
         Some(&(_, object)) => (1, Some(object)),
         None => (noun_phrase(p, 0, false)?, None),
     };
-    let lemma = past_verb(&p.lower(subject))?;
+    let lemma = past_verb(&p.lower(subject), by_form.is_some())?;
     if NO_PASSIVE.contains(&lemma) {
         return None;
     }

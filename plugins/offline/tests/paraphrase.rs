@@ -116,9 +116,9 @@ fn is_deterministic() {
 fn substitution_rate() {
     let text = "She bought a new car and the children started jumping quickly.";
     let count_changed = |out: &str| words(text).iter().zip(words(out).iter()).filter(|(a, b)| a != b).count();
-    let full = paraphrase(text, &Options { substitution_rate: 1.0 });
-    let low = paraphrase(text, &Options { substitution_rate: 0.01 });
-    let none = paraphrase(text, &Options { substitution_rate: 0.0 });
+    let full = paraphrase(text, &Options { substitution_rate: 1.0, variant: 0 });
+    let low = paraphrase(text, &Options { substitution_rate: 0.01, variant: 0 });
+    let none = paraphrase(text, &Options { substitution_rate: 0.0, variant: 0 });
     assert!(count_changed(&full) >= 3, "{full}");
     assert_eq!(count_changed(&low), 1, "{low}");
     assert_eq!(none, text);
