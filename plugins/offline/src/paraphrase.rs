@@ -59,8 +59,9 @@ pub fn paraphrase(text: &str, options: &Options) -> String {
         if expand {
             t = rewrite::expand_contractions(t);
         }
+        t = rewrite::phrases(t);
         rewrite::protect_fixed_phrases(&mut t);
-        t = phrasal::rewrite(rewrite::phrases(t));
+        t = phrasal::rewrite(t);
         if !expand {
             t = rewrite::contract(t, apostrophe);
         }

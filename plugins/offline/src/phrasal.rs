@@ -174,6 +174,10 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["knew"], &["knew", "that"], Next::Clause),
     (&["hope"], &["hope", "that"], Next::Clause),
     (&["a", "few"], &["several"], Next::Plural),
+    // "quickly" -> "fast" only after a degree word: "he fast wrote" is not English.
+    (&["too", "quickly"], &["too", "fast"], Next::Any),
+    (&["so", "quickly"], &["so", "fast"], Next::Any),
+    (&["very", "quickly"], &["really", "fast"], Next::Any),
     (&["half", "an", "hour"], &["thirty", "minutes"], Next::Any),
     (&["all", "day"], &["the", "whole", "day"], Next::Any),
     (&["all", "night"], &["the", "whole", "night"], Next::Any),

@@ -113,7 +113,7 @@ const TABLE: &[(&str, Pos, &[&str])] = &[
     ("puppy", Pos::Noun, &[]),
     ("purchase", Pos::Verb, &["buy"]),
     ("quick", Pos::Adj, &["fast"]),
-    ("quickly", Pos::Adv, &["fast"]),
+    ("quickly", Pos::Adv, &["rapidly"]),
     ("quiet", Pos::Adj, &[]),
     ("quietly", Pos::Adv, &["softly"]),
     ("rarely", Pos::Adv, &["seldom"]),
@@ -131,7 +131,7 @@ const TABLE: &[(&str, Pos, &[&str])] = &[
     ("shout", Pos::Verb, &["yell"]),
     ("sick", Pos::Adj, &["ill"]),
     ("simple", Pos::Adj, &["easy"]),
-    ("small", Pos::Adj, &["little"]),
+    ("small", Pos::Adj, &[]),
     ("soon", Pos::Adv, &["shortly"]),
     ("store", Pos::Noun, &["shop"]),
     ("strange", Pos::Adj, &["odd"]),
@@ -206,8 +206,8 @@ mod tests {
     #[test]
     fn verdicts() {
         assert_eq!(verdict("phone", Pos::Noun), Some(Verdict::Keep));
-        assert_eq!(verdict("quickly", Pos::Adv), Some(Verdict::Use(&["fast"])));
-        assert_eq!(verdict("quickly", Pos::Adj), None);
+        assert_eq!(verdict("quick", Pos::Adj), Some(Verdict::Use(&["fast"])));
+        assert_eq!(verdict("quick", Pos::Adv), None);
         assert_eq!(verdict("zebra", Pos::Noun), None);
     }
 

@@ -296,6 +296,12 @@ fn trailing_place_phrase(p: &Plain) -> Option<usize> {
     // or a manner adverb.
     let determined = start >= 2 && DETERMINERS.contains(&p.lower(start - 2).as_str()) && noun > 0;
     let particle = ["out", "up", "down", "off", "away", "back"].contains(&before.as_str());
+    // Verbs of posture and activity take no complement, so a place phrase after them is free.
+    const INTRANSITIVE: &[&str] = &[
+        "sat", "stood", "lay", "slept", "played", "waited", "worked", "stayed", "rested", "sang", "danced",
+        "sits", "stands", "sleeps", "plays", "waits", "works", "stays", "rests", "sings", "dances",
+    ];
+    let particle = particle || INTRANSITIVE.contains(&before.as_str());
     let before_ok =
         (total > 0 && noun * 10 >= total * 8) || determined || particle || is_manner_adverb(&before);
     (last_ok && inner_ok && before_ok).then_some(start)

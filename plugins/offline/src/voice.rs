@@ -13,7 +13,7 @@ use crate::shape::{self, Plain, leaving_start, starting};
 use crate::tokens::Token;
 
 /// Subject pronouns that read well after "by", with their object forms.
-const PRONOUNS: &[(&str, &str)] = &[("he", "him"), ("she", "her"), ("we", "us"), ("they", "them")];
+const PRONOUNS: &[(&str, &str)] = &[("he", "him"), ("she", "her"), ("they", "them")];
 const DETERMINERS: &[&str] =
     &["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those"];
 const POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
