@@ -47,6 +47,7 @@ fn allowed(n: usize, rate: f64) -> usize {
 /// text only when no rewrite applies to it.
 pub fn paraphrase(text: &str, options: &Options) -> String {
     let mut pieces = tokens::split(text);
+    let originals: Vec<String> = sentences(&mut pieces).map(|t| tokens::join(t)).collect();
     let expand = pieces.iter().any(|p| matches!(p, Piece::Sentence(t) if rewrite::has_contraction(t)));
     let apostrophe = if text.contains('’') { '’' } else { '\'' };
 
@@ -104,7 +105,12 @@ pub fn paraphrase(text: &str, options: &Options) -> String {
         }
     }
 
-    for tokens in sentences(&mut pieces) {
+    for (tokens, original) in sentences(&mut pieces).zip(&originals) {
+        if tokens::join(tokens) == *original {
+            if let Some(changed) = structure::last_resort(tokens) {
+                *tokens = changed;
+            }
+        }
         rewrite::fix_articles(tokens);
     }
     join(&pieces)

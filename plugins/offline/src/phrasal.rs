@@ -38,6 +38,8 @@ const PHRASAL: &[(&str, &str, &str, &str)] = &[
 /// One-word verbs and the phrasal verb that says the same, with what must follow for it to:
 /// "continue working" is "carry on working", but "continue to work" is not "carry on to work".
 const TO_PHRASAL: &[(&str, &str, &str, fn(Option<&str>) -> bool)] = &[
+    ("apologise", "say", "sorry", |_| true),
+    ("apologize", "say", "sorry", |_| true),
     ("continue", "carry", "on", |n| n.is_some_and(|n| n.ends_with("ing") || n == "with")),
     ("extinguish", "put", "out", |n| n.is_some_and(|n| ["the", "a", "it", "fire"].contains(&n))),
     ("postpone", "put", "off", |n| {
@@ -83,8 +85,9 @@ fn recased(model: &Token, text: String) -> Token {
     Token::word(text)
 }
 
+/// A word no earlier rewrite made or froze ("can" from "are able to" must not turn back).
 fn plain_word(t: &Token) -> bool {
-    t.is_word() && !t.frozen && t.text.bytes().all(|b| b.is_ascii_alphabetic())
+    t.is_word() && !t.frozen && !t.changed && t.text.bytes().all(|b| b.is_ascii_alphabetic())
 }
 
 /// The phrasal-verb rewrite for the verb token at `i`: the tokens to put in place of `i..end`.
@@ -179,6 +182,15 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["so", "quickly"], &["so", "fast"], Next::Any),
     (&["very", "quickly"], &["really", "fast"], Next::Any),
     (&["half", "an", "hour"], &["thirty", "minutes"], Next::Any),
+    (&["full", "of"], &["filled", "with"], Next::Any),
+    (&["a", "bit"], &["slightly"], Next::Adjective),
+    (&["a", "little"], &["slightly"], Next::Adjective),
+    (&["i", "can"], &["i", "am", "able", "to"], Next::Verb),
+    (&["you", "can"], &["you", "are", "able", "to"], Next::Verb),
+    (&["we", "can"], &["we", "are", "able", "to"], Next::Verb),
+    (&["they", "can"], &["they", "are", "able", "to"], Next::Verb),
+    (&["he", "can"], &["he", "is", "able", "to"], Next::Verb),
+    (&["she", "can"], &["she", "is", "able", "to"], Next::Verb),
     (&["all", "day"], &["the", "whole", "day"], Next::Any),
     (&["all", "night"], &["the", "whole", "night"], Next::Any),
     (&["all", "morning"], &["the", "whole", "morning"], Next::Any),
@@ -200,6 +212,8 @@ enum Next {
     Plural,
     /// The start of a clause ("I think this is", not "I think about").
     Clause,
+    /// An adjective or a comparative ("a bit bland", "a little louder"), not a noun ("a little girl").
+    Adjective,
     Any,
 }
 
@@ -221,6 +235,11 @@ fn next_ok(next: Option<&str>, need: Next) -> bool {
             "his", "her", "their",
         ]
         .contains(&n),
+        Next::Adjective => {
+            (n.ends_with("er") && analyses.iter().any(|a| a.form == Form::Comparative))
+                || (!analyses.is_empty() && analyses.iter().all(|a| a.pos == Pos::Adj))
+                || (analyses.is_empty() && ["bland", "louder", "quieter", "later", "earlier"].contains(&n))
+        }
         Next::Any => true,
     }
 }
@@ -458,6 +477,11 @@ mod tests {
         assert_eq!(rewritten("The company plans to grow."), "The company intends to grow.");
         assert_eq!(rewritten("The plans to grow failed."), "The plans to grow failed.");
         assert_eq!(rewritten("She ran to catch the train."), "She ran in order to catch the train.");
+        assert_eq!(rewritten("You can pay by card."), "You are able to pay by card.");
+        assert_eq!(rewritten("Speak a little louder."), "Speak slightly louder.");
+        assert_eq!(rewritten("A little girl came."), "A little girl came.");
+        assert_eq!(rewritten("He apologised for it."), "He said sorry for it.");
+        assert_eq!(rewritten("The train was full of tourists."), "The train was filled with tourists.");
         assert_eq!(rewritten("He forgot it again."), "He forgot it once more.");
         assert_eq!(
             rewritten("She opened the window to let in air."),

@@ -121,11 +121,16 @@ fn is_manner_adverb(word: &str) -> bool {
     morph::analyse(word).iter().all(|a| a.pos == Pos::Adv)
 }
 
+/// Whether another clause hangs in the sentence. "as a" and "to the" are prepositions ("works as
+/// a nurse", "went to the gym"), not the start of a clause.
 fn has_clause_word(p: &Plain, skip: usize) -> bool {
-    p.items
-        .iter()
-        .enumerate()
-        .any(|(k, t)| k != skip && CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()))
+    p.items.iter().enumerate().any(|(k, t)| {
+        let w = t.text.to_lowercase();
+        let preposition = ["as", "to"].contains(&w.as_str())
+            && ["a", "an", "the", "my", "your", "his", "her", "our", "their", "school", "work", "bed"]
+                .contains(&p.lower(k + 1).as_str());
+        k != skip && CLAUSE_WORDS.contains(&w.as_str()) && !preposition
+    })
 }
 
 /// "X, so Y." -> "Y because X."
@@ -161,7 +166,8 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
         && ((["last", "next", "this", "every", "each", "tomorrow", "yesterday"]
             .contains(&w(n - 2).as_str())
             && TIME_NOUNS.contains(&last.as_str()))
-            || (w(n - 2) == "on" && WEEKDAYS.contains(&last.as_str()))
+            || (w(n - 2) == "on"
+                && (WEEKDAYS.contains(&last.as_str()) || TIME_NOUNS[14..].contains(&last.as_str())))
             || (w(n - 2) == "at"
                 && ["night", "weekends", "midnight", "noon", "dawn"].contains(&last.as_str()))
             || (w(n - 2) == "after"
@@ -198,6 +204,16 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     }
     let len = trailing_time_phrase(p)?;
     let n = p.items.len();
+    // "promised to help him move on Saturday": the day may belong to either verb.
+    let infinitive = (0..n).any(|k| {
+        p.lower(k) == "to"
+            && morph::analyse(&p.lower(k + 1))
+                .iter()
+                .any(|a| a.pos == Pos::Verb && a.form == morph::Form::Base)
+    });
+    if has_clause_word(p, usize::MAX) && infinitive {
+        return None;
+    }
     if n - len < 3 {
         return None;
     }
@@ -300,6 +316,8 @@ fn trailing_place_phrase(p: &Plain) -> Option<usize> {
     const INTRANSITIVE: &[&str] = &[
         "sat", "stood", "lay", "slept", "played", "waited", "worked", "stayed", "rested", "sang", "danced",
         "sits", "stands", "sleeps", "plays", "waits", "works", "stays", "rests", "sings", "dances",
+        "sitting", "standing", "sleeping", "playing", "waiting", "working", "resting", "melted", "froze",
+        "grew", "happened",
     ];
     let particle = particle || INTRANSITIVE.contains(&before.as_str());
     let before_ok =

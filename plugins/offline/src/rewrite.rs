@@ -118,6 +118,13 @@ fn expansion(word: &str, next: Option<&str>) -> Option<Vec<&'static str>> {
     if let Some((_, words)) = CONTRACTIONS.iter().find(|(c, _)| *c == lower) {
         return Some(words.to_vec());
     }
+    // "'d" is "had" before a participle; only the "would" of "I'd like" is expanded.
+    if let Some(subject) = lower.strip_suffix("'d") {
+        let subject = ["i", "you", "he", "she", "we", "they"].into_iter().find(|s| *s == subject)?;
+        return next
+            .is_some_and(|n| ["like", "love", "prefer", "rather"].contains(&n))
+            .then(|| vec![subject, "would"]);
+    }
     let subject = S_CONTRACTIONS.iter().find(|c| **c == lower)?.strip_suffix("'s")?;
     let subject =
         ["it", "he", "she", "that", "there", "what", "who", "where"].into_iter().find(|s| *s == subject)?;
@@ -197,6 +204,9 @@ fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
                         || (after.ends_with("ed") && after.len() > 4)
                 }
                 ("i" | "you" | "he" | "she" | "we" | "they", "will") => true,
+                ("i" | "you" | "he" | "she" | "we" | "they", "would") => {
+                    ["like", "love", "prefer", "rather"].contains(&after)
+                }
                 _ => false,
             };
             if !ok {
@@ -207,6 +217,7 @@ fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
                 "are" => "re",
                 "is" => "s",
                 "have" => "ve",
+                "would" => "d",
                 _ => "ll",
             };
             format!("{subject}{a}{short}")
@@ -522,7 +533,11 @@ pub fn swap_coordination(tokens: &mut [Token]) -> bool {
             clear_pos(&a).filter(|&p| matches!(p, Pos::Noun | Pos::Adj) && clear_pos(&b) == Some(p))
         };
         let Some(pos) = pos else { continue };
-        let before_ok = start || before.as_deref().is_some_and(crate::lexicon::is_stopword);
+        // After a verb the pair is its object ("grows potatoes and carrots"): nothing before it
+        // could come to modify only one of them.
+        let after_verb =
+            pos == Pos::Noun && before.as_deref().is_some_and(|w| clear_pos(w) == Some(Pos::Verb));
+        let before_ok = start || after_verb || before.as_deref().is_some_and(crate::lexicon::is_stopword);
         // An adjective pair may precede its noun; a noun pair must end the noun phrase.
         let after_ok = phrase_ends_after(tokens, j, false)
             || (pos == Pos::Adj && !linked && tokens.get(j + 2).is_some_and(Token::is_word));
@@ -813,7 +828,9 @@ fn move_in(s: &Simple) -> Option<Vec<Token>> {
             let focus = FOCUS_WORDS.contains(&lower(s.words[k - 1]).as_str())
                 || OBJECT_TAKERS.contains(&lower(s.words[k - 1]).as_str());
             let (y, x) = (&s.words[..k], &s.words[k + 1..]);
-            if comma_ok && single && !focus && x.len() >= 2 && y.len() >= 2 {
+            // "while cooking": a participle alone is a whole clause.
+            let x_ok = x.len() >= 2 || x.first().is_some_and(|w| w.text.ends_with("ing"));
+            if comma_ok && single && !focus && x_ok && y.len() >= 2 {
                 let sub = recase(
                     s.words[k],
                     if capital { capitalise(&s.words[k].text) } else { lower(s.words[k]) },
@@ -930,6 +947,8 @@ mod tests {
         assert_eq!(expand("It’s been fun and we’ll see."), "It has been fun and we will see.");
         assert_eq!(expand("I'm sure you can't."), "I am sure you cannot.");
         assert_eq!(expand("I won't."), "I will not.");
+        assert_eq!(expand("I'd like tea."), "I would like tea.");
+        assert_eq!(expand("I'd gone."), "I'd gone.");
         assert_eq!(expand("Let's go."), "Let's go.");
     }
 
@@ -940,6 +959,8 @@ mod tests {
         assert_eq!(contracted("It is a test."), "It's a test.");
         assert_eq!(contracted("I will not go and I cannot stay."), "I won't go and I can't stay.");
         assert_eq!(contracted("I am happy."), "I'm happy.");
+        assert_eq!(contracted("I would like tea."), "I'd like tea.");
+        assert_eq!(contracted("I would go."), "I would go.");
         // At the end of a clause a contraction is ungrammatical.
         assert_eq!(contracted("I know what it is."), "I know what it is.");
         assert_eq!(contracted("Who you are matters."), "Who you are matters.");

@@ -21,11 +21,20 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         reorder::move_manner_adverb,
         voice::existential,
         reorder::front_place_phrase,
+        voice::dative,
+        voice::it_takes,
+        voice::active,
         voice::passive,
     ] {
         out.extend(rewrite(&p));
     }
     out
+}
+
+/// The rewrite for a sentence that nothing else changed: close in meaning, but a change of
+/// tense, so never preferred.
+pub fn last_resort(tokens: &[Token]) -> Option<Vec<Token>> {
+    voice::perfect_to_past(&plain(tokens)?)
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! Rewrites that change how a plain sentence is built rather than its words: the active voice
 //! to the passive ("The teacher explained the problem." -> "The problem was explained by the
-//! teacher."), and "there is" to and from a plain subject ("There is a café near the bank." <->
-//! "A café is near the bank.").
+//! teacher.") and back, "there is" to and from a plain subject ("There is a café near the bank."
+//! <-> "A café is near the bank."), the person after the thing ("brought us the menu" ->
+//! "brought the menu to us"), "It took us an hour to get there." -> "Getting there took us an
+//! hour.", and, as a last resort, the present perfect as the simple past.
 //!
 //! The passive is the riskiest rewrite, so it takes only a past-tense action verb between a
 //! pronoun or a determined noun and a determined noun object, with at most a short prepositional
@@ -52,7 +54,10 @@ fn modifier_or_noun(word: &str) -> bool {
     let a = morph::analyse(word);
     let total: u32 = a.iter().map(|a| a.weight + 1).sum();
     let nominal: u32 = a.iter().filter(|a| matches!(a.pos, Pos::Noun | Pos::Adj)).map(|a| a.weight + 1).sum();
-    total > 0 && nominal * 10 >= total * 8
+    // Between a determiner and its noun a participle is an adjective too ("a fallen tree").
+    let participle =
+        a.iter().any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Participle | Form::PastOrParticiple));
+    total > 0 && (nominal * 10 >= total * 8 || participle)
 }
 
 /// The lemma of a past-tense verb, when most of the word's evidence says it is one.
@@ -123,7 +128,10 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     // A possessive object after a pronoun subject is usually the subject's own ("hurt his knee").
     let possessive = POSSESSIVES.contains(&p.lower(subject + 1).as_str());
     let rest_ok = rest.len() <= 4 && rest.iter().all(|t| t.is_word() && !is_verbish(&t.text.to_lowercase()));
-    if (by_form.is_some() && possessive) || !rest_ok {
+    // "The team celebrated their victory": a third-person possessive may point back too.
+    let own = possessive
+        && (by_form.is_some() || ["his", "her", "their", "its"].contains(&p.lower(subject + 1).as_str()));
+    if own || !rest_ok {
         return None;
     }
     let participle = morph::inflect(lemma, Pos::Verb, Form::Participle)?;
@@ -193,6 +201,148 @@ pub fn existential(p: &Plain) -> Option<Vec<Token>> {
     None
 }
 
+/// The lemma of a past participle.
+fn participle_lemma(word: &str) -> Option<&'static str> {
+    morph::analyse(word)
+        .into_iter()
+        .find(|a| {
+            a.pos == Pos::Verb
+                && (matches!(a.form, Form::Participle | Form::PastOrParticiple)
+                    // "run", "come": the participle is the base form.
+                    || (a.form == Form::Base && morph::inflect(a.entry.lemma, Pos::Verb, Form::Participle).as_deref() == Some(word)))
+        })
+        .map(|a| a.entry.lemma)
+}
+
+/// "The road was blocked by a fallen tree." -> "A fallen tree blocked the road."
+pub fn active(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let subject = noun_phrase(p, 0, false)?;
+    if !["was", "were"].contains(&p.lower(subject).as_str()) || p.lower(subject + 2) != "by" {
+        return None;
+    }
+    let lemma = participle_lemma(&p.lower(subject + 1))?;
+    let agent_end = noun_phrase(p, subject + 3, true)?;
+    if agent_end != p.items.len() || NO_PASSIVE.contains(&lemma) {
+        return None;
+    }
+    let past = morph::inflect(lemma, Pos::Verb, Form::Past)?;
+    let mut out = vec![starting(&p.items[subject + 3])];
+    out.extend_from_slice(&p.items[subject + 4..agent_end]);
+    out.push(shape::word(&past));
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..subject]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+const OBJECT_PRONOUNS: &[&str] = &["me", "us", "him", "her", "them", "you"];
+/// Verbs that take two objects and say the same with "to" before the person.
+const DATIVE: &[&str] = &[
+    "bring", "give", "send", "show", "hand", "lend", "offer", "pass", "sell", "teach", "tell", "write",
+    "read",
+];
+
+/// "The waiter brought us the menu." -> "The waiter brought the menu to us."
+pub fn dative(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let k = (1..p.items.len().saturating_sub(2)).find(|&k| {
+        let w = p.lower(k);
+        let analyses = morph::analyse(&w);
+        let lemma = analyses.iter().find(|a| a.pos == Pos::Verb).map(|a| a.entry.lemma);
+        lemma.is_some_and(|l| DATIVE.contains(&l)) && OBJECT_PRONOUNS.contains(&p.lower(k + 1).as_str())
+    });
+    // "gave the patient some water": a person as a noun phrase, then the thing.
+    let Some(k) = k else { return dative_noun(p) };
+    let object_end = noun_phrase(p, k + 2, true)?;
+    let mut out: Vec<Token> = p.items[..=k].to_vec();
+    out.extend_from_slice(&p.items[k + 2..object_end]);
+    out.push(shape::word("to"));
+    out.push(p.items[k + 1].clone());
+    out.extend_from_slice(&p.items[object_end..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "The nurse gave the patient some water." -> "The nurse gave some water to the patient."
+fn dative_noun(p: &Plain) -> Option<Vec<Token>> {
+    const THING_DETERMINERS: &[&str] =
+        &["a", "an", "some", "the", "his", "her", "their", "my", "our", "your"];
+    let k = (1..p.items.len().saturating_sub(3)).find(|&k| {
+        let lemma =
+            morph::analyse(&p.lower(k)).into_iter().find(|a| a.pos == Pos::Verb).map(|a| a.entry.lemma);
+        lemma.is_some_and(|l| DATIVE.contains(&l))
+            && ["the", "his", "her", "my", "our", "their", "your"].contains(&p.lower(k + 1).as_str())
+    })?;
+    let person_end = k + 3;
+    let person_ok = is_noun(&p.lower(k + 2)) && THING_DETERMINERS.contains(&p.lower(person_end).as_str());
+    let thing_end = noun_phrase(p, person_end, true).or_else(|| {
+        // "some water": "some" is a determiner here too.
+        (p.lower(person_end) == "some" && is_noun(&p.lower(person_end + 1))).then_some(person_end + 2)
+    })?;
+    if !person_ok || thing_end != p.items.len() {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..=k].to_vec();
+    out.extend_from_slice(&p.items[person_end..thing_end]);
+    out.push(shape::word("to"));
+    out.extend_from_slice(&p.items[k + 1..person_end]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "It took us three hours to get there." -> "Getting there took us three hours."
+pub fn it_takes(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.lower(0) != "it" || !["takes", "took", "took"].contains(&p.lower(1).as_str()) {
+        return None;
+    }
+    let to = p.find("to")?;
+    if to < 3 || to + 1 >= p.items.len() {
+        return None;
+    }
+    let verb = p.lower(to + 1);
+    let lemma = if ["get", "go", "do", "be", "make", "take"].contains(&verb.as_str()) {
+        Some(verb.as_str())
+    } else {
+        morph::analyse(&verb)
+            .into_iter()
+            .find(|a| a.pos == Pos::Verb && a.form == Form::Base)
+            .map(|a| a.entry.lemma)
+    }?;
+    let gerund = morph::inflect(lemma, Pos::Verb, Form::Gerund)?;
+    let mut out = vec![shape::word(&shape::capitalise(&gerund))];
+    out.extend_from_slice(&p.items[to + 2..]);
+    out.extend_from_slice(&p.items[1..to]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// The last resort for a sentence nothing else changed: the present perfect as the simple past
+/// ("The milk has gone sour." -> "The milk went sour."), which says the same of a finished event.
+pub fn perfect_to_past(p: &Plain) -> Option<Vec<Token>> {
+    let k = (1..p.items.len().saturating_sub(1)).find(|&k| ["has", "have"].contains(&p.lower(k).as_str()))?;
+    let subject_ok = k == 1 || noun_phrase(p, 0, false) == Some(k);
+    let next = p.lower(k + 1);
+    if !subject_ok
+        || p.terminal.text == "?"
+        || ["got", "to", "not", "never", "just", "already", "yet"].contains(&next.as_str())
+    {
+        return None;
+    }
+    let plural = p.lower(k) == "have" && p.lower(0) != "i";
+    let past = if next == "been" {
+        (if plural { "were" } else { "was" }).to_owned()
+    } else if next == "gone" {
+        "went".to_owned()
+    } else {
+        morph::inflect(participle_lemma(&next)?, Pos::Verb, Form::Past)?
+    };
+    let mut out: Vec<Token> = p.items[..k].to_vec();
+    out.push(shape::word(&past));
+    out.extend_from_slice(&p.items[k + 2..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,6 +372,51 @@ mod tests {
         assert_eq!(run(passive, "She had a dog."), None);
         assert_eq!(run(passive, "She painted the walls of her room."), None);
         assert_eq!(run(passive, "Did he fix the car?"), None);
+    }
+
+    #[test]
+    fn passive_to_active() {
+        assert_eq!(
+            run(active, "The road was blocked by a fallen tree.").as_deref(),
+            Some("A fallen tree blocked the road.")
+        );
+        assert_eq!(run(active, "The road was blocked by noon."), None);
+    }
+
+    #[test]
+    fn dative_shift() {
+        assert_eq!(
+            run(dative, "The waiter brought us the menu.").as_deref(),
+            Some("The waiter brought the menu to us.")
+        );
+        assert_eq!(run(dative, "She brought the menu."), None);
+        assert_eq!(
+            run(dative, "The nurse gave the patient some water.").as_deref(),
+            Some("The nurse gave some water to the patient.")
+        );
+    }
+
+    #[test]
+    fn it_takes_time() {
+        assert_eq!(
+            run(it_takes, "It took us three hours to get there.").as_deref(),
+            Some("Getting there took us three hours.")
+        );
+        assert_eq!(run(it_takes, "It took a while."), None);
+    }
+
+    #[test]
+    fn perfect_as_past() {
+        assert_eq!(run(perfect_to_past, "The milk has gone sour.").as_deref(), Some("The milk went sour."));
+        assert_eq!(
+            run(perfect_to_past, "The meeting has been moved to Thursday.").as_deref(),
+            Some("The meeting was moved to Thursday.")
+        );
+        assert_eq!(
+            run(perfect_to_past, "The printer has run out of paper.").as_deref(),
+            Some("The printer ran out of paper.")
+        );
+        assert_eq!(run(perfect_to_past, "I have never seen it."), None);
     }
 
     #[test]
