@@ -94,6 +94,7 @@ fn noun_phrase(p: &Plain, k: usize, object: bool) -> Option<usize> {
                 "away",
                 "together",
                 "every",
+                "each",
                 "last",
                 "this",
                 "next",
