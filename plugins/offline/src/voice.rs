@@ -176,14 +176,21 @@ pub fn existential(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text != "." {
         return None;
     }
-    if p.lower(0) == "there" && BE.contains(&p.lower(1).as_str()) {
-        if !EXISTENTIAL_DETERMINERS.contains(&p.lower(2).as_str()) {
+    // "There is" or, contracted, "There's": where the noun phrase starts, and the verb.
+    let first = p.lower(0).replace('’', "'");
+    let existential = match first.as_str() {
+        "there" if BE.contains(&p.lower(1).as_str()) => Some((2, p.items[1].clone())),
+        "there's" => Some((1, shape::word("is"))),
+        _ => None,
+    };
+    if let Some((np, be)) = existential {
+        if !EXISTENTIAL_DETERMINERS.contains(&p.lower(np).as_str()) {
             return None;
         }
-        let k = place_after(p, 2)?;
-        let mut out = vec![starting(&p.items[2])];
-        out.extend_from_slice(&p.items[3..k]);
-        out.push(p.items[1].clone());
+        let k = place_after(p, np)?;
+        let mut out = vec![starting(&p.items[np])];
+        out.extend_from_slice(&p.items[np + 1..k]);
+        out.push(be);
         out.extend_from_slice(&p.items[k..]);
         return Some(shape::build(&out, &p.terminal));
     }
@@ -428,5 +435,6 @@ mod tests {
         );
         assert_eq!(run(existential, "A cat is on the roof.").as_deref(), Some("There is a cat on the roof."));
         assert_eq!(run(existential, "There is a problem."), None);
+        assert_eq!(run(existential, "There's a cat on the roof.").as_deref(), Some("A cat is on the roof."));
     }
 }
