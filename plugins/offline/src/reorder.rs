@@ -366,12 +366,8 @@ pub fn but_to_although(p: &Plain) -> Option<Vec<Token>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shape::plain;
-    use crate::tokens::{join, tokenize};
 
-    fn run(f: fn(&Plain) -> Option<Vec<Token>>, text: &str) -> Option<String> {
-        f(&plain(&tokenize(text))?).map(|t| join(&t))
-    }
+    use crate::shape::apply as run;
 
     #[test]
     fn so_becomes_because() {

@@ -116,6 +116,12 @@ pub fn comma() -> Token {
     Token { changed: true, ..Token::new(",", Kind::Punct) }
 }
 
+/// Runs a rewrite of a plain sentence on a text, for tests.
+#[cfg(test)]
+pub fn apply(rewrite: fn(&Plain) -> Option<Vec<Token>>, text: &str) -> Option<String> {
+    rewrite(&plain(&crate::tokens::tokenize(text))?).map(|t| crate::tokens::join(&t))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
