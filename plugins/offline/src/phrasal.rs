@@ -183,6 +183,7 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["very", "quickly"], &["really", "fast"], Next::Any),
     (&["half", "an", "hour"], &["thirty", "minutes"], Next::Any),
     (&["full", "of"], &["filled", "with"], Next::Any),
+    (&["forgot", "to"], &["did", "not", "remember", "to"], Next::Verb),
     (&["a", "bit"], &["slightly"], Next::Adjective),
     (&["a", "little"], &["slightly"], Next::Adjective),
     (&["i", "can"], &["i", "am", "able", "to"], Next::Verb),
@@ -383,6 +384,15 @@ pub fn rewrite(tokens: Vec<Token>) -> Vec<Token> {
                 continue;
             }
             let lower = tokens[i].text.to_lowercase();
+            // "too salty" -> "overly salty", but "too heavy to lift" needs its "too".
+            let overly = lower == "too"
+                && next_ok(next_word(&tokens, i).as_deref(), Next::Adjective)
+                && next_word(&tokens, i + 2).is_none_or(|w| w != "to");
+            if overly {
+                out.push(recased(&tokens[i], "overly".to_owned()));
+                i += 1;
+                continue;
+            }
             if let Some(swap) = function_swap(&lower, next_word(&tokens, i).as_deref()) {
                 out.push(recased(&tokens[i], swap.to_owned()));
                 i += 1;
@@ -479,6 +489,9 @@ mod tests {
         assert_eq!(rewritten("She ran to catch the train."), "She ran in order to catch the train.");
         assert_eq!(rewritten("You can pay by card."), "You are able to pay by card.");
         assert_eq!(rewritten("Speak a little louder."), "Speak slightly louder.");
+        assert_eq!(rewritten("It was too salty for me."), "It was overly salty for me.");
+        assert_eq!(rewritten("It was too heavy to lift."), "It was too heavy to lift.");
+        assert_eq!(rewritten("I forgot to call."), "I did not remember to call.");
         assert_eq!(rewritten("A little girl came."), "A little girl came.");
         assert_eq!(rewritten("He apologised for it."), "He said sorry for it.");
         assert_eq!(rewritten("The train was full of tourists."), "The train was filled with tourists.");

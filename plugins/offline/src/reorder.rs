@@ -170,6 +170,7 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
                 && (WEEKDAYS.contains(&last.as_str()) || TIME_NOUNS[14..].contains(&last.as_str())))
             || (w(n - 2) == "at"
                 && ["night", "weekends", "midnight", "noon", "dawn"].contains(&last.as_str()))
+            || (w(n - 2) == "for" && ["breakfast", "lunch", "dinner", "supper"].contains(&last.as_str()))
             || (w(n - 2) == "after"
                 && ["work", "school", "lunch", "dinner", "breakfast"].contains(&last.as_str()))
             || (w(n - 2) == "in" && last.len() == 4 && last.bytes().all(|b| b.is_ascii_digit())));
