@@ -332,7 +332,12 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let k = trailing_place_phrase(p)?;
-    if k < 3 {
+    // "put the keys in the drawer": the place is what the verb is about.
+    const PLACING: &[&str] = &[
+        "put", "puts", "placed", "set", "laid", "hung", "kept", "stored", "left", "hid", "keeps", "lives",
+        "live", "lived",
+    ];
+    if k < 3 || p.items[..k].iter().any(|t| PLACING.contains(&t.text.to_lowercase().as_str())) {
         return None;
     }
     let mut out = vec![starting(&p.items[k])];
@@ -444,6 +449,7 @@ mod tests {
         );
         // After a verb or an adjective the phrase is a complement.
         assert_eq!(run(f, "She lives in a small flat."), None);
+        assert_eq!(run(f, "He put the keys in the drawer."), None);
         assert_eq!(run(f, "He is interested in the film."), None);
     }
 

@@ -128,7 +128,12 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     let rest = &p.items[object_end..];
     // A possessive object after a pronoun subject is usually the subject's own ("hurt his knee").
     let possessive = POSSESSIVES.contains(&p.lower(subject + 1).as_str());
-    let rest_ok = rest.len() <= 4 && rest.iter().all(|t| t.is_word() && !is_verbish(&t.text.to_lowercase()));
+    // A possessive after the object may point back to the subject ("sang a song for their mother").
+    let rest_ok = rest.len() <= 4
+        && rest.iter().all(|t| {
+            let w = t.text.to_lowercase();
+            t.is_word() && !is_verbish(&w) && !POSSESSIVES.contains(&w.as_str())
+        });
     // "The team celebrated their victory": a third-person possessive may point back too.
     let own = possessive
         && (by_form.is_some() || ["his", "her", "their", "its"].contains(&p.lower(subject + 1).as_str()));
@@ -373,6 +378,7 @@ mod tests {
         );
         // The subject's own knee; a verb of state; an "of" phrase; a question.
         assert_eq!(run(passive, "He hurt his knee."), None);
+        assert_eq!(run(passive, "The children sang a song for their mother."), None);
         assert_eq!(run(passive, "She had a dog."), None);
         assert_eq!(run(passive, "She painted the walls of her room."), None);
         assert_eq!(run(passive, "Did he fix the car?"), None);
