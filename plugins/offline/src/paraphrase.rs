@@ -106,10 +106,10 @@ pub fn paraphrase(text: &str, options: &Options) -> String {
     }
 
     for (tokens, original) in sentences(&mut pieces).zip(&originals) {
-        if tokens::join(tokens) == *original {
-            if let Some(changed) = structure::last_resort(tokens) {
-                *tokens = changed;
-            }
+        if tokens::join(tokens) == *original
+            && let Some(changed) = structure::last_resort(tokens)
+        {
+            *tokens = changed;
         }
         rewrite::fix_articles(tokens);
     }

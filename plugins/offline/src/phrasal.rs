@@ -35,9 +35,12 @@ const PHRASAL: &[(&str, &str, &str, &str)] = &[
     ("write", "down", "note", ""),
 ];
 
+/// Whether the word after a verb (none at the end of a clause) allows its phrasal equivalent.
+type Follows = fn(Option<&str>) -> bool;
+
 /// One-word verbs and the phrasal verb that says the same, with what must follow for it to:
 /// "continue working" is "carry on working", but "continue to work" is not "carry on to work".
-const TO_PHRASAL: &[(&str, &str, &str, fn(Option<&str>) -> bool)] = &[
+const TO_PHRASAL: &[(&str, &str, &str, Follows)] = &[
     ("apologise", "say", "sorry", |_| true),
     ("apologize", "say", "sorry", |_| true),
     ("continue", "carry", "on", |n| n.is_some_and(|n| n.ends_with("ing") || n == "with")),
