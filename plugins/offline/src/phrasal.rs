@@ -187,6 +187,11 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["half", "an", "hour"], &["thirty", "minutes"], Next::Any),
     (&["full", "of"], &["filled", "with"], Next::Any),
     (&["forgot", "to"], &["did", "not", "remember", "to"], Next::Verb),
+    (&["wants", "a"], &["would", "like", "a"], Next::Any),
+    (&["wants", "an"], &["would", "like", "an"], Next::Any),
+    (&["want", "a"], &["would", "like", "a"], Next::Any),
+    (&["want", "an"], &["would", "like", "an"], Next::Any),
+    (&["at", "the", "last", "minute"], &["at", "the", "last", "moment"], Next::Any),
     (&["a", "bit"], &["slightly"], Next::Adjective),
     (&["a", "little"], &["slightly"], Next::Adjective),
     (&["i", "can"], &["i", "am", "able", "to"], Next::Verb),
@@ -495,6 +500,8 @@ mod tests {
         assert_eq!(rewritten("It was too salty for me."), "It was overly salty for me.");
         assert_eq!(rewritten("It was too heavy to lift."), "It was too heavy to lift.");
         assert_eq!(rewritten("I forgot to call."), "I did not remember to call.");
+        assert_eq!(rewritten("My son wants a bike."), "My son would like a bike.");
+        assert_eq!(rewritten("They don't want a bike."), "They don't want a bike.");
         assert_eq!(rewritten("A little girl came."), "A little girl came.");
         assert_eq!(rewritten("He apologised for it."), "He said sorry for it.");
         assert_eq!(rewritten("The train was full of tourists."), "The train was filled with tourists.");
