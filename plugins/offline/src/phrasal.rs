@@ -288,6 +288,11 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             "want" => prev.as_deref().is_some_and(|p| ["i", "we", "you", "they"].contains(&p)),
             // "the plan to" is a noun.
             "plan" | "plans" => prev.as_deref().is_none_or(|p| !DETERMINERS.contains(&p)),
+            // "I can hear" is a perception, not an ability: "I am able to hear" says too much.
+            _ if words.get(1) == Some(&"can") => next_word(tokens, last).is_none_or(|n| {
+                !["hear", "see", "smell", "feel", "taste", "understand", "imagine", "remember"]
+                    .contains(&n.as_str())
+            }),
             _ => true,
         };
         // "said that" needs a clause after it, with a verb in its first few words.
@@ -496,6 +501,7 @@ mod tests {
         assert_eq!(rewritten("The plans to grow failed."), "The plans to grow failed.");
         assert_eq!(rewritten("She ran to catch the train."), "She ran in order to catch the train.");
         assert_eq!(rewritten("You can pay by card."), "You are able to pay by card.");
+        assert_eq!(rewritten("I can hear birds."), "I can hear birds.");
         assert_eq!(rewritten("Speak a little louder."), "Speak slightly louder.");
         assert_eq!(rewritten("It was too salty for me."), "It was overly salty for me.");
         assert_eq!(rewritten("It was too heavy to lift."), "It was too heavy to lift.");
