@@ -192,6 +192,7 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["want", "a"], &["would", "like", "a"], Next::Any),
     (&["want", "an"], &["would", "like", "an"], Next::Any),
     (&["at", "the", "last", "minute"], &["at", "the", "last", "moment"], Next::Any),
+    (&["would", "you", "like"], &["do", "you", "want"], Next::Any),
     (&["a", "bit"], &["slightly"], Next::Adjective),
     (&["a", "little"], &["slightly"], Next::Adjective),
     (&["i", "can"], &["i", "am", "able", "to"], Next::Verb),

@@ -110,7 +110,8 @@ const CONTRACTIONS: &[(&str, &[&str])] = &[
     ("we'll", &["we", "will"]),
     ("they'll", &["they", "will"]),
 ];
-const S_CONTRACTIONS: &[&str] = &["it's", "he's", "she's", "that's", "there's", "what's", "who's", "where's"];
+const S_CONTRACTIONS: &[&str] =
+    &["it's", "he's", "she's", "that's", "there's", "what's", "who's", "where's", "how's"];
 
 /// The expansion of a contraction token, if it is one we know.
 fn expansion(word: &str, next: Option<&str>) -> Option<Vec<&'static str>> {
@@ -126,8 +127,9 @@ fn expansion(word: &str, next: Option<&str>) -> Option<Vec<&'static str>> {
             .then(|| vec![subject, "would"]);
     }
     let subject = S_CONTRACTIONS.iter().find(|c| **c == lower)?.strip_suffix("'s")?;
-    let subject =
-        ["it", "he", "she", "that", "there", "what", "who", "where"].into_iter().find(|s| *s == subject)?;
+    let subject = ["it", "he", "she", "that", "there", "what", "who", "where", "how"]
+        .into_iter()
+        .find(|s| *s == subject)?;
     // "it's been" is "it has been"; otherwise "is".
     let verb = if next.is_some_and(|n| ["been", "got", "gotten"].contains(&n)) { "has" } else { "is" };
     Some(vec![subject, verb])
@@ -199,6 +201,11 @@ fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
             let ok = match (subject, verb) {
                 ("i", "am") | ("you" | "we" | "they", "are") => continues_clause(after),
                 ("it" | "he" | "she" | "that" | "there" | "what", "is") => continues_clause(after),
+                // "Where is the station?" -> "Where's the station?"
+                ("where" | "who" | "how", "is") => {
+                    ["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "it"]
+                        .contains(&after)
+                }
                 ("i" | "you" | "we" | "they", "have") => {
                     ["been", "got", "never", "already", "just", "always"].contains(&after)
                         || (after.ends_with("ed") && after.len() > 4)
@@ -960,6 +967,8 @@ mod tests {
         assert_eq!(contracted("I will not go and I cannot stay."), "I won't go and I can't stay.");
         assert_eq!(contracted("I am happy."), "I'm happy.");
         assert_eq!(contracted("I would like tea."), "I'd like tea.");
+        assert_eq!(contracted("Where is the station?"), "Where's the station?");
+        assert_eq!(contracted("I know where he is."), "I know where he is.");
         assert_eq!(contracted("I would go."), "I would go.");
         // At the end of a clause a contraction is ungrammatical.
         assert_eq!(contracted("I know what it is."), "I know what it is.");
