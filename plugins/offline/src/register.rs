@@ -101,7 +101,7 @@ const TABLE: &[(&str, Pos, &[&str])] = &[
     ("need", Pos::Verb, &["require"]),
     ("nervous", Pos::Adj, &["anxious"]),
     ("nice", Pos::Adj, &["pleasant"]),
-    ("noise", Pos::Noun, &["sound"]),
+    ("noise", Pos::Noun, &[]),
     ("noisy", Pos::Adj, &["loud"]),
     ("odd", Pos::Adj, &["strange"]),
     ("often", Pos::Adv, &["frequently"]),
