@@ -97,7 +97,7 @@ def evaluate(server, originals, paraphrases):
     return [r["evaluation"] for r in body["results"]]
 
 
-PROTECTED = re.compile(r"\d[\d:.,]*|(?<=\s)[A-Z][a-z]+\w*")
+PROTECTED = re.compile(r"\d+(?:[:.,]\d+)*|(?<=\s)[A-Z][a-z]+\w*")
 
 
 def kept_share(originals, paraphrases):

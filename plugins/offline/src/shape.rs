@@ -2,6 +2,7 @@
 //! spaces, commas inside, one terminal mark. Anything else (quotes, brackets, URLs, code, line
 //! breaks) is not plain, so those rewrites leave such sentences alone by construction.
 
+use crate::lexicon;
 use crate::substitute::lowercase_ok;
 use crate::tokens::{Kind, Token};
 
@@ -91,13 +92,30 @@ pub fn leaving_start(token: &Token) -> Option<Token> {
     }
     // "It's" and "There's" are fine lowercased when their first part is.
     let stem = t.split(['\'', '’']).next().unwrap_or(t);
-    if !lowercase_ok(stem) {
+    if !lowercase_ok(stem) || !common_word(&stem.to_lowercase()) {
         return None;
     }
     let mut chars = t.chars();
     let first = chars.next()?;
     let text: String = first.to_lowercase().chain(chars).collect();
     Some(Token { text, changed: true, ..token.clone() })
+}
+
+/// Whether a word is a function word, a common lemma of the lexicon or a regular plural of one: a name
+/// such as "Maria" can also be read as an irregular form of a rare word ("mare"), and must keep
+/// its capital.
+fn common_word(lower: &str) -> bool {
+    const PLURALS: &[&str] = &["children", "people", "men", "women", "feet", "teeth", "mice"];
+    // A word seen a few times in SemCor: "maria" (lunar plains) is seen once, "weather" often.
+    let lemma = |w: &str| {
+        lexicon::lookup(w).is_some_and(|e| !e.proper && e.senses().map(|s| s.weight).sum::<u32>() >= 3)
+    };
+    lexicon::is_stopword(lower)
+        || PLURALS.contains(&lower)
+        || lemma(lower)
+        || lower.strip_suffix('s').is_some_and(lemma)
+        || lower.strip_suffix("es").is_some_and(lemma)
+        || lower.strip_suffix("ies").is_some_and(|s| lemma(&format!("{s}y")))
 }
 
 /// A word that comes to start a sentence, capitalised.
@@ -140,6 +158,9 @@ mod tests {
 
     #[test]
     fn recasing() {
+        let maria = tokenize("Maria");
+        assert!(leaving_start(&maria[0]).is_none(), "a name read as the plural of \"mare\"");
+        assert_eq!(leaving_start(&tokenize("Children")[0]).unwrap().text, "children");
         let t = tokenize("The Smith I");
         assert_eq!(leaving_start(&t[0]).unwrap().text, "the");
         assert!(leaving_start(&t[2]).is_none());
