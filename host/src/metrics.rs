@@ -48,8 +48,18 @@ pub const OPENMETRICS: &str = "application/openmetrics-text; version=1.0.0; char
 pub const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// The `outcome` label of a plugin call: `ok`, or what went wrong.
-const OUTCOMES: &[&str] =
-    &["ok", "plugin_error", "timeout", "memory_limit", "trap", "invalid_output", "not_started", "busy", "client_busy", "memory_budget"];
+const OUTCOMES: &[&str] = &[
+    "ok",
+    "plugin_error",
+    "timeout",
+    "memory_limit",
+    "trap",
+    "invalid_output",
+    "not_started",
+    "busy",
+    "client_busy",
+    "memory_budget",
+];
 
 fn outcome_label(failure: &CallFailure) -> &'static str {
     match failure {
