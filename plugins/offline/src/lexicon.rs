@@ -112,7 +112,7 @@ pub struct Sense {
     /// Confidence of the best replacement, 1-9; 0 when there is none.
     pub quality: u8,
     candidates: &'static str,
-    /// A more general noun, for when nothing else applies.
+    /// A more general noun. Not used: it changed the meaning too much ("birds" -> "vertebrates").
     pub hypernym: Option<&'static str>,
 }
 

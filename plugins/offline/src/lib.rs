@@ -1,31 +1,45 @@
 //! `parlance-plugin-offline`: the default paraphrase provider, which needs no network and no key.
 //!
 //! It paraphrases with WordNet 3.0, embedded in the component (see `data/` and
-//! `tools/build_lexicon.py`; the data's licence is `data/WORDNET-LICENSE`):
+//! `tools/build_lexicon.py`; the data's licence is `data/WORDNET-LICENSE`), and hand-written rules:
 //!
-//! * **Synonyms.** A content word is replaced by a common single-word synonym from its most
-//!   frequent sense, chosen offline from SemCor sense counts, and put into the word's own form
-//!   ("jumps" -> "leaps", "started" -> "began" or "begun" as the context needs). Function words,
-//!   numbers and capitalised words inside a sentence (likely names) are never replaced, and a word
-//!   whose part of speech is unclear is left alone.
-//! * **Syntax.** Contractions are expanded, or, in a text without any, contracted where that is
-//!   grammatical; a few wordy phrases are shortened ("in order to" -> "to", "a lot of" ->
-//!   "many"/"much"); two coordinated nouns or adjectives swap places; "the dog's owner" becomes
-//!   "the owner of the dog"; a leading subordinate clause or time adverbial moves to the end, or
-//!   a trailing one to the front.
-//! * **Last resort.** When nothing above applies anywhere in the text, one noun becomes a more
-//!   general one ("cat" -> "feline").
+//! * **Synonyms** (`substitute`, `register`). A content word is replaced by a common single-word
+//!   synonym of its most frequent sense, put into the word's own form ("jumps" -> "leaps",
+//!   "started" -> "began" or "begun" as the context needs). The part of speech comes from the
+//!   word before; a hand-checked table of everyday words overrides WordNet where its synonyms
+//!   change the register or the sense ("phone" stays, "quick" -> "fast"), and any other candidate
+//!   must be used at least a tenth as often as the word (SemCor counts), so "dies" never becomes
+//!   "perishes".
+//! * **Word groups** (`rewrite`, `phrasal`). Contractions are expanded, or, in a text without any,
+//!   made where grammatical; wordy phrases are shortened ("in order to" -> "to") and purpose
+//!   infinitives lengthened; phrasal verbs become one verb and back ("find out" <-> "discover",
+//!   "postpone" -> "put off"); function words with a near-synonym are swapped when the next word
+//!   allows ("almost" -> "nearly", "have to" -> "need to", "are going to" + verb -> "will").
+//! * **Word order and voice** (`structure`, `reorder`, `voice`, `rewrite`). At most one per
+//!   sentence, the safest that applies: a leading or trailing because/when/if/although clause
+//!   moves to the other end, "X, so Y" becomes "Y because X", a time or place phrase or a
+//!   frequency adverb moves to the front, a manner adverb moves round its verb, "there is" comes
+//!   or goes, "please" moves, the person goes after the thing ("gave us the menu" -> "gave the
+//!   menu to us"), the active voice becomes passive or the passive active. Two coordinated nouns
+//!   or adjectives swap; "the dog's owner" becomes "the owner of the dog".
+//! * **Last resort.** A sentence nothing changed has its present perfect told as the simple past.
 //!
-//! The result is deterministic (the host caches answers). When no rewrite applies at all, for
-//! example to "xyzzy 42", the text is returned unchanged; otherwise the answer always differs
-//! from the input. Whitespace, punctuation and anything that is not English prose (URLs, code,
-//! other scripts, emoji) are kept as they are.
+//! **Never harm.** Capitalised words inside a sentence, known names ("Parlance") and a bare
+//! singular noun that opens a sentence (likely a name) are never replaced; numbers, URLs, e-mail
+//! addresses, code, text in other scripts, quoted text ("…", '…', `…`) are frozen; word-order
+//! rewrites run only on plain sentences (words, single spaces, commas, one final mark), so they
+//! never move a frozen token; the final punctuation and all whitespace between sentences are kept.
+//! When nothing safe applies, for example to "xyzzy 42", the text is returned unchanged, and the
+//! host marks the answer `unchanged`.
 //!
-//! The only model is `wordnet-3.0`. One setting is read:
+//! The result is deterministic (the host caches answers). The only model is `wordnet-3.0`. Two
+//! settings are read:
 //!
 //! * `substitution_rate` (0 to 1, default 1): the share of the words with a safe synonym that are
 //!   replaced, the most confident first, and at least one when above 0. 0 turns synonyms off,
-//!   leaving only the syntactic rewrites.
+//!   leaving only the other rewrites.
+//! * `variant` (a whole number, default 0): which of a sentence's word-order rewrites to use when
+//!   several apply; 0 is the safest, others give another deterministic paraphrase.
 //!
 //! The algorithm lives in modules without SDK types, so that it tests natively; this file is the
 //! glue to the `provider` world.
@@ -33,9 +47,15 @@
 pub mod lexicon;
 pub mod morph;
 pub mod paraphrase;
+pub mod phrasal;
+pub mod register;
+pub mod reorder;
 pub mod rewrite;
+pub mod shape;
+pub mod structure;
 pub mod substitute;
 pub mod tokens;
+pub mod voice;
 
 use parlance_sdk::PluginError;
 use parlance_sdk::provider::{ParaphraseRequest, ParaphraseResponse, Provider, ProviderInfo};
@@ -60,12 +80,22 @@ pub fn respond(text: &str, model: &str, options: &Options) -> Result<String, Plu
 
 /// Validates the `substitution_rate` setting.
 pub fn options_from(rate: f64) -> Result<Options, PluginError> {
+    options_with_variant(rate, 0.0)
+}
+
+/// Validates the `substitution_rate` and `variant` settings.
+pub fn options_with_variant(rate: f64, variant: f64) -> Result<Options, PluginError> {
+    if !(variant >= 0.0 && variant.fract() == 0.0 && variant <= 1e6) {
+        return Err(PluginError::Misconfigured(format!(
+            "the setting `variant` must be a whole number from 0, not {variant}"
+        )));
+    }
     if !(0.0..=1.0).contains(&rate) {
         return Err(PluginError::Misconfigured(format!(
             "the setting `substitution_rate` must be between 0 and 1, not {rate}"
         )));
     }
-    Ok(Options { substitution_rate: rate })
+    Ok(Options { substitution_rate: rate, variant: variant as usize })
 }
 
 pub struct Offline;
@@ -77,7 +107,8 @@ impl Provider for Offline {
 
     fn paraphrase(request: ParaphraseRequest) -> Result<ParaphraseResponse, PluginError> {
         let rate = parlance_sdk::config::parse_or("substitution_rate", DEFAULT_SUBSTITUTION_RATE)?;
-        let options = options_from(rate)?;
+        let variant = parlance_sdk::config::parse_or("variant", 0.0)?;
+        let options = options_with_variant(rate, variant)?;
         let text = respond(&request.text, &request.model, &options)?;
         Ok(ParaphraseResponse { text, model: request.model })
     }
@@ -111,6 +142,10 @@ mod tests {
         assert!(options_from(1.0).is_ok());
         for bad in [-0.1, 1.5, f64::NAN, f64::INFINITY] {
             assert!(matches!(options_from(bad), Err(PluginError::Misconfigured(_))), "{bad}");
+        }
+        assert_eq!(options_with_variant(1.0, 2.0).unwrap().variant, 2);
+        for bad in [-1.0, 0.5, f64::NAN] {
+            assert!(matches!(options_with_variant(1.0, bad), Err(PluginError::Misconfigured(_))), "{bad}");
         }
     }
 }

@@ -1,9 +1,10 @@
 //! The paraphraser: runs the rewrites over every sentence of a text, in an order that keeps
 //! each one's context intact, and guarantees a change whenever any rewrite applies.
 
-use crate::rewrite;
+use crate::structure;
 use crate::substitute::{self, Choice};
 use crate::tokens::{self, Piece, Token};
+use crate::{phrasal, rewrite};
 
 /// Share of the words with a safe synonym that get replaced, when the operator sets nothing.
 pub const DEFAULT_SUBSTITUTION_RATE: f64 = 1.0;
@@ -13,11 +14,15 @@ pub struct Options {
     /// Share (0 to 1) of the words with a safe synonym that are replaced, the most confident
     /// first; at least one when it is above zero.
     pub substitution_rate: f64,
+    /// Which of the sentence's word-order rewrites to use when several apply (0, the default,
+    /// is the safest; higher numbers cycle through the others): variety on request, still
+    /// deterministic.
+    pub variant: usize,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { substitution_rate: DEFAULT_SUBSTITUTION_RATE }
+        Options { substitution_rate: DEFAULT_SUBSTITUTION_RATE, variant: 0 }
     }
 }
 
@@ -42,15 +47,26 @@ fn allowed(n: usize, rate: f64) -> usize {
 /// text only when no rewrite applies to it.
 pub fn paraphrase(text: &str, options: &Options) -> String {
     let mut pieces = tokens::split(text);
+    let originals: Vec<String> = sentences(&mut pieces).map(|t| tokens::join(t)).collect();
     let expand = pieces.iter().any(|p| matches!(p, Piece::Sentence(t) if rewrite::has_contraction(t)));
     let apostrophe = if text.contains('’') { '’' } else { '\'' };
 
     // Phrase-level rewrites come first, so that substitution sees the final words and never
     // touches the inside of a fixed phrase.
+    // Contractions are expanded before the word groups ("I'm going to" is "I am going to" for
+    // them) but made after them ("are going to" -> "will" -> "'ll").
     for tokens in sentences(&mut pieces) {
-        let t = std::mem::take(tokens);
-        let t = if expand { rewrite::expand_contractions(t) } else { rewrite::contract(t, apostrophe) };
-        *tokens = rewrite::phrases(t);
+        let mut t = std::mem::take(tokens);
+        if expand {
+            t = rewrite::expand_contractions(t);
+        }
+        t = rewrite::phrases(t);
+        rewrite::protect_fixed_phrases(&mut t);
+        t = phrasal::rewrite(t);
+        if !expand {
+            t = rewrite::contract(t, apostrophe);
+        }
+        *tokens = t;
         rewrite::protect_fixed_phrases(tokens);
     }
 
@@ -83,25 +99,18 @@ pub fn paraphrase(text: &str, options: &Options) -> String {
         if let Some(rewritten) = rewrite::possessive_to_of(tokens) {
             *tokens = rewritten;
         }
-        if let Some(moved) = rewrite::move_clause(tokens) {
-            *tokens = moved;
+        let candidates = structure::candidates(tokens);
+        if !candidates.is_empty() {
+            *tokens = candidates[options.variant % candidates.len()].clone();
         }
     }
 
-    // The last resort: a more general noun, once, when nothing else changed the text.
-    if join(&pieces) == text {
-        'outer: for tokens in sentences(&mut pieces) {
-            for i in 0..tokens.len() {
-                if let Some(choice) = substitute::hypernym(tokens, i) {
-                    tokens[i].text = choice.text;
-                    tokens[i].changed = true;
-                    break 'outer;
-                }
-            }
+    for (tokens, original) in sentences(&mut pieces).zip(&originals) {
+        if tokens::join(tokens) == *original
+            && let Some(changed) = structure::last_resort(tokens)
+        {
+            *tokens = changed;
         }
-    }
-
-    for tokens in sentences(&mut pieces) {
         rewrite::fix_articles(tokens);
     }
     join(&pieces)

@@ -110,7 +110,8 @@ const CONTRACTIONS: &[(&str, &[&str])] = &[
     ("we'll", &["we", "will"]),
     ("they'll", &["they", "will"]),
 ];
-const S_CONTRACTIONS: &[&str] = &["it's", "he's", "she's", "that's", "there's", "what's", "who's", "where's"];
+const S_CONTRACTIONS: &[&str] =
+    &["it's", "he's", "she's", "that's", "there's", "what's", "who's", "where's", "how's"];
 
 /// The expansion of a contraction token, if it is one we know.
 fn expansion(word: &str, next: Option<&str>) -> Option<Vec<&'static str>> {
@@ -118,9 +119,17 @@ fn expansion(word: &str, next: Option<&str>) -> Option<Vec<&'static str>> {
     if let Some((_, words)) = CONTRACTIONS.iter().find(|(c, _)| *c == lower) {
         return Some(words.to_vec());
     }
+    // "'d" is "had" before a participle; only the "would" of "I'd like" is expanded.
+    if let Some(subject) = lower.strip_suffix("'d") {
+        let subject = ["i", "you", "he", "she", "we", "they"].into_iter().find(|s| *s == subject)?;
+        return next
+            .is_some_and(|n| ["like", "love", "prefer", "rather"].contains(&n))
+            .then(|| vec![subject, "would"]);
+    }
     let subject = S_CONTRACTIONS.iter().find(|c| **c == lower)?.strip_suffix("'s")?;
-    let subject =
-        ["it", "he", "she", "that", "there", "what", "who", "where"].into_iter().find(|s| *s == subject)?;
+    let subject = ["it", "he", "she", "that", "there", "what", "who", "where", "how"]
+        .into_iter()
+        .find(|s| *s == subject)?;
     // "it's been" is "it has been"; otherwise "is".
     let verb = if next.is_some_and(|n| ["been", "got", "gotten"].contains(&n)) { "has" } else { "is" };
     Some(vec![subject, verb])
@@ -192,11 +201,19 @@ fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
             let ok = match (subject, verb) {
                 ("i", "am") | ("you" | "we" | "they", "are") => continues_clause(after),
                 ("it" | "he" | "she" | "that" | "there" | "what", "is") => continues_clause(after),
+                // "Where is the station?" -> "Where's the station?"
+                ("where" | "who" | "how", "is") => {
+                    ["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "it"]
+                        .contains(&after)
+                }
                 ("i" | "you" | "we" | "they", "have") => {
                     ["been", "got", "never", "already", "just", "always"].contains(&after)
                         || (after.ends_with("ed") && after.len() > 4)
                 }
                 ("i" | "you" | "he" | "she" | "we" | "they", "will") => true,
+                ("i" | "you" | "he" | "she" | "we" | "they", "would") => {
+                    ["like", "love", "prefer", "rather"].contains(&after)
+                }
                 _ => false,
             };
             if !ok {
@@ -207,6 +224,7 @@ fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
                 "are" => "re",
                 "is" => "s",
                 "have" => "ve",
+                "would" => "d",
                 _ => "ll",
             };
             format!("{subject}{a}{short}")
@@ -522,7 +540,11 @@ pub fn swap_coordination(tokens: &mut [Token]) -> bool {
             clear_pos(&a).filter(|&p| matches!(p, Pos::Noun | Pos::Adj) && clear_pos(&b) == Some(p))
         };
         let Some(pos) = pos else { continue };
-        let before_ok = start || before.as_deref().is_some_and(crate::lexicon::is_stopword);
+        // After a verb the pair is its object ("grows potatoes and carrots"): nothing before it
+        // could come to modify only one of them.
+        let after_verb =
+            pos == Pos::Noun && before.as_deref().is_some_and(|w| clear_pos(w) == Some(Pos::Verb));
+        let before_ok = start || after_verb || before.as_deref().is_some_and(crate::lexicon::is_stopword);
         // An adjective pair may precede its noun; a noun pair must end the noun phrase.
         let after_ok = phrase_ends_after(tokens, j, false)
             || (pos == Pos::Adj && !linked && tokens.get(j + 2).is_some_and(Token::is_word));
@@ -627,9 +649,19 @@ const LEADING_SUBORDINATORS: &[&str] = &[
     "because", "although", "though", "since", "if", "when", "while", "whenever", "unless", "after", "before",
     "until",
 ];
-/// Subordinators a trailing clause may be fronted with: "if" and "when" are left out, since
-/// after a verb they often start an object ("ask if", "know when").
-const TRAILING_SUBORDINATORS: &[&str] = &["because", "although", "unless", "whenever"];
+/// Subordinators a trailing clause may be fronted with. "if", "when", "before" and the like
+/// may also start an object ("ask if", "know when") or a phrasal verb's complement ("look
+/// after"), so those need the word before them to be neither (`OBJECT_TAKERS`).
+const TRAILING_SUBORDINATORS: &[&str] =
+    &["because", "although", "unless", "whenever", "when", "if", "before", "after", "while", "until", "once"];
+/// Words after which "when", "if", "before"... start an object or a complement, not a clause.
+const OBJECT_TAKERS: &[&str] = &[
+    "ask", "asks", "asked", "wonder", "wonders", "wondered", "see", "check", "checked", "sure", "know",
+    "knew", "look", "looks", "looked", "looking", "take", "takes", "took", "named", "ran", "run", "day",
+    "week", "year", "time", "moment", "minute", "hour", "long", "soon", "shortly", "right", "ever",
+    "whether", "what", "decide", "tell", "say", "doubt", "idea", "question", "matter", "one", "morning",
+    "night",
+];
 /// Words before a trailing subordinator that tie it to the main clause ("not because").
 const FOCUS_WORDS: &[&str] = &[
     "not",
@@ -800,9 +832,12 @@ fn move_in(s: &Simple) -> Option<Vec<Token>> {
         if let Some(k) = k {
             let comma_ok = commas.is_empty() || commas == [k - 1];
             let single = s.words.iter().filter(|w| lower(w) == lower(s.words[k])).count() == 1;
-            let focus = FOCUS_WORDS.contains(&lower(s.words[k - 1]).as_str());
+            let focus = FOCUS_WORDS.contains(&lower(s.words[k - 1]).as_str())
+                || OBJECT_TAKERS.contains(&lower(s.words[k - 1]).as_str());
             let (y, x) = (&s.words[..k], &s.words[k + 1..]);
-            if comma_ok && single && !focus && x.len() >= 2 && y.len() >= 2 {
+            // "while cooking": a participle alone is a whole clause.
+            let x_ok = x.len() >= 2 || x.first().is_some_and(|w| w.text.ends_with("ing"));
+            if comma_ok && single && !focus && x_ok && y.len() >= 2 {
                 let sub = recase(
                     s.words[k],
                     if capital { capitalise(&s.words[k].text) } else { lower(s.words[k]) },
@@ -919,6 +954,8 @@ mod tests {
         assert_eq!(expand("It’s been fun and we’ll see."), "It has been fun and we will see.");
         assert_eq!(expand("I'm sure you can't."), "I am sure you cannot.");
         assert_eq!(expand("I won't."), "I will not.");
+        assert_eq!(expand("I'd like tea."), "I would like tea.");
+        assert_eq!(expand("I'd gone."), "I'd gone.");
         assert_eq!(expand("Let's go."), "Let's go.");
     }
 
@@ -929,6 +966,10 @@ mod tests {
         assert_eq!(contracted("It is a test."), "It's a test.");
         assert_eq!(contracted("I will not go and I cannot stay."), "I won't go and I can't stay.");
         assert_eq!(contracted("I am happy."), "I'm happy.");
+        assert_eq!(contracted("I would like tea."), "I'd like tea.");
+        assert_eq!(contracted("Where is the station?"), "Where's the station?");
+        assert_eq!(contracted("I know where he is."), "I know where he is.");
+        assert_eq!(contracted("I would go."), "I would go.");
         // At the end of a clause a contraction is ungrammatical.
         assert_eq!(contracted("I know what it is."), "I know what it is.");
         assert_eq!(contracted("Who you are matters."), "Who you are matters.");

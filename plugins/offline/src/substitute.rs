@@ -3,6 +3,7 @@
 
 use crate::lexicon::{self, Entry, Pos};
 use crate::morph::{self, Form};
+use crate::register::{self, Verdict};
 use crate::tokens::{Kind, Token};
 
 /// A replacement for one word token.
@@ -11,13 +12,15 @@ pub struct Choice {
     /// Index of the token in its sentence.
     pub index: usize,
     pub text: String,
-    /// Confidence 1-9 from the lexicon (0 for a hypernym).
+    /// Confidence 1-9: from the lexicon, 9 from the hand-checked table.
     pub quality: u8,
 }
 
 /// A reading wins only with this share of the evidence: with no tagger, an ambiguous word
 /// ("leaves", "present") is left alone.
 const DOMINANCE: f64 = 0.75;
+/// The same for a word whose replacement the hand-checked table gives.
+const CURATED_DOMINANCE: f64 = 0.55;
 /// A context cue may promote a minority reading, but not one that almost never occurs.
 const MIN_PRIOR: f64 = 0.1;
 /// Tokens on each side in which a replacement must not already occur (about 30 words).
@@ -203,7 +206,7 @@ fn is_sentence_start(tokens: &[Token], i: usize) -> bool {
 
 /// Whether a past-or-participle form is a participle here: it follows a form of "have" or "be"
 /// (perhaps across "not", "already") or a determiner ("the broken window").
-fn wants_participle(tokens: &[Token], i: usize) -> bool {
+pub(crate) fn wants_participle(tokens: &[Token], i: usize) -> bool {
     let mut k = i;
     for _ in 0..4 {
         let Some(prev) = prev_word(tokens, k) else { return false };
@@ -250,11 +253,22 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
         Some((b, bw)) if bw >= w => Some((b, bw)),
         _ => Some((r, w)),
     })?;
-    let prior_needed = if cue == Cue::None { DOMINANCE } else { MIN_PRIOR };
-    if weight / allowed < DOMINANCE || weight / total < prior_needed {
+    // A reading the hand-checked table vouches for needs only a majority of the evidence.
+    let dominance = match register::verdict(best.entry.lemma, best.pos) {
+        Some(Verdict::Use(_)) => CURATED_DOMINANCE,
+        _ => DOMINANCE,
+    };
+    let prior_needed = if cue == Cue::None { dominance } else { MIN_PRIOR };
+    if weight / allowed < dominance || weight / total < prior_needed {
         return None;
     }
     if spelling.title && analyses.iter().any(|a| a.entry.proper) {
+        return None;
+    }
+    // A bare singular noun opening a sentence is far more often a name ("Parlance is fast")
+    // than a word: English puts a determiner before a singular common noun.
+    let bare_singular = best.pos == Pos::Noun && best.forms.iter().all(|&f| f == Form::Base);
+    if spelling.title && (bare_singular || register::is_known_name(&spelling.lower)) {
         return None;
     }
     if best.pos == Pos::Verb && next_word(tokens, i).is_some_and(|n| PARTICLES.contains(&n.as_str())) {
@@ -313,11 +327,19 @@ pub fn synonym(tokens: &[Token], i: usize) -> Option<Choice> {
     let spelling = spelling(&tokens[i], is_sentence_start(tokens, i))?;
     let reading = read(tokens, i, &spelling)?;
     let sense = reading.entry.sense(reading.pos)?;
+    let (candidates, quality): (Vec<&str>, u8) = match register::verdict(reading.entry.lemma, reading.pos) {
+        Some(Verdict::Keep) => return None,
+        Some(Verdict::Use(list)) => (list.to_vec(), 9),
+        None => (
+            sense.candidates().filter(|c| register::common_enough(sense.weight, c, reading.pos)).collect(),
+            sense.quality,
+        ),
+    };
     let forms = target_forms(tokens, i, &reading);
     // "more difficult" must not become "more hard".
     let periphrastic = reading.pos == Pos::Adj
         && prev_word(tokens, i).is_some_and(|p| ["more", "most", "less", "least"].contains(&p.as_str()));
-    for candidate in sense.candidates() {
+    for candidate in candidates {
         if periphrastic && morph::inflect(candidate, Pos::Adj, Form::Comparative).is_some() {
             continue;
         }
@@ -327,22 +349,10 @@ pub fn synonym(tokens: &[Token], i: usize) -> Option<Choice> {
         let window = &tokens[i.saturating_sub(REPEAT_WINDOW)..(i + REPEAT_WINDOW).min(tokens.len())];
         let repeated = window.iter().any(|t| t.is_word() && t.text.eq_ignore_ascii_case(&word));
         if word != spelling.lower && !repeated {
-            return Some(Choice { index: i, text: respell(&word, &spelling), quality: sense.quality });
+            return Some(Choice { index: i, text: respell(&word, &spelling), quality });
         }
     }
     None
-}
-
-/// A more general noun for the word token at `i` ("cat" -> "feline"): the last resort.
-pub fn hypernym(tokens: &[Token], i: usize) -> Option<Choice> {
-    let spelling = spelling(&tokens[i], is_sentence_start(tokens, i))?;
-    let reading = read(tokens, i, &spelling)?;
-    if reading.pos != Pos::Noun {
-        return None;
-    }
-    let general = reading.entry.sense(Pos::Noun)?.hypernym?;
-    let word = inflect_all(general, Pos::Noun, &reading.forms)?;
-    (word != spelling.lower).then(|| Choice { index: i, text: respell(&word, &spelling), quality: 0 })
 }
 
 /// Whether a word at the start of a sentence may be written in lowercase when a rewrite moves it

@@ -96,7 +96,45 @@ pub fn tokenize(text: &str) -> Vec<Token> {
         i = j;
     }
     freeze_non_prose(&mut tokens);
+    freeze_quotes(&mut tokens);
     tokens
+}
+
+/// Quote marks and the closers they pair with; a backtick span is code.
+const QUOTE_PAIRS: &[(&str, &[&str])] =
+    &[("\"", &["\""]), ("“", &["”", "\""]), ("‘", &["’"]), ("'", &["'"]), ("`", &["`"])];
+
+/// Freezes quoted text and code spans with their marks: a quotation is someone's exact words, so
+/// a paraphrase keeps it. An opening mark starts a word (after a space or at the start), which
+/// tells a single quote from the apostrophe of "the neighbours' cat"; an unpaired mark freezes
+/// nothing.
+fn freeze_quotes(tokens: &mut [Token]) {
+    let mut i = 0;
+    while i < tokens.len() {
+        let opens = tokens[i].kind == Kind::Punct
+            && (i == 0 || tokens[i - 1].kind == Kind::Space)
+            && tokens.get(i + 1).is_some_and(|t| t.kind != Kind::Space);
+        let closers = QUOTE_PAIRS.iter().find(|(open, _)| tokens[i].text == *open).map(|(_, c)| *c);
+        let (true, Some(closers)) = (opens, closers) else {
+            i += 1;
+            continue;
+        };
+        let close = (i + 2..tokens.len()).find(|&k| {
+            tokens[k].kind == Kind::Punct
+                && closers.contains(&tokens[k].text.as_str())
+                && tokens[k - 1].kind != Kind::Space
+                && tokens.get(k + 1).is_none_or(|t| !t.is_word())
+        });
+        match close {
+            Some(close) => {
+                for t in &mut tokens[i..=close] {
+                    t.frozen = true;
+                }
+                i = close + 1;
+            }
+            None => i += 1,
+        }
+    }
 }
 
 /// Marks every token of a whitespace-delimited chunk that is not plain prose.
@@ -240,6 +278,20 @@ mod tests {
             ["https", "example", "com", "jump", "foo", "bar", "camelCase", "3km", "café", "dog🐶"]
         );
         assert!(!t.iter().any(|t| t.frozen && (t.text == "see" || t.text == "today")));
+    }
+
+    #[test]
+    fn freezes_quotations_and_code_spans() {
+        let frozen = |text: &str| -> Vec<String> {
+            tokenize(text).into_iter().filter(|t| t.frozen && t.is_word()).map(|t| t.text).collect()
+        };
+        assert_eq!(frozen("He said \"see you later\" and left."), ["see", "you", "later"]);
+        assert_eq!(frozen("A “big deal” here."), ["big", "deal"]);
+        assert_eq!(frozen("She said 'hello there' to me."), ["hello", "there"]);
+        assert_eq!(frozen("Run `cargo build --release` now."), ["cargo", "build", "release"]);
+        // An apostrophe after a plural, and an unpaired mark, freeze nothing.
+        assert!(frozen("The neighbours' cat sleeps.").is_empty());
+        assert!(frozen("He said \"nothing more.").is_empty());
     }
 
     #[test]

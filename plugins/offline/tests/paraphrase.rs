@@ -65,7 +65,7 @@ fn each_kind_of_rewrite_applies() {
         // clause moves
         ("Because it rained, we stayed home.", "We stayed home because it rained."),
         ("We stayed home because it rained.", "Because it rained, we stayed home."),
-        ("Weather is nice today.", "Today, weather is nice."),
+        ("Weather is nice today.", "Today, weather is "),
         // coordination
         ("I like cats and dogs.", "dogs and cats"),
     ];
@@ -116,9 +116,9 @@ fn is_deterministic() {
 fn substitution_rate() {
     let text = "She bought a new car and the children started jumping quickly.";
     let count_changed = |out: &str| words(text).iter().zip(words(out).iter()).filter(|(a, b)| a != b).count();
-    let full = paraphrase(text, &Options { substitution_rate: 1.0 });
-    let low = paraphrase(text, &Options { substitution_rate: 0.01 });
-    let none = paraphrase(text, &Options { substitution_rate: 0.0 });
+    let full = paraphrase(text, &Options { substitution_rate: 1.0, variant: 0 });
+    let low = paraphrase(text, &Options { substitution_rate: 0.01, variant: 0 });
+    let none = paraphrase(text, &Options { substitution_rate: 0.0, variant: 0 });
     assert!(count_changed(&full) >= 3, "{full}");
     assert_eq!(count_changed(&low), 1, "{low}");
     assert_eq!(none, text);
@@ -354,4 +354,85 @@ fn cost_of_one_call() {
     // Generous, so that it holds in an unoptimised test build too; the release build is far
     // below it (run `cargo test --release -- --nocapture cost_of_one_call`).
     assert!(per_call.as_millis() < 50, "{per_call:?}");
+}
+
+/// Issue 20's never-harm rules, each on a sentence where a rewrite does apply elsewhere.
+#[test]
+fn never_harms_names_numbers_quotes_urls_code_and_addresses() {
+    let keeps = |text: &str, kept: &[&str]| {
+        let out = para(text);
+        assert_ne!(out, text, "nothing changed in {text:?}");
+        for k in kept {
+            assert!(out.contains(k), "{k:?} lost: {text:?} -> {out:?}");
+        }
+        assert_eq!(out.chars().last(), text.chars().last(), "final punctuation: {out:?}");
+    };
+    // A name that is also a word, at the start; names inside a sentence.
+    keeps("Parlance is a fast paraphrase engine.", &["Parlance"]);
+    keeps("Yesterday Maria met John in Lisbon because it was sunny.", &["Maria", "John", "Lisbon"]);
+    // A name opening a sentence is never lowercased to move it: no safe change is left here.
+    assert_eq!(para("Maria moved to Lisbon in 2019."), "Maria moved to Lisbon in 2019.");
+    // Numbers and dates.
+    keeps("The meeting on 12 March starts at 10:30.", &["12 March", "10:30"]);
+    keeps("We bought 3 big boxes for 25 dollars in 2019.", &["3", "25", "2019"]);
+    // Quoted text, in every kind of quote.
+    keeps("John said \"see you later\" and left quickly.", &["\"see you later\""]);
+    keeps("She wrote “the big car” on the board quickly.", &["“the big car”"]);
+    // URLs, e-mail addresses, code.
+    keeps("Visit https://example.com/big/car today because it is quick.", &["https://example.com/big/car"]);
+    keeps("Email anna@example.org if you need a big car.", &["anna@example.org"]);
+    keeps("Run `cargo build --release` before you start the big server.", &["`cargo build --release`"]);
+    // Questions stay questions, exclamations exclamations.
+    keeps("Can you help me carry these boxes?", &["?"]);
+    keeps("The children are very happy!", &["!"]);
+}
+
+#[test]
+fn register_and_sense_mistakes_are_gone() {
+    let out = para("My phone battery dies too quickly.");
+    assert_eq!(out, "My phone battery dies too fast.");
+    for wrong in ["telephone", "perish", "vertebrate", "feline", "idiom"] {
+        for text in [
+            "My phone battery dies too quickly.",
+            "The old man fed the birds.",
+            "The cat knocked a glass off the table.",
+            "Parlance is a fast paraphrase engine.",
+        ] {
+            assert!(!para(text).contains(wrong), "{text:?} -> {:?}", para(text));
+        }
+    }
+}
+
+#[test]
+fn each_sentence_level_rewrite_applies_end_to_end() {
+    let cases = [
+        ("It is raining, so we will stay inside.", "because it's raining"),
+        ("He reads the newspaper every morning.", "morning, he reads the newspaper."),
+        ("I usually cook dinner at home.", ", I cook dinner at home."),
+        ("She quickly finished her homework.", "her homework rapidly."),
+        ("There is a small cafe next to the bank.", "A small cafe is next to the bank"),
+        ("The teacher explained the problem.", "was explained by the"),
+        ("The road was blocked by a fallen tree.", "A fallen tree blocked the road"),
+        ("The waiter brought us the menu.", "brought the menu to us"),
+        ("Please close the window.", ", please."),
+        ("We found out the truth.", "discovered"),
+        ("I will call you when I get home.", "When I get home,"),
+        ("He was tired, but he kept working.", "Although he was"),
+        ("We spent the weekend at the beach.", "At the beach,"),
+        ("It took us three hours to get there.", "Getting there took us"),
+        ("The milk has gone sour.", "The milk went sour."),
+    ];
+    for (text, expected) in cases {
+        let out = para(text);
+        assert!(out.contains(expected), "{text:?} -> {out:?}, expected it to contain {expected:?}");
+    }
+}
+
+#[test]
+fn variants_differ_but_each_is_deterministic() {
+    let text = "The boy wrote the letter every morning.";
+    let first = paraphrase(text, &Options { substitution_rate: 1.0, variant: 0 });
+    let second = paraphrase(text, &Options { substitution_rate: 1.0, variant: 1 });
+    assert_ne!(first, second);
+    assert_eq!(second, paraphrase(text, &Options { substitution_rate: 1.0, variant: 1 }));
 }

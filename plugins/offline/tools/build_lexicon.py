@@ -18,7 +18,8 @@ and writes into `plugins/offline/data/` (run it again after changing a threshold
   `P` is `n`, `v`, `a` or `r`; `WEIGHT` is the lemma's SemCor tag count in that part of speech
   (the evidence for the part of speech); `Q` is a digit 1-9, the confidence of the best
   replacement; the replacements follow, best first; `^HYPER` is a single-word hypernym of the
-  dominant noun sense, which the plugin uses only as a last resort. A lemma is kept when it has a
+  dominant noun sense, which the plugin no longer uses (a more general noun changed the meaning too
+  much: "birds" -> "vertebrates"). A lemma is kept when it has a
   replacement or a hypernym, or when it was ever tagged (its weight then settles which reading of
   a form like "leaves" dominates).
 * `exceptions.txt` (`inflected base pos`) and `inflections.txt` (`base pos inflected`): WordNet's

@@ -1,0 +1,534 @@
+//! Rewrites of small fixed word groups: phrasal verbs and their one-word equivalents ("find
+//! out" -> "discover", "postpone" -> "put off"), near-synonymous function words checked against
+//! the next word ("almost" -> "nearly", "have to" -> "need to", "are going to" + verb ->
+//! "will"), and where "please" sits in a request.
+//!
+//! These are the words WordNet cannot help with: function words are never substituted, and a
+//! phrasal verb means something its parts do not.
+
+use crate::lexicon::Pos;
+use crate::morph::{self, Form};
+use crate::shape::{self, Plain, starting};
+use crate::substitute::{next_word, prev_word, wants_participle};
+use crate::tokens::{Kind, Token};
+
+/// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
+/// meaning as its replacement in every common use.
+const PHRASAL: &[(&str, &str, &str, &str)] = &[
+    ("carry", "on", "continue", ""),
+    ("come", "back", "return", ""),
+    ("figure", "out", "work", "out"),
+    ("find", "out", "discover", ""),
+    ("get", "back", "return", ""),
+    ("give", "up", "quit", ""),
+    ("go", "back", "return", ""),
+    ("go", "up", "rise", ""),
+    ("hand", "in", "submit", ""),
+    ("look", "for", "search", "for"),
+    ("put", "off", "postpone", ""),
+    ("show", "up", "arrive", ""),
+    ("switch", "off", "turn", "off"),
+    ("switch", "on", "turn", "on"),
+    ("throw", "away", "throw", "out"),
+    ("turn", "off", "switch", "off"),
+    ("turn", "on", "switch", "on"),
+    ("write", "down", "note", ""),
+];
+
+/// Whether the word after a verb (none at the end of a clause) allows its phrasal equivalent.
+type Follows = fn(Option<&str>) -> bool;
+
+/// One-word verbs and the phrasal verb that says the same, with what must follow for it to:
+/// "continue working" is "carry on working", but "continue to work" is not "carry on to work".
+const TO_PHRASAL: &[(&str, &str, &str, Follows)] = &[
+    ("apologise", "say", "sorry", |_| true),
+    ("apologize", "say", "sorry", |_| true),
+    ("continue", "carry", "on", |n| n.is_some_and(|n| n.ends_with("ing") || n == "with")),
+    ("extinguish", "put", "out", |n| n.is_some_and(|n| ["the", "a", "it", "fire"].contains(&n))),
+    ("postpone", "put", "off", |n| {
+        n.is_some_and(|n| ["the", "a", "it", "our", "my", "their", "his", "her"].contains(&n))
+    }),
+    ("return", "come", "back", |n| {
+        n.is_none_or(|n| ["home", "from", "to", "later", "soon", "tomorrow"].contains(&n))
+    }),
+    ("submit", "hand", "in", |n| {
+        n.is_some_and(|n| ["the", "their", "his", "her", "my", "our", "your"].contains(&n))
+    }),
+];
+
+/// The forms of "go", which the lexicon lists as function words.
+const GO: &[(&str, Form)] = &[
+    ("go", Form::Base),
+    ("goes", Form::ThirdPerson),
+    ("went", Form::Past),
+    ("gone", Form::Participle),
+    ("going", Form::Gerund),
+];
+
+/// The verb analyses of a word: (lemma, form).
+fn verb_forms(word: &str) -> Vec<(&'static str, Form)> {
+    if let Some(&(_, form)) = GO.iter().find(|(w, _)| *w == word) {
+        return vec![("go", form)];
+    }
+    morph::analyse(word).into_iter().filter(|a| a.pos == Pos::Verb).map(|a| (a.entry.lemma, a.form)).collect()
+}
+
+/// `lemma` in the form of the verb token at `i` (whose forms are `forms`).
+fn in_form(tokens: &[Token], i: usize, lemma: &str, form: Form) -> Option<String> {
+    let form = match form {
+        Form::PastOrParticiple if wants_participle(tokens, i) => Form::Participle,
+        Form::PastOrParticiple => Form::Past,
+        f => f,
+    };
+    morph::inflect(lemma, Pos::Verb, form)
+}
+
+fn recased(model: &Token, text: String) -> Token {
+    let text = if shape::is_title(&model.text) { shape::capitalise(&text) } else { text };
+    Token::word(text)
+}
+
+/// A word no earlier rewrite made or froze ("can" from "are able to" must not turn back).
+fn plain_word(t: &Token) -> bool {
+    t.is_word() && !t.frozen && !t.changed && t.text.bytes().all(|b| b.is_ascii_alphabetic())
+}
+
+/// The phrasal-verb rewrite for the verb token at `i`: the tokens to put in place of `i..end`.
+fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+    let word = tokens[i].text.to_lowercase();
+    let next = next_word(tokens, i);
+    for (lemma, form) in verb_forms(&word) {
+        if let Some(&(_, particle, to, to_particle)) =
+            PHRASAL.iter().find(|(v, p, _, _)| *v == lemma && next.as_deref() == Some(p))
+        {
+            if !tokens.get(i + 2).is_some_and(plain_word) {
+                continue;
+            }
+            let verb = in_form(tokens, i, to, form)?;
+            let mut out = vec![recased(&tokens[i], verb)];
+            if !to_particle.is_empty() {
+                out.extend([Token::space(), Token::word(to_particle)]);
+            }
+            debug_assert!(!particle.is_empty());
+            return Some((i + 3, out));
+        }
+        if let Some(&(_, to, particle, follows)) = TO_PHRASAL.iter().find(|(v, ..)| *v == lemma) {
+            if !follows(next.as_deref()) {
+                continue;
+            }
+            let verb = in_form(tokens, i, to, form)?;
+            return Some((i + 1, vec![recased(&tokens[i], verb), Token::space(), Token::word(particle)]));
+        }
+    }
+    None
+}
+
+/// Function words with a near-synonym, and the check on the next word that keeps it one.
+fn function_swap(word: &str, next: Option<&str>) -> Option<&'static str> {
+    let number = |n: Option<&str>| {
+        n.is_some_and(|n| {
+            n.bytes().all(|b| b.is_ascii_digit())
+                || [
+                    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty",
+                    "fifty", "hundred", "a",
+                ]
+                .contains(&n)
+        })
+    };
+    let noun_next = |n: Option<&str>| n.is_some_and(|n| morph::analyse(n).iter().any(|a| a.pos == Pos::Noun));
+    Some(match word {
+        "almost" => "nearly",
+        "nearly" => "almost",
+        "maybe" => "perhaps",
+        "perhaps" => "maybe",
+        "about" if number(next) => "around",
+        "around" if number(next) => "about",
+        "again" if next.is_none() => "once more",
+        "every" if noun_next(next) => "each",
+        "each" if noun_next(next) => "every",
+        "very"
+            if next.is_some_and(|n| {
+                !["much", "many", "few", "little", "well", "own", "same", "first", "last", "best", "end"]
+                    .contains(&n)
+                    && morph::analyse(n).iter().any(|a| matches!(a.pos, Pos::Adj | Pos::Adv))
+            }) =>
+        {
+            "really"
+        }
+        _ => return None,
+    })
+}
+
+/// Two- and three-word groups: `(words, replacement, what the next word must be)`.
+const GROUPS: &[(&[&str], &[&str], Next)] = &[
+    (&["have", "to"], &["need", "to"], Next::Verb),
+    (&["has", "to"], &["needs", "to"], Next::Verb),
+    (&["had", "to"], &["needed", "to"], Next::Verb),
+    (&["need", "to"], &["have", "to"], Next::Verb),
+    (&["needs", "to"], &["has", "to"], Next::Verb),
+    (&["needed", "to"], &["had", "to"], Next::Verb),
+    (&["am", "going", "to"], &["will"], Next::Verb),
+    (&["is", "going", "to"], &["will"], Next::Verb),
+    (&["are", "going", "to"], &["will"], Next::Verb),
+    (&["want", "to"], &["would", "like", "to"], Next::Verb),
+    (&["wants", "to"], &["would", "like", "to"], Next::Verb),
+    (&["plan", "to"], &["intend", "to"], Next::Verb),
+    (&["plans", "to"], &["intends", "to"], Next::Verb),
+    (&["planned", "to"], &["intended", "to"], Next::Verb),
+    (&["said"], &["said", "that"], Next::Clause),
+    (&["says"], &["says", "that"], Next::Clause),
+    (&["knew"], &["knew", "that"], Next::Clause),
+    (&["hope"], &["hope", "that"], Next::Clause),
+    (&["a", "few"], &["several"], Next::Plural),
+    // "quickly" -> "fast" only after a degree word: "he fast wrote" is not English.
+    (&["too", "quickly"], &["too", "fast"], Next::Any),
+    (&["so", "quickly"], &["so", "fast"], Next::Any),
+    (&["very", "quickly"], &["really", "fast"], Next::Any),
+    (&["half", "an", "hour"], &["thirty", "minutes"], Next::Any),
+    (&["full", "of"], &["filled", "with"], Next::Any),
+    (&["forgot", "to"], &["did", "not", "remember", "to"], Next::Verb),
+    (&["wants", "a"], &["would", "like", "a"], Next::Any),
+    (&["wants", "an"], &["would", "like", "an"], Next::Any),
+    (&["want", "a"], &["would", "like", "a"], Next::Any),
+    (&["want", "an"], &["would", "like", "an"], Next::Any),
+    (&["at", "the", "last", "minute"], &["at", "the", "last", "moment"], Next::Any),
+    (&["would", "you", "like"], &["do", "you", "want"], Next::Any),
+    (&["a", "bit"], &["slightly"], Next::Adjective),
+    (&["a", "little"], &["slightly"], Next::Adjective),
+    (&["i", "can"], &["i", "am", "able", "to"], Next::Verb),
+    (&["you", "can"], &["you", "are", "able", "to"], Next::Verb),
+    (&["we", "can"], &["we", "are", "able", "to"], Next::Verb),
+    (&["they", "can"], &["they", "are", "able", "to"], Next::Verb),
+    (&["he", "can"], &["he", "is", "able", "to"], Next::Verb),
+    (&["she", "can"], &["she", "is", "able", "to"], Next::Verb),
+    (&["all", "day"], &["the", "whole", "day"], Next::Any),
+    (&["all", "night"], &["the", "whole", "night"], Next::Any),
+    (&["all", "morning"], &["the", "whole", "morning"], Next::Any),
+    (&["all", "afternoon"], &["the", "whole", "afternoon"], Next::Any),
+    (&["all", "evening"], &["the", "whole", "evening"], Next::Any),
+    (&["all", "week"], &["the", "whole", "week"], Next::Any),
+    (&["all", "year"], &["the", "whole", "year"], Next::Any),
+    (&["all", "her", "life"], &["her", "whole", "life"], Next::Any),
+    (&["all", "his", "life"], &["his", "whole", "life"], Next::Any),
+    (&["all", "my", "life"], &["my", "whole", "life"], Next::Any),
+    (&["all", "their", "lives"], &["their", "whole", "lives"], Next::Any),
+    (&["think"], &["believe"], Next::Clause),
+];
+
+#[derive(Clone, Copy)]
+enum Next {
+    /// A bare verb ("have to go", not "have to the shop").
+    Verb,
+    Plural,
+    /// The start of a clause ("I think this is", not "I think about").
+    Clause,
+    /// An adjective or a comparative ("a bit bland", "a little louder"), not a noun ("a little girl").
+    Adjective,
+    Any,
+}
+
+fn next_ok(next: Option<&str>, need: Next) -> bool {
+    let Some(n) = next else { return matches!(need, Next::Any) };
+    let analyses = morph::analyse(n);
+    match need {
+        Next::Verb => {
+            ["be", "do", "go", "get", "make", "see", "take", "have", "let", "become", "keep", "give"]
+                .contains(&n)
+                || analyses.iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
+        }
+        Next::Plural => {
+            analyses.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural)
+                || (analyses.is_empty() && n.len() > 3 && n.ends_with('s') && !n.ends_with("ss"))
+        }
+        Next::Clause => [
+            "that", "this", "the", "it", "he", "she", "they", "we", "you", "i", "there", "my", "your", "our",
+            "his", "her", "their",
+        ]
+        .contains(&n),
+        Next::Adjective => {
+            (n.ends_with("er") && analyses.iter().any(|a| a.form == Form::Comparative))
+                || (!analyses.is_empty() && analyses.iter().all(|a| a.pos == Pos::Adj))
+                || (analyses.is_empty() && ["bland", "louder", "quieter", "later", "earlier"].contains(&n))
+        }
+        Next::Any => true,
+    }
+}
+
+const DETERMINERS: &[&str] =
+    &["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "its"];
+const FINITE: &[&str] = &[
+    "is", "are", "was", "were", "will", "would", "can", "could", "should", "must", "has", "have", "had",
+    "may", "might", "do", "does", "did",
+];
+
+/// Whether a finite verb comes within the four words after token `last`, so that what follows
+/// is a clause ("said my teeth are fine") and not an object ("said her name").
+fn clause_follows(tokens: &[Token], last: usize) -> bool {
+    let mut k = last;
+    for _ in 0..4 {
+        let Some(w) = next_word(tokens, k) else { return false };
+        if FINITE.contains(&w.as_str()) {
+            return true;
+        }
+        k += 2;
+    }
+    false
+}
+
+fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+    for &(words, to, need) in GROUPS {
+        let ok = words.iter().enumerate().all(|(k, w)| {
+            let t = i + 2 * k;
+            tokens.get(t).is_some_and(|t| plain_word(t) && t.text.eq_ignore_ascii_case(w))
+                && (k == 0 || tokens[t - 1].is(Kind::Space, " "))
+        });
+        let last = i + 2 * (words.len() - 1);
+        // "want to" only after its subject: "I want to" is "I would like to", "don't want to" is not.
+        let prev = prev_word(tokens, i);
+        let subject_ok = match words[0] {
+            "want" => prev.as_deref().is_some_and(|p| ["i", "we", "you", "they"].contains(&p)),
+            // "the plan to" is a noun.
+            "plan" | "plans" => prev.as_deref().is_none_or(|p| !DETERMINERS.contains(&p)),
+            // "I can hear" is a perception, not an ability: "I am able to hear" says too much.
+            _ if words.get(1) == Some(&"can") => next_word(tokens, last).is_none_or(|n| {
+                !["hear", "see", "smell", "feel", "taste", "understand", "imagine", "remember"]
+                    .contains(&n.as_str())
+            }),
+            _ => true,
+        };
+        // "said that" needs a clause after it, with a verb in its first few words.
+        let clause_ok = !matches!(need, Next::Clause) || words[0] == "think" || clause_follows(tokens, last);
+        if ok && subject_ok && clause_ok && next_ok(next_word(tokens, last).as_deref(), need) {
+            let mut out = Vec::new();
+            for (k, w) in to.iter().enumerate() {
+                if k > 0 {
+                    out.push(Token::space());
+                }
+                out.push(if k == 0 { recased(&tokens[i], (*w).to_owned()) } else { Token::word(*w) });
+            }
+            return Some((last + 1, out));
+        }
+    }
+    None
+}
+
+/// Nouns that take an infinitive of their own ("time to go", "a chance to win"): a "to" after
+/// them is not one of purpose.
+const INFINITIVE_NOUNS: &[&str] = &[
+    "time",
+    "way",
+    "chance",
+    "decision",
+    "plan",
+    "plans",
+    "ability",
+    "right",
+    "need",
+    "attempt",
+    "effort",
+    "reason",
+    "opportunity",
+    "place",
+    "thing",
+    "things",
+    "permission",
+    "money",
+    "courage",
+    "power",
+    "order",
+    "promise",
+    "wish",
+    "desire",
+    "tendency",
+    "failure",
+    "refusal",
+    "request",
+    "offer",
+    "invitation",
+    "advice",
+];
+
+/// Whether the "to" at `i` starts an infinitive of purpose: it follows a whole verb phrase (a
+/// noun that is its object, or "early", "home") and a bare verb follows it.
+fn purpose_to(tokens: &[Token], i: usize) -> bool {
+    if !tokens[i].text.eq_ignore_ascii_case("to") || !next_ok(next_word(tokens, i).as_deref(), Next::Verb) {
+        return false;
+    }
+    let Some(prev) = prev_word(tokens, i) else { return false };
+    // Verbs of going and stopping take no infinitive object, so a "to" after them is of purpose.
+    const MOTION: &[&str] =
+        &["ran", "went", "came", "hurried", "rushed", "stopped", "drove", "walked", "paused"];
+    if ["early", "late", "home", "outside", "upstairs", "downstairs"].contains(&prev.as_str())
+        || MOTION.contains(&prev.as_str())
+    {
+        return true;
+    }
+    let analyses = morph::analyse(&prev);
+    let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
+    let noun: u32 = analyses.iter().filter(|a| a.pos == Pos::Noun).map(|a| a.weight + 1).sum();
+    // "too heavy to lift" has an adjective before "to"; a determiner two words back makes the
+    // noun an object rather than a subject ("the window to let in air").
+    let object = i >= 4
+        && prev_word(tokens, i - 2).is_some_and(|d| {
+            ["the", "a", "an", "my", "his", "her", "our", "their", "your", "some"].contains(&d.as_str())
+        });
+    total > 0 && noun * 10 >= total * 9 && object && !INFINITIVE_NOUNS.contains(&prev.as_str())
+}
+
+/// Applies every phrasal-verb, function-word and word-group rewrite in one pass.
+pub fn rewrite(tokens: Vec<Token>) -> Vec<Token> {
+    let mut out = Vec::with_capacity(tokens.len() + 4);
+    let mut i = 0;
+    while i < tokens.len() {
+        if plain_word(&tokens[i]) {
+            if let Some((end, new)) = group_at(&tokens, i).or_else(|| phrasal_at(&tokens, i)) {
+                out.extend(new);
+                i = end;
+                continue;
+            }
+            if purpose_to(&tokens, i) {
+                out.extend([
+                    Token::word("in"),
+                    Token::space(),
+                    Token::word("order"),
+                    Token::space(),
+                    tokens[i].clone(),
+                ]);
+                i += 1;
+                continue;
+            }
+            let lower = tokens[i].text.to_lowercase();
+            // "too salty" -> "overly salty", but "too heavy to lift" needs its "too".
+            let overly = lower == "too"
+                && next_ok(next_word(&tokens, i).as_deref(), Next::Adjective)
+                && next_word(&tokens, i + 2).is_none_or(|w| w != "to");
+            if overly {
+                out.push(recased(&tokens[i], "overly".to_owned()));
+                i += 1;
+                continue;
+            }
+            if let Some(swap) = function_swap(&lower, next_word(&tokens, i).as_deref()) {
+                out.push(recased(&tokens[i], swap.to_owned()));
+                i += 1;
+                continue;
+            }
+        }
+        out.push(tokens[i].clone());
+        i += 1;
+    }
+    out
+}
+
+/// "Please close the door." -> "Close the door, please."; "Could you help, please?" -> "Could
+/// you please help?"; and "Can you" <-> "Could you" otherwise.
+pub fn please(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    let polite = ["could", "can", "would", "will"].contains(&p.lower(0).as_str()) && p.lower(1) == "you";
+    if p.lower(n - 1) == "please" && p.is_comma(n - 2) && polite && p.terminal.text == "?" && n >= 5 {
+        let mut out: Vec<Token> = p.items[..2].to_vec();
+        out.push(shape::word("please"));
+        out.extend_from_slice(&p.items[2..n - 2]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    if p.lower(0) == "please" && p.commas() == 0 && n >= 3 && p.terminal.text != "?" {
+        let mut out = vec![starting(&p.items[1])];
+        out.extend_from_slice(&p.items[2..]);
+        out.extend([shape::comma(), shape::word("please")]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    if polite && p.terminal.text == "?" && ["could", "can"].contains(&p.lower(0).as_str()) {
+        let swap = if p.lower(0) == "can" { "Could" } else { "Can" };
+        let mut out = vec![shape::word(swap)];
+        out.extend_from_slice(&p.items[1..]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::plain;
+    use crate::tokens::{join, tokenize};
+
+    fn rewritten(text: &str) -> String {
+        join(&rewrite(tokenize(text)))
+    }
+
+    fn polite(text: &str) -> Option<String> {
+        please(&plain(&tokenize(text))?).map(|t| join(&t))
+    }
+
+    #[test]
+    fn phrasal_verbs_become_single_verbs() {
+        assert_eq!(rewritten("We found out the truth."), "We discovered the truth.");
+        assert_eq!(rewritten("Prices have gone up."), "Prices have risen.");
+        assert_eq!(rewritten("Turn off the lights."), "Switch off the lights.");
+        assert_eq!(rewritten("She is looking for a job."), "She is searching for a job.");
+        assert_eq!(rewritten("He wrote down the number."), "He noted the number.");
+    }
+
+    #[test]
+    fn single_verbs_become_phrasal() {
+        assert_eq!(rewritten("They postponed the meeting."), "They put off the meeting.");
+        assert_eq!(rewritten("She returned home."), "She came back home.");
+        assert_eq!(rewritten("He returned the book."), "He returned the book.");
+        assert_eq!(rewritten("We continued working."), "We carried on working.");
+        assert_eq!(rewritten("We continued to work."), "We continued to work.");
+    }
+
+    #[test]
+    fn function_words_and_groups() {
+        assert_eq!(rewritten("It is almost done."), "It is nearly done.");
+        assert_eq!(rewritten("It costs about 20 dollars."), "It costs around 20 dollars.");
+        assert_eq!(rewritten("I talked about it."), "I talked about it.");
+        assert_eq!(rewritten("It is very cold."), "It is really cold.");
+        assert_eq!(rewritten("Thank you very much."), "Thank you very much.");
+        assert_eq!(rewritten("I have to go."), "I need to go.");
+        assert_eq!(rewritten("I have to the left a door."), "I have to the left a door.");
+        assert_eq!(rewritten("They are going to get married."), "They will get married.");
+        assert_eq!(rewritten("They are going to the park."), "They are going to the park.");
+        assert_eq!(rewritten("I want to sleep."), "I would like to sleep.");
+        assert_eq!(rewritten("I don't want to sleep."), "I don't want to sleep.");
+        assert_eq!(rewritten("Rest for a few days."), "Rest for several days.");
+        assert_eq!(rewritten("He calls every morning."), "He calls each morning.");
+        assert_eq!(rewritten("I think it works."), "I believe it works.");
+        assert_eq!(rewritten("I think about it."), "I think about it.");
+        assert_eq!(rewritten("She said my keys are here."), "She said that my keys are here.");
+        assert_eq!(rewritten("She said her name."), "She said her name.");
+        assert_eq!(rewritten("We waited half an hour."), "We waited thirty minutes.");
+        assert_eq!(rewritten("It barked all night."), "It barked the whole night.");
+        assert_eq!(rewritten("The company plans to grow."), "The company intends to grow.");
+        assert_eq!(rewritten("The plans to grow failed."), "The plans to grow failed.");
+        assert_eq!(rewritten("She ran to catch the train."), "She ran in order to catch the train.");
+        assert_eq!(rewritten("You can pay by card."), "You are able to pay by card.");
+        assert_eq!(rewritten("I can hear birds."), "I can hear birds.");
+        assert_eq!(rewritten("Speak a little louder."), "Speak slightly louder.");
+        assert_eq!(rewritten("It was too salty for me."), "It was overly salty for me.");
+        assert_eq!(rewritten("It was too heavy to lift."), "It was too heavy to lift.");
+        assert_eq!(rewritten("I forgot to call."), "I did not remember to call.");
+        assert_eq!(rewritten("My son wants a bike."), "My son would like a bike.");
+        assert_eq!(rewritten("They don't want a bike."), "They don't want a bike.");
+        assert_eq!(rewritten("A little girl came."), "A little girl came.");
+        assert_eq!(rewritten("He apologised for it."), "He said sorry for it.");
+        assert_eq!(rewritten("The train was full of tourists."), "The train was filled with tourists.");
+        assert_eq!(rewritten("He forgot it again."), "He forgot it once more.");
+        assert_eq!(
+            rewritten("She opened the window to let in air."),
+            "She opened the window in order to let in air."
+        );
+        assert_eq!(rewritten("The box was too heavy to lift."), "The box was too heavy to lift.");
+        assert_eq!(rewritten("It is the time to go."), "It is the time to go.");
+    }
+
+    #[test]
+    fn please_moves() {
+        assert_eq!(polite("Please close the window.").as_deref(), Some("Close the window, please."));
+        assert_eq!(
+            polite("Could you turn the music down, please?").as_deref(),
+            Some("Could you please turn the music down?")
+        );
+        assert_eq!(polite("Can you help me?").as_deref(), Some("Could you help me?"));
+        assert_eq!(polite("Please, no."), None);
+    }
+}

@@ -1,0 +1,464 @@
+//! Word-order rewrites of a plain sentence that keep every word: "X, so Y" becomes "Y because
+//! X", a trailing time phrase moves to the front ("... every morning." -> "Every morning, ..."),
+//! a frequency adverb moves to the front ("I usually walk" -> "Usually, I walk"), and a manner
+//! adverb moves between the verb's front and the end of the clause.
+//!
+//! Each one fires only on a narrow shape, with no other clause in the sentence that a moved
+//! phrase could come to belong to.
+
+use crate::lexicon::Pos;
+use crate::morph;
+use crate::shape::{self, Plain, comma, leaving_start, starting};
+use crate::tokens::Token;
+
+const SUBJECT_PRONOUNS: &[&str] = &["i", "you", "he", "she", "we", "they", "it"];
+const SUBJECT_DETERMINERS: &[&str] = &["the", "my", "your", "his", "her", "our", "their", "this", "that"];
+/// Words that start another clause or coordinate one: with them in the sentence, a moved
+/// adverb or phrase could attach to the wrong verb.
+const CLAUSE_WORDS: &[&str] = &[
+    "and", "but", "or", "because", "so", "when", "while", "if", "that", "who", "which", "where", "until",
+    "before", "after", "although", "since", "than", "as", "to",
+];
+const FREQUENCY_ADVERBS: &[&str] = &[
+    "usually",
+    "often",
+    "sometimes",
+    "normally",
+    "generally",
+    "occasionally",
+    "frequently",
+    "finally",
+    "eventually",
+    "recently",
+];
+const TIME_NOUNS: &[&str] = &[
+    "night",
+    "morning",
+    "evening",
+    "afternoon",
+    "week",
+    "weekend",
+    "month",
+    "year",
+    "summer",
+    "winter",
+    "spring",
+    "autumn",
+    "day",
+    "time",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+const WEEKDAYS: &[&str] = &[
+    "mondays",
+    "tuesdays",
+    "wednesdays",
+    "thursdays",
+    "fridays",
+    "saturdays",
+    "sundays",
+    "weekdays",
+    "weekends",
+];
+/// Words that tie a following time phrase to what comes before ("the end of last year").
+const BINDING_WORDS: &[&str] = &[
+    "of", "the", "a", "for", "since", "until", "till", "by", "from", "than", "about", "like", "with", "to",
+    "in", "on", "at", "during", "after", "before", "early", "late",
+];
+
+/// How many items the subject takes at the start: a pronoun, or a determiner and a noun.
+fn subject_len(p: &Plain) -> Option<usize> {
+    let first = p.lower(0);
+    if SUBJECT_PRONOUNS.contains(&first.as_str()) {
+        return Some(1);
+    }
+    let noun = p.lower(1);
+    let is_noun = morph::analyse(&noun).iter().any(|a| a.pos == Pos::Noun);
+    (SUBJECT_DETERMINERS.contains(&first.as_str()) && is_noun).then_some(2)
+}
+
+/// Whether a word is clearly a finite verb (a past or third-person form with most of the evidence).
+fn finite_verb(word: &str) -> bool {
+    let analyses = morph::analyse(word);
+    let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
+    let finite: u32 = analyses
+        .iter()
+        .filter(|a| {
+            a.pos == Pos::Verb
+                && matches!(
+                    a.form,
+                    morph::Form::Past | morph::Form::PastOrParticiple | morph::Form::ThirdPerson
+                )
+        })
+        .map(|a| a.weight + 1)
+        .sum();
+    total > 0 && finite * 10 >= total * 6
+}
+
+/// Words in "-ly" that are not manner adverbs.
+const LY_NOT_MANNER: &[&str] = &[
+    "only", "early", "friendly", "lovely", "lonely", "daily", "weekly", "monthly", "yearly", "likely",
+    "family", "silly", "ugly", "holy", "lively", "elderly", "fly", "rely", "reply", "supply", "apply",
+    "italy", "july", "belly", "jelly", "bully", "hourly", "costly", "deadly", "orderly", "really", "nearly",
+    "hardly",
+];
+
+/// A manner adverb in "-ly": WordNet reads it only as an adverb, or does not know it at all
+/// (untagged adverbs are left out of the lexicon).
+fn is_manner_adverb(word: &str) -> bool {
+    if !word.ends_with("ly")
+        || word.len() <= 4
+        || LY_NOT_MANNER.contains(&word)
+        || FREQUENCY_ADVERBS.contains(&word)
+    {
+        return false;
+    }
+    morph::analyse(word).iter().all(|a| a.pos == Pos::Adv)
+}
+
+/// Whether another clause hangs in the sentence. "as a" and "to the" are prepositions ("works as
+/// a nurse", "went to the gym"), not the start of a clause.
+fn has_clause_word(p: &Plain, skip: usize) -> bool {
+    p.items.iter().enumerate().any(|(k, t)| {
+        let w = t.text.to_lowercase();
+        let preposition = ["as", "to"].contains(&w.as_str())
+            && ["a", "an", "the", "my", "your", "his", "her", "our", "their", "school", "work", "bed"]
+                .contains(&p.lower(k + 1).as_str());
+        k != skip && CLAUSE_WORDS.contains(&w.as_str()) && !preposition
+    })
+}
+
+/// "X, so Y." -> "Y because X."
+pub fn so_to_because(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 1 || p.terminal.text == "?" {
+        return None;
+    }
+    let c = p.items.iter().position(|t| !t.is_word())?;
+    let follows = p.lower(c + 2);
+    if p.lower(c + 1) != "so"
+        || ["that", "much", "many", "far", "long", "do", "did", "is"].contains(&follows.as_str())
+    {
+        return None;
+    }
+    let (x, y) = (&p.items[..c], &p.items[c + 2..]);
+    if x.len() < 2 || y.len() < 2 {
+        return None;
+    }
+    let mut out = vec![starting(&y[0])];
+    out.extend_from_slice(&y[1..]);
+    out.push(shape::word("because"));
+    out.push(leaving_start(&x[0])?);
+    out.extend_from_slice(&x[1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// The length of a time phrase ending the sentence ("every morning", "on Mondays", "in 2019").
+fn trailing_time_phrase(p: &Plain) -> Option<usize> {
+    let n = p.items.len();
+    let w = |k: usize| p.lower(k);
+    let last = w(n - 1);
+    let two = n >= 2
+        && ((["last", "next", "this", "every", "each", "tomorrow", "yesterday"]
+            .contains(&w(n - 2).as_str())
+            && TIME_NOUNS.contains(&last.as_str()))
+            || (w(n - 2) == "on"
+                && (WEEKDAYS.contains(&last.as_str()) || TIME_NOUNS[14..].contains(&last.as_str())))
+            || (w(n - 2) == "at"
+                && ["night", "weekends", "midnight", "noon", "dawn"].contains(&last.as_str()))
+            || (w(n - 2) == "for" && ["breakfast", "lunch", "dinner", "supper"].contains(&last.as_str()))
+            || (w(n - 2) == "after"
+                && ["work", "school", "lunch", "dinner", "breakfast"].contains(&last.as_str()))
+            || (w(n - 2) == "in" && last.len() == 4 && last.bytes().all(|b| b.is_ascii_digit())));
+    let three = n >= 3
+        && ["in", "during"].contains(&w(n - 3).as_str())
+        && w(n - 2) == "the"
+        && ["morning", "afternoon", "evening", "summer", "winter", "spring", "autumn", "night"]
+            .contains(&last.as_str());
+    const DURATIONS: &[&str] = &["minutes", "hours", "days", "weeks", "months", "years", "seconds"];
+    let numbered = n >= 3 && w(n - 3) == "in" && DURATIONS.contains(&last.as_str());
+    let weekday = |x: &str| WEEKDAYS.iter().any(|d| d.strip_suffix('s') == Some(x));
+    let day_part = n >= 3
+        && w(n - 3) == "on"
+        && weekday(&w(n - 2))
+        && ["mornings", "evenings", "afternoons", "nights", "morning", "evening", "afternoon", "night"]
+            .contains(&last.as_str());
+    let len = if three || numbered || day_part {
+        3
+    } else if two {
+        2
+    } else {
+        return None;
+    };
+    let before = w(n - len - 1);
+    (!BINDING_WORDS.contains(&before.as_str()) && !before.ends_with("'s")).then_some(len)
+}
+
+/// "We ate at home last night." -> "Last night, we ate at home."
+pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let len = trailing_time_phrase(p)?;
+    let n = p.items.len();
+    // "promised to help him move on Saturday": the day may belong to either verb.
+    let infinitive = (0..n).any(|k| {
+        p.lower(k) == "to"
+            && morph::analyse(&p.lower(k + 1))
+                .iter()
+                .any(|a| a.pos == Pos::Verb && a.form == morph::Form::Base)
+    });
+    if has_clause_word(p, usize::MAX) && infinitive {
+        return None;
+    }
+    if n - len < 3 {
+        return None;
+    }
+    let mut out = vec![starting(&p.items[n - len])];
+    out.extend_from_slice(&p.items[n - len + 1..]);
+    out.push(comma());
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..n - len]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "I usually walk to work." -> "Usually, I walk to work."
+pub fn front_frequency_adverb(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let s = subject_len(p)?;
+    let adverb = p.lower(s);
+    if !FREQUENCY_ADVERBS.contains(&adverb.as_str()) || p.items.len() < s + 3 {
+        return None;
+    }
+    let mut out = vec![starting(&p.items[s]), comma(), leaving_start(&p.items[0])?];
+    out.extend_from_slice(&p.items[1..s]);
+    out.extend_from_slice(&p.items[s + 1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// A manner adverb in "-ly" moves from before the verb to the end of the clause ("She quickly
+/// finished it." -> "She finished it quickly."), or from the end to before the verb.
+pub fn move_manner_adverb(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let s = subject_len(p)?;
+    let n = p.items.len();
+    let manner = |k: usize| is_manner_adverb(&p.lower(k));
+    if n >= s + 3 && manner(s) && finite_verb(&p.lower(s + 1)) && !has_clause_word(p, usize::MAX) {
+        let mut out: Vec<Token> = p.items[..s].to_vec();
+        out.extend_from_slice(&p.items[s + 1..]);
+        out.push(Token { changed: true, ..p.items[s].clone() });
+        return Some(shape::build(&out, &p.terminal));
+    }
+    let degree = ["very", "so", "too", "quite", "really", "more", "most"].contains(&p.lower(n - 2).as_str());
+    if n >= s + 3 && manner(n - 1) && !degree && finite_verb(&p.lower(s)) && !has_clause_word(p, usize::MAX) {
+        let mut out: Vec<Token> = p.items[..s].to_vec();
+        out.push(Token { changed: true, ..p.items[n - 1].clone() });
+        out.extend_from_slice(&p.items[s..n - 1]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    // "He walked slowly along the beach." -> "He slowly walked along the beach."
+    let preposition = PLACE_PREPOSITIONS.contains(&p.lower(s + 2).as_str());
+    if n >= s + 4
+        && manner(s + 1)
+        && preposition
+        && finite_verb(&p.lower(s))
+        && !has_clause_word(p, usize::MAX)
+    {
+        let mut out: Vec<Token> = p.items[..s].to_vec();
+        out.push(Token { changed: true, ..p.items[s + 1].clone() });
+        out.push(p.items[s].clone());
+        out.extend_from_slice(&p.items[s + 2..]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    None
+}
+
+const PLACE_PREPOSITIONS: &[&str] = &[
+    "at", "in", "on", "during", "near", "outside", "inside", "behind", "along", "across", "around", "through",
+];
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "every",
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve",
+];
+
+/// The start of a place or time phrase ending the sentence: a preposition, a determiner, at
+/// most two modifiers and a noun, right after a noun or an adverb (after a verb or an adjective
+/// the phrase is its complement: "lives in Paris", "interested in art").
+fn trailing_place_phrase(p: &Plain) -> Option<usize> {
+    let n = p.items.len();
+    let start = (n.saturating_sub(5)..n.saturating_sub(2))
+        .find(|&k| PLACE_PREPOSITIONS.contains(&p.lower(k).as_str()))?;
+    if !DETERMINERS.contains(&p.lower(start + 1).as_str()) || (start + 2..n).any(|k| p.is_comma(k)) {
+        return None;
+    }
+    let last = p.lower(n - 1);
+    let last_ok = morph::analyse(&last).iter().any(|a| a.pos == Pos::Noun) || last == "o'clock";
+    let inner_ok = (start + 2..n - 1).all(|k| {
+        let a = morph::analyse(&p.lower(k));
+        !a.is_empty() && a.iter().all(|a| matches!(a.pos, Pos::Noun | Pos::Adj))
+    });
+    let before = p.lower(start - 1);
+    let analyses = morph::analyse(&before);
+    let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
+    let noun: u32 = analyses.iter().filter(|a| a.pos == Pos::Noun).map(|a| a.weight + 1).sum();
+    // A noun after a determiner ("a nurse at"), a clear noun, a particle ("went out during"),
+    // or a manner adverb.
+    let determined = start >= 2 && DETERMINERS.contains(&p.lower(start - 2).as_str()) && noun > 0;
+    let particle = ["out", "up", "down", "off", "away", "back"].contains(&before.as_str());
+    // Verbs of posture and activity take no complement, so a place phrase after them is free.
+    const INTRANSITIVE: &[&str] = &[
+        "sat", "stood", "lay", "slept", "played", "waited", "worked", "stayed", "rested", "sang", "danced",
+        "sits", "stands", "sleeps", "plays", "waits", "works", "stays", "rests", "sings", "dances",
+        "sitting", "standing", "sleeping", "playing", "waiting", "working", "resting", "melted", "froze",
+        "grew", "happened",
+    ];
+    let particle = particle || INTRANSITIVE.contains(&before.as_str());
+    let before_ok =
+        (total > 0 && noun * 10 >= total * 8) || determined || particle || is_manner_adverb(&before);
+    (last_ok && inner_ok && before_ok).then_some(start)
+}
+
+/// "We spent the weekend at the beach." -> "At the beach, we spent the weekend."
+pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" || has_clause_word(p, usize::MAX) {
+        return None;
+    }
+    let k = trailing_place_phrase(p)?;
+    // "put the keys in the drawer": the place is what the verb is about.
+    const PLACING: &[&str] = &[
+        "put", "puts", "placed", "set", "laid", "hung", "kept", "stored", "left", "hid", "keeps", "lives",
+        "live", "lived",
+    ];
+    if k < 3 || p.items[..k].iter().any(|t| PLACING.contains(&t.text.to_lowercase().as_str())) {
+        return None;
+    }
+    let mut out = vec![starting(&p.items[k])];
+    out.extend_from_slice(&p.items[k + 1..]);
+    out.push(comma());
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..k]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "It was late, but we stayed." -> "Although it was late, we stayed."
+pub fn but_to_although(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 1 || p.terminal.text == "?" {
+        return None;
+    }
+    let c = p.items.iter().position(|t| !t.is_word())?;
+    let (x, y) = (&p.items[..c], &p.items[c + 2..]);
+    if p.lower(c + 1) != "but"
+        || x.len() < 2
+        || y.len() < 2
+        || !SUBJECT_PRONOUNS.contains(&p.lower(c + 2).as_str())
+    {
+        return None;
+    }
+    let mut out = vec![shape::word("Although"), leaving_start(&x[0])?];
+    out.extend_from_slice(&x[1..]);
+    out.push(comma());
+    out.extend_from_slice(y);
+    Some(shape::build(&out, &p.terminal))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::shape::apply as run;
+
+    #[test]
+    fn so_becomes_because() {
+        assert_eq!(
+            run(so_to_because, "It is raining, so we will stay inside.").as_deref(),
+            Some("We will stay inside because it is raining.")
+        );
+        assert_eq!(run(so_to_because, "It was late, so that we left."), None);
+        assert_eq!(run(so_to_because, "Mary was tired, so we left."), None);
+    }
+
+    #[test]
+    fn time_phrases_move_to_the_front() {
+        let f = front_time_phrase;
+        assert_eq!(
+            run(f, "He reads the newspaper every morning.").as_deref(),
+            Some("Every morning, he reads the newspaper.")
+        );
+        assert_eq!(
+            run(f, "The museum is closed on Mondays.").as_deref(),
+            Some("On Mondays, the museum is closed.")
+        );
+        assert_eq!(run(f, "We moved to Lisbon in 2019.").as_deref(), Some("In 2019, we moved to Lisbon."));
+        assert_eq!(
+            run(f, "Dinner is ready in twenty minutes.").as_deref(),
+            Some("In twenty minutes, dinner is ready.")
+        );
+        assert_eq!(
+            run(f, "It is busy on Saturday mornings.").as_deref(),
+            Some("On Saturday mornings, it is busy.")
+        );
+        assert_eq!(run(f, "It rained at the end of last year."), None);
+        assert_eq!(run(f, "Did it rain last night?"), None);
+    }
+
+    #[test]
+    fn frequency_adverbs_move_to_the_front() {
+        let f = front_frequency_adverb;
+        assert_eq!(run(f, "I usually walk to work.").as_deref(), Some("Usually, I walk to work."));
+        assert_eq!(run(f, "The shop often closes early.").as_deref(), Some("Often, the shop closes early."));
+        assert_eq!(run(f, "I usually do."), None);
+    }
+
+    #[test]
+    fn manner_adverbs_move() {
+        let f = move_manner_adverb;
+        assert_eq!(
+            run(f, "She quickly finished her homework.").as_deref(),
+            Some("She finished her homework quickly.")
+        );
+        assert_eq!(
+            run(f, "He answered all the questions correctly.").as_deref(),
+            Some("He correctly answered all the questions.")
+        );
+        assert_eq!(run(f, "She speaks very quietly."), None);
+        assert_eq!(run(f, "He quickly ran and jumped."), None);
+        assert_eq!(
+            run(f, "He walked slowly along the beach.").as_deref(),
+            Some("He slowly walked along the beach.")
+        );
+    }
+
+    #[test]
+    fn place_phrases_move_to_the_front() {
+        let f = front_place_phrase;
+        assert_eq!(
+            run(f, "We spent the weekend at the beach.").as_deref(),
+            Some("At the beach, we spent the weekend.")
+        );
+        assert_eq!(
+            run(f, "I have a meeting at three o'clock.").as_deref(),
+            Some("At three o'clock, I have a meeting.")
+        );
+        // After a verb or an adjective the phrase is a complement.
+        assert_eq!(run(f, "She lives in a small flat."), None);
+        assert_eq!(run(f, "He put the keys in the drawer."), None);
+        assert_eq!(run(f, "He is interested in the film."), None);
+    }
+
+    #[test]
+    fn but_becomes_although() {
+        assert_eq!(
+            run(but_to_although, "He was tired, but he kept working.").as_deref(),
+            Some("Although he was tired, he kept working.")
+        );
+        assert_eq!(run(but_to_although, "It is cheap, but good."), None);
+    }
+}

@@ -1,0 +1,170 @@
+//! The plain sentence shape that the word-order rewrites work on: words separated by single
+//! spaces, commas inside, one terminal mark. Anything else (quotes, brackets, URLs, code, line
+//! breaks) is not plain, so those rewrites leave such sentences alone by construction.
+
+use crate::lexicon;
+use crate::substitute::lowercase_ok;
+use crate::tokens::{Kind, Token};
+
+/// A plain sentence: its words and inner commas in order, and the terminal mark.
+#[derive(Clone, Debug)]
+pub struct Plain {
+    pub items: Vec<Token>,
+    pub terminal: Token,
+}
+
+impl Plain {
+    /// The lowercase text of item `k` ("" past the end).
+    pub fn lower(&self, k: usize) -> String {
+        self.items.get(k).map(|t| t.text.to_lowercase()).unwrap_or_default()
+    }
+
+    pub fn is_comma(&self, k: usize) -> bool {
+        self.items.get(k).is_some_and(|t| t.kind == Kind::Punct)
+    }
+
+    pub fn commas(&self) -> usize {
+        self.items.iter().filter(|t| t.kind == Kind::Punct).count()
+    }
+
+    /// The index of the first item whose lowercase text is `word`.
+    pub fn find(&self, word: &str) -> Option<usize> {
+        self.items.iter().position(|t| t.is_word() && t.text.eq_ignore_ascii_case(word))
+    }
+}
+
+/// The plain shape of a sentence, if it has it. Frozen words (names in quotes, code) make it not
+/// plain, since a rewrite must not move them around.
+pub fn plain(tokens: &[Token]) -> Option<Plain> {
+    let (terminal, body) = tokens.split_last()?;
+    if terminal.kind != Kind::Punct || ![".", "!", "?"].contains(&terminal.text.as_str()) {
+        return None;
+    }
+    let mut items: Vec<Token> = Vec::new();
+    let mut expect_word = true;
+    for t in body {
+        match t.kind {
+            Kind::Word if expect_word && !t.frozen => {
+                items.push(t.clone());
+                expect_word = false;
+            }
+            Kind::Space if t.text == " " && !expect_word => expect_word = true,
+            Kind::Punct if t.text == "," && !expect_word && items.last().is_some_and(Token::is_word) => {
+                items.push(t.clone());
+            }
+            _ => return None,
+        }
+    }
+    (items.last().is_some_and(Token::is_word)).then(|| Plain { items, terminal: terminal.clone() })
+}
+
+/// The tokens of a sentence made of `items` (words and commas) and `terminal`.
+pub fn build(items: &[Token], terminal: &Token) -> Vec<Token> {
+    let mut out = Vec::with_capacity(items.len() * 2 + 1);
+    for (k, t) in items.iter().enumerate() {
+        if k > 0 && t.is_word() {
+            out.push(Token::space());
+        }
+        out.push(t.clone());
+    }
+    out.push(terminal.clone());
+    out
+}
+
+pub fn capitalise(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+pub fn is_title(word: &str) -> bool {
+    word.chars().next().is_some_and(char::is_uppercase)
+}
+
+/// A word that leaves the start of a sentence, lowercased; `None` when lowercasing could turn a
+/// name into a word. "I" stays as it is.
+pub fn leaving_start(token: &Token) -> Option<Token> {
+    let t = &token.text;
+    if t == "I" || t.starts_with("I'") || t.starts_with("I’") || !is_title(t) {
+        return Some(token.clone());
+    }
+    // "It's" and "There's" are fine lowercased when their first part is.
+    let stem = t.split(['\'', '’']).next().unwrap_or(t);
+    if !lowercase_ok(stem) || !common_word(&stem.to_lowercase()) {
+        return None;
+    }
+    let mut chars = t.chars();
+    let first = chars.next()?;
+    let text: String = first.to_lowercase().chain(chars).collect();
+    Some(Token { text, changed: true, ..token.clone() })
+}
+
+/// Whether a word is a function word, a common lemma of the lexicon or a regular plural of one: a name
+/// such as "Maria" can also be read as an irregular form of a rare word ("mare"), and must keep
+/// its capital.
+fn common_word(lower: &str) -> bool {
+    const PLURALS: &[&str] = &["children", "people", "men", "women", "feet", "teeth", "mice"];
+    // A word seen a few times in SemCor: "maria" (lunar plains) is seen once, "weather" often.
+    let lemma = |w: &str| {
+        lexicon::lookup(w).is_some_and(|e| !e.proper && e.senses().map(|s| s.weight).sum::<u32>() >= 3)
+    };
+    lexicon::is_stopword(lower)
+        || PLURALS.contains(&lower)
+        || lemma(lower)
+        || lower.strip_suffix('s').is_some_and(lemma)
+        || lower.strip_suffix("es").is_some_and(lemma)
+        || lower.strip_suffix("ies").is_some_and(|s| lemma(&format!("{s}y")))
+}
+
+/// A word that comes to start a sentence, capitalised.
+pub fn starting(token: &Token) -> Token {
+    let text = capitalise(&token.text);
+    Token { changed: token.changed || text != token.text, text, ..token.clone() }
+}
+
+/// A new word token, as a rewrite inserts it.
+pub fn word(text: &str) -> Token {
+    Token::word(text)
+}
+
+/// A comma inserted by a rewrite.
+pub fn comma() -> Token {
+    Token { changed: true, ..Token::new(",", Kind::Punct) }
+}
+
+/// Runs a rewrite of a plain sentence on a text, for tests.
+#[cfg(test)]
+pub fn apply(rewrite: fn(&Plain) -> Option<Vec<Token>>, text: &str) -> Option<String> {
+    rewrite(&plain(&crate::tokens::tokenize(text))?).map(|t| crate::tokens::join(&t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokens::{join, tokenize};
+
+    #[test]
+    fn plain_round_trips() {
+        for text in ["We left, and it rained.", "Hello there!", "Is it?"] {
+            let p = plain(&tokenize(text)).unwrap();
+            assert_eq!(join(&build(&p.items, &p.terminal)), text);
+        }
+        for text in ["He said \"hi\".", "See https://x.org now.", "No end", "Two  spaces.", "A, , b."] {
+            assert!(plain(&tokenize(text)).is_none(), "{text}");
+        }
+    }
+
+    #[test]
+    fn recasing() {
+        let maria = tokenize("Maria");
+        assert!(leaving_start(&maria[0]).is_none(), "a name read as the plural of \"mare\"");
+        assert_eq!(leaving_start(&tokenize("Children")[0]).unwrap().text, "children");
+        let t = tokenize("The Smith I");
+        assert_eq!(leaving_start(&t[0]).unwrap().text, "the");
+        assert!(leaving_start(&t[2]).is_none());
+        assert_eq!(leaving_start(&t[4]).unwrap().text, "I");
+        assert_eq!(starting(&t[0]).text, "The");
+    }
+}

@@ -1,0 +1,55 @@
+//! The word-order rewrites of one sentence gathered as candidates, safest first, so that the
+//! paraphraser uses one of them: one structural change keeps a sentence readable and close in
+//! meaning, several at once do not.
+
+use crate::shape::plain;
+use crate::tokens::Token;
+use crate::{phrasal, reorder, rewrite, voice};
+
+/// Every word-order rewrite that applies to the sentence, in order of preference: moves that
+/// keep every word first, the passive (which adds two) last.
+pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
+    let mut out: Vec<Vec<Token>> = Vec::new();
+    out.extend(rewrite::move_clause(tokens));
+    let Some(p) = plain(tokens) else { return out };
+    for rewrite in [
+        reorder::so_to_because,
+        reorder::but_to_although,
+        reorder::front_time_phrase,
+        reorder::front_frequency_adverb,
+        phrasal::please,
+        reorder::move_manner_adverb,
+        voice::existential,
+        reorder::front_place_phrase,
+        voice::dative,
+        voice::it_takes,
+        voice::active,
+        voice::passive,
+    ] {
+        out.extend(rewrite(&p));
+    }
+    out
+}
+
+/// The rewrite for a sentence that nothing else changed: close in meaning, but a change of
+/// tense, so never preferred.
+pub fn last_resort(tokens: &[Token]) -> Option<Vec<Token>> {
+    voice::perfect_to_past(&plain(tokens)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokens::{join, tokenize};
+
+    #[test]
+    fn safest_first() {
+        let all: Vec<String> = candidates(&tokenize("The boy wrote the letter every morning."))
+            .iter()
+            .map(|t| join(t))
+            .collect();
+        assert_eq!(all[0], "Every morning, the boy wrote the letter.", "{all:?}");
+        assert!(all.len() >= 2, "{all:?}");
+        assert!(candidates(&tokenize("Hello.")).is_empty());
+    }
+}

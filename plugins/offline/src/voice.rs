@@ -1,0 +1,442 @@
+//! Rewrites that change how a plain sentence is built rather than its words: the active voice
+//! to the passive ("The teacher explained the problem." -> "The problem was explained by the
+//! teacher.") and back, "there is" to and from a plain subject ("There is a café near the bank."
+//! <-> "A café is near the bank."), the person after the thing ("brought us the menu" ->
+//! "brought the menu to us"), "It took us an hour to get there." -> "Getting there took us an
+//! hour.", and, as a last resort, the present perfect as the simple past.
+//!
+//! The passive is the riskiest rewrite, so it takes only a past-tense action verb between a
+//! pronoun or a determined noun and a determined noun object, with at most a short prepositional
+//! phrase after it.
+
+use crate::lexicon::{self, Pos};
+use crate::morph::{self, Form};
+use crate::shape::{self, Plain, leaving_start, starting};
+use crate::tokens::Token;
+
+/// Subject pronouns that read well after "by", with their object forms.
+const PRONOUNS: &[(&str, &str)] = &[("he", "him"), ("she", "her"), ("they", "them")];
+const DETERMINERS: &[&str] =
+    &["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those"];
+const POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
+/// Verbs of state, of motion and light verbs, whose passive is odd or wrong.
+const NO_PASSIVE: &[&str] = &[
+    "be", "have", "do", "get", "become", "seem", "cost", "weigh", "last", "lack", "fit", "suit", "resemble",
+    "mean", "want", "need", "like", "love", "hate", "know", "owe", "leave", "go", "come", "lose", "miss",
+    "enjoy", "reach", "spend", "hold", "keep", "let", "feel", "hear", "see", "watch", "say", "tell", "ask",
+    "make", "take", "give", "put", "run", "walk", "sit", "stand", "wait", "marry", "catch", "eat", "drink",
+];
+const PLACE_PREPOSITIONS: &[&str] = &[
+    "in", "on", "at", "near", "next", "under", "behind", "outside", "inside", "beside", "across", "around",
+    "above", "below", "between", "opposite", "by", "into", "onto", "over", "with", "for", "from", "during",
+    "after", "before", "to",
+];
+
+/// A noun, or a plain word the lexicon does not know (WordNet leaves out untagged nouns
+/// without synonyms, such as "cafe").
+fn is_noun(word: &str) -> bool {
+    let a = morph::analyse(word);
+    a.iter().any(|a| a.pos == Pos::Noun)
+        || (a.is_empty()
+            && word.len() > 2
+            && word.bytes().all(|b| b.is_ascii_lowercase())
+            && !lexicon::is_stopword(word))
+}
+
+fn is_plural_noun(word: &str) -> bool {
+    let a = morph::analyse(word);
+    a.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural)
+        && !a.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Base)
+}
+
+/// Adjectives or nouns only: the words between a determiner and its head noun.
+fn modifier_or_noun(word: &str) -> bool {
+    let a = morph::analyse(word);
+    let total: u32 = a.iter().map(|a| a.weight + 1).sum();
+    let nominal: u32 = a.iter().filter(|a| matches!(a.pos, Pos::Noun | Pos::Adj)).map(|a| a.weight + 1).sum();
+    // Between a determiner and its noun a participle is an adjective too ("a fallen tree").
+    let participle =
+        a.iter().any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Participle | Form::PastOrParticiple));
+    total > 0 && (nominal * 10 >= total * 8 || participle)
+}
+
+/// The lemma of a past-tense verb, when most of the word's evidence says it is one.
+fn past_verb(word: &str, after_pronoun: bool) -> Option<&'static str> {
+    let analyses = morph::analyse(word);
+    let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
+    let past: Vec<_> = analyses
+        .iter()
+        .filter(|a| a.pos == Pos::Verb && matches!(a.form, Form::Past | Form::PastOrParticiple))
+        .collect();
+    let weight: u32 = past.iter().map(|a| a.weight + 1).sum();
+    let needed = if after_pronoun { 5 } else { 7 };
+    (total > 0 && weight * 10 >= total * needed).then_some(())?;
+    past.first().map(|a| a.entry.lemma)
+}
+
+/// The end (exclusive) of a noun phrase "det (modifier) noun" starting at `k`; an object
+/// (`object`) must end the sentence or be followed by a preposition.
+fn noun_phrase(p: &Plain, k: usize, object: bool) -> Option<usize> {
+    if !DETERMINERS.contains(&p.lower(k).as_str()) {
+        return None;
+    }
+    for end in [k + 2, k + 3] {
+        let last_ok = is_noun(&p.lower(end - 1));
+        let inner_ok = (k + 1..end - 1).all(|j| modifier_or_noun(&p.lower(j)));
+        let next = p.lower(end);
+        let ends = !object
+            || next.is_empty()
+            || PLACE_PREPOSITIONS.contains(&next.as_str())
+            || [
+                "home",
+                "here",
+                "there",
+                "away",
+                "together",
+                "every",
+                "each",
+                "last",
+                "this",
+                "next",
+                "yesterday",
+                "today",
+                "again",
+            ]
+            .contains(&next.as_str());
+        if end <= p.items.len() && last_ok && inner_ok && ends && p.items[k..end].iter().all(Token::is_word) {
+            return Some(end);
+        }
+    }
+    None
+}
+
+/// "The teacher explained the problem." -> "The problem was explained by the teacher."
+pub fn passive(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let first = p.lower(0);
+    let (subject, by_form) = match PRONOUNS.iter().find(|(s, _)| *s == first) {
+        Some(&(_, object)) => (1, Some(object)),
+        None => (noun_phrase(p, 0, false)?, None),
+    };
+    let lemma = past_verb(&p.lower(subject), by_form.is_some())?;
+    if NO_PASSIVE.contains(&lemma) {
+        return None;
+    }
+    let object_end = noun_phrase(p, subject + 1, true)?;
+    let rest = &p.items[object_end..];
+    // A possessive object after a pronoun subject is usually the subject's own ("hurt his knee").
+    let possessive = POSSESSIVES.contains(&p.lower(subject + 1).as_str());
+    // A possessive after the object may point back to the subject ("sang a song for their mother").
+    let rest_ok = rest.len() <= 4
+        && rest.iter().all(|t| {
+            let w = t.text.to_lowercase();
+            t.is_word() && !is_verbish(&w) && !POSSESSIVES.contains(&w.as_str())
+        });
+    // "The team celebrated their victory": a third-person possessive may point back too.
+    let own = possessive
+        && (by_form.is_some() || ["his", "her", "their", "its"].contains(&p.lower(subject + 1).as_str()));
+    if own || !rest_ok {
+        return None;
+    }
+    let participle = morph::inflect(lemma, Pos::Verb, Form::Participle)?;
+    let be = if is_plural_noun(&p.lower(object_end - 1)) { "were" } else { "was" };
+    let mut out = vec![starting(&p.items[subject + 1])];
+    out.extend_from_slice(&p.items[subject + 2..object_end]);
+    out.push(shape::word(be));
+    out.push(shape::word(&participle));
+    out.extend_from_slice(rest);
+    out.push(shape::word("by"));
+    match by_form {
+        Some(object) => out.push(shape::word(object)),
+        None => {
+            out.push(leaving_start(&p.items[0])?);
+            out.extend_from_slice(&p.items[1..subject]);
+        }
+    }
+    Some(shape::build(&out, &p.terminal))
+}
+
+fn is_verbish(word: &str) -> bool {
+    let a = morph::analyse(word);
+    let total: u32 = a.iter().map(|a| a.weight + 1).sum();
+    let verb: u32 = a.iter().filter(|a| a.pos == Pos::Verb).map(|a| a.weight + 1).sum();
+    total > 0 && verb * 2 > total
+}
+
+const BE: &[&str] = &["is", "are", "was", "were"];
+const EXISTENTIAL_DETERMINERS: &[&str] = &["a", "an", "some", "two", "three", "several", "many"];
+
+/// Where the noun phrase after an existential determiner ends and a place phrase begins.
+fn place_after(p: &Plain, from: usize) -> Option<usize> {
+    let k = (from + 1..p.items.len().min(from + 4))
+        .find(|&k| PLACE_PREPOSITIONS.contains(&p.lower(k).as_str()))?;
+    let head_ok = is_noun(&p.lower(k - 1)) && (from + 1..k).all(|j| modifier_or_noun(&p.lower(j)));
+    (head_ok && k + 1 < p.items.len()).then_some(k)
+}
+
+/// "There is a café near the bank." <-> "A café is near the bank."
+pub fn existential(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    // "There is" or, contracted, "There's": where the noun phrase starts, and the verb.
+    let first = p.lower(0).replace('’', "'");
+    let existential = match first.as_str() {
+        "there" if BE.contains(&p.lower(1).as_str()) => Some((2, p.items[1].clone())),
+        "there's" => Some((1, shape::word("is"))),
+        _ => None,
+    };
+    if let Some((np, be)) = existential {
+        if !EXISTENTIAL_DETERMINERS.contains(&p.lower(np).as_str()) {
+            return None;
+        }
+        let k = place_after(p, np)?;
+        let mut out = vec![starting(&p.items[np])];
+        out.extend_from_slice(&p.items[np + 1..k]);
+        out.push(be);
+        out.extend_from_slice(&p.items[k..]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    if ["a", "an"].contains(&p.lower(0).as_str()) {
+        let be = (2..p.items.len().min(5)).find(|&j| BE.contains(&p.lower(j).as_str()))?;
+        let head_ok = is_noun(&p.lower(be - 1)) && (1..be - 1).all(|j| modifier_or_noun(&p.lower(j)));
+        let place = PLACE_PREPOSITIONS.contains(&p.lower(be + 1).as_str()) && be + 2 < p.items.len();
+        if !head_ok || !place {
+            return None;
+        }
+        let mut out = vec![shape::word("There"), p.items[be].clone(), leaving_start(&p.items[0])?];
+        out.extend_from_slice(&p.items[1..be]);
+        out.extend_from_slice(&p.items[be + 1..]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    None
+}
+
+/// The lemma of a past participle.
+fn participle_lemma(word: &str) -> Option<&'static str> {
+    morph::analyse(word)
+        .into_iter()
+        .find(|a| {
+            a.pos == Pos::Verb
+                && (matches!(a.form, Form::Participle | Form::PastOrParticiple)
+                    // "run", "come": the participle is the base form.
+                    || (a.form == Form::Base && morph::inflect(a.entry.lemma, Pos::Verb, Form::Participle).as_deref() == Some(word)))
+        })
+        .map(|a| a.entry.lemma)
+}
+
+/// "The road was blocked by a fallen tree." -> "A fallen tree blocked the road."
+pub fn active(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let subject = noun_phrase(p, 0, false)?;
+    if !["was", "were"].contains(&p.lower(subject).as_str()) || p.lower(subject + 2) != "by" {
+        return None;
+    }
+    let lemma = participle_lemma(&p.lower(subject + 1))?;
+    let agent_end = noun_phrase(p, subject + 3, true)?;
+    if agent_end != p.items.len() || NO_PASSIVE.contains(&lemma) {
+        return None;
+    }
+    let past = morph::inflect(lemma, Pos::Verb, Form::Past)?;
+    let mut out = vec![starting(&p.items[subject + 3])];
+    out.extend_from_slice(&p.items[subject + 4..agent_end]);
+    out.push(shape::word(&past));
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..subject]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+const OBJECT_PRONOUNS: &[&str] = &["me", "us", "him", "her", "them", "you"];
+/// Verbs that take two objects and say the same with "to" before the person.
+const DATIVE: &[&str] = &[
+    "bring", "give", "send", "show", "hand", "lend", "offer", "pass", "sell", "teach", "tell", "write",
+    "read",
+];
+
+/// "The waiter brought us the menu." -> "The waiter brought the menu to us."
+pub fn dative(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let k = (1..p.items.len().saturating_sub(2)).find(|&k| {
+        let w = p.lower(k);
+        let analyses = morph::analyse(&w);
+        let lemma = analyses.iter().find(|a| a.pos == Pos::Verb).map(|a| a.entry.lemma);
+        lemma.is_some_and(|l| DATIVE.contains(&l)) && OBJECT_PRONOUNS.contains(&p.lower(k + 1).as_str())
+    });
+    // "gave the patient some water": a person as a noun phrase, then the thing.
+    let Some(k) = k else { return dative_noun(p) };
+    let object_end = noun_phrase(p, k + 2, true)?;
+    let mut out: Vec<Token> = p.items[..=k].to_vec();
+    out.extend_from_slice(&p.items[k + 2..object_end]);
+    out.push(shape::word("to"));
+    out.push(p.items[k + 1].clone());
+    out.extend_from_slice(&p.items[object_end..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "The nurse gave the patient some water." -> "The nurse gave some water to the patient."
+fn dative_noun(p: &Plain) -> Option<Vec<Token>> {
+    const THING_DETERMINERS: &[&str] =
+        &["a", "an", "some", "the", "his", "her", "their", "my", "our", "your"];
+    let k = (1..p.items.len().saturating_sub(3)).find(|&k| {
+        let lemma =
+            morph::analyse(&p.lower(k)).into_iter().find(|a| a.pos == Pos::Verb).map(|a| a.entry.lemma);
+        lemma.is_some_and(|l| DATIVE.contains(&l))
+            && ["the", "his", "her", "my", "our", "their", "your"].contains(&p.lower(k + 1).as_str())
+    })?;
+    let person_end = k + 3;
+    let person_ok = is_noun(&p.lower(k + 2)) && THING_DETERMINERS.contains(&p.lower(person_end).as_str());
+    let thing_end = noun_phrase(p, person_end, true).or_else(|| {
+        // "some water": "some" is a determiner here too.
+        (p.lower(person_end) == "some" && is_noun(&p.lower(person_end + 1))).then_some(person_end + 2)
+    })?;
+    if !person_ok || thing_end != p.items.len() {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..=k].to_vec();
+    out.extend_from_slice(&p.items[person_end..thing_end]);
+    out.push(shape::word("to"));
+    out.extend_from_slice(&p.items[k + 1..person_end]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "It took us three hours to get there." -> "Getting there took us three hours."
+pub fn it_takes(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.lower(0) != "it" || !["takes", "took", "took"].contains(&p.lower(1).as_str()) {
+        return None;
+    }
+    let to = p.find("to")?;
+    if to < 3 || to + 1 >= p.items.len() {
+        return None;
+    }
+    let verb = p.lower(to + 1);
+    let lemma = if ["get", "go", "do", "be", "make", "take"].contains(&verb.as_str()) {
+        Some(verb.as_str())
+    } else {
+        morph::analyse(&verb)
+            .into_iter()
+            .find(|a| a.pos == Pos::Verb && a.form == Form::Base)
+            .map(|a| a.entry.lemma)
+    }?;
+    let gerund = morph::inflect(lemma, Pos::Verb, Form::Gerund)?;
+    let mut out = vec![shape::word(&shape::capitalise(&gerund))];
+    out.extend_from_slice(&p.items[to + 2..]);
+    out.extend_from_slice(&p.items[1..to]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// The last resort for a sentence nothing else changed: the present perfect as the simple past
+/// ("The milk has gone sour." -> "The milk went sour."), which says the same of a finished event.
+pub fn perfect_to_past(p: &Plain) -> Option<Vec<Token>> {
+    let k = (1..p.items.len().saturating_sub(1)).find(|&k| ["has", "have"].contains(&p.lower(k).as_str()))?;
+    let subject_ok = k == 1 || noun_phrase(p, 0, false) == Some(k);
+    let next = p.lower(k + 1);
+    if !subject_ok
+        || p.terminal.text == "?"
+        || ["got", "to", "not", "never", "just", "already", "yet"].contains(&next.as_str())
+    {
+        return None;
+    }
+    let plural = p.lower(k) == "have" && p.lower(0) != "i";
+    let past = if next == "been" {
+        (if plural { "were" } else { "was" }).to_owned()
+    } else if next == "gone" {
+        "went".to_owned()
+    } else {
+        morph::inflect(participle_lemma(&next)?, Pos::Verb, Form::Past)?
+    };
+    let mut out: Vec<Token> = p.items[..k].to_vec();
+    out.push(shape::word(&past));
+    out.extend_from_slice(&p.items[k + 2..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::shape::apply as run;
+
+    #[test]
+    fn active_to_passive() {
+        assert_eq!(
+            run(passive, "The teacher explained the problem.").as_deref(),
+            Some("The problem was explained by the teacher.")
+        );
+        assert_eq!(
+            run(passive, "They built a new bridge across the river.").as_deref(),
+            Some("A new bridge was built across the river by them.")
+        );
+        assert_eq!(
+            run(passive, "The dog chewed my slippers.").as_deref(),
+            Some("My slippers were chewed by the dog.")
+        );
+        // The subject's own knee; a verb of state; an "of" phrase; a question.
+        assert_eq!(run(passive, "He hurt his knee."), None);
+        assert_eq!(run(passive, "The children sang a song for their mother."), None);
+        assert_eq!(run(passive, "She had a dog."), None);
+        assert_eq!(run(passive, "She painted the walls of her room."), None);
+        assert_eq!(run(passive, "Did he fix the car?"), None);
+    }
+
+    #[test]
+    fn passive_to_active() {
+        assert_eq!(
+            run(active, "The road was blocked by a fallen tree.").as_deref(),
+            Some("A fallen tree blocked the road.")
+        );
+        assert_eq!(run(active, "The road was blocked by noon."), None);
+    }
+
+    #[test]
+    fn dative_shift() {
+        assert_eq!(
+            run(dative, "The waiter brought us the menu.").as_deref(),
+            Some("The waiter brought the menu to us.")
+        );
+        assert_eq!(run(dative, "She brought the menu."), None);
+        assert_eq!(
+            run(dative, "The nurse gave the patient some water.").as_deref(),
+            Some("The nurse gave some water to the patient.")
+        );
+    }
+
+    #[test]
+    fn it_takes_time() {
+        assert_eq!(
+            run(it_takes, "It took us three hours to get there.").as_deref(),
+            Some("Getting there took us three hours.")
+        );
+        assert_eq!(run(it_takes, "It took a while."), None);
+    }
+
+    #[test]
+    fn perfect_as_past() {
+        assert_eq!(run(perfect_to_past, "The milk has gone sour.").as_deref(), Some("The milk went sour."));
+        assert_eq!(
+            run(perfect_to_past, "The meeting has been moved to Thursday.").as_deref(),
+            Some("The meeting was moved to Thursday.")
+        );
+        assert_eq!(
+            run(perfect_to_past, "The printer has run out of paper.").as_deref(),
+            Some("The printer ran out of paper.")
+        );
+        assert_eq!(run(perfect_to_past, "I have never seen it."), None);
+    }
+
+    #[test]
+    fn there_is() {
+        assert_eq!(
+            run(existential, "There is a small cafe next to the bank.").as_deref(),
+            Some("A small cafe is next to the bank.")
+        );
+        assert_eq!(run(existential, "A cat is on the roof.").as_deref(), Some("There is a cat on the roof."));
+        assert_eq!(run(existential, "There is a problem."), None);
+        assert_eq!(run(existential, "There's a cat on the roof.").as_deref(), Some("A cat is on the roof."));
+    }
+}
