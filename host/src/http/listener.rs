@@ -165,7 +165,13 @@ impl Registry {
             .iter()
             .filter(|c| !c.closed.load(Ordering::Acquire))
             .filter_map(|c| c.waiting_on_client(now).map(|(waited, _)| (waited, c)))
-            .max_by_key(|(waited, _)| *waited)
+            // The first of equal waits is the oldest connection: the clock counts milliseconds, and a
+            // backlog drained in one of them must not cost the newest connection, whose request may
+            // already be on its way, its place.
+            .fold(None::<(u64, &Arc<Connection>)>, |best, (waited, c)| match best {
+                Some((most, _)) if most >= waited => best,
+                _ => Some((waited, c)),
+            })
             .map(|(_, c)| c.clone());
         drop(all);
         match victim {
