@@ -7,7 +7,8 @@ connections, and what API keys cost a cached paraphrase.
      before the issue (BASE_BINARY, else BASE_REV built into $CARGO_TARGET_DIR/bench-base). The size
      of `dialogs.db-wal` is sampled every 100 ms during the load and for 5 s after it. Printed: chats
      per second, the log's peak, its size when the load stops and 5 s later, the database's size, and
-     whether every acknowledged chat is in the store (entries = 2 x the 200 answers).
+     whether every acknowledged chat is in the store (entries >= 2 x the 200 answers: chats still in
+     flight when wrk stops are stored without being counted as answered).
   2. slow: cached `POST /paraphrase` at 16 connections with no other client, and with SLOW (3000) slow
      connections held open on the same port by another process: a third idle, a third sending a
      header byte every 2 s (slowloris), a third stalled after part of a declared body. The server
@@ -185,7 +186,7 @@ def wal_part():
     before, now = runs
     print(f"throughput this build / before: {now['rps'] / before['rps']:.2f}")
     print(f"WAL peak under 64 MiB: {verdict(now['peak'] < 64 * MIB)}")
-    print(f"every acknowledged chat stored: {verdict(now['entries'] == 2 * now['acknowledged'])}")
+    print(f"every acknowledged chat stored: {verdict(now['entries'] >= 2 * now['acknowledged'])}")
 
 
 # --- 2. slow connections --------------------------------------------------------------------------------
