@@ -66,12 +66,13 @@ impl Section for AuthConfig {
 pub struct Auth {
     store: DialogStore,
     /// By key id: the record, or `None` for an id no key has.
-    lookups: moka::future::Cache<String, Option<KeyRecord>>,
+    /// A synchronous cache: a hit is the whole check on the hot path, and needs no await.
+    lookups: moka::sync::Cache<String, Option<Arc<KeyRecord>>>,
 }
 
 impl Auth {
     pub fn new(store: DialogStore, config: &AuthConfig) -> Auth {
-        let lookups = moka::future::Cache::builder()
+        let lookups = moka::sync::Cache::builder()
             .max_capacity(100_000)
             .time_to_live(Duration::from_secs(config.cache_secs.max(1)))
             .build();
@@ -81,15 +82,15 @@ impl Auth {
     /// The client a presented key acts as; `Ok(None)` for a key that is unknown, revoked or wrong.
     async fn client_of(&self, key: &str) -> Result<Option<String>, crate::store::StoreError> {
         let Some(id) = keys::id_of(key) else { return Ok(None) };
-        let record = match self.lookups.get(id).await {
+        let record = match self.lookups.get(id) {
             Some(record) => record,
             None => {
-                let record = self.store.find_key(id).await?;
-                self.lookups.insert(id.to_owned(), record.clone()).await;
+                let record = self.store.find_key(id).await?.map(Arc::new);
+                self.lookups.insert(id.to_owned(), record.clone());
                 record
             }
         };
-        Ok(record.filter(|r| !r.revoked && keys::matches(key, &r.secret_hash)).map(|r| r.client))
+        Ok(record.filter(|r| !r.revoked && keys::matches(key, &r.secret_hash)).map(|r| r.client.clone()))
     }
 }
 
@@ -122,14 +123,12 @@ pub async fn require_key(State(auth): State<Arc<Auth>>, mut request: Request, ne
         Ok(None) => return unauthorized("invalid_api_key", "the API key is unknown or revoked"),
         Err(e) => return ApiError::from_error(&crate::Error::Storage(e)).into_response(),
     };
-    let claimed: Vec<&str> = request
+    let mismatch = request
         .headers()
         .get_all("current-user")
         .iter()
-        .filter_map(|v| v.to_str().ok())
-        .map(str::trim)
-        .collect();
-    if claimed.iter().any(|c| *c != client) {
+        .any(|v| v.to_str().is_ok_and(|c| c.trim() != client));
+    if mismatch {
         return ApiError::new(
             StatusCode::FORBIDDEN,
             "client_mismatch",
