@@ -160,31 +160,29 @@ pub fn so_to_because(p: &Plain) -> Option<Vec<Token>> {
 /// The length of a time phrase ending the sentence ("every morning", "on Mondays", "in 2019").
 fn trailing_time_phrase(p: &Plain) -> Option<usize> {
     let n = p.items.len();
-    let w = |k: usize| p.lower(k);
-    let last = w(n - 1);
+    let w = |k: usize| p.from_end(k);
+    let last = w(1);
     let two = n >= 2
-        && ((["last", "next", "this", "every", "each", "tomorrow", "yesterday"]
-            .contains(&w(n - 2).as_str())
+        && ((["last", "next", "this", "every", "each", "tomorrow", "yesterday"].contains(&w(2).as_str())
             && TIME_NOUNS.contains(&last.as_str()))
-            || (w(n - 2) == "on"
+            || (w(2) == "on"
                 && (WEEKDAYS.contains(&last.as_str()) || TIME_NOUNS[14..].contains(&last.as_str())))
-            || (w(n - 2) == "at"
-                && ["night", "weekends", "midnight", "noon", "dawn"].contains(&last.as_str()))
-            || (w(n - 2) == "for" && ["breakfast", "lunch", "dinner", "supper"].contains(&last.as_str()))
-            || (w(n - 2) == "after"
+            || (w(2) == "at" && ["night", "weekends", "midnight", "noon", "dawn"].contains(&last.as_str()))
+            || (w(2) == "for" && ["breakfast", "lunch", "dinner", "supper"].contains(&last.as_str()))
+            || (w(2) == "after"
                 && ["work", "school", "lunch", "dinner", "breakfast"].contains(&last.as_str()))
-            || (w(n - 2) == "in" && last.len() == 4 && last.bytes().all(|b| b.is_ascii_digit())));
+            || (w(2) == "in" && last.len() == 4 && last.bytes().all(|b| b.is_ascii_digit())));
     let three = n >= 3
-        && ["in", "during"].contains(&w(n - 3).as_str())
-        && w(n - 2) == "the"
+        && ["in", "during"].contains(&w(3).as_str())
+        && w(2) == "the"
         && ["morning", "afternoon", "evening", "summer", "winter", "spring", "autumn", "night"]
             .contains(&last.as_str());
     const DURATIONS: &[&str] = &["minutes", "hours", "days", "weeks", "months", "years", "seconds"];
-    let numbered = n >= 3 && w(n - 3) == "in" && DURATIONS.contains(&last.as_str());
+    let numbered = n >= 3 && w(3) == "in" && DURATIONS.contains(&last.as_str());
     let weekday = |x: &str| WEEKDAYS.iter().any(|d| d.strip_suffix('s') == Some(x));
     let day_part = n >= 3
-        && w(n - 3) == "on"
-        && weekday(&w(n - 2))
+        && w(3) == "on"
+        && weekday(&w(2))
         && ["mornings", "evenings", "afternoons", "nights", "morning", "evening", "afternoon", "night"]
             .contains(&last.as_str());
     let len = if three || numbered || day_part {
@@ -194,7 +192,7 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
     } else {
         return None;
     };
-    let before = w(n - len - 1);
+    let before = w(len + 1);
     (!BINDING_WORDS.contains(&before.as_str()) && !before.ends_with("'s")).then_some(len)
 }
 
@@ -215,7 +213,7 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if has_clause_word(p, usize::MAX) && infinitive {
         return None;
     }
-    if n - len < 3 {
+    if n < len + 3 {
         return None;
     }
     let mut out = vec![starting(&p.items[n - len])];
@@ -257,7 +255,7 @@ pub fn move_manner_adverb(p: &Plain) -> Option<Vec<Token>> {
         out.push(Token { changed: true, ..p.items[s].clone() });
         return Some(shape::build(&out, &p.terminal));
     }
-    let degree = ["very", "so", "too", "quite", "really", "more", "most"].contains(&p.lower(n - 2).as_str());
+    let degree = ["very", "so", "too", "quite", "really", "more", "most"].contains(&p.from_end(2).as_str());
     if n >= s + 3 && manner(n - 1) && !degree && finite_verb(&p.lower(s)) && !has_clause_word(p, usize::MAX) {
         let mut out: Vec<Token> = p.items[..s].to_vec();
         out.push(Token { changed: true, ..p.items[n - 1].clone() });

@@ -15,6 +15,11 @@ pub struct Plain {
 
 impl Plain {
     /// The lowercase text of item `k` ("" past the end).
+    /// The `k`-th word from the end (1 is the last), lowercased; empty past the start.
+    pub fn from_end(&self, k: usize) -> String {
+        self.items.len().checked_sub(k).map(|i| self.lower(i)).unwrap_or_default()
+    }
+
     pub fn lower(&self, k: usize) -> String {
         self.items.get(k).map(|t| t.text.to_lowercase()).unwrap_or_default()
     }
