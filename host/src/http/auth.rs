@@ -2,14 +2,14 @@
 //! health checks and the documentation carries `Authorization: Bearer <key>`, the key acts as the one
 //! client it is bound to (a `current-user` header, if sent, must name that client), and rate limits
 //! are kept for that client. Off by default, where the seed's `current-user` header alone names the
-//! client. Keys live hashed in the dialog store's database; lookups are cached, so a check costs a
-//! hash and a map lookup.
+//! client. Keys live hashed in the dialog store's database; each presented key's verdict is cached, so
+//! a check usually costs one map lookup.
 
 use crate::config::{Kind, Section, Setting};
 use crate::rest::ApiError;
 use crate::rest::extract::AuthenticatedClient;
 use crate::setting;
-use crate::store::{DialogStore, KeyRecord, keys};
+use crate::store::{DialogStore, keys};
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
@@ -62,35 +62,37 @@ impl Section for AuthConfig {
     }
 }
 
-/// Checks keys against the store, remembering each lookup for a while.
+/// Checks keys against the store, remembering each verdict for a while.
 pub struct Auth {
     store: DialogStore,
-    /// By key id: the record, or `None` for an id no key has.
-    /// A synchronous cache: a hit is the whole check on the hot path, and needs no await.
-    lookups: moka::sync::Cache<String, Option<Arc<KeyRecord>>>,
+    /// By the whole presented key, once checked against its stored hash: the client it acts as, or
+    /// `None` for a key that is unknown, revoked or wrong. A hit is the whole check on the hot path: one
+    /// synchronous map lookup, no hash and no await.
+    verdicts: moka::sync::Cache<String, Option<Arc<str>>>,
 }
 
 impl Auth {
     pub fn new(store: DialogStore, config: &AuthConfig) -> Auth {
-        let lookups = moka::sync::Cache::builder()
+        let verdicts = moka::sync::Cache::builder()
             .max_capacity(100_000)
             .time_to_live(Duration::from_secs(config.cache_secs.max(1)))
             .build();
-        Auth { store, lookups }
+        Auth { store, verdicts }
     }
 
     /// The client a presented key acts as; `Ok(None)` for a key that is unknown, revoked or wrong.
-    async fn client_of(&self, key: &str) -> Result<Option<String>, crate::store::StoreError> {
+    async fn client_of(&self, key: &str) -> Result<Option<Arc<str>>, crate::store::StoreError> {
+        if let Some(verdict) = self.verdicts.get(key) {
+            return Ok(verdict);
+        }
+        // Without the shape of a key there is nothing to look up, and nothing worth remembering.
         let Some(id) = keys::id_of(key) else { return Ok(None) };
-        let record = match self.lookups.get(id) {
-            Some(record) => record,
-            None => {
-                let record = self.store.find_key(id).await?.map(Arc::new);
-                self.lookups.insert(id.to_owned(), record.clone());
-                record
-            }
-        };
-        Ok(record.filter(|r| !r.revoked && keys::matches(key, &r.secret_hash)).map(|r| r.client.clone()))
+        let record = self.store.find_key(id).await?;
+        let verdict = record
+            .filter(|r| !r.revoked && keys::matches(key, &r.secret_hash))
+            .map(|r| Arc::<str>::from(r.client));
+        self.verdicts.insert(key.to_owned(), verdict.clone());
+        Ok(verdict)
     }
 }
 
@@ -127,7 +129,7 @@ pub async fn require_key(State(auth): State<Arc<Auth>>, mut request: Request, ne
         .headers()
         .get_all("current-user")
         .iter()
-        .any(|v| v.to_str().is_ok_and(|c| c.trim() != client));
+        .any(|v| v.to_str().is_ok_and(|c| c.trim() != &*client));
     if mismatch {
         return ApiError::new(
             StatusCode::FORBIDDEN,
@@ -136,7 +138,7 @@ pub async fn require_key(State(auth): State<Arc<Auth>>, mut request: Request, ne
         )
         .into_response();
     }
-    request.extensions_mut().insert(AuthenticatedClient(client));
+    request.extensions_mut().insert(AuthenticatedClient(client.to_string()));
     next.run(request).await
 }
 
