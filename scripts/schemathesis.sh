@@ -71,7 +71,8 @@ directory = "$work/schemathesis-cache"
 [checks.negative_data_rejection]
 expected-statuses = [400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 428, 429]
 
-# Rules JSON Schema cannot state, so a schema-valid body may still be refused with a 4xx:
+# Rules JSON Schema cannot state, so a schema-valid body may still be refused with a 4xx (and, for
+# the last, a schema-invalid one accepted):
 # the two lists of a batch evaluation have the same length;
 [[operations]]
 include-path = "/evaluate/batch"
@@ -87,6 +88,14 @@ checks.positive_data_acceptance.enabled = false
 [[operations]]
 include-path-regex = "^/paraphrase"
 checks.positive_data_acceptance.enabled = false
+
+# POST /path reads its fields from the query string and the form body together, a field in both taking
+# the query's value (the original's request.values), so an invalid body field shadowed by a valid one in
+# the query is never read; the same field rules are checked on POST /v1/waifu's JSON body.
+[[operations]]
+include-path = "/path"
+include-method = "POST"
+checks.negative_data_rejection.enabled = false
 TOML
 
 # One worker: with two, schemathesis's threads parse Python sources concurrently (hypothesis

@@ -493,4 +493,16 @@ async fn the_form_chat_reads_the_query_string_as_the_original_did() {
     assert_eq!(lines[3].0, "Ann", "a field only in the body is read from it");
     let r = server.client.post(server.chat_url("/path?user_id=u1")).send().await.unwrap();
     assert_eq!(r.status().as_u16(), 422, "no message anywhere");
+    // A body that is a bare word is text, not a form, even when the query has every field.
+    let r = server
+        .client
+        .post(server.chat_url("/path?user_id=u1&message=Hi"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("AAA")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+    let body: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "invalid_form", "{body}");
 }

@@ -6,7 +6,7 @@ use super::{ChatMessage, ChatService, DialogEntry, MAX_USER_ID_CHARS};
 use crate::rest::extract::QueryAndForm;
 use crate::rest::openapi::responses as r;
 use crate::rest::openapi::{
-    CONTROLS_AND_SLASH, SPACES, array, client, items, lines, name, parameter, property, visible,
+    CONTROLS_AND_SLASH, SPACES, array, items, lines, name, parameter, property, visible,
 };
 use crate::rest::{ApiError, Caller, ErrorBody, Json, Path};
 use axum::Router;
@@ -102,7 +102,6 @@ pub fn openapi(service: &ChatService) -> utoipa::openapi::OpenApi {
     property(&mut doc, "Entry", "name", name(c.max_name_chars));
     property(&mut doc, "Entry", "message", lines(c.max_message_chars, false));
     parameter(&mut doc, "user_id", user_id);
-    parameter(&mut doc, "current-user", client);
     parameter(&mut doc, "message", lines(c.max_message_chars, true));
     for field in ["from_name", "to_name", "genre"] {
         parameter(&mut doc, field, name(c.max_name_chars));

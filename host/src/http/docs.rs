@@ -33,6 +33,8 @@ pub fn openapi(state: &AppState) -> OpenApiDoc {
     doc.merge(crate::paraphrase::job_routes::openapi(&state.jobs));
     doc.merge(crate::evaluate::routes::openapi(&state.evaluate));
     doc.merge(crate::chat::routes::openapi(&state.chat));
+    // Every route names its caller with the same header, under the same rules.
+    crate::rest::openapi::parameter(&mut doc, "current-user", crate::rest::openapi::client);
     if state.auth.is_some() {
         require_bearer(&mut doc);
     }

@@ -63,8 +63,10 @@ pub struct JobBody {
 pub struct PageQuery {
     /// The first item (or job) of the page.
     #[serde(default)]
+    #[param(minimum = 0, maximum = 9223372036854775807_i64)]
     pub offset: u64,
     /// How many (100 by default, at most 1000).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<u64>,
 }
 
@@ -75,6 +77,13 @@ impl PageQuery {
             return Err(ApiError::bad_request(
                 "invalid_query",
                 format!("`limit` must be from 1 to {MAX_PAGE}"),
+            ));
+        }
+        // Offsets are stored as signed 64-bit numbers, as the document says.
+        if self.offset > i64::MAX as u64 {
+            return Err(ApiError::bad_request(
+                "invalid_query",
+                format!("`offset` must be at most {}", i64::MAX),
             ));
         }
         Ok((self.offset, limit))

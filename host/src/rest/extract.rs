@@ -87,7 +87,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Form<T> {
 /// Fields from the query string and from a form body together, as the original chat service's
 /// `POST /path` read them (Flask's `request.values`): a field given in both takes the query string's
 /// value. The body may be empty (a client that sends everything in the query string); a body that is
-/// not empty must be a form.
+/// not empty must be a form of `name=value` pairs.
 pub struct QueryAndForm<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for QueryAndForm<T> {
@@ -107,6 +107,13 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for QueryAndForm<T> {
             ));
         }
         check_form_utf8(&bytes, "the form body")?;
+        // A bare word is not a field: a body like `hello` is text sent as a form, not a form.
+        if bytes.split(|b| *b == b'&').any(|pair| !pair.is_empty() && !pair.contains(&b'=')) {
+            return Err(ApiError::bad_request(
+                "invalid_form",
+                "the form body is not `name=value` pairs joined by `&`",
+            ));
+        }
         let query_fields: Vec<(String, String)> =
             form_urlencoded::parse(query.as_bytes()).into_owned().collect();
         let mut fields: Vec<(String, String)> = form_urlencoded::parse(&bytes)
