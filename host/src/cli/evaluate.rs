@@ -77,7 +77,8 @@ pub async fn file(parlance: &Parlance, path: &Path, options: EvalOptions) -> any
     let malformed = std::cell::Cell::new(0u64);
     // Checked here, where the line is known, so that one long text skips its own line instead of failing
     // the chunk of pairs it would be evaluated with.
-    let limit = parlance.evaluator().config().max_text_chars;
+    let evaluator = parlance.evaluator();
+    let limit = evaluator.config().max_text_chars;
     let pairs = reader.into_records().enumerate().filter_map(|(i, record)| {
         let skip = |line: u64, why: String| {
             eprintln!("{}: line {line}: skipped: {why}", path.display());
@@ -101,8 +102,8 @@ pub async fn file(parlance: &Parlance, path: &Path, options: EvalOptions) -> any
                     eprintln!("{}: line 1 is a header ({original}, {paraphrase}); skipped", path.display());
                     return None;
                 }
-                let chars = original.chars().count().max(paraphrase.chars().count());
-                if chars > limit {
+                let pair = Pair { original: original.to_owned(), paraphrase: paraphrase.to_owned() };
+                if let Some(chars) = evaluator.too_long(&pair) {
                     return skip(
                         line,
                         format!(
@@ -110,7 +111,7 @@ pub async fn file(parlance: &Parlance, path: &Path, options: EvalOptions) -> any
                         ),
                     );
                 }
-                Some(Pair { original: original.to_owned(), paraphrase: paraphrase.to_owned() })
+                Some(pair)
             }
             (1, Some(""), _) => None,
             (n, _, _) => skip(

@@ -130,6 +130,12 @@ impl EvaluateService {
         self.config.semantic_metrics.iter().any(|id| id == plugin.id())
     }
 
+    /// The length in characters of the pair's longer text, when it is over `max_text_chars`.
+    pub fn too_long(&self, pair: &Pair) -> Option<usize> {
+        let chars = pair.original.chars().count().max(pair.paraphrase.chars().count());
+        (chars > self.config.max_text_chars).then_some(chars)
+    }
+
     /// Scores every pair with every metric, for `client` (whose share of the instance pool the calls
     /// take). A metric that fails a pair leaves its scores out of that pair with a warning; a metric
     /// that fails a whole call does the same for the call's pairs.
@@ -140,8 +146,7 @@ impl EvaluateService {
         client: &str,
     ) -> Result<Vec<PairEvaluation>> {
         for (i, p) in pairs.iter().enumerate() {
-            let chars = p.original.chars().count().max(p.paraphrase.chars().count());
-            if chars > self.config.max_text_chars {
+            if let Some(chars) = self.too_long(p) {
                 return Err(Error::invalid(
                     "pairs",
                     format!(
