@@ -220,6 +220,55 @@ async fn chat_uses_the_model_and_stores_the_exchange() {
     );
 }
 
+/// The model is given only the newest entries its prompt keeps, yet its prompt is exactly the one the
+/// whole dialog makes; the stored dialog stays whole. With the operator's own window, only that.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_long_dialog_reaches_the_model_through_its_history_window() {
+    let model = FakeFormModel::start().await;
+    let server =
+        Server::start(&[("MODEL_URL", &model.url()), ("PARLANCE_PLUGIN_FORM_PROMPT_MAX_CHARS", "300")]).await;
+    let api = Api::new(&server, None);
+    let entries: Vec<Value> = (0..3000)
+        .map(|i| json!({"index": i, "name": if i % 2 == 0 { "User" } else { "Waifu" }, "message": format!("line {i} é")}))
+        .collect();
+    api.put("/v1/user/id/gil", None).await;
+    assert_eq!(api.put("/v1/user/dialog/json/gil", Some(json!({"dialog": entries}))).await.0, 200);
+    assert_eq!(api.waifu(json!({"user_id": "gil", "message": "And now?"})).await.0, 200);
+
+    let whole: Vec<String> = entries
+        .iter()
+        .map(|e| format!("{} said: \"{}\"", e["name"].as_str().unwrap(), e["message"].as_str().unwrap()))
+        .collect();
+    let prompt = format!("[ Genre: Romance ] {} User said: \"And now?\" Waifu said: \"", whole.join(" "));
+    let count = prompt.chars().count();
+    let expected: String = prompt.chars().skip(count - 300).collect();
+    assert_eq!(model.inputs()[0], expected);
+
+    let (_, stored) = api.get("/v1/user/dialog/json/gil").await;
+    let stored = stored["dialog"].as_array().unwrap().clone();
+    assert_eq!(stored.len(), 3002);
+    assert_eq!(stored[..3000], entries[..]);
+    assert_eq!(stored[3001], json!({"index": 3001, "name": "Waifu", "message": "Reply 1"}));
+
+    // The operator's window: the newest three entries, whatever the prompt's length.
+    let model = FakeFormModel::start().await;
+    let config = format!(
+        "[[plugin]]\nid = \"form\"\nhistory_entries = 3\nconfig = {{ model_url = \"{}\" }}\n",
+        model.url()
+    );
+    let server =
+        Server::start_in(crate::common::home_with_config(&config), &[], &["--config", "parlance.toml"]).await;
+    let api = Api::new(&server, None);
+    api.put("/v1/user/id/gil", None).await;
+    assert_eq!(api.put("/v1/user/dialog/json/gil", Some(json!({"dialog": entries}))).await.0, 200);
+    assert_eq!(api.waifu(json!({"user_id": "gil", "message": "And now?"})).await.0, 200);
+    assert_eq!(
+        model.inputs()[0],
+        format!("[ Genre: Romance ] {} User said: \"And now?\" Waifu said: \"", whole[2997..].join(" "))
+    );
+    assert_eq!(api.get("/v1/user/dialog/json/gil").await.1["dialog"].as_array().unwrap().len(), 3002);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_failing_model_answers_the_default_response_and_stores_nothing() {
     let (server, _model) = server_with_model().await;

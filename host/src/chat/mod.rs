@@ -12,6 +12,7 @@ pub use settings::{ChatConfig, DEFAULT_GENRE, DEFAULT_RESPONSE};
 
 use crate::error::{Error, Result};
 use crate::plugins::api::{ChatRequest, HistoryEntry};
+use crate::plugins::spec::HistoryWindow;
 use crate::plugins::{Plugin, PluginHost};
 use crate::store::{Dialog, DialogStore, StoreError, UserMetadata};
 use serde::Serialize;
@@ -202,14 +203,17 @@ impl ChatService {
         self.store.writable()?;
 
         let dialog = self.store.dialog(client, &message.user_id).await?;
-        let history = dialog.as_deref().map(Dialog::entries).unwrap_or_default();
-        if history.len() + 2 > self.config.max_history_entries {
-            return Err(StoreError::DialogFull {
-                would: history.len() + 2,
-                limit: self.config.max_history_entries,
-            }
-            .into());
+        let length = dialog.as_deref().map_or(0, Dialog::len);
+        if length + 2 > self.config.max_history_entries {
+            return Err(
+                StoreError::DialogFull { would: length + 2, limit: self.config.max_history_entries }.into()
+            );
         }
+        // Only the window the model reads is copied out of the dialog, so a chat costs the same at
+        // 10 entries as at 10 000.
+        let window = model.spec().history_window();
+        let history: Vec<DialogEntry> =
+            dialog.as_deref().map(|d| history_window(window, &d.entries()).to_vec()).unwrap_or_default();
         let request = ChatRequest {
             history: history
                 .iter()
@@ -236,6 +240,25 @@ impl ChatService {
             }
         }
     }
+}
+
+/// The newest entries of `history` within `window`.
+fn history_window(window: HistoryWindow, history: &[DialogEntry]) -> &[DialogEntry] {
+    let start = match window {
+        HistoryWindow::Whole => 0,
+        HistoryWindow::Entries(n) => history.len().saturating_sub(n),
+        HistoryWindow::Chars(n) => {
+            let mut chars = 0;
+            history
+                .iter()
+                .rposition(|e| {
+                    chars += e.name.chars().count() + e.message.chars().count();
+                    chars >= n
+                })
+                .unwrap_or(0)
+        }
+    };
+    &history[start..]
 }
 
 /// The limits every name and text of a dialog is held to.
@@ -303,6 +326,26 @@ mod tests {
         for bad in ["", "   ", "a/b", "tab\there", "nul\0", &"x".repeat(257)] {
             assert!(check_user_id(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn a_window_keeps_the_newest_entries_it_holds() {
+        let entry =
+            |index: u32, message: &str| DialogEntry { index, name: "Ann".into(), message: message.into() };
+        let history: Vec<_> = (0..5).map(|i| entry(i, "abcdefg")).collect(); // 10 characters each
+        let indices = |w| history_window(w, &history).iter().map(|e| e.index).collect::<Vec<_>>();
+        assert_eq!(indices(HistoryWindow::Whole), [0, 1, 2, 3, 4]);
+        assert_eq!(indices(HistoryWindow::Entries(2)), [3, 4]);
+        assert_eq!(indices(HistoryWindow::Entries(9)), [0, 1, 2, 3, 4]);
+        // 20 characters are in the last two entries exactly; 21 need a third.
+        assert_eq!(indices(HistoryWindow::Chars(20)), [3, 4]);
+        assert_eq!(indices(HistoryWindow::Chars(21)), [2, 3, 4]);
+        assert_eq!(indices(HistoryWindow::Chars(1)), [4]);
+        assert_eq!(indices(HistoryWindow::Chars(51)), [0, 1, 2, 3, 4]);
+        // Characters, not bytes.
+        let wide = vec![entry(0, "ééééééé"), entry(1, "ééééééé")];
+        assert_eq!(history_window(HistoryWindow::Chars(10), &wide).len(), 1);
+        assert!(history_window(HistoryWindow::Chars(10), &[]).is_empty());
     }
 
     #[test]

@@ -376,7 +376,7 @@ pub async fn dialog_str(
     Path(user_id): Path<String>,
 ) -> Result<axum::Json<DialogStr>, ApiError> {
     let dialog = chat.dialog(caller.tenant(), &user_id).await?;
-    Ok(axum::Json(DialogStr { user_id, dialog: ChatService::dialog_string(dialog.entries()) }))
+    Ok(axum::Json(DialogStr { user_id, dialog: ChatService::dialog_string(&dialog.entries()) }))
 }
 
 /// Chat through the form-encoded endpoint of the original service; the reply is the bare text. The

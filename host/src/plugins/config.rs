@@ -3,7 +3,7 @@
 //! variables.
 
 use super::api::PluginKind;
-use super::spec::{ComponentSource, HostPattern, PluginSpec};
+use super::spec::{ComponentSource, HistoryWindow, HostPattern, PluginSpec};
 use crate::config::file::scalar_to_string;
 use crate::config::{
     Env, FromValue, Kind, Reader, SecretSource, Section, Setting, Table, ToValue, Value, expand_home,
@@ -24,6 +24,8 @@ pub struct FilePlugin {
     enabled: Option<bool>,
     allowed_hosts: Option<Vec<String>>,
     rate_limit_per_minute: Option<u32>,
+    history_entries: Option<usize>,
+    history_chars: Option<usize>,
     config: BTreeMap<String, String>,
     secrets: BTreeMap<String, SecretSource>,
     limits: LimitsTable,
@@ -72,6 +74,20 @@ impl Section for FilePlugin {
                 |c| c.rate_limit_per_minute,
                 "A provider's calls per client per minute (0: no limit); unset, RATE_LIMIT_REQUESTS_PER_MINUTE \
                  applies to a plugin with allowed hosts and no limit to one without"
+            ),
+            setting!(
+                "history_entries",
+                Kind::Int { min: 1, max: 100_000_000 },
+                |c| c.history_entries,
+                "A chat model's history window: it is given only the newest this many entries of a dialog \
+                 (bundled `openai-chat`: its `max_history`; unset for another chat model, the whole dialog)"
+            ),
+            setting!(
+                "history_chars",
+                Kind::Int { min: 1, max: 1_000_000_000 },
+                |c| c.history_chars,
+                "A chat model's history window: it is given the fewest newest entries whose names and \
+                 messages hold this many characters (bundled `form`: its `prompt_max_chars`)"
             ),
         ];
         SETTINGS
@@ -305,6 +321,28 @@ pub fn merge(
                 ));
             }
             spec.rate_limit_per_minute = Some(per_minute);
+        }
+        let window = match (p.history_entries, p.history_chars) {
+            (Some(_), Some(_)) => {
+                problems.push(format!(
+                    "{}: plugin {id:?} sets both `history_entries` and `history_chars`; a history window \
+                     is one or the other",
+                    p.location
+                ));
+                None
+            }
+            (Some(n), None) => Some(HistoryWindow::Entries(n)),
+            (None, Some(n)) => Some(HistoryWindow::Chars(n)),
+            (None, None) => None,
+        };
+        if let Some(window) = window {
+            if spec.kind != PluginKind::ChatModel {
+                problems.push(format!(
+                    "{}: plugin {id:?} is a {}; a history window applies to chat models only",
+                    p.location, spec.kind
+                ));
+            }
+            spec.history = Some(window);
         }
         spec.settings.extend(p.config);
         for (key, source) in p.secrets {

@@ -2,7 +2,7 @@
 //! with its upstream, key sources and limits; and the seed's variables that configure them.
 
 use super::api::PluginKind;
-use super::spec::{ComponentSource, Limits, PluginSpec, SecretSource};
+use super::spec::{ComponentSource, HistorySetting, HistoryWindow, Limits, PluginSpec, SecretSource};
 use crate::config::{Env, Row};
 use std::time::Duration;
 
@@ -59,12 +59,19 @@ pub fn plugins(env: &Env) -> Vec<PluginSpec> {
     gemini.limits = openrouter.limits;
 
     // The chat model of the original service; MODEL_URL moves it (see `apply_seed_aliases`).
-    let form = remote(FORM_CHAT_MODEL, PluginKind::ChatModel, "form-chat", "model_url", DEFAULT_MODEL_URL);
+    let mut form =
+        remote(FORM_CHAT_MODEL, PluginKind::ChatModel, "form-chat", "model_url", DEFAULT_MODEL_URL);
+    // The form model's prompt keeps its last `prompt_max_chars` characters, the chat-completions
+    // model its last `max_history` entries: the history window is exactly what each reads.
+    form.history_from =
+        Some(HistorySetting { key: "prompt_max_chars", default: 2048, window: HistoryWindow::Chars });
     let mut openai_chat =
         remote("openai-chat", PluginKind::ChatModel, "openai-chat", "base_url", OPENROUTER_BASE_URL);
     openai_chat.settings.insert("model".into(), OPENROUTER_MODEL.into());
     openai_chat = with_secret(openai_chat, "api_key", "PROVIDER_API_KEY", "~/.api-openrouter", env);
     openai_chat.limits = openrouter.limits;
+    openai_chat.history_from =
+        Some(HistorySetting { key: "max_history", default: 50, window: HistoryWindow::Entries });
 
     vec![
         local(OFFLINE_PROVIDER, PluginKind::Provider, "offline", quick),

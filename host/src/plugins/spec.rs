@@ -152,6 +152,30 @@ pub fn split_host_port(authority: &str) -> Option<(&str, Option<&str>)> {
     }
 }
 
+/// How much of a dialog a chat model is given with each message. The dialog is stored whole; the model
+/// gets only its newest entries within this window, so a chat costs the same however long the dialog.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HistoryWindow {
+    /// Every entry: what a chat model gets that declares no window.
+    Whole,
+    /// The newest `n` entries.
+    Entries(usize),
+    /// The fewest newest entries whose names and messages hold at least `n` characters together, or
+    /// every entry when the whole dialog holds fewer. A model whose prompt keeps its last `n`
+    /// characters reads exactly what it would have read of the whole dialog.
+    Chars(usize),
+}
+
+/// A bundled chat model's own setting that bounds what it reads of the history, so that the window
+/// follows the setting when the operator changes it.
+#[derive(Clone, Copy, Debug)]
+pub struct HistorySetting {
+    pub key: &'static str,
+    /// The plugin's own default for the setting.
+    pub default: usize,
+    pub window: fn(usize) -> HistoryWindow,
+}
+
 /// Everything the runtime needs to load and call one plugin.
 #[derive(Clone, Debug)]
 pub struct PluginSpec {
@@ -173,6 +197,10 @@ pub struct PluginSpec {
     /// Calls per client per minute the operator set for this plugin (`0` lifts the limit). `None`
     /// leaves it to the rule of [`crate::ratelimit::Quota::for_plugin`].
     pub rate_limit_per_minute: Option<u32>,
+    /// The history window of a chat model the operator set (`history_entries`, `history_chars`).
+    pub history: Option<HistoryWindow>,
+    /// The bundled chat models' window, read from their own prompt-bounding setting.
+    pub history_from: Option<HistorySetting>,
     /// `file:line` of the `[[plugin]]` table that configured it, for messages about it.
     pub declared_at: Option<String>,
 }
@@ -190,6 +218,8 @@ impl PluginSpec {
             limits: Limits::default(),
             grants: Grants::default(),
             rate_limit_per_minute: None,
+            history: None,
+            history_from: None,
             declared_at: None,
         }
     }
@@ -197,6 +227,21 @@ impl PluginSpec {
     /// Whether its outbound HTTP may reach anything: a plugin that cannot has no upstream to protect.
     pub fn reaches_upstream(&self) -> bool {
         !self.allowed_hosts.is_empty()
+    }
+
+    /// How much of a dialog a chat model is given: what the operator set, else what its own setting
+    /// bounds it to, else the whole dialog.
+    pub fn history_window(&self) -> HistoryWindow {
+        if let Some(window) = self.history {
+            return window;
+        }
+        match self.history_from {
+            Some(from) => {
+                let set = self.settings.get(from.key).and_then(|v| v.trim().parse().ok());
+                (from.window)(set.unwrap_or(from.default))
+            }
+            None => HistoryWindow::Whole,
+        }
     }
 
     /// The settings a plugin sees, with secret values masked, for listings and logs.

@@ -215,3 +215,31 @@ fn the_readme_configuration_table_is_generated_from_the_settings() {
         }
     }
 }
+
+#[test]
+fn a_chat_models_history_window_follows_its_setting_unless_the_operator_sets_one() {
+    use crate::plugins::spec::HistoryWindow;
+    let c = Config::from_env(None, &home_without_keys()).unwrap();
+    assert_eq!(c.plugin("form").unwrap().history_window(), HistoryWindow::Chars(2048));
+    assert_eq!(c.plugin("openai-chat").unwrap().history_window(), HistoryWindow::Entries(50));
+    assert_eq!(c.plugin("offline").unwrap().history_window(), HistoryWindow::Whole);
+
+    let env = home_without_keys().with("PARLANCE_PLUGIN_FORM_PROMPT_MAX_CHARS", "9000");
+    let c = Config::from_env(None, &env).unwrap();
+    assert_eq!(c.plugin("form").unwrap().history_window(), HistoryWindow::Chars(9000));
+
+    let f = write("[[plugin]]\nid = \"openai-chat\"\nhistory_chars = 4000\nconfig = { max_history = 7 }\n");
+    let c = Config::from_env(Some(f.path()), &home_without_keys()).unwrap();
+    assert_eq!(c.plugin("openai-chat").unwrap().history_window(), HistoryWindow::Chars(4000));
+
+    let f = write(
+        "[[plugin]]\nid = \"form\"\nhistory_chars = 10\nhistory_entries = 2\n\n\
+         [[plugin]]\nid = \"offline\"\nhistory_entries = 2\n",
+    );
+    let text = Config::from_env(Some(f.path()), &home_without_keys()).unwrap_err().to_string();
+    assert!(text.contains("sets both `history_entries` and `history_chars`"), "{text}");
+    assert!(
+        text.contains("plugin \"offline\" is a provider; a history window applies to chat models only"),
+        "{text}"
+    );
+}

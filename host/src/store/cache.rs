@@ -7,23 +7,63 @@
 
 use crate::chat::DialogEntry;
 use bytes::Bytes;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::ops::Deref;
+use std::sync::{Arc, Mutex, OnceLock, RwLock, RwLockReadGuard};
 
 /// A user's dialog as last committed, and its JSON array once a read asked for it.
+///
+/// It is a prefix of an append-only log that the later versions of the same dialog share: appending
+/// an exchange adds two entries to the log and makes a longer prefix, so a chat never copies the
+/// dialog it extends, however long. Readers of this version see only its own prefix.
 #[derive(Debug)]
 pub struct Dialog {
-    entries: Vec<DialogEntry>,
+    log: Arc<RwLock<Vec<DialogEntry>>>,
+    len: usize,
+    weight: u32,
     json: OnceLock<Bytes>,
+}
+
+/// The entries of one version of a dialog, oldest first, read under the log's lock (so not to be held
+/// across an await).
+pub struct Entries<'a> {
+    log: RwLockReadGuard<'a, Vec<DialogEntry>>,
+    len: usize,
+}
+
+impl Deref for Entries<'_> {
+    type Target = [DialogEntry];
+
+    fn deref(&self) -> &[DialogEntry] {
+        &self.log[..self.len]
+    }
+}
+
+/// Roughly the bytes an entry holds in memory, twice over for its JSON when rendered.
+fn weight_of(entries: &[DialogEntry]) -> u64 {
+    entries.iter().map(|e| 2 * (e.name.len() + e.message.len() + 48) as u64).sum()
 }
 
 impl Dialog {
     pub fn new(entries: Vec<DialogEntry>) -> Arc<Dialog> {
-        Arc::new(Dialog { entries, json: OnceLock::new() })
+        Arc::new(Dialog {
+            len: entries.len(),
+            weight: u32::try_from(weight_of(&entries)).unwrap_or(u32::MAX),
+            log: Arc::new(RwLock::new(entries)),
+            json: OnceLock::new(),
+        })
     }
 
     /// The entries, oldest first.
-    pub fn entries(&self) -> &[DialogEntry] {
-        &self.entries
+    pub fn entries(&self) -> Entries<'_> {
+        Entries { log: self.log.read().unwrap_or_else(|p| p.into_inner()), len: self.len }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 
     /// The entries as a JSON array, rendered once.
@@ -31,15 +71,27 @@ impl Dialog {
         self.json
             .get_or_init(|| {
                 // A list of plain records always serialises.
-                Bytes::from(serde_json::to_vec(&self.entries).unwrap_or_else(|_| b"[]".to_vec()))
+                Bytes::from(serde_json::to_vec(&*self.entries()).unwrap_or_else(|_| b"[]".to_vec()))
             })
             .clone()
     }
 
     /// Roughly the bytes it holds: the entries, and their JSON when rendered.
     pub(super) fn weight(&self) -> u32 {
-        let text: usize = self.entries.iter().map(|e| e.name.len() + e.message.len() + 48).sum();
-        u32::try_from(text * 2).unwrap_or(u32::MAX)
+        self.weight
+    }
+
+    /// The next version of this dialog, `appended` after it, sharing its log. `None` when the log has
+    /// already grown past this version, which only a second append to the same version could do: the
+    /// caller then forgets the dialog, and the next read loads it.
+    pub(super) fn extended(&self, appended: Vec<DialogEntry>) -> Option<Arc<Dialog>> {
+        let mut log = self.log.write().unwrap_or_else(|p| p.into_inner());
+        if log.len() != self.len {
+            return None;
+        }
+        let weight = u32::try_from(u64::from(self.weight) + weight_of(&appended)).unwrap_or(u32::MAX);
+        log.extend(appended);
+        Some(Arc::new(Dialog { log: self.log.clone(), len: log.len(), weight, json: OnceLock::new() }))
     }
 }
 
@@ -101,11 +153,10 @@ impl DialogCache {
         *generation += 1;
         for (key, effect) in effects {
             match (effect, self.dialogs.get(key)) {
-                (CacheEffect::Append(appended), Some(cached)) => {
-                    let mut entries = cached.entries.clone();
-                    entries.extend(appended);
-                    self.dialogs.insert(key.clone(), Dialog::new(entries));
-                }
+                (CacheEffect::Append(appended), Some(cached)) => match cached.extended(appended) {
+                    Some(dialog) => self.dialogs.insert(key.clone(), dialog),
+                    None => self.dialogs.invalidate(key),
+                },
                 _ => self.dialogs.invalidate(key),
             }
         }

@@ -38,12 +38,8 @@ impl VersionedDialogs {
     /// After a committed append that took the row from `version - 1` to `version`: the cached
     /// dialog, if it was the one just before, is extended rather than read again.
     pub fn appended(&self, key: &UserKey, version: i64, appended: Vec<DialogEntry>) {
-        match self.get(key, version - 1) {
-            Some(before) => {
-                let mut entries = before.entries().to_vec();
-                entries.extend(appended);
-                self.put(key.clone(), version, Dialog::new(entries));
-            }
+        match self.get(key, version - 1).and_then(|before| before.extended(appended)) {
+            Some(dialog) => self.put(key.clone(), version, dialog),
             None => self.dialogs.invalidate(key),
         }
     }

@@ -139,13 +139,13 @@ impl Dialogs for SqliteBackend {
                  ON CONFLICT (client, user_id) DO UPDATE SET modified_at = excluded.modified_at",
                 params![client, user, now],
             )?;
-            // Indices are 0..n without gaps (every write keeps them so), so the count is the next one.
-            // Not MAX(idx) + 1: SQLite re-plans a MAX or ORDER BY query at every new binding of its
-            // parameters, which cost a parse per chat. Were a gap ever there, the insert below would
-            // hit the primary key and the exchange fail whole, never overwrite.
+            // Indices are 0..n without gaps (every write keeps them so), so the count is the next one;
+            // it is kept in the user's row, so a long dialog costs an append no more than a short
+            // one. Were a gap ever there, the insert below would hit the primary key and the
+            // exchange fail whole, never overwrite.
             let next: u32 = query_row(
                 tx,
-                "SELECT count(*) FROM dialog_entries WHERE client = ?1 AND user_id = ?2",
+                "SELECT entries FROM users WHERE client = ?1 AND user_id = ?2",
                 params![client, user],
                 |r| r.get(0),
             )?;

@@ -225,13 +225,15 @@ fn touch(tx: &Connection, client: &str, user: &str) -> Result<bool, StoreError> 
     )? == 1)
 }
 
-/// Deletes every entry of the user's dialog.
+/// Deletes every entry of the user's dialog. With [`insert_entries`], the only writers of entries, so
+/// the count kept in `users.entries` always matches.
 fn clear_entries(c: &Connection, client: &str, user: &str) -> Result<(), StoreError> {
     execute(c, "DELETE FROM dialog_entries WHERE client = ?1 AND user_id = ?2", params![client, user])?;
+    execute(c, "UPDATE users SET entries = 0 WHERE client = ?1 AND user_id = ?2", params![client, user])?;
     Ok(())
 }
 
-/// Inserts `entries` with the indices they carry.
+/// Inserts `entries` with the indices they carry, and counts them in `users.entries`.
 fn insert_entries(
     c: &Connection,
     client: &str,
@@ -244,6 +246,11 @@ fn insert_entries(
     for e in entries {
         insert.execute(params![client, user, e.index, e.name, e.message])?;
     }
+    execute(
+        c,
+        "UPDATE users SET entries = entries + ?3 WHERE client = ?1 AND user_id = ?2",
+        params![client, user, entries.len() as i64],
+    )?;
     Ok(())
 }
 

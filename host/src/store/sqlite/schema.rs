@@ -65,6 +65,10 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (job_id, idx)
     ) WITHOUT ROWID;
     CREATE INDEX job_items_open ON job_items (state, lease_until) WHERE state != 'done';",
+    // 4: each user's entry count, so that an append learns its next index without counting the dialog.
+    "ALTER TABLE users ADD COLUMN entries INTEGER NOT NULL DEFAULT 0 CHECK (entries >= 0);
+    UPDATE users SET entries =
+        (SELECT count(*) FROM dialog_entries e WHERE e.client = users.client AND e.user_id = users.user_id);",
 ];
 
 /// The schema version this build writes.
@@ -83,4 +87,35 @@ pub fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
         tracing::info!(database = %path.display(), version = i + 1, "migrated the dialog store");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database written before the entry counts were kept gets each user's count from its entries.
+    #[test]
+    fn the_entry_counts_are_taken_from_an_older_database() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        for sql in &MIGRATIONS[..3] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 3).unwrap();
+        conn.execute_batch(
+            "INSERT INTO users VALUES ('c', 'ann', 0, 0), ('c', 'bob', 0, 0), ('d', 'ann', 0, 0);
+             INSERT INTO dialog_entries VALUES ('c', 'ann', 0, 'A', 'x'), ('c', 'ann', 1, 'B', 'y'),
+                                               ('d', 'ann', 0, 'A', 'z');",
+        )
+        .unwrap();
+        migrate(&mut conn, Path::new(":memory:")).unwrap();
+        let mut counts =
+            conn.prepare("SELECT client, user_id, entries FROM users ORDER BY client, user_id").unwrap();
+        let counts: Vec<(String, String, i64)> = counts
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let expected = [("c", "ann", 2), ("c", "bob", 0), ("d", "ann", 1)];
+        assert_eq!(counts, expected.map(|(c, u, n)| (c.to_owned(), u.to_owned(), n)));
+    }
 }
