@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::plugins::api::{ChatRequest, HistoryEntry};
 use crate::plugins::spec::HistoryWindow;
 use crate::plugins::{Plugin, PluginHost};
-use crate::store::{Dialog, DialogStore, StoreError, UserMetadata};
+use crate::store::{Dialog, DialogStore, Recent, StoreError, UserMetadata};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -179,6 +179,32 @@ impl ChatService {
         entries.iter().map(|e| format!("{} said: \"{}\"", e.name, e.message)).collect::<Vec<_>>().join(" ")
     }
 
+    /// The dialog's length and its newest entries within `window`: only those are read and copied, so
+    /// a chat costs the same at 10 entries as at 10 000. A characters window is read in growing
+    /// steps until it holds its characters or the whole dialog.
+    async fn history(
+        &self,
+        client: &str,
+        user: &str,
+        window: HistoryWindow,
+    ) -> Result<(usize, Vec<DialogEntry>)> {
+        let mut wanted = match window {
+            HistoryWindow::Whole => usize::MAX,
+            HistoryWindow::Entries(n) => n,
+            // A guess of entries from characters; a short guess costs one more read.
+            HistoryWindow::Chars(n) => (n / 32).clamp(16, 4096),
+        };
+        loop {
+            let recent = self.store.newest(client, user, wanted).await?;
+            let (start, complete) = window_start(window, &recent.entries);
+            if complete || recent.is_whole() || wanted == usize::MAX {
+                let Recent { length, mut entries } = recent;
+                return Ok((length, entries.split_off(start)));
+            }
+            wanted = wanted.saturating_mul(4);
+        }
+    }
+
     /// One chat turn. The user is created if needed. When the model answers, the exchange is appended
     /// in one transaction; when it fails, the reply is `DEFAULT_RESPONSE` and nothing of the exchange is
     /// stored, so the dialog never holds a line the model did not say.
@@ -202,18 +228,13 @@ impl ChatService {
         // writes (a full disk), the chat is refused before the model is called.
         self.store.writable()?;
 
-        let dialog = self.store.dialog(client, &message.user_id).await?;
-        let length = dialog.as_deref().map_or(0, Dialog::len);
+        let window = model.spec().history_window();
+        let (length, history) = self.history(client, &message.user_id, window).await?;
         if length + 2 > self.config.max_history_entries {
             return Err(
                 StoreError::DialogFull { would: length + 2, limit: self.config.max_history_entries }.into()
             );
         }
-        // Only the window the model reads is copied out of the dialog, so a chat costs the same at
-        // 10 entries as at 10 000.
-        let window = model.spec().history_window();
-        let history: Vec<DialogEntry> =
-            dialog.as_deref().map(|d| history_window(window, &d.entries()).to_vec()).unwrap_or_default();
         let request = ChatRequest {
             history: history
                 .iter()
@@ -242,23 +263,21 @@ impl ChatService {
     }
 }
 
-/// The newest entries of `history` within `window`.
-fn history_window(window: HistoryWindow, history: &[DialogEntry]) -> &[DialogEntry] {
-    let start = match window {
-        HistoryWindow::Whole => 0,
-        HistoryWindow::Entries(n) => history.len().saturating_sub(n),
+/// Where `window` starts in `history`, and whether it is complete there: whether entries older than
+/// these would stay outside it.
+fn window_start(window: HistoryWindow, history: &[DialogEntry]) -> (usize, bool) {
+    match window {
+        HistoryWindow::Whole => (0, false),
+        HistoryWindow::Entries(n) => (history.len().saturating_sub(n), history.len() >= n),
         HistoryWindow::Chars(n) => {
             let mut chars = 0;
-            history
-                .iter()
-                .rposition(|e| {
-                    chars += e.name.chars().count() + e.message.chars().count();
-                    chars >= n
-                })
-                .unwrap_or(0)
+            let start = history.iter().rposition(|e| {
+                chars += e.name.chars().count() + e.message.chars().count();
+                chars >= n
+            });
+            (start.unwrap_or(0), start.is_some())
         }
-    };
-    &history[start..]
+    }
 }
 
 /// The limits every name and text of a dialog is held to.
@@ -328,6 +347,10 @@ mod tests {
         }
     }
 
+    fn history_window(window: HistoryWindow, history: &[DialogEntry]) -> &[DialogEntry] {
+        &history[window_start(window, history).0..]
+    }
+
     #[test]
     fn a_window_keeps_the_newest_entries_it_holds() {
         let entry =
@@ -346,6 +369,12 @@ mod tests {
         let wide = vec![entry(0, "ééééééé"), entry(1, "ééééééé")];
         assert_eq!(history_window(HistoryWindow::Chars(10), &wide).len(), 1);
         assert!(history_window(HistoryWindow::Chars(10), &[]).is_empty());
+        // Complete: older entries would stay outside the window.
+        assert_eq!(window_start(HistoryWindow::Chars(20), &history), (3, true));
+        assert_eq!(window_start(HistoryWindow::Chars(51), &history), (0, false));
+        assert_eq!(window_start(HistoryWindow::Entries(5), &history), (0, true));
+        assert_eq!(window_start(HistoryWindow::Entries(6), &history), (0, false));
+        assert_eq!(window_start(HistoryWindow::Whole, &history), (0, false));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::jobs::{Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, NewJob};
 use super::keys::{ApiKey, KeyRecord};
-use super::{Dialog, Imported, StoreError, UserMetadata};
+use super::{Dialog, Imported, Recent, StoreError, UserMetadata};
 use crate::chat::DialogEntry;
 use futures::future::BoxFuture;
 use std::sync::Arc;
@@ -46,6 +46,11 @@ pub trait Dialogs: Send + Sync {
 
     /// The dialog as last committed; `None` when there is no such user.
     fn dialog<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, Option<Arc<Dialog>>>;
+
+    /// The newest `n` entries (`n` ≥ 1) of the dialog as last committed, and its length; nothing for a
+    /// user without entries or no such user. Read without the older entries, so that what a chat
+    /// costs does not grow with its dialog.
+    fn newest<'a>(&'a self, client: &'a str, user: &'a str, n: usize) -> StoreResult<'a, Recent>;
 
     /// Empties the dialog; false when there is no such user.
     fn reset_dialog<'a>(&'a self, client: &'a str, user: &'a str) -> StoreResult<'a, bool>;

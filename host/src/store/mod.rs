@@ -120,6 +120,32 @@ pub enum Imported {
     Conflict,
 }
 
+/// The newest entries of a dialog, oldest first, and how many entries the whole dialog has.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recent {
+    pub length: usize,
+    pub entries: Vec<DialogEntry>,
+}
+
+impl Recent {
+    /// The newest `n` entries of a dialog in memory.
+    pub(crate) fn of(dialog: &Dialog, n: usize) -> Recent {
+        let entries = dialog.entries();
+        Recent { length: entries.len(), entries: entries[entries.len().saturating_sub(n)..].to_vec() }
+    }
+
+    /// From the newest entries as read, oldest first: the length is the last index plus one.
+    pub(crate) fn from_entries(mut entries: Vec<DialogEntry>) -> Recent {
+        entries.sort_unstable_by_key(|e| e.index);
+        Recent { length: entries.last().map_or(0, |e| e.index as usize + 1), entries }
+    }
+
+    /// Whether these are all the entries of the dialog.
+    pub fn is_whole(&self) -> bool {
+        self.entries.len() == self.length
+    }
+}
+
 /// A user's last modification, as seconds since the Unix epoch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UserMetadata {
@@ -241,6 +267,12 @@ impl DialogStore {
     /// The dialog as last committed, shared with the store's memory; `None` when there is no such user.
     pub async fn dialog(&self, client: &str, user: &str) -> Result<Option<Arc<Dialog>>, StoreError> {
         self.backend.dialog(client, user).await
+    }
+
+    /// The newest `n` entries (at least one) of the dialog as last committed, and its length; from
+    /// memory when the dialog is there, else read without the older entries.
+    pub async fn newest(&self, client: &str, user: &str, n: usize) -> Result<Recent, StoreError> {
+        self.backend.newest(client, user, n.max(1)).await
     }
 
     /// The dialog as a JSON array of entries (`index`, `name`, `message`), oldest first, rendered once

@@ -74,6 +74,7 @@ on_both!(
     rendered_dialogs_follow_every_write,
     reads_racing_writes_end_with_the_latest_dialog,
     imports_never_change_an_existing_user,
+    the_newest_entries_come_with_the_length,
 );
 
 fn lines(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -142,6 +143,45 @@ async fn dialogs_are_replaced_and_reset(t: Target) {
     assert!(s.reset_dialog("c", "u").await.unwrap());
     assert_eq!(entries(&s, "c", "u").await.unwrap(), vec![]);
     assert!(s.dialog("c", "nobody").await.unwrap().is_none());
+}
+
+/// `newest` agrees with the whole dialog after every kind of write, read from memory or from the
+/// database (a store opened afresh on the same data has nothing in memory).
+async fn the_newest_entries_come_with_the_length(t: Target) {
+    let s = t.open().await;
+    let tail = |all: &[DialogEntry], n: usize| Recent {
+        length: all.len(),
+        entries: all[all.len().saturating_sub(n)..].to_vec(),
+    };
+    assert_eq!(s.newest("c", "nobody", 5).await.unwrap(), Recent::default());
+    assert_eq!(t.open().await.newest("c", "nobody", 5).await.unwrap(), Recent::default());
+    s.put_user("c", "u").await.unwrap();
+    let dialog: Vec<DialogEntry> =
+        (0..10).map(|i| DialogEntry { index: i, name: "A".into(), message: format!("m{i}") }).collect();
+    assert!(s.set_dialog("c", "u", dialog.clone()).await.unwrap());
+    s.append_exchange("c", "u", lines(&[("A", "m10"), ("B", "m11")]), 100).await.unwrap();
+    let whole = entries(&s, "c", "u").await.unwrap();
+    assert_eq!(whole.len(), 12);
+    for n in [1, 3, 12, 50] {
+        assert_eq!(s.newest("c", "u", n).await.unwrap(), tail(&whole, n), "n = {n}");
+        assert_eq!(t.open().await.newest("c", "u", n).await.unwrap(), tail(&whole, n), "n = {n}, afresh");
+    }
+    // At least one entry is asked for, so the length is always known.
+    assert_eq!(s.newest("c", "u", 0).await.unwrap(), tail(&whole, 1));
+    assert!(s.reset_dialog("c", "u").await.unwrap());
+    s.append_exchange("c", "u", lines(&[("A", "again")]), 100).await.unwrap();
+    for recent in [s.newest("c", "u", 5).await.unwrap(), t.open().await.newest("c", "u", 5).await.unwrap()] {
+        assert_eq!(
+            (recent.length, recent.entries[0].index, recent.entries[0].message.as_str()),
+            (1, 0, "again")
+        );
+    }
+    // A whole dialog read for a chat is remembered, and kept coherent with the next append.
+    s.append_exchange("c", "u", lines(&[("B", "more")]), 100).await.unwrap();
+    assert_eq!(entries(&s, "c", "u").await.unwrap().len(), 2);
+    assert!(s.delete_user("c", "u").await.unwrap());
+    assert_eq!(s.newest("c", "u", 5).await.unwrap(), Recent::default());
+    assert_eq!(t.open().await.newest("c", "u", 5).await.unwrap(), Recent::default());
 }
 
 async fn pages_are_newest_modified_first(t: Target) {

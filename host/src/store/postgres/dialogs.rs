@@ -5,7 +5,7 @@
 
 use super::super::backend::{Dialogs, StoreResult};
 use super::super::cache::{Dialog, UserKey};
-use super::super::{Imported, StoreError, UserMetadata};
+use super::super::{Imported, Recent, StoreError, UserMetadata};
 use super::{PgBackend, now_millis};
 use crate::chat::DialogEntry;
 use deadpool_postgres::GenericClient;
@@ -245,6 +245,28 @@ impl Dialogs for PgBackend {
             let dialog = Dialog::new(entries);
             self.dialogs.put(key, version, dialog.clone());
             Ok(Some(dialog))
+        })
+    }
+
+    fn newest<'a>(&'a self, client: &'a str, user: &'a str, n: usize) -> StoreResult<'a, Recent> {
+        Box::pin(async move {
+            let conn = self.conn().await?;
+            // One statement, one snapshot: the count and the entries agree. As many round trips as
+            // the version check of a cached dialog, and never more than `n` entries.
+            let n = i32::try_from(n).unwrap_or(i32::MAX);
+            let rows = query(
+                &conn,
+                "SELECT idx, name, message FROM dialog_entries WHERE client = $1 AND user_id = $2
+                 AND idx >= (SELECT entries FROM users WHERE client = $1 AND user_id = $2) - $3",
+                &[&client, &user, &n],
+            )
+            .await
+            .map_err(|e| self.err(e))?;
+            let entries = rows
+                .iter()
+                .map(|r| DialogEntry { index: r.get::<_, i32>(0) as u32, name: r.get(1), message: r.get(2) })
+                .collect();
+            Ok(Recent::from_entries(entries))
         })
     }
 

@@ -2,7 +2,7 @@
 
 use super::super::backend::{Dialogs, StoreResult};
 use super::super::cache::{CacheEffect, Dialog, UserKey};
-use super::super::{Imported, StoreError, UserMetadata};
+use super::super::{Imported, Recent, StoreError, UserMetadata};
 use super::{
     SqliteBackend, clear_entries, entries, execute, insert_entries, now_millis, query_row, touch, user_exists,
 };
@@ -95,6 +95,41 @@ impl Dialogs for SqliteBackend {
             let dialog = Dialog::new(entries);
             cache.fill(key, dialog.clone(), started);
             Ok(Some(dialog))
+        })
+    }
+
+    fn newest<'a>(&'a self, client: &'a str, user: &'a str, n: usize) -> StoreResult<'a, Recent> {
+        Box::pin(async move {
+            let key: UserKey = (client.to_owned(), user.to_owned());
+            if let Some(dialog) = self.inner.cache.get(&key) {
+                return Ok(Recent::of(&dialog, n));
+            }
+            // A read that found the whole dialog fills the cache, as `dialog` would; a longer one is
+            // left out, so a long dialog is never read whole for a chat.
+            let started = self.inner.cache.generation();
+            let (client, user) = key.clone();
+            let recent = self
+                .read(move |c| {
+                    // One statement, so the count and the entries are of one commit. Sorted in
+                    // `Recent`, not with ORDER BY, which SQLite re-plans at every new binding.
+                    let mut stmt = c.prepare_cached(
+                        "SELECT idx, name, message FROM dialog_entries WHERE client = ?1 AND user_id = ?2
+                         AND idx >= (SELECT entries FROM users WHERE client = ?1 AND user_id = ?2) - ?3",
+                    )?;
+                    let n = i64::try_from(n).unwrap_or(i64::MAX);
+                    let rows = stmt
+                        .query_map(params![client, user, n], |r| {
+                            Ok(DialogEntry { index: r.get(0)?, name: r.get(1)?, message: r.get(2)? })
+                        })?
+                        .collect::<Result<Vec<_>, _>>()?;
+                    Ok(Recent::from_entries(rows))
+                })
+                .await?;
+            // With no entries the user may not exist, which a cached dialog would deny.
+            if recent.is_whole() && recent.length > 0 {
+                self.inner.cache.fill(key, Dialog::new(recent.entries.clone()), started);
+            }
+            Ok(recent)
         })
     }
 
