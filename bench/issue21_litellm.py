@@ -59,6 +59,7 @@ from common import (  # noqa: E402
     proc_status_kib,
     request,
     table,
+    verdict,
     wrk,
 )
 
@@ -492,6 +493,9 @@ def report(res, ready, procs):
     print(f"Parlance POST /paraphrase (openrouter, cache miss) vs LiteLLM {LITELLM_VERSION} POST /v1/chat/completions, "
           f"same upstream answering at once; medians of {ROUNDS} rounds of {DURATION} s")
     table(rows, ["measure", "Parlance", "LiteLLM", "LiteLLM / Parlance", "upstream direct"])
+    p50, p99 = over(p1, "p50"), over(p1, "p99")
+    print(f"issue 21 target, Parlance's overhead at 1 connection: p50 {fmt_us(p50)} (<= 100 us: "
+          f"{verdict(p50 <= 100)}), p99 {fmt_us(p99)} (<= 400 us: {verdict(p99 <= 400)})")
     print(f"processes: Parlance {procs['Parlance']}")
     print(f"           LiteLLM {procs['LiteLLM']}")
     print(f"load average at the end: {loadavg()}")
