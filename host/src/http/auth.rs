@@ -10,12 +10,15 @@ use crate::rest::ApiError;
 use crate::rest::extract::AuthenticatedClient;
 use crate::setting;
 use crate::store::{DialogStore, keys};
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use futures::future::{BoxFuture, Either};
+use std::convert::Infallible;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
+use tower::{Layer, Service};
 
 /// The `[auth]` section.
 #[derive(Clone, Debug)]
@@ -103,43 +106,128 @@ fn is_public(path: &str) -> bool {
         || path.starts_with("/redoc")
 }
 
-/// The middleware: admits a request with a valid key as the key's client.
-pub async fn require_key(State(auth): State<Arc<Auth>>, mut request: Request, next: Next) -> Response {
-    if is_public(request.uri().path()) {
-        return next.run(request).await;
+/// What the key check decides without waiting: the request is admitted as a client, refused, or its
+/// key must be looked up in the store.
+enum Check {
+    /// A health check or the documentation, open to anyone.
+    Public,
+    Admitted(Arc<str>),
+    Refused(Response),
+    LookUp(String),
+}
+
+impl Auth {
+    /// The check from the request and the remembered verdicts alone.
+    fn check_now(&self, request: &Request) -> Check {
+        if is_public(request.uri().path()) {
+            return Check::Public;
+        }
+        let presented = request
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+            .map(str::trim);
+        let Some(presented) = presented else {
+            return Check::Refused(unauthorized(
+                "missing_api_key",
+                "this server requires an API key: send `Authorization: Bearer <key>`",
+            ));
+        };
+        match self.verdicts.get(presented) {
+            Some(Some(client)) => Check::Admitted(client),
+            Some(None) => Check::Refused(invalid_key()),
+            None => Check::LookUp(presented.to_owned()),
+        }
     }
-    let presented = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
-        .map(|k| k.trim().to_owned());
-    let Some(presented) = presented else {
-        return unauthorized(
-            "missing_api_key",
-            "this server requires an API key: send `Authorization: Bearer <key>`",
-        );
-    };
-    let client = match auth.client_of(&presented).await {
-        Ok(Some(client)) => client,
-        Ok(None) => return unauthorized("invalid_api_key", "the API key is unknown or revoked"),
-        Err(e) => return ApiError::from_error(&crate::Error::Storage(e)).into_response(),
-    };
+}
+
+/// The key check as a layer. A request whose key's verdict is remembered goes straight on to the
+/// routes, with no future boxed and nothing awaited; only a key not yet remembered waits for the store.
+#[derive(Clone)]
+pub struct RequireKey(pub Arc<Auth>);
+
+impl<S> Layer<S> for RequireKey {
+    type Service = RequireKeyService<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        RequireKeyService { auth: self.0.clone(), inner }
+    }
+}
+
+#[derive(Clone)]
+pub struct RequireKeyService<S> {
+    auth: Arc<Auth>,
+    inner: S,
+}
+
+impl<S> Service<Request> for RequireKeyService<S>
+where
+    S: Service<Request, Response = Response, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Either<S::Future, BoxFuture<'static, Result<Response, Infallible>>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut request: Request) -> Self::Future {
+        let client = match self.auth.check_now(&request) {
+            Check::Public => return Either::Left(self.inner.call(request)),
+            Check::Admitted(client) => client,
+            Check::Refused(response) => return Either::Right(Box::pin(async { Ok(response) })),
+            Check::LookUp(key) => {
+                // The service that was made ready goes with the request; this one gets a clone.
+                let clone = self.inner.clone();
+                let mut inner = std::mem::replace(&mut self.inner, clone);
+                let auth = self.auth.clone();
+                return Either::Right(Box::pin(async move {
+                    let client = match auth.client_of(&key).await {
+                        Ok(Some(client)) => client,
+                        Ok(None) => return Ok(invalid_key()),
+                        Err(e) => return Ok(ApiError::from_error(&crate::Error::Storage(e)).into_response()),
+                    };
+                    match admit(&mut request, client) {
+                        None => inner.call(request).await,
+                        Some(refused) => Ok(refused),
+                    }
+                }));
+            }
+        };
+        match admit(&mut request, client) {
+            None => Either::Left(self.inner.call(request)),
+            Some(refused) => Either::Right(Box::pin(async { Ok(refused) })),
+        }
+    }
+}
+
+/// Puts the key's client on the request, unless its `current-user` header names another: then the
+/// refusal.
+fn admit(request: &mut Request, client: Arc<str>) -> Option<Response> {
     let mismatch = request
         .headers()
         .get_all("current-user")
         .iter()
         .any(|v| v.to_str().is_ok_and(|c| c.trim() != &*client));
     if mismatch {
-        return ApiError::new(
-            StatusCode::FORBIDDEN,
-            "client_mismatch",
-            "the `current-user` header names another client than the API key's; send the key's client or no header",
-        )
-        .into_response();
+        return Some(
+            ApiError::new(
+                StatusCode::FORBIDDEN,
+                "client_mismatch",
+                "the `current-user` header names another client than the API key's; send the key's client or no header",
+            )
+            .into_response(),
+        );
     }
-    request.extensions_mut().insert(AuthenticatedClient(client.to_string()));
-    next.run(request).await
+    request.extensions_mut().insert(AuthenticatedClient(client));
+    None
+}
+
+fn invalid_key() -> Response {
+    unauthorized("invalid_api_key", "the API key is unknown or revoked")
 }
 
 fn unauthorized(code: &'static str, message: &str) -> Response {

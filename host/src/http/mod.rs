@@ -111,7 +111,7 @@ pub fn app(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(config.max_body_bytes()));
     // The key check runs inside the request metrics, so refused requests are counted too.
     if let Some(auth) = &state.auth {
-        router = router.layer(middleware::from_fn_with_state(auth.clone(), auth::require_key));
+        router = router.layer(auth::RequireKey(auth.clone()));
     }
     router = router.layer(middleware::from_fn_with_state(state.metrics.clone(), record_request));
     if config.debug {

@@ -10,6 +10,7 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 
 /// A JSON body; malformed JSON, missing fields and wrong types are 4xx errors naming the problem, and
 /// where the schema says object, only an object is read (see `strict`).
@@ -218,7 +219,7 @@ pub const DEFAULT_CLIENT_ID: &str = "default";
 /// The client an API key acts as, put on the request by the key check when keys are required; the
 /// [`Caller`] is then that client, whatever the request's headers say.
 #[derive(Clone, Debug)]
-pub struct AuthenticatedClient(pub String);
+pub struct AuthenticatedClient(pub Arc<str>);
 
 /// Who is calling: the `current-user` header when present (or the API key's client), and the peer
 /// address.
@@ -250,7 +251,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
         let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
         if let Some(AuthenticatedClient(client)) = parts.extensions.get::<AuthenticatedClient>() {
-            return Ok(Caller { header: Some(client.clone()), peer });
+            return Ok(Caller { header: Some(client.to_string()), peer });
         }
         let mut values = parts.headers.get_all("current-user").iter();
         if let (Some(_), Some(_)) = (values.next(), values.next()) {
