@@ -20,13 +20,17 @@ use crate::paraphrase::jobs::JobService;
 use crate::plugins::PluginHost;
 use crate::rest::ApiError;
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, FromRef, MatchedPath, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRef, MatchedPath, Request};
 use axum::http::{HeaderValue, Method, StatusCode};
-use axum::middleware::{self, Next};
+use axum::middleware;
 use axum::response::Response;
+use futures::future::BoxFuture;
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Instant;
+use tower::{Layer, Service};
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 /// What the routes need: each domain's service (handlers take theirs as a substate), and for the
@@ -113,7 +117,7 @@ pub fn app(state: AppState) -> Router {
     if let Some(auth) = &state.auth {
         router = router.layer(auth::RequireKey(auth.clone()));
     }
-    router = router.layer(middleware::from_fn_with_state(state.metrics.clone(), record_request));
+    router = router.layer(RecordRequests(state.metrics.clone()));
     if config.debug {
         router = router.layer(middleware::from_fn(crate::rest::error::debug_causes));
     }
@@ -168,29 +172,57 @@ fn expect_documented_responses(metrics: &Metrics, document: &utoipa::openapi::Op
 }
 
 /// Counts every request by its route template (not its raw path: unmatched requests share one label),
-/// method and status, and times it; every label comes from a closed set.
-async fn record_request(State(metrics): State<Arc<Metrics>>, request: Request, next: Next) -> Response {
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|m| m.as_str().to_owned())
-        .unwrap_or_else(|| "unmatched".into());
-    let method = method_label(request.method()).to_owned();
-    let started = Instant::now();
-    let response = next.run(request).await;
-    metrics
-        .http_requests
-        .get_or_create(&crate::metrics::RequestLabels {
-            route: route.clone(),
-            method,
-            status: response.status().as_u16(),
+/// method and status, and times it; every label comes from a closed set. A layer of its own rather
+/// than an axum `from_fn` middleware, which boxes the rest of the stack for every request.
+#[derive(Clone)]
+struct RecordRequests(Arc<Metrics>);
+
+impl<S> Layer<S> for RecordRequests {
+    type Service = RecordRequestsService<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        RecordRequestsService { metrics: self.0.clone(), inner }
+    }
+}
+
+#[derive(Clone)]
+struct RecordRequestsService<S> {
+    metrics: Arc<Metrics>,
+    inner: S,
+}
+
+impl<S> Service<Request> for RecordRequestsService<S>
+where
+    S: Service<Request, Response = Response, Error = Infallible>,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = BoxFuture<'static, Result<Response, Infallible>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        let route = request.extensions().get::<MatchedPath>().map_or("unmatched", |m| m.as_str()).to_owned();
+        let method = method_label(request.method());
+        let started = Instant::now();
+        let metrics = self.metrics.clone();
+        let response = self.inner.call(request);
+        Box::pin(async move {
+            let response = response.await?;
+            let labels = crate::metrics::RequestLabels {
+                route,
+                method: method.to_owned(),
+                status: response.status().as_u16(),
+            };
+            metrics.http_requests.get_or_create(&labels).inc();
+            let route = crate::metrics::RouteLabels { route: labels.route };
+            metrics.http_duration.get_or_create(&route).observe(started.elapsed().as_secs_f64());
+            Ok(response)
         })
-        .inc();
-    metrics
-        .http_duration
-        .get_or_create(&crate::metrics::RouteLabels { route })
-        .observe(started.elapsed().as_secs_f64());
-    response
+    }
 }
 
 /// A request's method as a metrics label: the standard methods by name, anything else as `OTHER`,
