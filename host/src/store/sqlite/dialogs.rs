@@ -4,7 +4,8 @@ use super::super::backend::{Dialogs, StoreResult};
 use super::super::cache::{CacheEffect, Dialog, UserKey};
 use super::super::{Imported, Recent, StoreError, UserMetadata};
 use super::{
-    SqliteBackend, clear_entries, entries, execute, insert_entries, now_millis, query_row, touch, user_exists,
+    SqliteBackend, clear_entries, entries, execute, insert_entries, now_millis, query_entries, query_row,
+    touch, user_exists,
 };
 use crate::chat::DialogEntry;
 use rusqlite::{OptionalExtension, params};
@@ -112,16 +113,13 @@ impl Dialogs for SqliteBackend {
                 .read(move |c| {
                     // One statement, so the count and the entries are of one commit. Sorted in
                     // `Recent`, not with ORDER BY, which SQLite re-plans at every new binding.
-                    let mut stmt = c.prepare_cached(
+                    let n = i64::try_from(n).unwrap_or(i64::MAX);
+                    let rows = query_entries(
+                        c,
                         "SELECT idx, name, message FROM dialog_entries WHERE client = ?1 AND user_id = ?2
                          AND idx >= (SELECT entries FROM users WHERE client = ?1 AND user_id = ?2) - ?3",
+                        params![client, user, n],
                     )?;
-                    let n = i64::try_from(n).unwrap_or(i64::MAX);
-                    let rows = stmt
-                        .query_map(params![client, user, n], |r| {
-                            Ok(DialogEntry { index: r.get(0)?, name: r.get(1)?, message: r.get(2)? })
-                        })?
-                        .collect::<Result<Vec<_>, _>>()?;
                     Ok(Recent::from_entries(rows))
                 })
                 .await?;

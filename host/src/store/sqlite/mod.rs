@@ -278,14 +278,25 @@ fn user_exists(c: &Connection, client: &str, user: &str) -> Result<bool, StoreEr
 fn entries(c: &Connection, client: &str, user: &str) -> Result<Vec<DialogEntry>, StoreError> {
     // Sorted here rather than with ORDER BY, which SQLite re-plans at every new binding (see
     // `append_exchange`); the primary key's order makes this a check of an already sorted list.
-    let mut stmt =
-        c.prepare_cached("SELECT idx, name, message FROM dialog_entries WHERE client = ?1 AND user_id = ?2")?;
-    let mut rows = stmt
-        .query_map(params![client, user], |r| {
-            Ok(DialogEntry { index: r.get(0)?, name: r.get(1)?, message: r.get(2)? })
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut rows = query_entries(
+        c,
+        "SELECT idx, name, message FROM dialog_entries WHERE client = ?1 AND user_id = ?2",
+        params![client, user],
+    )?;
     rows.sort_unstable_by_key(|e| e.index);
+    Ok(rows)
+}
+
+/// The dialog entries a statement selects as `idx, name, message`, in the order it gives them.
+fn query_entries(
+    c: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+) -> Result<Vec<DialogEntry>, StoreError> {
+    let mut stmt = c.prepare_cached(sql)?;
+    let rows = stmt
+        .query_map(params, |r| Ok(DialogEntry { index: r.get(0)?, name: r.get(1)?, message: r.get(2)? }))?
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
 }
 
