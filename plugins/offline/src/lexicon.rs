@@ -10,6 +10,7 @@ const LEXICON: Sorted = Sorted::new(include_str!("../data/lexicon.txt"));
 const EXCEPTIONS: Sorted = Sorted::new(include_str!("../data/exceptions.txt"));
 const INFLECTIONS: Sorted = Sorted::new(include_str!("../data/inflections.txt"));
 const STOPWORDS: Sorted = Sorted::new(include_str!("../data/stopwords.txt"));
+const EVERYDAY: Sorted = Sorted::new(include_str!("../data/everyday.txt"));
 
 /// Buckets of the two-letter index: 26 first letters, each with "no second letter" and 26.
 const BUCKETS: usize = 26 * 27;
@@ -172,6 +173,16 @@ pub fn is_stopword(word: &str) -> bool {
     find_line(STOPWORDS.data, lo, hi, word, |l| l).is_some()
 }
 
+/// The hand-checked replacements of a lowercase lemma in one part of speech, from
+/// `everyday.txt` (`lemma p [REPLACEMENT,...]`, see `register`): comma-separated, best first, and
+/// empty when the word must be kept. `None` when the table does not list it.
+pub fn everyday(lemma: &str, pos: Pos) -> Option<&'static str> {
+    lines_with_key(&EVERYDAY, lemma, first_field).find_map(|line| {
+        let mut fields = line.split(' ').skip(1);
+        (Pos::from_code(*fields.next()?.as_bytes().first()?)? == pos).then(|| fields.next().unwrap_or(""))
+    })
+}
+
 /// WordNet's irregular analyses of a lowercase form: `(base, pos)` pairs, such as
 /// `("mouse", Noun)` for "mice".
 pub fn irregular_bases(form: &str) -> impl Iterator<Item = (&'static str, Pos)> + use<> {
@@ -264,7 +275,8 @@ mod tests {
         assert_sorted("exceptions.txt", EXCEPTIONS.data, first_field);
         assert_sorted("inflections.txt", INFLECTIONS.data, first_field);
         assert_sorted("stopwords.txt", STOPWORDS.data, |l| l);
-        for file in [&LEXICON, &EXCEPTIONS, &INFLECTIONS, &STOPWORDS] {
+        assert_sorted("everyday.txt", EVERYDAY.data, first_field);
+        for file in [&LEXICON, &EXCEPTIONS, &INFLECTIONS, &STOPWORDS, &EVERYDAY] {
             for line in file.data.lines() {
                 assert!(bucket(line.as_bytes()).is_some(), "{line:?} fits no bucket");
             }

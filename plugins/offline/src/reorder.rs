@@ -168,6 +168,8 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
             || (w(2) == "on"
                 && (WEEKDAYS.contains(&last.as_str()) || TIME_NOUNS[14..].contains(&last.as_str())))
             || (w(2) == "at" && ["night", "weekends", "midnight", "noon", "dawn"].contains(&last.as_str()))
+            || (w(2) == "by"
+                && ["noon", "midnight", "tomorrow", "tonight", "then"].contains(&last.as_str()))
             || (w(2) == "for" && ["breakfast", "lunch", "dinner", "supper"].contains(&last.as_str()))
             || (w(2) == "after"
                 && ["work", "school", "lunch", "dinner", "breakfast"].contains(&last.as_str()))
@@ -185,7 +187,12 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
         && weekday(&w(2))
         && ["mornings", "evenings", "afternoons", "nights", "morning", "evening", "afternoon", "night"]
             .contains(&last.as_str());
-    let len = if three || numbered || day_part {
+    // "early in the morning", "late at night" are one phrase.
+    let early = n >= 4 && ["early", "late"].contains(&w(4).as_str());
+    let late_at_night = early && w(2) == "at" && last == "night";
+    let len = if early && three {
+        4
+    } else if three || numbered || day_part || late_at_night {
         3
     } else if two {
         2
@@ -402,6 +409,14 @@ mod tests {
         assert_eq!(
             run(f, "It is busy on Saturday mornings.").as_deref(),
             Some("On Saturday mornings, it is busy.")
+        );
+        assert_eq!(
+            run(f, "The streets were empty early in the morning.").as_deref(),
+            Some("Early in the morning, the streets were empty.")
+        );
+        assert_eq!(
+            run(f, "We finished the work by noon.").as_deref(),
+            Some("By noon, we finished the work.")
         );
         assert_eq!(run(f, "It rained at the end of last year."), None);
         assert_eq!(run(f, "Did it rain last night?"), None);

@@ -172,7 +172,8 @@ fn continues_clause(next: &str) -> bool {
     const STARTERS: &[&str] = &[
         "a", "an", "the", "very", "so", "too", "really", "quite", "all", "just", "still", "also", "always",
         "never", "going", "here", "now", "my", "your", "his", "her", "our", "their", "no", "time", "been",
-        "only",
+        "only", "in", "on", "at", "out", "from", "with", "about", "under", "behind", "near", "inside",
+        "outside", "up", "over",
     ];
     STARTERS.contains(&next) || next.ends_with("ing") || {
         let analyses = morph::analyse(next);
@@ -966,6 +967,7 @@ mod tests {
         assert_eq!(contracted("It is a test."), "It's a test.");
         assert_eq!(contracted("I will not go and I cannot stay."), "I won't go and I can't stay.");
         assert_eq!(contracted("I am happy."), "I'm happy.");
+        assert_eq!(contracted("We are out of coffee."), "We're out of coffee.");
         assert_eq!(contracted("I would like tea."), "I'd like tea.");
         assert_eq!(contracted("Where is the station?"), "Where's the station?");
         assert_eq!(contracted("I know where he is."), "I know where he is.");

@@ -329,7 +329,7 @@ pub fn synonym(tokens: &[Token], i: usize) -> Option<Choice> {
     let sense = reading.entry.sense(reading.pos)?;
     let (candidates, quality): (Vec<&str>, u8) = match register::verdict(reading.entry.lemma, reading.pos) {
         Some(Verdict::Keep) => return None,
-        Some(Verdict::Use(list)) => (list.to_vec(), 9),
+        Some(use_) => (use_.replacements().collect(), 9),
         None => (
             sense.candidates().filter(|c| register::common_enough(sense.weight, c, reading.pos)).collect(),
             sense.quality,
