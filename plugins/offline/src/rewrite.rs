@@ -289,6 +289,16 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["for", "instance"], &["for", "example"], After::Anything),
     (&["at", "the", "moment"], &["right", "now"], After::Pause),
     (&["in", "addition"], &["also"], After::Pause),
+    (&["next", "to"], &["beside"], After::Word),
+    (&["because", "of"], &["due", "to"], After::Word),
+    (&["each", "other"], &["one", "another"], After::Anything),
+    (&["right", "away"], &["immediately"], After::Pause),
+    (&["as", "well"], &["too"], After::Pause),
+    (&["every", "day"], &["daily"], After::Pause),
+    (&["than", "i", "expected"], &["than", "expected"], After::Pause),
+    (&["than", "we", "expected"], &["than", "expected"], After::Pause),
+    (&["than", "they", "expected"], &["than", "expected"], After::Pause),
+    (&["than", "you", "expected"], &["than", "expected"], After::Pause),
 ];
 
 /// "many" or "much" for "a lot of" + this word: a plural noun counts, a singular one does not.
@@ -983,6 +993,9 @@ mod tests {
         assert_eq!(phrased("We left early in order to win."), "We left early to win.");
         assert_eq!(phrased("In order to win, we left."), "To win, we left.");
         assert_eq!(phrased("A lot of people came."), "Many people came.");
+        assert_eq!(phrased("The bank is next to the school."), "The bank is beside the school.");
+        assert_eq!(phrased("It was harder than I expected."), "It was harder than expected.");
+        assert_eq!(phrased("I want one as well, please."), "I want one too, please.");
         assert_eq!(phrased("She has a lot of money."), "She has much money.");
         assert_eq!(phrased("I have a lot of the blame."), "I have a lot of the blame.");
         assert_eq!(phrased("He is able to swim."), "He can swim.");

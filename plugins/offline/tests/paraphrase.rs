@@ -410,7 +410,7 @@ fn each_sentence_level_rewrite_applies_end_to_end() {
         ("He reads the newspaper every morning.", "morning, he reads the newspaper."),
         ("I usually cook dinner at home.", ", I cook dinner at home."),
         ("She quickly finished her homework.", "her homework rapidly."),
-        ("There is a small cafe next to the bank.", "A small cafe is next to the bank"),
+        ("There is a small cafe next to the bank.", "A small cafe is beside the bank"),
         ("The teacher explained the problem.", "was explained by the"),
         ("The road was blocked by a fallen tree.", "A fallen tree blocked the road"),
         ("The waiter brought us the menu.", "brought the menu to us"),
