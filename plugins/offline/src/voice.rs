@@ -21,15 +21,87 @@ const DETERMINERS: &[&str] =
 const POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
 /// Verbs of state, of motion and light verbs, whose passive is odd or wrong.
 const NO_PASSIVE: &[&str] = &[
-    "be", "have", "do", "get", "become", "seem", "cost", "weigh", "last", "lack", "fit", "suit", "resemble",
-    "mean", "want", "need", "like", "love", "hate", "know", "owe", "leave", "go", "come", "lose", "miss",
-    "enjoy", "reach", "spend", "hold", "keep", "let", "feel", "hear", "see", "watch", "say", "tell", "ask",
-    "make", "take", "give", "put", "run", "walk", "sit", "stand", "wait", "marry", "catch", "eat", "drink",
+    "be",
+    "have",
+    "do",
+    "get",
+    "become",
+    "seem",
+    "cost",
+    "weigh",
+    "last",
+    "lack",
+    "fit",
+    "suit",
+    "resemble",
+    "mean",
+    "want",
+    "need",
+    "like",
+    "love",
+    "hate",
+    "know",
+    "owe",
+    "leave",
+    "go",
+    "come",
+    "lose",
+    "miss",
+    "enjoy",
+    "reach",
+    "spend",
+    "hold",
+    "keep",
+    "let",
+    "feel",
+    "hear",
+    "see",
+    "watch",
+    "say",
+    "tell",
+    "ask",
+    "make",
+    "take",
+    "give",
+    "put",
+    "run",
+    "walk",
+    "sit",
+    "stand",
+    "wait",
+    "marry",
+    "catch",
+    "eat",
+    "drink",
+    "require",
+    "include",
+    "contain",
+    "own",
+    "involve",
+    "deserve",
+    "prefer",
+    "understand",
+    "believe",
+    "remember",
+    "forget",
+    "recognise",
+    "recognize",
+    "equal",
+    "matter",
+    "possess",
+    "consist",
+    "belong",
+    "wear",
+    "face",
+    "join",
+    "approach",
+    "enter",
+    "meet",
 ];
 const PLACE_PREPOSITIONS: &[&str] = &[
     "in", "on", "at", "near", "next", "under", "behind", "outside", "inside", "beside", "across", "around",
     "above", "below", "between", "opposite", "by", "into", "onto", "over", "with", "for", "from", "during",
-    "after", "before", "to",
+    "after", "before", "to", "off", "up", "down", "out", "through", "along", "towards",
 ];
 
 /// A noun, or a plain word the lexicon does not know (WordNet leaves out untagged nouns
@@ -60,18 +132,44 @@ fn modifier_or_noun(word: &str) -> bool {
     total > 0 && (nominal * 10 >= total * 8 || participle)
 }
 
-/// The lemma of a past-tense verb, when most of the word's evidence says it is one.
-fn past_verb(word: &str, after_pronoun: bool) -> Option<&'static str> {
+/// The lemma of a finite verb in `tense` (past, or the present's third person), when most of
+/// the word's evidence says it is one.
+fn finite_verb(word: &str, tense: Tense, after_pronoun: bool) -> Option<&'static str> {
     let analyses = morph::analyse(word);
     let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
-    let past: Vec<_> = analyses
+    let matching: Vec<_> = analyses
         .iter()
-        .filter(|a| a.pos == Pos::Verb && matches!(a.form, Form::Past | Form::PastOrParticiple))
+        .filter(|a| {
+            a.pos == Pos::Verb
+                && match tense {
+                    Tense::Past => matches!(a.form, Form::Past | Form::PastOrParticiple),
+                    Tense::Present => a.form == Form::ThirdPerson,
+                }
+        })
         .collect();
-    let weight: u32 = past.iter().map(|a| a.weight + 1).sum();
+    let weight: u32 = matching.iter().map(|a| a.weight + 1).sum();
     let needed = if after_pronoun { 5 } else { 7 };
     (total > 0 && weight * 10 >= total * needed).then_some(())?;
-    past.first().map(|a| a.entry.lemma)
+    matching.first().map(|a| a.entry.lemma)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tense {
+    Past,
+    Present,
+}
+
+/// The end (exclusive) of an object without a determiner: at most two modifiers and a plural
+/// noun ("warm socks", "fresh vegetables"), ending the sentence or followed by a preposition.
+fn bare_plural_object(p: &Plain, k: usize) -> Option<usize> {
+    (k + 1..=k + 3).find(|&end| {
+        end <= p.items.len()
+            && is_plural_noun(&p.lower(end - 1))
+            && (k..end - 1)
+                .all(|j| modifier_or_noun(&p.lower(j)) && !DETERMINERS.contains(&p.lower(j).as_str()))
+            && p.items[k..end].iter().all(Token::is_word)
+            && (end == p.items.len() || PLACE_PREPOSITIONS.contains(&p.lower(end).as_str()))
+    })
 }
 
 /// The end (exclusive) of a noun phrase "det (modifier) noun" starting at `k`; an object
@@ -120,11 +218,14 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
         Some(&(_, object)) => (1, Some(object)),
         None => (noun_phrase(p, 0, false)?, None),
     };
-    let lemma = past_verb(&p.lower(subject), by_form.is_some())?;
+    let verb = p.lower(subject);
+    let (lemma, tense) = [Tense::Past, Tense::Present]
+        .into_iter()
+        .find_map(|t| finite_verb(&verb, t, by_form.is_some()).map(|l| (l, t)))?;
     if NO_PASSIVE.contains(&lemma) {
         return None;
     }
-    let object_end = noun_phrase(p, subject + 1, true)?;
+    let object_end = noun_phrase(p, subject + 1, true).or_else(|| bare_plural_object(p, subject + 1))?;
     let rest = &p.items[object_end..];
     // A possessive object after a pronoun subject is usually the subject's own ("hurt his knee").
     let possessive = POSSESSIVES.contains(&p.lower(subject + 1).as_str());
@@ -141,7 +242,12 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let participle = morph::inflect(lemma, Pos::Verb, Form::Participle)?;
-    let be = if is_plural_noun(&p.lower(object_end - 1)) { "were" } else { "was" };
+    let be = match (tense, is_plural_noun(&p.lower(object_end - 1))) {
+        (Tense::Past, true) => "were",
+        (Tense::Past, false) => "was",
+        (Tense::Present, true) => "are",
+        (Tense::Present, false) => "is",
+    };
     let mut out = vec![starting(&p.items[subject + 1])];
     out.extend_from_slice(&p.items[subject + 2..object_end]);
     out.push(shape::word(be));
@@ -377,6 +483,19 @@ mod tests {
             Some("My slippers were chewed by the dog.")
         );
         // The subject's own knee; a verb of state; an "of" phrase; a question.
+        assert_eq!(
+            run(passive, "The cat knocked a glass off the table.").as_deref(),
+            Some("A glass was knocked off the table by the cat.")
+        );
+        assert_eq!(
+            run(passive, "The shop sells fresh bread rolls.").as_deref(),
+            Some("Fresh bread rolls are sold by the shop.")
+        );
+        assert_eq!(
+            run(passive, "My aunt grows tomatoes in the garden.").as_deref(),
+            Some("Tomatoes are grown in the garden by my aunt.")
+        );
+        assert_eq!(run(passive, "The car requires new tyres."), None);
         assert_eq!(run(passive, "He hurt his knee."), None);
         assert_eq!(run(passive, "The children sang a song for their mother."), None);
         assert_eq!(run(passive, "She had a dog."), None);
