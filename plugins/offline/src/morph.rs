@@ -264,8 +264,15 @@ fn with_last_doubled(word: &str, suffix: &str) -> String {
     format!("{word}{last}{suffix}")
 }
 
+/// Nouns whose irregular plural in WordNet is archaic or learned ("brethren", "camerae",
+/// "taxies"): everyday English uses the regular one.
+const REGULAR_PLURAL: &[&str] =
+    &["beef", "brother", "camera", "cry", "gas", "genius", "ghetto", "mamma", "taxi", "torso", "vacuum"];
+
 fn plural(noun: &str) -> String {
-    if let Some(form) = lexicon::irregular_forms(noun, Pos::Noun).next() {
+    if let Some(form) = lexicon::irregular_forms(noun, Pos::Noun).next()
+        && !REGULAR_PLURAL.contains(&noun)
+    {
         return form.to_owned();
     }
     if sibilant(noun) {
@@ -477,6 +484,14 @@ pub fn analyse(word: &str) -> Vec<Analysis> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn everyday_plurals_over_archaic_ones() {
+        assert_eq!(inflect("brother", Pos::Noun, Form::Plural).as_deref(), Some("brothers"));
+        assert_eq!(inflect("taxi", Pos::Noun, Form::Plural).as_deref(), Some("taxis"));
+        assert_eq!(inflect("child", Pos::Noun, Form::Plural).as_deref(), Some("children"));
+        assert!(analyse("brothers").iter().any(|a| a.entry.lemma == "brother" && a.form == Form::Plural));
+    }
 
     #[test]
     fn noun_plurals() {

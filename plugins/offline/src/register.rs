@@ -13,6 +13,8 @@
 //! `lemma p` alone for "keep"; `p` is `n`, `v`, `a` or `r`; sorted bytewise, lowercase ASCII.
 //! A replacement is a single everyday word that fits the lemma's main senses in that part of
 //! speech, takes the same complements, and inflects like it ("bigger" -> "larger").
+//! A replacement written `+word` is used only right before a noun ("a small village" -> "a
+//! little village", where "too small" is not "too little").
 
 use crate::lexicon::{self, Pos};
 
@@ -89,6 +91,7 @@ mod tests {
             let words =
                 std::iter::once(fields[0]).chain(fields.get(2).into_iter().flat_map(|l| l.split(',')));
             for word in words {
+                let word = word.strip_prefix('+').unwrap_or(word);
                 assert!(!word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase()), "{line:?}");
             }
             let pos = Pos::ALL.into_iter().find(|p| verdict(fields[0], *p).is_some());
@@ -100,7 +103,8 @@ mod tests {
     fn verdicts() {
         assert_eq!(verdict("phone", Pos::Noun), Some(Verdict::Keep));
         assert_eq!(verdict("quick", Pos::Adj), Some(Verdict::Use("fast")));
-        assert_eq!(verdict("quick", Pos::Adv), None);
+        assert_eq!(verdict("quick", Pos::Adv), Some(Verdict::Keep));
+        assert_eq!(verdict("quick", Pos::Noun), None);
         assert_eq!(verdict("zebra", Pos::Noun), None);
     }
 

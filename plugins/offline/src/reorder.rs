@@ -173,14 +173,20 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
             || (w(2) == "for" && ["breakfast", "lunch", "dinner", "supper"].contains(&last.as_str()))
             || (w(2) == "after"
                 && ["work", "school", "lunch", "dinner", "breakfast"].contains(&last.as_str()))
-            || (w(2) == "in" && last.len() == 4 && last.bytes().all(|b| b.is_ascii_digit())));
+            || (w(2) == "in" && last.len() == 4 && last.bytes().all(|b| b.is_ascii_digit()))
+            || (w(2) == "in" && ["summer", "winter", "spring", "autumn"].contains(&last.as_str())));
     let three = n >= 3
         && ["in", "during"].contains(&w(3).as_str())
         && w(2) == "the"
         && ["morning", "afternoon", "evening", "summer", "winter", "spring", "autumn", "night"]
             .contains(&last.as_str());
     const DURATIONS: &[&str] = &["minutes", "hours", "days", "weeks", "months", "years", "seconds"];
-    let numbered = n >= 3 && w(3) == "in" && DURATIONS.contains(&last.as_str());
+    let numbered = n >= 3
+        && w(3) == "in"
+        && (DURATIONS.contains(&last.as_str())
+            || (["one", "a", "an"].contains(&w(2).as_str())
+                && ["day", "week", "hour", "minute", "month", "year", "afternoon", "evening"]
+                    .contains(&last.as_str())));
     let weekday = |x: &str| WEEKDAYS.iter().any(|d| d.strip_suffix('s') == Some(x));
     let day_part = n >= 3
         && w(3) == "on"
@@ -287,7 +293,8 @@ pub fn move_manner_adverb(p: &Plain) -> Option<Vec<Token>> {
 }
 
 const PLACE_PREPOSITIONS: &[&str] = &[
-    "at", "in", "on", "during", "near", "outside", "inside", "behind", "along", "across", "around", "through",
+    "at", "in", "on", "during", "near", "outside", "inside", "behind", "along", "across", "around",
+    "through", "from",
 ];
 const DETERMINERS: &[&str] = &[
     "the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "every",
@@ -299,13 +306,23 @@ const DETERMINERS: &[&str] = &[
 /// the phrase is its complement: "lives in Paris", "interested in art").
 fn trailing_place_phrase(p: &Plain) -> Option<usize> {
     let n = p.items.len();
-    let start = (n.saturating_sub(5)..n.saturating_sub(2))
-        .find(|&k| PLACE_PREPOSITIONS.contains(&p.lower(k).as_str()))?;
-    if !DETERMINERS.contains(&p.lower(start + 1).as_str()) || (start + 2..n).any(|k| p.is_comma(k)) {
-        return None;
-    }
+    // "in Vienna": a capitalised name after "in" or "at" is a place.
+    let named = n >= 3
+        && ["in", "at"].contains(&p.lower(n - 2).as_str())
+        && shape::is_title(&p.items[n - 1].text)
+        && p.items[n - 1].text.chars().skip(1).all(|c| c.is_ascii_lowercase());
+    let start = if named {
+        n - 2
+    } else {
+        let start = (n.saturating_sub(5)..n.saturating_sub(2))
+            .find(|&k| PLACE_PREPOSITIONS.contains(&p.lower(k).as_str()))?;
+        if !DETERMINERS.contains(&p.lower(start + 1).as_str()) || (start + 2..n).any(|k| p.is_comma(k)) {
+            return None;
+        }
+        start
+    };
     let last = p.lower(n - 1);
-    let last_ok = morph::analyse(&last).iter().any(|a| a.pos == Pos::Noun) || last == "o'clock";
+    let last_ok = named || crate::voice::is_noun(&last) || last == "o'clock";
     let inner_ok = (start + 2..n - 1).all(|k| {
         let a = morph::analyse(&p.lower(k));
         !a.is_empty() && a.iter().all(|a| matches!(a.pos, Pos::Noun | Pos::Adj))
@@ -316,14 +333,15 @@ fn trailing_place_phrase(p: &Plain) -> Option<usize> {
     let noun: u32 = analyses.iter().filter(|a| a.pos == Pos::Noun).map(|a| a.weight + 1).sum();
     // A noun after a determiner ("a nurse at"), a clear noun, a particle ("went out during"),
     // or a manner adverb.
-    let determined = start >= 2 && DETERMINERS.contains(&p.lower(start - 2).as_str()) && noun > 0;
+    let determined =
+        start >= 2 && DETERMINERS.contains(&p.lower(start - 2).as_str()) && crate::voice::is_noun(&before);
     let particle = ["out", "up", "down", "off", "away", "back"].contains(&before.as_str());
     // Verbs of posture and activity take no complement, so a place phrase after them is free.
     const INTRANSITIVE: &[&str] = &[
         "sat", "stood", "lay", "slept", "played", "waited", "worked", "stayed", "rested", "sang", "danced",
         "sits", "stands", "sleeps", "plays", "waits", "works", "stays", "rests", "sings", "dances",
         "sitting", "standing", "sleeping", "playing", "waiting", "working", "resting", "melted", "froze",
-        "grew", "happened",
+        "grew", "happened", "reading", "studying", "swimming", "walking", "running", "cooking", "talking",
     ];
     let particle = particle || INTRANSITIVE.contains(&before.as_str());
     let before_ok =
@@ -350,6 +368,53 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     out.push(comma());
     out.push(leaving_start(&p.items[0])?);
     out.extend_from_slice(&p.items[1..k]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// Words that open a listed noun phrase.
+const LIST_OPENERS: &[&str] = &[
+    "a", "an", "the", "my", "your", "his", "her", "our", "their", "some", "two", "three", "four", "five",
+    "several",
+];
+
+/// The end (exclusive) of a short noun phrase opening at `k` ("two brothers", "a big garden").
+fn listed_phrase(p: &Plain, k: usize) -> Option<usize> {
+    if !LIST_OPENERS.contains(&p.lower(k).as_str()) {
+        return None;
+    }
+    let (noun, modifier) = (crate::voice::is_noun, crate::voice::modifier_or_noun);
+    (k + 2..=k + 3).find(|&end| {
+        end <= p.items.len()
+            && noun(&p.lower(end - 1))
+            && (k + 1..end - 1).all(|j| modifier(&p.lower(j)))
+            && p.items[k..end].iter().all(Token::is_word)
+    })
+}
+
+/// Two noun phrases listed as the object at the end of the sentence swap: "He has two brothers
+/// and a sister." -> "He has a sister and two brothers."
+pub fn swap_listed_objects(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let n = p.items.len();
+    let and = p.find("and")?;
+    if p.items[and + 1..].iter().any(|t| CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str())) {
+        return None;
+    }
+    let start = (and.saturating_sub(3)..and).find(|&k| listed_phrase(p, k) == Some(and))?;
+    if listed_phrase(p, and + 1) != Some(n) || start == 0 {
+        return None;
+    }
+    // The list is the object of the verb right before it.
+    let verb = p.lower(start - 1);
+    if !(finite_verb(&verb) || ["has", "have", "had"].contains(&verb.as_str())) {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..start].to_vec();
+    out.extend_from_slice(&p.items[and + 1..]);
+    out.push(p.items[and].clone());
+    out.extend_from_slice(&p.items[start..and]);
     Some(shape::build(&out, &p.terminal))
 }
 
@@ -391,6 +456,21 @@ mod tests {
     }
 
     #[test]
+    fn listed_objects_swap() {
+        let f = swap_listed_objects;
+        assert_eq!(
+            run(f, "He has two brothers and a sister.").as_deref(),
+            Some("He has a sister and two brothers.")
+        );
+        assert_eq!(
+            run(f, "She bought a lamp and a new rug.").as_deref(),
+            Some("She bought a new rug and a lamp.")
+        );
+        assert_eq!(run(f, "The cat and the dog slept."), None);
+        assert_eq!(run(f, "He opened the door and the window was open."), None);
+    }
+
+    #[test]
     fn time_phrases_move_to_the_front() {
         let f = front_time_phrase;
         assert_eq!(
@@ -417,6 +497,14 @@ mod tests {
         assert_eq!(
             run(f, "We finished the work by noon.").as_deref(),
             Some("By noon, we finished the work.")
+        );
+        assert_eq!(
+            run(f, "She always wears a scarf in winter.").as_deref(),
+            Some("In winter, she always wears a scarf.")
+        );
+        assert_eq!(
+            run(f, "She read the whole book in one day.").as_deref(),
+            Some("In one day, she read the whole book.")
         );
         assert_eq!(run(f, "It rained at the end of last year."), None);
         assert_eq!(run(f, "Did it rain last night?"), None);
@@ -460,8 +548,17 @@ mod tests {
             run(f, "I have a meeting at three o'clock.").as_deref(),
             Some("At three o'clock, I have a meeting.")
         );
+        assert_eq!(
+            run(f, "We watched the fireworks from the balcony.").as_deref(),
+            Some("From the balcony, we watched the fireworks.")
+        );
+        assert_eq!(
+            run(f, "My cousin is studying medicine in Vienna.").as_deref(),
+            Some("In Vienna, my cousin is studying medicine.")
+        );
         // After a verb or an adjective the phrase is a complement.
         assert_eq!(run(f, "She lives in a small flat."), None);
+        assert_eq!(run(f, "We met in Rome."), None);
         assert_eq!(run(f, "He put the keys in the drawer."), None);
         assert_eq!(run(f, "He is interested in the film."), None);
     }

@@ -183,6 +183,23 @@ fn continues_clause(next: &str) -> bool {
     }
 }
 
+/// Whether the word at `i` is a singular noun that, with a determiner before it, opens the
+/// sentence, and whose "'s" is heard as "is": not after a hissing sound ("the bus's") and
+/// never a possible name.
+fn subject_noun(tokens: &[Token], i: usize, noun: &str) -> bool {
+    const OPENERS: &[&str] = &["the", "this", "that", "my", "your", "his", "her", "our", "their"];
+    let opens = i == 2
+        && tokens[1].is(Kind::Space, " ")
+        && OPENERS.contains(&tokens[0].text.to_lowercase().as_str())
+        && !tokens[0].frozen;
+    let hissing = ["s", "x", "z", "ch", "sh", "ce", "se", "ge"].iter().any(|end| noun.ends_with(end));
+    opens
+        && !hissing
+        && tokens[i].text.bytes().all(|b| b.is_ascii_lowercase())
+        && clear_pos(noun) == Some(Pos::Noun)
+        && morph::analyse(noun).iter().all(|a| a.form == Form::Base)
+}
+
 /// The contraction of the word at `i` with the next one, if it is safe here.
 fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
     let (first, second) = (&tokens[i], tokens.get(i + 2)?);
@@ -202,6 +219,8 @@ fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
             let ok = match (subject, verb) {
                 ("i", "am") | ("you" | "we" | "they", "are") => continues_clause(after),
                 ("it" | "he" | "she" | "that" | "there" | "what", "is") => continues_clause(after),
+                // "The kettle is boiling." -> "The kettle's boiling."
+                (noun, "is") if subject_noun(tokens, i, noun) => continues_clause(after),
                 // "Where is the station?" -> "Where's the station?"
                 ("where" | "who" | "how", "is") => {
                     ["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "it"]
@@ -548,7 +567,17 @@ pub fn swap_coordination(tokens: &mut [Token]) -> bool {
         let pos = if linked {
             (pos_share(&a, Pos::Adj) >= 0.2 && pos_share(&b, Pos::Adj) >= 0.2).then_some(Pos::Adj)
         } else {
-            clear_pos(&a).filter(|&p| matches!(p, Pos::Noun | Pos::Adj) && clear_pos(&b) == Some(p))
+            // A word the lexicon does not know, next to a clear noun of the same number, is a
+            // noun too ("potatoes and carrots").
+            let unknown_noun = |w: &str, other: &str| {
+                morph::analyse(w).is_empty()
+                    && crate::voice::is_noun(w)
+                    && clear_pos(other) == Some(Pos::Noun)
+                    && w.ends_with('s') == other.ends_with('s')
+            };
+            clear_pos(&a)
+                .filter(|&p| matches!(p, Pos::Noun | Pos::Adj) && clear_pos(&b) == Some(p))
+                .or_else(|| (unknown_noun(&a, &b) || unknown_noun(&b, &a)).then_some(Pos::Noun))
         };
         let Some(pos) = pos else { continue };
         // After a verb the pair is its object ("grows potatoes and carrots"): nothing before it
@@ -978,6 +1007,10 @@ mod tests {
         assert_eq!(contracted("I will not go and I cannot stay."), "I won't go and I can't stay.");
         assert_eq!(contracted("I am happy."), "I'm happy.");
         assert_eq!(contracted("We are out of coffee."), "We're out of coffee.");
+        assert_eq!(contracted("The kettle is boiling."), "The kettle's boiling.");
+        assert_eq!(contracted("Dinner is on the table."), "Dinner is on the table.");
+        assert_eq!(contracted("The bus is late."), "The bus is late.");
+        assert_eq!(contracted("I know the answer is here."), "I know the answer is here.");
         assert_eq!(contracted("I would like tea."), "I'd like tea.");
         assert_eq!(contracted("Where is the station?"), "Where's the station?");
         assert_eq!(contracted("I know where he is."), "I know where he is.");

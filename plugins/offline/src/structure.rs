@@ -21,6 +21,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         reorder::move_manner_adverb,
         voice::existential,
         reorder::front_place_phrase,
+        reorder::swap_listed_objects,
         voice::dative,
         voice::it_takes,
         voice::active,

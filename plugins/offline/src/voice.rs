@@ -106,7 +106,7 @@ const PLACE_PREPOSITIONS: &[&str] = &[
 
 /// A noun, or a plain word the lexicon does not know (WordNet leaves out untagged nouns
 /// without synonyms, such as "cafe").
-fn is_noun(word: &str) -> bool {
+pub(crate) fn is_noun(word: &str) -> bool {
     let a = morph::analyse(word);
     a.iter().any(|a| a.pos == Pos::Noun)
         || (a.is_empty()
@@ -122,7 +122,11 @@ fn is_plural_noun(word: &str) -> bool {
 }
 
 /// Adjectives or nouns only: the words between a determiner and its head noun.
-fn modifier_or_noun(word: &str) -> bool {
+pub(crate) fn modifier_or_noun(word: &str) -> bool {
+    // A function word that is also an adjective.
+    if word == "little" {
+        return true;
+    }
     let a = morph::analyse(word);
     let total: u32 = a.iter().map(|a| a.weight + 1).sum();
     let nominal: u32 = a.iter().filter(|a| matches!(a.pos, Pos::Noun | Pos::Adj)).map(|a| a.weight + 1).sum();

@@ -52,8 +52,8 @@ fn seed_sentences_all_change_and_keep_their_shape() {
 fn each_kind_of_rewrite_applies() {
     let cases = [
         // synonym, with inflection
-        ("She bought two cars.", "automobiles"),
-        ("They started early.", "began"),
+        ("She bought two sofas.", "couches"),
+        ("They began early.", "started"),
         ("He has visited many cities, and the meeting has begun.", "started"),
         ("It was the biggest house.", "largest"),
         // contractions, both ways
@@ -68,6 +68,7 @@ fn each_kind_of_rewrite_applies() {
         ("Weather is nice today.", "Today, weather is "),
         // coordination
         ("I like cats and dogs.", "dogs and cats"),
+        ("The farmer grows potatoes and carrots.", "carrots and potatoes"),
     ];
     for (text, expected) in cases {
         let out = para(text);
@@ -77,21 +78,21 @@ fn each_kind_of_rewrite_applies() {
 
 #[test]
 fn keeps_what_it_does_not_touch() {
-    let out = para("  The car is fast.\n\n\tThe café is “nice” 🙂 — see https://example.com/car!  ");
+    let out = para("  The sofa is soft.\n\n\tThe café is “nice” 🙂 — see https://example.com/sofa!  ");
     assert!(out.starts_with("  ") && out.ends_with("!  "), "{out:?}");
     assert!(out.contains("\n\n\t"), "{out:?}");
-    for kept in ["café", "“nice”", "🙂", "—", "https://example.com/car"] {
+    for kept in ["café", "“nice”", "🙂", "—", "https://example.com/sofa"] {
         assert!(out.contains(kept), "{kept} lost in {out:?}");
     }
-    assert!(!out.contains(" car "), "{out:?}");
+    assert!(!out.contains(" sofa "), "{out:?}");
 }
 
 #[test]
 fn handles_multiple_sentences() {
-    let text = "The car is fast. The dog jumps! Is the house big? We stayed home because it rained.";
+    let text = "The sofa was soft. The dog jumps! Is the house big? We stayed home because it rained.";
     let out = para(text);
     assert_eq!(out.matches(['.', '!', '?']).count(), 4, "{out}");
-    assert!(out.contains("automobile") && out.contains("leaps"), "{out}");
+    assert!(out.contains("couch") && out.contains("leaps"), "{out}");
     assert!(out.contains("Because it rained, we stayed home."), "{out}");
 }
 
@@ -300,15 +301,15 @@ fn never_unchanged_when_a_rewrite_applies() {
     // Sentences built around a phrase that has a rewrite in any company: a noun after a
     // determiner, a verb after its subject, a contraction, a wordy phrase.
     const TRIGGERS: &[&str] = &[
-        "the car",
-        "the automobile",
-        "my cars",
+        "the sofa",
+        "the couch",
+        "my sofas",
         "don't",
         "in order to go",
         "a lot of people",
         "it jumps",
         "ran quickly",
-        "they started",
+        "they begin",
     ];
     const FILLER: &[&str] =
         &["the", "xyzzy", "blorp", "42", "Smith", "very", ",", "and", "of", "we", "it", "I"];
@@ -330,10 +331,10 @@ fn survives_huge_input() {
     assert!(out.len() > text.len() / 2);
     assert!(out.contains("leaps"));
     // One endless sentence must cost no more than many short ones.
-    let endless = "the quick car and the big dog jumps over it and ".repeat(10_000);
+    let endless = "the quick sofa and the big dog jumps over it and ".repeat(10_000);
     let start = Instant::now();
     let out = para(&endless);
-    assert!(out.contains("automobile"));
+    assert!(out.contains("couch"));
     assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
 }
 
@@ -373,7 +374,7 @@ fn never_harms_names_numbers_quotes_urls_code_and_addresses() {
     // A name opening a sentence is never lowercased to move it: no safe change is left here.
     assert_eq!(para("Maria moved to Lisbon in 2019."), "Maria moved to Lisbon in 2019.");
     // Numbers and dates.
-    keeps("The meeting on 12 March starts at 10:30.", &["12 March", "10:30"]);
+    keeps("The meeting on 12 March begins at 10:30.", &["12 March", "10:30"]);
     keeps("We bought 3 big boxes for 25 dollars in 2019.", &["3", "25", "2019"]);
     // Quoted text, in every kind of quote.
     keeps("John said \"see you later\" and left quickly.", &["\"see you later\""]);
@@ -410,7 +411,7 @@ fn each_sentence_level_rewrite_applies_end_to_end() {
         ("He reads the newspaper every morning.", "morning, he reads the newspaper."),
         ("I usually cook dinner at home.", ", I cook dinner at home."),
         ("She quickly finished her homework.", "her homework rapidly."),
-        ("There is a small cafe next to the bank.", "A small cafe is beside the bank"),
+        ("There is a small cafe next to the bank.", "A little cafe is beside the bank"),
         ("The teacher explained the problem.", "was explained by the"),
         ("The road was blocked by a fallen tree.", "A fallen tree blocked the road"),
         ("The waiter brought us the menu.", "brought the menu to us"),
