@@ -68,7 +68,7 @@ const WEEKDAYS: &[&str] = &[
 /// Words that tie a following time phrase to what comes before ("the end of last year").
 const BINDING_WORDS: &[&str] = &[
     "of", "the", "a", "for", "since", "until", "till", "by", "from", "than", "about", "like", "with", "to",
-    "in", "on", "at", "during", "after", "before", "early", "late",
+    "in", "on", "at", "during", "after", "before",
 ];
 
 /// How many items the subject takes at the start: a pronoun, or a determiner and a noun.
@@ -157,6 +157,31 @@ pub fn so_to_because(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// "The wind was so strong that the tent collapsed." -> "The tent collapsed because the wind
+/// was so strong."
+pub fn so_that_to_because(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let so = p.find("so")?;
+    let that = so + 2;
+    let other_clause = p
+        .items
+        .iter()
+        .enumerate()
+        .any(|(k, t)| k != so && k != that && CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()));
+    if so < 2 || p.lower(that) != "that" || p.items.len() < that + 3 || other_clause {
+        return None;
+    }
+    let (x, y) = (&p.items[..that], &p.items[that + 1..]);
+    let mut out = vec![starting(&y[0])];
+    out.extend_from_slice(&y[1..]);
+    out.push(shape::word("because"));
+    out.push(leaving_start(&x[0])?);
+    out.extend_from_slice(&x[1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 /// The length of a time phrase ending the sentence ("every morning", "on Mondays", "in 2019").
 fn trailing_time_phrase(p: &Plain) -> Option<usize> {
     let n = p.items.len();
@@ -165,6 +190,10 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
     let two = n >= 2
         && ((["last", "next", "this", "every", "each", "tomorrow", "yesterday"].contains(&w(2).as_str())
             && TIME_NOUNS.contains(&last.as_str()))
+            || (w(2) == "most"
+                && ["mornings", "evenings", "nights", "days", "weekends"].contains(&last.as_str()))
+            || (w(2) == "until" && ["noon", "midnight", "tomorrow", "dawn"].contains(&last.as_str()))
+            || (w(2) == "in" && ["minutes", "seconds", "moments"].contains(&last.as_str()))
             || (w(2) == "on"
                 && (WEEKDAYS.contains(&last.as_str()) || TIME_NOUNS[14..].contains(&last.as_str())))
             || (w(2) == "at" && ["night", "weekends", "midnight", "noon", "dawn"].contains(&last.as_str()))
@@ -193,17 +222,21 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
         && weekday(&w(2))
         && ["mornings", "evenings", "afternoons", "nights", "morning", "evening", "afternoon", "night"]
             .contains(&last.as_str());
-    // "early in the morning", "late at night" are one phrase.
-    let early = n >= 4 && ["early", "late"].contains(&w(4).as_str());
-    let late_at_night = early && w(2) == "at" && last == "night";
-    let len = if early && three {
-        4
-    } else if three || numbered || day_part || late_at_night {
+    let len = if three || numbered || day_part {
         3
     } else if two {
         2
     } else {
         return None;
+    };
+    // "early in the morning", "late at night", "late last night" are one phrase.
+    let part_of_day = three
+        || (w(2) == "at" && last == "night")
+        || (["last", "this", "yesterday", "tomorrow"].contains(&w(2).as_str()) && two);
+    let len = if part_of_day && n > len && ["early", "late"].contains(&w(len + 1).as_str()) {
+        len + 1
+    } else {
+        len
     };
     let before = w(len + 1);
     (!BINDING_WORDS.contains(&before.as_str()) && !before.ends_with("'s")).then_some(len)
@@ -276,7 +309,8 @@ pub fn move_manner_adverb(p: &Plain) -> Option<Vec<Token>> {
         return Some(shape::build(&out, &p.terminal));
     }
     // "He walked slowly along the beach." -> "He slowly walked along the beach."
-    let preposition = PLACE_PREPOSITIONS.contains(&p.lower(s + 2).as_str());
+    let preposition = PLACE_PREPOSITIONS.contains(&p.lower(s + 2).as_str())
+        || ["down", "up", "into", "to", "towards", "over", "past", "at"].contains(&p.lower(s + 2).as_str());
     if n >= s + 4
         && manner(s + 1)
         && preposition
@@ -335,7 +369,7 @@ fn trailing_place_phrase(p: &Plain) -> Option<usize> {
     // or a manner adverb.
     let determined =
         start >= 2 && DETERMINERS.contains(&p.lower(start - 2).as_str()) && crate::voice::is_noun(&before);
-    let particle = ["out", "up", "down", "off", "away", "back"].contains(&before.as_str());
+    let particle = ["out", "up", "down", "off", "away", "back", "home"].contains(&before.as_str());
     // Verbs of posture and activity take no complement, so a place phrase after them is free.
     const INTRANSITIVE: &[&str] = &[
         "sat", "stood", "lay", "slept", "played", "waited", "worked", "stayed", "rested", "sang", "danced",
@@ -368,6 +402,45 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     out.push(comma());
     out.push(leaving_start(&p.items[0])?);
     out.extend_from_slice(&p.items[1..k]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "This chair is more comfortable than the old one." -> "The old one is less comfortable than
+/// this chair." Both sides are short noun phrases of the same number, so the verb still agrees.
+pub fn invert_comparison(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let n = p.items.len();
+    let be = (2..n.min(5)).find(|&k| ["is", "are", "was", "were"].contains(&p.lower(k).as_str()))?;
+    let than = be + 3;
+    let side_ok = |from: usize, to: usize| {
+        to - from >= 2
+            && to - from <= 4
+            && SUBJECT_DETERMINERS.contains(&p.lower(from).as_str())
+            && p.items[from..to]
+                .iter()
+                .all(|t| t.is_word() && !CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()))
+    };
+    let plural = |k: usize| crate::voice::is_plural_noun(&p.lower(k));
+    let adjective = morph::analyse(&p.lower(be + 2)).iter().any(|a| a.pos == Pos::Adj);
+    if p.lower(be + 1) != "more"
+        || !adjective
+        || p.lower(than) != "than"
+        || !side_ok(0, be)
+        || !side_ok(than + 1, n)
+        || plural(be - 1) != plural(n - 1)
+    {
+        return None;
+    }
+    let mut out = vec![starting(&p.items[than + 1])];
+    out.extend_from_slice(&p.items[than + 2..]);
+    out.push(p.items[be].clone());
+    out.push(shape::word("less"));
+    out.push(p.items[be + 2].clone());
+    out.push(p.items[than].clone());
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..be]);
     Some(shape::build(&out, &p.terminal))
 }
 
@@ -456,6 +529,32 @@ mod tests {
     }
 
     #[test]
+    fn so_that_becomes_because() {
+        let f = so_that_to_because;
+        assert_eq!(
+            run(f, "The wind was so strong that the tent collapsed.").as_deref(),
+            Some("The tent collapsed because the wind was so strong.")
+        );
+        assert_eq!(
+            run(f, "She laughed so hard that she cried.").as_deref(),
+            Some("She cried because she laughed so hard.")
+        );
+        assert_eq!(run(f, "He left so that we could sleep."), None);
+        assert_eq!(run(f, "It was so cold that we stayed in because it snowed."), None);
+    }
+
+    #[test]
+    fn comparisons_turn_round() {
+        let f = invert_comparison;
+        assert_eq!(
+            run(f, "This chair is more comfortable than the old one.").as_deref(),
+            Some("The old one is less comfortable than this chair.")
+        );
+        assert_eq!(run(f, "The film was more exciting than the books."), None);
+        assert_eq!(run(f, "This chair is more comfortable than I thought."), None);
+    }
+
+    #[test]
     fn listed_objects_swap() {
         let f = swap_listed_objects;
         assert_eq!(
@@ -505,6 +604,15 @@ mod tests {
         assert_eq!(
             run(f, "She read the whole book in one day.").as_deref(),
             Some("In one day, she read the whole book.")
+        );
+        assert_eq!(
+            run(f, "My sister called me late last night.").as_deref(),
+            Some("Late last night, my sister called me.")
+        );
+        assert_eq!(run(f, "He works late most evenings.").as_deref(), Some("Most evenings, he works late."));
+        assert_eq!(
+            run(f, "The tickets sold out in minutes.").as_deref(),
+            Some("In minutes, the tickets sold out.")
         );
         assert_eq!(run(f, "It rained at the end of last year."), None);
         assert_eq!(run(f, "Did it rain last night?"), None);

@@ -14,6 +14,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
     let Some(p) = plain(tokens) else { return out };
     for rewrite in [
         reorder::so_to_because,
+        reorder::so_that_to_because,
         reorder::but_to_although,
         reorder::front_time_phrase,
         reorder::front_frequency_adverb,
@@ -22,6 +23,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         voice::existential,
         reorder::front_place_phrase,
         reorder::swap_listed_objects,
+        reorder::invert_comparison,
         voice::dative,
         voice::it_takes,
         voice::active,

@@ -16,8 +16,12 @@ use crate::tokens::Token;
 
 /// Subject pronouns that read well after "by", with their object forms.
 const PRONOUNS: &[(&str, &str)] = &[("he", "him"), ("she", "her"), ("they", "them")];
-const DETERMINERS: &[&str] =
-    &["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those"];
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "several",
+];
+/// Particles that make a phrasal verb with the verb before them ("knocked down the trees"); the
+/// passive keeps them after the participle.
+const PARTICLES: &[&str] = &["down", "up", "out", "off", "away", "over"];
 const POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
 /// Verbs of state, of motion and light verbs, whose passive is odd or wrong.
 const NO_PASSIVE: &[&str] = &[
@@ -115,7 +119,7 @@ pub(crate) fn is_noun(word: &str) -> bool {
             && !lexicon::is_stopword(word))
 }
 
-fn is_plural_noun(word: &str) -> bool {
+pub(crate) fn is_plural_noun(word: &str) -> bool {
     let a = morph::analyse(word);
     a.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural)
         && !a.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Base)
@@ -229,10 +233,12 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     if NO_PASSIVE.contains(&lemma) {
         return None;
     }
-    let object_end = noun_phrase(p, subject + 1, true).or_else(|| bare_plural_object(p, subject + 1))?;
+    let particle = PARTICLES.contains(&p.lower(subject + 1).as_str());
+    let object = subject + 1 + usize::from(particle);
+    let object_end = noun_phrase(p, object, true).or_else(|| bare_plural_object(p, object))?;
     let rest = &p.items[object_end..];
     // A possessive object after a pronoun subject is usually the subject's own ("hurt his knee").
-    let possessive = POSSESSIVES.contains(&p.lower(subject + 1).as_str());
+    let possessive = POSSESSIVES.contains(&p.lower(object).as_str());
     // A possessive after the object may point back to the subject ("sang a song for their mother").
     let rest_ok = rest.len() <= 4
         && rest.iter().all(|t| {
@@ -241,7 +247,7 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
         });
     // "The team celebrated their victory": a third-person possessive may point back too.
     let own = possessive
-        && (by_form.is_some() || ["his", "her", "their", "its"].contains(&p.lower(subject + 1).as_str()));
+        && (by_form.is_some() || ["his", "her", "their", "its"].contains(&p.lower(object).as_str()));
     if own || !rest_ok {
         return None;
     }
@@ -252,10 +258,13 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
         (Tense::Present, true) => "are",
         (Tense::Present, false) => "is",
     };
-    let mut out = vec![starting(&p.items[subject + 1])];
-    out.extend_from_slice(&p.items[subject + 2..object_end]);
+    let mut out = vec![starting(&p.items[object])];
+    out.extend_from_slice(&p.items[object + 1..object_end]);
     out.push(shape::word(be));
     out.push(shape::word(&participle));
+    if particle {
+        out.push(p.items[subject + 1].clone());
+    }
     out.extend_from_slice(rest);
     out.push(shape::word("by"));
     match by_form {
@@ -498,6 +507,10 @@ mod tests {
         assert_eq!(
             run(passive, "My aunt grows tomatoes in the garden.").as_deref(),
             Some("Tomatoes are grown in the garden by my aunt.")
+        );
+        assert_eq!(
+            run(passive, "The storm knocked down several trees.").as_deref(),
+            Some("Several trees were knocked down by the storm.")
         );
         assert_eq!(run(passive, "The car requires new tyres."), None);
         assert_eq!(run(passive, "He hurt his knee."), None);
