@@ -194,6 +194,9 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
                 && ["mornings", "evenings", "nights", "days", "weekends"].contains(&last.as_str()))
             || (w(2) == "until" && ["noon", "midnight", "tomorrow", "dawn"].contains(&last.as_str()))
             || (w(2) == "in" && ["minutes", "seconds", "moments"].contains(&last.as_str()))
+            || (w(2) == "before"
+                && ["lunch", "dinner", "breakfast", "work", "school", "dark", "noon", "midnight"]
+                    .contains(&last.as_str()))
             || (w(2) == "on"
                 && (WEEKDAYS.contains(&last.as_str()) || TIME_NOUNS[14..].contains(&last.as_str())))
             || (w(2) == "at" && ["night", "weekends", "midnight", "noon", "dawn"].contains(&last.as_str()))
@@ -222,7 +225,18 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
         && weekday(&w(2))
         && ["mornings", "evenings", "afternoons", "nights", "morning", "evening", "afternoon", "night"]
             .contains(&last.as_str());
-    let len = if three || numbered || day_part {
+    // "during the storm", "in his spare time": always about time.
+    let during = n >= 3 && w(3) == "during" && DETERMINERS.contains(&w(2).as_str());
+    let spare = n >= 4
+        && w(4) == "in"
+        && ["my", "his", "her", "our", "their", "your"].contains(&w(3).as_str())
+        && ["spare", "free"].contains(&w(2).as_str())
+        && last == "time";
+    if spare {
+        let before = w(5);
+        return (!BINDING_WORDS.contains(&before.as_str())).then_some(4);
+    }
+    let len = if three || numbered || day_part || during {
         3
     } else if two {
         2
@@ -392,7 +406,8 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     // "put the keys in the drawer": the place is what the verb is about.
     const PLACING: &[&str] = &[
         "put", "puts", "placed", "set", "laid", "hung", "kept", "stored", "left", "hid", "keeps", "lives",
-        "live", "lived",
+        "live", "lived", "dropped", "drops", "parked", "parks", "threw", "poured", "spilled", "spilt",
+        "stuck", "leaves",
     ];
     if k < 3 || p.items[..k].iter().any(|t| PLACING.contains(&t.text.to_lowercase().as_str())) {
         return None;
@@ -614,6 +629,18 @@ mod tests {
             run(f, "The tickets sold out in minutes.").as_deref(),
             Some("In minutes, the tickets sold out.")
         );
+        assert_eq!(
+            run(f, "The old tree fell during the storm.").as_deref(),
+            Some("During the storm, the old tree fell.")
+        );
+        assert_eq!(
+            run(f, "He writes poems in his spare time.").as_deref(),
+            Some("In his spare time, he writes poems.")
+        );
+        assert_eq!(
+            run(f, "She answered the emails before lunch.").as_deref(),
+            Some("Before lunch, she answered the emails.")
+        );
         assert_eq!(run(f, "It rained at the end of last year."), None);
         assert_eq!(run(f, "Did it rain last night?"), None);
     }
@@ -668,6 +695,7 @@ mod tests {
         assert_eq!(run(f, "She lives in a small flat."), None);
         assert_eq!(run(f, "We met in Rome."), None);
         assert_eq!(run(f, "He put the keys in the drawer."), None);
+        assert_eq!(run(f, "She dropped her phone in the sink."), None);
         assert_eq!(run(f, "He is interested in the film."), None);
     }
 

@@ -17,7 +17,8 @@ use crate::tokens::Token;
 /// Subject pronouns that read well after "by", with their object forms.
 const PRONOUNS: &[(&str, &str)] = &[("he", "him"), ("she", "her"), ("they", "them")];
 const DETERMINERS: &[&str] = &[
-    "the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "several",
+    "the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those",
+    "several", "some",
 ];
 /// Particles that make a phrasal verb with the verb before them ("knocked down the trees"); the
 /// passive keeps them after the participle.
@@ -243,7 +244,7 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     let rest_ok = rest.len() <= 4
         && rest.iter().all(|t| {
             let w = t.text.to_lowercase();
-            t.is_word() && !is_verbish(&w) && !POSSESSIVES.contains(&w.as_str())
+            t.is_word() && !is_verbish(&w) && !POSSESSIVES.contains(&w.as_str()) && w != "by"
         });
     // "The team celebrated their victory": a third-person possessive may point back too.
     let own = possessive
@@ -371,10 +372,36 @@ pub fn active(p: &Plain) -> Option<Vec<Token>> {
 
 const OBJECT_PRONOUNS: &[&str] = &["me", "us", "him", "her", "them", "you"];
 /// Verbs that take two objects and say the same with "to" before the person.
-const DATIVE: &[&str] = &[
-    "bring", "give", "send", "show", "hand", "lend", "offer", "pass", "sell", "teach", "tell", "write",
-    "read",
+const DATIVE: &[(&str, &str)] = &[
+    ("bring", "to"),
+    ("give", "to"),
+    ("send", "to"),
+    ("show", "to"),
+    ("hand", "to"),
+    ("lend", "to"),
+    ("offer", "to"),
+    ("pass", "to"),
+    ("sell", "to"),
+    ("teach", "to"),
+    ("tell", "to"),
+    ("write", "to"),
+    ("read", "to"),
+    // "My mother knitted me a scarf." -> "My mother knitted a scarf for me."
+    ("buy", "for"),
+    ("bake", "for"),
+    ("cook", "for"),
+    ("knit", "for"),
+    ("build", "for"),
+    ("find", "for"),
+    ("save", "for"),
+    ("pour", "for"),
 ];
+
+/// The preposition a verb of giving puts before the person ("to" or "for"), if it is one.
+fn dative_preposition(word: &str) -> Option<&'static str> {
+    let lemma = morph::analyse(word).into_iter().find(|a| a.pos == Pos::Verb).map(|a| a.entry.lemma)?;
+    DATIVE.iter().find(|(l, _)| *l == lemma).map(|&(_, prep)| prep)
+}
 
 /// "The waiter brought us the menu." -> "The waiter brought the menu to us."
 pub fn dative(p: &Plain) -> Option<Vec<Token>> {
@@ -382,17 +409,16 @@ pub fn dative(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let k = (1..p.items.len().saturating_sub(2)).find(|&k| {
-        let w = p.lower(k);
-        let analyses = morph::analyse(&w);
-        let lemma = analyses.iter().find(|a| a.pos == Pos::Verb).map(|a| a.entry.lemma);
-        lemma.is_some_and(|l| DATIVE.contains(&l)) && OBJECT_PRONOUNS.contains(&p.lower(k + 1).as_str())
+        dative_preposition(&p.lower(k)).is_some() && OBJECT_PRONOUNS.contains(&p.lower(k + 1).as_str())
     });
     // "gave the patient some water": a person as a noun phrase, then the thing.
     let Some(k) = k else { return dative_noun(p) };
-    let object_end = noun_phrase(p, k + 2, true)?;
+    let preposition = dative_preposition(&p.lower(k))?;
+    // "her" may be a possessive: "sent her aunt a card".
+    let Some(object_end) = noun_phrase(p, k + 2, true) else { return dative_noun(p) };
     let mut out: Vec<Token> = p.items[..=k].to_vec();
     out.extend_from_slice(&p.items[k + 2..object_end]);
-    out.push(shape::word("to"));
+    out.push(shape::word(preposition));
     out.push(p.items[k + 1].clone());
     out.extend_from_slice(&p.items[object_end..]);
     Some(shape::build(&out, &p.terminal))
@@ -403,11 +429,10 @@ fn dative_noun(p: &Plain) -> Option<Vec<Token>> {
     const THING_DETERMINERS: &[&str] =
         &["a", "an", "some", "the", "his", "her", "their", "my", "our", "your"];
     let k = (1..p.items.len().saturating_sub(3)).find(|&k| {
-        let lemma =
-            morph::analyse(&p.lower(k)).into_iter().find(|a| a.pos == Pos::Verb).map(|a| a.entry.lemma);
-        lemma.is_some_and(|l| DATIVE.contains(&l))
+        dative_preposition(&p.lower(k)).is_some()
             && ["the", "his", "her", "my", "our", "their", "your"].contains(&p.lower(k + 1).as_str())
     })?;
+    let preposition = dative_preposition(&p.lower(k))?;
     let person_end = k + 3;
     let person_ok = is_noun(&p.lower(k + 2)) && THING_DETERMINERS.contains(&p.lower(person_end).as_str());
     let thing_end = noun_phrase(p, person_end, true).or_else(|| {
@@ -419,7 +444,7 @@ fn dative_noun(p: &Plain) -> Option<Vec<Token>> {
     }
     let mut out: Vec<Token> = p.items[..=k].to_vec();
     out.extend_from_slice(&p.items[person_end..thing_end]);
-    out.push(shape::word("to"));
+    out.push(shape::word(preposition));
     out.extend_from_slice(&p.items[k + 1..person_end]);
     Some(shape::build(&out, &p.terminal))
 }
@@ -527,6 +552,19 @@ mod tests {
             Some("A fallen tree blocked the road.")
         );
         assert_eq!(run(active, "The road was blocked by noon."), None);
+    }
+
+    #[test]
+    fn dative_shift_with_for() {
+        assert_eq!(
+            run(dative, "My mother knitted me a scarf.").as_deref(),
+            Some("My mother knitted a scarf for me.")
+        );
+        assert_eq!(
+            run(dative, "She sent her aunt a birthday card.").as_deref(),
+            Some("She sent a birthday card to her aunt.")
+        );
+        assert_eq!(run(passive, "They rented a cottage by the lake."), None);
     }
 
     #[test]
