@@ -3,8 +3,10 @@
 plugin of an earlier commit (the baseline, main's d11d110 unless BASELINE_REV says otherwise), in the
 same run and through the same server.
 
-For each sentence set (bench/data/offline-eval.txt, the set the rules were tuned on, and
-bench/data/offline-holdout.txt, a different set that was not looked at while tuning):
+For each sentence set (bench/data/offline-eval.txt, the set the rules were tuned on;
+bench/data/offline-holdout.txt, held out until the session of 2026-11-26, which then tuned on it
+too; and bench/data/offline-unseen.txt, written that session before its tuning and never looked
+at since, sentence by sentence):
 
   1. every sentence is paraphrased by `POST /paraphrase` (skip_cache) with the current build's
      `offline` provider and with the baseline component bound as `offline-baseline`, alternating
@@ -40,6 +42,7 @@ BASELINE_REV = os.environ.get("BASELINE_REV", "d11d110")
 SETS = {
     "eval": os.path.join(common.BENCH, "data", "offline-eval.txt"),
     "holdout": os.path.join(common.BENCH, "data", "offline-holdout.txt"),
+    "unseen": os.path.join(common.BENCH, "data", "offline-unseen.txt"),
 }
 TARGETS = {"unchanged": 0.10, "mean": 0.85, "min": 0.70}
 
