@@ -67,6 +67,10 @@ const HAVE_FORMS: &[&str] =
     &["have", "has", "had", "having", "haven't", "hasn't", "hadn't", "i've", "you've", "we've", "they've"];
 const DEGREE_WORDS: &[&str] =
     &["very", "too", "so", "quite", "rather", "more", "most", "less", "least", "extremely"];
+const PREPOSITIONS: &[&str] = &[
+    "for", "with", "of", "from", "about", "without", "into", "onto", "during", "under", "between", "among",
+    "against", "towards", "through",
+];
 /// After a verb these make a phrasal verb, whose meaning its synonyms do not share.
 const PARTICLES: &[&str] =
     &["up", "down", "out", "off", "away", "back", "apart", "aside", "forward", "together"];
@@ -102,6 +106,9 @@ enum Cue {
     Degree,
     /// Followed by "'s": a noun.
     Possessive,
+    /// After a preposition: a noun, an adjective or a gerund, never a finite verb ("closed for
+    /// repairs").
+    Preposition,
 }
 
 impl Cue {
@@ -123,6 +130,8 @@ impl Cue {
             Cue::Have
         } else if is(DEGREE_WORDS) {
             Cue::Degree
+        } else if is(PREPOSITIONS) {
+            Cue::Preposition
         } else {
             Cue::None
         }
@@ -143,6 +152,7 @@ impl Cue {
             Cue::Have => matches!(pos, Pos::Noun | Pos::Adv) || (pos == Pos::Verb && participle),
             Cue::Degree => matches!(pos, Pos::Adj | Pos::Adv),
             Cue::Possessive => pos == Pos::Noun && form == Base,
+            Cue::Preposition => matches!(pos, Pos::Noun | Pos::Adj) || (pos == Pos::Verb && form == Gerund),
         }
     }
 }
@@ -426,6 +436,12 @@ mod tests {
         assert!(synonyms("I can do it in 42 ways, said Smith.").is_empty());
         // A proper noun lemma at the start of a sentence.
         assert_eq!(replaced("Mark arrived.", "Mark"), None);
+    }
+
+    #[test]
+    fn a_preposition_takes_no_finite_verb() {
+        assert_eq!(replaced("The road is shut for repairs.", "repairs"), None);
+        assert_eq!(replaced("He repairs old clocks.", "repairs").as_deref(), Some("fixes"));
     }
 
     #[test]
