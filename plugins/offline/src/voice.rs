@@ -20,6 +20,44 @@ const DETERMINERS: &[&str] = &[
     "the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those",
     "several", "some",
 ];
+/// Nouns for the body, whose possessor's verb is something that happened to them.
+const BODY_PARTS: &[&str] = &[
+    "arm",
+    "arms",
+    "leg",
+    "legs",
+    "knee",
+    "knees",
+    "hand",
+    "hands",
+    "finger",
+    "fingers",
+    "head",
+    "back",
+    "ankle",
+    "ankles",
+    "wrist",
+    "wrists",
+    "foot",
+    "feet",
+    "hair",
+    "tooth",
+    "teeth",
+    "nose",
+    "eye",
+    "eyes",
+    "neck",
+    "shoulder",
+    "shoulders",
+    "toe",
+    "toes",
+    "face",
+    "lip",
+    "lips",
+    "voice",
+    "mind",
+    "breath",
+];
 /// Particles that make a phrasal verb with the verb before them ("knocked down the trees"); the
 /// passive keeps them after the participle.
 const PARTICLES: &[&str] = &["down", "up", "out", "off", "away", "over"];
@@ -246,9 +284,12 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
             let w = t.text.to_lowercase();
             t.is_word() && !is_verbish(&w) && !POSSESSIVES.contains(&w.as_str()) && w != "by"
         });
-    // "The team celebrated their victory": a third-person possessive may point back too.
-    let own = possessive
-        && (by_form.is_some() || ["his", "her", "their", "its"].contains(&p.lower(object).as_str()));
+    // A third-person possessive may point back too, which reads well in the passive ("Their
+    // victory was celebrated by the team") except for the subject's own body ("The boy hurt his
+    // knee" is an accident, "His knee was hurt by the boy" is not).
+    let body = BODY_PARTS.contains(&p.lower(object_end - 1).as_str())
+        && ["his", "her", "their", "its"].contains(&p.lower(object).as_str());
+    let own = possessive && (by_form.is_some() || body);
     if own || !rest_ok {
         return None;
     }
@@ -539,6 +580,15 @@ mod tests {
         );
         assert_eq!(run(passive, "The car requires new tyres."), None);
         assert_eq!(run(passive, "He hurt his knee."), None);
+        assert_eq!(run(passive, "The boy broke his arm."), None);
+        assert_eq!(
+            run(passive, "The dentist cleaned my teeth.").as_deref(),
+            Some("My teeth were cleaned by the dentist.")
+        );
+        assert_eq!(
+            run(passive, "The nurse checked his temperature.").as_deref(),
+            Some("His temperature was checked by the nurse.")
+        );
         assert_eq!(run(passive, "The children sang a song for their mother."), None);
         assert_eq!(run(passive, "She had a dog."), None);
         assert_eq!(run(passive, "She painted the walls of her room."), None);
