@@ -65,6 +65,9 @@ const WEEKDAYS: &[&str] = &[
     "weekdays",
     "weekends",
 ];
+/// Hours said as words ("opens at seven").
+const CLOCK_HOURS: &[&str] =
+    &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 /// Words that tie a following time phrase to what comes before ("the end of last year").
 const BINDING_WORDS: &[&str] = &[
     "of", "the", "a", "for", "since", "until", "till", "by", "from", "than", "about", "like", "with", "to",
@@ -192,7 +195,9 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
             && TIME_NOUNS.contains(&last.as_str()))
             || (w(2) == "most"
                 && ["mornings", "evenings", "nights", "days", "weekends"].contains(&last.as_str()))
-            || (w(2) == "until" && ["noon", "midnight", "tomorrow", "dawn"].contains(&last.as_str()))
+            || (w(2) == "until"
+                && ["noon", "midnight", "tomorrow", "dawn", "dark"].contains(&last.as_str()))
+            || (w(2) == "at" && CLOCK_HOURS.contains(&last.as_str()))
             || (w(2) == "in" && ["minutes", "seconds", "moments"].contains(&last.as_str()))
             || (w(2) == "before"
                 && ["lunch", "dinner", "breakfast", "work", "school", "dark", "noon", "midnight"]
@@ -506,6 +511,65 @@ pub fn swap_listed_objects(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// "The tap in the bathroom is dripping." -> "In the bathroom, the tap is dripping.": a place
+/// phrase inside the subject moves to the front when what follows "be" is the subject's state (an
+/// adjective or a verb in "-ing" or "-ed"), never what it is ("The man in the car is my uncle").
+pub fn front_subject_place(p: &Plain) -> Option<Vec<Token>> {
+    const PREPOSITIONS: &[&str] =
+        &["in", "on", "at", "under", "behind", "near", "inside", "outside", "beside"];
+    const DEGREE: &[&str] = &[
+        "still",
+        "always",
+        "often",
+        "usually",
+        "very",
+        "too",
+        "so",
+        "really",
+        "quite",
+        "now",
+        "never",
+        "completely",
+    ];
+    if p.commas() != 0 || p.terminal.text != "." || has_clause_word(p, usize::MAX) {
+        return None;
+    }
+    let n = p.items.len();
+    let (noun, modifier) = (crate::voice::is_noun, crate::voice::modifier_or_noun);
+    if !SUBJECT_DETERMINERS.contains(&p.lower(0).as_str()) {
+        return None;
+    }
+    let prep = (2..=3).find(|&k| PREPOSITIONS.contains(&p.lower(k).as_str()))?;
+    if !noun(&p.lower(prep - 1)) || !(1..prep - 1).all(|k| modifier(&p.lower(k))) {
+        return None;
+    }
+    if !DETERMINERS.contains(&p.lower(prep + 1).as_str()) {
+        return None;
+    }
+    let be =
+        (prep + 3..n.min(prep + 8)).find(|&k| ["is", "are", "was", "were"].contains(&p.lower(k).as_str()))?;
+    let place_ok = (prep + 2..be).all(|k| {
+        let w = p.lower(k);
+        w == "of" || (p.lower(k - 1) == "of" && DETERMINERS.contains(&w.as_str())) || modifier(&w) || noun(&w)
+    }) && noun(&p.lower(be - 1));
+    let q = be + 1 + usize::from(DEGREE.contains(&p.lower(be + 1).as_str()));
+    let state = p.lower(q);
+    let state_ok = !state.is_empty()
+        && (state.ends_with("ing")
+            || state.ends_with("ed")
+            || morph::analyse(&state).iter().any(|a| a.pos == Pos::Adj && a.form == morph::Form::Base));
+    if !place_ok || !state_ok {
+        return None;
+    }
+    let mut out = vec![starting(&p.items[prep])];
+    out.extend_from_slice(&p.items[prep + 1..be]);
+    out.push(comma());
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..prep]);
+    out.extend_from_slice(&p.items[be..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 /// "It was late, but we stayed." -> "Although it was late, we stayed."
 pub fn but_to_although(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 1 || p.terminal.text == "?" {
@@ -567,6 +631,25 @@ mod tests {
         );
         assert_eq!(run(f, "The film was more exciting than the books."), None);
         assert_eq!(run(f, "This chair is more comfortable than I thought."), None);
+    }
+
+    #[test]
+    fn a_place_in_the_subject_moves_to_the_front() {
+        let f = front_subject_place;
+        assert_eq!(
+            run(f, "The tap in the bathroom is dripping.").as_deref(),
+            Some("In the bathroom, the tap is dripping.")
+        );
+        assert_eq!(
+            run(f, "The water in the kettle is still hot.").as_deref(),
+            Some("In the kettle, the water is still hot.")
+        );
+        assert_eq!(
+            run(f, "The house at the end of the street is empty.").as_deref(),
+            Some("At the end of the street, the house is empty.")
+        );
+        assert_eq!(run(f, "The man in the car is my uncle."), None);
+        assert_eq!(run(f, "The bread is in the cupboard."), None);
     }
 
     #[test]
@@ -641,6 +724,7 @@ mod tests {
             run(f, "She answered the emails before lunch.").as_deref(),
             Some("Before lunch, she answered the emails.")
         );
+        assert_eq!(run(f, "The bakery opens at seven.").as_deref(), Some("At seven, the bakery opens."));
         assert_eq!(run(f, "It rained at the end of last year."), None);
         assert_eq!(run(f, "Did it rain last night?"), None);
     }

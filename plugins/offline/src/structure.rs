@@ -22,6 +22,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         reorder::move_manner_adverb,
         voice::existential,
         reorder::front_place_phrase,
+        reorder::front_subject_place,
         reorder::swap_listed_objects,
         reorder::invert_comparison,
         voice::dative,

@@ -398,7 +398,29 @@ pub fn active(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let lemma = participle_lemma(&p.lower(subject + 1))?;
-    let agent_end = noun_phrase(p, subject + 3, true)?;
+    // A bare agent: a force of nature ("blocked by snow") or a plural ("eaten by birds"), never
+    // a means or a time ("sent by post", "done by noon").
+    const FORCES: &[&str] = &[
+        "snow",
+        "rain",
+        "wind",
+        "fire",
+        "water",
+        "ice",
+        "fog",
+        "smoke",
+        "lightning",
+        "hail",
+        "frost",
+        "mud",
+        "sand",
+        "dust",
+    ];
+    let agent = p.lower(subject + 3);
+    let bare = p.items.len() == subject + 4
+        && (FORCES.contains(&agent.as_str()) || is_plural_noun(&agent))
+        && !shape::is_title(&p.items[subject + 3].text);
+    let agent_end = if bare { subject + 4 } else { noun_phrase(p, subject + 3, true)? };
     if agent_end != p.items.len() || NO_PASSIVE.contains(&lemma) {
         return None;
     }
@@ -602,6 +624,8 @@ mod tests {
             Some("A fallen tree blocked the road.")
         );
         assert_eq!(run(active, "The road was blocked by noon."), None);
+        assert_eq!(run(active, "The road was blocked by snow.").as_deref(), Some("Snow blocked the road."));
+        assert_eq!(run(active, "The letter was sent by post."), None);
     }
 
     #[test]
