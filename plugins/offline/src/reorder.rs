@@ -546,18 +546,40 @@ pub fn front_subject_place(p: &Plain) -> Option<Vec<Token>> {
     if !DETERMINERS.contains(&p.lower(prep + 1).as_str()) {
         return None;
     }
-    let be =
-        (prep + 3..n.min(prep + 8)).find(|&k| ["is", "are", "was", "were"].contains(&p.lower(k).as_str()))?;
+    // The predicate starts at the first verb after the place: "be" and a state, "have" and a
+    // participle, or a verb with at most a gerund or an adverb after it ("flickered", "stopped
+    // working").
+    let be = (prep + 3..n.min(prep + 8)).find(|&k| {
+        let w = p.lower(k);
+        ["is", "are", "was", "were", "has", "have", "had"].contains(&w.as_str()) || finite_verb(&w)
+    })?;
     let place_ok = (prep + 2..be).all(|k| {
         let w = p.lower(k);
         w == "of" || (p.lower(k - 1) == "of" && DETERMINERS.contains(&w.as_str())) || modifier(&w) || noun(&w)
     }) && noun(&p.lower(be - 1));
+    let verb = p.lower(be);
     let q = be + 1 + usize::from(DEGREE.contains(&p.lower(be + 1).as_str()));
     let state = p.lower(q);
-    let state_ok = !state.is_empty()
-        && (state.ends_with("ing")
-            || state.ends_with("ed")
-            || morph::analyse(&state).iter().any(|a| a.pos == Pos::Adj && a.form == morph::Form::Base));
+    let participle = |w: &str| {
+        morph::analyse(w).iter().any(|a| {
+            a.pos == Pos::Verb && matches!(a.form, morph::Form::Participle | morph::Form::PastOrParticiple)
+        })
+    };
+    let state_ok = match verb.as_str() {
+        "is" | "are" | "was" | "were" => {
+            !state.is_empty()
+                && (state.ends_with("ing")
+                    || participle(&state)
+                    || morph::analyse(&state)
+                        .iter()
+                        .any(|a| a.pos == Pos::Adj && a.form == morph::Form::Base))
+        }
+        "has" | "have" | "had" => q + 1 == n && participle(&state),
+        _ => {
+            be + 1 == n
+                || (be + 2 == n && (p.lower(be + 1).ends_with("ing") || is_manner_adverb(&p.lower(be + 1))))
+        }
+    };
     if !place_ok || !state_ok {
         return None;
     }
@@ -648,7 +670,16 @@ mod tests {
             run(f, "The house at the end of the street is empty.").as_deref(),
             Some("At the end of the street, the house is empty.")
         );
+        assert_eq!(
+            run(f, "The lights in the hall flickered.").as_deref(),
+            Some("In the hall, the lights flickered.")
+        );
+        assert_eq!(
+            run(f, "The window in the bathroom is stuck.").as_deref(),
+            Some("In the bathroom, the window is stuck.")
+        );
         assert_eq!(run(f, "The man in the car is my uncle."), None);
+        assert_eq!(run(f, "The man in the car stopped the bus."), None);
         assert_eq!(run(f, "The bread is in the cupboard."), None);
     }
 

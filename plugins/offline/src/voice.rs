@@ -266,9 +266,12 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
         None => (noun_phrase(p, 0, false)?, None),
     };
     let verb = p.lower(subject);
+    // Before a determiner a word in "-ed" cannot be an adjective ("prescribed some pills"), so
+    // less of its evidence need say it is a verb.
+    let clear = by_form.is_some() || DETERMINERS.contains(&p.lower(subject + 1).as_str());
     let (lemma, tense) = [Tense::Past, Tense::Present]
         .into_iter()
-        .find_map(|t| finite_verb(&verb, t, by_form.is_some()).map(|l| (l, t)))?;
+        .find_map(|t| finite_verb(&verb, t, clear).map(|l| (l, t)))?;
     if NO_PASSIVE.contains(&lemma) {
         return None;
     }
@@ -549,6 +552,12 @@ pub fn perfect_to_past(p: &Plain) -> Option<Vec<Token>> {
     {
         return None;
     }
+    // "has been working here for ten years" goes on now; the past would say it ended.
+    let ongoing = (next == "been" && p.lower(k + 2).ends_with("ing"))
+        || p.items.iter().any(|t| ["for", "since"].contains(&t.text.to_lowercase().as_str()));
+    if ongoing {
+        return None;
+    }
     let plural = p.lower(k) == "have" && p.lower(0) != "i";
     let past = if next == "been" {
         (if plural { "were" } else { "was" }).to_owned()
@@ -599,6 +608,10 @@ mod tests {
         assert_eq!(
             run(passive, "The storm knocked down several trees.").as_deref(),
             Some("Several trees were knocked down by the storm.")
+        );
+        assert_eq!(
+            run(passive, "The doctor prescribed some antibiotics.").as_deref(),
+            Some("Some antibiotics were prescribed by the doctor.")
         );
         assert_eq!(run(passive, "The car requires new tyres."), None);
         assert_eq!(run(passive, "He hurt his knee."), None);
@@ -666,6 +679,8 @@ mod tests {
     #[test]
     fn perfect_as_past() {
         assert_eq!(run(perfect_to_past, "The milk has gone sour.").as_deref(), Some("The milk went sour."));
+        assert_eq!(run(perfect_to_past, "She has been working here for ten years."), None);
+        assert_eq!(run(perfect_to_past, "We have lived here since 2010."), None);
         assert_eq!(
             run(perfect_to_past, "The meeting has been moved to Thursday.").as_deref(),
             Some("The meeting was moved to Thursday.")
