@@ -470,7 +470,11 @@ pub fn analyse(word: &str) -> Vec<Analysis> {
             let reproduces = |f: Form| inflect(&lemma, pos, f).as_deref() == Some(word);
             let confirmed = match form {
                 // A regular "-ed" is the past and the participle alike.
-                Form::PastOrParticiple => reproduces(Form::Past) && reproduces(Form::Participle),
+                // "burned" beside "burnt", "learned" beside "learnt": both are English.
+                Form::PastOrParticiple => {
+                    (reproduces(Form::Past) && reproduces(Form::Participle))
+                        || (regular_past(&lemma) == word && past_forms(&lemma).0.ends_with('t'))
+                }
                 f => reproduces(f),
             };
             if confirmed {
@@ -491,6 +495,9 @@ mod tests {
         assert_eq!(inflect("taxi", Pos::Noun, Form::Plural).as_deref(), Some("taxis"));
         assert_eq!(inflect("child", Pos::Noun, Form::Plural).as_deref(), Some("children"));
         assert!(analyse("brothers").iter().any(|a| a.entry.lemma == "brother" && a.form == Form::Plural));
+        assert!(
+            analyse("burned").iter().any(|a| a.entry.lemma == "burn" && a.form == Form::PastOrParticiple)
+        );
     }
 
     #[test]

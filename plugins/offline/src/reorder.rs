@@ -321,7 +321,7 @@ pub fn move_manner_adverb(p: &Plain) -> Option<Vec<Token>> {
         return Some(shape::build(&out, &p.terminal));
     }
     let degree = ["very", "so", "too", "quite", "really", "more", "most"].contains(&p.from_end(2).as_str());
-    if n >= s + 3 && manner(n - 1) && !degree && finite_verb(&p.lower(s)) && !has_clause_word(p, usize::MAX) {
+    if n >= s + 2 && manner(n - 1) && !degree && finite_verb(&p.lower(s)) && !has_clause_word(p, usize::MAX) {
         let mut out: Vec<Token> = p.items[..s].to_vec();
         out.push(Token { changed: true, ..p.items[n - 1].clone() });
         out.extend_from_slice(&p.items[s..n - 1]);
@@ -396,7 +396,11 @@ fn trailing_place_phrase(p: &Plain) -> Option<usize> {
         "sitting", "standing", "sleeping", "playing", "waiting", "working", "resting", "melted", "froze",
         "grew", "happened", "reading", "studying", "swimming", "walking", "running", "cooking", "talking",
     ];
-    let particle = particle || INTRANSITIVE.contains(&before.as_str());
+    // "is charging in the bedroom": a progressive with nothing after it.
+    let progressive = before.ends_with("ing")
+        && start >= 2
+        && ["is", "are", "was", "were"].contains(&p.lower(start - 2).as_str());
+    let particle = particle || progressive || INTRANSITIVE.contains(&before.as_str());
     let before_ok =
         (total > 0 && noun * 10 >= total * 8) || determined || particle || is_manner_adverb(&before);
     (last_ok && inner_ok && before_ok).then_some(start)

@@ -114,7 +114,6 @@ const NO_PASSIVE: &[&str] = &[
     "wait",
     "marry",
     "catch",
-    "eat",
     "drink",
     "require",
     "include",
@@ -261,9 +260,15 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let first = p.lower(0);
+    // "The hotel staff carried ...": the subject ends where a verb follows.
     let (subject, by_form) = match PRONOUNS.iter().find(|(s, _)| *s == first) {
         Some(&(_, object)) => (1, Some(object)),
-        None => (noun_phrase(p, 0, false)?, None),
+        None => {
+            let end = noun_phrase(p, 0, false)?;
+            let longer =
+                end == 2 && is_noun(&p.lower(2)) && modifier_or_noun(&p.lower(1)) && is_verbish(&p.lower(3));
+            (if longer { 3 } else { end }, None)
+        }
     };
     let verb = p.lower(subject);
     // Before a determiner a word in "-ed" cannot be an adjective ("prescribed some pills"), so
@@ -612,6 +617,10 @@ mod tests {
         assert_eq!(
             run(passive, "The doctor prescribed some antibiotics.").as_deref(),
             Some("Some antibiotics were prescribed by the doctor.")
+        );
+        assert_eq!(
+            run(passive, "The hotel staff carried our bags to the room.").as_deref(),
+            Some("Our bags were carried to the room by the hotel staff.")
         );
         assert_eq!(run(passive, "The car requires new tyres."), None);
         assert_eq!(run(passive, "He hurt his knee."), None);
