@@ -7,9 +7,9 @@
 //!   synonym of its most frequent sense, put into the word's own form ("jumps" -> "leaps",
 //!   "started" -> "began" or "begun" as the context needs). The part of speech comes from the
 //!   word before; a hand-checked table of everyday words overrides WordNet where its synonyms
-//!   change the register or the sense ("phone" stays, "quick" -> "fast"), and any other candidate
-//!   must be used at least a tenth as often as the word (SemCor counts), so "dies" never becomes
-//!   "perishes".
+//!   change the register or the sense ("phone" stays, "quick" -> "fast"; `data/everyday.txt`,
+//!   see `register`), and any other candidate must be used at least a tenth as often as the word
+//!   (SemCor counts), so "dies" never becomes "perishes".
 //! * **Word groups** (`rewrite`, `phrasal`). Contractions are expanded, or, in a text without any,
 //!   made where grammatical; wordy phrases are shortened ("in order to" -> "to") and purpose
 //!   infinitives lengthened; phrasal verbs become one verb and back ("find out" <-> "discover",
@@ -20,8 +20,12 @@
 //!   moves to the other end, "X, so Y" becomes "Y because X", a time or place phrase or a
 //!   frequency adverb moves to the front, a manner adverb moves round its verb, "there is" comes
 //!   or goes, "please" moves, the person goes after the thing ("gave us the menu" -> "gave the
-//!   menu to us"), the active voice becomes passive or the passive active. Two coordinated nouns
-//!   or adjectives swap; "the dog's owner" becomes "the owner of the dog".
+//!   menu to us", "knitted me a scarf" -> "knitted a scarf for me"), "so strong that X" becomes
+//!   "X because ... so strong", "A is more ... than B" becomes "B is less ... than A", a place
+//!   phrase inside the subject moves to the front ("The tap in the bathroom is dripping." -> "In
+//!   the bathroom, the tap is dripping."), two listed objects swap, the active voice becomes
+//!   passive or the passive active. Two coordinated nouns or adjectives swap; "the dog's owner"
+//!   becomes "the owner of the dog".
 //! * **Last resort.** A sentence nothing changed has its present perfect told as the simple past.
 //!
 //! **Never harm.** Capitalised words inside a sentence, known names ("Parlance") and a bare
