@@ -424,7 +424,7 @@ pub fn rewrite(tokens: Vec<Token>) -> Vec<Token> {
 pub fn please(p: &Plain) -> Option<Vec<Token>> {
     let n = p.items.len();
     let polite = ["could", "can", "would", "will"].contains(&p.lower(0).as_str()) && p.lower(1) == "you";
-    if p.lower(n - 1) == "please" && p.is_comma(n - 2) && polite && p.terminal.text == "?" && n >= 5 {
+    if n >= 5 && p.lower(n - 1) == "please" && p.is_comma(n - 2) && polite && p.terminal.text == "?" {
         let mut out: Vec<Token> = p.items[..2].to_vec();
         out.push(shape::word("please"));
         out.extend_from_slice(&p.items[2..n - 2]);
@@ -530,5 +530,6 @@ mod tests {
         );
         assert_eq!(polite("Can you help me?").as_deref(), Some("Could you help me?"));
         assert_eq!(polite("Please, no."), None);
+        assert_eq!(polite("Please!"), None);
     }
 }

@@ -367,7 +367,8 @@ fn trailing_place_phrase(p: &Plain) -> Option<usize> {
     let start = if named {
         n - 2
     } else {
-        let start = (n.saturating_sub(5)..n.saturating_sub(2))
+        // A phrase that opens the sentence does not trail anything.
+        let start = (n.saturating_sub(5).max(1)..n.saturating_sub(2))
             .find(|&k| PLACE_PREPOSITIONS.contains(&p.lower(k).as_str()))?;
         if !DETERMINERS.contains(&p.lower(start + 1).as_str()) || (start + 2..n).any(|k| p.is_comma(k)) {
             return None;

@@ -296,6 +296,33 @@ fn never_panics_and_never_empties_random_text() {
     }
 }
 
+/// Everyday sentences cut, spliced and salted with the words the word-order rewrites look for,
+/// so that every rewrite's shape checks meet odd orders ("Please!", "From the the 42 He.").
+#[test]
+fn never_panics_on_spliced_everyday_sentences() {
+    let sentences: Vec<&str> =
+        include_str!("../../../bench/data/offline-eval.txt").lines().filter(|l| !l.is_empty()).collect();
+    const SALT: &[&str] =
+        &["so", "that", "than", "more", "and", ",", "please", "by", "has", "been", "from", "in"];
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    for _ in 0..3000 {
+        let a: Vec<&str> = rng.pick(&sentences).split(' ').collect();
+        let b: Vec<&str> = rng.pick(&sentences).split(' ').collect();
+        let (cut_a, cut_b) = (rng.below(a.len() + 1), rng.below(b.len()));
+        let mut words: Vec<&str> = a[..cut_a].iter().chain(&b[cut_b..]).copied().collect();
+        if rng.below(3) == 0 {
+            words.insert(rng.below(words.len() + 1), rng.pick(SALT));
+        }
+        if words.len() > 1 && rng.below(3) == 0 {
+            words.remove(rng.below(words.len()));
+        }
+        let text = words.join(" ");
+        let out = para(&text);
+        assert!(!out.is_empty(), "{text:?}");
+        assert_eq!(foreign_chars(&out), foreign_chars(&text), "{text:?} -> {out:?}");
+    }
+}
+
 #[test]
 fn never_unchanged_when_a_rewrite_applies() {
     // Sentences built around a phrase that has a rewrite in any company: a noun after a
