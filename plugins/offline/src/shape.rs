@@ -88,8 +88,8 @@ pub fn is_title(word: &str) -> bool {
     word.chars().next().is_some_and(char::is_uppercase)
 }
 
-/// A word that leaves the start of a sentence, lowercased; `None` when lowercasing could turn a
-/// name into a word. "I" stays as it is.
+/// A word that leaves the start of a sentence, lowercased; kept as it is when it is "I" or a
+/// name ("Maria", "Tom"); `None` when it could be either a name or a word.
 pub fn leaving_start(token: &Token) -> Option<Token> {
     let t = &token.text;
     if t == "I" || t.starts_with("I'") || t.starts_with("I’") || !is_title(t) {
@@ -97,8 +97,15 @@ pub fn leaving_start(token: &Token) -> Option<Token> {
     }
     // "It's" and "There's" are fine lowercased when their first part is.
     let stem = t.split(['\'', '’']).next().unwrap_or(t);
-    if !lowercase_ok(stem) || !common_word(&stem.to_lowercase()) {
-        return None;
+    let lower = stem.to_lowercase();
+    if !lowercase_ok(stem) || !common_word(&lower) {
+        // Not a common word, and not a plural: a name, which keeps its capital anywhere.
+        let name = stem == t
+            && !common_word(&lower)
+            && !lower.ends_with('s')
+            && stem.chars().skip(1).all(|c| c.is_ascii_lowercase())
+            && stem.len() > 1;
+        return name.then(|| token.clone());
     }
     let mut chars = t.chars();
     let first = chars.next()?;
@@ -164,11 +171,15 @@ mod tests {
     #[test]
     fn recasing() {
         let maria = tokenize("Maria");
-        assert!(leaving_start(&maria[0]).is_none(), "a name read as the plural of \"mare\"");
+        // A name, though the lexicon reads it as the plural of "mare": it keeps its capital.
+        assert_eq!(leaving_start(&maria[0]).unwrap().text, "Maria");
+        assert_eq!(leaving_start(&tokenize("Tom")[0]).unwrap().text, "Tom");
+        // A plural the lexicon does not know may be a word: neither case is safe.
+        assert!(leaving_start(&tokenize("Carrots")[0]).is_none());
         assert_eq!(leaving_start(&tokenize("Children")[0]).unwrap().text, "children");
         let t = tokenize("The Smith I");
         assert_eq!(leaving_start(&t[0]).unwrap().text, "the");
-        assert!(leaving_start(&t[2]).is_none());
+        assert_eq!(leaving_start(&t[2]).unwrap().text, "Smith");
         assert_eq!(leaving_start(&t[4]).unwrap().text, "I");
         assert_eq!(starting(&t[0]).text, "The");
     }

@@ -109,6 +109,9 @@ enum Cue {
     /// After a preposition: a noun, an adjective or a gerund, never a finite verb ("closed for
     /// repairs").
     Preposition,
+    /// After a clearly finite verb: its object or complement, never another finite verb ("needs
+    /// repairs").
+    Object,
 }
 
 impl Cue {
@@ -132,6 +135,8 @@ impl Cue {
             Cue::Degree
         } else if is(PREPOSITIONS) {
             Cue::Preposition
+        } else if clearly_finite(&prev) {
+            Cue::Object
         } else {
             Cue::None
         }
@@ -153,8 +158,21 @@ impl Cue {
             Cue::Degree => matches!(pos, Pos::Adj | Pos::Adv),
             Cue::Possessive => pos == Pos::Noun && form == Base,
             Cue::Preposition => matches!(pos, Pos::Noun | Pos::Adj) || (pos == Pos::Verb && form == Gerund),
+            Cue::Object => pos != Pos::Verb || matches!(form, Gerund | Base),
         }
     }
+}
+
+/// Whether most of a word's evidence reads it as a finite verb ("needs", "stopped").
+fn clearly_finite(word: &str) -> bool {
+    let analyses = morph::analyse(word);
+    let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
+    let finite: u32 = analyses
+        .iter()
+        .filter(|a| a.pos == Pos::Verb && matches!(a.form, Form::ThirdPerson | Form::Past))
+        .map(|a| a.weight + 1)
+        .sum();
+    total > 0 && finite * 10 >= total * 6
 }
 
 /// The part of speech and forms a word is taken to have.
@@ -442,6 +460,7 @@ mod tests {
     fn a_preposition_takes_no_finite_verb() {
         assert_eq!(replaced("The road is shut for repairs.", "repairs"), None);
         assert_eq!(replaced("He repairs old clocks.", "repairs").as_deref(), Some("fixes"));
+        assert_eq!(replaced("The bridge needs repairs.", "repairs"), None);
     }
 
     #[test]
