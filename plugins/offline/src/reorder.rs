@@ -237,11 +237,9 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
         && ["my", "his", "her", "our", "their", "your"].contains(&w(3).as_str())
         && ["spare", "free"].contains(&w(2).as_str())
         && last == "time";
-    if spare {
-        let before = w(5);
-        return (!BINDING_WORDS.contains(&before.as_str())).then_some(4);
-    }
-    let len = if three || numbered || day_part || during {
+    let len = if spare {
+        4
+    } else if three || numbered || day_part || during {
         3
     } else if two {
         2

@@ -194,12 +194,13 @@ fn subject_noun(tokens: &[Token], i: usize, noun: &str) -> bool {
         && OPENERS.contains(&tokens[0].text.to_lowercase().as_str())
         && !tokens[0].frozen;
     let hissing = ["s", "x", "z", "ch", "sh", "ce", "se", "ge"].iter().any(|end| noun.ends_with(end));
-    opens
-        && !hissing
-        && tokens[i].text.bytes().all(|b| b.is_ascii_lowercase())
-        && (clear_pos(noun) == Some(Pos::Noun)
-            || (morph::analyse(noun).is_empty() && crate::voice::is_noun(noun) && !noun.ends_with('s')))
-        && morph::analyse(noun).iter().all(|a| a.form == Form::Base)
+    if !opens || hissing || !tokens[i].text.bytes().all(|b| b.is_ascii_lowercase()) {
+        return false;
+    }
+    let analyses = morph::analyse(noun);
+    (clear_pos(noun) == Some(Pos::Noun)
+        || (analyses.is_empty() && crate::voice::is_noun(noun) && !noun.ends_with('s')))
+        && analyses.iter().all(|a| a.form == Form::Base)
 }
 
 /// The contraction of the word at `i` with the next one, if it is safe here.

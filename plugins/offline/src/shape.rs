@@ -98,10 +98,11 @@ pub fn leaving_start(token: &Token) -> Option<Token> {
     // "It's" and "There's" are fine lowercased when their first part is.
     let stem = t.split(['\'', '’']).next().unwrap_or(t);
     let lower = stem.to_lowercase();
-    if !lowercase_ok(stem) || !common_word(&lower) {
+    let common = common_word(&lower);
+    if !lowercase_ok(stem) || !common {
         // Not a common word, and not a plural: a name, which keeps its capital anywhere.
         let name = stem == t
-            && !common_word(&lower)
+            && !common
             && !lower.ends_with('s')
             && stem.chars().skip(1).all(|c| c.is_ascii_lowercase())
             && stem.len() > 1;

@@ -163,7 +163,8 @@ impl Cue {
     }
 }
 
-/// Whether most of a word's evidence reads it as a finite verb ("needs", "stopped").
+/// Whether most of a word's evidence reads it as a finite verb in a form that cannot be a
+/// participle ("needs", "took"); a regular "-ed" form is not counted.
 fn clearly_finite(word: &str) -> bool {
     let analyses = morph::analyse(word);
     let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
