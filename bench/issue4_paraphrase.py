@@ -147,12 +147,9 @@ def batch_efficiency():
     return ours, direct, loadavg()
 
 
-def per_call_overhead():
-    upstream = Upstream("openai", delay_ms=0)
-    server = Server(env=openai_env(upstream))
-    # Every request has a text never sent before (round, wrk thread, counter), so each one is a cache
-    # miss that reaches the provider.
-    lua_ours = """
+# A request with a text never sent before (the Lua global `round_id`, wrk thread, counter): a cache miss
+# that reaches the provider.
+MISS_LUA = """
 local counter = 0
 function request()
   counter = counter + 1
@@ -160,14 +157,22 @@ function request()
   return wrk.format("POST", "/paraphrase", {["content-type"] = "application/json"}, body)
 end
 """
-    direct_body = {
-        "model": "deepseek/deepseek-chat-v3-0324:free",
-        "messages": [
-            {"role": "system", "content": "You rewrite text so that it says the same thing in different words."},
-            {"role": "user", "content": "Paraphrase this text:\n\nText 1-1: The quick brown fox jumps over the lazy dog."},
-        ],
-    }
-    lua_direct = lua_request("POST", direct_body, {"content-type": "application/json", "authorization": "Bearer bench-key"})
+
+# What the openrouter plugin sends upstream for one such text: its default system prompt and template.
+DIRECT_BODY = {
+    "model": "deepseek/deepseek-chat-v3-0324:free",
+    "messages": [
+        {"role": "system", "content": "You rewrite text so that it says the same thing in different words."},
+        {"role": "user", "content": "Paraphrase this text:\n\nText 1-1: The quick brown fox jumps over the lazy dog."},
+    ],
+}
+
+
+def per_call_overhead():
+    upstream = Upstream("openai", delay_ms=0)
+    server = Server(env=openai_env(upstream))
+    lua_ours = MISS_LUA
+    lua_direct = lua_request("POST", DIRECT_BODY, {"content-type": "application/json", "authorization": "Bearer bench-key"})
     ours, base = [], []
     try:
         # A miss goes to the provider; check once that it really does.

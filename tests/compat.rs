@@ -1,7 +1,8 @@
 //! The contract's compatibility promise, literally: `tests/fixtures/compat-v0_1_0/compat_v0_1_0.wasm`
 //! was built against `parlance:plugin@0.1.0` and committed before 0.1.1 added the optional `probe`
-//! export. Today's host, which binds the 0.1 line through bindings generated from 0.1.1, still loads
-//! it, calls it and lists it as 0.1.0, while a 0.1.1 component in the same server answers the probe.
+//! export and 0.1.2 the `http-client` import. Today's host, which binds the 0.1 line through bindings
+//! generated from 0.1.2, still loads it, calls it and lists it as 0.1.0, while a 0.1.2 component in the
+//! same server answers the probe.
 
 use crate::common;
 use common::server::Server;
@@ -28,7 +29,7 @@ fn the_0_1_0_component_declares_0_1_0_and_checks_against_today_s_host() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_component_built_for_0_1_0_loads_and_works_beside_a_0_1_1_one() {
+async fn a_component_built_for_0_1_0_loads_and_works_beside_today_s() {
     let ollama = FakeOllama::start("An Ollama paraphrase.").await;
     let home = tempfile::tempdir().unwrap();
     let config = format!(
@@ -45,11 +46,11 @@ async fn a_component_built_for_0_1_0_loads_and_works_beside_a_0_1_1_one() {
     let rows: Vec<Value> = serde_json::from_slice(&listed.stdout).unwrap();
     let version = |id: &str| rows.iter().find(|r| r["id"] == id).map(|r| r["wit_version"].clone());
     assert_eq!(version("old"), Some(json!("0.1.0")));
-    assert_eq!(version("ollama"), Some(json!("0.1.1")));
+    assert_eq!(version("ollama"), Some(json!("0.1.2")));
     assert_eq!(
         version("offline"),
-        Some(json!("0.1.1")),
-        "the bundled Rust plugins are rebuilt against 0.1.1"
+        Some(json!("0.1.2")),
+        "the bundled Rust plugins are rebuilt against 0.1.2"
     );
 
     let server = Server::start_in(home, &[], &["--config", "parlance.toml"]).await;

@@ -40,6 +40,10 @@ async fn each_misbehaviour_fails_only_its_own_call() {
     let mut forbidden_host = hostile("forbidden", "forbidden-host");
     forbidden_host.settings.insert("target_url".into(), format!("http://{forbidden}/"));
     forbidden_host.allowed_hosts = vec![HostPattern::parse("http://127.0.0.1:1").unwrap()];
+    let mut forbidden_wasi = hostile("forbidden-wasi", "forbidden-host-wasi-http");
+    forbidden_wasi.settings = forbidden_host.settings.clone();
+    forbidden_wasi.settings.insert("behaviour".into(), "forbidden-host-wasi-http".into());
+    forbidden_wasi.allowed_hosts = forbidden_host.allowed_hosts.clone();
     let mut spin = hostile("spin", "spin");
     spin.limits.timeout = Duration::from_secs(5);
     let specs = vec![
@@ -48,6 +52,7 @@ async fn each_misbehaviour_fails_only_its_own_call() {
         spin,
         hostile("membomb", "membomb"),
         forbidden_host,
+        forbidden_wasi,
         hostile("sleep", "sleep"),
         hostile("empty", "empty"),
         hostile("huge", "huge"),
@@ -59,7 +64,7 @@ async fn each_misbehaviour_fails_only_its_own_call() {
     };
 
     let spinning = call("spin");
-    let others = ["trap", "membomb", "forbidden", "sleep", "empty", "huge"].map(call);
+    let others = ["trap", "membomb", "forbidden", "forbidden-wasi", "sleep", "empty", "huge"].map(call);
     // The good call completes while the spinning plugin is still burning its five seconds: the epoch
     // callback makes it yield, so it cannot hold a runtime thread.
     let good = call("echo").await.unwrap().expect("a good call succeeds beside hostile ones");
@@ -67,7 +72,7 @@ async fn each_misbehaviour_fails_only_its_own_call() {
     assert!(!spinning.is_finished(), "the spinning call should still be running");
 
     let failure = |r: Result<_, parlance::plugins::api::CallError>| r.expect_err("a hostile call must fail");
-    let [trap, membomb, forbidden_call, sleep, empty, huge] = others;
+    let [trap, membomb, forbidden_call, forbidden_wasi_call, sleep, empty, huge] = others;
     let e = failure(trap.await.unwrap());
     assert!(matches!(&e.failure, CallFailure::Trap(d) if d.contains("a deliberate panic")), "{e}");
     let e = failure(membomb.await.unwrap());
@@ -77,6 +82,11 @@ async fn each_misbehaviour_fails_only_its_own_call() {
     assert!(matches!(&e.failure, CallFailure::Reported(p) if p.kind == PluginErrorKind::Unavailable), "{e}");
     assert_eq!(e.denied_requests, vec![format!("http://{forbidden}")]);
     assert!(e.to_string().contains("not in its allowed_hosts"), "{e}");
+    // The same refusal for a request through raw `wasi:http`.
+    let e = failure(forbidden_wasi_call.await.unwrap());
+    assert!(matches!(&e.failure, CallFailure::Reported(p) if p.kind == PluginErrorKind::Unavailable), "{e}");
+    assert!(e.to_string().contains("HttpRequestDenied"), "{e}");
+    assert_eq!(e.denied_requests, vec![format!("http://{forbidden}")]);
     assert_eq!(hits.load(Ordering::SeqCst), 0, "the forbidden host must never be contacted");
     let e = failure(sleep.await.unwrap());
     assert_eq!(e.failure, CallFailure::Deadline(Duration::from_millis(2000)), "{e}");
@@ -145,5 +155,5 @@ async fn a_component_of_the_wrong_kind_is_refused_at_load() {
     let err = PluginHost::start(vec![spec], &common::runtime_settings(), None).await.err().unwrap();
     let text = err.to_string();
     assert!(text.contains("configured as a metric"), "{text}");
-    assert!(text.contains("parlance:plugin/provider@0.1.1 (a provider)"), "{text}");
+    assert!(text.contains("parlance:plugin/provider@0.1.2 (a provider)"), "{text}");
 }

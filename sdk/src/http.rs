@@ -1,13 +1,11 @@
-//! A small blocking HTTP client over `wasi:http/outgoing-handler`.
+//! A small blocking HTTP client over the host's `http-client`: one call per request, with the same
+//! policy and error codes as `wasi:http/outgoing-handler`.
 //!
 //! The host decides which hosts a plugin may reach (its `allowed_hosts`), caps the response size and
 //! applies its own timeout; a request outside the list fails with [`HttpError::Denied`].
 
-use crate::bindings::wasi::http::outgoing_handler;
-use crate::bindings::wasi::http::types::{
-    ErrorCode, Fields, IncomingBody, Method, OutgoingBody, OutgoingRequest, RequestOptions, Scheme,
-};
-use crate::bindings::wasi::io::streams::StreamError;
+use crate::bindings::parlance::plugin::http_client;
+use crate::bindings::wasi::http::types::{ErrorCode, Method, Scheme};
 use std::time::Duration;
 
 /// Why a request produced no response.
@@ -100,81 +98,20 @@ impl Request {
         self
     }
 
-    /// Sends the request and reads the whole response.
+    /// Sends the request and reads the whole response, in one call to the host's `http-client`.
     pub fn send(self) -> Result<Response, HttpError> {
-        let url = Url::parse(&self.url)?;
-        let mut headers = self.headers.clone();
-        if !self.body.is_empty() || matches!(self.method, Method::Post | Method::Put | Method::Patch) {
-            headers.push(("content-length".into(), self.body.len().to_string()));
-        }
-        let entries: Vec<(String, Vec<u8>)> = headers.into_iter().map(|(k, v)| (k, v.into_bytes())).collect();
-        let fields = Fields::from_list(&entries)
-            .map_err(|e| HttpError::Other(format!("invalid request header: {e:?}")))?;
-
-        let request = OutgoingRequest::new(fields);
-        let invalid = |what: &str| HttpError::InvalidUrl(format!("{what} rejected in {}", self.url));
-        request.set_method(&self.method).map_err(|()| invalid("method"))?;
-        request.set_scheme(Some(&url.scheme)).map_err(|()| invalid("scheme"))?;
-        request.set_authority(Some(&url.authority)).map_err(|()| invalid("authority"))?;
-        request.set_path_with_query(Some(&url.path_and_query)).map_err(|()| invalid("path"))?;
-        let body = request.body().map_err(|()| HttpError::Other("request body taken twice".into()))?;
-
-        let options = self.timeout.map(|t| {
-            let options = RequestOptions::new();
-            let nanos = u64::try_from(t.as_nanos()).unwrap_or(u64::MAX);
-            // The host may refuse an option it does not support; its own limit still applies then.
-            let _ = options.set_connect_timeout(Some(nanos));
-            let _ = options.set_first_byte_timeout(Some(nanos));
-            let _ = options.set_between_bytes_timeout(Some(nanos));
-            options
-        });
-
-        // Hand the request over before writing the body: the host buffers only a little of the body
-        // until the request is on its way.
-        let pending = outgoing_handler::handle(request, options).map_err(map_error_code)?;
-        {
-            let stream =
-                body.write().map_err(|()| HttpError::Other("request body stream taken twice".into()))?;
-            for chunk in self.body.chunks(4096) {
-                stream.blocking_write_and_flush(chunk).map_err(|e| {
-                    HttpError::Connect(format!("writing the request body: {}", stream_error(e)))
-                })?;
-            }
-        }
-        OutgoingBody::finish(body, None).map_err(map_error_code)?;
-
-        pending.subscribe().block();
-        let response = match pending.get() {
-            Some(Ok(Ok(response))) => response,
-            Some(Ok(Err(code))) => return Err(map_error_code(code)),
-            Some(Err(())) => return Err(HttpError::Other("response taken twice".into())),
-            None => return Err(HttpError::Other("response not ready after waiting for it".into())),
+        // Checked here as well as by the host, so that a malformed URL is named as such.
+        Url::parse(&self.url)?;
+        let timeout_ms = self.timeout.map(|t| u32::try_from(t.as_millis()).unwrap_or(u32::MAX));
+        let request = http_client::Request {
+            method: self.method,
+            url: self.url,
+            headers: self.headers,
+            body: self.body,
+            timeout_ms,
         };
-
-        let status = response.status();
-        let headers = response
-            .headers()
-            .entries()
-            .into_iter()
-            .map(|(k, v)| (k.to_ascii_lowercase(), String::from_utf8_lossy(&v).into_owned()))
-            .collect();
-        let incoming =
-            response.consume().map_err(|()| HttpError::Other("response body taken twice".into()))?;
-        let mut bytes = Vec::new();
-        {
-            let stream = incoming
-                .stream()
-                .map_err(|()| HttpError::Other("response body stream taken twice".into()))?;
-            loop {
-                match stream.blocking_read(64 * 1024) {
-                    Ok(chunk) => bytes.extend_from_slice(&chunk),
-                    Err(StreamError::Closed) => break,
-                    Err(e) => return Err(body_error(e)),
-                }
-            }
-        }
-        let _ = IncomingBody::finish(incoming);
-        Ok(Response { status, headers, body: bytes })
+        let response = http_client::send(&request).map_err(map_error_code)?;
+        Ok(Response { status: response.status, headers: response.headers, body: response.body })
     }
 }
 
@@ -251,22 +188,6 @@ fn form_encode(s: &str) -> String {
         }
     }
     out
-}
-
-fn stream_error(e: StreamError) -> String {
-    match e {
-        StreamError::Closed => "stream closed".into(),
-        StreamError::LastOperationFailed(err) => err.to_debug_string(),
-    }
-}
-
-fn body_error(e: StreamError) -> HttpError {
-    if let StreamError::LastOperationFailed(err) = &e
-        && let Some(code) = crate::bindings::wasi::http::types::http_error_code(err)
-    {
-        return map_error_code(code);
-    }
-    HttpError::Connect(format!("reading the response body: {}", stream_error(e)))
 }
 
 pub(crate) fn map_error_code(code: ErrorCode) -> HttpError {

@@ -3,7 +3,7 @@
 //! A plugin is a WebAssembly component that implements one world of the `parlance:plugin` contract
 //! (see `wit/plugin.wit`). This crate hides the generated bindings behind one trait per world and an
 //! export macro, and adds the helpers every plugin needs: its settings ([`config`]), logging
-//! ([`log`]), outbound HTTP through `wasi:http` ([`http`]), and upstream error mapping.
+//! ([`log`]), outbound HTTP through the host's `http-client` ([`http`]), and upstream error mapping.
 //!
 //! Enable exactly one of the features `provider`, `chat-model` or `metric`, build with
 //! `cargo build --target wasm32-wasip2 --release` and the `cdylib` is the component.
@@ -30,8 +30,9 @@ pub mod bindings {
         inline: "
             package parlance:sdk;
             world imports {
-                import parlance:plugin/host@0.1.1;
-                import parlance:plugin/embeddings@0.1.1;
+                import parlance:plugin/host@0.1.2;
+                import parlance:plugin/embeddings@0.1.2;
+                import parlance:plugin/http-client@0.1.2;
                 import wasi:http/outgoing-handler@0.2.12;
             }
         ",

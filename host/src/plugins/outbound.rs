@@ -1,7 +1,8 @@
-//! Outbound HTTP for plugins: `wasi:http` requests pass through here, where the plugin's
-//! `allowed_hosts`, a timeout and a response-size cap are enforced before anything reaches the network,
-//! and then sent by the process's one pooled client ([`crate::upstream`]), whose failures are told to
-//! the guest as the `wasi:http` error code of their cause.
+//! Outbound HTTP for plugins: `wasi:http` requests and `http-client.send`'s whole requests pass through
+//! here, where the plugin's `allowed_hosts`, a timeout and a response-size cap are enforced before
+//! anything reaches the network, and then sent by the process's one pooled client
+//! ([`crate::upstream`]), whose failures are told to the guest as the `wasi:http` error code of their
+//! cause.
 
 use super::spec::HostPattern;
 use crate::upstream::{Destination, Failure, Limits, Phase, Upstream, UpstreamError};
@@ -9,7 +10,10 @@ use bytes::Bytes;
 use http_body_util::BodyExt;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use wasmtime_wasi_http::{Error as HttpError, RequestOptions, WasiBody, WasiHttpHooks};
+use wasmtime_wasi_http::p2::bindings::http::types::{DnsErrorPayload, ErrorCode, TlsAlertReceivedPayload};
+use wasmtime_wasi_http::{
+    DEFAULT_FORBIDDEN_HEADERS, Error as HttpError, RequestOptions, WasiBody, WasiHttpHooks,
+};
 
 /// The largest request body a plugin may send.
 const MAX_REQUEST_BYTES: u64 = 16 * 1024 * 1024;
@@ -61,6 +65,79 @@ impl OutboundPolicy {
         self.denied.lock().map(|d| d.clone()).unwrap_or_default()
     }
 
+    /// Lets a request to `uri` through, or records and logs its refusal.
+    fn admit(&self, uri: &http::Uri) -> Result<(), ()> {
+        let Err(origin) = self.is_allowed(uri) else { return Ok(()) };
+        tracing::warn!(plugin = %self.plugin, destination = %origin, "denied an outbound request outside allowed_hosts");
+        if let Ok(mut denied) = self.denied.lock() {
+            denied.push(origin);
+        }
+        Err(())
+    }
+
+    /// The limits of one request: the guest may ask for shorter timeouts, never for longer ones.
+    fn limits(
+        &self,
+        connect: Option<Duration>,
+        first_byte: Option<Duration>,
+        between: Option<Duration>,
+    ) -> Limits {
+        let cap = |asked: Option<Duration>| asked.map_or(self.timeout, |a| a.min(self.timeout));
+        Limits {
+            connect: cap(connect),
+            first_byte: cap(first_byte),
+            between_bytes: cap(between),
+            max_response_bytes: self.max_response_bytes,
+        }
+    }
+
+    /// Sends one whole request for `http-client.send`: the same allow-list, limits and error codes as a
+    /// `wasi:http` request, with the body already in hand and the response read whole.
+    pub async fn send_whole(
+        &self,
+        method: http::Method,
+        url: &str,
+        headers: Vec<(String, String)>,
+        body: Vec<u8>,
+        timeout: Option<Duration>,
+    ) -> Result<(http::response::Parts, Bytes), ErrorCode> {
+        let uri: http::Uri = url.parse().map_err(|_| ErrorCode::HttpRequestUriInvalid)?;
+        if uri.scheme().is_none() || uri.authority().is_none() {
+            return Err(ErrorCode::HttpRequestUriInvalid);
+        }
+        self.admit(&uri).map_err(|()| ErrorCode::HttpRequestDenied)?;
+        if body.len() as u64 > MAX_REQUEST_BYTES {
+            return Err(ErrorCode::HttpRequestBodySize(Some(MAX_REQUEST_BYTES)));
+        }
+        let mut request = http::Request::new(http_body_util::Full::new(Bytes::from(body)));
+        *request.method_mut() = method;
+        *request.uri_mut() = uri;
+        let map = request.headers_mut();
+        map.reserve(headers.len());
+        for (name, value) in headers {
+            let invalid = || ErrorCode::InternalError(Some(format!("invalid request header {name:?}")));
+            let name = http::HeaderName::from_bytes(name.as_bytes()).map_err(|_| invalid())?;
+            if DEFAULT_FORBIDDEN_HEADERS.contains(&name) {
+                return Err(ErrorCode::InternalError(Some(format!("the header {name} is not allowed"))));
+            }
+            // The body's length is known, so the client frames it; a guest's own count could only disagree.
+            if name == http::header::CONTENT_LENGTH {
+                continue;
+            }
+            let value = http::HeaderValue::from_str(&value).map_err(|_| invalid())?;
+            map.append(name, value);
+        }
+        tracing::debug!(plugin = %self.plugin, uri = %request.uri(), "outbound request");
+        let limits = self.limits(timeout, timeout, timeout);
+        let failed = |e: UpstreamError| {
+            tracing::debug!(plugin = %self.plugin, "outbound request failed: {}", crate::upstream::with_causes(&e));
+            wasi_error(&e)
+        };
+        let (parts, body) = self.upstream.send(request, limits).await.map_err(failed)?.into_parts();
+        let body = body.bytes().await.map_err(failed)?;
+        Ok((parts, body))
+    }
+
     fn is_allowed(&self, uri: &http::Uri) -> Result<(), String> {
         let Some(destination) = Destination::of(uri) else {
             let scheme = uri.scheme_str().unwrap_or("https").to_ascii_lowercase();
@@ -92,11 +169,7 @@ impl WasiHttpHooks for OutboundPolicy {
         fut: Box<dyn Future<Output = Result<(), HttpError>> + Send>,
     ) -> SendFuture {
         drop(fut);
-        if let Err(origin) = self.is_allowed(request.uri()) {
-            tracing::warn!(plugin = %self.plugin, destination = %origin, "denied an outbound request outside allowed_hosts");
-            if let Ok(mut denied) = self.denied.lock() {
-                denied.push(origin);
-            }
+        if self.admit(request.uri()).is_err() {
             let (_, body) = request.into_parts();
             let wait = self.timeout;
             return Box::new(async move {
@@ -105,15 +178,9 @@ impl WasiHttpHooks for OutboundPolicy {
             });
         }
 
-        // The guest may ask for shorter timeouts, never for longer ones.
-        let cap = |asked: Option<Duration>| asked.map_or(self.timeout, |a| a.min(self.timeout));
         let options = options.unwrap_or_default();
-        let limits = Limits {
-            connect: cap(options.connect_timeout),
-            first_byte: cap(options.first_byte_timeout),
-            between_bytes: cap(options.between_bytes_timeout),
-            max_response_bytes: self.max_response_bytes,
-        };
+        let limits =
+            self.limits(options.connect_timeout, options.first_byte_timeout, options.between_bytes_timeout);
         let plugin = self.plugin.clone();
         let upstream = self.upstream.clone();
         let timeout = self.timeout;
@@ -126,9 +193,10 @@ impl WasiHttpHooks for OutboundPolicy {
             let request = http::Request::from_parts(parts, http_body_util::Full::new(body));
             let response = upstream.send(request, limits).await.map_err(|e| {
                 tracing::debug!(plugin = %plugin, "outbound request failed: {}", crate::upstream::with_causes(&e));
-                wasi_error(&e)
+                HttpError::from(wasi_error(&e))
             })?;
-            let response = response.map(|body| body.map_err(|e| wasi_error(&e)).boxed_unsync());
+            let response =
+                response.map(|body| body.map_err(|e| HttpError::from(wasi_error(&e))).boxed_unsync());
             // The pool's own task drives the connection, so there is nothing left to wait for here.
             let done = Box::new(async { Ok(()) }) as Box<dyn Future<Output = Result<(), HttpError>> + Send>;
             Ok((response, done))
@@ -139,22 +207,22 @@ impl WasiHttpHooks for OutboundPolicy {
 /// The `wasi:http` error code of a failure's cause. Each cause has its own code, so a guest can tell a
 /// reset from a refusal; wasmtime would turn a bare connect error into `connection-refused`, so none
 /// is passed on.
-fn wasi_error(e: &UpstreamError) -> HttpError {
+fn wasi_error(e: &UpstreamError) -> ErrorCode {
     match e.failure() {
-        Failure::Dns => HttpError::DnsError { rcode: None, info_code: None },
-        Failure::Refused => HttpError::ConnectionRefused,
-        Failure::Reset => HttpError::ConnectionTerminated,
-        Failure::Unreachable => HttpError::DestinationUnavailable,
-        Failure::TlsCertificate => HttpError::TlsCertificateError,
-        Failure::TlsAlert(alert) => HttpError::TlsAlertReceived {
+        Failure::Dns => ErrorCode::DnsError(DnsErrorPayload { rcode: None, info_code: None }),
+        Failure::Refused => ErrorCode::ConnectionRefused,
+        Failure::Reset => ErrorCode::ConnectionTerminated,
+        Failure::Unreachable => ErrorCode::DestinationUnavailable,
+        Failure::TlsCertificate => ErrorCode::TlsCertificateError,
+        Failure::TlsAlert(alert) => ErrorCode::TlsAlertReceived(TlsAlertReceivedPayload {
             alert_id: Some(u8::from(alert)),
             alert_message: Some(format!("{alert:?}")),
-        },
-        Failure::TlsProtocol => HttpError::TlsProtocolError,
-        Failure::Timeout(Phase::Connect) => HttpError::ConnectionTimeout,
-        Failure::Timeout(Phase::FirstByte | Phase::BetweenBytes) => HttpError::ConnectionReadTimeout,
-        Failure::TooLarge { limit } => HttpError::HttpResponseBodySize(Some(limit)),
-        Failure::Protocol => HttpError::HttpProtocolError,
+        }),
+        Failure::TlsProtocol => ErrorCode::TlsProtocolError,
+        Failure::Timeout(Phase::Connect) => ErrorCode::ConnectionTimeout,
+        Failure::Timeout(Phase::FirstByte | Phase::BetweenBytes) => ErrorCode::ConnectionReadTimeout,
+        Failure::TooLarge { limit } => ErrorCode::HttpResponseBodySize(Some(limit)),
+        Failure::Protocol => ErrorCode::HttpProtocolError,
     }
 }
 
@@ -177,5 +245,21 @@ mod tests {
         assert_eq!(ok("http://127.0.0.1:8081/").unwrap_err(), "http://127.0.0.1:8081");
         assert_eq!(ok("http://api.example.com/").unwrap_err(), "http://api.example.com:80");
         assert!(ok("https://api.example.com.evil.net/").is_err());
+    }
+
+    #[tokio::test]
+    async fn a_whole_request_is_refused_before_it_is_sent() {
+        let p = policy(&["http://127.0.0.1:1"]);
+        let send = |url: &'static str, headers: Vec<(String, String)>| {
+            p.send_whole(http::Method::GET, url, headers, Vec::new(), None)
+        };
+        assert!(matches!(send("/relative", vec![]).await, Err(ErrorCode::HttpRequestUriInvalid)));
+        assert!(matches!(send("http://127.0.0.1:2/", vec![]).await, Err(ErrorCode::HttpRequestDenied)));
+        assert_eq!(p.denied(), vec!["http://127.0.0.1:2".to_owned()]);
+        let hop = vec![("Transfer-Encoding".to_owned(), "chunked".to_owned())];
+        let e = send("http://127.0.0.1:1/", hop).await.unwrap_err();
+        assert!(matches!(&e, ErrorCode::InternalError(Some(m)) if m.contains("transfer-encoding")), "{e:?}");
+        let bad = vec![("x-ok".to_owned(), "line\nbreak".to_owned())];
+        assert!(matches!(send("http://127.0.0.1:1/", bad).await, Err(ErrorCode::InternalError(_))));
     }
 }

@@ -1,6 +1,7 @@
 //! The store state of one plugin call and the capabilities it grants: WASI with no filesystem,
-//! environment or sockets unless the operator granted them, `wasi:http` through the allow-list, the
-//! memory cap, captured stdout/stderr, and the host's own `host` and `embeddings` imports.
+//! environment or sockets unless the operator granted them, `wasi:http` and `http-client` through the
+//! allow-list, the memory cap, captured stdout/stderr, and the host's own `host` and `embeddings`
+//! imports.
 
 use super::api::{PluginError, PluginErrorKind};
 use super::capacity::MemoryBudget;

@@ -1,7 +1,8 @@
-//! Bindings for the `parlance:plugin@0.1` line, generated from its newest text (0.1.1). Components
-//! built against any 0.1.x load through this module: wasmtime matches their `@0.1.0` imports and
-//! exports against these `@0.1.1` definitions by semver compatibility, and what 0.1.1 added (the
-//! optional `probe` export) is looked up per component, never required.
+//! Bindings for the `parlance:plugin@0.1` line, generated from its newest text (0.1.2). Components
+//! built against any 0.1.x load through this module: wasmtime matches their `@0.1.0` and `@0.1.1`
+//! imports and exports against these `@0.1.2` definitions by semver compatibility; what 0.1.1 added
+//! (the optional `probe` export) is looked up per component, never required, and what 0.1.2 added
+//! (the `http-client` import) is linked for every component, whether it imports it or not.
 
 /// The interfaces the host provides, generated once and shared by the three worlds.
 pub mod imports {
@@ -9,25 +10,28 @@ pub mod imports {
         inline: "
             package parlance:host-bindings;
             world imports {
-                import parlance:plugin/host@0.1.1;
-                import parlance:plugin/embeddings@0.1.1;
+                import parlance:plugin/host@0.1.2;
+                import parlance:plugin/embeddings@0.1.2;
+                import parlance:plugin/http-client@0.1.2;
             }
         ",
         path: "../wit",
-        imports: {
-            "parlance:plugin/embeddings.embed": async,
-            default: async,
+        imports: { default: async },
+        with: {
+            "wasi:http": wasmtime_wasi_http::p2::bindings::http,
+            "wasi:io": wasmtime_wasi::p2::bindings::io,
+            "wasi:clocks": wasmtime_wasi::p2::bindings::clocks,
         },
     });
 }
 
-/// The optional `probe` export (0.1.1), bound on its own so that a component without it still binds.
+/// The optional `probe` export (since 0.1.1), bound on its own so that a component without it still binds.
 pub mod probe {
     wasmtime::component::bindgen!({
         inline: "
             package parlance:host-probe;
             world probe {
-                export parlance:plugin/probe@0.1.1;
+                export parlance:plugin/probe@0.1.2;
             }
         ",
         path: "../wit",
@@ -49,6 +53,7 @@ macro_rules! world {
                 with: {
                     "parlance:plugin/types": super::imports::parlance::plugin::types,
                     "parlance:plugin/host": super::imports::parlance::plugin::host,
+                    "parlance:plugin/http-client": super::imports::parlance::plugin::http_client,
                     $($extra: $path,)*
                     "wasi:http": wasmtime_wasi_http::p2::bindings::http,
                     "wasi:io": wasmtime_wasi::p2::bindings::io,
@@ -69,17 +74,18 @@ world!(
 
 use super::super::api::{self, PluginErrorKind};
 use super::super::sandbox::PluginState;
-use imports::parlance::plugin::{embeddings, host, types};
+use imports::parlance::plugin::{embeddings, host, http_client, types};
 use wasmtime::Store;
 use wasmtime::component::{Component, HasSelf, InstancePre, Linker};
 
 /// The newest package version of the line this module binds.
-pub const VERSION: (u64, u64, u64) = (0, 1, 1);
+pub const VERSION: (u64, u64, u64) = (0, 1, 2);
 
 /// Adds the host's 0.1 imports to a linker.
 pub fn add_to_linker(linker: &mut Linker<PluginState>) -> wasmtime::Result<()> {
     host::add_to_linker::<PluginState, HasSelf<PluginState>>(linker, |s| s)?;
     embeddings::add_to_linker::<PluginState, HasSelf<PluginState>>(linker, |s| s)?;
+    http_client::add_to_linker::<PluginState, HasSelf<PluginState>>(linker, |s| s)?;
     Ok(())
 }
 
@@ -321,5 +327,38 @@ impl embeddings::Host for PluginState {
 
     async fn embed(&mut self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, types::PluginError> {
         self.plugin.embed(texts).await.map_err(Into::into)
+    }
+}
+
+impl http_client::Host for PluginState {
+    async fn send(
+        &mut self,
+        request: http_client::Request,
+    ) -> Result<http_client::Response, http_client::ErrorCode> {
+        use http_client::Method as M;
+        let method = match request.method {
+            M::Get => http::Method::GET,
+            M::Head => http::Method::HEAD,
+            M::Post => http::Method::POST,
+            M::Put => http::Method::PUT,
+            M::Delete => http::Method::DELETE,
+            M::Connect => http::Method::CONNECT,
+            M::Options => http::Method::OPTIONS,
+            M::Trace => http::Method::TRACE,
+            M::Patch => http::Method::PATCH,
+            M::Other(name) => http::Method::from_bytes(name.as_bytes())
+                .map_err(|_| http_client::ErrorCode::HttpRequestMethodInvalid)?,
+        };
+        let timeout = request.timeout_ms.map(|ms| std::time::Duration::from_millis(ms.into()));
+        let (parts, body) =
+            self.outbound.send_whole(method, &request.url, request.headers, request.body, timeout).await?;
+        let headers = parts
+            .headers
+            .iter()
+            .map(|(name, value)| {
+                (name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned())
+            })
+            .collect();
+        Ok(http_client::Response { status: parts.status.as_u16(), headers, body: body.into() })
     }
 }
