@@ -16,7 +16,9 @@ pub mod imports {
             }
         ",
         path: "../wit",
-        imports: { default: async },
+        // `host`'s two functions answer from memory, so they are plain calls: an async import costs a
+        // boxed future and its poll on every call, and a provider reads several settings per call.
+        imports: { "parlance:plugin/host": trappable, default: async },
         with: {
             "wasi:http": wasmtime_wasi_http::p2::bindings::http,
             "wasi:io": wasmtime_wasi::p2::bindings::io,
@@ -296,12 +298,13 @@ impl From<api::PluginError> for types::PluginError {
 impl types::Host for PluginState {}
 
 impl host::Host for PluginState {
-    async fn log(&mut self, level: host::Level, message: String) {
+    fn log(&mut self, level: host::Level, message: String) -> wasmtime::Result<()> {
         super::super::log_from_plugin(&self.plugin.id, level.into(), &message);
+        Ok(())
     }
 
-    async fn config(&mut self, key: String) -> Option<String> {
-        self.plugin.spec.settings.get(&key).cloned()
+    fn config(&mut self, key: String) -> wasmtime::Result<Option<String>> {
+        Ok(self.plugin.spec.settings.get(&key).cloned())
     }
 }
 
