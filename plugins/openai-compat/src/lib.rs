@@ -4,11 +4,12 @@
 use parlance_sdk::http::{Request, join_url};
 use parlance_sdk::upstream::{check_status, parse_json, snippet};
 use parlance_sdk::{PluginError, RateLimit, config};
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::time::Duration;
 
 /// One message of the conversation sent upstream.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Message {
     pub role: &'static str,
     pub content: String,
@@ -67,18 +68,22 @@ impl Client {
 
     /// Sends one chat-completions request and returns the first choice's text.
     pub fn complete(&self, model: &str, messages: &[Message]) -> Result<Completion, PluginError> {
-        let mut body = json!({
-            "model": model,
-            "messages": messages.iter().map(|m| json!({"role": m.role, "content": m.content})).collect::<Vec<_>>(),
-        });
-        if let Some(t) = self.temperature {
-            body["temperature"] = json!(t);
-        }
-        if let Some(n) = self.max_tokens {
-            body["max_tokens"] = json!(n);
-        }
-        let request = Request::post(join_url(&self.base_url, "chat/completions")).json(&body);
+        let body =
+            CompletionRequest { model, messages, temperature: self.temperature, max_tokens: self.max_tokens };
+        let body = serde_json::to_vec(&body)
+            .map_err(|e| PluginError::Internal(format!("cannot encode the request: {e}")))?;
+        let request = Request::post(join_url(&self.base_url, "chat/completions"))
+            .body(body)
+            .header("content-type", "application/json");
         let response = check_status("the chat-completions upstream", self.send(request)?)?;
+        // The usual answer is read straight into the fields it needs; anything else (an in-band
+        // error, no choices, no text) is read again as a whole to say what is wrong with it.
+        if let Ok(answer) = serde_json::from_slice::<CompletionAnswer>(&response.body)
+            && answer.error.is_none()
+            && let Some(completion) = answer.completion()
+        {
+            return Ok(completion);
+        }
         let value = parse_json("the chat-completions upstream", &response)?;
         parse_completion(&value)
     }
@@ -108,6 +113,54 @@ impl Client {
             request = request.header("x-title", title);
         }
         Ok(request.send()?)
+    }
+}
+
+/// A chat-completions request body.
+#[derive(Serialize)]
+struct CompletionRequest<'a> {
+    model: &'a str,
+    messages: &'a [Message],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tokens: Option<u32>,
+}
+
+/// The fields of a chat-completions answer that a completion is made of; the rest is skipped unread.
+#[derive(Deserialize)]
+struct CompletionAnswer {
+    #[serde(default)]
+    choices: Vec<AnswerChoice>,
+    model: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    error: Option<()>,
+}
+
+#[derive(Deserialize)]
+struct AnswerChoice {
+    message: Option<AnswerMessage>,
+    text: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct AnswerMessage {
+    content: Option<String>,
+}
+
+/// `Some(())` for any value but `null`, without building it.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<()>, D::Error> {
+    let value: Option<serde::de::IgnoredAny> = Deserialize::deserialize(d)?;
+    Ok(value.map(|_| ()))
+}
+
+impl CompletionAnswer {
+    /// The first choice's text, as [`parse_completion`] reads it, when it has one.
+    fn completion(self) -> Option<Completion> {
+        let choice = self.choices.into_iter().next()?;
+        let content = choice.message.and_then(|m| m.content).or(choice.text)?;
+        let content = content.trim();
+        (!content.is_empty()).then(|| Completion { content: content.to_owned(), model: self.model })
     }
 }
 
@@ -193,6 +246,7 @@ pub fn render(template: &str, values: &[(&str, &str)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn reads_the_first_choice() {
@@ -201,6 +255,44 @@ mod tests {
             parse_completion(&v).unwrap(),
             Completion { content: "Hi there.".into(), model: Some("m-1".into()) }
         );
+    }
+
+    #[test]
+    fn the_fast_path_reads_what_parse_completion_reads() {
+        let fast = |v: Value| {
+            let answer: CompletionAnswer = serde_json::from_value(v).unwrap();
+            (answer.error.is_none()).then(|| answer.completion()).flatten()
+        };
+        let ok = json!({"model": "m-1", "choices": [{"message": {"role": "assistant", "content": "  Hi\nthere. "}}], "usage": {"total_tokens": 3}});
+        assert_eq!(fast(ok.clone()), Some(parse_completion(&ok).unwrap()));
+        let legacy = json!({"choices": [{"text": "Old style."}]});
+        assert_eq!(fast(legacy.clone()), Some(parse_completion(&legacy).unwrap()));
+        // Everything the slow path reports as an error, the fast path leaves to it.
+        for v in [
+            json!({"error": {"code": 401, "message": "No auth"}, "choices": [{"message": {"content": "x"}}]}),
+            json!({"choices": []}),
+            json!({"choices": [{"message": {"content": "  "}}]}),
+            json!({"choices": [{"message": {"role": "assistant"}}]}),
+        ] {
+            assert_eq!(fast(v.clone()), None, "{v}");
+            assert!(parse_completion(&v).is_err(), "{v}");
+        }
+        assert_eq!(fast(json!({"error": null, "choices": [{"text": "a"}]})).unwrap().content, "a");
+    }
+
+    #[test]
+    fn the_request_body_is_what_the_protocol_expects() {
+        let messages = [Message::system("Be brief."), Message::user("Hi")];
+        let body = |temperature, max_tokens| {
+            let r = CompletionRequest { model: "m", messages: &messages, temperature, max_tokens };
+            serde_json::to_value(&r).unwrap()
+        };
+        assert_eq!(
+            body(None, None),
+            json!({"model": "m", "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]})
+        );
+        assert_eq!(body(Some(0.5), Some(64))["temperature"], json!(0.5));
+        assert_eq!(body(Some(0.5), Some(64))["max_tokens"], json!(64));
     }
 
     #[test]
