@@ -372,8 +372,67 @@ fn purpose_to(tokens: &[Token], i: usize) -> bool {
         && prev_word(tokens, i - 2).is_some_and(|d| {
             ["the", "a", "an", "my", "his", "her", "our", "their", "your", "some"].contains(&d.as_str())
         });
-    total > 0 && noun * 10 >= total * 9 && object && !INFINITIVE_NOUNS.contains(&prev.as_str())
+    // "asked the man to leave": the man is to leave, not the asking; after such a verb the
+    // infinitive is its second object.
+    let second_object = i >= 6
+        && prev_word(tokens, i - 4).is_some_and(|verb| {
+            morph::analyse(&verb)
+                .iter()
+                .any(|a| a.pos == Pos::Verb && OBJECT_AND_INFINITIVE.contains(&a.entry.lemma))
+        });
+    total > 0
+        && noun * 10 >= total * 9
+        && object
+        && !second_object
+        && !INFINITIVE_NOUNS.contains(&prev.as_str())
 }
+
+/// Verbs that take an object and then an infinitive about that object ("told the boy to run").
+const OBJECT_AND_INFINITIVE: &[&str] = &[
+    "ask",
+    "tell",
+    "want",
+    "allow",
+    "encourage",
+    "help",
+    "teach",
+    "remind",
+    "advise",
+    "invite",
+    "force",
+    "persuade",
+    "expect",
+    "warn",
+    "order",
+    "urge",
+    "get",
+    "need",
+    "like",
+    "beg",
+    "require",
+    "permit",
+    "convince",
+    "cause",
+    "enable",
+    "instruct",
+    "train",
+    "hire",
+    "pay",
+    "wish",
+    "prefer",
+    "love",
+    "hate",
+    "trust",
+    "challenge",
+    "dare",
+    "leave",
+    "send",
+    "bribe",
+    "command",
+    "forbid",
+    "oblige",
+    "press",
+];
 
 /// Applies every phrasal-verb, function-word and word-group rewrite in one pass.
 pub fn rewrite(tokens: Vec<Token>) -> Vec<Token> {
@@ -519,6 +578,9 @@ mod tests {
         );
         assert_eq!(rewritten("The box was too heavy to lift."), "The box was too heavy to lift.");
         assert_eq!(rewritten("It is the time to go."), "It is the time to go.");
+        assert_eq!(rewritten("He asked the man to leave."), "He asked the man to leave.");
+        assert_eq!(rewritten("They told the boy to run."), "They told the boy to run.");
+        assert_eq!(rewritten("She wanted the kids to stay."), "She wanted the kids to stay.");
     }
 
     #[test]

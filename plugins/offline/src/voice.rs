@@ -293,8 +293,9 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     let rest_ok = rest.len() <= 4
         && rest.iter().all(|t| {
             let w = t.text.to_lowercase();
-            t.is_word() && !is_verbish(&w) && !POSSESSIVES.contains(&w.as_str()) && w != "by"
-        });
+            t.is_word() && !POSSESSIVES.contains(&w.as_str()) && w != "by"
+        })
+        && (rest.iter().all(|t| !is_verbish(&t.text.to_lowercase())) || prepositional(rest));
     // A third-person possessive may point back too, which reads well in the passive ("Their
     // victory was celebrated by the team") except for the subject's own body ("The boy hurt his
     // knee" is an accident, "His knee was hurt by the boy" is not).
@@ -328,6 +329,25 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
         }
     }
     Some(shape::build(&out, &p.terminal))
+}
+
+/// A preposition and what it governs ("on the first ring", "for speeding", "home"): a word there that
+/// could be a verb is a noun or a gerund, not the start of a clause. "to" and a bare word is an
+/// infinitive ("asked the man to leave"), so it never counts.
+fn prepositional(rest: &[Token]) -> bool {
+    let words: Vec<String> = rest.iter().map(|t| t.text.to_lowercase()).collect();
+    match words.as_slice() {
+        [adverb] => ["home", "here", "there", "again", "today", "yesterday"].contains(&adverb.as_str()),
+        [preposition, word] => {
+            preposition != "to"
+                && PLACE_PREPOSITIONS.contains(&preposition.as_str())
+                && !DETERMINERS.contains(&word.as_str())
+        }
+        [preposition, determiner, ..] => {
+            PLACE_PREPOSITIONS.contains(&preposition.as_str()) && DETERMINERS.contains(&determiner.as_str())
+        }
+        _ => false,
+    }
 }
 
 fn is_verbish(word: &str) -> bool {
@@ -640,6 +660,16 @@ mod tests {
             run(passive, "The nurse checked his temperature.").as_deref(),
             Some("His temperature was checked by the nurse.")
         );
+        // After a preposition and a determiner a word that could be a verb is a noun.
+        assert_eq!(
+            run(passive, "She answered the phone on the first ring.").as_deref(),
+            Some("The phone was answered on the first ring by her.")
+        );
+        assert_eq!(
+            run(passive, "The police stopped the driver for speeding.").as_deref(),
+            Some("The driver was stopped for speeding by the police.")
+        );
+        assert_eq!(run(passive, "He asked the man to leave."), None);
         assert_eq!(run(passive, "The children sang a song for their mother."), None);
         assert_eq!(run(passive, "She had a dog."), None);
         assert_eq!(run(passive, "She painted the walls of her room."), None);
