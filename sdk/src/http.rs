@@ -100,12 +100,13 @@ impl Request {
 
     /// Sends the request and reads the whole response, in one call to the host's `http-client`.
     pub fn send(self) -> Result<Response, HttpError> {
-        // Checked here as well as by the host, so that a malformed URL is named as such.
-        Url::parse(&self.url)?;
+        // Parsed here, so that a malformed URL is named as such, and sent in the form the host reads
+        // ("http://h:1?x=1" with its path "/").
+        let url = Url::parse(&self.url)?;
         let timeout_ms = self.timeout.map(|t| u32::try_from(t.as_millis()).unwrap_or(u32::MAX));
         let request = http_client::Request {
             method: self.method,
-            url: self.url,
+            url: url.to_string(),
             headers: self.headers,
             body: self.body,
             timeout_ms,
@@ -170,6 +171,17 @@ impl Url {
             p => p.to_owned(),
         };
         Ok(Url { scheme, authority: authority.to_owned(), path_and_query })
+    }
+}
+
+impl std::fmt::Display for Url {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let scheme = match &self.scheme {
+            Scheme::Http => "http",
+            Scheme::Https => "https",
+            Scheme::Other(other) => other,
+        };
+        write!(f, "{scheme}://{}{}", self.authority, self.path_and_query)
     }
 }
 
@@ -275,6 +287,8 @@ mod tests {
         assert_eq!((u.authority.as_str(), u.path_and_query.as_str()), ("127.0.0.1:8080", "/"));
         let u = Url::parse("http://h:1?x=1").unwrap();
         assert_eq!(u.path_and_query, "/?x=1");
+        assert_eq!(u.to_string(), "http://h:1/?x=1");
+        assert_eq!(Url::parse("HTTPS://a.b/c").unwrap().to_string(), "https://a.b/c");
         assert!(Url::parse("ftp://x/").is_err());
         assert!(Url::parse("no-scheme").is_err());
         assert!(Url::parse("http:///path").is_err());
