@@ -338,20 +338,9 @@ impl http_client::Host for PluginState {
         &mut self,
         request: http_client::Request,
     ) -> Result<http_client::Response, http_client::ErrorCode> {
-        use http_client::Method as M;
-        let method = match request.method {
-            M::Get => http::Method::GET,
-            M::Head => http::Method::HEAD,
-            M::Post => http::Method::POST,
-            M::Put => http::Method::PUT,
-            M::Delete => http::Method::DELETE,
-            M::Connect => http::Method::CONNECT,
-            M::Options => http::Method::OPTIONS,
-            M::Trace => http::Method::TRACE,
-            M::Patch => http::Method::PATCH,
-            M::Other(name) => http::Method::from_bytes(name.as_bytes())
-                .map_err(|_| http_client::ErrorCode::HttpRequestMethodInvalid)?,
-        };
+        // wasmtime-wasi-http's own conversion, the one its outgoing handler uses.
+        let method: http::Method =
+            request.method.try_into().map_err(|_| http_client::ErrorCode::HttpRequestMethodInvalid)?;
         let timeout = request.timeout_ms.map(|ms| std::time::Duration::from_millis(ms.into()));
         let (parts, body) =
             self.outbound.send_whole(method, &request.url, request.headers, request.body, timeout).await?;
