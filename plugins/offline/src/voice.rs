@@ -502,12 +502,12 @@ pub fn dative(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text == "?" {
         return None;
     }
-    let k = (1..p.items.len().saturating_sub(2)).find(|&k| {
-        dative_preposition(&p.lower(k)).is_some() && OBJECT_PRONOUNS.contains(&p.lower(k + 1).as_str())
+    let found = (1..p.items.len().saturating_sub(2)).find_map(|k| {
+        let preposition = dative_preposition(&p.lower(k))?;
+        OBJECT_PRONOUNS.contains(&p.lower(k + 1).as_str()).then_some((k, preposition))
     });
     // "gave the patient some water": a person as a noun phrase, then the thing.
-    let Some(k) = k else { return dative_noun(p) };
-    let preposition = dative_preposition(&p.lower(k))?;
+    let Some((k, preposition)) = found else { return dative_noun(p) };
     // "her" may be a possessive: "sent her aunt a card".
     let Some(object_end) = noun_phrase(p, k + 2, true) else { return dative_noun(p) };
     let mut out: Vec<Token> = p.items[..=k].to_vec();
@@ -522,11 +522,12 @@ pub fn dative(p: &Plain) -> Option<Vec<Token>> {
 fn dative_noun(p: &Plain) -> Option<Vec<Token>> {
     const THING_DETERMINERS: &[&str] =
         &["a", "an", "some", "the", "his", "her", "their", "my", "our", "your"];
-    let k = (1..p.items.len().saturating_sub(3)).find(|&k| {
-        dative_preposition(&p.lower(k)).is_some()
-            && ["the", "his", "her", "my", "our", "their", "your"].contains(&p.lower(k + 1).as_str())
+    let (k, preposition) = (1..p.items.len().saturating_sub(3)).find_map(|k| {
+        let preposition = dative_preposition(&p.lower(k))?;
+        ["the", "his", "her", "my", "our", "their", "your"]
+            .contains(&p.lower(k + 1).as_str())
+            .then_some((k, preposition))
     })?;
-    let preposition = dative_preposition(&p.lower(k))?;
     let person_end = k + 3;
     let person_ok = is_noun(&p.lower(k + 2)) && THING_DETERMINERS.contains(&p.lower(person_end).as_str());
     let thing_end = noun_phrase(p, person_end, true).or_else(|| {
