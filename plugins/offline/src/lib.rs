@@ -26,7 +26,10 @@
 //!   the bathroom, the tap is dripping."), two listed objects swap, the active voice becomes
 //!   passive or the passive active. Two coordinated nouns or adjectives swap; "the dog's owner"
 //!   becomes "the owner of the dog".
-//! * **Last resort.** A sentence nothing changed has its present perfect told as the simple past.
+//! * **Last resort.** A sentence nothing changed has its present perfect told as the simple past
+//!   or, with no time given and no other clause, its simple past as the present perfect ("Our
+//!   team scored three goals." -> "Our team has scored three goals."); failing that, "have" of
+//!   possession becomes "have got" ("She has a good sense of humour." -> "She has got a ...").
 //!
 //! **Never harm.** Capitalised words inside a sentence, known names ("Parlance") and a bare
 //! singular noun that opens a sentence (likely a name) are never replaced; numbers, URLs, e-mail

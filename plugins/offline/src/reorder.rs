@@ -31,7 +31,8 @@ const FREQUENCY_ADVERBS: &[&str] = &[
     "eventually",
     "recently",
 ];
-const TIME_NOUNS: &[&str] = &[
+/// Nouns of time (the weekdays last); `voice` reads them as a time reference too.
+pub(crate) const TIME_NOUNS: &[&str] = &[
     "night",
     "morning",
     "evening",
@@ -54,7 +55,7 @@ const TIME_NOUNS: &[&str] = &[
     "saturday",
     "sunday",
 ];
-const WEEKDAYS: &[&str] = &[
+pub(crate) const WEEKDAYS: &[&str] = &[
     "mondays",
     "tuesdays",
     "wednesdays",

@@ -38,7 +38,8 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
 /// The rewrite for a sentence that nothing else changed: close in meaning, but a change of
 /// tense, so never preferred.
 pub fn last_resort(tokens: &[Token]) -> Option<Vec<Token>> {
-    voice::perfect_to_past(&plain(tokens)?)
+    let p = plain(tokens)?;
+    voice::perfect_to_past(&p).or_else(|| voice::past_to_perfect(&p)).or_else(|| voice::have_got(&p))
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 //! teacher.") and back, "there is" to and from a plain subject ("There is a café near the bank."
 //! <-> "A café is near the bank."), the person after the thing ("brought us the menu" ->
 //! "brought the menu to us"), "It took us an hour to get there." -> "Getting there took us an
-//! hour.", and, as a last resort, the present perfect as the simple past.
+//! hour.", and, as last resorts, the present perfect as the simple past and back, and "have" of
+//! possession as "have got".
 //!
 //! The passive is the riskiest rewrite, so it takes only a past-tense action verb between a
 //! pronoun or a determined noun and a determined noun object, with at most a short prepositional
@@ -14,6 +15,9 @@ use crate::morph::{self, Form};
 use crate::shape::{self, Plain, leaving_start, starting};
 use crate::tokens::Token;
 
+/// Subject pronouns, and whether they take "have" rather than "has".
+const SUBJECT_PRONOUNS: &[(&str, bool)] =
+    &[("i", true), ("you", true), ("we", true), ("they", true), ("he", false), ("she", false), ("it", false)];
 /// Subject pronouns that read well after "by", with their object forms.
 const PRONOUNS: &[(&str, &str)] = &[("he", "him"), ("she", "her"), ("they", "them")];
 const DETERMINERS: &[&str] = &[
@@ -163,7 +167,13 @@ pub(crate) fn is_plural_noun(word: &str) -> bool {
     const SINGULAR: &[&str] =
         &["news", "physics", "mathematics", "series", "species", "economics", "politics"];
     let a = morph::analyse(word);
-    a.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural) && !SINGULAR.contains(&word)
+    // A word WordNet does not know ("neighbours", British spellings) is plural by its ending.
+    let unknown_plural = a.is_empty()
+        && is_noun(word)
+        && word.ends_with('s')
+        && !["ss", "us", "is"].iter().any(|end| word.ends_with(end));
+    (unknown_plural || a.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural))
+        && !SINGULAR.contains(&word)
 }
 
 /// Adjectives or nouns only: the words between a determiner and its head noun.
@@ -257,6 +267,14 @@ fn noun_phrase(p: &Plain, k: usize, object: bool) -> Option<usize> {
     None
 }
 
+/// The end (exclusive) of a noun-phrase subject opening the sentence: "the teacher", "my old
+/// bike", and "the hotel staff" when a verb follows it.
+fn noun_subject_end(p: &Plain) -> Option<usize> {
+    let end = noun_phrase(p, 0, false)?;
+    let longer = end == 2 && is_noun(&p.lower(2)) && modifier_or_noun(&p.lower(1)) && is_verbish(&p.lower(3));
+    Some(if longer { 3 } else { end })
+}
+
 /// "The teacher explained the problem." -> "The problem was explained by the teacher."
 pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text != "." {
@@ -266,12 +284,7 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     // "The hotel staff carried ...": the subject ends where a verb follows.
     let (subject, by_form) = match PRONOUNS.iter().find(|(s, _)| *s == first) {
         Some(&(_, object)) => (1, Some(object)),
-        None => {
-            let end = noun_phrase(p, 0, false)?;
-            let longer =
-                end == 2 && is_noun(&p.lower(2)) && modifier_or_noun(&p.lower(1)) && is_verbish(&p.lower(3));
-            (if longer { 3 } else { end }, None)
-        }
+        None => (noun_subject_end(p)?, None),
     };
     let verb = p.lower(subject);
     // Before a determiner a word in "-ed" cannot be an adjective ("prescribed some pills"), so
@@ -601,6 +614,255 @@ pub fn perfect_to_past(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// Verbs whose simple past does not become the present perfect: states, which would then still
+/// hold ("lived here" -> "has lived here"), activities that would go on ("waited", "worked"),
+/// "went" (whose perfect says the subject is still away), and auxiliaries.
+const NO_PERFECT: &[&str] = &[
+    "be",
+    "have",
+    "do",
+    "get",
+    "go",
+    "use",
+    "know",
+    "like",
+    "love",
+    "hate",
+    "want",
+    "need",
+    "seem",
+    "believe",
+    "mean",
+    "own",
+    "belong",
+    "cost",
+    "weigh",
+    "contain",
+    "understand",
+    "remember",
+    "prefer",
+    "wish",
+    "hope",
+    "think",
+    "feel",
+    "look",
+    "sound",
+    "smell",
+    "taste",
+    "appear",
+    "live",
+    "work",
+    "stay",
+    "wait",
+    "sleep",
+    "sit",
+    "stand",
+    "lie",
+    "keep",
+    "hold",
+    "last",
+    "spend",
+    "study",
+    "teach",
+    "play",
+    "let",
+    "become",
+    "can",
+    "will",
+    "shall",
+    "may",
+    "must",
+    "used",
+    "say",
+    "tell",
+    "ask",
+    "suppose",
+    "expect",
+    "fit",
+];
+const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+/// Words that date an event or start another clause, either of which rules the perfect out
+/// ("left yesterday", "left when it rained", "sat down and ate").
+const PAST_ANCHORS: &[&str] = &[
+    "yesterday",
+    "ago",
+    "last",
+    "then",
+    "once",
+    "earlier",
+    "when",
+    "while",
+    "before",
+    "after",
+    "until",
+    "since",
+    "during",
+    "this",
+    "that",
+    "who",
+    "which",
+    "where",
+    "because",
+    "so",
+    "but",
+    "or",
+    "if",
+    "as",
+    "than",
+    "although",
+    "later",
+    "tonight",
+    "today",
+    "again",
+    "never",
+    "always",
+    "end",
+    "start",
+    "beginning",
+];
+
+/// The other last resort, for a finished event with no time given: the simple past as the present
+/// perfect ("Our team scored three goals." -> "Our team has scored three goals.", "The flight was
+/// delayed." -> "The flight has been delayed.").
+pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let (k, plural) = match SUBJECT_PRONOUNS.iter().find(|(s, _)| *s == p.lower(0)) {
+        Some(&(_, plural)) => (1, plural),
+        None => {
+            let k = noun_subject_end(p)?;
+            (k, is_plural_noun(&p.lower(k - 1)))
+        }
+    };
+    let dated = p.items.iter().enumerate().skip(k + 1).any(|(j, t)| {
+        let w = t.text.to_lowercase();
+        // "the last bus" is a bus, "last week" a time.
+        (PAST_ANCHORS.contains(&w.as_str()) && !(w == "last" && p.lower(j - 1) == "the"))
+            || crate::reorder::TIME_NOUNS.contains(&w.as_str())
+            || crate::reorder::WEEKDAYS.contains(&w.as_str())
+            || MONTHS.contains(&w.as_str())
+            // "and" joins another verb unless a noun phrase follows ("a salad and a glass of water").
+            || (w == "and" && !DETERMINERS.contains(&p.lower(j + 1).as_str()))
+            // "and the children started ...": another clause's verb.
+            || (j > k + 1 && finite_verb(&w, Tense::Past, false).is_some())
+    });
+    if dated {
+        return None;
+    }
+    let verb = p.lower(k);
+    let mut out: Vec<Token> = p.items[..k].to_vec();
+    out.push(shape::word(if plural { "have" } else { "has" }));
+    if ["was", "were"].contains(&verb.as_str()) {
+        // Only the passive: "was delayed" -> "has been delayed", never "was tired" or "was late".
+        let participle = p.lower(k + 1);
+        if participle_lemma(&participle).is_none() || !is_verbish(&participle) {
+            return None;
+        }
+        out.push(shape::word("been"));
+    } else {
+        let lemma = finite_verb(&verb, Tense::Past, k == 1)?;
+        if NO_PERFECT.contains(&lemma) {
+            return None;
+        }
+        out.push(shape::word(&morph::inflect(lemma, Pos::Verb, Form::Participle)?));
+    }
+    out.extend_from_slice(&p.items[k + 1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// Nouns that make "have" an action rather than a possession ("has breakfast", "had a shower"),
+/// where "has got" would be wrong.
+const HAVE_ACTIONS: &[&str] = &[
+    "breakfast",
+    "lunch",
+    "dinner",
+    "supper",
+    "meal",
+    "snack",
+    "shower",
+    "bath",
+    "party",
+    "look",
+    "go",
+    "rest",
+    "break",
+    "baby",
+    "drink",
+    "chat",
+    "word",
+    "walk",
+    "swim",
+    "nap",
+    "fun",
+    "try",
+    "meeting",
+    "holiday",
+    "time",
+    "day",
+    "dream",
+    "argument",
+    "fight",
+    "talk",
+    "game",
+    "lesson",
+    "class",
+    "think",
+    "accident",
+    "operation",
+    "ride",
+    "barbecue",
+    "picnic",
+    "coffee",
+    "tea",
+    "cup",
+    "glass",
+    "bite",
+    "haircut",
+    "wash",
+    "seat",
+    "guess",
+    "laugh",
+    "effect",
+    "impact",
+    "influence",
+    "chance",
+    "trouble",
+];
+const QUANTITIES: &[&str] = &["lots", "plenty", "hundreds", "thousands", "millions", "no", "two", "three"];
+
+/// The last of the last resorts, for "have" of possession: "She has a good sense of humour." ->
+/// "She has got a good sense of humour."
+pub fn have_got(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let k = if SUBJECT_PRONOUNS.iter().any(|(s, _)| *s == p.lower(0)) { 1 } else { noun_subject_end(p)? };
+    let object = p.lower(k + 1);
+    let owns = ["has", "have"].contains(&p.lower(k).as_str())
+        && (DETERMINERS.contains(&object.as_str()) || QUANTITIES.contains(&object.as_str()))
+        && !p.items[k + 1..].iter().any(|t| HAVE_ACTIONS.contains(&t.text.to_lowercase().as_str()));
+    if !owns {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..=k].to_vec();
+    out.push(shape::word("got"));
+    out.extend_from_slice(&p.items[k + 1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -737,6 +999,62 @@ mod tests {
             Some("The printer ran out of paper.")
         );
         assert_eq!(run(perfect_to_past, "I have never seen it."), None);
+    }
+
+    #[test]
+    fn have_of_possession() {
+        assert_eq!(
+            run(have_got, "She has a good sense of humour.").as_deref(),
+            Some("She has got a good sense of humour.")
+        );
+        assert_eq!(
+            run(have_got, "The library has thousands of old books.").as_deref(),
+            Some("The library has got thousands of old books.")
+        );
+        for kept in [
+            "She has breakfast at eight.",
+            "We have a meeting.",
+            "They have been here.",
+            "I have to go.",
+            "Has she a car?",
+            "She had a cold.",
+        ] {
+            assert_eq!(run(have_got, kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn past_as_perfect() {
+        let cases = [
+            ("Our team scored three goals.", "Our team has scored three goals."),
+            ("The neighbours complained about the noise.", "The neighbours have complained about the noise."),
+            ("I left my phone at home.", "I have left my phone at home."),
+            ("The boy hid the sweets under his pillow.", "The boy has hidden the sweets under his pillow."),
+            ("Our flight was delayed by two hours.", "Our flight has been delayed by two hours."),
+            ("We missed the last bus home.", "We have missed the last bus home."),
+            ("She ordered a salad and a glass of water.", "She has ordered a salad and a glass of water."),
+        ];
+        for (past, perfect) in cases {
+            assert_eq!(run(past_to_perfect, past).as_deref(), Some(perfect), "{past}");
+        }
+        // A time given, another verb, a state, an activity that would go on, "went", "was" + an
+        // adjective, a question.
+        for kept in [
+            "She learned to swim last summer.",
+            "We left on Saturday.",
+            "The teacher collected the tests at the end of the lesson.",
+            "The glass fell off the shelf and broke.",
+            "He borrowed my umbrella and never returned it.",
+            "She lived in Paris.",
+            "We waited an hour for the doctor.",
+            "Our neighbours went to Spain.",
+            "The train to London was crowded.",
+            "The water was too cold.",
+            "Did you park the car?",
+            "The milk went sour when it was hot.",
+        ] {
+            assert_eq!(run(past_to_perfect, kept), None, "{kept}");
+        }
     }
 
     #[test]
