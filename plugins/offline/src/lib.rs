@@ -14,7 +14,9 @@
 //!   made where grammatical; wordy phrases are shortened ("in order to" -> "to") and purpose
 //!   infinitives lengthened; phrasal verbs become one verb and back ("find out" <-> "discover",
 //!   "postpone" -> "put off"); function words with a near-synonym are swapped when the next word
-//!   allows ("almost" -> "nearly", "have to" -> "need to", "are going to" + verb -> "will").
+//!   allows ("almost" -> "nearly", "have to" -> "need to", "are going to" + verb -> "will",
+//!   "always forgets" -> "invariably forgets", "smells of" -> "smells like", "by the sea" ->
+//!   "beside the sea").
 //! * **Word order and voice** (`structure`, `reorder`, `voice`, `rewrite`). At most one per
 //!   sentence, the safest that applies: a leading or trailing because/when/if/although clause
 //!   moves to the other end, "X, so Y" becomes "Y because X", a time or place phrase or a

@@ -123,6 +123,19 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     None
 }
 
+/// A word that most of the evidence reads as a third-person or past verb, or as an adjective.
+fn finite_or_adjective(word: &str) -> bool {
+    let analyses = morph::analyse(word);
+    let share = |keep: &dyn Fn(&morph::Analysis) -> bool| {
+        let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
+        let kept: u32 = analyses.iter().filter(|a| keep(a)).map(|a| a.weight + 1).sum();
+        total > 0 && kept * 10 >= total * 7
+    };
+    share(&|a| {
+        a.pos == Pos::Verb && matches!(a.form, Form::Past | Form::ThirdPerson | Form::PastOrParticiple)
+    }) || share(&|a| a.pos == Pos::Adj)
+}
+
 /// Function words with a near-synonym, and the check on the next word that keeps it one.
 fn function_swap(word: &str, next: Option<&str>) -> Option<&'static str> {
     let number = |n: Option<&str>| {
@@ -144,6 +157,9 @@ fn function_swap(word: &str, next: Option<&str>) -> Option<&'static str> {
         "about" if number(next) => "around",
         "around" if number(next) => "about",
         "again" if next.is_none() => "once more",
+        // Before a finite verb or an adjective: "always forgets", "is always busy"; never
+        // "will always love", where it means "for ever".
+        "always" if next.is_some_and(finite_or_adjective) => "invariably",
         "every" if noun_next(next) => "each",
         "each" if noun_next(next) => "every",
         "very"
@@ -213,6 +229,39 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["all", "my", "life"], &["my", "whole", "life"], Next::Any),
     (&["all", "their", "lives"], &["their", "whole", "lives"], Next::Any),
     (&["think"], &["believe"], Next::Clause),
+    (&["smell", "of"], &["smell", "like"], Next::Any),
+    (&["smells", "of"], &["smells", "like"], Next::Any),
+    (&["smelled", "of"], &["smelled", "like"], Next::Any),
+    (&["smelt", "of"], &["smelt", "like"], Next::Any),
+    (&["tastes", "of"], &["tastes", "like"], Next::Any),
+    (&["tasted", "of"], &["tasted", "like"], Next::Any),
+    (&["by", "the"], &["beside", "the"], Next::Place),
+];
+
+/// Places "by the" puts something beside, never an agent ("by the sea", not "by the teacher").
+const PLACES: &[&str] = &[
+    "sea",
+    "lake",
+    "river",
+    "fire",
+    "fireplace",
+    "door",
+    "window",
+    "road",
+    "pool",
+    "beach",
+    "bed",
+    "sink",
+    "gate",
+    "canal",
+    "stream",
+    "pond",
+    "harbour",
+    "harbor",
+    "shore",
+    "roadside",
+    "fence",
+    "wall",
 ];
 
 #[derive(Clone, Copy)]
@@ -224,6 +273,8 @@ enum Next {
     Clause,
     /// An adjective or a comparative ("a bit bland", "a little louder"), not a noun ("a little girl").
     Adjective,
+    /// One of `PLACES`.
+    Place,
     Any,
 }
 
@@ -250,6 +301,7 @@ fn next_ok(next: Option<&str>, need: Next) -> bool {
                 || (!analyses.is_empty() && analyses.iter().all(|a| a.pos == Pos::Adj))
                 || (analyses.is_empty() && ["bland", "louder", "quieter", "later", "earlier"].contains(&n))
         }
+        Next::Place => PLACES.contains(&n),
         Next::Any => true,
     }
 }
@@ -540,6 +592,12 @@ mod tests {
     fn function_words_and_groups() {
         assert_eq!(rewritten("It is almost done."), "It is nearly done.");
         assert_eq!(rewritten("It costs about 20 dollars."), "It costs around 20 dollars.");
+        assert_eq!(rewritten("He always forgets my birthday."), "He invariably forgets my birthday.");
+        assert_eq!(rewritten("The shop is always busy."), "The shop is invariably busy.");
+        assert_eq!(rewritten("I will always love you."), "I will always love you.");
+        assert_eq!(rewritten("The room smells of smoke."), "The room smells like smoke.");
+        assert_eq!(rewritten("She lives by the sea."), "She lives beside the sea.");
+        assert_eq!(rewritten("It was signed by the teacher."), "It was signed by the teacher.");
         assert_eq!(rewritten("I talked about it."), "I talked about it.");
         assert_eq!(rewritten("It is very cold."), "It is really cold.");
         assert_eq!(rewritten("Thank you very much."), "Thank you very much.");
