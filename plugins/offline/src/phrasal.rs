@@ -236,6 +236,10 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["tastes", "of"], &["tastes", "like"], Next::Any),
     (&["tasted", "of"], &["tasted", "like"], Next::Any),
     (&["by", "the"], &["beside", "the"], Next::Place),
+    (&["worried", "about"], &["concerned", "about"], Next::Any),
+    (&["crowded", "with"], &["packed", "with"], Next::Any),
+    (&["should"], &["ought", "to"], Next::Verb),
+    (&["might"], &["may"], Next::Verb),
 ];
 
 /// Places "by the" puts something beside, never an agent ("by the sea", not "by the teacher").
