@@ -271,7 +271,10 @@ fn noun_phrase(p: &Plain, k: usize, object: bool) -> Option<usize> {
 /// bike", and "the hotel staff" when a verb follows it.
 fn noun_subject_end(p: &Plain) -> Option<usize> {
     let end = noun_phrase(p, 0, false)?;
-    let longer = end == 2 && is_noun(&p.lower(2)) && modifier_or_noun(&p.lower(1)) && is_verbish(&p.lower(3));
+    let next = p.lower(3);
+    let verb =
+        is_verbish(&next) || ["is", "are", "was", "were", "has", "have", "had"].contains(&next.as_str());
+    let longer = end == 2 && is_noun(&p.lower(2)) && modifier_or_noun(&p.lower(1)) && verb;
     Some(if longer { 3 } else { end })
 }
 
