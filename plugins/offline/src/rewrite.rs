@@ -643,35 +643,47 @@ const MEASURES: &[&str] = &[
 const POSSESSIVE_DETERMINERS: &[&str] =
     &["the", "a", "an", "this", "that", "my", "your", "his", "her", "our", "their", "its"];
 
-/// "the dog's owner" -> "the owner of the dog", for a common noun owning a noun that ends its
-/// phrase. Returns the new sentence, or `None` when there is no such phrase.
+/// The owner of a possessive starting at token `k`: "dog's" (one token) or the plural
+/// "neighbours" + "'" (two), as the stem and the index of the space after it.
+fn possessive_owner(tokens: &[Token], k: usize) -> Option<(&str, usize)> {
+    let owner = tokens.get(k)?;
+    if !owner.is_word() || owner.frozen {
+        return None;
+    }
+    if let Some(stem) = owner.text.strip_suffix("'s").or_else(|| owner.text.strip_suffix("’s")) {
+        return (clear_pos(stem) == Some(Pos::Noun)).then_some((stem, k + 1));
+    }
+    // "the neighbours' cat": a plural owner, which WordNet may not know ("neighbours").
+    let mark = tokens.get(k + 1)?;
+    let apostrophe = mark.kind == Kind::Punct && (mark.text == "'" || mark.text == "’") && !mark.frozen;
+    (apostrophe && owner.text.ends_with('s') && crate::voice::is_plural_noun(&owner.text))
+        .then_some((owner.text.as_str(), k + 2))
+}
+
+/// "the dog's owner" -> "the owner of the dog", "the neighbours' cat" -> "the cat of the
+/// neighbours", for a common noun owning a noun that ends its phrase. Returns the new sentence,
+/// or `None` when there is no such phrase.
 pub fn possessive_to_of(tokens: &[Token]) -> Option<Vec<Token>> {
-    for i in 0..tokens.len() {
-        let (det, owner, owned) = (tokens.get(i)?, tokens.get(i + 2), tokens.get(i + 4));
-        let (Some(owner), Some(owned)) = (owner, owned) else { return None };
+    for i in 0..tokens.len().saturating_sub(4) {
+        let det = &tokens[i];
         // The cheap test first: most tokens are not followed by a possessive.
-        if !owner.is_word() || !(owner.text.ends_with("'s") || owner.text.ends_with("’s")) {
-            continue;
-        }
+        let Some((stem, space)) = possessive_owner(tokens, i + 2) else { continue };
+        let Some(owned) = tokens.get(space + 1) else { continue };
         let det_lower = det.text.to_lowercase();
         let det_ok = det.is_word()
             && !det.frozen
             && POSSESSIVE_DETERMINERS.contains(&det_lower.as_str())
             && (det.text == det_lower || is_sentence_start(tokens, i));
-        let joined = tokens[i + 1].is(Kind::Space, " ") && tokens[i + 3].is(Kind::Space, " ");
-        if !det_ok || !joined || !owner.is_word() || owner.frozen || !plain_lower(owned) {
+        let joined = tokens[i + 1].is(Kind::Space, " ") && tokens[space].is(Kind::Space, " ");
+        if !det_ok || !joined || !plain_lower(owned) {
             continue;
         }
-        let Some(stem) = owner.text.strip_suffix("'s").or_else(|| owner.text.strip_suffix("’s")) else {
-            continue;
-        };
-        let stem_ok = stem.len() >= 3
-            && stem.bytes().all(|b| b.is_ascii_lowercase())
-            && !MEASURES.contains(&stem)
-            && clear_pos(stem) == Some(Pos::Noun);
-        // After a possessive comes a noun phrase, so a noun reading with half the evidence will do.
-        let owned_ok = pos_share(&owned.text, Pos::Noun) >= 0.5;
-        if !stem_ok || !owned_ok || !phrase_ends_after(tokens, i + 4, true) {
+        let stem_ok =
+            stem.len() >= 3 && stem.bytes().all(|b| b.is_ascii_lowercase()) && !MEASURES.contains(&stem);
+        // After a possessive comes a noun phrase, so a noun reading with half the evidence, or a
+        // plural noun's form ("the girls' bikes"), will do.
+        let owned_ok = pos_share(&owned.text, Pos::Noun) >= 0.5 || crate::voice::is_plural_noun(&owned.text);
+        if !stem_ok || !owned_ok || !phrase_ends_after(tokens, space + 1, true) {
             continue;
         }
         let the = if is_title(&det.text) { "The" } else { "the" };
@@ -682,7 +694,7 @@ pub fn possessive_to_of(tokens: &[Token]) -> Option<Vec<Token>> {
             }
             out.push(Token::word(word));
         }
-        out.extend_from_slice(&tokens[i + 5..]);
+        out.extend_from_slice(&tokens[space + 2..]);
         return Some(out);
     }
     None
@@ -1094,6 +1106,12 @@ mod tests {
             of("The company's profits increased.").as_deref(),
             Some("The profits of the company increased.")
         );
+        assert_eq!(
+            of("The girls' bikes were stolen.").as_deref(),
+            Some("The bikes of the girls were stolen.")
+        );
+        // A quotation's closing mark is not a possessive.
+        assert_eq!(of("She said 'the girls' again."), None);
         // A name, a measure, a compound after the owned noun.
         assert_eq!(of("I saw John's car."), None);
         assert_eq!(of("It was a day's work."), None);
