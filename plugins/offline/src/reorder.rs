@@ -309,7 +309,8 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if has_clause_word(p, usize::MAX) && infinitive {
         return None;
     }
-    if n < len + 3 {
+    // "The meeting is in the afternoon.": the phrase is what the subject is, so it stays.
+    if n < len + 3 || ["is", "are", "was", "were", "be", "been"].contains(&p.from_end(len + 1).as_str()) {
         return None;
     }
     let mut out = vec![starting(&p.items[n - len])];
@@ -749,6 +750,9 @@ mod tests {
             Some("On Mondays, the museum is closed.")
         );
         assert_eq!(run(f, "We moved to Lisbon in 2019.").as_deref(), Some("In 2019, we moved to Lisbon."));
+        // The phrase is what the subject is.
+        assert_eq!(run(f, "The meeting is in the afternoon."), None);
+        assert_eq!(run(f, "The party was on Saturday."), None);
         assert_eq!(
             run(f, "Dinner is ready in twenty minutes.").as_deref(),
             Some("In twenty minutes, dinner is ready.")
