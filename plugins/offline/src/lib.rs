@@ -30,8 +30,11 @@
 //!   becomes "the owner of the dog".
 //! * **Last resort.** A sentence nothing changed has its present perfect told as the simple past
 //!   or, with no time given and no other clause, its simple past as the present perfect ("Our
-//!   team scored three goals." -> "Our team has scored three goals."); failing that, "have" of
-//!   possession becomes "have got" ("She has a good sense of humour." -> "She has got a ...").
+//!   team scored three goals." -> "Our team has scored three goals."); failing that, the first
+//!   of two past actions is told as done before the second ("The glass fell off the shelf and
+//!   broke." -> "Having fallen off the shelf, the glass broke."), "have" of possession becomes
+//!   "have got" ("She has got a good sense of humour."), and where a thing is becomes where it
+//!   can be found ("Our office can be found on the fifth floor.").
 //!
 //! **Never harm.** Capitalised words inside a sentence, known names ("Parlance") and a bare
 //! singular noun that opens a sentence (likely a name) are never replaced; numbers, URLs, e-mail

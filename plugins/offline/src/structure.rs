@@ -39,7 +39,9 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
 /// tense, so never preferred.
 pub fn last_resort(tokens: &[Token]) -> Option<Vec<Token>> {
     let p = plain(tokens)?;
-    voice::perfect_to_past(&p).or_else(|| voice::past_to_perfect(&p)).or_else(|| voice::have_got(&p))
+    [voice::perfect_to_past, voice::past_to_perfect, voice::having_done, voice::have_got, voice::can_be_found]
+        .iter()
+        .find_map(|rewrite| rewrite(&p))
 }
 
 #[cfg(test)]

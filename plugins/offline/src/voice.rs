@@ -3,8 +3,9 @@
 //! teacher.") and back, "there is" to and from a plain subject ("There is a café near the bank."
 //! <-> "A café is near the bank."), the person after the thing ("brought us the menu" ->
 //! "brought the menu to us"), "It took us an hour to get there." -> "Getting there took us an
-//! hour.", and, as last resorts, the present perfect as the simple past and back, and "have" of
-//! possession as "have got".
+//! hour.", and, as last resorts, the present perfect as the simple past and back, two past
+//! actions as "Having done X, ...", "have" of possession as "have got", and "is on the fifth
+//! floor" as "can be found on the fifth floor".
 //!
 //! The passive is the riskiest rewrite, so it takes only a past-tense action verb between a
 //! pronoun or a determined noun and a determined noun object, with at most a short prepositional
@@ -866,6 +867,71 @@ pub fn have_got(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// Prepositions of place after which "can be found" reads well ("is on the fifth floor").
+const LOCATED: &[&str] =
+    &["in", "on", "at", "under", "behind", "inside", "near", "beside", "above", "below", "around", "outside"];
+
+/// Where a thing is, told as where it can be found: "Our office is on the fifth floor." -> "Our
+/// office can be found on the fifth floor."
+pub fn can_be_found(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let k = noun_subject_end(p)?;
+    let degree = usize::from(["just", "right"].contains(&p.lower(k + 1).as_str()));
+    let place = k + 1 + degree;
+    let ok = ["is", "are"].contains(&p.lower(k).as_str())
+        && LOCATED.contains(&p.lower(place).as_str())
+        && DETERMINERS.contains(&p.lower(place + 1).as_str())
+        // "in the afternoon" is a time, not a place.
+        && !p.items[place..].iter().any(|t| crate::reorder::TIME_NOUNS.contains(&t.text.to_lowercase().as_str()));
+    if !ok {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..k].to_vec();
+    out.extend(["can", "be", "found"].map(shape::word));
+    out.extend_from_slice(&p.items[k + 1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// Two past actions of one subject, the first told as done before the second: "The glass fell
+/// off the shelf and broke." -> "Having fallen off the shelf, the glass broke."
+pub fn having_done(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let k = if SUBJECT_PRONOUNS.iter().any(|(s, _)| *s == p.lower(0)) { 1 } else { noun_subject_end(p)? };
+    let lemma = finite_verb(&p.lower(k), Tense::Past, k == 1)?;
+    let and = p.find("and").filter(|&a| a > k + 1)?;
+    // "and never returned it": an adverb may stand before the second verb.
+    let second = and
+        + 1
+        + usize::from(
+            ["never", "then", "also", "quickly", "immediately"].contains(&p.lower(and + 1).as_str()),
+        );
+    let clause_free = p.items[k + 1..and].iter().all(|t| {
+        let w = t.text.to_lowercase();
+        !["and", "but", "or", "that", "who", "which", "when", "because", "if"].contains(&w.as_str())
+            && finite_verb(&w, Tense::Past, false).is_none()
+    });
+    // Auxiliaries, and postures that last through the second action ("sat on the bench and fed
+    // the birds" is not one thing after another).
+    let sequence =
+        !["be", "have", "do", "get", "can", "will", "shall", "may", "must", "used", "sit", "stand", "lie"]
+            .contains(&lemma);
+    if !sequence || !clause_free || finite_verb(&p.lower(second), Tense::Past, true).is_none() {
+        return None;
+    }
+    let mut out =
+        vec![shape::word("Having"), shape::word(&morph::inflect(lemma, Pos::Verb, Form::Participle)?)];
+    out.extend_from_slice(&p.items[k + 1..and]);
+    out.push(shape::comma());
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..k]);
+    out.extend_from_slice(&p.items[and + 1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1023,6 +1089,43 @@ mod tests {
             "She had a cold.",
         ] {
             assert_eq!(run(have_got, kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn where_it_can_be_found() {
+        assert_eq!(
+            run(can_be_found, "Our office is on the fifth floor.").as_deref(),
+            Some("Our office can be found on the fifth floor.")
+        );
+        assert_eq!(
+            run(can_be_found, "The keys are just behind the door.").as_deref(),
+            Some("The keys can be found just behind the door.")
+        );
+        for kept in
+            ["The meeting is in the afternoon.", "The office was on the fifth floor.", "She is at work."]
+        {
+            assert_eq!(run(can_be_found, kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn one_action_after_another() {
+        assert_eq!(
+            run(having_done, "The glass fell off the shelf and broke.").as_deref(),
+            Some("Having fallen off the shelf, the glass broke.")
+        );
+        assert_eq!(
+            run(having_done, "He borrowed my umbrella and never returned it.").as_deref(),
+            Some("Having borrowed my umbrella, he never returned it.")
+        );
+        for kept in [
+            "She bought apples and pears.",
+            "The old man sat on the bench and fed the birds.",
+            "He was tired and went home.",
+            "He left when we arrived and waited.",
+        ] {
+            assert_eq!(run(having_done, kept), None, "{kept}");
         }
     }
 
