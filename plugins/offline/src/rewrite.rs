@@ -660,6 +660,38 @@ fn possessive_owner(tokens: &[Token], k: usize) -> Option<(&str, usize)> {
         .then_some((owner.text.as_str(), k + 2))
 }
 
+/// Nouns that a plural possessive classifies rather than owns: "a girls' school" is a school for
+/// girls, not the school of the girls.
+const CLASSIFIED: &[&str] = &[
+    "school",
+    "college",
+    "club",
+    "magazine",
+    "team",
+    "toilet",
+    "toilets",
+    "room",
+    "clothes",
+    "clothing",
+    "shoes",
+    "hospital",
+    "prison",
+    "home",
+    "day",
+    "race",
+    "league",
+    "choir",
+    "section",
+    "department",
+    "wear",
+    "shop",
+    "store",
+    "ward",
+    "hostel",
+    "bathroom",
+    "changing",
+];
+
 /// "the dog's owner" -> "the owner of the dog", "the neighbours' cat" -> "the cat of the
 /// neighbours", for a common noun owning a noun that ends its phrase. Returns the new sentence,
 /// or `None` when there is no such phrase.
@@ -675,7 +707,9 @@ pub fn possessive_to_of(tokens: &[Token]) -> Option<Vec<Token>> {
             && POSSESSIVE_DETERMINERS.contains(&det_lower.as_str())
             && (det.text == det_lower || is_sentence_start(tokens, i));
         let joined = tokens[i + 1].is(Kind::Space, " ") && tokens[space].is(Kind::Space, " ");
-        if !det_ok || !joined || !plain_lower(owned) {
+        let plural = space == i + 4;
+        if !det_ok || !joined || !plain_lower(owned) || (plural && CLASSIFIED.contains(&owned.text.as_str()))
+        {
             continue;
         }
         let stem_ok =
@@ -1110,6 +1144,7 @@ mod tests {
             of("The girls' bikes were stolen.").as_deref(),
             Some("The bikes of the girls were stolen.")
         );
+        assert_eq!(of("The girls' school is closed."), None);
         // A quotation's closing mark is not a possessive.
         assert_eq!(of("She said 'the girls' again."), None);
         // A name, a measure, a compound after the owned noun.

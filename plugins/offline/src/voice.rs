@@ -173,8 +173,11 @@ pub(crate) fn is_plural_noun(word: &str) -> bool {
         && is_noun(word)
         && word.ends_with('s')
         && !["ss", "us", "is"].iter().any(|end| word.ends_with(end));
-    (unknown_plural || a.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural))
-        && !SINGULAR.contains(&word)
+    // Collective nouns that always agree as plurals.
+    const PLURAL: &[&str] = &["police", "people", "cattle"];
+    PLURAL.contains(&word)
+        || (unknown_plural || a.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural))
+            && !SINGULAR.contains(&word)
 }
 
 /// Adjectives or nouns only: the words between a determiner and its head noun.
@@ -684,6 +687,47 @@ const NO_PERFECT: &[&str] = &[
     "expect",
     "fit",
 ];
+/// Participles after "was" that tell a state, not an event that happened to the subject.
+const STATES: &[&str] = &[
+    "born",
+    "married",
+    "divorced",
+    "engaged",
+    "called",
+    "named",
+    "supposed",
+    "located",
+    "situated",
+    "based",
+    "known",
+    "made",
+    "related",
+    "involved",
+    "dressed",
+    "surprised",
+    "shocked",
+    "pleased",
+    "disappointed",
+    "amazed",
+    "interested",
+    "excited",
+    "bored",
+    "worried",
+    "scared",
+    "frightened",
+    "tired",
+    "gone",
+    "finished",
+    "done",
+    "closed",
+    "allowed",
+    "meant",
+    "used",
+    "covered",
+    "filled",
+    "crowded",
+    "packed",
+];
 const MONTHS: &[&str] = &[
     "january",
     "february",
@@ -770,9 +814,13 @@ pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
     let mut out: Vec<Token> = p.items[..k].to_vec();
     out.push(shape::word(if plural { "have" } else { "has" }));
     if ["was", "were"].contains(&verb.as_str()) {
-        // Only the passive: "was delayed" -> "has been delayed", never "was tired" or "was late".
+        // Only the passive of an event: "was delayed" -> "has been delayed", never "was tired",
+        // "was late" or a state ("was born", "was married").
         let participle = p.lower(k + 1);
-        if participle_lemma(&participle).is_none() || !is_verbish(&participle) {
+        if participle_lemma(&participle).is_none()
+            || !is_verbish(&participle)
+            || STATES.contains(&participle.as_str())
+        {
             return None;
         }
         out.push(shape::word("been"));
@@ -1138,6 +1186,7 @@ mod tests {
             ("The boy hid the sweets under his pillow.", "The boy has hidden the sweets under his pillow."),
             ("Our flight was delayed by two hours.", "Our flight has been delayed by two hours."),
             ("We missed the last bus home.", "We have missed the last bus home."),
+            ("The police caught the thief.", "The police have caught the thief."),
             ("She ordered a salad and a glass of water.", "She has ordered a salad and a glass of water."),
         ];
         for (past, perfect) in cases {
@@ -1158,6 +1207,8 @@ mod tests {
             "The water was too cold.",
             "Did you park the car?",
             "The milk went sour when it was hot.",
+            "I was born in Spain.",
+            "She was married to a doctor.",
         ] {
             assert_eq!(run(past_to_perfect, kept), None, "{kept}");
         }
