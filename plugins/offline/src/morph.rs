@@ -427,6 +427,43 @@ fn irregular_verb_form(form: &str, base: &str) -> Form {
     if form.ends_with("ing") { Form::Gerund } else { Form::PastOrParticiple }
 }
 
+/// How much of a word's evidence some of its readings hold: SemCor counts, each plus one, so
+/// that a reading SemCor never tagged still counts a little.
+#[derive(Clone, Copy, Debug)]
+pub struct Evidence {
+    kept: u32,
+    total: u32,
+}
+
+impl Evidence {
+    /// Whether the kept readings hold at least `num / den` of the evidence of a word that has any.
+    pub fn at_least(self, num: u32, den: u32) -> bool {
+        self.total > 0 && self.kept * den >= self.total * num
+    }
+
+    /// Whether the kept readings hold more than `num / den` of it.
+    pub fn more_than(self, num: u32, den: u32) -> bool {
+        self.total > 0 && self.kept * den > self.total * num
+    }
+}
+
+/// The evidence of `analyses` (one word's readings) that the readings `keep` accepts hold.
+pub fn evidence(analyses: &[Analysis], keep: impl Fn(&Analysis) -> bool) -> Evidence {
+    let weight = |a: &Analysis| a.weight + 1;
+    Evidence {
+        kept: analyses.iter().filter(|a| keep(a)).map(weight).sum(),
+        total: analyses.iter().map(weight).sum(),
+    }
+}
+
+/// A verb form that can only head a clause: a past or third-person form (or one that may also be
+/// a participle, when `participle` says so).
+pub fn is_finite(a: &Analysis, participle: bool) -> bool {
+    a.pos == Pos::Verb
+        && (matches!(a.form, Form::Past | Form::ThirdPerson)
+            || (participle && a.form == Form::PastOrParticiple))
+}
+
 /// Every reading of a lowercase ASCII word that the lexicon knows, each confirmed by
 /// re-inflection. Function words have none.
 pub fn analyse(word: &str) -> Vec<Analysis> {

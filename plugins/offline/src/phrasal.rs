@@ -126,14 +126,8 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
 /// A word that most of the evidence reads as a third-person or past verb, or as an adjective.
 fn finite_or_adjective(word: &str) -> bool {
     let analyses = morph::analyse(word);
-    let share = |keep: &dyn Fn(&morph::Analysis) -> bool| {
-        let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
-        let kept: u32 = analyses.iter().filter(|a| keep(a)).map(|a| a.weight + 1).sum();
-        total > 0 && kept * 10 >= total * 7
-    };
-    share(&|a| {
-        a.pos == Pos::Verb && matches!(a.form, Form::Past | Form::ThirdPerson | Form::PastOrParticiple)
-    }) || share(&|a| a.pos == Pos::Adj)
+    morph::evidence(&analyses, |a| morph::is_finite(a, true)).at_least(7, 10)
+        || morph::evidence(&analyses, |a| a.pos == Pos::Adj).at_least(7, 10)
 }
 
 /// Function words with a near-synonym, and the check on the next word that keeps it one.
@@ -419,9 +413,7 @@ fn purpose_to(tokens: &[Token], i: usize) -> bool {
     {
         return true;
     }
-    let analyses = morph::analyse(&prev);
-    let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
-    let noun: u32 = analyses.iter().filter(|a| a.pos == Pos::Noun).map(|a| a.weight + 1).sum();
+    let noun = morph::evidence(&morph::analyse(&prev), |a| a.pos == Pos::Noun);
     // "too heavy to lift" has an adjective before "to"; a determiner two words back makes the
     // noun an object rather than a subject ("the window to let in air").
     let object = i >= 4
@@ -436,11 +428,7 @@ fn purpose_to(tokens: &[Token], i: usize) -> bool {
                 .iter()
                 .any(|a| a.pos == Pos::Verb && OBJECT_AND_INFINITIVE.contains(&a.entry.lemma))
         });
-    total > 0
-        && noun * 10 >= total * 9
-        && object
-        && !second_object
-        && !INFINITIVE_NOUNS.contains(&prev.as_str())
+    noun.at_least(9, 10) && object && !second_object && !INFINITIVE_NOUNS.contains(&prev.as_str())
 }
 
 /// Verbs that take an object and then an infinitive about that object ("told the boy to run").

@@ -88,20 +88,7 @@ fn subject_len(p: &Plain) -> Option<usize> {
 
 /// Whether a word is clearly a finite verb (a past or third-person form with most of the evidence).
 fn finite_verb(word: &str) -> bool {
-    let analyses = morph::analyse(word);
-    let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
-    let finite: u32 = analyses
-        .iter()
-        .filter(|a| {
-            a.pos == Pos::Verb
-                && matches!(
-                    a.form,
-                    morph::Form::Past | morph::Form::PastOrParticiple | morph::Form::ThirdPerson
-                )
-        })
-        .map(|a| a.weight + 1)
-        .sum();
-    total > 0 && finite * 10 >= total * 6
+    morph::evidence(&morph::analyse(word), |a| morph::is_finite(a, true)).at_least(6, 10)
 }
 
 /// Words in "-ly" that are not manner adverbs.
@@ -414,9 +401,7 @@ fn trailing_place_phrase(p: &Plain) -> Option<usize> {
         !a.is_empty() && a.iter().all(|a| matches!(a.pos, Pos::Noun | Pos::Adj))
     });
     let before = p.lower(start - 1);
-    let analyses = morph::analyse(&before);
-    let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
-    let noun: u32 = analyses.iter().filter(|a| a.pos == Pos::Noun).map(|a| a.weight + 1).sum();
+    let noun = morph::evidence(&morph::analyse(&before), |a| a.pos == Pos::Noun);
     // A noun after a determiner ("a nurse at"), a clear noun, a particle ("went out during"),
     // or a manner adverb.
     let determined =
@@ -434,8 +419,7 @@ fn trailing_place_phrase(p: &Plain) -> Option<usize> {
         && start >= 2
         && ["is", "are", "was", "were"].contains(&p.lower(start - 2).as_str());
     let particle = particle || progressive || INTRANSITIVE.contains(&before.as_str());
-    let before_ok =
-        (total > 0 && noun * 10 >= total * 8) || determined || particle || is_manner_adverb(&before);
+    let before_ok = noun.at_least(8, 10) || determined || particle || is_manner_adverb(&before);
     (last_ok && inner_ok && before_ok).then_some(start)
 }
 

@@ -177,10 +177,7 @@ fn continues_clause(next: &str) -> bool {
     ];
     STARTERS.contains(&next) || next.ends_with("ing") || {
         // Smoothed, so that an adjective SemCor never tagged ("allergic") still counts.
-        let analyses = morph::analyse(next);
-        let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
-        let adj: u32 = analyses.iter().filter(|a| a.pos == Pos::Adj).map(|a| a.weight + 1).sum();
-        total > 0 && adj * 5 >= total * 4
+        morph::evidence(&morph::analyse(next), |a| a.pos == Pos::Adj).at_least(4, 5)
     }
 }
 

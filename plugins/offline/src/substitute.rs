@@ -166,14 +166,7 @@ impl Cue {
 /// Whether most of a word's evidence reads it as a finite verb in a form that cannot be a
 /// participle ("needs", "took"); a regular "-ed" form is not counted.
 fn clearly_finite(word: &str) -> bool {
-    let analyses = morph::analyse(word);
-    let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
-    let finite: u32 = analyses
-        .iter()
-        .filter(|a| a.pos == Pos::Verb && matches!(a.form, Form::ThirdPerson | Form::Past))
-        .map(|a| a.weight + 1)
-        .sum();
-    total > 0 && finite * 10 >= total * 6
+    morph::evidence(&morph::analyse(word), |a| morph::is_finite(a, false)).at_least(6, 10)
 }
 
 /// The part of speech and forms a word is taken to have.

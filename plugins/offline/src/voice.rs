@@ -187,33 +187,27 @@ pub(crate) fn modifier_or_noun(word: &str) -> bool {
         return true;
     }
     let a = morph::analyse(word);
-    let total: u32 = a.iter().map(|a| a.weight + 1).sum();
-    let nominal: u32 = a.iter().filter(|a| matches!(a.pos, Pos::Noun | Pos::Adj)).map(|a| a.weight + 1).sum();
+    let nominal = morph::evidence(&a, |a| matches!(a.pos, Pos::Noun | Pos::Adj));
     // Between a determiner and its noun a participle is an adjective too ("a fallen tree").
     let participle =
         a.iter().any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Participle | Form::PastOrParticiple));
-    total > 0 && (nominal * 10 >= total * 8 || participle)
+    !a.is_empty() && (nominal.at_least(8, 10) || participle)
 }
 
 /// The lemma of a finite verb in `tense` (past, or the present's third person), when most of
 /// the word's evidence says it is one.
 fn finite_verb(word: &str, tense: Tense, after_pronoun: bool) -> Option<&'static str> {
     let analyses = morph::analyse(word);
-    let total: u32 = analyses.iter().map(|a| a.weight + 1).sum();
-    let matching: Vec<_> = analyses
-        .iter()
-        .filter(|a| {
-            a.pos == Pos::Verb
-                && match tense {
-                    Tense::Past => matches!(a.form, Form::Past | Form::PastOrParticiple),
-                    Tense::Present => a.form == Form::ThirdPerson,
-                }
-        })
-        .collect();
-    let weight: u32 = matching.iter().map(|a| a.weight + 1).sum();
+    let matches = |a: &morph::Analysis| {
+        a.pos == Pos::Verb
+            && match tense {
+                Tense::Past => matches!(a.form, Form::Past | Form::PastOrParticiple),
+                Tense::Present => a.form == Form::ThirdPerson,
+            }
+    };
     let needed = if after_pronoun { 5 } else { 7 };
-    (total > 0 && weight * 10 >= total * needed).then_some(())?;
-    matching.first().map(|a| a.entry.lemma)
+    morph::evidence(&analyses, matches).at_least(needed, 10).then_some(())?;
+    analyses.iter().find(|a| matches(a)).map(|a| a.entry.lemma)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -371,10 +365,7 @@ fn prepositional(rest: &[Token]) -> bool {
 }
 
 fn is_verbish(word: &str) -> bool {
-    let a = morph::analyse(word);
-    let total: u32 = a.iter().map(|a| a.weight + 1).sum();
-    let verb: u32 = a.iter().filter(|a| a.pos == Pos::Verb).map(|a| a.weight + 1).sum();
-    total > 0 && verb * 2 > total
+    morph::evidence(&morph::analyse(word), |a| a.pos == Pos::Verb).more_than(1, 2)
 }
 
 const BE: &[&str] = &["is", "are", "was", "were"];
