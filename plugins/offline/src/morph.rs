@@ -1,5 +1,5 @@
-//! English morphology: lemmatising a word form (WordNet's morphy rules and exception lists) and
-//! inflecting a lemma back into a form.
+//! English morphology: lemmatising a word form (WordNet's morphy rules and exception lists),
+//! inflecting a lemma back into a form, and weighing a form's readings by their SemCor evidence.
 //!
 //! Every analysis is checked by inflecting its lemma again: a rule only counts when it would
 //! produce the very word it was applied to ("hating" is not "hat" + "ing", because "hat" gives
