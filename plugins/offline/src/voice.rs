@@ -820,7 +820,14 @@ pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
         if NO_PERFECT.contains(&lemma) {
             return None;
         }
-        out.push(shape::word(&morph::inflect(lemma, Pos::Verb, Form::Participle)?));
+        // A past that is also the participle keeps its spelling: "spilled" -> "has spilled",
+        // not the British "has spilt".
+        let participle = if participle_lemma(&verb) == Some(lemma) {
+            verb.clone()
+        } else {
+            morph::inflect(lemma, Pos::Verb, Form::Participle)?
+        };
+        out.push(shape::word(&participle));
     }
     out.extend_from_slice(&p.items[k + 1..]);
     Some(shape::build(&out, &p.terminal))
@@ -1175,6 +1182,7 @@ mod tests {
             ("The neighbours complained about the noise.", "The neighbours have complained about the noise."),
             ("I left my phone at home.", "I have left my phone at home."),
             ("The boy hid the sweets under his pillow.", "The boy has hidden the sweets under his pillow."),
+            ("He spilled juice on the carpet.", "He has spilled juice on the carpet."),
             ("Our flight was delayed by two hours.", "Our flight has been delayed by two hours."),
             ("We missed the last bus home.", "We have missed the last bus home."),
             ("The police caught the thief.", "The police have caught the thief."),
