@@ -404,6 +404,15 @@ fn purpose_to(tokens: &[Token], i: usize) -> bool {
     if !tokens[i].text.eq_ignore_ascii_case("to") || !next_ok(next_word(tokens, i).as_deref(), Next::Verb) {
         return false;
     }
+    // "went to bed", "went to court": a place one goes to, whose word can also be a verb. After
+    // "to" the verb must be the word's main reading.
+    let next = next_word(tokens, i).unwrap_or_default();
+    let verb = ["be", "do", "go", "get", "make", "see", "take", "have", "let", "become", "keep", "give"]
+        .contains(&next.as_str())
+        || morph::evidence(&morph::analyse(&next), |a| a.pos == Pos::Verb).more_than(1, 2);
+    if !verb || DESTINATIONS.contains(&next.as_str()) {
+        return false;
+    }
     let Some(prev) = prev_word(tokens, i) else { return false };
     // Verbs of going and stopping take no infinitive object, so a "to" after them is of purpose.
     const MOTION: &[&str] =
@@ -430,6 +439,30 @@ fn purpose_to(tokens: &[Token], i: usize) -> bool {
         });
     noun.at_least(9, 10) && object && !second_object && !INFINITIVE_NOUNS.contains(&prev.as_str())
 }
+
+/// Places one goes to with a bare "to" whose word is also a verb.
+const DESTINATIONS: &[&str] = &[
+    "bed",
+    "school",
+    "work",
+    "church",
+    "court",
+    "town",
+    "market",
+    "class",
+    "college",
+    "sleep",
+    "sea",
+    "war",
+    "lunch",
+    "dinner",
+    "breakfast",
+    "hospital",
+    "prison",
+    "camp",
+    "press",
+    "waste",
+];
 
 /// Verbs that take an object and then an infinitive about that object ("told the boy to run").
 const OBJECT_AND_INFINITIVE: &[&str] = &[
@@ -610,6 +643,10 @@ mod tests {
         assert_eq!(rewritten("The company plans to grow."), "The company intends to grow.");
         assert_eq!(rewritten("The plans to grow failed."), "The plans to grow failed.");
         assert_eq!(rewritten("She ran to catch the train."), "She ran in order to catch the train.");
+        assert_eq!(rewritten("He went to see a doctor."), "He went in order to see a doctor.");
+        assert_eq!(rewritten("He went to bed early."), "He went to bed early.");
+        assert_eq!(rewritten("The company went to court."), "The company went to court.");
+        assert_eq!(rewritten("I went to work."), "I went to work.");
         assert_eq!(rewritten("You can pay by card."), "You are able to pay by card.");
         assert_eq!(rewritten("I can hear birds."), "I can hear birds.");
         assert_eq!(rewritten("Speak a little louder."), "Speak slightly louder.");
