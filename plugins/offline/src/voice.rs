@@ -270,9 +270,11 @@ fn noun_phrase(p: &Plain, k: usize, object: bool) -> Option<usize> {
 fn noun_subject_end(p: &Plain) -> Option<usize> {
     let end = noun_phrase(p, 0, false)?;
     let next = p.lower(3);
-    let verb =
-        is_verbish(&next) || ["is", "are", "was", "were", "has", "have", "had"].contains(&next.as_str());
-    let longer = end == 2 && is_noun(&p.lower(2)) && modifier_or_noun(&p.lower(1)) && verb;
+    let auxiliary = ["is", "are", "was", "were", "has", "have", "had"].contains(&next.as_str());
+    // Before "is" or "has" a noun after a noun is a compound's head ("the bus stop is") even when
+    // the first could be a verb.
+    let longer =
+        end == 2 && is_noun(&p.lower(2)) && (auxiliary || modifier_or_noun(&p.lower(1)) && is_verbish(&next));
     Some(if longer { 3 } else { end })
 }
 
@@ -790,7 +792,10 @@ pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
         let w = t.text.to_lowercase();
         // "the last bus" is a bus, "last week" a time.
         (PAST_ANCHORS.contains(&w.as_str()) && !(w == "last" && p.lower(j - 1) == "the"))
-            || crate::reorder::TIME_NOUNS.contains(&w.as_str())
+            // "a day off" and "on time" are no date.
+            || (crate::reorder::TIME_NOUNS.contains(&w.as_str())
+                && !["a", "an"].contains(&p.lower(j - 1).as_str())
+                && !(w == "time" && ["on", "in"].contains(&p.lower(j - 1).as_str())))
             || crate::reorder::WEEKDAYS.contains(&w.as_str())
             || MONTHS.contains(&w.as_str())
             // "and" joins another verb unless a noun phrase follows ("a salad and a glass of water").
@@ -815,14 +820,36 @@ pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
             return None;
         }
         out.push(shape::word("been"));
+    } else if verb == "went" && p.lower(k + 1) == "to" && ["the", "a"].contains(&p.lower(k + 2).as_str()) {
+        // A finished trip: "went to the shop" -> "has been to the shop" ("has gone" would say
+        // the subject is still away).
+        out.push(shape::word("been"));
     } else {
-        let lemma = finite_verb(&verb, Tense::Past, k == 1)?;
+        // "made" ("make" is a function word to the lexicon), or a past like "put" that only the
+        // subject tells from the present: "she put", never "she puts".
+        let third_singular = !plural && p.lower(0) != "i";
+        let lemma = if verb == "made" {
+            "make"
+        } else {
+            finite_verb(&verb, Tense::Past, k == 1).or_else(|| {
+                morph::analyse(&verb)
+                    .into_iter()
+                    .find(|a| {
+                        third_singular
+                            && a.pos == Pos::Verb
+                            && a.form == Form::Base
+                            && morph::inflect(a.entry.lemma, Pos::Verb, Form::Past).as_deref()
+                                == Some(verb.as_str())
+                    })
+                    .map(|a| a.entry.lemma)
+            })?
+        };
         if NO_PERFECT.contains(&lemma) {
             return None;
         }
         // A past that is also the participle keeps its spelling: "spilled" -> "has spilled",
         // not the British "has spilt".
-        let participle = if participle_lemma(&verb) == Some(lemma) {
+        let participle = if participle_lemma(&verb) == Some(lemma) || verb == "made" {
             verb.clone()
         } else {
             morph::inflect(lemma, Pos::Verb, Form::Participle)?
@@ -961,10 +988,11 @@ pub fn having_done(p: &Plain) -> Option<Vec<Token>> {
             && finite_verb(&w, Tense::Past, false).is_none()
     });
     // Auxiliaries, and postures that last through the second action ("sat on the bench and fed
-    // the birds" is not one thing after another).
-    let sequence =
-        !["be", "have", "do", "get", "can", "will", "shall", "may", "must", "used", "sit", "stand", "lie"]
-            .contains(&lemma);
+    // the birds" is not one thing after another, "stood up and applauded" is).
+    let posture =
+        ["sit", "stand", "lie"].contains(&lemma) && !["up", "down"].contains(&p.lower(k + 1).as_str());
+    let sequence = !posture
+        && !["be", "have", "do", "get", "can", "will", "shall", "may", "must", "used"].contains(&lemma);
     if !sequence || !clause_free || finite_verb(&p.lower(second), Tense::Past, true).is_none() {
         return None;
     }
@@ -1183,6 +1211,10 @@ mod tests {
             ("I left my phone at home.", "I have left my phone at home."),
             ("The boy hid the sweets under his pillow.", "The boy has hidden the sweets under his pillow."),
             ("He spilled juice on the carpet.", "He has spilled juice on the carpet."),
+            ("She put the flowers in a vase.", "She has put the flowers in a vase."),
+            ("I made a cup of tea.", "I have made a cup of tea."),
+            ("Our neighbours went to the coast.", "Our neighbours have been to the coast."),
+            ("The boss gave everyone a day off.", "The boss has given everyone a day off."),
             ("Our flight was delayed by two hours.", "Our flight has been delayed by two hours."),
             ("We missed the last bus home.", "We have missed the last bus home."),
             ("The police caught the thief.", "The police have caught the thief."),
@@ -1202,6 +1234,8 @@ mod tests {
             "She lived in Paris.",
             "We waited an hour for the doctor.",
             "Our neighbours went to Spain.",
+            "They went to bed.",
+            "They put the flowers in a vase.",
             "The train to London was crowded.",
             "The water was too cold.",
             "Did you park the car?",
