@@ -366,6 +366,20 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
 /// them is not one of purpose.
 const INFINITIVE_NOUNS: &[&str] = &[
     "time",
+    // "takes a minute to boil": how long something takes.
+    "second",
+    "seconds",
+    "minute",
+    "minutes",
+    "hour",
+    "hours",
+    "moment",
+    "while",
+    "ages",
+    "day",
+    "days",
+    "week",
+    "weeks",
     "way",
     "chance",
     "decision",
@@ -647,6 +661,7 @@ mod tests {
         assert_eq!(rewritten("He went to bed early."), "He went to bed early.");
         assert_eq!(rewritten("The company went to court."), "The company went to court.");
         assert_eq!(rewritten("I went to work."), "I went to work.");
+        assert_eq!(rewritten("The kettle takes a minute to boil."), "The kettle takes a minute to boil.");
         assert_eq!(rewritten("You can pay by card."), "You are able to pay by card.");
         assert_eq!(rewritten("I can hear birds."), "I can hear birds.");
         assert_eq!(rewritten("Speak a little louder."), "Speak slightly louder.");
