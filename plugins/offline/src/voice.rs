@@ -618,6 +618,7 @@ pub fn perfect_to_past(p: &Plain) -> Option<Vec<Token>> {
 /// hold ("lived here" -> "has lived here"), activities that would go on ("waited", "worked"),
 /// "went" (whose perfect says the subject is still away), and auxiliaries.
 const NO_PERFECT: &[&str] = &[
+    "wear",
     "be",
     "have",
     "do",
@@ -772,6 +773,12 @@ const PAST_ANCHORS: &[&str] = &[
     "end",
     "start",
     "beginning",
+    "sunset",
+    "sunrise",
+    "dawn",
+    "dusk",
+    "noon",
+    "midnight",
 ];
 
 /// The other last resort, for a finished event with no time given: the simple past as the present
@@ -1235,6 +1242,7 @@ mod tests {
             "We waited an hour for the doctor.",
             "Our neighbours went to Spain.",
             "They went to bed.",
+            "We walked along the beach at sunset.",
             "They put the flowers in a vase.",
             "The train to London was crowded.",
             "The water was too cold.",
