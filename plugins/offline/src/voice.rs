@@ -817,10 +817,12 @@ pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
     let mut out: Vec<Token> = p.items[..k].to_vec();
     out.push(shape::word(if plural { "have" } else { "has" }));
     if ["was", "were"].contains(&verb.as_str()) {
-        // Only the passive of an event: "was delayed" -> "has been delayed", never "was tired",
-        // "was late" or a state ("was born", "was married").
+        // Only the passive of an event: "was delayed by two hours" -> "has been delayed by two
+        // hours", never "was tired", "was late" or a state ("was born", "was married"). A
+        // participle that ends the sentence is most often a state too ("The door was locked.").
         let participle = p.lower(k + 1);
         if participle_lemma(&participle).is_none()
+            || k + 2 >= p.items.len()
             || !is_verbish(&participle)
             || STATES.contains(&participle.as_str())
         {
@@ -1242,6 +1244,7 @@ mod tests {
             "We waited an hour for the doctor.",
             "Our neighbours went to Spain.",
             "They went to bed.",
+            "The door was locked.",
             "We walked along the beach at sunset.",
             "They put the flowers in a vase.",
             "The train to London was crowded.",
