@@ -278,6 +278,18 @@ fn noun_subject_end(p: &Plain) -> Option<usize> {
     Some(if longer { 3 } else { end })
 }
 
+/// The end of the subject opening the sentence, a pronoun or a noun phrase, and whether it takes
+/// "have" rather than "has".
+fn subject(p: &Plain) -> Option<(usize, bool)> {
+    match SUBJECT_PRONOUNS.iter().find(|(s, _)| *s == p.lower(0)) {
+        Some(&(_, plural)) => Some((1, plural)),
+        None => {
+            let k = noun_subject_end(p)?;
+            Some((k, is_plural_noun(&p.lower(k - 1))))
+        }
+    }
+}
+
 /// "The teacher explained the problem." -> "The problem was explained by the teacher."
 pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text != "." {
@@ -618,7 +630,6 @@ pub fn perfect_to_past(p: &Plain) -> Option<Vec<Token>> {
 /// hold ("lived here" -> "has lived here"), activities that would go on ("waited", "worked"),
 /// "went" (whose perfect says the subject is still away), and auxiliaries.
 const NO_PERFECT: &[&str] = &[
-    "wear",
     "be",
     "have",
     "do",
@@ -680,6 +691,7 @@ const NO_PERFECT: &[&str] = &[
     "suppose",
     "expect",
     "fit",
+    "wear",
 ];
 /// Participles after "was" that tell a state, not an event that happened to the subject.
 const STATES: &[&str] = &[
@@ -781,20 +793,14 @@ const PAST_ANCHORS: &[&str] = &[
     "midnight",
 ];
 
-/// The other last resort, for a finished event with no time given: the simple past as the present
-/// perfect ("Our team scored three goals." -> "Our team has scored three goals.", "The flight was
-/// delayed." -> "The flight has been delayed.").
+/// A last resort for a finished event with no time given: the simple past as the present perfect
+/// ("Our team scored three goals." -> "Our team has scored three goals.", "The flight was delayed
+/// by fog." -> "The flight has been delayed by fog.").
 pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text == "?" {
         return None;
     }
-    let (k, plural) = match SUBJECT_PRONOUNS.iter().find(|(s, _)| *s == p.lower(0)) {
-        Some(&(_, plural)) => (1, plural),
-        None => {
-            let k = noun_subject_end(p)?;
-            (k, is_plural_noun(&p.lower(k - 1)))
-        }
-    };
+    let (k, plural) = subject(p)?;
     let dated = p.items.iter().enumerate().skip(k + 1).any(|(j, t)| {
         let w = t.text.to_lowercase();
         // "the last bus" is a bus, "last week" a time.
@@ -929,13 +935,13 @@ const HAVE_ACTIONS: &[&str] = &[
 ];
 const QUANTITIES: &[&str] = &["lots", "plenty", "hundreds", "thousands", "millions", "no", "two", "three"];
 
-/// The last of the last resorts, for "have" of possession: "She has a good sense of humour." ->
-/// "She has got a good sense of humour."
+/// A last resort for "have" of possession: "She has a good sense of humour." -> "She has got a
+/// good sense of humour."
 pub fn have_got(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text != "." {
         return None;
     }
-    let k = if SUBJECT_PRONOUNS.iter().any(|(s, _)| *s == p.lower(0)) { 1 } else { noun_subject_end(p)? };
+    let (k, _) = subject(p)?;
     let object = p.lower(k + 1);
     let owns = ["has", "have"].contains(&p.lower(k).as_str())
         && (DETERMINERS.contains(&object.as_str()) || QUANTITIES.contains(&object.as_str()))
@@ -982,7 +988,7 @@ pub fn having_done(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text != "." {
         return None;
     }
-    let k = if SUBJECT_PRONOUNS.iter().any(|(s, _)| *s == p.lower(0)) { 1 } else { noun_subject_end(p)? };
+    let (k, _) = subject(p)?;
     let lemma = finite_verb(&p.lower(k), Tense::Past, k == 1)?;
     let and = p.find("and").filter(|&a| a > k + 1)?;
     // "and never returned it": an adverb may stand before the second verb.
@@ -1224,6 +1230,7 @@ mod tests {
             ("I made a cup of tea.", "I have made a cup of tea."),
             ("Our neighbours went to the coast.", "Our neighbours have been to the coast."),
             ("The boss gave everyone a day off.", "The boss has given everyone a day off."),
+            ("The flight was delayed by fog.", "The flight has been delayed by fog."),
             ("Our flight was delayed by two hours.", "Our flight has been delayed by two hours."),
             ("We missed the last bus home.", "We have missed the last bus home."),
             ("The police caught the thief.", "The police have caught the thief."),
