@@ -281,9 +281,7 @@ fn next_ok(next: Option<&str>, need: Next) -> bool {
     let analyses = morph::analyse(n);
     match need {
         Next::Verb => {
-            ["be", "do", "go", "get", "make", "see", "take", "have", "let", "become", "keep", "give"]
-                .contains(&n)
-                || analyses.iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
+            FUNCTION_VERBS.contains(&n) || analyses.iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
         }
         Next::Plural => {
             analyses.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural)
@@ -421,8 +419,7 @@ fn purpose_to(tokens: &[Token], i: usize) -> bool {
     // "went to bed", "went to court": a place one goes to, whose word can also be a verb. After
     // "to" the verb must be the word's main reading.
     let next = next_word(tokens, i).unwrap_or_default();
-    let verb = ["be", "do", "go", "get", "make", "see", "take", "have", "let", "become", "keep", "give"]
-        .contains(&next.as_str())
+    let verb = FUNCTION_VERBS.contains(&next.as_str())
         || morph::evidence(&morph::analyse(&next), |a| a.pos == Pos::Verb).more_than(1, 2);
     if !verb || DESTINATIONS.contains(&next.as_str()) {
         return false;
@@ -453,6 +450,10 @@ fn purpose_to(tokens: &[Token], i: usize) -> bool {
         });
     noun.at_least(9, 10) && object && !second_object && !INFINITIVE_NOUNS.contains(&prev.as_str())
 }
+
+/// Verbs the lexicon keeps as function words, so that it has no reading of them.
+const FUNCTION_VERBS: &[&str] =
+    &["be", "do", "go", "get", "make", "see", "take", "have", "let", "become", "keep", "give"];
 
 /// Places one goes to with a bare "to" whose word is also a verb.
 const DESTINATIONS: &[&str] = &[
