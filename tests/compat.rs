@@ -1,7 +1,7 @@
 //! The contract's compatibility promise, literally: `tests/fixtures/compat-v0_1_0/compat_v0_1_0.wasm`
 //! was built against `parlance:plugin@0.1.0` and committed before 0.1.1 added the optional `probe`
-//! export and 0.1.2 the `http-client` import. Today's host, which binds the 0.1 line through bindings
-//! generated from 0.1.2, still loads it, calls it and lists it as 0.1.0, while a 0.1.2 component in the
+//! export, 0.1.2 the `http-client` import and 0.1.3 `chat-stream`. Today's host, which binds the 0.1 line through bindings
+//! generated from 0.1.3, still loads it, calls it and lists it as 0.1.0, while a 0.1.3 component in the
 //! same server answers the probe.
 
 use crate::common;
@@ -46,11 +46,11 @@ async fn a_component_built_for_0_1_0_loads_and_works_beside_today_s() {
     let rows: Vec<Value> = serde_json::from_slice(&listed.stdout).unwrap();
     let version = |id: &str| rows.iter().find(|r| r["id"] == id).map(|r| r["wit_version"].clone());
     assert_eq!(version("old"), Some(json!("0.1.0")));
-    assert_eq!(version("ollama"), Some(json!("0.1.2")));
+    assert_eq!(version("ollama"), Some(json!("0.1.3")));
     assert_eq!(
         version("offline"),
-        Some(json!("0.1.2")),
-        "the bundled Rust plugins are rebuilt against 0.1.2"
+        Some(json!("0.1.3")),
+        "the bundled Rust plugins are rebuilt against 0.1.3"
     );
 
     let server = Server::start_in(home, &[], &["--config", "parlance.toml"]).await;

@@ -30,9 +30,9 @@ pub mod bindings {
         inline: "
             package parlance:sdk;
             world imports {
-                import parlance:plugin/host@0.1.2;
-                import parlance:plugin/embeddings@0.1.2;
-                import parlance:plugin/http-client@0.1.2;
+                import parlance:plugin/host@0.1.3;
+                import parlance:plugin/embeddings@0.1.3;
+                import parlance:plugin/http-client@0.1.3;
                 import wasi:http/outgoing-handler@0.2.12;
             }
         ",

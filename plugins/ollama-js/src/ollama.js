@@ -17,7 +17,7 @@
 // JSON bad-response, a request that never got an answer unavailable (that includes one the sandbox
 // refused: the host then adds which destination it refused), and our own deadline timeout.
 
-import { config } from 'parlance:plugin/host@0.1.2';
+import { config } from 'parlance:plugin/host@0.1.3';
 
 const DEFAULT_BASE_URL = 'http://localhost:11434';
 const DEFAULT_MODEL = 'llama3.2';

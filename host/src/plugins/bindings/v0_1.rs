@@ -10,9 +10,9 @@ pub mod imports {
         inline: "
             package parlance:host-bindings;
             world imports {
-                import parlance:plugin/host@0.1.2;
-                import parlance:plugin/embeddings@0.1.2;
-                import parlance:plugin/http-client@0.1.2;
+                import parlance:plugin/host@0.1.3;
+                import parlance:plugin/embeddings@0.1.3;
+                import parlance:plugin/http-client@0.1.3;
             }
         ",
         path: "../wit",
@@ -33,7 +33,7 @@ pub mod probe {
         inline: "
             package parlance:host-probe;
             world probe {
-                export parlance:plugin/probe@0.1.2;
+                export parlance:plugin/probe@0.1.3;
             }
         ",
         path: "../wit",
@@ -81,7 +81,7 @@ use wasmtime::Store;
 use wasmtime::component::{Component, HasSelf, InstancePre, Linker};
 
 /// The newest package version of the line this module binds.
-pub const VERSION: (u64, u64, u64) = (0, 1, 2);
+pub const VERSION: (u64, u64, u64) = (0, 1, 3);
 
 /// Adds the host's 0.1 imports to a linker.
 pub fn add_to_linker(linker: &mut Linker<PluginState>) -> wasmtime::Result<()> {
