@@ -68,6 +68,7 @@ pub mod structure;
 pub mod substitute;
 pub mod tokens;
 pub mod voice;
+pub mod words;
 
 use parlance_sdk::PluginError;
 use parlance_sdk::provider::{ParaphraseRequest, ParaphraseResponse, Provider, ProviderInfo};

@@ -11,6 +11,7 @@ use crate::morph::{self, Form};
 use crate::shape::{self, Plain, starting};
 use crate::substitute::{next_word, prev_word, wants_participle};
 use crate::tokens::{Kind, Token};
+use crate::words::SINGULAR_DETERMINERS;
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
 /// meaning as its replacement in every common use.
@@ -302,8 +303,6 @@ fn next_ok(next: Option<&str>, need: Next) -> bool {
     }
 }
 
-const DETERMINERS: &[&str] =
-    &["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "its"];
 const FINITE: &[&str] = &[
     "is", "are", "was", "were", "will", "would", "can", "could", "should", "must", "has", "have", "had",
     "may", "might", "do", "does", "did",
@@ -336,7 +335,7 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         let subject_ok = match words[0] {
             "want" => prev.as_deref().is_some_and(|p| ["i", "we", "you", "they"].contains(&p)),
             // "the plan to" is a noun.
-            "plan" | "plans" => prev.as_deref().is_none_or(|p| !DETERMINERS.contains(&p)),
+            "plan" | "plans" => prev.as_deref().is_none_or(|p| !SINGULAR_DETERMINERS.contains(&p)),
             // "I can hear" is a perception, not an ability: "I am able to hear" says too much.
             _ if words.get(1) == Some(&"can") => next_word(tokens, last).is_none_or(|n| {
                 !["hear", "see", "smell", "feel", "taste", "understand", "imagine", "remember"]

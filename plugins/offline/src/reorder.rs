@@ -10,62 +10,11 @@ use crate::lexicon::Pos;
 use crate::morph;
 use crate::shape::{self, Plain, comma, leaving_start, starting};
 use crate::tokens::Token;
+use crate::words::{
+    CLAUSE_WORDS, DAY_NAMES, DEFINITE_DETERMINERS, FREQUENCY_ADVERBS, PHRASE_DETERMINERS, SUBJECT_PRONOUNS,
+    TIME_NOUNS, WEEKDAYS, clearly_finite, is_manner_adverb, is_noun, is_plural_noun, modifier_or_noun,
+};
 
-const SUBJECT_PRONOUNS: &[&str] = &["i", "you", "he", "she", "we", "they", "it"];
-const SUBJECT_DETERMINERS: &[&str] = &["the", "my", "your", "his", "her", "our", "their", "this", "that"];
-/// Words that start another clause or coordinate one: with them in the sentence, a moved
-/// adverb or phrase could attach to the wrong verb.
-const CLAUSE_WORDS: &[&str] = &[
-    "and", "but", "or", "because", "so", "when", "while", "if", "that", "who", "which", "where", "until",
-    "before", "after", "although", "since", "than", "as", "to",
-];
-const FREQUENCY_ADVERBS: &[&str] = &[
-    "usually",
-    "often",
-    "sometimes",
-    "normally",
-    "generally",
-    "occasionally",
-    "frequently",
-    "finally",
-    "eventually",
-    "recently",
-];
-/// Nouns of time (the weekdays last); `voice` reads them as a time reference too.
-pub(crate) const TIME_NOUNS: &[&str] = &[
-    "night",
-    "morning",
-    "evening",
-    "afternoon",
-    "week",
-    "weekend",
-    "month",
-    "year",
-    "summer",
-    "winter",
-    "spring",
-    "autumn",
-    "day",
-    "time",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-];
-pub(crate) const WEEKDAYS: &[&str] = &[
-    "mondays",
-    "tuesdays",
-    "wednesdays",
-    "thursdays",
-    "fridays",
-    "saturdays",
-    "sundays",
-    "weekdays",
-    "weekends",
-];
 /// Hours said as words ("opens at seven").
 const CLOCK_HOURS: &[&str] =
     &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
@@ -83,63 +32,7 @@ fn subject_len(p: &Plain) -> Option<usize> {
     }
     let noun = p.lower(1);
     let is_noun = morph::analyse(&noun).iter().any(|a| a.pos == Pos::Noun);
-    (SUBJECT_DETERMINERS.contains(&first.as_str()) && is_noun).then_some(2)
-}
-
-/// Whether a word is clearly a finite verb (a past or third-person form with most of the evidence).
-fn finite_verb(word: &str) -> bool {
-    morph::evidence(&morph::analyse(word), |a| morph::is_finite(a, true)).at_least(6, 10)
-}
-
-/// Words in "-ly" that are not manner adverbs.
-const LY_NOT_MANNER: &[&str] = &[
-    "only",
-    "early",
-    "friendly",
-    "lovely",
-    "lonely",
-    "daily",
-    "weekly",
-    "monthly",
-    "yearly",
-    "likely",
-    "family",
-    "silly",
-    "ugly",
-    "holy",
-    "lively",
-    "elderly",
-    "fly",
-    "rely",
-    "reply",
-    "supply",
-    "apply",
-    "italy",
-    "july",
-    "belly",
-    "jelly",
-    "bully",
-    "hourly",
-    "costly",
-    "deadly",
-    "orderly",
-    "really",
-    "nearly",
-    "hardly",
-    "invariably",
-];
-
-/// A manner adverb in "-ly": WordNet reads it only as an adverb, or does not know it at all
-/// (untagged adverbs are left out of the lexicon).
-fn is_manner_adverb(word: &str) -> bool {
-    if !word.ends_with("ly")
-        || word.len() <= 4
-        || LY_NOT_MANNER.contains(&word)
-        || FREQUENCY_ADVERBS.contains(&word)
-    {
-        return false;
-    }
-    morph::analyse(word).iter().all(|a| a.pos == Pos::Adv)
+    (DEFINITE_DETERMINERS.contains(&first.as_str()) && is_noun).then_some(2)
 }
 
 /// Whether another clause hangs in the sentence. "as a" and "to the" are prepositions ("works as
@@ -220,8 +113,7 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
             || (w(2) == "before"
                 && ["lunch", "dinner", "breakfast", "work", "school", "dark", "noon", "midnight"]
                     .contains(&last.as_str()))
-            || (w(2) == "on"
-                && (WEEKDAYS.contains(&last.as_str()) || TIME_NOUNS[14..].contains(&last.as_str())))
+            || (w(2) == "on" && (WEEKDAYS.contains(&last.as_str()) || DAY_NAMES.contains(&last.as_str())))
             || (w(2) == "at" && ["night", "weekends", "midnight", "noon", "dawn"].contains(&last.as_str()))
             || (w(2) == "by"
                 && ["noon", "midnight", "tomorrow", "tonight", "then"].contains(&last.as_str()))
@@ -249,7 +141,7 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
         && ["mornings", "evenings", "afternoons", "nights", "morning", "evening", "afternoon", "night"]
             .contains(&last.as_str());
     // "during the storm", "in his spare time": always about time.
-    let during = n >= 3 && w(3) == "during" && DETERMINERS.contains(&w(2).as_str());
+    let during = n >= 3 && w(3) == "during" && PHRASE_DETERMINERS.contains(&w(2).as_str());
     let spare = n >= 4
         && w(4) == "in"
         && ["my", "his", "her", "our", "their", "your"].contains(&w(3).as_str())
@@ -333,14 +225,19 @@ pub fn move_manner_adverb(p: &Plain) -> Option<Vec<Token>> {
     let s = subject_len(p)?;
     let n = p.items.len();
     let manner = |k: usize| is_manner_adverb(&p.lower(k));
-    if n >= s + 3 && manner(s) && finite_verb(&p.lower(s + 1)) && !has_clause_word(p, usize::MAX) {
+    if n >= s + 3 && manner(s) && clearly_finite(&p.lower(s + 1), true) && !has_clause_word(p, usize::MAX) {
         let mut out: Vec<Token> = p.items[..s].to_vec();
         out.extend_from_slice(&p.items[s + 1..]);
         out.push(Token { changed: true, ..p.items[s].clone() });
         return Some(shape::build(&out, &p.terminal));
     }
     let degree = ["very", "so", "too", "quite", "really", "more", "most"].contains(&p.from_end(2).as_str());
-    if n >= s + 2 && manner(n - 1) && !degree && finite_verb(&p.lower(s)) && !has_clause_word(p, usize::MAX) {
+    if n >= s + 2
+        && manner(n - 1)
+        && !degree
+        && clearly_finite(&p.lower(s), true)
+        && !has_clause_word(p, usize::MAX)
+    {
         let mut out: Vec<Token> = p.items[..s].to_vec();
         out.push(Token { changed: true, ..p.items[n - 1].clone() });
         out.extend_from_slice(&p.items[s..n - 1]);
@@ -352,7 +249,7 @@ pub fn move_manner_adverb(p: &Plain) -> Option<Vec<Token>> {
     if n >= s + 4
         && manner(s + 1)
         && preposition
-        && finite_verb(&p.lower(s))
+        && clearly_finite(&p.lower(s), true)
         && !has_clause_word(p, usize::MAX)
     {
         let mut out: Vec<Token> = p.items[..s].to_vec();
@@ -367,10 +264,6 @@ pub fn move_manner_adverb(p: &Plain) -> Option<Vec<Token>> {
 const PLACE_PREPOSITIONS: &[&str] = &[
     "at", "in", "on", "during", "near", "outside", "inside", "behind", "along", "across", "around",
     "through", "from",
-];
-const DETERMINERS: &[&str] = &[
-    "the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "every",
-    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve",
 ];
 
 /// The start of a place or time phrase ending the sentence: a preposition, a determiner, at
@@ -389,13 +282,14 @@ fn trailing_place_phrase(p: &Plain) -> Option<usize> {
         // A phrase that opens the sentence does not trail anything.
         let start = (n.saturating_sub(5).max(1)..n.saturating_sub(2))
             .find(|&k| PLACE_PREPOSITIONS.contains(&p.lower(k).as_str()))?;
-        if !DETERMINERS.contains(&p.lower(start + 1).as_str()) || (start + 2..n).any(|k| p.is_comma(k)) {
+        if !PHRASE_DETERMINERS.contains(&p.lower(start + 1).as_str()) || (start + 2..n).any(|k| p.is_comma(k))
+        {
             return None;
         }
         start
     };
     let last = p.lower(n - 1);
-    let last_ok = named || crate::voice::is_noun(&last) || last == "o'clock";
+    let last_ok = named || is_noun(&last) || last == "o'clock";
     let inner_ok = (start + 2..n - 1).all(|k| {
         let a = morph::analyse(&p.lower(k));
         !a.is_empty() && a.iter().all(|a| matches!(a.pos, Pos::Noun | Pos::Adj))
@@ -405,7 +299,7 @@ fn trailing_place_phrase(p: &Plain) -> Option<usize> {
     // A noun after a determiner ("a nurse at"), a clear noun, a particle ("went out during"),
     // or a manner adverb.
     let determined =
-        start >= 2 && DETERMINERS.contains(&p.lower(start - 2).as_str()) && crate::voice::is_noun(&before);
+        start >= 2 && PHRASE_DETERMINERS.contains(&p.lower(start - 2).as_str()) && is_noun(&before);
     let particle = ["out", "up", "down", "off", "away", "back", "home"].contains(&before.as_str());
     // Verbs of posture and activity take no complement, so a place phrase after them is free.
     const INTRANSITIVE: &[&str] = &[
@@ -458,12 +352,12 @@ pub fn invert_comparison(p: &Plain) -> Option<Vec<Token>> {
     let side_ok = |from: usize, to: usize| {
         to - from >= 2
             && to - from <= 4
-            && SUBJECT_DETERMINERS.contains(&p.lower(from).as_str())
+            && DEFINITE_DETERMINERS.contains(&p.lower(from).as_str())
             && p.items[from..to]
                 .iter()
                 .all(|t| t.is_word() && !CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()))
     };
-    let plural = |k: usize| crate::voice::is_plural_noun(&p.lower(k));
+    let plural = |k: usize| is_plural_noun(&p.lower(k));
     let adjective = morph::analyse(&p.lower(be + 2)).iter().any(|a| a.pos == Pos::Adj);
     if p.lower(be + 1) != "more"
         || !adjective
@@ -496,7 +390,7 @@ fn listed_phrase(p: &Plain, k: usize) -> Option<usize> {
     if !LIST_OPENERS.contains(&p.lower(k).as_str()) {
         return None;
     }
-    let (noun, modifier) = (crate::voice::is_noun, crate::voice::modifier_or_noun);
+    let (noun, modifier) = (is_noun, modifier_or_noun);
     (k + 2..=k + 3).find(|&end| {
         end <= p.items.len()
             && noun(&p.lower(end - 1))
@@ -522,7 +416,7 @@ pub fn swap_listed_objects(p: &Plain) -> Option<Vec<Token>> {
     }
     // The list is the object of the verb right before it.
     let verb = p.lower(start - 1);
-    if !(finite_verb(&verb) || ["has", "have", "had"].contains(&verb.as_str())) {
+    if !(clearly_finite(&verb, true) || ["has", "have", "had"].contains(&verb.as_str())) {
         return None;
     }
     let mut out: Vec<Token> = p.items[..start].to_vec();
@@ -556,15 +450,15 @@ pub fn front_subject_place(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let n = p.items.len();
-    let (noun, modifier) = (crate::voice::is_noun, crate::voice::modifier_or_noun);
-    if !SUBJECT_DETERMINERS.contains(&p.lower(0).as_str()) {
+    let (noun, modifier) = (is_noun, modifier_or_noun);
+    if !DEFINITE_DETERMINERS.contains(&p.lower(0).as_str()) {
         return None;
     }
     let prep = (2..=3).find(|&k| PREPOSITIONS.contains(&p.lower(k).as_str()))?;
     if !noun(&p.lower(prep - 1)) || !(1..prep - 1).all(|k| modifier(&p.lower(k))) {
         return None;
     }
-    if !DETERMINERS.contains(&p.lower(prep + 1).as_str()) {
+    if !PHRASE_DETERMINERS.contains(&p.lower(prep + 1).as_str()) {
         return None;
     }
     // The predicate starts at the first verb after the place: "be" and a state, "have" and a
@@ -572,11 +466,14 @@ pub fn front_subject_place(p: &Plain) -> Option<Vec<Token>> {
     // working").
     let be = (prep + 3..n.min(prep + 8)).find(|&k| {
         let w = p.lower(k);
-        ["is", "are", "was", "were", "has", "have", "had"].contains(&w.as_str()) || finite_verb(&w)
+        ["is", "are", "was", "were", "has", "have", "had"].contains(&w.as_str()) || clearly_finite(&w, true)
     })?;
     let place_ok = (prep + 2..be).all(|k| {
         let w = p.lower(k);
-        w == "of" || (p.lower(k - 1) == "of" && DETERMINERS.contains(&w.as_str())) || modifier(&w) || noun(&w)
+        w == "of"
+            || (p.lower(k - 1) == "of" && PHRASE_DETERMINERS.contains(&w.as_str()))
+            || modifier(&w)
+            || noun(&w)
     }) && noun(&p.lower(be - 1));
     let verb = p.lower(be);
     let q = be + 1 + usize::from(DEGREE.contains(&p.lower(be + 1).as_str()));

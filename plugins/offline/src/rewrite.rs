@@ -4,10 +4,13 @@
 //! Each rewrite only fires on a narrow, recognisable shape; anything more complex is left as it
 //! is, because a wrong rewrite is worse than none.
 
-use crate::lexicon::Pos;
+use crate::lexicon::{self, Pos};
 use crate::morph::{self, Form};
-use crate::substitute::{lowercase_ok, next_word};
+use crate::substitute::next_word;
 use crate::tokens::{Kind, Token};
+use crate::words::{
+    DEFINITE_DETERMINERS, SINGULAR_DETERMINERS, clear_pos, is_noun, is_plural_noun, lowercase_ok, pos_share,
+};
 
 fn capitalise(word: &str) -> String {
     let mut chars = word.chars();
@@ -185,18 +188,16 @@ fn continues_clause(next: &str) -> bool {
 /// sentence, and whose "'s" is heard as "is": not after a hissing sound ("the bus's") and
 /// never a possible name.
 fn subject_noun(tokens: &[Token], i: usize, noun: &str) -> bool {
-    const OPENERS: &[&str] = &["the", "this", "that", "my", "your", "his", "her", "our", "their"];
     let opens = i == 2
         && tokens[1].is(Kind::Space, " ")
-        && OPENERS.contains(&tokens[0].text.to_lowercase().as_str())
+        && DEFINITE_DETERMINERS.contains(&tokens[0].text.to_lowercase().as_str())
         && !tokens[0].frozen;
     let hissing = ["s", "x", "z", "ch", "sh", "ce", "se", "ge"].iter().any(|end| noun.ends_with(end));
     if !opens || hissing || !tokens[i].text.bytes().all(|b| b.is_ascii_lowercase()) {
         return false;
     }
     let analyses = morph::analyse(noun);
-    (clear_pos(noun) == Some(Pos::Noun)
-        || (analyses.is_empty() && crate::voice::is_noun(noun) && !noun.ends_with('s')))
+    (clear_pos(noun) == Some(Pos::Noun) || (analyses.is_empty() && is_noun(noun) && !noun.ends_with('s')))
         && analyses.iter().all(|a| a.form == Form::Base)
 }
 
@@ -484,20 +485,6 @@ const BINOMIALS: &[(&str, &str)] = &[
     ("sooner", "later"),
 ];
 
-/// The share of the SemCor evidence for a word that is in one part of speech (smoothed, so that
-/// untagged readings count a little).
-fn pos_share(word: &str, pos: Pos) -> f64 {
-    let analyses = morph::analyse(word);
-    let total: f64 = analyses.iter().map(|a| f64::from(a.weight) + 0.5).sum();
-    let part: f64 = analyses.iter().filter(|a| a.pos == pos).map(|a| f64::from(a.weight) + 0.5).sum();
-    if total > 0.0 { part / total } else { 0.0 }
-}
-
-/// The part of speech a word clearly has, if one has 80% of the evidence.
-fn clear_pos(word: &str) -> Option<Pos> {
-    Pos::ALL.into_iter().find(|&p| pos_share(word, p) >= 0.8)
-}
-
 fn plain_lower(word: &Token) -> bool {
     word.is_word()
         && !word.frozen
@@ -530,7 +517,7 @@ fn phrase_ends_after(tokens: &[Token], last: usize, verb_ok: bool) -> bool {
         Some(t) if t.is(Kind::Space, " ") => match tokens.get(last + 2) {
             Some(w) if w.is_word() => {
                 let w = w.text.to_lowercase();
-                crate::lexicon::is_stopword(&w) || (verb_ok && clear_pos(&w) == Some(Pos::Verb))
+                lexicon::is_stopword(&w) || (verb_ok && clear_pos(&w) == Some(Pos::Verb))
             }
             _ => false,
         },
@@ -560,7 +547,7 @@ pub fn swap_coordination(tokens: &mut [Token]) -> bool {
         if a == b || BINOMIALS.iter().any(|&(x, y)| (x == a && y == b) || (x == b && y == a)) {
             continue;
         }
-        if crate::lexicon::is_stopword(&a) || crate::lexicon::is_stopword(&b) || !a.is_ascii() {
+        if lexicon::is_stopword(&a) || lexicon::is_stopword(&b) || !a.is_ascii() {
             continue;
         }
         let before = word_before(tokens, i);
@@ -572,7 +559,7 @@ pub fn swap_coordination(tokens: &mut [Token]) -> bool {
             // noun too ("potatoes and carrots").
             let unknown_noun = |w: &str, other: &str| {
                 morph::analyse(w).is_empty()
-                    && crate::voice::is_noun(w)
+                    && is_noun(w)
                     && clear_pos(other) == Some(Pos::Noun)
                     && w.ends_with('s') == other.ends_with('s')
             };
@@ -585,7 +572,7 @@ pub fn swap_coordination(tokens: &mut [Token]) -> bool {
         // could come to modify only one of them.
         let after_verb =
             pos == Pos::Noun && before.as_deref().is_some_and(|w| clear_pos(w) == Some(Pos::Verb));
-        let before_ok = start || after_verb || before.as_deref().is_some_and(crate::lexicon::is_stopword);
+        let before_ok = start || after_verb || before.as_deref().is_some_and(lexicon::is_stopword);
         // An adjective pair may precede its noun; a noun pair must end the noun phrase.
         let after_ok = phrase_ends_after(tokens, j, false)
             || (pos == Pos::Adj && !linked && tokens.get(j + 2).is_some_and(Token::is_word));
@@ -637,8 +624,6 @@ const MEASURES: &[&str] = &[
     "arm",
     "hair",
 ];
-const POSSESSIVE_DETERMINERS: &[&str] =
-    &["the", "a", "an", "this", "that", "my", "your", "his", "her", "our", "their", "its"];
 
 /// The owner of a possessive starting at token `k`: "dog's" (one token) or the plural
 /// "neighbours" + "'" (two), as the stem and the index of the space after it.
@@ -653,7 +638,7 @@ fn possessive_owner(tokens: &[Token], k: usize) -> Option<(&str, usize)> {
     // "the neighbours' cat": a plural owner, which WordNet may not know ("neighbours").
     let mark = tokens.get(k + 1)?;
     let apostrophe = mark.kind == Kind::Punct && (mark.text == "'" || mark.text == "’") && !mark.frozen;
-    (apostrophe && owner.text.ends_with('s') && crate::voice::is_plural_noun(&owner.text))
+    (apostrophe && owner.text.ends_with('s') && is_plural_noun(&owner.text))
         .then_some((owner.text.as_str(), k + 2))
 }
 
@@ -701,7 +686,7 @@ pub fn possessive_to_of(tokens: &[Token]) -> Option<Vec<Token>> {
         let det_lower = det.text.to_lowercase();
         let det_ok = det.is_word()
             && !det.frozen
-            && POSSESSIVE_DETERMINERS.contains(&det_lower.as_str())
+            && SINGULAR_DETERMINERS.contains(&det_lower.as_str())
             && (det.text == det_lower || is_sentence_start(tokens, i));
         let joined = tokens[i + 1].is(Kind::Space, " ") && tokens[space].is(Kind::Space, " ");
         let plural = space == i + 4;
@@ -713,7 +698,7 @@ pub fn possessive_to_of(tokens: &[Token]) -> Option<Vec<Token>> {
             stem.len() >= 3 && stem.bytes().all(|b| b.is_ascii_lowercase()) && !MEASURES.contains(&stem);
         // After a possessive comes a noun phrase, so a noun reading with half the evidence, or a
         // plural noun's form ("the girls' bikes"), will do.
-        let owned_ok = pos_share(&owned.text, Pos::Noun) >= 0.5 || crate::voice::is_plural_noun(&owned.text);
+        let owned_ok = pos_share(&owned.text, Pos::Noun) >= 0.5 || is_plural_noun(&owned.text);
         if !stem_ok || !owned_ok || !phrase_ends_after(tokens, space + 1, true) {
             continue;
         }

@@ -3,8 +3,8 @@
 //! breaks) is not plain, so those rewrites leave such sentences alone by construction.
 
 use crate::lexicon;
-use crate::substitute::lowercase_ok;
 use crate::tokens::{Kind, Token};
+use crate::words::lowercase_ok;
 
 /// A plain sentence: its words and inner commas in order, and the terminal mark.
 #[derive(Clone, Debug)]

@@ -1,10 +1,11 @@
 //! Lexical substitution: for a content word, a WordNet synonym put into the word's own
 //! inflected form, with cheap context cues to settle the part of speech.
 
-use crate::lexicon::{self, Entry, Pos};
+use crate::lexicon::{Entry, Pos};
 use crate::morph::{self, Form};
 use crate::register::{self, Verdict};
 use crate::tokens::{Kind, Token};
+use crate::words::{DETERMINERS, clearly_finite, is_noun};
 
 /// A replacement for one word token.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,11 +29,6 @@ const REPEAT_WINDOW: usize = 60;
 /// Evidence given to a reading that SemCor never tagged.
 const SMOOTHING: f64 = 0.5;
 
-const DETERMINERS: &[&str] = &[
-    "the", "a", "an", "this", "these", "those", "my", "your", "his", "her", "its", "our", "their", "every",
-    "each", "another", "some", "any", "no", "many", "few", "several", "such", "both", "either", "neither",
-    "whose",
-];
 const SUBJECTS: &[&str] = &["i", "you", "we", "they", "he", "she", "it", "who"];
 const BARE_VERB_CUES: &[&str] = &[
     "can",
@@ -135,7 +131,7 @@ impl Cue {
             Cue::Degree
         } else if is(PREPOSITIONS) {
             Cue::Preposition
-        } else if clearly_finite(&prev) {
+        } else if clearly_finite(&prev, false) {
             Cue::Object
         } else {
             Cue::None
@@ -161,12 +157,6 @@ impl Cue {
             Cue::Object => pos != Pos::Verb || matches!(form, Gerund | Base),
         }
     }
-}
-
-/// Whether most of a word's evidence reads it as a finite verb in a form that cannot be a
-/// participle ("needs", "took"); a regular "-ed" form is not counted.
-fn clearly_finite(word: &str) -> bool {
-    morph::evidence(&morph::analyse(word), |a| morph::is_finite(a, false)).at_least(6, 10)
 }
 
 /// The part of speech and forms a word is taken to have.
@@ -363,8 +353,8 @@ pub fn synonym(tokens: &[Token], i: usize) -> Option<Choice> {
         && prev_word(tokens, i).is_some_and(|p| ["more", "most", "less", "least"].contains(&p.as_str()));
     // A noun next: the word stands before it ("a small village"), where some adjectives have a
     // synonym they lack after "be" or "too" ("too small" is not "too little").
-    let attributive = next_word(tokens, i).is_some_and(|n| crate::voice::is_noun(&n))
-        && forms.iter().all(|&f| f == Form::Base);
+    let attributive =
+        next_word(tokens, i).is_some_and(|n| is_noun(&n)) && forms.iter().all(|&f| f == Form::Base);
     for candidate in candidates {
         let candidate = match candidate.strip_prefix('+') {
             Some(c) if attributive => c,
@@ -384,20 +374,6 @@ pub fn synonym(tokens: &[Token], i: usize) -> Option<Choice> {
         }
     }
     None
-}
-
-/// Whether a word at the start of a sentence may be written in lowercase when a rewrite moves it
-/// inside: a function word or a common noun, never "I" or a possible name.
-pub fn lowercase_ok(word: &str) -> bool {
-    let lower = word.to_lowercase();
-    if lower == "i" || lower.starts_with("i'") || lower.starts_with("i’") || !lower.is_ascii() {
-        return false;
-    }
-    if lexicon::is_stopword(&lower) {
-        return true;
-    }
-    let analyses = morph::analyse(&lower);
-    !analyses.is_empty() && analyses.iter().all(|a| !a.entry.proper)
 }
 
 #[cfg(test)]
@@ -480,14 +456,5 @@ mod tests {
         assert_eq!(replaced("They started out early.", "started"), None);
         assert_eq!(replaced("The law will take effect.", "effect"), None);
         assert_eq!(replaced("The outcome was good.", "outcome").as_deref(), Some("result"));
-    }
-
-    #[test]
-    fn lowercasing() {
-        assert!(lowercase_ok("The"));
-        assert!(lowercase_ok("Weather"));
-        assert!(!lowercase_ok("I"));
-        assert!(!lowercase_ok("Smith"));
-        assert!(!lowercase_ok("Xyzzy"));
     }
 }

@@ -11,20 +11,17 @@
 //! pronoun or a determined noun and a determined noun object, with at most a short prepositional
 //! phrase after it.
 
-use crate::lexicon::{self, Pos};
+use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, leaving_start, starting};
 use crate::tokens::Token;
+use crate::words::{
+    MONTHS, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES, SUBJECT_PRONOUNS, TIME_NOUNS,
+    Tense, WEEKDAYS, finite_lemma, is_noun, is_plural_noun, is_verbish, modifier_or_noun, participle_lemma,
+};
 
-/// Subject pronouns, and whether they take "have" rather than "has".
-const SUBJECT_PRONOUNS: &[(&str, bool)] =
-    &[("i", true), ("you", true), ("we", true), ("they", true), ("he", false), ("she", false), ("it", false)];
 /// Subject pronouns that read well after "by", with their object forms.
 const PRONOUNS: &[(&str, &str)] = &[("he", "him"), ("she", "her"), ("they", "them")];
-const DETERMINERS: &[&str] = &[
-    "the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those",
-    "several", "some",
-];
 /// Nouns for the body, whose possessor's verb is something that happened to them.
 const BODY_PARTS: &[&str] = &[
     "arm",
@@ -66,7 +63,6 @@ const BODY_PARTS: &[&str] = &[
 /// Particles that make a phrasal verb with the verb before them ("knocked down the trees"); the
 /// passive keeps them after the participle.
 const PARTICLES: &[&str] = &["down", "up", "out", "off", "away", "over"];
-const POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
 /// Verbs of state, of motion and light verbs, whose passive is odd or wrong.
 const NO_PASSIVE: &[&str] = &[
     "be",
@@ -151,79 +147,15 @@ const PLACE_PREPOSITIONS: &[&str] = &[
     "after", "before", "to", "off", "up", "down", "out", "through", "along", "towards",
 ];
 
-/// A noun, or a plain word the lexicon does not know (WordNet leaves out untagged nouns
-/// without synonyms, such as "cafe").
-pub(crate) fn is_noun(word: &str) -> bool {
-    let a = morph::analyse(word);
-    a.iter().any(|a| a.pos == Pos::Noun)
-        || (a.is_empty()
-            && word.len() > 2
-            && word.bytes().all(|b| b.is_ascii_lowercase())
-            && !lexicon::is_stopword(word))
-}
-
-pub(crate) fn is_plural_noun(word: &str) -> bool {
-    // WordNet lists some plurals as lemmas of their own ("brakes", "glasses"): they still agree
-    // as plurals. These few in "-s" are singular.
-    const SINGULAR: &[&str] =
-        &["news", "physics", "mathematics", "series", "species", "economics", "politics"];
-    let a = morph::analyse(word);
-    // A word WordNet does not know ("neighbours", British spellings) is plural by its ending.
-    let unknown_plural = a.is_empty()
-        && is_noun(word)
-        && word.ends_with('s')
-        && !["ss", "us", "is"].iter().any(|end| word.ends_with(end));
-    // Collective nouns that always agree as plurals.
-    const PLURAL: &[&str] = &["police", "people", "cattle"];
-    PLURAL.contains(&word)
-        || (unknown_plural || a.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural))
-            && !SINGULAR.contains(&word)
-}
-
-/// Adjectives or nouns only: the words between a determiner and its head noun.
-pub(crate) fn modifier_or_noun(word: &str) -> bool {
-    // A function word that is also an adjective.
-    if word == "little" {
-        return true;
-    }
-    let a = morph::analyse(word);
-    let nominal = morph::evidence(&a, |a| matches!(a.pos, Pos::Noun | Pos::Adj));
-    // Between a determiner and its noun a participle is an adjective too ("a fallen tree").
-    let participle =
-        a.iter().any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Participle | Form::PastOrParticiple));
-    !a.is_empty() && (nominal.at_least(8, 10) || participle)
-}
-
-/// The lemma of a finite verb in `tense` (past, or the present's third person), when most of
-/// the word's evidence says it is one.
-fn finite_verb(word: &str, tense: Tense, after_pronoun: bool) -> Option<&'static str> {
-    let analyses = morph::analyse(word);
-    let matches = |a: &morph::Analysis| {
-        a.pos == Pos::Verb
-            && match tense {
-                Tense::Past => matches!(a.form, Form::Past | Form::PastOrParticiple),
-                Tense::Present => a.form == Form::ThirdPerson,
-            }
-    };
-    let needed = if after_pronoun { 5 } else { 7 };
-    morph::evidence(&analyses, matches).at_least(needed, 10).then_some(())?;
-    analyses.iter().find(|a| matches(a)).map(|a| a.entry.lemma)
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Tense {
-    Past,
-    Present,
-}
-
 /// The end (exclusive) of an object without a determiner: at most two modifiers and a plural
 /// noun ("warm socks", "fresh vegetables"), ending the sentence or followed by a preposition.
 fn bare_plural_object(p: &Plain, k: usize) -> Option<usize> {
     (k + 1..=k + 3).find(|&end| {
         end <= p.items.len()
             && is_plural_noun(&p.lower(end - 1))
-            && (k..end - 1)
-                .all(|j| modifier_or_noun(&p.lower(j)) && !DETERMINERS.contains(&p.lower(j).as_str()))
+            && (k..end - 1).all(|j| {
+                modifier_or_noun(&p.lower(j)) && !NOUN_PHRASE_DETERMINERS.contains(&p.lower(j).as_str())
+            })
             && p.items[k..end].iter().all(Token::is_word)
             && (end == p.items.len() || PLACE_PREPOSITIONS.contains(&p.lower(end).as_str()))
     })
@@ -232,7 +164,7 @@ fn bare_plural_object(p: &Plain, k: usize) -> Option<usize> {
 /// The end (exclusive) of a noun phrase "det (modifier) noun" starting at `k`; an object
 /// (`object`) must end the sentence or be followed by a preposition.
 fn noun_phrase(p: &Plain, k: usize, object: bool) -> Option<usize> {
-    if !DETERMINERS.contains(&p.lower(k).as_str()) {
+    if !NOUN_PHRASE_DETERMINERS.contains(&p.lower(k).as_str()) {
         return None;
     }
     for end in [k + 2, k + 3] {
@@ -281,13 +213,13 @@ fn noun_subject_end(p: &Plain) -> Option<usize> {
 /// The end of the subject opening the sentence, a pronoun or a noun phrase, and whether it takes
 /// "have" rather than "has".
 fn subject(p: &Plain) -> Option<(usize, bool)> {
-    match SUBJECT_PRONOUNS.iter().find(|(s, _)| *s == p.lower(0)) {
-        Some(&(_, plural)) => Some((1, plural)),
-        None => {
-            let k = noun_subject_end(p)?;
-            Some((k, is_plural_noun(&p.lower(k - 1))))
-        }
+    let first = p.lower(0);
+    if SUBJECT_PRONOUNS.contains(&first.as_str()) {
+        // "I", "you", "we" and "they" take "have".
+        return Some((1, !["he", "she", "it"].contains(&first.as_str())));
     }
+    let k = noun_subject_end(p)?;
+    Some((k, is_plural_noun(&p.lower(k - 1))))
 }
 
 /// "The teacher explained the problem." -> "The problem was explained by the teacher."
@@ -304,10 +236,10 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     let verb = p.lower(subject);
     // Before a determiner a word in "-ed" cannot be an adjective ("prescribed some pills"), so
     // less of its evidence need say it is a verb.
-    let clear = by_form.is_some() || DETERMINERS.contains(&p.lower(subject + 1).as_str());
+    let clear = by_form.is_some() || NOUN_PHRASE_DETERMINERS.contains(&p.lower(subject + 1).as_str());
     let (lemma, tense) = [Tense::Past, Tense::Present]
         .into_iter()
-        .find_map(|t| finite_verb(&verb, t, clear).map(|l| (l, t)))?;
+        .find_map(|t| finite_lemma(&verb, t, clear).map(|l| (l, t)))?;
     if NO_PASSIVE.contains(&lemma) {
         return None;
     }
@@ -316,12 +248,12 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     let object_end = noun_phrase(p, object, true).or_else(|| bare_plural_object(p, object))?;
     let rest = &p.items[object_end..];
     // A possessive object after a pronoun subject is usually the subject's own ("hurt his knee").
-    let possessive = POSSESSIVES.contains(&p.lower(object).as_str());
+    let possessive = PERSONAL_POSSESSIVES.contains(&p.lower(object).as_str());
     // A possessive after the object may point back to the subject ("sang a song for their mother").
     let rest_ok = rest.len() <= 4
         && rest.iter().all(|t| {
             let w = t.text.to_lowercase();
-            t.is_word() && !POSSESSIVES.contains(&w.as_str()) && w != "by"
+            t.is_word() && !PERSONAL_POSSESSIVES.contains(&w.as_str()) && w != "by"
         })
         && (rest.iter().all(|t| !is_verbish(&t.text.to_lowercase())) || prepositional(rest));
     // A third-person possessive may point back too, which reads well in the passive ("Their
@@ -369,17 +301,14 @@ fn prepositional(rest: &[Token]) -> bool {
         [preposition, word] => {
             preposition != "to"
                 && PLACE_PREPOSITIONS.contains(&preposition.as_str())
-                && !DETERMINERS.contains(&word.as_str())
+                && !NOUN_PHRASE_DETERMINERS.contains(&word.as_str())
         }
         [preposition, determiner, ..] => {
-            PLACE_PREPOSITIONS.contains(&preposition.as_str()) && DETERMINERS.contains(&determiner.as_str())
+            PLACE_PREPOSITIONS.contains(&preposition.as_str())
+                && NOUN_PHRASE_DETERMINERS.contains(&determiner.as_str())
         }
         _ => false,
     }
-}
-
-fn is_verbish(word: &str) -> bool {
-    morph::evidence(&morph::analyse(word), |a| a.pos == Pos::Verb).more_than(1, 2)
 }
 
 const BE: &[&str] = &["is", "are", "was", "were"];
@@ -431,19 +360,6 @@ pub fn existential(p: &Plain) -> Option<Vec<Token>> {
     None
 }
 
-/// The lemma of a past participle.
-fn participle_lemma(word: &str) -> Option<&'static str> {
-    morph::analyse(word)
-        .into_iter()
-        .find(|a| {
-            a.pos == Pos::Verb
-                && (matches!(a.form, Form::Participle | Form::PastOrParticiple)
-                    // "run", "come": the participle is the base form.
-                    || (a.form == Form::Base && morph::inflect(a.entry.lemma, Pos::Verb, Form::Participle).as_deref() == Some(word)))
-        })
-        .map(|a| a.entry.lemma)
-}
-
 /// "The road was blocked by a fallen tree." -> "A fallen tree blocked the road."
 pub fn active(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text != "." {
@@ -489,7 +405,6 @@ pub fn active(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
-const OBJECT_PRONOUNS: &[&str] = &["me", "us", "him", "her", "them", "you"];
 /// Verbs that take two objects and say the same with "to" before the person.
 const DATIVE: &[(&str, &str)] = &[
     ("bring", "to"),
@@ -734,19 +649,6 @@ const STATES: &[&str] = &[
     "crowded",
     "packed",
 ];
-const MONTHS: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
 /// Words that date an event or start another clause, either of which rules the perfect out
 /// ("left yesterday", "left when it rained", "sat down and ate").
 const PAST_ANCHORS: &[&str] = &[
@@ -806,15 +708,15 @@ pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
         // "the last bus" is a bus, "last week" a time.
         (PAST_ANCHORS.contains(&w.as_str()) && !(w == "last" && p.lower(j - 1) == "the"))
             // "a day off" and "on time" are no date.
-            || (crate::reorder::TIME_NOUNS.contains(&w.as_str())
+            || (TIME_NOUNS.contains(&w.as_str())
                 && !["a", "an"].contains(&p.lower(j - 1).as_str())
                 && !(w == "time" && ["on", "in"].contains(&p.lower(j - 1).as_str())))
-            || crate::reorder::WEEKDAYS.contains(&w.as_str())
+            || WEEKDAYS.contains(&w.as_str())
             || MONTHS.contains(&w.as_str())
             // "and" joins another verb unless a noun phrase follows ("a salad and a glass of water").
-            || (w == "and" && !DETERMINERS.contains(&p.lower(j + 1).as_str()))
+            || (w == "and" && !NOUN_PHRASE_DETERMINERS.contains(&p.lower(j + 1).as_str()))
             // "and the children started ...": another clause's verb.
-            || (j > k + 1 && finite_verb(&w, Tense::Past, false).is_some())
+            || (j > k + 1 && finite_lemma(&w, Tense::Past, false).is_some())
     });
     if dated {
         return None;
@@ -846,7 +748,7 @@ pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
         let lemma = if verb == "made" {
             "make"
         } else {
-            finite_verb(&verb, Tense::Past, k == 1).or_else(|| {
+            finite_lemma(&verb, Tense::Past, k == 1).or_else(|| {
                 morph::analyse(&verb)
                     .into_iter()
                     .find(|a| {
@@ -944,7 +846,7 @@ pub fn have_got(p: &Plain) -> Option<Vec<Token>> {
     let (k, _) = subject(p)?;
     let object = p.lower(k + 1);
     let owns = ["has", "have"].contains(&p.lower(k).as_str())
-        && (DETERMINERS.contains(&object.as_str()) || QUANTITIES.contains(&object.as_str()))
+        && (NOUN_PHRASE_DETERMINERS.contains(&object.as_str()) || QUANTITIES.contains(&object.as_str()))
         && !p.items[k + 1..].iter().any(|t| HAVE_ACTIONS.contains(&t.text.to_lowercase().as_str()));
     if !owns {
         return None;
@@ -970,9 +872,9 @@ pub fn can_be_found(p: &Plain) -> Option<Vec<Token>> {
     let place = k + 1 + degree;
     let ok = ["is", "are"].contains(&p.lower(k).as_str())
         && LOCATED.contains(&p.lower(place).as_str())
-        && DETERMINERS.contains(&p.lower(place + 1).as_str())
+        && NOUN_PHRASE_DETERMINERS.contains(&p.lower(place + 1).as_str())
         // "in the afternoon" is a time, not a place.
-        && !p.items[place..].iter().any(|t| crate::reorder::TIME_NOUNS.contains(&t.text.to_lowercase().as_str()));
+        && !p.items[place..].iter().any(|t| TIME_NOUNS.contains(&t.text.to_lowercase().as_str()));
     if !ok {
         return None;
     }
@@ -989,7 +891,7 @@ pub fn having_done(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let (k, _) = subject(p)?;
-    let lemma = finite_verb(&p.lower(k), Tense::Past, k == 1)?;
+    let lemma = finite_lemma(&p.lower(k), Tense::Past, k == 1)?;
     let and = p.find("and").filter(|&a| a > k + 1)?;
     // "and never returned it": an adverb may stand before the second verb.
     let second = and
@@ -1000,7 +902,7 @@ pub fn having_done(p: &Plain) -> Option<Vec<Token>> {
     let clause_free = p.items[k + 1..and].iter().all(|t| {
         let w = t.text.to_lowercase();
         !["and", "but", "or", "that", "who", "which", "when", "because", "if"].contains(&w.as_str())
-            && finite_verb(&w, Tense::Past, false).is_none()
+            && finite_lemma(&w, Tense::Past, false).is_none()
     });
     // Auxiliaries, and postures that last through the second action ("sat on the bench and fed
     // the birds" is not one thing after another, "stood up and applauded" is).
@@ -1008,7 +910,7 @@ pub fn having_done(p: &Plain) -> Option<Vec<Token>> {
         ["sit", "stand", "lie"].contains(&lemma) && !["up", "down"].contains(&p.lower(k + 1).as_str());
     let sequence = !posture
         && !["be", "have", "do", "get", "can", "will", "shall", "may", "must", "used"].contains(&lemma);
-    if !sequence || !clause_free || finite_verb(&p.lower(second), Tense::Past, true).is_none() {
+    if !sequence || !clause_free || finite_lemma(&p.lower(second), Tense::Past, true).is_none() {
         return None;
     }
     let mut out =
