@@ -9,8 +9,8 @@
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, starting};
-use crate::substitute::{next_word, prev_word, wants_participle};
-use crate::tokens::{Kind, Token};
+use crate::substitute::wants_participle;
+use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::SINGULAR_DETERMINERS;
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same

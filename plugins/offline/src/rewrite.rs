@@ -6,8 +6,7 @@
 
 use crate::lexicon::{self, Pos};
 use crate::morph::{self, Form};
-use crate::substitute::next_word;
-use crate::tokens::{Kind, Token};
+use crate::tokens::{Kind, Token, is_sentence_start, matches_at, next_word, word_before};
 use crate::words::{
     DEFINITE_DETERMINERS, SINGULAR_DETERMINERS, clear_pos, is_noun, is_plural_noun, lowercase_ok, pos_share,
 };
@@ -34,36 +33,6 @@ fn is_title(word: &str) -> bool {
 
 fn is_all_caps(word: &str) -> bool {
     word.chars().filter(|c| c.is_alphabetic()).count() > 1 && !word.chars().any(char::is_lowercase)
-}
-
-/// Whether a token's text is `word`, ignoring ASCII case and the curly apostrophe. Called for
-/// every token and phrase, so it does not allocate.
-fn same_word(text: &str, word: &str) -> bool {
-    if text.len() != word.len() && !text.contains('’') {
-        return false;
-    }
-    let mut expected = word.chars();
-    text.chars().all(|c| {
-        let c = if c == '’' { '\'' } else { c };
-        expected.next().is_some_and(|e| e.eq_ignore_ascii_case(&c))
-    }) && expected.next().is_none()
-}
-
-/// The words of `phrase` starting at token `i`, separated by single spaces, none frozen.
-fn matches_at(tokens: &[Token], i: usize, phrase: &[&str]) -> bool {
-    // Most calls fail on the first letter; the full comparison is for the rest.
-    let first_letter = |t: &Token, w: &str| {
-        t.text.as_bytes().first().map(u8::to_ascii_lowercase)
-            == w.bytes().next().map(|b| b.to_ascii_lowercase())
-    };
-    if !tokens.get(i).zip(phrase.first()).is_some_and(|(t, w)| first_letter(t, w)) {
-        return false;
-    }
-    phrase.iter().enumerate().all(|(k, word)| {
-        let t = i + 2 * k;
-        let space_ok = k == 0 || tokens.get(t - 1).is_some_and(|s| s.is(Kind::Space, " "));
-        space_ok && tokens.get(t).is_some_and(|w| w.is_word() && !w.frozen && same_word(&w.text, word))
-    })
 }
 
 /// Tokens for words separated by single spaces, the first capitalised like `model`.
@@ -497,16 +466,6 @@ const LINKING_VERBS: &[&str] = &[
     "is", "are", "was", "were", "be", "been", "being", "am", "seem", "seems", "seemed", "look", "looks",
     "looked", "feel", "feels", "felt", "become", "becomes", "became", "remain", "remains", "remained",
 ];
-
-fn is_sentence_start(tokens: &[Token], i: usize) -> bool {
-    tokens[..i].iter().all(|t| t.kind == Kind::Punct)
-}
-
-/// The lowercase word before token `i`, joined by one space.
-fn word_before(tokens: &[Token], i: usize) -> Option<String> {
-    (i >= 2 && tokens[i - 1].is(Kind::Space, " ") && tokens[i - 2].is_word())
-        .then(|| tokens[i - 2].text.to_lowercase())
-}
 
 /// Whether the token after `last` lets a noun phrase end there: punctuation, the end, or a
 /// function word (or, with `verb_ok`, a word that is clearly a verb).
@@ -1008,15 +967,6 @@ mod tests {
         let mut t = tokenize(text);
         swap_coordination(&mut t);
         join(&t)
-    }
-
-    #[test]
-    fn word_comparison() {
-        assert!(same_word("Don’t", "don't"));
-        assert!(same_word("IN", "in"));
-        assert!(!same_word("in", "inn"));
-        assert!(!same_word("inn", "in"));
-        assert!(!same_word("", "a"));
     }
 
     #[test]

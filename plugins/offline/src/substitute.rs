@@ -4,7 +4,7 @@
 use crate::lexicon::{Entry, Pos};
 use crate::morph::{self, Form};
 use crate::register::{self, Verdict};
-use crate::tokens::{Kind, Token};
+use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
 use crate::words::{DETERMINERS, clearly_finite, is_noun};
 
 /// A replacement for one word token.
@@ -195,25 +195,6 @@ fn spelling(token: &Token, sentence_start: bool) -> Option<Spelling<'_>> {
         return None;
     }
     Some(Spelling { lower: stem.to_ascii_lowercase(), title, suffix })
-}
-
-fn word_at(tokens: &[Token], i: Option<usize>) -> Option<String> {
-    let t = tokens.get(i?)?;
-    t.is_word().then(|| t.text.to_lowercase())
-}
-
-/// The word token right before `i`, separated by one run of spaces only.
-pub(crate) fn prev_word(tokens: &[Token], i: usize) -> Option<String> {
-    (i >= 2 && tokens[i - 1].kind == Kind::Space).then(|| word_at(tokens, Some(i - 2)))?
-}
-
-/// The word token right after `i`, separated by one run of spaces only.
-pub(crate) fn next_word(tokens: &[Token], i: usize) -> Option<String> {
-    (tokens.get(i + 1)?.kind == Kind::Space).then(|| word_at(tokens, Some(i + 2)))?
-}
-
-fn is_sentence_start(tokens: &[Token], i: usize) -> bool {
-    tokens[..i].iter().all(|t| t.kind == Kind::Punct)
 }
 
 /// Whether a past-or-participle form is a participle here: it follows a form of "have" or "be"

@@ -1,5 +1,7 @@
 //! Tokens and sentences: splits text into words, spaces and punctuation so that joining the
-//! pieces gives back every byte of the input.
+//! pieces gives back every byte of the input; and the navigation every rule shares over a
+//! sentence's tokens: the word before or after a token, whether a token opens the sentence,
+//! whether a phrase stands at a token.
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,6 +236,62 @@ pub fn join(tokens: &[Token]) -> String {
     tokens.iter().map(|t| t.text.as_str()).collect()
 }
 
+fn word_at(tokens: &[Token], i: Option<usize>) -> Option<String> {
+    let t = tokens.get(i?)?;
+    t.is_word().then(|| t.text.to_lowercase())
+}
+
+/// The word token right before `i`, lowercased, separated by one run of spaces (of any width).
+pub fn prev_word(tokens: &[Token], i: usize) -> Option<String> {
+    (i >= 2 && tokens[i - 1].kind == Kind::Space).then(|| word_at(tokens, Some(i - 2)))?
+}
+
+/// The word token right after `i`, lowercased, separated by one run of spaces (of any width).
+pub fn next_word(tokens: &[Token], i: usize) -> Option<String> {
+    (tokens.get(i + 1)?.kind == Kind::Space).then(|| word_at(tokens, Some(i + 2)))?
+}
+
+/// Whether token `i` opens the sentence: only punctuation (an opening quote) before it.
+pub fn is_sentence_start(tokens: &[Token], i: usize) -> bool {
+    tokens[..i].iter().all(|t| t.kind == Kind::Punct)
+}
+
+/// The lowercase word before token `i`, joined by exactly one space (`prev_word` takes any run).
+pub fn word_before(tokens: &[Token], i: usize) -> Option<String> {
+    (i >= 2 && tokens[i - 1].is(Kind::Space, " ") && tokens[i - 2].is_word())
+        .then(|| tokens[i - 2].text.to_lowercase())
+}
+
+/// Whether a token's text is `word`, ignoring ASCII case and the curly apostrophe. Called for
+/// every token and phrase, so it does not allocate.
+fn same_word(text: &str, word: &str) -> bool {
+    if text.len() != word.len() && !text.contains('’') {
+        return false;
+    }
+    let mut expected = word.chars();
+    text.chars().all(|c| {
+        let c = if c == '’' { '\'' } else { c };
+        expected.next().is_some_and(|e| e.eq_ignore_ascii_case(&c))
+    }) && expected.next().is_none()
+}
+
+/// The words of `phrase` starting at token `i`, separated by single spaces, none frozen.
+pub fn matches_at(tokens: &[Token], i: usize, phrase: &[&str]) -> bool {
+    // Most calls fail on the first letter; the full comparison is for the rest.
+    let first_letter = |t: &Token, w: &str| {
+        t.text.as_bytes().first().map(u8::to_ascii_lowercase)
+            == w.bytes().next().map(|b| b.to_ascii_lowercase())
+    };
+    if !tokens.get(i).zip(phrase.first()).is_some_and(|(t, w)| first_letter(t, w)) {
+        return false;
+    }
+    phrase.iter().enumerate().all(|(k, word)| {
+        let t = i + 2 * k;
+        let space_ok = k == 0 || tokens.get(t - 1).is_some_and(|s| s.is(Kind::Space, " "));
+        space_ok && tokens.get(t).is_some_and(|w| w.is_word() && !w.frozen && same_word(&w.text, word))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,5 +363,14 @@ mod tests {
             })
             .collect();
         assert_eq!(sentences, ["Mr. Smith left.", "He said \"Hi!\"", "Then", "nothing e.g. here"]);
+    }
+
+    #[test]
+    fn word_comparison() {
+        assert!(same_word("Don’t", "don't"));
+        assert!(same_word("IN", "in"));
+        assert!(!same_word("in", "inn"));
+        assert!(!same_word("inn", "in"));
+        assert!(!same_word("", "a"));
     }
 }
