@@ -84,11 +84,6 @@ fn in_form(tokens: &[Token], i: usize, lemma: &str, form: Form) -> Option<String
     morph::inflect(lemma, Pos::Verb, form)
 }
 
-fn recased(model: &Token, text: String) -> Token {
-    let text = if shape::is_title(&model.text) { shape::capitalise(&text) } else { text };
-    Token::word(text)
-}
-
 /// A word no earlier rewrite made or froze ("can" from "are able to" must not turn back).
 fn plain_word(t: &Token) -> bool {
     t.is_word() && !t.frozen && !t.changed && t.text.bytes().all(|b| b.is_ascii_alphabetic())
@@ -106,7 +101,7 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 continue;
             }
             let verb = in_form(tokens, i, to, form)?;
-            let mut out = vec![recased(&tokens[i], verb)];
+            let mut out = vec![shape::word_like(&tokens[i].text, &verb)];
             if !to_particle.is_empty() {
                 out.extend([Token::space(), Token::word(to_particle)]);
             }
@@ -118,7 +113,10 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 continue;
             }
             let verb = in_form(tokens, i, to, form)?;
-            return Some((i + 1, vec![recased(&tokens[i], verb), Token::space(), Token::word(particle)]));
+            return Some((
+                i + 1,
+                vec![shape::word_like(&tokens[i].text, &verb), Token::space(), Token::word(particle)],
+            ));
         }
     }
     None
@@ -346,14 +344,7 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         // "said that" needs a clause after it, with a verb in its first few words.
         let clause_ok = !matches!(need, Next::Clause) || words[0] == "think" || clause_follows(tokens, last);
         if ok && subject_ok && clause_ok && next_ok(next_word(tokens, last).as_deref(), need) {
-            let mut out = Vec::new();
-            for (k, w) in to.iter().enumerate() {
-                if k > 0 {
-                    out.push(Token::space());
-                }
-                out.push(if k == 0 { recased(&tokens[i], (*w).to_owned()) } else { Token::word(*w) });
-            }
-            return Some((last + 1, out));
+            return Some((last + 1, shape::words_like(&tokens[i].text, to)));
         }
     }
     None
@@ -553,12 +544,12 @@ pub fn rewrite(tokens: Vec<Token>) -> Vec<Token> {
                 && next_ok(next_word(&tokens, i).as_deref(), Next::Adjective)
                 && next_word(&tokens, i + 2).is_none_or(|w| w != "to");
             if overly {
-                out.push(recased(&tokens[i], "overly".to_owned()));
+                out.push(shape::word_like(&tokens[i].text, "overly"));
                 i += 1;
                 continue;
             }
             if let Some(swap) = function_swap(&lower, next_word(&tokens, i).as_deref()) {
-                out.push(recased(&tokens[i], swap.to_owned()));
+                out.push(shape::word_like(&tokens[i].text, swap));
                 i += 1;
                 continue;
             }

@@ -6,47 +6,11 @@
 
 use crate::lexicon::{self, Pos};
 use crate::morph::{self, Form};
+use crate::shape::{self, Plain, capitalise, decapitalise, is_all_caps, is_title, recase, words_like};
 use crate::tokens::{Kind, Token, is_sentence_start, matches_at, next_word, word_before};
 use crate::words::{
     DEFINITE_DETERMINERS, SINGULAR_DETERMINERS, clear_pos, is_noun, is_plural_noun, lowercase_ok, pos_share,
 };
-
-fn capitalise(word: &str) -> String {
-    let mut chars = word.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
-fn decapitalise(word: &str) -> String {
-    let mut chars = word.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
-fn is_title(word: &str) -> bool {
-    word.chars().next().is_some_and(char::is_uppercase)
-}
-
-fn is_all_caps(word: &str) -> bool {
-    word.chars().filter(|c| c.is_alphabetic()).count() > 1 && !word.chars().any(char::is_lowercase)
-}
-
-/// Tokens for words separated by single spaces, the first capitalised like `model`.
-fn words_like(model: &str, words: &[&str]) -> Vec<Token> {
-    let mut out = Vec::with_capacity(words.len() * 2);
-    for (k, word) in words.iter().enumerate() {
-        if k > 0 {
-            out.push(Token::space());
-        }
-        let text = if k == 0 && is_title(model) { capitalise(word) } else { (*word).to_owned() };
-        out.push(Token::word(text));
-    }
-    out
-}
 
 /// Contractions and their expansions, lowercase with a straight apostrophe. The "'s" forms are
 /// handled apart, since they stand for "is" or "has".
@@ -661,14 +625,8 @@ pub fn possessive_to_of(tokens: &[Token]) -> Option<Vec<Token>> {
         if !stem_ok || !owned_ok || !phrase_ends_after(tokens, space + 1, true) {
             continue;
         }
-        let the = if is_title(&det.text) { "The" } else { "the" };
         let mut out: Vec<Token> = tokens[..i].to_vec();
-        for (k, word) in [the, &owned.text, "of", &det_lower, stem].into_iter().enumerate() {
-            if k > 0 {
-                out.push(Token::space());
-            }
-            out.push(Token::word(word));
-        }
+        out.extend(words_like(&det.text, &["the", &owned.text, "of", &det_lower, stem]));
         out.extend_from_slice(&tokens[space + 2..]);
         return Some(out);
     }
@@ -716,60 +674,38 @@ const PREPOSITIONS: &[&str] = &[
     "as", "about", "like", "the", "until", "during", "through", "with",
 ];
 
-/// A sentence in the one shape the clause moves accept: words separated by single spaces, at
-/// most commas inside, and one terminal mark at the end.
+/// A sentence of the loose plain shape (`shape::loose`) read as the clause moves read it: its
+/// words, and whether a comma follows each.
 struct Simple<'t> {
-    /// Word tokens, with a comma after some of them.
     words: Vec<&'t Token>,
     comma_after: Vec<bool>,
     terminal: &'t Token,
 }
 
-fn simple(tokens: &[Token]) -> Option<Simple<'_>> {
-    let (terminal, body) = tokens.split_last()?;
-    if terminal.kind != Kind::Punct || ![".", "!", "?"].contains(&terminal.text.as_str()) {
-        return None;
-    }
+fn simple(p: &Plain) -> Simple<'_> {
     let mut words = Vec::new();
     let mut comma_after = Vec::new();
-    let mut expect_word = true;
-    for t in body {
-        match t.kind {
-            Kind::Word if expect_word => {
-                words.push(t);
-                comma_after.push(false);
-                expect_word = false;
-            }
-            Kind::Space if t.text == " " && !expect_word => expect_word = true,
-            Kind::Punct if t.text == "," && !expect_word && !comma_after.last().copied().unwrap_or(true) => {
-                *comma_after.last_mut()? = true;
-            }
-            _ => return None,
+    for t in &p.items {
+        if t.is_word() {
+            words.push(t);
+            comma_after.push(false);
+        } else if let Some(last) = comma_after.last_mut() {
+            *last = true;
         }
     }
-    (!words.is_empty() && !expect_word).then_some(Simple { words, comma_after, terminal })
+    Simple { words, comma_after, terminal: &p.terminal }
 }
 
 /// Builds a sentence from groups of words, each followed by a comma when its flag says so.
 fn assemble(groups: &[(Vec<Token>, bool)], terminal: &Token) -> Vec<Token> {
-    let mut out = Vec::new();
-    for (k, (words, comma)) in groups.iter().enumerate() {
-        for (n, w) in words.iter().enumerate() {
-            if k > 0 || n > 0 {
-                out.push(Token::space());
-            }
-            out.push(w.clone());
-        }
+    let mut items = Vec::new();
+    for (words, comma) in groups {
+        items.extend_from_slice(words);
         if *comma {
-            out.push(Token { changed: true, ..Token::new(",", Kind::Punct) });
+            items.push(shape::comma());
         }
     }
-    out.push(terminal.clone());
-    out
-}
-
-fn recase(token: &Token, text: String) -> Token {
-    Token { changed: token.changed || text != token.text, text, ..token.clone() }
+    shape::build(&items, terminal)
 }
 
 /// What happens to the first word of a group that a clause move puts somewhere else.
@@ -826,7 +762,8 @@ fn lower(t: &Token) -> String {
 /// Moves a subordinate clause or a time adverbial from the front of the sentence to the back,
 /// or the other way round. Returns the new sentence, or `None` when its shape does not allow it.
 pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
-    let s = simple(tokens)?;
+    let p = shape::loose(tokens)?;
+    let s = simple(&p);
     let moved = move_in(&s)?;
     // "I don't go because X": moving the clause can change what the negation covers; after a
     // verb of saying or thinking it can change which clause it belongs to ("predicts rain

@@ -1,6 +1,8 @@
-//! The plain sentence shape that the word-order rewrites work on: words separated by single
-//! spaces, commas inside, one terminal mark. Anything else (quotes, brackets, URLs, code, line
-//! breaks) is not plain, so those rewrites leave such sentences alone by construction.
+//! The one sentence builder. It reads the plain sentence shape that the word-order rewrites work
+//! on (words separated by single spaces, commas inside, one terminal mark; anything else, such as
+//! quotes, brackets, URLs, code or line breaks, is not plain, so those rewrites leave such
+//! sentences alone by construction), builds a sentence back from words, and recases a word that
+//! comes to start a sentence or leaves the start.
 
 use crate::lexicon;
 use crate::tokens::{Kind, Token};
@@ -41,6 +43,16 @@ impl Plain {
 /// The plain shape of a sentence, if it has it. Frozen words (names in quotes, code) make it not
 /// plain, since a rewrite must not move them around.
 pub fn plain(tokens: &[Token]) -> Option<Plain> {
+    read(tokens, false)
+}
+
+/// The plain shape, loosened for the clause moves, which move whole groups of words and never
+/// recase a frozen one: frozen words are allowed, and so is a comma before the final mark.
+pub fn loose(tokens: &[Token]) -> Option<Plain> {
+    read(tokens, true)
+}
+
+fn read(tokens: &[Token], loose: bool) -> Option<Plain> {
     let (terminal, body) = tokens.split_last()?;
     if terminal.kind != Kind::Punct || ![".", "!", "?"].contains(&terminal.text.as_str()) {
         return None;
@@ -49,7 +61,7 @@ pub fn plain(tokens: &[Token]) -> Option<Plain> {
     let mut expect_word = true;
     for t in body {
         match t.kind {
-            Kind::Word if expect_word && !t.frozen => {
+            Kind::Word if expect_word && (loose || !t.frozen) => {
                 items.push(t.clone());
                 expect_word = false;
             }
@@ -60,7 +72,9 @@ pub fn plain(tokens: &[Token]) -> Option<Plain> {
             _ => return None,
         }
     }
-    (items.last().is_some_and(Token::is_word)).then(|| Plain { items, terminal: terminal.clone() })
+    let ends =
+        if loose { !items.is_empty() && !expect_word } else { items.last().is_some_and(Token::is_word) };
+    ends.then(|| Plain { items, terminal: terminal.clone() })
 }
 
 /// The tokens of a sentence made of `items` (words and commas) and `terminal`.
@@ -76,6 +90,7 @@ pub fn build(items: &[Token], terminal: &Token) -> Vec<Token> {
     out
 }
 
+/// The word with its first letter in uppercase.
 pub fn capitalise(word: &str) -> String {
     let mut chars = word.chars();
     match chars.next() {
@@ -84,8 +99,29 @@ pub fn capitalise(word: &str) -> String {
     }
 }
 
+/// The word with its first letter in lowercase.
+pub fn decapitalise(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Whether the word starts with a capital.
 pub fn is_title(word: &str) -> bool {
     word.chars().next().is_some_and(char::is_uppercase)
+}
+
+/// Whether the word is written in capitals ("NASA", "DON'T"): an acronym or shouting, which a
+/// rewrite leaves as it is.
+pub fn is_all_caps(word: &str) -> bool {
+    word.chars().filter(|c| c.is_alphabetic()).count() > 1 && !word.chars().any(char::is_lowercase)
+}
+
+/// The token with a new text, marked changed when the text differs.
+pub fn recase(token: &Token, text: String) -> Token {
+    Token { changed: token.changed || text != token.text, text, ..token.clone() }
 }
 
 /// A word that leaves the start of a sentence, lowercased; kept as it is when it is "I" or a
@@ -133,13 +169,29 @@ fn common_word(lower: &str) -> bool {
 
 /// A word that comes to start a sentence, capitalised.
 pub fn starting(token: &Token) -> Token {
-    let text = capitalise(&token.text);
-    Token { changed: token.changed || text != token.text, text, ..token.clone() }
+    recase(token, capitalise(&token.text))
 }
 
 /// A new word token, as a rewrite inserts it.
 pub fn word(text: &str) -> Token {
     Token::word(text)
+}
+
+/// A new word token in place of `model`, capitalised when `model` is.
+pub fn word_like(model: &str, text: &str) -> Token {
+    Token::word(if is_title(model) { capitalise(text) } else { text.to_owned() })
+}
+
+/// Tokens for words separated by single spaces, the first capitalised like `model`.
+pub fn words_like(model: &str, words: &[&str]) -> Vec<Token> {
+    let mut out = Vec::with_capacity(words.len() * 2);
+    for (k, word) in words.iter().enumerate() {
+        if k > 0 {
+            out.push(Token::space());
+        }
+        out.push(if k == 0 { word_like(model, word) } else { Token::word(*word) });
+    }
+    out
 }
 
 /// A comma inserted by a rewrite.
@@ -167,6 +219,16 @@ mod tests {
         for text in ["He said \"hi\".", "See https://x.org now.", "No end", "Two  spaces.", "A, , b."] {
             assert!(plain(&tokenize(text)).is_none(), "{text}");
         }
+    }
+
+    #[test]
+    fn loose_takes_frozen_words_and_a_last_comma() {
+        for text in ["Because it rained, we bought an iPhone.", "We stayed,."] {
+            assert!(plain(&tokenize(text)).is_none(), "{text}");
+            let p = loose(&tokenize(text)).unwrap();
+            assert_eq!(join(&build(&p.items, &p.terminal)), text);
+        }
+        assert!(loose(&tokenize("A, , b.")).is_none());
     }
 
     #[test]
