@@ -66,6 +66,7 @@ pub mod rewrite;
 pub mod shape;
 pub mod structure;
 pub mod substitute;
+pub mod syntax;
 pub mod tokens;
 pub mod voice;
 pub mod words;

@@ -9,7 +9,7 @@
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, starting};
-use crate::substitute::wants_participle;
+use crate::syntax::wants_participle;
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::SINGULAR_DETERMINERS;
 

@@ -9,20 +9,17 @@
 use crate::lexicon::Pos;
 use crate::morph;
 use crate::shape::{self, Plain, comma, leaving_start, starting};
+use crate::syntax::has_clause_word;
 use crate::tokens::Token;
 use crate::words::{
-    CLAUSE_WORDS, DAY_NAMES, DEFINITE_DETERMINERS, FREQUENCY_ADVERBS, PHRASE_DETERMINERS, SUBJECT_PRONOUNS,
-    TIME_NOUNS, WEEKDAYS, clearly_finite, is_manner_adverb, is_noun, is_plural_noun, modifier_or_noun,
+    CLAUSE_WORDS, DAY_NAMES, DEFINITE_DETERMINERS, FREQUENCY_ADVERBS, PHRASE_DETERMINERS, PLACE_PREPOSITIONS,
+    SUBJECT_PRONOUNS, TIME_BINDERS, TIME_NOUNS, WEEKDAYS, clearly_finite, is_manner_adverb, is_noun,
+    is_plural_noun, modifier_or_noun,
 };
 
 /// Hours said as words ("opens at seven").
 const CLOCK_HOURS: &[&str] =
     &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
-/// Words that tie a following time phrase to what comes before ("the end of last year").
-const BINDING_WORDS: &[&str] = &[
-    "of", "the", "a", "for", "since", "until", "till", "by", "from", "than", "about", "like", "with", "to",
-    "in", "on", "at", "during", "after", "before",
-];
 
 /// How many items the subject takes at the start: a pronoun, or a determiner and a noun.
 fn subject_len(p: &Plain) -> Option<usize> {
@@ -33,18 +30,6 @@ fn subject_len(p: &Plain) -> Option<usize> {
     let noun = p.lower(1);
     let is_noun = morph::analyse(&noun).iter().any(|a| a.pos == Pos::Noun);
     (DEFINITE_DETERMINERS.contains(&first.as_str()) && is_noun).then_some(2)
-}
-
-/// Whether another clause hangs in the sentence. "as a" and "to the" are prepositions ("works as
-/// a nurse", "went to the gym"), not the start of a clause.
-fn has_clause_word(p: &Plain, skip: usize) -> bool {
-    p.items.iter().enumerate().any(|(k, t)| {
-        let w = t.text.to_lowercase();
-        let preposition = ["as", "to"].contains(&w.as_str())
-            && ["a", "an", "the", "my", "your", "his", "her", "our", "their", "school", "work", "bed"]
-                .contains(&p.lower(k + 1).as_str());
-        k != skip && CLAUSE_WORDS.contains(&w.as_str()) && !preposition
-    })
 }
 
 /// "X, so Y." -> "Y because X."
@@ -168,7 +153,7 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
         len
     };
     let before = w(len + 1);
-    (!BINDING_WORDS.contains(&before.as_str()) && !before.ends_with("'s")).then_some(len)
+    (!TIME_BINDERS.contains(&before.as_str()) && !before.ends_with("'s")).then_some(len)
 }
 
 /// "We ate at home last night." -> "Last night, we ate at home."
@@ -260,11 +245,6 @@ pub fn move_manner_adverb(p: &Plain) -> Option<Vec<Token>> {
     }
     None
 }
-
-const PLACE_PREPOSITIONS: &[&str] = &[
-    "at", "in", "on", "during", "near", "outside", "inside", "behind", "along", "across", "around",
-    "through", "from",
-];
 
 /// The start of a place or time phrase ending the sentence: a preposition, a determiner, at
 /// most two modifiers and a noun, right after a noun or an adverb (after a verb or an adjective
@@ -430,8 +410,8 @@ pub fn swap_listed_objects(p: &Plain) -> Option<Vec<Token>> {
 /// phrase inside the subject moves to the front when what follows "be" is the subject's state (an
 /// adjective or a verb in "-ing" or "-ed"), never what it is ("The man in the car is my uncle").
 pub fn front_subject_place(p: &Plain) -> Option<Vec<Token>> {
-    const PREPOSITIONS: &[&str] =
-        &["in", "on", "at", "under", "behind", "near", "inside", "outside", "beside"];
+    // Prepositions of where a thing is, which can stand inside a subject ("the tap in the bathroom").
+    const LOCATING: &[&str] = &["in", "on", "at", "under", "behind", "near", "inside", "outside", "beside"];
     const DEGREE: &[&str] = &[
         "still",
         "always",
@@ -454,7 +434,7 @@ pub fn front_subject_place(p: &Plain) -> Option<Vec<Token>> {
     if !DEFINITE_DETERMINERS.contains(&p.lower(0).as_str()) {
         return None;
     }
-    let prep = (2..=3).find(|&k| PREPOSITIONS.contains(&p.lower(k).as_str()))?;
+    let prep = (2..=3).find(|&k| LOCATING.contains(&p.lower(k).as_str()))?;
     if !noun(&p.lower(prep - 1)) || !(1..prep - 1).all(|k| modifier(&p.lower(k))) {
         return None;
     }

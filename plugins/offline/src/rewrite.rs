@@ -7,9 +7,11 @@
 use crate::lexicon::{self, Pos};
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, capitalise, decapitalise, is_all_caps, is_title, recase, words_like};
-use crate::tokens::{Kind, Token, is_sentence_start, matches_at, next_word, word_before};
+use crate::syntax::phrase_ends_after;
+use crate::tokens::{Kind, Token, is_sentence_start, matches_at, next_word, plain_lower, word_before};
 use crate::words::{
-    DEFINITE_DETERMINERS, SINGULAR_DETERMINERS, clear_pos, is_noun, is_plural_noun, lowercase_ok, pos_share,
+    ADVERB_BINDERS, DEFINITE_DETERMINERS, SINGULAR_DETERMINERS, clear_pos, is_noun, is_plural_noun,
+    lowercase_ok, pos_share,
 };
 
 /// Contractions and their expansions, lowercase with a straight apostrophe. The "'s" forms are
@@ -418,35 +420,11 @@ const BINOMIALS: &[(&str, &str)] = &[
     ("sooner", "later"),
 ];
 
-fn plain_lower(word: &Token) -> bool {
-    word.is_word()
-        && !word.frozen
-        && word.text.len() >= 3
-        && word.text.bytes().all(|b| b.is_ascii_lowercase())
-}
-
 /// Verbs after which "X and Y" are adjectives ("was clean and comfortable").
 const LINKING_VERBS: &[&str] = &[
     "is", "are", "was", "were", "be", "been", "being", "am", "seem", "seems", "seemed", "look", "looks",
     "looked", "feel", "feels", "felt", "become", "becomes", "became", "remain", "remains", "remained",
 ];
-
-/// Whether the token after `last` lets a noun phrase end there: punctuation, the end, or a
-/// function word (or, with `verb_ok`, a word that is clearly a verb).
-fn phrase_ends_after(tokens: &[Token], last: usize, verb_ok: bool) -> bool {
-    match tokens.get(last + 1) {
-        None => true,
-        Some(t) if t.kind == Kind::Punct => [",", ".", "!", "?", ";", ":"].contains(&t.text.as_str()),
-        Some(t) if t.is(Kind::Space, " ") => match tokens.get(last + 2) {
-            Some(w) if w.is_word() => {
-                let w = w.text.to_lowercase();
-                lexicon::is_stopword(&w) || (verb_ok && clear_pos(&w) == Some(Pos::Verb))
-            }
-            _ => false,
-        },
-        Some(_) => false,
-    }
-}
 
 /// "X and Y" -> "Y and X" for two adjectives or two nouns, when nothing else hangs on either:
 /// the word before is a function word (not an adjective that would then modify the other noun)
@@ -669,10 +647,6 @@ const FOCUS_WORDS: &[&str] = &[
 ];
 const TIME_ADVERBS: &[&str] =
     &["today", "tomorrow", "yesterday", "tonight", "nowadays", "recently", "lately"];
-const PREPOSITIONS: &[&str] = &[
-    "by", "until", "till", "from", "since", "for", "of", "before", "after", "than", "at", "on", "in", "to",
-    "as", "about", "like", "the", "until", "during", "through", "with",
-];
 
 /// A sentence of the loose plain shape (`shape::loose`) read as the clause moves read it: its
 /// words, and whether a comma follows each.
@@ -832,7 +806,8 @@ fn move_in(s: &Simple) -> Option<Vec<Token>> {
     let last = lower(s.words[n - 1]);
     if TIME_ADVERBS.contains(&last.as_str()) && commas.is_empty() && n >= 4 && s.terminal.text != "?" {
         let before = lower(s.words[n - 2]);
-        if !PREPOSITIONS.contains(&before.as_str()) && !before.ends_with("'s") && !before.ends_with("’s") {
+        if !ADVERB_BINDERS.contains(&before.as_str()) && !before.ends_with("'s") && !before.ends_with("’s")
+        {
             let adverb = recase(s.words[n - 1], if capital { capitalise(&last) } else { last });
             let y = with_first(&s.words[..n - 1], from_front)?;
             return Some(assemble(&[(vec![adverb], true), (y, false)], s.terminal));

@@ -4,9 +4,8 @@
 //! sentences alone by construction), builds a sentence back from words, and recases a word that
 //! comes to start a sentence or leaves the start.
 
-use crate::lexicon;
 use crate::tokens::{Kind, Token};
-use crate::words::lowercase_ok;
+use crate::words::{common_word, lowercase_ok};
 
 /// A plain sentence: its words and inner commas in order, and the terminal mark.
 #[derive(Clone, Debug)]
@@ -148,23 +147,6 @@ pub fn leaving_start(token: &Token) -> Option<Token> {
     let first = chars.next()?;
     let text: String = first.to_lowercase().chain(chars).collect();
     Some(Token { text, changed: true, ..token.clone() })
-}
-
-/// Whether a word is a function word, a common lemma of the lexicon or a regular plural of one: a name
-/// such as "Maria" can also be read as an irregular form of a rare word ("mare"), and must keep
-/// its capital.
-fn common_word(lower: &str) -> bool {
-    const PLURALS: &[&str] = &["children", "people", "men", "women", "feet", "teeth", "mice"];
-    // A word seen a few times in SemCor: "maria" (lunar plains) is seen once, "weather" often.
-    let lemma = |w: &str| {
-        lexicon::lookup(w).is_some_and(|e| !e.proper && e.senses().map(|s| s.weight).sum::<u32>() >= 3)
-    };
-    lexicon::is_stopword(lower)
-        || PLURALS.contains(&lower)
-        || lemma(lower)
-        || lower.strip_suffix('s').is_some_and(lemma)
-        || lower.strip_suffix("es").is_some_and(lemma)
-        || lower.strip_suffix("ies").is_some_and(|s| lemma(&format!("{s}y")))
 }
 
 /// A word that comes to start a sentence, capitalised.

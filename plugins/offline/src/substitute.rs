@@ -4,8 +4,9 @@
 use crate::lexicon::{Entry, Pos};
 use crate::morph::{self, Form};
 use crate::register::{self, Verdict};
+use crate::syntax::wants_participle;
 use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
-use crate::words::{DETERMINERS, clearly_finite, is_noun};
+use crate::words::{BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, clearly_finite, is_noun};
 
 /// A replacement for one word token.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,18 +56,8 @@ const BARE_VERB_CUES: &[&str] = &[
     "mustn't",
     "let's",
 ];
-const BE_FORMS: &[&str] = &[
-    "is", "are", "was", "were", "be", "been", "being", "am", "isn't", "aren't", "wasn't", "weren't", "it's",
-    "he's", "she's", "that's", "there's", "what's", "i'm", "you're", "we're", "they're",
-];
-const HAVE_FORMS: &[&str] =
-    &["have", "has", "had", "having", "haven't", "hasn't", "hadn't", "i've", "you've", "we've", "they've"];
 const DEGREE_WORDS: &[&str] =
     &["very", "too", "so", "quite", "rather", "more", "most", "less", "least", "extremely"];
-const PREPOSITIONS: &[&str] = &[
-    "for", "with", "of", "from", "about", "without", "into", "onto", "during", "under", "between", "among",
-    "against", "towards", "through",
-];
 /// After a verb these make a phrasal verb, whose meaning its synonyms do not share.
 const PARTICLES: &[&str] =
     &["up", "down", "out", "off", "away", "back", "apart", "aside", "forward", "together"];
@@ -78,9 +69,6 @@ const LIGHT_VERBS: &[&str] = &[
     "kept", "keeping", "do", "does", "did", "done", "doing", "get", "gets", "got", "getting", "lose",
     "loses", "lost", "losing",
 ];
-/// Words skipped when looking back for the auxiliary of a participle ("has not yet gone").
-const ADVERBS_BEFORE_PARTICIPLE: &[&str] =
-    &["not", "never", "already", "just", "also", "always", "yet", "since"];
 
 /// What the word before says about a word's part of speech.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,7 +117,7 @@ impl Cue {
             Cue::Have
         } else if is(DEGREE_WORDS) {
             Cue::Degree
-        } else if is(PREPOSITIONS) {
+        } else if is(OBJECT_PREPOSITIONS) {
             Cue::Preposition
         } else if clearly_finite(&prev, false) {
             Cue::Object
@@ -195,28 +183,6 @@ fn spelling(token: &Token, sentence_start: bool) -> Option<Spelling<'_>> {
         return None;
     }
     Some(Spelling { lower: stem.to_ascii_lowercase(), title, suffix })
-}
-
-/// Whether a past-or-participle form is a participle here: it follows a form of "have" or "be"
-/// (perhaps across "not", "already") or a determiner ("the broken window").
-pub(crate) fn wants_participle(tokens: &[Token], i: usize) -> bool {
-    let mut k = i;
-    for _ in 0..4 {
-        let Some(prev) = prev_word(tokens, k) else { return false };
-        let prev = prev.replace('’', "'");
-        if HAVE_FORMS.contains(&prev.as_str())
-            || BE_FORMS.contains(&prev.as_str())
-            || DETERMINERS.contains(&prev.as_str())
-            || ["get", "gets", "got", "getting"].contains(&prev.as_str())
-        {
-            return true;
-        }
-        if !(ADVERBS_BEFORE_PARTICIPLE.contains(&prev.as_str()) || prev.ends_with("ly")) {
-            return false;
-        }
-        k -= 2;
-    }
-    false
 }
 
 /// The dominant reading of the word at `i`, if the evidence and the context agree on one.

@@ -292,6 +292,15 @@ pub fn matches_at(tokens: &[Token], i: usize, phrase: &[&str]) -> bool {
     })
 }
 
+/// A lowercase word token of three letters or more that no rewrite froze: one a rule may
+/// replace or move.
+pub fn plain_lower(word: &Token) -> bool {
+    word.is_word()
+        && !word.frozen
+        && word.text.len() >= 3
+        && word.text.bytes().all(|b| b.is_ascii_lowercase())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

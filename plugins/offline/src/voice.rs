@@ -14,9 +14,10 @@
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, leaving_start, starting};
+use crate::syntax::{noun_phrase, noun_subject_end, subject};
 use crate::tokens::Token;
 use crate::words::{
-    MONTHS, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES, SUBJECT_PRONOUNS, TIME_NOUNS,
+    MONTHS, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, TIME_NOUNS,
     Tense, WEEKDAYS, finite_lemma, is_noun, is_plural_noun, is_verbish, modifier_or_noun, participle_lemma,
 };
 
@@ -141,11 +142,6 @@ const NO_PASSIVE: &[&str] = &[
     "enter",
     "meet",
 ];
-const PLACE_PREPOSITIONS: &[&str] = &[
-    "in", "on", "at", "near", "next", "under", "behind", "outside", "inside", "beside", "across", "around",
-    "above", "below", "between", "opposite", "by", "into", "onto", "over", "with", "for", "from", "during",
-    "after", "before", "to", "off", "up", "down", "out", "through", "along", "towards",
-];
 
 /// The end (exclusive) of an object without a determiner: at most two modifiers and a plural
 /// noun ("warm socks", "fresh vegetables"), ending the sentence or followed by a preposition.
@@ -157,69 +153,8 @@ fn bare_plural_object(p: &Plain, k: usize) -> Option<usize> {
                 modifier_or_noun(&p.lower(j)) && !NOUN_PHRASE_DETERMINERS.contains(&p.lower(j).as_str())
             })
             && p.items[k..end].iter().all(Token::is_word)
-            && (end == p.items.len() || PLACE_PREPOSITIONS.contains(&p.lower(end).as_str()))
+            && (end == p.items.len() || PHRASE_PREPOSITIONS.contains(&p.lower(end).as_str()))
     })
-}
-
-/// The end (exclusive) of a noun phrase "det (modifier) noun" starting at `k`; an object
-/// (`object`) must end the sentence or be followed by a preposition.
-fn noun_phrase(p: &Plain, k: usize, object: bool) -> Option<usize> {
-    if !NOUN_PHRASE_DETERMINERS.contains(&p.lower(k).as_str()) {
-        return None;
-    }
-    for end in [k + 2, k + 3] {
-        let last_ok = is_noun(&p.lower(end - 1));
-        let inner_ok = (k + 1..end - 1).all(|j| modifier_or_noun(&p.lower(j)));
-        let next = p.lower(end);
-        let ends = !object
-            || next.is_empty()
-            || PLACE_PREPOSITIONS.contains(&next.as_str())
-            || [
-                "home",
-                "here",
-                "there",
-                "away",
-                "together",
-                "every",
-                "each",
-                "last",
-                "this",
-                "next",
-                "yesterday",
-                "today",
-                "again",
-            ]
-            .contains(&next.as_str());
-        if end <= p.items.len() && last_ok && inner_ok && ends && p.items[k..end].iter().all(Token::is_word) {
-            return Some(end);
-        }
-    }
-    None
-}
-
-/// The end (exclusive) of a noun-phrase subject opening the sentence: "the teacher", "my old
-/// bike", and "the hotel staff" when a verb follows it.
-fn noun_subject_end(p: &Plain) -> Option<usize> {
-    let end = noun_phrase(p, 0, false)?;
-    let next = p.lower(3);
-    let auxiliary = ["is", "are", "was", "were", "has", "have", "had"].contains(&next.as_str());
-    // Before "is" or "has" a noun after a noun is a compound's head ("the bus stop is") even when
-    // the first could be a verb.
-    let longer =
-        end == 2 && is_noun(&p.lower(2)) && (auxiliary || modifier_or_noun(&p.lower(1)) && is_verbish(&next));
-    Some(if longer { 3 } else { end })
-}
-
-/// The end of the subject opening the sentence, a pronoun or a noun phrase, and whether it takes
-/// "have" rather than "has".
-fn subject(p: &Plain) -> Option<(usize, bool)> {
-    let first = p.lower(0);
-    if SUBJECT_PRONOUNS.contains(&first.as_str()) {
-        // "I", "you", "we" and "they" take "have".
-        return Some((1, !["he", "she", "it"].contains(&first.as_str())));
-    }
-    let k = noun_subject_end(p)?;
-    Some((k, is_plural_noun(&p.lower(k - 1))))
 }
 
 /// "The teacher explained the problem." -> "The problem was explained by the teacher."
@@ -300,11 +235,11 @@ fn prepositional(rest: &[Token]) -> bool {
         [adverb] => ["home", "here", "there", "again", "today", "yesterday"].contains(&adverb.as_str()),
         [preposition, word] => {
             preposition != "to"
-                && PLACE_PREPOSITIONS.contains(&preposition.as_str())
+                && PHRASE_PREPOSITIONS.contains(&preposition.as_str())
                 && !NOUN_PHRASE_DETERMINERS.contains(&word.as_str())
         }
         [preposition, determiner, ..] => {
-            PLACE_PREPOSITIONS.contains(&preposition.as_str())
+            PHRASE_PREPOSITIONS.contains(&preposition.as_str())
                 && NOUN_PHRASE_DETERMINERS.contains(&determiner.as_str())
         }
         _ => false,
@@ -317,7 +252,7 @@ const EXISTENTIAL_DETERMINERS: &[&str] = &["a", "an", "some", "two", "three", "s
 /// Where the noun phrase after an existential determiner ends and a place phrase begins.
 fn place_after(p: &Plain, from: usize) -> Option<usize> {
     let k = (from + 1..p.items.len().min(from + 4))
-        .find(|&k| PLACE_PREPOSITIONS.contains(&p.lower(k).as_str()))?;
+        .find(|&k| PHRASE_PREPOSITIONS.contains(&p.lower(k).as_str()))?;
     let head_ok = is_noun(&p.lower(k - 1)) && (from + 1..k).all(|j| modifier_or_noun(&p.lower(j)));
     (head_ok && k + 1 < p.items.len()).then_some(k)
 }
@@ -348,7 +283,7 @@ pub fn existential(p: &Plain) -> Option<Vec<Token>> {
     if ["a", "an"].contains(&p.lower(0).as_str()) {
         let be = (2..p.items.len().min(5)).find(|&j| BE.contains(&p.lower(j).as_str()))?;
         let head_ok = is_noun(&p.lower(be - 1)) && (1..be - 1).all(|j| modifier_or_noun(&p.lower(j)));
-        let place = PLACE_PREPOSITIONS.contains(&p.lower(be + 1).as_str()) && be + 2 < p.items.len();
+        let place = PHRASE_PREPOSITIONS.contains(&p.lower(be + 1).as_str()) && be + 2 < p.items.len();
         if !head_ok || !place {
             return None;
         }

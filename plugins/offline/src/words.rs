@@ -61,6 +61,45 @@ pub const SINGULAR_DETERMINERS: &[&str] =
 /// The definite determiners a subject of one thing opens with ("the", "my", "this").
 pub const DEFINITE_DETERMINERS: &[&str] = &concat::<9>(&[&["the"], PERSONAL_POSSESSIVES, &["this", "that"]]);
 
+/// The prepositions (with "next" of "next to", and the particles "up", "down", "out", "off",
+/// which are prepositions too): no rule keeps a list of its own, only a named part of this one.
+pub const PREPOSITIONS: &[&str] = &[
+    "in", "on", "at", "near", "next", "under", "behind", "outside", "inside", "beside", "across", "around",
+    "above", "below", "between", "opposite", "by", "into", "onto", "over", "with", "for", "from", "during",
+    "after", "before", "to", "off", "up", "down", "out", "through", "along", "towards", "of", "about",
+    "without", "among", "against", "until", "till", "since", "than", "as", "like",
+];
+/// The prepositions that open a phrase after a noun phrase, which therefore ends there ("the keys
+/// on the table", "a letter to my aunt"); not "of", which continues it.
+pub const PHRASE_PREPOSITIONS: &[&str] = &[
+    "in", "on", "at", "near", "next", "under", "behind", "outside", "inside", "beside", "across", "around",
+    "above", "below", "between", "opposite", "by", "into", "onto", "over", "with", "for", "from", "during",
+    "after", "before", "to", "off", "up", "down", "out", "through", "along", "towards",
+];
+/// The prepositions that open a place phrase at the end of a sentence ("at the beach"), and
+/// "during" and "through", whose phrase moves the same way.
+pub const PLACE_PREPOSITIONS: &[&str] = &[
+    "at", "in", "on", "during", "near", "outside", "inside", "behind", "along", "across", "around",
+    "through", "from",
+];
+/// The prepositions that are never a particle nor a conjunction: what follows one is its object
+/// (a noun, an adjective, a gerund), never a finite verb ("closed for repairs").
+pub const OBJECT_PREPOSITIONS: &[&str] = &[
+    "for", "with", "of", "from", "about", "without", "into", "onto", "during", "under", "between", "among",
+    "against", "towards", "through",
+];
+/// The prepositions that govern a time word after them ("until tomorrow", "the end of last year").
+const TIME_PREPOSITIONS: &[&str] = &[
+    "of", "for", "since", "until", "till", "by", "from", "than", "about", "like", "with", "to", "in", "on",
+    "at", "during", "after", "before",
+];
+/// The words that tie a time phrase after them to what comes before ("the end of last year"), so
+/// that the phrase cannot move.
+pub const TIME_BINDERS: &[&str] = &concat::<20>(&[TIME_PREPOSITIONS, &["the", "a"]]);
+/// The words that tie a time adverb after them to what comes before ("since yesterday", "as
+/// today").
+pub const ADVERB_BINDERS: &[&str] = &concat::<21>(&[TIME_PREPOSITIONS, &["as", "through", "the"]]);
+
 pub const OBJECT_PRONOUNS: &[&str] = &["me", "us", "him", "her", "them", "you"];
 /// The forms of "be" that head a clause in the present or the past.
 pub const FINITE_BE: &[&str] = &["is", "are", "was", "were"];
@@ -309,9 +348,47 @@ pub const MONTHS: &[&str] = &[
     "december",
 ];
 
+pub const BE_FORMS: &[&str] = &[
+    "is", "are", "was", "were", "be", "been", "being", "am", "isn't", "aren't", "wasn't", "weren't", "it's",
+    "he's", "she's", "that's", "there's", "what's", "i'm", "you're", "we're", "they're",
+];
+
+pub const HAVE_FORMS: &[&str] =
+    &["have", "has", "had", "having", "haven't", "hasn't", "hadn't", "i've", "you've", "we've", "they've"];
+
+/// Whether a word is a function word, a common lemma of the lexicon or a regular plural of one: a name
+/// such as "Maria" can also be read as an irregular form of a rare word ("mare"), and must keep
+/// its capital.
+pub fn common_word(lower: &str) -> bool {
+    const PLURALS: &[&str] = &["children", "people", "men", "women", "feet", "teeth", "mice"];
+    // A word seen a few times in SemCor: "maria" (lunar plains) is seen once, "weather" often.
+    let lemma = |w: &str| {
+        lexicon::lookup(w).is_some_and(|e| !e.proper && e.senses().map(|s| s.weight).sum::<u32>() >= 3)
+    };
+    lexicon::is_stopword(lower)
+        || PLURALS.contains(&lower)
+        || lemma(lower)
+        || lower.strip_suffix('s').is_some_and(lemma)
+        || lower.strip_suffix("es").is_some_and(lemma)
+        || lower.strip_suffix("ies").is_some_and(|s| lemma(&format!("{s}y")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_part_of_a_class_is_in_the_class() {
+        for part in [PHRASE_PREPOSITIONS, PLACE_PREPOSITIONS, OBJECT_PREPOSITIONS, TIME_PREPOSITIONS] {
+            assert!(part.iter().all(|w| PREPOSITIONS.contains(w)), "{part:?}");
+        }
+        for part in [NOUN_PHRASE_DETERMINERS, PHRASE_DETERMINERS, SINGULAR_DETERMINERS, DEFINITE_DETERMINERS]
+        {
+            let other = |w: &&str| DETERMINERS.contains(w) || SMALL_NUMBERS.contains(w) || *w == "that";
+            assert!(part.iter().all(other), "{part:?}");
+        }
+        assert!(!PREPOSITIONS.contains(&"the"));
+    }
 
     #[test]
     fn lowercasing() {

@@ -1,0 +1,128 @@
+//! Where the parts of a sentence are, as several rules read them: the subject that opens a plain
+//! sentence, a noun phrase, another clause hanging in the sentence, where a noun phrase may end,
+//! and whether a past form is a participle where it stands. Built on the words layer, the token
+//! navigation and the plain shape; it rewrites nothing.
+
+use crate::lexicon::Pos;
+use crate::shape::Plain;
+use crate::tokens::{Kind, Token, prev_word};
+use crate::words::{
+    BE_FORMS, CLAUSE_WORDS, DETERMINERS, HAVE_FORMS, NOUN_PHRASE_DETERMINERS, PHRASE_PREPOSITIONS,
+    SUBJECT_PRONOUNS, clear_pos, is_noun, is_plural_noun, is_verbish, modifier_or_noun,
+};
+
+/// The end (exclusive) of a noun phrase "det (modifier) noun" starting at `k`; an object
+/// (`object`) must end the sentence or be followed by a preposition.
+pub fn noun_phrase(p: &Plain, k: usize, object: bool) -> Option<usize> {
+    if !NOUN_PHRASE_DETERMINERS.contains(&p.lower(k).as_str()) {
+        return None;
+    }
+    for end in [k + 2, k + 3] {
+        let last_ok = is_noun(&p.lower(end - 1));
+        let inner_ok = (k + 1..end - 1).all(|j| modifier_or_noun(&p.lower(j)));
+        let next = p.lower(end);
+        let ends = !object
+            || next.is_empty()
+            || PHRASE_PREPOSITIONS.contains(&next.as_str())
+            || [
+                "home",
+                "here",
+                "there",
+                "away",
+                "together",
+                "every",
+                "each",
+                "last",
+                "this",
+                "next",
+                "yesterday",
+                "today",
+                "again",
+            ]
+            .contains(&next.as_str());
+        if end <= p.items.len() && last_ok && inner_ok && ends && p.items[k..end].iter().all(Token::is_word) {
+            return Some(end);
+        }
+    }
+    None
+}
+
+/// The end (exclusive) of a noun-phrase subject opening the sentence: "the teacher", "my old
+/// bike", and "the hotel staff" when a verb follows it.
+pub fn noun_subject_end(p: &Plain) -> Option<usize> {
+    let end = noun_phrase(p, 0, false)?;
+    let next = p.lower(3);
+    let auxiliary = ["is", "are", "was", "were", "has", "have", "had"].contains(&next.as_str());
+    // Before "is" or "has" a noun after a noun is a compound's head ("the bus stop is") even when
+    // the first could be a verb.
+    let longer =
+        end == 2 && is_noun(&p.lower(2)) && (auxiliary || modifier_or_noun(&p.lower(1)) && is_verbish(&next));
+    Some(if longer { 3 } else { end })
+}
+
+/// The end of the subject opening the sentence, a pronoun or a noun phrase, and whether it takes
+/// "have" rather than "has".
+pub fn subject(p: &Plain) -> Option<(usize, bool)> {
+    let first = p.lower(0);
+    if SUBJECT_PRONOUNS.contains(&first.as_str()) {
+        // "I", "you", "we" and "they" take "have".
+        return Some((1, !["he", "she", "it"].contains(&first.as_str())));
+    }
+    let k = noun_subject_end(p)?;
+    Some((k, is_plural_noun(&p.lower(k - 1))))
+}
+
+/// Whether another clause hangs in the sentence. "as a" and "to the" are prepositions ("works as
+/// a nurse", "went to the gym"), not the start of a clause.
+pub fn has_clause_word(p: &Plain, skip: usize) -> bool {
+    p.items.iter().enumerate().any(|(k, t)| {
+        let w = t.text.to_lowercase();
+        let preposition = ["as", "to"].contains(&w.as_str())
+            && ["a", "an", "the", "my", "your", "his", "her", "our", "their", "school", "work", "bed"]
+                .contains(&p.lower(k + 1).as_str());
+        k != skip && CLAUSE_WORDS.contains(&w.as_str()) && !preposition
+    })
+}
+
+/// Whether the token after `last` lets a noun phrase end there: punctuation, the end, or a
+/// function word (or, with `verb_ok`, a word that is clearly a verb).
+pub fn phrase_ends_after(tokens: &[Token], last: usize, verb_ok: bool) -> bool {
+    match tokens.get(last + 1) {
+        None => true,
+        Some(t) if t.kind == Kind::Punct => [",", ".", "!", "?", ";", ":"].contains(&t.text.as_str()),
+        Some(t) if t.is(Kind::Space, " ") => match tokens.get(last + 2) {
+            Some(w) if w.is_word() => {
+                let w = w.text.to_lowercase();
+                crate::lexicon::is_stopword(&w) || (verb_ok && clear_pos(&w) == Some(Pos::Verb))
+            }
+            _ => false,
+        },
+        Some(_) => false,
+    }
+}
+
+/// Whether a past-or-participle form is a participle here: it follows a form of "have" or "be"
+/// (perhaps across "not", "already") or a determiner ("the broken window").
+pub fn wants_participle(tokens: &[Token], i: usize) -> bool {
+    let mut k = i;
+    for _ in 0..4 {
+        let Some(prev) = prev_word(tokens, k) else { return false };
+        let prev = prev.replace('’', "'");
+        if HAVE_FORMS.contains(&prev.as_str())
+            || BE_FORMS.contains(&prev.as_str())
+            || DETERMINERS.contains(&prev.as_str())
+            || ["get", "gets", "got", "getting"].contains(&prev.as_str())
+        {
+            return true;
+        }
+        if !(ADVERBS_BEFORE_PARTICIPLE.contains(&prev.as_str()) || prev.ends_with("ly")) {
+            return false;
+        }
+        k -= 2;
+    }
+    false
+}
+
+/// Words skipped when looking back for the auxiliary of a participle ("has not yet gone").
+const ADVERBS_BEFORE_PARTICIPLE: &[&str] =
+    &["not", "never", "already", "just", "also", "always", "yet", "since"];
