@@ -62,7 +62,7 @@ pub mod paraphrase;
 pub mod phrasal;
 pub mod register;
 pub mod reorder;
-pub mod rewrite;
+pub mod rules;
 pub mod shape;
 pub mod structure;
 pub mod substitute;

@@ -1,10 +1,11 @@
 //! The paraphraser: runs the rewrites over every sentence of a text, in an order that keeps
 //! each one's context intact, and guarantees a change whenever any rewrite applies.
 
+use crate::phrasal;
+use crate::rules::{articles, contraction, coordination, phrases, possessive};
 use crate::structure;
 use crate::substitute::{self, Choice};
 use crate::tokens::{self, Piece, Token};
-use crate::{phrasal, rewrite};
 
 /// Share of the words with a safe synonym that get replaced, when the operator sets nothing.
 pub const DEFAULT_SUBSTITUTION_RATE: f64 = 1.0;
@@ -48,7 +49,7 @@ fn allowed(n: usize, rate: f64) -> usize {
 pub fn paraphrase(text: &str, options: &Options) -> String {
     let mut pieces = tokens::split(text);
     let originals: Vec<String> = sentences(&mut pieces).map(|t| tokens::join(t)).collect();
-    let expand = pieces.iter().any(|p| matches!(p, Piece::Sentence(t) if rewrite::has_contraction(t)));
+    let expand = pieces.iter().any(|p| matches!(p, Piece::Sentence(t) if contraction::has_contraction(t)));
     let apostrophe = if text.contains('’') { '’' } else { '\'' };
 
     // Phrase-level rewrites come first, so that substitution sees the final words and never
@@ -58,16 +59,16 @@ pub fn paraphrase(text: &str, options: &Options) -> String {
     for tokens in sentences(&mut pieces) {
         let mut t = std::mem::take(tokens);
         if expand {
-            t = rewrite::expand_contractions(t);
+            t = contraction::expand_contractions(t);
         }
-        t = rewrite::phrases(t);
-        rewrite::protect_fixed_phrases(&mut t);
+        t = phrases::phrases(t);
+        phrases::protect_fixed_phrases(&mut t);
         t = phrasal::rewrite(t);
         if !expand {
-            t = rewrite::contract(t, apostrophe);
+            t = contraction::contract(t, apostrophe);
         }
         *tokens = t;
-        rewrite::protect_fixed_phrases(tokens);
+        phrases::protect_fixed_phrases(tokens);
     }
 
     // Substitution is chosen on the sentences as they stand, before anything moves.
@@ -95,8 +96,8 @@ pub fn paraphrase(text: &str, options: &Options) -> String {
             tokens[choice.index].text.clone_from(&choice.text);
             tokens[choice.index].changed = true;
         }
-        rewrite::swap_coordination(tokens);
-        if let Some(rewritten) = rewrite::possessive_to_of(tokens) {
+        coordination::swap_coordination(tokens);
+        if let Some(rewritten) = possessive::possessive_to_of(tokens) {
             *tokens = rewritten;
         }
         let candidates = structure::candidates(tokens);
@@ -111,7 +112,7 @@ pub fn paraphrase(text: &str, options: &Options) -> String {
         {
             *tokens = changed;
         }
-        rewrite::fix_articles(tokens);
+        articles::fix_articles(tokens);
     }
     join(&pieces)
 }

@@ -2,15 +2,16 @@
 //! paraphraser uses one of them: one structural change keeps a sentence readable and close in
 //! meaning, several at once do not.
 
+use crate::rules::clauses;
 use crate::shape::plain;
 use crate::tokens::Token;
-use crate::{phrasal, reorder, rewrite, voice};
+use crate::{phrasal, reorder, voice};
 
 /// Every word-order rewrite that applies to the sentence, in order of preference: moves that
 /// keep every word first, the passive (which adds two) last.
 pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
     let mut out: Vec<Vec<Token>> = Vec::new();
-    out.extend(rewrite::move_clause(tokens));
+    out.extend(clauses::move_clause(tokens));
     let Some(p) = plain(tokens) else { return out };
     for rewrite in [
         reorder::so_to_because,

@@ -1,0 +1,253 @@
+//! Clause moves: a leading because/when/if/although clause moves to the end and a trailing one to
+//! the front, and a one-word time adverb ("today") the same way. The adverb's move is tried only
+//! where no clause moves and shares the clause's checks, which is why both are one rule.
+
+use crate::shape::{self, Plain, capitalise, decapitalise, is_title, recase};
+use crate::tokens::Token;
+use crate::words::{ADVERB_BINDERS, lowercase_ok};
+
+/// Subordinators whose clause may lead or trail the sentence.
+const LEADING_SUBORDINATORS: &[&str] = &[
+    "because", "although", "though", "since", "if", "when", "while", "whenever", "unless", "after", "before",
+    "until",
+];
+
+/// Subordinators a trailing clause may be fronted with. "if", "when", "before" and the like
+/// may also start an object ("ask if", "know when") or a phrasal verb's complement ("look
+/// after"), so those need the word before them to be neither (`OBJECT_TAKERS`).
+const TRAILING_SUBORDINATORS: &[&str] =
+    &["because", "although", "unless", "whenever", "when", "if", "before", "after", "while", "until", "once"];
+
+/// Words after which "when", "if", "before"... start an object or a complement, not a clause.
+const OBJECT_TAKERS: &[&str] = &[
+    "ask", "asks", "asked", "wonder", "wonders", "wondered", "see", "check", "checked", "sure", "know",
+    "knew", "look", "looks", "looked", "looking", "take", "takes", "took", "named", "ran", "run", "day",
+    "week", "year", "time", "moment", "minute", "hour", "long", "soon", "shortly", "right", "ever",
+    "whether", "what", "decide", "tell", "say", "doubt", "idea", "question", "matter", "one", "morning",
+    "night",
+];
+
+/// Words before a trailing subordinator that tie it to the main clause ("not because").
+const FOCUS_WORDS: &[&str] = &[
+    "not",
+    "just",
+    "only",
+    "partly",
+    "mainly",
+    "simply",
+    "precisely",
+    "largely",
+    "even",
+    "as",
+    "and",
+    "or",
+    "but",
+];
+
+const TIME_ADVERBS: &[&str] =
+    &["today", "tomorrow", "yesterday", "tonight", "nowadays", "recently", "lately"];
+
+/// A sentence of the loose plain shape (`shape::loose`) read as the clause moves read it: its
+/// words, and whether a comma follows each.
+struct Simple<'t> {
+    words: Vec<&'t Token>,
+    comma_after: Vec<bool>,
+    terminal: &'t Token,
+}
+
+fn simple(p: &Plain) -> Simple<'_> {
+    let mut words = Vec::new();
+    let mut comma_after = Vec::new();
+    for t in &p.items {
+        if t.is_word() {
+            words.push(t);
+            comma_after.push(false);
+        } else if let Some(last) = comma_after.last_mut() {
+            *last = true;
+        }
+    }
+    Simple { words, comma_after, terminal: &p.terminal }
+}
+
+/// Builds a sentence from groups of words, each followed by a comma when its flag says so.
+fn assemble(groups: &[(Vec<Token>, bool)], terminal: &Token) -> Vec<Token> {
+    let mut items = Vec::new();
+    for (words, comma) in groups {
+        items.extend_from_slice(words);
+        if *comma {
+            items.push(shape::comma());
+        }
+    }
+    shape::build(&items, terminal)
+}
+
+/// What happens to the first word of a group that a clause move puts somewhere else.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum First {
+    /// It now starts the sentence.
+    Capitalise,
+    /// It leaves the start of the sentence: lowercase it, if that cannot turn a name into a word.
+    Lowercase,
+    Keep,
+}
+
+/// The words with the first one recased for its new position, or `None` when that is unsafe.
+fn with_first(words: &[&Token], how: First) -> Option<Vec<Token>> {
+    let mut out: Vec<Token> = words.iter().map(|&t| t.clone()).collect();
+    let first = out.first_mut()?;
+    let is_i = first.text == "I" || first.text.starts_with("I'") || first.text.starts_with("I’");
+    let text = match how {
+        // A frozen word (a URL, code) is never recased.
+        First::Capitalise | First::Lowercase if first.frozen => return None,
+        First::Capitalise => capitalise(&first.text),
+        First::Keep => first.text.clone(),
+        First::Lowercase if is_i => first.text.clone(),
+        First::Lowercase if lowercase_ok(&first.text) => decapitalise(&first.text),
+        First::Lowercase => return None,
+    };
+    *first = recase(first, text);
+    Some(out)
+}
+
+/// Verbs that take a clause, whose own time or reason a moved clause could be mistaken for.
+#[rustfmt::skip]
+const REPORTING: &[&str] = &[
+    "say", "says", "said", "tell", "tells", "told", "think", "thinks", "thought", "believe", "believes",
+    "believed", "know", "knows", "knew", "predict", "predicts", "predicted", "forecast", "forecasts",
+    "expect", "expects", "expected", "announce", "announces", "announced", "report", "reports", "reported",
+    "claim", "claims", "claimed", "hope", "hopes", "hoped", "plan", "plans", "planned", "promise",
+    "promises", "promised", "want", "wants", "wanted", "decide", "decides", "decided", "hear", "hears",
+    "heard", "remember", "remembers", "remembered", "forget", "forgets", "forgot", "warn", "warns", "warned",
+    "ask", "asks", "asked", "agree", "agrees", "agreed", "explain", "explains", "explained", "mean", "means",
+    "meant",
+];
+
+fn is_negation(word: &str) -> bool {
+    let lower = word.replace('’', "'").to_lowercase();
+    ["not", "never", "no", "cannot", "nobody", "nothing", "neither", "nor"].contains(&lower.as_str())
+        || lower.ends_with("n't")
+}
+
+fn lower(t: &Token) -> String {
+    t.text.to_lowercase()
+}
+
+/// Moves a subordinate clause or a time adverbial from the front of the sentence to the back,
+/// or the other way round. Returns the new sentence, or `None` when its shape does not allow it.
+pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
+    let p = shape::loose(tokens)?;
+    let s = simple(&p);
+    let moved = move_in(&s)?;
+    // "I don't go because X": moving the clause can change what the negation covers; after a
+    // verb of saying or thinking it can change which clause it belongs to ("predicts rain
+    // tomorrow" is not "tomorrow, predicts rain"). Checked last, as few sentences get here.
+    if s.words.iter().any(|&w| is_negation(&w.text) || REPORTING.contains(&lower(w).as_str())) {
+        return None;
+    }
+    Some(moved)
+}
+
+/// The clause move for a sentence of the simple shape, before the checks of meaning.
+fn move_in(s: &Simple) -> Option<Vec<Token>> {
+    let capital = is_title(&s.words[0].text);
+    // A sentence typed in lowercase stays so.
+    let (to_front, from_front) =
+        if capital { (First::Capitalise, First::Lowercase) } else { (First::Keep, First::Keep) };
+    let commas: Vec<usize> = (0..s.words.len()).filter(|&k| s.comma_after[k]).collect();
+    let first = lower(s.words[0]);
+    // "Because X, Y." -> "Y because X."
+    if LEADING_SUBORDINATORS.contains(&first.as_str()) && commas.len() == 1 {
+        let c = commas[0];
+        let (x, y) = (&s.words[1..=c], &s.words[c + 1..]);
+        if x.len() >= 2 && y.len() >= 2 && lower(y[0]) != "then" {
+            let mut y = with_first(y, to_front)?;
+            y.push(recase(s.words[0], first));
+            y.extend(x.iter().map(|&t| t.clone()));
+            return Some(assemble(&[(y, false)], s.terminal));
+        }
+    }
+    // "Y because X." (or "Y, although X.") -> "Because X, Y."
+    if s.terminal.text != "?" && commas.len() <= 1 {
+        let k = (2..s.words.len().saturating_sub(1))
+            .find(|&k| TRAILING_SUBORDINATORS.contains(&lower(s.words[k]).as_str()));
+        if let Some(k) = k {
+            let comma_ok = commas.is_empty() || commas == [k - 1];
+            let single = s.words.iter().filter(|w| lower(w) == lower(s.words[k])).count() == 1;
+            let focus = FOCUS_WORDS.contains(&lower(s.words[k - 1]).as_str())
+                || OBJECT_TAKERS.contains(&lower(s.words[k - 1]).as_str());
+            let (y, x) = (&s.words[..k], &s.words[k + 1..]);
+            // "while cooking": a participle alone is a whole clause.
+            let x_ok = x.len() >= 2 || x.first().is_some_and(|w| w.text.ends_with("ing"));
+            if comma_ok && single && !focus && x_ok && y.len() >= 2 {
+                let sub = recase(
+                    s.words[k],
+                    if capital { capitalise(&s.words[k].text) } else { lower(s.words[k]) },
+                );
+                let mut front = vec![sub];
+                front.extend(x.iter().map(|&t| t.clone()));
+                let y = with_first(y, from_front)?;
+                return Some(assemble(&[(front, true), (y, false)], s.terminal));
+            }
+        }
+    }
+    // "Today, Y." -> "Y today."
+    if TIME_ADVERBS.contains(&first.as_str())
+        && commas.first() == Some(&0)
+        && commas.len() == 1
+        && s.words.len() >= 4
+    {
+        let mut y = with_first(&s.words[1..], to_front)?;
+        y.push(recase(s.words[0], first));
+        return Some(assemble(&[(y, false)], s.terminal));
+    }
+    // "Y today." -> "Today, Y."
+    let n = s.words.len();
+    let last = lower(s.words[n - 1]);
+    if TIME_ADVERBS.contains(&last.as_str()) && commas.is_empty() && n >= 4 && s.terminal.text != "?" {
+        let before = lower(s.words[n - 2]);
+        if !ADVERB_BINDERS.contains(&before.as_str()) && !before.ends_with("'s") && !before.ends_with("’s")
+        {
+            let adverb = recase(s.words[n - 1], if capital { capitalise(&last) } else { last });
+            let y = with_first(&s.words[..n - 1], from_front)?;
+            return Some(assemble(&[(vec![adverb], true), (y, false)], s.terminal));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokens::{join, tokenize};
+
+    fn moved(text: &str) -> Option<String> {
+        move_clause(&tokenize(text)).map(|t| join(&t))
+    }
+
+    #[test]
+    fn moves_clauses() {
+        assert_eq!(
+            moved("Because it rained, we stayed home.").as_deref(),
+            Some("We stayed home because it rained.")
+        );
+        assert_eq!(
+            moved("We stayed home because it rained.").as_deref(),
+            Some("Because it rained, we stayed home.")
+        );
+        assert_eq!(
+            moved("I stayed, although it was late.").as_deref(),
+            Some("Although it was late, I stayed.")
+        );
+        assert_eq!(moved("Weather is nice today.").as_deref(), Some("Today, weather is nice."));
+        assert_eq!(moved("Today, the weather is nice.").as_deref(), Some("The weather is nice today."));
+        // Shapes that are left alone.
+        assert_eq!(moved("It is not because we stayed home."), None);
+        assert_eq!(moved("I don't go because it rains."), None);
+        assert_eq!(moved("The forecast predicts rain tomorrow."), None);
+        assert_eq!(moved("John left because he was tired."), None);
+        assert_eq!(moved("It is due by tomorrow."), None);
+        assert_eq!(moved("If so, we go."), None);
+        assert_eq!(moved("If it rains, then we stay."), None);
+        assert_eq!(moved("Because, well, \"x\" and y, z."), None);
+    }
+}

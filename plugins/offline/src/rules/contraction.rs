@@ -1,0 +1,263 @@
+//! Contractions, both ways: a text that uses any has them expanded ("don't" -> "do not"), and a
+//! text without any has them made where a contraction can stand ("it is very" -> "it's very",
+//! never "I know what it's."), so that the text's style stays one.
+
+use crate::lexicon::Pos;
+use crate::morph::{self, Form};
+use crate::shape::{capitalise, is_all_caps, is_title, words_like};
+use crate::tokens::{Kind, Token, next_word};
+use crate::words::{DEFINITE_DETERMINERS, clear_pos, is_noun};
+
+/// Contractions and their expansions, lowercase with a straight apostrophe. The "'s" forms are
+/// handled apart, since they stand for "is" or "has".
+const CONTRACTIONS: &[(&str, &[&str])] = &[
+    ("aren't", &["are", "not"]),
+    ("can't", &["cannot"]),
+    ("couldn't", &["could", "not"]),
+    ("didn't", &["did", "not"]),
+    ("doesn't", &["does", "not"]),
+    ("don't", &["do", "not"]),
+    ("hadn't", &["had", "not"]),
+    ("hasn't", &["has", "not"]),
+    ("haven't", &["have", "not"]),
+    ("isn't", &["is", "not"]),
+    ("mustn't", &["must", "not"]),
+    ("shouldn't", &["should", "not"]),
+    ("wasn't", &["was", "not"]),
+    ("weren't", &["were", "not"]),
+    ("won't", &["will", "not"]),
+    ("wouldn't", &["would", "not"]),
+    ("i'm", &["i", "am"]),
+    ("you're", &["you", "are"]),
+    ("we're", &["we", "are"]),
+    ("they're", &["they", "are"]),
+    ("i've", &["i", "have"]),
+    ("you've", &["you", "have"]),
+    ("we've", &["we", "have"]),
+    ("they've", &["they", "have"]),
+    ("i'll", &["i", "will"]),
+    ("you'll", &["you", "will"]),
+    ("he'll", &["he", "will"]),
+    ("she'll", &["she", "will"]),
+    ("we'll", &["we", "will"]),
+    ("they'll", &["they", "will"]),
+];
+
+const S_CONTRACTIONS: &[&str] =
+    &["it's", "he's", "she's", "that's", "there's", "what's", "who's", "where's", "how's"];
+
+/// The expansion of a contraction token, if it is one we know.
+fn expansion(word: &str, next: Option<&str>) -> Option<Vec<&'static str>> {
+    let lower = word.replace('’', "'").to_lowercase();
+    if let Some((_, words)) = CONTRACTIONS.iter().find(|(c, _)| *c == lower) {
+        return Some(words.to_vec());
+    }
+    // "'d" is "had" before a participle; only the "would" of "I'd like" is expanded.
+    if let Some(subject) = lower.strip_suffix("'d") {
+        let subject = ["i", "you", "he", "she", "we", "they"].into_iter().find(|s| *s == subject)?;
+        return next
+            .is_some_and(|n| ["like", "love", "prefer", "rather"].contains(&n))
+            .then(|| vec![subject, "would"]);
+    }
+    let subject = S_CONTRACTIONS.iter().find(|c| **c == lower)?.strip_suffix("'s")?;
+    let subject = ["it", "he", "she", "that", "there", "what", "who", "where", "how"]
+        .into_iter()
+        .find(|s| *s == subject)?;
+    // "it's been" is "it has been"; otherwise "is".
+    let verb = if next.is_some_and(|n| ["been", "got", "gotten"].contains(&n)) { "has" } else { "is" };
+    Some(vec![subject, verb])
+}
+
+/// Whether the text uses any contraction we can expand (then expanding is the rewrite, and
+/// contracting is not, so that the style stays consistent).
+pub fn has_contraction(tokens: &[Token]) -> bool {
+    tokens.iter().any(|t| t.is_word() && !t.frozen && expansion(&t.text, None).is_some())
+}
+
+pub fn expand_contractions(tokens: Vec<Token>) -> Vec<Token> {
+    let mut out = Vec::with_capacity(tokens.len() + 4);
+    for (i, token) in tokens.iter().enumerate() {
+        let next = next_word(&tokens, i);
+        match expansion(&token.text, next.as_deref()) {
+            Some(words) if token.is_word() && !token.frozen && !is_all_caps(&token.text) => {
+                let mut new = words_like(&token.text, &words);
+                for t in &mut new {
+                    if t.text == "i" {
+                        t.text = "I".into();
+                    }
+                }
+                out.extend(new);
+            }
+            _ => out.push(token.clone()),
+        }
+    }
+    out
+}
+
+const NEGATABLE: &[&str] = &[
+    "do", "does", "did", "is", "are", "was", "were", "have", "has", "had", "will", "would", "should",
+    "could", "must",
+];
+
+/// Words after which "it is" may become "it's": a contraction cannot end a clause ("I know what
+/// it is"), so the next word must clearly continue it.
+fn continues_clause(next: &str) -> bool {
+    const STARTERS: &[&str] = &[
+        "a", "an", "the", "very", "so", "too", "really", "quite", "all", "just", "still", "also", "always",
+        "never", "going", "here", "now", "my", "your", "his", "her", "our", "their", "no", "time", "been",
+        "only", "in", "on", "at", "out", "from", "with", "about", "under", "behind", "near", "inside",
+        "outside", "up", "over",
+    ];
+    STARTERS.contains(&next) || next.ends_with("ing") || {
+        // Smoothed, so that an adjective SemCor never tagged ("allergic") still counts.
+        morph::evidence(&morph::analyse(next), |a| a.pos == Pos::Adj).at_least(4, 5)
+    }
+}
+
+/// Whether the word at `i` is a singular noun that, with a determiner before it, opens the
+/// sentence, and whose "'s" is heard as "is": not after a hissing sound ("the bus's") and
+/// never a possible name.
+fn subject_noun(tokens: &[Token], i: usize, noun: &str) -> bool {
+    let opens = i == 2
+        && tokens[1].is(Kind::Space, " ")
+        && DEFINITE_DETERMINERS.contains(&tokens[0].text.to_lowercase().as_str())
+        && !tokens[0].frozen;
+    let hissing = ["s", "x", "z", "ch", "sh", "ce", "se", "ge"].iter().any(|end| noun.ends_with(end));
+    if !opens || hissing || !tokens[i].text.bytes().all(|b| b.is_ascii_lowercase()) {
+        return false;
+    }
+    let analyses = morph::analyse(noun);
+    (clear_pos(noun) == Some(Pos::Noun) || (analyses.is_empty() && is_noun(noun) && !noun.ends_with('s')))
+        && analyses.iter().all(|a| a.form == Form::Base)
+}
+
+/// The contraction of the word at `i` with the next one, if it is safe here.
+fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
+    let (first, second) = (&tokens[i], tokens.get(i + 2)?);
+    let joined = tokens[i + 1].is(Kind::Space, " ") && second.is_word() && !second.frozen && !first.frozen;
+    if !joined || is_all_caps(&second.text) || (is_all_caps(&first.text) && first.text != "I") {
+        return None;
+    }
+    let (w1, w2) = (first.text.to_lowercase(), second.text.to_lowercase());
+    let after = next_word(tokens, i + 2);
+    let a = apostrophe;
+    let contracted = match (w1.as_str(), w2.as_str()) {
+        ("will", "not") => format!("won{a}t"),
+        (aux, "not") if NEGATABLE.contains(&aux) => format!("{aux}n{a}t"),
+        (subject, verb) => {
+            // "I will not" becomes "I won't", not "I'll not".
+            let after = after.as_deref().filter(|&n| n != "not")?;
+            let ok = match (subject, verb) {
+                ("i", "am") | ("you" | "we" | "they", "are") => continues_clause(after),
+                ("it" | "he" | "she" | "that" | "there" | "what", "is") => continues_clause(after),
+                // "The kettle is boiling." -> "The kettle's boiling."
+                // Any word after "is" continues the clause of an opening subject.
+                (noun, "is") if subject_noun(tokens, i, noun) => true,
+                // "Where is the station?" -> "Where's the station?"
+                ("where" | "who" | "how", "is") => {
+                    ["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "it"]
+                        .contains(&after)
+                }
+                ("i" | "you" | "we" | "they", "have") => {
+                    ["been", "got", "never", "already", "just", "always"].contains(&after)
+                        || (after.ends_with("ed") && after.len() > 4)
+                }
+                ("i" | "you" | "he" | "she" | "we" | "they", "will") => true,
+                ("i" | "you" | "he" | "she" | "we" | "they", "would") => {
+                    ["like", "love", "prefer", "rather"].contains(&after)
+                }
+                _ => false,
+            };
+            if !ok {
+                return None;
+            }
+            let short = match verb {
+                "am" => "m",
+                "are" => "re",
+                "is" => "s",
+                "have" => "ve",
+                "would" => "d",
+                _ => "ll",
+            };
+            format!("{subject}{a}{short}")
+        }
+    };
+    Some(if first.text == "I" || is_title(&first.text) { capitalise(&contracted) } else { contracted })
+}
+
+pub fn contract(tokens: Vec<Token>, apostrophe: char) -> Vec<Token> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i].is_word() && !tokens[i].frozen {
+            // "cannot" is one word.
+            if tokens[i].text.eq_ignore_ascii_case("cannot") {
+                let text = if is_title(&tokens[i].text) {
+                    format!("Can{apostrophe}t")
+                } else {
+                    format!("can{apostrophe}t")
+                };
+                out.push(Token::word(text));
+                i += 1;
+                continue;
+            }
+            if let Some(text) = contraction(&tokens, i, apostrophe) {
+                out.push(Token::word(text));
+                i += 3;
+                continue;
+            }
+        }
+        out.push(tokens[i].clone());
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokens::{join, tokenize};
+
+    fn expand(text: &str) -> String {
+        join(&expand_contractions(tokenize(text)))
+    }
+
+    fn contracted(text: &str) -> String {
+        join(&contract(tokenize(text), '\''))
+    }
+
+    #[test]
+    fn expands_contractions() {
+        assert_eq!(expand("I don't know."), "I do not know.");
+        assert_eq!(expand("Don't go, it's late."), "Do not go, it is late.");
+        assert_eq!(expand("It’s been fun and we’ll see."), "It has been fun and we will see.");
+        assert_eq!(expand("I'm sure you can't."), "I am sure you cannot.");
+        assert_eq!(expand("I won't."), "I will not.");
+        assert_eq!(expand("I'd like tea."), "I would like tea.");
+        assert_eq!(expand("I'd gone."), "I'd gone.");
+        assert_eq!(expand("Let's go."), "Let's go.");
+    }
+
+    #[test]
+    fn contracts_only_where_a_contraction_can_stand() {
+        assert_eq!(contracted("I do not know."), "I don't know.");
+        assert_eq!(contracted("Do not go."), "Don't go.");
+        assert_eq!(contracted("It is a test."), "It's a test.");
+        assert_eq!(contracted("I will not go and I cannot stay."), "I won't go and I can't stay.");
+        assert_eq!(contracted("I am happy."), "I'm happy.");
+        assert_eq!(contracted("We are out of coffee."), "We're out of coffee.");
+        assert_eq!(contracted("The kettle is boiling."), "The kettle's boiling.");
+        assert_eq!(contracted("Dinner is on the table."), "Dinner is on the table.");
+        assert_eq!(contracted("The bus is late."), "The bus is late.");
+        assert_eq!(contracted("My brother is allergic to nuts."), "My brother's allergic to nuts.");
+        assert_eq!(contracted("I know the answer is here."), "I know the answer is here.");
+        assert_eq!(contracted("I would like tea."), "I'd like tea.");
+        assert_eq!(contracted("Where is the station?"), "Where's the station?");
+        assert_eq!(contracted("I know where he is."), "I know where he is.");
+        assert_eq!(contracted("I would go."), "I would go.");
+        // At the end of a clause a contraction is ungrammatical.
+        assert_eq!(contracted("I know what it is."), "I know what it is.");
+        assert_eq!(contracted("Who you are matters."), "Who you are matters.");
+        assert_eq!(contracted("I have a dog."), "I have a dog.");
+    }
+}

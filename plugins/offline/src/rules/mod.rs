@@ -1,0 +1,10 @@
+//! The rules, one file per family. No rule imports another: each stands on the layers below
+//! (the words layer, the token navigation, the sentence builder, the sentence's parts, the
+//! lexicon and its inflections), and `structure` and `paraphrase` put them in order.
+
+pub mod articles;
+pub mod clauses;
+pub mod contraction;
+pub mod coordination;
+pub mod phrases;
+pub mod possessive;
