@@ -61,7 +61,6 @@ pub mod morph;
 pub mod paraphrase;
 pub mod phrasal;
 pub mod register;
-pub mod reorder;
 pub mod rules;
 pub mod shape;
 pub mod structure;

@@ -2,10 +2,10 @@
 //! paraphraser uses one of them: one structural change keeps a sentence readable and close in
 //! meaning, several at once do not.
 
-use crate::rules::clauses;
+use crate::rules::{adverbs, clauses, connectives, coordination, place, time};
 use crate::shape::plain;
 use crate::tokens::Token;
-use crate::{phrasal, reorder, voice};
+use crate::{phrasal, voice};
 
 /// Every word-order rewrite that applies to the sentence, in order of preference: moves that
 /// keep every word first, the passive (which adds two) last.
@@ -14,18 +14,18 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
     out.extend(clauses::move_clause(tokens));
     let Some(p) = plain(tokens) else { return out };
     for rewrite in [
-        reorder::so_to_because,
-        reorder::so_that_to_because,
-        reorder::but_to_although,
-        reorder::front_time_phrase,
-        reorder::front_frequency_adverb,
+        connectives::so_to_because,
+        connectives::so_that_to_because,
+        connectives::but_to_although,
+        time::front_time_phrase,
+        adverbs::front_frequency_adverb,
         phrasal::please,
-        reorder::move_manner_adverb,
+        adverbs::move_manner_adverb,
         voice::existential,
-        reorder::front_place_phrase,
-        reorder::front_subject_place,
-        reorder::swap_listed_objects,
-        reorder::invert_comparison,
+        place::front_place_phrase,
+        place::front_subject_place,
+        coordination::swap_listed_objects,
+        coordination::invert_comparison,
         voice::dative,
         voice::it_takes,
         voice::active,

@@ -4,10 +4,13 @@
 
 use crate::lexicon::{self, Pos};
 use crate::morph;
-use crate::shape::{capitalise, is_title};
+use crate::shape::{self, Plain, capitalise, is_title, leaving_start, starting};
 use crate::syntax::phrase_ends_after;
 use crate::tokens::{Kind, Token, is_sentence_start, matches_at, plain_lower, word_before};
-use crate::words::{clear_pos, is_noun, lowercase_ok, pos_share};
+use crate::words::{
+    CLAUSE_WORDS, DEFINITE_DETERMINERS, clear_pos, clearly_finite, is_noun, is_plural_noun, lowercase_ok,
+    modifier_or_noun, pos_share,
+};
 
 /// Pairs that are idioms in their order ("salt and pepper").
 const BINOMIALS: &[(&str, &str)] = &[
@@ -103,9 +106,96 @@ pub fn swap_coordination(tokens: &mut [Token]) -> bool {
     false
 }
 
+/// Words that open a listed noun phrase.
+const LIST_OPENERS: &[&str] = &[
+    "a", "an", "the", "my", "your", "his", "her", "our", "their", "some", "two", "three", "four", "five",
+    "several",
+];
+
+/// The end (exclusive) of a short noun phrase opening at `k` ("two brothers", "a big garden").
+fn listed_phrase(p: &Plain, k: usize) -> Option<usize> {
+    if !LIST_OPENERS.contains(&p.lower(k).as_str()) {
+        return None;
+    }
+    let (noun, modifier) = (is_noun, modifier_or_noun);
+    (k + 2..=k + 3).find(|&end| {
+        end <= p.items.len()
+            && noun(&p.lower(end - 1))
+            && (k + 1..end - 1).all(|j| modifier(&p.lower(j)))
+            && p.items[k..end].iter().all(Token::is_word)
+    })
+}
+
+/// Two noun phrases listed as the object at the end of the sentence swap: "He has two brothers
+/// and a sister." -> "He has a sister and two brothers."
+pub fn swap_listed_objects(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let n = p.items.len();
+    let and = p.find("and")?;
+    if p.items[and + 1..].iter().any(|t| CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str())) {
+        return None;
+    }
+    let start = (and.saturating_sub(3)..and).find(|&k| listed_phrase(p, k) == Some(and))?;
+    if listed_phrase(p, and + 1) != Some(n) || start == 0 {
+        return None;
+    }
+    // The list is the object of the verb right before it.
+    let verb = p.lower(start - 1);
+    if !(clearly_finite(&verb, true) || ["has", "have", "had"].contains(&verb.as_str())) {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..start].to_vec();
+    out.extend_from_slice(&p.items[and + 1..]);
+    out.push(p.items[and].clone());
+    out.extend_from_slice(&p.items[start..and]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "This chair is more comfortable than the old one." -> "The old one is less comfortable than
+/// this chair." Both sides are short noun phrases of the same number, so the verb still agrees.
+pub fn invert_comparison(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let n = p.items.len();
+    let be = (2..n.min(5)).find(|&k| ["is", "are", "was", "were"].contains(&p.lower(k).as_str()))?;
+    let than = be + 3;
+    let side_ok = |from: usize, to: usize| {
+        to - from >= 2
+            && to - from <= 4
+            && DEFINITE_DETERMINERS.contains(&p.lower(from).as_str())
+            && p.items[from..to]
+                .iter()
+                .all(|t| t.is_word() && !CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()))
+    };
+    let plural = |k: usize| is_plural_noun(&p.lower(k));
+    let adjective = morph::analyse(&p.lower(be + 2)).iter().any(|a| a.pos == Pos::Adj);
+    if p.lower(be + 1) != "more"
+        || !adjective
+        || p.lower(than) != "than"
+        || !side_ok(0, be)
+        || !side_ok(than + 1, n)
+        || plural(be - 1) != plural(n - 1)
+    {
+        return None;
+    }
+    let mut out = vec![starting(&p.items[than + 1])];
+    out.extend_from_slice(&p.items[than + 2..]);
+    out.push(p.items[be].clone());
+    out.push(shape::word("less"));
+    out.push(p.items[be + 2].clone());
+    out.push(p.items[than].clone());
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..be]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shape::apply as run;
     use crate::tokens::{join, tokenize};
 
     fn swapped(text: &str) -> String {
@@ -127,5 +217,31 @@ mod tests {
         assert_eq!(swapped("The room was clean and comfortable."), "The room was comfortable and clean.");
         // Verbs keep their order: it is the order of events.
         assert_eq!(swapped("She smiled and waved."), "She smiled and waved.");
+    }
+
+    #[test]
+    fn listed_objects_swap() {
+        let f = swap_listed_objects;
+        assert_eq!(
+            run(f, "He has two brothers and a sister.").as_deref(),
+            Some("He has a sister and two brothers.")
+        );
+        assert_eq!(
+            run(f, "She bought a lamp and a new rug.").as_deref(),
+            Some("She bought a new rug and a lamp.")
+        );
+        assert_eq!(run(f, "The cat and the dog slept."), None);
+        assert_eq!(run(f, "He opened the door and the window was open."), None);
+    }
+
+    #[test]
+    fn comparisons_turn_round() {
+        let f = invert_comparison;
+        assert_eq!(
+            run(f, "This chair is more comfortable than the old one.").as_deref(),
+            Some("The old one is less comfortable than this chair.")
+        );
+        assert_eq!(run(f, "The film was more exciting than the books."), None);
+        assert_eq!(run(f, "This chair is more comfortable than I thought."), None);
     }
 }

@@ -2,9 +2,13 @@
 //! (the words layer, the token navigation, the sentence builder, the sentence's parts, the
 //! lexicon and its inflections), and `structure` and `paraphrase` put them in order.
 
+pub mod adverbs;
 pub mod articles;
 pub mod clauses;
+pub mod connectives;
 pub mod contraction;
 pub mod coordination;
 pub mod phrases;
+pub mod place;
 pub mod possessive;
+pub mod time;

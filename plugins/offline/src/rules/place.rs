@@ -1,0 +1,232 @@
+//! Place phrases move to the front: one that ends the sentence after a noun, a particle or a verb
+//! that takes no complement ("At the beach, we spent the weekend."), and one inside the subject
+//! when the predicate tells its state ("In the bathroom, the tap is dripping.").
+
+use crate::lexicon::Pos;
+use crate::morph;
+use crate::shape::{self, Plain, comma, leaving_start, starting};
+use crate::syntax::has_clause_word;
+use crate::tokens::Token;
+use crate::words::{
+    DEFINITE_DETERMINERS, PHRASE_DETERMINERS, PLACE_PREPOSITIONS, clearly_finite, is_manner_adverb, is_noun,
+    modifier_or_noun,
+};
+
+/// The start of a place or time phrase ending the sentence: a preposition, a determiner, at
+/// most two modifiers and a noun, right after a noun or an adverb (after a verb or an adjective
+/// the phrase is its complement: "lives in Paris", "interested in art").
+fn trailing_place_phrase(p: &Plain) -> Option<usize> {
+    let n = p.items.len();
+    // "in Vienna": a capitalised name after "in" or "at" is a place.
+    let named = n >= 3
+        && ["in", "at"].contains(&p.lower(n - 2).as_str())
+        && shape::is_title(&p.items[n - 1].text)
+        && p.items[n - 1].text.chars().skip(1).all(|c| c.is_ascii_lowercase());
+    let start = if named {
+        n - 2
+    } else {
+        // A phrase that opens the sentence does not trail anything.
+        let start = (n.saturating_sub(5).max(1)..n.saturating_sub(2))
+            .find(|&k| PLACE_PREPOSITIONS.contains(&p.lower(k).as_str()))?;
+        if !PHRASE_DETERMINERS.contains(&p.lower(start + 1).as_str()) || (start + 2..n).any(|k| p.is_comma(k))
+        {
+            return None;
+        }
+        start
+    };
+    let last = p.lower(n - 1);
+    let last_ok = named || is_noun(&last) || last == "o'clock";
+    let inner_ok = (start + 2..n - 1).all(|k| {
+        let a = morph::analyse(&p.lower(k));
+        !a.is_empty() && a.iter().all(|a| matches!(a.pos, Pos::Noun | Pos::Adj))
+    });
+    let before = p.lower(start - 1);
+    let noun = morph::evidence(&morph::analyse(&before), |a| a.pos == Pos::Noun);
+    // A noun after a determiner ("a nurse at"), a clear noun, a particle ("went out during"),
+    // or a manner adverb.
+    let determined =
+        start >= 2 && PHRASE_DETERMINERS.contains(&p.lower(start - 2).as_str()) && is_noun(&before);
+    let particle = ["out", "up", "down", "off", "away", "back", "home"].contains(&before.as_str());
+    // Verbs of posture and activity take no complement, so a place phrase after them is free.
+    const INTRANSITIVE: &[&str] = &[
+        "sat", "stood", "lay", "slept", "played", "waited", "worked", "stayed", "rested", "sang", "danced",
+        "sits", "stands", "sleeps", "plays", "waits", "works", "stays", "rests", "sings", "dances",
+        "sitting", "standing", "sleeping", "playing", "waiting", "working", "resting", "melted", "froze",
+        "grew", "happened", "reading", "studying", "swimming", "walking", "running", "cooking", "talking",
+    ];
+    // "is charging in the bedroom": a progressive with nothing after it.
+    let progressive = before.ends_with("ing")
+        && start >= 2
+        && ["is", "are", "was", "were"].contains(&p.lower(start - 2).as_str());
+    let particle = particle || progressive || INTRANSITIVE.contains(&before.as_str());
+    let before_ok = noun.at_least(8, 10) || determined || particle || is_manner_adverb(&before);
+    (last_ok && inner_ok && before_ok).then_some(start)
+}
+
+/// "We spent the weekend at the beach." -> "At the beach, we spent the weekend."
+pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" || has_clause_word(p, usize::MAX) {
+        return None;
+    }
+    let k = trailing_place_phrase(p)?;
+    // "put the keys in the drawer": the place is what the verb is about.
+    const PLACING: &[&str] = &[
+        "put", "puts", "placed", "set", "laid", "hung", "kept", "stored", "left", "hid", "keeps", "lives",
+        "live", "lived", "dropped", "drops", "parked", "parks", "threw", "poured", "spilled", "spilt",
+        "stuck", "leaves",
+    ];
+    if k < 3 || p.items[..k].iter().any(|t| PLACING.contains(&t.text.to_lowercase().as_str())) {
+        return None;
+    }
+    let mut out = vec![starting(&p.items[k])];
+    out.extend_from_slice(&p.items[k + 1..]);
+    out.push(comma());
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..k]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "The tap in the bathroom is dripping." -> "In the bathroom, the tap is dripping.": a place
+/// phrase inside the subject moves to the front when what follows "be" is the subject's state (an
+/// adjective or a verb in "-ing" or "-ed"), never what it is ("The man in the car is my uncle").
+pub fn front_subject_place(p: &Plain) -> Option<Vec<Token>> {
+    // Prepositions of where a thing is, which can stand inside a subject ("the tap in the bathroom").
+    const LOCATING: &[&str] = &["in", "on", "at", "under", "behind", "near", "inside", "outside", "beside"];
+    const DEGREE: &[&str] = &[
+        "still",
+        "always",
+        "often",
+        "usually",
+        "very",
+        "too",
+        "so",
+        "really",
+        "quite",
+        "now",
+        "never",
+        "completely",
+    ];
+    if p.commas() != 0 || p.terminal.text != "." || has_clause_word(p, usize::MAX) {
+        return None;
+    }
+    let n = p.items.len();
+    let (noun, modifier) = (is_noun, modifier_or_noun);
+    if !DEFINITE_DETERMINERS.contains(&p.lower(0).as_str()) {
+        return None;
+    }
+    let prep = (2..=3).find(|&k| LOCATING.contains(&p.lower(k).as_str()))?;
+    if !noun(&p.lower(prep - 1)) || !(1..prep - 1).all(|k| modifier(&p.lower(k))) {
+        return None;
+    }
+    if !PHRASE_DETERMINERS.contains(&p.lower(prep + 1).as_str()) {
+        return None;
+    }
+    // The predicate starts at the first verb after the place: "be" and a state, "have" and a
+    // participle, or a verb with at most a gerund or an adverb after it ("flickered", "stopped
+    // working").
+    let be = (prep + 3..n.min(prep + 8)).find(|&k| {
+        let w = p.lower(k);
+        ["is", "are", "was", "were", "has", "have", "had"].contains(&w.as_str()) || clearly_finite(&w, true)
+    })?;
+    let place_ok = (prep + 2..be).all(|k| {
+        let w = p.lower(k);
+        w == "of"
+            || (p.lower(k - 1) == "of" && PHRASE_DETERMINERS.contains(&w.as_str()))
+            || modifier(&w)
+            || noun(&w)
+    }) && noun(&p.lower(be - 1));
+    let verb = p.lower(be);
+    let q = be + 1 + usize::from(DEGREE.contains(&p.lower(be + 1).as_str()));
+    let state = p.lower(q);
+    let participle = |w: &str| {
+        morph::analyse(w).iter().any(|a| {
+            a.pos == Pos::Verb && matches!(a.form, morph::Form::Participle | morph::Form::PastOrParticiple)
+        })
+    };
+    let state_ok = match verb.as_str() {
+        "is" | "are" | "was" | "were" => {
+            !state.is_empty()
+                && (state.ends_with("ing")
+                    || participle(&state)
+                    || morph::analyse(&state)
+                        .iter()
+                        .any(|a| a.pos == Pos::Adj && a.form == morph::Form::Base))
+        }
+        "has" | "have" | "had" => q + 1 == n && participle(&state),
+        _ => {
+            be + 1 == n
+                || (be + 2 == n && (p.lower(be + 1).ends_with("ing") || is_manner_adverb(&p.lower(be + 1))))
+        }
+    };
+    if !place_ok || !state_ok {
+        return None;
+    }
+    let mut out = vec![starting(&p.items[prep])];
+    out.extend_from_slice(&p.items[prep + 1..be]);
+    out.push(comma());
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..prep]);
+    out.extend_from_slice(&p.items[be..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::apply as run;
+
+    #[test]
+    fn place_phrases_move_to_the_front() {
+        let f = front_place_phrase;
+        assert_eq!(
+            run(f, "We spent the weekend at the beach.").as_deref(),
+            Some("At the beach, we spent the weekend.")
+        );
+        assert_eq!(
+            run(f, "I have a meeting at three o'clock.").as_deref(),
+            Some("At three o'clock, I have a meeting.")
+        );
+        assert_eq!(
+            run(f, "We watched the fireworks from the balcony.").as_deref(),
+            Some("From the balcony, we watched the fireworks.")
+        );
+        assert_eq!(
+            run(f, "My cousin is studying medicine in Vienna.").as_deref(),
+            Some("In Vienna, my cousin is studying medicine.")
+        );
+        // After a verb or an adjective the phrase is a complement.
+        assert_eq!(run(f, "She lives in a small flat."), None);
+        assert_eq!(run(f, "We met in Rome."), None);
+        assert_eq!(run(f, "He put the keys in the drawer."), None);
+        assert_eq!(run(f, "She dropped her phone in the sink."), None);
+        assert_eq!(run(f, "He is interested in the film."), None);
+    }
+
+    #[test]
+    fn a_place_in_the_subject_moves_to_the_front() {
+        let f = front_subject_place;
+        assert_eq!(
+            run(f, "The tap in the bathroom is dripping.").as_deref(),
+            Some("In the bathroom, the tap is dripping.")
+        );
+        assert_eq!(
+            run(f, "The water in the kettle is still hot.").as_deref(),
+            Some("In the kettle, the water is still hot.")
+        );
+        assert_eq!(
+            run(f, "The house at the end of the street is empty.").as_deref(),
+            Some("At the end of the street, the house is empty.")
+        );
+        assert_eq!(
+            run(f, "The lights in the hall flickered.").as_deref(),
+            Some("In the hall, the lights flickered.")
+        );
+        assert_eq!(
+            run(f, "The window in the bathroom is stuck.").as_deref(),
+            Some("In the bathroom, the window is stuck.")
+        );
+        assert_eq!(run(f, "The man in the car is my uncle."), None);
+        assert_eq!(run(f, "The man in the car stopped the bus."), None);
+        assert_eq!(run(f, "The bread is in the cupboard."), None);
+    }
+}
