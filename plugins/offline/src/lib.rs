@@ -67,7 +67,6 @@ pub mod structure;
 pub mod substitute;
 pub mod syntax;
 pub mod tokens;
-pub mod voice;
 pub mod words;
 
 use parlance_sdk::PluginError;

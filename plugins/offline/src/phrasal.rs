@@ -9,9 +9,9 @@
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, starting};
-use crate::syntax::wants_participle;
+use crate::syntax::{subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
-use crate::words::SINGULAR_DETERMINERS;
+use crate::words::{NOUN_PHRASE_DETERMINERS, SINGULAR_DETERMINERS};
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
 /// meaning as its replacement in every common use.
@@ -586,9 +586,91 @@ pub fn please(p: &Plain) -> Option<Vec<Token>> {
     None
 }
 
+/// Nouns that make "have" an action rather than a possession ("has breakfast", "had a shower"),
+/// where "has got" would be wrong.
+const HAVE_ACTIONS: &[&str] = &[
+    "breakfast",
+    "lunch",
+    "dinner",
+    "supper",
+    "meal",
+    "snack",
+    "shower",
+    "bath",
+    "party",
+    "look",
+    "go",
+    "rest",
+    "break",
+    "baby",
+    "drink",
+    "chat",
+    "word",
+    "walk",
+    "swim",
+    "nap",
+    "fun",
+    "try",
+    "meeting",
+    "holiday",
+    "time",
+    "day",
+    "dream",
+    "argument",
+    "fight",
+    "talk",
+    "game",
+    "lesson",
+    "class",
+    "think",
+    "accident",
+    "operation",
+    "ride",
+    "barbecue",
+    "picnic",
+    "coffee",
+    "tea",
+    "cup",
+    "glass",
+    "bite",
+    "haircut",
+    "wash",
+    "seat",
+    "guess",
+    "laugh",
+    "effect",
+    "impact",
+    "influence",
+    "chance",
+    "trouble",
+];
+
+const QUANTITIES: &[&str] = &["lots", "plenty", "hundreds", "thousands", "millions", "no", "two", "three"];
+
+/// A last resort for "have" of possession: "She has a good sense of humour." -> "She has got a
+/// good sense of humour."
+pub fn have_got(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let (k, _) = subject(p)?;
+    let object = p.lower(k + 1);
+    let owns = ["has", "have"].contains(&p.lower(k).as_str())
+        && (NOUN_PHRASE_DETERMINERS.contains(&object.as_str()) || QUANTITIES.contains(&object.as_str()))
+        && !p.items[k + 1..].iter().any(|t| HAVE_ACTIONS.contains(&t.text.to_lowercase().as_str()));
+    if !owns {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..=k].to_vec();
+    out.push(shape::word("got"));
+    out.extend_from_slice(&p.items[k + 1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shape::apply as run;
     use crate::shape::plain;
     use crate::tokens::{join, tokenize};
 
@@ -686,5 +768,27 @@ mod tests {
         assert_eq!(polite("Can you help me?").as_deref(), Some("Could you help me?"));
         assert_eq!(polite("Please, no."), None);
         assert_eq!(polite("Please!"), None);
+    }
+
+    #[test]
+    fn have_of_possession() {
+        assert_eq!(
+            run(have_got, "She has a good sense of humour.").as_deref(),
+            Some("She has got a good sense of humour.")
+        );
+        assert_eq!(
+            run(have_got, "The library has thousands of old books.").as_deref(),
+            Some("The library has got thousands of old books.")
+        );
+        for kept in [
+            "She has breakfast at eight.",
+            "We have a meeting.",
+            "They have been here.",
+            "I have to go.",
+            "Has she a car?",
+            "She had a cold.",
+        ] {
+            assert_eq!(run(have_got, kept), None, "{kept}");
+        }
     }
 }

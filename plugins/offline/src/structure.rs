@@ -2,10 +2,10 @@
 //! paraphraser uses one of them: one structural change keeps a sentence readable and close in
 //! meaning, several at once do not.
 
-use crate::rules::{adverbs, clauses, connectives, coordination, place, time};
+use crate::phrasal;
+use crate::rules::{adverbs, clauses, connectives, coordination, place, tense, time, voice};
 use crate::shape::plain;
 use crate::tokens::Token;
-use crate::{phrasal, voice};
 
 /// Every word-order rewrite that applies to the sentence, in order of preference: moves that
 /// keep every word first, the passive (which adds two) last.
@@ -40,9 +40,15 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
 /// tense, so never preferred.
 pub fn last_resort(tokens: &[Token]) -> Option<Vec<Token>> {
     let p = plain(tokens)?;
-    [voice::perfect_to_past, voice::past_to_perfect, voice::having_done, voice::have_got, voice::can_be_found]
-        .iter()
-        .find_map(|rewrite| rewrite(&p))
+    [
+        tense::perfect_to_past,
+        tense::past_to_perfect,
+        tense::having_done,
+        phrasal::have_got,
+        voice::can_be_found,
+    ]
+    .iter()
+    .find_map(|rewrite| rewrite(&p))
 }
 
 #[cfg(test)]

@@ -11,4 +11,6 @@ pub mod coordination;
 pub mod phrases;
 pub mod place;
 pub mod possessive;
+pub mod tense;
 pub mod time;
+pub mod voice;
