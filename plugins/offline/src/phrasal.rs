@@ -11,7 +11,10 @@ use crate::morph::{self, Form};
 use crate::shape::{self, Plain, starting};
 use crate::syntax::{subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
-use crate::words::{NOUN_PHRASE_DETERMINERS, SINGULAR_DETERMINERS};
+use crate::words::{
+    ARTICLES, FINITE_BE, FINITE_DO, FINITE_HAVE, NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES,
+    SINGULAR_DETERMINERS, concat,
+};
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
 /// meaning as its replacement in every common use.
@@ -301,10 +304,13 @@ fn next_ok(next: Option<&str>, need: Next) -> bool {
     }
 }
 
-const FINITE: &[&str] = &[
-    "is", "are", "was", "were", "will", "would", "can", "could", "should", "must", "has", "have", "had",
-    "may", "might", "do", "does", "did",
-];
+/// The auxiliaries that show a finite verb ("shall" left out, as in a clause it is rare).
+const FINITE: &[&str] = &concat::<18>(&[
+    FINITE_BE,
+    FINITE_HAVE,
+    FINITE_DO,
+    &["will", "would", "can", "could", "should", "must", "may", "might"],
+]);
 
 /// Whether a finite verb comes within the four words after token `last`, so that what follows
 /// is a clause ("said my teeth are fine") and not an object ("said her name").
@@ -428,7 +434,8 @@ fn purpose_to(tokens: &[Token], i: usize) -> bool {
     // noun an object rather than a subject ("the window to let in air").
     let object = i >= 4
         && prev_word(tokens, i - 2).is_some_and(|d| {
-            ["the", "a", "an", "my", "his", "her", "our", "their", "your", "some"].contains(&d.as_str())
+            let d = d.as_str();
+            ARTICLES.contains(&d) || PERSONAL_POSSESSIVES.contains(&d) || d == "some"
         });
     // "asked the man to leave": the man is to leave, not the asking; after such a verb the
     // infinitive is its second object.

@@ -6,7 +6,9 @@ use crate::morph::{self, Form};
 use crate::register::{self, Verdict};
 use crate::syntax::wants_participle;
 use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
-use crate::words::{BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, clearly_finite, is_noun};
+use crate::words::{
+    BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, SUBJECT_PRONOUNS, clearly_finite, is_noun,
+};
 
 /// A replacement for one word token.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +32,6 @@ const REPEAT_WINDOW: usize = 60;
 /// Evidence given to a reading that SemCor never tagged.
 const SMOOTHING: f64 = 0.5;
 
-const SUBJECTS: &[&str] = &["i", "you", "we", "they", "he", "she", "it", "who"];
 const BARE_VERB_CUES: &[&str] = &[
     "can",
     "could",
@@ -105,7 +106,7 @@ impl Cue {
         let is = |list: &[&str]| list.contains(&prev.as_str());
         if is(DETERMINERS) {
             Cue::NounPhrase
-        } else if is(SUBJECTS) {
+        } else if is(SUBJECT_PRONOUNS) || prev == "who" {
             Cue::Finite
         } else if is(BARE_VERB_CUES) {
             Cue::BareVerb

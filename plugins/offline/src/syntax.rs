@@ -7,8 +7,9 @@ use crate::lexicon::Pos;
 use crate::shape::Plain;
 use crate::tokens::{Kind, Token, prev_word};
 use crate::words::{
-    BE_FORMS, CLAUSE_WORDS, DETERMINERS, HAVE_FORMS, NOUN_PHRASE_DETERMINERS, PHRASE_PREPOSITIONS,
-    SUBJECT_PRONOUNS, clear_pos, is_noun, is_plural_noun, is_verbish, modifier_or_noun,
+    ARTICLES, BE_FORMS, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_HAVE, HAVE_FORMS,
+    NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, clear_pos, is_noun,
+    is_plural_noun, is_verbish, modifier_or_noun,
 };
 
 /// The end (exclusive) of a noun phrase "det (modifier) noun" starting at `k`; an object
@@ -52,7 +53,7 @@ pub fn noun_phrase(p: &Plain, k: usize, object: bool) -> Option<usize> {
 pub fn noun_subject_end(p: &Plain) -> Option<usize> {
     let end = noun_phrase(p, 0, false)?;
     let next = p.lower(3);
-    let auxiliary = ["is", "are", "was", "were", "has", "have", "had"].contains(&next.as_str());
+    let auxiliary = FINITE_BE.contains(&next.as_str()) || FINITE_HAVE.contains(&next.as_str());
     // Before "is" or "has" a noun after a noun is a compound's head ("the bus stop is") even when
     // the first could be a verb.
     let longer =
@@ -77,9 +78,11 @@ pub fn subject(p: &Plain) -> Option<(usize, bool)> {
 pub fn has_clause_word(p: &Plain, skip: usize) -> bool {
     p.items.iter().enumerate().any(|(k, t)| {
         let w = t.text.to_lowercase();
+        let next = p.lower(k + 1);
         let preposition = ["as", "to"].contains(&w.as_str())
-            && ["a", "an", "the", "my", "your", "his", "her", "our", "their", "school", "work", "bed"]
-                .contains(&p.lower(k + 1).as_str());
+            && (ARTICLES.contains(&next.as_str())
+                || PERSONAL_POSSESSIVES.contains(&next.as_str())
+                || ["school", "work", "bed"].contains(&next.as_str()));
         k != skip && CLAUSE_WORDS.contains(&w.as_str()) && !preposition
     })
 }

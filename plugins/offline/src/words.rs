@@ -9,7 +9,7 @@ use crate::morph::{self, Form};
 
 /// The lists joined into one array, at compile time: a narrower or wider class is spelled as
 /// the classes it is made of. `N` must be the total length.
-const fn concat<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] {
+pub const fn concat<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] {
     let mut out = [""; N];
     let (mut k, mut i) = (0, 0);
     while i < parts.len() {
@@ -103,6 +103,9 @@ pub const ADVERB_BINDERS: &[&str] = &concat::<21>(&[TIME_PREPOSITIONS, &["as", "
 pub const OBJECT_PRONOUNS: &[&str] = &["me", "us", "him", "her", "them", "you"];
 /// The forms of "be" that head a clause in the present or the past.
 pub const FINITE_BE: &[&str] = &["is", "are", "was", "were"];
+/// The forms of "have" and "do" that head a clause.
+pub const FINITE_HAVE: &[&str] = &["has", "have", "had"];
+pub const FINITE_DO: &[&str] = &["do", "does", "did"];
 /// The weekdays' names, the tail of `TIME_NOUNS`.
 pub const DAY_NAMES: &[&str] =
     &["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];

@@ -6,7 +6,10 @@ use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{capitalise, is_all_caps, is_title, words_like};
 use crate::tokens::{Kind, Token, next_word};
-use crate::words::{DEFINITE_DETERMINERS, clear_pos, is_noun};
+use crate::words::{
+    ARTICLES, DEFINITE_DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE, PERSONAL_POSSESSIVES, clear_pos,
+    concat, is_noun,
+};
 
 /// Contractions and their expansions, lowercase with a straight apostrophe. The "'s" forms are
 /// handled apart, since they stand for "is" or "has".
@@ -94,10 +97,9 @@ pub fn expand_contractions(tokens: Vec<Token>) -> Vec<Token> {
     out
 }
 
-const NEGATABLE: &[&str] = &[
-    "do", "does", "did", "is", "are", "was", "were", "have", "has", "had", "will", "would", "should",
-    "could", "must",
-];
+/// The auxiliaries whose "not" contracts ("don't", "wouldn't"); "will" becomes "won't" apart.
+const NEGATABLE: &[&str] =
+    &concat::<15>(&[FINITE_DO, FINITE_BE, FINITE_HAVE, &["will", "would", "should", "could", "must"]]);
 
 /// Words after which "it is" may become "it's": a contraction cannot end a clause ("I know what
 /// it is"), so the next word must clearly continue it.
@@ -155,8 +157,9 @@ fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
                 (noun, "is") if subject_noun(tokens, i, noun) => true,
                 // "Where is the station?" -> "Where's the station?"
                 ("where" | "who" | "how", "is") => {
-                    ["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that", "it"]
-                        .contains(&after)
+                    ARTICLES.contains(&after)
+                        || PERSONAL_POSSESSIVES.contains(&after)
+                        || ["this", "that", "it"].contains(&after)
                 }
                 ("i" | "you" | "we" | "they", "have") => {
                     ["been", "got", "never", "already", "just", "always"].contains(&after)

@@ -8,8 +8,8 @@ use crate::shape::{self, Plain, capitalise, is_title, leaving_start, starting};
 use crate::syntax::phrase_ends_after;
 use crate::tokens::{Kind, Token, is_sentence_start, matches_at, plain_lower, word_before};
 use crate::words::{
-    CLAUSE_WORDS, DEFINITE_DETERMINERS, clear_pos, clearly_finite, is_noun, is_plural_noun, lowercase_ok,
-    modifier_or_noun, pos_share,
+    ARTICLES, CLAUSE_WORDS, DEFINITE_DETERMINERS, FINITE_BE, FINITE_HAVE, PERSONAL_POSSESSIVES, clear_pos,
+    clearly_finite, concat, is_noun, is_plural_noun, lowercase_ok, modifier_or_noun, pos_share,
 };
 
 /// Pairs that are idioms in their order ("salt and pepper").
@@ -107,10 +107,8 @@ pub fn swap_coordination(tokens: &mut [Token]) -> bool {
 }
 
 /// Words that open a listed noun phrase.
-const LIST_OPENERS: &[&str] = &[
-    "a", "an", "the", "my", "your", "his", "her", "our", "their", "some", "two", "three", "four", "five",
-    "several",
-];
+const LIST_OPENERS: &[&str] =
+    &concat::<15>(&[ARTICLES, PERSONAL_POSSESSIVES, &["some", "two", "three", "four", "five", "several"]]);
 
 /// The end (exclusive) of a short noun phrase opening at `k` ("two brothers", "a big garden").
 fn listed_phrase(p: &Plain, k: usize) -> Option<usize> {
@@ -143,7 +141,7 @@ pub fn swap_listed_objects(p: &Plain) -> Option<Vec<Token>> {
     }
     // The list is the object of the verb right before it.
     let verb = p.lower(start - 1);
-    if !(clearly_finite(&verb, true) || ["has", "have", "had"].contains(&verb.as_str())) {
+    if !(clearly_finite(&verb, true) || FINITE_HAVE.contains(&verb.as_str())) {
         return None;
     }
     let mut out: Vec<Token> = p.items[..start].to_vec();
@@ -160,7 +158,7 @@ pub fn invert_comparison(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let n = p.items.len();
-    let be = (2..n.min(5)).find(|&k| ["is", "are", "was", "were"].contains(&p.lower(k).as_str()))?;
+    let be = (2..n.min(5)).find(|&k| FINITE_BE.contains(&p.lower(k).as_str()))?;
     let than = be + 3;
     let side_ok = |from: usize, to: usize| {
         to - from >= 2

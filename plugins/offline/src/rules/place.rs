@@ -8,8 +8,8 @@ use crate::shape::{self, Plain, comma, leaving_start, starting};
 use crate::syntax::has_clause_word;
 use crate::tokens::Token;
 use crate::words::{
-    DEFINITE_DETERMINERS, PHRASE_DETERMINERS, PLACE_PREPOSITIONS, clearly_finite, is_manner_adverb, is_noun,
-    modifier_or_noun,
+    DEFINITE_DETERMINERS, FINITE_BE, FINITE_HAVE, PHRASE_DETERMINERS, PLACE_PREPOSITIONS, clearly_finite,
+    is_manner_adverb, is_noun, modifier_or_noun,
 };
 
 /// The start of a place or time phrase ending the sentence: a preposition, a determiner, at
@@ -55,9 +55,8 @@ fn trailing_place_phrase(p: &Plain) -> Option<usize> {
         "grew", "happened", "reading", "studying", "swimming", "walking", "running", "cooking", "talking",
     ];
     // "is charging in the bedroom": a progressive with nothing after it.
-    let progressive = before.ends_with("ing")
-        && start >= 2
-        && ["is", "are", "was", "were"].contains(&p.lower(start - 2).as_str());
+    let progressive =
+        before.ends_with("ing") && start >= 2 && FINITE_BE.contains(&p.lower(start - 2).as_str());
     let particle = particle || progressive || INTRANSITIVE.contains(&before.as_str());
     let before_ok = noun.at_least(8, 10) || determined || particle || is_manner_adverb(&before);
     (last_ok && inner_ok && before_ok).then_some(start)
@@ -126,7 +125,7 @@ pub fn front_subject_place(p: &Plain) -> Option<Vec<Token>> {
     // working").
     let be = (prep + 3..n.min(prep + 8)).find(|&k| {
         let w = p.lower(k);
-        ["is", "are", "was", "were", "has", "have", "had"].contains(&w.as_str()) || clearly_finite(&w, true)
+        FINITE_BE.contains(&w.as_str()) || FINITE_HAVE.contains(&w.as_str()) || clearly_finite(&w, true)
     })?;
     let place_ok = (prep + 2..be).all(|k| {
         let w = p.lower(k);

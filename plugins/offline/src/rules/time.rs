@@ -7,8 +7,14 @@ use crate::morph;
 use crate::shape::{self, Plain, comma, leaving_start, starting};
 use crate::syntax::has_clause_word;
 use crate::tokens::Token;
-use crate::words::{DAY_NAMES, PHRASE_DETERMINERS, TIME_BINDERS, TIME_NOUNS, WEEKDAYS};
+use crate::words::{
+    DAY_NAMES, FINITE_BE, PERSONAL_POSSESSIVES, PHRASE_DETERMINERS, TIME_BINDERS, TIME_NOUNS, WEEKDAYS,
+    concat,
+};
 
+/// Forms of "be" after which a time phrase is what the subject is ("The meeting is in the
+/// afternoon."), not when something happens.
+const LINKING_BE: &[&str] = &concat::<6>(&[FINITE_BE, &["be", "been"]]);
 /// Hours said as words ("opens at seven").
 const CLOCK_HOURS: &[&str] =
     &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
@@ -61,7 +67,7 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
     let during = n >= 3 && w(3) == "during" && PHRASE_DETERMINERS.contains(&w(2).as_str());
     let spare = n >= 4
         && w(4) == "in"
-        && ["my", "his", "her", "our", "their", "your"].contains(&w(3).as_str())
+        && PERSONAL_POSSESSIVES.contains(&w(3).as_str())
         && ["spare", "free"].contains(&w(2).as_str())
         && last == "time";
     let len = if spare {
@@ -78,7 +84,7 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
         || (w(2) == "at" && last == "night")
         || (["last", "this", "yesterday", "tomorrow"].contains(&w(2).as_str()) && two);
     // After "be" the word is what the subject was ("The bus was late this morning.").
-    let linked = ["is", "are", "was", "were", "be", "been"].contains(&w(len + 2).as_str());
+    let linked = LINKING_BE.contains(&w(len + 2).as_str());
     let len = if part_of_day && !linked && n > len && ["early", "late"].contains(&w(len + 1).as_str()) {
         len + 1
     } else {
@@ -106,7 +112,7 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     // "The meeting is in the afternoon.": the phrase is what the subject is, so it stays.
-    if n < len + 3 || ["is", "are", "was", "were", "be", "been"].contains(&p.from_end(len + 1).as_str()) {
+    if n < len + 3 || LINKING_BE.contains(&p.from_end(len + 1).as_str()) {
         return None;
     }
     let mut out = vec![starting(&p.items[n - len])];

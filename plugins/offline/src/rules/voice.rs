@@ -12,8 +12,9 @@ use crate::shape::{self, Plain, leaving_start, starting};
 use crate::syntax::{noun_phrase, noun_subject_end};
 use crate::tokens::Token;
 use crate::words::{
-    FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS,
-    TIME_NOUNS, Tense, finite_lemma, is_noun, is_plural_noun, is_verbish, modifier_or_noun, participle_lemma,
+    ARTICLES, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS,
+    TIME_NOUNS, Tense, concat, finite_lemma, is_noun, is_plural_noun, is_verbish, modifier_or_noun,
+    participle_lemma,
 };
 
 /// Subject pronouns that read well after "by", with their object forms.
@@ -389,13 +390,11 @@ pub fn dative(p: &Plain) -> Option<Vec<Token>> {
 
 /// "The nurse gave the patient some water." -> "The nurse gave some water to the patient."
 fn dative_noun(p: &Plain) -> Option<Vec<Token>> {
-    const THING_DETERMINERS: &[&str] =
-        &["a", "an", "some", "the", "his", "her", "their", "my", "our", "your"];
+    const THING_DETERMINERS: &[&str] = &concat::<10>(&[ARTICLES, PERSONAL_POSSESSIVES, &["some"]]);
     let (k, preposition) = (1..p.items.len().saturating_sub(3)).find_map(|k| {
         let preposition = dative_preposition(&p.lower(k))?;
-        ["the", "his", "her", "my", "our", "their", "your"]
-            .contains(&p.lower(k + 1).as_str())
-            .then_some((k, preposition))
+        let person = p.lower(k + 1);
+        (person == "the" || PERSONAL_POSSESSIVES.contains(&person.as_str())).then_some((k, preposition))
     })?;
     let person_end = k + 3;
     let person_ok = is_noun(&p.lower(k + 2)) && THING_DETERMINERS.contains(&p.lower(person_end).as_str());
