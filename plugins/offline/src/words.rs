@@ -25,17 +25,25 @@ pub const fn concat<const N: usize>(parts: &[&[&'static str]]) -> [&'static str;
     out
 }
 
+// The closed classes, and the named parts of them that rules read.
+
 pub const ARTICLES: &[&str] = &["the", "a", "an"];
+
 pub const DEMONSTRATIVES: &[&str] = &["this", "that", "these", "those"];
+
 /// The possessive determiners of persons, whose possessor may be the subject itself ("hurt his
 /// knee").
 pub const PERSONAL_POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
+
 pub const POSSESSIVE_DETERMINERS: &[&str] = &concat::<7>(&[PERSONAL_POSSESSIVES, &["its"]]);
+
 pub const QUANTIFIERS: &[&str] =
     &["every", "each", "another", "some", "any", "no", "many", "few", "several", "both", "either", "neither"];
+
 /// Numbers that count a phrase's noun ("two weeks", "twelve hours").
 pub const SMALL_NUMBERS: &[&str] =
     &["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve"];
+
 /// Every determiner but "that", which more often opens a clause than a noun phrase: after one of
 /// these comes a noun or an adjective.
 pub const DETERMINERS: &[&str] = &concat::<27>(&[
@@ -45,30 +53,32 @@ pub const DETERMINERS: &[&str] = &concat::<27>(&[
     QUANTIFIERS,
     &["such", "whose"],
 ]);
+
 /// The determiners of the noun phrases that the voice and tense rules take as subject or object
 /// ("the", "my", "these", "several", "some"): not "its", which points back, nor quantifiers like
 /// "every", "no", whose phrase does not move into a passive unchanged.
 pub const NOUN_PHRASE_DETERMINERS: &[&str] =
     &concat::<15>(&[ARTICLES, PERSONAL_POSSESSIVES, DEMONSTRATIVES, &["several", "some"]]);
+
 /// The determiners that open a place or time phrase ("in the garden", "every morning", "for two
 /// weeks").
 pub const PHRASE_DETERMINERS: &[&str] =
     &concat::<24>(&[ARTICLES, PERSONAL_POSSESSIVES, DEMONSTRATIVES, &["every"], SMALL_NUMBERS]);
+
 /// The determiners a singular noun takes ("the", "its", "this"; not "these"): before a possessive
 /// owner ("the dog's") or a noun ("the plan").
 pub const SINGULAR_DETERMINERS: &[&str] =
     &concat::<12>(&[ARTICLES, POSSESSIVE_DETERMINERS, &["this", "that"]]);
+
 /// The definite determiners a subject of one thing opens with ("the", "my", "this").
 pub const DEFINITE_DETERMINERS: &[&str] = &concat::<9>(&[&["the"], PERSONAL_POSSESSIVES, &["this", "that"]]);
 
-/// The prepositions (with "next" of "next to", and the particles "up", "down", "out", "off",
-/// which are prepositions too): no rule keeps a list of its own, only a named part of this one.
-pub const PREPOSITIONS: &[&str] = &[
-    "in", "on", "at", "near", "next", "under", "behind", "outside", "inside", "beside", "across", "around",
-    "above", "below", "between", "opposite", "by", "into", "onto", "over", "with", "for", "from", "during",
-    "after", "before", "to", "off", "up", "down", "out", "through", "along", "towards", "of", "about",
-    "without", "among", "against", "until", "till", "since", "than", "as", "like",
-];
+/// The pronouns in the subject case.
+pub const SUBJECT_PRONOUNS: &[&str] = &["i", "you", "he", "she", "we", "they", "it"];
+
+/// The pronouns in the object case, as after a verb or a preposition.
+pub const OBJECT_PRONOUNS: &[&str] = &["me", "us", "him", "her", "them", "you"];
+
 /// The prepositions that open a phrase after a noun phrase, which therefore ends there ("the keys
 /// on the table", "a letter to my aunt"); not "of", which continues it.
 pub const PHRASE_PREPOSITIONS: &[&str] = &[
@@ -76,158 +86,71 @@ pub const PHRASE_PREPOSITIONS: &[&str] = &[
     "above", "below", "between", "opposite", "by", "into", "onto", "over", "with", "for", "from", "during",
     "after", "before", "to", "off", "up", "down", "out", "through", "along", "towards",
 ];
+
+/// The prepositions (with "next" of "next to", and the particles "up", "down", "out", "off",
+/// which are prepositions too): no rule keeps a list of its own, only a named part of this one.
+pub const PREPOSITIONS: &[&str] = &concat::<45>(&[
+    PHRASE_PREPOSITIONS,
+    &["of", "about", "without", "among", "against", "until", "till", "since", "than", "as", "like"],
+]);
+
 /// The prepositions that open a place phrase at the end of a sentence ("at the beach"), and
 /// "during" and "through", whose phrase moves the same way.
 pub const PLACE_PREPOSITIONS: &[&str] = &[
     "at", "in", "on", "during", "near", "outside", "inside", "behind", "along", "across", "around",
     "through", "from",
 ];
+
 /// The prepositions that are never a particle nor a conjunction: what follows one is its object
 /// (a noun, an adjective, a gerund), never a finite verb ("closed for repairs").
 pub const OBJECT_PREPOSITIONS: &[&str] = &[
     "for", "with", "of", "from", "about", "without", "into", "onto", "during", "under", "between", "among",
     "against", "towards", "through",
 ];
+
 /// The prepositions that govern a time word after them ("until tomorrow", "the end of last year").
 const TIME_PREPOSITIONS: &[&str] = &[
     "of", "for", "since", "until", "till", "by", "from", "than", "about", "like", "with", "to", "in", "on",
     "at", "during", "after", "before",
 ];
+
 /// The words that tie a time phrase after them to what comes before ("the end of last year"), so
 /// that the phrase cannot move.
 pub const TIME_BINDERS: &[&str] = &concat::<20>(&[TIME_PREPOSITIONS, &["the", "a"]]);
+
 /// The words that tie a time adverb after them to what comes before ("since yesterday", "as
 /// today").
 pub const ADVERB_BINDERS: &[&str] = &concat::<21>(&[TIME_PREPOSITIONS, &["as", "through", "the"]]);
 
-pub const OBJECT_PRONOUNS: &[&str] = &["me", "us", "him", "her", "them", "you"];
+/// Words that start another clause or coordinate one: with them in the sentence, a moved
+/// adverb or phrase could attach to the wrong verb.
+pub const CLAUSE_WORDS: &[&str] = &[
+    "and", "but", "or", "because", "so", "when", "while", "if", "that", "who", "which", "where", "until",
+    "before", "after", "although", "since", "than", "as", "to",
+];
+
 /// The forms of "be" that head a clause in the present or the past.
 pub const FINITE_BE: &[&str] = &["is", "are", "was", "were"];
-/// The forms of "have" and "do" that head a clause.
+
+/// The forms of "have" that head a clause.
 pub const FINITE_HAVE: &[&str] = &["has", "have", "had"];
+
+/// The forms of "do" that head a clause.
 pub const FINITE_DO: &[&str] = &["do", "does", "did"];
+
+/// Every form of "be", with the contractions that end in one ("it's", "they're").
+pub const BE_FORMS: &[&str] = &[
+    "is", "are", "was", "were", "be", "been", "being", "am", "isn't", "aren't", "wasn't", "weren't", "it's",
+    "he's", "she's", "that's", "there's", "what's", "i'm", "you're", "we're", "they're",
+];
+
+/// Every form of "have", with the contractions that end in one ("I've").
+pub const HAVE_FORMS: &[&str] =
+    &["have", "has", "had", "having", "haven't", "hasn't", "hadn't", "i've", "you've", "we've", "they've"];
+
 /// The weekdays' names, the tail of `TIME_NOUNS`.
 pub const DAY_NAMES: &[&str] =
     &["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
-
-/// A noun, or a plain word the lexicon does not know (WordNet leaves out untagged nouns
-/// without synonyms, such as "cafe").
-pub fn is_noun(word: &str) -> bool {
-    let a = morph::analyse(word);
-    a.iter().any(|a| a.pos == Pos::Noun)
-        || (a.is_empty()
-            && word.len() > 2
-            && word.bytes().all(|b| b.is_ascii_lowercase())
-            && !lexicon::is_stopword(word))
-}
-
-/// A plural noun, or a singular one that agrees as a plural ("police").
-pub fn is_plural_noun(word: &str) -> bool {
-    // WordNet lists some plurals as lemmas of their own ("brakes", "glasses"): they still agree
-    // as plurals. These few in "-s" are singular.
-    const SINGULAR: &[&str] =
-        &["news", "physics", "mathematics", "series", "species", "economics", "politics"];
-    let a = morph::analyse(word);
-    // A word WordNet does not know ("neighbours", British spellings) is plural by its ending.
-    let unknown_plural = a.is_empty()
-        && is_noun(word)
-        && word.ends_with('s')
-        && !["ss", "us", "is"].iter().any(|end| word.ends_with(end));
-    // Collective nouns that always agree as plurals.
-    const PLURAL: &[&str] = &["police", "people", "cattle"];
-    PLURAL.contains(&word)
-        || (unknown_plural || a.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural))
-            && !SINGULAR.contains(&word)
-}
-
-/// Adjectives or nouns only: the words between a determiner and its head noun.
-pub fn modifier_or_noun(word: &str) -> bool {
-    // A function word that is also an adjective.
-    if word == "little" {
-        return true;
-    }
-    let a = morph::analyse(word);
-    let nominal = morph::evidence(&a, |a| matches!(a.pos, Pos::Noun | Pos::Adj));
-    // Between a determiner and its noun a participle is an adjective too ("a fallen tree").
-    let participle =
-        a.iter().any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Participle | Form::PastOrParticiple));
-    !a.is_empty() && (nominal.at_least(8, 10) || participle)
-}
-
-pub fn is_verbish(word: &str) -> bool {
-    morph::evidence(&morph::analyse(word), |a| a.pos == Pos::Verb).more_than(1, 2)
-}
-
-/// The lemma of a finite verb in `tense` (past, or the present's third person), when most of
-/// the word's evidence says it is one.
-pub fn finite_lemma(word: &str, tense: Tense, after_pronoun: bool) -> Option<&'static str> {
-    let analyses = morph::analyse(word);
-    let matches = |a: &morph::Analysis| {
-        a.pos == Pos::Verb
-            && match tense {
-                Tense::Past => matches!(a.form, Form::Past | Form::PastOrParticiple),
-                Tense::Present => a.form == Form::ThirdPerson,
-            }
-    };
-    let needed = if after_pronoun { 5 } else { 7 };
-    morph::evidence(&analyses, matches).at_least(needed, 10).then_some(())?;
-    analyses.iter().find(|a| matches(a)).map(|a| a.entry.lemma)
-}
-
-/// The tense `finite_lemma` looks for.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Tense {
-    Past,
-    Present,
-}
-
-/// The lemma of a past participle.
-pub fn participle_lemma(word: &str) -> Option<&'static str> {
-    morph::analyse(word)
-        .into_iter()
-        .find(|a| {
-            a.pos == Pos::Verb
-                && (matches!(a.form, Form::Participle | Form::PastOrParticiple)
-                    // "run", "come": the participle is the base form.
-                    || (a.form == Form::Base && morph::inflect(a.entry.lemma, Pos::Verb, Form::Participle).as_deref() == Some(word)))
-        })
-        .map(|a| a.entry.lemma)
-}
-
-/// The share of the SemCor evidence for a word that is in one part of speech (smoothed, so that
-/// untagged readings count a little).
-pub fn pos_share(word: &str, pos: Pos) -> f64 {
-    let analyses = morph::analyse(word);
-    let total: f64 = analyses.iter().map(|a| f64::from(a.weight) + 0.5).sum();
-    let part: f64 = analyses.iter().filter(|a| a.pos == pos).map(|a| f64::from(a.weight) + 0.5).sum();
-    if total > 0.0 { part / total } else { 0.0 }
-}
-
-/// The part of speech a word clearly has, if one has 80% of the evidence.
-pub fn clear_pos(word: &str) -> Option<Pos> {
-    Pos::ALL.into_iter().find(|&p| pos_share(word, p) >= 0.8)
-}
-
-/// Whether a word at the start of a sentence may be written in lowercase when a rewrite moves it
-/// inside: a function word or a common noun, never "I" or a possible name.
-pub fn lowercase_ok(word: &str) -> bool {
-    let lower = word.to_lowercase();
-    if lower == "i" || lower.starts_with("i'") || lower.starts_with("i’") || !lower.is_ascii() {
-        return false;
-    }
-    if lexicon::is_stopword(&lower) {
-        return true;
-    }
-    let analyses = morph::analyse(&lower);
-    !analyses.is_empty() && analyses.iter().all(|a| !a.entry.proper)
-}
-
-/// Whether most of a word's evidence (six tenths) reads it as a finite verb: a past or
-/// third-person form ("needs", "took"), and, with `participle`, a regular "-ed" form that may
-/// also be a participle ("walked").
-pub fn clearly_finite(word: &str, participle: bool) -> bool {
-    morph::evidence(&morph::analyse(word), |a| morph::is_finite(a, participle)).at_least(6, 10)
-}
 
 /// Nouns of time, the names of the days last (`DAY_NAMES` is their tail); a time phrase ends with
 /// one, and they date an event.
@@ -264,6 +187,23 @@ pub const WEEKDAYS: &[&str] = &[
     "weekends",
 ];
 
+/// The months, but "may", which is far more often the verb.
+pub const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// Adverbs of how often or when in a sequence, which stand after the subject and may move to the
+/// front ("Usually, I walk").
 pub const FREQUENCY_ADVERBS: &[&str] = &[
     "usually",
     "often",
@@ -315,6 +255,99 @@ pub const LY_NOT_MANNER: &[&str] = &[
     "invariably",
 ];
 
+// The word classes, read from the lexicon's evidence.
+
+/// A noun, or a plain word the lexicon does not know (WordNet leaves out untagged nouns
+/// without synonyms, such as "cafe").
+pub fn is_noun(word: &str) -> bool {
+    let a = morph::analyse(word);
+    a.iter().any(|a| a.pos == Pos::Noun)
+        || (a.is_empty()
+            && word.len() > 2
+            && word.bytes().all(|b| b.is_ascii_lowercase())
+            && !lexicon::is_stopword(word))
+}
+
+/// A plural noun, or a singular one that agrees as a plural ("police").
+pub fn is_plural_noun(word: &str) -> bool {
+    // WordNet lists some plurals as lemmas of their own ("brakes", "glasses"): they still agree
+    // as plurals. These few in "-s" are singular.
+    const SINGULAR: &[&str] =
+        &["news", "physics", "mathematics", "series", "species", "economics", "politics"];
+    let a = morph::analyse(word);
+    // A word WordNet does not know ("neighbours", British spellings) is plural by its ending.
+    let unknown_plural = a.is_empty()
+        && is_noun(word)
+        && word.ends_with('s')
+        && !["ss", "us", "is"].iter().any(|end| word.ends_with(end));
+    // Collective nouns that always agree as plurals.
+    const PLURAL: &[&str] = &["police", "people", "cattle"];
+    PLURAL.contains(&word)
+        || (unknown_plural || a.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural))
+            && !SINGULAR.contains(&word)
+}
+
+/// Adjectives or nouns only: the words between a determiner and its head noun.
+pub fn modifier_or_noun(word: &str) -> bool {
+    // A function word that is also an adjective.
+    if word == "little" {
+        return true;
+    }
+    let a = morph::analyse(word);
+    let nominal = morph::evidence(&a, |a| matches!(a.pos, Pos::Noun | Pos::Adj));
+    // Between a determiner and its noun a participle is an adjective too ("a fallen tree").
+    let participle =
+        a.iter().any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Participle | Form::PastOrParticiple));
+    !a.is_empty() && (nominal.at_least(8, 10) || participle)
+}
+
+pub fn is_verbish(word: &str) -> bool {
+    morph::evidence(&morph::analyse(word), |a| a.pos == Pos::Verb).more_than(1, 2)
+}
+
+/// Whether most of a word's evidence (six tenths) reads it as a finite verb: a past or
+/// third-person form ("needs", "took"), and, with `participle`, a regular "-ed" form that may
+/// also be a participle ("walked").
+pub fn clearly_finite(word: &str, participle: bool) -> bool {
+    morph::evidence(&morph::analyse(word), |a| morph::is_finite(a, participle)).at_least(6, 10)
+}
+
+/// The tense `finite_lemma` looks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Tense {
+    Past,
+    Present,
+}
+
+/// The lemma of a finite verb in `tense` (past, or the present's third person), when most of
+/// the word's evidence says it is one.
+pub fn finite_lemma(word: &str, tense: Tense, after_pronoun: bool) -> Option<&'static str> {
+    let analyses = morph::analyse(word);
+    let matches = |a: &morph::Analysis| {
+        a.pos == Pos::Verb
+            && match tense {
+                Tense::Past => matches!(a.form, Form::Past | Form::PastOrParticiple),
+                Tense::Present => a.form == Form::ThirdPerson,
+            }
+    };
+    let needed = if after_pronoun { 5 } else { 7 };
+    morph::evidence(&analyses, matches).at_least(needed, 10).then_some(())?;
+    analyses.iter().find(|a| matches(a)).map(|a| a.entry.lemma)
+}
+
+/// The lemma of a past participle.
+pub fn participle_lemma(word: &str) -> Option<&'static str> {
+    morph::analyse(word)
+        .into_iter()
+        .find(|a| {
+            a.pos == Pos::Verb
+                && (matches!(a.form, Form::Participle | Form::PastOrParticiple)
+                    // "run", "come": the participle is the base form.
+                    || (a.form == Form::Base && morph::inflect(a.entry.lemma, Pos::Verb, Form::Participle).as_deref() == Some(word)))
+        })
+        .map(|a| a.entry.lemma)
+}
+
 /// A manner adverb in "-ly": WordNet reads it only as an adverb, or does not know it at all
 /// (untagged adverbs are left out of the lexicon).
 pub fn is_manner_adverb(word: &str) -> bool {
@@ -328,36 +361,33 @@ pub fn is_manner_adverb(word: &str) -> bool {
     morph::analyse(word).iter().all(|a| a.pos == Pos::Adv)
 }
 
-/// Words that start another clause or coordinate one: with them in the sentence, a moved
-/// adverb or phrase could attach to the wrong verb.
-pub const CLAUSE_WORDS: &[&str] = &[
-    "and", "but", "or", "because", "so", "when", "while", "if", "that", "who", "which", "where", "until",
-    "before", "after", "although", "since", "than", "as", "to",
-];
+/// The share of the SemCor evidence for a word that is in one part of speech (smoothed, so that
+/// untagged readings count a little).
+pub fn pos_share(word: &str, pos: Pos) -> f64 {
+    let analyses = morph::analyse(word);
+    let total: f64 = analyses.iter().map(|a| f64::from(a.weight) + 0.5).sum();
+    let part: f64 = analyses.iter().filter(|a| a.pos == pos).map(|a| f64::from(a.weight) + 0.5).sum();
+    if total > 0.0 { part / total } else { 0.0 }
+}
 
-pub const SUBJECT_PRONOUNS: &[&str] = &["i", "you", "he", "she", "we", "they", "it"];
+/// The part of speech a word clearly has, if one has 80% of the evidence.
+pub fn clear_pos(word: &str) -> Option<Pos> {
+    Pos::ALL.into_iter().find(|&p| pos_share(word, p) >= 0.8)
+}
 
-pub const MONTHS: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
-
-pub const BE_FORMS: &[&str] = &[
-    "is", "are", "was", "were", "be", "been", "being", "am", "isn't", "aren't", "wasn't", "weren't", "it's",
-    "he's", "she's", "that's", "there's", "what's", "i'm", "you're", "we're", "they're",
-];
-
-pub const HAVE_FORMS: &[&str] =
-    &["have", "has", "had", "having", "haven't", "hasn't", "hadn't", "i've", "you've", "we've", "they've"];
+/// Whether a word at the start of a sentence may be written in lowercase when a rewrite moves it
+/// inside: a function word or a common noun, never "I" or a possible name.
+pub fn lowercase_ok(word: &str) -> bool {
+    let lower = word.to_lowercase();
+    if lower == "i" || lower.starts_with("i'") || lower.starts_with("i’") || !lower.is_ascii() {
+        return false;
+    }
+    if lexicon::is_stopword(&lower) {
+        return true;
+    }
+    let analyses = morph::analyse(&lower);
+    !analyses.is_empty() && analyses.iter().all(|a| !a.entry.proper)
+}
 
 /// Whether a word is a function word, a common lemma of the lexicon or a regular plural of one: a name
 /// such as "Maria" can also be read as an irregular form of a rare word ("mare"), and must keep
