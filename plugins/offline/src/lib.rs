@@ -3,21 +3,21 @@
 //! It paraphrases with WordNet 3.0, embedded in the component (see `data/` and
 //! `tools/build_lexicon.py`; the data's licence is `data/WORDNET-LICENSE`), and hand-written rules:
 //!
-//! * **Synonyms** (`substitute`, `register`). A content word is replaced by a common single-word
+//! * **Synonyms** (`rules::substitution`, `register`). A content word is replaced by a common single-word
 //!   synonym of its most frequent sense, put into the word's own form ("jumps" -> "leaps",
 //!   "started" -> "began" or "begun" as the context needs). The part of speech comes from the
 //!   word before; a hand-checked table of everyday words overrides WordNet where its synonyms
 //!   change the register or the sense ("phone" stays, "quick" -> "fast"; `data/everyday.txt`,
 //!   see `register`), and any other candidate must be used at least a tenth as often as the word
 //!   (SemCor counts), so "dies" never becomes "perishes".
-//! * **Word groups** (`rewrite`, `phrasal`). Contractions are expanded, or, in a text without any,
+//! * **Word groups** (`rules::contraction`, `rules::phrases`, `rules::phrasal`). Contractions are expanded, or, in a text without any,
 //!   made where grammatical; wordy phrases are shortened ("in order to" -> "to") and purpose
 //!   infinitives lengthened; phrasal verbs become one verb and back ("find out" <-> "discover",
 //!   "postpone" -> "put off"); function words with a near-synonym are swapped when the next word
 //!   allows ("almost" -> "nearly", "have to" -> "need to", "are going to" + verb -> "will",
 //!   "always forgets" -> "invariably forgets", "smells of" -> "smells like", "by the sea" ->
 //!   "beside the sea").
-//! * **Word order and voice** (`structure`, `reorder`, `voice`, `rewrite`). At most one per
+//! * **Word order and voice** (`structure` and the rules it lists). At most one per
 //!   sentence, the safest that applies: a leading or trailing because/when/if/although clause
 //!   moves to the other end, "X, so Y" becomes "Y because X", a time or place phrase or a
 //!   frequency adverb moves to the front, a manner adverb moves round its verb, "there is" comes
@@ -28,7 +28,7 @@
 //!   the bathroom, the tap is dripping."), two listed objects swap, the active voice becomes
 //!   passive or the passive active. Two coordinated nouns or adjectives swap; "the dog's owner"
 //!   becomes "the owner of the dog".
-//! * **Last resort.** A sentence nothing changed has its present perfect told as the simple past
+//! * **Last resort** (`rules::tense`, `rules::phrasal`, `rules::voice`). A sentence nothing changed has its present perfect told as the simple past
 //!   or, with no time given and no other clause, its simple past as the present perfect ("Our
 //!   team scored three goals." -> "Our team has scored three goals."); failing that, the first
 //!   of two past actions is told as done before the second ("The glass fell off the shelf and
@@ -54,17 +54,24 @@
 //!   several apply; 0 is the safest, others give another deterministic paraphrase.
 //!
 //! The algorithm lives in modules without SDK types, so that it tests natively; this file is the
-//! glue to the `provider` world.
+//! glue to the `provider` world. The modules stand in layers, each importing only those below:
+//!
+//! 1. `tokens` (tokens, sentences, and the navigation over a sentence's tokens) and `lexicon`
+//!    (the embedded WordNet), then `morph` (inflection) and `register` (the hand-checked table);
+//! 2. `words`: word classes and one named list per closed class;
+//! 3. `shape`: the one sentence builder (the plain shape, building, recasing);
+//! 4. `syntax`: where a sentence's parts are (subject, noun phrase, another clause);
+//! 5. `rules`: one file per family of rewrites, none importing another;
+//! 6. `structure` (the word-order rules and the last resorts, in order) and `paraphrase` (every
+//!    pass over a text, in order).
 
 pub mod lexicon;
 pub mod morph;
 pub mod paraphrase;
-pub mod phrasal;
 pub mod register;
 pub mod rules;
 pub mod shape;
 pub mod structure;
-pub mod substitute;
 pub mod syntax;
 pub mod tokens;
 pub mod words;

@@ -1,10 +1,11 @@
-//! The paraphraser: runs the rewrites over every sentence of a text, in an order that keeps
-//! each one's context intact, and guarantees a change whenever any rewrite applies.
+//! The paraphraser: runs the rules over every sentence of a text, in an order that keeps each
+//! one's context intact (contractions, phrases and word groups; then synonyms, chosen across the
+//! text; then coordination, possessives and the one structural candidate `structure` picks; then
+//! a last resort and the articles), and guarantees a change whenever any rule applies.
 
-use crate::phrasal;
-use crate::rules::{articles, contraction, coordination, phrases, possessive};
+use crate::rules::substitution::{self, Choice};
+use crate::rules::{articles, contraction, coordination, phrasal, phrases, possessive};
 use crate::structure;
-use crate::substitute::{self, Choice};
 use crate::tokens::{self, Piece, Token};
 
 /// Share of the words with a safe synonym that get replaced, when the operator sets nothing.
@@ -76,7 +77,7 @@ pub fn paraphrase(text: &str, options: &Options) -> String {
     for (s, tokens) in sentences(&mut pieces).enumerate() {
         for i in 0..tokens.len() {
             if tokens[i].is_word() && !tokens[i].changed {
-                choices.extend(substitute::synonym(tokens, i).map(|c| (s, c)));
+                choices.extend(substitution::synonym(tokens, i).map(|c| (s, c)));
             }
         }
     }

@@ -1,9 +1,10 @@
-//! The word-order rewrites of one sentence gathered as candidates, safest first, so that the
-//! paraphraser uses one of them: one structural change keeps a sentence readable and close in
-//! meaning, several at once do not.
+//! The order of the structural rules: the word-order rewrites of one sentence gathered as
+//! candidates, safest first, so that the paraphraser uses one of them (one structural change
+//! keeps a sentence readable and close in meaning, several at once do not), and the last resorts
+//! for a sentence nothing else changed. The rules themselves live in `rules/`; this is the one
+//! place that knows their order.
 
-use crate::phrasal;
-use crate::rules::{adverbs, clauses, connectives, coordination, place, tense, time, voice};
+use crate::rules::{adverbs, clauses, connectives, coordination, phrasal, place, tense, time, voice};
 use crate::shape::plain;
 use crate::tokens::Token;
 
@@ -37,7 +38,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
 }
 
 /// The rewrite for a sentence that nothing else changed: close in meaning, but a change of
-/// tense, so never preferred.
+/// tense or a heavier form ("has got", "can be found"), so never preferred.
 pub fn last_resort(tokens: &[Token]) -> Option<Vec<Token>> {
     let p = plain(tokens)?;
     [
