@@ -257,6 +257,11 @@ pub const LY_NOT_MANNER: &[&str] = &[
 
 // The word classes, read from the lexicon's evidence.
 
+/// Whether the lexicon has some reading of the word in this part of speech, however rare.
+pub fn can_be(word: &str, pos: Pos) -> bool {
+    morph::analyse(word).iter().any(|a| a.pos == pos)
+}
+
 /// A noun, or a plain word the lexicon does not know (WordNet leaves out untagged nouns
 /// without synonyms, such as "cafe").
 pub fn is_noun(word: &str) -> bool {

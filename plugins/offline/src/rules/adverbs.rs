@@ -4,12 +4,11 @@
 //! another verb.
 
 use crate::lexicon::Pos;
-use crate::morph;
 use crate::shape::{self, Plain, comma, leaving_start, starting};
 use crate::syntax::has_clause_word;
 use crate::tokens::Token;
 use crate::words::{
-    DEFINITE_DETERMINERS, FREQUENCY_ADVERBS, PLACE_PREPOSITIONS, SUBJECT_PRONOUNS, clearly_finite,
+    DEFINITE_DETERMINERS, FREQUENCY_ADVERBS, PLACE_PREPOSITIONS, SUBJECT_PRONOUNS, can_be, clearly_finite,
     is_manner_adverb,
 };
 
@@ -20,7 +19,7 @@ fn subject_len(p: &Plain) -> Option<usize> {
         return Some(1);
     }
     let noun = p.lower(1);
-    let is_noun = morph::analyse(&noun).iter().any(|a| a.pos == Pos::Noun);
+    let is_noun = can_be(&noun, Pos::Noun);
     (DEFINITE_DETERMINERS.contains(&first.as_str()) && is_noun).then_some(2)
 }
 

@@ -8,8 +8,8 @@ use crate::shape::{self, Plain, capitalise, is_title, leaving_start, starting};
 use crate::syntax::phrase_ends_after;
 use crate::tokens::{Kind, Token, is_sentence_start, matches_at, plain_lower, word_before};
 use crate::words::{
-    ARTICLES, CLAUSE_WORDS, DEFINITE_DETERMINERS, FINITE_BE, FINITE_HAVE, PERSONAL_POSSESSIVES, clear_pos,
-    clearly_finite, concat, is_noun, is_plural_noun, lowercase_ok, modifier_or_noun, pos_share,
+    ARTICLES, CLAUSE_WORDS, DEFINITE_DETERMINERS, FINITE_BE, FINITE_HAVE, PERSONAL_POSSESSIVES, can_be,
+    clear_pos, clearly_finite, concat, is_noun, is_plural_noun, lowercase_ok, modifier_or_noun, pos_share,
 };
 
 /// Pairs that are idioms in their order ("salt and pepper").
@@ -169,7 +169,7 @@ pub fn invert_comparison(p: &Plain) -> Option<Vec<Token>> {
                 .all(|t| t.is_word() && !CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()))
     };
     let plural = |k: usize| is_plural_noun(&p.lower(k));
-    let adjective = morph::analyse(&p.lower(be + 2)).iter().any(|a| a.pos == Pos::Adj);
+    let adjective = can_be(&p.lower(be + 2), Pos::Adj);
     if p.lower(be + 1) != "more"
         || !adjective
         || p.lower(than) != "than"

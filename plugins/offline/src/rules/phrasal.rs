@@ -14,7 +14,7 @@ use crate::syntax::{subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
     ARTICLES, FINITE_BE, FINITE_DO, FINITE_HAVE, NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES,
-    SINGULAR_DETERMINERS, concat,
+    SINGULAR_DETERMINERS, can_be, concat,
 };
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
@@ -145,7 +145,7 @@ fn function_swap(word: &str, next: Option<&str>) -> Option<&'static str> {
                 .contains(&n)
         })
     };
-    let noun_next = |n: Option<&str>| n.is_some_and(|n| morph::analyse(n).iter().any(|a| a.pos == Pos::Noun));
+    let noun_next = |n: Option<&str>| n.is_some_and(|n| can_be(n, Pos::Noun));
     Some(match word {
         "almost" => "nearly",
         "nearly" => "almost",
