@@ -48,6 +48,14 @@ const FOREIGN: &[Foreign] = &[
         world: "parlance:plugin/probed-provider-plugin",
         entry: "src/ollama.js",
     },
+    // A second component from the same folder and node_modules: the streaming chat model.
+    Foreign {
+        name: "ollama-chat",
+        dir: "plugins/ollama-js",
+        lang: Lang::JavaScript,
+        world: "parlance:plugin/probed-streaming-chat-model-plugin",
+        entry: "src/ollama-chat.js",
+    },
 ];
 
 struct Foreign {
@@ -236,11 +244,18 @@ fn build_foreign(root: &Path, cache_dir: &Path, plugin: &Foreign) -> PathBuf {
         fail(&format!("building {} with {} failed (see the output above)", plugin.dir, tool.display()));
     }
     std::fs::rename(&tmp, &out).unwrap_or_else(|e| fail(&format!("cannot move {}: {e}", tmp.display())));
-    // Earlier builds of the same plugin are never needed again; each weighs 12-18 MB.
+    // Earlier builds of the same plugin are never needed again; each weighs 12-18 MB. Only
+    // `{name}-{key}.wasm` is this plugin's: `ollama-` also begins `ollama-chat-…`.
+    let earlier = |file: &str| {
+        file.strip_prefix(plugin.name)
+            .and_then(|rest| rest.strip_prefix('-'))
+            .and_then(|rest| rest.strip_suffix(".wasm"))
+            .is_some_and(|k| k.len() == key.len() && k.bytes().all(|b| b.is_ascii_hexdigit()))
+    };
     if let Ok(entries) = std::fs::read_dir(cache_dir) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with(&format!("{}-", plugin.name)) && entry.path() != out {
+            if earlier(&name) && entry.path() != out {
                 let _ = std::fs::remove_file(entry.path());
             }
         }
