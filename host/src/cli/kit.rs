@@ -93,7 +93,7 @@ pub fn new_project(p: &NewProject) -> anyhow::Result<Vec<String>> {
     };
     let dir_display = p.dir.display().to_string();
     let version = wit_version();
-    let world = format!("parlance:plugin/{}", p.kind.world());
+    let world = format!("parlance:plugin/{}", template_world(p.lang, p.kind));
     let fill = |template: &str| {
         template
             .replace("{{name}}", &p.name)
@@ -120,12 +120,24 @@ pub fn new_project(p: &NewProject) -> anyhow::Result<Vec<String>> {
         }
         Lang::Python => {
             files.push(("app.py".into(), fill(source)));
+            if p.kind == PluginKind::ChatModel {
+                files.push((
+                    "parlance_stream.py".into(),
+                    include_str!("templates/python/parlance_stream.py").to_owned(),
+                ));
+            }
             files.push(("requirements.txt".into(), fill(include_str!("templates/python/requirements.txt"))));
             files.push(("build.sh".into(), fill(include_str!("templates/python/build.sh"))));
             files.push((".gitignore".into(), fill(include_str!("templates/python/gitignore"))));
         }
         Lang::Js => {
             files.push(("src/app.js".into(), fill(source)));
+            if p.kind == PluginKind::ChatModel {
+                files.push((
+                    "src/parlance_stream.js".into(),
+                    include_str!("templates/js/parlance_stream.js").to_owned(),
+                ));
+            }
             let (package, lock) = js_package(&p.name)?;
             files.push(("package.json".into(), package));
             files.push(("package-lock.json".into(), lock));
@@ -158,6 +170,15 @@ pub fn new_project(p: &NewProject) -> anyhow::Result<Vec<String>> {
         }
     }
     Ok(files.into_iter().map(|(rel, _)| rel).collect())
+}
+
+/// The world a new project implements: its kind's, except that the Python and JavaScript chat models
+/// also stream their reply (`chat-stream`, with the helpers in `parlance_stream`).
+fn template_world(lang: Lang, kind: PluginKind) -> &'static str {
+    match (lang, kind) {
+        (Lang::Python | Lang::Js, PluginKind::ChatModel) => "streaming-chat-model-plugin",
+        _ => kind.world(),
+    }
 }
 
 /// The plugin's source in a language and world, before its placeholders are filled.

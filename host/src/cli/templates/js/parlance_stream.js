@@ -140,6 +140,9 @@ export function openAiRequest({ baseUrl, apiKey, model: name, messages, stream, 
   return jsonRequest('POST', url, body, { headers, timeoutMs });
 }
 
+// A token count as a u32, or undefined when it is absent or not a count.
+const count = (value) => (Number.isInteger(value) && value >= 0 ? Math.min(value, 4294967295) : undefined);
+
 // `decode` for OpenAI's server-sent events: each `data` payload is a chunk
 // `{"model", "choices": [{"delta": {"content"}, "finish_reason"}], "usage"}`, and the last is `[DONE]`.
 // A chunk with a finish reason gives `done(reason)`, after its text and its usage when it has them;
@@ -158,7 +161,7 @@ export function openAiEvents(events, upstream = 'the upstream') {
     const content = choice?.delta?.content;
     if (typeof content === 'string' && content) parts.push(delta(content));
     const u = chunk.usage;
-    if (u && typeof u === 'object') parts.push(usage(u.prompt_tokens ?? undefined, u.completion_tokens ?? undefined));
+    if (u && typeof u === 'object') parts.push(usage(count(u.prompt_tokens), count(u.completion_tokens)));
     if (typeof choice?.finish_reason === 'string') parts.push(done(choice.finish_reason));
   }
   return parts;
