@@ -17,6 +17,8 @@ export PARLANCE_EXTRA_METRIC_REFERENCE="$PWD/target/crosscheck.jsonl"
 
 # The pure-Python part of the bundled ParaScore metric, natively (the component is tested through the host).
 (cd plugins/parascore-py && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest -q test_parascore)
+# The protocol of the bundled Ollama chat model and what it shares with the provider, in Node.
+(cd plugins/ollama-js && node --test)
 cargo test --workspace --no-fail-fast
 cargo run --quiet --example library -p parlance
 
