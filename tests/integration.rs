@@ -21,3 +21,4 @@ mod outbound;
 mod providers;
 mod python_metric;
 mod sandbox;
+mod streaming;

@@ -36,6 +36,12 @@ pub struct PluginLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct StreamCancelLabels {
+    pub plugin: String,
+    pub cause: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct ProviderLabels {
     pub provider: String,
 }
@@ -100,6 +106,15 @@ pub fn prometheus_text(openmetrics: &str) -> String {
     out
 }
 
+/// Why a streamed reply ended before it was complete: the client went away, the upstream failed or
+/// broke its protocol, the plugin failed, a limit (size, deadline) cut it.
+pub const STREAM_CANCEL_CAUSES: &[&str] = &["client", "upstream", "plugin", "limit", "deadline"];
+
+fn stream_histogram() -> Histogram {
+    // 1 ms to ~9 min.
+    Histogram::new(exponential_buckets(0.001, 2.0, 20))
+}
+
 fn latency_histogram() -> Histogram {
     // 50 µs to ~13 s.
     Histogram::new(exponential_buckets(0.000_05, 2.0, 19))
@@ -114,6 +129,9 @@ pub struct Metrics {
     pub cache_hits: Counter,
     pub cache_misses: Counter,
     pub rate_limited: Family<ProviderLabels, Counter>,
+    pub stream_first_delta: Histograms<PluginLabels>,
+    pub stream_duration: Histograms<PluginLabels>,
+    pub streams_cancelled: Family<StreamCancelLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -132,6 +150,24 @@ impl Metrics {
         let cache_hits = Counter::default();
         let cache_misses = Counter::default();
         let rate_limited = Family::<ProviderLabels, Counter>::default();
+        let stream_first_delta: Histograms<PluginLabels> = Family::new_with_constructor(stream_histogram);
+        let stream_duration: Histograms<PluginLabels> = Family::new_with_constructor(stream_histogram);
+        let streams_cancelled = Family::<StreamCancelLabels, Counter>::default();
+        registry.register(
+            "stream_first_delta_seconds",
+            "Time from a streamed reply's start to its first delta, by chat model",
+            stream_first_delta.clone(),
+        );
+        registry.register(
+            "stream_duration_seconds",
+            "Duration of streamed replies that completed, by chat model",
+            stream_duration.clone(),
+        );
+        registry.register(
+            "streams_cancelled",
+            "Streamed replies that ended before they were complete, by chat model and cause",
+            streams_cancelled.clone(),
+        );
         registry.register(
             "http_requests",
             "HTTP requests by route, method and status",
@@ -164,6 +200,9 @@ impl Metrics {
             cache_hits,
             cache_misses,
             rate_limited,
+            stream_first_delta,
+            stream_duration,
+            streams_cancelled,
         }
     }
 
@@ -189,6 +228,37 @@ impl Metrics {
             drop(self.plugin_calls.get_or_create(&labels));
         }
         drop(self.plugin_duration.get_or_create(&PluginLabels { plugin: plugin.to_owned() }));
+    }
+
+    /// Exposes a chat model's empty stream histograms and zero cancellations, for each cause.
+    pub fn expect_chat_model(&self, plugin: &str) {
+        let labels = PluginLabels { plugin: plugin.to_owned() };
+        drop(self.stream_first_delta.get_or_create(&labels));
+        drop(self.stream_duration.get_or_create(&labels));
+        for cause in STREAM_CANCEL_CAUSES {
+            let labels = StreamCancelLabels { plugin: plugin.to_owned(), cause: (*cause).to_owned() };
+            drop(self.streams_cancelled.get_or_create(&labels));
+        }
+    }
+
+    pub fn observe_first_delta(&self, plugin: &str, elapsed: Duration) {
+        self.stream_first_delta
+            .get_or_create(&PluginLabels { plugin: plugin.to_owned() })
+            .observe(elapsed.as_secs_f64());
+    }
+
+    pub fn observe_stream_end(&self, plugin: &str, cancelled: Option<&'static str>, elapsed: Duration) {
+        match cancelled {
+            None => self
+                .stream_duration
+                .get_or_create(&PluginLabels { plugin: plugin.to_owned() })
+                .observe(elapsed.as_secs_f64()),
+            Some(cause) => {
+                self.streams_cancelled
+                    .get_or_create(&StreamCancelLabels { plugin: plugin.to_owned(), cause: cause.to_owned() })
+                    .inc();
+            }
+        }
     }
 
     /// Exposes a provider's zero count of rate-limit rejections.

@@ -100,19 +100,25 @@ impl Request {
 
     /// Sends the request and reads the whole response, in one call to the host's `http-client`.
     pub fn send(self) -> Result<Response, HttpError> {
+        let request = self.into_contract()?;
+        let response = http_client::send(&request).map_err(map_error_code)?;
+        Ok(response.into())
+    }
+
+    /// The request as the contract carries it, for the host to send: what `send` sends, and what a
+    /// streaming chat model's `start` returns (see [`crate::chat_model::ChatStream`]).
+    pub fn into_contract(self) -> Result<http_client::Request, HttpError> {
         // Parsed here, so that a malformed URL is named as such, and sent in the form the host reads
         // ("http://h:1?x=1" with its path "/").
         let url = Url::parse(&self.url)?;
         let timeout_ms = self.timeout.map(|t| u32::try_from(t.as_millis()).unwrap_or(u32::MAX));
-        let request = http_client::Request {
+        Ok(http_client::Request {
             method: self.method,
             url: url.to_string(),
             headers: self.headers,
             body: self.body,
             timeout_ms,
-        };
-        let response = http_client::send(&request).map_err(map_error_code)?;
-        Ok(Response { status: response.status, headers: response.headers, body: response.body })
+        })
     }
 }
 
@@ -123,6 +129,12 @@ pub struct Response {
     /// Lower-cased names, in the order the server sent them.
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+}
+
+impl From<http_client::Response> for Response {
+    fn from(r: http_client::Response) -> Self {
+        Response { status: r.status, headers: r.headers, body: r.body }
+    }
 }
 
 impl Response {

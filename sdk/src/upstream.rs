@@ -45,6 +45,18 @@ pub fn check_status(upstream: &str, response: Response) -> Result<Response, Plug
     })
 }
 
+/// The error an upstream's answer outside 2xx means, as [`check_status`] maps it: what a streaming
+/// chat model's `refusal` returns.
+pub fn refusal(upstream: &str, response: Response) -> PluginError {
+    match check_status(upstream, response) {
+        Err(e) => e,
+        Ok(response) => PluginError::BadResponse(format!(
+            "{upstream} answered HTTP {} where a refusal was expected",
+            response.status
+        )),
+    }
+}
+
 /// Parses a JSON body; anything else (an HTML error page, a truncated body) is
 /// [`PluginError::BadResponse`].
 pub fn parse_json(upstream: &str, response: &Response) -> Result<serde_json::Value, PluginError> {

@@ -534,3 +534,148 @@ pub async fn resetting_server() -> SocketAddr {
     });
     addr
 }
+
+/// An OpenAI chat-completions server that streams (`stream: true`): `data:` chunks of
+/// `chat.completion.chunk`, a usage chunk, then `data: [DONE]`. The user's last message picks the
+/// behaviour: `DIE` (two chunks, then the connection closes without `[DONE]`), `MALFORMED` (a chunk,
+/// then one that is not JSON), `STALL` (a chunk, then silence for 3 s before the rest), `FAIL401`
+/// (an HTTP 401 before any chunk), `LONG` (40 chunks); any other message streams
+/// `words` chunks of `word<i> ` every `interval`; a request without `stream: true` gets the same words
+/// as one completion. It records when a client closed a stream early.
+#[derive(Clone)]
+pub struct FakeStreamingOpenAi {
+    pub addr: SocketAddr,
+    /// Streams the client closed before their end, with when.
+    pub closed_early: Arc<Mutex<Vec<std::time::Instant>>>,
+    pub requests: Arc<Mutex<Vec<Value>>>,
+}
+
+#[derive(Clone)]
+struct StreamingState {
+    words: usize,
+    interval: Duration,
+    closed_early: Arc<Mutex<Vec<std::time::Instant>>>,
+    requests: Arc<Mutex<Vec<Value>>>,
+}
+
+/// Records the stream as closed early if it is dropped before it was finished.
+struct CloseWatch {
+    finished: bool,
+    closed_early: Arc<Mutex<Vec<std::time::Instant>>>,
+}
+
+impl Drop for CloseWatch {
+    fn drop(&mut self) {
+        if !self.finished {
+            self.closed_early.lock().unwrap().push(std::time::Instant::now());
+        }
+    }
+}
+
+impl FakeStreamingOpenAi {
+    pub async fn start(words: usize, interval: Duration) -> FakeStreamingOpenAi {
+        let state =
+            StreamingState { words, interval, closed_early: Arc::default(), requests: Arc::default() };
+        let router = Router::new()
+            .route("/v1/chat/completions", post(streaming_completions))
+            .with_state(state.clone());
+        FakeStreamingOpenAi {
+            addr: serve(router).await,
+            closed_early: state.closed_early,
+            requests: state.requests,
+        }
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://{}/v1", self.addr)
+    }
+}
+
+fn chunk(content: Option<&str>, finish: Option<&str>) -> String {
+    let delta = match content {
+        Some(c) => json!({"content": c}),
+        None => json!({}),
+    };
+    let body = json!({"id": "chatcmpl-s", "object": "chat.completion.chunk", "created": 1_700_000_000,
+        "model": "fake-stream", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]});
+    format!("data: {body}\n\n")
+}
+
+async fn streaming_completions(State(state): State<StreamingState>, body: String) -> Response {
+    let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    state.requests.lock().unwrap().push(body.clone());
+    let last = body["messages"].as_array().and_then(|m| m.last()).and_then(|m| m["content"].as_str());
+    let behaviour = last.unwrap_or_default().to_owned();
+    if behaviour.contains("FAIL401") {
+        return (StatusCode::UNAUTHORIZED, axum::Json(json!({"error": {"message": "bad key", "code": 401}})))
+            .into_response();
+    }
+    let words = if behaviour.contains("LONG") { 40 } else { state.words };
+    if body["stream"] != true {
+        let reply: String = (0..words).map(|i| format!("word{i} ")).collect();
+        return completion("fake-stream", &reply);
+    }
+    let interval = state.interval;
+    let include_usage = body["stream_options"]["include_usage"] == true;
+    let closed_early = state.closed_early.clone();
+    let stream = async_stream(move |tx| async move {
+        let mut watch = CloseWatch { finished: false, closed_early };
+        let send = |text: String| {
+            let tx = tx.clone();
+            async move { tx.send(Ok::<_, std::convert::Infallible>(text)).await.is_ok() }
+        };
+        if !send(": an upstream comment\n\n".into()).await {
+            return;
+        }
+        for i in 0..words {
+            if i > 0 {
+                tokio::time::sleep(interval).await;
+            }
+            if behaviour.contains("DIE") && i == 2 {
+                watch.finished = true;
+                return;
+            }
+            if behaviour.contains("MALFORMED") && i == 1 {
+                let _ = send("data: {\"choices\": [{\"delta\": \n\n".into()).await;
+                watch.finished = true;
+                return;
+            }
+            if behaviour.contains("STALL") && i == 1 {
+                tokio::time::sleep(Duration::from_secs(3)).await;
+            }
+            if !send(chunk(Some(&format!("word{i} ")), None)).await {
+                return;
+            }
+        }
+        let mut tail = chunk(None, Some("stop"));
+        if include_usage {
+            let usage = json!({"id": "chatcmpl-s", "object": "chat.completion.chunk", "model": "fake-stream",
+                "choices": [], "usage": {"prompt_tokens": 11, "completion_tokens": words, "total_tokens": 11 + words}});
+            tail.push_str(&format!("data: {usage}\n\n"));
+        }
+        tail.push_str("data: [DONE]\n\n");
+        if send(tail).await {
+            // Sent into the connection's buffer: whether the client read it is its affair.
+            watch.finished = true;
+        }
+    });
+    (
+        [("content-type", "text/event-stream"), ("cache-control", "no-cache")],
+        axum::body::Body::from_stream(stream),
+    )
+        .into_response()
+}
+
+/// A stream fed by a task through a small channel; the task sees the channel close when the body is
+/// dropped (the client went away).
+fn async_stream<F, Fut>(
+    producer: F,
+) -> impl futures::Stream<Item = Result<String, std::convert::Infallible>> + Send + 'static
+where
+    F: FnOnce(tokio::sync::mpsc::Sender<Result<String, std::convert::Infallible>>) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    let (tx, rx) = tokio::sync::mpsc::channel(1);
+    tokio::spawn(producer(tx));
+    futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|item| (item, rx)) })
+}

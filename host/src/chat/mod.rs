@@ -11,12 +11,13 @@ pub use dialog::DialogEntry;
 pub use settings::{ChatConfig, DEFAULT_GENRE, DEFAULT_RESPONSE};
 
 use crate::error::{Error, Result};
-use crate::plugins::api::{ChatRequest, HistoryEntry};
+use crate::plugins::api::{CallError, CallFailure, ChatRequest, Generation, HistoryEntry, StreamPart, Usage};
 use crate::plugins::spec::HistoryWindow;
-use crate::plugins::{Plugin, PluginHost};
+use crate::plugins::{Plugin, PluginHost, ReplyStream};
 use crate::store::{Dialog, DialogStore, Recent, StoreError, UserMetadata};
 use serde::Serialize;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Users per page of `GET /v1/user/all/id/<page>`.
 pub const USERS_PER_PAGE: u64 = 100;
@@ -89,7 +90,7 @@ impl ChatService {
         }
     }
 
-    fn model(&self) -> Result<&Arc<Plugin>> {
+    pub fn model(&self) -> Result<&Arc<Plugin>> {
         self.plugins.get(&self.config.model).ok_or_else(|| Error::UnknownPlugin {
             kind: "chat model",
             id: self.config.model.clone(),
@@ -205,10 +206,9 @@ impl ChatService {
         }
     }
 
-    /// One chat turn. The user is created if needed. When the model answers, the exchange is appended
-    /// in one transaction; when it fails, the reply is `DEFAULT_RESPONSE` and nothing of the exchange is
-    /// stored, so the dialog never holds a line the model did not say.
-    pub async fn chat(&self, client: &str, message: ChatMessage) -> Result<ChatReply> {
+    /// Checks a chat message and reads what the model needs: the user's dialog within the model's
+    /// history window. Nothing is written.
+    async fn prepare(&self, client: &str, message: ChatMessage) -> Result<Turn> {
         check_user_id(&message.user_id)?;
         if message.message.trim().is_empty() {
             return Err(Error::invalid("message", "`message` is empty"));
@@ -223,7 +223,7 @@ impl ChatService {
         if let Some(situation) = &message.situation {
             self.config.check_text("situation", situation, self.config.max_situation_chars, true)?;
         }
-        let model = self.model()?;
+        let model = self.model()?.clone();
         // A reply that could not be stored is not worth the model's time: while the store refuses
         // writes (a full disk), the chat is refused before the model is called.
         self.store.writable()?;
@@ -235,32 +235,281 @@ impl ChatService {
                 StoreError::DialogFull { would: length + 2, limit: self.config.max_history_entries }.into()
             );
         }
-        let request = ChatRequest {
-            history: history
+        Ok(Turn {
+            client: client.to_owned(),
+            user_id: message.user_id,
+            message: message.message,
+            from_name,
+            to_name,
+            situation: message.situation.filter(|s| !s.trim().is_empty()),
+            genre,
+            history,
+            model,
+        })
+    }
+
+    /// One chat turn. The user is created if needed. When the model answers, the exchange is appended
+    /// in one transaction; when it fails, the reply is `DEFAULT_RESPONSE` and nothing of the exchange is
+    /// stored, so the dialog never holds a line the model did not say.
+    pub async fn chat(&self, client: &str, message: ChatMessage) -> Result<ChatReply> {
+        let turn = self.prepare(client, message).await?;
+        match self.plugins.reply(&turn.model, client, &turn.request()).await {
+            Ok(reply) => {
+                self.store_exchange(turn, reply.clone()).await?;
+                Ok(ChatReply { response: reply, model_failed: false })
+            }
+            Err(e) => self.fall_back(&turn, &e).await,
+        }
+    }
+
+    /// Appends the user's message and the character's reply, returning the entries' indices.
+    async fn store_exchange(&self, turn: Turn, reply: String) -> Result<Vec<u32>> {
+        let lines = vec![(turn.from_name, turn.message), (turn.to_name, reply)];
+        let max = self.config.max_history_entries;
+        Ok(self.store.append_exchange(&turn.client, &turn.user_id, lines, max).await?)
+    }
+
+    /// `DEFAULT_RESPONSE` for a model that failed: the user exists afterwards, the dialog is unchanged.
+    async fn fall_back(&self, turn: &Turn, e: &CallError) -> Result<ChatReply> {
+        tracing::warn!(user_id = %turn.user_id, "the chat model failed; answering DEFAULT_RESPONSE: {e}");
+        self.store.put_user(&turn.client, &turn.user_id).await?;
+        Ok(ChatReply { response: self.config.default_response.clone(), model_failed: true })
+    }
+
+    /// One chat turn whose reply arrives as it is written: [`ChatEvent::Delta`]s, then one
+    /// [`ChatEvent::Done`] once the exchange is stored, or one [`ChatEvent::Error`]. The message is
+    /// checked before anything is streamed (the error is then this function's). A failure before the
+    /// first delta gives `DEFAULT_RESPONSE` as one delta flagged `fallback`, as [`ChatService::chat`]
+    /// does; a failure after it, or `stream_timeout_secs` passing, ends the stream with an error and
+    /// nothing stored. Dropping the stream cancels the upstream request.
+    pub async fn chat_stream(
+        self: &Arc<Self>,
+        client: &str,
+        message: ChatMessage,
+        generation: Generation,
+    ) -> Result<impl futures::Stream<Item = ChatEvent> + Send + 'static> {
+        let turn = self.prepare(client, message).await?;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(self.config.stream_timeout_secs);
+        let state = StreamState::Start { service: self.clone(), turn, generation, deadline };
+        Ok(futures::stream::unfold(state, StreamState::advance))
+    }
+}
+
+/// A checked chat message with what the model needs to answer it.
+struct Turn {
+    client: String,
+    user_id: String,
+    message: String,
+    from_name: String,
+    to_name: String,
+    situation: Option<String>,
+    genre: String,
+    history: Vec<DialogEntry>,
+    model: Arc<Plugin>,
+}
+
+impl Turn {
+    fn request(&self) -> ChatRequest<'_> {
+        ChatRequest {
+            history: self
+                .history
                 .iter()
                 .map(|e| HistoryEntry { index: e.index, name: &e.name, message: &e.message })
                 .collect(),
-            message: message.message.clone(),
-            from_name: from_name.clone(),
-            to_name: to_name.clone(),
-            situation: message.situation.filter(|s| !s.trim().is_empty()),
-            genre,
-        };
-        match self.plugins.reply(model, client, &request).await {
-            Ok(reply) => {
-                let lines = vec![(from_name, message.message), (to_name, reply.clone())];
-                self.store
-                    .append_exchange(client, &message.user_id, lines, self.config.max_history_entries)
-                    .await?;
-                Ok(ChatReply { response: reply, model_failed: false })
+            message: self.message.clone(),
+            from_name: self.from_name.clone(),
+            to_name: self.to_name.clone(),
+            situation: self.situation.clone(),
+            genre: self.genre.clone(),
+        }
+    }
+}
+
+/// One event of a streamed chat turn.
+#[derive(Debug)]
+pub enum ChatEvent {
+    /// Text to append to the reply; `fallback` when it is `DEFAULT_RESPONSE` standing in for a model
+    /// that failed before it wrote anything.
+    Delta { text: String, fallback: bool },
+    /// The reply is complete: the whole of it, the indices of the two entries stored (none for a
+    /// fallback), and what the upstream said of it.
+    Done(ChatDone),
+    /// The reply failed after it began; nothing was stored.
+    Error(Error),
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct ChatDone {
+    pub user_id: String,
+    pub response: String,
+    /// The stored entries' indices: the user's message, then the reply. Empty for a fallback.
+    pub indices: Vec<u32>,
+    pub fallback: bool,
+    /// The model that answered, when the upstream named it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Why the model stopped (`stop`, `length`), when the upstream said.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
+    /// Token counts, when the upstream reported them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+}
+
+/// Where a streamed chat turn stands; each step yields one event.
+enum StreamState {
+    Start {
+        service: Arc<ChatService>,
+        turn: Turn,
+        generation: Generation,
+        deadline: tokio::time::Instant,
+    },
+    Streaming(Box<Streaming>),
+    /// `DEFAULT_RESPONSE` was given out; what remains is its `done`.
+    FellBack {
+        service: Arc<ChatService>,
+        turn: Turn,
+    },
+    Ended,
+}
+
+struct Streaming {
+    service: Arc<ChatService>,
+    turn: Turn,
+    stream: ReplyStream,
+    deadline: tokio::time::Instant,
+    reply: String,
+    model: Option<String>,
+    usage: Option<Usage>,
+}
+
+impl StreamState {
+    async fn advance(self) -> Option<(ChatEvent, StreamState)> {
+        match self {
+            StreamState::Start { service, turn, generation, deadline } => {
+                let plugins = service.plugins.clone();
+                let started = tokio::time::timeout_at(
+                    deadline,
+                    plugins.reply_stream(&turn.model, &turn.client, &turn.request(), &generation),
+                )
+                .await;
+                match started {
+                    Ok(Ok(stream)) => {
+                        let streaming = Streaming {
+                            service,
+                            turn,
+                            stream,
+                            deadline,
+                            reply: String::new(),
+                            model: None,
+                            usage: None,
+                        };
+                        Box::new(streaming).next().await
+                    }
+                    Ok(Err(e)) => StreamState::fall_back(service, turn, &e).await,
+                    Err(_) => {
+                        let e = deadline_error(&turn.model, service.config.stream_timeout_secs);
+                        StreamState::fall_back(service, turn, &e).await
+                    }
+                }
             }
-            Err(e) => {
-                tracing::warn!(user_id = %message.user_id, "the chat model failed; answering DEFAULT_RESPONSE: {e}");
-                self.store.put_user(client, &message.user_id).await?;
-                Ok(ChatReply { response: self.config.default_response.clone(), model_failed: true })
+            StreamState::Streaming(streaming) => streaming.next().await,
+            StreamState::FellBack { service, turn } => {
+                let done = ChatDone {
+                    user_id: turn.user_id,
+                    response: service.config.default_response.clone(),
+                    indices: Vec::new(),
+                    fallback: true,
+                    model: None,
+                    finish_reason: None,
+                    usage: None,
+                };
+                Some((ChatEvent::Done(done), StreamState::Ended))
+            }
+            StreamState::Ended => None,
+        }
+    }
+
+    async fn fall_back(
+        service: Arc<ChatService>,
+        turn: Turn,
+        e: &CallError,
+    ) -> Option<(ChatEvent, StreamState)> {
+        match service.fall_back(&turn, e).await {
+            Ok(reply) => {
+                let delta = ChatEvent::Delta { text: reply.response, fallback: true };
+                Some((delta, StreamState::FellBack { service, turn }))
+            }
+            Err(e) => Some((ChatEvent::Error(e), StreamState::Ended)),
+        }
+    }
+}
+
+impl Streaming {
+    async fn next(mut self: Box<Self>) -> Option<(ChatEvent, StreamState)> {
+        loop {
+            let part = match tokio::time::timeout_at(self.deadline, self.stream.next()).await {
+                Ok(part) => part,
+                Err(_) => {
+                    self.stream.cancel("deadline");
+                    let e = deadline_error(&self.turn.model, self.service.config.stream_timeout_secs);
+                    return self.failed(e).await;
+                }
+            };
+            match part {
+                Some(Ok(StreamPart::Delta(text))) => {
+                    if text.is_empty() {
+                        continue;
+                    }
+                    self.reply.push_str(&text);
+                    return Some((ChatEvent::Delta { text, fallback: false }, StreamState::Streaming(self)));
+                }
+                Some(Ok(StreamPart::Model(model))) => self.model = Some(model),
+                Some(Ok(StreamPart::Usage(usage))) => self.usage = Some(usage),
+                Some(Ok(StreamPart::Done(finish_reason))) => {
+                    let Streaming { service, turn, reply, model, usage, .. } = *self;
+                    let user_id = turn.user_id.clone();
+                    let event = match service.store_exchange(turn, reply.clone()).await {
+                        Ok(indices) => ChatEvent::Done(ChatDone {
+                            user_id,
+                            response: reply,
+                            indices,
+                            fallback: false,
+                            model,
+                            finish_reason,
+                            usage,
+                        }),
+                        Err(e) => ChatEvent::Error(e),
+                    };
+                    return Some((event, StreamState::Ended));
+                }
+                Some(Err(e)) => return self.failed(e).await,
+                None => {
+                    let e = CallError::new(
+                        self.stream.plugin().id(),
+                        CallFailure::InvalidOutput("the stream ended without its last part".into()),
+                    );
+                    return self.failed(e).await;
+                }
             }
         }
     }
+
+    /// Before any text reached the client, a failure is hidden behind `DEFAULT_RESPONSE`; after, it
+    /// ends the stream.
+    async fn failed(self: Box<Self>, e: CallError) -> Option<(ChatEvent, StreamState)> {
+        if self.reply.is_empty() {
+            let Streaming { service, turn, .. } = *self;
+            return StreamState::fall_back(service, turn, &e).await;
+        }
+        tracing::warn!(user_id = %self.turn.user_id, "the streamed reply failed after it began; nothing is stored: {e}");
+        Some((ChatEvent::Error(e.into()), StreamState::Ended))
+    }
+}
+
+/// The error of a streamed reply that ran past `stream_timeout_secs`.
+fn deadline_error(model: &Plugin, secs: u64) -> CallError {
+    CallError::new(model.id(), CallFailure::Deadline(Duration::from_secs(secs)))
 }
 
 /// Where `window` starts in `history`, and whether it is complete there: whether entries older than

@@ -2,7 +2,8 @@
 //! Every route acts for the API client named by the `current-user` header (`default` when absent) and
 //! sees only its data.
 
-use super::{ChatMessage, ChatService, DialogEntry, MAX_USER_ID_CHARS};
+use super::{ChatEvent, ChatMessage, ChatService, DialogEntry, MAX_USER_ID_CHARS};
+use crate::plugins::api::Generation;
 use crate::rest::extract::QueryAndForm;
 use crate::rest::openapi::responses as r;
 use crate::rest::openapi::{
@@ -16,6 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{any, delete, get, post, put};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use std::time::Duration;
 use utoipa::{OpenApi, ToSchema};
 
 type Chat = State<Arc<ChatService>>;
@@ -174,6 +176,10 @@ pub struct ChatBody {
     pub situation: Option<String>,
     /// The genre of the conversation (default `DEFAULT_GENRE`).
     pub genre: Option<String>,
+    /// `POST /v1/waifu` only: answer with server-sent events as the reply is written, as
+    /// `Accept: text/event-stream` asks, for clients that cannot set headers.
+    #[serde(default)]
+    pub stream: bool,
 }
 
 impl From<ChatBody> for ChatMessage {
@@ -428,14 +434,69 @@ pub async fn chat_form(
 pub async fn chat_json(
     State(chat): Chat,
     caller: Caller,
+    headers: header::HeaderMap,
     Json(body): Json<ChatBody>,
 ) -> Result<Response, ApiError> {
+    if body.stream || accepts_event_stream(&headers) {
+        return chat_events(&chat, caller.tenant(), body).await;
+    }
     let user_id = body.user_id.clone();
     let reply = chat.chat(caller.tenant(), body.into()).await?;
     let model_failed = reply.model_failed;
     let mut response = axum::Json(ChatResponse { user_id, response: reply.response }).into_response();
     mark_fallback(&mut response, model_failed);
     Ok(response)
+}
+
+/// Whether the client asked for server-sent events: `text/event-stream` among its `Accept` ranges.
+fn accepts_event_stream(headers: &header::HeaderMap) -> bool {
+    headers.get_all(header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).any(|v| {
+        v.split(',').any(|range| {
+            let (media, params) = range.split_once(';').unwrap_or((range, ""));
+            // `q=0` says "not this one".
+            let refused =
+                params.split(';').any(|p| matches!(p.trim(), "q=0" | "q=0.0" | "q=0.00" | "q=0.000"));
+            media.trim().eq_ignore_ascii_case("text/event-stream") && !refused
+        })
+    })
+}
+
+/// A chat answered with server-sent events: a `delta` event per piece of the reply, then `done` (the
+/// whole reply and the stored entries' indices) or `error` (`{"error": {code, message}}`, nothing
+/// stored). A message the service refuses is an ordinary JSON error, before any event.
+async fn chat_events(chat: &Arc<ChatService>, client: &str, body: ChatBody) -> Result<Response, ApiError> {
+    use axum::response::sse::{Event, KeepAlive, Sse};
+    use futures::StreamExt;
+    let keepalive = Duration::from_secs(chat.config().stream_keepalive_secs);
+    let events = chat.chat_stream(client, body.into(), Generation::default()).await?;
+    let events = events.map(|event| {
+        let event = match event {
+            ChatEvent::Delta { text, fallback } => {
+                Event::default().event("delta").json_data(StreamDelta { text, fallback })
+            }
+            ChatEvent::Done(done) => Event::default().event("done").json_data(done),
+            ChatEvent::Error(e) => {
+                let e = ApiError::from_error(&e);
+                Event::default().event("error").json_data(ErrorBody::new(e.code, e.message))
+            }
+        };
+        // Serialising these plain structs cannot fail.
+        Ok::<_, std::convert::Infallible>(event.unwrap_or_default())
+    });
+    let mut response = Sse::new(events).keep_alive(KeepAlive::new().interval(keepalive)).into_response();
+    // Proxies such as nginx buffer responses unless told not to.
+    response.headers_mut().insert("x-accel-buffering", header::HeaderValue::from_static("no"));
+    Ok(response)
+}
+
+/// The data of a `delta` event.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StreamDelta {
+    /// Text to append to the reply.
+    pub text: String,
+    /// The text is `DEFAULT_RESPONSE`, standing in for a model that failed before it wrote anything;
+    /// the `done` that follows says so too and stores nothing.
+    pub fallback: bool,
 }
 
 fn mark_fallback(response: &mut Response, model_failed: bool) {

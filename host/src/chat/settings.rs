@@ -32,6 +32,10 @@ pub struct ChatConfig {
     /// `normal`: an acknowledged exchange survives a crash of the process; `full`: also a power loss
     /// (an fsync per commit).
     pub durability: Durability,
+    /// Longest a streamed reply may take, start to end; a reply cut by it is not stored.
+    pub stream_timeout_secs: u64,
+    /// Seconds between keep-alive comments while a streamed reply's upstream is silent.
+    pub stream_keepalive_secs: u64,
 }
 
 impl Default for ChatConfig {
@@ -48,6 +52,8 @@ impl Default for ChatConfig {
             max_situation_chars: 2000,
             max_history_entries: 10_000,
             durability: Durability::Normal,
+            stream_timeout_secs: 300,
+            stream_keepalive_secs: 15,
         }
     }
 }
@@ -138,6 +144,19 @@ impl Section for ChatConfig {
                 Kind::Choice(&["normal", "full"]),
                 |c| c.durability,
                 "`normal`: an acknowledged exchange survives a crash of the process; `full`: also a power loss (an fsync per commit)"
+            ),
+            setting!(
+                "stream_timeout_secs",
+                Kind::Int { min: 1, max: 86_400 },
+                |c| c.stream_timeout_secs,
+                env = "STREAM_TIMEOUT_SECS",
+                "Longest a streamed chat reply may take from start to end; a reply cut off by it ends with an `error` event and is not stored"
+            ),
+            setting!(
+                "stream_keepalive_secs",
+                Kind::Int { min: 1, max: 3600 },
+                |c| c.stream_keepalive_secs,
+                "Seconds between keep-alive comments on a streamed chat reply while its upstream is silent"
             ),
         ];
         SETTINGS

@@ -133,6 +133,53 @@ pub struct ChatRequest<'a> {
     pub genre: String,
 }
 
+/// What a client asked of a chat model's generation (the contract's `generation`, since 0.1.3); each
+/// `None` leaves the plugin's own setting.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Generation {
+    pub max_tokens: Option<u32>,
+    pub temperature: Option<f32>,
+    pub top_p: Option<f32>,
+    pub stop: Vec<String>,
+    pub seed: Option<i64>,
+    pub user: Option<String>,
+}
+
+/// How an upstream frames a streamed answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Framing {
+    ServerSentEvents,
+    Ndjson,
+}
+
+/// The upstream request a streaming chat model built, for the host to send.
+#[derive(Clone, Debug)]
+pub struct StreamStart {
+    pub method: http::Method,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    pub timeout: Option<Duration>,
+    pub framing: Framing,
+}
+
+/// Token counts, as the upstream reported them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Usage {
+    pub input_tokens: Option<u32>,
+    pub output_tokens: Option<u32>,
+}
+
+/// One part of a streamed reply, as the plugin decoded it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StreamPart {
+    Delta(String),
+    Model(String),
+    Usage(Usage),
+    /// The reply is complete, with the upstream's finish reason when it gave one.
+    Done(Option<String>),
+}
+
 /// An original text and its paraphrase, to be scored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pair {

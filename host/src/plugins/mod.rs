@@ -22,12 +22,14 @@ pub mod outbound;
 pub mod sandbox;
 pub mod settings;
 pub mod spec;
+mod stream;
 mod validate;
 
 pub use call::{HOST_CLIENT, MAX_OUTPUT_BYTES};
 pub use engine::Runtime;
 pub(crate) use log::log_from_plugin;
 pub use settings::RuntimeSettings;
+pub use stream::ReplyStream;
 
 use crate::embeddings::EmbeddingBackend;
 use crate::upstream::{TrustSettings, Upstream, with_causes};
@@ -58,6 +60,11 @@ pub struct Plugin {
 }
 
 impl Plugin {
+    /// Whether the component streams its replies (the optional `chat-stream`, 0.1.3).
+    pub fn has_stream(&self) -> bool {
+        self.bound.has_stream()
+    }
+
     /// Whether the component exports the optional `probe` (0.1.1).
     pub fn has_probe(&self) -> bool {
         self.bound.has_probe()
@@ -192,8 +199,11 @@ impl PluginHost {
 
     /// Records every call's outcome and latency in these metrics, each plugin's from zero.
     pub fn observed_by(mut self, metrics: Arc<crate::metrics::Metrics>) -> Self {
-        for id in self.plugins.keys() {
+        for (id, plugin) in &self.plugins {
             metrics.expect_plugin(id);
+            if plugin.kind() == PluginKind::ChatModel {
+                metrics.expect_chat_model(id);
+            }
         }
         self.metrics = Some(metrics);
         self

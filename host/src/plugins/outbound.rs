@@ -5,7 +5,7 @@
 //! cause.
 
 use super::spec::HostPattern;
-use crate::upstream::{Destination, Failure, Limits, Phase, Upstream, UpstreamError};
+use crate::upstream::{Destination, Failure, Limits, Phase, ResponseBody, Upstream, UpstreamError};
 use bytes::Bytes;
 use http_body_util::BodyExt;
 use std::sync::{Arc, Mutex};
@@ -37,6 +37,23 @@ async fn read_body(mut body: WasiBody, max: u64) -> Result<Bytes, HttpError> {
         }
     }
     Ok(buffer.freeze())
+}
+
+/// Why an outbound request failed: the policy refused it before it was sent, or it failed on the way.
+#[derive(Debug)]
+pub enum OutboundError {
+    Refused(ErrorCode),
+    Upstream(UpstreamError),
+}
+
+impl OutboundError {
+    /// The `wasi:http` error code a guest is told.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            OutboundError::Refused(code) => code.clone(),
+            OutboundError::Upstream(e) => wasi_error(e),
+        }
+    }
 }
 
 /// The per-call hooks: one instance per store, so denials are attributed to the call that made them.
@@ -101,6 +118,42 @@ impl OutboundPolicy {
         body: Vec<u8>,
         timeout: Option<Duration>,
     ) -> Result<(http::response::Parts, Bytes), ErrorCode> {
+        let (parts, body) =
+            self.send_streaming(method, url, headers, body, timeout).await.map_err(|e| e.code())?;
+        let body = body.bytes().await.map_err(|e| self.failed(&e))?;
+        Ok((parts, body))
+    }
+
+    /// Sends one request whose response the host reads as it arrives (a streamed chat reply): the
+    /// policy of [`OutboundPolicy::send_whole`], with the between-bytes timeout and the size cap (over
+    /// the whole stream) enforced by the body as it is read. Dropping the body closes the connection.
+    pub async fn send_streaming(
+        &self,
+        method: http::Method,
+        url: &str,
+        headers: Vec<(String, String)>,
+        body: Vec<u8>,
+        timeout: Option<Duration>,
+    ) -> Result<(http::response::Parts, ResponseBody), OutboundError> {
+        let request = self.prepare(method, url, headers, body).map_err(OutboundError::Refused)?;
+        tracing::debug!(plugin = %self.plugin, uri = %request.uri(), "outbound request");
+        let limits = self.limits(timeout, timeout, timeout);
+        let response = self.upstream.send(request, limits).await.map_err(|e| {
+            tracing::debug!(plugin = %self.plugin, "outbound request failed: {}", crate::upstream::with_causes(&e));
+            OutboundError::Upstream(e)
+        })?;
+        Ok(response.into_parts())
+    }
+
+    /// Checks a request against the policy and builds it: an absolute URL within `allowed_hosts`, a
+    /// body within the cap, and no header the client must set itself.
+    fn prepare(
+        &self,
+        method: http::Method,
+        url: &str,
+        headers: Vec<(String, String)>,
+        body: Vec<u8>,
+    ) -> Result<http::Request<http_body_util::Full<Bytes>>, ErrorCode> {
         let uri: http::Uri = url.parse().map_err(|_| ErrorCode::HttpRequestUriInvalid)?;
         if uri.scheme().is_none() || uri.authority().is_none() {
             return Err(ErrorCode::HttpRequestUriInvalid);
@@ -127,15 +180,12 @@ impl OutboundPolicy {
             let value = http::HeaderValue::from_str(&value).map_err(|_| invalid())?;
             map.append(name, value);
         }
-        tracing::debug!(plugin = %self.plugin, uri = %request.uri(), "outbound request");
-        let limits = self.limits(timeout, timeout, timeout);
-        let failed = |e: UpstreamError| {
-            tracing::debug!(plugin = %self.plugin, "outbound request failed: {}", crate::upstream::with_causes(&e));
-            wasi_error(&e)
-        };
-        let (parts, body) = self.upstream.send(request, limits).await.map_err(failed)?.into_parts();
-        let body = body.bytes().await.map_err(failed)?;
-        Ok((parts, body))
+        Ok(request)
+    }
+
+    fn failed(&self, e: &UpstreamError) -> ErrorCode {
+        tracing::debug!(plugin = %self.plugin, "outbound request failed: {}", crate::upstream::with_causes(e));
+        wasi_error(e)
     }
 
     fn is_allowed(&self, uri: &http::Uri) -> Result<(), String> {

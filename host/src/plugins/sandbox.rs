@@ -28,6 +28,17 @@ pub struct PluginContext {
 }
 
 impl PluginContext {
+    /// The plugin's outbound policy, for one call or one streamed reply.
+    pub fn outbound(&self) -> OutboundPolicy {
+        OutboundPolicy::new(
+            self.id.clone(),
+            self.allowed_hosts.clone(),
+            self.spec.limits.http_timeout,
+            self.spec.limits.max_response_bytes,
+            self.upstream.clone(),
+        )
+    }
+
     /// Serves the `embeddings` capability's `embed`.
     pub async fn embed(&self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, PluginError> {
         match &self.embeddings {
@@ -90,13 +101,7 @@ impl PluginState {
         if let Some(dir) = &spec.grants.read_dir {
             wasi.preopened_dir(dir, "/data", FsPerms::ReadOnly)?;
         }
-        let outbound = OutboundPolicy::new(
-            plugin.id.clone(),
-            plugin.allowed_hosts.clone(),
-            spec.limits.http_timeout,
-            spec.limits.max_response_bytes,
-            plugin.upstream.clone(),
-        );
+        let outbound = plugin.outbound();
         let memory = MemoryCap {
             limit: spec.limits.memory_bytes,
             used: 0,

@@ -16,6 +16,12 @@ pub struct ErrorBody {
     pub error: ErrorDetail,
 }
 
+impl ErrorBody {
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+        ErrorBody { error: ErrorDetail { code: code.into(), message: message.into(), cause: None } }
+    }
+}
+
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct ErrorDetail {
     /// A stable, machine-readable code such as `invalid_input` or `rate_limited`.

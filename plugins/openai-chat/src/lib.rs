@@ -5,12 +5,17 @@
 //! Settings: `base_url` (required), `model` (required), `api_key` (secret), `system_prompt` with the
 //! placeholders `{character}`, `{user}`, `{genre}` and `{situation}`, `max_history` (most recent
 //! entries sent, default 50), `temperature`, `max_tokens`, `timeout_ms`. Its health probe lists the
-//! upstream's models (`GET {base_url}/models`) and looks for `model`.
+//! upstream's models (`GET {base_url}/models`) and looks for `model`. It streams (`chat-stream`,
+//! WIT 0.1.3): `stream: true` with the usage asked for (`stream_usage = false` for an upstream that
+//! refuses `stream_options`), each server-sent chunk decoded into deltas, usage and the finish reason.
 
-use parlance_openai_compat::{Client, Message, render};
-use parlance_sdk::chat_model::{ChatModel, ChatRequest, ModelInfo};
+use parlance_openai_compat::{Chunk, Client, Message, Options, parse_chunk, render};
+use parlance_sdk::chat_model::{
+    ChatModel, ChatRequest, ChatStream, Framing, Generation, ModelInfo, StreamPart, StreamStart, Usage,
+};
+use parlance_sdk::http::Response;
 use parlance_sdk::probe::Probe;
-use parlance_sdk::{PluginError, config};
+use parlance_sdk::{PluginError, config, upstream};
 
 const DEFAULT_SYSTEM_PROMPT: &str = "You are {character}, a character in a {genre} story, talking with {user}. \
      {situation} Stay in character. Answer with {character}'s next line only, without your name or quotes.";
@@ -28,6 +33,58 @@ impl ChatModel for OpenAiChat {
         let max_history = config::parse_or("max_history", 50usize)?;
         let completion = client.complete(&model, &messages(&request, max_history))?;
         Ok(completion.content)
+    }
+}
+
+/// Streams the reply: chat completions with `stream: true`, read as server-sent events, one
+/// `chat.completion.chunk` each, until `[DONE]`.
+impl ChatStream for OpenAiChat {
+    fn start(request: ChatRequest, generation: Generation) -> Result<StreamStart, PluginError> {
+        let client = Client::from_config()?;
+        let model = config::require("model")?;
+        let max_history = config::parse_or("max_history", 50usize)?;
+        let options = Options {
+            max_tokens: generation.max_tokens,
+            temperature: generation.temperature.map(f64::from),
+            top_p: generation.top_p.map(f64::from),
+            stop: generation.stop,
+            seed: generation.seed,
+            user: generation.user,
+        };
+        let request = client.stream_request(&model, &messages(&request, max_history), &options)?;
+        Ok(StreamStart { request: request.into_contract()?, framing: Framing::ServerSentEvents })
+    }
+
+    fn decode(events: Vec<String>) -> Result<Vec<StreamPart>, PluginError> {
+        let mut parts = Vec::with_capacity(events.len());
+        let mut model_named = false;
+        for event in &events {
+            match parse_chunk(event)? {
+                Chunk::Done => parts.push(StreamPart::Done(None)),
+                Chunk::Part { delta, finish_reason, model, usage } => {
+                    if let Some(model) = model.filter(|_| !model_named) {
+                        model_named = true;
+                        parts.push(StreamPart::Model(model));
+                    }
+                    if let Some(text) = delta {
+                        parts.push(StreamPart::Delta(text));
+                    }
+                    if let Some((input_tokens, output_tokens)) = usage {
+                        parts.push(StreamPart::Usage(Usage { input_tokens, output_tokens }));
+                    }
+                    // The reply is complete here; the usage chunk and `[DONE]` may still follow,
+                    // and the host reads them before it ends the stream.
+                    if let Some(reason) = finish_reason {
+                        parts.push(StreamPart::Done(Some(reason)));
+                    }
+                }
+            }
+        }
+        Ok(parts)
+    }
+
+    fn refusal(response: Response) -> PluginError {
+        upstream::refusal("the chat-completions upstream", response)
     }
 }
 
@@ -66,7 +123,7 @@ impl Probe for OpenAiChat {
     }
 }
 
-parlance_sdk::export_chat_model!(OpenAiChat);
+parlance_sdk::export_streaming_chat_model!(OpenAiChat);
 parlance_sdk::export_probe!(OpenAiChat);
 
 #[cfg(test)]

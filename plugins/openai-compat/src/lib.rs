@@ -191,22 +191,8 @@ pub fn check_model_listed(value: &Value, model: &str) -> Result<String, PluginEr
 /// Reads a chat-completions response. Some gateways (OpenRouter among them) answer HTTP 200 with an
 /// `error` object instead of choices; that is mapped by its code like an HTTP status would be.
 pub fn parse_completion(value: &Value) -> Result<Completion, PluginError> {
-    if let Some(error) = value.get("error").filter(|e| !e.is_null()) {
-        let message = error
-            .get("message")
-            .and_then(Value::as_str)
-            .map(snippet)
-            .unwrap_or_else(|| snippet(&error.to_string()));
-        let message = format!("the upstream reported an error: {message}");
-        let code =
-            error.get("code").and_then(|c| c.as_u64().or_else(|| c.as_str().and_then(|s| s.parse().ok())));
-        return Err(match code {
-            Some(401 | 403) => PluginError::Unauthorized(message),
-            Some(429) => PluginError::RateLimited(RateLimit { retry_after_secs: None, message }),
-            Some(408 | 504) => PluginError::Timeout(message),
-            Some(400..=499) => PluginError::InvalidInput(message),
-            _ => PluginError::Unavailable(message),
-        });
+    if let Some(error) = in_band_error(value) {
+        return Err(error);
     }
     let choice = value.get("choices").and_then(Value::as_array).and_then(|c| c.first()).ok_or_else(|| {
         PluginError::BadResponse(format!("no `choices` in the answer: {}", snippet(&value.to_string())))
@@ -234,6 +220,179 @@ pub fn parse_completion(value: &Value) -> Result<Completion, PluginError> {
     })
 }
 
+/// The error object some gateways (OpenRouter among them) send in place of an answer, with HTTP 200 or
+/// inside a stream, mapped by its code as an HTTP status would be.
+pub fn in_band_error(value: &Value) -> Option<PluginError> {
+    let error = value.get("error").filter(|e| !e.is_null())?;
+    let message = error
+        .get("message")
+        .and_then(Value::as_str)
+        .map(snippet)
+        .unwrap_or_else(|| snippet(&error.to_string()));
+    let message = format!("the upstream reported an error: {message}");
+    let code = error.get("code").and_then(|c| c.as_u64().or_else(|| c.as_str().and_then(|s| s.parse().ok())));
+    Some(match code {
+        Some(401 | 403) => PluginError::Unauthorized(message),
+        Some(429) => PluginError::RateLimited(RateLimit { retry_after_secs: None, message }),
+        Some(408 | 504) => PluginError::Timeout(message),
+        Some(400..=499) => PluginError::InvalidInput(message),
+        _ => PluginError::Unavailable(message),
+    })
+}
+
+/// What a client asked of one generation, over the plugin's own settings.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Options {
+    pub max_tokens: Option<u32>,
+    pub temperature: Option<f64>,
+    pub top_p: Option<f64>,
+    pub stop: Vec<String>,
+    pub seed: Option<i64>,
+    pub user: Option<String>,
+}
+
+/// A chat-completions request body with every option; the streamed form asks for the usage too.
+#[derive(Serialize)]
+struct FullRequest<'a> {
+    model: &'a str,
+    messages: &'a [Message],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tokens: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    top_p: Option<f64>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    stop: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user: Option<&'a str>,
+    stream: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream_options: Option<StreamOptions>,
+}
+
+#[derive(Serialize)]
+struct StreamOptions {
+    include_usage: bool,
+}
+
+impl Client {
+    /// The request of a streamed completion (`stream: true`, with `stream_options.include_usage`
+    /// unless `stream_usage = false` for an upstream that refuses it), for the host to send.
+    pub fn stream_request(
+        &self,
+        model: &str,
+        messages: &[Message],
+        options: &Options,
+    ) -> Result<Request, PluginError> {
+        let include_usage = config::parse_or("stream_usage", true)?;
+        let body = FullRequest {
+            model,
+            messages,
+            temperature: options.temperature.or(self.temperature),
+            max_tokens: options.max_tokens.or(self.max_tokens),
+            top_p: options.top_p,
+            stop: &options.stop,
+            seed: options.seed,
+            user: options.user.as_deref(),
+            stream: true,
+            stream_options: include_usage.then_some(StreamOptions { include_usage: true }),
+        };
+        let body = serde_json::to_vec(&body)
+            .map_err(|e| PluginError::Internal(format!("cannot encode the request: {e}")))?;
+        let mut request = Request::post(join_url(&self.base_url, "chat/completions"))
+            .body(body)
+            .header("content-type", "application/json")
+            .header("accept", "text/event-stream")
+            .timeout(self.timeout);
+        if let Some(key) = &self.api_key {
+            request = request.bearer(key);
+        }
+        if let Some(referer) = &self.referer {
+            request = request.header("http-referer", referer);
+        }
+        if let Some(title) = &self.title {
+            request = request.header("x-title", title);
+        }
+        Ok(request)
+    }
+}
+
+/// One event of a streamed completion, as read: `[DONE]`, or a `chat.completion.chunk`.
+#[derive(Debug, PartialEq)]
+pub enum Chunk {
+    Done,
+    Part {
+        /// The first choice's new text, if any.
+        delta: Option<String>,
+        finish_reason: Option<String>,
+        model: Option<String>,
+        /// `(prompt_tokens, completion_tokens)` when the chunk reports usage.
+        usage: Option<(Option<u32>, Option<u32>)>,
+    },
+}
+
+#[derive(Deserialize)]
+struct ChunkBody {
+    #[serde(default)]
+    choices: Vec<ChunkChoice>,
+    model: Option<String>,
+    usage: Option<ChunkUsage>,
+}
+
+#[derive(Deserialize)]
+struct ChunkChoice {
+    delta: Option<ChunkDelta>,
+    finish_reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ChunkDelta {
+    content: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ChunkUsage {
+    prompt_tokens: Option<u32>,
+    completion_tokens: Option<u32>,
+}
+
+/// Reads one server-sent event of a streamed completion; an error object or anything that is not a
+/// chunk is the matching error.
+pub fn parse_chunk(event: &str) -> Result<Chunk, PluginError> {
+    if event.trim() == "[DONE]" {
+        return Ok(Chunk::Done);
+    }
+    let bad = |e: &dyn std::fmt::Display| {
+        PluginError::BadResponse(format!(
+            "a streamed chunk is not a chat-completion chunk ({e}): {}",
+            snippet(event)
+        ))
+    };
+    if event.contains("\"error\"") {
+        let value: Value = serde_json::from_str(event).map_err(|e| bad(&e))?;
+        if let Some(error) = in_band_error(&value) {
+            return Err(error);
+        }
+    }
+    let chunk: ChunkBody = serde_json::from_str(event).map_err(|e| bad(&e))?;
+    let first = chunk.choices.into_iter().next();
+    let (delta, finish_reason) = match first {
+        Some(choice) => {
+            (choice.delta.and_then(|d| d.content).filter(|c| !c.is_empty()), choice.finish_reason)
+        }
+        None => (None, None),
+    };
+    Ok(Chunk::Part {
+        delta,
+        finish_reason,
+        model: chunk.model,
+        usage: chunk.usage.map(|u| (u.prompt_tokens, u.completion_tokens)),
+    })
+}
+
 /// Fills `{name}` placeholders of a template; unknown placeholders are left as written.
 pub fn render(template: &str, values: &[(&str, &str)]) -> String {
     let mut out = template.to_owned();
@@ -247,6 +406,30 @@ pub fn render(template: &str, values: &[(&str, &str)]) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn reads_streamed_chunks() {
+        let chunk = r#"{"id":"c","object":"chat.completion.chunk","model":"m-1","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}"#;
+        assert_eq!(
+            parse_chunk(chunk).unwrap(),
+            Chunk::Part {
+                delta: Some("Hel".into()),
+                finish_reason: None,
+                model: Some("m-1".into()),
+                usage: None
+            }
+        );
+        let last = r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#;
+        assert!(
+            matches!(parse_chunk(last).unwrap(), Chunk::Part { delta: None, finish_reason: Some(r), .. } if r == "stop")
+        );
+        let usage = r#"{"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":7,"total_tokens":12}}"#;
+        assert!(matches!(parse_chunk(usage).unwrap(), Chunk::Part { usage: Some((Some(5), Some(7))), .. }));
+        assert_eq!(parse_chunk("[DONE]").unwrap(), Chunk::Done);
+        assert!(matches!(parse_chunk("{not json"), Err(PluginError::BadResponse(_))));
+        let error = r#"{"error":{"code":429,"message":"slow down"}}"#;
+        assert!(matches!(parse_chunk(error), Err(PluginError::RateLimited(_))));
+    }
 
     #[test]
     fn reads_the_first_choice() {

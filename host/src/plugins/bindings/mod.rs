@@ -128,6 +128,45 @@ impl Bound {
         }
     }
 
+    /// Whether the component streams its replies (the optional `chat-stream`, since 0.1.3).
+    pub fn has_stream(&self) -> bool {
+        match self {
+            Bound::V0_1(b) => b.has_stream(),
+        }
+    }
+
+    pub async fn stream_start(
+        &self,
+        store: &mut Store<PluginState>,
+        request: &api::ChatRequest<'_>,
+        generation: &api::Generation,
+    ) -> wasmtime::Result<Result<api::StreamStart, api::PluginError>> {
+        match self {
+            Bound::V0_1(b) => b.stream_start(store, request, generation).await,
+        }
+    }
+
+    pub async fn stream_decode(
+        &self,
+        store: &mut Store<PluginState>,
+        events: Vec<String>,
+    ) -> wasmtime::Result<Result<Vec<api::StreamPart>, api::PluginError>> {
+        match self {
+            Bound::V0_1(b) => b.stream_decode(store, events).await,
+        }
+    }
+
+    pub async fn stream_refusal(
+        &self,
+        store: &mut Store<PluginState>,
+        parts: &http::response::Parts,
+        body: Vec<u8>,
+    ) -> wasmtime::Result<api::PluginError> {
+        match self {
+            Bound::V0_1(b) => b.stream_refusal(store, parts, body).await,
+        }
+    }
+
     pub async fn evaluate(
         &self,
         store: &mut Store<PluginState>,

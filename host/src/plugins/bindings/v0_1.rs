@@ -1,7 +1,7 @@
-//! Bindings for the `parlance:plugin@0.1` line, generated from its newest text (0.1.2). Components
-//! built against any 0.1.x load through this module: wasmtime matches their `@0.1.0` and `@0.1.1`
-//! imports and exports against these `@0.1.2` definitions by semver compatibility; what 0.1.1 added
-//! (the optional `probe` export) is looked up per component, never required, and what 0.1.2 added
+//! Bindings for the `parlance:plugin@0.1` line, generated from its newest text (0.1.3). Components
+//! built against any 0.1.x load through this module: wasmtime matches their older imports and
+//! exports against these `@0.1.3` definitions by semver compatibility; the optional exports (0.1.1's
+//! `probe`, 0.1.3's `chat-stream`) are looked up per component, never required, and what 0.1.2 added
 //! (the `http-client` import) is linked for every component, whether it imports it or not.
 
 /// The interfaces the host provides, generated once and shared by the three worlds.
@@ -42,6 +42,50 @@ pub mod probe {
             "parlance:plugin/types": super::imports::parlance::plugin::types,
         },
     });
+}
+
+/// The optional `chat-stream` export (since 0.1.3), bound on its own as `probe` is.
+pub mod chat_stream {
+    wasmtime::component::bindgen!({
+        inline: "
+            package parlance:host-chat-stream;
+            world chat-stream {
+                export parlance:plugin/chat-stream@0.1.3;
+            }
+        ",
+        path: "../wit",
+        exports: { default: async },
+        with: {
+            "parlance:plugin/types": super::imports::parlance::plugin::types,
+            "parlance:plugin/http-client": super::imports::parlance::plugin::http_client,
+            "wasi:http": wasmtime_wasi_http::p2::bindings::http,
+            "wasi:io": wasmtime_wasi::p2::bindings::io,
+            "wasi:clocks": wasmtime_wasi::p2::bindings::clocks,
+        },
+    });
+}
+
+/// A chat request in one interface's generated types (the streaming world has its own copy of them).
+macro_rules! chat_request {
+    ($wit:ident, $request:expr) => {{
+        let request = $request;
+        $wit::ChatRequest {
+            history: request
+                .history
+                .iter()
+                .map(|e| $wit::DialogEntry {
+                    index: e.index,
+                    name: e.name.to_owned(),
+                    message: e.message.to_owned(),
+                })
+                .collect(),
+            message: request.message.clone(),
+            from_name: request.from_name.clone(),
+            to_name: request.to_name.clone(),
+            situation: request.situation.clone(),
+            genre: request.genre.clone(),
+        }
+    }};
 }
 
 macro_rules! world {
@@ -99,7 +143,8 @@ pub struct Bound {
 
 enum World {
     Provider(provider::ProviderPluginPre<PluginState>),
-    ChatModel(chat_model::ChatModelPluginPre<PluginState>),
+    /// With the optional `chat-stream` export (0.1.3) when the component has it.
+    ChatModel(chat_model::ChatModelPluginPre<PluginState>, Option<chat_stream::ChatStreamPre<PluginState>>),
     Metric(metric::MetricPluginPre<PluginState>),
 }
 
@@ -113,7 +158,10 @@ impl Bound {
         };
         let world = match kind {
             api::PluginKind::Provider => World::Provider(provider::ProviderPluginPre::new(pre)?),
-            api::PluginKind::ChatModel => World::ChatModel(chat_model::ChatModelPluginPre::new(pre)?),
+            api::PluginKind::ChatModel => World::ChatModel(
+                chat_model::ChatModelPluginPre::new(pre.clone())?,
+                chat_stream::ChatStreamPre::new(pre).ok(),
+            ),
             api::PluginKind::Metric => World::Metric(metric::MetricPluginPre::new(pre)?),
         };
         Ok(Bound { world, probe })
@@ -150,7 +198,7 @@ impl Bound {
                     .await?;
                 api::PluginInfo::Provider { name: info.name, default_model: info.default_model }
             }
-            World::ChatModel(pre) => {
+            World::ChatModel(pre, _) => {
                 let info = pre
                     .instantiate_async(&mut *store)
                     .await?
@@ -202,26 +250,111 @@ impl Bound {
         request: &api::ChatRequest<'_>,
     ) -> wasmtime::Result<Result<String, api::PluginError>> {
         use chat_model::exports::parlance::plugin::chat_model as wit;
-        let World::ChatModel(pre) = &self.world else { wasmtime::bail!("not a chat model") };
-        let request = wit::ChatRequest {
-            history: request
-                .history
-                .iter()
-                .map(|e| wit::DialogEntry {
-                    index: e.index,
-                    name: e.name.to_owned(),
-                    message: e.message.to_owned(),
-                })
-                .collect(),
-            message: request.message.clone(),
-            from_name: request.from_name.clone(),
-            to_name: request.to_name.clone(),
-            situation: request.situation.clone(),
-            genre: request.genre.clone(),
-        };
+        let World::ChatModel(pre, _) = &self.world else { wasmtime::bail!("not a chat model") };
+        let request = chat_request!(wit, request);
         let instance = pre.instantiate_async(&mut *store).await?;
         let result = instance.parlance_plugin_chat_model().call_reply(store, &request).await?;
         Ok(result.map_err(Into::into))
+    }
+
+    pub fn has_stream(&self) -> bool {
+        matches!(self.world, World::ChatModel(_, Some(_)))
+    }
+
+    fn streaming(&self) -> wasmtime::Result<&chat_stream::ChatStreamPre<PluginState>> {
+        match &self.world {
+            World::ChatModel(_, Some(pre)) => Ok(pre),
+            _ => wasmtime::bail!("the component exports no chat-stream"),
+        }
+    }
+
+    pub async fn stream_start(
+        &self,
+        store: &mut Store<PluginState>,
+        request: &api::ChatRequest<'_>,
+        generation: &api::Generation,
+    ) -> wasmtime::Result<Result<api::StreamStart, api::PluginError>> {
+        use chat_stream::exports::parlance::plugin::chat_stream;
+        let pre = self.streaming()?;
+        let request = chat_request!(chat_stream, request);
+        let generation = chat_stream::Generation {
+            max_tokens: generation.max_tokens,
+            temperature: generation.temperature,
+            top_p: generation.top_p,
+            stop: generation.stop.clone(),
+            seed: generation.seed,
+            user: generation.user.clone(),
+        };
+        let instance = pre.instantiate_async(&mut *store).await?;
+        let result =
+            instance.parlance_plugin_chat_stream().call_start(&mut *store, &request, &generation).await?;
+        let start = match result {
+            Ok(start) => start,
+            Err(e) => return Ok(Err(e.into())),
+        };
+        let chat_stream::StreamStart { request, framing } = start;
+        let method: Result<http::Method, _> = request.method.try_into();
+        let Ok(method) = method else {
+            return Ok(Err(api::PluginError::new(
+                PluginErrorKind::Internal,
+                "the stream's request has an invalid method",
+            )));
+        };
+        Ok(Ok(api::StreamStart {
+            method,
+            url: request.url,
+            headers: request.headers,
+            body: request.body,
+            timeout: request.timeout_ms.map(|ms| std::time::Duration::from_millis(ms.into())),
+            framing: match framing {
+                chat_stream::Framing::ServerSentEvents => api::Framing::ServerSentEvents,
+                chat_stream::Framing::Ndjson => api::Framing::Ndjson,
+            },
+        }))
+    }
+
+    pub async fn stream_decode(
+        &self,
+        store: &mut Store<PluginState>,
+        events: Vec<String>,
+    ) -> wasmtime::Result<Result<Vec<api::StreamPart>, api::PluginError>> {
+        use chat_stream::exports::parlance::plugin::chat_stream::StreamPart as Part;
+        let pre = self.streaming()?;
+        let instance = pre.instantiate_async(&mut *store).await?;
+        let result = instance.parlance_plugin_chat_stream().call_decode(&mut *store, &events).await?;
+        Ok(result
+            .map(|parts| {
+                parts
+                    .into_iter()
+                    .map(|part| match part {
+                        Part::Delta(text) => api::StreamPart::Delta(text),
+                        Part::Model(model) => api::StreamPart::Model(model),
+                        Part::Usage(u) => api::StreamPart::Usage(api::Usage {
+                            input_tokens: u.input_tokens,
+                            output_tokens: u.output_tokens,
+                        }),
+                        Part::Done(reason) => api::StreamPart::Done(reason),
+                    })
+                    .collect()
+            })
+            .map_err(Into::into))
+    }
+
+    pub async fn stream_refusal(
+        &self,
+        store: &mut Store<PluginState>,
+        parts: &http::response::Parts,
+        body: Vec<u8>,
+    ) -> wasmtime::Result<api::PluginError> {
+        let pre = self.streaming()?;
+        let response = http_client::Response {
+            status: parts.status.as_u16(),
+            headers: header_pairs(&parts.headers),
+            body,
+        };
+        let instance = pre.instantiate_async(&mut *store).await?;
+        let error = instance.parlance_plugin_chat_stream().call_refusal(&mut *store, &response).await?;
+        Ok(error.into())
     }
 
     pub async fn evaluate(
@@ -344,13 +477,20 @@ impl http_client::Host for PluginState {
         let timeout = request.timeout_ms.map(|ms| std::time::Duration::from_millis(ms.into()));
         let (parts, body) =
             self.outbound.send_whole(method, &request.url, request.headers, request.body, timeout).await?;
-        let headers = parts
-            .headers
-            .iter()
-            .map(|(name, value)| {
-                (name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned())
-            })
-            .collect();
-        Ok(http_client::Response { status: parts.status.as_u16(), headers, body: body.into() })
+        Ok(http_client::Response {
+            status: parts.status.as_u16(),
+            headers: header_pairs(&parts.headers),
+            body: body.into(),
+        })
     }
+}
+
+/// Response headers as the contract carries them: lower-cased names, in the upstream's order.
+fn header_pairs(headers: &http::HeaderMap) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            (name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned())
+        })
+        .collect()
 }

@@ -1,0 +1,462 @@
+//! Streamed chat replies, sans-IO: the plugin builds the upstream request (`chat-stream.start`) and
+//! decodes the events of its answer (`decode`), each in a fresh instance; the host sends the request
+//! under the plugin's outbound policy, reads the body as it arrives and splits it into events. A
+//! stream therefore holds no instance, and no pool slot, while it waits on its upstream. A chat model
+//! without `chat-stream` answers through `reply`, and its whole reply is one delta.
+
+use super::api::{
+    CallError, CallFailure, ChatRequest, Framing, Generation, PluginError, PluginErrorKind, StreamPart,
+};
+use super::call::{MAX_OUTPUT_BYTES, conclude, invalid, new_store, reported, run};
+use super::engine::Runtime;
+use super::outbound::OutboundError;
+use super::{Plugin, PluginHost};
+use crate::metrics::Metrics;
+use crate::upstream::{Failure, ResponseBody, UpstreamError, with_causes};
+use http_body_util::BodyExt;
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// How long the rest of a body is waited for once the upstream has said the reply is complete.
+const AFTER_DONE: std::time::Duration = std::time::Duration::from_millis(500);
+
+impl PluginHost {
+    /// Starts the character's reply as a stream of parts, for `client`. The error is a failure before
+    /// anything was written: the upstream refused, could not be reached, or the plugin failed.
+    pub async fn reply_stream(
+        &self,
+        plugin: &Arc<Plugin>,
+        client: &str,
+        request: &ChatRequest<'_>,
+        generation: &Generation,
+    ) -> Result<ReplyStream, CallError> {
+        let started = Instant::now();
+        let mut stream = ReplyStream {
+            plugin: plugin.clone(),
+            runtime: self.runtime.clone(),
+            metrics: self.metrics.clone(),
+            client: client.into(),
+            body: None,
+            framer: Framer::new(Framing::Ndjson),
+            pending: VecDeque::new(),
+            reply_bytes: 0,
+            wrote: false,
+            finished: None,
+            started,
+            state: State::Open,
+        };
+        if !plugin.bound.has_stream() {
+            let reply = self.reply(plugin, client, request).await?;
+            stream.pending.extend([StreamPart::Delta(reply), StreamPart::Done(None)]);
+            return Ok(stream);
+        }
+        match stream.open(request, generation).await {
+            Ok(()) => Ok(stream),
+            Err(e) => {
+                // A stream that never started is one failed call, not a cancelled stream.
+                stream.observe(Err(&e));
+                stream.state = State::Ended;
+                Err(e)
+            }
+        }
+    }
+}
+
+/// One streamed reply. [`ReplyStream::next`] gives its parts in order; the last is
+/// [`StreamPart::Done`] or an error. Dropping it before then closes the upstream connection and
+/// counts the stream as cancelled by its client, unless [`ReplyStream::cancel`] named another cause.
+pub struct ReplyStream {
+    plugin: Arc<Plugin>,
+    runtime: Arc<Runtime>,
+    metrics: Option<Arc<Metrics>>,
+    client: Arc<str>,
+    /// The upstream's body while it is being read.
+    body: Option<ResponseBody>,
+    framer: Framer,
+    /// Parts decoded and not yet given out.
+    pending: VecDeque<StreamPart>,
+    reply_bytes: usize,
+    /// Whether any text has been given out.
+    wrote: bool,
+    /// The upstream said the reply is complete (with its finish reason): what follows until its body
+    /// ends (usage, typically) is still read, then the stream ends.
+    finished: Option<Option<String>>,
+    started: Instant,
+    state: State,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    Open,
+    /// Ended: complete, failed, or cancelled with its cause already counted.
+    Ended,
+}
+
+impl ReplyStream {
+    /// The plugin that writes the reply.
+    pub fn plugin(&self) -> &Arc<Plugin> {
+        &self.plugin
+    }
+
+    /// Whether any text has been given out, after which a failure can no longer be hidden.
+    pub fn wrote(&self) -> bool {
+        self.wrote
+    }
+
+    async fn open(&mut self, request: &ChatRequest<'_>, generation: &Generation) -> Result<(), CallError> {
+        let plugin = self.plugin.clone();
+        let start = {
+            let mut store = new_store(&self.runtime, &plugin, &self.client).await?;
+            let outcome = run(&plugin, plugin.bound.stream_start(&mut store, request, generation)).await;
+            conclude(&plugin, &store, outcome)?.map_err(|e| reported(&plugin, &store, e))?
+        };
+        let outbound = plugin.ctx.outbound();
+        let sent =
+            outbound.send_streaming(start.method, &start.url, start.headers, start.body, start.timeout).await;
+        let (parts, body) = sent.map_err(|e| {
+            let mut error = CallError::new(plugin.id(), CallFailure::Reported(outbound_error(&e)));
+            error.denied_requests = outbound.denied();
+            error
+        })?;
+        if !parts.status.is_success() {
+            // The refusal's own words (an error object) say why; the body is small and within the cap.
+            let bytes = body.bytes().await.map(|b| b.to_vec()).unwrap_or_default();
+            let mut store = new_store(&self.runtime, &plugin, &self.client).await?;
+            let outcome = run(&plugin, plugin.bound.stream_refusal(&mut store, &parts, bytes)).await;
+            let error = conclude(&plugin, &store, outcome)?;
+            return Err(CallError::new(plugin.id(), CallFailure::Reported(error)));
+        }
+        self.framer = Framer::new(start.framing);
+        self.body = Some(body);
+        Ok(())
+    }
+
+    /// The next part of the reply; `None` once it is complete or has failed.
+    pub async fn next(&mut self) -> Option<Result<StreamPart, CallError>> {
+        if self.state == State::Ended {
+            return None;
+        }
+        loop {
+            if let Some(part) = self.pending.pop_front() {
+                match self.give(part) {
+                    Ok(None) => continue,
+                    Ok(Some(part)) => return Some(Ok(part)),
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            let Some(body) = self.body.as_mut() else {
+                return Some(self.complete());
+            };
+            let mut events = Vec::new();
+            // Once the upstream has said the reply is complete, what may follow (usage, `[DONE]`)
+            // comes at once; an upstream that then holds the connection open is not waited for.
+            let frame = match self.finished {
+                None => body.frame().await,
+                Some(_) => tokio::time::timeout(AFTER_DONE, body.frame()).await.unwrap_or(None),
+            };
+            match frame {
+                Some(Ok(frame)) => {
+                    if let Ok(data) = frame.into_data() {
+                        self.framer.push(&data, &mut events);
+                    }
+                }
+                Some(Err(e)) => {
+                    let cause =
+                        if matches!(e.failure(), Failure::TooLarge { .. }) { "limit" } else { "upstream" };
+                    return Some(self.fail(cause, CallFailure::Reported(upstream_error(&e))));
+                }
+                None => {
+                    self.body = None;
+                    self.framer.finish(&mut events);
+                }
+            }
+            if events.is_empty() {
+                continue;
+            }
+            let events = match events.into_iter().collect::<Result<Vec<String>, String>>() {
+                Ok(events) => events,
+                Err(detail) => {
+                    let error = PluginError::new(PluginErrorKind::BadResponse, detail);
+                    return Some(self.fail("upstream", CallFailure::Reported(error)));
+                }
+            };
+            match self.decode(events).await {
+                Ok(parts) => self.pending.extend(parts),
+                Err(e) => {
+                    let cause = match &e.failure {
+                        CallFailure::Reported(_) => "upstream",
+                        _ => "plugin",
+                    };
+                    self.observe(Err(&e));
+                    self.end(Some(cause));
+                    return Some(Err(e));
+                }
+            }
+        }
+    }
+
+    async fn decode(&self, events: Vec<String>) -> Result<Vec<StreamPart>, CallError> {
+        let plugin = &self.plugin;
+        let mut store = new_store(&self.runtime, plugin, &self.client).await?;
+        let outcome = run(plugin, plugin.bound.stream_decode(&mut store, events)).await;
+        conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))
+    }
+
+    /// Checks a decoded part: `Some` to give it out now, `None` to hold it back (a `done`, given out
+    /// once the body has ended; anything after it but usage and the model's name).
+    fn give(&mut self, part: StreamPart) -> Result<Option<StreamPart>, CallError> {
+        match &part {
+            StreamPart::Delta(_) | StreamPart::Done(_) if self.finished.is_some() => return Ok(None),
+            StreamPart::Delta(text) => {
+                self.reply_bytes += text.len();
+                if self.reply_bytes > MAX_OUTPUT_BYTES {
+                    let detail = format!("the reply is larger than {MAX_OUTPUT_BYTES} bytes");
+                    return self.fail("limit", CallFailure::InvalidOutput(detail)).map(Some);
+                }
+                if !self.wrote && !text.trim().is_empty() {
+                    self.wrote = true;
+                    if let Some(metrics) = &self.metrics {
+                        metrics.observe_first_delta(self.plugin.id(), self.started.elapsed());
+                    }
+                }
+            }
+            StreamPart::Done(reason) => {
+                self.finished = Some(reason.clone());
+                return Ok(None);
+            }
+            StreamPart::Model(_) | StreamPart::Usage(_) => {}
+        }
+        Ok(Some(part))
+    }
+
+    /// The body has ended: the reply is complete if the upstream said so and held some text, and was
+    /// cut off otherwise.
+    fn complete(&mut self) -> Result<StreamPart, CallError> {
+        let Some(reason) = self.finished.take() else {
+            let error = PluginError::new(
+                PluginErrorKind::Unavailable,
+                "the upstream ended the stream before the reply was complete",
+            );
+            return self.fail("upstream", CallFailure::Reported(error));
+        };
+        if !self.wrote {
+            let error = invalid(&self.plugin, "the reply is empty".into());
+            self.observe(Err(&error));
+            self.end(Some("plugin"));
+            return Err(error);
+        }
+        self.observe(Ok(()));
+        self.end(None);
+        Ok(StreamPart::Done(reason))
+    }
+
+    fn fail(&mut self, cause: &'static str, failure: CallFailure) -> Result<StreamPart, CallError> {
+        let error = CallError::new(self.plugin.id(), failure);
+        tracing::warn!(plugin = %self.plugin.id(), "the streamed reply failed: {error}");
+        self.observe(Err(&error));
+        self.end(Some(cause));
+        Err(error)
+    }
+
+    /// Ends the stream once, counting it as complete (`None`) or cancelled by `cause`, and closes the
+    /// upstream connection.
+    fn end(&mut self, cancelled: Option<&'static str>) {
+        if self.state == State::Ended {
+            return;
+        }
+        self.state = State::Ended;
+        self.body = None;
+        if let Some(metrics) = &self.metrics {
+            metrics.observe_stream_end(self.plugin.id(), cancelled, self.started.elapsed());
+        }
+    }
+
+    /// Counts the stream as one plugin call, from its start to its outcome.
+    fn observe(&self, outcome: Result<(), &CallError>) {
+        if let Some(metrics) = &self.metrics {
+            metrics.observe_plugin_call(self.plugin.id(), outcome, self.started.elapsed());
+        }
+    }
+
+    /// Ends the stream for `cause` (such as `deadline`) before it is dropped.
+    pub fn cancel(&mut self, cause: &'static str) {
+        self.end(Some(cause));
+    }
+}
+
+impl Drop for ReplyStream {
+    fn drop(&mut self) {
+        self.end(Some("client"));
+    }
+}
+
+/// The plugin error an outbound failure means, in the words the SDK's mapping uses.
+fn outbound_error(e: &OutboundError) -> PluginError {
+    match e {
+        OutboundError::Upstream(e) => upstream_error(e),
+        OutboundError::Refused(code) => {
+            use wasmtime_wasi_http::p2::bindings::http::types::ErrorCode;
+            match code {
+                ErrorCode::HttpRequestDenied => PluginError::new(
+                    PluginErrorKind::Unavailable,
+                    "request denied: the destination is not in this plugin's allowed_hosts",
+                ),
+                ErrorCode::HttpRequestUriInvalid => PluginError::new(
+                    PluginErrorKind::Misconfigured,
+                    "the stream's URL is not an absolute URL",
+                ),
+                other => {
+                    PluginError::new(PluginErrorKind::Internal, format!("the stream's request: {other:?}"))
+                }
+            }
+        }
+    }
+}
+
+fn upstream_error(e: &UpstreamError) -> PluginError {
+    let kind = match e.failure() {
+        Failure::Timeout(_) => PluginErrorKind::Timeout,
+        Failure::TooLarge { .. } | Failure::Protocol => PluginErrorKind::BadResponse,
+        _ => PluginErrorKind::Unavailable,
+    };
+    PluginError::new(kind, format!("the upstream stream failed: {}", with_causes(e)))
+}
+
+/// Splits a streamed body into the events its framing defines: the `data` of each server-sent event
+/// (its lines joined by a line break), or each non-blank NDJSON line. A line that is not UTF-8 is an
+/// `Err` naming the problem.
+struct Framer {
+    framing: Framing,
+    /// Bytes of a line not yet ended.
+    line: Vec<u8>,
+    /// The `data` of the server-sent event being read.
+    data: Option<String>,
+    /// The previous chunk ended with `\r`, so a `\n` starting this one ends nothing.
+    after_cr: bool,
+}
+
+type Event = Result<String, String>;
+
+impl Framer {
+    fn new(framing: Framing) -> Framer {
+        Framer { framing, line: Vec::new(), data: None, after_cr: false }
+    }
+
+    fn push(&mut self, mut bytes: &[u8], out: &mut Vec<Event>) {
+        if self.after_cr && bytes.first() == Some(&b'\n') {
+            bytes = &bytes[1..];
+        }
+        self.after_cr = false;
+        while let Some(end) = bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
+            self.line.extend_from_slice(&bytes[..end]);
+            let crlf = bytes[end] == b'\r';
+            bytes = &bytes[end + 1..];
+            if crlf {
+                match bytes.first() {
+                    Some(b'\n') => bytes = &bytes[1..],
+                    None => self.after_cr = true,
+                    Some(_) => {}
+                }
+            }
+            let line = std::mem::take(&mut self.line);
+            self.line_ended(line, out);
+        }
+        self.line.extend_from_slice(bytes);
+    }
+
+    /// The body ended: an NDJSON line without its line break still counts; a server-sent event that
+    /// was never ended by a blank line does not (as the standard says).
+    fn finish(&mut self, out: &mut Vec<Event>) {
+        let line = std::mem::take(&mut self.line);
+        if self.framing == Framing::Ndjson && !line.is_empty() {
+            self.line_ended(line, out);
+        }
+        self.data = None;
+    }
+
+    fn line_ended(&mut self, line: Vec<u8>, out: &mut Vec<Event>) {
+        let line = match String::from_utf8(line) {
+            Ok(line) => line,
+            Err(_) => {
+                out.push(Err("the upstream's stream is not UTF-8".into()));
+                return;
+            }
+        };
+        match self.framing {
+            Framing::Ndjson => {
+                if !line.trim().is_empty() {
+                    out.push(Ok(line));
+                }
+            }
+            Framing::ServerSentEvents => {
+                if line.is_empty() {
+                    if let Some(data) = self.data.take() {
+                        out.push(Ok(data));
+                    }
+                    return;
+                }
+                if line.starts_with(':') {
+                    return;
+                }
+                let (field, value) = line.split_once(':').unwrap_or((&line, ""));
+                if field == "data" {
+                    let value = value.strip_prefix(' ').unwrap_or(value);
+                    match &mut self.data {
+                        Some(data) => {
+                            data.push('\n');
+                            data.push_str(value);
+                        }
+                        None => self.data = Some(value.to_owned()),
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(framing: Framing, chunks: &[&str]) -> Vec<Event> {
+        let mut framer = Framer::new(framing);
+        let mut out = Vec::new();
+        for chunk in chunks {
+            framer.push(chunk.as_bytes(), &mut out);
+        }
+        framer.finish(&mut out);
+        out
+    }
+
+    fn ok(events: &[&str]) -> Vec<Event> {
+        events.iter().map(|e| Ok((*e).to_owned())).collect()
+    }
+
+    #[test]
+    fn server_sent_events_are_split_by_blank_lines_across_chunks() {
+        let chunks = [
+            "data: {\"a\":1}\n\ndata: {\"b\"",
+            ":2}\r\n\r",
+            "\n: keep-alive\n\nevent: x\ndata: one\ndata:two\n\n",
+        ];
+        assert_eq!(frame(Framing::ServerSentEvents, &chunks), ok(&["{\"a\":1}", "{\"b\":2}", "one\ntwo"]));
+        // An event the body never ended is dropped.
+        assert_eq!(frame(Framing::ServerSentEvents, &["data: [DONE]\n\ndata: half"]), ok(&["[DONE]"]));
+        assert_eq!(frame(Framing::ServerSentEvents, &["data: x\r\rdata: y\r\r"]), ok(&["x", "y"]));
+    }
+
+    #[test]
+    fn ndjson_lines_keep_their_last_line_and_skip_blank_ones() {
+        let chunks = ["{\"a\":1}\n\n{\"b\"", ":2}\n", "{\"c\":3}"];
+        assert_eq!(frame(Framing::Ndjson, &chunks), ok(&["{\"a\":1}", "{\"b\":2}", "{\"c\":3}"]));
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_an_error() {
+        let mut framer = Framer::new(Framing::Ndjson);
+        let mut out = Vec::new();
+        framer.push(b"\xff\xfe\n", &mut out);
+        assert!(out[0].is_err());
+    }
+}
