@@ -80,6 +80,7 @@ async fn missing_page() -> ApiError {
         chat_json,
         status
     ),
+    components(schemas(StreamDelta, super::ChatDone)),
     tags((name = "chat", description = "Users, dialogs and character chat (seed 000); data is per `current-user` client"))
 )]
 struct ApiDoc;
@@ -421,11 +422,13 @@ pub async fn chat_form(
 }
 
 /// Chat through the JSON endpoint. When the model fails the reply is `DEFAULT_RESPONSE` and the header
-/// `X-Parlance-Fallback: default-response` says so.
+/// `X-Parlance-Fallback: default-response` says so. A client that asks for server-sent events gets the
+/// reply as it is written.
 #[utoipa::path(post, path = "/v1/waifu", tag = "chat", request_body = ChatBody,
     params(("current-user" = Option<String>, Header, description = "The API client")),
     responses(
-        (status = 200, description = "The character's reply; `DEFAULT_RESPONSE`, with the header `X-Parlance-Fallback: default-response`, when the model failed", body = ChatResponse),
+        (status = 200, description = "The character's reply; `DEFAULT_RESPONSE`, with the header `X-Parlance-Fallback: default-response`, when the model failed. With `Accept: text/event-stream` or `\"stream\": true`, server-sent events as the reply is written: `delta` events (`StreamDelta`), then `done` (`ChatDone`: the whole reply and the stored entries' indices) or `error` (`ErrorBody`; nothing is stored), with keep-alive comments while the model is silent",
+            content((ChatResponse = "application/json"), (String = "text/event-stream"))),
         (status = 400, description = r::BAD_JSON, body = ErrorBody),
         (status = 413, description = r::TOO_LARGE, body = ErrorBody),
         (status = 415, description = r::NOT_JSON, body = ErrorBody),
