@@ -289,3 +289,62 @@ async fn a_chat_model_that_does_not_stream_answers_in_one_delta() {
     assert_eq!(events[0].data["text"], events[1].data["response"]);
     assert_eq!(events[1].data["indices"], json!([0, 1]));
 }
+
+#[tokio::test]
+async fn a_client_cannot_hold_every_stream() {
+    let upstream = FakeStreamingOpenAi::start(30, Duration::from_millis(100)).await;
+    let server = server(&upstream, "[runtime]\nmax_streams_per_client = 2\n", &[]).await;
+    let open = |client: &'static str, user: &'static str| {
+        let request = server
+            .client
+            .post(server.chat_url("/v1/waifu"))
+            .header("accept", "text/event-stream")
+            .header("current-user", client)
+            .json(&json!({"user_id": user, "message": "a long one"}));
+        request.send()
+    };
+    let first = open("greedy", "u1").await.unwrap();
+    let second = open("greedy", "u2").await.unwrap();
+    assert_eq!((first.status().as_u16(), second.status().as_u16()), (200, 200));
+    let third = open("greedy", "u3").await.unwrap();
+    assert_eq!(third.status(), 429);
+    let body: Value = third.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "too_many_concurrent_streams", "{body}");
+    // Another client is not held back by it.
+    let other = open("modest", "u1").await.unwrap();
+    assert_eq!(other.status(), 200);
+    // A stream that ends gives its share back.
+    drop(first);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(open("greedy", "u4").await.unwrap().status(), 200);
+}
+
+/// `--mode interactive`'s `chat` command prints the reply as it streams and keeps the dialog for the
+/// session: the second turn sends the first exchange as history.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_interactive_chat_command_streams_and_remembers_the_session() {
+    let upstream = FakeStreamingOpenAi::start(3, Duration::from_millis(20)).await;
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("parlance.toml"), "[chat]\nmodel = \"openai-chat\"\n").unwrap();
+    let mut child = crate::common::command(home.path())
+        .env("PROVIDER_API_KEY", "sk-test")
+        .env("PARLANCE_PLUGIN_OPENAI_CHAT_BASE_URL", upstream.base_url())
+        .args(["--mode", "interactive", "--config", "parlance.toml"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child.stdin.take().unwrap().write_all(b"chat Hello there\nchat And then?\nquit\n").unwrap();
+    let out = tokio::task::spawn_blocking(move || child.wait_with_output()).await.unwrap().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(text.matches("Waifu: word0 word1 word2 \n").count(), 2, "{text}");
+    let requests = upstream.requests.lock().unwrap().clone();
+    assert_eq!(requests.len(), 2);
+    assert!(requests.iter().all(|r| r["stream"] == true));
+    let second: Vec<&str> =
+        requests[1]["messages"].as_array().unwrap().iter().map(|m| m["content"].as_str().unwrap()).collect();
+    assert_eq!(&second[1..], ["Hello there", "word0 word1 word2 ", "And then?"], "{second:?}");
+}

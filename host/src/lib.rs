@@ -295,6 +295,59 @@ impl Parlance {
         &self.inner.metrics
     }
 
+    /// A chat model's reply to `request` as a stream of deltas, as the model writes them, outside any
+    /// dialog store (the stored chat is [`chat::ChatService::chat_stream`]). `model` is a chat model's
+    /// plugin id, `[chat] model` when `None`. The stream ends after the last delta, or with one error:
+    /// the model failed, before its first delta or after it.
+    ///
+    /// ```no_run
+    /// # async fn demo(parlance: parlance::Parlance, request: parlance::plugins::api::ChatRequest<'_>) -> parlance::Result<()> {
+    /// use futures::StreamExt;
+    /// let deltas = parlance.reply_stream(None, &request, &Default::default()).await?;
+    /// futures::pin_mut!(deltas);
+    /// while let Some(delta) = deltas.next().await {
+    ///     print!("{}", delta?);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn reply_stream(
+        &self,
+        model: Option<&str>,
+        request: &plugins::api::ChatRequest<'_>,
+        generation: &plugins::api::Generation,
+    ) -> Result<impl futures::Stream<Item = Result<String>> + Send + 'static> {
+        let id = model.unwrap_or(&self.inner.config.chat.model);
+        let plugin = self
+            .inner
+            .plugins
+            .get(id)
+            .filter(|p| p.kind() == plugins::api::PluginKind::ChatModel)
+            .ok_or_else(|| Error::UnknownPlugin {
+            kind: "chat model",
+            id: id.to_owned(),
+            known: self
+                .inner
+                .plugins
+                .of_kind(plugins::api::PluginKind::ChatModel)
+                .map(|p| p.id().to_owned())
+                .collect(),
+        })?;
+        let client = Caller::local().client;
+        let ticket = self.inner.plugins.admit_stream(plugin, &client)?;
+        let stream = self.inner.plugins.reply_stream(ticket, request, generation).await?;
+        Ok(futures::stream::unfold(Some(stream), |stream| async move {
+            let mut stream = stream?;
+            loop {
+                match stream.next().await? {
+                    Ok(plugins::api::StreamPart::Delta(text)) => return Some((Ok(text), Some(stream))),
+                    Ok(plugins::api::StreamPart::Done(_)) => return None,
+                    Ok(_) => continue,
+                    Err(e) => return Some((Err(e.into()), None)),
+                }
+            }
+        }))
+    }
+
     /// Paraphrases `text` with the default provider and model.
     pub async fn generate_paraphrase(&self, text: &str) -> Result<Paraphrase> {
         self.paraphrase(&ParaphraseRequest::new(text)).await

@@ -65,6 +65,7 @@ const OUTCOMES: &[&str] = &[
     "busy",
     "client_busy",
     "memory_budget",
+    "streams_full",
 ];
 
 fn outcome_label(failure: &CallFailure) -> &'static str {
@@ -78,6 +79,7 @@ fn outcome_label(failure: &CallFailure) -> &'static str {
         CallFailure::Busy { .. } => "busy",
         CallFailure::ClientBusy { .. } => "client_busy",
         CallFailure::MemoryBudget { .. } => "memory_budget",
+        CallFailure::StreamsFull { .. } => "streams_full",
     }
 }
 

@@ -13,7 +13,7 @@ pub use settings::{ChatConfig, DEFAULT_GENRE, DEFAULT_RESPONSE};
 use crate::error::{Error, Result};
 use crate::plugins::api::{CallError, CallFailure, ChatRequest, Generation, HistoryEntry, StreamPart, Usage};
 use crate::plugins::spec::HistoryWindow;
-use crate::plugins::{Plugin, PluginHost, ReplyStream};
+use crate::plugins::{Plugin, PluginHost, ReplyStream, StreamTicket};
 use crate::store::{Dialog, DialogStore, Recent, StoreError, UserMetadata};
 use serde::Serialize;
 use std::sync::Arc;
@@ -289,8 +289,10 @@ impl ChatService {
         generation: Generation,
     ) -> Result<impl futures::Stream<Item = ChatEvent> + Send + 'static> {
         let turn = self.prepare(client, message).await?;
+        // A client past its share of open streams is told so, rather than answered DEFAULT_RESPONSE.
+        let ticket = self.plugins.admit_stream(&turn.model, client)?;
         let deadline = tokio::time::Instant::now() + Duration::from_secs(self.config.stream_timeout_secs);
-        let state = StreamState::Start { service: self.clone(), turn, generation, deadline };
+        let state = StreamState::Start { service: self.clone(), turn, ticket, generation, deadline };
         Ok(futures::stream::unfold(state, StreamState::advance))
     }
 }
@@ -361,6 +363,7 @@ enum StreamState {
     Start {
         service: Arc<ChatService>,
         turn: Turn,
+        ticket: StreamTicket,
         generation: Generation,
         deadline: tokio::time::Instant,
     },
@@ -386,11 +389,11 @@ struct Streaming {
 impl StreamState {
     async fn advance(self) -> Option<(ChatEvent, StreamState)> {
         match self {
-            StreamState::Start { service, turn, generation, deadline } => {
+            StreamState::Start { service, turn, ticket, generation, deadline } => {
                 let plugins = service.plugins.clone();
                 let started = tokio::time::timeout_at(
                     deadline,
-                    plugins.reply_stream(&turn.model, &turn.client, &turn.request(), &generation),
+                    plugins.reply_stream(ticket, &turn.request(), &generation),
                 )
                 .await;
                 match started {

@@ -1,6 +1,7 @@
 //! `--mode interactive`: a line editor with history (rustyline). Each line is paraphrased; `help`,
-//! `quit`, `provider <id>`, `model <name>` and `providers` are commands. The screen belongs to the
-//! session: only warnings and errors are logged while it lasts.
+//! `quit`, `provider <id>`, `model <name>` and `providers` are commands, and `chat <message>` talks
+//! with the chat model, its reply printed as it is written, the dialog kept for the session only. The
+//! screen belongs to the session: only warnings and errors are logged while it lasts.
 
 use crate::Parlance;
 use crate::paraphrase::ParaphraseRequest;
@@ -16,6 +17,8 @@ Commands:
   provider <id>     paraphrase with another provider
   model <name>      use another model of the provider, tried first on a short text
                     (`model` alone goes back to its default)
+  chat <message>    say something to the chat model ([chat] model); its reply is printed as it
+                    is written, and the dialog is kept until you leave (or `chat` alone clears it)
   quit              leave (so do Ctrl-D and `exit`)";
 
 /// Words the service uses for what the session calls the line and the model.
@@ -36,6 +39,7 @@ pub async fn run(
         let _ = editor.load_history(path);
     }
     crate::telemetry::quiet_below_warnings();
+    let mut dialog: Vec<(String, String)> = Vec::new();
     println!("Parlance interactive paraphrasing. Type `help` for commands, `quit` to leave.");
     loop {
         let current =
@@ -70,6 +74,11 @@ pub async fn run(
                 }
                 Err(e) => eprintln!("error: {e}"),
             },
+            ("chat", None) => {
+                dialog.clear();
+                println!("chat: a new dialog");
+            }
+            ("chat", Some(message)) => chat(parlance, &mut dialog, message).await,
             ("model", None) => {
                 model = None;
                 println!("model: the default of `{current}`");
@@ -107,6 +116,50 @@ pub async fn run(
         let _ = editor.save_history(path);
     }
     Ok(())
+}
+
+/// One chat turn, the reply printed as it arrives; the exchange joins the session's dialog only when
+/// the reply is complete.
+async fn chat(parlance: &Parlance, dialog: &mut Vec<(String, String)>, message: &str) {
+    use crate::plugins::api::{ChatRequest, HistoryEntry};
+    use futures::StreamExt;
+    use std::io::Write;
+    let (user, character) = ("User", "Waifu");
+    let request = ChatRequest {
+        history: dialog
+            .iter()
+            .enumerate()
+            .map(|(i, (name, message))| HistoryEntry { index: i as u32, name, message })
+            .collect(),
+        message: message.to_owned(),
+        from_name: user.to_owned(),
+        to_name: character.to_owned(),
+        situation: None,
+        genre: parlance.config().chat.default_genre.clone(),
+    };
+    let deltas = match parlance.reply_stream(None, &request, &Default::default()).await {
+        Ok(deltas) => deltas,
+        Err(e) => return eprintln!("error: {e}"),
+    };
+    futures::pin_mut!(deltas);
+    let mut reply = String::new();
+    print!("{character}: ");
+    while let Some(delta) = deltas.next().await {
+        match delta {
+            Ok(text) => {
+                print!("{text}");
+                let _ = std::io::stdout().flush();
+                reply.push_str(&text);
+            }
+            Err(e) => {
+                println!();
+                return eprintln!("error: {e}");
+            }
+        }
+    }
+    println!();
+    dialog.push((user.to_owned(), message.to_owned()));
+    dialog.push((character.to_owned(), reply));
 }
 
 /// What a model's trial text showed.

@@ -259,6 +259,9 @@ pub enum CallFailure {
     ClientBusy { share: u32, waited_ms: u64 },
     /// The instance would have taken the live instances past the process's memory budget.
     MemoryBudget { budget_bytes: u64 },
+    /// A streamed reply found its share of the open streams full: the client's own (`client`), or
+    /// the chat model's or the process's.
+    StreamsFull { share: u32, client: bool },
 }
 
 /// A failed plugin call: which plugin, what went wrong, and any outbound requests the sandbox refused,
@@ -324,6 +327,14 @@ impl fmt::Display for CallError {
                 f,
                 "this client already has {share} plugin calls in flight, its share of the pool, and none ended within {waited_ms} ms; \
                  wait for its calls to finish"
+            )?,
+            CallFailure::StreamsFull { share, client: true } => write!(
+                f,
+                "this client already has {share} streamed replies open, its share; wait for one to end"
+            )?,
+            CallFailure::StreamsFull { share, client: false } => write!(
+                f,
+                "chat model `{plugin}` cannot open another streamed reply: {share} are open, its share or the server's; retry shortly"
             )?,
             CallFailure::MemoryBudget { budget_bytes } => write!(
                 f,

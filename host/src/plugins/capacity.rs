@@ -28,6 +28,7 @@ pub struct Capacity {
     clients: moka::sync::Cache<String, Arc<Semaphore>>,
     queue_timeout: Duration,
     pub budget: Arc<MemoryBudget>,
+    pub streams: StreamShares,
 }
 
 impl Capacity {
@@ -43,6 +44,7 @@ impl Capacity {
                 .build(),
             queue_timeout: Duration::from_millis(settings.queue_timeout_ms),
             budget: Arc::new(MemoryBudget::new(settings.memory_budget_mb << 20)),
+            streams: StreamShares::new(settings.max_streams, settings.streams_per_client()),
         }
     }
 
@@ -76,6 +78,53 @@ impl Capacity {
         let plugin_slot = take(plugin_slots, deadline, plugin).await?.ok_or_else(|| busy("its share of"))?;
         let pool = take(&self.pool, deadline, plugin).await?.ok_or_else(|| busy("a slot of"))?;
         Ok(Held { _pool: pool, _plugin: plugin_slot, _client: client })
+    }
+}
+
+/// The open streamed replies, shared as the instance pool is: a stream holds a share of its client's,
+/// of its chat model's (half) and of the whole for as long as it is open. A stream waits on its
+/// upstream, not on a slot, so one that finds its share full is refused at once rather than queued.
+pub struct StreamShares {
+    pool: Arc<Semaphore>,
+    size: u32,
+    per_client: u32,
+    clients: moka::sync::Cache<String, Arc<Semaphore>>,
+    plugins: moka::sync::Cache<String, Arc<Semaphore>>,
+}
+
+/// The shares one open stream holds.
+pub struct StreamHeld {
+    _pool: OwnedSemaphorePermit,
+    _plugin: OwnedSemaphorePermit,
+    _client: OwnedSemaphorePermit,
+}
+
+impl StreamShares {
+    fn new(size: u32, per_client: u32) -> StreamShares {
+        let shares = || {
+            moka::sync::Cache::builder().max_capacity(100_000).time_to_idle(Duration::from_secs(600)).build()
+        };
+        StreamShares {
+            pool: Arc::new(Semaphore::new(size.max(1) as usize)),
+            size: size.max(1),
+            per_client,
+            clients: shares(),
+            plugins: shares(),
+        }
+    }
+
+    /// Admits one more stream of `plugin` for `client`, or says whose share is full.
+    pub fn admit(&self, plugin: &str, client: &str) -> Result<StreamHeld, CallError> {
+        let per_client = self.per_client as usize;
+        let client_share = self.clients.get_with_by_ref(client, || Arc::new(Semaphore::new(per_client)));
+        let plugin_size = (self.size / 2).max(1) as usize;
+        let plugin_share = self.plugins.get_with_by_ref(plugin, || Arc::new(Semaphore::new(plugin_size)));
+        let full =
+            |share: u32, client: bool| CallError::new(plugin, CallFailure::StreamsFull { share, client });
+        let client = client_share.try_acquire_owned().map_err(|_| full(self.per_client, true))?;
+        let plugin_slot = plugin_share.try_acquire_owned().map_err(|_| full(plugin_size as u32, false))?;
+        let pool = self.pool.clone().try_acquire_owned().map_err(|_| full(self.size, false))?;
+        Ok(StreamHeld { _pool: pool, _plugin: plugin_slot, _client: client })
     }
 }
 

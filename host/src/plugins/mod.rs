@@ -29,7 +29,7 @@ pub use call::{HOST_CLIENT, MAX_OUTPUT_BYTES};
 pub use engine::Runtime;
 pub(crate) use log::log_from_plugin;
 pub use settings::RuntimeSettings;
-pub use stream::ReplyStream;
+pub use stream::{ReplyStream, StreamTicket};
 
 use crate::embeddings::EmbeddingBackend;
 use crate::upstream::{TrustSettings, Upstream, with_causes};

@@ -17,6 +17,11 @@ pub struct RuntimeSettings {
     pub queue_timeout_ms: u64,
     /// The linear memory all live instances may hold together, in MiB.
     pub memory_budget_mb: u64,
+    /// The most streamed chat replies open at once, across all chat models.
+    pub max_streams: u32,
+    /// The most streamed replies one client may hold open at once; a quarter of `max_streams` when
+    /// unset.
+    pub max_streams_per_client: Option<u32>,
 }
 
 impl Default for RuntimeSettings {
@@ -27,6 +32,8 @@ impl Default for RuntimeSettings {
             max_instances_per_client: None,
             queue_timeout_ms: 2000,
             memory_budget_mb: 640,
+            max_streams: 4096,
+            max_streams_per_client: None,
         }
     }
 }
@@ -35,6 +42,11 @@ impl RuntimeSettings {
     /// A client's share of the pool.
     pub fn per_client(&self) -> u32 {
         self.max_instances_per_client.unwrap_or(self.max_instances / 4).clamp(1, self.max_instances.max(1))
+    }
+
+    /// A client's share of the open streams.
+    pub fn streams_per_client(&self) -> u32 {
+        self.max_streams_per_client.unwrap_or(self.max_streams / 4).clamp(1, self.max_streams.max(1))
     }
 }
 
@@ -82,6 +94,18 @@ impl Section for RuntimeSettings {
                 Kind::Int { min: 16, max: 1 << 20 },
                 |c| c.memory_budget_mb,
                 "Linear memory all live plugin instances may hold together; a call that would pass it fails with 503 plugin_memory_budget"
+            ),
+            crate::setting!(
+                "max_streams",
+                Kind::Int { min: 1, max: 1_000_000 },
+                |c| c.max_streams,
+                "Streamed chat replies open at once, across all chat models (one chat model may hold half); one more is refused with 503 plugin_busy"
+            ),
+            crate::setting!(
+                "max_streams_per_client",
+                Kind::Int { min: 1, max: 1_000_000 },
+                |c| c.max_streams_per_client,
+                "Streamed replies one client may hold open at once (unset: a quarter of max_streams); one more is refused with 429 too_many_concurrent_calls"
             ),
         ];
         SETTINGS

@@ -8,6 +8,7 @@ use super::api::{
     CallError, CallFailure, ChatRequest, Framing, Generation, PluginError, PluginErrorKind, StreamPart,
 };
 use super::call::{MAX_OUTPUT_BYTES, conclude, invalid, new_store, reported, run};
+use super::capacity::StreamHeld;
 use super::engine::Runtime;
 use super::outbound::OutboundError;
 use super::{Plugin, PluginHost};
@@ -22,17 +23,31 @@ use std::time::Instant;
 const AFTER_DONE: std::time::Duration = std::time::Duration::from_millis(500);
 
 impl PluginHost {
-    /// Starts the character's reply as a stream of parts, for `client`. The error is a failure before
-    /// anything was written: the upstream refused, could not be reached, or the plugin failed.
+    /// Admits one more open stream of `plugin` for `client` within their shares of the open streams
+    /// (`[runtime] max_streams`, `max_streams_per_client`), or says whose share is full.
+    pub fn admit_stream(&self, plugin: &Arc<Plugin>, client: &str) -> Result<StreamTicket, CallError> {
+        let held = self.runtime.capacity.streams.admit(plugin.id(), client).inspect_err(|e| {
+            if let Some(metrics) = &self.metrics {
+                metrics.observe_plugin_call(plugin.id(), Err(e), std::time::Duration::ZERO);
+            }
+        })?;
+        Ok(StreamTicket { plugin: plugin.clone(), client: client.into(), held })
+    }
+
+    /// Starts the character's reply as a stream of parts, under an admitted `ticket`. The error is a
+    /// failure before anything was written: the upstream refused, could not be reached, or the plugin
+    /// failed.
     pub async fn reply_stream(
         &self,
-        plugin: &Arc<Plugin>,
-        client: &str,
+        ticket: StreamTicket,
         request: &ChatRequest<'_>,
         generation: &Generation,
     ) -> Result<ReplyStream, CallError> {
+        let StreamTicket { plugin, client, held } = ticket;
+        let (plugin, client) = (&plugin, &*client);
         let started = Instant::now();
         let mut stream = ReplyStream {
+            _held: held,
             plugin: plugin.clone(),
             runtime: self.runtime.clone(),
             metrics: self.metrics.clone(),
@@ -63,10 +78,19 @@ impl PluginHost {
     }
 }
 
+/// A stream admitted within its shares, not yet started.
+pub struct StreamTicket {
+    plugin: Arc<Plugin>,
+    client: Arc<str>,
+    held: StreamHeld,
+}
+
 /// One streamed reply. [`ReplyStream::next`] gives its parts in order; the last is
 /// [`StreamPart::Done`] or an error. Dropping it before then closes the upstream connection and
 /// counts the stream as cancelled by its client, unless [`ReplyStream::cancel`] named another cause.
 pub struct ReplyStream {
+    /// Its shares of the open streams, given back when it is dropped.
+    _held: StreamHeld,
     plugin: Arc<Plugin>,
     runtime: Arc<Runtime>,
     metrics: Option<Arc<Metrics>>,

@@ -158,6 +158,12 @@ pub fn status_and_code(e: &Error) -> (StatusCode, &'static str) {
             CallFailure::Busy { .. } => (StatusCode::SERVICE_UNAVAILABLE, "plugin_busy"),
             CallFailure::ClientBusy { .. } => (StatusCode::TOO_MANY_REQUESTS, "too_many_concurrent_calls"),
             CallFailure::MemoryBudget { .. } => (StatusCode::SERVICE_UNAVAILABLE, "plugin_memory_budget"),
+            CallFailure::StreamsFull { client: true, .. } => {
+                (StatusCode::TOO_MANY_REQUESTS, "too_many_concurrent_streams")
+            }
+            CallFailure::StreamsFull { client: false, .. } => {
+                (StatusCode::SERVICE_UNAVAILABLE, "streams_full")
+            }
         },
     }
 }
