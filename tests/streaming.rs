@@ -348,3 +348,86 @@ async fn the_interactive_chat_command_streams_and_remembers_the_session() {
         requests[1]["messages"].as_array().unwrap().iter().map(|m| m["content"].as_str().unwrap()).collect();
     assert_eq!(&second[1..], ["Hello there", "word0 word1 word2 ", "And then?"], "{second:?}");
 }
+
+/// The streaming contract in a second language: `builtin:ollama-chat` (JavaScript) decodes Ollama's
+/// NDJSON through the same host machinery; a refusal before the first delta falls back, a stream cut
+/// without `done` ends with an error.
+#[tokio::test]
+async fn the_javascript_ollama_chat_model_streams_ndjson() {
+    let ollama = crate::common::upstream::FakeOllama::start("Well met, traveller, sit by the fire.").await;
+    let home = tempfile::tempdir().unwrap();
+    let config = |model: &str| {
+        format!(
+            "[chat]\nmodel = \"{model}\"\n\n{}",
+            ["ollama-chat", "ollama-404", "ollama-cut"]
+                .iter()
+                .zip(["llama3.2", "fail-404", "cut"])
+                .map(|(id, upstream_model)| format!(
+                    "[[plugin]]\nid = \"{id}\"\nkind = \"chat-model\"\ncomponent = \"builtin:ollama-chat\"\n\
+                     allowed_hosts = [\"{url}\"]\nconfig = {{ base_url = \"{url}\", model = \"{upstream_model}\" }}\n\n",
+                    url = ollama.base_url()
+                ))
+                .collect::<String>()
+        )
+    };
+    std::fs::write(home.path().join("parlance.toml"), config("ollama-chat")).unwrap();
+    let server = Server::start_in(home, &[], &["--config", "parlance.toml"]).await;
+    let (events, _) = Events::open(&server, "ann", "Greetings", true).await.all().await;
+    let names: Vec<&str> = events.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names.last(), Some(&"done"), "{events:?}");
+    assert_eq!(names.len(), 8, "seven words and done: {events:?}");
+    let done = &events.last().unwrap().data;
+    assert_eq!(done["response"], "Well met, traveller, sit by the fire.");
+    assert_eq!(done["usage"], json!({"input_tokens": 20, "output_tokens": 7}));
+    assert_eq!(done["finish_reason"], "stop");
+    assert_eq!(done["indices"], json!([0, 1]));
+    let sent = ollama.requests();
+    assert_eq!(sent[0]["stream"], true);
+    assert_eq!(sent[0]["messages"].as_array().unwrap().last().unwrap()["content"], "Greetings");
+    drop(server);
+
+    for (model, last, code) in
+        [("ollama-404", "done", None), ("ollama-cut", "error", Some("upstream_unavailable"))]
+    {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(home.path().join("parlance.toml"), config(model)).unwrap();
+        let server = Server::start_in(home, &[], &["--config", "parlance.toml"]).await;
+        let (events, _) = Events::open(&server, "bob", "Hi", true).await.all().await;
+        assert_eq!(events.last().unwrap().name, last, "{model}: {events:?}");
+        match code {
+            None => assert_eq!(events[0].data["fallback"], true, "{events:?}"),
+            Some(code) => assert_eq!(events.last().unwrap().data["error"]["code"], code, "{events:?}"),
+        }
+        assert_eq!(dialog(&server, "bob").await, json!([]));
+    }
+}
+
+/// Streamed exchanges are stored as plain ones are on PostgreSQL too: two replicas streaming for the
+/// same users at once leave whole exchanges at contiguous indices.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn streamed_exchanges_stay_contiguous_on_postgresql_across_replicas() {
+    let postgres = crate::common::postgres::TestPostgres::start();
+    let url = postgres.fresh_database().await;
+    let upstream = FakeStreamingOpenAi::start(3, Duration::from_millis(20)).await;
+    let env = [("DATABASE_URL", url.as_str())];
+    let replicas = [server(&upstream, "", &env).await, server(&upstream, "", &env).await];
+    let replicas = &replicas;
+    let turns = (0..30).map(|i| async move {
+        let server = &replicas[i % 2];
+        Events::open(server, &format!("pg{}", i % 3), &format!("turn {i}"), true).await.all().await
+    });
+    for (events, _) in futures::future::join_all(turns).await {
+        assert_eq!(events.last().unwrap().name, "done", "{events:?}");
+    }
+    for u in 0..3 {
+        for server in replicas {
+            let stored = dialog(server, &format!("pg{u}")).await;
+            let entries = stored.as_array().unwrap();
+            assert_eq!(entries.len(), 20, "{stored}");
+            for (i, e) in entries.iter().enumerate() {
+                assert_eq!(e["index"], i);
+                assert_eq!(e["name"], if i % 2 == 0 { "User" } else { "Waifu" });
+            }
+        }
+    }
+}

@@ -324,6 +324,7 @@ impl FakeOllama {
         let seen: Arc<Mutex<Vec<Value>>> = Arc::default();
         let router = Router::new()
             .route("/api/generate", post(ollama_generate))
+            .route("/api/chat", post(ollama_chat))
             .route("/api/tags", axum::routing::get(ollama_tags))
             .with_state((seen.clone(), reply));
         FakeOllama { addr: serve(router).await, seen }
@@ -336,6 +337,47 @@ impl FakeOllama {
     pub fn requests(&self) -> Vec<Value> {
         self.seen.lock().unwrap().clone()
     }
+}
+
+/// Ollama's `/api/chat`: with `"stream": true` (Ollama's default) one NDJSON line per word of `reply`
+/// every 50 ms, then a `done` line with the token counts; otherwise one JSON answer. A model named
+/// `fail-404` is refused, `cut` ends the stream after two words without `done`.
+async fn ollama_chat(
+    State((seen, reply)): State<(Arc<Mutex<Vec<Value>>>, &'static str)>,
+    body: String,
+) -> Response {
+    let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    seen.lock().unwrap().push(body.clone());
+    let model = body["model"].as_str().unwrap_or_default().to_owned();
+    if model == "fail-404" {
+        let message = json!({"error": "model \"fail-404\" not found, try pulling it first"});
+        return (StatusCode::NOT_FOUND, axum::Json(message)).into_response();
+    }
+    if body["stream"] == false {
+        return axum::Json(json!({"model": model, "message": {"role": "assistant", "content": reply},
+            "done": true, "done_reason": "stop", "prompt_eval_count": 20, "eval_count": 4}))
+        .into_response();
+    }
+    let words: Vec<String> = reply.split_inclusive(' ').map(str::to_owned).collect();
+    let stream = async_stream(move |tx| async move {
+        for (i, word) in words.iter().enumerate() {
+            if i > 0 {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            if model == "cut" && i == 2 {
+                return;
+            }
+            let line = json!({"model": model, "created_at": "2024-01-01T00:00:00Z",
+                "message": {"role": "assistant", "content": word}, "done": false});
+            if tx.send(Ok(format!("{line}\n"))).await.is_err() {
+                return;
+            }
+        }
+        let last = json!({"model": model, "message": {"role": "assistant", "content": ""}, "done": true,
+            "done_reason": "stop", "prompt_eval_count": 20, "eval_count": words.len()});
+        let _ = tx.send(Ok(format!("{last}\n"))).await;
+    });
+    ([("content-type", "application/x-ndjson")], axum::body::Body::from_stream(stream)).into_response()
 }
 
 /// The models this Ollama has pulled, as `GET /api/tags` lists them.
@@ -628,8 +670,13 @@ async fn streaming_completions(State(state): State<StreamingState>, body: String
             return;
         }
         for i in 0..words {
+            // The pause between chunks ends early when the client closes the stream, so that the
+            // moment of the close is seen, not the next write.
             if i > 0 {
-                tokio::time::sleep(interval).await;
+                tokio::select! {
+                    () = tokio::time::sleep(interval) => {}
+                    () = tx.closed() => return,
+                }
             }
             if behaviour.contains("DIE") && i == 2 {
                 watch.finished = true;
