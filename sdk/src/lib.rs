@@ -43,6 +43,8 @@ pub mod bindings {
 }
 
 pub use bindings::parlance::plugin::types::{PluginError, RateLimit};
+/// The JSON library the SDK's HTTP client and helpers use, for plugins to build and read bodies with.
+pub use serde_json;
 
 /// This plugin's settings, as the operator configured them.
 pub mod config {

@@ -93,7 +93,7 @@ pub fn new_project(p: &NewProject) -> anyhow::Result<Vec<String>> {
     };
     let dir_display = p.dir.display().to_string();
     let version = wit_version();
-    let world = format!("parlance:plugin/{}", template_world(p.lang, p.kind));
+    let world = format!("parlance:plugin/{}", template_world(p.kind));
     let fill = |template: &str| {
         template
             .replace("{{name}}", &p.name)
@@ -172,11 +172,12 @@ pub fn new_project(p: &NewProject) -> anyhow::Result<Vec<String>> {
     Ok(files.into_iter().map(|(rel, _)| rel).collect())
 }
 
-/// The world a new project implements: its kind's, except that the Python and JavaScript chat models
-/// also stream their reply (`chat-stream`, with the helpers in `parlance_stream`).
-fn template_world(lang: Lang, kind: PluginKind) -> &'static str {
-    match (lang, kind) {
-        (Lang::Python | Lang::Js, PluginKind::ChatModel) => "streaming-chat-model-plugin",
+/// The world a new project implements: its kind's, except that a chat model also streams its reply
+/// (`chat-stream`: the Rust SDK's `ChatStream`, the helpers in `parlance_stream` for Python and
+/// JavaScript).
+fn template_world(kind: PluginKind) -> &'static str {
+    match kind {
+        PluginKind::ChatModel => "streaming-chat-model-plugin",
         _ => kind.world(),
     }
 }

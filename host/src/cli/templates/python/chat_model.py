@@ -20,6 +20,7 @@ from typing import List, Optional
 from componentize_py_types import Err
 from wit_world import exports
 from wit_world.exports.chat_model import ChatRequest, ModelInfo
+from wit_world.exports import chat_stream
 from wit_world.exports.chat_stream import Generation, StreamPart, StreamStart
 from wit_world.imports import host, http_client
 from wit_world.imports.http_client import Request, Response
@@ -73,7 +74,8 @@ class ChatModel(exports.ChatModel):
 
 
 class ChatStream(exports.ChatStream):
-    def start(self, request: ChatRequest, generation: Generation) -> StreamStart:
+    # `chat-stream` declares its own request record, with the same fields as `chat-model`'s.
+    def start(self, request: chat_stream.ChatRequest, generation: Generation) -> StreamStart:
         check_message(request)
         upstream = upstream_request(request, stream=True, generation=generation)
         if upstream is None:
