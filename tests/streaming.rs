@@ -431,3 +431,34 @@ async fn streamed_exchanges_stay_contiguous_on_postgresql_across_replicas() {
         }
     }
 }
+
+/// The outbound policy holds for a streamed answer as for a whole one: the size cap counts the whole
+/// stream (the reply ends with an error once it is passed), and a destination outside
+/// `allowed_hosts` is never contacted (the model failed before writing: the fallback).
+#[tokio::test]
+async fn the_outbound_policy_applies_to_a_streamed_answer() {
+    let upstream = FakeStreamingOpenAi::start(3, Duration::from_millis(5)).await;
+    let capped = "[[plugin]]\nid = \"openai-chat\"\nlimits = { max_response_kb = 2 }\n";
+    let capped_server = server(&upstream, capped, &[]).await;
+    let (events, _) = Events::open(&capped_server, "big", "LONG please", true).await.all().await;
+    let last = events.last().unwrap();
+    assert_eq!(last.name, "error", "{events:?}");
+    assert_eq!(last.data["error"]["code"], "upstream_bad_response", "{events:?}");
+    assert!(last.data["error"]["message"].as_str().unwrap().contains("larger than 2048 bytes"), "{events:?}");
+    assert!(events.len() > 2, "some deltas came before the cap: {events:?}");
+    assert_eq!(dialog(&capped_server, "big").await, json!([]));
+    let metrics =
+        capped_server.client.get(capped_server.url("/metrics")).send().await.unwrap().text().await.unwrap();
+    assert!(
+        metrics.contains("parlance_streams_cancelled_total{plugin=\"openai-chat\",cause=\"limit\"} 1"),
+        "{metrics}"
+    );
+    drop(capped_server);
+
+    let fenced = "[[plugin]]\nid = \"openai-chat\"\nallowed_hosts = [\"http://127.0.0.1:1\"]\n";
+    let fenced_server = server(&upstream, fenced, &[]).await;
+    let before = upstream.requests.lock().unwrap().len();
+    let (events, _) = Events::open(&fenced_server, "fenced", "Hello", true).await.all().await;
+    assert_eq!(events[0].data, json!({"text": DEFAULT_RESPONSE, "fallback": true}), "{events:?}");
+    assert_eq!(upstream.requests.lock().unwrap().len(), before, "the upstream was never contacted");
+}
