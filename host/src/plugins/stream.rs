@@ -58,12 +58,22 @@ impl PluginHost {
             reply_bytes: 0,
             wrote: false,
             finished: None,
+            whole: false,
             started,
             state: State::Open,
         };
         if !plugin.bound.has_stream() {
-            let reply = self.reply(plugin, client, request).await?;
-            stream.pending.extend([StreamPart::Delta(reply), StreamPart::Done(None)]);
+            // `reply` counts its own call; a failed one is not a cancelled stream.
+            match self.reply(plugin, client, request).await {
+                Ok(reply) => {
+                    stream.whole = true;
+                    stream.pending.extend([StreamPart::Delta(reply), StreamPart::Done(None)]);
+                }
+                Err(e) => {
+                    stream.state = State::Ended;
+                    return Err(e);
+                }
+            }
             return Ok(stream);
         }
         match stream.open(request, generation).await {
@@ -106,6 +116,8 @@ pub struct ReplyStream {
     /// The upstream said the reply is complete (with its finish reason): what follows until its body
     /// ends (usage, typically) is still read, then the stream ends.
     finished: Option<Option<String>>,
+    /// The reply came whole from `reply`, which counted its own call.
+    whole: bool,
     started: Instant,
     state: State,
 }
@@ -298,6 +310,9 @@ impl ReplyStream {
 
     /// Counts the stream as one plugin call, from its start to its outcome.
     fn observe(&self, outcome: Result<(), &CallError>) {
+        if self.whole {
+            return;
+        }
         if let Some(metrics) = &self.metrics {
             metrics.observe_plugin_call(self.plugin.id(), outcome, self.started.elapsed());
         }
