@@ -80,7 +80,7 @@ async fn missing_page() -> ApiError {
         chat_json,
         status
     ),
-    components(schemas(StreamDelta, super::ChatDone)),
+    components(schemas(StreamDelta, super::ChatDone, StreamEvent)),
     tags((name = "chat", description = "Users, dialogs and character chat (seed 000); data is per `current-user` client"))
 )]
 struct ApiDoc;
@@ -428,7 +428,7 @@ pub async fn chat_form(
     params(("current-user" = Option<String>, Header, description = "The API client")),
     responses(
         (status = 200, description = "The character's reply; `DEFAULT_RESPONSE`, with the header `X-Parlance-Fallback: default-response`, when the model failed. With `Accept: text/event-stream` or `\"stream\": true`, server-sent events as the reply is written: `delta` events (`StreamDelta`), then `done` (`ChatDone`: the whole reply and the stored entries' indices) or `error` (`ErrorBody`; nothing is stored), with keep-alive comments while the model is silent",
-            content((ChatResponse = "application/json"), (String = "text/event-stream"))),
+            content((ChatResponse = "application/json"), (StreamEvent = "text/event-stream"))),
         (status = 400, description = r::BAD_JSON, body = ErrorBody),
         (status = 413, description = r::TOO_LARGE, body = ErrorBody),
         (status = 415, description = r::NOT_JSON, body = ErrorBody),
@@ -490,6 +490,17 @@ async fn chat_events(chat: &Arc<ChatService>, client: &str, body: ChatBody) -> R
     // Proxies such as nginx buffer responses unless told not to.
     response.headers_mut().insert("x-accel-buffering", header::HeaderValue::from_static("no"));
     Ok(response)
+}
+
+/// One server-sent event of a streamed chat, as the event-stream format carries it: its name, and
+/// its `data`, a JSON document (`StreamDelta` for `delta`, `ChatDone` for `done`, `ErrorBody` for
+/// `error`). Keep-alive comments carry no event.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StreamEvent {
+    #[schema(pattern = "^(delta|done|error)$")]
+    pub event: String,
+    /// The event's JSON document.
+    pub data: String,
 }
 
 /// The data of a `delta` event.
