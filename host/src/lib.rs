@@ -89,6 +89,7 @@ pub mod error;
 pub mod evaluate;
 pub mod http;
 pub mod metrics;
+pub mod openai;
 pub mod paraphrase;
 pub mod plugins;
 pub mod ratelimit;

@@ -10,6 +10,7 @@ use crate::config::{self, ConfigError, Env, Reader, Row, Section, Sources, Table
 use crate::embeddings::{EmbeddingsConfig, EmbeddingsSection};
 use crate::evaluate::EvaluateConfig;
 use crate::http::{AuthConfig, ServerConfig};
+use crate::openai::OpenAiConfig;
 use crate::paraphrase::ParaphraseConfig;
 use crate::paraphrase::jobs::JobsConfig;
 use crate::plugins::RuntimeSettings;
@@ -31,6 +32,7 @@ pub struct Config {
     pub jobs: JobsConfig,
     pub cache: CacheConfig,
     pub chat: ChatConfig,
+    pub openai: OpenAiConfig,
     pub evaluate: EvaluateConfig,
     /// The embedding backend, when one is configured.
     pub embeddings: Option<EmbeddingsConfig>,
@@ -52,6 +54,7 @@ const SECTIONS: &[(&str, Rows)] = &[
     (JobsConfig::NAME, config::rows::<JobsConfig>),
     (CacheConfig::NAME, config::rows::<CacheConfig>),
     (ChatConfig::NAME, config::rows::<ChatConfig>),
+    (OpenAiConfig::NAME, config::rows::<OpenAiConfig>),
     (EvaluateConfig::NAME, config::rows::<EvaluateConfig>),
     (EmbeddingsSection::NAME, config::rows::<EmbeddingsSection>),
     (TrustSettings::NAME, config::rows::<TrustSettings>),
@@ -96,6 +99,7 @@ impl Config {
         let jobs = sources.section::<JobsConfig>();
         let cache = sources.section::<CacheConfig>();
         let chat = sources.section::<ChatConfig>();
+        let openai = sources.section::<OpenAiConfig>();
         let evaluate = sources.section::<EvaluateConfig>();
         let embeddings = sources.section::<EmbeddingsSection>().resolve(env);
         let tls = sources.section::<TrustSettings>();
@@ -119,6 +123,7 @@ impl Config {
             jobs,
             cache,
             chat,
+            openai,
             evaluate,
             embeddings,
             tls,

@@ -269,6 +269,50 @@ impl ChatService {
         Ok(self.store.append_exchange(&turn.client, &turn.user_id, lines, max).await?)
     }
 
+    /// Whether an exchange between `from_name` and `to_name` could be appended to `user`'s dialog now:
+    /// the names and the message within the limits, the dialog with room for two entries, the store
+    /// writable. Checked before a model is called for a reply that is to be stored (the OpenAI surface's
+    /// `store_dialogs`), so that a refusal costs no upstream call. A full dialog is a conflict.
+    pub async fn check_exchange(
+        &self,
+        client: &str,
+        user: &str,
+        names: [&str; 2],
+        message: &str,
+    ) -> Result<()> {
+        check_user_id(user)?;
+        for name in names {
+            self.config.check_name("name", name)?;
+        }
+        self.config.check_text("message", message, self.config.max_message_chars, true)?;
+        self.store.writable()?;
+        let length = self.store.newest(client, user, 1).await?.length;
+        if length + 2 > self.config.max_history_entries {
+            return Err(dialog_full(length + 2, self.config.max_history_entries));
+        }
+        Ok(())
+    }
+
+    /// Appends one exchange, the user's line then the reply, to `user`'s dialog (created if needed),
+    /// with contiguous indices; returns them. As with a chat, the reply is stored whatever its
+    /// length; a full dialog is a conflict.
+    pub async fn append_exchange(
+        &self,
+        client: &str,
+        user: &str,
+        from: (&str, &str),
+        to: (&str, &str),
+    ) -> Result<Vec<u32>> {
+        check_user_id(user)?;
+        let lines = vec![(from.0.to_owned(), from.1.to_owned()), (to.0.to_owned(), to.1.to_owned())];
+        let max = self.config.max_history_entries;
+        match self.store.append_exchange(client, user, lines, max).await {
+            Ok(indices) => Ok(indices),
+            Err(StoreError::DialogFull { would, limit }) => Err(dialog_full(would, limit)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     /// `DEFAULT_RESPONSE` for a model that failed: the user exists afterwards, the dialog is unchanged.
     async fn fall_back(&self, turn: &Turn, e: &CallError) -> Result<ChatReply> {
         tracing::warn!(user_id = %turn.user_id, "the chat model failed; answering DEFAULT_RESPONSE: {e}");
@@ -561,6 +605,13 @@ impl ChatConfig {
         }
         Ok(())
     }
+}
+
+/// A dialog that cannot take two more entries, as a conflict with its present state.
+fn dialog_full(would: usize, limit: usize) -> Error {
+    Error::Conflict(format!(
+        "the dialog would have {would} entries; the limit is {limit}; reset it with DELETE /v1/user/dialog/<user_id>"
+    ))
 }
 
 fn unknown_user(user: &str) -> Error {

@@ -17,8 +17,9 @@ use utoipa_swagger_ui::{Config, SwaggerUi};
 #[openapi(
     info(
         title = "Parlance",
-        description = "Paraphrase generation, evaluation and character chat. Errors always have the body \
-                       `{\"error\": {\"code\", \"message\"}}`."
+        description = "Paraphrase generation, evaluation and character chat, and an OpenAI-compatible \
+                       surface over the chat models. Errors have the body `{\"error\": {\"code\", \"message\"}}`; \
+                       under `/v1/chat/` and `/v1/models`, OpenAI's `{\"error\": {\"message\", \"type\", \"param\", \"code\"}}`."
     ),
     paths(super::ops::health, super::ops::metrics),
     tags((name = "operations", description = "Health, metrics and cache statistics"))
@@ -33,6 +34,7 @@ pub fn openapi(state: &AppState) -> OpenApiDoc {
     doc.merge(crate::paraphrase::job_routes::openapi(&state.jobs));
     doc.merge(crate::evaluate::routes::openapi(&state.evaluate));
     doc.merge(crate::chat::routes::openapi(&state.chat));
+    doc.merge(crate::openai::routes::openapi());
     // Every route names its caller with the same header, under the same rules.
     crate::rest::openapi::parameter(&mut doc, "current-user", crate::rest::openapi::client);
     if state.auth.is_some() {

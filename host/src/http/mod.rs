@@ -1,6 +1,6 @@
-//! The HTTP transport: one router for the paraphrase API (seed 001) and the chat API (seed 000),
-//! assembled from the routes each domain owns, served on both `API_PORT` and `PORT`, with the
-//! fallbacks, OpenAPI documents, CORS, body limits and request metrics they share.
+//! The HTTP transport: one router for the paraphrase API (seed 001), the chat API (seed 000) and the
+//! OpenAI-compatible surface, assembled from the routes each domain owns, served on both `API_PORT`
+//! and `PORT`, with the fallbacks, OpenAPI documents, CORS, body limits and request metrics they share.
 
 pub mod auth;
 pub mod docs;
@@ -15,6 +15,7 @@ use crate::Parlance;
 use crate::chat::ChatService;
 use crate::evaluate::EvaluateService;
 use crate::metrics::Metrics;
+use crate::openai::OpenAiService;
 use crate::paraphrase::ParaphraseService;
 use crate::paraphrase::jobs::JobService;
 use crate::plugins::PluginHost;
@@ -41,6 +42,7 @@ pub struct AppState {
     pub jobs: Arc<JobService>,
     pub evaluate: Arc<EvaluateService>,
     pub chat: Arc<ChatService>,
+    pub openai: Arc<OpenAiService>,
     pub plugins: Arc<PluginHost>,
     pub metrics: Arc<Metrics>,
     pub server: Arc<ServerConfig>,
@@ -58,11 +60,20 @@ impl AppState {
             config.jobs.clone(),
             config.server.api_port,
         );
+        let chat = parlance.chat()?.clone();
+        let openai = OpenAiService::new(
+            config.openai.clone(),
+            parlance.plugins().clone(),
+            chat.clone(),
+            parlance.metrics().clone(),
+            config.paraphrase.rate_limit_per_minute,
+        );
         Some(AppState {
             paraphrase: parlance.paraphraser().clone(),
             jobs: Arc::new(jobs),
             evaluate: parlance.evaluator().clone(),
-            chat: parlance.chat()?.clone(),
+            chat,
+            openai: Arc::new(openai),
             plugins: parlance.plugins().clone(),
             metrics: parlance.metrics().clone(),
             server: Arc::new(parlance.config().server.clone()),
@@ -98,6 +109,12 @@ impl FromRef<AppState> for Arc<ChatService> {
     }
 }
 
+impl FromRef<AppState> for Arc<OpenAiService> {
+    fn from_ref(state: &AppState) -> Self {
+        state.openai.clone()
+    }
+}
+
 /// The whole application, kept apart from serving so that tests can call it without a socket.
 pub fn app(state: AppState) -> Router {
     let config = state.server.clone();
@@ -108,6 +125,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::paraphrase::job_routes::routes())
         .merge(crate::evaluate::routes::routes())
         .merge(crate::chat::routes::routes())
+        .merge(crate::openai::routes::routes())
         .merge(ops::routes())
         .merge(docs::routes(document))
         .fallback(not_found)
@@ -121,6 +139,9 @@ pub fn app(state: AppState) -> Router {
     if config.debug {
         router = router.layer(middleware::from_fn(crate::rest::error::debug_causes));
     }
+    // Outside the key check and the debug causes, so that every error under the OpenAI paths, the
+    // ones answered before a handler runs too, reaches its clients in OpenAI's shape.
+    router = router.layer(crate::openai::error::OpenAiErrors);
     if let Some(cors) = cors(&config.cors_origins) {
         router = router.layer(cors);
     }

@@ -72,8 +72,8 @@ impl Section for FilePlugin {
                 "rate_limit_per_minute",
                 Kind::Int { min: 0, max: 1_000_000 },
                 |c| c.rate_limit_per_minute,
-                "A provider's calls per client per minute (0: no limit); unset, RATE_LIMIT_REQUESTS_PER_MINUTE \
-                 applies to a plugin with allowed hosts and no limit to one without"
+                "A provider's calls per client per minute, or a chat model's on /v1/chat/completions (0: no limit); \
+                 unset, RATE_LIMIT_REQUESTS_PER_MINUTE applies to a plugin with allowed hosts and no limit to one without"
             ),
             setting!(
                 "history_entries",
@@ -314,9 +314,10 @@ pub fn merge(
             spec.allowed_hosts_from = None;
         }
         if let Some(per_minute) = p.rate_limit_per_minute {
-            if spec.kind != PluginKind::Provider {
+            // A chat model's limit holds on the OpenAI surface, where a client calls it directly.
+            if spec.kind == PluginKind::Metric {
                 problems.push(format!(
-                    "{}: plugin {id:?} is a {}; `rate_limit_per_minute` applies to providers only",
+                    "{}: plugin {id:?} is a {}; `rate_limit_per_minute` applies to providers and chat models only",
                     p.location, spec.kind
                 ));
             }
