@@ -5,8 +5,8 @@
 
 use super::error::Failure;
 use super::types::{
-    Choice, Chunk, ChunkChoice, Completion, CompletionRequest, CompletionUsage, Delta, Model, ModelList,
-    OpenAiErrorBody, ResponseMessage,
+    Choice, Chunk, ChunkChoice, Completion, CompletionEvent, CompletionRequest, CompletionUsage, Delta,
+    Model, ModelList, OpenAiErrorBody, ResponseMessage,
 };
 use super::{OpenAiService, Opened, StoreTarget};
 use crate::error::Error;
@@ -33,14 +33,14 @@ where
     Arc<OpenAiService>: FromRef<S>,
 {
     Router::new()
-        .route("/v1/chat/completions", post(create))
+        .route("/v1/chat/completions", post(create_chat_completion))
         .route("/v1/models", get(list_models))
-        .route("/v1/models/{model}", get(get_model))
+        .route("/v1/models/{model}", get(retrieve_model))
 }
 
 #[derive(OpenApi)]
 #[openapi(
-    paths(create, list_models, get_model),
+    paths(create_chat_completion, list_models, retrieve_model),
     components(schemas(Chunk, ChunkChoice, Delta, OpenAiErrorBody)),
     tags((name = "openai", description = "The OpenAI-compatible surface: chat completions over the chat-model plugins, for the official OpenAI clients"))
 )]
@@ -68,7 +68,7 @@ pub async fn list_models(State(openai): OpenAi) -> axum::Json<ModelList> {
         (status = 401, description = "A missing or unknown API key, when keys are required", body = OpenAiErrorBody),
         (status = 404, description = "No such chat model: `model_not_found`", body = OpenAiErrorBody),
     ))]
-pub async fn get_model(
+pub async fn retrieve_model(
     State(openai): OpenAi,
     Path(model): Path<String>,
 ) -> Result<axum::Json<Model>, Failure> {
@@ -82,7 +82,7 @@ pub async fn get_model(
     params(("current-user" = Option<String>, Header, description = "The API client (with `[openai] store_dialogs`, whose user's dialog a completion with `user` is appended to)")),
     responses(
         (status = 200, description = "The completion; with `stream: true`, `data:` events of `Chunk`s, then `data: [DONE]` (or a last `OpenAiErrorBody` when the reply fails after it began), with keep-alive comments while the model is silent",
-            content((Completion = "application/json"), (String = "text/event-stream"))),
+            content((Completion = "application/json"), (CompletionEvent = "text/event-stream"))),
         (status = 400, description = "Malformed JSON, a bad `current-user` header, or what this surface does not serve: `n` > 1, tools, non-text content, a last message that is not the user's", body = OpenAiErrorBody),
         (status = 401, description = "A missing or unknown API key, when keys are required", body = OpenAiErrorBody),
         (status = 403, description = "The `current-user` header names another client than the API key's", body = OpenAiErrorBody),
@@ -98,7 +98,7 @@ pub async fn get_model(
         (status = 503, description = "The chat model cannot serve (its API key is not set, it is busy or misconfigured), or the store is unavailable", body = OpenAiErrorBody),
         (status = 504, description = "The upstream or the plugin ran out of time", body = OpenAiErrorBody),
     ))]
-pub async fn create(
+pub async fn create_chat_completion(
     State(openai): OpenAi,
     caller: Caller,
     Json(body): Json<CompletionRequest>,

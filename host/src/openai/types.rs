@@ -212,6 +212,14 @@ pub struct Delta {
     pub content: Option<String>,
 }
 
+/// One server-sent event of a streamed completion, as a client parses it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CompletionEvent {
+    /// A `Chunk` as JSON; last, `[DONE]`, or an `OpenAiErrorBody` as JSON when the reply failed after
+    /// it began (then no `[DONE]` follows).
+    pub data: String,
+}
+
 /// `GET /v1/models`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ModelList {
