@@ -5,7 +5,10 @@ library only (asyncio streams, HTTP/1.1 with keep-alive, Content-Length or chunk
   form    the original chat-model endpoint: a form-encoded POST with `input`; the reply is the body
           as text/plain (what the `form` chat model plugin expects at MODEL_URL).
   openai  OpenAI-compatible chat completions: POST <anything>/chat/completions with a JSON body; the
-          answer is a `chat.completion` object whose content is a fresh paraphrase-like text.
+          answer is a `chat.completion` object whose content is a fresh paraphrase-like text, or with
+          `"stream": true` the same text as server-sent `chat.completion.chunk`s (one per word, a
+          finish chunk, a usage chunk when `stream_options.include_usage` asks, `data: [DONE]`),
+          written at once in one response.
 
 Every answer is sent `--delay-ms` after the request was read (0: at once). The server measures its own
 handling time (request fully read -> response written) and counts requests and TCP connections:
@@ -125,7 +128,26 @@ def openai_reply(body):
         ],
         "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
     }
+    if request.get("stream") is True:
+        return 200, "text/event-stream", openai_events(answer, request).encode()
     return 200, "application/json", json.dumps(answer).encode()
+
+
+def openai_events(answer, request):
+    """`answer` as the server-sent events of a streamed completion."""
+    base = {k: answer[k] for k in ("id", "created", "model")}
+    base["object"] = "chat.completion.chunk"
+
+    def chunk(delta, finish=None):
+        return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    words = answer["choices"][0]["message"]["content"].split(" ")
+    events = [chunk({"role": "assistant", "content": ""})]
+    events += [chunk({"content": w + (" " if i < len(words) - 1 else "")}) for i, w in enumerate(words)]
+    events.append(chunk({}, "stop"))
+    if (request.get("stream_options") or {}).get("include_usage"):
+        events.append({**base, "choices": [], "usage": answer["usage"]})
+    return "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
 
 
 def make_handler(kind, delay):
