@@ -197,8 +197,11 @@ impl OpenAiService {
 /// A library error about the dialog, reported against the request field that named it.
 fn param(e: Error, field: &str) -> Failure {
     let mut failure = Failure::from(e);
-    if failure.param.as_deref() == Some("user_id") {
-        failure.param = Some(field.to_owned());
+    match failure.param.as_deref() {
+        Some("user_id") => failure.param = Some(field.to_owned()),
+        // The chat's limit on a message is the last message's here.
+        Some("message") => failure.param = Some("messages".into()),
+        _ => {}
     }
     failure
 }
