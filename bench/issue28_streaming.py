@@ -45,7 +45,12 @@ LITELLM=0):
             (the default share is a quarter of `max_streams`, 4096, per client). Reported: streams that
             completed (a `done` with indices, every delta, no fallback, no error), the most open at once
             (client side and upstream side), the server's RSS sampled every 100 ms and its VmHWM, its
-            CPU, stream duration, time to the first delta and chunk relay under that load, and the other
+            CPU, and the time its threads spent on a CPU and waiting on a run queue for one
+            (/proc/<pid>/task/*/schedstat, summed over threads: on a shared machine, the second is the
+            other tenants' share), stream duration, time to the first delta and chunk relay under that
+            load (also by the chunk's place in its stream: the first tenth, while streams are still
+            being opened; the middle; the last tenth, while the first ones end and are stored), each
+            beside the same streams read straight from the upstream by the same driver, and the other
             client's p50/p99 with and without the streams.
 
 Placement (2 cores): the gateways on the first half of the cores, the load drivers and the upstream on
@@ -283,6 +288,8 @@ async def drive(spec):
             if resp.stamps:
                 rec["first_lag_ns"] = resp.stamps[0][1]
                 rec["lags_ns"] = [lag for _idx, lag in resp.stamps[1:]]
+                if spec.get("lag_index"):
+                    rec["lag_idx"] = [idx for idx, _lag in resp.stamps[1:]]
             if resp.done_data is not None:
                 try:
                     done = json.loads(resp.done_data)
@@ -444,8 +451,9 @@ def main():
     print(placement_line())
     me = os.path.abspath(__file__)
 
-    def run_driver(port, reqs, concurrency=1, reuse=True, ramp=0.0, sse=True, cpus="client"):
-        spec = {"port": port, "requests": reqs, "concurrency": concurrency, "reuse": reuse, "ramp_s": ramp, "sse": sse}
+    def run_driver(port, reqs, concurrency=1, reuse=True, ramp=0.0, sse=True, cpus="client", lag_index=False):
+        spec = {"port": port, "requests": reqs, "concurrency": concurrency, "reuse": reuse, "ramp_s": ramp, "sse": sse,
+                "lag_index": lag_index}
         cpu_list = common.CLIENT_CPUS if cpus == "client" else None
         out = subprocess.run(
             pinned([sys.executable, me, "--drive"], cpu_list),
@@ -756,12 +764,14 @@ def run_capacity(common, binary, server_env, config, upstream, run_driver, parla
             sampler = threading.Thread(target=sample, daemon=True)
             cpu0 = server.cpu_seconds()
             up_cpu0 = upstream.cpu_seconds()
+            sched0 = schedstat(server.pid)
             t0 = time.monotonic()
             sampler.start()
             p = paced(f"s{rnd}")
             reqs = [parlance_req(f"cap{rnd}", i, chunks, interval, True, client=f"client-{i % clients}")
                     for i in range(streams)]
-            drv = run_driver(server.chat_port, reqs, concurrency=streams, reuse=False, ramp=ramp)
+            drv = run_driver(server.chat_port, reqs, concurrency=streams, reuse=False, ramp=ramp, lag_index=True)
+            sched1 = schedstat(server.pid)
             busy = finish(p)
             elapsed = time.monotonic() - t0
             stop.set()
@@ -790,6 +800,7 @@ def run_capacity(common, binary, server_env, config, upstream, run_driver, parla
                 "rss_after_kib": server.rss_kib(),
                 "hwm_kib": server.hwm_kib(),
                 "cpu_s": cpu,
+                "sched": (sched1[0] - sched0[0], sched1[1] - sched0[1]) if sched0 and sched1 else None,
                 "upstream_cpu_s": up_cpu,
                 "elapsed_s": elapsed,
                 "driver_s": drv["seconds"],
@@ -797,13 +808,14 @@ def run_capacity(common, binary, server_env, config, upstream, run_driver, parla
                 "first_ms": [r["first_ns"] / 1e6 for r in ok if r.get("first_ns")],
                 "relay_ms": [x / 1e6 for r in ok for x in r.get("lags_ns", [])],
                 "comments": sum(r.get("comments", 0) for r in ok),
+                "relay_by_part": relay_by_part(ok, chunks),
             }
             # The baseline: as many streams read straight from the upstream, by the same driver.
             time.sleep(1)
             upstream.reset()
             log(f"capacity round {rnd + 1}/{rounds}: {streams} streams straight from the upstream")
             direct = run_driver(upstream.port, [direct_req(i, chunks, interval, True) for i in range(streams)],
-                                concurrency=streams, reuse=False, ramp=ramp)
+                                concurrency=streams, reuse=False, ramp=ramp, lag_index=True)
             dok = [r for r in direct["results"] if r and r.get("status") == 200 and not r.get("error")]
             rnd_out["direct"] = {
                 "completed": sum(1 for r in dok if r.get("done") and r.get("deltas") == chunks),
@@ -811,6 +823,7 @@ def run_capacity(common, binary, server_env, config, upstream, run_driver, parla
                 "duration_ms": [r["total_ns"] / 1e6 for r in dok],
                 "first_ms": [r["first_ns"] / 1e6 for r in dok if r.get("first_ns")],
                 "relay_ms": [x / 1e6 for r in dok for x in r.get("lags_ns", [])],
+                "relay_by_part": relay_by_part(dok, chunks),
             }
             out["rounds"].append(rnd_out)
             log(f"capacity round {rnd + 1}: {len(complete)}/{streams} complete, most open {drv['max_open']}, "
@@ -832,6 +845,38 @@ def run_capacity(common, binary, server_env, config, upstream, run_driver, parla
     finally:
         server.stop()
     return out
+
+
+def schedstat(pid):
+    """Seconds the process's live threads have spent on a CPU and waiting on a run queue for one
+    (/proc/<pid>/task/*/schedstat): the second is time the process was ready to run and another
+    process had the CPU."""
+    on = wait = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                fields = f.read().split()
+            on += int(fields[0])
+            wait += int(fields[1])
+        except (OSError, IndexError, ValueError):
+            pass
+    return on / 1e9, wait / 1e9
+
+
+def relay_by_part(results, chunks):
+    """Chunk relay in ms by where the chunk falls in its stream: its first tenth (while the other streams
+    are still being opened), the middle, and the last tenth (while the first ones end and are stored)."""
+    tenth = max(1, chunks // 10)
+    parts = {"start": [], "middle": [], "end": []}
+    for r in results:
+        for idx, lag in zip(r.get("lag_idx", []), r.get("lags_ns", [])):
+            part = "start" if idx < tenth else "end" if idx >= chunks - tenth else "middle"
+            parts[part].append(lag / 1e6)
+    return parts
 
 
 # --- the report ----------------------------------------------------------------------------------------------------------
@@ -933,10 +978,20 @@ def report(res, capacity, k):
                         f"   (direct {fmt(pct(d[key], 50))} / {fmt(pct(d[key], 99))} / "
                         f"{fmt(max(d[key], default=float('nan')))})")
 
+            if r.get("sched"):
+                rows.append([tag, "server threads while the streams ran: on a CPU / waiting for one",
+                             f"{r['sched'][0]:.1f} s / {r['sched'][1]:.1f} s"])
             rows.append([tag, "stream duration p50 / p99 / max", both("duration_ms", lambda x: f"{x:.0f} ms")])
             rows.append([tag, "time to the first delta p50 / p99 / max", both("first_ms", lambda x: f"{x:.1f} ms")])
             rows.append([tag, "chunk relay (upstream write -> client read) p50 / p99 / max",
                          both("relay_ms", lambda x: f"{x:.2f} ms")])
+            for part in ("start", "middle", "end"):
+                if not r["relay_by_part"][part]:
+                    continue
+                rows.append([tag, f"  chunk relay, {part} of the streams p50 / p99",
+                             f"{pct(r['relay_by_part'][part], 50):.2f} / {pct(r['relay_by_part'][part], 99):.2f} ms   "
+                             f"(direct {pct(d['relay_by_part'][part], 50):.2f} / "
+                             f"{pct(d['relay_by_part'][part], 99):.2f} ms)"])
             rows.append([tag, "direct from the upstream: streams complete / most open",
                          f"{d['completed']} / {d['max_open']}"])
             for kind in ("paraphrase", "waifu"):
