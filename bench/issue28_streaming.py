@@ -71,7 +71,6 @@ import os
 import re
 import resource
 import signal
-import statistics
 import subprocess
 import sys
 import threading
@@ -408,8 +407,6 @@ def main():
         pin_processes,
         pinned,
         placement_line,
-        proc_cpu_seconds,
-        proc_status_kib,
         request,
         table,
         verdict,
@@ -705,9 +702,8 @@ def safe_cpu(pid):
 
 
 def run_capacity(common, binary, server_env, config, upstream, run_driver, parlance_req, direct_req, *, streams,
-                 chunks, interval,
-                 ramp, clients, rounds, pace_ms, base_window, check, pct):
-    from common import Server, log, loadavg, pinned, proc_status_kib, request
+                 chunks, interval, ramp, clients, rounds, pace_ms, base_window, check, pct):
+    from common import Server, log, loadavg, pinned, request
 
     server = Server(env=server_env, config_text=config, binary=binary)
     me = os.path.abspath(__file__)
