@@ -144,9 +144,12 @@ def proc_status_kib(pid, field):
 class Upstream:
     """bench/upstream.py in its own process."""
 
-    def __init__(self, kind, delay_ms=0.0):
+    def __init__(self, kind, delay_ms=0.0, args=()):
         self.proc = subprocess.Popen(
-            pinned([sys.executable, os.path.join(BENCH, "upstream.py"), kind, "--delay-ms", str(delay_ms)], CLIENT_CPUS),
+            pinned(
+                [sys.executable, os.path.join(BENCH, "upstream.py"), kind, "--delay-ms", str(delay_ms), *args],
+                CLIENT_CPUS,
+            ),
             stdout=subprocess.PIPE,
             text=True,
         )

@@ -9,17 +9,34 @@ library only (asyncio streams, HTTP/1.1 with keep-alive, Content-Length or chunk
           `"stream": true` the same text as server-sent `chat.completion.chunk`s (one per word, a
           finish chunk, a usage chunk when `stream_options.include_usage` asks, `data: [DONE]`),
           written at once in one response.
+  openai-stream
+          OpenAI-compatible chat completions that stream: a request with `"stream": true` is answered
+          with server-sent events (`text/event-stream`, chunked transfer encoding, keep-alive): one
+          `chat.completion.chunk` per `data:` event, the first at once, then one every
+          `--interval-ms` (on a fixed schedule from the first, so a late wake-up does not stretch the
+          stream), `--chunks` in all, then a chunk with `finish_reason` "stop", a usage chunk when
+          `stream_options.include_usage` asks for it, and `data: [DONE]`. Each chunk's content is
+          `w<i>@<ns> `, where <ns> is time.monotonic_ns() (CLOCK_MONOTONIC, which every process on
+          the machine shares) just before the chunk was written, so that a client reading the text
+          behind a gateway can tell how long the chunk took to reach it. The last user message may
+          override the shape with `[chunks=N interval=MS]`. Without `"stream": true` the same words
+          (stamped when the answer is written) come back as one `chat.completion`, at once.
 
 Every answer is sent `--delay-ms` after the request was read (0: at once). The server measures its own
-handling time (request fully read -> response written) and counts requests and TCP connections:
-`GET /_stats` returns them as JSON and `POST /_reset` clears them. Those two paths are never delayed.
+handling time (request fully read -> response written; for a stream, to its last chunk) and counts
+requests and TCP connections (and streams: started, completed, cut off by the client, chunks sent, the
+most open at once): `GET /_stats` returns them as JSON and `POST /_reset` clears them. Those two paths
+are never delayed.
 
-Usage: upstream.py {form,openai} [--port N] [--delay-ms MS]   (prints "listening on PORT" when ready)
+Usage: upstream.py {form,openai,openai-stream} [--port N] [--delay-ms MS] [--chunks N] [--interval-ms MS]
+(prints "listening on PORT" when ready)
 """
 
 import argparse
 import asyncio
 import json
+import re
+import resource
 import statistics
 import sys
 import time
@@ -31,10 +48,17 @@ class Stats:
         self.reset()
 
     def reset(self):
+        # Streams still open stay counted as open.
+        self.open_streams = getattr(self, "open_streams", 0)
         self.requests = 0
         self.connections = 0
         self.handling_us = []
         self.bad = 0
+        self.streams = 0
+        self.streams_completed = 0
+        self.streams_cut = 0
+        self.chunks = 0
+        self.max_open_streams = self.open_streams
 
     def report(self):
         xs = sorted(self.handling_us)
@@ -50,6 +74,12 @@ class Stats:
             "handling_us_p90": pct(90),
             "handling_us_p99": pct(99),
             "handling_us_mean": statistics.fmean(xs) if xs else None,
+            "streams": self.streams,
+            "streams_completed": self.streams_completed,
+            "streams_cut": self.streams_cut,
+            "chunks": self.chunks,
+            "open_streams": self.open_streams,
+            "max_open_streams": self.max_open_streams,
         }
 
 
@@ -150,6 +180,116 @@ def openai_events(answer, request):
     return "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
 
 
+SHAPE = re.compile(r"\[chunks=(\d+) interval=(\d+(?:\.\d+)?)\]")
+
+
+class StreamShape:
+    chunks = 20
+    interval = 0.0  # seconds
+
+
+def stream_request(body):
+    """(request, chunks, interval) of a chat-completions request in the `openai-stream` mode, or None
+    when it is not one."""
+    try:
+        request = json.loads(body)
+        text = request["messages"][-1]["content"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+    chunks, interval = StreamShape.chunks, StreamShape.interval
+    m = SHAPE.search(text if isinstance(text, str) else "")
+    if m:
+        chunks, interval = int(m.group(1)), float(m.group(2)) / 1000
+    return request, chunks, interval
+
+
+def completion_chunk(cid, model, delta, finish=None):
+    return {
+        "id": cid,
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+
+
+def http_chunk(payload):
+    return b"%x\r\n%s\r\n" % (len(payload), payload)
+
+
+def sse(obj):
+    return b"data: " + json.dumps(obj, separators=(",", ":")).encode() + b"\n\n"
+
+
+async def stream_reply(writer, request, chunks, interval, keep_alive):
+    """Writes one streamed completion; False when the client went away before its end."""
+    global COUNTER
+    COUNTER += 1
+    cid = f"chatcmpl-bench-{COUNTER}"
+    model = request.get("model", "bench-model")
+    include_usage = bool((request.get("stream_options") or {}).get("include_usage"))
+    STATS.streams += 1
+    STATS.open_streams += 1
+    STATS.max_open_streams = max(STATS.max_open_streams, STATS.open_streams)
+    try:
+        writer.write(
+            (
+                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\n"
+                f"transfer-encoding: chunked\r\nconnection: {'keep-alive' if keep_alive else 'close'}\r\n\r\n"
+            ).encode("latin-1")
+        )
+        start = time.monotonic()
+        for i in range(chunks):
+            if i > 0 and interval > 0:
+                wait = start + i * interval - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+            delta = {"content": f"w{i}@{time.monotonic_ns()} "}
+            if i == 0:
+                delta["role"] = "assistant"
+            writer.write(http_chunk(sse(completion_chunk(cid, model, delta))))
+            await writer.drain()
+            STATS.chunks += 1
+        tail = sse(completion_chunk(cid, model, {}, "stop"))
+        if include_usage:
+            usage = completion_chunk(cid, model, {})
+            usage["choices"] = []
+            usage["usage"] = {"prompt_tokens": 10, "completion_tokens": chunks, "total_tokens": 10 + chunks}
+            tail += sse(usage)
+        tail += b"data: [DONE]\n\n"
+        writer.write(http_chunk(tail) + b"0\r\n\r\n")
+        await writer.drain()
+        STATS.streams_completed += 1
+        return True
+    except ConnectionError:
+        STATS.streams_cut += 1
+        return False
+    finally:
+        STATS.open_streams -= 1
+
+
+def openai_stream_whole(request, chunks):
+    """The non-streamed answer of the `openai-stream` mode: the same words in one completion."""
+    global COUNTER
+    COUNTER += 1
+    stamp = time.monotonic_ns()
+    answer = {
+        "id": f"chatcmpl-bench-{COUNTER}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": request.get("model", "bench-model"),
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "".join(f"w{i}@{stamp} " for i in range(chunks))},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": chunks, "total_tokens": 10 + chunks},
+    }
+    return 200, "application/json", json.dumps(answer).encode()
+
+
 def make_handler(kind, delay):
     reply = form_reply if kind == "form" else openai_reply
 
@@ -173,7 +313,21 @@ def make_handler(kind, delay):
                     writer.write(response(200, "application/json", b"{}", keep_alive))
                     await writer.drain()
                     continue
-                answer = reply(body) if method == "POST" else None
+                if kind == "openai-stream":
+                    parsed = stream_request(body) if method == "POST" else None
+                    if parsed is not None and parsed[0].get("stream") is True:
+                        if delay > 0:
+                            await asyncio.sleep(delay)
+                        STATS.requests += 1
+                        if not await stream_reply(writer, parsed[0], parsed[1], parsed[2], keep_alive):
+                            break
+                        STATS.handling_us.append((time.perf_counter() - started) * 1e6)
+                        if not keep_alive:
+                            break
+                        continue
+                    answer = openai_stream_whole(parsed[0], parsed[1]) if parsed is not None else None
+                else:
+                    answer = reply(body) if method == "POST" else None
                 if answer is None:
                     STATS.bad += 1
                     answer = (400, "text/plain", b"bad request")
@@ -196,12 +350,18 @@ def make_handler(kind, delay):
 
 async def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("kind", choices=["form", "openai"])
+    parser.add_argument("kind", choices=["form", "openai", "openai-stream"])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--delay-ms", type=float, default=0.0)
+    parser.add_argument("--chunks", type=int, default=20)
+    parser.add_argument("--interval-ms", type=float, default=0.0)
     args = parser.parse_args()
+    StreamShape.chunks, StreamShape.interval = args.chunks, args.interval_ms / 1000
+    # Thousands of streams at once: as many open files as the hard limit allows.
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     server = await asyncio.start_server(
-        make_handler(args.kind, args.delay_ms / 1000), "127.0.0.1", args.port, backlog=1024
+        make_handler(args.kind, args.delay_ms / 1000), "127.0.0.1", args.port, backlog=4096
     )
     port = server.sockets[0].getsockname()[1]
     print(f"listening on {port}", flush=True)
