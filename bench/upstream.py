@@ -136,28 +136,27 @@ def form_reply(body):
     return 200, "text/plain; charset=utf-8", b"Oh, hello there! It is lovely to see you again."
 
 
-def openai_reply(body):
+def completion(request, content, completion_tokens):
+    """A `chat.completion` answering `request` with `content`."""
     global COUNTER
+    COUNTER += 1
+    return {
+        "id": f"chatcmpl-bench-{COUNTER}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": request.get("model", "bench-model"),
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": completion_tokens, "total_tokens": 10 + completion_tokens},
+    }
+
+
+def openai_reply(body):
     try:
         request = json.loads(body)
         text = request["messages"][-1]["content"]
     except (ValueError, KeyError, IndexError, TypeError):
         return None
-    COUNTER += 1
-    answer = {
-        "id": f"chatcmpl-bench-{COUNTER}",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": request.get("model", "bench-model"),
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": f"In other words: {text[-200:]}"},
-                "finish_reason": "stop",
-            }
-        ],
-        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
-    }
+    answer = completion(request, f"In other words: {text[-200:]}", 10)
     if request.get("stream") is True:
         return 200, "text/event-stream", openai_events(answer, request).encode()
     return 200, "application/json", json.dumps(answer).encode()
@@ -270,23 +269,8 @@ async def stream_reply(writer, request, chunks, interval, keep_alive):
 
 def openai_stream_whole(request, chunks):
     """The non-streamed answer of the `openai-stream` mode: the same words in one completion."""
-    global COUNTER
-    COUNTER += 1
     stamp = time.monotonic_ns()
-    answer = {
-        "id": f"chatcmpl-bench-{COUNTER}",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": request.get("model", "bench-model"),
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": "".join(f"w{i}@{stamp} " for i in range(chunks))},
-                "finish_reason": "stop",
-            }
-        ],
-        "usage": {"prompt_tokens": 10, "completion_tokens": chunks, "total_tokens": 10 + chunks},
-    }
+    answer = completion(request, "".join(f"w{i}@{stamp} " for i in range(chunks)), chunks)
     return 200, "application/json", json.dumps(answer).encode()
 
 
