@@ -106,6 +106,7 @@ pub use settings::Config;
 
 use config::Env;
 use metrics::Metrics;
+use paraphrase::jobs::JobService;
 use paraphrase::{Caller, ParaphraseService};
 use plugins::PluginHost;
 use std::path::PathBuf;
@@ -294,6 +295,50 @@ impl Parlance {
 
     pub fn metrics(&self) -> &Arc<Metrics> {
         &self.inner.metrics
+    }
+
+    /// What the HTTP routes need: each service, the job runner a server starts, and the key check
+    /// when the operator requires API keys; `None` when built [`Builder::without_chat`].
+    pub fn app_state(&self) -> Option<http::AppState> {
+        let config = self.config();
+        let store = self.store()?;
+        let jobs = JobService::new(
+            store.clone(),
+            self.paraphraser().clone(),
+            config.jobs.clone(),
+            config.server.api_port,
+        );
+        let chat = self.chat()?.clone();
+        let openai = openai::OpenAiService::new(
+            config.openai.clone(),
+            self.plugins().clone(),
+            chat.clone(),
+            self.metrics().clone(),
+            config.paraphrase.rate_limit_per_minute,
+        );
+        Some(http::AppState {
+            paraphrase: self.paraphraser().clone(),
+            jobs: Arc::new(jobs),
+            evaluate: self.evaluator().clone(),
+            chat,
+            openai: Arc::new(openai),
+            plugins: self.plugins().clone(),
+            metrics: self.metrics().clone(),
+            server: Arc::new(config.server.clone()),
+            auth: config
+                .auth
+                .required()
+                .then(|| Arc::new(http::auth::Auth::new(store.clone(), &config.auth))),
+        })
+    }
+
+    /// Serves both REST APIs on the configured host, at `api_port` and the chat port, until Ctrl-C or
+    /// SIGTERM.
+    pub async fn serve(&self, api_port: u16) -> anyhow::Result<()> {
+        let state = self.app_state().ok_or_else(|| {
+            anyhow::anyhow!("the server needs the chat service, which this Parlance was built without")
+        })?;
+        http::serve(state, api_port).await
     }
 
     /// A chat model's reply to `request` as a stream of deltas, as the model writes them, outside any

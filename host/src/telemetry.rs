@@ -27,7 +27,7 @@ impl Section for LoggingConfig {
     const ABOUT: &'static str = "Logging on stderr";
 
     fn settings() -> &'static [Setting<Self>] {
-        static SETTINGS: &[Setting<LoggingConfig>] = &[crate::setting!(
+        static SETTINGS: &[Setting<LoggingConfig>] = &[crate::config::setting!(
             "level",
             Kind::Choice(LEVELS),
             |c| c.level,

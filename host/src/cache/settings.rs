@@ -1,7 +1,7 @@
 //! The `[cache]` section: which store holds cached paraphrases, and for how long.
 
+use crate::config::setting;
 use crate::config::{Chosen, Kind, Section, Setting};
-use crate::setting;
 use std::time::Duration;
 
 /// The seed's external cache store: a local address, port 6379, database 0.

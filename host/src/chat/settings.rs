@@ -1,7 +1,7 @@
 //! The `[chat]` section: the dialog store, the chat model, the replies' defaults and the input limits.
 
+use crate::config::setting;
 use crate::config::{Kind, Section, Setting};
-use crate::setting;
 use crate::store::{Durability, Location};
 use std::path::PathBuf;
 

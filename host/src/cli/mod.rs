@@ -397,7 +397,7 @@ pub async fn run(cli: Cli, config: Config) -> CliResult {
         Some(Mode::Api) => {
             let port = cli.port.unwrap_or(config.server.api_port);
             let parlance = Parlance::start(config).await?;
-            crate::http::serve(parlance, port).await
+            parlance.serve(port).await
         }
         None => anyhow::bail!(
             "choose a --mode (cli, batch, interactive, evaluate or api) or a command; see --help"

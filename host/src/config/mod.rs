@@ -13,6 +13,7 @@ mod setting;
 pub use env::Env;
 pub use file::{Reader, Table};
 pub use secret::{SecretSource, redact_url};
+pub(crate) use setting::setting;
 pub use setting::{Chosen, FromValue, Kind, Layer, Row, Section, Setting, ToValue, Value, expand_home, rows};
 
 use std::path::{Path, PathBuf};

@@ -42,8 +42,8 @@ impl Section for SecretSource {
 
     fn settings() -> &'static [Setting<Self>] {
         static SETTINGS: &[Setting<SecretSource>] = &[
-            crate::setting!("env", Kind::Name, |c| c.env, "The environment variable holding it"),
-            crate::setting!("file", Kind::Path, |c| c.file, "A file whose first line holds it"),
+            crate::config::setting!("env", Kind::Name, |c| c.env, "The environment variable holding it"),
+            crate::config::setting!("file", Kind::Path, |c| c.file, "A file whose first line holds it"),
         ];
         SETTINGS
     }

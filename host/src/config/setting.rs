@@ -468,13 +468,12 @@ impl<T: FromValue> FromValue for Option<T> {
 /// setting!("database_file", Kind::Path, |c| c.database_file, env = "DATABASE_FILE",
 ///          "The SQLite dialog store")
 /// ```
-#[macro_export]
 macro_rules! setting {
     ($key:literal, $kind:expr, |$c:ident| $field:expr, env = $env:literal, $doc:literal) => {
-        $crate::setting!(@make $key, Some($env), $kind, |$c| $field, $doc)
+        $crate::config::setting!(@make $key, Some($env), $kind, |$c| $field, $doc)
     };
     ($key:literal, $kind:expr, |$c:ident| $field:expr, $doc:literal) => {
-        $crate::setting!(@make $key, None, $kind, |$c| $field, $doc)
+        $crate::config::setting!(@make $key, None, $kind, |$c| $field, $doc)
     };
     (@make $key:literal, $env:expr, $kind:expr, |$c:ident| $field:expr, $doc:literal) => {
         $crate::config::Setting {
@@ -490,6 +489,7 @@ macro_rules! setting {
         }
     };
 }
+pub(crate) use setting;
 
 /// One row of the documentation of a setting.
 #[derive(Clone, Debug, PartialEq, Eq)]

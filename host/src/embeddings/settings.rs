@@ -1,8 +1,8 @@
 //! The `[embeddings]` section: the backend of the host's `embeddings` capability, a model folder for
 //! the native encoder or an OpenAI-compatible endpoint.
 
+use crate::config::setting;
 use crate::config::{Env, Kind, Reader, SecretSource, Section, Setting, Table, read_table};
-use crate::setting;
 use std::path::PathBuf;
 
 /// The backend of the host's `embeddings` capability, once chosen.

@@ -1,8 +1,8 @@
 //! The `[evaluate]` section: which metrics run, the weights of the overall score, and the input limits.
 
 use super::weights::{Transform, Weight, Weights};
+use crate::config::setting;
 use crate::config::{FromValue, Kind, Reader, Section, Setting, Table, ToValue, Value, read_table};
-use crate::setting;
 
 #[derive(Clone, Debug)]
 pub struct EvaluateConfig {

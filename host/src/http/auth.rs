@@ -5,10 +5,10 @@
 //! client. Keys live hashed in the dialog store's database; each presented key's verdict is cached, so
 //! a check usually costs one map lookup.
 
+use crate::config::setting;
 use crate::config::{Kind, Section, Setting};
 use crate::rest::ApiError;
 use crate::rest::extract::AuthenticatedClient;
-use crate::setting;
 use crate::store::{DialogStore, keys};
 use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -188,7 +188,9 @@ where
                     let client = match auth.client_of(&key).await {
                         Ok(Some(client)) => client,
                         Ok(None) => return Ok(invalid_key()),
-                        Err(e) => return Ok(ApiError::from_error(&crate::Error::Storage(e)).into_response()),
+                        Err(e) => {
+                            return Ok(ApiError::from_error(&crate::error::Error::Storage(e)).into_response());
+                        }
                     };
                     match admit(&mut request, client) {
                         None => inner.call(request).await,

@@ -11,7 +11,6 @@ mod settings;
 pub use auth::AuthConfig;
 pub use settings::ServerConfig;
 
-use crate::Parlance;
 use crate::chat::ChatService;
 use crate::evaluate::EvaluateService;
 use crate::metrics::Metrics;
@@ -48,41 +47,6 @@ pub struct AppState {
     pub server: Arc<ServerConfig>,
     /// The key check, when the operator requires API keys.
     pub auth: Option<Arc<auth::Auth>>,
-}
-
-impl AppState {
-    /// The state of a server; `None` when `parlance` was built without the chat service.
-    pub fn new(parlance: &Parlance) -> Option<AppState> {
-        let config = parlance.config();
-        let jobs = JobService::new(
-            parlance.store()?.clone(),
-            parlance.paraphraser().clone(),
-            config.jobs.clone(),
-            config.server.api_port,
-        );
-        let chat = parlance.chat()?.clone();
-        let openai = OpenAiService::new(
-            config.openai.clone(),
-            parlance.plugins().clone(),
-            chat.clone(),
-            parlance.metrics().clone(),
-            config.paraphrase.rate_limit_per_minute,
-        );
-        Some(AppState {
-            paraphrase: parlance.paraphraser().clone(),
-            jobs: Arc::new(jobs),
-            evaluate: parlance.evaluator().clone(),
-            chat,
-            openai: Arc::new(openai),
-            plugins: parlance.plugins().clone(),
-            metrics: parlance.metrics().clone(),
-            server: Arc::new(parlance.config().server.clone()),
-            auth: match parlance.config().auth.required() {
-                true => Some(Arc::new(auth::Auth::new(parlance.store()?.clone(), &parlance.config().auth))),
-                false => None,
-            },
-        })
-    }
 }
 
 impl FromRef<AppState> for Arc<ParaphraseService> {
@@ -265,19 +229,16 @@ fn method_label(method: &Method) -> &'static str {
 
 /// Serves the app on `API_HOST` at the paraphrase port and the chat port (once, if they are equal)
 /// until Ctrl-C or SIGTERM.
-pub async fn serve(parlance: Parlance, api_port: u16) -> anyhow::Result<()> {
-    let host = parlance.config().server.host;
-    let chat_port = parlance.config().server.chat_port;
-    let state = AppState::new(&parlance).ok_or_else(|| {
-        anyhow::anyhow!("the server needs the chat service, which this Parlance was built without")
-    })?;
+pub async fn serve(state: AppState, api_port: u16) -> anyhow::Result<()> {
+    let host = state.server.host;
+    let chat_port = state.server.chat_port;
+    let limits = state.server.listener_limits();
     state.jobs.start();
     let app = app(state);
     let mut ports = vec![api_port];
     if chat_port != api_port {
         ports.push(chat_port);
     }
-    let limits = parlance.config().server.listener_limits();
     let mut servers = tokio::task::JoinSet::new();
     for port in ports {
         let addr = SocketAddr::new(host, port);

@@ -1,7 +1,7 @@
 //! The `[server]` section: where and how the HTTP surfaces listen.
 
+use crate::config::setting;
 use crate::config::{Kind, Section, Setting};
-use crate::setting;
 use std::net::{IpAddr, Ipv4Addr};
 
 #[derive(Clone, Debug)]

@@ -1,7 +1,7 @@
 //! The `[openai]` section: what the OpenAI-compatible surface does beyond OpenAI's own API.
 
+use crate::config::setting;
 use crate::config::{Kind, Section, Setting};
-use crate::setting;
 
 #[derive(Clone, Debug, Default)]
 pub struct OpenAiConfig {

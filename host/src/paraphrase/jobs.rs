@@ -7,10 +7,10 @@
 //! result, since a result is stored only while its claim holds.
 
 use super::{Caller, Pacing, ParaphraseRequest, ParaphraseService};
+use crate::config::setting;
 use crate::config::{Kind, Section, Setting};
 use crate::error::{Error, Result};
 use crate::rest::ApiError;
-use crate::setting;
 use crate::store::jobs::{
     self, Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, JobStatus, NewJob,
 };

@@ -2,8 +2,8 @@
 //! concurrency bound.
 
 use crate::cache::{CacheConfig, CacheKind};
+use crate::config::setting;
 use crate::config::{Kind, Section, Setting};
-use crate::setting;
 
 #[derive(Clone, Debug)]
 pub struct ParaphraseConfig {

@@ -5,11 +5,11 @@
 use super::api::PluginKind;
 use super::spec::{ComponentSource, HistoryWindow, HostPattern, PluginSpec};
 use crate::config::file::scalar_to_string;
+use crate::config::setting;
 use crate::config::{
     Env, FromValue, Kind, Reader, SecretSource, Section, Setting, Table, ToValue, Value, expand_home,
     read_table,
 };
-use crate::setting;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

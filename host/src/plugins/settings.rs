@@ -71,37 +71,37 @@ impl Section for RuntimeSettings {
                     Ok(())
                 },
             },
-            crate::setting!(
+            crate::config::setting!(
                 "max_instances",
                 Kind::Int { min: 1, max: 10_000 },
                 |c| c.max_instances,
                 "Plugin instances alive at once, across all plugins (each plugin may hold half, see [[plugin]] limits.max_instances)"
             ),
-            crate::setting!(
+            crate::config::setting!(
                 "max_instances_per_client",
                 Kind::Int { min: 1, max: 10_000 },
                 |c| c.max_instances_per_client,
                 "Instances one client's calls may hold at once (unset: a quarter of max_instances)"
             ),
-            crate::setting!(
+            crate::config::setting!(
                 "queue_timeout_ms",
                 Kind::Int { min: 1, max: 600_000 },
                 |c| c.queue_timeout_ms,
                 "How long a call waits for an instance slot before it fails with 503 plugin_busy (429 when the client's share is full)"
             ),
-            crate::setting!(
+            crate::config::setting!(
                 "memory_budget_mb",
                 Kind::Int { min: 16, max: 1 << 20 },
                 |c| c.memory_budget_mb,
                 "Linear memory all live plugin instances may hold together; a call that would pass it fails with 503 plugin_memory_budget"
             ),
-            crate::setting!(
+            crate::config::setting!(
                 "max_streams",
                 Kind::Int { min: 1, max: 1_000_000 },
                 |c| c.max_streams,
                 "Streamed chat replies open at once, across all chat models (one chat model may hold half); one more is refused with 503 plugin_busy"
             ),
-            crate::setting!(
+            crate::config::setting!(
                 "max_streams_per_client",
                 Kind::Int { min: 1, max: 1_000_000 },
                 |c| c.max_streams_per_client,

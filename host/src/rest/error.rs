@@ -1,4 +1,4 @@
-//! The HTTP face of [`crate::Error`]: one status per variant (no catch-all) and one body shape,
+//! The HTTP face of [`crate::error::Error`]: one status per variant (no catch-all) and one body shape,
 //! `{"error": {"code", "message"}}`. Client mistakes are returned as they are; internal causes are
 //! logged and hidden unless `API_DEBUG` is on.
 

@@ -60,7 +60,7 @@ impl crate::config::Section for TrustSettings {
     const ABOUT: &'static str = "Outbound TLS";
 
     fn settings() -> &'static [crate::config::Setting<Self>] {
-        static SETTINGS: &[crate::config::Setting<TrustSettings>] = &[crate::setting!(
+        static SETTINGS: &[crate::config::Setting<TrustSettings>] = &[crate::config::setting!(
             "ca_file",
             crate::config::Kind::FilePath,
             |c| c.ca_file,
