@@ -61,6 +61,18 @@ pub enum Error {
     ShuttingDown,
 }
 
+/// A full dialog is the caller's to reset; every other store failure is the store's.
+impl From<StoreError> for Error {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::DialogFull { .. } => {
+                Error::invalid("dialog", format!("{e}; reset it with DELETE /v1/user/dialog/<user_id>"))
+            }
+            other => Error::Storage(other),
+        }
+    }
+}
+
 impl Error {
     pub fn invalid(field: &'static str, message: impl Into<String>) -> Self {
         Error::InvalidInput { field, message: message.into() }

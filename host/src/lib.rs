@@ -179,8 +179,14 @@ impl Builder {
     pub async fn build(self) -> Result<Parlance> {
         let mut config = match (self.config, self.env) {
             (Some(config), _) => config,
-            (None, Some(env)) => Config::from_env(self.config_file.as_deref(), &env)?,
-            (None, None) => Config::load(self.config_file.as_deref())?,
+            (None, env) => {
+                let config = match env {
+                    Some(env) => Config::from_env(self.config_file.as_deref(), &env)?,
+                    None => Config::load(self.config_file.as_deref())?,
+                };
+                config.warn_deprecated();
+                config
+            }
         };
         for edit in self.edits {
             edit(&mut config);
@@ -415,7 +421,7 @@ impl Parlance {
 
 /// Opens the dialog store the configuration names.
 pub async fn open_store(config: &Config) -> Result<store::DialogStore> {
-    let location = config.chat.store_location(config.tls.rustls()?);
+    let location = config.store.location(config.tls.rustls()?);
     store::DialogStore::open_at(&location).await.map_err(Error::Storage)
 }
 

@@ -22,6 +22,7 @@ fn main() -> ExitCode {
         }
     };
     parlance::telemetry::init(&config.logging.level, cli.verbose);
+    config.warn_deprecated();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {

@@ -17,6 +17,7 @@ use crate::plugins::RuntimeSettings;
 use crate::plugins::api::PluginKind;
 use crate::plugins::defaults::{OFFLINE_PROVIDER, OPENROUTER_PROVIDER};
 use crate::plugins::spec::PluginSpec;
+use crate::store::StoreConfig;
 use crate::telemetry::LoggingConfig;
 use crate::upstream::TrustSettings;
 use std::path::{Path, PathBuf};
@@ -31,6 +32,7 @@ pub struct Config {
     pub paraphrase: ParaphraseConfig,
     pub jobs: JobsConfig,
     pub cache: CacheConfig,
+    pub store: StoreConfig,
     pub chat: ChatConfig,
     pub openai: OpenAiConfig,
     pub evaluate: EvaluateConfig,
@@ -40,6 +42,9 @@ pub struct Config {
     pub tls: TrustSettings,
     pub runtime: RuntimeSettings,
     pub plugins: Vec<PluginSpec>,
+    /// Keys read where they used to belong, one line per table, for the log once it is set up
+    /// ([`Config::warn_deprecated`]).
+    pub deprecated: Vec<String>,
 }
 
 /// A section's documentation rows.
@@ -53,6 +58,7 @@ const SECTIONS: &[(&str, Rows)] = &[
     (ParaphraseConfig::NAME, config::rows::<ParaphraseConfig>),
     (JobsConfig::NAME, config::rows::<JobsConfig>),
     (CacheConfig::NAME, config::rows::<CacheConfig>),
+    (StoreConfig::NAME, config::rows::<StoreConfig>),
     (ChatConfig::NAME, config::rows::<ChatConfig>),
     (OpenAiConfig::NAME, config::rows::<OpenAiConfig>),
     (EvaluateConfig::NAME, config::rows::<EvaluateConfig>),
@@ -98,6 +104,8 @@ impl Config {
         let paraphrase = sources.section::<ParaphraseConfig>();
         let jobs = sources.section::<JobsConfig>();
         let cache = sources.section::<CacheConfig>();
+        // Before `[chat]`, which still holds its old keys.
+        let store = sources.section::<StoreConfig>();
         let chat = sources.section::<ChatConfig>();
         let openai = sources.section::<OpenAiConfig>();
         let evaluate = sources.section::<EvaluateConfig>();
@@ -108,7 +116,7 @@ impl Config {
             Some((root, reader)) => crate::plugins::config::read(root, reader, env),
             None => Vec::new(),
         };
-        let mut problems = sources.finish();
+        let (mut problems, deprecated) = sources.finish();
 
         let defaults = crate::plugins::defaults::plugins(env);
         let mut plugins = crate::plugins::config::merge(defaults, file_plugins, env, &mut problems);
@@ -122,6 +130,7 @@ impl Config {
             paraphrase,
             jobs,
             cache,
+            store,
             chat,
             openai,
             evaluate,
@@ -129,11 +138,19 @@ impl Config {
             tls,
             runtime,
             plugins,
+            deprecated,
         };
         config.choose_default_provider();
         config.share_instances();
         config.validate(&mut problems);
         if problems.is_empty() { Ok(config) } else { Err(ConfigError { problems }) }
+    }
+
+    /// Logs the deprecated keys that were read, one warning per table.
+    pub fn warn_deprecated(&self) {
+        for line in &self.deprecated {
+            tracing::warn!("{line}");
+        }
     }
 
     pub fn plugin(&self, id: &str) -> Option<&PluginSpec> {

@@ -1,17 +1,28 @@
-//! A dialog's entry: the chat domain's record, as clients send and read it and as the store keeps it.
+//! A dialog's entry as clients send it: the store's [`DialogEntry`] under the API's schema `Entry`,
+//! with the one reading rule the API adds (an index may be written `3` or `3.0`).
 
-use serde::{Deserialize, Serialize};
+use crate::store::DialogEntry;
+use serde::Deserialize;
 
+// A request body's entry; responses show the store's `DialogEntry`, which has the same fields. The
+// doc comment below is the schema's description, and serde's name stays the one its messages gave.
 /// One line of a dialog. The API's schema calls it `Entry`, as it always has.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename = "DialogEntry")]
 #[schema(as = Entry)]
-pub struct DialogEntry {
+pub struct Entry {
     /// Zero-based position in the dialog.
     #[serde(deserialize_with = "whole_number")]
     pub index: u32,
     /// The speaker.
     pub name: String,
     pub message: String,
+}
+
+impl From<Entry> for DialogEntry {
+    fn from(Entry { index, name, message }: Entry) -> Self {
+        DialogEntry { index, name, message }
+    }
 }
 
 /// A dialog index written as a whole number, `3` or `3.0`: JSON Schema counts both as integers, and

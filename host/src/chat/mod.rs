@@ -7,14 +7,14 @@ pub mod import;
 pub mod routes;
 mod settings;
 
-pub use dialog::DialogEntry;
+pub use dialog::Entry;
 pub use settings::{ChatConfig, DEFAULT_GENRE, DEFAULT_RESPONSE};
 
 use crate::error::{Error, Result};
 use crate::plugins::api::{CallError, CallFailure, ChatRequest, Generation, HistoryEntry, StreamPart, Usage};
 use crate::plugins::spec::HistoryWindow;
 use crate::plugins::{Plugin, PluginHost, ReplyStream, StreamTicket};
-use crate::store::{Dialog, DialogStore, Recent, StoreError, UserMetadata};
+use crate::store::{Dialog, DialogEntry, DialogStore, Recent, StoreError, UserMetadata};
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Duration;
@@ -59,17 +59,6 @@ pub struct ChatService {
     config: ChatConfig,
     store: DialogStore,
     plugins: Arc<PluginHost>,
-}
-
-impl From<StoreError> for Error {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::DialogFull { .. } => {
-                Error::invalid("dialog", format!("{e}; reset it with DELETE /v1/user/dialog/<user_id>"))
-            }
-            other => Error::Storage(other),
-        }
-    }
 }
 
 impl ChatService {

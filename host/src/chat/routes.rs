@@ -2,7 +2,7 @@
 //! Every route acts for the API client named by the `current-user` header (`default` when absent) and
 //! sees only its data.
 
-use super::{ChatEvent, ChatMessage, ChatService, DialogEntry, MAX_USER_ID_CHARS};
+use super::{ChatEvent, ChatMessage, ChatService, DialogEntry, Entry, MAX_USER_ID_CHARS};
 use crate::plugins::api::Generation;
 use crate::rest::extract::QueryAndForm;
 use crate::rest::openapi::responses as r;
@@ -148,13 +148,14 @@ pub struct UserPage {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DialogJson {
     pub user_id: String,
+    #[schema(value_type = Vec<Entry>)]
     pub dialog: Vec<DialogEntry>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct DialogBody {
     /// The complete new dialog: indices 0 to n-1, each once, in any order.
-    pub dialog: Vec<DialogEntry>,
+    pub dialog: Vec<Entry>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -369,7 +370,8 @@ pub async fn put_dialog_json(
     Path(user_id): Path<String>,
     Json(body): Json<DialogBody>,
 ) -> Result<axum::Json<UserId>, ApiError> {
-    chat.set_dialog(caller.tenant(), &user_id, body.dialog).await?;
+    chat.set_dialog(caller.tenant(), &user_id, body.dialog.into_iter().map(DialogEntry::from).collect())
+        .await?;
     Ok(axum::Json(UserId { user_id }))
 }
 

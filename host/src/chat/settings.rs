@@ -1,9 +1,8 @@
-//! The `[chat]` section: the dialog store, the chat model, the replies' defaults and the input limits.
+//! The `[chat]` section: the chat model, the replies' defaults, the input limits and how long a streamed
+//! reply may take.
 
 use crate::config::setting;
 use crate::config::{Kind, Section, Setting};
-use crate::store::{Durability, Location};
-use std::path::PathBuf;
 
 /// The reply when the model fails, as the seed gives it.
 pub const DEFAULT_RESPONSE: &str = "The AI model is currently unavailable. Please try again later.";
@@ -12,12 +11,6 @@ pub const DEFAULT_GENRE: &str = "Romance";
 
 #[derive(Clone, Debug)]
 pub struct ChatConfig {
-    /// SQLite file of the dialog store, unless `database_url` names a PostgreSQL database.
-    pub database_file: PathBuf,
-    /// `postgres://…`: the PostgreSQL database every replica shares, in place of the SQLite file.
-    pub database_url: Option<String>,
-    /// Most connections to PostgreSQL this process opens.
-    pub database_pool_size: usize,
     /// The chat-model plugin id that writes replies.
     pub model: String,
     /// The reply when the model fails.
@@ -29,9 +22,6 @@ pub struct ChatConfig {
     pub max_situation_chars: usize,
     /// Most entries a dialog may hold; a chat or PUT beyond it is refused.
     pub max_history_entries: usize,
-    /// `normal`: an acknowledged exchange survives a crash of the process; `full`: also a power loss
-    /// (an fsync per commit).
-    pub durability: Durability,
     /// Longest a streamed reply may take, start to end; a reply cut by it is not stored.
     pub stream_timeout_secs: u64,
     /// Seconds between keep-alive comments while a streamed reply's upstream is silent.
@@ -41,9 +31,6 @@ pub struct ChatConfig {
 impl Default for ChatConfig {
     fn default() -> Self {
         ChatConfig {
-            database_file: "dialogs.db".into(),
-            database_url: None,
-            database_pool_size: 16,
             model: crate::plugins::defaults::FORM_CHAT_MODEL.into(),
             default_response: DEFAULT_RESPONSE.into(),
             default_genre: DEFAULT_GENRE.into(),
@@ -51,55 +38,18 @@ impl Default for ChatConfig {
             max_name_chars: 100,
             max_situation_chars: 2000,
             max_history_entries: 10_000,
-            durability: Durability::Normal,
             stream_timeout_secs: 300,
             stream_keepalive_secs: 15,
         }
     }
 }
 
-impl ChatConfig {
-    /// Where the dialogs live: the PostgreSQL database when a URL is set (reached with `tls`), else
-    /// the SQLite file.
-    pub fn store_location(&self, tls: rustls::ClientConfig) -> Location {
-        match &self.database_url {
-            Some(url) => Location::Postgres {
-                url: url.clone(),
-                pool_size: self.database_pool_size,
-                tls: std::sync::Arc::new(tls),
-            },
-            None => Location::Sqlite { path: self.database_file.clone(), durability: self.durability },
-        }
-    }
-}
-
 impl Section for ChatConfig {
     const NAME: &'static str = "chat";
-    const ABOUT: &'static str = "The chat service and its dialog store";
+    const ABOUT: &'static str = "The chat service: its model, defaults and input limits";
 
     fn settings() -> &'static [Setting<Self>] {
         static SETTINGS: &[Setting<ChatConfig>] = &[
-            setting!(
-                "database_file",
-                Kind::Path,
-                |c| c.database_file,
-                env = "DATABASE_FILE",
-                "The SQLite dialog store (when no `database_url` is set)"
-            ),
-            setting!(
-                "database_url",
-                Kind::Url(&["postgres", "postgresql"]),
-                |c| c.database_url,
-                env = "DATABASE_URL",
-                "`postgres://user:password@host:port/db?sslmode=…`: a PostgreSQL dialog store shared by several replicas, in place of the SQLite file"
-            ),
-            setting!(
-                "database_pool_size",
-                Kind::Int { min: 1, max: 1024 },
-                |c| c.database_pool_size,
-                env = "DATABASE_POOL_SIZE",
-                "Most connections to PostgreSQL one process opens"
-            ),
             setting!("model", Kind::Name, |c| c.model, "The chat-model plugin id that writes replies"),
             setting!(
                 "default_response",
@@ -138,12 +88,6 @@ impl Section for ChatConfig {
                 Kind::Int { min: 1, max: 10_000_000 },
                 |c| c.max_history_entries,
                 "Most entries a dialog may hold"
-            ),
-            setting!(
-                "durability",
-                Kind::Choice(&["normal", "full"]),
-                |c| c.durability,
-                "`normal`: an acknowledged exchange survives a crash of the process; `full`: also a power loss (an fsync per commit)"
             ),
             setting!(
                 "stream_timeout_secs",

@@ -46,12 +46,15 @@ pub struct Sources<'a, 't, 'i> {
     file: Option<(Table<'t, 'i>, Reader<'a>)>,
     pub env: &'a Env,
     problems: Vec<String>,
+    /// Keys that moved to another section, by the table that held them: still allowed there.
+    moved: Vec<(&'static str, &'static str)>,
+    deprecations: Vec<String>,
 }
 
 impl<'a, 't, 'i> Sources<'a, 't, 'i> {
     /// `file` is the file's root table with its reader, when there is a file.
     pub fn new(file: Option<(Table<'t, 'i>, Reader<'a>)>, env: &'a Env) -> Self {
-        Sources { file, env, problems: Vec::new() }
+        Sources { file, env, problems: Vec::new(), moved: Vec::new(), deprecations: Vec::new() }
     }
 
     /// The file's root table and reader, for tables that are not sections (`[[plugin]]`).
@@ -63,16 +66,29 @@ impl<'a, 't, 'i> Sources<'a, 't, 'i> {
         self.problems.push(problem);
     }
 
-    /// Reads section `C`: its defaults, its table of the file, then its environment variables, then
-    /// its own checks.
+    /// Reads section `C`: its defaults, its keys still in the table that held them before (read
+    /// before that table's own section, which then allows them), its table of the file, then its
+    /// environment variables, then its own checks.
     pub fn section<C: Section>(&mut self) -> C {
         let mut c = C::default();
         let home = self.env.home().map(str::to_owned);
         let mut in_file = None;
+        if let Some(former) = C::FORMERLY_IN {
+            self.moved.extend(C::settings().iter().map(|s| (former, s.key)));
+            if let Some((root, reader)) = &mut self.file
+                && let Some(table) = root.table(reader, former)
+                && let Some(found) = read_moved(&mut c, &table, reader, home.as_deref())
+            {
+                self.deprecations
+                    .push(format!("[{former}] {found}: deprecated, these keys belong to [{}] now", C::NAME));
+            }
+        }
         if let Some((root, reader)) = &mut self.file
             && let Some(table) = root.table(reader, C::NAME)
         {
-            read_into(&mut c, &table, reader, home.as_deref());
+            let moved: Vec<&str> =
+                self.moved.iter().filter(|(table, _)| *table == C::NAME).map(|(_, key)| *key).collect();
+            read_into(&mut c, &table, reader, home.as_deref(), &moved);
             in_file = Some(table.span);
         }
         for setting in C::settings() {
@@ -94,18 +110,49 @@ impl<'a, 't, 'i> Sources<'a, 't, 'i> {
         c
     }
 
-    /// Every problem, the file's first.
-    pub fn finish(self) -> Vec<String> {
+    /// Every problem, the file's first; and the deprecated keys that were read, one line per table.
+    pub fn finish(self) -> (Vec<String>, Vec<String>) {
         let mut problems = self.file.map(|(_, reader)| reader.problems).unwrap_or_default();
         problems.extend(self.problems);
-        problems
+        (problems, self.deprecations)
     }
 }
 
-/// Reads a table of the file into a section's struct: unknown keys, bad values and the nested tables
-/// the section reads itself.
-pub fn read_into<C: Section>(c: &mut C, table: &Table<'_, '_>, reader: &mut Reader<'_>, home: Option<&str>) {
-    let known: Vec<&str> = C::settings().iter().map(|s| s.key).chain(C::TABLES.iter().copied()).collect();
+/// Reads the keys of section `C` found in the table that held them before; `None` when there were
+/// none, else their names.
+fn read_moved<C: Section>(
+    c: &mut C,
+    table: &Table<'_, '_>,
+    reader: &mut Reader<'_>,
+    home: Option<&str>,
+) -> Option<String> {
+    let mut found = Vec::new();
+    for setting in C::settings() {
+        if let Some((span, value)) = table.value(setting.key) {
+            found.push(setting.key);
+            if let Err(e) = setting.apply_toml(c, value, Layer::File(reader.file), home) {
+                reader.problem(span, &table.key(setting.key), e);
+            }
+        }
+    }
+    (!found.is_empty()).then(|| found.join(", "))
+}
+
+/// Reads a table of the file into a section's struct: unknown keys (but those `moved` to another
+/// section), bad values and the nested tables the section reads itself.
+pub fn read_into<C: Section>(
+    c: &mut C,
+    table: &Table<'_, '_>,
+    reader: &mut Reader<'_>,
+    home: Option<&str>,
+    moved: &[&str],
+) {
+    let known: Vec<&str> = C::settings()
+        .iter()
+        .map(|s| s.key)
+        .chain(C::TABLES.iter().copied())
+        .chain(moved.iter().copied())
+        .collect();
     table.deny_unknown(reader, &known);
     let file = reader.file;
     for setting in C::settings() {
@@ -121,7 +168,7 @@ pub fn read_into<C: Section>(c: &mut C, table: &Table<'_, '_>, reader: &mut Read
 /// A section read from a table alone, and checked, for nested tables (a `[[plugin]]`'s `limits`).
 pub fn read_table<C: Section>(table: &Table<'_, '_>, reader: &mut Reader<'_>, home: Option<&str>) -> C {
     let mut c = C::default();
-    read_into(&mut c, table, reader, home);
+    read_into(&mut c, table, reader, home, &[]);
     let mut problems = Vec::new();
     c.validate(&mut problems);
     for problem in problems {

@@ -281,6 +281,9 @@ pub trait Section: Default + 'static {
     fn settings() -> &'static [Setting<Self>];
     /// Keys of nested tables the section reads itself (see [`Section::read_tables`]).
     const TABLES: &'static [&'static str] = &[];
+    /// The table that held this section's keys before it had its own: a key still found there is
+    /// read (below this table) and reported as deprecated.
+    const FORMERLY_IN: Option<&'static str> = None;
     /// Reads the nested tables listed in [`Section::TABLES`].
     fn read_tables(&mut self, _table: &super::file::Table<'_, '_>, _reader: &mut super::file::Reader<'_>) {}
     /// Checks that hold between the section's settings, after every layer; problems are pushed.

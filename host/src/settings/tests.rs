@@ -27,7 +27,7 @@ fn defaults_follow_the_seeds() {
     assert_eq!(c.cache.ttl(), Duration::from_secs(3600));
     assert_eq!(c.paraphrase.rate_limit_per_minute, 60);
     assert_eq!((c.paraphrase.batch_max_size, c.paraphrase.batch_max_workers), (10, 4));
-    assert_eq!(c.chat.database_file, PathBuf::from("dialogs.db"));
+    assert_eq!(c.store.database_file, PathBuf::from("dialogs.db"));
     assert_eq!(c.chat.default_genre, "Romance");
     assert_eq!(c.logging.level, "INFO");
     assert_eq!(c.paraphrase.default_provider(), "offline");
@@ -178,11 +178,36 @@ fn file_and_environment_give_the_same_error_with_the_same_bounds() {
 
 #[test]
 fn database_file_expands_home_from_either_layer() {
-    let f = write("[chat]\ndatabase_file = \"~/data/dialogs.db\"\n");
+    let f = write("[store]\ndatabase_file = \"~/data/dialogs.db\"\n");
     let c = Config::from_env(Some(f.path()), &home_without_keys()).unwrap();
-    assert_eq!(c.chat.database_file, PathBuf::from("/nonexistent-home/data/dialogs.db"));
+    assert_eq!(c.store.database_file, PathBuf::from("/nonexistent-home/data/dialogs.db"));
     let c = Config::from_env(None, &home_without_keys().with("DATABASE_FILE", "~/x.db")).unwrap();
-    assert_eq!(c.chat.database_file, PathBuf::from("/nonexistent-home/x.db"));
+    assert_eq!(c.store.database_file, PathBuf::from("/nonexistent-home/x.db"));
+}
+
+#[test]
+fn the_stores_keys_still_work_in_chat_with_one_deprecation_line() {
+    let f = write("[chat]\nmodel = \"form\"\ndatabase_file = \"~/old.db\"\ndurability = \"full\"\n");
+    let c = Config::from_env(Some(f.path()), &home_without_keys()).unwrap();
+    assert_eq!(c.store.database_file, PathBuf::from("/nonexistent-home/old.db"));
+    assert_eq!(c.store.durability, crate::store::Durability::Full);
+    assert_eq!(
+        c.deprecated,
+        ["[chat] database_file, durability: deprecated, these keys belong to [store] now"]
+    );
+
+    // `[store]` wins over the old place, the environment over both.
+    let f = write("[chat]\ndatabase_file = \"old.db\"\n\n[store]\ndatabase_file = \"new.db\"\n");
+    let c = Config::from_env(Some(f.path()), &home_without_keys()).unwrap();
+    assert_eq!(c.store.database_file, PathBuf::from("new.db"));
+    let c = Config::from_env(Some(f.path()), &home_without_keys().with("DATABASE_FILE", "env.db")).unwrap();
+    assert_eq!(c.store.database_file, PathBuf::from("env.db"));
+
+    let f = write("[chat]\ndurability = \"sometimes\"\n");
+    let err = Config::from_env(Some(f.path()), &home_without_keys()).unwrap_err().to_string();
+    assert!(err.contains("chat.durability"), "{err}");
+    let c = Config::from_env(None, &home_without_keys()).unwrap();
+    assert!(c.deprecated.is_empty());
 }
 
 #[test]

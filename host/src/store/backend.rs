@@ -5,7 +5,7 @@
 use super::jobs::{Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, NewJob};
 use super::keys::{ApiKey, KeyRecord};
 use super::{Dialog, Imported, Recent, StoreError, UserMetadata};
-use crate::chat::DialogEntry;
+use crate::store::DialogEntry;
 use futures::future::BoxFuture;
 use std::sync::Arc;
 

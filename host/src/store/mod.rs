@@ -9,16 +9,19 @@
 
 mod backend;
 mod cache;
+mod entry;
 pub mod jobs;
 pub mod keys;
 pub mod postgres;
+mod settings;
 pub mod sqlite;
 
 pub use backend::{Backend, Dialogs, Jobs, Keys, StoreResult};
 pub use cache::Dialog;
+pub use entry::DialogEntry;
 pub use keys::{ApiKey, KeyRecord};
+pub use settings::StoreConfig;
 
-use crate::chat::DialogEntry;
 use bytes::Bytes;
 use std::path::Path;
 use std::sync::Arc;

@@ -7,7 +7,7 @@ use super::{
     SqliteBackend, clear_entries, entries, execute, insert_entries, now_millis, query_entries, query_row,
     touch, user_exists,
 };
-use crate::chat::DialogEntry;
+use crate::store::DialogEntry;
 use rusqlite::{OptionalExtension, params};
 use std::sync::Arc;
 

@@ -15,7 +15,7 @@ mod writer;
 use super::backend::{Backend, StoreResult};
 use super::cache::{CacheEffect, DialogCache};
 use super::{Durability, StoreError, Trouble};
-use crate::chat::DialogEntry;
+use crate::store::DialogEntry;
 use health::WriteHealth;
 use rusqlite::{Connection, OpenFlags, params};
 use std::path::{Path, PathBuf};
