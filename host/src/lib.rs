@@ -411,10 +411,11 @@ impl Parlance {
         Ok(self.inner.paraphrase.paraphrase(request, &Caller::local()).await?.paraphrase)
     }
 
-    /// Paraphrases many texts with the default provider, `BATCH_MAX_WORKERS` at a time; one result per
-    /// text, in input order.
+    /// Paraphrases any number of texts with the default provider, `BATCH_MAX_WORKERS` at a time; one
+    /// result per text, in input order. Unlike `POST /paraphrase/batch`, no `BATCH_MAX_SIZE` applies
+    /// (see [`ParaphraseService::paraphrase_unbounded`]).
     pub async fn paraphrase_batch(&self, texts: Vec<String>) -> Result<Vec<Result<Paraphrase>>> {
-        let results = self.inner.paraphrase.paraphrase_batch(texts, None, None, &Caller::local()).await?;
+        let results = self.inner.paraphrase.paraphrase_unbounded(texts, None, None, &Caller::local()).await?;
         Ok(results.into_iter().map(|r| r.map(|o| o.paraphrase)).collect())
     }
 }

@@ -136,9 +136,41 @@ impl EvaluateService {
         (chars > self.config.max_text_chars).then_some(chars)
     }
 
+    /// The pairs of a batch as `POST /evaluate/batch` takes it, two lists: as many paraphrases as
+    /// originals, at least one pair and at most `max_pairs`.
+    pub fn batch_pairs(&self, originals: Vec<String>, paraphrases: Vec<String>) -> Result<Vec<Pair>> {
+        let max = self.config.max_pairs;
+        if originals.len() != paraphrases.len() {
+            return Err(Error::invalid(
+                "paraphrases",
+                format!(
+                    "`originals` has {} items but `paraphrases` has {}",
+                    originals.len(),
+                    paraphrases.len()
+                ),
+            ));
+        }
+        if originals.is_empty() {
+            return Err(Error::invalid("originals", "`originals` is empty"));
+        }
+        if originals.len() > max {
+            return Err(Error::invalid(
+                "originals",
+                format!("{} pairs; the limit is {max}", originals.len()),
+            ));
+        }
+        Ok(originals
+            .into_iter()
+            .zip(paraphrases)
+            .map(|(original, paraphrase)| Pair { original, paraphrase })
+            .collect())
+    }
+
     /// Scores every pair with every metric, for `client` (whose share of the instance pool the calls
-    /// take). A metric that fails a pair leaves its scores out of that pair with a warning; a metric
-    /// that fails a whole call does the same for the call's pairs.
+    /// take). Any number of pairs, each text at most `max_text_chars`: a batch's (counted by
+    /// [`EvaluateService::batch_pairs`]), one pair, or a dataset's, a slice at a time. A metric that
+    /// fails a pair leaves its scores out of that pair with a warning; a metric that fails a whole call
+    /// does the same for the call's pairs.
     pub async fn evaluate(
         &self,
         pairs: &[Pair],

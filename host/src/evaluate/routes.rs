@@ -139,34 +139,7 @@ pub async fn evaluate_batch(
     caller: Caller,
     Json(body): Json<EvaluateBatchBody>,
 ) -> Result<axum::Json<EvaluateBatchResponse>, ApiError> {
-    let max = service.config().max_pairs;
-    if body.originals.len() != body.paraphrases.len() {
-        return Err(crate::Error::invalid(
-            "paraphrases",
-            format!(
-                "`originals` has {} items but `paraphrases` has {}",
-                body.originals.len(),
-                body.paraphrases.len()
-            ),
-        )
-        .into());
-    }
-    if body.originals.is_empty() {
-        return Err(crate::Error::invalid("originals", "`originals` is empty").into());
-    }
-    if body.originals.len() > max {
-        return Err(crate::Error::invalid(
-            "originals",
-            format!("{} pairs; the limit is {max}", body.originals.len()),
-        )
-        .into());
-    }
-    let pairs: Vec<Pair> = body
-        .originals
-        .into_iter()
-        .zip(body.paraphrases)
-        .map(|(original, paraphrase)| Pair { original, paraphrase })
-        .collect();
+    let pairs = service.batch_pairs(body.originals, body.paraphrases)?;
     let options = EvalOptions { include_semantic: body.include_semantic, detail: body.detail };
     let evaluations = service.evaluate(&pairs, options, &caller.rate_key()).await?;
     let summary = body.summary.then(|| super::EvaluateService::summarize(&evaluations));

@@ -331,9 +331,33 @@ impl ParaphraseService {
         }
     }
 
-    /// Many paraphrases with one provider and model, `BATCH_MAX_WORKERS` at a time, results in input
-    /// order. A failed item fails alone; an unknown provider fails the whole batch.
+    /// A batch as `POST /paraphrase/batch` takes it: at least one text and at most `batch_max_size`
+    /// (`BATCH_MAX_SIZE`), then as [`ParaphraseService::paraphrase_unbounded`].
     pub async fn paraphrase_batch(
+        &self,
+        texts: Vec<String>,
+        provider: Option<String>,
+        model: Option<String>,
+        caller: &Caller,
+    ) -> Result<Vec<Result<Outcome>>> {
+        let max = self.config.batch_max_size;
+        if texts.is_empty() {
+            return Err(Error::invalid("texts", "`texts` is empty"));
+        }
+        if texts.len() > max {
+            return Err(Error::invalid(
+                "texts",
+                format!("`texts` has {} items; BATCH_MAX_SIZE allows at most {max}", texts.len()),
+            ));
+        }
+        self.paraphrase_unbounded(texts, provider, model, caller).await
+    }
+
+    /// Many paraphrases with one provider and model, however many texts (none is no error):
+    /// `BATCH_MAX_WORKERS` at a time, results in input order. For the library's `paraphrase_batch`,
+    /// which holds no request body; each text still meets [`ParaphraseService::check_text`]. A failed
+    /// item fails alone; an unknown provider fails the whole batch.
+    pub async fn paraphrase_unbounded(
         &self,
         texts: Vec<String>,
         provider: Option<String>,

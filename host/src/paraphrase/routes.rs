@@ -181,17 +181,6 @@ pub async fn paraphrase_batch(
     caller: Caller,
     Json(body): Json<BatchBody>,
 ) -> Result<axum::Json<BatchResponse>, ApiError> {
-    let max = service.config().batch_max_size;
-    if body.texts.is_empty() {
-        return Err(crate::Error::invalid("texts", "`texts` is empty").into());
-    }
-    if body.texts.len() > max {
-        return Err(crate::Error::invalid(
-            "texts",
-            format!("`texts` has {} items; BATCH_MAX_SIZE allows at most {max}", body.texts.len()),
-        )
-        .into());
-    }
     let texts = body.texts.clone();
     let results =
         service.paraphrase_batch(body.texts, body.provider, body.model, &rate_caller(&caller)).await?;
