@@ -8,6 +8,7 @@ pub mod interactive;
 mod keys;
 pub mod kit;
 mod plugins;
+pub mod trial;
 pub mod tsv;
 
 use crate::Config;
@@ -214,40 +215,7 @@ pub enum PluginsCommand {
         sdk: Option<PathBuf>,
     },
     /// Run a component in the real sandbox and print its results, its errors and the time of each call.
-    Test {
-        /// The component.
-        file: PathBuf,
-        /// The world it implements.
-        #[arg(long, value_parser = plugin_kind())]
-        kind: PluginKind,
-        /// A setting the plugin reads through `host.config` (repeatable).
-        #[arg(long = "config", value_name = "KEY=VALUE", value_parser = kit::key_value)]
-        settings: Vec<(String, String)>,
-        /// An origin its outbound HTTP may reach, scheme://host[:port] (repeatable; none by default).
-        #[arg(long = "allow-host", value_name = "URL")]
-        allow_hosts: Vec<String>,
-        /// Metric: a file of JSON lines {"original": …, "paraphrase": …}, or `-` for stdin (the default).
-        #[arg(long, value_name = "FILE")]
-        pairs: Option<PathBuf>,
-        /// Provider: the text to paraphrase.
-        #[arg(long)]
-        text: Option<String>,
-        /// Provider: the model (default: the one its info() names).
-        #[arg(long)]
-        model: Option<String>,
-        /// Chat model: the user's message.
-        #[arg(long)]
-        message: Option<String>,
-        /// Call it this many times, each in a fresh instance, and print the median time.
-        #[arg(long, default_value_t = 1)]
-        repeat: u32,
-        /// The call's time limit in milliseconds (default 30000).
-        #[arg(long)]
-        timeout_ms: Option<u64>,
-        /// Print one JSON report instead of text.
-        #[arg(long)]
-        json: bool,
-    },
+    Test(trial::TestRun),
 }
 
 /// `--kind`: one of the worlds, which `--help` and a wrong value's error list.
@@ -356,34 +324,7 @@ pub async fn run(cli: Cli, config: Config) -> CliResult {
                 writeln!(out, "next: {0}/build.sh && PARLANCE=parlance {0}/test.sh", dir.display())?;
                 Ok(())
             }
-            PluginsCommand::Test {
-                file,
-                kind,
-                settings,
-                allow_hosts,
-                pairs,
-                text,
-                model,
-                message,
-                repeat,
-                timeout_ms,
-                json,
-            } => {
-                let run = kit::TestRun {
-                    file,
-                    kind,
-                    settings,
-                    allowed_hosts: allow_hosts,
-                    pairs,
-                    text,
-                    model,
-                    message,
-                    repeat,
-                    timeout_ms,
-                    json,
-                };
-                kit::test_component(&config.runtime, &config.tls, run).await
-            }
+            PluginsCommand::Test(run) => trial::test_component(&config.runtime, &config.tls, run).await,
         };
     }
     match cli.mode {
