@@ -3,7 +3,7 @@
 //! variables.
 
 use super::api::PluginKind;
-use super::spec::{ComponentSource, HistoryWindow, HostPattern, PluginSpec};
+use super::spec::{ComponentSource, Grants, HistoryWindow, HostPattern, Limits, PluginSpec};
 use crate::config::file::scalar_to_string;
 use crate::config::setting;
 use crate::config::{
@@ -261,74 +261,98 @@ pub fn merge(
     problems: &mut Vec<String>,
 ) -> Vec<PluginSpec> {
     let mut specs = defaults;
-    for p in file {
-        let Some(id) = p.id.clone() else { continue };
-        let existing = specs.iter().position(|s| s.id == id);
-        if p.enabled == Some(false) {
-            match existing {
-                Some(i) => {
-                    specs.remove(i);
-                }
-                None => problems.push(format!(
-                    "{}: `enabled = false` for {id:?}, which is not a bundled plugin",
-                    p.location
-                )),
+    for mut p in file {
+        let Some(mut spec) = resolve(&mut specs, &p, env, problems) else { continue };
+        p.amend(&mut spec, env, problems);
+        p.limits.apply(&mut spec.limits);
+        p.grants.apply(&mut spec.grants, env, &p.location, problems);
+        specs.push(spec);
+    }
+    specs.sort_by(|a, b| a.id.cmp(&b.id));
+    specs
+}
+
+/// The spec a table starts from, taken out of `specs`: the default of its id, or a new one when it
+/// names a component. `None` when the table disables a default (which is then gone) or cannot
+/// stand (each problem said).
+fn resolve(
+    specs: &mut Vec<PluginSpec>,
+    p: &FilePlugin,
+    env: &Env,
+    problems: &mut Vec<String>,
+) -> Option<PluginSpec> {
+    let id = p.id.as_deref()?;
+    let existing = specs.iter().position(|s| s.id == id);
+    if p.enabled == Some(false) {
+        match existing {
+            Some(i) => {
+                specs.remove(i);
             }
-            continue;
+            None => problems
+                .push(format!("{}: `enabled = false` for {id:?}, which is not a bundled plugin", p.location)),
         }
-        let mut spec = match (existing, p.component(env)) {
-            (Some(i), None) => specs.remove(i),
-            (existing, Some(component)) => {
-                let kind = p.kind.or_else(|| existing.map(|i| specs[i].kind));
-                if let Some(i) = existing {
-                    specs.remove(i);
-                }
-                let Some(kind) = kind else {
-                    problems.push(format!(
-                        "{}: plugin {id:?} needs a `kind` (provider, chat-model or metric)",
-                        p.location
-                    ));
-                    continue;
-                };
-                PluginSpec::new(&id, kind, component)
+        return None;
+    }
+    let mut spec = match (existing, p.component(env)) {
+        (Some(i), None) => specs.remove(i),
+        (existing, Some(component)) => {
+            let kind = p.kind.or_else(|| existing.map(|i| specs[i].kind));
+            if let Some(i) = existing {
+                specs.remove(i);
             }
-            (None, None) => {
+            let Some(kind) = kind else {
                 problems.push(format!(
-                    "{}: plugin {id:?} needs a `component` (builtin:NAME or a path to a .wasm file)",
+                    "{}: plugin {id:?} needs a `kind` (provider, chat-model or metric)",
                     p.location
                 ));
-                continue;
-            }
-        };
-        spec.declared_at = Some(p.location.clone());
-        if let Some(kind) = p.kind
-            && kind != spec.kind
-        {
-            problems.push(format!(
-                "{}: plugin {id:?} is a {}, its kind cannot be changed to {kind}",
-                p.location, spec.kind
-            ));
+                return None;
+            };
+            PluginSpec::new(id, kind, component)
         }
-        if let Some(hosts) = &p.allowed_hosts {
+        (None, None) => {
+            problems.push(format!(
+                "{}: plugin {id:?} needs a `component` (builtin:NAME or a path to a .wasm file)",
+                p.location
+            ));
+            return None;
+        }
+    };
+    spec.declared_at = Some(p.location.clone());
+    if let Some(kind) = p.kind
+        && kind != spec.kind
+    {
+        problems.push(format!(
+            "{}: plugin {id:?} is a {}, its kind cannot be changed to {kind}",
+            p.location, spec.kind
+        ));
+    }
+    Some(spec)
+}
+
+impl FilePlugin {
+    /// The table's allow-list, rate limit, history window, settings and secrets, over the spec's.
+    fn amend(&mut self, spec: &mut PluginSpec, env: &Env, problems: &mut Vec<String>) {
+        let (id, location) = (&spec.id, &self.location);
+        if let Some(hosts) = &self.allowed_hosts {
             spec.allowed_hosts = hosts.iter().filter_map(|h| HostPattern::parse(h).ok()).collect();
             spec.allowed_hosts_from = None;
         }
-        if let Some(per_minute) = p.rate_limit_per_minute {
+        if let Some(per_minute) = self.rate_limit_per_minute {
             // A chat model's limit holds on the OpenAI surface, where a client calls it directly.
             if spec.kind == PluginKind::Metric {
                 problems.push(format!(
-                    "{}: plugin {id:?} is a {}; `rate_limit_per_minute` applies to providers and chat models only",
-                    p.location, spec.kind
+                    "{location}: plugin {id:?} is a {}; `rate_limit_per_minute` applies to providers and chat \
+                     models only",
+                    spec.kind
                 ));
             }
             spec.rate_limit_per_minute = Some(per_minute);
         }
-        let window = match (p.history_entries, p.history_chars) {
+        let window = match (self.history_entries, self.history_chars) {
             (Some(_), Some(_)) => {
                 problems.push(format!(
-                    "{}: plugin {id:?} sets both `history_entries` and `history_chars`; a history window \
-                     is one or the other",
-                    p.location
+                    "{location}: plugin {id:?} sets both `history_entries` and `history_chars`; a history \
+                     window is one or the other"
                 ));
                 None
             }
@@ -339,53 +363,61 @@ pub fn merge(
         if let Some(window) = window {
             if spec.kind != PluginKind::ChatModel {
                 problems.push(format!(
-                    "{}: plugin {id:?} is a {}; a history window applies to chat models only",
-                    p.location, spec.kind
+                    "{location}: plugin {id:?} is a {}; a history window applies to chat models only",
+                    spec.kind
                 ));
             }
             spec.history = Some(window);
         }
-        spec.settings.extend(p.config);
-        for (key, source) in p.secrets {
+        spec.settings.extend(std::mem::take(&mut self.config));
+        for (key, source) in std::mem::take(&mut self.secrets) {
             spec.settings.remove(&key);
             if let Some(value) = source.resolve(env) {
                 spec.settings.insert(key.clone(), value);
             }
             spec.secrets.insert(key, source);
         }
-        let (limits, l) = (&p.limits, &mut spec.limits);
-        if let Some(v) = limits.timeout_ms {
+    }
+}
+
+impl LimitsTable {
+    /// The limits the table sets, over the spec's.
+    fn apply(&self, l: &mut Limits) {
+        if let Some(v) = self.timeout_ms {
             l.timeout = Duration::from_millis(v);
         }
-        if let Some(v) = limits.memory_mb {
+        if let Some(v) = self.memory_mb {
             l.memory_bytes = v * 1024 * 1024;
         }
-        if let Some(v) = limits.http_timeout_ms {
+        if let Some(v) = self.http_timeout_ms {
             l.http_timeout = Duration::from_millis(v);
         }
-        if let Some(v) = limits.max_response_kb {
+        if let Some(v) = self.max_response_kb {
             l.max_response_bytes = v * 1024;
         }
-        if let Some(v) = limits.max_instances {
+        if let Some(v) = self.max_instances {
             l.max_instances = Some(v);
         }
-        if let Some(names) = &p.grants.env {
-            for name in names.iter().filter(|n| env.get(n).is_none()) {
-                problems.push(format!("{}: grants.env: the granted variable {name} is not set", p.location));
-            }
-            spec.grants.env =
-                names.iter().filter_map(|n| env.get(n).map(|v| (n.clone(), v.to_owned()))).collect();
-        }
-        if let Some(dir) = &p.grants.read_dir {
-            if !Path::new(dir).is_dir() {
-                problems.push(format!("{}: grants.read_dir {dir:?} is not a directory", p.location));
-            }
-            spec.grants.read_dir = Some(dir.into());
-        }
-        specs.push(spec);
     }
-    specs.sort_by(|a, b| a.id.cmp(&b.id));
-    specs
+}
+
+impl GrantsTable {
+    /// The grants the table makes, over the spec's: the granted variables' values (a variable that
+    /// is not set is a problem), and the folder to read.
+    fn apply(&self, grants: &mut Grants, env: &Env, location: &str, problems: &mut Vec<String>) {
+        if let Some(names) = &self.env {
+            for name in names.iter().filter(|n| env.get(n).is_none()) {
+                problems.push(format!("{location}: grants.env: the granted variable {name} is not set"));
+            }
+            grants.env = names.iter().filter_map(|n| env.get(n).map(|v| (n.clone(), v.to_owned()))).collect();
+        }
+        if let Some(dir) = &self.read_dir {
+            if !Path::new(dir).is_dir() {
+                problems.push(format!("{location}: grants.read_dir {dir:?} is not a directory"));
+            }
+            grants.read_dir = Some(dir.into());
+        }
+    }
 }
 
 /// `PARLANCE_PLUGIN_<ID>_<KEY>=value` sets the setting `<key>` of plugin `<id>` (upper-cased, `-` as
