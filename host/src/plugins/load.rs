@@ -2,7 +2,7 @@
 //! cache, bound to the WIT version it exports, and asked for its `info()` once.
 
 use super::api::PluginInfo;
-use super::bindings::{self, Bound};
+use super::bindings::{self, Bound, WitVersion};
 use super::call::{conclude, new_store, run};
 use super::compile_cache::CompileSource;
 use super::engine::Runtime;
@@ -15,6 +15,7 @@ use crate::upstream::Upstream;
 use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use wasmtime::component::Component;
 
 /// Components from this size on take seconds to compile (the Python and JavaScript ones, with their
 /// interpreter inside: 12-18 MB, 6-8 s), so a start that compiles one says so rather than sit silent;
@@ -40,9 +41,47 @@ pub(super) async fn load(
 ) -> Result<Plugin, LoadError> {
     let started = Instant::now();
     let plugin_id = spec.id.clone();
-    // A bundled component's digest is known from the build, so with a warm compile cache its embedded
-    // bytes are never read.
-    let (bytes, digest): (Cow<'static, [u8]>, Option<&'static str>) = match &spec.component {
+    let (bytes, digest) = read(&spec).await?;
+    let (component, digest, compile_source) = compile(runtime, &spec, bytes, digest).await?;
+    let (bound, version) = bind(runtime, &spec, &component)?;
+    let ctx = Arc::new(PluginContext {
+        id: spec.id.as_str().into(),
+        allowed_hosts: spec.allowed_hosts.clone().into(),
+        spec,
+        embeddings,
+        upstream,
+    });
+    // The call machinery takes a `Plugin`, so `info()` is asked of one whose `info` is a placeholder
+    // until it answers.
+    let mut plugin = Plugin {
+        slots: runtime.capacity.plugin_share(ctx.spec.limits.max_instances),
+        memory: runtime.capacity.plugin_memory(),
+        ctx,
+        bound,
+        digest,
+        version,
+        info: PluginInfo::ChatModel { name: String::new() },
+        compile_source,
+        load_time: Duration::ZERO,
+    };
+    plugin.info = info(runtime, &plugin).await?;
+    plugin.load_time = started.elapsed();
+    tracing::debug!(
+        plugin = %plugin_id,
+        kind = %plugin.kind(),
+        version = %plugin.version,
+        source = ?plugin.compile_source,
+        ms = plugin.load_time.as_secs_f64() * 1000.0,
+        "loaded plugin"
+    );
+    Ok(plugin)
+}
+
+/// The component's bytes, and its digest when the build knows it: a bundled component's is, so with
+/// a warm compile cache its embedded bytes are never read.
+async fn read(spec: &PluginSpec) -> Result<(Cow<'static, [u8]>, Option<&'static str>), LoadError> {
+    let plugin_id = &spec.id;
+    let (bytes, digest) = match &spec.component {
         ComponentSource::Builtin(name) => {
             let bundled = bundled::get(name).ok_or_else(|| LoadError::UnknownBuiltin {
                 plugin: plugin_id.clone(),
@@ -63,10 +102,22 @@ pub(super) async fn load(
     };
     if let Some(what) = super::check::not_a_component(&bytes) {
         return Err(LoadError::Contract {
-            plugin: plugin_id,
+            plugin: plugin_id.clone(),
             message: format!("{}: {what}", spec.component),
         });
     }
+    Ok((bytes, digest))
+}
+
+/// The compiled component, its digest and whether it came from the compile cache; compiled on the
+/// blocking pool, announced when it takes seconds.
+async fn compile(
+    runtime: &Arc<Runtime>,
+    spec: &PluginSpec,
+    bytes: Cow<'static, [u8]>,
+    digest: Option<&'static str>,
+) -> Result<(Component, String, CompileSource), LoadError> {
+    let plugin_id = &spec.id;
     let compile_runtime = runtime.clone();
     let announce = {
         let (plugin, component, size) = (plugin_id.clone(), spec.component.to_string(), bytes.len());
@@ -91,8 +142,16 @@ pub(super) async fn load(
             tracing::debug!("compiled plugin `{plugin_id}` in {:.3} s", elapsed.as_secs_f64());
         }
     }
+    Ok((component, digest, compile_source))
+}
 
-    let worlds = bindings::exported_worlds(&component);
+/// The component bound to the WIT version of the world its spec names, which it must export.
+fn bind(
+    runtime: &Runtime,
+    spec: &PluginSpec,
+    component: &Component,
+) -> Result<(Bound, WitVersion), LoadError> {
+    let worlds = bindings::exported_worlds(component);
     let Some(&(_, version)) = worlds.iter().find(|(k, _)| *k == spec.kind) else {
         let found = if worlds.is_empty() {
             "it exports no parlance:plugin interface".to_owned()
@@ -102,7 +161,7 @@ pub(super) async fn load(
             format!("it exports {}", names.join(", "))
         };
         return Err(LoadError::Contract {
-            plugin: plugin_id,
+            plugin: spec.id.clone(),
             message: format!(
                 "it is configured as a {} but {found}; run `parlance plugins check` on the component for details",
                 spec.kind
@@ -110,45 +169,22 @@ pub(super) async fn load(
         });
     };
     let bound =
-        Bound::bind(&runtime.linker, &component, spec.kind, version).map_err(|e| LoadError::Contract {
-            plugin: plugin_id.clone(),
+        Bound::bind(&runtime.linker, component, spec.kind, version).map_err(|e| LoadError::Contract {
+            plugin: spec.id.clone(),
             message: format!("the component does not fit the {} world: {e:#}", spec.kind),
         })?;
+    Ok((bound, version))
+}
 
-    let ctx = Arc::new(PluginContext {
-        id: spec.id.as_str().into(),
-        allowed_hosts: spec.allowed_hosts.clone().into(),
-        spec,
-        embeddings,
-        upstream,
-    });
-    let mut plugin = Plugin {
-        slots: runtime.capacity.plugin_share(ctx.spec.limits.max_instances),
-        memory: runtime.capacity.plugin_memory(),
-        ctx,
-        bound,
-        digest,
-        version,
-        info: PluginInfo::ChatModel { name: String::new() },
-        compile_source,
-        load_time: Duration::ZERO,
-    };
-    let mut store = new_store(runtime, &plugin, super::HOST_CLIENT)
+/// What the plugin's `info()` says, checked.
+async fn info(runtime: &Arc<Runtime>, plugin: &Plugin) -> Result<PluginInfo, LoadError> {
+    let plugin_id = plugin.id().to_owned();
+    let mut store = new_store(runtime, plugin, super::HOST_CLIENT)
         .await
         .map_err(|source| LoadError::Info { plugin: plugin_id.clone(), source })?;
-    let outcome = run(&plugin, plugin.bound.info(&mut store)).await;
-    let info = conclude(&plugin, &store, outcome)
+    let outcome = run(plugin, plugin.bound.info(&mut store)).await;
+    let info = conclude(plugin, &store, outcome)
         .map_err(|source| LoadError::Info { plugin: plugin_id.clone(), source })?;
-    validate_info(&info).map_err(|message| LoadError::Contract { plugin: plugin_id.clone(), message })?;
-    plugin.info = info;
-    plugin.load_time = started.elapsed();
-    tracing::debug!(
-        plugin = %plugin_id,
-        kind = %plugin.kind(),
-        version = %plugin.version,
-        source = ?plugin.compile_source,
-        ms = plugin.load_time.as_secs_f64() * 1000.0,
-        "loaded plugin"
-    );
-    Ok(plugin)
+    validate_info(&info).map_err(|message| LoadError::Contract { plugin: plugin_id, message })?;
+    Ok(info)
 }
