@@ -7,14 +7,18 @@
 
 mod env;
 pub mod file;
+mod kind;
 mod secret;
 mod setting;
+mod value;
 
 pub use env::Env;
 pub use file::{Reader, Table};
+pub use kind::Kind;
 pub use secret::{SecretSource, redact_url};
 pub(crate) use setting::setting;
-pub use setting::{Chosen, FromValue, Kind, Layer, Row, Section, Setting, ToValue, Value, expand_home, rows};
+pub use setting::{Layer, Row, Section, Setting, expand_home, rows};
+pub use value::{Chosen, FromValue, ToValue, Value};
 
 use std::path::{Path, PathBuf};
 
