@@ -8,7 +8,7 @@ use crate::common::upstream::{FakeEmbeddings, TestCa, resetting_server};
 use bytes::Bytes;
 use parlance::Parlance;
 use parlance::config::Env;
-use parlance::upstream::{Failure, Limits, TrustSettings, Upstream, UpstreamError, with_causes};
+use parlance::upstream::{Failure, Limits, TlsConfig, Upstream, UpstreamError, with_causes};
 use std::time::Duration;
 
 const LIMITS: Limits = Limits {
@@ -35,13 +35,13 @@ async fn https_works_with_the_test_ca_and_names_the_certificate_without_it() {
     let server = FakeEmbeddings::start_tls(&ca).await;
     let url = format!("{}/embeddings", server.base_url());
 
-    let trusting = Upstream::new(&TrustSettings { ca_file: Some(ca.write(home.path())) }).unwrap();
+    let trusting = Upstream::new(&TlsConfig { ca_file: Some(ca.write(home.path())) }).unwrap();
     let (status, body) = post(&trusting, &url).await.unwrap();
     assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
     let answer: serde_json::Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(answer["data"][0]["embedding"].as_array().unwrap().len(), 5, "{answer}");
 
-    let default = Upstream::new(&TrustSettings::default()).unwrap();
+    let default = Upstream::new(&TlsConfig::default()).unwrap();
     let err = post(&default, &url).await.unwrap_err();
     assert_eq!(err.failure(), Failure::TlsCertificate, "{}", with_causes(&err));
     assert_eq!(err.destination(), format!("https://{}", server.addr));
@@ -55,7 +55,7 @@ async fn https_works_with_the_test_ca_and_names_the_certificate_without_it() {
 
 #[tokio::test]
 async fn each_failure_is_named_by_its_cause_and_destination() {
-    let upstream = Upstream::new(&TrustSettings::default()).unwrap();
+    let upstream = Upstream::new(&TlsConfig::default()).unwrap();
 
     // A port with nothing listening: bound and released.
     let port = free_port();

@@ -8,7 +8,7 @@
 use parlance::embeddings::{EmbeddingBackend, Native};
 use parlance::plugins::api::{Pair, PluginKind};
 use parlance::plugins::spec::{ComponentSource, Limits, PluginSpec};
-use parlance::plugins::{HOST_CLIENT, PluginHost, RuntimeSettings};
+use parlance::plugins::{HOST_CLIENT, PluginHost, RuntimeConfig};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -55,7 +55,7 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     let backend: Arc<dyn EmbeddingBackend> = Arc::new(Native::new(model).unwrap());
     let cache = std::env::temp_dir().join("parlance-bench-compile-cache");
-    let settings = RuntimeSettings { cache_dir: Some(cache), max_instances: 8, ..RuntimeSettings::default() };
+    let settings = RuntimeConfig { cache_dir: Some(cache), max_instances: 8, ..RuntimeConfig::default() };
     let host = runtime.block_on(PluginHost::start(vec![native, in_wasm], &settings, Some(backend))).unwrap();
     let run = |id: &str, pairs: &[Pair]| {
         let started = Instant::now();

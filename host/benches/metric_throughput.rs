@@ -13,7 +13,7 @@
 
 use parlance::plugins::api::{Pair, PluginKind};
 use parlance::plugins::spec::{ComponentSource, PluginSpec};
-use parlance::plugins::{HOST_CLIENT, PluginHost, RuntimeSettings};
+use parlance::plugins::{HOST_CLIENT, PluginHost, RuntimeConfig};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -76,8 +76,7 @@ async fn start_host() -> Arc<PluginHost> {
     rouge.settings.insert("scores".into(), "rougeL".into());
     let cache = std::env::temp_dir().join("parlance-bench-compile-cache");
     // The server's default pool size ([runtime] max_instances).
-    let settings =
-        RuntimeSettings { cache_dir: Some(cache), max_instances: 128, ..RuntimeSettings::default() };
+    let settings = RuntimeConfig { cache_dir: Some(cache), max_instances: 128, ..RuntimeConfig::default() };
     Arc::new(PluginHost::start(vec![bleu, rouge], &settings, None).await.expect("load the metric plugins"))
 }
 

@@ -6,7 +6,7 @@
 
 use parlance::plugins::api::PluginKind;
 use parlance::plugins::spec::{ComponentSource, PluginSpec};
-use parlance::plugins::{HOST_CLIENT, PluginHost, RuntimeSettings};
+use parlance::plugins::{HOST_CLIENT, PluginHost, RuntimeConfig};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -36,8 +36,7 @@ fn main() {
     let mut spec = PluginSpec::new("echo", PluginKind::Provider, ComponentSource::File(fixture));
     spec.settings.insert("behaviour".into(), "echo".into());
     let cache = std::env::temp_dir().join("parlance-bench-compile-cache");
-    let settings =
-        RuntimeSettings { cache_dir: Some(cache), max_instances: 16, ..RuntimeSettings::default() };
+    let settings = RuntimeConfig { cache_dir: Some(cache), max_instances: 16, ..RuntimeConfig::default() };
     let host = runtime.block_on(PluginHost::start(vec![spec], &settings, None)).unwrap();
     let plugin = host.get("echo").unwrap();
 

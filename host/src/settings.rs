@@ -7,19 +7,19 @@
 use crate::cache::CacheConfig;
 use crate::chat::ChatConfig;
 use crate::config::{self, ConfigError, Env, Reader, Row, Section, Sources, Table};
-use crate::embeddings::{EmbeddingsConfig, EmbeddingsSection};
+use crate::embeddings::{BackendChoice, EmbeddingsConfig};
 use crate::evaluate::EvaluateConfig;
 use crate::http::{AuthConfig, ServerConfig};
 use crate::openai::OpenAiConfig;
 use crate::paraphrase::ParaphraseConfig;
 use crate::paraphrase::jobs::JobsConfig;
-use crate::plugins::RuntimeSettings;
+use crate::plugins::RuntimeConfig;
 use crate::plugins::api::PluginKind;
 use crate::plugins::defaults::{OFFLINE_PROVIDER, OPENROUTER_PROVIDER};
 use crate::plugins::spec::PluginSpec;
 use crate::store::StoreConfig;
 use crate::telemetry::LoggingConfig;
-use crate::upstream::TrustSettings;
+use crate::upstream::TlsConfig;
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Debug)]
@@ -37,10 +37,10 @@ pub struct Config {
     pub openai: OpenAiConfig,
     pub evaluate: EvaluateConfig,
     /// The embedding backend, when one is configured.
-    pub embeddings: Option<EmbeddingsConfig>,
+    pub embeddings: Option<BackendChoice>,
     /// The CA certificates outbound TLS trusts besides the webpki roots.
-    pub tls: TrustSettings,
-    pub runtime: RuntimeSettings,
+    pub tls: TlsConfig,
+    pub runtime: RuntimeConfig,
     pub plugins: Vec<PluginSpec>,
     /// Keys read where they used to belong, one line per table, for the log once it is set up
     /// ([`Config::warn_deprecated`]).
@@ -62,9 +62,9 @@ const SECTIONS: &[(&str, Rows)] = &[
     (ChatConfig::NAME, config::rows::<ChatConfig>),
     (OpenAiConfig::NAME, config::rows::<OpenAiConfig>),
     (EvaluateConfig::NAME, config::rows::<EvaluateConfig>),
-    (EmbeddingsSection::NAME, config::rows::<EmbeddingsSection>),
-    (TrustSettings::NAME, config::rows::<TrustSettings>),
-    (RuntimeSettings::NAME, config::rows::<RuntimeSettings>),
+    (EmbeddingsConfig::NAME, config::rows::<EmbeddingsConfig>),
+    (TlsConfig::NAME, config::rows::<TlsConfig>),
+    (RuntimeConfig::NAME, config::rows::<RuntimeConfig>),
 ];
 
 impl Config {
@@ -109,19 +109,19 @@ impl Config {
         let chat = sources.section::<ChatConfig>();
         let openai = sources.section::<OpenAiConfig>();
         let evaluate = sources.section::<EvaluateConfig>();
-        let embeddings = sources.section::<EmbeddingsSection>().resolve(env);
-        let tls = sources.section::<TrustSettings>();
-        let runtime = sources.section::<RuntimeSettings>();
+        let embeddings = sources.section::<EmbeddingsConfig>().resolve(env);
+        let tls = sources.section::<TlsConfig>();
+        let runtime = sources.section::<RuntimeConfig>();
         let file_plugins = match sources.file() {
-            Some((root, reader)) => crate::plugins::config::read(root, reader, env),
+            Some((root, reader)) => crate::plugins::tables::read(root, reader, env),
             None => Vec::new(),
         };
         let (mut problems, deprecated) = sources.finish();
 
         let defaults = crate::plugins::defaults::plugins(env);
-        let mut plugins = crate::plugins::config::merge(defaults, file_plugins, env, &mut problems);
+        let mut plugins = crate::plugins::tables::merge(defaults, file_plugins, env, &mut problems);
         crate::plugins::defaults::apply_seed_aliases(&mut plugins, env);
-        crate::plugins::config::apply_env_overrides(&mut plugins, env, &mut problems);
+        crate::plugins::tables::apply_env_overrides(&mut plugins, env, &mut problems);
         let mut config = Config {
             file,
             logging,

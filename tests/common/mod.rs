@@ -7,7 +7,7 @@ pub mod postgres;
 pub mod server;
 pub mod upstream;
 
-use parlance::plugins::RuntimeSettings;
+use parlance::plugins::RuntimeConfig;
 use std::path::PathBuf;
 
 /// A component built from `tests/fixtures/<crate>`.
@@ -17,8 +17,8 @@ pub fn fixture(krate: &str) -> PathBuf {
 
 /// Runtime settings whose compile cache is shared by all tests of this build, so each component is
 /// compiled once per build rather than once per test.
-pub fn runtime_settings() -> RuntimeSettings {
-    RuntimeSettings { cache_dir: Some(compile_cache_dir()), max_instances: 32, ..RuntimeSettings::default() }
+pub fn runtime_settings() -> RuntimeConfig {
+    RuntimeConfig { cache_dir: Some(compile_cache_dir()), max_instances: 32, ..RuntimeConfig::default() }
 }
 
 pub fn compile_cache_dir() -> PathBuf {

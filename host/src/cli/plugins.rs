@@ -4,7 +4,7 @@
 use super::CliResult;
 use crate::Config;
 use crate::plugins::api::PluginKind;
-use crate::plugins::{Runtime, RuntimeSettings, check};
+use crate::plugins::{Runtime, RuntimeConfig, check};
 use std::io::Write;
 
 /// Lists the plugins of a configuration after checking it as every other mode does (the plugins load,
@@ -54,7 +54,7 @@ pub async fn list(config: Config, json: bool) -> CliResult {
     Ok(())
 }
 
-pub fn check(settings: &RuntimeSettings, file: &std::path::Path, json: bool) -> CliResult {
+pub fn check(settings: &RuntimeConfig, file: &std::path::Path, json: bool) -> CliResult {
     let bytes = std::fs::read(file).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
     let runtime = Runtime::new(settings, 1 << 30)?;
     let report = check::check(&runtime, &bytes);

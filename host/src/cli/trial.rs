@@ -4,8 +4,8 @@
 
 use crate::plugins::api::{ChatRequest, Pair, PluginInfo, PluginKind, Score};
 use crate::plugins::spec::{ComponentSource, HostPattern, PluginSpec};
-use crate::plugins::{HOST_CLIENT, Plugin, PluginHost, RuntimeSettings};
-use crate::upstream::TrustSettings;
+use crate::plugins::{HOST_CLIENT, Plugin, PluginHost, RuntimeConfig};
+use crate::upstream::TlsConfig;
 use anyhow::{Context, bail};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -52,11 +52,7 @@ pub struct TestRun {
 
 /// Loads a component in the real runtime, calls it `repeat` times, prints what happened, and fails
 /// when any call failed (a metric's refusal of one pair is printed, but is not a failed call).
-pub async fn test_component(
-    runtime: &RuntimeSettings,
-    trust: &TrustSettings,
-    run: TestRun,
-) -> anyhow::Result<()> {
+pub async fn test_component(runtime: &RuntimeConfig, trust: &TlsConfig, run: TestRun) -> anyhow::Result<()> {
     let spec = spec(&run)?;
     // Read the input before loading, so that a bad input file fails fast.
     let input = Input::read(&run)?;

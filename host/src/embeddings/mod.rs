@@ -13,7 +13,7 @@ mod settings;
 
 pub use native::Native;
 pub use openai::OpenAi;
-pub use settings::{EmbeddingsConfig, EmbeddingsSection};
+pub use settings::{BackendChoice, EmbeddingsConfig};
 
 use crate::config::ConfigError;
 use crate::upstream::{Upstream, with_causes};
@@ -85,15 +85,15 @@ impl EmbeddingError {
 
 /// The backend `[embeddings]` configures, if any; remote endpoints are reached through `upstream`.
 pub fn configured(
-    config: Option<&EmbeddingsConfig>,
+    config: Option<&BackendChoice>,
     upstream: &Upstream,
 ) -> Result<Option<Arc<dyn EmbeddingBackend>>, ConfigError> {
     let backend: Arc<dyn EmbeddingBackend> = match config {
         None => return Ok(None),
-        Some(EmbeddingsConfig::Native { model_dir }) => {
+        Some(BackendChoice::Native { model_dir }) => {
             Arc::new(Native::new(model_dir.clone()).map_err(problem)?)
         }
-        Some(EmbeddingsConfig::OpenAi { url, model, api_key, dimensions }) => Arc::new(
+        Some(BackendChoice::OpenAi { url, model, api_key, dimensions }) => Arc::new(
             OpenAi::new(url, model, api_key.clone(), *dimensions, upstream.clone()).map_err(problem)?,
         ),
     };

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 /// The backend of the host's `embeddings` capability, once chosen.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EmbeddingsConfig {
+pub enum BackendChoice {
     /// A sentence-transformers model folder (`model.safetensors`, `tokenizer.json`, `config.json`).
     Native { model_dir: PathBuf },
     /// An OpenAI-compatible endpoint; `url` is the base URL (`…/v1`).
@@ -16,7 +16,7 @@ pub enum EmbeddingsConfig {
 
 /// `[embeddings]` as written: either `model_dir`, or `url` with `model`.
 #[derive(Clone, Debug, Default)]
-pub struct EmbeddingsSection {
+pub struct EmbeddingsConfig {
     pub model_dir: Option<PathBuf>,
     pub url: Option<String>,
     pub model: Option<String>,
@@ -24,13 +24,13 @@ pub struct EmbeddingsSection {
     pub dimensions: Option<u32>,
 }
 
-impl Section for EmbeddingsSection {
+impl Section for EmbeddingsConfig {
     const NAME: &'static str = "embeddings";
     const ABOUT: &'static str = "The embedding backend of the semantic metric";
     const TABLES: &'static [&'static str] = &["api_key"];
 
     fn settings() -> &'static [Setting<Self>] {
-        static SETTINGS: &[Setting<EmbeddingsSection>] = &[
+        static SETTINGS: &[Setting<EmbeddingsConfig>] = &[
             setting!(
                 "model_dir",
                 Kind::FilePath,
@@ -72,14 +72,14 @@ impl Section for EmbeddingsSection {
     }
 }
 
-impl EmbeddingsSection {
+impl EmbeddingsConfig {
     /// The backend this section chooses, with its key read; `None` when none is configured.
-    pub fn resolve(&self, env: &Env) -> Option<EmbeddingsConfig> {
+    pub fn resolve(&self, env: &Env) -> Option<BackendChoice> {
         if let Some(model_dir) = &self.model_dir {
-            return Some(EmbeddingsConfig::Native { model_dir: model_dir.clone() });
+            return Some(BackendChoice::Native { model_dir: model_dir.clone() });
         }
         let url = self.url.as_ref()?;
-        Some(EmbeddingsConfig::OpenAi {
+        Some(BackendChoice::OpenAi {
             url: url.clone(),
             model: self.model.clone().unwrap_or_default(),
             api_key: self.api_key.as_ref().and_then(|s| s.resolve(env)),

@@ -5,7 +5,7 @@
 //! memory past a bound, and a memory-hungry plugin cannot take all of it from the others.
 
 use super::api::{CallError, CallFailure};
-use super::settings::RuntimeSettings;
+use super::settings::RuntimeConfig;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -32,7 +32,7 @@ pub struct Capacity {
 }
 
 impl Capacity {
-    pub fn new(settings: &RuntimeSettings) -> Capacity {
+    pub fn new(settings: &RuntimeConfig) -> Capacity {
         let pool_size = settings.max_instances.max(1);
         Capacity {
             pool: Arc::new(Semaphore::new(pool_size as usize)),
@@ -198,11 +198,11 @@ mod tests {
 
     #[tokio::test]
     async fn a_client_a_plugin_or_the_pool_full_fails_fast_with_what_was_full() {
-        let settings = RuntimeSettings {
+        let settings = RuntimeConfig {
             max_instances: 4,
             max_instances_per_client: Some(2),
             queue_timeout_ms: 50,
-            ..RuntimeSettings::default()
+            ..RuntimeConfig::default()
         };
         let capacity = Capacity::new(&settings);
         let slow = capacity.plugin_share(None);

@@ -7,7 +7,7 @@ use super::bindings;
 use super::capacity::Capacity;
 use super::compile_cache::{self, CompileCache, CompileSource};
 use super::sandbox::PluginState;
-use super::settings::RuntimeSettings;
+use super::settings::RuntimeConfig;
 use std::time::Duration;
 use wasmtime::component::{Component, Linker};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
@@ -45,7 +45,7 @@ pub struct Runtime {
 }
 
 impl Runtime {
-    pub fn new(settings: &RuntimeSettings, max_memory_bytes: u64) -> Result<Runtime, LoadError> {
+    pub fn new(settings: &RuntimeConfig, max_memory_bytes: u64) -> Result<Runtime, LoadError> {
         let mut pool = PoolingAllocationConfig::new();
         let n = settings.max_instances.max(1);
         // Sized for the largest components we ship (componentize-py links a dozen core modules with

@@ -13,7 +13,6 @@ mod call;
 pub mod capacity;
 pub mod check;
 pub mod compile_cache;
-pub mod config;
 pub mod defaults;
 mod engine;
 mod load;
@@ -23,16 +22,17 @@ pub mod sandbox;
 pub mod settings;
 pub mod spec;
 mod stream;
+pub mod tables;
 mod validate;
 
 pub use call::{HOST_CLIENT, MAX_OUTPUT_BYTES};
 pub use engine::Runtime;
 pub(crate) use log::log_from_plugin;
-pub use settings::RuntimeSettings;
+pub use settings::RuntimeConfig;
 pub use stream::{ReplyStream, StreamTicket};
 
 use crate::embeddings::EmbeddingBackend;
-use crate::upstream::{TrustSettings, Upstream, with_causes};
+use crate::upstream::{TlsConfig, Upstream, with_causes};
 use api::{CallError, PluginInfo, PluginKind};
 use bindings::{Bound, WitVersion};
 use compile_cache::CompileSource;
@@ -154,10 +154,10 @@ impl PluginHost {
     /// requests go through a client of their own that trusts the webpki roots only.
     pub async fn start(
         specs: Vec<PluginSpec>,
-        settings: &RuntimeSettings,
+        settings: &RuntimeConfig,
         embeddings: Option<Arc<dyn EmbeddingBackend>>,
     ) -> Result<PluginHost, LoadError> {
-        let upstream = Upstream::new(&TrustSettings::default())
+        let upstream = Upstream::new(&TlsConfig::default())
             .map_err(|e| LoadError::Engine(format!("the HTTP client: {}", with_causes(&e))))?;
         PluginHost::start_with_upstream(specs, settings, embeddings, upstream).await
     }
@@ -166,7 +166,7 @@ impl PluginHost {
     /// shared client.
     pub async fn start_with_upstream(
         specs: Vec<PluginSpec>,
-        settings: &RuntimeSettings,
+        settings: &RuntimeConfig,
         embeddings: Option<Arc<dyn EmbeddingBackend>>,
         upstream: Upstream,
     ) -> Result<PluginHost, LoadError> {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 /// Engine-wide settings.
 #[derive(Clone, Debug)]
-pub struct RuntimeSettings {
+pub struct RuntimeConfig {
     /// Where compiled components are cached; `None` disables the cache.
     pub cache_dir: Option<PathBuf>,
     /// The most plugin instances alive at once, across all plugins; sizes the instance pool.
@@ -24,9 +24,9 @@ pub struct RuntimeSettings {
     pub max_streams_per_client: Option<u32>,
 }
 
-impl Default for RuntimeSettings {
+impl Default for RuntimeConfig {
     fn default() -> Self {
-        RuntimeSettings {
+        RuntimeConfig {
             cache_dir: Some(super::compile_cache::default_dir()),
             max_instances: 128,
             max_instances_per_client: None,
@@ -38,7 +38,7 @@ impl Default for RuntimeSettings {
     }
 }
 
-impl RuntimeSettings {
+impl RuntimeConfig {
     /// A client's share of the pool.
     pub fn per_client(&self) -> u32 {
         self.max_instances_per_client.unwrap_or(self.max_instances / 4).clamp(1, self.max_instances.max(1))
@@ -50,12 +50,12 @@ impl RuntimeSettings {
     }
 }
 
-impl Section for RuntimeSettings {
+impl Section for RuntimeConfig {
     const NAME: &'static str = "runtime";
     const ABOUT: &'static str = "The plugin runtime";
 
     fn settings() -> &'static [Setting<Self>] {
-        static SETTINGS: &[Setting<RuntimeSettings>] = &[
+        static SETTINGS: &[Setting<RuntimeConfig>] = &[
             Setting {
                 key: "cache_dir",
                 env: Some("PARLANCE_CACHE_DIR"),

@@ -36,7 +36,7 @@ impl Target {
 
 /// The process's TLS client configuration, as a server builds it.
 pub(super) fn tls() -> Arc<rustls::ClientConfig> {
-    Arc::new(crate::upstream::TrustSettings::default().rustls().unwrap())
+    Arc::new(crate::upstream::TlsConfig::default().rustls().unwrap())
 }
 
 /// The one PostgreSQL server of this test process.

@@ -35,12 +35,12 @@ const POOL_IDLE: Duration = Duration::from_secs(30);
 
 /// Which certificate authorities outbound TLS trusts besides the webpki roots: the `[tls]` section.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TrustSettings {
+pub struct TlsConfig {
     /// A PEM file of extra CA certificates: an operator's private CA.
     pub ca_file: Option<PathBuf>,
 }
 
-impl TrustSettings {
+impl TlsConfig {
     /// The client these settings describe; a CA file that cannot be used is a configuration error.
     pub fn client(&self) -> Result<Upstream, crate::config::ConfigError> {
         Upstream::new(self)
@@ -55,12 +55,12 @@ impl TrustSettings {
     }
 }
 
-impl crate::config::Section for TrustSettings {
+impl crate::config::Section for TlsConfig {
     const NAME: &'static str = "tls";
     const ABOUT: &'static str = "Outbound TLS";
 
     fn settings() -> &'static [crate::config::Setting<Self>] {
-        static SETTINGS: &[crate::config::Setting<TrustSettings>] = &[crate::config::setting!(
+        static SETTINGS: &[crate::config::Setting<TlsConfig>] = &[crate::config::setting!(
             "ca_file",
             crate::config::Kind::FilePath,
             |c| c.ca_file,
@@ -127,7 +127,7 @@ pub struct Upstream {
 }
 
 impl Upstream {
-    pub fn new(trust: &TrustSettings) -> Result<Upstream, TrustError> {
+    pub fn new(trust: &TlsConfig) -> Result<Upstream, TrustError> {
         let tls = tls_config(trust)?;
         let mut tcp = HttpConnector::new_with_resolver(Resolver(GaiResolver::new()));
         tcp.enforce_http(false);
@@ -193,7 +193,7 @@ impl Upstream {
 }
 
 /// rustls with ring, trusting the web's roots and the operator's `ca_file`.
-fn tls_config(trust: &TrustSettings) -> Result<rustls::ClientConfig, TrustError> {
+fn tls_config(trust: &TlsConfig) -> Result<rustls::ClientConfig, TrustError> {
     let mut roots = rustls::RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.into() };
     if let Some(path) = &trust.ca_file {
         add_ca_file(&mut roots, path)?;
@@ -264,16 +264,16 @@ mod tests {
     #[test]
     fn reads_extra_ca_certificates_and_names_a_bad_file() {
         let dir = tempfile::tempdir().unwrap();
-        let missing = TrustSettings { ca_file: Some(dir.path().join("missing.pem")) };
+        let missing = TlsConfig { ca_file: Some(dir.path().join("missing.pem")) };
         let err = Upstream::new(&missing).err().unwrap();
         assert!(matches!(err, TrustError::Read { .. }), "{err:?}");
         assert!(with_causes(&err).contains("missing.pem"), "{}", with_causes(&err));
 
         let empty = dir.path().join("empty.pem");
         std::fs::write(&empty, "not a certificate\n").unwrap();
-        let err = Upstream::new(&TrustSettings { ca_file: Some(empty) }).err().unwrap();
+        let err = Upstream::new(&TlsConfig { ca_file: Some(empty) }).err().unwrap();
         assert!(matches!(err, TrustError::NoCertificate { .. }), "{err:?}");
 
-        assert!(Upstream::new(&TrustSettings::default()).is_ok());
+        assert!(Upstream::new(&TlsConfig::default()).is_ok());
     }
 }

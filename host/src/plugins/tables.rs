@@ -17,7 +17,7 @@ use std::time::Duration;
 /// One `[[plugin]]` table as written: everything but `id` is optional, because a table whose id
 /// names a bundled default amends it.
 #[derive(Debug, Default)]
-pub struct FilePlugin {
+pub struct PluginTable {
     id: Option<String>,
     kind: Option<PluginKind>,
     component: Option<String>,
@@ -36,13 +36,13 @@ pub struct FilePlugin {
     base_dir: PathBuf,
 }
 
-impl Section for FilePlugin {
+impl Section for PluginTable {
     const NAME: &'static str = "plugin";
     const ABOUT: &'static str = "A plugin id bound to a component";
     const TABLES: &'static [&'static str] = &["config", "secrets", "limits", "grants"];
 
     fn settings() -> &'static [Setting<Self>] {
-        static SETTINGS: &[Setting<FilePlugin>] = &[
+        static SETTINGS: &[Setting<PluginTable>] = &[
             setting!(
                 "id",
                 Kind::Name,
@@ -204,11 +204,11 @@ impl FromValue for PluginKind {
 }
 
 /// Reads every `[[plugin]]` table of the file.
-pub fn read(root: &Table<'_, '_>, r: &mut Reader<'_>, env: &Env) -> Vec<FilePlugin> {
+pub fn read(root: &Table<'_, '_>, r: &mut Reader<'_>, env: &Env) -> Vec<PluginTable> {
     let base_dir = r.file.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut out: Vec<FilePlugin> = Vec::new();
+    let mut out: Vec<PluginTable> = Vec::new();
     for table in root.tables(r, "plugin") {
-        let mut p: FilePlugin = read_table(&table, r, env.home());
+        let mut p: PluginTable = read_table(&table, r, env.home());
         p.location = r.locate(table.span);
         p.base_dir = base_dir.clone();
         let Some(id) = &p.id else {
@@ -239,7 +239,7 @@ pub fn read(root: &Table<'_, '_>, r: &mut Reader<'_>, env: &Env) -> Vec<FilePlug
     out
 }
 
-impl FilePlugin {
+impl PluginTable {
     fn component(&self, env: &Env) -> Option<ComponentSource> {
         let component = self.component.as_deref()?;
         Some(match component.strip_prefix("builtin:") {
@@ -256,7 +256,7 @@ impl FilePlugin {
 /// of the same id, one without amends it, and one with a new id adds a plugin.
 pub fn merge(
     defaults: Vec<PluginSpec>,
-    file: Vec<FilePlugin>,
+    file: Vec<PluginTable>,
     env: &Env,
     problems: &mut Vec<String>,
 ) -> Vec<PluginSpec> {
@@ -277,7 +277,7 @@ pub fn merge(
 /// stand (each problem said).
 fn resolve(
     specs: &mut Vec<PluginSpec>,
-    p: &FilePlugin,
+    p: &PluginTable,
     env: &Env,
     problems: &mut Vec<String>,
 ) -> Option<PluginSpec> {
@@ -329,7 +329,7 @@ fn resolve(
     Some(spec)
 }
 
-impl FilePlugin {
+impl PluginTable {
     /// The table's allow-list, rate limit, history window, settings and secrets, over the spec's.
     fn amend(&mut self, spec: &mut PluginSpec, env: &Env, problems: &mut Vec<String>) {
         let (id, location) = (&spec.id, &self.location);
