@@ -29,7 +29,10 @@ pub const MAX_USER_ID_CHARS: usize = 256;
 pub struct StoreHealth {
     /// `ok`, or `error` when the store cannot be read.
     pub status: String,
-    pub database_file: String,
+    // Where the store is: the SQLite file, or the PostgreSQL URL without its password. The JSON keeps
+    // the name clients read (and a `///` here would change the OpenAPI document).
+    #[serde(rename = "database_file")]
+    pub location: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -74,7 +77,7 @@ impl ChatService {
         let error = self.store.check().await.err().map(|e| e.to_string());
         StoreHealth {
             status: if error.is_none() { "ok" } else { "error" }.into(),
-            database_file: self.store.location(),
+            location: self.store.location(),
             error,
         }
     }
