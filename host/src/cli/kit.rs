@@ -55,6 +55,17 @@ pub struct NewProject {
 
 /// Writes a new plugin project and returns the files written, relative to its folder.
 pub fn new_project(p: &NewProject) -> anyhow::Result<Vec<String>> {
+    check_name_and_dir(p)?;
+    let fill = Fill::new(p)?;
+    let mut files = language_files(p, &fill)?;
+    files.extend(common_files(p, &fill));
+    write_files(&p.dir, &files)?;
+    Ok(files.into_iter().map(|(rel, _)| rel).collect())
+}
+
+/// A plugin name is lowercase letters, digits and `-`, starting with a letter; the folder must not
+/// exist, or be empty.
+fn check_name_and_dir(p: &NewProject) -> anyhow::Result<()> {
     let valid = p.name.starts_with(|c: char| c.is_ascii_lowercase())
         && p.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
         && !p.name.ends_with('-');
@@ -67,65 +78,88 @@ pub fn new_project(p: &NewProject) -> anyhow::Result<Vec<String>> {
     if p.dir.exists() && std::fs::read_dir(&p.dir).map(|mut d| d.next().is_some()).unwrap_or(true) {
         bail!("{} already exists and is not empty; choose another --dir", p.dir.display());
     }
-    let ident = p.name.replace('-', "_");
-    let sdk = if p.lang == Lang::Rust {
-        let sdk = p.sdk.canonicalize().map_err(|e| {
-            anyhow::anyhow!(
-                "the Rust SDK is not at {} ({e}); pass --sdk PATH to the `sdk` folder of a Parlance checkout",
-                p.sdk.display()
-            )
-        })?;
-        if !sdk.join("Cargo.toml").exists() {
-            bail!(
-                "{} has no Cargo.toml; --sdk must name the `sdk` folder of a Parlance checkout",
-                sdk.display()
-            );
-        }
-        sdk.display().to_string()
-    } else {
-        String::new()
-    };
-    let dir_display = p.dir.display().to_string();
-    let version = wit_version();
-    let world = format!("parlance:plugin/{}", template_world(p.kind));
-    let fill = |template: &str| {
+    Ok(())
+}
+
+/// The templates' placeholders, as one project fills them.
+struct Fill<'a> {
+    p: &'a NewProject,
+    ident: String,
+    sdk: String,
+    world: String,
+    dir: String,
+}
+
+impl<'a> Fill<'a> {
+    fn new(p: &'a NewProject) -> anyhow::Result<Fill<'a>> {
+        Ok(Fill {
+            p,
+            ident: p.name.replace('-', "_"),
+            sdk: if p.lang == Lang::Rust { rust_sdk(&p.sdk)? } else { String::new() },
+            world: format!("parlance:plugin/{}", template_world(p.kind)),
+            dir: p.dir.display().to_string(),
+        })
+    }
+
+    fn apply(&self, template: &str) -> String {
+        let p = self.p;
         template
             .replace("{{name}}", &p.name)
-            .replace("{{ident}}", &ident)
+            .replace("{{ident}}", &self.ident)
             .replace("{{kind}}", p.kind.as_str())
-            .replace("{{world}}", &world)
-            .replace("{{version}}", version)
-            .replace("{{sdk}}", &sdk)
+            .replace("{{world}}", &self.world)
+            .replace("{{version}}", wit_version())
+            .replace("{{sdk}}", &self.sdk)
             .replace("{{sdk_feature}}", p.kind.as_str())
             .replace("{{componentize_py}}", componentize_py_version())
             .replace("{{language}}", p.lang.title())
-            .replace("{{dir}}", &dir_display)
-    };
+            .replace("{{dir}}", &self.dir)
+    }
+}
 
+/// The SDK a Rust project depends on, as an absolute path: the `sdk` folder of a checkout.
+fn rust_sdk(sdk: &Path) -> anyhow::Result<String> {
+    let sdk = sdk.canonicalize().map_err(|e| {
+        anyhow::anyhow!(
+            "the Rust SDK is not at {} ({e}); pass --sdk PATH to the `sdk` folder of a Parlance checkout",
+            sdk.display()
+        )
+    })?;
+    if !sdk.join("Cargo.toml").exists() {
+        bail!("{} has no Cargo.toml; --sdk must name the `sdk` folder of a Parlance checkout", sdk.display());
+    }
+    Ok(sdk.display().to_string())
+}
+
+/// The source, the build and the pinned toolchain of the project's language.
+fn language_files(p: &NewProject, fill: &Fill<'_>) -> anyhow::Result<Vec<(String, String)>> {
     let mut files: Vec<(String, String)> = Vec::new();
     let source = template_source(p.lang, p.kind);
     match p.lang {
         Lang::Rust => {
-            files.push(("src/lib.rs".into(), fill(source)));
-            files.push(("Cargo.toml".into(), fill(include_str!("templates/rust/Cargo.toml"))));
+            files.push(("src/lib.rs".into(), fill.apply(source)));
+            files.push(("Cargo.toml".into(), fill.apply(include_str!("templates/rust/Cargo.toml"))));
             files.push(("Cargo.lock".into(), rust_lockfile(&p.name)?));
-            files.push(("build.sh".into(), fill(include_str!("templates/rust/build.sh"))));
-            files.push((".gitignore".into(), fill(include_str!("templates/rust/gitignore"))));
+            files.push(("build.sh".into(), fill.apply(include_str!("templates/rust/build.sh"))));
+            files.push((".gitignore".into(), fill.apply(include_str!("templates/rust/gitignore"))));
         }
         Lang::Python => {
-            files.push(("app.py".into(), fill(source)));
+            files.push(("app.py".into(), fill.apply(source)));
             if p.kind == PluginKind::ChatModel {
                 files.push((
                     "parlance_stream.py".into(),
                     include_str!("templates/python/parlance_stream.py").to_owned(),
                 ));
             }
-            files.push(("requirements.txt".into(), fill(include_str!("templates/python/requirements.txt"))));
-            files.push(("build.sh".into(), fill(include_str!("templates/python/build.sh"))));
-            files.push((".gitignore".into(), fill(include_str!("templates/python/gitignore"))));
+            files.push((
+                "requirements.txt".into(),
+                fill.apply(include_str!("templates/python/requirements.txt")),
+            ));
+            files.push(("build.sh".into(), fill.apply(include_str!("templates/python/build.sh"))));
+            files.push((".gitignore".into(), fill.apply(include_str!("templates/python/gitignore"))));
         }
         Lang::Js => {
-            files.push(("src/app.js".into(), fill(source)));
+            files.push(("src/app.js".into(), fill.apply(source)));
             if p.kind == PluginKind::ChatModel {
                 files.push((
                     "src/parlance_stream.js".into(),
@@ -135,26 +169,36 @@ pub fn new_project(p: &NewProject) -> anyhow::Result<Vec<String>> {
             let (package, lock) = js_package(&p.name)?;
             files.push(("package.json".into(), package));
             files.push(("package-lock.json".into(), lock));
-            files.push(("build.sh".into(), fill(include_str!("templates/js/build.sh"))));
-            files.push((".gitignore".into(), fill(include_str!("templates/js/gitignore"))));
+            files.push(("build.sh".into(), fill.apply(include_str!("templates/js/build.sh"))));
+            files.push((".gitignore".into(), fill.apply(include_str!("templates/js/gitignore"))));
         }
     }
+    Ok(files)
+}
+
+/// What every project has: the test of its world (with pairs for a metric), the README and the WIT.
+fn common_files(p: &NewProject, fill: &Fill<'_>) -> Vec<(String, String)> {
+    let mut files = Vec::new();
     let test = match p.kind {
         PluginKind::Provider => include_str!("templates/common/test-provider.sh"),
         PluginKind::ChatModel => include_str!("templates/common/test-chat-model.sh"),
         PluginKind::Metric => include_str!("templates/common/test-metric.sh"),
     };
-    files.push(("test.sh".into(), fill(test)));
+    files.push(("test.sh".into(), fill.apply(test)));
     if p.kind == PluginKind::Metric {
         files.push(("pairs.jsonl".into(), include_str!("templates/common/pairs.jsonl").to_owned()));
     }
-    files.push(("README.md".into(), fill(include_str!("templates/common/README.md"))));
+    files.push(("README.md".into(), fill.apply(include_str!("templates/common/README.md"))));
     for (path, text) in WIT_FILES.iter().filter(|(path, _)| path.ends_with(".wit")) {
         files.push((format!("wit/{path}"), (*text).to_owned()));
     }
+    files
+}
 
-    for (rel, text) in &files {
-        let path = p.dir.join(rel);
+/// Writes the files under `dir`, the scripts executable.
+fn write_files(dir: &Path, files: &[(String, String)]) -> anyhow::Result<()> {
+    for (rel, text) in files {
+        let path = dir.join(rel);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
         }
@@ -163,7 +207,7 @@ pub fn new_project(p: &NewProject) -> anyhow::Result<Vec<String>> {
             make_executable(&path)?;
         }
     }
-    Ok(files.into_iter().map(|(rel, _)| rel).collect())
+    Ok(())
 }
 
 /// The world a new project implements: its kind's, except that a chat model also streams its reply
