@@ -1,7 +1,7 @@
 //! The environment layer: a snapshot of the process's variables and of `./.env`, each value
 //! remembering where it came from so that a problem names the variable, or the `.env` line.
 
-use super::ConfigError;
+use super::error::ConfigError;
 use std::collections::BTreeMap;
 use std::path::Path;
 

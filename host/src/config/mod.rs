@@ -6,6 +6,7 @@
 //! code, and [`crate::settings`] assembles them.
 
 mod env;
+mod error;
 pub mod file;
 mod kind;
 mod secret;
@@ -13,6 +14,7 @@ mod setting;
 mod value;
 
 pub use env::Env;
+pub use error::ConfigError;
 pub use file::{Reader, Table};
 pub use kind::Kind;
 pub use secret::{SecretSource, redact_url};
@@ -21,19 +23,6 @@ pub use setting::{Layer, Row, Section, Setting, expand_home, rows};
 pub use value::{Chosen, FromValue, ToValue, Value};
 
 use std::path::{Path, PathBuf};
-
-/// Every problem found in the configuration, one per line.
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("invalid configuration:\n  {}", .problems.join("\n  "))]
-pub struct ConfigError {
-    pub problems: Vec<String>,
-}
-
-impl ConfigError {
-    pub fn one(problem: impl Into<String>) -> ConfigError {
-        ConfigError { problems: vec![problem.into()] }
-    }
-}
 
 /// The configuration file to read: the one named explicitly, else `$PARLANCE_CONFIG`, else
 /// `./parlance.toml` when it exists.

@@ -1,7 +1,9 @@
 //! Secrets (API keys) named in the configuration by where they come from, never by value: an
 //! environment variable, else the first line of a key file.
 
-use super::{Env, Kind, Section, Setting};
+use super::env::Env;
+use super::kind::Kind;
+use super::setting::{Section, Setting, expand_home, setting};
 use std::fmt;
 
 /// Where a secret's value comes from: an environment variable, else a key file (first line).
@@ -18,7 +20,7 @@ impl SecretSource {
         if let Some(value) = self.env.as_deref().and_then(|name| env.get(name)) {
             return Some(value.trim().to_owned());
         }
-        let path = super::expand_home(self.file.as_deref()?, env.home());
+        let path = expand_home(self.file.as_deref()?, env.home());
         let text = std::fs::read_to_string(path).ok()?;
         text.lines().map(str::trim).find(|l| !l.is_empty()).map(str::to_owned)
     }
@@ -42,8 +44,8 @@ impl Section for SecretSource {
 
     fn settings() -> &'static [Setting<Self>] {
         static SETTINGS: &[Setting<SecretSource>] = &[
-            crate::config::setting!("env", Kind::Name, |c| c.env, "The environment variable holding it"),
-            crate::config::setting!("file", Kind::Path, |c| c.file, "A file whose first line holds it"),
+            setting!("env", Kind::Name, |c| c.env, "The environment variable holding it"),
+            setting!("file", Kind::Path, |c| c.file, "A file whose first line holds it"),
         ];
         SETTINGS
     }
