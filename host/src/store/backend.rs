@@ -2,10 +2,11 @@
 //! (durable batch jobs) and [`Keys`] (API keys). SQLite implements them for one process, PostgreSQL
 //! for several replicas; the API in `store` is the same whichever backend is configured.
 
+use super::cache::Dialog;
+use super::entry::DialogEntry;
 use super::jobs::{Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, NewJob};
 use super::keys::{ApiKey, KeyRecord};
-use super::{Dialog, Imported, Recent, StoreError, UserMetadata};
-use crate::store::DialogEntry;
+use super::model::{Imported, Recent, StoreError, UserMetadata};
 use futures::future::BoxFuture;
 use std::sync::Arc;
 

@@ -5,7 +5,7 @@
 //! [`CacheEffect`] right after the commit, and a read fills the cache only when no commit happened
 //! while it read, so the cache holds each user's dialog as last committed, or nothing.
 
-use crate::store::DialogEntry;
+use super::entry::DialogEntry;
 use bytes::Bytes;
 use std::ops::Deref;
 use std::sync::{Arc, Mutex, OnceLock, RwLock, RwLockReadGuard};

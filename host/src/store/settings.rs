@@ -1,7 +1,7 @@
 //! The `[store]` section: where the dialog store (dialogs, API keys, jobs) lives and how durably it
 //! writes. Its keys were `[chat]`'s once; there they still work, with a deprecation line in the log.
 
-use super::{Durability, Location};
+use super::model::{Durability, Location};
 use crate::config::setting;
 use crate::config::{Kind, Section, Setting};
 use std::path::PathBuf;

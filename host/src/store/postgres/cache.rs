@@ -4,7 +4,7 @@
 //! dialog another has changed, and an unchanged dialog costs one small read instead of its entries.
 
 use super::super::cache::{Dialog, UserKey};
-use crate::store::DialogEntry;
+use super::super::entry::DialogEntry;
 use std::sync::Arc;
 
 /// Bytes of dialogs kept in memory (entries and rendered JSON).

@@ -5,9 +5,9 @@
 
 use super::super::backend::{Dialogs, StoreResult};
 use super::super::cache::{Dialog, UserKey};
-use super::super::{Imported, Recent, StoreError, UserMetadata};
+use super::super::entry::DialogEntry;
+use super::super::model::{Imported, Recent, StoreError, UserMetadata};
 use super::{PgBackend, now_millis};
-use crate::store::DialogEntry;
 use deadpool_postgres::GenericClient;
 use std::sync::Arc;
 use tokio_postgres::Row;

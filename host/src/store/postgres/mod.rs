@@ -12,7 +12,7 @@ mod keys;
 mod schema;
 
 use super::backend::{Backend, StoreResult};
-use super::{StoreError, Trouble};
+use super::model::{StoreError, Trouble};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 

@@ -3,7 +3,7 @@
 //! session-level advisory lock first, so exactly one of them migrates and the others find the work
 //! done. Shipped migrations are never edited, only appended.
 
-use super::super::StoreError;
+use super::super::model::StoreError;
 
 /// An arbitrary constant that names Parlance's migration lock ("PRLC" followed by "MIGR").
 const MIGRATION_LOCK: i64 = 0x5052_4c43_4d49_4752;

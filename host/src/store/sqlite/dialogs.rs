@@ -2,12 +2,12 @@
 
 use super::super::backend::{Dialogs, StoreResult};
 use super::super::cache::{CacheEffect, Dialog, UserKey};
-use super::super::{Imported, Recent, StoreError, UserMetadata};
+use super::super::entry::DialogEntry;
+use super::super::model::{Imported, Recent, StoreError, UserMetadata};
+use super::sql::{execute, query_row};
 use super::{
-    SqliteBackend, clear_entries, entries, execute, insert_entries, now_millis, query_entries, query_row,
-    touch, user_exists,
+    SqliteBackend, clear_entries, entries, insert_entries, now_millis, query_entries, touch, user_exists,
 };
-use crate::store::DialogEntry;
 use rusqlite::{OptionalExtension, params};
 use std::sync::Arc;
 

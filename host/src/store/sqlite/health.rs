@@ -5,7 +5,7 @@
 //! probe waits for room to be made: a write of one page can still land in the log's already allocated
 //! pages, which would report a disk with no room as writable again.
 
-use super::super::{StoreError, Trouble};
+use super::super::model::{StoreError, Trouble};
 use std::sync::Mutex;
 
 #[derive(Default)]

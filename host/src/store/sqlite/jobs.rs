@@ -4,7 +4,8 @@ use super::super::backend::{Jobs, StoreResult};
 use super::super::jobs::{
     Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, JobStatus, NewJob, ResultColumns,
 };
-use super::{SqliteBackend, execute};
+use super::SqliteBackend;
+use super::sql::execute;
 use rusqlite::{OptionalExtension, params};
 
 impl Jobs for SqliteBackend {

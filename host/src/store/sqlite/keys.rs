@@ -2,7 +2,8 @@
 
 use super::super::backend::{Keys, StoreResult};
 use super::super::keys::{ApiKey, KeyRecord};
-use super::{SqliteBackend, execute, now_millis};
+use super::sql::execute;
+use super::{SqliteBackend, now_millis};
 use rusqlite::{OptionalExtension, params};
 
 impl Keys for SqliteBackend {

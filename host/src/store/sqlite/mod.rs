@@ -10,14 +10,16 @@ mod health;
 mod jobs;
 mod keys;
 pub mod schema;
+mod sql;
 mod writer;
 
 use super::backend::{Backend, StoreResult};
 use super::cache::{CacheEffect, DialogCache};
-use super::{Durability, StoreError, Trouble};
-use crate::store::DialogEntry;
+use super::entry::DialogEntry;
+use super::model::{Durability, StoreError, Trouble};
 use health::WriteHealth;
 use rusqlite::{Connection, OpenFlags, params};
+use sql::{execute, query_row};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -252,22 +254,6 @@ fn insert_entries(
         params![client, user, entries.len() as i64],
     )?;
     Ok(())
-}
-
-/// Runs one statement from the connection's statement cache: every statement of the store is one of
-/// a few fixed texts, so none is parsed more than once per connection.
-fn execute(c: &Connection, sql: &str, params: impl rusqlite::Params) -> Result<usize, StoreError> {
-    Ok(c.prepare_cached(sql)?.execute(params)?)
-}
-
-/// [`execute`] for a statement answering one row.
-fn query_row<T>(
-    c: &Connection,
-    sql: &str,
-    params: impl rusqlite::Params,
-    f: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
-) -> Result<T, StoreError> {
-    Ok(c.prepare_cached(sql)?.query_row(params, f)?)
 }
 
 fn user_exists(c: &Connection, client: &str, user: &str) -> Result<bool, StoreError> {

@@ -1,7 +1,7 @@
 //! Schema migrations, versioned by SQLite's `user_version`: migration N brings a database from
 //! version N-1 to N, in one transaction. Shipped migrations are never edited, only appended.
 
-use super::super::StoreError;
+use super::super::model::StoreError;
 use rusqlite::Connection;
 use std::path::Path;
 

@@ -3,10 +3,10 @@
 //! savepoint of its own, so each still succeeds or fails alone and none is answered before the
 //! transaction holding it has committed.
 
-use super::super::StoreError;
 use super::super::cache::{CacheEffect, DialogCache, UserKey};
-use super::execute;
+use super::super::model::StoreError;
 use super::health::WriteHealth;
+use super::sql::execute;
 use rusqlite::Connection;
 use std::sync::{Arc, mpsc};
 
@@ -154,7 +154,7 @@ fn savepoint(conn: &Connection, isolate: bool, sql: &str) -> Result<(), StoreErr
 mod tests {
     use super::super::{checkpoint, connect, schema};
     use super::*;
-    use crate::store::Durability;
+    use crate::store::model::Durability;
     use rusqlite::params;
 
     /// A queued write for [`commit_group`], inserting one user (or failing after inserting it), and the
