@@ -2,6 +2,7 @@
 //! call each; the scores are flattened into one evaluation per pair, and the overall score is the
 //! weighted mean of the transformed scores that are present.
 
+mod evaluation;
 pub mod routes;
 mod settings;
 pub mod summary;
@@ -10,8 +11,8 @@ pub mod weights;
 use crate::error::{Error, Result};
 use crate::plugins::api::{CallError, CallFailure, Pair, PluginInfo, PluginKind};
 use crate::plugins::{Plugin, PluginHost};
+pub use evaluation::{EvalOptions, Evaluation, PairEvaluation};
 use futures::StreamExt;
-use serde::Serialize;
 pub use settings::EvaluateConfig;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -21,32 +22,6 @@ use weights::Weights;
 /// Pairs per metric call: large enough to amortise an instantiation, small enough to keep a call well
 /// inside its time and memory limits.
 const PAIRS_PER_CALL: usize = 256;
-
-/// The scores of one pair.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, utoipa::ToSchema)]
-pub struct Evaluation {
-    /// Every score by name: the headline scores, or all of them when detail was asked for.
-    #[serde(flatten)]
-    pub scores: BTreeMap<String, f64>,
-    /// The weighted mean of the transformed scores that are present; `null` when none of the weighted
-    /// scores is (never a made-up 0).
-    pub overall_score: Option<f64>,
-}
-
-/// One evaluated pair with the reasons any score is missing.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PairEvaluation {
-    pub evaluation: Evaluation,
-    pub warnings: Vec<String>,
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-pub struct EvalOptions {
-    /// Run the semantic metrics (they need an embedding backend).
-    pub include_semantic: bool,
-    /// Return every score the metrics declare, not only the headline ones.
-    pub detail: bool,
-}
 
 pub struct EvaluateService {
     config: EvaluateConfig,

@@ -2,7 +2,7 @@
 //! (population) standard deviation, accumulated in one pass with Welford's method so that a dataset of
 //! any size streams through in constant memory.
 
-use super::Evaluation;
+use super::evaluation::Evaluation;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -8,6 +8,14 @@ use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// The resolver's failure, told apart from the connector's own when a request is classified.
+#[derive(Debug, thiserror::Error)]
+#[error("DNS resolution failed")]
+pub(super) struct DnsFailure {
+    #[source]
+    pub(super) source: io::Error,
+}
+
 pub(super) type BoxError = Box<dyn StdError + Send + Sync>;
 
 /// An outbound exchange that failed, with the destination (`https://host:port`) and the cause.
@@ -121,7 +129,7 @@ fn classify_chain<'a>(
             };
             return (failure, Some(e));
         }
-        if let Some(dns) = e.downcast_ref::<super::DnsFailure>() {
+        if let Some(dns) = e.downcast_ref::<DnsFailure>() {
             return (Failure::Dns, Some(&dns.source));
         }
         if let Some(io) = e.downcast_ref::<io::Error>()
@@ -292,7 +300,7 @@ mod tests {
     #[test]
     fn a_dns_failure_keeps_the_resolver_error() {
         let lookup = io::Error::other("failed to lookup address information: Name or service not known");
-        let e = classify(Box::new(super::super::DnsFailure { source: lookup }), Stage::Connecting);
+        let e = classify(Box::new(DnsFailure { source: lookup }), Stage::Connecting);
         assert_eq!(e.failure(), Failure::Dns);
         assert!(
             with_causes(&e).ends_with(

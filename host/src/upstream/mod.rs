@@ -13,7 +13,7 @@ pub use body::ResponseBody;
 pub use error::{Failure, Phase, TrustError, UpstreamError, with_causes};
 
 use bytes::Bytes;
-use error::Stage;
+use error::{DnsFailure, Stage};
 use futures::future::BoxFuture;
 use http_body_util::Full;
 use hyper_rustls::HttpsConnector;
@@ -224,13 +224,6 @@ fn add_ca_file(roots: &mut rustls::RootCertStore, path: &Path) -> Result<(), Tru
 /// errors, indistinguishable from a failed connect.
 #[derive(Clone)]
 struct Resolver(GaiResolver);
-
-#[derive(Debug, thiserror::Error)]
-#[error("DNS resolution failed")]
-struct DnsFailure {
-    #[source]
-    source: std::io::Error,
-}
 
 impl Service<Name> for Resolver {
     type Response = GaiAddrs;
