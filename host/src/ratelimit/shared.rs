@@ -8,7 +8,7 @@
 //! Keys carry a hash tag, `parlance:rl:{client:provider}`, so that on Redis Cluster or Valkey every
 //! key of one pair lives on one shard, whatever keys a later scheme adds beside it.
 
-use super::{Admitted, Refused};
+use super::verdict::{Admitted, Refused};
 use crate::redis_link::RedisLink;
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use std::sync::Mutex;
