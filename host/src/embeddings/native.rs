@@ -1,7 +1,7 @@
 //! The native backend: the `parlance-embeddings` sentence encoder over a sentence-transformers model
 //! folder, run on the blocking pool so that encoding never holds up the async runtime.
 
-use super::{EmbeddingBackend, EmbeddingError, EmbeddingErrorKind, EmbeddingModelInfo};
+use super::backend::{EmbeddingBackend, EmbeddingError, EmbeddingErrorKind, EmbeddingModelInfo};
 use futures::future::BoxFuture;
 use parlance_embeddings::SentenceEncoder;
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //! text-embeddings-inference) with a JSON body, sent through the process's one outbound client, so
 //! an `https://` endpoint uses the same rustls stack and trusted CAs as everything else.
 
-use super::{EmbeddingBackend, EmbeddingError, EmbeddingErrorKind, EmbeddingModelInfo};
+use super::backend::{EmbeddingBackend, EmbeddingError, EmbeddingErrorKind, EmbeddingModelInfo};
 use crate::upstream::{Failure, Limits, Upstream, UpstreamError};
 use bytes::Bytes;
 use futures::future::BoxFuture;
