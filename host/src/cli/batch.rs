@@ -9,7 +9,7 @@
 //! `Paraphrase: …` or `Error: …`, then a blank line). Without `--batch_output`, text blocks go to
 //! stdout. A single `--decode_input` text is a batch of one, written the same way.
 
-use super::in_cli_words;
+use super::shared::{FLAG_WORDS, in_cli_words};
 use crate::paraphrase::{Caller, ParaphraseRequest};
 use crate::ratelimit::Quota;
 use crate::{Error, Parlance};
@@ -78,7 +78,7 @@ impl BatchInput {
     fn words(&self) -> &'static [(&'static str, &'static str)] {
         match self {
             BatchInput::File(_) => &[("`text`", "the text"), ("`model`", "--model")],
-            BatchInput::Text(_) => super::FLAG_WORDS,
+            BatchInput::Text(_) => FLAG_WORDS,
         }
     }
 

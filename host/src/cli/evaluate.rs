@@ -21,7 +21,7 @@ pub async fn pair(
     let result = parlance
         .evaluate_paraphrase_with(original, paraphrase, options)
         .await
-        .map_err(|e| super::in_cli_words(e, &words))?;
+        .map_err(|e| super::shared::in_cli_words(e, &words))?;
     let weights = parlance.evaluator().weights().used([&result.evaluation.scores]);
     let mut out = std::io::stdout().lock();
     if json {

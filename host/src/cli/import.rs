@@ -34,7 +34,7 @@ pub struct Options {
     pub take_doubtful: bool,
 }
 
-pub async fn run(config: Config, file: &Path, options: Options, json: bool) -> crate::cli::CliResult {
+pub async fn run(config: Config, file: &Path, options: Options, json: bool) -> anyhow::Result<()> {
     let rows = read_original(file)?;
     let store = crate::open_store(&config).await?;
     let mut summary = Summary { users_read: rows.len(), ..Summary::default() };

@@ -107,7 +107,7 @@ pub async fn run(
                 };
                 match parlance.paraphrase(&request).await {
                     Ok(p) => println!("{}", p.paraphrase),
-                    Err(e) => eprintln!("error: {}", super::in_cli_words(e, WORDS)),
+                    Err(e) => eprintln!("error: {}", super::shared::in_cli_words(e, WORDS)),
                 }
             }
         }
@@ -180,7 +180,7 @@ async fn try_model(parlance: &Parlance, provider: &str, model: &str) -> Trial {
     };
     match parlance.paraphrase(&request).await {
         Ok(_) => Trial::Answered,
-        Err(e @ crate::Error::InvalidInput { .. }) => Trial::Refused(super::in_cli_words(e, WORDS)),
+        Err(e @ crate::Error::InvalidInput { .. }) => Trial::Refused(super::shared::in_cli_words(e, WORDS)),
         Err(crate::Error::Plugin(e)) if matches!(&e.failure, CallFailure::Reported(r) if r.kind == PluginErrorKind::InvalidInput) => {
             Trial::Refused(crate::Error::Plugin(e))
         }
@@ -205,5 +205,5 @@ fn providers(parlance: &Parlance, current: &str) -> String {
             vec![format!("{mark} {}", p.id), p.name, format!("model {}", p.default_model), state]
         })
         .collect();
-    super::columns(&rows)
+    super::shared::columns(&rows)
 }

@@ -1,11 +1,38 @@
 //! `parlance keys create|list|revoke`: the API keys in the dialog store's database.
 
-use super::{CliResult, KeysCommand};
 use crate::Config;
 use crate::rest::extract::MAX_CLIENT_ID_CHARS;
+use clap::Subcommand;
 use std::io::Write;
 
-pub async fn run(config: Config, action: KeysCommand) -> CliResult {
+#[derive(Debug, Subcommand)]
+pub enum KeysCommand {
+    /// Create a key bound to a client and print it (once: only its hash is stored).
+    #[command(after_help = "Example:\n  parlance keys create --name mobile-app --client acme")]
+    Create {
+        /// What the key is for, shown by `keys list`.
+        #[arg(long)]
+        name: String,
+        /// The client the key acts as (its users, dialogs and rate limits); default: the key's name.
+        #[arg(long)]
+        client: Option<String>,
+        /// Print JSON (with the key) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the keys: id, name, client, when created and revoked (never the keys themselves).
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Revoke a key by its id; servers stop taking it within `[auth] cache_secs`.
+    Revoke {
+        /// The key's id, as `keys list` shows it.
+        id: String,
+    },
+}
+
+pub async fn run(config: Config, action: KeysCommand) -> anyhow::Result<()> {
     let store = crate::open_store(&config).await?;
     let mut out = std::io::stdout().lock();
     match action {

@@ -8,8 +8,13 @@ pub mod interactive;
 mod keys;
 pub mod kit;
 mod plugins;
+mod shared;
 pub mod trial;
 pub mod tsv;
+
+pub use keys::KeysCommand;
+
+use shared::{FLAG_WORDS, in_cli_words, plugin_kind, start_without_chat};
 
 use crate::Config;
 use crate::plugins::api::PluginKind;
@@ -146,33 +151,6 @@ pub enum Command {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum KeysCommand {
-    /// Create a key bound to a client and print it (once: only its hash is stored).
-    #[command(after_help = "Example:\n  parlance keys create --name mobile-app --client acme")]
-    Create {
-        /// What the key is for, shown by `keys list`.
-        #[arg(long)]
-        name: String,
-        /// The client the key acts as (its users, dialogs and rate limits); default: the key's name.
-        #[arg(long)]
-        client: Option<String>,
-        /// Print JSON (with the key) instead of text.
-        #[arg(long)]
-        json: bool,
-    },
-    /// List the keys: id, name, client, when created and revoked (never the keys themselves).
-    List {
-        #[arg(long)]
-        json: bool,
-    },
-    /// Revoke a key by its id; servers stop taking it within `[auth] cache_secs`.
-    Revoke {
-        /// The key's id, as `keys list` shows it.
-        id: String,
-    },
-}
-
-#[derive(Debug, Subcommand)]
 pub enum PluginsCommand {
     /// Show each configured plugin: id, kind, component, WIT version and allowed hosts.
     List {
@@ -218,13 +196,6 @@ pub enum PluginsCommand {
     Test(trial::TestRun),
 }
 
-/// `--kind`: one of the worlds, which `--help` and a wrong value's error list.
-fn plugin_kind() -> impl clap::builder::TypedValueParser<Value = PluginKind> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(PluginKind::ALL.map(PluginKind::as_str))
-        .map(|kind| kind.parse::<PluginKind>().expect("each possible value is a plugin kind"))
-}
-
 impl Cli {
     /// The configuration file named on the command line. `--config` names a file before a command and
     /// after `plugins list|check`; after `plugins test` it sets a plugin setting instead.
@@ -244,41 +215,6 @@ impl Cli {
 
 /// A failure of a command: printed to stderr with its cause, and the process exits non-zero.
 pub type CliResult = anyhow::Result<()>;
-
-/// Rows as columns, each as wide as its longest cell (the last left ragged).
-fn columns(rows: &[Vec<String>]) -> String {
-    let count = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..count)
-        .map(|i| rows.iter().filter_map(|r| r.get(i)).map(|c| c.chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = String::new();
-    for row in rows {
-        let cells: Vec<String> = row
-            .iter()
-            .enumerate()
-            .map(|(i, cell)| if i + 1 == row.len() { cell.clone() } else { format!("{cell:<0$}", widths[i]) })
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-/// How the services' input errors name what `--mode cli` calls `--decode_input` and `--model`.
-const FLAG_WORDS: &[(&str, &str)] = &[("`text`", "--decode_input"), ("`model`", "--model")];
-
-/// An input error in the words of the command line: the services name the API's fields (`` `text` is
-/// empty``), a command-line user typed flags (`--decode_input is empty`). `words` maps the one to the
-/// other; any other error is unchanged.
-pub(crate) fn in_cli_words(error: crate::Error, words: &[(&str, &str)]) -> crate::Error {
-    match error {
-        crate::Error::InvalidInput { field, message } => {
-            let message = words.iter().fold(message, |m, (api, cli)| m.replace(api, cli));
-            crate::Error::InvalidInput { field, message }
-        }
-        other => other,
-    }
-}
 
 /// The exit code of a failed command: 2 when the configuration is at fault (as for a configuration
 /// that does not load at all), else 1.
@@ -349,11 +285,6 @@ pub async fn run(cli: Cli, config: Config) -> CliResult {
 /// The modes other than `api` only paraphrase and evaluate: they never open (or create) the dialog
 /// store, so they run in a read-only directory. They run once and exit, so a default Redis that is not
 /// running is only mentioned, not warned about.
-async fn start_without_chat(mut config: Config) -> crate::Result<Parlance> {
-    config.cache.one_shot = true;
-    Parlance::builder().config(config).without_chat().build().await
-}
-
 async fn mode_evaluate(cli: &Cli, config: Config) -> CliResult {
     let options = crate::evaluate::EvalOptions { include_semantic: cli.include_semantic, detail: false };
     match (&cli.evaluate_file, &cli.evaluate_original, &cli.evaluate_paraphrase) {
@@ -425,7 +356,7 @@ async fn mode_cli(cli: &Cli, config: Config) -> CliResult {
 
 #[cfg(test)]
 mod tests {
-    use super::columns;
+    use super::shared::columns;
 
     #[test]
     fn columns_are_as_wide_as_their_longest_cell() {

@@ -1,7 +1,6 @@
 //! `parlance plugins list` and `parlance plugins check`: what is configured, and whether a component
 //! fits the contract.
 
-use super::CliResult;
 use crate::Config;
 use crate::plugins::api::PluginKind;
 use crate::plugins::{Runtime, RuntimeConfig, check};
@@ -10,8 +9,8 @@ use std::io::Write;
 /// Lists the plugins of a configuration after checking it as every other mode does (the plugins load,
 /// the metrics' score names do not collide, the weights name declared scores…), so that a
 /// configuration the server would refuse is refused here too, with the same exit code.
-pub async fn list(config: Config, json: bool) -> CliResult {
-    let parlance = super::start_without_chat(config).await?;
+pub async fn list(config: Config, json: bool) -> anyhow::Result<()> {
+    let parlance = super::shared::start_without_chat(config).await?;
     let quotas = parlance.paraphraser().rate_limits();
     let plugins: Vec<_> = parlance.plugins().plugins().collect();
     let rows: Vec<serde_json::Value> = plugins
@@ -50,11 +49,11 @@ pub async fn list(config: Config, json: bool) -> CliResult {
             format!("{}{note}", if hosts.is_empty() { "(none)".into() } else { hosts }),
         ]);
     }
-    write!(out, "{}", super::columns(&table))?;
+    write!(out, "{}", super::shared::columns(&table))?;
     Ok(())
 }
 
-pub fn check(settings: &RuntimeConfig, file: &std::path::Path, json: bool) -> CliResult {
+pub fn check(settings: &RuntimeConfig, file: &std::path::Path, json: bool) -> anyhow::Result<()> {
     let bytes = std::fs::read(file).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
     let runtime = Runtime::new(settings, 1 << 30)?;
     let report = check::check(&runtime, &bytes);

@@ -19,7 +19,7 @@ pub struct TestRun {
     /// The component.
     pub file: PathBuf,
     /// The world it implements.
-    #[arg(long, value_parser = super::plugin_kind())]
+    #[arg(long, value_parser = super::shared::plugin_kind())]
     pub kind: PluginKind,
     /// A setting the plugin reads through `host.config` (repeatable).
     #[arg(long = "config", value_name = "KEY=VALUE", value_parser = key_value)]
