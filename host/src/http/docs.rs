@@ -3,7 +3,7 @@
 //! binary, Swagger UI's online validator off, and a content security policy that keeps every request
 //! on this server, so that they work without internet and send nothing outside it.
 
-use super::AppState;
+use super::state::AppState;
 use axum::Router;
 use axum::http::{HeaderValue, header};
 use axum::middleware;

@@ -7,20 +7,16 @@ pub mod docs;
 pub mod listener;
 pub mod ops;
 mod settings;
+mod state;
 
 pub use auth::AuthConfig;
 pub use settings::ServerConfig;
+pub use state::AppState;
 
-use crate::chat::ChatService;
-use crate::evaluate::EvaluateService;
 use crate::metrics::Metrics;
-use crate::openai::OpenAiService;
-use crate::paraphrase::ParaphraseService;
-use crate::paraphrase::jobs::JobService;
-use crate::plugins::PluginHost;
 use crate::rest::ApiError;
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, FromRef, MatchedPath, Request};
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware;
 use axum::response::Response;
@@ -32,52 +28,6 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 use tower::{Layer, Service};
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
-
-/// What the routes need: each domain's service (handlers take theirs as a substate), and for the
-/// operations routes the plugin host and the metrics.
-#[derive(Clone)]
-pub struct AppState {
-    pub paraphrase: Arc<ParaphraseService>,
-    pub jobs: Arc<JobService>,
-    pub evaluate: Arc<EvaluateService>,
-    pub chat: Arc<ChatService>,
-    pub openai: Arc<OpenAiService>,
-    pub plugins: Arc<PluginHost>,
-    pub metrics: Arc<Metrics>,
-    pub server: Arc<ServerConfig>,
-    /// The key check, when the operator requires API keys.
-    pub auth: Option<Arc<auth::Auth>>,
-}
-
-impl FromRef<AppState> for Arc<ParaphraseService> {
-    fn from_ref(state: &AppState) -> Self {
-        state.paraphrase.clone()
-    }
-}
-
-impl FromRef<AppState> for Arc<JobService> {
-    fn from_ref(state: &AppState) -> Self {
-        state.jobs.clone()
-    }
-}
-
-impl FromRef<AppState> for Arc<EvaluateService> {
-    fn from_ref(state: &AppState) -> Self {
-        state.evaluate.clone()
-    }
-}
-
-impl FromRef<AppState> for Arc<ChatService> {
-    fn from_ref(state: &AppState) -> Self {
-        state.chat.clone()
-    }
-}
-
-impl FromRef<AppState> for Arc<OpenAiService> {
-    fn from_ref(state: &AppState) -> Self {
-        state.openai.clone()
-    }
-}
 
 /// The whole application, kept apart from serving so that tests can call it without a socket.
 pub fn app(state: AppState) -> Router {

@@ -1,7 +1,7 @@
 //! Operations routes: `GET /health` (the state of every component) and `GET /metrics` (Prometheus or
 //! OpenMetrics text, as the client asks).
 
-use super::AppState;
+use super::state::AppState;
 use crate::plugins::api::PluginKind;
 use crate::plugins::{PluginHost, ProbeOutcome};
 use crate::rest::{ErrorBody, Query};
