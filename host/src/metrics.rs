@@ -4,7 +4,7 @@
 //! plugin and outcome, each documented route and status, each provider's rejections) is exposed from
 //! the start with its zero, so that a family never appears only after its first event.
 
-use crate::plugins::api::{CallError, CallFailure};
+use crate::plugins::api::{CallError, CallFailure, CallObserver, PluginKind};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -286,6 +286,28 @@ impl Metrics {
         self.plugin_duration
             .get_or_create(&PluginLabels { plugin: plugin.to_owned() })
             .observe(elapsed.as_secs_f64());
+    }
+}
+
+/// The plugin runtime's calls and streams, counted.
+impl CallObserver for Metrics {
+    fn plugin_loaded(&self, plugin: &str, kind: PluginKind) {
+        self.expect_plugin(plugin);
+        if kind == PluginKind::ChatModel {
+            self.expect_chat_model(plugin);
+        }
+    }
+
+    fn call_ended(&self, plugin: &str, outcome: Result<(), &CallError>, elapsed: Duration) {
+        self.observe_plugin_call(plugin, outcome, elapsed);
+    }
+
+    fn first_delta(&self, plugin: &str, elapsed: Duration) {
+        self.observe_first_delta(plugin, elapsed);
+    }
+
+    fn stream_ended(&self, plugin: &str, cancelled: Option<&'static str>, elapsed: Duration) {
+        self.observe_stream_end(plugin, cancelled, elapsed);
     }
 }
 

@@ -352,3 +352,17 @@ impl fmt::Display for CallError {
         Ok(())
     }
 }
+
+/// What the plugin runtime tells of its calls and streams, to whoever keeps count (the metrics
+/// implement it). Declared here, below both, so that the runtime imports nothing of its observers.
+pub trait CallObserver: Send + Sync {
+    /// A plugin was loaded: its series exist from the start, at zero.
+    fn plugin_loaded(&self, plugin: &str, kind: PluginKind);
+    /// A call (or a whole stream, counted as one call) ended, well or not.
+    fn call_ended(&self, plugin: &str, outcome: Result<(), &CallError>, elapsed: Duration);
+    /// A streamed reply gave out its first text, `elapsed` after it started.
+    fn first_delta(&self, plugin: &str, elapsed: Duration);
+    /// A streamed reply ended: complete (`None`), or cancelled for a cause (`client`, `upstream`,
+    /// `plugin`, `limit`, `deadline`).
+    fn stream_ended(&self, plugin: &str, cancelled: Option<&'static str>, elapsed: Duration);
+}

@@ -146,7 +146,7 @@ impl LoadError {
 pub struct PluginHost {
     runtime: Arc<Runtime>,
     plugins: BTreeMap<String, Arc<Plugin>>,
-    metrics: Option<Arc<crate::metrics::Metrics>>,
+    observer: Option<Arc<dyn api::CallObserver>>,
 }
 
 impl PluginHost {
@@ -191,27 +191,24 @@ impl PluginHost {
             }
         }
         match errors.len() {
-            0 => Ok(PluginHost { runtime, plugins, metrics: None }),
+            0 => Ok(PluginHost { runtime, plugins, observer: None }),
             1 => Err(errors.remove(0)),
             _ => Err(LoadError::Several(errors)),
         }
     }
 
-    /// Records every call's outcome and latency in these metrics, each plugin's from zero.
-    pub fn observed_by(mut self, metrics: Arc<crate::metrics::Metrics>) -> Self {
+    /// Tells `observer` (the metrics) of every call's outcome and latency, each plugin's from zero.
+    pub fn observed_by(mut self, observer: Arc<dyn api::CallObserver>) -> Self {
         for (id, plugin) in &self.plugins {
-            metrics.expect_plugin(id);
-            if plugin.kind() == PluginKind::ChatModel {
-                metrics.expect_chat_model(id);
-            }
+            observer.plugin_loaded(id, plugin.kind());
         }
-        self.metrics = Some(metrics);
+        self.observer = Some(observer);
         self
     }
 
     fn observe<R>(&self, plugin: &Plugin, started: Instant, result: &Result<R, CallError>) {
-        if let Some(metrics) = &self.metrics {
-            metrics.observe_plugin_call(plugin.id(), result.as_ref().map(|_| ()), started.elapsed());
+        if let Some(observer) = &self.observer {
+            observer.call_ended(plugin.id(), result.as_ref().map(|_| ()), started.elapsed());
         }
     }
 

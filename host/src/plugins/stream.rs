@@ -5,14 +5,14 @@
 //! without `chat-stream` answers through `reply`, and its whole reply is one delta.
 
 use super::api::{
-    CallError, CallFailure, ChatRequest, Framing, Generation, PluginError, PluginErrorKind, StreamPart,
+    CallError, CallFailure, CallObserver, ChatRequest, Framing, Generation, PluginError, PluginErrorKind,
+    StreamPart,
 };
 use super::call::{MAX_OUTPUT_BYTES, conclude, invalid, new_store, reported, run};
 use super::capacity::StreamHeld;
 use super::engine::Runtime;
 use super::outbound::OutboundError;
 use super::{Plugin, PluginHost};
-use crate::metrics::Metrics;
 use crate::upstream::{Failure, ResponseBody, UpstreamError, with_causes};
 use http_body_util::BodyExt;
 use std::collections::VecDeque;
@@ -27,8 +27,8 @@ impl PluginHost {
     /// (`[runtime] max_streams`, `max_streams_per_client`), or says whose share is full.
     pub fn admit_stream(&self, plugin: &Arc<Plugin>, client: &str) -> Result<StreamTicket, CallError> {
         let held = self.runtime.capacity.streams.admit(plugin.id(), client).inspect_err(|e| {
-            if let Some(metrics) = &self.metrics {
-                metrics.observe_plugin_call(plugin.id(), Err(e), std::time::Duration::ZERO);
+            if let Some(observer) = &self.observer {
+                observer.call_ended(plugin.id(), Err(e), std::time::Duration::ZERO);
             }
         })?;
         Ok(StreamTicket { plugin: plugin.clone(), client: client.into(), held })
@@ -50,7 +50,7 @@ impl PluginHost {
             _held: held,
             plugin: plugin.clone(),
             runtime: self.runtime.clone(),
-            metrics: self.metrics.clone(),
+            observer: self.observer.clone(),
             client: client.into(),
             body: None,
             framer: Framer::new(Framing::Ndjson),
@@ -103,7 +103,7 @@ pub struct ReplyStream {
     _held: StreamHeld,
     plugin: Arc<Plugin>,
     runtime: Arc<Runtime>,
-    metrics: Option<Arc<Metrics>>,
+    observer: Option<Arc<dyn CallObserver>>,
     client: Arc<str>,
     /// The upstream's body while it is being read.
     body: Option<ResponseBody>,
@@ -252,8 +252,8 @@ impl ReplyStream {
                 }
                 if !self.wrote && !text.trim().is_empty() {
                     self.wrote = true;
-                    if let Some(metrics) = &self.metrics {
-                        metrics.observe_first_delta(self.plugin.id(), self.started.elapsed());
+                    if let Some(observer) = &self.observer {
+                        observer.first_delta(self.plugin.id(), self.started.elapsed());
                     }
                 }
             }
@@ -303,8 +303,8 @@ impl ReplyStream {
         }
         self.state = State::Ended;
         self.body = None;
-        if let Some(metrics) = &self.metrics {
-            metrics.observe_stream_end(self.plugin.id(), cancelled, self.started.elapsed());
+        if let Some(observer) = &self.observer {
+            observer.stream_ended(self.plugin.id(), cancelled, self.started.elapsed());
         }
     }
 
@@ -313,8 +313,8 @@ impl ReplyStream {
         if self.whole {
             return;
         }
-        if let Some(metrics) = &self.metrics {
-            metrics.observe_plugin_call(self.plugin.id(), outcome, self.started.elapsed());
+        if let Some(observer) = &self.observer {
+            observer.call_ended(self.plugin.id(), outcome, self.started.elapsed());
         }
     }
 
