@@ -369,20 +369,11 @@ impl Parlance {
         generation: &plugins::api::Generation,
     ) -> Result<impl futures::Stream<Item = Result<String>> + Send + 'static> {
         let id = model.unwrap_or(&self.inner.config.chat.model);
-        let plugin = self
-            .inner
-            .plugins
-            .get(id)
-            .filter(|p| p.kind() == plugins::api::PluginKind::ChatModel)
-            .ok_or_else(|| Error::UnknownPlugin {
+        let chat_models = plugins::api::PluginKind::ChatModel;
+        let plugin = self.inner.plugins.get_of_kind(id, chat_models).ok_or_else(|| Error::UnknownPlugin {
             kind: "chat model",
             id: id.to_owned(),
-            known: self
-                .inner
-                .plugins
-                .of_kind(plugins::api::PluginKind::ChatModel)
-                .map(|p| p.id().to_owned())
-                .collect(),
+            known: self.inner.plugins.of_kind(chat_models).map(|p| p.id().to_owned()).collect(),
         })?;
         let client = Caller::local().client;
         let ticket = self.inner.plugins.admit_stream(plugin, &client)?;

@@ -116,10 +116,7 @@ impl OpenAiService {
     }
 
     fn chat_model(&self, id: &str) -> Result<&Arc<Plugin>, Failure> {
-        match self.plugins.get(id) {
-            Some(p) if p.kind() == PluginKind::ChatModel => Ok(p),
-            _ => Err(Failure::model_not_found(id)),
-        }
+        self.plugins.get_of_kind(id, PluginKind::ChatModel).ok_or_else(|| Failure::model_not_found(id))
     }
 
     /// Checks the request, admits it under the caller's quota for the model and starts the reply. A

@@ -220,6 +220,11 @@ impl PluginHost {
         self.plugins.values()
     }
 
+    /// The plugin `id` when it is of `kind`.
+    pub fn get_of_kind(&self, id: &str, kind: PluginKind) -> Option<&Arc<Plugin>> {
+        self.plugins.get(id).filter(|p| p.kind() == kind)
+    }
+
     pub fn of_kind(&self, kind: PluginKind) -> impl Iterator<Item = &Arc<Plugin>> {
         self.plugins.values().filter(move |p| p.kind() == kind)
     }

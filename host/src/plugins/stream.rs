@@ -135,11 +135,6 @@ impl ReplyStream {
         &self.plugin
     }
 
-    /// Whether any text has been given out, after which a failure can no longer be hidden.
-    pub fn wrote(&self) -> bool {
-        self.wrote
-    }
-
     async fn open(&mut self, request: &ChatRequest<'_>, generation: &Generation) -> Result<(), CallError> {
         let plugin = self.plugin.clone();
         let start = {

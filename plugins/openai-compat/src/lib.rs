@@ -68,14 +68,8 @@ impl Client {
 
     /// Sends one chat-completions request and returns the first choice's text.
     pub fn complete(&self, model: &str, messages: &[Message]) -> Result<Completion, PluginError> {
-        let body =
-            CompletionRequest { model, messages, temperature: self.temperature, max_tokens: self.max_tokens };
-        let body = serde_json::to_vec(&body)
-            .map_err(|e| PluginError::Internal(format!("cannot encode the request: {e}")))?;
-        let request = Request::post(join_url(&self.base_url, "chat/completions"))
-            .body(body)
-            .header("content-type", "application/json");
-        let response = check_status("the chat-completions upstream", self.send(request)?)?;
+        let request = self.completion_request(model, messages, &Options::default(), false)?;
+        let response = check_status("the chat-completions upstream", request.send()?)?;
         // The usual answer is read straight into the fields it needs; anything else (an in-band
         // error, no choices, no text) is read again as a whole to say what is wrong with it.
         if let Ok(answer) = serde_json::from_slice::<CompletionAnswer>(&response.body)
@@ -99,10 +93,15 @@ impl Client {
         check_model_listed(&value, model)
     }
 
-    /// Sends `request` with what every call carries: JSON accepted, the timeout, the key and
-    /// OpenRouter's attribution headers.
+    /// Sends `request` as every JSON call goes.
     fn send(&self, request: Request) -> Result<parlance_sdk::http::Response, PluginError> {
-        let mut request = request.header("accept", "application/json").timeout(self.timeout);
+        Ok(self.authorized(request, "application/json").send()?)
+    }
+
+    /// `request` with what every call carries: what it accepts, the timeout, the key and OpenRouter's
+    /// attribution headers.
+    fn authorized(&self, request: Request, accept: &str) -> Request {
+        let mut request = request.header("accept", accept).timeout(self.timeout);
         if let Some(key) = &self.api_key {
             request = request.bearer(key);
         }
@@ -112,19 +111,49 @@ impl Client {
         if let Some(title) = &self.title {
             request = request.header("x-title", title);
         }
-        Ok(request.send()?)
+        request
     }
-}
 
-/// A chat-completions request body.
-#[derive(Serialize)]
-struct CompletionRequest<'a> {
-    model: &'a str,
-    messages: &'a [Message],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    temperature: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_tokens: Option<u32>,
+    /// A chat-completions request with the client's `options` over the plugin's settings, whole or
+    /// streamed (`stream: true`, with `stream_options.include_usage` unless `stream_usage = false`
+    /// for an upstream that refuses it).
+    fn completion_request(
+        &self,
+        model: &str,
+        messages: &[Message],
+        options: &Options,
+        stream: bool,
+    ) -> Result<Request, PluginError> {
+        let include_usage = stream && config::parse_or("stream_usage", true)?;
+        let body = CompletionRequest {
+            model,
+            messages,
+            temperature: options.temperature.or(self.temperature),
+            max_tokens: options.max_tokens.or(self.max_tokens),
+            top_p: options.top_p,
+            stop: &options.stop,
+            seed: options.seed,
+            user: options.user.as_deref(),
+            stream,
+            stream_options: include_usage.then_some(StreamOptions { include_usage: true }),
+        };
+        let body = serde_json::to_vec(&body)
+            .map_err(|e| PluginError::Internal(format!("cannot encode the request: {e}")))?;
+        let request = Request::post(join_url(&self.base_url, "chat/completions"))
+            .body(body)
+            .header("content-type", "application/json");
+        Ok(self.authorized(request, if stream { "text/event-stream" } else { "application/json" }))
+    }
+
+    /// The request of a streamed completion, for the host to send.
+    pub fn stream_request(
+        &self,
+        model: &str,
+        messages: &[Message],
+        options: &Options,
+    ) -> Result<Request, PluginError> {
+        self.completion_request(model, messages, options, true)
+    }
 }
 
 /// The fields of a chat-completions answer that a completion is made of; the rest is skipped unread.
@@ -251,9 +280,10 @@ pub struct Options {
     pub user: Option<String>,
 }
 
-/// A chat-completions request body with every option; the streamed form asks for the usage too.
+/// A chat-completions request body; what is unset or empty is left out, so a whole completion with
+/// no options is `{model, messages}` and the plugin's own settings.
 #[derive(Serialize)]
-struct FullRequest<'a> {
+struct CompletionRequest<'a> {
     model: &'a str,
     messages: &'a [Message],
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -268,6 +298,7 @@ struct FullRequest<'a> {
     seed: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     user: Option<&'a str>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     stream: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     stream_options: Option<StreamOptions>,
@@ -276,48 +307,6 @@ struct FullRequest<'a> {
 #[derive(Serialize)]
 struct StreamOptions {
     include_usage: bool,
-}
-
-impl Client {
-    /// The request of a streamed completion (`stream: true`, with `stream_options.include_usage`
-    /// unless `stream_usage = false` for an upstream that refuses it), for the host to send.
-    pub fn stream_request(
-        &self,
-        model: &str,
-        messages: &[Message],
-        options: &Options,
-    ) -> Result<Request, PluginError> {
-        let include_usage = config::parse_or("stream_usage", true)?;
-        let body = FullRequest {
-            model,
-            messages,
-            temperature: options.temperature.or(self.temperature),
-            max_tokens: options.max_tokens.or(self.max_tokens),
-            top_p: options.top_p,
-            stop: &options.stop,
-            seed: options.seed,
-            user: options.user.as_deref(),
-            stream: true,
-            stream_options: include_usage.then_some(StreamOptions { include_usage: true }),
-        };
-        let body = serde_json::to_vec(&body)
-            .map_err(|e| PluginError::Internal(format!("cannot encode the request: {e}")))?;
-        let mut request = Request::post(join_url(&self.base_url, "chat/completions"))
-            .body(body)
-            .header("content-type", "application/json")
-            .header("accept", "text/event-stream")
-            .timeout(self.timeout);
-        if let Some(key) = &self.api_key {
-            request = request.bearer(key);
-        }
-        if let Some(referer) = &self.referer {
-            request = request.header("http-referer", referer);
-        }
-        if let Some(title) = &self.title {
-            request = request.header("x-title", title);
-        }
-        Ok(request)
-    }
 }
 
 /// One event of a streamed completion, as read: `[DONE]`, or a `chat.completion.chunk`.
@@ -467,7 +456,18 @@ mod tests {
     fn the_request_body_is_what_the_protocol_expects() {
         let messages = [Message::system("Be brief."), Message::user("Hi")];
         let body = |temperature, max_tokens| {
-            let r = CompletionRequest { model: "m", messages: &messages, temperature, max_tokens };
+            let r = CompletionRequest {
+                model: "m",
+                messages: &messages,
+                temperature,
+                max_tokens,
+                top_p: None,
+                stop: &[],
+                seed: None,
+                user: None,
+                stream: false,
+                stream_options: None,
+            };
             serde_json::to_value(&r).unwrap()
         };
         assert_eq!(
