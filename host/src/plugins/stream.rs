@@ -14,6 +14,9 @@ use super::engine::Runtime;
 use super::outbound::OutboundError;
 use super::{Plugin, PluginHost};
 use crate::upstream::{Failure, ResponseBody, UpstreamError, with_causes};
+use bytes::Bytes;
+use futures::FutureExt;
+use http_body::Frame;
 use http_body_util::BodyExt;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -21,6 +24,10 @@ use std::time::Instant;
 
 /// How long the rest of a body is waited for once the upstream has said the reply is complete.
 const AFTER_DONE: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// The most events one `decode` is given: the frames that arrived together are decoded together, up
+/// to this many, so a reply that is already waiting in full is still given out as it is decoded.
+const MAX_EVENTS_PER_DECODE: usize = 64;
 
 impl PluginHost {
     /// Admits one more open stream of `plugin` for `client` within their shares of the open streams
@@ -55,6 +62,7 @@ impl PluginHost {
             body: None,
             framer: Framer::new(Framing::Ndjson),
             pending: VecDeque::new(),
+            deferred: None,
             reply_bytes: 0,
             wrote: false,
             finished: None,
@@ -110,6 +118,8 @@ pub struct ReplyStream {
     framer: Framer,
     /// Parts decoded and not yet given out.
     pending: VecDeque<StreamPart>,
+    /// A failure to report once the parts decoded before it have been given out, with its cause.
+    deferred: Option<(&'static str, CallError)>,
     reply_bytes: usize,
     /// Whether any text has been given out.
     wrote: bool,
@@ -176,58 +186,99 @@ impl ReplyStream {
                     Err(e) => return Some(Err(e)),
                 }
             }
+            if let Some((cause, error)) = self.deferred.take() {
+                return Some(self.stop(cause, error));
+            }
             let Some(body) = self.body.as_mut() else {
                 return Some(self.complete());
             };
-            let mut events = Vec::new();
             // Once the upstream has said the reply is complete, what may follow (usage, `[DONE]`)
             // comes at once; an upstream that then holds the connection open is not waited for.
             let frame = match self.finished {
                 None => body.frame().await,
                 Some(_) => tokio::time::timeout(AFTER_DONE, body.frame()).await.unwrap_or(None),
             };
-            match frame {
-                Some(Ok(frame)) => {
-                    if let Ok(data) = frame.into_data() {
-                        self.framer.push(&data, &mut events);
-                    }
-                }
-                Some(Err(e)) => {
-                    let cause =
-                        if matches!(e.failure(), Failure::TooLarge { .. }) { "limit" } else { "upstream" };
-                    return Some(self.fail(cause, CallFailure::Reported(upstream_error(&e))));
-                }
-                None => {
-                    self.body = None;
-                    self.framer.finish(&mut events);
-                }
+            let mut events = Vec::new();
+            self.take(frame, &mut events);
+            // The frames that have already arrived join the same `decode`: a burst of events costs
+            // one instance, not one each.
+            while self.deferred.is_none() && events.len() < MAX_EVENTS_PER_DECODE {
+                let Some(frame) = self.body.as_mut().and_then(|body| body.frame().now_or_never()) else {
+                    break;
+                };
+                self.take(frame, &mut events);
             }
             if events.is_empty() {
                 continue;
             }
-            let events = match events.into_iter().collect::<Result<Vec<String>, String>>() {
-                Ok(events) => events,
+            match self.decode(&events).await {
+                Ok(parts) => self.pending.extend(parts),
+                Err(e) => return Some(self.stop(decode_cause(&e), e)),
+            }
+        }
+    }
+
+    /// Frames one read of the body into `events`. A read that fails, or a line that is not UTF-8, is
+    /// deferred until the events before it have been decoded and given out, so a reply that breaks
+    /// off keeps the text it had.
+    fn take(&mut self, frame: Option<Result<Frame<Bytes>, UpstreamError>>, events: &mut Vec<String>) {
+        let mut framed = Vec::new();
+        match frame {
+            Some(Ok(frame)) => {
+                if let Ok(data) = frame.into_data() {
+                    self.framer.push(&data, &mut framed);
+                }
+            }
+            Some(Err(e)) => {
+                let cause =
+                    if matches!(e.failure(), Failure::TooLarge { .. }) { "limit" } else { "upstream" };
+                let error = CallError::new(self.plugin.id(), CallFailure::Reported(upstream_error(&e)));
+                self.deferred = Some((cause, error));
+            }
+            None => {
+                self.body = None;
+                self.framer.finish(&mut framed);
+            }
+        }
+        for event in framed {
+            match event {
+                Ok(event) => events.push(event),
                 Err(detail) => {
                     let error = PluginError::new(PluginErrorKind::BadResponse, detail);
-                    return Some(self.fail("upstream", CallFailure::Reported(error)));
-                }
-            };
-            match self.decode(events).await {
-                Ok(parts) => self.pending.extend(parts),
-                Err(e) => {
-                    let cause = match &e.failure {
-                        CallFailure::Reported(_) => "upstream",
-                        _ => "plugin",
-                    };
-                    self.observe(Err(&e));
-                    self.end(Some(cause));
-                    return Some(Err(e));
+                    let error = CallError::new(self.plugin.id(), CallFailure::Reported(error));
+                    self.deferred = Some(("upstream", error));
+                    self.body = None;
+                    return;
                 }
             }
         }
     }
 
-    async fn decode(&self, events: Vec<String>) -> Result<Vec<StreamPart>, CallError> {
+    /// Decodes `events` in one instance. When that fails and there were several, they are decoded
+    /// one at a time, so that the parts before the event that failed are still given out and the
+    /// failure comes after them, as it would have without the batching.
+    async fn decode(&mut self, events: &[String]) -> Result<Vec<StreamPart>, CallError> {
+        match self.decode_in_one(events).await {
+            Err(whole) if events.len() > 1 => {
+                let mut parts = Vec::new();
+                let mut error = whole;
+                for event in events {
+                    match self.decode_in_one(std::slice::from_ref(event)).await {
+                        Ok(more) => parts.extend(more),
+                        Err(e) => {
+                            error = e;
+                            break;
+                        }
+                    }
+                }
+                self.deferred = Some((decode_cause(&error), error));
+                Ok(parts)
+            }
+            other => other,
+        }
+    }
+
+    async fn decode_in_one(&self, events: &[String]) -> Result<Vec<StreamPart>, CallError> {
         let plugin = &self.plugin;
         let mut store = new_store(&self.runtime, plugin, &self.client).await?;
         let outcome = run(plugin, plugin.bound.stream_decode(&mut store, events)).await;
@@ -283,7 +334,11 @@ impl ReplyStream {
     }
 
     fn fail(&mut self, cause: &'static str, failure: CallFailure) -> Result<StreamPart, CallError> {
-        let error = CallError::new(self.plugin.id(), failure);
+        self.stop(cause, CallError::new(self.plugin.id(), failure))
+    }
+
+    /// Ends the stream with `error`, counted as cancelled by `cause`.
+    fn stop(&mut self, cause: &'static str, error: CallError) -> Result<StreamPart, CallError> {
         tracing::warn!(plugin = %self.plugin.id(), "the streamed reply failed: {error}");
         self.observe(Err(&error));
         self.end(Some(cause));
@@ -322,6 +377,15 @@ impl ReplyStream {
 impl Drop for ReplyStream {
     fn drop(&mut self) {
         self.end(Some("client"));
+    }
+}
+
+/// Who a failed `decode` is counted against: the upstream when the plugin said its events were wrong,
+/// the plugin when it trapped, ran out of time or memory, or answered nonsense.
+fn decode_cause(error: &CallError) -> &'static str {
+    match &error.failure {
+        CallFailure::Reported(_) => "upstream",
+        _ => "plugin",
     }
 }
 

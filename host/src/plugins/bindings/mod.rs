@@ -149,7 +149,7 @@ impl Bound {
     pub async fn stream_decode(
         &self,
         store: &mut Store<PluginState>,
-        events: Vec<String>,
+        events: &[String],
     ) -> wasmtime::Result<Result<Vec<api::StreamPart>, api::PluginError>> {
         match self {
             Bound::V0_1(b) => b.stream_decode(store, events).await,

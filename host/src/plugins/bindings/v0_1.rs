@@ -316,12 +316,12 @@ impl Bound {
     pub async fn stream_decode(
         &self,
         store: &mut Store<PluginState>,
-        events: Vec<String>,
+        events: &[String],
     ) -> wasmtime::Result<Result<Vec<api::StreamPart>, api::PluginError>> {
         use chat_stream::exports::parlance::plugin::chat_stream::StreamPart as Part;
         let pre = self.streaming()?;
         let instance = pre.instantiate_async(&mut *store).await?;
-        let result = instance.parlance_plugin_chat_stream().call_decode(&mut *store, &events).await?;
+        let result = instance.parlance_plugin_chat_stream().call_decode(&mut *store, events).await?;
         Ok(result
             .map(|parts| {
                 parts
