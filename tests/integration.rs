@@ -19,6 +19,7 @@ mod keys;
 mod metrics;
 mod openai_clients;
 mod outbound;
+mod playground;
 mod providers;
 mod python_metric;
 mod sandbox;

@@ -8,23 +8,7 @@
 
 use crate::common::{self, server::Server, upstream::FakeStreamingOpenAi};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
-
-/// A new key acting as `client`.
-fn key(home: &Path, client: &str) -> String {
-    let out = common::command(home)
-        .env("DATABASE_FILE", home.join("dialogs.db"))
-        .args(["keys", "create", "--name", client, "--client", client, "--json"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice::<Value>(&out.stdout).unwrap()["key"].as_str().unwrap().to_owned()
-}
 
 /// `openai-chat` on the fake; `limited`, the same component allowed one call a minute per client;
 /// `keyless`, one whose API key is not set. Dialogs hold 4 entries, so a user's third exchange is a
@@ -46,7 +30,7 @@ async fn server(upstream: &FakeStreamingOpenAi) -> (Server, [String; 4]) {
         plugin("keyless", "secrets = { api_key = { env = \"PARLANCE_TEST_NEVER_SET\" } }"),
     );
     std::fs::write(home.path().join("parlance.toml"), config).unwrap();
-    let keys = ["py", "py-other", "js", "js-other"].map(|client| key(home.path(), client));
+    let keys = ["py", "py-other", "js", "js-other"].map(|client| common::key(home.path(), client));
     let database = home.path().join("dialogs.db");
     let env = [
         ("PARLANCE_API_KEYS", "required"),
@@ -55,29 +39,6 @@ async fn server(upstream: &FakeStreamingOpenAi) -> (Server, [String; 4]) {
         ("PARLANCE_PLUGIN_OPENAI_CHAT_BASE_URL", base.as_str()),
     ];
     (Server::start_in(home, &env, &["--config", "parlance.toml"]).await, keys)
-}
-
-/// Runs a client script; its last line of output is its JSON summary.
-fn run(program: &str, script: &Path, base_url: &str, keys: [&str; 2]) -> Value {
-    let out = std::process::Command::new(program)
-        .arg(script)
-        .args([base_url, keys[0], keys[1]])
-        .current_dir(script.parent().unwrap())
-        .output()
-        .unwrap_or_else(|e| panic!("{program} runs (scripts/setup.sh --tests installs the clients): {e}"));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{} failed:\n{stdout}\n{}",
-        script.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(stdout.lines().last().unwrap_or_default()).unwrap()
-}
-
-fn python() -> String {
-    let venv = repo().join(".venv/bin/python3");
-    if venv.exists() { venv.to_string_lossy().into_owned() } else { "python3".into() }
 }
 
 /// Waits for the upstream to see one more stream closed early, within `within` of `since`.
@@ -104,7 +65,8 @@ async fn the_official_clients_drive_the_chat_models() {
     let base_url = format!("{}/v1", server.url(""));
 
     let closed = upstream.closed_early.lock().unwrap().len();
-    let summary = run(&python(), &repo().join("tests/openai-py/clients.py"), &base_url, [&py, &py_other]);
+    let script = common::repo().join("tests/openai-py/clients.py");
+    let summary = common::run_script(&common::python(), &script, &[&base_url, &py, &py_other]);
     // The client closed a 40-word reply after two chunks (≈ 1.2 s early): the upstream saw it close.
     assert!(upstream_closed(&upstream, closed, Duration::from_secs(2)).await, "{summary}");
     assert_eq!(summary["cut_off_code"], "upstream_unavailable", "{summary}");
@@ -132,7 +94,8 @@ async fn the_official_clients_drive_the_chat_models() {
     assert_eq!(dialog(&server, &js, "py-user").await["error"]["code"], "not_found");
 
     let closed = upstream.closed_early.lock().unwrap().len();
-    run("node", &repo().join("tests/openai-js/clients.mjs"), &base_url, [&js, &js_other]);
+    let script = common::repo().join("tests/openai-js/clients.mjs");
+    common::run_script("node", &script, &[&base_url, &js, &js_other]);
     assert!(upstream_closed(&upstream, closed, Duration::from_secs(2)).await);
     assert_eq!(dialog(&server, &js, "js-full").await["dialog"].as_array().unwrap().len(), 4);
 

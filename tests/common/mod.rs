@@ -8,7 +8,8 @@ pub mod server;
 pub mod upstream;
 
 use parlance::plugins::RuntimeConfig;
-use std::path::PathBuf;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
 
 /// A component built from `tests/fixtures/<crate>`.
 pub fn fixture(krate: &str) -> PathBuf {
@@ -49,4 +50,45 @@ pub fn command(home: &std::path::Path) -> std::process::Command {
         .env("PARLANCE_CACHE_DIR", compile_cache_dir())
         .current_dir(home);
     cmd
+}
+
+/// The repository's root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+/// The Python of `.venv`, where `scripts/setup.sh --tests` installs the test tools, else the system's.
+pub fn python() -> String {
+    let venv = repo().join(".venv/bin/python3");
+    if venv.exists() { venv.to_string_lossy().into_owned() } else { "python3".into() }
+}
+
+/// A new API key acting as `client`, created by `parlance keys` in the database of `home`.
+pub fn key(home: &Path, client: &str) -> String {
+    let out = command(home)
+        .env("DATABASE_FILE", home.join("dialogs.db"))
+        .args(["keys", "create", "--name", client, "--client", client, "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice::<Value>(&out.stdout).unwrap()["key"].as_str().unwrap().to_owned()
+}
+
+/// Runs a test script written in another language from its own folder; its last line of output is
+/// its JSON summary.
+pub fn run_script(program: &str, script: &Path, args: &[&str]) -> Value {
+    let out = std::process::Command::new(program)
+        .arg(script)
+        .args(args)
+        .current_dir(script.parent().unwrap())
+        .output()
+        .unwrap_or_else(|e| panic!("{program} runs (scripts/setup.sh --tests installs the test tools): {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{} failed:\n{stdout}\n{}",
+        script.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(stdout.lines().last().unwrap_or_default()).unwrap()
 }

@@ -99,11 +99,14 @@ impl Auth {
     }
 }
 
-/// Routes anyone may call: the health checks a load balancer polls, and the documentation.
+/// Routes anyone may call: the health checks a load balancer polls, the documentation, and the
+/// playground's page and assets (whose calls to the API carry the key typed into it).
 fn is_public(path: &str) -> bool {
     matches!(path, "/health" | "/v1/server/status" | "/openapi.json")
         || path.starts_with("/docs")
         || path.starts_with("/redoc")
+        || path == "/playground"
+        || path.starts_with("/playground/")
 }
 
 /// What the key check decides without waiting: the request is admitted as a client, refused, or its

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod docs;
 pub mod listener;
 pub mod ops;
+mod playground;
 mod settings;
 mod state;
 
@@ -42,6 +43,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::openai::routes::routes())
         .merge(ops::routes())
         .merge(docs::routes(document))
+        .merge(playground::routes(state.auth.is_some()))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(config.max_body_bytes()));

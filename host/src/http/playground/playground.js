@@ -1,0 +1,351 @@
+// The playground: one page over the REST API of the server that serves it (same origin, every request
+// under the page's content security policy). Paraphrase candidates with their scores as bars, two
+// providers side by side, a pair evaluated, and a streamed chat with the character.
+
+const $ = (id) => document.getElementById(id);
+
+/** An API error as the server words it: `{"error": {"code", "message"}}` and the status. */
+class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+
+  toString() {
+    return `${this.status ? `${this.status} ` : ""}${this.code}: ${this.message}`;
+  }
+}
+
+/** The headers every call carries: the API key, when one is typed in. */
+function headers(extra = {}) {
+  const key = $("api-key").value.trim();
+  return key ? { ...extra, Authorization: `Bearer ${key}` } : extra;
+}
+
+/** The error a failed response carries, or its status when the body is not the API's error shape. */
+async function failure(response) {
+  const text = await response.text();
+  try {
+    const { error } = JSON.parse(text);
+    if (error && error.code) return new ApiError(response.status, error.code, error.message ?? "");
+  } catch {
+    // Not JSON: the status and the text say what there is to say.
+  }
+  return new ApiError(response.status, `http_${response.status}`, text || response.statusText);
+}
+
+async function send(path, init) {
+  try {
+    return await fetch(path, init);
+  } catch (e) {
+    if (e.name === "AbortError") throw e;
+    throw new ApiError(0, "network_error", `the server could not be reached (${e.message})`);
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, headers: headers(body === undefined ? {} : { "Content-Type": "application/json" }) };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  const response = await send(path, init);
+  if (!response.ok) throw await failure(response);
+  return response.json();
+}
+
+function showError(id, error) {
+  const element = $(id);
+  element.textContent = error ? String(error) : "";
+  element.hidden = !error;
+}
+
+/** Runs `work` when `form` is submitted, with its buttons off meanwhile and any failure shown in `errorId`. */
+function onSubmit(formId, errorId, work) {
+  const form = $(formId);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    showError(errorId, null);
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      await work();
+    } catch (e) {
+      showError(errorId, e);
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// ---- Providers -------------------------------------------------------------------------------------
+
+async function loadProviders() {
+  showError("global-error", null);
+  let list;
+  try {
+    list = await call("GET", "/providers");
+  } catch (e) {
+    showError("global-error", e);
+    list = { providers: [] };
+  }
+  const fieldset = $("providers");
+  fieldset.replaceChildren(element("legend", "", "Providers"));
+  for (const provider of list.providers) {
+    const box = element("input");
+    box.type = "checkbox";
+    box.value = provider.id;
+    box.checked = provider.default && provider.available;
+    box.disabled = !provider.available;
+    const label = element("label", provider.available ? "" : "unavailable");
+    label.title = provider.available ? provider.name : `not available: ${provider.unavailable_reason ?? "not configured"}`;
+    label.append(box, ` ${provider.id} `, element("span", "muted", provider.default_model));
+    fieldset.append(label);
+  }
+  if (list.providers.length === 0) fieldset.append(element("span", "muted", "no providers"));
+  const available = list.providers.filter((p) => p.available).map((p) => p.id);
+  for (const [id, pick] of [["compare-a", 0], ["compare-b", 1]]) {
+    const select = $(id);
+    select.replaceChildren(...available.map((p) => new Option(p, p)));
+    select.value = available[Math.min(pick, available.length - 1)] ?? "";
+  }
+}
+
+function checkedProviders() {
+  return [...$("providers").querySelectorAll("input:checked")].map((box) => box.value);
+}
+
+// ---- Paraphrase candidates --------------------------------------------------------------------------
+
+/** The request for the text and selection above, from `providerIds` (none: the server's default). */
+function paraphraseRequest(providerIds) {
+  const body = { text: $("text").value };
+  if (providerIds.length === 1) body.provider = providerIds[0];
+  if (providerIds.length > 1) body.providers = providerIds;
+  const count = $("count").value.trim();
+  // Sent as typed unless it is the default, so that the server, which knows its maximum, judges it.
+  if (count !== "1") body.candidates = count === "" ? null : Number(count);
+  const rankBy = $("rank-by").value.trim();
+  if (rankBy) body.rank_by = rankBy;
+  const floor = $("floor-name").value.trim();
+  if (floor) body.min_scores = { [floor]: $("floor-value").value === "" ? null : Number($("floor-value").value) };
+  return body;
+}
+
+/**
+ * The candidates of an answer. A server or request without candidates answers one paraphrase: it
+ * becomes the one candidate, scored by `/evaluate`, and goes through the same rendering as a list.
+ */
+async function candidatesOf(answer) {
+  if (Array.isArray(answer.candidates)) return { candidates: answer.candidates, warnings: [] };
+  const scored = await evaluate(answer.original, answer.paraphrase);
+  const candidate = {
+    text: answer.paraphrase,
+    provider: answer.provider,
+    model: answer.model,
+    scores: scored.evaluation,
+    passed: null,
+  };
+  return { candidates: [candidate], warnings: scored.warnings };
+}
+
+async function paraphrase(providerIds) {
+  const answer = await call("POST", "/paraphrase", paraphraseRequest(providerIds));
+  return { answer, ...(await candidatesOf(answer)) };
+}
+
+function renderCandidates(container, { answer, candidates, warnings }) {
+  const facts = [`${candidates.length} candidate${candidates.length === 1 ? "" : "s"}`];
+  if (!Array.isArray(answer.candidates)) facts.push("scored by /evaluate");
+  if (answer.removed) {
+    facts.push(`removed: ${answer.removed.duplicates ?? 0} duplicate(s), ${answer.removed.unchanged ?? 0} unchanged`);
+  }
+  if (answer.cached) facts.push("cached");
+  if (answer.unchanged) facts.push("the best one is the original unchanged");
+  const list = element("ol", "candidates");
+  candidates.forEach((candidate, index) => {
+    const verdict = candidate.passed === true ? "passed" : candidate.passed === false ? "failed" : "";
+    const item = element("li", `candidate ${verdict}`.trim());
+    const meta = element("p", "meta");
+    meta.append(element("span", "rank", `#${index + 1}`), `${candidate.provider} · ${candidate.model}`);
+    if (verdict) meta.append(` · ${verdict === "passed" ? "passed the floors" : "below a floor"}`);
+    item.append(meta, element("p", "text", candidate.text), scoreBars(candidate.scores));
+    list.append(item);
+  });
+  container.replaceChildren(element("p", "summary", facts.join(" · ")), list);
+  for (const warning of warnings) container.append(element("p", "muted", warning));
+}
+
+/**
+ * A full bar's value for each score: sacreBLEU's scores (the bundled `bleu` metric) are on 0..100,
+ * every other bundled score on 0..1, which is also what a score not named here is drawn on.
+ */
+const FULL_BAR = { bleu: 100, chrf: 100, ter: 100 };
+
+/** Scores as bars, the value printed beside each; names seen here are offered as rankings and floors. */
+function scoreBars(scores) {
+  const list = element("dl", "scores");
+  const names = $("score-names");
+  for (const [name, value] of Object.entries(scores ?? {})) {
+    if (typeof value !== "number") continue;
+    const bar = element("span", name === "overall_score" ? "bar overall" : "bar");
+    const fill = element("span");
+    fill.style.width = `${Math.max(0, Math.min(1, value / (FULL_BAR[name] ?? 1))) * 100}%`;
+    bar.append(fill);
+    const cell = element("dd");
+    cell.append(bar);
+    const row = [element("dt", "", name), cell, element("dd", "value", value.toFixed(3))];
+    row[0].dataset.score = name;
+    row[2].dataset.score = name;
+    list.append(...row);
+    if (name !== "overall_score" && ![...names.options].some((o) => o.value === name)) names.append(new Option(name));
+  }
+  return list;
+}
+
+onSubmit("paraphrase-form", "paraphrase-error", async () => {
+  $("paraphrase-result").replaceChildren();
+  renderCandidates($("paraphrase-result"), await paraphrase(checkedProviders()));
+});
+
+onSubmit("compare-form", "compare-error", async () => {
+  const sides = [
+    [$("compare-a").value, $("compare-left")],
+    [$("compare-b").value, $("compare-right")],
+  ];
+  for (const [, column] of sides) column.replaceChildren(element("p", "muted", "waiting…"));
+  // Each side stands alone: one provider's failure is shown in its column beside the other's answer.
+  await Promise.all(
+    sides.map(async ([provider, column]) => {
+      const title = element("h3", "summary", provider || "(no provider)");
+      try {
+        renderCandidates(column, await paraphrase(provider ? [provider] : []));
+        column.prepend(title);
+      } catch (e) {
+        const error = element("p", "error", String(e));
+        error.setAttribute("role", "alert");
+        column.replaceChildren(title, error);
+      }
+    }),
+  );
+});
+
+// ---- Evaluate ------------------------------------------------------------------------------------------
+
+function evaluate(original, paraphrase) {
+  return call("POST", "/evaluate", { original, paraphrase, include_semantic: $("semantic").checked });
+}
+
+onSubmit("evaluate-form", "evaluate-error", async () => {
+  $("evaluate-result").replaceChildren();
+  const scored = await evaluate($("eval-original").value, $("eval-paraphrase").value);
+  const weights = Object.entries(scored.weights)
+    .map(([name, weight]) => `${name} ${weight}`)
+    .join(", ");
+  $("evaluate-result").append(scoreBars(scored.evaluation), element("p", "muted", `overall weights: ${weights}`));
+  for (const warning of scored.warnings) $("evaluate-result").append(element("p", "muted", warning));
+});
+
+// ---- Chat ------------------------------------------------------------------------------------------------
+
+/** The events of a server-sent event stream, as `{type, data}`; comments (keep-alives) are skipped. */
+async function* serverSentEvents(body) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer = (buffer + value).replace(/\r\n/g, "\n");
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let type = "message";
+      const data = [];
+      for (const line of block.split("\n")) {
+        if (line === "" || line.startsWith(":")) continue;
+        const colon = line.indexOf(":");
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const text = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (field === "event") type = text;
+        if (field === "data") data.push(text);
+      }
+      if (data.length > 0) yield { type, data: data.join("\n") };
+    }
+  }
+}
+
+function bubble(className, who, text) {
+  const item = element("li", className);
+  item.append(element("span", "who", who), element("span", "body", text));
+  $("chat-log").append(item);
+  return item;
+}
+
+let stopChat = null;
+$("chat-stop").addEventListener("click", () => stopChat?.abort());
+
+onSubmit("chat-form", "chat-error", async () => {
+  const character = $("chat-character").value;
+  const body = { user_id: $("chat-user").value, message: $("chat-message").value, to_name: character };
+  bubble("user", "You", body.message);
+  const reply = bubble("character streaming", character, "");
+  const text = reply.querySelector(".body");
+  const note = (words) => reply.append(element("span", "note", words));
+  const controller = new AbortController();
+  stopChat = controller;
+  $("chat-stop").disabled = false;
+  try {
+    const response = await send("/v1/waifu", {
+      method: "POST",
+      headers: headers({ "Content-Type": "application/json", Accept: "text/event-stream" }),
+      body: JSON.stringify(body),
+      signal: controller.signal,
+    });
+    if (!response.ok) {
+      reply.remove();
+      throw await failure(response);
+    }
+    for await (const event of serverSentEvents(response.body)) {
+      const data = JSON.parse(event.data);
+      if (event.type === "delta") {
+        text.textContent += data.text;
+        if (data.fallback) reply.classList.add("fallback");
+      } else if (event.type === "done") {
+        text.textContent = data.response;
+        const facts = [data.indices?.length ? `stored as entries ${data.indices.join(", ")}` : "not stored"];
+        if (data.fallback) facts.push("the model failed: the default response");
+        if (data.model) facts.push(data.model);
+        if (data.finish_reason) facts.push(`finish: ${data.finish_reason}`);
+        note(facts.join(" · "));
+        return;
+      } else if (event.type === "error") {
+        reply.classList.add("cut");
+        note("cut off: not stored");
+        throw new ApiError(0, data.error?.code ?? "stream_error", data.error?.message ?? event.data);
+      }
+    }
+    reply.classList.add("cut");
+    note("cut off: not stored");
+    throw new ApiError(0, "stream_ended", "the stream ended before the reply was complete");
+  } catch (e) {
+    if (e.name !== "AbortError") throw e;
+    reply.classList.add("cut");
+    note("stopped: not stored");
+  } finally {
+    reply.classList.remove("streaming");
+    $("chat-stop").disabled = true;
+    stopChat = null;
+  }
+});
+
+// ---- Start -------------------------------------------------------------------------------------------------
+
+if (document.body.dataset.apiKeys === "required") $("key-field").hidden = false;
+$("api-key").addEventListener("change", loadProviders);
+loadProviders();

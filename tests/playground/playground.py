@@ -1,0 +1,250 @@
+"""The playground page (/playground) clicked through in headless Chromium with Playwright (pinned in
+scripts/requirements-test.txt; the browser is Debian's chromium, never one Playwright downloads), run by
+tests/playground.rs against the real binary in front of local upstream fakes. Each feature is checked
+against what the API itself answers to the same request, so the page must show what the server says,
+whether or not the server returns paraphrase candidates. Every check raises on failure; the last line
+printed is a JSON summary for the Rust side.
+
+Usage: playground.py KEYED_URL KEY OPEN_URL SCREENSHOT
+  KEYED_URL  a server with API keys required, KEY one of its keys
+  OPEN_URL   a server without API keys
+"""
+
+import json
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from playwright.sync_api import expect, sync_playwright
+
+keyed_url, key, open_url, screenshot = sys.argv[1:5]
+summary = {}
+TIMEOUT_MS = 60_000
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+def api(base, method, path, body=None, key=None):
+    """The API's own answer to a request: (status, JSON body)."""
+    request = urllib.request.Request(base + path, method=method)
+    if body is not None:
+        request.data = json.dumps(body).encode()
+        request.add_header("Content-Type", "application/json")
+    if key:
+        request.add_header("Authorization", f"Bearer {key}")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+
+def shown_scores(scores):
+    """The scores a `dl.scores` shows: each one's printed value, and each bar's width."""
+    values = {
+        dt.get_attribute("data-score"): float(dd.inner_text())
+        for dt, dd in zip(scores.locator("dt").all(), scores.locator("dd.value").all())
+    }
+    widths = scores.locator(".bar > span").evaluate_all("spans => spans.map(s => s.style.width)")
+    return {"scores": values, "bars": widths}
+
+
+def shown_candidates(container):
+    """The candidates a result column shows: each one's provider line, text and scores."""
+    return [
+        {"meta": item.locator(".meta").inner_text(), "text": item.locator(".text").inner_text(),
+         **shown_scores(item.locator("dl.scores"))}
+        for item in container.locator("li.candidate").all()
+    ]
+
+
+def expected_candidates(base, body, semantic=True):
+    """What the page must show for `body`: the answer's candidates, or its one paraphrase scored by /evaluate."""
+    status, answer = api(base, "POST", "/paraphrase", body, key)
+    assert status == 200, (status, answer)
+    if "candidates" in answer:
+        return answer, answer["candidates"]
+    status, scored = api(base, "POST", "/evaluate", {"original": answer["original"], "paraphrase": answer["paraphrase"],
+                                                     "include_semantic": semantic}, key)
+    assert status == 200, (status, scored)
+    return answer, [{"text": answer["paraphrase"], "provider": answer["provider"], "model": answer["model"],
+                     "scores": scored["evaluation"]}]
+
+
+def same_candidates(shown, expected):
+    assert len(shown) == len(expected), (shown, expected)
+    for rank, (page, api_answer) in enumerate(zip(shown, expected), start=1):
+        assert page["text"] == api_answer["text"], (page, api_answer)
+        assert page["meta"].startswith(f"#{rank}") and api_answer["provider"] in page["meta"], (page, api_answer)
+        numbers = {k: v for k, v in api_answer["scores"].items() if isinstance(v, (int, float))}
+        assert numbers, api_answer
+        assert set(page["scores"]) == set(numbers), (page, api_answer)
+        for name, value in numbers.items():
+            assert abs(page["scores"][name] - value) <= 0.0005 + 1e-9, (name, page, api_answer)
+        # Each bar is as long as its score: sacreBLEU's on 0..100, the others on 0..1.
+        for width, (name, value) in zip(page["bars"], numbers.items()):
+            full = 100 if name in ("bleu", "chrf", "ter") else 1
+            assert abs(float(width.rstrip("%")) - max(0.0, min(1.0, value / full)) * 100) < 0.01, (name, width, value)
+
+
+with sync_playwright() as playwright:
+    browser = playwright.chromium.launch(
+        executable_path="/usr/bin/chromium",
+        headless=True,
+        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+              "--disable-sync", "--disable-quic", "--no-first-run",
+              # Every other host name resolves to nothing, so a request that tries to leave the
+              # server fails here rather than reaching out; the request log below records it either way.
+              "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+    )
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    requests, problems = [], []
+    context.on("request", lambda r: requests.append(r.url))
+    page = context.new_page()
+    page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
+    page.on("console", lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None)
+
+    # The page and its policy; with keys required it asks for a key, and says why until it has one.
+    response = page.goto(keyed_url + "/playground")
+    assert response.status == 200, response.status
+    policy = response.headers["content-security-policy"]
+    assert "default-src 'none'" in policy and "connect-src 'self'" in policy and "unsafe" not in policy, policy
+    expect(page.locator("#key-field")).to_be_visible()
+    expect(page.locator("#global-error")).to_contain_text("401 missing_api_key")
+    page.click("#paraphrase-go")
+    expect(page.locator("#paraphrase-error")).to_contain_text("401 missing_api_key")
+    page.fill("#api-key", "not-a-key")
+    page.dispatch_event("#api-key", "change")
+    expect(page.locator("#global-error")).to_contain_text("401 invalid_api_key")
+    page.fill("#api-key", key)
+    page.dispatch_event("#api-key", "change")
+    expect(page.locator("#global-error")).to_be_hidden()
+    status, providers = api(keyed_url, "GET", "/providers", key=key)
+    available = sorted(p["id"] for p in providers["providers"] if p["available"])
+    offered = page.locator("#providers input:not([disabled])").evaluate_all("boxes => boxes.map(b => b.value)")
+    assert sorted(offered) == available, (offered, providers)
+    unavailable = page.locator("#providers input[disabled]").count()
+    assert unavailable == len(providers["providers"]) - len(available), providers
+    summary["providers"] = available
+
+    # Paraphrase: one candidate from the offline provider, scored by /evaluate.
+    text = "The committee postponed the meeting because several members could not attend."
+    page.fill("#text", text)
+    for box in page.locator("#providers input:not([disabled])").all():
+        box.set_checked(box.get_attribute("value") == "offline")
+    page.click("#paraphrase-go")
+    result = page.locator("#paraphrase-result")
+    expect(result.locator("li.candidate")).to_have_count(1)
+    _, expected = expected_candidates(keyed_url, {"text": text, "provider": "offline"})
+    same_candidates(shown_candidates(result), expected)
+    expect(page.locator("#paraphrase-error")).to_be_hidden()
+
+    # Several candidates, ranked: the page shows what the API answers to the same request.
+    page.fill("#count", "3")
+    page.fill("#rank-by", "diversity")
+    page.click("#paraphrase-go")
+    answer, expected = expected_candidates(keyed_url, {"text": text, "provider": "offline", "candidates": 3,
+                                                       "rank_by": "diversity"})
+    expect(result.locator("li.candidate")).to_have_count(len(expected))
+    expect(result.locator(".summary")).to_contain_text(f"{len(expected)} candidate")
+    same_candidates(shown_candidates(result), expected)
+    summary["candidates_shown"] = len(expected)
+    summary["server_returns_candidates"] = "candidates" in answer
+
+    # An API error is shown, named by its code, and the earlier result is gone.
+    page.fill("#text", "   ")
+    page.click("#paraphrase-go")
+    expect(page.locator("#paraphrase-error")).to_contain_text("422")
+    status, refused = api(keyed_url, "POST", "/paraphrase", {"text": "   ", "provider": "offline", "candidates": 3,
+                                                              "rank_by": "diversity"}, key)
+    assert status == 422, refused
+    expect(page.locator("#paraphrase-error")).to_contain_text(refused["error"]["code"])
+    expect(page.locator("#paraphrase-error")).to_contain_text(refused["error"]["message"])
+    expect(result.locator("li.candidate")).to_have_count(0)
+    page.fill("#text", text)
+    page.fill("#count", "1")
+    page.fill("#rank-by", "")
+
+    # Side by side: the offline provider and the OpenAI-compatible one, each in its column.
+    other = next(p for p in available if p != "offline")
+    page.select_option("#compare-a", "offline")
+    page.select_option("#compare-b", other)
+    page.click("#compare-go")
+    for column, provider in (("#compare-left", "offline"), ("#compare-right", other)):
+        expect(page.locator(f"{column} li.candidate")).to_have_count(1)
+        expect(page.locator(f"{column} h3")).to_have_text(provider)
+        _, expected = expected_candidates(keyed_url, {"text": text, "provider": provider})
+        same_candidates(shown_candidates(page.locator(column)), expected)
+    summary["compared"] = ["offline", other]
+
+    # Evaluate a pair: every score as a bar, as /evaluate computes it.
+    page.fill("#eval-original", "The cat sat on the mat.")
+    page.fill("#eval-paraphrase", "A cat was sitting on the rug.")
+    page.click("#evaluate-go")
+    scores = page.locator("#evaluate-result dl.scores")
+    expect(scores).to_be_visible()
+    _, scored = api(keyed_url, "POST", "/evaluate", {"original": "The cat sat on the mat.",
+                                                     "paraphrase": "A cat was sitting on the rug.",
+                                                     "include_semantic": True}, key)
+    same_candidates([{"meta": "#1 pair", "text": "", **shown_scores(scores)}],
+                    [{"text": "", "provider": "pair", "scores": scored["evaluation"]}])
+    summary["evaluated_scores"] = sorted(k for k, v in scored["evaluation"].items() if isinstance(v, (int, float)))
+
+    # Chat, streamed: every version of the reply the page showed, recorded as it changes.
+    page.evaluate("""() => {
+        window.replyVersions = [];
+        new MutationObserver(() => {
+            const body = document.querySelector('#chat-log li.character:last-child .body');
+            const text = body ? body.textContent : '';
+            if (text && window.replyVersions.at(-1) !== text) window.replyVersions.push(text);
+        }).observe(document.getElementById('chat-log'), {subtree: true, childList: true, characterData: true});
+    }""")
+    page.fill("#chat-user", "browser-user")
+    page.fill("#chat-message", "Hello there!")
+    page.click("#chat-go")
+    reply = page.locator("#chat-log li.character").last
+    expect(reply.locator(".note")).to_contain_text("stored as entries 0, 1")
+    expect(reply.locator(".body")).to_have_text("word0 word1 word2 word3 word4 ")
+    versions = page.evaluate("window.replyVersions")
+    # Written as it arrived: each delta showed on its own, each version the next one's beginning.
+    assert versions[0] == "word0 " and versions[-1] == "word0 word1 word2 word3 word4 ", versions
+    assert len(versions) == 5 and all(b.startswith(a) for a, b in zip(versions, versions[1:])), versions
+    expect(page.locator("#chat-error")).to_be_hidden()
+    summary["chat_versions"] = len(versions)
+
+    # A stream that fails after its first deltas: the error is shown and the partial reply marked.
+    page.fill("#chat-message", "Please DIE now")
+    page.click("#chat-go")
+    expect(page.locator("#chat-error")).to_contain_text("upstream")
+    cut = page.locator("#chat-log li.character").last
+    expect(cut).to_have_class("character cut")
+    expect(cut.locator(".note")).to_contain_text("not stored")
+    summary["chat_error"] = page.locator("#chat-error").inner_text()
+
+    # A message the service refuses comes back before any event, as a JSON 422.
+    page.fill("#chat-user", "a/b")
+    page.fill("#chat-message", "Hello")
+    page.click("#chat-go")
+    expect(page.locator("#chat-error")).to_contain_text("422")
+    page.fill("#chat-user", "browser-user")
+
+    page.screenshot(path=screenshot, full_page=True)
+
+    # Without keys: no key field, and the page works as it is.
+    plain = context.new_page()
+    plain.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
+    plain.goto(open_url + "/playground")
+    expect(plain.locator("#providers input:checked")).not_to_have_count(0)
+    expect(plain.locator("#key-field")).to_be_hidden()
+    plain.click("#paraphrase-go")
+    expect(plain.locator("#paraphrase-result li.candidate")).to_have_count(1)
+    expect(plain.locator("#paraphrase-error")).to_be_hidden()
+
+    browser.close()
+
+assert not problems, problems
+servers = {urllib.parse.urlsplit(u).netloc for u in (keyed_url, open_url)}
+outside = sorted({u for u in requests if urllib.parse.urlsplit(u).netloc not in servers})
+assert not outside, f"requests outside the servers: {outside}"
+summary["requests"] = len(requests)
+print(json.dumps(summary))
