@@ -24,3 +24,4 @@ mod providers;
 mod python_metric;
 mod sandbox;
 mod streaming;
+mod telemetry;

@@ -21,7 +21,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    parlance::telemetry::init(&config.logging.level, cli.verbose);
+    parlance::telemetry::init(&config.logging.level, &config.telemetry, cli.verbose);
     config.warn_deprecated();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
@@ -30,7 +30,9 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(cli::run(cli, config)) {
+    let outcome = runtime.block_on(cli::run(cli, config));
+    parlance::telemetry::shutdown();
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");

@@ -1,10 +1,11 @@
 //! Prometheus metrics for `GET /metrics`: requests by route and status, plugin calls by plugin id and
 //! outcome with latency histograms, cache hits and misses, and rate-limit rejections; written as
 //! OpenMetrics 1.0.0 or as the Prometheus text format 0.0.4. Every label set known at start (each
-//! plugin and outcome, each documented route and status, each provider's rejections) is exposed from
+//! plugin and outcome, each documented route and status, each provider's rejections, each reason a
+//! span was dropped before the trace collector had it) is exposed from
 //! the start with its zero, so that a family never appears only after its first event.
 
-use crate::plugins::api::{CallError, CallFailure, CallObserver, PluginKind};
+use crate::plugins::api::{CallError, CallObserver, PluginKind};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -53,7 +54,7 @@ pub const OPENMETRICS: &str = "application/openmetrics-text; version=1.0.0; char
 /// The media type of [`Metrics::render_prometheus_text`].
 pub const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
 
-/// The `outcome` label of a plugin call: `ok`, or what went wrong.
+/// The `outcome` label of a plugin call: `ok`, or what went wrong ([`crate::plugins::api::CallFailure::label`]).
 const OUTCOMES: &[&str] = &[
     "ok",
     "plugin_error",
@@ -67,21 +68,6 @@ const OUTCOMES: &[&str] = &[
     "memory_budget",
     "streams_full",
 ];
-
-fn outcome_label(failure: &CallFailure) -> &'static str {
-    match failure {
-        CallFailure::Reported(_) => "plugin_error",
-        CallFailure::Deadline(_) => "timeout",
-        CallFailure::MemoryLimit { .. } => "memory_limit",
-        CallFailure::Trap(_) => "trap",
-        CallFailure::InvalidOutput(_) => "invalid_output",
-        CallFailure::NotStarted(_) => "not_started",
-        CallFailure::Busy { .. } => "busy",
-        CallFailure::ClientBusy { .. } => "client_busy",
-        CallFailure::MemoryBudget { .. } => "memory_budget",
-        CallFailure::StreamsFull { .. } => "streams_full",
-    }
-}
 
 /// OpenMetrics text rewritten as the Prometheus text format 0.0.4. The two differ, for what this
 /// registry writes, in three ways: a counter's `# HELP` and `# TYPE` name its samples' `_total` name,
@@ -186,6 +172,11 @@ impl Metrics {
             "Plugin call latency by plugin id",
             plugin_duration.clone(),
         );
+        registry.register(
+            "trace_spans_dropped",
+            "Finished spans that never reached the trace collector, by reason",
+            crate::telemetry::SPANS_DROPPED.clone(),
+        );
         registry.register("cache_hits", "Paraphrase response-cache hits", cache_hits.clone());
         registry.register("cache_misses", "Paraphrase response-cache misses", cache_misses.clone());
         registry.register(
@@ -278,7 +269,7 @@ impl Metrics {
     pub fn observe_plugin_call(&self, plugin: &str, outcome: Result<(), &CallError>, elapsed: Duration) {
         let outcome = match outcome {
             Ok(()) => "ok",
-            Err(e) => outcome_label(&e.failure),
+            Err(e) => e.failure.label(),
         };
         self.plugin_calls
             .get_or_create(&PluginCallLabels { plugin: plugin.to_owned(), outcome: outcome.to_owned() })
@@ -331,6 +322,7 @@ mod tests {
             "cache_hits",
             "cache_misses",
             "rate_limit_rejections",
+            "trace_spans_dropped",
         ] {
             assert!(openmetrics.contains(&format!("# TYPE parlance_{family} ")), "{family}: {openmetrics}");
         }

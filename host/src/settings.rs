@@ -18,7 +18,7 @@ use crate::plugins::api::PluginKind;
 use crate::plugins::defaults::{OFFLINE_PROVIDER, OPENROUTER_PROVIDER};
 use crate::plugins::spec::PluginSpec;
 use crate::store::StoreConfig;
-use crate::telemetry::LoggingConfig;
+use crate::telemetry::{LoggingConfig, TelemetryConfig};
 use crate::upstream::TlsConfig;
 use std::path::{Path, PathBuf};
 
@@ -27,6 +27,7 @@ pub struct Config {
     /// The file the configuration came from, if any.
     pub file: Option<PathBuf>,
     pub logging: LoggingConfig,
+    pub telemetry: TelemetryConfig,
     pub server: ServerConfig,
     pub auth: AuthConfig,
     pub paraphrase: ParaphraseConfig,
@@ -53,6 +54,7 @@ type Rows = fn() -> Vec<Row>;
 /// Every section, in the order the documentation lists them, with its table's name.
 const SECTIONS: &[(&str, Rows)] = &[
     (LoggingConfig::NAME, config::rows::<LoggingConfig>),
+    (TelemetryConfig::NAME, config::rows::<TelemetryConfig>),
     (ServerConfig::NAME, config::rows::<ServerConfig>),
     (AuthConfig::NAME, config::rows::<AuthConfig>),
     (ParaphraseConfig::NAME, config::rows::<ParaphraseConfig>),
@@ -99,6 +101,7 @@ impl Config {
         };
         let mut sources = Sources::new(layers, env);
         let logging = sources.section::<LoggingConfig>();
+        let telemetry = sources.section::<TelemetryConfig>();
         let server = sources.section::<ServerConfig>();
         let auth = sources.section::<AuthConfig>();
         let paraphrase = sources.section::<ParaphraseConfig>();
@@ -125,6 +128,7 @@ impl Config {
         let mut config = Config {
             file,
             logging,
+            telemetry,
             server,
             auth,
             paraphrase,

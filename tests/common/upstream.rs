@@ -22,7 +22,16 @@ pub async fn serve(router: Router) -> SocketAddr {
 #[derive(Clone, Debug, Default)]
 pub struct Seen {
     pub authorization: Option<String>,
+    /// The W3C trace context the request carried.
+    pub traceparent: Option<String>,
     pub body: Value,
+}
+
+impl Seen {
+    fn of(headers: &HeaderMap, body: Value) -> Seen {
+        let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+        Seen { authorization: header("authorization"), traceparent: header("traceparent"), body }
+    }
 }
 
 /// An OpenAI chat-completions server. The requested model picks the behaviour: `fail-401`,
@@ -74,10 +83,9 @@ async fn chat_completions(
     body: String,
 ) -> Response {
     let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-    let authorization = headers.get("authorization").and_then(|v| v.to_str().ok()).map(str::to_owned);
     let count = {
         let mut seen = seen.lock().unwrap();
-        seen.push(Seen { authorization, body: body.clone() });
+        seen.push(Seen::of(&headers, body.clone()));
         seen.len()
     };
     let model = body["model"].as_str().unwrap_or_default().to_owned();
@@ -541,8 +549,7 @@ pub fn fake_embedding(text: &str) -> Vec<f32> {
 
 async fn embeddings(State(seen): State<Arc<Mutex<Vec<Seen>>>>, headers: HeaderMap, body: String) -> Response {
     let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-    let authorization = headers.get("authorization").and_then(|v| v.to_str().ok()).map(str::to_owned);
-    seen.lock().unwrap().push(Seen { authorization, body: body.clone() });
+    seen.lock().unwrap().push(Seen::of(&headers, body.clone()));
     let Some(inputs) = body["input"].as_array() else {
         return (StatusCode::BAD_REQUEST, axum::Json(json!({"error": {"message": "no input"}})))
             .into_response();

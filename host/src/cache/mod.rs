@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
+use tracing::Instrument;
 
 /// What is cached for one paraphrase.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -94,6 +95,13 @@ impl ResponseCache {
         if !self.enabled() {
             return None;
         }
+        let span = tracing::info_span!(target: crate::telemetry::TARGET, "cache.get", parlance.cache.backend = self.backend());
+        let value = self.lookup(key).instrument(span.clone()).await;
+        crate::telemetry::attribute(&span, "parlance.cache.hit", value.is_some());
+        value
+    }
+
+    async fn lookup(&self, key: &str) -> Option<CachedParaphrase> {
         let raw = match &self.redis {
             Some(redis) => {
                 match redis.run(|mut c| async move { c.get::<_, Option<String>>(key).await }).await {
@@ -116,6 +124,16 @@ impl ResponseCache {
         if !self.enabled() {
             return;
         }
+        let span = tracing::info_span!(target: crate::telemetry::TARGET, "cache.put", parlance.cache.backend = self.backend());
+        self.store(key, value).instrument(span).await;
+    }
+
+    /// Where entries go: `redis` (with the memory fallback) or `memory`.
+    fn backend(&self) -> &'static str {
+        if self.redis.is_some() { "redis" } else { "memory" }
+    }
+
+    async fn store(&self, key: &str, value: &CachedParaphrase) {
         let Ok(raw) = serde_json::to_string(value) else { return };
         if let Some(redis) = &self.redis {
             let secs = self.ttl.as_secs().max(1);

@@ -29,6 +29,7 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 use tower::{Layer, Service};
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
+use tracing::Instrument;
 
 /// The whole application, kept apart from serving so that tests can call it without a socket.
 pub fn app(state: AppState) -> Router {
@@ -146,9 +147,24 @@ where
         let method = method_label(request.method());
         let started = Instant::now();
         let metrics = self.metrics.clone();
-        let response = self.inner.call(request);
+        // The request's span, the root of its trace or the continuation of the caller's.
+        let span = tracing::info_span!(
+            target: crate::telemetry::TARGET,
+            "request",
+            otel.name = %format_args!("{method} {route}"),
+            otel.kind = "server",
+            http.request.method = method,
+            http.route = %route,
+        );
+        crate::telemetry::continue_trace(&span, request.headers());
+        let response = self.inner.call(request).instrument(span.clone());
         Box::pin(async move {
             let response = response.await?;
+            let status = response.status();
+            crate::telemetry::attribute(&span, "http.response.status_code", i64::from(status.as_u16()));
+            if status.is_server_error() {
+                crate::telemetry::attribute(&span, "error.type", status.as_str().to_owned());
+            }
             let labels = crate::metrics::RequestLabels {
                 route,
                 method: method.to_owned(),

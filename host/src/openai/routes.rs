@@ -222,7 +222,8 @@ async fn streamed(openai: Arc<OpenAiService>, opened: Opened, meta: Meta) -> Res
         queue: VecDeque::new(),
         ended: false,
     };
-    let events = futures::stream::unfold(state, Streaming::step);
+    // Read after this handler returns: its spans (the exchange stored at the end) stay in the request's trace.
+    let events = crate::telemetry::in_current_span(futures::stream::unfold(state, Streaming::step));
     let mut response = Sse::new(events).keep_alive(KeepAlive::new().interval(keepalive)).into_response();
     // Proxies such as nginx buffer responses unless told not to.
     response.headers_mut().insert("x-accel-buffering", HeaderValue::from_static("no"));

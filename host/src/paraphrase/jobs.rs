@@ -20,6 +20,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::sync::Notify;
+use tracing::Instrument;
 
 /// The `[jobs]` section.
 #[derive(Clone, Debug)]
@@ -284,8 +285,17 @@ impl JobService {
                     for item in items {
                         in_flight.fetch_add(1, Ordering::AcqRel);
                         let (service, in_flight) = (self.clone(), in_flight.clone());
+                        // Each item is a trace of its own, whatever request created its job.
+                        let span = tracing::info_span!(
+                            target: crate::telemetry::TARGET,
+                            "job.item",
+                            otel.name = "job item",
+                            parlance.job.id = %item.job_id,
+                            parlance.job.item = item.index as i64,
+                            parlance.provider = %item.provider,
+                        );
                         tokio::spawn(async move {
-                            service.work(item).await;
+                            service.work(item).instrument(span).await;
                             in_flight.fetch_sub(1, Ordering::AcqRel);
                             service.wake.notify_one();
                         });
@@ -339,12 +349,14 @@ impl JobService {
         // The store may be briefly unavailable; the claim holds meanwhile, and if it runs out another
         // replica does the item again, so the result is stored once either way.
         for attempt in 0..10u32 {
-            match self
-                .store
-                .jobs()
-                .finish_item(&self.replica, &item.job_id, item.index, result.clone(), now_millis())
-                .await
-            {
+            let finish = self.store.jobs().finish_item(
+                &self.replica,
+                &item.job_id,
+                item.index,
+                result.clone(),
+                now_millis(),
+            );
+            match self.store.traced("finish_item", finish).await {
                 Ok(_) => return,
                 Err(e) => {
                     tracing::warn!(job = %item.job_id, item = item.index, attempt, "cannot store a job item's result: {e}");

@@ -264,6 +264,25 @@ pub enum CallFailure {
     StreamsFull { share: u32, client: bool },
 }
 
+impl CallFailure {
+    /// What went wrong, in one word of a closed set: the `outcome` label of `/metrics` and the
+    /// `error.type` of a trace's plugin span.
+    pub fn label(&self) -> &'static str {
+        match self {
+            CallFailure::Reported(_) => "plugin_error",
+            CallFailure::Deadline(_) => "timeout",
+            CallFailure::MemoryLimit { .. } => "memory_limit",
+            CallFailure::Trap(_) => "trap",
+            CallFailure::InvalidOutput(_) => "invalid_output",
+            CallFailure::NotStarted(_) => "not_started",
+            CallFailure::Busy { .. } => "busy",
+            CallFailure::ClientBusy { .. } => "client_busy",
+            CallFailure::MemoryBudget { .. } => "memory_budget",
+            CallFailure::StreamsFull { .. } => "streams_full",
+        }
+    }
+}
+
 /// A failed plugin call: which plugin, what went wrong, and any outbound requests the sandbox refused,
 /// because those usually explain the failure.
 #[derive(Clone, Debug)]

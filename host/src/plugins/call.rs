@@ -9,7 +9,9 @@ use super::log::snippet;
 use super::sandbox::PluginState;
 use super::validate::validate_scores;
 use super::{Plugin, PluginHost};
+use crate::telemetry;
 use std::time::Instant;
+use tracing::Instrument;
 use wasmtime::{Store, Trap, UpdateDeadline};
 
 /// The largest paraphrase or chat reply the host accepts from a plugin.
@@ -28,9 +30,17 @@ impl PluginHost {
         text: &str,
         model: &str,
     ) -> Result<Paraphrased, CallError> {
+        let span = call_span(plugin, "text_completion", Some(model));
         let started = Instant::now();
-        let result = self.paraphrase_once(plugin, client, text, model).await;
+        let result = self.paraphrase_once(plugin, client, text, model).instrument(span.clone()).await;
         self.observe(plugin, started, &result);
+        traced(&span, &result, |out| {
+            telemetry::attribute(&span, "gen_ai.response.model", out.model.clone());
+            if telemetry::records_content() {
+                telemetry::attribute(&span, "gen_ai.input.messages", text.to_owned());
+                telemetry::attribute(&span, "gen_ai.output.messages", out.text.clone());
+            }
+        });
         result
     }
 
@@ -63,9 +73,16 @@ impl PluginHost {
         client: &str,
         request: &ChatRequest<'_>,
     ) -> Result<String, CallError> {
+        let span = call_span(plugin, "chat", None);
         let started = Instant::now();
-        let result = self.reply_once(plugin, client, request).await;
+        let result = self.reply_once(plugin, client, request).instrument(span.clone()).await;
         self.observe(plugin, started, &result);
+        traced(&span, &result, |reply| {
+            if telemetry::records_content() {
+                telemetry::attribute(&span, "gen_ai.input.messages", request.message.to_owned());
+                telemetry::attribute(&span, "gen_ai.output.messages", reply.clone());
+            }
+        });
         result
     }
 
@@ -116,9 +133,11 @@ impl PluginHost {
         client: &str,
         pairs: &[Pair],
     ) -> Result<Vec<Result<Vec<Score>, PluginError>>, CallError> {
+        let span = call_span(plugin, "evaluate", None);
         let started = Instant::now();
-        let result = self.evaluate_once(plugin, client, pairs).await;
+        let result = self.evaluate_once(plugin, client, pairs).instrument(span.clone()).await;
         self.observe(plugin, started, &result);
+        traced(&span, &result, |_| {});
         result
     }
 
@@ -133,6 +152,40 @@ impl PluginHost {
         let results = conclude(plugin, &store, outcome)?;
         validate_scores(plugin, pairs.len(), &results).map_err(|detail| invalid(plugin, detail))?;
         Ok(results)
+    }
+}
+
+/// The span of one plugin call, named as the GenAI conventions name an inference
+/// (`{operation} {model}`), with what is known before it runs.
+pub(super) fn call_span(plugin: &Plugin, operation: &'static str, model: Option<&str>) -> tracing::Span {
+    tracing::info_span!(
+        target: telemetry::TARGET,
+        "plugin.call",
+        otel.name = %format_args!("{operation} {}", model.unwrap_or(plugin.id())),
+        parlance.plugin.id = plugin.id(),
+        gen_ai.operation.name = operation,
+        gen_ai.provider.name = provider_name(plugin),
+        gen_ai.request.model = model,
+    )
+}
+
+/// The provider as the GenAI conventions mean it: the protocol a bundled component speaks
+/// (`openai`, `gemini`, …), or the plugin's id for a component of the operator's.
+fn provider_name(plugin: &Plugin) -> &str {
+    match &plugin.spec().component {
+        super::spec::ComponentSource::Builtin(name) => name,
+        super::spec::ComponentSource::File(_) => plugin.id(),
+    }
+}
+
+/// Writes a call's outcome on its span: `error.type` when it failed, else what `ok` adds.
+fn traced<R>(span: &tracing::Span, result: &Result<R, CallError>, ok: impl FnOnce(&R)) {
+    if !telemetry::exporting() {
+        return;
+    }
+    match result {
+        Ok(value) => ok(value),
+        Err(e) => telemetry::attribute(span, "error.type", e.failure.label()),
     }
 }
 
@@ -164,7 +217,13 @@ pub(super) async fn new_store(
     plugin: &Plugin,
     client: &str,
 ) -> Result<CallStore, CallError> {
+    let queued = Instant::now();
     let slots = runtime.capacity.acquire(plugin.id(), &plugin.slots, client).await?;
+    telemetry::attribute(
+        &tracing::Span::current(),
+        "parlance.plugin.queued_ms",
+        queued.elapsed().as_millis() as i64,
+    );
     let state = PluginState::new(plugin.ctx.clone(), plugin.memory.clone(), runtime.capacity.budget.clone())
         .map_err(|e| CallError::new(plugin.id(), CallFailure::NotStarted(format!("{e:#}"))))?;
     let mut store = Store::new(&runtime.engine, state);
@@ -196,6 +255,11 @@ pub(super) fn conclude<R>(
     outcome: Outcome<R>,
 ) -> Result<R, CallError> {
     let state = store.data();
+    telemetry::attribute(
+        &tracing::Span::current(),
+        "parlance.plugin.memory_peak_bytes",
+        state.memory.used_bytes() as i64,
+    );
     let stderr = state.stderr.text();
     let mut cause = None;
     let failure = match outcome {

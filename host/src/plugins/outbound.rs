@@ -10,6 +10,7 @@ use bytes::Bytes;
 use http_body_util::BodyExt;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tracing::Instrument;
 use wasmtime_wasi_http::p2::bindings::http::types::{DnsErrorPayload, ErrorCode, TlsAlertReceivedPayload};
 use wasmtime_wasi_http::{
     DEFAULT_FORBIDDEN_HEADERS, Error as HttpError, RequestOptions, WasiBody, WasiHttpHooks,
@@ -250,7 +251,9 @@ impl WasiHttpHooks for OutboundPolicy {
             // The pool's own task drives the connection, so there is nothing left to wait for here.
             let done = Box::new(async { Ok(()) }) as Box<dyn Future<Output = Result<(), HttpError>> + Send>;
             Ok((response, done))
-        })
+        }
+        // The request may be sent from another task: it belongs to the plugin call that made it.
+        .instrument(tracing::Span::current()))
     }
 }
 

@@ -149,6 +149,11 @@ pub struct MemoryCap {
 }
 
 impl MemoryCap {
+    /// The instance's memories, in bytes: they only grow, so at the end of a call this is its peak.
+    pub fn used_bytes(&self) -> u64 {
+        self.used
+    }
+
     /// The budget that refused the growth: the plugin's share, or the whole.
     pub fn budget_bytes(&self) -> u64 {
         self.budget.limit()

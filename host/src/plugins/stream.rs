@@ -8,7 +8,7 @@ use super::api::{
     CallError, CallFailure, CallObserver, ChatRequest, Framing, Generation, PluginError, PluginErrorKind,
     StreamPart,
 };
-use super::call::{MAX_OUTPUT_BYTES, conclude, invalid, new_store, reported, run};
+use super::call::{MAX_OUTPUT_BYTES, call_span, conclude, invalid, new_store, reported, run};
 use super::capacity::StreamHeld;
 use super::engine::Runtime;
 use super::outbound::OutboundError;
@@ -21,6 +21,7 @@ use http_body_util::BodyExt;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
+use tracing::Instrument;
 
 /// How long the rest of a body is waited for once the upstream has said the reply is complete.
 const AFTER_DONE: std::time::Duration = std::time::Duration::from_millis(500);
@@ -69,6 +70,7 @@ impl PluginHost {
             whole: false,
             started,
             state: State::Open,
+            span: tracing::Span::none(),
         };
         if !plugin.bound.has_stream() {
             // `reply` counts its own call; a failed one is not a cancelled stream.
@@ -84,7 +86,9 @@ impl PluginHost {
             }
             return Ok(stream);
         }
-        match stream.open(request, generation).await {
+        let span = call_span(plugin, "chat", None);
+        stream.span = span.clone();
+        match stream.open(request, generation).instrument(span).await {
             Ok(()) => Ok(stream),
             Err(e) => {
                 // A stream that never started is one failed call, not a cancelled stream.
@@ -130,6 +134,9 @@ pub struct ReplyStream {
     whole: bool,
     started: Instant,
     state: State,
+    /// The stream's plugin-call span, open until the stream is dropped: its start, decodes and
+    /// upstream request are its children, and the model and usage the upstream reports its attributes.
+    span: tracing::Span,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -281,7 +288,8 @@ impl ReplyStream {
     async fn decode_in_one(&self, events: &[String]) -> Result<Vec<StreamPart>, CallError> {
         let plugin = &self.plugin;
         let mut store = new_store(&self.runtime, plugin, &self.client).await?;
-        let outcome = run(plugin, plugin.bound.stream_decode(&mut store, events)).await;
+        let outcome =
+            run(plugin, plugin.bound.stream_decode(&mut store, events)).instrument(self.span.clone()).await;
         conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))
     }
 
@@ -307,7 +315,21 @@ impl ReplyStream {
                 self.finished = Some(reason.clone());
                 return Ok(None);
             }
-            StreamPart::Model(_) | StreamPart::Usage(_) => {}
+            StreamPart::Model(model) => {
+                crate::telemetry::attribute(&self.span, "gen_ai.response.model", model.clone());
+            }
+            StreamPart::Usage(usage) => {
+                // Only what the upstream reported: an unknown count is left out, never written as zero.
+                let counts = [
+                    ("gen_ai.usage.input_tokens", usage.input_tokens),
+                    ("gen_ai.usage.output_tokens", usage.output_tokens),
+                ];
+                for (key, count) in counts {
+                    if let Some(count) = count {
+                        crate::telemetry::attribute(&self.span, key, i64::from(count));
+                    }
+                }
+            }
         }
         Ok(Some(part))
     }
@@ -362,6 +384,9 @@ impl ReplyStream {
     fn observe(&self, outcome: Result<(), &CallError>) {
         if self.whole {
             return;
+        }
+        if let Err(e) = outcome {
+            crate::telemetry::attribute(&self.span, "error.type", e.failure.label());
         }
         if let Some(observer) = &self.observer {
             observer.call_ended(self.plugin.id(), outcome, self.started.elapsed());

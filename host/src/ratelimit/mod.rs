@@ -23,6 +23,7 @@ use std::collections::HashMap;
 use std::num::NonZeroU32;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use tracing::Instrument;
 
 /// How often the state of clients whose quota is full again is dropped, so that a process that has
 /// seen many clients does not keep them all.
@@ -183,6 +184,21 @@ impl RateLimits {
     /// Spends one call of `client`'s quota for `provider`, or says how long to wait. `Ok(None)` for a
     /// provider without a limit, whose calls carry no quota headers.
     pub async fn check(&self, client: &str, provider: &str) -> Result<Option<Admitted>, Refused> {
+        let span =
+            tracing::info_span!(target: crate::telemetry::TARGET, "rate_limit", parlance.provider = provider);
+        let decision = self.decide(client, provider).instrument(span.clone()).await;
+        crate::telemetry::attribute(&span, "parlance.rate_limit.admitted", decision.is_ok());
+        if let Err(refused) = &decision {
+            crate::telemetry::attribute(
+                &span,
+                "parlance.rate_limit.retry_after_ms",
+                refused.retry_after.as_millis() as i64,
+            );
+        }
+        decision
+    }
+
+    async fn decide(&self, client: &str, provider: &str) -> Result<Option<Admitted>, Refused> {
         let Some(rule) = self.limited(provider) else { return Ok(None) };
         if let Some(shared) = &self.shared
             && let Ok(decision) = shared.check(client, provider, rule.per_minute.get()).await
@@ -212,16 +228,23 @@ impl RateLimits {
     /// Waits until `client` may call `provider`, then spends the call: how the CLI and the job runner
     /// pace themselves under the limit instead of failing. Returns how long it waited.
     pub async fn wait(&self, client: &str, provider: &str) -> Duration {
-        let mut waited = Duration::ZERO;
-        loop {
-            match self.check(client, provider).await {
-                Ok(_) => return waited,
-                Err(refused) => {
-                    tokio::time::sleep(refused.retry_after).await;
-                    waited += refused.retry_after;
+        let span = tracing::info_span!(target: crate::telemetry::TARGET, "rate_limit.wait", parlance.provider = provider);
+        let waited = async {
+            let mut waited = Duration::ZERO;
+            loop {
+                match self.decide(client, provider).await {
+                    Ok(_) => return waited,
+                    Err(refused) => {
+                        tokio::time::sleep(refused.retry_after).await;
+                        waited += refused.retry_after;
+                    }
                 }
             }
         }
+        .instrument(span.clone())
+        .await;
+        crate::telemetry::attribute(&span, "parlance.rate_limit.waited_ms", waited.as_millis() as i64);
+        waited
     }
 
     /// Forgets clients whose quota is full again, so the key space does not grow without bound.

@@ -27,6 +27,7 @@ pub use settings::StoreConfig;
 use bytes::Bytes;
 use std::path::Path;
 use std::sync::Arc;
+use tracing::Instrument;
 
 /// How bad a failure is, whichever backend it came from.
 impl StoreError {
@@ -60,12 +61,15 @@ impl StoreError {
 #[derive(Clone)]
 pub struct DialogStore {
     backend: Arc<dyn Backend>,
+    /// The backend as the database conventions name it (`sqlite`, `postgresql`), for the spans.
+    system: &'static str,
 }
 
 impl DialogStore {
     /// Opens (creating if needed) and migrates the SQLite store at `path`.
     pub async fn open(path: &Path, durability: Durability) -> Result<DialogStore, StoreError> {
-        Ok(DialogStore { backend: Arc::new(sqlite::SqliteBackend::open(path, durability).await?) })
+        let backend = Arc::new(sqlite::SqliteBackend::open(path, durability).await?);
+        Ok(DialogStore { backend, system: "sqlite" })
     }
 
     /// Opens the store at `location`, migrating its schema.
@@ -74,6 +78,7 @@ impl DialogStore {
             Location::Sqlite { path, durability } => DialogStore::open(path, *durability).await,
             Location::Postgres { url, pool_size, tls } => Ok(DialogStore {
                 backend: Arc::new(postgres::PgBackend::connect(url, *pool_size, (**tls).clone()).await?),
+                system: "postgresql",
             }),
         }
     }
@@ -97,24 +102,24 @@ impl DialogStore {
 
     /// Creates the user if absent; true when it was created. An existing user is left untouched.
     pub async fn put_user(&self, client: &str, user: &str) -> Result<bool, StoreError> {
-        self.backend.put_user(client, user).await
+        self.traced("put_user", self.backend.put_user(client, user)).await
     }
 
     pub async fn user_exists(&self, client: &str, user: &str) -> Result<bool, StoreError> {
-        self.backend.user_exists(client, user).await
+        self.traced("user_exists", self.backend.user_exists(client, user)).await
     }
 
     pub async fn metadata(&self, client: &str, user: &str) -> Result<Option<UserMetadata>, StoreError> {
-        self.backend.metadata(client, user).await
+        self.traced("metadata", self.backend.metadata(client, user)).await
     }
 
     /// Deletes the user and its dialog; false when there was no such user.
     pub async fn delete_user(&self, client: &str, user: &str) -> Result<bool, StoreError> {
-        self.backend.delete_user(client, user).await
+        self.traced("delete_user", self.backend.delete_user(client, user)).await
     }
 
     pub async fn count_users(&self, client: &str) -> Result<u64, StoreError> {
-        self.backend.count_users(client).await
+        self.traced("count_users", self.backend.count_users(client)).await
     }
 
     /// One page of user ids, newest-modified first (ties by id).
@@ -124,18 +129,18 @@ impl DialogStore {
         page: u64,
         per_page: u64,
     ) -> Result<Vec<String>, StoreError> {
-        self.backend.list_users(client, page, per_page).await
+        self.traced("list_users", self.backend.list_users(client, page, per_page)).await
     }
 
     /// The dialog as last committed, shared with the store's memory; `None` when there is no such user.
     pub async fn dialog(&self, client: &str, user: &str) -> Result<Option<Arc<Dialog>>, StoreError> {
-        self.backend.dialog(client, user).await
+        self.traced("dialog", self.backend.dialog(client, user)).await
     }
 
     /// The newest `n` entries (at least one) of the dialog as last committed, and its length; from
     /// memory when the dialog is there, else read without the older entries.
     pub async fn newest(&self, client: &str, user: &str, n: usize) -> Result<Recent, StoreError> {
-        self.backend.newest(client, user, n.max(1)).await
+        self.traced("newest", self.backend.newest(client, user, n.max(1))).await
     }
 
     /// The dialog as a JSON array of entries (`index`, `name`, `message`), oldest first, rendered once
@@ -146,7 +151,7 @@ impl DialogStore {
 
     /// Empties the dialog; false when there is no such user.
     pub async fn reset_dialog(&self, client: &str, user: &str) -> Result<bool, StoreError> {
-        self.backend.reset_dialog(client, user).await
+        self.traced("reset_dialog", self.backend.reset_dialog(client, user)).await
     }
 
     /// Replaces the dialog with `entries` (already validated: indices 0..n in order); false when there
@@ -157,7 +162,7 @@ impl DialogStore {
         user: &str,
         entries: Vec<DialogEntry>,
     ) -> Result<bool, StoreError> {
-        self.backend.set_dialog(client, user, entries).await
+        self.traced("set_dialog", self.backend.set_dialog(client, user, entries)).await
     }
 
     /// Creates a user with its dialog and modification time (milliseconds), as an import does; an
@@ -169,7 +174,7 @@ impl DialogStore {
         entries: Vec<DialogEntry>,
         modified_at: i64,
     ) -> Result<Imported, StoreError> {
-        self.backend.import_user(client, user, entries, modified_at).await
+        self.traced("import_user", self.backend.import_user(client, user, entries, modified_at)).await
     }
 
     /// The store's job operations ([`Jobs`]), used as they are by the paraphrase domain's job runner.
@@ -187,20 +192,43 @@ impl DialogStore {
             .unwrap_or(0);
         let key =
             ApiKey { id, name: name.to_owned(), client: client.to_owned(), created_at, revoked_at: None };
-        self.backend.create_key(key.clone(), keys::hash(&secret)).await?;
+        self.traced("create_key", self.backend.create_key(key.clone(), keys::hash(&secret))).await?;
         Ok((secret, key))
     }
 
     pub async fn list_keys(&self) -> Result<Vec<ApiKey>, StoreError> {
-        self.backend.list_keys().await
+        self.traced("list_keys", self.backend.list_keys()).await
     }
 
     pub async fn revoke_key(&self, id: &str) -> Result<bool, StoreError> {
-        self.backend.revoke_key(id).await
+        self.traced("revoke_key", self.backend.revoke_key(id)).await
     }
 
     pub async fn find_key(&self, id: &str) -> Result<Option<KeyRecord>, StoreError> {
-        self.backend.find_key(id).await
+        self.traced("find_key", self.backend.find_key(id)).await
+    }
+
+    /// Runs one operation under its span: a client span named for the operation, as the database
+    /// conventions name them, with `error.type` when it failed. The job runner runs the [`Jobs`]
+    /// operations it calls through it.
+    pub async fn traced<T>(
+        &self,
+        operation: &'static str,
+        work: impl Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        let span = tracing::info_span!(
+            target: crate::telemetry::TARGET,
+            "store",
+            otel.name = %format_args!("{operation} {}", self.system),
+            otel.kind = "client",
+            db.system.name = self.system,
+            db.operation.name = operation,
+        );
+        let result = work.instrument(span.clone()).await;
+        if let Err(e) = &result {
+            crate::telemetry::attribute(&span, "error.type", format!("{:?}", e.trouble()));
+        }
+        result
     }
 
     /// Appends the lines of one exchange, creating the user if needed, in one transaction. Returns the
@@ -212,7 +240,7 @@ impl DialogStore {
         lines: Vec<(String, String)>,
         max_entries: usize,
     ) -> Result<Vec<u32>, StoreError> {
-        self.backend.append_exchange(client, user, lines, max_entries).await
+        self.traced("append_exchange", self.backend.append_exchange(client, user, lines, max_entries)).await
     }
 }
 

@@ -54,6 +54,24 @@ pub enum Failure {
     Protocol,
 }
 
+impl Failure {
+    /// The cause in one word of a closed set, as a trace's `error.type`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Failure::Dns => "dns",
+            Failure::Refused => "connection_refused",
+            Failure::Reset => "connection_reset",
+            Failure::Unreachable => "unreachable",
+            Failure::TlsCertificate => "tls_certificate",
+            Failure::TlsAlert(_) => "tls_alert",
+            Failure::TlsProtocol => "tls_protocol",
+            Failure::Timeout(_) => "timeout",
+            Failure::TooLarge { .. } => "too_large",
+            Failure::Protocol => "http_protocol",
+        }
+    }
+}
+
 /// Which wait of an exchange ran out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {

@@ -29,6 +29,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tower::Service;
+use tracing::Instrument;
 
 /// How long an unused upstream connection stays open for the next request.
 const POOL_IDLE: Duration = Duration::from_secs(30);
@@ -146,7 +147,38 @@ impl Upstream {
 
     /// Sends `request` and returns the response once its head has arrived; the body is read within
     /// `limits`. A response that declares a length above the cap fails here, before its body is read.
+    ///
+    /// Each request is a client span of the current trace, whose context the request carries in
+    /// `traceparent` (and `tracestate`) whatever its maker set there; the span ends with the head.
     pub async fn send(
+        &self,
+        mut request: http::Request<Full<Bytes>>,
+        limits: Limits,
+    ) -> Result<http::Response<ResponseBody>, UpstreamError> {
+        let uri = request.uri();
+        let span = tracing::info_span!(
+            target: crate::telemetry::TARGET,
+            "http.request",
+            otel.name = %request.method(),
+            otel.kind = "client",
+            http.request.method = %request.method(),
+            server.address = uri.host().unwrap_or_default(),
+            server.port = uri.port_u16().unwrap_or(if uri.scheme_str() == Some("https") { 443 } else { 80 }),
+        );
+        crate::telemetry::propagate(request.headers_mut(), &span);
+        let result = self.exchange(request, limits).instrument(span.clone()).await;
+        match &result {
+            Ok(response) => crate::telemetry::attribute(
+                &span,
+                "http.response.status_code",
+                i64::from(response.status().as_u16()),
+            ),
+            Err(e) => crate::telemetry::attribute(&span, "error.type", e.failure().label()),
+        }
+        result
+    }
+
+    async fn exchange(
         &self,
         mut request: http::Request<Full<Bytes>>,
         limits: Limits,
