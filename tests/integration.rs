@@ -11,6 +11,7 @@ mod cluster;
 mod compat;
 mod dataset;
 mod embeddings;
+mod fallback;
 mod hardening;
 mod import;
 mod jobs;

@@ -87,6 +87,7 @@ pub mod config;
 pub mod embeddings;
 pub mod error;
 pub mod evaluate;
+pub mod fallback;
 pub mod http;
 pub mod metrics;
 pub mod openai;
@@ -109,6 +110,8 @@ use metrics::Metrics;
 use paraphrase::jobs::JobService;
 use paraphrase::{Caller, ParaphraseService};
 use plugins::PluginHost;
+use plugins::api::PluginKind;
+use redis_link::RedisLink;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -128,6 +131,8 @@ struct Inner {
     store: Option<store::DialogStore>,
     evaluate: Arc<evaluate::EvaluateService>,
     metrics: Arc<Metrics>,
+    /// The fallback policy and every provider's and chat model's circuit, shared by the services.
+    chains: Arc<fallback::Chains>,
 }
 
 /// A change to the configuration made in code, applied after loading.
@@ -224,20 +229,33 @@ impl Parlance {
             plugins.clone(),
             embeddings.is_some(),
         )?);
+        // One circuit per provider and chat model, which every service's chains share.
+        let chains = Arc::new(fallback::Chains::new(
+            config.fallback.clone(),
+            config.plugins.iter().filter(|p| p.kind != PluginKind::Metric).map(|p| p.id.clone()),
+            metrics.clone(),
+        ));
+        if let Some(url) = config.cache.shared_url(config.fallback.circuit_store.as_deref()) {
+            let link =
+                RedisLink::connect(&url, true, "circuits", "each replica keeps its circuits to itself").await;
+            chains.share_through(link);
+        }
         let paraphrase = Arc::new(
             ParaphraseService::new(
                 config.paraphrase.clone(),
                 &config.cache,
                 plugins.clone(),
                 metrics.clone(),
+                chains.clone(),
             )
             .await,
         );
         let store = if with_chat { Some(open_store(&config).await?) } else { None };
-        let chat =
-            store.clone().map(|s| Arc::new(chat::ChatService::new(config.chat.clone(), s, plugins.clone())));
+        let chat = store.clone().map(|s| {
+            Arc::new(chat::ChatService::new(config.chat.clone(), s, plugins.clone(), chains.clone()))
+        });
         Ok(Parlance {
-            inner: Arc::new(Inner { config, plugins, paraphrase, chat, store, evaluate, metrics }),
+            inner: Arc::new(Inner { config, plugins, paraphrase, chat, store, evaluate, metrics, chains }),
         })
     }
 
@@ -320,6 +338,7 @@ impl Parlance {
             self.plugins().clone(),
             chat.clone(),
             self.metrics().clone(),
+            self.inner.chains.clone(),
             config.paraphrase.rate_limit_per_minute,
         );
         Some(http::AppState {
@@ -406,7 +425,11 @@ impl Parlance {
     /// result per text, in input order. Unlike `POST /paraphrase/batch`, no `BATCH_MAX_SIZE` applies
     /// (see [`ParaphraseService::paraphrase_unbounded`]).
     pub async fn paraphrase_batch(&self, texts: Vec<String>) -> Result<Vec<Result<Paraphrase>>> {
-        let results = self.inner.paraphrase.paraphrase_unbounded(texts, None, None, &Caller::local()).await?;
+        let results = self
+            .inner
+            .paraphrase
+            .paraphrase_unbounded(texts, None, None, Default::default(), &Caller::local())
+            .await?;
         Ok(results.into_iter().map(|r| r.map(|o| o.paraphrase)).collect())
     }
 }

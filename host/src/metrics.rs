@@ -9,6 +9,7 @@ use crate::plugins::api::{CallError, CallObserver, PluginKind};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 use std::time::Duration;
@@ -40,6 +41,14 @@ pub struct PluginLabels {
 pub struct StreamCancelLabels {
     pub plugin: String,
     pub cause: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct FallbackLabels {
+    /// The request's primary.
+    pub from: String,
+    /// The chain member that served it.
+    pub to: String,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -120,6 +129,8 @@ pub struct Metrics {
     pub stream_first_delta: Histograms<PluginLabels>,
     pub stream_duration: Histograms<PluginLabels>,
     pub streams_cancelled: Family<StreamCancelLabels, Counter>,
+    pub fallbacks: Family<FallbackLabels, Counter>,
+    pub circuit_state: Family<PluginLabels, Gauge>,
 }
 
 impl Default for Metrics {
@@ -141,6 +152,18 @@ impl Metrics {
         let stream_first_delta: Histograms<PluginLabels> = Family::new_with_constructor(stream_histogram);
         let stream_duration: Histograms<PluginLabels> = Family::new_with_constructor(stream_histogram);
         let streams_cancelled = Family::<StreamCancelLabels, Counter>::default();
+        let fallbacks = Family::<FallbackLabels, Counter>::default();
+        let circuit_state = Family::<PluginLabels, Gauge>::default();
+        registry.register(
+            "fallbacks",
+            "Requests served by a member of their chain other than their primary, by primary and member",
+            fallbacks.clone(),
+        );
+        registry.register(
+            "circuit_state",
+            "Each provider's and chat model's circuit: 0 closed, 1 half-open, 2 open",
+            circuit_state.clone(),
+        );
         registry.register(
             "stream_first_delta_seconds",
             "Time from a streamed reply's start to its first delta, by chat model",
@@ -196,6 +219,8 @@ impl Metrics {
             stream_first_delta,
             stream_duration,
             streams_cancelled,
+            fallbacks,
+            circuit_state,
         }
     }
 
@@ -252,6 +277,19 @@ impl Metrics {
                     .inc();
             }
         }
+    }
+
+    /// Exposes a plugin's circuit, closed.
+    pub fn expect_circuit(&self, plugin: &str) {
+        drop(self.circuit_state.get_or_create(&PluginLabels { plugin: plugin.to_owned() }));
+    }
+
+    pub fn set_circuit(&self, plugin: &str, state: i64) {
+        self.circuit_state.get_or_create(&PluginLabels { plugin: plugin.to_owned() }).set(state);
+    }
+
+    pub fn count_fallback(&self, from: &str, to: &str) {
+        self.fallbacks.get_or_create(&FallbackLabels { from: from.to_owned(), to: to.to_owned() }).inc();
     }
 
     /// Exposes a provider's zero count of rate-limit rejections.

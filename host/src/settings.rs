@@ -9,6 +9,7 @@ use crate::chat::ChatConfig;
 use crate::config::{self, ConfigError, Env, Reader, Row, Section, Sources, Table};
 use crate::embeddings::{BackendChoice, EmbeddingsConfig};
 use crate::evaluate::EvaluateConfig;
+use crate::fallback::FallbackConfig;
 use crate::http::{AuthConfig, ServerConfig};
 use crate::openai::OpenAiConfig;
 use crate::paraphrase::ParaphraseConfig;
@@ -37,6 +38,7 @@ pub struct Config {
     pub chat: ChatConfig,
     pub openai: OpenAiConfig,
     pub evaluate: EvaluateConfig,
+    pub fallback: FallbackConfig,
     /// The embedding backend, when one is configured.
     pub embeddings: Option<BackendChoice>,
     /// The CA certificates outbound TLS trusts besides the webpki roots.
@@ -64,6 +66,7 @@ const SECTIONS: &[(&str, Rows)] = &[
     (ChatConfig::NAME, config::rows::<ChatConfig>),
     (OpenAiConfig::NAME, config::rows::<OpenAiConfig>),
     (EvaluateConfig::NAME, config::rows::<EvaluateConfig>),
+    (FallbackConfig::NAME, config::rows::<FallbackConfig>),
     (EmbeddingsConfig::NAME, config::rows::<EmbeddingsConfig>),
     (TlsConfig::NAME, config::rows::<TlsConfig>),
     (RuntimeConfig::NAME, config::rows::<RuntimeConfig>),
@@ -112,6 +115,7 @@ impl Config {
         let chat = sources.section::<ChatConfig>();
         let openai = sources.section::<OpenAiConfig>();
         let evaluate = sources.section::<EvaluateConfig>();
+        let fallback = sources.section::<FallbackConfig>();
         let embeddings = sources.section::<EmbeddingsConfig>().resolve(env);
         let tls = sources.section::<TlsConfig>();
         let runtime = sources.section::<RuntimeConfig>();
@@ -138,6 +142,7 @@ impl Config {
             chat,
             openai,
             evaluate,
+            fallback,
             embeddings,
             tls,
             runtime,
@@ -204,6 +209,23 @@ impl Config {
         for id in self.evaluate.metrics.iter().flatten() {
             need(id, PluginKind::Metric, "evaluate.metrics");
         }
+        // A chain is its plugin's list alone (the members' own chains are not followed), so two
+        // plugins may name each other without a loop; only naming itself or a member twice is wrong.
+        let mut repeated = Vec::new();
+        for spec in &self.plugins {
+            let what = format!("plugin `{}`: `fallbacks`", spec.id);
+            for (i, id) in spec.fallbacks.iter().enumerate() {
+                if *id == spec.id {
+                    repeated
+                        .push(format!("{what} names the plugin itself; its chain already starts with it"));
+                } else if spec.fallbacks[..i].contains(id) {
+                    repeated.push(format!("{what} names `{id}` twice"));
+                } else {
+                    need(id, spec.kind, &what);
+                }
+            }
+        }
+        problems.extend(repeated);
     }
 
     /// The rows of the README's configuration table: every setting of every section, then the

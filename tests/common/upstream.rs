@@ -733,3 +733,156 @@ where
     tokio::spawn(producer(tx));
     futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|item| (item, rx)) })
 }
+
+/// What a [`FaultyUpstream`] does with the next requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Answers with its reply, whole or streamed.
+    Healthy,
+    /// Not listening: connections are refused.
+    Refuse,
+    /// Accepts the request and never answers.
+    Hang,
+    /// Answers this HTTP status with an error body (`429` with `Retry-After` is [`Fault::RateLimited`]).
+    Status(u16),
+    /// `429 Too Many Requests` with `Retry-After` in seconds.
+    RateLimited(u32),
+    /// `200` with a body that is not JSON.
+    Garbage,
+    /// Streams one delta, then closes the connection; a whole answer is cut short the same way.
+    DieMidStream,
+    /// Opens the stream (`200`, event-stream headers) and closes it before any delta.
+    DieBeforeFirstDelta,
+}
+
+/// An OpenAI chat-completions upstream whose fault is switched while a test runs, for providers
+/// (`builtin:openai`) and chat models (`builtin:openai-chat`) alike: its reply is `reply`, streamed
+/// as two deltas when asked; it counts the requests that reached it.
+pub struct FaultyUpstream {
+    pub port: u16,
+    fault: Arc<Mutex<Fault>>,
+    requests: Arc<std::sync::atomic::AtomicUsize>,
+    reply: &'static str,
+    stop: Mutex<Option<(tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>)>>,
+}
+
+#[derive(Clone)]
+struct FaultState {
+    fault: Arc<Mutex<Fault>>,
+    requests: Arc<std::sync::atomic::AtomicUsize>,
+    reply: &'static str,
+}
+
+impl FaultyUpstream {
+    pub async fn start(reply: &'static str) -> FaultyUpstream {
+        let upstream = FaultyUpstream {
+            port: super::server::free_port(),
+            fault: Arc::new(Mutex::new(Fault::Healthy)),
+            requests: Arc::default(),
+            reply,
+            stop: Mutex::new(None),
+        };
+        upstream.listen().await;
+        upstream
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://127.0.0.1:{}/v1", self.port)
+    }
+
+    /// Requests that reached it so far (refused connections are none).
+    pub fn requests(&self) -> usize {
+        self.requests.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    pub fn fault(&self) -> Fault {
+        *self.fault.lock().unwrap()
+    }
+
+    /// Switches the fault; [`Fault::Refuse`] closes the port (and the idle connections a client
+    /// keeps), any other listens on it again.
+    pub async fn set(&self, fault: Fault) {
+        *self.fault.lock().unwrap() = fault;
+        let listening = self.stop.lock().unwrap().is_some();
+        match (fault, listening) {
+            (Fault::Refuse, true) => {
+                let (stop, task) = self.stop.lock().unwrap().take().unwrap();
+                let _ = stop.send(());
+                let _ = task.await;
+            }
+            (Fault::Refuse, false) | (_, true) => {}
+            (_, false) => self.listen().await,
+        }
+    }
+
+    async fn listen(&self) {
+        let state =
+            FaultState { fault: self.fault.clone(), requests: self.requests.clone(), reply: self.reply };
+        let router = Router::new().route("/v1/chat/completions", post(faulty_completions)).with_state(state);
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", self.port)).await.unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            axum::serve(listener, router)
+                .with_graceful_shutdown(async move {
+                    let _ = stopped.await;
+                })
+                .await
+                .unwrap();
+        });
+        *self.stop.lock().unwrap() = Some((stop, task));
+    }
+}
+
+async fn faulty_completions(State(state): State<FaultState>, body: String) -> Response {
+    state.requests.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let fault = *state.fault.lock().unwrap();
+    let streamed = body["stream"] == true;
+    let error = |status: u16| {
+        let status = StatusCode::from_u16(status).unwrap();
+        (status, axum::Json(json!({"error": {"message": "a fault on purpose", "code": status.as_u16()}})))
+            .into_response()
+    };
+    match fault {
+        Fault::Healthy | Fault::Refuse => {}
+        Fault::Hang => {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+        }
+        Fault::Status(status) => return error(status),
+        Fault::RateLimited(secs) => {
+            let mut r = error(429);
+            r.headers_mut().insert("retry-after", secs.to_string().parse().unwrap());
+            return r;
+        }
+        Fault::Garbage => {
+            return ([("content-type", "application/json")], "{\"choices\": [{\"mess").into_response();
+        }
+        Fault::DieMidStream | Fault::DieBeforeFirstDelta if !streamed => {
+            return ([("content-type", "application/json")], "{\"id\": \"chatcmpl-cut").into_response();
+        }
+        Fault::DieMidStream | Fault::DieBeforeFirstDelta => {}
+    }
+    if !streamed {
+        return completion(body["model"].as_str().unwrap_or("faulty"), state.reply);
+    }
+    let (first, rest) = state.reply.split_at(state.reply.len() / 2);
+    let chunks: Vec<String> = match fault {
+        Fault::DieBeforeFirstDelta => vec![": opened\n\n".into()],
+        Fault::DieMidStream => vec![chunk(Some(first), None)],
+        _ => vec![
+            chunk(Some(first), None),
+            chunk(Some(rest), None),
+            chunk(None, Some("stop")),
+            "data: [DONE]\n\n".into(),
+        ],
+    };
+    let stream = async_stream(move |tx| async move {
+        for text in chunks {
+            if tx.send(Ok(text)).await.is_err() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    });
+    ([("content-type", "text/event-stream")], axum::body::Body::from_stream(stream)).into_response()
+}

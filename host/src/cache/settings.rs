@@ -62,6 +62,17 @@ impl CacheConfig {
     pub fn ttl(&self) -> Duration {
         Duration::from_secs(self.ttl_secs)
     }
+
+    /// The Redis a component that shares state between replicas uses (the rate limits, the circuits),
+    /// given its own `…_store` setting: the cache's when it says `redis`, or by default when the cache
+    /// is Redis and the process serves (a one-shot command keeps its state to itself).
+    pub fn shared_url(&self, store: Option<&str>) -> Option<String> {
+        let shared = match store {
+            Some(store) => store == "redis",
+            None => matches!(self.kind(), CacheKind::Redis { .. }) && !self.one_shot,
+        };
+        shared.then(|| self.url.value.clone())
+    }
 }
 
 impl Section for CacheConfig {

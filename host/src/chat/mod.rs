@@ -1,6 +1,6 @@
 //! The chat service of seed 000: users, dialogs and chat with a character, per API client, stored in
-//! the dialog store. A chat message goes to the configured chat-model plugin; the exchange is stored
-//! only when the model answered.
+//! the dialog store. A chat message goes to the configured chat-model plugin, then along its fallback
+//! chain while it fails; the exchange is stored only when a model answered.
 
 mod dialog;
 pub mod import;
@@ -11,6 +11,7 @@ pub use dialog::Entry;
 pub use settings::{ChatConfig, DEFAULT_GENRE, DEFAULT_RESPONSE};
 
 use crate::error::{Error, Result};
+use crate::fallback::{Attempt, ChainChoice, Chains, Plan};
 use crate::plugins::api::{CallError, CallFailure, ChatRequest, Generation, HistoryEntry, StreamPart, Usage};
 use crate::plugins::spec::HistoryWindow;
 use crate::plugins::{Plugin, PluginHost, ReplyStream, StreamTicket};
@@ -49,24 +50,37 @@ pub struct ChatMessage {
     pub situation: Option<String>,
     /// `DEFAULT_GENRE` when absent.
     pub genre: Option<String>,
+    /// The chat model's configured chain, none, or the request's own.
+    pub fallbacks: ChainChoice,
 }
 
-/// The character's reply, and whether the model failed and `DEFAULT_RESPONSE` stands in for it.
+/// The character's reply, and whether every model of the chain failed and `DEFAULT_RESPONSE` stands
+/// in for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChatReply {
     pub response: String,
     pub model_failed: bool,
+    /// The chat model that answered; `None` for `DEFAULT_RESPONSE`.
+    pub chat_model: Option<String>,
+    /// The members of the chain that did not answer, in order.
+    pub attempts: Vec<Attempt>,
 }
 
 pub struct ChatService {
     config: ChatConfig,
     store: DialogStore,
     plugins: Arc<PluginHost>,
+    chains: Arc<Chains>,
 }
 
 impl ChatService {
-    pub fn new(config: ChatConfig, store: DialogStore, plugins: Arc<PluginHost>) -> Self {
-        ChatService { config, store, plugins }
+    pub fn new(
+        config: ChatConfig,
+        store: DialogStore,
+        plugins: Arc<PluginHost>,
+        chains: Arc<Chains>,
+    ) -> Self {
+        ChatService { config, store, plugins, chains }
     }
 
     pub fn config(&self) -> &ChatConfig {
@@ -216,6 +230,7 @@ impl ChatService {
             self.config.check_text("situation", situation, self.config.max_situation_chars, true)?;
         }
         let model = self.model()?.clone();
+        let chain = self.chains.chain(&self.plugins, model.clone(), &message.fallbacks)?;
         // A reply that could not be stored is not worth the model's time: while the store refuses
         // writes (a full disk), the chat is refused before the model is called.
         self.store.writable()?;
@@ -237,6 +252,7 @@ impl ChatService {
             genre,
             history,
             model,
+            chain,
         })
     }
 
@@ -244,14 +260,28 @@ impl ChatService {
     /// in one transaction; when it fails, the reply is `DEFAULT_RESPONSE` and nothing of the exchange is
     /// stored, so the dialog never holds a line the model did not say.
     pub async fn chat(&self, client: &str, message: ChatMessage) -> Result<ChatReply> {
-        let turn = self.prepare(client, message).await?;
-        match self.plugins.reply(&turn.model, client, &turn.request()).await {
-            Ok(reply) => {
-                self.store_exchange(turn, reply.clone()).await?;
-                Ok(ChatReply { response: reply, model_failed: false })
+        let mut turn = self.prepare(client, message).await?;
+        let mut plan = self.chains.plan(std::mem::take(&mut turn.chain));
+        let mut failure = None;
+        while let Some(model) = plan.next() {
+            match self.plugins.reply(&model, client, &turn.request()).await {
+                Ok(reply) => {
+                    let attempts = plan.served();
+                    self.store_exchange(turn, reply.clone()).await?;
+                    let chat_model = Some(model.id().to_owned());
+                    return Ok(ChatReply { response: reply, model_failed: false, chat_model, attempts });
+                }
+                Err(e) => {
+                    if let Err(e) = plan.failed(e.into()) {
+                        failure = Some(e);
+                        break;
+                    }
+                }
             }
-            Err(e) => self.fall_back(&turn, &e).await,
         }
+        let attempts = plan.attempts().to_vec();
+        let e = failure.unwrap_or_else(|| plan.exhausted());
+        self.fall_back(&turn, &e, attempts).await
     }
 
     /// Appends the user's message and the character's reply, returning the entries' indices.
@@ -305,18 +335,24 @@ impl ChatService {
         }
     }
 
-    /// `DEFAULT_RESPONSE` for a model that failed: the user exists afterwards, the dialog is unchanged.
-    async fn fall_back(&self, turn: &Turn, e: &CallError) -> Result<ChatReply> {
+    /// `DEFAULT_RESPONSE` for a chain that failed: the user exists afterwards, the dialog is unchanged.
+    async fn fall_back(&self, turn: &Turn, e: &Error, attempts: Vec<Attempt>) -> Result<ChatReply> {
         tracing::warn!(user_id = %turn.user_id, "the chat model failed; answering DEFAULT_RESPONSE: {e}");
         self.store.put_user(&turn.client, &turn.user_id).await?;
-        Ok(ChatReply { response: self.config.default_response.clone(), model_failed: true })
+        Ok(ChatReply {
+            response: self.config.default_response.clone(),
+            model_failed: true,
+            chat_model: None,
+            attempts,
+        })
     }
 
     /// One chat turn whose reply arrives as it is written: [`ChatEvent::Delta`]s, then one
     /// [`ChatEvent::Done`] once the exchange is stored, or one [`ChatEvent::Error`]. The message is
     /// checked before anything is streamed (the error is then this function's). A failure before the
-    /// first delta gives `DEFAULT_RESPONSE` as one delta flagged `fallback`, as [`ChatService::chat`]
-    /// does; a failure after it, or `stream_timeout_secs` passing, ends the stream with an error and
+    /// first delta moves on along the chat model's chain, and once the chain is spent gives
+    /// `DEFAULT_RESPONSE` as one delta flagged `fallback`, as [`ChatService::chat`] does; a failure
+    /// after it, or `stream_timeout_secs` passing, ends the stream with an error and
     /// nothing stored. Dropping the stream cancels the upstream request.
     pub async fn chat_stream(
         self: &Arc<Self>,
@@ -324,12 +360,23 @@ impl ChatService {
         message: ChatMessage,
         generation: Generation,
     ) -> Result<impl futures::Stream<Item = ChatEvent> + Send + 'static> {
-        let turn = self.prepare(client, message).await?;
-        // A client past its share of open streams is told so, rather than answered DEFAULT_RESPONSE.
-        let ticket = self.plugins.admit_stream(&turn.model, client)?;
+        let mut turn = self.prepare(client, message).await?;
+        let mut plan = self.chains.plan(std::mem::take(&mut turn.chain));
+        // The first member with room for the stream. A client past its share of open streams is told
+        // so, rather than answered DEFAULT_RESPONSE, and so is one whose whole chain is full.
+        let ticket = loop {
+            let Some(model) = plan.next() else { return Err(plan.exhausted()) };
+            match self.plugins.admit_stream(&model, client) {
+                Ok(ticket) => {
+                    turn.model = model;
+                    break ticket;
+                }
+                Err(e) => plan.failed(e.into())?,
+            }
+        };
         let deadline = tokio::time::Instant::now() + Duration::from_secs(self.config.stream_timeout_secs);
-        let state = StreamState::Start { service: self.clone(), turn, ticket, generation, deadline };
-        Ok(futures::stream::unfold(state, StreamState::advance))
+        let along = Along { service: self.clone(), turn, plan, generation, deadline };
+        Ok(futures::stream::unfold(StreamState::Start { along, ticket }, StreamState::advance))
     }
 }
 
@@ -343,7 +390,10 @@ struct Turn {
     situation: Option<String>,
     genre: String,
     history: Vec<DialogEntry>,
+    /// The chat model being asked: the configured one, then the members of its chain in turn.
     model: Arc<Plugin>,
+    /// The chain, until a plan takes it.
+    chain: Vec<Arc<Plugin>>,
 }
 
 impl Turn {
@@ -383,6 +433,13 @@ pub struct ChatDone {
     /// The stored entries' indices: the user's message, then the reply. Empty for a fallback.
     pub indices: Vec<u32>,
     pub fallback: bool,
+    /// The chat model (plugin id) of the chain that answered, when it is not the configured one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chat_model: Option<String>,
+    /// The members of the chain that did not answer, with their error codes; absent when the
+    /// configured chat model answered at once.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<Attempt>,
     /// The model that answered, when the upstream named it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
@@ -394,29 +451,42 @@ pub struct ChatDone {
     pub usage: Option<Usage>,
 }
 
+/// What a streamed turn carries from member to member of its chain.
+struct Along {
+    service: Arc<ChatService>,
+    turn: Turn,
+    plan: Plan,
+    generation: Generation,
+    deadline: tokio::time::Instant,
+}
+
 /// Where a streamed chat turn stands; each step yields one event.
 enum StreamState {
+    /// `turn.model` is admitted (`ticket`) and about to be asked.
     Start {
-        service: Arc<ChatService>,
-        turn: Turn,
+        along: Along,
         ticket: StreamTicket,
-        generation: Generation,
-        deadline: tokio::time::Instant,
     },
     Streaming(Box<Streaming>),
     /// `DEFAULT_RESPONSE` was given out; what remains is its `done`.
     FellBack {
-        service: Arc<ChatService>,
-        turn: Turn,
+        user_id: String,
+        response: String,
+        attempts: Vec<Attempt>,
     },
     Ended,
 }
 
+/// A step of the stream: an event and the state after it, or a state to go on from at once (the
+/// next member of the chain, before anything was written).
+enum Step {
+    Yield(ChatEvent, StreamState),
+    Then(StreamState),
+}
+
 struct Streaming {
-    service: Arc<ChatService>,
-    turn: Turn,
+    along: Along,
     stream: ReplyStream,
-    deadline: tokio::time::Instant,
     reply: String,
     model: Option<String>,
     usage: Option<Usage>,
@@ -424,74 +494,103 @@ struct Streaming {
 
 impl StreamState {
     async fn advance(self) -> Option<(ChatEvent, StreamState)> {
-        match self {
-            StreamState::Start { service, turn, ticket, generation, deadline } => {
-                let plugins = service.plugins.clone();
-                let started = tokio::time::timeout_at(
-                    deadline,
-                    plugins.reply_stream(ticket, &turn.request(), &generation),
-                )
-                .await;
-                match started {
-                    Ok(Ok(stream)) => {
-                        let streaming = Streaming {
-                            service,
-                            turn,
-                            stream,
-                            deadline,
-                            reply: String::new(),
-                            model: None,
-                            usage: None,
-                        };
-                        Box::new(streaming).next().await
-                    }
-                    Ok(Err(e)) => StreamState::fall_back(service, turn, &e).await,
-                    Err(_) => {
-                        let e = deadline_error(&turn.model, service.config.stream_timeout_secs);
-                        StreamState::fall_back(service, turn, &e).await
-                    }
+        let mut state = self;
+        loop {
+            let step = match state {
+                StreamState::Start { along, ticket } => StreamState::start(along, ticket).await,
+                StreamState::Streaming(streaming) => streaming.next().await,
+                StreamState::FellBack { user_id, response, attempts } => {
+                    let done = ChatDone {
+                        user_id,
+                        response,
+                        indices: Vec::new(),
+                        fallback: true,
+                        chat_model: None,
+                        attempts,
+                        model: None,
+                        finish_reason: None,
+                        usage: None,
+                    };
+                    Step::Yield(ChatEvent::Done(done), StreamState::Ended)
                 }
+                StreamState::Ended => return None,
+            };
+            match step {
+                Step::Yield(event, next) => return Some((event, next)),
+                Step::Then(next) => state = next,
             }
-            StreamState::Streaming(streaming) => streaming.next().await,
-            StreamState::FellBack { service, turn } => {
-                let done = ChatDone {
-                    user_id: turn.user_id,
-                    response: service.config.default_response.clone(),
-                    indices: Vec::new(),
-                    fallback: true,
-                    model: None,
-                    finish_reason: None,
-                    usage: None,
-                };
-                Some((ChatEvent::Done(done), StreamState::Ended))
-            }
-            StreamState::Ended => None,
         }
     }
 
-    async fn fall_back(
-        service: Arc<ChatService>,
-        turn: Turn,
-        e: &CallError,
-    ) -> Option<(ChatEvent, StreamState)> {
-        match service.fall_back(&turn, e).await {
-            Ok(reply) => {
-                let delta = ChatEvent::Delta { text: reply.response, fallback: true };
-                Some((delta, StreamState::FellBack { service, turn }))
+    async fn start(along: Along, ticket: StreamTicket) -> Step {
+        let plugins = along.service.plugins.clone();
+        let started = tokio::time::timeout_at(
+            along.deadline,
+            plugins.reply_stream(ticket, &along.turn.request(), &along.generation),
+        )
+        .await;
+        match started {
+            Ok(Ok(stream)) => {
+                let streaming = Streaming { along, stream, reply: String::new(), model: None, usage: None };
+                Box::new(streaming).next().await
             }
-            Err(e) => Some((ChatEvent::Error(e), StreamState::Ended)),
+            Ok(Err(e)) => StreamState::move_on(along, e.into()).await,
+            Err(_) => {
+                let e = deadline_error(&along.turn.model, along.service.config.stream_timeout_secs);
+                StreamState::move_on(along, e.into()).await
+            }
+        }
+    }
+
+    /// The member failed before it wrote anything: the next member of the chain that can be
+    /// admitted is asked, or once none is left, `DEFAULT_RESPONSE` stands in.
+    async fn move_on(mut along: Along, e: Error) -> Step {
+        if let Err(e) = along.plan.failed(e) {
+            return StreamState::fall_back(along, e).await;
+        }
+        while let Some(model) = along.plan.next() {
+            match along.service.plugins.admit_stream(&model, &along.turn.client) {
+                Ok(ticket) => {
+                    along.turn.model = model;
+                    return Step::Then(StreamState::Start { along, ticket });
+                }
+                Err(e) => {
+                    if let Err(e) = along.plan.failed(e.into()) {
+                        return StreamState::fall_back(along, e).await;
+                    }
+                }
+            }
+        }
+        let e = along.plan.exhausted();
+        StreamState::fall_back(along, e).await
+    }
+
+    async fn fall_back(along: Along, e: Error) -> Step {
+        let Along { service, turn, plan, .. } = along;
+        match service.fall_back(&turn, &e, plan.attempts().to_vec()).await {
+            Ok(reply) => {
+                let delta = ChatEvent::Delta { text: reply.response.clone(), fallback: true };
+                let fell_back = StreamState::FellBack {
+                    user_id: turn.user_id,
+                    response: reply.response,
+                    attempts: reply.attempts,
+                };
+                Step::Yield(delta, fell_back)
+            }
+            Err(e) => Step::Yield(ChatEvent::Error(e), StreamState::Ended),
         }
     }
 }
 
 impl Streaming {
-    async fn next(mut self: Box<Self>) -> Option<(ChatEvent, StreamState)> {
+    async fn next(mut self: Box<Self>) -> Step {
         loop {
-            let part = match tokio::time::timeout_at(self.deadline, self.stream.next()).await {
+            let part = match tokio::time::timeout_at(self.along.deadline, self.stream.next()).await {
                 Ok(part) => part,
                 Err(_) => {
                     self.stream.cancel("deadline");
-                    let e = deadline_error(&self.turn.model, self.service.config.stream_timeout_secs);
+                    let e =
+                        deadline_error(&self.along.turn.model, self.along.service.config.stream_timeout_secs);
                     return self.failed(e).await;
                 }
             };
@@ -501,26 +600,35 @@ impl Streaming {
                         continue;
                     }
                     self.reply.push_str(&text);
-                    return Some((ChatEvent::Delta { text, fallback: false }, StreamState::Streaming(self)));
+                    return Step::Yield(
+                        ChatEvent::Delta { text, fallback: false },
+                        StreamState::Streaming(self),
+                    );
                 }
                 Some(Ok(StreamPart::Model(model))) => self.model = Some(model),
                 Some(Ok(StreamPart::Usage(usage))) => self.usage = Some(usage),
                 Some(Ok(StreamPart::Done(finish_reason))) => {
-                    let Streaming { service, turn, reply, model, usage, .. } = *self;
+                    let Streaming { along, reply, model, usage, .. } = *self;
+                    let Along { service, turn, plan, .. } = along;
                     let user_id = turn.user_id.clone();
+                    let served_by = turn.model.id().to_owned();
+                    let attempts = plan.served();
+                    let chat_model = (!attempts.is_empty()).then_some(served_by);
                     let event = match service.store_exchange(turn, reply.clone()).await {
                         Ok(indices) => ChatEvent::Done(ChatDone {
                             user_id,
                             response: reply,
                             indices,
                             fallback: false,
+                            chat_model,
+                            attempts,
                             model,
                             finish_reason,
                             usage,
                         }),
                         Err(e) => ChatEvent::Error(e),
                     };
-                    return Some((event, StreamState::Ended));
+                    return Step::Yield(event, StreamState::Ended);
                 }
                 Some(Err(e)) => return self.failed(e).await,
                 None => {
@@ -534,15 +642,21 @@ impl Streaming {
         }
     }
 
-    /// Before any text reached the client, a failure is hidden behind `DEFAULT_RESPONSE`; after, it
-    /// ends the stream.
-    async fn failed(self: Box<Self>, e: CallError) -> Option<(ChatEvent, StreamState)> {
+    /// Before any text reached the client, a failure moves on along the chain (and at its end,
+    /// `DEFAULT_RESPONSE` stands in); after, it ends the stream.
+    async fn failed(self: Box<Self>, e: CallError) -> Step {
         if self.reply.is_empty() {
-            let Streaming { service, turn, .. } = *self;
-            return StreamState::fall_back(service, turn, &e).await;
+            return StreamState::move_on(self.along, e.into()).await;
         }
-        tracing::warn!(user_id = %self.turn.user_id, "the streamed reply failed after it began; nothing is stored: {e}");
-        Some((ChatEvent::Error(e.into()), StreamState::Ended))
+        tracing::warn!(user_id = %self.along.turn.user_id, "the streamed reply failed after it began; nothing is stored: {e}");
+        // A member that broke off counts against its circuit as any failure does.
+        let Streaming { mut along, .. } = *self;
+        let e = Error::from(e);
+        let e = match along.plan.failed(e) {
+            Ok(()) => along.plan.exhausted(),
+            Err(e) => e,
+        };
+        Step::Yield(ChatEvent::Error(e), StreamState::Ended)
     }
 }
 

@@ -3,6 +3,7 @@
 //! sees only its data.
 
 use super::{ChatEvent, ChatMessage, ChatService, DialogEntry, Entry, MAX_USER_ID_CHARS};
+use crate::fallback::{ChainChoice, outcome, outcome::attempts_header};
 use crate::plugins::api::Generation;
 use crate::rest::extract::QueryAndForm;
 use crate::rest::openapi::responses as r;
@@ -182,6 +183,12 @@ pub struct ChatBody {
     /// `Accept: text/event-stream` asks, for clients that cannot set headers.
     #[serde(default)]
     pub stream: bool,
+    /// `POST /v1/waifu` only: `false` asks the configured chat model alone, without its fallbacks; a
+    /// list of chat-model ids is this request's own chain (where `[fallback] request_chains` allows
+    /// it); `true` or absent: the configured chain.
+    #[serde(default)]
+    #[schema(value_type = Option<crate::fallback::FallbacksField>)]
+    pub fallbacks: ChainChoice,
 }
 
 impl From<ChatBody> for ChatMessage {
@@ -193,6 +200,7 @@ impl From<ChatBody> for ChatMessage {
             to_name: b.to_name,
             situation: b.situation,
             genre: b.genre,
+            fallbacks: b.fallbacks,
         }
     }
 }
@@ -417,9 +425,10 @@ pub async fn chat_form(
     QueryAndForm(body): QueryAndForm<ChatBody>,
 ) -> Result<Response, ApiError> {
     let reply = chat.chat(caller.tenant(), body.into()).await?;
+    let marks = Marks::of(&reply);
     let mut response =
         ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], reply.response).into_response();
-    mark_fallback(&mut response, reply.model_failed);
+    marks.apply(&mut response);
     Ok(response)
 }
 
@@ -447,9 +456,9 @@ pub async fn chat_json(
     }
     let user_id = body.user_id.clone();
     let reply = chat.chat(caller.tenant(), body.into()).await?;
-    let model_failed = reply.model_failed;
+    let marks = Marks::of(&reply);
     let mut response = axum::Json(ChatResponse { user_id, response: reply.response }).into_response();
-    mark_fallback(&mut response, model_failed);
+    marks.apply(&mut response);
     Ok(response)
 }
 
@@ -517,11 +526,37 @@ pub struct StreamDelta {
     pub fallback: bool,
 }
 
-fn mark_fallback(response: &mut Response, model_failed: bool) {
-    if model_failed {
-        response
-            .headers_mut()
-            .insert("x-parlance-fallback", header::HeaderValue::from_static("default-response"));
+/// What the headers of a whole reply say of how it was made, beside a body the seed fixes: that
+/// `DEFAULT_RESPONSE` stood in (`X-Parlance-Fallback`), the chat model of the chain that answered
+/// when it is not the configured one (`X-Parlance-Chat-Model`), and the members that did not
+/// (`X-Parlance-Attempts`). A reply of the configured model at once has none of them.
+struct Marks {
+    model_failed: bool,
+    chat_model: Option<header::HeaderValue>,
+    attempts: Option<header::HeaderValue>,
+}
+
+impl Marks {
+    fn of(reply: &super::ChatReply) -> Marks {
+        let chat_model = reply
+            .chat_model
+            .as_deref()
+            .filter(|_| !reply.attempts.is_empty())
+            .and_then(|id| header::HeaderValue::from_str(id).ok());
+        Marks { model_failed: reply.model_failed, chat_model, attempts: attempts_header(&reply.attempts) }
+    }
+
+    fn apply(self, response: &mut Response) {
+        let headers = response.headers_mut();
+        if self.model_failed {
+            headers.insert("x-parlance-fallback", header::HeaderValue::from_static("default-response"));
+        }
+        if let Some(model) = self.chat_model {
+            headers.insert("x-parlance-chat-model", model);
+        }
+        if let Some(attempts) = self.attempts {
+            headers.insert(outcome::HEADER, attempts);
+        }
     }
 }
 

@@ -157,7 +157,7 @@ pub async fn run(parlance: &Parlance, job: BatchJob) -> anyhow::Result<Summary> 
             let (provider, model) = (job.provider.clone(), job.model.clone());
             async move {
                 let (line, text) = item?;
-                let request = ParaphraseRequest { text: text.clone(), provider, model, skip_cache: false };
+                let request = ParaphraseRequest { text: text.clone(), provider, model, ..Default::default() };
                 let outcome = service.paraphrase(&request, caller).await.map_err(|e| in_cli_words(e, words));
                 let waited = outcome.as_ref().map_or(Duration::ZERO, |o| o.waited);
                 Ok::<_, std::io::Error>((line, text, outcome.map(|o| o.paraphrase), waited))

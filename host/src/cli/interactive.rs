@@ -4,6 +4,7 @@
 //! screen belongs to the session: only warnings and errors are logged while it lasts.
 
 use crate::Parlance;
+use crate::fallback::ChainChoice;
 use crate::paraphrase::ParaphraseRequest;
 use crate::plugins::api::{CallFailure, PluginErrorKind};
 use rustyline::DefaultEditor;
@@ -103,7 +104,7 @@ pub async fn run(
                     text: line.to_owned(),
                     provider: provider.clone(),
                     model: model.clone(),
-                    skip_cache: false,
+                    ..Default::default()
                 };
                 match parlance.paraphrase(&request).await {
                     Ok(p) => println!("{}", p.paraphrase),
@@ -177,6 +178,8 @@ async fn try_model(parlance: &Parlance, provider: &str, model: &str) -> Trial {
         provider: Some(provider.to_owned()),
         model: Some(model.to_owned()),
         skip_cache: false,
+        // The trial is of this provider's model: a fallback's answer would say nothing of it.
+        fallbacks: ChainChoice::Off,
     };
     match parlance.paraphrase(&request).await {
         Ok(_) => Trial::Answered,

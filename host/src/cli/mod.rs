@@ -345,7 +345,7 @@ async fn mode_cli(cli: &Cli, config: Config) -> CliResult {
         text,
         provider: cli.provider.clone(),
         model: cli.model.clone(),
-        skip_cache: false,
+        ..Default::default()
     };
     let result = parlance.paraphrase(&request).await.map_err(|e| in_cli_words(e, FLAG_WORDS))?;
     tracing::info!(provider = %result.provider, model = %result.model, cached = result.cached, "paraphrased");

@@ -2,6 +2,7 @@
 //! OpenMetrics text, as the client asks).
 
 use super::state::AppState;
+use crate::fallback::CircuitState;
 use crate::plugins::api::PluginKind;
 use crate::plugins::{PluginHost, ProbeOutcome};
 use crate::rest::{ErrorBody, Query};
@@ -56,6 +57,16 @@ pub struct Components {
     pub cache: crate::cache::CacheStats,
     pub store: crate::chat::StoreHealth,
     pub rate_limits: crate::ratelimit::RateLimitHealth,
+    pub providers: ProvidersHealth,
+}
+
+/// The circuits of the providers and chat models.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProvidersHealth {
+    /// `ok`, or `degraded` while a circuit is open or half-open (its requests go to its fallbacks).
+    pub status: String,
+    /// Each provider's and chat model's circuit by id: `closed`, `open` or `half-open`.
+    pub circuits: std::collections::BTreeMap<String, CircuitState>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -101,11 +112,18 @@ pub async fn health(State(state): State<AppState>, Query(query): Query<HealthQue
     let probes = if query.probe { Some(probe_all(host).await) } else { None };
     let probe_failed = probes.as_ref().is_some_and(|p| p.values().any(|p| p.status == "failed"));
     let rate_limits = state.paraphrase.rate_limits().health();
-    let degraded = cache.status != "ok" || store.status != "ok" || rate_limits.status != "ok" || probe_failed;
+    let circuits = state.paraphrase.chains().breakers().states();
+    let tripped = circuits.values().any(|c| *c != CircuitState::Closed);
+    let providers = ProvidersHealth { status: if tripped { "degraded" } else { "ok" }.into(), circuits };
+    let degraded = cache.status != "ok"
+        || store.status != "ok"
+        || rate_limits.status != "ok"
+        || providers.status != "ok"
+        || probe_failed;
     axum::Json(Health {
         status: if degraded { "degraded" } else { "ok" }.into(),
         version: env!("CARGO_PKG_VERSION").into(),
-        components: Components { plugins, cache, store, rate_limits },
+        components: Components { plugins, cache, store, rate_limits, providers },
         probes,
     })
 }

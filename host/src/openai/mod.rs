@@ -2,7 +2,8 @@
 //! plugins, so that the official OpenAI clients (and everything built on them) drive Parlance's chat
 //! models. A request becomes a chat-model request and its `generation`; the reply comes through
 //! [`PluginHost::reply_stream`], under the caller's rate limit and instance share, streamed or
-//! collected; with `[openai] store_dialogs` the exchange may be appended to a user's dialog.
+//! collected, along the chat model's fallback chain until a reply starts; with `[openai]
+//! store_dialogs` the exchange may be appended to a user's dialog.
 
 pub mod error;
 pub mod routes;
@@ -14,6 +15,7 @@ pub use settings::OpenAiConfig;
 
 use crate::chat::ChatService;
 use crate::error::Error;
+use crate::fallback::{Attempt, ChainChoice, Chains};
 use crate::metrics::{Metrics, ProviderLabels};
 use crate::plugins::api::{ChatRequest, Generation, HistoryEntry, PluginKind};
 use crate::plugins::spec::ComponentSource;
@@ -35,6 +37,7 @@ pub struct OpenAiService {
     /// Per (client, chat model): the chat models' own quotas, kept apart from the providers'.
     limits: RateLimits,
     metrics: Arc<Metrics>,
+    chains: Arc<Chains>,
     /// When the server started, the `created` of every model.
     started: u64,
 }
@@ -42,7 +45,10 @@ pub struct OpenAiService {
 /// A completion under way: the reply's stream and what the answer needs around it.
 pub struct Opened {
     pub stream: ReplyStream,
+    /// The model the request named, or the member of its chain that answered instead.
     pub model: String,
+    /// The members of the chain that did not answer before `model` did.
+    pub attempts: Vec<Attempt>,
     pub include_usage: bool,
     pub quota: Option<Admitted>,
     /// Where the exchange goes once the reply is complete, when it is to be stored.
@@ -65,6 +71,7 @@ impl OpenAiService {
         plugins: Arc<PluginHost>,
         chat: Arc<ChatService>,
         metrics: Arc<Metrics>,
+        chains: Arc<Chains>,
         rate_limit_per_minute: u32,
     ) -> OpenAiService {
         let quotas: Vec<_> = plugins
@@ -77,7 +84,7 @@ impl OpenAiService {
         let limits = RateLimits::new(Quota::from_per_minute(rate_limit_per_minute), quotas);
         let started =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        OpenAiService { config, plugins, chat, limits, metrics, started }
+        OpenAiService { config, plugins, chat, limits, metrics, chains, started }
     }
 
     pub fn config(&self) -> &OpenAiConfig {
@@ -148,29 +155,55 @@ impl OpenAiService {
             _ => None,
         };
         let client = caller.rate_key();
-        // A completion holds an upstream stream, collected or not, so it takes a share of the open
-        // streams like a streamed chat (past the client's, 429 `too_many_concurrent_streams`); taken
-        // before the quota, so that a call refused for it spends none.
-        let ticket = self.plugins.admit_stream(&model, &client).map_err(Error::Plugin)?;
-        let quota = self.limits.check(&client, model.id()).await.map_err(|refused| {
-            self.metrics
-                .rate_limited
-                .get_or_create(&ProviderLabels { provider: model.id().to_owned() })
-                .inc();
-            Error::RateLimited { provider: model.id().to_owned(), refused }
-        })?;
         let deadline =
             tokio::time::Instant::now() + Duration::from_secs(self.chat.config().stream_timeout_secs);
         let chat_request = conversation.request(self.chat.config().default_genre.clone());
-        let started =
-            tokio::time::timeout_at(deadline, self.plugins.reply_stream(ticket, &chat_request, &generation))
-                .await;
-        let stream = match started {
-            Ok(Ok(stream)) => stream,
-            Ok(Err(e)) => return Err(Error::Plugin(e).into()),
-            Err(_) => return Err(self.deadline_failure(model.id())),
-        };
-        Ok(Opened { stream, model: request.model, include_usage, quota, store, deadline })
+        let chain = self.chains.chain(&self.plugins, model, &ChainChoice::Configured)?;
+        let mut plan = self.chains.plan(chain);
+        // Each member until one starts its reply; what it writes after that is its own to finish.
+        while let Some(member) = plan.next() {
+            // A completion holds an upstream stream, collected or not, so it takes a share of the open
+            // streams like a streamed chat (past the client's, 429 `too_many_concurrent_streams`);
+            // taken before the quota, so that a call refused for it spends none.
+            let ticket = match self.plugins.admit_stream(&member, &client) {
+                Ok(ticket) => ticket,
+                Err(e) => {
+                    plan.failed(Error::Plugin(e))?;
+                    continue;
+                }
+            };
+            let quota = self.limits.check(&client, member.id()).await.map_err(|refused| {
+                self.metrics
+                    .rate_limited
+                    .get_or_create(&ProviderLabels { provider: member.id().to_owned() })
+                    .inc();
+                Error::RateLimited { provider: member.id().to_owned(), refused }
+            })?;
+            let started = tokio::time::timeout_at(
+                deadline,
+                self.plugins.reply_stream(ticket, &chat_request, &generation),
+            )
+            .await;
+            let failed = match started {
+                Ok(Ok(stream)) => {
+                    let answered_as = if plan.at_primary() { request.model } else { member.id().to_owned() };
+                    let attempts = plan.served();
+                    return Ok(Opened {
+                        stream,
+                        model: answered_as,
+                        attempts,
+                        include_usage,
+                        quota,
+                        store,
+                        deadline,
+                    });
+                }
+                Ok(Err(e)) => Error::Plugin(e),
+                Err(_) => deadline_error(member.id(), self.chat.config().stream_timeout_secs),
+            };
+            plan.failed(failed)?;
+        }
+        Err(plan.exhausted().into())
     }
 
     /// Appends a complete exchange to its user's dialog.
@@ -182,13 +215,16 @@ impl OpenAiService {
 
     /// The failure of a reply that ran past `[chat] stream_timeout_secs`.
     pub fn deadline_failure(&self, model: &str) -> Failure {
-        let secs = self.chat.config().stream_timeout_secs;
-        let e = crate::plugins::api::CallError::new(
-            model,
-            crate::plugins::api::CallFailure::Deadline(Duration::from_secs(secs)),
-        );
-        Error::Plugin(e).into()
+        deadline_error(model, self.chat.config().stream_timeout_secs).into()
     }
+}
+
+fn deadline_error(model: &str, secs: u64) -> Error {
+    let e = crate::plugins::api::CallError::new(
+        model,
+        crate::plugins::api::CallFailure::Deadline(Duration::from_secs(secs)),
+    );
+    Error::Plugin(e)
 }
 
 /// A library error about the dialog, reported against the request field that named it.

@@ -107,10 +107,14 @@ pub async fn create_chat_completion(
     let opened = openai.open(&caller, body).await?;
     let meta = Meta { id: completion_id(), created: unix_now(), model: opened.model.clone() };
     let quota = opened.quota;
+    let attempts = crate::fallback::outcome::attempts_header(&opened.attempts);
     let mut response =
         if stream { streamed(openai, opened, meta).await? } else { collected(&openai, opened, meta).await? };
     if let Some(quota) = quota {
         add_quota(&mut response, &quota);
+    }
+    if let Some(attempts) = attempts {
+        response.headers_mut().insert(crate::fallback::outcome::HEADER, attempts);
     }
     Ok(response)
 }

@@ -332,6 +332,8 @@ impl JobService {
             provider: Some(item.provider.clone()),
             model: item.model.clone(),
             skip_cache: item.skip_cache,
+            // A job item goes along its provider's configured chain; its result names who served it.
+            fallbacks: Default::default(),
         };
         let caller = Caller { client: item.client.clone(), pacing: Pacing::Wait };
         let result = match self.paraphrase.paraphrase(&request, &caller).await {

@@ -1,6 +1,7 @@
 //! The paraphrase service: resolves the provider and model of a request, checks the text, and wraps
-//! the provider call with the response cache, the rate limit, the process-wide concurrency bound and
-//! upstream-429 retries. The CLI, the REST API and the library all paraphrase through here.
+//! the provider call with the response cache, the rate limit, the process-wide concurrency bound, and
+//! the provider's fallback chain with its retries and circuits. The CLI, the REST API and the library
+//! all paraphrase through here.
 
 pub mod job_routes;
 pub mod jobs;
@@ -11,8 +12,9 @@ pub use settings::ParaphraseConfig;
 
 use crate::cache::{self, CacheConfig, CachedParaphrase, ResponseCache};
 use crate::error::{Error, Result};
+use crate::fallback::{Attempt, ChainChoice, Chains, CircuitState};
 use crate::metrics::{Metrics, ProviderLabels};
-use crate::plugins::api::{CallFailure, PluginErrorKind, PluginInfo, PluginKind};
+use crate::plugins::api::{PluginInfo, PluginKind};
 use crate::plugins::{Plugin, PluginHost};
 use crate::ratelimit::{Admitted, Quota, RateLimits};
 use crate::redis_link::RedisLink;
@@ -36,12 +38,17 @@ pub struct Paraphrase {
     /// Whether the paraphrase is the original again (the same words, whitespace aside): a provider
     /// that found nothing to change says so by returning the text as it was.
     pub unchanged: bool,
+    /// The members of the provider's chain that did not serve the request before `provider` did,
+    /// each with its error code (`circuit_open` when its circuit skipped it); absent when the
+    /// requested provider served it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<Attempt>,
 }
 
 impl Paraphrase {
     pub fn new(original: String, paraphrase: String, provider: String, model: String, cached: bool) -> Self {
         let unchanged = unchanged(&original, &paraphrase);
-        Paraphrase { original, paraphrase, provider, model, cached, unchanged }
+        Paraphrase { original, paraphrase, provider, model, cached, unchanged, attempts: Vec::new() }
     }
 }
 
@@ -60,6 +67,8 @@ pub struct ParaphraseRequest {
     pub model: Option<String>,
     /// Skip reading the response cache (the answer is still stored).
     pub skip_cache: bool,
+    /// The provider's configured chain, none, or the request's own.
+    pub fallbacks: ChainChoice,
 }
 
 impl ParaphraseRequest {
@@ -101,6 +110,11 @@ pub struct ProviderEntry {
     pub default_model: String,
     /// Whether this is the provider used when a request names none.
     pub default: bool,
+    /// The providers that serve its requests, in order, when it fails (`[[plugin]] fallbacks`).
+    pub fallbacks: Vec<String>,
+    /// Its circuit: `closed`, `open` (requests skip it during its cooldown) or `half-open` (one
+    /// request probes it).
+    pub circuit: CircuitState,
     /// False when a secret the provider needs (an API key) is not configured.
     pub available: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -127,16 +141,13 @@ pub struct Outcome {
     pub waited: Duration,
 }
 
-/// The longest an upstream's own `Retry-After` is waited for inside one request; longer waits are
-/// reported to the client instead.
-const MAX_UPSTREAM_WAIT: Duration = Duration::from_secs(10);
-
 pub struct ParaphraseService {
     config: ParaphraseConfig,
     plugins: Arc<PluginHost>,
     cache: ResponseCache,
     limits: RateLimits,
     metrics: Arc<Metrics>,
+    chains: Arc<Chains>,
 }
 
 impl ParaphraseService {
@@ -145,6 +156,7 @@ impl ParaphraseService {
         cache: &CacheConfig,
         plugins: Arc<PluginHost>,
         metrics: Arc<Metrics>,
+        chains: Arc<Chains>,
     ) -> Self {
         let shared_limits = settings::shared_limits_url(&config, cache);
         let cache = ResponseCache::new(cache, metrics.cache_hits.clone(), metrics.cache_misses.clone()).await;
@@ -161,7 +173,7 @@ impl ParaphraseService {
             let link = RedisLink::connect(&url, true, "rate limits", "each replica limits on its own").await;
             limits = limits.shared_through(link);
         }
-        ParaphraseService { config, plugins, cache, limits, metrics }
+        ParaphraseService { config, plugins, cache, limits, metrics, chains }
     }
 
     pub fn config(&self) -> &ParaphraseConfig {
@@ -178,6 +190,11 @@ impl ParaphraseService {
 
     pub fn rate_limits(&self) -> &RateLimits {
         &self.limits
+    }
+
+    /// The fallback policy and the circuits, which the chat services share.
+    pub fn chains(&self) -> &Arc<Chains> {
+        &self.chains
     }
 
     /// The provider a request names, or the default; unknown ids are an error listing the known ones.
@@ -211,6 +228,8 @@ impl ParaphraseService {
                     name,
                     default_model,
                     default: p.id() == self.default_provider(),
+                    fallbacks: p.spec().fallbacks.clone(),
+                    circuit: self.chains.breakers().state(p.id()),
                     available: unavailable_reason.is_none(),
                     unavailable_reason,
                     rate_limit_per_minute: self.limits.quota(p.id()).per_minute(),
@@ -246,28 +265,81 @@ impl ParaphraseService {
         }
     }
 
-    /// One paraphrase: from the cache when possible, else from the provider within the caller's quota.
+    /// The chain a request is served along: its provider (which must be available, as without a
+    /// chain), then the configured fallbacks, none, or the request's own.
+    pub fn chain(&self, provider: Option<&str>, choice: &ChainChoice) -> Result<Vec<Arc<Plugin>>> {
+        let primary = self.provider(provider)?.clone();
+        self.chains.chain(&self.plugins, primary, choice)
+    }
+
+    /// One paraphrase: from the requested provider's cache when possible, else along its chain, each
+    /// member called within the caller's quota for it. An answer is cached under the member and model
+    /// that made it, so the primary serves again, uncached, as soon as it recovers.
     pub async fn paraphrase(&self, request: &ParaphraseRequest, caller: &Caller) -> Result<Outcome> {
         self.check_text(&request.text)?;
-        let provider = self.provider(request.provider.as_deref())?;
-        let model = self.model(provider, request.model.as_deref())?;
-        let key = cache::key(provider.id(), &model, &provider.digest, &request.text);
-        if !request.skip_cache
-            && let Some(hit) = self.cache.get(&key).await
-        {
-            return Ok(Outcome {
-                paraphrase: Paraphrase::new(
+        let chain = self.chain(request.provider.as_deref(), &request.fallbacks)?;
+        let requested_model = self.model(&chain[0], request.model.as_deref())?;
+        let mut plan = self.chains.plan(chain);
+        while let Some(member) = plan.next() {
+            // The request's model is its provider's; a fallback member answers with its own default.
+            let model = if plan.at_primary() { requested_model.clone() } else { self.model(&member, None)? };
+            let key = cache::key(member.id(), &model, &member.digest, &request.text);
+            let may_read = plan.at_primary() || self.chains.config().serve_cached_fallback;
+            if !request.skip_cache
+                && may_read
+                && let Some(hit) = self.cache.get(&key).await
+            {
+                let mut paraphrase = Paraphrase::new(
                     request.text.clone(),
                     hit.paraphrase,
-                    provider.id().to_owned(),
+                    member.id().to_owned(),
                     hit.model,
                     true,
-                ),
-                quota: None,
-                waited: Duration::ZERO,
-            });
+                );
+                paraphrase.attempts = plan.served_from_cache(&member);
+                return Ok(Outcome { paraphrase, quota: None, waited: Duration::ZERO });
+            }
+            let (quota, waited) = self.admit(&member, caller).await?;
+            // How many calls of one provider run at once is the plugin runtime's to bound (its share
+            // of the instance pool, `max_concurrent_calls` for a provider), with a queue that fails fast.
+            let called = loop {
+                match self.plugins.paraphrase(&member, &caller.client, &request.text, &model).await {
+                    Err(e) => {
+                        let e = Error::from(e);
+                        if !plan.retry(&e, self.config.upstream_retries).await {
+                            break Err(e);
+                        }
+                    }
+                    Ok(out) => break Ok(out),
+                }
+            };
+            match called {
+                Ok(out) => {
+                    self.cache
+                        .put(
+                            &key,
+                            &CachedParaphrase { paraphrase: out.text.clone(), model: out.model.clone() },
+                        )
+                        .await;
+                    let mut paraphrase = Paraphrase::new(
+                        request.text.clone(),
+                        out.text,
+                        member.id().to_owned(),
+                        out.model,
+                        false,
+                    );
+                    paraphrase.attempts = plan.served();
+                    return Ok(Outcome { paraphrase, quota, waited });
+                }
+                Err(e) => plan.failed(e)?,
+            }
         }
-        let (quota, waited) = match caller.pacing {
+        Err(plan.exhausted())
+    }
+
+    /// The caller's quota for one provider: refused at once ([`Pacing::Reject`]) or waited for.
+    async fn admit(&self, provider: &Plugin, caller: &Caller) -> Result<(Option<Admitted>, Duration)> {
+        Ok(match caller.pacing {
             Pacing::Reject => {
                 let quota = self.limits.check(&caller.client, provider.id()).await.map_err(|refused| {
                     self.metrics
@@ -279,56 +351,7 @@ impl ParaphraseService {
                 (quota, Duration::ZERO)
             }
             Pacing::Wait => (None, self.limits.wait(&caller.client, provider.id()).await),
-        };
-        // How many calls of one provider run at once is the plugin runtime's to bound (its share of
-        // the instance pool, `max_concurrent_calls` for a provider), with a queue that fails fast.
-        let out = self.call_with_retries(provider, &caller.client, &request.text, &model).await?;
-        self.cache
-            .put(&key, &CachedParaphrase { paraphrase: out.text.clone(), model: out.model.clone() })
-            .await;
-        Ok(Outcome {
-            paraphrase: Paraphrase::new(
-                request.text.clone(),
-                out.text,
-                provider.id().to_owned(),
-                out.model,
-                false,
-            ),
-            quota,
-            waited,
         })
-    }
-
-    /// An upstream 429 is retried after the upstream's own wait (or an exponential backoff when it gave
-    /// none), up to `upstream_retries` times; then it is reported as the upstream's limit.
-    async fn call_with_retries(
-        &self,
-        provider: &Plugin,
-        client: &str,
-        text: &str,
-        model: &str,
-    ) -> Result<crate::plugins::api::Paraphrased> {
-        let mut attempt = 0;
-        loop {
-            match self.plugins.paraphrase(provider, client, text, model).await {
-                Err(e) if attempt < self.config.upstream_retries => {
-                    let CallFailure::Reported(reported) = &e.failure else { return Err(e.into()) };
-                    let PluginErrorKind::RateLimited { retry_after_secs } = reported.kind else {
-                        return Err(e.into());
-                    };
-                    let wait = retry_after_secs
-                        .map(|s| Duration::from_secs(u64::from(s)))
-                        .unwrap_or(Duration::from_millis(500) * 2u32.pow(attempt));
-                    if wait > MAX_UPSTREAM_WAIT {
-                        return Err(e.into());
-                    }
-                    tracing::info!(provider = %provider.id(), attempt, wait_ms = wait.as_millis() as u64, "upstream rate limit; retrying");
-                    tokio::time::sleep(wait).await;
-                    attempt += 1;
-                }
-                other => return other.map_err(Into::into),
-            }
-        }
     }
 
     /// A batch as `POST /paraphrase/batch` takes it: at least one text and at most `batch_max_size`
@@ -338,6 +361,7 @@ impl ParaphraseService {
         texts: Vec<String>,
         provider: Option<String>,
         model: Option<String>,
+        fallbacks: ChainChoice,
         caller: &Caller,
     ) -> Result<Vec<Result<Outcome>>> {
         let max = self.config.batch_max_size;
@@ -350,23 +374,25 @@ impl ParaphraseService {
                 format!("`texts` has {} items; BATCH_MAX_SIZE allows at most {max}", texts.len()),
             ));
         }
-        self.paraphrase_unbounded(texts, provider, model, caller).await
+        self.paraphrase_unbounded(texts, provider, model, fallbacks, caller).await
     }
 
     /// Many paraphrases with one provider and model, however many texts (none is no error):
     /// `BATCH_MAX_WORKERS` at a time, results in input order. For the library's `paraphrase_batch`,
     /// which holds no request body; each text still meets [`ParaphraseService::check_text`]. A failed
-    /// item fails alone; an unknown provider fails the whole batch.
+    /// item fails alone; an unknown provider or chain member fails the whole batch. Each item goes
+    /// along the chain on its own, and says who served it.
     pub async fn paraphrase_unbounded(
         &self,
         texts: Vec<String>,
         provider: Option<String>,
         model: Option<String>,
+        fallbacks: ChainChoice,
         caller: &Caller,
     ) -> Result<Vec<Result<Outcome>>> {
-        let plugin = self.provider(provider.as_deref())?;
-        self.model(plugin, model.as_deref())?;
-        let provider = Some(plugin.id().to_owned());
+        let chain = self.chain(provider.as_deref(), &fallbacks)?;
+        self.model(&chain[0], model.as_deref())?;
+        let provider = Some(chain[0].id().to_owned());
         let results = futures::stream::iter(texts)
             .map(|text| {
                 let request = ParaphraseRequest {
@@ -374,6 +400,7 @@ impl ParaphraseService {
                     provider: provider.clone(),
                     model: model.clone(),
                     skip_cache: false,
+                    fallbacks: fallbacks.clone(),
                 };
                 async move { self.paraphrase(&request, caller).await }
             })

@@ -6,6 +6,7 @@ use super::{
     ProvidersResponse,
 };
 use crate::cache::CacheStats;
+use crate::fallback::{Attempt, ChainChoice, outcome};
 use crate::rest::openapi::responses as r;
 use crate::rest::openapi::{array, items, property, text};
 use crate::rest::{ApiError, Caller, ErrorBody, ErrorDetail, Json};
@@ -67,6 +68,12 @@ pub struct ParaphraseBody {
     /// Skip reading the response cache; the new answer is still cached.
     #[serde(default)]
     pub skip_cache: bool,
+    /// `false`: the provider alone, without its configured fallbacks; a list of provider ids: this
+    /// request's own chain after its provider (only where the server's `[fallback] request_chains`
+    /// allows it); `true` or absent: the provider's configured chain.
+    #[serde(default)]
+    #[schema(value_type = Option<crate::fallback::FallbacksField>)]
+    pub fallbacks: ChainChoice,
 }
 
 fn rate_caller(caller: &Caller) -> RateCaller {
@@ -102,11 +109,16 @@ pub async fn paraphrase(
         provider: body.provider,
         model: body.model,
         skip_cache: body.skip_cache,
+        fallbacks: body.fallbacks,
     };
     let outcome = service.paraphrase(&request, &rate_caller(&caller)).await?;
+    let attempts = outcome::attempts_header(&outcome.paraphrase.attempts);
     let mut response = axum::Json(outcome.paraphrase).into_response();
     if let Some(quota) = outcome.quota {
         insert_headers(response.headers_mut(), quota.headers());
+    }
+    if let Some(value) = attempts {
+        response.headers_mut().insert(outcome::HEADER, value);
     }
     Ok(response)
 }
@@ -124,6 +136,10 @@ pub struct BatchBody {
     pub texts: Vec<String>,
     pub provider: Option<String>,
     pub model: Option<String>,
+    /// As in `POST /paraphrase`; each item goes along the chain on its own.
+    #[serde(default)]
+    #[schema(value_type = Option<crate::fallback::FallbacksField>)]
+    pub fallbacks: ChainChoice,
 }
 
 /// One text's result, in input order: a paraphrase or an error.
@@ -143,6 +159,9 @@ pub struct BatchItem {
     /// Whether the paraphrase is the original again, whitespace aside.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unchanged: Option<bool>,
+    /// As in `POST /paraphrase`: the chain members that failed before `provider` served the item.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<Attempt>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorDetail>,
 }
@@ -182,8 +201,9 @@ pub async fn paraphrase_batch(
     Json(body): Json<BatchBody>,
 ) -> Result<axum::Json<BatchResponse>, ApiError> {
     let texts = body.texts.clone();
-    let results =
-        service.paraphrase_batch(body.texts, body.provider, body.model, &rate_caller(&caller)).await?;
+    let results = service
+        .paraphrase_batch(body.texts, body.provider, body.model, body.fallbacks, &rate_caller(&caller))
+        .await?;
     let items: Vec<BatchItem> = texts
         .into_iter()
         .zip(results)
@@ -197,6 +217,7 @@ pub async fn paraphrase_batch(
                 model: Some(p.model),
                 cached: Some(p.cached),
                 unchanged: Some(p.unchanged),
+                attempts: p.attempts,
                 error: None,
             },
             Err(e) => {
@@ -209,6 +230,7 @@ pub async fn paraphrase_batch(
                     model: None,
                     cached: None,
                     unchanged: None,
+                    attempts: Vec::new(),
                     error: Some(ErrorDetail { code: api.code.into(), message: api.message, cause: None }),
                 }
             }

@@ -1,7 +1,7 @@
 //! The `[paraphrase]` section: the default provider, input limits, the rate limit, batches and the
 //! concurrency bound.
 
-use crate::cache::{CacheConfig, CacheKind};
+use crate::cache::CacheConfig;
 use crate::config::setting;
 use crate::config::{Kind, Section, Setting};
 
@@ -33,11 +33,7 @@ pub struct ParaphraseConfig {
 /// `rate_limit_store` says `redis`, or by default when the cache is Redis and the process serves
 /// (a one-shot command keeps its limits to itself).
 pub fn shared_limits_url(config: &ParaphraseConfig, cache: &CacheConfig) -> Option<String> {
-    let shared = match config.rate_limit_store.as_deref() {
-        Some(store) => store == "redis",
-        None => matches!(cache.kind(), CacheKind::Redis { .. }) && !cache.one_shot,
-    };
-    shared.then(|| cache.url.value.clone())
+    cache.shared_url(config.rate_limit_store.as_deref())
 }
 
 impl Default for ParaphraseConfig {

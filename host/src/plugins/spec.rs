@@ -203,6 +203,8 @@ pub struct PluginSpec {
     pub history_from: Option<HistorySetting>,
     /// `file:line` of the `[[plugin]]` table that configured it, for messages about it.
     pub declared_at: Option<String>,
+    /// The plugins, of its kind, that serve a request in order when it fails (its chain after it).
+    pub fallbacks: Vec<String>,
 }
 
 impl PluginSpec {
@@ -221,6 +223,7 @@ impl PluginSpec {
             history: None,
             history_from: None,
             declared_at: None,
+            fallbacks: Vec::new(),
         }
     }
 

@@ -26,6 +26,7 @@ pub struct PluginTable {
     rate_limit_per_minute: Option<u32>,
     history_entries: Option<usize>,
     history_chars: Option<usize>,
+    fallbacks: Option<Vec<String>>,
     config: BTreeMap<String, String>,
     secrets: BTreeMap<String, SecretSource>,
     limits: LimitsTable,
@@ -88,6 +89,13 @@ impl Section for PluginTable {
                 |c| c.history_chars,
                 "A chat model's history window: it is given the fewest newest entries whose names and \
                  messages hold this many characters (bundled `form`: its `prompt_max_chars`)"
+            ),
+            setting!(
+                "fallbacks",
+                Kind::List,
+                |c| c.fallbacks,
+                "A provider's or chat model's chain: the ids, of its kind, that serve a request in this order when it \
+                 fails with an error that moves on (see \"Fallback chains\"); their own chains are not followed"
             ),
         ];
         SETTINGS
@@ -368,6 +376,14 @@ impl PluginTable {
                 ));
             }
             spec.history = Some(window);
+        }
+        if let Some(fallbacks) = self.fallbacks.take() {
+            if spec.kind == PluginKind::Metric {
+                problems.push(format!(
+                    "{location}: plugin {id:?} is a metric; `fallbacks` applies to providers and chat models only"
+                ));
+            }
+            spec.fallbacks = fallbacks;
         }
         spec.settings.extend(std::mem::take(&mut self.config));
         for (key, source) in std::mem::take(&mut self.secrets) {
