@@ -1,12 +1,15 @@
 //! The paraphrase service: resolves the provider and model of a request, checks the text, and wraps
 //! the provider call with the response cache, the rate limit, the process-wide concurrency bound and
-//! upstream-429 retries. The CLI, the REST API and the library all paraphrase through here.
+//! upstream-429 retries. The CLI, the REST API and the library all paraphrase through here; several
+//! candidates ranked by the metrics are `candidates`'s.
 
+pub mod candidates;
 pub mod job_routes;
 pub mod jobs;
 pub mod routes;
 mod settings;
 
+pub use candidates::{Candidate, Removed, Scorer, Selection};
 pub use settings::ParaphraseConfig;
 
 use crate::cache::{self, CacheConfig, CachedParaphrase, ResponseCache};
@@ -22,7 +25,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// A paraphrase and where it came from: the REST response body of `POST /paraphrase`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Paraphrase {
     /// The text as the client sent it.
     pub original: String,
@@ -36,12 +39,34 @@ pub struct Paraphrase {
     /// Whether the paraphrase is the original again (the same words, whitespace aside): a provider
     /// that found nothing to change says so by returning the text as it was.
     pub unchanged: bool,
+    /// Only when the request asked for candidates (`candidates` above 1, `providers`, `min_scores`
+    /// or `rank_by`): every candidate left once duplicates and the unchanged text are removed, those
+    /// that passed the floors first, then by `rank_by` descending. `paraphrase` is the first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<Candidate>>,
+    /// Only with `candidates`: what was removed before scoring.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed: Option<Removed>,
+    /// Only with `candidates`, and only when there is something to say: a provider that writes one
+    /// paraphrase per call was called once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warnings: Option<Vec<String>>,
 }
 
 impl Paraphrase {
     pub fn new(original: String, paraphrase: String, provider: String, model: String, cached: bool) -> Self {
         let unchanged = unchanged(&original, &paraphrase);
-        Paraphrase { original, paraphrase, provider, model, cached, unchanged }
+        Paraphrase {
+            original,
+            paraphrase,
+            provider,
+            model,
+            cached,
+            unchanged,
+            candidates: None,
+            removed: None,
+            warnings: None,
+        }
     }
 }
 
@@ -137,6 +162,8 @@ pub struct ParaphraseService {
     cache: ResponseCache,
     limits: RateLimits,
     metrics: Arc<Metrics>,
+    /// The metrics that score candidates, handed over by whoever assembles the services.
+    scorer: Option<Arc<dyn Scorer>>,
 }
 
 impl ParaphraseService {
@@ -161,7 +188,13 @@ impl ParaphraseService {
             let link = RedisLink::connect(&url, true, "rate limits", "each replica limits on its own").await;
             limits = limits.shared_through(link);
         }
-        ParaphraseService { config, plugins, cache, limits, metrics }
+        ParaphraseService { config, plugins, cache, limits, metrics, scorer: None }
+    }
+
+    /// Scores candidates with `scorer`; without one, only the host's `diversity` is computed.
+    pub fn scored_by(mut self, scorer: Arc<dyn Scorer>) -> Self {
+        self.scorer = Some(scorer);
+        self
     }
 
     pub fn config(&self) -> &ParaphraseConfig {
@@ -267,19 +300,7 @@ impl ParaphraseService {
                 waited: Duration::ZERO,
             });
         }
-        let (quota, waited) = match caller.pacing {
-            Pacing::Reject => {
-                let quota = self.limits.check(&caller.client, provider.id()).await.map_err(|refused| {
-                    self.metrics
-                        .rate_limited
-                        .get_or_create(&ProviderLabels { provider: provider.id().to_owned() })
-                        .inc();
-                    Error::RateLimited { provider: provider.id().to_owned(), refused }
-                })?;
-                (quota, Duration::ZERO)
-            }
-            Pacing::Wait => (None, self.limits.wait(&caller.client, provider.id()).await),
-        };
+        let (quota, waited) = self.admit(provider, caller).await?;
         // How many calls of one provider run at once is the plugin runtime's to bound (its share of
         // the instance pool, `max_concurrent_calls` for a provider), with a queue that fails fast.
         let out = self.call_with_retries(provider, &caller.client, &request.text, &model).await?;
@@ -299,8 +320,23 @@ impl ParaphraseService {
         })
     }
 
-    /// An upstream 429 is retried after the upstream's own wait (or an exponential backoff when it gave
-    /// none), up to `upstream_retries` times; then it is reported as the upstream's limit.
+    /// One call to `provider` within the caller's quota: refused ([`Pacing::Reject`]) or waited for.
+    async fn admit(&self, provider: &Plugin, caller: &Caller) -> Result<(Option<Admitted>, Duration)> {
+        Ok(match caller.pacing {
+            Pacing::Reject => {
+                let quota = self.limits.check(&caller.client, provider.id()).await.map_err(|refused| {
+                    self.metrics
+                        .rate_limited
+                        .get_or_create(&ProviderLabels { provider: provider.id().to_owned() })
+                        .inc();
+                    Error::RateLimited { provider: provider.id().to_owned(), refused }
+                })?;
+                (quota, Duration::ZERO)
+            }
+            Pacing::Wait => (None, self.limits.wait(&caller.client, provider.id()).await),
+        })
+    }
+
     async fn call_with_retries(
         &self,
         provider: &Plugin,
@@ -308,9 +344,19 @@ impl ParaphraseService {
         text: &str,
         model: &str,
     ) -> Result<crate::plugins::api::Paraphrased> {
+        self.retrying(provider, || self.plugins.paraphrase(provider, client, text, model)).await
+    }
+
+    /// An upstream 429 is retried after the upstream's own wait (or an exponential backoff when it gave
+    /// none), up to `upstream_retries` times; then it is reported as the upstream's limit.
+    async fn retrying<T, F, Fut>(&self, provider: &Plugin, call: F) -> Result<T>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = std::result::Result<T, crate::plugins::api::CallError>>,
+    {
         let mut attempt = 0;
         loop {
-            match self.plugins.paraphrase(provider, client, text, model).await {
+            match call().await {
                 Err(e) if attempt < self.config.upstream_retries => {
                     let CallFailure::Reported(reported) = &e.failure else { return Err(e.into()) };
                     let PluginErrorKind::RateLimited { retry_after_secs } = reported.kind else {
@@ -338,6 +384,7 @@ impl ParaphraseService {
         texts: Vec<String>,
         provider: Option<String>,
         model: Option<String>,
+        selection: Option<Selection>,
         caller: &Caller,
     ) -> Result<Vec<Result<Outcome>>> {
         let max = self.config.batch_max_size;
@@ -350,23 +397,34 @@ impl ParaphraseService {
                 format!("`texts` has {} items; BATCH_MAX_SIZE allows at most {max}", texts.len()),
             ));
         }
-        self.paraphrase_unbounded(texts, provider, model, caller).await
+        self.paraphrase_unbounded(texts, provider, model, selection, caller).await
     }
 
     /// Many paraphrases with one provider and model, however many texts (none is no error):
     /// `BATCH_MAX_WORKERS` at a time, results in input order. For the library's `paraphrase_batch`,
     /// which holds no request body; each text still meets [`ParaphraseService::check_text`]. A failed
-    /// item fails alone; an unknown provider fails the whole batch.
+    /// item fails alone; an unknown provider or a wrong selection fails the whole batch.
     pub async fn paraphrase_unbounded(
         &self,
         texts: Vec<String>,
         provider: Option<String>,
         model: Option<String>,
+        selection: Option<Selection>,
         caller: &Caller,
     ) -> Result<Vec<Result<Outcome>>> {
-        let plugin = self.provider(provider.as_deref())?;
-        self.model(plugin, model.as_deref())?;
-        let provider = Some(plugin.id().to_owned());
+        let template = ParaphraseRequest { text: String::new(), provider, model, skip_cache: false };
+        let provider = match &selection {
+            Some(selection) => {
+                self.check_selection(&template, selection)?;
+                template.provider
+            }
+            None => {
+                let plugin = self.provider(template.provider.as_deref())?;
+                self.model(plugin, template.model.as_deref())?;
+                Some(plugin.id().to_owned())
+            }
+        };
+        let (model, selection) = (template.model, selection.as_ref());
         let results = futures::stream::iter(texts)
             .map(|text| {
                 let request = ParaphraseRequest {
@@ -375,7 +433,7 @@ impl ParaphraseService {
                     model: model.clone(),
                     skip_cache: false,
                 };
-                async move { self.paraphrase(&request, caller).await }
+                async move { self.paraphrase_with(&request, selection, caller).await }
             })
             .buffered(self.config.batch_max_workers.max(1))
             .collect()

@@ -2,8 +2,8 @@
 //! views `GET /providers` and `GET /cache/stats`, and their OpenAPI fragment.
 
 use super::{
-    Caller as RateCaller, Outcome, Pacing, Paraphrase, ParaphraseRequest, ParaphraseService,
-    ProvidersResponse,
+    Caller as RateCaller, Candidate, Outcome, Pacing, Paraphrase, ParaphraseRequest, ParaphraseService,
+    ProvidersResponse, Removed, Selection,
 };
 use crate::cache::CacheStats;
 use crate::rest::openapi::responses as r;
@@ -15,6 +15,7 @@ use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use utoipa::{OpenApi, ToSchema};
 
@@ -45,14 +46,51 @@ pub fn openapi(service: &ParaphraseService) -> utoipa::openapi::OpenApi {
     let mut providers: Vec<serde_json::Value> =
         service.providers().into_iter().filter(|p| p.available).map(|p| p.id.into()).collect();
     providers.push(serde_json::Value::Null);
+    let scores = service.score_names();
     for body in ["ParaphraseBody", "BatchBody"] {
         property(&mut doc, body, "provider", |o| o.enum_values = Some(providers.clone()));
         property(&mut doc, body, "model", text(None));
+        selection_schema(&mut doc, body, &providers, &scores, service.config().max_candidates);
     }
     let config = service.config();
     property(&mut doc, "ParaphraseBody", "text", text(Some(config.max_text_chars)));
     array(&mut doc, "BatchBody", "texts", items(1, config.batch_max_size));
     doc
+}
+
+/// The candidate fields' limits: the count, the provider ids, the score names.
+pub(super) fn selection_schema(
+    doc: &mut utoipa::openapi::OpenApi,
+    body: &str,
+    providers: &[serde_json::Value],
+    scores: &[String],
+    max: usize,
+) {
+    use utoipa::openapi::schema::{AdditionalProperties, ArrayItems, ObjectBuilder, Schema, Type};
+    property(doc, body, "candidates", |o| {
+        o.minimum = Some(1usize.into());
+        o.maximum = Some(max.into());
+    });
+    let ids: Vec<serde_json::Value> = providers.iter().filter(|p| !p.is_null()).cloned().collect();
+    array(doc, body, "providers", |a| {
+        a.unique_items = true;
+        a.items = ArrayItems::RefOrSchema(Box::new(
+            Schema::Object(ObjectBuilder::new().schema_type(Type::String).enum_values(Some(ids)).build())
+                .into(),
+        ));
+    });
+    property(doc, body, "min_scores", |o| {
+        o.properties = scores
+            .iter()
+            .map(|name| {
+                (name.clone(), Schema::Object(ObjectBuilder::new().schema_type(Type::Number).build()).into())
+            })
+            .collect();
+        o.additional_properties = Some(Box::new(AdditionalProperties::FreeForm(false)));
+    });
+    let mut names: Vec<serde_json::Value> = scores.iter().map(|s| s.as_str().into()).collect();
+    names.push(serde_json::Value::Null);
+    property(doc, body, "rank_by", |o| o.enum_values = Some(names));
 }
 
 /// `POST /paraphrase`.
@@ -67,6 +105,22 @@ pub struct ParaphraseBody {
     /// Skip reading the response cache; the new answer is still cached.
     #[serde(default)]
     pub skip_cache: bool,
+    // The optional fields that ask for several candidates. With none of them (or `candidates` 1
+    // alone) the answer is a single paraphrase, as without them.
+    /// Candidates to ask each provider for, 1 to `[paraphrase] max_candidates` (8 by default); 1 when
+    /// absent.
+    pub candidates: Option<usize>,
+    /// Provider ids to pool candidates from, each called within its own rate limit; instead of
+    /// `provider`, never with it.
+    pub providers: Option<Vec<String>>,
+    /// Floors by score name (the metrics' headline scores as `POST /evaluate` with
+    /// `include_semantic` names them, `overall_score`, or `diversity`): a candidate passes when it
+    /// meets every one.
+    pub min_scores: Option<BTreeMap<String, f64>>,
+    /// The score that ranks the candidates, descending, after those that passed the floors come
+    /// first; `diversity` when absent: one minus the Jaccard similarity of the lower-cased word sets of
+    /// the candidate and the text.
+    pub rank_by: Option<String>,
 }
 
 fn rate_caller(caller: &Caller) -> RateCaller {
@@ -81,11 +135,11 @@ fn rate_caller(caller: &Caller) -> RateCaller {
     request_body = ParaphraseBody,
     params(("current-user" = Option<String>, Header, description = "The caller's identity for rate limits (else the peer address)")),
     responses(
-        (status = 200, description = "The paraphrase. When a provider call was made, X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset describe the caller's quota.", body = Paraphrase),
+        (status = 200, description = "The paraphrase, and with the candidate fields every candidate with its scores. When a provider call was made, X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset describe the caller's quota.", body = Paraphrase),
         (status = 400, description = r::BAD_JSON, body = ErrorBody),
         (status = 413, description = r::TOO_LARGE, body = ErrorBody),
         (status = 415, description = r::NOT_JSON, body = ErrorBody),
-        (status = 422, description = "A missing or wrong field, an empty or too long text, an unknown provider (the message lists the known ones), a provider without its API key (`provider_unavailable`), or input the provider rejected", body = ErrorBody),
+        (status = 422, description = "A missing or wrong field, an empty or too long text, an unknown provider (the message lists the known ones), a provider without its API key (`provider_unavailable`), `candidates` out of range, an unknown score name in `min_scores` or `rank_by`, `provider` with `providers`, or input the provider rejected", body = ErrorBody),
         (status = 429, description = "This service's rate limit (code `rate_limited`, with Retry-After and X-RateLimit-* headers) or the upstream's (code `upstream_rate_limited`)", body = ErrorBody),
         (status = 502, description = "The upstream or the plugin failed", body = ErrorBody),
         (status = 503, description = "The plugin reported its own configuration as broken, or no instance could be started", body = ErrorBody),
@@ -103,7 +157,8 @@ pub async fn paraphrase(
         model: body.model,
         skip_cache: body.skip_cache,
     };
-    let outcome = service.paraphrase(&request, &rate_caller(&caller)).await?;
+    let selection = Selection::from_fields(body.candidates, body.providers, body.min_scores, body.rank_by);
+    let outcome = service.paraphrase_with(&request, selection.as_ref(), &rate_caller(&caller)).await?;
     let mut response = axum::Json(outcome.paraphrase).into_response();
     if let Some(quota) = outcome.quota {
         insert_headers(response.headers_mut(), quota.headers());
@@ -124,6 +179,14 @@ pub struct BatchBody {
     pub texts: Vec<String>,
     pub provider: Option<String>,
     pub model: Option<String>,
+    /// As in `POST /paraphrase`, for every text.
+    pub candidates: Option<usize>,
+    /// As in `POST /paraphrase`.
+    pub providers: Option<Vec<String>>,
+    /// As in `POST /paraphrase`.
+    pub min_scores: Option<BTreeMap<String, f64>>,
+    /// As in `POST /paraphrase`.
+    pub rank_by: Option<String>,
 }
 
 /// One text's result, in input order: a paraphrase or an error.
@@ -143,6 +206,13 @@ pub struct BatchItem {
     /// Whether the paraphrase is the original again, whitespace aside.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unchanged: Option<bool>,
+    /// With the candidate fields: as in `POST /paraphrase`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<Candidate>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed: Option<Removed>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warnings: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorDetail>,
 }
@@ -182,8 +252,10 @@ pub async fn paraphrase_batch(
     Json(body): Json<BatchBody>,
 ) -> Result<axum::Json<BatchResponse>, ApiError> {
     let texts = body.texts.clone();
-    let results =
-        service.paraphrase_batch(body.texts, body.provider, body.model, &rate_caller(&caller)).await?;
+    let selection = Selection::from_fields(body.candidates, body.providers, body.min_scores, body.rank_by);
+    let results = service
+        .paraphrase_batch(body.texts, body.provider, body.model, selection, &rate_caller(&caller))
+        .await?;
     let items: Vec<BatchItem> = texts
         .into_iter()
         .zip(results)
@@ -197,6 +269,9 @@ pub async fn paraphrase_batch(
                 model: Some(p.model),
                 cached: Some(p.cached),
                 unchanged: Some(p.unchanged),
+                candidates: p.candidates,
+                removed: p.removed,
+                warnings: p.warnings,
                 error: None,
             },
             Err(e) => {
@@ -209,6 +284,9 @@ pub async fn paraphrase_batch(
                     model: None,
                     cached: None,
                     unchanged: None,
+                    candidates: None,
+                    removed: None,
+                    warnings: None,
                     error: Some(ErrorDetail { code: api.code.into(), message: api.message, cause: None }),
                 }
             }
