@@ -6,6 +6,7 @@
 use crate::common;
 use crate::metrics::model_dir;
 use common::server::Server;
+use common::upstream::{FakeGemini, FakeOpenAi};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
@@ -361,4 +362,59 @@ async fn the_library_ranks_candidates_as_the_api_does() {
         let evaluation = parlance.evaluate_paraphrase_with(TEXTS[3], &c.text, options).await.unwrap();
         assert!((evaluation.evaluation.scores["semantic_similarity"] - similarity).abs() < 1e-9);
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn openai_asks_for_n_or_one_seed_per_candidate_and_gemini_for_a_candidate_count() {
+    let openai = FakeOpenAi::start("An upstream rewrite.").await;
+    let gemini = FakeGemini::start("A Gemini rewrite.").await;
+    let (openai_url, gemini_url) = (openai.base_url(), gemini.base_url());
+    let server = semantic_server(&[
+        ("PROVIDER_API_KEY", "sk-test"),
+        ("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", &openai_url),
+        ("GEMINI_API_KEY", "g-key"),
+        ("PARLANCE_PLUGIN_GEMINI_BASE_URL", &gemini_url),
+        ("RATE_LIMIT_REQUESTS_PER_MINUTE", "1000"),
+    ])
+    .await;
+    let text = TEXTS[1];
+    let texts = |answer: &Value| -> BTreeSet<String> {
+        answer["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["text"].as_str().unwrap().to_owned())
+            .collect()
+    };
+
+    // One request with `n`, one candidate per choice.
+    let (status, answer) =
+        post(&server, "/paraphrase", &json!({"text": text, "provider": "openrouter", "candidates": 3})).await;
+    assert_eq!(status, 200, "{answer}");
+    let expected: BTreeSet<String> = (1..=3).map(|i| format!("An upstream rewrite. ({i})")).collect();
+    assert_eq!(texts(&answer), expected, "{answer}");
+    let seen = openai.requests();
+    assert_eq!(seen.len(), 1, "one upstream call");
+    assert_eq!(seen[0].body["n"], 3);
+
+    // Where `n` is refused, one request per candidate, each with its own seed.
+    let body = json!({"text": text, "provider": "openrouter", "model": "no-n", "candidates": 3});
+    let (status, answer) = post(&server, "/paraphrase", &body).await;
+    assert_eq!(status, 200, "{answer}");
+    let expected: BTreeSet<String> = (1..=3).map(|i| format!("An upstream rewrite. (seed {i})")).collect();
+    assert_eq!(texts(&answer), expected, "{answer}");
+    let seeds: Vec<Value> = openai.requests()[1..].iter().map(|r| r.body["seed"].clone()).collect();
+    assert_eq!(seeds, [Value::Null, json!(1), json!(2), json!(3)], "the refused `n`, then a seed each");
+
+    // Gemini: one request with `candidateCount`.
+    let (status, answer) =
+        post(&server, "/paraphrase", &json!({"text": text, "provider": "gemini", "candidates": 2})).await;
+    assert_eq!(status, 200, "{answer}");
+    let expected: BTreeSet<String> =
+        ["A Gemini rewrite.".to_owned(), "A Gemini rewrite. (2)".to_owned()].into();
+    assert_eq!(texts(&answer), expected, "{answer}");
+    let calls = gemini.seen.lock().unwrap().clone();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].body["generationConfig"]["candidateCount"], 2);
+    check_answer(&server, text, &answer, 2, &json!({}), "diversity").await;
 }

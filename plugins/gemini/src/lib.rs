@@ -191,6 +191,7 @@ fn status_error(status: u16, grpc_status: Option<&str>, message: &str, retry: Op
 
 parlance_sdk::export_provider!(Gemini);
 parlance_sdk::export_probe!(Gemini);
+parlance_sdk::export_candidates!(Gemini);
 
 #[cfg(test)]
 mod tests {
