@@ -5,6 +5,7 @@ mod common;
 
 mod api;
 mod author_kit;
+mod candidates;
 mod chat;
 mod cli;
 mod cluster;

@@ -102,7 +102,7 @@ pub mod telemetry;
 pub mod upstream;
 
 pub use error::{Error, Result};
-pub use paraphrase::{Paraphrase, ParaphraseRequest};
+pub use paraphrase::{Paraphrase, ParaphraseRequest, Selection};
 pub use settings::Config;
 
 use config::Env;
@@ -240,6 +240,8 @@ impl Parlance {
                 RedisLink::connect(&url, true, "circuits", "each replica keeps its circuits to itself").await;
             chains.share_through(link);
         }
+        // The paraphrase service scores its candidates through the evaluation service, handed over
+        // here so that neither domain imports the other.
         let paraphrase = Arc::new(
             ParaphraseService::new(
                 config.paraphrase.clone(),
@@ -248,7 +250,8 @@ impl Parlance {
                 metrics.clone(),
                 chains.clone(),
             )
-            .await,
+            .await
+            .scored_by(Arc::new(MetricScorer(evaluate.clone()))),
         );
         let store = if with_chat { Some(open_store(&config).await?) } else { None };
         let chat = store.clone().map(|s| {
@@ -421,6 +424,16 @@ impl Parlance {
         Ok(self.inner.paraphrase.paraphrase(request, &Caller::local()).await?.paraphrase)
     }
 
+    /// Several candidates for one text, scored by the metric plugins, checked against the floors and
+    /// ranked as `selection` says (see `POST /paraphrase`'s `candidates`), waiting for the rate limits.
+    pub async fn paraphrase_candidates(
+        &self,
+        request: &ParaphraseRequest,
+        selection: &Selection,
+    ) -> Result<Paraphrase> {
+        Ok(self.inner.paraphrase.paraphrase_selected(request, selection, &Caller::local()).await?.paraphrase)
+    }
+
     /// Paraphrases any number of texts with the default provider, `BATCH_MAX_WORKERS` at a time; one
     /// result per text, in input order. Unlike `POST /paraphrase/batch`, no `BATCH_MAX_SIZE` applies
     /// (see [`ParaphraseService::paraphrase_unbounded`]).
@@ -428,9 +441,42 @@ impl Parlance {
         let results = self
             .inner
             .paraphrase
-            .paraphrase_unbounded(texts, None, None, Default::default(), &Caller::local())
+            .paraphrase_unbounded(texts, None, None, Default::default(), None, &Caller::local())
             .await?;
         Ok(results.into_iter().map(|r| r.map(|o| o.paraphrase)).collect())
+    }
+}
+
+/// The evaluation service as the paraphrase service's [`paraphrase::Scorer`]: the headline scores with
+/// the semantic metrics, as `POST /evaluate` gives them with `include_semantic`, and `overall_score`.
+struct MetricScorer(Arc<evaluate::EvaluateService>);
+
+impl paraphrase::Scorer for MetricScorer {
+    fn score_names(&self) -> Vec<String> {
+        self.0.score_names()
+    }
+
+    fn score<'a>(
+        &'a self,
+        pairs: Vec<(String, String)>,
+        client: &'a str,
+    ) -> futures::future::BoxFuture<'a, Result<Vec<std::collections::BTreeMap<String, f64>>>> {
+        Box::pin(async move {
+            let pairs: Vec<plugins::api::Pair> = pairs
+                .into_iter()
+                .map(|(original, paraphrase)| plugins::api::Pair { original, paraphrase })
+                .collect();
+            let options = evaluate::EvalOptions { include_semantic: true, detail: false };
+            let evaluations = self.0.evaluate(&pairs, options, client).await?;
+            Ok(evaluations
+                .into_iter()
+                .map(|e| {
+                    let mut scores = e.evaluation.scores;
+                    scores.extend(e.evaluation.overall_score.map(|v| ("overall_score".to_owned(), v)));
+                    scores
+                })
+                .collect())
+        })
     }
 }
 

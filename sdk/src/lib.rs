@@ -9,11 +9,14 @@
 //! `cargo build --target wasm32-wasip2 --release` and the `cdylib` is the component.
 //!
 //! The modules `provider`, `chat_model` and `metric` (one per feature) each open with an example. A
-//! provider or chat model may also implement the optional health [`probe`].
+//! provider or chat model may also implement the optional health [`probe`], and a provider the
+//! optional [`candidates`] (several paraphrases in one call).
 
 pub mod http;
 pub mod upstream;
 
+#[cfg(feature = "provider")]
+pub mod candidates;
 #[cfg(feature = "chat-model")]
 pub mod chat_model;
 #[cfg(feature = "metric")]

@@ -38,8 +38,9 @@ impl Seen {
 /// `fail-429` (with Retry-After: 7), `fail-503`, `slow` (answers after 3 s), `html` (an HTML error
 /// page with status 200), `garbage` (invalid JSON), `in-band-401` (status 200 with an error object);
 /// `flaky-429` (429 with Retry-After: 1 on every other request, starting with the first), `echo-200ms`
-/// (answers after 200 ms with `reply` and the prompt it was sent); any other
-/// model answers with `reply` and echoes the model. `GET /v1/models` lists `gpt-4o-mini` and
+/// (answers after 200 ms with `reply` and the prompt it was sent), `no-n` (refuses `n` with a 400,
+/// and answers `reply (seed S)` to a request with a `seed`); any other model answers with `reply` and
+/// echoes the model, with `n` choices `reply (1)`, `reply (2)`, … when it asks for more than one. `GET /v1/models` lists `gpt-4o-mini` and
 /// `deepseek/deepseek-chat-v3-0324:free` to a caller with a bearer key other than `sk-revoked`.
 pub struct FakeOpenAi {
     pub addr: SocketAddr,
@@ -127,7 +128,18 @@ async fn chat_completions(
         "in-band-401" => {
             axum::Json(json!({"error": {"message": "User not found.", "code": 401}})).into_response()
         }
-        _ => completion(&model, reply),
+        "no-n" if body.get("n").is_some() => error(StatusCode::BAD_REQUEST, "`n` is not supported"),
+        "no-n" => match body["seed"].as_i64() {
+            Some(seed) => completion(&model, &format!("{reply} (seed {seed})")),
+            None => completion(&model, reply),
+        },
+        _ => match body["n"].as_u64().filter(|n| *n > 1) {
+            Some(n) => {
+                let texts: Vec<String> = (1..=n).map(|i| format!("{reply} ({i})")).collect();
+                completion_of(&model, &texts)
+            }
+            None => completion(&model, reply),
+        },
     }
 }
 
@@ -152,12 +164,22 @@ async fn openai_models(headers: HeaderMap) -> Response {
 }
 
 fn completion(model: &str, reply: &str) -> Response {
+    completion_of(model, &[reply.to_owned()])
+}
+
+/// A completion with one choice per text.
+fn completion_of(model: &str, texts: &[String]) -> Response {
+    let choices: Vec<Value> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| json!({"index": i, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}))
+        .collect();
     axum::Json(json!({
         "id": "chatcmpl-test",
         "object": "chat.completion",
         "created": 1_700_000_000,
         "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}],
+        "choices": choices,
         "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
     }))
     .into_response()
@@ -305,12 +327,21 @@ async fn gemini(
         ),
         "blocked" => axum::Json(json!({"promptFeedback": {"blockReason": "SAFETY"}})).into_response(),
         _ => {
+            // `generationConfig.candidateCount` asks for more: `reply (2)`, `reply (3)`, … after the first.
             let (first, second) = reply.split_at(reply.len() / 2);
-            axum::Json(json!({
-                "candidates": [{"content": {"role": "model", "parts": [{"text": first}, {"text": second}]}, "finishReason": "STOP"}],
-                "modelVersion": format!("{model}-001"),
-            }))
-            .into_response()
+            let mut candidates = vec![
+                json!({"content": {"role": "model", "parts": [{"text": first}, {"text": second}]}, "finishReason": "STOP"}),
+            ];
+            let count = seen
+                .lock()
+                .unwrap()
+                .last()
+                .and_then(|c| c.body["generationConfig"]["candidateCount"].as_u64());
+            for i in 2..=count.unwrap_or(1) {
+                candidates.push(json!({"content": {"role": "model", "parts": [{"text": format!("{reply} ({i})")}]}, "finishReason": "STOP"}));
+            }
+            axum::Json(json!({"candidates": candidates, "modelVersion": format!("{model}-001")}))
+                .into_response()
         }
     }
 }

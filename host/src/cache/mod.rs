@@ -9,6 +9,7 @@ pub use settings::{CacheConfig, CacheKind, DEFAULT_REDIS_URL};
 use crate::redis_link::RedisLink;
 use prometheus_client::metrics::counter::Counter;
 use redis::AsyncCommands;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -25,9 +26,14 @@ pub struct CachedParaphrase {
 /// The cache key: a hash of the provider id, the resolved model, the plugin's component digest and
 /// the text. The digest makes a changed plugin miss, so it never serves its predecessor's answers.
 pub fn key(provider: &str, model: &str, component_digest: &str, text: &str) -> String {
+    key_of(&[provider, model, component_digest, text])
+}
+
+/// The key of any answer: a hash of every field of its request, in order.
+pub fn key_of<S: AsRef<str>>(fields: &[S]) -> String {
     let mut h = Sha256::new();
     // Length prefixes keep the fields apart whatever they contain.
-    for field in [provider, model, component_digest, text] {
+    for field in fields.iter().map(AsRef::as_ref) {
         h.update((field.len() as u64).to_le_bytes());
         h.update(field.as_bytes());
     }
@@ -92,6 +98,15 @@ impl ResponseCache {
 
     /// A cached paraphrase, counting the hit or miss.
     pub async fn get(&self, key: &str) -> Option<CachedParaphrase> {
+        self.get_value(key).await
+    }
+
+    pub async fn put(&self, key: &str, value: &CachedParaphrase) {
+        self.put_value(key, value).await
+    }
+
+    /// Any cached answer (several candidates with their scores, say), counting the hit or miss.
+    pub async fn get_value<T: DeserializeOwned>(&self, key: &str) -> Option<T> {
         if !self.enabled() {
             return None;
         }
@@ -101,7 +116,7 @@ impl ResponseCache {
         value
     }
 
-    async fn lookup(&self, key: &str) -> Option<CachedParaphrase> {
+    async fn lookup<T: DeserializeOwned>(&self, key: &str) -> Option<T> {
         let raw = match &self.redis {
             Some(redis) => {
                 match redis.run(|mut c| async move { c.get::<_, Option<String>>(key).await }).await {
@@ -120,7 +135,7 @@ impl ResponseCache {
         value
     }
 
-    pub async fn put(&self, key: &str, value: &CachedParaphrase) {
+    pub async fn put_value<T: Serialize>(&self, key: &str, value: &T) {
         if !self.enabled() {
             return;
         }
@@ -133,7 +148,7 @@ impl ResponseCache {
         if self.redis.is_some() { "redis" } else { "memory" }
     }
 
-    async fn store(&self, key: &str, value: &CachedParaphrase) {
+    async fn store<T: Serialize>(&self, key: &str, value: &T) {
         let Ok(raw) = serde_json::to_string(value) else { return };
         if let Some(redis) = &self.redis {
             let secs = self.ttl.as_secs().max(1);

@@ -8,9 +8,14 @@
 //! lines are reported on stderr only); anything else writes the original text blocks (`Original: …`,
 //! `Paraphrase: …` or `Error: …`, then a blank line). Without `--batch_output`, text blocks go to
 //! stdout. A single `--decode_input` text is a batch of one, written the same way.
+//!
+//! With `--candidates`, `--min_score` or `--rank_by`, each `.jsonl` line also carries `candidates`
+//! (every one with its scores and whether it passed), `removed` and any `warnings`, as the API's
+//! answer does; `.tsv` writes one row per kept candidate (each that passed the floors, best first;
+//! the best overall when none did); text blocks list them as `Candidate: …` lines.
 
 use super::shared::{FLAG_WORDS, in_cli_words};
-use crate::paraphrase::{Caller, ParaphraseRequest};
+use crate::paraphrase::{Caller, ParaphraseRequest, Selection};
 use crate::ratelimit::Quota;
 use crate::{Error, Parlance};
 use futures::StreamExt;
@@ -113,6 +118,16 @@ pub struct BatchJob {
     pub output: Option<PathBuf>,
     pub provider: Option<String>,
     pub model: Option<String>,
+    /// Several candidates per text, when the flags ask for them.
+    pub selection: Option<Selection>,
+}
+
+/// The texts a result keeps: every candidate that passed, best first, or the paraphrase alone when
+/// none did or none was asked for.
+pub fn kept(result: &crate::Paraphrase) -> Vec<&str> {
+    let passed: Vec<&str> =
+        result.candidates.iter().flatten().filter(|c| c.passed).map(|c| c.text.as_str()).collect();
+    if passed.is_empty() { vec![result.paraphrase.as_str()] } else { passed }
 }
 
 pub async fn run(parlance: &Parlance, job: BatchJob) -> anyhow::Result<Summary> {
@@ -131,6 +146,16 @@ pub async fn run(parlance: &Parlance, job: BatchJob) -> anyhow::Result<Summary> 
     let words = job.input.words();
     let provider = service.provider(job.provider.as_deref())?;
     service.model(provider, job.model.as_deref()).map_err(|e| in_cli_words(e, words))?;
+    if let Some(selection) = &job.selection {
+        let template = ParaphraseRequest {
+            text: String::new(),
+            provider: job.provider.clone(),
+            model: job.model.clone(),
+            skip_cache: false,
+            fallbacks: Default::default(),
+        };
+        service.check_selection(&template, selection).map_err(|e| in_cli_words(e, words))?;
+    }
 
     let quota = service.rate_limits().quota(provider.id());
     let mut progress = Progress::new(total, provider.id(), quota);
@@ -155,10 +180,14 @@ pub async fn run(parlance: &Parlance, job: BatchJob) -> anyhow::Result<Summary> 
         .map(|item| {
             let caller = &caller;
             let (provider, model) = (job.provider.clone(), job.model.clone());
+            let selection = job.selection.as_ref();
             async move {
                 let (line, text) = item?;
                 let request = ParaphraseRequest { text: text.clone(), provider, model, ..Default::default() };
-                let outcome = service.paraphrase(&request, caller).await.map_err(|e| in_cli_words(e, words));
+                let outcome = service
+                    .paraphrase_with(&request, selection, caller)
+                    .await
+                    .map_err(|e| in_cli_words(e, words));
                 let waited = outcome.as_ref().map_or(Duration::ZERO, |o| o.waited);
                 Ok::<_, std::io::Error>((line, text, outcome.map(|o| o.paraphrase), waited))
             }
@@ -212,11 +241,17 @@ fn write_record(
     result: &Result<crate::Paraphrase, Error>,
 ) -> std::io::Result<()> {
     match (format, result) {
-        (Format::JsonLines, Ok(p)) => writeln!(
-            out,
-            "{}",
-            serde_json::json!({"line": line, "original": original, "paraphrase": p.paraphrase, "provider": p.provider, "model": p.model, "cached": p.cached, "unchanged": p.unchanged})
-        ),
+        (Format::JsonLines, Ok(p)) => {
+            let mut record = serde_json::json!({"line": line, "original": original, "paraphrase": p.paraphrase, "provider": p.provider, "model": p.model, "cached": p.cached, "unchanged": p.unchanged});
+            if p.candidates.is_some() {
+                record["candidates"] = serde_json::json!(p.candidates);
+                record["removed"] = serde_json::json!(p.removed);
+            }
+            if let Some(warnings) = &p.warnings {
+                record["warnings"] = serde_json::json!(warnings);
+            }
+            writeln!(out, "{record}")
+        }
         (Format::JsonLines, Err(e)) => {
             let api = crate::rest::ApiError::from_error(e);
             writeln!(
@@ -225,8 +260,14 @@ fn write_record(
                 serde_json::json!({"line": line, "original": original, "error": {"code": api.code, "message": api.message}})
             )
         }
-        (Format::Tsv, Ok(p)) => out.write_all(super::tsv::record(&[original, &p.paraphrase]).as_bytes()),
+        (Format::Tsv, Ok(p)) => kept(p)
+            .into_iter()
+            .try_for_each(|text| out.write_all(super::tsv::record(&[original, text]).as_bytes())),
         (Format::Tsv, Err(_)) => Ok(()),
+        (Format::Text, Ok(p)) if p.candidates.is_some() => {
+            let lines: String = kept(p).into_iter().map(|text| format!("Candidate: {text}\n")).collect();
+            writeln!(out, "Original: {original}\nParaphrase: {}\n{lines}", p.paraphrase)
+        }
         (Format::Text, Ok(p)) => writeln!(out, "Original: {original}\nParaphrase: {}\n", p.paraphrase),
         (Format::Text, Err(e)) => writeln!(out, "Original: {original}\nError: {e}\n"),
     }

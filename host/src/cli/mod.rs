@@ -18,7 +18,7 @@ use shared::{FLAG_WORDS, in_cli_words, plugin_kind, start_without_chat};
 
 use crate::Config;
 use crate::plugins::api::PluginKind;
-use crate::{ParaphraseRequest, Parlance};
+use crate::{ParaphraseRequest, Parlance, Selection};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
@@ -89,6 +89,20 @@ pub struct Cli {
     #[arg(long)]
     pub model: Option<String>,
 
+    /// Candidates to ask the provider for, ranked by the metrics (modes cli and batch); 1 to
+    /// [paraphrase] max_candidates.
+    #[arg(long, value_name = "N")]
+    pub candidates: Option<usize>,
+
+    /// A floor on a score of the candidates, such as semantic_similarity=0.85 (modes cli and batch;
+    /// repeatable).
+    #[arg(long = "min_score", visible_alias = "min-score", value_name = "NAME=VALUE", value_parser = parse_floor)]
+    pub min_score: Vec<(String, f64)>,
+
+    /// The score that ranks the candidates, descending (modes cli and batch; default diversity).
+    #[arg(long = "rank_by", visible_alias = "rank-by", value_name = "SCORE")]
+    pub rank_by: Option<String>,
+
     /// Configuration file (default: $PARLANCE_CONFIG, else ./parlance.toml if present).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -96,6 +110,25 @@ pub struct Cli {
     /// Verbose logging (debug level) on stderr.
     #[arg(long, short, global = true)]
     pub verbose: bool,
+}
+
+impl Cli {
+    /// The candidates the flags ask for, as the API's fields would.
+    fn selection(&self) -> Option<Selection> {
+        let floors = (!self.min_score.is_empty()).then(|| self.min_score.iter().cloned().collect());
+        Selection::from_fields(self.candidates, None, floors, self.rank_by.clone())
+    }
+}
+
+/// `NAME=VALUE`, a floor of `--min_score`.
+fn parse_floor(text: &str) -> Result<(String, f64), String> {
+    let (name, value) =
+        text.split_once('=').ok_or("expected NAME=VALUE, such as semantic_similarity=0.85")?;
+    let value: f64 = value.trim().parse().map_err(|_| format!("{value:?} is not a number"))?;
+    if name.trim().is_empty() || !value.is_finite() {
+        return Err("expected NAME=VALUE with a name and a finite number".into());
+    }
+    Ok((name.trim().to_owned(), value))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -325,6 +358,7 @@ async fn mode_batch(cli: &Cli, config: Config) -> CliResult {
         output: cli.batch_output.clone(),
         provider: cli.provider.clone(),
         model: cli.model.clone(),
+        selection: cli.selection(),
     };
     let summary = batch::run(&parlance, job).await?;
     if summary.interrupted {
@@ -347,10 +381,20 @@ async fn mode_cli(cli: &Cli, config: Config) -> CliResult {
         model: cli.model.clone(),
         ..Default::default()
     };
-    let result = parlance.paraphrase(&request).await.map_err(|e| in_cli_words(e, FLAG_WORDS))?;
+    let result = match cli.selection() {
+        Some(selection) => parlance.paraphrase_candidates(&request, &selection).await,
+        None => parlance.paraphrase(&request).await,
+    }
+    .map_err(|e| in_cli_words(e, FLAG_WORDS))?;
     tracing::info!(provider = %result.provider, model = %result.model, cached = result.cached, "paraphrased");
+    for warning in result.warnings.iter().flatten() {
+        tracing::warn!("{warning}");
+    }
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", result.paraphrase)?;
+    // With candidates, every one that passed the floors, best first (the best overall when none did).
+    for text in batch::kept(&result) {
+        writeln!(out, "{text}")?;
+    }
     Ok(())
 }
 

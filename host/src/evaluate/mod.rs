@@ -101,6 +101,20 @@ impl EvaluateService {
         }
     }
 
+    /// The scores an evaluation with the semantic metrics and without detail carries: every headline
+    /// score of the metrics in use (the semantic ones when an embedding backend is configured), and
+    /// `overall_score`.
+    pub fn score_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .metrics()
+            .into_iter()
+            .filter(|p| !self.is_semantic(p) || self.embeddings_configured)
+            .flat_map(|p| headline_names(p))
+            .collect();
+        names.push("overall_score".to_owned());
+        names
+    }
+
     pub fn is_semantic(&self, plugin: &Plugin) -> bool {
         self.config.semantic_metrics.iter().any(|id| id == plugin.id())
     }

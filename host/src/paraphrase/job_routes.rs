@@ -3,7 +3,9 @@
 //! `GET /jobs` lists the caller's jobs, `DELETE /jobs/{job_id}` cancels one. A job is its client's
 //! alone.
 
+use super::Selection;
 use super::jobs::{JobError, JobResult, JobService, JobView};
+use super::routes::selection_schema;
 use crate::rest::openapi::{array, items, property, text};
 use crate::rest::{ApiError, Caller, ErrorBody, Json, Path, Query};
 use axum::Router;
@@ -45,6 +47,11 @@ pub fn openapi(service: &JobService) -> utoipa::openapi::OpenApi {
     let mut doc = ApiDoc::openapi();
     array(&mut doc, "JobBody", "texts", items(1, service.config().max_texts));
     property(&mut doc, "JobBody", "model", text(None));
+    let paraphrase = service.paraphraser();
+    let providers: Vec<serde_json::Value> =
+        paraphrase.providers().into_iter().filter(|p| p.available).map(|p| p.id.into()).collect();
+    let max = paraphrase.config().max_candidates;
+    selection_schema(&mut doc, "JobBody", &providers, &paraphrase.score_names(), max);
     doc
 }
 
@@ -57,6 +64,14 @@ pub struct JobBody {
     pub model: Option<String>,
     #[serde(default)]
     pub skip_cache: bool,
+    /// As in `POST /paraphrase`, for every text.
+    pub candidates: Option<usize>,
+    /// As in `POST /paraphrase`.
+    pub providers: Option<Vec<String>>,
+    /// As in `POST /paraphrase`.
+    pub min_scores: Option<std::collections::BTreeMap<String, f64>>,
+    /// As in `POST /paraphrase`.
+    pub rank_by: Option<String>,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -104,7 +119,7 @@ pub struct JobList {
         (status = 400, description = "Malformed JSON or a bad header", body = ErrorBody),
         (status = 413, description = "The body is too large", body = ErrorBody),
         (status = 415, description = "Not a JSON body", body = ErrorBody),
-        (status = 422, description = "No texts, too many, an unknown provider or model", body = ErrorBody),
+        (status = 422, description = "No texts, too many, an unknown provider or model, or a wrong selection of candidates (as in `POST /paraphrase`)", body = ErrorBody),
         (status = 503, description = "The store cannot take the job", body = ErrorBody),
     ))]
 pub async fn create(
@@ -112,7 +127,10 @@ pub async fn create(
     caller: Caller,
     Json(body): Json<JobBody>,
 ) -> Result<Response, ApiError> {
-    let job = jobs.create(&caller.rate_key(), body.texts, body.provider, body.model, body.skip_cache).await?;
+    let selection = Selection::from_fields(body.candidates, body.providers, body.min_scores, body.rank_by);
+    let job = jobs
+        .create(&caller.rate_key(), body.texts, body.provider, body.model, body.skip_cache, selection)
+        .await?;
     let location = format!("/jobs/{}", job.job_id);
     Ok((StatusCode::ACCEPTED, [(header::LOCATION, location)], axum::Json(job)).into_response())
 }

@@ -6,7 +6,8 @@
 //! and any other replica takes over items whose lease ran out. Every item ends with exactly one stored
 //! result, since a result is stored only while its claim holds.
 
-use super::{Caller, Pacing, ParaphraseRequest, ParaphraseService};
+use super::candidates::CandidatesPart;
+use super::{Caller, Candidate, Pacing, ParaphraseRequest, ParaphraseService, Removed, Selection};
 use crate::config::setting;
 use crate::config::{Kind, Section, Setting};
 use crate::error::{Error, Result};
@@ -89,6 +90,13 @@ pub struct JobResult {
     pub cached: bool,
     /// Whether the paraphrase is the original again, whitespace aside.
     pub unchanged: bool,
+    /// With the candidate fields: as in `POST /paraphrase`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<Candidate>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed: Option<Removed>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warnings: Option<Vec<String>>,
 }
 
 /// One failed item of a job's page of results.
@@ -176,7 +184,13 @@ impl JobService {
         &self.config
     }
 
-    /// Stores a new job for `client`; its provider and model are checked now.
+    /// The service the items go through, whose limits a job's fields share.
+    pub fn paraphraser(&self) -> &ParaphraseService {
+        &self.paraphrase
+    }
+
+    /// Stores a new job for `client`; its provider and model, and its selection of candidates when
+    /// it has one, are checked now.
     pub async fn create(
         &self,
         client: &str,
@@ -184,6 +198,7 @@ impl JobService {
         provider: Option<String>,
         model: Option<String>,
         skip_cache: bool,
+        selection: Option<Selection>,
     ) -> Result<JobView> {
         if texts.is_empty() {
             return Err(Error::invalid("texts", "`texts` is empty"));
@@ -198,8 +213,24 @@ impl JobService {
                 ),
             ));
         }
-        let plugin = self.paraphrase.provider(provider.as_deref())?;
+        if let Some(selection) = &selection {
+            let template = ParaphraseRequest {
+                text: String::new(),
+                provider: provider.clone(),
+                model: model.clone(),
+                skip_cache,
+                fallbacks: Default::default(),
+            };
+            self.paraphrase.check_selection(&template, selection)?;
+        }
+        // A job that pools providers names the first as its own.
+        let pooled = selection.as_ref().and_then(|s| s.providers.first());
+        let plugin = self.paraphrase.provider(pooled.or(provider.as_ref()).map(String::as_str))?;
         self.paraphrase.model(plugin, model.as_deref())?;
+        let selection = selection
+            .map(|s| serde_json::to_string(&s))
+            .transpose()
+            .map_err(|e| Error::Storage(StoreError::Task(format!("cannot encode the selection: {e}"))))?;
         let id = jobs::new_id()
             .map_err(|e| Error::Storage(StoreError::Task(format!("no randomness for a job id: {e}"))))?;
         let job = NewJob {
@@ -208,6 +239,7 @@ impl JobService {
             provider: plugin.id().to_owned(),
             model,
             skip_cache,
+            selection,
             created_at: now_millis(),
         };
         self.store.jobs().create_job(job, texts).await?;
@@ -327,17 +359,23 @@ impl JobService {
 
     /// One item, as any call of its client: waiting for the client's rate limit rather than failing.
     async fn work(&self, item: ClaimedItem) {
+        // The selection was checked and written by `create`, so it reads back.
+        let selection: Option<Selection> =
+            item.selection.as_deref().and_then(|s| serde_json::from_str(s).ok());
+        let pooled = selection.as_ref().is_some_and(|s| !s.providers.is_empty());
         let request = ParaphraseRequest {
             text: item.text.clone(),
-            provider: Some(item.provider.clone()),
+            provider: (!pooled).then(|| item.provider.clone()),
             model: item.model.clone(),
             skip_cache: item.skip_cache,
             // A job item goes along its provider's configured chain; its result names who served it.
             fallbacks: Default::default(),
         };
         let caller = Caller { client: item.client.clone(), pacing: Pacing::Wait };
-        let result = match self.paraphrase.paraphrase(&request, &caller).await {
+        let result = match self.paraphrase.paraphrase_with(&request, selection.as_ref(), &caller).await {
             Ok(outcome) => ItemResult::Paraphrased {
+                candidates: CandidatesPart::of(&outcome.paraphrase)
+                    .and_then(|c| serde_json::to_string(&c).ok()),
                 paraphrase: outcome.paraphrase.paraphrase,
                 provider: outcome.paraphrase.provider,
                 model: outcome.paraphrase.model,
@@ -385,15 +423,26 @@ fn view(job: JobRecord, items: Option<Vec<ItemRecord>>, page: Option<(u64, u64)>
         let (mut ok, mut failed) = (Vec::new(), Vec::new());
         for item in items {
             match item.result {
-                Some(ItemResult::Paraphrased { paraphrase, provider, model, cached }) => ok.push(JobResult {
-                    index: item.index,
-                    unchanged: super::unchanged(&item.text, &paraphrase),
-                    original: item.text,
-                    paraphrase,
-                    provider,
-                    model,
-                    cached,
-                }),
+                Some(ItemResult::Paraphrased { paraphrase, provider, model, cached, candidates }) => {
+                    let part: Option<CandidatesPart> =
+                        candidates.as_deref().and_then(|c| serde_json::from_str(c).ok());
+                    let (candidates, removed, warnings) = match part {
+                        Some(p) => (Some(p.candidates), Some(p.removed), p.warnings),
+                        None => (None, None, None),
+                    };
+                    ok.push(JobResult {
+                        index: item.index,
+                        unchanged: super::unchanged(&item.text, &paraphrase),
+                        original: item.text,
+                        paraphrase,
+                        provider,
+                        model,
+                        cached,
+                        candidates,
+                        removed,
+                        warnings,
+                    })
+                }
                 Some(ItemResult::Failed { code, message }) => failed.push(JobError {
                     index: item.index,
                     original: item.text,

@@ -1,13 +1,16 @@
 //! The paraphrase service: resolves the provider and model of a request, checks the text, and wraps
 //! the provider call with the response cache, the rate limit, the process-wide concurrency bound, and
 //! the provider's fallback chain with its retries and circuits. The CLI, the REST API and the library
-//! all paraphrase through here.
+//! all paraphrase through here; several
+//! candidates ranked by the metrics are `candidates`'s.
 
+pub mod candidates;
 pub mod job_routes;
 pub mod jobs;
 pub mod routes;
 mod settings;
 
+pub use candidates::{Candidate, Removed, Scorer, Selection};
 pub use settings::ParaphraseConfig;
 
 use crate::cache::{self, CacheConfig, CachedParaphrase, ResponseCache};
@@ -24,7 +27,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// A paraphrase and where it came from: the REST response body of `POST /paraphrase`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Paraphrase {
     /// The text as the client sent it.
     pub original: String,
@@ -43,12 +46,35 @@ pub struct Paraphrase {
     /// requested provider served it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub attempts: Vec<Attempt>,
+    /// Only when the request asked for candidates (`candidates` above 1, `providers`, `min_scores`
+    /// or `rank_by`): every candidate left once duplicates and the unchanged text are removed, those
+    /// that passed the floors first, then by `rank_by` descending. `paraphrase` is the first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<Candidate>>,
+    /// Only with `candidates`: what was removed before scoring.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed: Option<Removed>,
+    /// Only with `candidates`, and only when there is something to say: a provider that writes one
+    /// paraphrase per call was called once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warnings: Option<Vec<String>>,
 }
 
 impl Paraphrase {
     pub fn new(original: String, paraphrase: String, provider: String, model: String, cached: bool) -> Self {
         let unchanged = unchanged(&original, &paraphrase);
-        Paraphrase { original, paraphrase, provider, model, cached, unchanged, attempts: Vec::new() }
+        Paraphrase {
+            original,
+            paraphrase,
+            provider,
+            model,
+            cached,
+            unchanged,
+            attempts: Vec::new(),
+            candidates: None,
+            removed: None,
+            warnings: None,
+        }
     }
 }
 
@@ -141,6 +167,16 @@ pub struct Outcome {
     pub waited: Duration,
 }
 
+/// What [`ParaphraseService::along_chain`] got: the member that answered, its answer, the members
+/// tried before it, and the caller's quota for it.
+struct Served<T> {
+    member: Arc<Plugin>,
+    out: T,
+    attempts: Vec<Attempt>,
+    quota: Option<Admitted>,
+    waited: Duration,
+}
+
 pub struct ParaphraseService {
     config: ParaphraseConfig,
     plugins: Arc<PluginHost>,
@@ -148,6 +184,8 @@ pub struct ParaphraseService {
     limits: RateLimits,
     metrics: Arc<Metrics>,
     chains: Arc<Chains>,
+    /// The metrics that score candidates, handed over by whoever assembles the services.
+    scorer: Option<Arc<dyn Scorer>>,
 }
 
 impl ParaphraseService {
@@ -173,7 +211,13 @@ impl ParaphraseService {
             let link = RedisLink::connect(&url, true, "rate limits", "each replica limits on its own").await;
             limits = limits.shared_through(link);
         }
-        ParaphraseService { config, plugins, cache, limits, metrics, chains }
+        ParaphraseService { config, plugins, cache, limits, metrics, chains, scorer: None }
+    }
+
+    /// Scores candidates with `scorer`; without one, only the host's `diversity` is computed.
+    pub fn scored_by(mut self, scorer: Arc<dyn Scorer>) -> Self {
+        self.scorer = Some(scorer);
+        self
     }
 
     pub fn config(&self) -> &ParaphraseConfig {
@@ -354,6 +398,40 @@ impl ParaphraseService {
         })
     }
 
+    /// Calls along `chain` (its primary first): each member within the caller's quota for it, retried
+    /// and moved past as the fallback policy says. The member that answered, with its answer.
+    async fn along_chain<T, F, Fut>(
+        &self,
+        chain: Vec<Arc<Plugin>>,
+        caller: &Caller,
+        call: F,
+    ) -> Result<Served<T>>
+    where
+        F: Fn(Arc<Plugin>) -> Fut,
+        Fut: std::future::Future<Output = std::result::Result<T, crate::plugins::api::CallError>>,
+    {
+        let mut plan = self.chains.plan(chain);
+        while let Some(member) = plan.next() {
+            let (quota, waited) = self.admit(&member, caller).await?;
+            let called = loop {
+                match call(member.clone()).await {
+                    Ok(out) => break Ok(out),
+                    Err(e) => {
+                        let e = Error::from(e);
+                        if !plan.retry(&e, self.config.upstream_retries).await {
+                            break Err(e);
+                        }
+                    }
+                }
+            };
+            match called {
+                Ok(out) => return Ok(Served { member, out, attempts: plan.served(), quota, waited }),
+                Err(e) => plan.failed(e)?,
+            }
+        }
+        Err(plan.exhausted())
+    }
+
     /// A batch as `POST /paraphrase/batch` takes it: at least one text and at most `batch_max_size`
     /// (`BATCH_MAX_SIZE`), then as [`ParaphraseService::paraphrase_unbounded`].
     pub async fn paraphrase_batch(
@@ -362,6 +440,7 @@ impl ParaphraseService {
         provider: Option<String>,
         model: Option<String>,
         fallbacks: ChainChoice,
+        selection: Option<Selection>,
         caller: &Caller,
     ) -> Result<Vec<Result<Outcome>>> {
         let max = self.config.batch_max_size;
@@ -374,13 +453,13 @@ impl ParaphraseService {
                 format!("`texts` has {} items; BATCH_MAX_SIZE allows at most {max}", texts.len()),
             ));
         }
-        self.paraphrase_unbounded(texts, provider, model, fallbacks, caller).await
+        self.paraphrase_unbounded(texts, provider, model, fallbacks, selection, caller).await
     }
 
     /// Many paraphrases with one provider and model, however many texts (none is no error):
     /// `BATCH_MAX_WORKERS` at a time, results in input order. For the library's `paraphrase_batch`,
     /// which holds no request body; each text still meets [`ParaphraseService::check_text`]. A failed
-    /// item fails alone; an unknown provider or chain member fails the whole batch. Each item goes
+    /// item fails alone; an unknown provider or chain member or a wrong selection fails the whole batch. Each item goes
     /// along the chain on its own, and says who served it.
     pub async fn paraphrase_unbounded(
         &self,
@@ -388,11 +467,23 @@ impl ParaphraseService {
         provider: Option<String>,
         model: Option<String>,
         fallbacks: ChainChoice,
+        selection: Option<Selection>,
         caller: &Caller,
     ) -> Result<Vec<Result<Outcome>>> {
-        let chain = self.chain(provider.as_deref(), &fallbacks)?;
-        self.model(&chain[0], model.as_deref())?;
-        let provider = Some(chain[0].id().to_owned());
+        let template =
+            ParaphraseRequest { text: String::new(), provider, model, skip_cache: false, fallbacks };
+        let provider = match &selection {
+            Some(selection) => {
+                self.check_selection(&template, selection)?;
+                template.provider.clone()
+            }
+            None => {
+                let chain = self.chain(template.provider.as_deref(), &template.fallbacks)?;
+                self.model(&chain[0], template.model.as_deref())?;
+                Some(chain[0].id().to_owned())
+            }
+        };
+        let (model, fallbacks, selection) = (template.model, template.fallbacks, selection.as_ref());
         let results = futures::stream::iter(texts)
             .map(|text| {
                 let request = ParaphraseRequest {
@@ -402,7 +493,7 @@ impl ParaphraseService {
                     skip_cache: false,
                     fallbacks: fallbacks.clone(),
                 };
-                async move { self.paraphrase(&request, caller).await }
+                async move { self.paraphrase_with(&request, selection, caller).await }
             })
             .buffered(self.config.batch_max_workers.max(1))
             .collect()

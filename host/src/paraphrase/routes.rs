@@ -2,8 +2,8 @@
 //! views `GET /providers` and `GET /cache/stats`, and their OpenAPI fragment.
 
 use super::{
-    Caller as RateCaller, Outcome, Pacing, Paraphrase, ParaphraseRequest, ParaphraseService,
-    ProvidersResponse,
+    Caller as RateCaller, Candidate, Outcome, Pacing, Paraphrase, ParaphraseRequest, ParaphraseService,
+    ProvidersResponse, Removed, Selection,
 };
 use crate::cache::CacheStats;
 use crate::fallback::{Attempt, ChainChoice, outcome};
@@ -16,6 +16,7 @@ use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use utoipa::{OpenApi, ToSchema};
 
@@ -46,14 +47,51 @@ pub fn openapi(service: &ParaphraseService) -> utoipa::openapi::OpenApi {
     let mut providers: Vec<serde_json::Value> =
         service.providers().into_iter().filter(|p| p.available).map(|p| p.id.into()).collect();
     providers.push(serde_json::Value::Null);
+    let scores = service.score_names();
     for body in ["ParaphraseBody", "BatchBody"] {
         property(&mut doc, body, "provider", |o| o.enum_values = Some(providers.clone()));
         property(&mut doc, body, "model", text(None));
+        selection_schema(&mut doc, body, &providers, &scores, service.config().max_candidates);
     }
     let config = service.config();
     property(&mut doc, "ParaphraseBody", "text", text(Some(config.max_text_chars)));
     array(&mut doc, "BatchBody", "texts", items(1, config.batch_max_size));
     doc
+}
+
+/// The candidate fields' limits: the count, the provider ids, the score names.
+pub(super) fn selection_schema(
+    doc: &mut utoipa::openapi::OpenApi,
+    body: &str,
+    providers: &[serde_json::Value],
+    scores: &[String],
+    max: usize,
+) {
+    use utoipa::openapi::schema::{AdditionalProperties, ArrayItems, ObjectBuilder, Schema, Type};
+    property(doc, body, "candidates", |o| {
+        o.minimum = Some(1usize.into());
+        o.maximum = Some(max.into());
+    });
+    let ids: Vec<serde_json::Value> = providers.iter().filter(|p| !p.is_null()).cloned().collect();
+    array(doc, body, "providers", |a| {
+        a.unique_items = true;
+        a.items = ArrayItems::RefOrSchema(Box::new(
+            Schema::Object(ObjectBuilder::new().schema_type(Type::String).enum_values(Some(ids)).build())
+                .into(),
+        ));
+    });
+    property(doc, body, "min_scores", |o| {
+        o.properties = scores
+            .iter()
+            .map(|name| {
+                (name.clone(), Schema::Object(ObjectBuilder::new().schema_type(Type::Number).build()).into())
+            })
+            .collect();
+        o.additional_properties = Some(Box::new(AdditionalProperties::FreeForm(false)));
+    });
+    let mut names: Vec<serde_json::Value> = scores.iter().map(|s| s.as_str().into()).collect();
+    names.push(serde_json::Value::Null);
+    property(doc, body, "rank_by", |o| o.enum_values = Some(names));
 }
 
 /// `POST /paraphrase`.
@@ -74,6 +112,22 @@ pub struct ParaphraseBody {
     #[serde(default)]
     #[schema(value_type = Option<crate::fallback::FallbacksField>)]
     pub fallbacks: ChainChoice,
+    // The optional fields that ask for several candidates. With none of them (or `candidates` 1
+    // alone) the answer is a single paraphrase, as without them.
+    /// Candidates to ask each provider for, 1 to `[paraphrase] max_candidates` (8 by default); 1 when
+    /// absent.
+    pub candidates: Option<usize>,
+    /// Provider ids to pool candidates from, each called within its own rate limit; instead of
+    /// `provider`, never with it.
+    pub providers: Option<Vec<String>>,
+    /// Floors by score name (the metrics' headline scores as `POST /evaluate` with
+    /// `include_semantic` names them, `overall_score`, or `diversity`): a candidate passes when it
+    /// meets every one.
+    pub min_scores: Option<BTreeMap<String, f64>>,
+    /// The score that ranks the candidates, descending, after those that passed the floors come
+    /// first; `diversity` when absent: one minus the Jaccard similarity of the lower-cased word sets of
+    /// the candidate and the text.
+    pub rank_by: Option<String>,
 }
 
 fn rate_caller(caller: &Caller) -> RateCaller {
@@ -88,11 +142,11 @@ fn rate_caller(caller: &Caller) -> RateCaller {
     request_body = ParaphraseBody,
     params(("current-user" = Option<String>, Header, description = "The caller's identity for rate limits (else the peer address)")),
     responses(
-        (status = 200, description = "The paraphrase. When a provider call was made, X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset describe the caller's quota.", body = Paraphrase),
+        (status = 200, description = "The paraphrase, and with the candidate fields every candidate with its scores. When a provider call was made, X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset describe the caller's quota.", body = Paraphrase),
         (status = 400, description = r::BAD_JSON, body = ErrorBody),
         (status = 413, description = r::TOO_LARGE, body = ErrorBody),
         (status = 415, description = r::NOT_JSON, body = ErrorBody),
-        (status = 422, description = "A missing or wrong field, an empty or too long text, an unknown provider (the message lists the known ones), a provider without its API key (`provider_unavailable`), or input the provider rejected", body = ErrorBody),
+        (status = 422, description = "A missing or wrong field, an empty or too long text, an unknown provider (the message lists the known ones), a provider without its API key (`provider_unavailable`), `candidates` out of range, an unknown score name in `min_scores` or `rank_by`, `provider` with `providers`, or input the provider rejected", body = ErrorBody),
         (status = 429, description = "This service's rate limit (code `rate_limited`, with Retry-After and X-RateLimit-* headers) or the upstream's (code `upstream_rate_limited`)", body = ErrorBody),
         (status = 502, description = "The upstream or the plugin failed", body = ErrorBody),
         (status = 503, description = "The plugin reported its own configuration as broken, or no instance could be started", body = ErrorBody),
@@ -111,7 +165,8 @@ pub async fn paraphrase(
         skip_cache: body.skip_cache,
         fallbacks: body.fallbacks,
     };
-    let outcome = service.paraphrase(&request, &rate_caller(&caller)).await?;
+    let selection = Selection::from_fields(body.candidates, body.providers, body.min_scores, body.rank_by);
+    let outcome = service.paraphrase_with(&request, selection.as_ref(), &rate_caller(&caller)).await?;
     let attempts = outcome::attempts_header(&outcome.paraphrase.attempts);
     let mut response = axum::Json(outcome.paraphrase).into_response();
     if let Some(quota) = outcome.quota {
@@ -140,6 +195,14 @@ pub struct BatchBody {
     #[serde(default)]
     #[schema(value_type = Option<crate::fallback::FallbacksField>)]
     pub fallbacks: ChainChoice,
+    /// As in `POST /paraphrase`, for every text.
+    pub candidates: Option<usize>,
+    /// As in `POST /paraphrase`.
+    pub providers: Option<Vec<String>>,
+    /// As in `POST /paraphrase`.
+    pub min_scores: Option<BTreeMap<String, f64>>,
+    /// As in `POST /paraphrase`.
+    pub rank_by: Option<String>,
 }
 
 /// One text's result, in input order: a paraphrase or an error.
@@ -162,6 +225,13 @@ pub struct BatchItem {
     /// As in `POST /paraphrase`: the chain members that failed before `provider` served the item.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub attempts: Vec<Attempt>,
+    /// With the candidate fields: as in `POST /paraphrase`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<Candidate>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed: Option<Removed>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warnings: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorDetail>,
 }
@@ -201,8 +271,16 @@ pub async fn paraphrase_batch(
     Json(body): Json<BatchBody>,
 ) -> Result<axum::Json<BatchResponse>, ApiError> {
     let texts = body.texts.clone();
+    let selection = Selection::from_fields(body.candidates, body.providers, body.min_scores, body.rank_by);
     let results = service
-        .paraphrase_batch(body.texts, body.provider, body.model, body.fallbacks, &rate_caller(&caller))
+        .paraphrase_batch(
+            body.texts,
+            body.provider,
+            body.model,
+            body.fallbacks,
+            selection,
+            &rate_caller(&caller),
+        )
         .await?;
     let items: Vec<BatchItem> = texts
         .into_iter()
@@ -218,6 +296,9 @@ pub async fn paraphrase_batch(
                 cached: Some(p.cached),
                 unchanged: Some(p.unchanged),
                 attempts: p.attempts,
+                candidates: p.candidates,
+                removed: p.removed,
+                warnings: p.warnings,
                 error: None,
             },
             Err(e) => {
@@ -231,6 +312,9 @@ pub async fn paraphrase_batch(
                     cached: None,
                     unchanged: None,
                     attempts: Vec::new(),
+                    candidates: None,
+                    removed: None,
+                    warnings: None,
                     error: Some(ErrorDetail { code: api.code.into(), message: api.message, cause: None }),
                 }
             }

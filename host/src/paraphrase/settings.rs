@@ -1,5 +1,5 @@
 //! The `[paraphrase]` section: the default provider, input limits, the rate limit, batches and the
-//! concurrency bound.
+//! concurrency bound, and how many candidates a request may ask for.
 
 use crate::cache::CacheConfig;
 use crate::config::setting;
@@ -24,6 +24,8 @@ pub struct ParaphraseConfig {
     pub max_concurrent_calls: usize,
     /// How often an upstream 429 is retried before it is reported.
     pub upstream_retries: u32,
+    /// Most candidates a request may ask of each provider.
+    pub max_candidates: usize,
     /// `redis` (shared by every replica, in the cache's Redis) or `local` (this process); unset: `redis`
     /// when the cache is Redis and the process is a server.
     pub rate_limit_store: Option<String>,
@@ -46,6 +48,7 @@ impl Default for ParaphraseConfig {
             batch_max_workers: 4,
             max_concurrent_calls: 64,
             upstream_retries: 2,
+            max_candidates: 8,
             rate_limit_store: None,
         }
     }
@@ -115,6 +118,12 @@ impl Section for ParaphraseConfig {
                 Kind::Int { min: 0, max: 10 },
                 |c| c.upstream_retries,
                 "Retries of an upstream's own 429 before it is reported"
+            ),
+            setting!(
+                "max_candidates",
+                Kind::Int { min: 1, max: 64 },
+                |c| c.max_candidates,
+                "Most `candidates` a paraphrase request may ask of each provider"
             ),
         ];
         SETTINGS

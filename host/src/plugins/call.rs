@@ -20,6 +20,21 @@ pub const MAX_OUTPUT_BYTES: usize = 1024 * 1024;
 /// The client of calls the host makes for itself (`info()` at load, probes).
 pub const HOST_CLIENT: &str = "parlance";
 
+/// What every paraphrase a provider returns must be: not empty, within the size cap; an unnamed
+/// model is the one asked for.
+fn check_paraphrase(plugin: &Plugin, out: &mut Paraphrased, model: &str) -> Result<(), CallError> {
+    if out.text.trim().is_empty() {
+        return Err(invalid(plugin, "the paraphrase is empty".into()));
+    }
+    if out.text.len() > MAX_OUTPUT_BYTES {
+        return Err(invalid(plugin, format!("the paraphrase is larger than {MAX_OUTPUT_BYTES} bytes")));
+    }
+    if out.model.trim().is_empty() {
+        out.model = model.to_owned();
+    }
+    Ok(())
+}
+
 impl PluginHost {
     /// Asks a provider for a paraphrase of `text` with `model`, for `client` (whose share of the
     /// instance pool the call takes).
@@ -54,16 +69,45 @@ impl PluginHost {
         let mut store = new_store(&self.runtime, plugin, client).await?;
         let outcome = run(plugin, plugin.bound.paraphrase(&mut store, text, model)).await;
         let mut out = conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))?;
-        if out.text.trim().is_empty() {
-            return Err(invalid(plugin, "the paraphrase is empty".into()));
-        }
-        if out.text.len() > MAX_OUTPUT_BYTES {
-            return Err(invalid(plugin, format!("the paraphrase is larger than {MAX_OUTPUT_BYTES} bytes")));
-        }
-        if out.model.trim().is_empty() {
-            out.model = model.to_owned();
-        }
+        check_paraphrase(plugin, &mut out, model)?;
         Ok(out)
+    }
+
+    /// Asks a provider that exports `candidates` (0.1.3) for up to `count` paraphrases of `text` in
+    /// one call, for `client`; each is checked as a single paraphrase is, and more than `count` is
+    /// garbage.
+    pub async fn paraphrase_candidates(
+        &self,
+        plugin: &Plugin,
+        client: &str,
+        text: &str,
+        model: &str,
+        count: u32,
+    ) -> Result<Vec<Paraphrased>, CallError> {
+        let started = Instant::now();
+        let result = self.candidates_once(plugin, client, text, model, count).await;
+        self.observe(plugin, started, &result);
+        result
+    }
+
+    async fn candidates_once(
+        &self,
+        plugin: &Plugin,
+        client: &str,
+        text: &str,
+        model: &str,
+        count: u32,
+    ) -> Result<Vec<Paraphrased>, CallError> {
+        let mut store = new_store(&self.runtime, plugin, client).await?;
+        let outcome = run(plugin, plugin.bound.paraphrase_candidates(&mut store, text, model, count)).await;
+        let mut list = conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))?;
+        if list.is_empty() || list.len() > count as usize {
+            return Err(invalid(plugin, format!("{} candidates for a count of {count}", list.len())));
+        }
+        for out in &mut list {
+            check_paraphrase(plugin, out, model)?;
+        }
+        Ok(list)
     }
 
     /// Asks a chat model for the character's reply, for `client`.

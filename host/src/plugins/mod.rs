@@ -65,6 +65,11 @@ impl Plugin {
         self.bound.has_stream()
     }
 
+    /// Whether the provider writes several candidates in one call (the optional `candidates`, 0.1.3).
+    pub fn has_candidates(&self) -> bool {
+        self.bound.has_candidates()
+    }
+
     /// Whether the component exports the optional `probe` (0.1.1).
     pub fn has_probe(&self) -> bool {
         self.bound.has_probe()

@@ -41,6 +41,9 @@ pub struct NewJob {
     pub provider: String,
     pub model: Option<String>,
     pub skip_cache: bool,
+    /// What the job asks of several candidates per text, as JSON the paraphrase service wrote;
+    /// `None` for one paraphrase per text.
+    pub selection: Option<String>,
     /// Milliseconds since the Unix epoch.
     pub created_at: i64,
 }
@@ -66,8 +69,18 @@ pub struct JobRecord {
 /// The result an item ended with.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ItemResult {
-    Paraphrased { paraphrase: String, provider: String, model: String, cached: bool },
-    Failed { code: String, message: String },
+    /// `candidates`: the ranked candidates, as JSON the paraphrase service wrote, when the job asked.
+    Paraphrased {
+        paraphrase: String,
+        provider: String,
+        model: String,
+        cached: bool,
+        candidates: Option<String>,
+    },
+    Failed {
+        code: String,
+        message: String,
+    },
 }
 
 /// An item's result as both backends keep it: the paraphrase's columns, or the failure's.
@@ -77,6 +90,7 @@ pub struct ResultColumns {
     pub provider: Option<String>,
     pub model: Option<String>,
     pub cached: Option<bool>,
+    pub candidates: Option<String>,
     pub error_code: Option<String>,
     pub error_message: Option<String>,
 }
@@ -88,11 +102,12 @@ impl ItemResult {
 
     pub fn into_columns(self) -> ResultColumns {
         match self {
-            ItemResult::Paraphrased { paraphrase, provider, model, cached } => ResultColumns {
+            ItemResult::Paraphrased { paraphrase, provider, model, cached, candidates } => ResultColumns {
                 paraphrase: Some(paraphrase),
                 provider: Some(provider),
                 model: Some(model),
                 cached: Some(cached),
+                candidates,
                 ..ResultColumns::default()
             },
             ItemResult::Failed { code, message } => ResultColumns {
@@ -115,6 +130,7 @@ impl ItemResult {
                 provider: columns.provider.unwrap_or_default(),
                 model: columns.model.unwrap_or_default(),
                 cached: columns.cached.unwrap_or(false),
+                candidates: columns.candidates,
             },
         })
     }
@@ -138,6 +154,8 @@ pub struct ClaimedItem {
     pub provider: String,
     pub model: Option<String>,
     pub skip_cache: bool,
+    /// As [`NewJob::selection`].
+    pub selection: Option<String>,
 }
 
 /// What cancelling did.

@@ -4,8 +4,10 @@
 //! `https://generativelanguage.googleapis.com/v1beta`), `model` (default `gemini-2.0-flash`),
 //! `prompt_template` with a `{text}` placeholder, `system_prompt`, `temperature`, `max_output_tokens`,
 //! `timeout_ms`. The key travels in the `x-goog-api-key` header, never in the URL, so it stays out of
-//! proxy logs. Its health probe reads the default model's entry (`GET models/{model}`).
+//! proxy logs. Its health probe reads the default model's entry (`GET models/{model}`). Several
+//! candidates (0.1.3's `candidates`) come from one request with `generationConfig.candidateCount`.
 
+use parlance_sdk::candidates::{Candidate, Candidates};
 use parlance_sdk::http::{Request, Response, join_url};
 use parlance_sdk::probe::Probe;
 use parlance_sdk::provider::{ParaphraseRequest, ParaphraseResponse, Provider, ProviderInfo};
@@ -28,17 +30,36 @@ impl Provider for Gemini {
     }
 
     fn paraphrase(request: ParaphraseRequest) -> Result<ParaphraseResponse, PluginError> {
-        if request.text.trim().is_empty() {
-            return Err(PluginError::InvalidInput("the text is empty".into()));
-        }
-        let body = request_body(&request.text)?;
-        let url = join_url(&base_url(), &format!("models/{}:generateContent", request.model));
-        let value = read(send(Request::post(url).json(&body))?)?;
-        let text = read_candidate(&value)?;
-        let model =
-            value.get("modelVersion").and_then(Value::as_str).map(str::to_owned).unwrap_or(request.model);
-        Ok(ParaphraseResponse { text, model })
+        let (value, model) = generate(&request.text, &request.model, None)?;
+        Ok(ParaphraseResponse { text: read_candidate(&value)?, model })
     }
+}
+
+impl Candidates for Gemini {
+    fn paraphrase_candidates(text: String, model: String, count: u32) -> Result<Vec<Candidate>, PluginError> {
+        let (value, model) = generate(&text, &model, Some(count))?;
+        Ok(read_candidates(&value)?
+            .into_iter()
+            .take(count as usize)
+            .map(|text| Candidate { text, model: model.clone() })
+            .collect())
+    }
+}
+
+/// One `generateContent` call for `text`, asking for `count` candidates when given; the answer and
+/// the model version that wrote it.
+fn generate(text: &str, model: &str, count: Option<u32>) -> Result<(Value, String), PluginError> {
+    if text.trim().is_empty() {
+        return Err(PluginError::InvalidInput("the text is empty".into()));
+    }
+    let mut body = request_body(text)?;
+    if let Some(count) = count {
+        body["generationConfig"]["candidateCount"] = json!(count);
+    }
+    let url = join_url(&base_url(), &format!("models/{model}:generateContent"));
+    let value = read(send(Request::post(url).json(&body))?)?;
+    let model = value.get("modelVersion").and_then(Value::as_str).unwrap_or(model).to_owned();
+    Ok((value, model))
 }
 
 /// Whether the key is accepted and the default model exists (`GET models/{model}`), without paying
@@ -105,6 +126,19 @@ fn read_candidate(value: &Value) -> Result<String, PluginError> {
         value.get("candidates").and_then(Value::as_array).and_then(|c| c.first()).ok_or_else(|| {
             PluginError::BadResponse(format!("no candidates in the answer: {}", snippet(&value.to_string())))
         })?;
+    candidate_text(candidate)
+}
+
+/// Every candidate's text: the first as [`read_candidate`] reads it (its failure is the call's), then
+/// the others that have text.
+fn read_candidates(value: &Value) -> Result<Vec<String>, PluginError> {
+    let first = read_candidate(value)?;
+    let others = value.get("candidates").and_then(Value::as_array).into_iter().flatten().skip(1);
+    Ok(std::iter::once(first).chain(others.filter_map(|c| candidate_text(c).ok())).collect())
+}
+
+/// One candidate's text, or why it has none.
+fn candidate_text(candidate: &Value) -> Result<String, PluginError> {
     let text: String = candidate
         .pointer("/content/parts")
         .and_then(Value::as_array)
@@ -157,6 +191,7 @@ fn status_error(status: u16, grpc_status: Option<&str>, message: &str, retry: Op
 
 parlance_sdk::export_provider!(Gemini);
 parlance_sdk::export_probe!(Gemini);
+parlance_sdk::export_candidates!(Gemini);
 
 #[cfg(test)]
 mod tests {
@@ -171,6 +206,10 @@ mod tests {
         let safety = json!({"candidates": [{"finishReason": "SAFETY"}]});
         assert!(matches!(read_candidate(&safety), Err(PluginError::InvalidInput(_))));
         assert!(matches!(read_candidate(&json!({"candidates": []})), Err(PluginError::BadResponse(_))));
+        let several = json!({"candidates": [
+            {"content": {"parts": [{"text": "One."}]}}, {"finishReason": "SAFETY"}, {"content": {"parts": [{"text": "Two."}]}}
+        ]});
+        assert_eq!(read_candidates(&several).unwrap(), ["One.", "Two."]);
     }
 
     #[test]

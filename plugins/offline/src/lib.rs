@@ -63,8 +63,12 @@
 //! 4. `syntax`: where a sentence's parts are (subject, noun phrase, another clause);
 //! 5. `rules`: one file per family of rewrites, none importing another;
 //! 6. `structure` (the word-order rules and the last resorts, in order) and `paraphrase` (every
-//!    pass over a text, in order).
+//!    pass over a text, in order);
+//! 7. `candidates`: several distinct rewrites of a text (the optional `candidates` export of
+//!    0.1.3), `paraphrase` run again with the other word-order rewrites and fewer synonyms, the
+//!    default paraphrase first, deterministic for a text and a count.
 
+pub mod candidates;
 pub mod lexicon;
 pub mod morph;
 pub mod paraphrase;
@@ -77,6 +81,7 @@ pub mod tokens;
 pub mod words;
 
 use parlance_sdk::PluginError;
+use parlance_sdk::candidates::{Candidate, Candidates};
 use parlance_sdk::provider::{ParaphraseRequest, ParaphraseResponse, Provider, ProviderInfo};
 
 pub use paraphrase::{DEFAULT_SUBSTITUTION_RATE, Options};
@@ -86,6 +91,28 @@ pub const MODEL: &str = "wordnet-3.0";
 
 /// Checks a request and paraphrases it: everything `paraphrase` does except reading settings.
 pub fn respond(text: &str, model: &str, options: &Options) -> Result<String, PluginError> {
+    check(text, model)?;
+    Ok(paraphrase::paraphrase(text, options))
+}
+
+/// Checks a request for candidates and writes them: everything `paraphrase_candidates` does except
+/// reading settings.
+pub fn respond_candidates(
+    text: &str,
+    model: &str,
+    count: u32,
+    options: &Options,
+) -> Result<Vec<String>, PluginError> {
+    check(text, model)?;
+    if count == 0 {
+        return Err(PluginError::InvalidInput("a count of 0 candidates".into()));
+    }
+    let found = candidates::candidates(text, options, count as usize);
+    // Nothing to change: the text itself, as `paraphrase` answers, and the host counts it unchanged.
+    Ok(if found.is_empty() { vec![paraphrase::paraphrase(text, options)] } else { found })
+}
+
+fn check(text: &str, model: &str) -> Result<(), PluginError> {
     if model != MODEL {
         return Err(PluginError::InvalidInput(format!(
             "unknown model {model:?}: this provider supports only `{MODEL}`"
@@ -94,7 +121,14 @@ pub fn respond(text: &str, model: &str, options: &Options) -> Result<String, Plu
     if text.trim().is_empty() {
         return Err(PluginError::InvalidInput("the text is empty".into()));
     }
-    Ok(paraphrase::paraphrase(text, options))
+    Ok(())
+}
+
+/// The operator's settings, read for every call.
+fn configured_options() -> Result<Options, PluginError> {
+    let rate = parlance_sdk::config::parse_or("substitution_rate", DEFAULT_SUBSTITUTION_RATE)?;
+    let variant = parlance_sdk::config::parse_or("variant", 0.0)?;
+    options_with_variant(rate, variant)
 }
 
 /// Validates the `substitution_rate` setting.
@@ -125,15 +159,20 @@ impl Provider for Offline {
     }
 
     fn paraphrase(request: ParaphraseRequest) -> Result<ParaphraseResponse, PluginError> {
-        let rate = parlance_sdk::config::parse_or("substitution_rate", DEFAULT_SUBSTITUTION_RATE)?;
-        let variant = parlance_sdk::config::parse_or("variant", 0.0)?;
-        let options = options_with_variant(rate, variant)?;
-        let text = respond(&request.text, &request.model, &options)?;
+        let text = respond(&request.text, &request.model, &configured_options()?)?;
         Ok(ParaphraseResponse { text, model: request.model })
     }
 }
 
+impl Candidates for Offline {
+    fn paraphrase_candidates(text: String, model: String, count: u32) -> Result<Vec<Candidate>, PluginError> {
+        let texts = respond_candidates(&text, &model, count, &configured_options()?)?;
+        Ok(texts.into_iter().map(|text| Candidate { text, model: model.clone() }).collect())
+    }
+}
+
 parlance_sdk::export_provider!(Offline);
+parlance_sdk::export_candidates!(Offline);
 
 #[cfg(test)]
 mod tests {

@@ -68,7 +68,7 @@ impl Client {
 
     /// Sends one chat-completions request and returns the first choice's text.
     pub fn complete(&self, model: &str, messages: &[Message]) -> Result<Completion, PluginError> {
-        let request = self.completion_request(model, messages, &Options::default(), false)?;
+        let request = self.completion_request(model, messages, &Options::default(), None, false)?;
         let response = check_status("the chat-completions upstream", request.send()?)?;
         // The usual answer is read straight into the fields it needs; anything else (an in-band
         // error, no choices, no text) is read again as a whole to say what is wrong with it.
@@ -80,6 +80,49 @@ impl Client {
         }
         let value = parse_json("the chat-completions upstream", &response)?;
         parse_completion(&value)
+    }
+
+    /// Up to `count` completions of the same messages: one request asking for `count` choices (`n`);
+    /// where the upstream refuses `n` (an invalid-request answer) or gives fewer choices, one more
+    /// request per missing completion, each with its own `seed` (1, 2, …) so that a deterministic
+    /// upstream still varies.
+    pub fn complete_many(
+        &self,
+        model: &str,
+        messages: &[Message],
+        count: u32,
+    ) -> Result<Vec<Completion>, PluginError> {
+        let mut found = if count > 1 {
+            match self.completions(model, messages, &Options::default(), Some(count)) {
+                Ok(found) => found,
+                Err(PluginError::InvalidInput(_)) => Vec::new(),
+                Err(e) => return Err(e),
+            }
+        } else {
+            Vec::new()
+        };
+        let mut seed = 0;
+        while found.len() < count as usize {
+            seed += 1;
+            let options = Options { seed: (count > 1).then_some(seed), ..Options::default() };
+            found.extend(self.completions(model, messages, &options, None)?.into_iter().take(1));
+        }
+        found.truncate(count as usize);
+        Ok(found)
+    }
+
+    /// Every choice of one request.
+    fn completions(
+        &self,
+        model: &str,
+        messages: &[Message],
+        options: &Options,
+        choices: Option<u32>,
+    ) -> Result<Vec<Completion>, PluginError> {
+        let request = self.completion_request(model, messages, options, choices, false)?;
+        let response = check_status("the chat-completions upstream", request.send()?)?;
+        let value = parse_json("the chat-completions upstream", &response)?;
+        parse_completions(&value)
     }
 
     /// The health probe: lists the upstream's models (`GET {base_url}/models`) and says whether
@@ -122,6 +165,7 @@ impl Client {
         model: &str,
         messages: &[Message],
         options: &Options,
+        choices: Option<u32>,
         stream: bool,
     ) -> Result<Request, PluginError> {
         let include_usage = stream && config::parse_or("stream_usage", true)?;
@@ -134,6 +178,7 @@ impl Client {
             stop: &options.stop,
             seed: options.seed,
             user: options.user.as_deref(),
+            n: choices,
             stream,
             stream_options: include_usage.then_some(StreamOptions { include_usage: true }),
         };
@@ -152,7 +197,7 @@ impl Client {
         messages: &[Message],
         options: &Options,
     ) -> Result<Request, PluginError> {
-        self.completion_request(model, messages, options, true)
+        self.completion_request(model, messages, options, None, true)
     }
 }
 
@@ -249,6 +294,25 @@ pub fn parse_completion(value: &Value) -> Result<Completion, PluginError> {
     })
 }
 
+/// Every choice with text of a chat-completions response (several when it was asked for `n`); fails
+/// as [`parse_completion`] does when the first has none.
+pub fn parse_completions(value: &Value) -> Result<Vec<Completion>, PluginError> {
+    let first = parse_completion(value)?;
+    let rest: Vec<Completion> = value
+        .get("choices")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .skip(1)
+        .filter_map(|choice| {
+            let content = choice.pointer("/message/content").or_else(|| choice.get("text"))?.as_str()?.trim();
+            (!content.is_empty())
+                .then(|| Completion { content: content.to_owned(), model: first.model.clone() })
+        })
+        .collect();
+    Ok(std::iter::once(first).chain(rest).collect())
+}
+
 /// The error object some gateways (OpenRouter among them) send in place of an answer, with HTTP 200 or
 /// inside a stream, mapped by its code as an HTTP status would be.
 pub fn in_band_error(value: &Value) -> Option<PluginError> {
@@ -298,6 +362,9 @@ struct CompletionRequest<'a> {
     seed: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     user: Option<&'a str>,
+    /// How many choices to write (OpenAI's `n`), for several candidates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    n: Option<u32>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     stream: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -421,6 +488,16 @@ mod tests {
     }
 
     #[test]
+    fn reads_every_choice_with_text() {
+        let v = json!({"model": "m-1", "choices": [
+            {"message": {"content": " One. "}}, {"message": {"content": "  "}}, {"text": "Two."}
+        ]});
+        let texts: Vec<String> = parse_completions(&v).unwrap().into_iter().map(|c| c.content).collect();
+        assert_eq!(texts, ["One.", "Two."]);
+        assert!(parse_completions(&json!({"choices": []})).is_err());
+    }
+
+    #[test]
     fn reads_the_first_choice() {
         let v = json!({"model": "m-1", "choices": [{"message": {"role": "assistant", "content": "  Hi there. "}}]});
         assert_eq!(
@@ -465,6 +542,7 @@ mod tests {
                 stop: &[],
                 seed: None,
                 user: None,
+                n: None,
                 stream: false,
                 stream_options: None,
             };

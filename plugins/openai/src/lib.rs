@@ -4,10 +4,13 @@
 //! Settings: `base_url` (required), `model` (the default model), `api_key` (secret; optional for
 //! local servers), `prompt_template` with a `{text}` placeholder, `system_prompt`, `temperature`,
 //! `max_tokens`, `timeout_ms`, and OpenRouter's `referer` and `title` headers. Its health probe lists
-//! the upstream's models (`GET {base_url}/models`) and looks for the default model.
+//! the upstream's models (`GET {base_url}/models`) and looks for the default model. Several candidates
+//! (0.1.3's `candidates`) come from one request with `n`, or one request per candidate with its own
+//! `seed` where the upstream refuses `n`.
 
 use parlance_openai_compat::{Client, Message, render};
 use parlance_sdk::PluginError;
+use parlance_sdk::candidates::{Candidate, Candidates};
 use parlance_sdk::config;
 use parlance_sdk::probe::Probe;
 use parlance_sdk::provider::{ParaphraseRequest, ParaphraseResponse, Provider, ProviderInfo};
@@ -29,20 +32,32 @@ impl Provider for OpenAi {
     }
 
     fn paraphrase(request: ParaphraseRequest) -> Result<ParaphraseResponse, PluginError> {
-        if request.text.trim().is_empty() {
-            return Err(PluginError::InvalidInput("the text is empty".into()));
-        }
-        let client = Client::from_config()?;
-        let system = config::get_or("system_prompt", DEFAULT_SYSTEM_PROMPT);
-        let template = config::get_or("prompt_template", DEFAULT_TEMPLATE);
-        let messages =
-            [Message::system(system), Message::user(render(&template, &[("text", &request.text)]))];
-        let completion = client.complete(&request.model, &messages)?;
+        let completion = Client::from_config()?.complete(&request.model, &messages(&request.text)?)?;
         Ok(ParaphraseResponse {
             text: clean(&completion.content),
             model: completion.model.unwrap_or(request.model),
         })
     }
+}
+
+impl Candidates for OpenAi {
+    fn paraphrase_candidates(text: String, model: String, count: u32) -> Result<Vec<Candidate>, PluginError> {
+        let completions = Client::from_config()?.complete_many(&model, &messages(&text)?, count)?;
+        Ok(completions
+            .into_iter()
+            .map(|c| Candidate { text: clean(&c.content), model: c.model.unwrap_or_else(|| model.clone()) })
+            .collect())
+    }
+}
+
+/// The prompt for `text`, from the settings.
+fn messages(text: &str) -> Result<[Message; 2], PluginError> {
+    if text.trim().is_empty() {
+        return Err(PluginError::InvalidInput("the text is empty".into()));
+    }
+    let system = config::get_or("system_prompt", DEFAULT_SYSTEM_PROMPT);
+    let template = config::get_or("prompt_template", DEFAULT_TEMPLATE);
+    Ok([Message::system(system), Message::user(render(&template, &[("text", text)]))])
 }
 
 /// Models often wrap the answer in quotes or label it despite the instructions; both are removed.
@@ -74,6 +89,7 @@ impl Probe for OpenAi {
 
 parlance_sdk::export_provider!(OpenAi);
 parlance_sdk::export_probe!(OpenAi);
+parlance_sdk::export_candidates!(OpenAi);
 
 #[cfg(test)]
 mod tests {

@@ -118,6 +118,25 @@ impl Bound {
         }
     }
 
+    /// Whether the provider writes several candidates in one call (the optional `candidates`, since 0.1.3).
+    pub fn has_candidates(&self) -> bool {
+        match self {
+            Bound::V0_1(b) => b.has_candidates(),
+        }
+    }
+
+    pub async fn paraphrase_candidates(
+        &self,
+        store: &mut Store<PluginState>,
+        text: &str,
+        model: &str,
+        count: u32,
+    ) -> wasmtime::Result<Result<Vec<api::Paraphrased>, api::PluginError>> {
+        match self {
+            Bound::V0_1(b) => b.paraphrase_candidates(store, text, model, count).await,
+        }
+    }
+
     pub async fn reply(
         &self,
         store: &mut Store<PluginState>,

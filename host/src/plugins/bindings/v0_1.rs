@@ -1,7 +1,7 @@
 //! Bindings for the `parlance:plugin@0.1` line, generated from its newest text (0.1.3). Components
 //! built against any 0.1.x load through this module: wasmtime matches their older imports and
 //! exports against these `@0.1.3` definitions by semver compatibility; the optional exports (0.1.1's
-//! `probe`, 0.1.3's `chat-stream`) are looked up per component, never required, and what 0.1.2 added
+//! `probe`, 0.1.3's `chat-stream` and `candidates`) are looked up per component, never required, and what 0.1.2 added
 //! (the `http-client` import) is linked for every component, whether it imports it or not.
 
 /// The interfaces the host provides, generated once and shared by the three worlds.
@@ -61,6 +61,23 @@ pub mod chat_stream {
             "wasi:http": wasmtime_wasi_http::p2::bindings::http,
             "wasi:io": wasmtime_wasi::p2::bindings::io,
             "wasi:clocks": wasmtime_wasi::p2::bindings::clocks,
+        },
+    });
+}
+
+/// The optional `candidates` export of a provider (since 0.1.3), bound on its own as `probe` is.
+pub mod candidates {
+    wasmtime::component::bindgen!({
+        inline: "
+            package parlance:host-candidates;
+            world candidates {
+                export parlance:plugin/candidates@0.1.3;
+            }
+        ",
+        path: "../wit",
+        exports: { default: async },
+        with: {
+            "parlance:plugin/types": super::imports::parlance::plugin::types,
         },
     });
 }
@@ -142,7 +159,8 @@ pub struct Bound {
 }
 
 enum World {
-    Provider(provider::ProviderPluginPre<PluginState>),
+    /// With the optional `candidates` export (0.1.3) when the component has it.
+    Provider(provider::ProviderPluginPre<PluginState>, Option<candidates::CandidatesPre<PluginState>>),
     /// With the optional `chat-stream` export (0.1.3) when the component has it.
     ChatModel(chat_model::ChatModelPluginPre<PluginState>, Option<chat_stream::ChatStreamPre<PluginState>>),
     Metric(metric::MetricPluginPre<PluginState>),
@@ -157,7 +175,10 @@ impl Bound {
             _ => probe::ProbePre::new(pre.clone()).ok(),
         };
         let world = match kind {
-            api::PluginKind::Provider => World::Provider(provider::ProviderPluginPre::new(pre)?),
+            api::PluginKind::Provider => World::Provider(
+                provider::ProviderPluginPre::new(pre.clone())?,
+                candidates::CandidatesPre::new(pre).ok(),
+            ),
             api::PluginKind::ChatModel => World::ChatModel(
                 chat_model::ChatModelPluginPre::new(pre.clone())?,
                 chat_stream::ChatStreamPre::new(pre).ok(),
@@ -189,7 +210,7 @@ impl Bound {
 
     pub async fn info(&self, store: &mut Store<PluginState>) -> wasmtime::Result<api::PluginInfo> {
         Ok(match &self.world {
-            World::Provider(pre) => {
+            World::Provider(pre, _) => {
                 let info = pre
                     .instantiate_async(&mut *store)
                     .await?
@@ -234,7 +255,7 @@ impl Bound {
         text: &str,
         model: &str,
     ) -> wasmtime::Result<Result<api::Paraphrased, api::PluginError>> {
-        let World::Provider(pre) = &self.world else { wasmtime::bail!("not a provider") };
+        let World::Provider(pre, _) = &self.world else { wasmtime::bail!("not a provider") };
         let request = provider::exports::parlance::plugin::provider::ParaphraseRequest {
             text: text.to_owned(),
             model: model.to_owned(),
@@ -242,6 +263,30 @@ impl Bound {
         let instance = pre.instantiate_async(&mut *store).await?;
         let result = instance.parlance_plugin_provider().call_paraphrase(store, &request).await?;
         Ok(result.map(|p| api::Paraphrased { text: p.text, model: p.model }).map_err(Into::into))
+    }
+
+    pub fn has_candidates(&self) -> bool {
+        matches!(self.world, World::Provider(_, Some(_)))
+    }
+
+    pub async fn paraphrase_candidates(
+        &self,
+        store: &mut Store<PluginState>,
+        text: &str,
+        model: &str,
+        count: u32,
+    ) -> wasmtime::Result<Result<Vec<api::Paraphrased>, api::PluginError>> {
+        let World::Provider(_, Some(pre)) = &self.world else {
+            wasmtime::bail!("the component exports no candidates")
+        };
+        let instance = pre.instantiate_async(&mut *store).await?;
+        let result = instance
+            .parlance_plugin_candidates()
+            .call_paraphrase_candidates(&mut *store, text, model, count)
+            .await?;
+        Ok(result
+            .map(|list| list.into_iter().map(|c| api::Paraphrased { text: c.text, model: c.model }).collect())
+            .map_err(Into::into))
     }
 
     pub async fn reply(

@@ -39,6 +39,7 @@ fn item_record(r: &Row) -> ItemRecord {
         provider: r.get(4),
         model: r.get(5),
         cached: r.get(6),
+        candidates: r.get(9),
         error_code: r.get(7),
         error_message: r.get(8),
     };
@@ -57,8 +58,8 @@ impl Jobs for PgBackend {
             let tx = conn.transaction().await.map_err(|e| self.err(e))?;
             execute(
                 &tx,
-                "INSERT INTO jobs (id, client, provider, model, skip_cache, status, total_items, created_at)
-                 VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7)",
+                "INSERT INTO jobs (id, client, provider, model, skip_cache, status, total_items, created_at, selection)
+                 VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8)",
                 &[
                     &job.id,
                     &job.client,
@@ -67,6 +68,7 @@ impl Jobs for PgBackend {
                     &job.skip_cache,
                     &(texts.len() as i64),
                     &job.created_at,
+                    &job.selection,
                 ],
             )
             .await
@@ -100,7 +102,7 @@ impl Jobs for PgBackend {
             let conn = self.conn().await?;
             let rows = query(
                 &conn,
-                "SELECT idx, text, state, paraphrase, provider, model, cached, error_code, error_message
+                "SELECT idx, text, state, paraphrase, provider, model, cached, error_code, error_message, candidates
                  FROM job_items WHERE job_id = $1 AND idx >= $2 AND idx < $3 ORDER BY idx",
                 &[&id, &clamp(offset), &clamp(offset.saturating_add(limit))],
             )
@@ -167,7 +169,7 @@ impl Jobs for PgBackend {
                  UPDATE job_items i SET state = 'claimed', claimed_by = $3, lease_until = $4
                  FROM picked p, jobs j
                  WHERE i.job_id = p.job_id AND i.idx = p.idx AND j.id = p.job_id
-                 RETURNING i.job_id, i.idx, i.text, j.client, j.provider, j.model, j.skip_cache, j.created_at",
+                 RETURNING i.job_id, i.idx, i.text, j.client, j.provider, j.model, j.skip_cache, j.created_at, j.selection",
                 &[&now, &(n as i64), &replica, &lease_until],
             )
             .await
@@ -183,6 +185,7 @@ impl Jobs for PgBackend {
                         provider: r.get(4),
                         model: r.get(5),
                         skip_cache: r.get(6),
+                        selection: r.get(8),
                     };
                     (r.get(7), item)
                 })
@@ -245,7 +248,7 @@ impl Jobs for PgBackend {
             let stored = execute(
                 &tx,
                 "UPDATE job_items SET state = 'done', claimed_by = NULL, lease_until = NULL, paraphrase = $4,
-                   provider = $5, model = $6, cached = $7, error_code = $8, error_message = $9
+                   provider = $5, model = $6, cached = $7, error_code = $8, error_message = $9, candidates = $10
                  WHERE job_id = $1 AND idx = $2 AND state = 'claimed' AND claimed_by = $3",
                 &[
                     &job_id,
@@ -257,6 +260,7 @@ impl Jobs for PgBackend {
                     &c.cached,
                     &c.error_code,
                     &c.error_message,
+                    &c.candidates,
                 ],
             )
             .await

@@ -70,6 +70,9 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (job_id, idx)
     );
     CREATE INDEX job_items_open ON job_items (state, lease_until) WHERE state <> 'done';",
+    // 2: what a job asks of several candidates per text, and each item's ranked candidates (JSON).
+    "ALTER TABLE jobs ADD COLUMN selection TEXT;
+    ALTER TABLE job_items ADD COLUMN candidates TEXT;",
 ];
 
 /// The schema version this build writes.

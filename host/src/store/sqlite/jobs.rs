@@ -13,8 +13,8 @@ impl Jobs for SqliteBackend {
         Box::pin(self.write_other(move |tx| {
             execute(
                 tx,
-                "INSERT INTO jobs (id, client, provider, model, skip_cache, status, total_items, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7)",
+                "INSERT INTO jobs (id, client, provider, model, skip_cache, status, total_items, created_at, selection)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7, ?8)",
                 params![
                     job.id,
                     job.client,
@@ -22,7 +22,8 @@ impl Jobs for SqliteBackend {
                     job.model,
                     job.skip_cache,
                     texts.len() as i64,
-                    job.created_at
+                    job.created_at,
+                    job.selection
                 ],
             )?;
             let mut insert = tx.prepare_cached(
@@ -47,7 +48,7 @@ impl Jobs for SqliteBackend {
         let id = id.to_owned();
         Box::pin(self.read(move |c| {
             let mut stmt = c.prepare_cached(
-                "SELECT idx, text, state, paraphrase, provider, model, cached, error_code, error_message
+                "SELECT idx, text, state, paraphrase, provider, model, cached, error_code, error_message, candidates
                  FROM job_items WHERE job_id = ?1 AND idx >= ?2 AND idx < ?3",
             )?;
             let mut items = stmt
@@ -59,6 +60,7 @@ impl Jobs for SqliteBackend {
                             provider: r.get(4)?,
                             model: r.get(5)?,
                             cached: r.get(6)?,
+                            candidates: r.get(9)?,
                             error_code: r.get(7)?,
                             error_message: r.get(8)?,
                         };
@@ -121,7 +123,7 @@ impl Jobs for SqliteBackend {
         let replica = replica.to_owned();
         Box::pin(self.write_other(move |tx| {
             let mut pick = tx.prepare_cached(
-                "SELECT i.job_id, i.idx, i.text, j.client, j.provider, j.model, j.skip_cache
+                "SELECT i.job_id, i.idx, i.text, j.client, j.provider, j.model, j.skip_cache, j.selection
                  FROM job_items i JOIN jobs j ON j.id = i.job_id
                  WHERE j.status IN ('pending', 'processing')
                    AND (i.state = 'pending' OR (i.state = 'claimed' AND i.lease_until < ?1))
@@ -137,6 +139,7 @@ impl Jobs for SqliteBackend {
                         provider: r.get(4)?,
                         model: r.get(5)?,
                         skip_cache: r.get(6)?,
+                        selection: r.get(7)?,
                     })
                 })?
                 .collect::<Result<Vec<_>, _>>()?;
@@ -192,7 +195,7 @@ impl Jobs for SqliteBackend {
             let stored = execute(
                 tx,
                 "UPDATE job_items SET state = 'done', claimed_by = NULL, lease_until = NULL, paraphrase = ?4,
-                   provider = ?5, model = ?6, cached = ?7, error_code = ?8, error_message = ?9
+                   provider = ?5, model = ?6, cached = ?7, error_code = ?8, error_message = ?9, candidates = ?10
                  WHERE job_id = ?1 AND idx = ?2 AND state = 'claimed' AND claimed_by = ?3",
                 params![
                     job_id,
@@ -203,7 +206,8 @@ impl Jobs for SqliteBackend {
                     c.model,
                     c.cached,
                     c.error_code,
-                    c.error_message
+                    c.error_message,
+                    c.candidates
                 ],
             )?;
             if stored == 0 {

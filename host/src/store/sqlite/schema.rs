@@ -69,6 +69,9 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE users ADD COLUMN entries INTEGER NOT NULL DEFAULT 0 CHECK (entries >= 0);
     UPDATE users SET entries =
         (SELECT count(*) FROM dialog_entries e WHERE e.client = users.client AND e.user_id = users.user_id);",
+    // 5: what a job asks of several candidates per text, and each item's ranked candidates (JSON).
+    "ALTER TABLE jobs ADD COLUMN selection TEXT;
+    ALTER TABLE job_items ADD COLUMN candidates TEXT;",
 ];
 
 /// The schema version this build writes.

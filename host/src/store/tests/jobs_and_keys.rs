@@ -12,6 +12,7 @@ fn job(id: &str, created_at: i64) -> NewJob {
         provider: "offline".into(),
         model: None,
         skip_cache: false,
+        selection: None,
         created_at,
     }
 }
@@ -22,6 +23,7 @@ fn paraphrased(text: &str) -> ItemResult {
         provider: "offline".into(),
         model: "m".into(),
         cached: false,
+        candidates: None,
     }
 }
 
