@@ -263,7 +263,7 @@ impl ChatService {
         let mut turn = self.prepare(client, message).await?;
         let mut plan = self.chains.plan(std::mem::take(&mut turn.chain));
         let mut failure = None;
-        while let Some(model) = plan.next() {
+        while let Some(model) = plan.next_member() {
             match self.plugins.reply(&model, client, &turn.request()).await {
                 Ok(reply) => {
                     let attempts = plan.served();
@@ -365,7 +365,7 @@ impl ChatService {
         // The first member with room for the stream. A client past its share of open streams is told
         // so, rather than answered DEFAULT_RESPONSE, and so is one whose whole chain is full.
         let ticket = loop {
-            let Some(model) = plan.next() else { return Err(plan.exhausted()) };
+            let Some(model) = plan.next_member() else { return Err(plan.exhausted()) };
             match self.plugins.admit_stream(&model, client) {
                 Ok(ticket) => {
                     turn.model = model;
@@ -376,7 +376,10 @@ impl ChatService {
         };
         let deadline = tokio::time::Instant::now() + Duration::from_secs(self.config.stream_timeout_secs);
         let along = Along { service: self.clone(), turn, plan, generation, deadline };
-        Ok(futures::stream::unfold(StreamState::Start { along, ticket }, StreamState::advance))
+        Ok(futures::stream::unfold(
+            StreamState::Start { along: Box::new(along), ticket },
+            StreamState::advance,
+        ))
     }
 }
 
@@ -464,7 +467,7 @@ struct Along {
 enum StreamState {
     /// `turn.model` is admitted (`ticket`) and about to be asked.
     Start {
-        along: Along,
+        along: Box<Along>,
         ticket: StreamTicket,
     },
     Streaming(Box<Streaming>),
@@ -497,7 +500,7 @@ impl StreamState {
         let mut state = self;
         loop {
             let step = match state {
-                StreamState::Start { along, ticket } => StreamState::start(along, ticket).await,
+                StreamState::Start { along, ticket } => StreamState::start(*along, ticket).await,
                 StreamState::Streaming(streaming) => streaming.next().await,
                 StreamState::FellBack { user_id, response, attempts } => {
                     let done = ChatDone {
@@ -548,11 +551,11 @@ impl StreamState {
         if let Err(e) = along.plan.failed(e) {
             return StreamState::fall_back(along, e).await;
         }
-        while let Some(model) = along.plan.next() {
+        while let Some(model) = along.plan.next_member() {
             match along.service.plugins.admit_stream(&model, &along.turn.client) {
                 Ok(ticket) => {
                     along.turn.model = model;
-                    return Step::Then(StreamState::Start { along, ticket });
+                    return Step::Then(StreamState::Start { along: Box::new(along), ticket });
                 }
                 Err(e) => {
                     if let Err(e) = along.plan.failed(e.into()) {

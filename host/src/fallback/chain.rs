@@ -171,7 +171,7 @@ impl Chains {
     }
 }
 
-/// One request's way along its chain. Call [`Plan::next`] for the member to call, then
+/// One request's way along its chain. Call [`Plan::next_member`] for the member to call, then
 /// [`Plan::retry`] and [`Plan::failed`] on its failure, or [`Plan::served`] on its answer.
 pub struct Plan {
     chains: Arc<Chains>,
@@ -192,7 +192,7 @@ pub struct Plan {
 
 impl Plan {
     /// The next member to call, or `None` when the chain is spent or the deadline has passed.
-    pub fn next(&mut self) -> Option<Arc<Plugin>> {
+    pub fn next_member(&mut self) -> Option<Arc<Plugin>> {
         let now = Instant::now();
         let tried = self.current.is_some();
         if tried && now >= self.deadline {
@@ -267,7 +267,7 @@ impl Plan {
     }
 
     /// Records the member's failure among the attempts. `Err(e)` when the request is to fail with it
-    /// now (it is not one that moves on); `Ok` when it moves on to [`Plan::next`].
+    /// now (it is not one that moves on); `Ok` when it moves on to [`Plan::next_member`].
     pub fn failed(&mut self, e: Error) -> Result<(), Error> {
         let Some(position) = self.current else { return Err(e) };
         let id = self.chain[position].id();

@@ -161,7 +161,7 @@ impl OpenAiService {
         let chain = self.chains.chain(&self.plugins, model, &ChainChoice::Configured)?;
         let mut plan = self.chains.plan(chain);
         // Each member until one starts its reply; what it writes after that is its own to finish.
-        while let Some(member) = plan.next() {
+        while let Some(member) = plan.next_member() {
             // A completion holds an upstream stream, collected or not, so it takes a share of the open
             // streams like a streamed chat (past the client's, 429 `too_many_concurrent_streams`);
             // taken before the quota, so that a call refused for it spends none.

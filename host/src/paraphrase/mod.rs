@@ -324,7 +324,7 @@ impl ParaphraseService {
         let chain = self.chain(request.provider.as_deref(), &request.fallbacks)?;
         let requested_model = self.model(&chain[0], request.model.as_deref())?;
         let mut plan = self.chains.plan(chain);
-        while let Some(member) = plan.next() {
+        while let Some(member) = plan.next_member() {
             // The request's model is its provider's; a fallback member answers with its own default.
             let model = if plan.at_primary() { requested_model.clone() } else { self.model(&member, None)? };
             let key = cache::key(member.id(), &model, &member.digest, &request.text);
