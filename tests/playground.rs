@@ -55,6 +55,9 @@ async fn the_playground_is_clicked_through_in_chromium() {
     assert_eq!(summary["providers"], serde_json::json!(["offline", "openrouter"]), "{summary}");
     assert_eq!(summary["compared"], serde_json::json!(["offline", "openrouter"]), "{summary}");
     assert_eq!(summary["chat_versions"], 5, "{summary}");
+    // The ranked request came back with its candidates, and the page drew more than one of them.
+    assert_eq!(summary["server_returns_candidates"], true, "{summary}");
+    assert!(summary["candidates_shown"].as_u64().unwrap_or(0) > 1, "{summary}");
     // The compare pane's right column reached the provider's upstream, with the page's text in it.
     let asked = provider.requests();
     assert!(

@@ -411,7 +411,7 @@ impl ParaphraseService {
         Fut: std::future::Future<Output = std::result::Result<T, crate::plugins::api::CallError>>,
     {
         let mut plan = self.chains.plan(chain);
-        while let Some(member) = plan.next() {
+        while let Some(member) = plan.next_member() {
             let (quota, waited) = self.admit(&member, caller).await?;
             let called = loop {
                 match call(member.clone()).await {
