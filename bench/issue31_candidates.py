@@ -14,7 +14,7 @@
   2. quality: every sentence of bench/data/offline-holdout.txt (and the two other sets) with the offline
      default alone, `candidates: 8` (the default maximum) and `min_scores: {semantic_similarity: 0.85}`:
      how many texts get at least 3 distinct candidates over 0.85, and the mean pairwise diversity of the
-     candidates that passed (the host's diversity, 1 - Jaccard of the lower-cased word sets, between two
+     candidates that passed (the host's diversity, 1 - Jaccard of the lower-cased words and word pairs, between two
      candidates; averaged per text over its pairs, then over the texts with at least two). Also the share
      of texts the default single paraphrase leaves unchanged (the response's `unchanged`), issue 31's
      target being at most 10 %.
@@ -44,7 +44,8 @@ def model_dir():
 
 
 def words(text):
-    return {w.lower() for w in re.split(r"[^\w]|_", text) if w}
+    ws = [w.lower() for w in re.split(r"[^\w]|_", text) if w]
+    return set(ws) | {f"{a} {b}" for a, b in zip(ws, ws[1:])}
 
 
 def diversity(a, b):
@@ -111,13 +112,14 @@ def quality(port):
     print("\n2. the offline default alone, candidates 8, min_scores semantic_similarity 0.85")
     for name in SETS:
         texts = sentences(name)
-        rich, diversities, unchanged = 0, [], 0
+        rich, diversities, unchanged, kept = 0, [], 0, []
         for text in texts:
             single = common.request_json(port, "POST", "/paraphrase", {"text": text})
             unchanged += bool(single["unchanged"])
             body = {"text": text, "candidates": 8, "min_scores": {"semantic_similarity": 0.85}}
             answer = common.request_json(port, "POST", "/paraphrase", body)
             passed = [c["text"] for c in answer["candidates"] if c["passed"]]
+            kept.append(len(passed))
             rich += len(passed) >= 3
             pairs = list(itertools.combinations(passed, 2))
             if pairs:
@@ -125,6 +127,7 @@ def quality(port):
         mean = statistics.mean(diversities) if diversities else float("nan")
         print(
             f"   {name:<16} {len(texts)} texts: {rich} ({rich / len(texts):.0%}) with >= 3 candidates over 0.85; "
+            f"{statistics.mean(kept):.2f} over 0.85 per text; "
             f"mean pairwise diversity {mean:.3f} (over {len(diversities)} texts with >= 2); "
             f"default unchanged {unchanged} ({unchanged / len(texts):.1%}, target <= 10%)"
         )

@@ -130,10 +130,17 @@ struct Ranked {
 }
 
 /// The host's diversity of two texts: one minus the Jaccard similarity of their sets of lower-cased
-/// words (runs of letters and digits), so 0 is the same words and 1 no word in common.
+/// words (runs of letters and digits) and adjacent word pairs, so that a change of word order counts
+/// too: 0 is the same words in the same order, 1 no word in common.
 pub fn diversity(a: &str, b: &str) -> f64 {
     let words = |t: &str| -> BTreeSet<String> {
-        t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+        let words: Vec<String> = t
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        let pairs = words.windows(2).map(|p| format!("{} {}", p[0], p[1]));
+        pairs.chain(words.iter().cloned()).collect()
     };
     let (a, b) = (words(a), words(b));
     let union = a.union(&b).count();
@@ -400,10 +407,13 @@ mod tests {
     }
 
     #[test]
-    fn diversity_is_one_minus_the_jaccard_of_the_word_sets() {
+    fn diversity_is_one_minus_the_jaccard_of_the_words_and_word_pairs() {
         assert_eq!(diversity("The cat sat.", "the CAT sat"), 0.0);
         assert_eq!(diversity("a b", "c d"), 1.0);
-        assert!((diversity("a b c", "a b d") - 0.5).abs() < 1e-12);
+        // {a, b, c, a b, b c} and {a, b, d, a b, b d}: 3 shared of 7.
+        assert!((diversity("a b c", "a b d") - 4.0 / 7.0).abs() < 1e-12);
+        // The same words in another order: {a, b, a b} and {a, b, b a}.
+        assert!((diversity("a b", "b a") - 0.5).abs() < 1e-12);
         assert_eq!(diversity("", "..."), 0.0);
     }
 

@@ -125,8 +125,8 @@ pub struct ParaphraseBody {
     /// meets every one.
     pub min_scores: Option<BTreeMap<String, f64>>,
     /// The score that ranks the candidates, descending, after those that passed the floors come
-    /// first; `diversity` when absent: one minus the Jaccard similarity of the lower-cased word sets of
-    /// the candidate and the text.
+    /// first; `diversity` when absent: one minus the Jaccard similarity of the candidate's and the
+    /// text's sets of lower-cased words and adjacent word pairs.
     pub rank_by: Option<String>,
 }
 

@@ -9,8 +9,8 @@ use crate::paraphrase::{Options, paraphrase};
 const VARIANTS: usize = 4;
 
 /// The shares of the operator's `substitution_rate` tried for each variant: every synonym, half of
-/// them (the most confident), none (word order and word groups alone).
-const RATE_SHARES: [f64; 3] = [1.0, 0.5, 0.0];
+/// them (the most confident), none (word order and word groups alone), then the quarters between.
+const RATE_SHARES: [f64; 5] = [1.0, 0.5, 0.0, 0.75, 0.25];
 
 /// Up to `count` distinct rewrites of `text`, none equal to it (whitespace aside), in a fixed order:
 /// a pure function of the text, the options and the count, and a prefix of the list for a larger
