@@ -21,6 +21,7 @@ mod openai_clients;
 mod outbound;
 mod providers;
 mod python_metric;
+mod reload;
 mod sandbox;
 mod streaming;
 mod telemetry;

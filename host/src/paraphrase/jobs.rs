@@ -134,7 +134,8 @@ pub struct JobView {
 
 pub struct JobService {
     store: DialogStore,
-    paraphrase: Arc<ParaphraseService>,
+    /// The paraphrase service of the configuration in force; an item keeps the one it started with.
+    paraphrase: arc_swap::ArcSwap<ParaphraseService>,
     config: JobsConfig,
     replica: String,
     /// Woken when a job is created or an item finishes.
@@ -169,7 +170,13 @@ impl JobService {
         } else {
             config.replica.trim().to_owned()
         };
+        let paraphrase = arc_swap::ArcSwap::new(paraphrase);
         JobService { store, paraphrase, config, replica, wake: Notify::new() }
+    }
+
+    /// Items started from now on use `paraphrase`: the service of a reloaded configuration.
+    pub fn use_paraphrase(&self, paraphrase: Arc<ParaphraseService>) {
+        self.paraphrase.store(paraphrase);
     }
 
     pub fn config(&self) -> &JobsConfig {
@@ -198,8 +205,9 @@ impl JobService {
                 ),
             ));
         }
-        let plugin = self.paraphrase.provider(provider.as_deref())?;
-        self.paraphrase.model(plugin, model.as_deref())?;
+        let paraphrase = self.paraphrase.load();
+        let plugin = paraphrase.provider(provider.as_deref())?;
+        paraphrase.model(plugin, model.as_deref())?;
         let id = jobs::new_id()
             .map_err(|e| Error::Storage(StoreError::Task(format!("no randomness for a job id: {e}"))))?;
         let job = NewJob {
@@ -334,7 +342,8 @@ impl JobService {
             skip_cache: item.skip_cache,
         };
         let caller = Caller { client: item.client.clone(), pacing: Pacing::Wait };
-        let result = match self.paraphrase.paraphrase(&request, &caller).await {
+        let paraphrase = self.paraphrase.load_full();
+        let result = match paraphrase.paraphrase(&request, &caller).await {
             Ok(outcome) => ItemResult::Paraphrased {
                 paraphrase: outcome.paraphrase.paraphrase,
                 provider: outcome.paraphrase.provider,
