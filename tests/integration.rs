@@ -24,6 +24,7 @@ mod outbound;
 mod playground;
 mod providers;
 mod python_metric;
+mod reload;
 mod sandbox;
 mod streaming;
 mod telemetry;

@@ -95,6 +95,7 @@ pub mod paraphrase;
 pub mod plugins;
 pub mod ratelimit;
 pub mod redis_link;
+pub mod reload;
 pub mod rest;
 pub mod settings;
 pub mod store;
@@ -211,7 +212,24 @@ impl Parlance {
     }
 
     async fn start_with(config: Config, with_chat: bool) -> Result<Parlance> {
-        let metrics = Arc::new(Metrics::new());
+        Parlance::assemble(config, Arc::new(Metrics::new()), None, with_chat).await
+    }
+
+    /// The next generation of a running server: `config`'s plugins, compiled and loaded, and services,
+    /// around this one's dialog store and metrics.
+    pub async fn next_generation(&self, config: Config) -> Result<Parlance> {
+        let inner = &self.inner;
+        Parlance::assemble(config, inner.metrics.clone(), inner.store.clone(), inner.chat.is_some()).await
+    }
+
+    /// The plugins and services of `config`, with the dialog store `store` (else opened when
+    /// `with_chat`, once the plugins have loaded).
+    async fn assemble(
+        config: Config,
+        metrics: Arc<Metrics>,
+        store: Option<store::DialogStore>,
+        with_chat: bool,
+    ) -> Result<Parlance> {
         let upstream = config.tls.client()?;
         let embeddings = embeddings::configured(config.embeddings.as_ref(), &upstream)?;
         let plugins = Arc::new(
@@ -253,7 +271,11 @@ impl Parlance {
             .await
             .scored_by(Arc::new(MetricScorer(evaluate.clone()))),
         );
-        let store = if with_chat { Some(open_store(&config).await?) } else { None };
+        let store = match store {
+            Some(store) => Some(store),
+            None if with_chat => Some(open_store(&config).await?),
+            None => None,
+        };
         let chat = store.clone().map(|s| {
             Arc::new(chat::ChatService::new(config.chat.clone(), s, plugins.clone(), chains.clone()))
         });
@@ -328,13 +350,24 @@ impl Parlance {
     /// when the operator requires API keys; `None` when built [`Builder::without_chat`].
     pub fn app_state(&self) -> Option<http::AppState> {
         let config = self.config();
-        let store = self.store()?;
         let jobs = JobService::new(
-            store.clone(),
+            self.store()?.clone(),
             self.paraphraser().clone(),
             config.jobs.clone(),
             config.server.api_port,
         );
+        self.app_state_with(Arc::new(jobs), http::generations::ConfigurationStatus::new())
+    }
+
+    /// [`Parlance::app_state`] around a job runner and a configuration status that every generation
+    /// of a server shares.
+    pub fn app_state_with(
+        &self,
+        jobs: Arc<JobService>,
+        configuration: Arc<http::generations::ConfigurationStatus>,
+    ) -> Option<http::AppState> {
+        let config = self.config();
+        let store = self.store()?;
         let chat = self.chat()?.clone();
         let openai = openai::OpenAiService::new(
             config.openai.clone(),
@@ -346,12 +379,13 @@ impl Parlance {
         );
         Some(http::AppState {
             paraphrase: self.paraphraser().clone(),
-            jobs: Arc::new(jobs),
+            jobs,
             evaluate: self.evaluator().clone(),
             chat,
             openai: Arc::new(openai),
             plugins: self.plugins().clone(),
             metrics: self.metrics().clone(),
+            configuration,
             server: Arc::new(config.server.clone()),
             auth: config
                 .auth
@@ -361,12 +395,19 @@ impl Parlance {
     }
 
     /// Serves both REST APIs on the configured host, at `api_port` and the chat port, until Ctrl-C or
-    /// SIGTERM.
+    /// SIGTERM, with this configuration throughout (the binary's server also reloads its
+    /// configuration: the `reload` module).
     pub async fn serve(&self, api_port: u16) -> anyhow::Result<()> {
-        let state = self.app_state().ok_or_else(|| {
+        let state = self.server_state()?;
+        let generations = http::generations::Generations::new(http::app(state.clone()));
+        http::serve(state, generations, api_port).await
+    }
+
+    /// [`Parlance::app_state`], or why a server cannot be built from this Parlance.
+    pub fn server_state(&self) -> anyhow::Result<http::AppState> {
+        self.app_state().ok_or_else(|| {
             anyhow::anyhow!("the server needs the chat service, which this Parlance was built without")
-        })?;
-        http::serve(state, api_port).await
+        })
     }
 
     /// A chat model's reply to `request` as a stream of deltas, as the model writes them, outside any

@@ -173,6 +173,14 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
     },
+    /// Reload a running server's configuration (file, `.env`, key files) through its admin socket;
+    /// exits non-zero, naming the problem, when the server refused it and kept the one in force.
+    Reload {
+        /// Configuration file (default: $PARLANCE_CONFIG, else ./parlance.toml if present); it names
+        /// the admin socket (`[server] admin_socket`).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
     /// Create, list and revoke API keys (used when `[auth] api_keys = "required"`).
     Keys {
         #[command(subcommand)]
@@ -240,10 +248,37 @@ impl Cli {
                     | PluginsCommand::Check { config: Some(file), .. },
             })
             | Some(Command::Keys { config: Some(file), .. })
+            | Some(Command::Reload { config: Some(file) })
             | Some(Command::ImportOriginal { config: Some(file), .. }) => Some(file),
             _ => self.config.as_deref(),
         }
     }
+}
+
+/// `parlance reload`, run before the configuration is loaded as other commands load it: a file that
+/// does not load is still the server's to refuse (and report in `/health`), so only the admin
+/// socket's path is taken from it, or from `PARLANCE_ADMIN_SOCKET` and the default when it does not
+/// load. `None` for any other command.
+pub fn reload_command(cli: &Cli) -> Option<CliResult> {
+    let Some(Command::Reload { .. }) = cli.command else { return None };
+    let socket = match Config::load(cli.config_file()) {
+        Ok(config) => config.server.admin_socket,
+        Err(_) => std::env::var_os("PARLANCE_ADMIN_SOCKET")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| crate::http::ServerConfig::default().admin_socket),
+    };
+    let asked = async {
+        let generation = crate::reload::request(&socket).await?;
+        writeln!(std::io::stdout().lock(), "reloaded: configuration generation {generation}")?;
+        Ok(())
+    };
+    Some(
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(Into::into)
+            .and_then(|rt| rt.block_on(asked)),
+    )
 }
 
 /// A failure of a command: printed to stderr with its cause, and the process exits non-zero.
@@ -307,7 +342,7 @@ pub async fn run(cli: Cli, config: Config) -> CliResult {
         Some(Mode::Api) => {
             let port = cli.port.unwrap_or(config.server.api_port);
             let parlance = Parlance::start(config).await?;
-            parlance.serve(port).await
+            crate::reload::serve(parlance, port).await
         }
         None => anyhow::bail!(
             "choose a --mode (cli, batch, interactive, evaluate or api) or a command; see --help"

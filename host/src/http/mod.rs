@@ -4,6 +4,7 @@
 
 pub mod auth;
 pub mod docs;
+pub mod generations;
 pub mod listener;
 pub mod ops;
 mod playground;
@@ -195,14 +196,19 @@ fn method_label(method: &Method) -> &'static str {
     }
 }
 
-/// Serves the app on `API_HOST` at the paraphrase port and the chat port (once, if they are equal)
-/// until Ctrl-C or SIGTERM.
-pub async fn serve(state: AppState, api_port: u16) -> anyhow::Result<()> {
+/// Serves the generation in force on `API_HOST` at the paraphrase port and the chat port (once, if
+/// they are equal) until Ctrl-C or SIGTERM; `state` is the first generation's, whose listeners and job
+/// runner every generation shares.
+pub async fn serve(
+    state: AppState,
+    generations: generations::Generations,
+    api_port: u16,
+) -> anyhow::Result<()> {
     let host = state.server.host;
     let chat_port = state.server.chat_port;
     let limits = state.server.listener_limits();
     state.jobs.start();
-    let app = app(state);
+    let app = Router::new().fallback_service(generations);
     let mut ports = vec![api_port];
     if chat_port != api_port {
         ports.push(chat_port);

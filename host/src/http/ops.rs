@@ -25,6 +25,9 @@ pub struct Health {
     pub status: String,
     pub version: String,
     pub components: Components,
+    /// The configuration in force: its generation (one more at each reload), when it was loaded, and
+    /// why the last reload was refused, if it was.
+    pub configuration: super::generations::ConfigurationHealth,
     /// With `?probe=true`: each provider and chat model by id, with what its upstream said.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub probes: Option<std::collections::BTreeMap<String, Probe>>,
@@ -124,6 +127,7 @@ pub async fn health(State(state): State<AppState>, Query(query): Query<HealthQue
         status: if degraded { "degraded" } else { "ok" }.into(),
         version: env!("CARGO_PKG_VERSION").into(),
         components: Components { plugins, cache, store, rate_limits, providers },
+        configuration: state.configuration.health(),
         probes,
     })
 }

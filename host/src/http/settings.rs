@@ -3,6 +3,7 @@
 use crate::config::setting;
 use crate::config::{Kind, Section, Setting};
 use std::net::{IpAddr, Ipv4Addr};
+use std::path::PathBuf;
 
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
@@ -26,6 +27,8 @@ pub struct ServerConfig {
     pub idle_timeout_secs: u64,
     /// Connections open at once (lowered to what the process's open-file limit allows).
     pub max_connections: usize,
+    /// The Unix socket `parlance reload` asks a running server through.
+    pub admin_socket: PathBuf,
 }
 
 impl Default for ServerConfig {
@@ -42,6 +45,7 @@ impl Default for ServerConfig {
             body_timeout_secs: 60,
             idle_timeout_secs: 60,
             max_connections: 10_000,
+            admin_socket: "parlance.sock".into(),
         }
     }
 }
@@ -127,6 +131,13 @@ impl Section for ServerConfig {
                 Kind::Int { min: 16, max: 1_000_000 },
                 |c| c.max_connections,
                 "Connections open at once, lowered to the open-file limit less 256; at the cap the longest-idle ones are closed"
+            ),
+            setting!(
+                "admin_socket",
+                Kind::FilePath,
+                |c| c.admin_socket,
+                env = "PARLANCE_ADMIN_SOCKET",
+                "The Unix socket (owner-only) through which `parlance reload` reloads a running server; one per replica"
             ),
         ];
         SETTINGS

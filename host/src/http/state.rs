@@ -2,6 +2,7 @@
 //! and for the operations routes the plugin host, the metrics, the server's settings and the key check.
 
 use super::auth::Auth;
+use super::generations::ConfigurationStatus;
 use super::settings::ServerConfig;
 use crate::chat::ChatService;
 use crate::evaluate::EvaluateService;
@@ -24,6 +25,8 @@ pub struct AppState {
     pub openai: Arc<OpenAiService>,
     pub plugins: Arc<PluginHost>,
     pub metrics: Arc<Metrics>,
+    /// The generation in force and the last reload, shared by every generation.
+    pub configuration: Arc<ConfigurationStatus>,
     pub server: Arc<ServerConfig>,
     /// The key check, when the operator requires API keys.
     pub auth: Option<Arc<Auth>>,

@@ -142,7 +142,8 @@ pub struct JobView {
 
 pub struct JobService {
     store: DialogStore,
-    paraphrase: Arc<ParaphraseService>,
+    /// The paraphrase service of the configuration in force; an item keeps the one it started with.
+    paraphrase: arc_swap::ArcSwap<ParaphraseService>,
     config: JobsConfig,
     replica: String,
     /// Woken when a job is created or an item finishes.
@@ -177,16 +178,22 @@ impl JobService {
         } else {
             config.replica.trim().to_owned()
         };
+        let paraphrase = arc_swap::ArcSwap::new(paraphrase);
         JobService { store, paraphrase, config, replica, wake: Notify::new() }
+    }
+
+    /// Items started from now on use `paraphrase`: the service of a reloaded configuration.
+    pub fn use_paraphrase(&self, paraphrase: Arc<ParaphraseService>) {
+        self.paraphrase.store(paraphrase);
     }
 
     pub fn config(&self) -> &JobsConfig {
         &self.config
     }
 
-    /// The service the items go through, whose limits a job's fields share.
-    pub fn paraphraser(&self) -> &ParaphraseService {
-        &self.paraphrase
+    /// The service the items go through now, whose limits a job's fields share.
+    pub fn paraphraser(&self) -> Arc<ParaphraseService> {
+        self.paraphrase.load_full()
     }
 
     /// Stores a new job for `client`; its provider and model, and its selection of candidates when
@@ -213,6 +220,7 @@ impl JobService {
                 ),
             ));
         }
+        let paraphrase = self.paraphrase.load();
         if let Some(selection) = &selection {
             let template = ParaphraseRequest {
                 text: String::new(),
@@ -221,12 +229,12 @@ impl JobService {
                 skip_cache,
                 fallbacks: Default::default(),
             };
-            self.paraphrase.check_selection(&template, selection)?;
+            paraphrase.check_selection(&template, selection)?;
         }
         // A job that pools providers names the first as its own.
         let pooled = selection.as_ref().and_then(|s| s.providers.first());
-        let plugin = self.paraphrase.provider(pooled.or(provider.as_ref()).map(String::as_str))?;
-        self.paraphrase.model(plugin, model.as_deref())?;
+        let plugin = paraphrase.provider(pooled.or(provider.as_ref()).map(String::as_str))?;
+        paraphrase.model(plugin, model.as_deref())?;
         let selection = selection
             .map(|s| serde_json::to_string(&s))
             .transpose()
@@ -372,7 +380,8 @@ impl JobService {
             fallbacks: Default::default(),
         };
         let caller = Caller { client: item.client.clone(), pacing: Pacing::Wait };
-        let result = match self.paraphrase.paraphrase_with(&request, selection.as_ref(), &caller).await {
+        let paraphrase = self.paraphrase.load_full();
+        let result = match paraphrase.paraphrase_with(&request, selection.as_ref(), &caller).await {
             Ok(outcome) => ItemResult::Paraphrased {
                 candidates: CandidatesPart::of(&outcome.paraphrase)
                     .and_then(|c| serde_json::to_string(&c).ok()),
