@@ -1,7 +1,8 @@
 //! Traces exported to a real OTLP/HTTP receiver (`otlp_receiver.py`, which decodes each export with the
 //! official `opentelemetry-proto` package): the span tree of a paraphrase, a streamed chat and a job
-//! item, the caller's trace continued and carried to the upstream, no secret in any span; and a
-//! collector that is down, which fails no request and whose dropped spans `/metrics` counts.
+//! item, a fallback's members under one route span, the caller's trace continued and carried to the
+//! upstream, no secret in any span; and a collector that is down, which fails no request and whose
+//! dropped spans `/metrics` counts.
 
 use crate::common::server::{Server, free_port};
 use crate::common::upstream::{FakeOpenAi, FakeStreamingOpenAi};
@@ -303,4 +304,57 @@ async fn a_collector_that_is_down_fails_no_request_and_its_dropped_spans_are_cou
         assert!(Instant::now() < deadline, "no dropped span counted: {metrics}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_fallback_is_one_trace_with_each_member_s_call_under_the_route() {
+    let receiver = Receiver::start();
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(
+        home.path().join("parlance.toml"),
+        "[[plugin]]\nid = \"openrouter\"\nfallbacks = [\"offline\"]\n",
+    )
+    .unwrap();
+    // Nothing listens there: the primary's upstream refuses the connection.
+    let dead = format!("http://127.0.0.1:{}/api/v1", free_port());
+    let endpoint = receiver.endpoint();
+    let env = [
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint.as_str()),
+        ("OTEL_BSP_SCHEDULE_DELAY", "50"),
+        ("PROVIDER_API_KEY", PROVIDER_KEY),
+        ("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", dead.as_str()),
+        ("RATE_LIMIT_REQUESTS_PER_MINUTE", "100000"),
+    ];
+    let server = Server::start_in(home, &env, &["--config", "parlance.toml"]).await;
+    let r = server
+        .client
+        .post(server.url("/paraphrase"))
+        .json(&json!({"text": "The meeting was moved to Friday afternoon.", "provider": "openrouter"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["provider"], "offline", "{body}");
+
+    const PRIMARY: &str = "text_completion deepseek/deepseek-chat-v3-0324:free";
+    let trace = receiver.trace("POST /paraphrase", &[PRIMARY, "POST"]).await;
+    let route = trace.iter().find(|s| s["name"] == "POST /paraphrase").unwrap();
+    // Both members' calls hang under the one route span, the primary's first, failed, with its
+    // refused request below it; the fallback's succeeded.
+    let mut calls: Vec<&Value> = trace
+        .iter()
+        .filter(|s| {
+            s["parent_span_id"] == route["span_id"] && s["attributes"]["gen_ai.operation.name"].is_string()
+        })
+        .collect();
+    calls.sort_by_key(|c| c["start"].as_u64());
+    let ids: Vec<&str> =
+        calls.iter().map(|c| c["attributes"]["parlance.plugin.id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["openrouter", "offline"], "{trace:#?}");
+    assert!(calls[0]["attributes"]["error.type"].is_string(), "{:#?}", calls[0]);
+    assert!(calls[1]["attributes"].get("error.type").is_none(), "{:#?}", calls[1]);
+    let refused = child(&trace, calls[0], "POST");
+    assert!(refused["attributes"]["error.type"].is_string(), "{refused:#}");
+    assert!(!receiver.text().contains(PROVIDER_KEY), "the provider key was exported");
 }
