@@ -1,9 +1,9 @@
 //! `parlance plugins check`: tells a plugin author whether a component fits a world of the contract,
 //! and if not, exactly what is missing.
 
-use super::Runtime;
 use super::api::PluginKind;
 use super::bindings::{self, Bound, WitVersion};
+use super::engine::Runtime;
 use wasmtime::component::types::ComponentItem;
 
 /// The verdict on one component.

@@ -2,10 +2,10 @@
 //! interruption, the linker with the host's imports, the compile cache, the instance slots and the
 //! outbound HTTP client.
 
-use super::LoadError;
 use super::bindings;
 use super::capacity::Capacity;
 use super::compile_cache::{self, CompileCache, CompileSource};
+use super::load_error::LoadError;
 use super::sandbox::PluginState;
 use super::settings::RuntimeConfig;
 use std::time::Duration;

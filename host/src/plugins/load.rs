@@ -3,13 +3,16 @@
 
 use super::api::PluginInfo;
 use super::bindings::{self, Bound, WitVersion};
-use super::call::{conclude, new_store, run};
+use super::bundled::{get as bundled_component, names as bundled_names};
+use super::check::not_a_component;
 use super::compile_cache::CompileSource;
 use super::engine::Runtime;
+use super::instance::{HOST_CLIENT, conclude, new_store, run};
+use super::load_error::LoadError;
+use super::plugin::Plugin;
 use super::sandbox::PluginContext;
 use super::spec::{ComponentSource, PluginSpec};
 use super::validate::validate_info;
-use super::{LoadError, Plugin, bundled};
 use crate::embeddings::EmbeddingBackend;
 use crate::upstream::Upstream;
 use std::borrow::Cow;
@@ -83,10 +86,10 @@ async fn read(spec: &PluginSpec) -> Result<(Cow<'static, [u8]>, Option<&'static 
     let plugin_id = &spec.id;
     let (bytes, digest) = match &spec.component {
         ComponentSource::Builtin(name) => {
-            let bundled = bundled::get(name).ok_or_else(|| LoadError::UnknownBuiltin {
+            let bundled = bundled_component(name).ok_or_else(|| LoadError::UnknownBuiltin {
                 plugin: plugin_id.clone(),
                 name: name.clone(),
-                known: bundled::names().join(", "),
+                known: bundled_names().join(", "),
             })?;
             (Cow::Borrowed(bundled.bytes), Some(bundled.digest))
         }
@@ -100,7 +103,7 @@ async fn read(spec: &PluginSpec) -> Result<(Cow<'static, [u8]>, Option<&'static 
             (Cow::Owned(bytes), None)
         }
     };
-    if let Some(what) = super::check::not_a_component(&bytes) {
+    if let Some(what) = not_a_component(&bytes) {
         return Err(LoadError::Contract {
             plugin: plugin_id.clone(),
             message: format!("{}: {what}", spec.component),
@@ -179,7 +182,7 @@ fn bind(
 /// What the plugin's `info()` says, checked.
 async fn info(runtime: &Arc<Runtime>, plugin: &Plugin) -> Result<PluginInfo, LoadError> {
     let plugin_id = plugin.id().to_owned();
-    let mut store = new_store(runtime, plugin, super::HOST_CLIENT)
+    let mut store = new_store(runtime, plugin, HOST_CLIENT)
         .await
         .map_err(|source| LoadError::Info { plugin: plugin_id.clone(), source })?;
     let outcome = run(plugin, plugin.bound.info(&mut store)).await;

@@ -8,11 +8,13 @@ use super::api::{
     CallError, CallFailure, CallObserver, ChatRequest, Framing, Generation, PluginError, PluginErrorKind,
     StreamPart,
 };
-use super::call::{MAX_OUTPUT_BYTES, call_span, conclude, invalid, new_store, reported, run};
+use super::call::MAX_OUTPUT_BYTES;
 use super::capacity::StreamHeld;
 use super::engine::Runtime;
+use super::host::PluginHost;
+use super::instance::{call_span, conclude, invalid, new_store, reported, run};
 use super::outbound::OutboundError;
-use super::{Plugin, PluginHost};
+use super::plugin::Plugin;
 use crate::upstream::{Failure, ResponseBody, UpstreamError, with_causes};
 use bytes::Bytes;
 use futures::FutureExt;

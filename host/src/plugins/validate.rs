@@ -1,8 +1,8 @@
 //! What a plugin returns is checked before anyone sees it: the names and shape of its `info()`, and a
 //! metric's scores against the pairs and the names it declared.
 
-use super::Plugin;
 use super::api::{PluginError, PluginInfo, Score};
+use super::plugin::Plugin;
 
 /// Score names are what API clients see as JSON keys, so they are checked once at load.
 pub(super) fn validate_info(info: &PluginInfo) -> Result<(), String> {

@@ -477,7 +477,7 @@ impl types::Host for PluginState {}
 
 impl host::Host for PluginState {
     fn log(&mut self, level: host::Level, message: String) -> wasmtime::Result<()> {
-        super::super::log_from_plugin(&self.plugin.id, level.into(), &message);
+        super::super::log::log_from_plugin(&self.plugin.id, level.into(), &message);
         Ok(())
     }
 

@@ -1,0 +1,67 @@
+//! A loaded plugin: its component bound to its WIT version, its context (spec, outbound policy), its
+//! shares of the instance pool and memory budget, what `info()` said, and whether it can serve.
+
+use super::api::{PluginInfo, PluginKind};
+use super::bindings::{Bound, WitVersion};
+use super::capacity::MemoryBudget;
+use super::compile_cache::CompileSource;
+use super::sandbox::PluginContext;
+use super::spec::PluginSpec;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A loaded plugin.
+pub struct Plugin {
+    pub(super) ctx: Arc<PluginContext>,
+    pub(super) bound: Bound,
+    /// Its share of the instance pool, and of the memory budget.
+    pub(super) slots: Arc<tokio::sync::Semaphore>,
+    pub(super) memory: Arc<MemoryBudget>,
+    /// SHA-256 of the component bytes: part of every response-cache key, so a changed plugin never
+    /// serves an answer its predecessor gave.
+    pub digest: String,
+    pub version: WitVersion,
+    pub info: PluginInfo,
+    pub compile_source: CompileSource,
+    pub load_time: Duration,
+}
+
+impl Plugin {
+    /// Whether the component streams its replies (the optional `chat-stream`, 0.1.3).
+    pub fn has_stream(&self) -> bool {
+        self.bound.has_stream()
+    }
+
+    /// Whether the provider writes several candidates in one call (the optional `candidates`, 0.1.3).
+    pub fn has_candidates(&self) -> bool {
+        self.bound.has_candidates()
+    }
+
+    /// Whether the component exports the optional `probe` (0.1.1).
+    pub fn has_probe(&self) -> bool {
+        self.bound.has_probe()
+    }
+
+    pub fn id(&self) -> &str {
+        &self.ctx.id
+    }
+    pub fn spec(&self) -> &PluginSpec {
+        &self.ctx.spec
+    }
+    pub fn kind(&self) -> PluginKind {
+        self.ctx.spec.kind
+    }
+
+    /// Why the plugin cannot serve, when it cannot: a secret it declares (an API key) resolved to no
+    /// value. The one place availability is decided; everything that lists or calls plugins asks here.
+    pub fn unavailable_reason(&self) -> Option<String> {
+        let spec = self.spec();
+        let missing = spec.missing_secrets();
+        if missing.is_empty() {
+            return None;
+        }
+        let sources: Vec<String> =
+            missing.iter().map(|k| format!("`{k}` (from {})", spec.secrets[*k])).collect();
+        Some(format!("the secret {} is not set", sources.join(", ")))
+    }
+}
