@@ -155,6 +155,27 @@ async fn each_failure_that_moves_on_is_served_by_the_next_member() {
     assert_eq!(codes, ["plugin_busy", "plugin_timeout"]);
 }
 
+/// A primary that accepts the request and never answers is asked once and costs one
+/// `http_timeout_ms`, not a retry and not the connect and first-byte budgets stacked: with the plugin's
+/// own deadline between one and two of them, the attempt is the upstream's timeout, not the plugin's.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_hanging_primary_is_asked_once_within_its_timeout() {
+    let faulty = FaultyUpstream::start("A hanging upstream's answer.").await;
+    faulty.set(Fault::Hang).await;
+    let config = format!(
+        "[paraphrase]\nupstream_retries = 2\n\n{}",
+        openai_provider(
+            "hanging",
+            &faulty.base_url(),
+            "limits = { http_timeout_ms = 1000, timeout_ms = 1800 }\n"
+        )
+    );
+    let (parlance, _home) = parlance(&config).await;
+    let attempts = served_by_offline(&parlance, &request("hanging", None)).await;
+    assert_eq!(attempts, attempt("hanging", "upstream_timeout"));
+    assert_eq!(faulty.requests(), 1, "a timeout is not retried");
+}
+
 /// The rows that do not move on: input the upstream refuses (the next would refuse it too) and the
 /// caller's own rate limit; and a request that opts out of its chain.
 #[tokio::test(flavor = "multi_thread")]
