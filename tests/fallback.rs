@@ -353,7 +353,8 @@ async fn chains_are_checked_at_start() {
 }
 
 /// The REST surfaces: `attempts` and `X-Parlance-Attempts` only when a fallback served (a healthy
-/// call's body is as before), batch items and job items each saying who served them, `/providers`,
+/// call's body is as before), batch items and job items each saying who served them and who was
+/// tried (a job item's attempts kept in the store and in the OpenAPI schema), `/providers`,
 /// `/health` and `/metrics` showing the circuits.
 #[tokio::test(flavor = "multi_thread")]
 async fn rest_answers_say_who_served_and_who_was_tried() {
@@ -415,6 +416,11 @@ async fn rest_answers_say_who_served_and_who_was_tried() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     assert_eq!(done["results"][0]["provider"], "offline", "{done}");
+    assert_eq!(done["results"][0]["attempts"], json!([{"id": "flaky", "error": "circuit_open"}]), "{done}");
+    let doc: Value =
+        server.client.get(server.url("/openapi.json")).send().await.unwrap().json().await.unwrap();
+    let job_result = &doc["components"]["schemas"]["JobResult"]["properties"];
+    assert_eq!(job_result["attempts"]["type"], "array", "{job_result}");
 
     let providers: Value =
         server.client.get(server.url("/providers")).send().await.unwrap().json().await.unwrap();
