@@ -2,8 +2,8 @@
 //! README's table (what moves on to the next member of a chain and what does not), retries of a
 //! rate-limited upstream, the circuit's open → half-open → closed cycle and the try when every member
 //! is open, the cache holding an answer under the member that made it, batches and job items saying
-//! who served them, chats whole and streamed, the configuration's checks of a chain, and the circuit
-//! shared by replicas on one Redis.
+//! who served them, chats and OpenAI completions whole and streamed, the configuration's checks of a
+//! chain, and the circuit shared by replicas on one Redis.
 
 use crate::common;
 use common::server::{Redis, Server, free_port};
@@ -537,6 +537,51 @@ async fn a_chat_falls_back_along_its_chain_before_its_first_delta() {
     let got = events(&server, "u5").await;
     assert_eq!(got.first().unwrap().0, "delta", "{got:?}");
     assert_eq!(got.last().unwrap().0, "error", "{got:?}");
+    assert_eq!(backup.requests(), asked, "no fallback after the first delta");
+}
+
+/// `POST /v1/chat/completions` moves on along the model's chain when the reply's stream closes before
+/// its first delta, streamed or collected, as `/v1/waifu` does; after the first delta it does not.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_completion_falls_back_when_its_stream_dies_before_the_first_delta() {
+    let primary = FaultyUpstream::start("The primary answers.").await;
+    let backup = FaultyUpstream::start("The backup answers.").await;
+    let server = chat_server(&primary, &backup).await;
+    let complete = |stream: bool| {
+        let body = json!({"model": "openai-chat", "messages": [{"role": "user", "content": "Hi."}], "stream": stream});
+        let request = server.client.post(server.url("/v1/chat/completions")).json(&body);
+        async move {
+            let r = request.send().await.unwrap();
+            let attempts = r.headers().get("x-parlance-attempts").map(|v| v.to_str().unwrap().to_owned());
+            (r.status().as_u16(), attempts, r.text().await.unwrap())
+        }
+    };
+    primary.set(Fault::DieBeforeFirstDelta).await;
+    let (status, attempts, body) = complete(false).await;
+    assert_eq!(status, 200, "{body}");
+    let completion: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(completion["model"], "backup", "{body}");
+    assert_eq!(completion["choices"][0]["message"]["content"], "The backup answers.", "{body}");
+    assert_eq!(attempts.as_deref(), Some("openai-chat=upstream_unavailable"));
+
+    let (status, attempts, body) = complete(true).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(attempts.as_deref(), Some("openai-chat=upstream_unavailable"));
+    let chunks: Vec<Value> = body
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter(|d| *d != "[DONE]")
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    let text: String = chunks.iter().filter_map(|c| c["choices"][0]["delta"]["content"].as_str()).collect();
+    assert_eq!(text, "The backup answers.", "{body}");
+    assert!(chunks.iter().all(|c| c["model"] == "backup"), "{body}");
+
+    // After its first delta a failure is the completion's own: nothing more is asked of the chain.
+    primary.set(Fault::DieMidStream).await;
+    let asked = backup.requests();
+    let (status, _, body) = complete(false).await;
+    assert!(status >= 500, "{status} {body}");
     assert_eq!(backup.requests(), asked, "no fallback after the first delta");
 }
 
