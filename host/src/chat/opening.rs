@@ -19,14 +19,17 @@ pub async fn open_reply(
     timeout_secs: u64,
 ) -> Result<ReplyStream, CallError> {
     let model = ticket.plugin().id().to_owned();
-    let opening = async {
-        let mut stream = plugins.reply_stream(ticket, request, generation).await?;
-        stream.until_text().await?;
-        Ok(stream)
-    };
-    tokio::time::timeout_at(deadline, opening)
-        .await
-        .unwrap_or_else(|_| Err(deadline_error(&model, timeout_secs)))
+    let late = || deadline_error(&model, timeout_secs);
+    let started = tokio::time::timeout_at(deadline, plugins.reply_stream(ticket, request, generation)).await;
+    let mut stream = started.map_err(|_| late())??;
+    match tokio::time::timeout_at(deadline, stream.until_text()).await {
+        Ok(read) => read.map(|()| stream),
+        Err(_) => {
+            // Counted as the deadline's, not as a client that went away.
+            stream.cancel("deadline");
+            Err(late())
+        }
+    }
 }
 
 /// The error of a streamed reply that ran past `timeout_secs`.
