@@ -2,8 +2,8 @@
 //! README's table (what moves on to the next member of a chain and what does not), retries of a
 //! rate-limited upstream, the circuit's open → half-open → closed cycle and the try when every member
 //! is open, the cache holding an answer under the member that made it, batches and job items saying
-//! who served them, chats whole and streamed, the configuration's checks of a chain, and the circuit
-//! shared by replicas on one Redis.
+//! who served them, chats and OpenAI completions whole and streamed, the configuration's checks of a
+//! chain, and the circuit shared by replicas on one Redis.
 
 use crate::common;
 use common::server::{Redis, Server, free_port};
@@ -153,6 +153,27 @@ async fn each_failure_that_moves_on_is_served_by_the_next_member() {
         .collect();
     codes.sort();
     assert_eq!(codes, ["plugin_busy", "plugin_timeout"]);
+}
+
+/// A primary that accepts the request and never answers is asked once and costs one
+/// `http_timeout_ms`, not a retry and not the connect and first-byte budgets stacked: with the plugin's
+/// own deadline between one and two of them, the attempt is the upstream's timeout, not the plugin's.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_hanging_primary_is_asked_once_within_its_timeout() {
+    let faulty = FaultyUpstream::start("A hanging upstream's answer.").await;
+    faulty.set(Fault::Hang).await;
+    let config = format!(
+        "[paraphrase]\nupstream_retries = 2\n\n{}",
+        openai_provider(
+            "hanging",
+            &faulty.base_url(),
+            "limits = { http_timeout_ms = 1000, timeout_ms = 1800 }\n"
+        )
+    );
+    let (parlance, _home) = parlance(&config).await;
+    let attempts = served_by_offline(&parlance, &request("hanging", None)).await;
+    assert_eq!(attempts, attempt("hanging", "upstream_timeout"));
+    assert_eq!(faulty.requests(), 1, "a timeout is not retried");
 }
 
 /// The rows that do not move on: input the upstream refuses (the next would refuse it too) and the
@@ -332,7 +353,8 @@ async fn chains_are_checked_at_start() {
 }
 
 /// The REST surfaces: `attempts` and `X-Parlance-Attempts` only when a fallback served (a healthy
-/// call's body is as before), batch items and job items each saying who served them, `/providers`,
+/// call's body is as before), batch items and job items each saying who served them and who was
+/// tried (a job item's attempts kept in the store and in the OpenAPI schema), `/providers`,
 /// `/health` and `/metrics` showing the circuits.
 #[tokio::test(flavor = "multi_thread")]
 async fn rest_answers_say_who_served_and_who_was_tried() {
@@ -394,6 +416,11 @@ async fn rest_answers_say_who_served_and_who_was_tried() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     assert_eq!(done["results"][0]["provider"], "offline", "{done}");
+    assert_eq!(done["results"][0]["attempts"], json!([{"id": "flaky", "error": "circuit_open"}]), "{done}");
+    let doc: Value =
+        server.client.get(server.url("/openapi.json")).send().await.unwrap().json().await.unwrap();
+    let job_result = &doc["components"]["schemas"]["JobResult"]["properties"];
+    assert_eq!(job_result["attempts"]["type"], "array", "{job_result}");
 
     let providers: Value =
         server.client.get(server.url("/providers")).send().await.unwrap().json().await.unwrap();
@@ -510,6 +537,51 @@ async fn a_chat_falls_back_along_its_chain_before_its_first_delta() {
     let got = events(&server, "u5").await;
     assert_eq!(got.first().unwrap().0, "delta", "{got:?}");
     assert_eq!(got.last().unwrap().0, "error", "{got:?}");
+    assert_eq!(backup.requests(), asked, "no fallback after the first delta");
+}
+
+/// `POST /v1/chat/completions` moves on along the model's chain when the reply's stream closes before
+/// its first delta, streamed or collected, as `/v1/waifu` does; after the first delta it does not.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_completion_falls_back_when_its_stream_dies_before_the_first_delta() {
+    let primary = FaultyUpstream::start("The primary answers.").await;
+    let backup = FaultyUpstream::start("The backup answers.").await;
+    let server = chat_server(&primary, &backup).await;
+    let complete = |stream: bool| {
+        let body = json!({"model": "openai-chat", "messages": [{"role": "user", "content": "Hi."}], "stream": stream});
+        let request = server.client.post(server.url("/v1/chat/completions")).json(&body);
+        async move {
+            let r = request.send().await.unwrap();
+            let attempts = r.headers().get("x-parlance-attempts").map(|v| v.to_str().unwrap().to_owned());
+            (r.status().as_u16(), attempts, r.text().await.unwrap())
+        }
+    };
+    primary.set(Fault::DieBeforeFirstDelta).await;
+    let (status, attempts, body) = complete(false).await;
+    assert_eq!(status, 200, "{body}");
+    let completion: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(completion["model"], "backup", "{body}");
+    assert_eq!(completion["choices"][0]["message"]["content"], "The backup answers.", "{body}");
+    assert_eq!(attempts.as_deref(), Some("openai-chat=upstream_unavailable"));
+
+    let (status, attempts, body) = complete(true).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(attempts.as_deref(), Some("openai-chat=upstream_unavailable"));
+    let chunks: Vec<Value> = body
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter(|d| *d != "[DONE]")
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    let text: String = chunks.iter().filter_map(|c| c["choices"][0]["delta"]["content"].as_str()).collect();
+    assert_eq!(text, "The backup answers.", "{body}");
+    assert!(chunks.iter().all(|c| c["model"] == "backup"), "{body}");
+
+    // After its first delta a failure is the completion's own: nothing more is asked of the chain.
+    primary.set(Fault::DieMidStream).await;
+    let asked = backup.requests();
+    let (status, _, body) = complete(false).await;
+    assert!(status >= 500, "{status} {body}");
     assert_eq!(backup.requests(), asked, "no fallback after the first delta");
 }
 

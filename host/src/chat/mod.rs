@@ -4,10 +4,12 @@
 
 mod dialog;
 pub mod import;
+mod opening;
 pub mod routes;
 mod settings;
 
 pub use dialog::Entry;
+pub use opening::{deadline_error, open_reply};
 pub use settings::{ChatConfig, DEFAULT_GENRE, DEFAULT_RESPONSE};
 
 use crate::error::{Error, Result};
@@ -527,25 +529,20 @@ impl StreamState {
 
     async fn start(along: Along, ticket: StreamTicket) -> Step {
         let plugins = along.service.plugins.clone();
-        let started = tokio::time::timeout_at(
-            along.deadline,
-            plugins.reply_stream(ticket, &along.turn.request(), &along.generation),
-        )
-        .await;
-        match started {
-            Ok(Ok(stream)) => {
+        let secs = along.service.config.stream_timeout_secs;
+        let opened =
+            open_reply(&plugins, ticket, &along.turn.request(), &along.generation, along.deadline, secs)
+                .await;
+        match opened {
+            Ok(stream) => {
                 let streaming = Streaming { along, stream, reply: String::new(), model: None, usage: None };
                 Box::new(streaming).next().await
             }
-            Ok(Err(e)) => StreamState::move_on(along, e.into()).await,
-            Err(_) => {
-                let e = deadline_error(&along.turn.model, along.service.config.stream_timeout_secs);
-                StreamState::move_on(along, e.into()).await
-            }
+            Err(e) => StreamState::move_on(along, e.into()).await,
         }
     }
 
-    /// The member failed before it wrote anything: the next member of the chain that can be
+    /// The member failed before it wrote anything (see [`open_reply`]): the next member of the chain that can be
     /// admitted is asked, or once none is left, `DEFAULT_RESPONSE` stands in.
     async fn move_on(mut along: Along, e: Error) -> Step {
         if let Err(e) = along.plan.failed(e) {
@@ -592,8 +589,8 @@ impl Streaming {
                 Ok(part) => part,
                 Err(_) => {
                     self.stream.cancel("deadline");
-                    let e =
-                        deadline_error(&self.along.turn.model, self.along.service.config.stream_timeout_secs);
+                    let secs = self.along.service.config.stream_timeout_secs;
+                    let e = deadline_error(self.along.turn.model.id(), secs);
                     return self.failed(e).await;
                 }
             };
@@ -645,12 +642,9 @@ impl Streaming {
         }
     }
 
-    /// Before any text reached the client, a failure moves on along the chain (and at its end,
-    /// `DEFAULT_RESPONSE` stands in); after, it ends the stream.
+    /// A failure after the first text (one before it failed [`open_reply`], and the chain moved on)
+    /// ends the stream.
     async fn failed(self: Box<Self>, e: CallError) -> Step {
-        if self.reply.is_empty() {
-            return StreamState::move_on(self.along, e.into()).await;
-        }
         tracing::warn!(user_id = %self.along.turn.user_id, "the streamed reply failed after it began; nothing is stored: {e}");
         // A member that broke off counts against its circuit as any failure does.
         let Streaming { mut along, .. } = *self;
@@ -661,11 +655,6 @@ impl Streaming {
         };
         Step::Yield(ChatEvent::Error(e), StreamState::Ended)
     }
-}
-
-/// The error of a streamed reply that ran past `stream_timeout_secs`.
-fn deadline_error(model: &Plugin, secs: u64) -> CallError {
-    CallError::new(model.id(), CallFailure::Deadline(Duration::from_secs(secs)))
 }
 
 /// Where `window` starts in `history`, and whether it is complete there: whether entries older than

@@ -5,12 +5,12 @@
 use crate::error::Error;
 use crate::plugins::api::{CallFailure, PluginErrorKind};
 use axum::http::HeaderValue;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// One member of a chain that did not serve the request: its plugin id and why, as the error code
 /// the request would have failed with (or `circuit_open` for a member its circuit skipped).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Attempt {
     pub id: String,
     pub error: String,

@@ -2,7 +2,7 @@
 //! plugins, so that the official OpenAI clients (and everything built on them) drive Parlance's chat
 //! models. A request becomes a chat-model request and its `generation`; the reply comes through
 //! [`PluginHost::reply_stream`], under the caller's rate limit and instance share, streamed or
-//! collected, along the chat model's fallback chain until a reply starts; with `[openai]
+//! collected, along the chat model's fallback chain until a reply's first text; with `[openai]
 //! store_dialogs` the exchange may be appended to a user's dialog.
 
 pub mod error;
@@ -13,7 +13,7 @@ pub mod types;
 pub use error::Failure;
 pub use settings::OpenAiConfig;
 
-use crate::chat::ChatService;
+use crate::chat::{ChatService, deadline_error, open_reply};
 use crate::error::Error;
 use crate::fallback::{Attempt, ChainChoice, Chains};
 use crate::metrics::{Metrics, ProviderLabels};
@@ -160,7 +160,8 @@ impl OpenAiService {
         let chat_request = conversation.request(self.chat.config().default_genre.clone());
         let chain = self.chains.chain(&self.plugins, model, &ChainChoice::Configured)?;
         let mut plan = self.chains.plan(chain);
-        // Each member until one starts its reply; what it writes after that is its own to finish.
+        // Each member until one's reply reaches its first text; what it writes after that is its own
+        // to finish.
         while let Some(member) = plan.next_member() {
             // A completion holds an upstream stream, collected or not, so it takes a share of the open
             // streams like a streamed chat (past the client's, 429 `too_many_concurrent_streams`);
@@ -179,13 +180,10 @@ impl OpenAiService {
                     .inc();
                 Error::RateLimited { provider: member.id().to_owned(), refused }
             })?;
-            let started = tokio::time::timeout_at(
-                deadline,
-                self.plugins.reply_stream(ticket, &chat_request, &generation),
-            )
-            .await;
-            let failed = match started {
-                Ok(Ok(stream)) => {
+            // A member moves on until its reply's first text, as a streamed chat does.
+            let secs = self.chat.config().stream_timeout_secs;
+            match open_reply(&self.plugins, ticket, &chat_request, &generation, deadline, secs).await {
+                Ok(stream) => {
                     let answered_as = if plan.at_primary() { request.model } else { member.id().to_owned() };
                     let attempts = plan.served();
                     return Ok(Opened {
@@ -198,10 +196,8 @@ impl OpenAiService {
                         deadline,
                     });
                 }
-                Ok(Err(e)) => Error::Plugin(e),
-                Err(_) => deadline_error(member.id(), self.chat.config().stream_timeout_secs),
-            };
-            plan.failed(failed)?;
+                Err(e) => plan.failed(Error::Plugin(e))?,
+            }
         }
         Err(plan.exhausted().into())
     }
@@ -215,16 +211,8 @@ impl OpenAiService {
 
     /// The failure of a reply that ran past `[chat] stream_timeout_secs`.
     pub fn deadline_failure(&self, model: &str) -> Failure {
-        deadline_error(model, self.chat.config().stream_timeout_secs).into()
+        Error::Plugin(deadline_error(model, self.chat.config().stream_timeout_secs)).into()
     }
-}
-
-fn deadline_error(model: &str, secs: u64) -> Error {
-    let e = crate::plugins::api::CallError::new(
-        model,
-        crate::plugins::api::CallFailure::Deadline(Duration::from_secs(secs)),
-    );
-    Error::Plugin(e)
 }
 
 /// A library error about the dialog, reported against the request field that named it.

@@ -11,6 +11,7 @@ use super::{Caller, Candidate, Pacing, ParaphraseRequest, ParaphraseService, Rem
 use crate::config::setting;
 use crate::config::{Kind, Section, Setting};
 use crate::error::{Error, Result};
+use crate::fallback::Attempt;
 use crate::rest::ApiError;
 use crate::store::jobs::{
     self, Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, JobStatus, NewJob,
@@ -97,6 +98,9 @@ pub struct JobResult {
     pub removed: Option<Removed>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warnings: Option<Vec<String>>,
+    /// As in `POST /paraphrase`: the chain members that failed before `provider` served the item.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<Attempt>,
 }
 
 /// One failed item of a job's page of results.
@@ -389,6 +393,9 @@ impl JobService {
                 provider: outcome.paraphrase.provider,
                 model: outcome.paraphrase.model,
                 cached: outcome.paraphrase.cached,
+                attempts: (!outcome.paraphrase.attempts.is_empty())
+                    .then(|| serde_json::to_string(&outcome.paraphrase.attempts).ok())
+                    .flatten(),
             },
             Err(e) => {
                 let api = ApiError::from_error(&e);
@@ -432,7 +439,14 @@ fn view(job: JobRecord, items: Option<Vec<ItemRecord>>, page: Option<(u64, u64)>
         let (mut ok, mut failed) = (Vec::new(), Vec::new());
         for item in items {
             match item.result {
-                Some(ItemResult::Paraphrased { paraphrase, provider, model, cached, candidates }) => {
+                Some(ItemResult::Paraphrased {
+                    paraphrase,
+                    provider,
+                    model,
+                    cached,
+                    candidates,
+                    attempts,
+                }) => {
                     let part: Option<CandidatesPart> =
                         candidates.as_deref().and_then(|c| serde_json::from_str(c).ok());
                     let (candidates, removed, warnings) = match part {
@@ -450,6 +464,10 @@ fn view(job: JobRecord, items: Option<Vec<ItemRecord>>, page: Option<(u64, u64)>
                         candidates,
                         removed,
                         warnings,
+                        attempts: attempts
+                            .as_deref()
+                            .and_then(|a| serde_json::from_str(a).ok())
+                            .unwrap_or_default(),
                     })
                 }
                 Some(ItemResult::Failed { code, message }) => failed.push(JobError {

@@ -65,6 +65,7 @@ impl PluginHost {
             body: None,
             framer: Framer::new(Framing::Ndjson),
             pending: VecDeque::new(),
+            given_back: VecDeque::new(),
             deferred: None,
             reply_bytes: 0,
             wrote: false,
@@ -109,6 +110,13 @@ pub struct StreamTicket {
     held: StreamHeld,
 }
 
+impl StreamTicket {
+    /// The plugin the stream is admitted for.
+    pub fn plugin(&self) -> &Arc<Plugin> {
+        &self.plugin
+    }
+}
+
 /// One streamed reply. [`ReplyStream::next`] gives its parts in order; the last is
 /// [`StreamPart::Done`] or an error. Dropping it before then closes the upstream connection and
 /// counts the stream as cancelled by its client, unless [`ReplyStream::cancel`] named another cause.
@@ -124,6 +132,8 @@ pub struct ReplyStream {
     framer: Framer,
     /// Parts decoded and not yet given out.
     pending: VecDeque<StreamPart>,
+    /// Parts given out already and given back by [`ReplyStream::until_text`], to be given out again.
+    given_back: VecDeque<StreamPart>,
     /// A failure to report once the parts decoded before it have been given out, with its cause.
     deferred: Option<(&'static str, CallError)>,
     reply_bytes: usize,
@@ -184,6 +194,32 @@ impl ReplyStream {
 
     /// The next part of the reply; `None` once it is complete or has failed.
     pub async fn next(&mut self) -> Option<Result<StreamPart, CallError>> {
+        match self.given_back.pop_front() {
+            Some(part) => Some(Ok(part)),
+            None => self.read().await,
+        }
+    }
+
+    /// Reads the reply up to its first text, or to its end when it has none, and gives back what it
+    /// read, for [`ReplyStream::next`] to give out again. Up to there nothing was written, so a failure
+    /// is one a fallback chain may still move on from.
+    pub async fn until_text(&mut self) -> Result<(), CallError> {
+        while let Some(part) = self.read().await {
+            let part = part?;
+            let reached = match &part {
+                StreamPart::Delta(text) => !text.is_empty(),
+                StreamPart::Done(_) => true,
+                StreamPart::Model(_) | StreamPart::Usage(_) => false,
+            };
+            self.given_back.push_back(part);
+            if reached {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    async fn read(&mut self) -> Option<Result<StreamPart, CallError>> {
         if self.state == State::Ended {
             return None;
         }

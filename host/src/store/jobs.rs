@@ -76,6 +76,9 @@ pub enum ItemResult {
         model: String,
         cached: bool,
         candidates: Option<String>,
+        /// The chain members that failed before `provider` served it, as JSON the paraphrase service
+        /// wrote; `None` when the job's provider served it.
+        attempts: Option<String>,
     },
     Failed {
         code: String,
@@ -91,6 +94,7 @@ pub struct ResultColumns {
     pub model: Option<String>,
     pub cached: Option<bool>,
     pub candidates: Option<String>,
+    pub attempts: Option<String>,
     pub error_code: Option<String>,
     pub error_message: Option<String>,
 }
@@ -102,14 +106,17 @@ impl ItemResult {
 
     pub fn into_columns(self) -> ResultColumns {
         match self {
-            ItemResult::Paraphrased { paraphrase, provider, model, cached, candidates } => ResultColumns {
-                paraphrase: Some(paraphrase),
-                provider: Some(provider),
-                model: Some(model),
-                cached: Some(cached),
-                candidates,
-                ..ResultColumns::default()
-            },
+            ItemResult::Paraphrased { paraphrase, provider, model, cached, candidates, attempts } => {
+                ResultColumns {
+                    paraphrase: Some(paraphrase),
+                    provider: Some(provider),
+                    model: Some(model),
+                    cached: Some(cached),
+                    candidates,
+                    attempts,
+                    ..ResultColumns::default()
+                }
+            }
             ItemResult::Failed { code, message } => ResultColumns {
                 error_code: Some(code),
                 error_message: Some(message),
@@ -131,6 +138,7 @@ impl ItemResult {
                 model: columns.model.unwrap_or_default(),
                 cached: columns.cached.unwrap_or(false),
                 candidates: columns.candidates,
+                attempts: columns.attempts,
             },
         })
     }

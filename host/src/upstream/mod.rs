@@ -186,28 +186,32 @@ impl Upstream {
         let uri = request.uri();
         let destination: Arc<str> =
             Destination::of(uri).map_or_else(|| uri.to_string(), |d| d.to_string()).into();
-        let connection = capture_connection(&mut request);
-        // A pooled connection needs no connect, so one budget covers connecting (when a new
-        // connection is needed) and waiting for the response head.
-        let response = match tokio::time::timeout(
-            limits.connect + limits.first_byte,
-            self.client.request(request),
-        )
-        .await
-        {
+        let mut connection = capture_connection(&mut request);
+        let mut response = std::pin::pin!(self.client.request(request));
+        // The connect budget runs until a connection, pooled or new, carries the request, and the
+        // first-byte budget from then on: an upstream that accepts and never answers costs the one
+        // budget, not their sum.
+        let connected = async {
+            tokio::select! {
+                biased;
+                done = &mut response => Some(done),
+                _ = async { connection.wait_for_connection_metadata().await.is_some() } => None,
+            }
+        };
+        let head = match tokio::time::timeout(limits.connect, connected).await {
+            Ok(Some(done)) => Ok(done),
+            Ok(None) => tokio::time::timeout(limits.first_byte, &mut response)
+                .await
+                .map_err(|_| Failure::Timeout(Phase::FirstByte)),
+            Err(_) => Err(Failure::Timeout(Phase::Connect)),
+        };
+        let response = match head {
             Ok(Ok(response)) => response,
             Ok(Err(e)) => {
                 let stage = if e.is_connect() { Stage::Connecting } else { Stage::AwaitingHead };
                 return Err(UpstreamError::classify(destination, e.into(), stage));
             }
-            Err(_) => {
-                let phase = if connection.connection_metadata().is_some() {
-                    Phase::FirstByte
-                } else {
-                    Phase::Connect
-                };
-                return Err(UpstreamError::new(destination, Failure::Timeout(phase)));
-            }
+            Err(timeout) => return Err(UpstreamError::new(destination, timeout)),
         };
         let declared = response
             .headers()

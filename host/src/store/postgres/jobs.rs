@@ -40,6 +40,7 @@ fn item_record(r: &Row) -> ItemRecord {
         model: r.get(5),
         cached: r.get(6),
         candidates: r.get(9),
+        attempts: r.get(10),
         error_code: r.get(7),
         error_message: r.get(8),
     };
@@ -102,7 +103,8 @@ impl Jobs for PgBackend {
             let conn = self.conn().await?;
             let rows = query(
                 &conn,
-                "SELECT idx, text, state, paraphrase, provider, model, cached, error_code, error_message, candidates
+                "SELECT idx, text, state, paraphrase, provider, model, cached, error_code, error_message, candidates,
+                   attempts
                  FROM job_items WHERE job_id = $1 AND idx >= $2 AND idx < $3 ORDER BY idx",
                 &[&id, &clamp(offset), &clamp(offset.saturating_add(limit))],
             )
@@ -248,7 +250,8 @@ impl Jobs for PgBackend {
             let stored = execute(
                 &tx,
                 "UPDATE job_items SET state = 'done', claimed_by = NULL, lease_until = NULL, paraphrase = $4,
-                   provider = $5, model = $6, cached = $7, error_code = $8, error_message = $9, candidates = $10
+                   provider = $5, model = $6, cached = $7, error_code = $8, error_message = $9, candidates = $10,
+                   attempts = $11
                  WHERE job_id = $1 AND idx = $2 AND state = 'claimed' AND claimed_by = $3",
                 &[
                     &job_id,
@@ -261,6 +264,7 @@ impl Jobs for PgBackend {
                     &c.error_code,
                     &c.error_message,
                     &c.candidates,
+                    &c.attempts,
                 ],
             )
             .await

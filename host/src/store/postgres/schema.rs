@@ -73,6 +73,8 @@ const MIGRATIONS: &[&str] = &[
     // 2: what a job asks of several candidates per text, and each item's ranked candidates (JSON).
     "ALTER TABLE jobs ADD COLUMN selection TEXT;
     ALTER TABLE job_items ADD COLUMN candidates TEXT;",
+    // 3: the chain members that failed before a fallback served an item (JSON).
+    "ALTER TABLE job_items ADD COLUMN attempts TEXT;",
 ];
 
 /// The schema version this build writes.

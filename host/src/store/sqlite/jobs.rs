@@ -48,7 +48,8 @@ impl Jobs for SqliteBackend {
         let id = id.to_owned();
         Box::pin(self.read(move |c| {
             let mut stmt = c.prepare_cached(
-                "SELECT idx, text, state, paraphrase, provider, model, cached, error_code, error_message, candidates
+                "SELECT idx, text, state, paraphrase, provider, model, cached, error_code, error_message, candidates,
+                   attempts
                  FROM job_items WHERE job_id = ?1 AND idx >= ?2 AND idx < ?3",
             )?;
             let mut items = stmt
@@ -61,6 +62,7 @@ impl Jobs for SqliteBackend {
                             model: r.get(5)?,
                             cached: r.get(6)?,
                             candidates: r.get(9)?,
+                            attempts: r.get(10)?,
                             error_code: r.get(7)?,
                             error_message: r.get(8)?,
                         };
@@ -195,7 +197,8 @@ impl Jobs for SqliteBackend {
             let stored = execute(
                 tx,
                 "UPDATE job_items SET state = 'done', claimed_by = NULL, lease_until = NULL, paraphrase = ?4,
-                   provider = ?5, model = ?6, cached = ?7, error_code = ?8, error_message = ?9, candidates = ?10
+                   provider = ?5, model = ?6, cached = ?7, error_code = ?8, error_message = ?9, candidates = ?10,
+                   attempts = ?11
                  WHERE job_id = ?1 AND idx = ?2 AND state = 'claimed' AND claimed_by = ?3",
                 params![
                     job_id,
@@ -207,7 +210,8 @@ impl Jobs for SqliteBackend {
                     c.cached,
                     c.error_code,
                     c.error_message,
-                    c.candidates
+                    c.candidates,
+                    c.attempts
                 ],
             )?;
             if stored == 0 {

@@ -18,12 +18,22 @@ fn job(id: &str, created_at: i64) -> NewJob {
 }
 
 fn paraphrased(text: &str) -> ItemResult {
+    served(text, None)
+}
+
+/// An item a fallback served, with the attempts before it.
+fn fell_back(text: &str) -> ItemResult {
+    served(text, Some(r#"[{"id":"gemini","error":"upstream_timeout"}]"#))
+}
+
+fn served(text: &str, attempts: Option<&str>) -> ItemResult {
     ItemResult::Paraphrased {
         paraphrase: text.into(),
         provider: "offline".into(),
         model: "m".into(),
         cached: false,
         candidates: None,
+        attempts: attempts.map(Into::into),
     }
 }
 
@@ -68,13 +78,16 @@ async fn jobs_are_claimed_once_and_complete_with_their_last_item(t: Target) {
     assert!(!a.jobs().finish_item("ra", &lost.job_id, lost.index, paraphrased("late"), later).await.unwrap());
     assert_eq!(b.jobs().renew_claims("rb", later + 120_000).await.unwrap(), 41);
     for i in 0..40 {
-        assert!(b.jobs().finish_item("rb", "j1", i, paraphrased(&format!("p{i}")), later).await.unwrap());
+        let text = format!("p{i}");
+        let result = if i == 39 { fell_back(&text) } else { paraphrased(&text) };
+        assert!(b.jobs().finish_item("rb", "j1", i, result, later).await.unwrap());
     }
     let done = a.jobs().job("c", "j1").await.unwrap().unwrap();
     assert_eq!((done.status, done.successful, done.failed), (JobStatus::Completed, 40, 0));
     let items = a.jobs().job_items("j1", 38, 10).await.unwrap();
     assert_eq!(items.iter().map(|i| i.index).collect::<Vec<_>>(), [38, 39]);
-    assert_eq!(items[1].result, Some(paraphrased("p39")));
+    assert_eq!(items[0].result, Some(paraphrased("p38")));
+    assert_eq!(items[1].result, Some(fell_back("p39")));
     assert_eq!(a.jobs().cancel_job("c", "j1", later).await.unwrap(), Cancelled::AlreadyCompleted);
     assert_eq!(a.jobs().release_claims("rb").await.unwrap(), 1);
     assert_eq!(a.jobs().cancel_job("c", "j2", later).await.unwrap(), Cancelled::Cancelled);
