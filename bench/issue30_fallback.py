@@ -15,7 +15,8 @@ same run (alternating round by round where it is a rate):
    fault: items served by each provider, total time.
 
 Environment: PARTS (overhead,failover,job), ROUNDS (3), DURATION (5), REQUESTS (200, per failover
-case; HANG_REQUESTS 5), HANG_MS (300), JOB_TEXTS (1000), DELAY_MS (5), PARLANCE_BIN.
+case; HANG_REQUESTS 5), HANG_MS (300), JOB_TEXTS (1000), DELAY_MS (5), COOLDOWN_MS (500, the
+job's circuit cooldown), PARLANCE_BIN.
 """
 
 import json
@@ -39,6 +40,7 @@ HANG_REQUESTS = int(os.environ.get("HANG_REQUESTS", "5"))
 HANG_MS = int(os.environ.get("HANG_MS", "300"))
 JOB_TEXTS = int(os.environ.get("JOB_TEXTS", "1000"))
 DELAY_MS = float(os.environ.get("DELAY_MS", "5"))
+COOLDOWN_MS = int(os.environ.get("COOLDOWN_MS", "500"))
 TEXT = "The committee will make a decision about the proposal tomorrow."
 
 
@@ -148,7 +150,7 @@ def failover(binary):
 def job_run(binary, fault):
     upstream = Upstream("openai", DELAY_MS)
     port = upstream.port
-    config = "[fallback]\nfailure_threshold = 3\ncooldown_ms = 500\n\n[jobs]\nconcurrency = 8\n\n" + provider(
+    config = f"[fallback]\nfailure_threshold = 3\ncooldown_ms = {COOLDOWN_MS}\n\n[jobs]\nconcurrency = 8\n\n" + provider(
         "chained", port, 'fallbacks = ["offline"]\n'
     )
     server = Server(config_text=config, binary=binary)
@@ -198,7 +200,7 @@ def job(binary):
 def main():
     binary = os.environ.get("PARLANCE_BIN") or (build() or BINARY)
     print(machine_line())
-    print(f"ROUNDS={ROUNDS} DURATION={DURATION} REQUESTS={REQUESTS} JOB_TEXTS={JOB_TEXTS} DELAY_MS={DELAY_MS}")
+    print(f"ROUNDS={ROUNDS} DURATION={DURATION} REQUESTS={REQUESTS} JOB_TEXTS={JOB_TEXTS} DELAY_MS={DELAY_MS} COOLDOWN_MS={COOLDOWN_MS}")
     for part, run in [("overhead", overhead), ("failover", failover), ("job", job)]:
         if part in PARTS:
             print(f"\n== {part}")
