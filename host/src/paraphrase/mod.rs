@@ -15,7 +15,7 @@ pub use settings::ParaphraseConfig;
 
 use crate::cache::{self, CacheConfig, CachedParaphrase, ResponseCache};
 use crate::error::{Error, Result};
-use crate::fallback::{Attempt, ChainChoice, Chains, CircuitState};
+use crate::fallback::{Attempt, ChainChoice, Chains, CircuitState, Plan};
 use crate::metrics::{Metrics, ProviderLabels};
 use crate::plugins::api::{PluginInfo, PluginKind};
 use crate::plugins::{Plugin, PluginHost};
@@ -346,17 +346,11 @@ impl ParaphraseService {
             let (quota, waited) = self.admit(&member, caller).await?;
             // How many calls of one provider run at once is the plugin runtime's to bound (its share
             // of the instance pool, `max_concurrent_calls` for a provider), with a queue that fails fast.
-            let called = loop {
-                match self.plugins.paraphrase(&member, &caller.client, &request.text, &model).await {
-                    Err(e) => {
-                        let e = Error::from(e);
-                        if !plan.retry(&e, self.config.upstream_retries).await {
-                            break Err(e);
-                        }
-                    }
-                    Ok(out) => break Ok(out),
-                }
-            };
+            let called = self
+                .retried(&mut plan, || {
+                    self.plugins.paraphrase(&member, &caller.client, &request.text, &model)
+                })
+                .await;
             match called {
                 Ok(out) => {
                     self.cache
@@ -398,6 +392,26 @@ impl ParaphraseService {
         })
     }
 
+    /// Calls the plan's current member until it answers, or fails in a way its retries do not cover
+    /// (`upstream_retries`, the retry budget and the request's deadline, as `Plan::retry` decides).
+    async fn retried<T, F, Fut>(&self, plan: &mut Plan, call: F) -> Result<T>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = std::result::Result<T, crate::plugins::api::CallError>>,
+    {
+        loop {
+            match call().await {
+                Ok(out) => return Ok(out),
+                Err(e) => {
+                    let e = Error::from(e);
+                    if !plan.retry(&e, self.config.upstream_retries).await {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+
     /// Calls along `chain` (its primary first): each member within the caller's quota for it, retried
     /// and moved past as the fallback policy says. The member that answered, with its answer.
     async fn along_chain<T, F, Fut>(
@@ -413,17 +427,7 @@ impl ParaphraseService {
         let mut plan = self.chains.plan(chain);
         while let Some(member) = plan.next_member() {
             let (quota, waited) = self.admit(&member, caller).await?;
-            let called = loop {
-                match call(member.clone()).await {
-                    Ok(out) => break Ok(out),
-                    Err(e) => {
-                        let e = Error::from(e);
-                        if !plan.retry(&e, self.config.upstream_retries).await {
-                            break Err(e);
-                        }
-                    }
-                }
-            };
+            let called = self.retried(&mut plan, || call(member.clone())).await;
             match called {
                 Ok(out) => return Ok(Served { member, out, attempts: plan.served(), quota, waited }),
                 Err(e) => plan.failed(e)?,
