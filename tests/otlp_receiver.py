@@ -3,10 +3,15 @@
 a flat object, the resource's `service.name`). Prints its port, then serves until killed.
 
     python otlp_receiver.py SPANS_FILE
+    python otlp_receiver.py --count COUNT_FILE
+
+With `--count` (the benchmarks, where the receiver shares a core with the load generator) each export
+is decoded the same way but only the number of spans received so far is kept, in COUNT_FILE.
 """
 
 import json
 import sys
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from google.protobuf.json_format import MessageToDict
@@ -40,6 +45,14 @@ class Receiver(BaseHTTPRequestHandler):
             return
         request = ExportTraceServiceRequest()
         request.ParseFromString(body)
+        if self.server.count_only:
+            received = sum(len(s.spans) for r in request.resource_spans for s in r.scope_spans)
+            with self.server.lock:
+                self.server.received += received
+                with open(self.server.spans_file, "w", encoding="utf-8") as out:
+                    out.write(f"{self.server.received}\n")
+            self.reply()
+            return
         lines = []
         for resource_spans in request.resource_spans:
             resource = attributes(resource_spans.resource.attributes)
@@ -64,6 +77,9 @@ class Receiver(BaseHTTPRequestHandler):
                     )
         with open(self.server.spans_file, "a", encoding="utf-8") as out:
             out.write("".join(line + "\n" for line in lines))
+        self.reply()
+
+    def reply(self):
         reply = ExportTraceServiceResponse().SerializeToString()
         self.send_response(200)
         self.send_header("content-type", "application/x-protobuf")
@@ -77,7 +93,10 @@ class Receiver(BaseHTTPRequestHandler):
 
 def main():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
-    server.spans_file = sys.argv[1]
+    server.count_only = sys.argv[1] == "--count"
+    server.spans_file = sys.argv[-1]
+    server.received = 0
+    server.lock = threading.Lock()
     print(server.server_address[1], flush=True)
     server.serve_forever()
 

@@ -1,8 +1,9 @@
 //! Traces exported to a real OTLP/HTTP receiver (`otlp_receiver.py`, which decodes each export with the
 //! official `opentelemetry-proto` package): the span tree of a paraphrase, a streamed chat and a job
 //! item, a fallback's members under one route span, the caller's trace continued and carried to the
-//! upstream, no secret in any span; and a collector that is down, which fails no request and whose
-//! dropped spans `/metrics` counts.
+//! upstream, no secret in any span; a trace the sampler drops, which has no span, and a caller's
+//! sampling flag followed; and a collector that is down, which fails no request and whose dropped
+//! spans `/metrics` counts.
 
 use crate::common::server::{Server, free_port};
 use crate::common::upstream::{FakeOpenAi, FakeStreamingOpenAi};
@@ -357,4 +358,41 @@ async fn a_fallback_is_one_trace_with_each_member_s_call_under_the_route() {
     let refused = child(&trace, calls[0], "POST");
     assert!(refused["attributes"]["error.type"].is_string(), "{refused:#}");
     assert!(!receiver.text().contains(PROVIDER_KEY), "the provider key was exported");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_trace_the_sampler_drops_has_no_span_and_a_caller_s_decision_is_followed() {
+    let receiver = Receiver::start();
+    let endpoint = receiver.endpoint();
+    // Every new trace is dropped; a continued one follows its caller's flag.
+    let env = [
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint.as_str()),
+        ("OTEL_BSP_SCHEDULE_DELAY", "50"),
+        ("OTEL_TRACES_SAMPLER", "parentbased_traceidratio"),
+        ("OTEL_TRACES_SAMPLER_ARG", "0"),
+    ];
+    let server = Server::start(&env).await;
+    let paraphrase = |text: String, traceparent: Option<&'static str>| {
+        let mut request = server.client.post(server.url("/paraphrase")).json(&json!({"text": text}));
+        if let Some(traceparent) = traceparent {
+            request = request.header("traceparent", traceparent);
+        }
+        async move { assert_eq!(request.send().await.unwrap().status(), 200) }
+    };
+    for i in 0..5 {
+        paraphrase(format!("The sampler drops this trace, number {i}."), None).await;
+    }
+    const DROPPED: &str = "00-5c0ffee05c0ffee05c0ffee05c0ffee0-00f067aa0ba902b7-00";
+    const KEPT: &str = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    paraphrase("The caller did not sample this one.".into(), Some(DROPPED)).await;
+    paraphrase("The caller sampled this one.".into(), Some(KEPT)).await;
+    let trace = receiver.trace("POST /paraphrase", &["cache.get", "text_completion wordnet-3.0"]).await;
+    assert!(trace.iter().all(|s| s["trace_id"] == "4bf92f3577b34da6a3ce929d0e0e4736"), "{trace:#?}");
+    // Spans leave in the order they end, and the batch thread exports every 50 ms: had the dropped
+    // traces made any, they would have arrived by now.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let spans = receiver.spans();
+    let foreign: Vec<&Value> =
+        spans.iter().filter(|s| s["trace_id"] != "4bf92f3577b34da6a3ce929d0e0e4736").collect();
+    assert!(foreign.is_empty(), "spans of dropped traces were exported: {foreign:#?}");
 }

@@ -110,7 +110,7 @@ impl ResponseCache {
         if !self.enabled() {
             return None;
         }
-        let span = tracing::info_span!(target: crate::telemetry::TARGET, "cache.get", parlance.cache.backend = self.backend());
+        let span = crate::telemetry::trace_span!("cache.get", parlance.cache.backend = self.backend());
         let value = self.lookup(key).instrument(span.clone()).await;
         crate::telemetry::attribute(&span, "parlance.cache.hit", value.is_some());
         value
@@ -139,7 +139,7 @@ impl ResponseCache {
         if !self.enabled() {
             return;
         }
-        let span = tracing::info_span!(target: crate::telemetry::TARGET, "cache.put", parlance.cache.backend = self.backend());
+        let span = crate::telemetry::trace_span!("cache.put", parlance.cache.backend = self.backend());
         self.store(key, value).instrument(span).await;
     }
 

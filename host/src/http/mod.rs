@@ -149,15 +149,14 @@ where
         let started = Instant::now();
         let metrics = self.metrics.clone();
         // The request's span, the root of its trace or the continuation of the caller's.
-        let span = tracing::info_span!(
-            target: crate::telemetry::TARGET,
+        let span = crate::telemetry::root_span!(
+            Some(request.headers()),
             "request",
             otel.name = %format_args!("{method} {route}"),
             otel.kind = "server",
             http.request.method = method,
             http.route = %route,
         );
-        crate::telemetry::continue_trace(&span, request.headers());
         let response = self.inner.call(request).instrument(span.clone());
         Box::pin(async move {
             let response = response.await?;

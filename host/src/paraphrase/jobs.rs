@@ -330,8 +330,8 @@ impl JobService {
                         in_flight.fetch_add(1, Ordering::AcqRel);
                         let (service, in_flight) = (self.clone(), in_flight.clone());
                         // Each item is a trace of its own, whatever request created its job.
-                        let span = tracing::info_span!(
-                            target: crate::telemetry::TARGET,
+                        let span = crate::telemetry::root_span!(
+                            None,
                             "job.item",
                             otel.name = "job item",
                             parlance.job.id = %item.job_id,

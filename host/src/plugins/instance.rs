@@ -6,7 +6,7 @@ use super::api::{CallError, CallFailure, PluginError};
 use super::capacity::Held;
 use super::engine::{EPOCH_TICK, Runtime};
 use super::log::snippet;
-use super::plugin::Plugin;
+use super::plugin::Sandboxed;
 use super::sandbox::PluginState;
 use crate::telemetry;
 use std::time::Instant;
@@ -17,9 +17,8 @@ pub const HOST_CLIENT: &str = "parlance";
 
 /// The span of one plugin call, named as the GenAI conventions name an inference
 /// (`{operation} {model}`), with what is known before it runs.
-pub(super) fn call_span(plugin: &Plugin, operation: &'static str, model: Option<&str>) -> tracing::Span {
-    tracing::info_span!(
-        target: telemetry::TARGET,
+pub(super) fn call_span(plugin: &Sandboxed, operation: &'static str, model: Option<&str>) -> tracing::Span {
+    telemetry::trace_span!(
         "plugin.call",
         otel.name = %format_args!("{operation} {}", model.unwrap_or(plugin.id())),
         parlance.plugin.id = plugin.id(),
@@ -31,7 +30,7 @@ pub(super) fn call_span(plugin: &Plugin, operation: &'static str, model: Option<
 
 /// The provider as the GenAI conventions mean it: the protocol a bundled component speaks
 /// (`openai`, `gemini`, …), or the plugin's id for a component of the operator's.
-fn provider_name(plugin: &Plugin) -> &str {
+fn provider_name(plugin: &Sandboxed) -> &str {
     match &plugin.spec().component {
         super::spec::ComponentSource::Builtin(name) => name,
         super::spec::ComponentSource::File(_) => plugin.id(),
@@ -74,7 +73,7 @@ impl std::ops::DerefMut for CallStore {
 /// calls is not charged to this one.
 pub(super) async fn new_store(
     runtime: &Runtime,
-    plugin: &Plugin,
+    plugin: &Sandboxed,
     client: &str,
 ) -> Result<CallStore, CallError> {
     let queued = Instant::now();
@@ -102,7 +101,10 @@ pub(super) async fn new_store(
 /// host calls (outbound HTTP), where epochs cannot interrupt.
 pub(super) type Outcome<R> = Result<wasmtime::Result<R>, tokio::time::error::Elapsed>;
 
-pub(super) async fn run<R>(plugin: &Plugin, call: impl Future<Output = wasmtime::Result<R>>) -> Outcome<R> {
+pub(super) async fn run<R>(
+    plugin: &Sandboxed,
+    call: impl Future<Output = wasmtime::Result<R>>,
+) -> Outcome<R> {
     // A little grace, so that a plugin spinning in wasm is stopped by its epoch deadline (and reported
     // with its own stderr) before the wall clock gives up on it.
     tokio::time::timeout(plugin.spec().limits.timeout + EPOCH_TICK * 5, call).await
@@ -110,7 +112,7 @@ pub(super) async fn run<R>(plugin: &Plugin, call: impl Future<Output = wasmtime:
 
 /// Turns a call's outcome into the host's error model, using what the store saw during the call.
 pub(super) fn conclude<R>(
-    plugin: &Plugin,
+    plugin: &Sandboxed,
     store: &Store<PluginState>,
     outcome: Outcome<R>,
 ) -> Result<R, CallError> {
@@ -160,13 +162,13 @@ pub(super) fn conclude<R>(
 }
 
 /// An error the plugin reported, with the requests the sandbox refused it, which usually explain it.
-pub(super) fn reported(plugin: &Plugin, store: &Store<PluginState>, error: PluginError) -> CallError {
+pub(super) fn reported(plugin: &Sandboxed, store: &Store<PluginState>, error: PluginError) -> CallError {
     let mut e = CallError::new(plugin.id(), CallFailure::Reported(error));
     e.denied_requests = store.data().outbound.denied();
     e
 }
 
-pub(super) fn invalid(plugin: &Plugin, detail: String) -> CallError {
+pub(super) fn invalid(plugin: &Sandboxed, detail: String) -> CallError {
     tracing::warn!(plugin = %plugin.id(), "invalid plugin output: {detail}");
     CallError::new(plugin.id(), CallFailure::InvalidOutput(detail))
 }

@@ -9,7 +9,7 @@ use super::compile_cache::CompileSource;
 use super::engine::Runtime;
 use super::instance::{HOST_CLIENT, conclude, new_store, run};
 use super::load_error::LoadError;
-use super::plugin::Plugin;
+use super::plugin::{Plugin, Sandboxed};
 use super::sandbox::PluginContext;
 use super::spec::{ComponentSource, PluginSpec};
 use super::validate::validate_info;
@@ -17,7 +17,7 @@ use crate::embeddings::EmbeddingBackend;
 use crate::upstream::Upstream;
 use std::borrow::Cow;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use wasmtime::component::Component;
 
 /// Components from this size on take seconds to compile (the Python and JavaScript ones, with their
@@ -54,21 +54,14 @@ pub(super) async fn load(
         embeddings,
         upstream,
     });
-    // The call machinery takes a `Plugin`, so `info()` is asked of one whose `info` is a placeholder
-    // until it answers.
-    let mut plugin = Plugin {
+    let sandboxed = Sandboxed {
         slots: runtime.capacity.plugin_share(ctx.spec.limits.max_instances),
         memory: runtime.capacity.plugin_memory(),
         ctx,
         bound,
-        digest,
-        version,
-        info: PluginInfo::ChatModel { name: String::new() },
-        compile_source,
-        load_time: Duration::ZERO,
     };
-    plugin.info = info(runtime, &plugin).await?;
-    plugin.load_time = started.elapsed();
+    let info = info(runtime, &sandboxed).await?;
+    let plugin = Plugin { sandboxed, digest, version, info, compile_source, load_time: started.elapsed() };
     tracing::debug!(
         plugin = %plugin_id,
         kind = %plugin.kind(),
@@ -180,7 +173,7 @@ fn bind(
 }
 
 /// What the plugin's `info()` says, checked.
-async fn info(runtime: &Arc<Runtime>, plugin: &Plugin) -> Result<PluginInfo, LoadError> {
+async fn info(runtime: &Arc<Runtime>, plugin: &Sandboxed) -> Result<PluginInfo, LoadError> {
     let plugin_id = plugin.id().to_owned();
     let mut store = new_store(runtime, plugin, HOST_CLIENT)
         .await

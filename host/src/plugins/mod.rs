@@ -34,6 +34,6 @@ pub use engine::Runtime;
 pub use host::{PluginHost, ProbeOutcome};
 pub use instance::HOST_CLIENT;
 pub use load_error::LoadError;
-pub use plugin::Plugin;
+pub use plugin::{Plugin, Sandboxed};
 pub use settings::RuntimeConfig;
 pub use stream::{ReplyStream, StreamTicket};

@@ -1,5 +1,6 @@
 //! A loaded plugin: its component bound to its WIT version, its context (spec, outbound policy), its
-//! shares of the instance pool and memory budget, what `info()` said, and whether it can serve.
+//! shares of the instance pool and memory budget (together [`Sandboxed`], what a call needs), what
+//! `info()` said, and whether it can serve.
 
 use super::api::{PluginInfo, PluginKind};
 use super::bindings::{Bound, WitVersion};
@@ -10,13 +11,29 @@ use super::spec::PluginSpec;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// A loaded plugin.
-pub struct Plugin {
+/// A component ready to be called in the sandbox: bound, with its context and its shares. The
+/// loader asks `info()` of one; a [`Plugin`] exists only once it has answered.
+pub struct Sandboxed {
     pub(super) ctx: Arc<PluginContext>,
     pub(super) bound: Bound,
     /// Its share of the instance pool, and of the memory budget.
     pub(super) slots: Arc<tokio::sync::Semaphore>,
     pub(super) memory: Arc<MemoryBudget>,
+}
+
+impl Sandboxed {
+    pub fn id(&self) -> &str {
+        &self.ctx.id
+    }
+    pub fn spec(&self) -> &PluginSpec {
+        &self.ctx.spec
+    }
+}
+
+/// A loaded plugin: the sandboxed component and what its `info()` said. It derefs to its
+/// [`Sandboxed`] part, which is all the call machinery reads.
+pub struct Plugin {
+    pub(super) sandboxed: Sandboxed,
     /// SHA-256 of the component bytes: part of every response-cache key, so a changed plugin never
     /// serves an answer its predecessor gave.
     pub digest: String,
@@ -24,6 +41,13 @@ pub struct Plugin {
     pub info: PluginInfo,
     pub compile_source: CompileSource,
     pub load_time: Duration,
+}
+
+impl std::ops::Deref for Plugin {
+    type Target = Sandboxed;
+    fn deref(&self) -> &Sandboxed {
+        &self.sandboxed
+    }
 }
 
 impl Plugin {
@@ -42,12 +66,6 @@ impl Plugin {
         self.bound.has_probe()
     }
 
-    pub fn id(&self) -> &str {
-        &self.ctx.id
-    }
-    pub fn spec(&self) -> &PluginSpec {
-        &self.ctx.spec
-    }
     pub fn kind(&self) -> PluginKind {
         self.ctx.spec.kind
     }

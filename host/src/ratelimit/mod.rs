@@ -184,8 +184,7 @@ impl RateLimits {
     /// Spends one call of `client`'s quota for `provider`, or says how long to wait. `Ok(None)` for a
     /// provider without a limit, whose calls carry no quota headers.
     pub async fn check(&self, client: &str, provider: &str) -> Result<Option<Admitted>, Refused> {
-        let span =
-            tracing::info_span!(target: crate::telemetry::TARGET, "rate_limit", parlance.provider = provider);
+        let span = crate::telemetry::trace_span!("rate_limit", parlance.provider = provider);
         let decision = self.decide(client, provider).instrument(span.clone()).await;
         crate::telemetry::attribute(&span, "parlance.rate_limit.admitted", decision.is_ok());
         if let Err(refused) = &decision {
@@ -228,7 +227,7 @@ impl RateLimits {
     /// Waits until `client` may call `provider`, then spends the call: how the CLI and the job runner
     /// pace themselves under the limit instead of failing. Returns how long it waited.
     pub async fn wait(&self, client: &str, provider: &str) -> Duration {
-        let span = tracing::info_span!(target: crate::telemetry::TARGET, "rate_limit.wait", parlance.provider = provider);
+        let span = crate::telemetry::trace_span!("rate_limit.wait", parlance.provider = provider);
         let waited = async {
             let mut waited = Duration::ZERO;
             loop {

@@ -216,8 +216,7 @@ impl DialogStore {
         operation: &'static str,
         work: impl Future<Output = Result<T, StoreError>>,
     ) -> Result<T, StoreError> {
-        let span = tracing::info_span!(
-            target: crate::telemetry::TARGET,
+        let span = crate::telemetry::trace_span!(
             "store",
             otel.name = %format_args!("{operation} {}", self.system),
             otel.kind = "client",

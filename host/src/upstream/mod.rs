@@ -156,8 +156,7 @@ impl Upstream {
         limits: Limits,
     ) -> Result<http::Response<ResponseBody>, UpstreamError> {
         let uri = request.uri();
-        let span = tracing::info_span!(
-            target: crate::telemetry::TARGET,
+        let span = crate::telemetry::trace_span!(
             "http.request",
             otel.name = %request.method(),
             otel.kind = "client",

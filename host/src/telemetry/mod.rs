@@ -4,21 +4,24 @@
 //! OTLP endpoint, the spans of target [`TARGET`] are exported over OTLP (HTTP/protobuf) through a
 //! bounded queue whose drops `/metrics` counts; the W3C trace context is read from requests and written
 //! into every outbound one. Without an endpoint those spans are disabled at their call sites.
+//!
+//! Sampling is decided once per trace, where the trace starts ([`root_span!`]: a request, a job
+//! item), by the configured sampler (`OTEL_TRACES_SAMPLER`); the spans inside a trace
+//! ([`trace_span!`]) exist only in a kept one, so a dropped trace costs one decision and no span.
+
+mod export;
+pub use export::{DropLabels, SPANS_DROPPED};
 
 use crate::config::{Kind, Section, Setting};
 use opentelemetry::propagation::TextMapPropagator;
-use opentelemetry::trace::TracerProvider as _;
-use opentelemetry_sdk::error::OTelSdkResult;
+use opentelemetry::trace::{SpanKind, TraceContextExt as _, TracerProvider as _};
 use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::{
-    BatchConfigBuilder, BatchSpanProcessor, SdkTracerProvider, SpanData, SpanExporter, SpanProcessor,
+    IdGenerator as _, RandomIdGenerator, SamplingDecision, SdkTracerProvider, ShouldSample,
 };
-use prometheus_client::encoding::EncodeLabelSet;
-use prometheus_client::metrics::counter::Counter;
-use prometheus_client::metrics::family::Family;
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, LazyLock, OnceLock};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 use tracing_subscriber::layer::SubscriberExt;
@@ -131,6 +134,8 @@ static QUIET: OnceLock<Box<dyn Fn() + Send + Sync>> = OnceLock::new();
 /// The exporting provider, kept for [`shutdown`].
 static PROVIDER: OnceLock<SdkTracerProvider> = OnceLock::new();
 static EXPORTING: AtomicBool = AtomicBool::new(false);
+/// The configured sampler, asked once per trace by [`root_span!`].
+static SAMPLER: OnceLock<Box<dyn ShouldSample>> = OnceLock::new();
 static RECORD_CONTENT: AtomicBool = AtomicBool::new(false);
 
 /// Sets up the log and, when `telemetry` names a collector, the trace export. A collector that cannot
@@ -150,13 +155,19 @@ pub fn init(level: &str, telemetry: &TelemetryConfig, verbose: bool) {
         .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)
         .with_filter(filter);
-    let (provider, problem) = match exporter(telemetry) {
+    // Read before the provider is built: the provider itself keeps every span it is given, since
+    // only the start of a trace asks the sampler.
+    let sampler = opentelemetry_sdk::trace::Config::default().sampler;
+    let (provider, problem) = match export::provider(telemetry) {
         Ok(provider) => (provider, None),
         Err(problem) => (None, Some(problem)),
     };
     let traces = provider.as_ref().map(|provider| {
         tracing_opentelemetry::layer()
             .with_tracer(provider.tracer("parlance"))
+            // Each span's parent is found through `tracing`'s own stack; making OpenTelemetry's
+            // context current at every poll of an instrumented future would be work nobody reads.
+            .with_context_activation(false)
             .with_location(false)
             .with_threads(false)
             .with_target(false)
@@ -175,6 +186,7 @@ pub fn init(level: &str, telemetry: &TelemetryConfig, verbose: bool) {
     if let Some(provider) = provider {
         opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
         RECORD_CONTENT.store(telemetry.record_content, Ordering::Relaxed);
+        let _ = SAMPLER.set(sampler);
         EXPORTING.store(true, Ordering::Relaxed);
         let _ = PROVIDER.set(provider);
     }
@@ -219,150 +231,68 @@ pub fn records_content() -> bool {
     RECORD_CONTENT.load(Ordering::Relaxed)
 }
 
-/// The provider exporting to the configured collector; `None` when none is configured, or
-/// `OTEL_SDK_DISABLED` or `OTEL_TRACES_EXPORTER=none` turn traces off.
-fn exporter(config: &TelemetryConfig) -> Result<Option<SdkTracerProvider>, String> {
-    use opentelemetry_otlp::{Protocol, WithExportConfig};
-    let variable = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-    let signal_endpoint = variable("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
-    let disabled = variable("OTEL_SDK_DISABLED").is_some_and(|v| v.eq_ignore_ascii_case("true"))
-        || variable("OTEL_TRACES_EXPORTER").is_some_and(|v| v.eq_ignore_ascii_case("none"));
-    if disabled || (config.endpoint.is_none() && signal_endpoint.is_none()) {
-        return Ok(None);
+/// Whether a new trace is kept, by the configured sampler: the one decision of a trace, taken where
+/// it starts. With the trace context that arrived in `headers` (a request's), the caller's trace is
+/// continued and the sampler sees its parent; `None` when the trace is not kept or traces are off.
+pub fn start_trace(headers: Option<&http::HeaderMap>) -> Option<opentelemetry::Context> {
+    if !exporting() {
+        return None;
     }
-    let mut builder =
-        opentelemetry_otlp::SpanExporter::builder().with_http().with_protocol(Protocol::HttpBinary);
-    // The traces' own variable wins, as the specification says; the crate reads it when no endpoint
-    // is given here. The base URL, from `[telemetry]` or `.env` as well as the process, is ours to join.
-    if let (None, Some(base)) = (&signal_endpoint, &config.endpoint) {
-        builder = builder.with_endpoint(format!("{}/v1/traces", base.trim_end_matches('/')));
-    }
-    let exporter = builder.build().map_err(|e| e.to_string())?;
-    let pending = Arc::new(AtomicUsize::new(0));
-    let batches = BatchSpanProcessor::builder(Counted {
-        inner: exporter,
-        pending: pending.clone(),
-        failing: false.into(),
-    })
-    .with_batch_config(BatchConfigBuilder::default().with_max_queue_size(config.max_queue_spans).build())
-    .build();
-    let processor = Bounded { inner: batches, pending, capacity: config.max_queue_spans };
-    let mut resource = opentelemetry_sdk::Resource::builder();
-    let named = variable("OTEL_SERVICE_NAME").is_some()
-        || variable("OTEL_RESOURCE_ATTRIBUTES").is_some_and(|a| a.contains("service.name="));
-    if !named {
-        resource = resource.with_service_name("parlance");
-    }
-    Ok(Some(
-        SdkTracerProvider::builder().with_span_processor(processor).with_resource(resource.build()).build(),
-    ))
+    let parent = match headers {
+        Some(headers) => TraceContextPropagator::new().extract(&opentelemetry_http::HeaderExtractor(headers)),
+        None => opentelemetry::Context::new(),
+    };
+    let remote = parent.span().span_context().clone();
+    let trace_id =
+        if remote.is_valid() { remote.trace_id() } else { RandomIdGenerator::default().new_trace_id() };
+    let sampler = SAMPLER.get()?;
+    let decision = sampler.should_sample(Some(&parent), trace_id, "request", &SpanKind::Server, &[], &[]);
+    (decision.decision == SamplingDecision::RecordAndSample).then_some(parent)
 }
 
-/// Why finished spans never reached the collector.
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct DropLabels {
-    /// `queue_full` (the collector is slower than the spans come) or `export_failed` (it refused them or
-    /// could not be reached).
-    pub reason: &'static str,
+/// Whether the current task is inside a kept trace: only kept traces have spans of [`TARGET`].
+pub fn in_kept_trace() -> bool {
+    exporting()
+        && tracing::dispatcher::get_default(|dispatch| {
+            dispatch.current_span().metadata().is_some_and(|span| span.target() == TARGET)
+        })
 }
 
-/// Spans dropped since start, by reason; `/metrics` registers this family.
-pub static SPANS_DROPPED: LazyLock<Family<DropLabels, Counter>> = LazyLock::new(|| {
-    let family = Family::<DropLabels, Counter>::default();
-    for reason in ["queue_full", "export_failed"] {
-        drop(family.get_or_create(&DropLabels { reason }));
-    }
-    family
-});
-
-/// The batch processor behind a count of the spans it holds: a span that would make the queue longer
-/// than its capacity is dropped here, where it can be counted, rather than inside the processor,
-/// which only logs the first. Never blocks: a slow collector costs a request nothing.
-#[derive(Debug)]
-struct Bounded {
-    inner: BatchSpanProcessor,
-    /// Spans handed to the processor and not yet through an export.
-    pending: Arc<AtomicUsize>,
-    capacity: usize,
-}
-
-impl SpanProcessor for Bounded {
-    fn on_start(&self, span: &mut opentelemetry_sdk::trace::Span, cx: &opentelemetry::Context) {
-        self.inner.on_start(span, cx);
-    }
-
-    fn on_end(&self, span: SpanData) {
-        if self.pending.fetch_add(1, Ordering::Relaxed) >= self.capacity {
-            self.pending.fetch_sub(1, Ordering::Relaxed);
-            SPANS_DROPPED.get_or_create(&DropLabels { reason: "queue_full" }).inc();
-            return;
-        }
-        self.inner.on_end(span);
-    }
-
-    fn force_flush(&self) -> OTelSdkResult {
-        self.inner.force_flush()
-    }
-
-    fn shutdown_with_timeout(&self, timeout: Duration) -> OTelSdkResult {
-        self.inner.shutdown_with_timeout(timeout)
-    }
-
-    fn set_resource(&mut self, resource: &opentelemetry_sdk::Resource) {
-        self.inner.set_resource(resource);
-    }
-}
-
-/// The OTLP exporter, counting the spans of each batch out of the queue and, when the batch failed,
-/// as dropped; it logs once when exports start failing and once when they work again.
-#[derive(Debug)]
-struct Counted<E> {
-    inner: E,
-    pending: Arc<AtomicUsize>,
-    failing: AtomicBool,
-}
-
-impl<E: SpanExporter> SpanExporter for Counted<E> {
-    async fn export(&self, batch: Vec<SpanData>) -> OTelSdkResult {
-        let count = batch.len();
-        let result = self.inner.export(batch).await;
-        self.pending.fetch_sub(count, Ordering::Relaxed);
-        match &result {
-            Ok(()) => {
-                if self.failing.swap(false, Ordering::Relaxed) {
-                    tracing::info!("the trace collector accepts spans again");
-                }
+/// The span that starts a trace (a request's, a job item's) when the sampler keeps it, or
+/// `Span::none()`: `root_span!(headers, name, fields…)`, where `headers` is the request's trace
+/// context to continue (`Some(&HeaderMap)`) or `None`.
+macro_rules! root_span {
+    ($headers:expr, $name:expr $(, $($fields:tt)*)?) => {
+        match $crate::telemetry::start_trace($headers) {
+            Some(parent) => {
+                let span = ::tracing::info_span!(target: $crate::telemetry::TARGET, parent: None, $name $(, $($fields)*)?);
+                $crate::telemetry::set_parent(&span, parent);
+                span
             }
-            Err(e) => {
-                SPANS_DROPPED.get_or_create(&DropLabels { reason: "export_failed" }).inc_by(count as u64);
-                if !self.failing.swap(true, Ordering::Relaxed) {
-                    tracing::warn!("cannot export spans to the trace collector (they are dropped): {e}");
-                }
-            }
+            None => ::tracing::Span::none(),
         }
-        result
-    }
-
-    fn shutdown_with_timeout(&self, timeout: Duration) -> OTelSdkResult {
-        self.inner.shutdown_with_timeout(timeout)
-    }
-
-    fn force_flush(&self) -> OTelSdkResult {
-        self.inner.force_flush()
-    }
-
-    fn set_resource(&mut self, resource: &opentelemetry_sdk::Resource) {
-        self.inner.set_resource(resource);
-    }
+    };
 }
+pub(crate) use root_span;
 
-/// Makes `span` continue the trace whose `traceparent` and `tracestate` arrived in `headers`.
-pub fn continue_trace(span: &tracing::Span, headers: &http::HeaderMap) {
-    if !exporting() || span.is_disabled() {
-        return;
+/// A span inside the current trace (a cache lookup, a plugin call, an outbound request…), made only
+/// when that trace is kept: `trace_span!(name, fields…)`, with `tracing`'s field syntax.
+macro_rules! trace_span {
+    ($name:expr $(, $($fields:tt)*)?) => {
+        if $crate::telemetry::in_kept_trace() {
+            ::tracing::info_span!(target: $crate::telemetry::TARGET, $name $(, $($fields)*)?)
+        } else {
+            ::tracing::Span::none()
+        }
+    };
+}
+pub(crate) use trace_span;
+
+/// Makes `span` continue the trace of `parent`, when it carries one (a caller's `traceparent`).
+pub fn set_parent(span: &tracing::Span, parent: opentelemetry::Context) {
+    if parent.span().span_context().is_valid() {
+        let _ = span.set_parent(parent);
     }
-    let parent = TraceContextPropagator::new().extract(&opentelemetry_http::HeaderExtractor(headers));
-    let _ = span.set_parent(parent);
 }
 
 /// A stream whose every poll runs in the span current when it was made: a streamed reply's body is
