@@ -255,6 +255,49 @@ impl Cli {
     }
 }
 
+/// The `parlance` binary's whole run: the command line, the configuration, logging, the async
+/// runtime, and the exit code. It lives in the library, so the binary compiles nothing but this
+/// call: a release build does not share generic code across crates, and a binary that drove the
+/// runtime itself would instantiate it all again (about 45 s of CPU on every release build).
+pub fn main() -> std::process::ExitCode {
+    use std::process::ExitCode;
+    let cli = Cli::parse();
+    if let Some(outcome) = reload_command(&cli) {
+        return match outcome {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let config = match Config::load(cli.config_file()) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    crate::telemetry::init(&config.logging.level, &config.telemetry, cli.verbose);
+    config.warn_deprecated();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let outcome = runtime.block_on(run(cli, config));
+    crate::telemetry::shutdown();
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(exit_code(&e))
+        }
+    }
+}
+
 /// `parlance reload`, run before the configuration is loaded as other commands load it: a file that
 /// does not load is still the server's to refuse (and report in `/health`), so only the admin
 /// socket's path is taken from it, or from `PARLANCE_ADMIN_SOCKET` and the default when it does not
