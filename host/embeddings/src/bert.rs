@@ -3,10 +3,10 @@
 
 use crate::config::BertConfig;
 use crate::error::EmbeddingsError;
-use crate::gemm::PackedMatrix;
+use crate::gemm::{PackedMatrix, panel_width};
 use crate::kernels::{self, AttentionScratch};
 use crate::safetensors::SafeTensors;
-use crate::simd::{self, Isa, Kernel, Portable};
+use crate::simd::{Isa, Kernel, Portable};
 use std::path::Path;
 
 /// A dense layer, `y = x · Wᵀ + b` as `torch.nn.Linear`, with `W` packed for the micro-kernel.
@@ -198,7 +198,7 @@ pub(crate) struct Batch<'a> {
 
 impl Bert {
     pub fn load(path: &Path, config: &BertConfig, arch: pulp::Arch) -> Result<Self, EmbeddingsError> {
-        let nr = simd::panel_width(arch);
+        let nr = panel_width(arch);
         let mut st = SafeTensors::open(path)?;
         // Checkpoints saved from a task model (BertForMaskedLM, …) carry a `bert.` prefix.
         let prefix = if st.contains("embeddings.word_embeddings.weight") { "" } else { "bert." };

@@ -174,6 +174,20 @@ impl Tile<'_> {
     }
 }
 
+/// Floats per panel row of a packed weight matrix for the chosen instruction set.
+pub fn panel_width(arch: pulp::Arch) -> usize {
+    fn width<I: Isa>() -> usize {
+        NV * I::LANES
+    }
+    match arch {
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        pulp::Arch::V4(_) => width::<pulp::x86::V4>(),
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        pulp::Arch::V3(_) => width::<pulp::x86::V3>(),
+        _ => width::<crate::simd::Portable>(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

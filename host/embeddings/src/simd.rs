@@ -153,17 +153,3 @@ mod x86 {
         }
     }
 }
-
-/// Floats per panel row of a packed weight matrix for the chosen instruction set.
-pub fn panel_width(arch: pulp::Arch) -> usize {
-    fn width<I: Isa>() -> usize {
-        crate::gemm::NV * I::LANES
-    }
-    match arch {
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        pulp::Arch::V4(_) => width::<pulp::x86::V4>(),
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        pulp::Arch::V3(_) => width::<pulp::x86::V3>(),
-        _ => width::<Portable>(),
-    }
-}
