@@ -83,6 +83,8 @@ struct BatchSettings {
     batch: usize,
     /// The longest a span waits for its batch (`OTEL_BSP_SCHEDULE_DELAY`, 5 s).
     delay: Duration,
+    /// The longest a flush waits for the export thread (`OTEL_BSP_EXPORT_TIMEOUT`, 30 s).
+    flush_timeout: Duration,
 }
 
 impl BatchSettings {
@@ -93,6 +95,7 @@ impl BatchSettings {
             capacity,
             batch,
             delay: Duration::from_millis(number("OTEL_BSP_SCHEDULE_DELAY", 5_000)),
+            flush_timeout: Duration::from_millis(number("OTEL_BSP_EXPORT_TIMEOUT", 30_000)),
         }
     }
 }
@@ -191,8 +194,18 @@ impl<E: SpanExporter + 'static> SpanProcessor for Batches<E> {
         queue.flushes_asked += 1;
         let asked = queue.flushes_asked;
         self.shared.wake.notify_one();
+        let deadline = Instant::now() + self.shared.settings.flush_timeout;
         while queue.flushes_done < asked && !queue.closing {
-            queue = self.shared.flushed.wait(queue).unwrap_or_else(|poisoned| poisoned.into_inner());
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(OTelSdkError::Timeout(self.shared.settings.flush_timeout));
+            }
+            queue = self
+                .shared
+                .flushed
+                .wait_timeout(queue, deadline - now)
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .0;
         }
         Ok(())
     }
@@ -342,5 +355,94 @@ impl opentelemetry_http::HttpClient for Collector {
         // The timer is made inside the task: only the export runtime has one.
         let answer = self.runtime.spawn(async move { tokio::time::timeout(timeout, exchange).await }).await?;
         answer.map_err(|_| format!("the collector did not answer within {} ms", timeout.as_millis()))?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use opentelemetry::trace::{Span as _, Tracer as _, TracerProvider as _};
+
+    /// An exporter that records the size of each batch, and can be held shut so the queue fills.
+    #[derive(Debug, Clone, Default)]
+    struct Recorder {
+        batches: Arc<Mutex<Vec<usize>>>,
+        shut: Arc<(Mutex<bool>, Condvar)>,
+    }
+
+    impl Recorder {
+        fn hold(&self, shut: bool) {
+            *self.shut.0.lock().unwrap() = shut;
+            self.shut.1.notify_all();
+        }
+
+        fn batches(&self) -> Vec<usize> {
+            self.batches.lock().unwrap().clone()
+        }
+
+        /// Waits until the batches seen so far add up to `spans`.
+        fn wait_for(&self, spans: usize) -> Vec<usize> {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while self.batches().iter().sum::<usize>() < spans {
+                assert!(Instant::now() < deadline, "only {:?} exported", self.batches());
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            self.batches()
+        }
+    }
+
+    impl SpanExporter for Recorder {
+        async fn export(&self, batch: Vec<SpanData>) -> OTelSdkResult {
+            let (lock, open) = &*self.shut;
+            let mut shut = lock.lock().unwrap();
+            while *shut {
+                shut = open.wait(shut).unwrap();
+            }
+            self.batches.lock().unwrap().push(batch.len());
+            Ok(())
+        }
+    }
+
+    fn queue_full() -> u64 {
+        SPANS_DROPPED.get_or_create(&DropLabels { reason: "queue_full" }).get()
+    }
+
+    #[test]
+    fn spans_leave_in_full_batches_a_flush_takes_the_rest_and_a_full_queue_drops_and_counts() {
+        let recorder = Recorder::default();
+        // A delay longer than the test: only a full batch, a flush or the shutdown sends spans.
+        let settings = BatchSettings {
+            capacity: 4,
+            batch: 2,
+            delay: Duration::from_secs(3600),
+            flush_timeout: Duration::from_secs(10),
+        };
+        let collector = Collector::new(Duration::from_secs(1)).unwrap();
+        let batches = Batches::start(recorder.clone(), collector, settings).unwrap();
+        let provider = SdkTracerProvider::builder().with_span_processor(batches).build();
+        let tracer = provider.tracer("test");
+        let span = |name: &'static str| tracer.start(name).end();
+
+        span("a");
+        span("b");
+        assert_eq!(recorder.wait_for(2), [2], "a full batch leaves at once");
+        span("c");
+        provider.force_flush().unwrap();
+        assert_eq!(recorder.batches(), [2, 1], "a flush sends a partial batch");
+
+        // The collector stalls: the thread holds one batch, the queue fills to its capacity, and
+        // the spans past it are dropped and counted, without blocking whoever made them.
+        recorder.hold(true);
+        let dropped_before = queue_full();
+        for name in ["d", "e", "f", "g", "h", "i", "j", "k"] {
+            span(name);
+        }
+        assert!(queue_full() - dropped_before >= 2, "spans past the capacity are counted as dropped");
+        recorder.hold(false);
+        provider.shutdown().unwrap();
+        let batches = recorder.batches();
+        let sent: usize = batches.iter().sum();
+        assert!((3 + 4..=3 + 6).contains(&sent), "the queue's spans are sent at shutdown: {batches:?}");
+        assert!(batches.iter().all(|&b| b <= 2), "no batch is larger than its size: {batches:?}");
     }
 }

@@ -64,10 +64,11 @@ impl Section for LoggingConfig {
     }
 }
 
-/// `[telemetry]`: where traces go. The rest of OpenTelemetry's standard variables (`OTEL_SERVICE_NAME`,
-/// `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG`, `OTEL_EXPORTER_OTLP_HEADERS`,
-/// `OTEL_EXPORTER_OTLP_TIMEOUT`, `OTEL_EXPORTER_OTLP_TRACES_*`, `OTEL_BSP_*`) are read from the
-/// process environment by the OpenTelemetry crates themselves, as their specification says.
+/// `[telemetry]`: where traces go. The rest of OpenTelemetry's standard variables are read from the
+/// process environment, as their specification says: `OTEL_SERVICE_NAME`, `OTEL_TRACES_SAMPLER` and
+/// `OTEL_TRACES_SAMPLER_ARG`, `OTEL_EXPORTER_OTLP_HEADERS` and `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` by
+/// the OpenTelemetry crates, `OTEL_EXPORTER_OTLP_TIMEOUT` (and its `TRACES_` form) and `OTEL_BSP_*` by
+/// `export.rs`.
 #[derive(Clone, Debug)]
 pub struct TelemetryConfig {
     /// The collector's base URL; `/v1/traces` is appended.
