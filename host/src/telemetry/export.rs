@@ -145,6 +145,27 @@ impl Shared {
     fn lock(&self) -> MutexGuard<'_, Queue> {
         self.queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+
+    /// Waits on `signal` until `ready` holds of the queue or `deadline` passes; says which.
+    fn wait_until<'a>(
+        &self,
+        signal: &Condvar,
+        mut queue: MutexGuard<'a, Queue>,
+        deadline: Instant,
+        ready: impl Fn(&Queue) -> bool,
+    ) -> (MutexGuard<'a, Queue>, bool) {
+        loop {
+            if ready(&queue) {
+                return (queue, true);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return (queue, false);
+            }
+            queue =
+                signal.wait_timeout(queue, deadline - now).unwrap_or_else(|poisoned| poisoned.into_inner()).0;
+        }
+    }
 }
 
 /// The span processor: see the module's documentation.
@@ -194,20 +215,12 @@ impl<E: SpanExporter + 'static> SpanProcessor for Batches<E> {
         queue.flushes_asked += 1;
         let asked = queue.flushes_asked;
         self.shared.wake.notify_one();
-        let deadline = Instant::now() + self.shared.settings.flush_timeout;
-        while queue.flushes_done < asked && !queue.closing {
-            let now = Instant::now();
-            if now >= deadline {
-                return Err(OTelSdkError::Timeout(self.shared.settings.flush_timeout));
-            }
-            queue = self
-                .shared
-                .flushed
-                .wait_timeout(queue, deadline - now)
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .0;
-        }
-        Ok(())
+        let timeout = self.shared.settings.flush_timeout;
+        let flushed = |q: &Queue| q.flushes_done >= asked || q.closing;
+        let (queue, done) =
+            self.shared.wait_until(&self.shared.flushed, queue, Instant::now() + timeout, flushed);
+        drop(queue);
+        if done { Ok(()) } else { Err(OTelSdkError::Timeout(timeout)) }
     }
 
     fn shutdown_with_timeout(&self, timeout: Duration) -> OTelSdkResult {
@@ -249,22 +262,13 @@ impl<E: SpanExporter> Exporter<E> {
         let settings = self.shared.settings;
         loop {
             let (batch, flush, closing) = {
-                let mut queue = self.shared.lock();
+                // A full batch, a flush, the shutdown, or the delay: whichever comes first.
                 let due = Instant::now() + settings.delay;
-                loop {
-                    let full = queue.spans.len() >= settings.batch;
-                    let flush = queue.flushes_done < queue.flushes_asked;
-                    let now = Instant::now();
-                    if full || flush || queue.closing || now >= due {
-                        break;
-                    }
-                    queue = self
-                        .shared
-                        .wake
-                        .wait_timeout(queue, due - now)
-                        .unwrap_or_else(|poisoned| poisoned.into_inner())
-                        .0;
-                }
+                let woken = |q: &Queue| {
+                    q.spans.len() >= settings.batch || q.flushes_done < q.flushes_asked || q.closing
+                };
+                let (mut queue, _) =
+                    self.shared.wait_until(&self.shared.wake, self.shared.lock(), due, woken);
                 let take = queue.spans.len().min(settings.batch);
                 let batch: Vec<SpanData> = queue.spans.drain(..take).collect();
                 let flush = (queue.flushes_done < queue.flushes_asked).then_some(queue.flushes_asked);
