@@ -59,26 +59,47 @@ impl PackedMatrix {
             for (p, panel) in self.data.chunks_exact(panel_len).enumerate() {
                 let b = &panel[k0 * nr..(k0 + kc) * nr];
                 let (col, width) = (p * nr, nr.min(n - p * nr));
-                for (block, a_block) in scratch.chunks(kc * I::MR).enumerate() {
-                    let tile = Tile { a: a_block, b, c_at: block * I::MR * n + col, ldc: n, width };
-                    tile.run_rows(isa, a_block.len() / kc, c);
+                for (row, rows) in tiles(m, I::MR) {
+                    let a_block = &scratch[row * kc..(row + rows) * kc];
+                    let tile = Tile { a: a_block, b, c_at: row * n + col, ldc: n, width };
+                    tile.run_rows(isa, rows, c);
                 }
             }
         }
     }
 }
 
-/// Copies columns `k0..k0 + kc` of `a` into `out` as blocks of `mr` rows, each stored column after
-/// column, so that the micro-kernel reads one block's values for one depth index side by side.
+/// The tile heights the micro-kernel is compiled for: each instruction set's `MR` (4, 6, 12) and
+/// the heights the rows left after the full tiles are cut into, at most two tiles (11 = 8 + 3,
+/// 7 = 6 + 1, 5 = 4 + 1). Each height is a fully unrolled kernel per instruction set; compiling
+/// every height up to `MR` cost about 35 s more of a fresh build, for no measurable speed.
+const HEIGHTS: [usize; 7] = [1, 2, 3, 4, 6, 8, 12];
+
+/// The tiles `m` rows are cut into, as (first row, rows): full `mr`-row tiles, then the rest in the
+/// tallest heights that fit.
+#[inline(always)]
+fn tiles(m: usize, mr: usize) -> impl Iterator<Item = (usize, usize)> {
+    let mut row = 0;
+    std::iter::from_fn(move || {
+        let left = m - row;
+        let rows = if left >= mr { mr } else { *HEIGHTS.iter().rev().find(|&&h| h <= left)? };
+        row += rows;
+        Some((row - rows, rows))
+    })
+}
+
+/// Copies columns `k0..k0 + kc` of `a` into `out` tile by tile (see [`tiles`]), each tile stored
+/// column after column, so that the micro-kernel reads one tile's values for one depth index side
+/// by side.
 #[inline(always)]
 fn pack_rows(a: &[f32], lda: usize, k0: usize, kc: usize, mr: usize, out: &mut Vec<f32>) {
     let m = a.len() / lda;
     out.clear();
     out.resize(m * kc, 0.0);
-    for (block, dst) in out.chunks_mut(kc * mr).enumerate() {
-        let rows = dst.len() / kc;
+    for (row, rows) in tiles(m, mr) {
+        let dst = &mut out[row * kc..(row + rows) * kc];
         for r in 0..rows {
-            let src = &a[(block * mr + r) * lda + k0..][..kc];
+            let src = &a[(row + r) * lda + k0..][..kc];
             for (kk, &v) in src.iter().enumerate() {
                 dst[kk * rows + r] = v;
             }
@@ -98,6 +119,8 @@ struct Tile<'t> {
 
 impl Tile<'_> {
     /// Dispatches on the row count so that every tile height is a separate, fully unrolled kernel.
+    /// Heights above an instruction set's `MR` never occur; their guards are constants, so the
+    /// optimiser drops those kernels before spending time on them.
     #[inline(always)]
     fn run_rows<I: Isa>(&self, isa: I, rows: usize, c: &mut [f32]) {
         match rows {
@@ -105,15 +128,10 @@ impl Tile<'_> {
             2 => self.run::<I, 2>(isa, c),
             3 => self.run::<I, 3>(isa, c),
             4 => self.run::<I, 4>(isa, c),
-            5 => self.run::<I, 5>(isa, c),
-            6 => self.run::<I, 6>(isa, c),
-            7 => self.run::<I, 7>(isa, c),
-            8 => self.run::<I, 8>(isa, c),
-            9 => self.run::<I, 9>(isa, c),
-            10 => self.run::<I, 10>(isa, c),
-            11 => self.run::<I, 11>(isa, c),
-            12 => self.run::<I, 12>(isa, c),
-            _ => unreachable!("tile heights stop at 12"),
+            6 if I::MR >= 6 => self.run::<I, 6>(isa, c),
+            8 if I::MR >= 8 => self.run::<I, 8>(isa, c),
+            12 if I::MR >= 12 => self.run::<I, 12>(isa, c),
+            _ => unreachable!("no kernel of height {rows} for this instruction set"),
         }
     }
 
@@ -153,7 +171,10 @@ impl Tile<'_> {
                 *s = isa.load(&src[v * lanes..]);
             }
         }
-        for (b_row, a_col) in self.b.chunks_exact(nr).zip(self.a.chunks_exact(MR)) {
+        // `as_chunks` makes each column of `A` an `[f32; MR]`: with its length a constant, LLVM
+        // unrolls the row loop and keeps the tile in registers (with `chunks_exact` it spilled the
+        // tile to memory, at 2.4 times the time, once it no longer inlined the kernel everywhere).
+        for (b_row, a_col) in self.b.chunks_exact(nr).zip(self.a.as_chunks::<MR>().0) {
             let mut b = [zero; NV];
             for (v, w) in b.iter_mut().enumerate() {
                 *w = isa.load(&b_row[v * lanes..]);
@@ -213,8 +234,17 @@ mod tests {
         }
     }
 
-    const SHAPES: [(usize, usize, usize); 6] =
-        [(1, 1, 1), (7, 300, 40), (13, 256, 64), (6, 513, 33), (20, 5, 96), (9, 3, 7)];
+    // Row counts that take every tile height of every instruction set (11 = 8 + 3, 5 = 4 + 1).
+    const SHAPES: [(usize, usize, usize); 8] = [
+        (1, 1, 1),
+        (7, 300, 40),
+        (13, 256, 64),
+        (6, 513, 33),
+        (20, 5, 96),
+        (9, 3, 7),
+        (11, 40, 32),
+        (5, 17, 48),
+    ];
 
     #[test]
     fn portable_products_are_exact_on_exactly_representable_data() {
