@@ -117,6 +117,13 @@ pub static SPANS_DROPPED: LazyLock<Family<DropLabels, Counter>> = LazyLock::new(
     family
 });
 
+/// A lock whose data stays usable after a panic elsewhere: a panic in one span's maker must not end
+/// tracing for the rest of the process, and no invariant here spans a panic (a `Vec` of finished
+/// spans, counters, flags).
+fn unpoisoned<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 fn dropped(reason: &'static str, count: usize) {
     SPANS_DROPPED.get_or_create(&DropLabels { reason }).inc_by(count as u64);
 }
@@ -129,6 +136,8 @@ struct Queue {
     flushes_asked: u64,
     flushes_done: u64,
     closing: bool,
+    /// The export thread has ended (having sent what was left, unless its exporter panicked).
+    closed: bool,
 }
 
 #[derive(Debug)]
@@ -143,7 +152,7 @@ struct Shared {
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, Queue> {
-        self.queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        unpoisoned(&self.queue)
     }
 
     /// Waits on `signal` until `ready` holds of the queue or `deadline` passes; says which.
@@ -226,24 +235,35 @@ impl<E: SpanExporter + 'static> SpanProcessor for Batches<E> {
     fn shutdown_with_timeout(&self, timeout: Duration) -> OTelSdkResult {
         self.shared.lock().closing = true;
         self.shared.wake.notify_one();
-        let Some(thread) = self.thread.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take() else {
+        let Some(thread) = unpoisoned(&self.thread).take() else {
             return Err(OTelSdkError::AlreadyShutdown);
         };
         // The thread sends what is left, within one export's timeout; past `timeout` it is left to
         // finish on its own while the process exits.
-        let deadline = Instant::now() + timeout;
-        while !thread.is_finished() {
-            if Instant::now() >= deadline {
-                return Err(OTelSdkError::Timeout(timeout));
-            }
-            std::thread::sleep(Duration::from_millis(5));
+        let queue = self.shared.lock();
+        let (queue, closed) =
+            self.shared.wait_until(&self.shared.flushed, queue, Instant::now() + timeout, |q| q.closed);
+        drop(queue);
+        if !closed {
+            return Err(OTelSdkError::Timeout(timeout));
         }
         let _ = thread.join();
         Ok(())
     }
 
     fn set_resource(&mut self, resource: &Resource) {
-        self.exporter.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).set_resource(resource);
+        unpoisoned(&self.exporter).set_resource(resource);
+    }
+}
+
+/// Tells a waiting shutdown that the export thread has ended, however it ends (a panicking exporter
+/// included).
+struct Closed(Arc<Shared>);
+
+impl Drop for Closed {
+    fn drop(&mut self) {
+        self.0.lock().closed = true;
+        self.0.flushed.notify_all();
     }
 }
 
@@ -259,6 +279,7 @@ struct Exporter<E> {
 
 impl<E: SpanExporter> Exporter<E> {
     fn run(mut self) {
+        let _closed = Closed(self.shared.clone());
         let settings = self.shared.settings;
         loop {
             let (batch, flush, closing) = {
@@ -286,7 +307,6 @@ impl<E: SpanExporter> Exporter<E> {
                 self.shared.flushed.notify_all();
             }
             if closing {
-                self.shared.flushed.notify_all();
                 return;
             }
         }
@@ -294,7 +314,7 @@ impl<E: SpanExporter> Exporter<E> {
 
     fn export(&mut self, batch: Vec<SpanData>) {
         let count = batch.len();
-        let exporter = self.exporter.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let exporter = unpoisoned(&self.exporter);
         let result = self.collector.runtime.block_on(exporter.export(batch));
         drop(exporter);
         match result {
