@@ -135,7 +135,8 @@ def main():
                 check(r, f"{name} paced")
                 runs[(name, "paced")].append(r)
                 log(f"round {rnd + 1}/{ROUNDS} {name}: cached {runs[(name, 'cached')][-1]['rps']:.0f} req/s, "
-                    f"provider p50 {r['p50_us']:.0f} us; spans received so far {receiver.span_count()}")
+                    f"provider p50 {runs[(name, 'provider')][-1]['p50_us']:.0f} us, "
+                    f"paced {r['rps']:.0f} req/s; spans received so far {receiver.span_count()}")
         exported = receiver.span_count()
     finally:
         for server in servers.values():
