@@ -21,6 +21,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 )
 
 KINDS = {0: "unspecified", 1: "internal", 2: "server", 3: "client", 4: "producer", 5: "consumer"}
+STATUSES = {0: "unset", 1: "ok", 2: "error"}
 
 
 def value(any_value):
@@ -69,6 +70,12 @@ class Receiver(BaseHTTPRequestHandler):
                                 "kind": KINDS.get(span.kind, str(span.kind)),
                                 "attributes": attributes(span.attributes),
                                 "events": [event.name for event in span.events],
+                                "links": [
+                                    {"trace_id": link.trace_id.hex(), "span_id": link.span_id.hex()}
+                                    for link in span.links
+                                ],
+                                "status": STATUSES.get(span.status.code, str(span.status.code)),
+                                "flags": span.flags,
                                 "service": resource.get("service.name"),
                                 "start": span.start_time_unix_nano,
                                 "end": span.end_time_unix_nano,

@@ -121,6 +121,11 @@ async fn a_reload_during_traffic_fails_nothing_and_a_bad_file_is_refused_by_name
     write_config(&server, &format!("{BASE}{SECOND}\n[store]\ndatabase_pool_size = 3\n"));
     let (ok, said) = reload(&server);
     assert!(!ok && said.contains("[store] database_pool_size"), "{said}");
+    // So are the traces' settings, `.env`'s OTEL_* variables among them (the exporter starts once).
+    std::fs::write(server.home().join(".env"), "OTEL_SERVICE_NAME=renamed\n").unwrap();
+    let (ok, said) = reload(&server);
+    assert!(!ok && said.contains("[telemetry] and the OTEL_* variables"), "{said}");
+    std::fs::remove_file(server.home().join(".env")).unwrap();
 
     // SIGHUP reloads the file as it is now: the provider gone again.
     write_config(&server, BASE);

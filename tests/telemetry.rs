@@ -109,10 +109,11 @@ fn children(trace: &[Value], parent: &Value) -> Vec<String> {
 async fn traced_server(receiver_endpoint: &str, provider: &FakeOpenAi, chat: &FakeStreamingOpenAi) -> Server {
     let home = tempfile::tempdir().unwrap();
     std::fs::write(home.path().join("parlance.toml"), "[chat]\nmodel = \"openai-chat\"\n").unwrap();
+    // OpenTelemetry's own variables are read from `.env` too, like every other.
+    std::fs::write(home.path().join(".env"), "OTEL_SERVICE_NAME=parlance-under-test\n").unwrap();
     let (provider_url, chat_url) = (provider.base_url(), chat.base_url());
     let env = [
         ("OTEL_EXPORTER_OTLP_ENDPOINT", receiver_endpoint),
-        ("OTEL_SERVICE_NAME", "parlance-under-test"),
         ("OTEL_BSP_SCHEDULE_DELAY", "50"),
         ("PROVIDER_API_KEY", PROVIDER_KEY),
         ("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", provider_url.as_str()),
@@ -151,6 +152,9 @@ async fn a_paraphrase_a_chat_and_a_job_item_are_traced_span_by_span() {
         (Some(caller_trace), Some(caller_span))
     );
     assert_eq!(route["trace_state"], "vendor=kept");
+    // Sampled (bit 0), and the parent's remoteness known (bit 8) and remote (bit 9): the caller's.
+    assert_eq!(route["flags"], 0x301);
+    assert_eq!(route["status"], "unset");
     assert_eq!(
         (route["kind"].as_str(), route["service"].as_str()),
         (Some("server"), Some("parlance-under-test"))
@@ -171,6 +175,7 @@ async fn a_paraphrase_a_chat_and_a_job_item_are_traced_span_by_span() {
     assert!(attributes.get("gen_ai.usage.input_tokens").is_none(), "a paraphrase reports no usage");
     assert!(attributes.get("gen_ai.input.messages").is_none(), "no prompt unless the operator asks");
     let outbound = child(&trace, call, "POST");
+    assert_eq!(outbound["flags"], 0x101, "sampled, under a local parent");
     assert_eq!(outbound["kind"], "client");
     assert_eq!(outbound["attributes"]["http.response.status_code"], 200);
     assert_eq!(outbound["attributes"]["server.address"], "127.0.0.1");
@@ -254,6 +259,14 @@ async fn a_paraphrase_a_chat_and_a_job_item_are_traced_span_by_span() {
         .await;
     let item = trace.iter().find(|s| s["name"] == "job item").unwrap();
     assert_eq!(item["parent_span_id"], "");
+    // Linked to the request that created its job.
+    let created = receiver.trace("POST /paraphrase/batch/async", &[]).await;
+    let creator = created.iter().find(|s| s["name"] == "POST /paraphrase/batch/async").unwrap();
+    assert_eq!(
+        item["links"],
+        json!([{"trace_id": creator["trace_id"], "span_id": creator["span_id"]}]),
+        "{item:#}"
+    );
     assert_eq!(item["attributes"]["parlance.job.item"], 0);
     assert_eq!(
         children(&trace, item),
@@ -354,7 +367,9 @@ async fn a_fallback_is_one_trace_with_each_member_s_call_under_the_route() {
         calls.iter().map(|c| c["attributes"]["parlance.plugin.id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["openrouter", "offline"], "{trace:#?}");
     assert!(calls[0]["attributes"]["error.type"].is_string(), "{:#?}", calls[0]);
+    assert_eq!(calls[0]["status"], "error", "{:#?}", calls[0]);
     assert!(calls[1]["attributes"].get("error.type").is_none(), "{:#?}", calls[1]);
+    assert_eq!(calls[1]["status"], "unset", "{:#?}", calls[1]);
     let refused = child(&trace, calls[0], "POST");
     assert!(refused["attributes"]["error.type"].is_string(), "{refused:#}");
     assert!(!receiver.text().contains(PROVIDER_KEY), "the provider key was exported");

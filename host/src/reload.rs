@@ -91,6 +91,7 @@ impl Reloader {
         // From here on nothing can fail: the job runner and the listeners switch together.
         self.jobs.use_paraphrase(next.paraphraser().clone());
         self.generations.install(router);
+        crate::telemetry::set_log_level(&next.config().logging.level);
         Ok(next)
     }
 
@@ -190,6 +191,7 @@ fn restart_only(current: &Config, next: &Config) -> Result<(), String> {
         ("[store] database_pool_size", a.store.database_pool_size != b.store.database_pool_size),
         ("[store] durability", a.store.durability != b.store.durability),
         ("[jobs]", format!("{:?}", a.jobs) != format!("{:?}", b.jobs)),
+        ("[telemetry] and the OTEL_* variables", a.telemetry != b.telemetry),
     ];
     let changed: Vec<&str> =
         fixed.into_iter().filter(|(_, changed)| *changed).map(|(name, _)| name).collect();

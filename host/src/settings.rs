@@ -104,7 +104,7 @@ impl Config {
         };
         let mut sources = Sources::new(layers, env);
         let logging = sources.section::<LoggingConfig>();
-        let telemetry = sources.section::<TelemetryConfig>();
+        let telemetry = sources.section::<TelemetryConfig>().with_standard_variables(env);
         let server = sources.section::<ServerConfig>();
         let auth = sources.section::<AuthConfig>();
         let paraphrase = sources.section::<ParaphraseConfig>();

@@ -7,6 +7,7 @@ mod settings;
 pub use settings::{CacheConfig, CacheKind, DEFAULT_REDIS_URL};
 
 use crate::redis_link::RedisLink;
+use crate::telemetry::WithSpan;
 use prometheus_client::metrics::counter::Counter;
 use redis::AsyncCommands;
 use serde::de::DeserializeOwned;
@@ -14,7 +15,6 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-use tracing::Instrument;
 
 /// What is cached for one paraphrase.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,9 +110,10 @@ impl ResponseCache {
         if !self.enabled() {
             return None;
         }
-        let span = crate::telemetry::trace_span!("cache.get", parlance.cache.backend = self.backend());
-        let value = self.lookup(key).instrument(span.clone()).await;
-        crate::telemetry::attribute(&span, "parlance.cache.hit", value.is_some());
+        let span =
+            crate::telemetry::trace_span!("cache.get", Internal, "parlance.cache.backend" => self.backend());
+        let value = self.lookup(key).in_span(span.clone()).await;
+        span.set_attribute("parlance.cache.hit", value.is_some());
         value
     }
 
@@ -139,8 +140,9 @@ impl ResponseCache {
         if !self.enabled() {
             return;
         }
-        let span = crate::telemetry::trace_span!("cache.put", parlance.cache.backend = self.backend());
-        self.store(key, value).instrument(span).await;
+        let span =
+            crate::telemetry::trace_span!("cache.put", Internal, "parlance.cache.backend" => self.backend());
+        self.store(key, value).in_span(span).await;
     }
 
     /// Where entries go: `redis` (with the memory fallback) or `memory`.

@@ -498,7 +498,7 @@ async fn chat_events(chat: &Arc<ChatService>, client: &str, body: ChatBody) -> R
         Ok::<_, std::convert::Infallible>(event.unwrap_or_default())
     });
     // The reply is read after this handler returns: its spans stay in the request's trace.
-    let events = crate::telemetry::in_current_span(events);
+    let events = crate::telemetry::WithSpan::in_span(events, crate::telemetry::Span::current());
     let mut response = Sse::new(events).keep_alive(KeepAlive::new().interval(keepalive)).into_response();
     // Proxies such as nginx buffer responses unless told not to.
     response.headers_mut().insert("x-accel-buffering", header::HeaderValue::from_static("no"));

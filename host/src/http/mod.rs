@@ -17,6 +17,7 @@ pub use state::AppState;
 
 use crate::metrics::Metrics;
 use crate::rest::ApiError;
+use crate::telemetry::WithSpan;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
 use axum::http::{HeaderValue, Method, StatusCode};
@@ -30,7 +31,6 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 use tower::{Layer, Service};
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
-use tracing::Instrument;
 
 /// The whole application, kept apart from serving so that tests can call it without a socket.
 pub fn app(state: AppState) -> Router {
@@ -151,19 +151,18 @@ where
         // The request's span, the root of its trace or the continuation of the caller's.
         let span = crate::telemetry::root_span!(
             Some(request.headers()),
-            "request",
-            otel.name = %format_args!("{method} {route}"),
-            otel.kind = "server",
-            http.request.method = method,
-            http.route = %route,
+            format!("{method} {route}"),
+            Server,
+            "http.request.method" => method,
+            "http.route" => route.clone(),
         );
-        let response = self.inner.call(request).instrument(span.clone());
+        let response = self.inner.call(request).in_span(span.clone());
         Box::pin(async move {
             let response = response.await?;
             let status = response.status();
-            crate::telemetry::attribute(&span, "http.response.status_code", i64::from(status.as_u16()));
+            span.set_attribute("http.response.status_code", i64::from(status.as_u16()));
             if status.is_server_error() {
-                crate::telemetry::attribute(&span, "error.type", status.as_str().to_owned());
+                span.set_error(status.as_str().to_owned());
             }
             let labels = crate::metrics::RequestLabels {
                 route,

@@ -227,7 +227,10 @@ async fn streamed(openai: Arc<OpenAiService>, opened: Opened, meta: Meta) -> Res
         ended: false,
     };
     // Read after this handler returns: its spans (the exchange stored at the end) stay in the request's trace.
-    let events = crate::telemetry::in_current_span(futures::stream::unfold(state, Streaming::step));
+    let events = crate::telemetry::WithSpan::in_span(
+        futures::stream::unfold(state, Streaming::step),
+        crate::telemetry::Span::current(),
+    );
     let mut response = Sse::new(events).keep_alive(KeepAlive::new().interval(keepalive)).into_response();
     // Proxies such as nginx buffer responses unless told not to.
     response.headers_mut().insert("x-accel-buffering", HeaderValue::from_static("no"));

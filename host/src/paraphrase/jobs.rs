@@ -17,12 +17,12 @@ use crate::store::jobs::{
     self, Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, JobStatus, NewJob,
 };
 use crate::store::{DialogStore, StoreError};
+use crate::telemetry::WithSpan;
 use serde::Serialize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::sync::Notify;
-use tracing::Instrument;
 
 /// The `[jobs]` section.
 #[derive(Clone, Debug)]
@@ -252,6 +252,7 @@ impl JobService {
             model,
             skip_cache,
             selection,
+            traceparent: crate::telemetry::Span::current().traceparent(),
             created_at: now_millis(),
         };
         self.store.jobs().create_job(job, texts).await?;
@@ -329,17 +330,20 @@ impl JobService {
                     for item in items {
                         in_flight.fetch_add(1, Ordering::AcqRel);
                         let (service, in_flight) = (self.clone(), in_flight.clone());
-                        // Each item is a trace of its own, whatever request created its job.
+                        // Each item is a trace of its own, linked to the request that created its job.
                         let span = crate::telemetry::root_span!(
                             None,
-                            "job.item",
-                            otel.name = "job item",
-                            parlance.job.id = %item.job_id,
-                            parlance.job.item = item.index as i64,
-                            parlance.provider = %item.provider,
+                            "job item",
+                            Internal,
+                            "parlance.job.id" => item.job_id.to_string(),
+                            "parlance.job.item" => item.index as i64,
+                            "parlance.provider" => item.provider.to_string(),
                         );
+                        if let Some(traceparent) = &item.traceparent {
+                            span.link(traceparent);
+                        }
                         tokio::spawn(async move {
-                            service.work(item).instrument(span).await;
+                            service.work(item).in_span(span).await;
                             in_flight.fetch_sub(1, Ordering::AcqRel);
                             service.wake.notify_one();
                         });

@@ -7,8 +7,8 @@ use super::instance::{HOST_CLIENT, call_span, conclude, invalid, new_store, repo
 use super::plugin::Plugin;
 use super::validate::validate_scores;
 use crate::telemetry;
+use crate::telemetry::WithSpan;
 use std::time::Instant;
-use tracing::Instrument;
 
 /// The largest paraphrase or chat reply the host accepts from a plugin.
 pub const MAX_OUTPUT_BYTES: usize = 1024 * 1024;
@@ -40,13 +40,13 @@ impl PluginHost {
     ) -> Result<Paraphrased, CallError> {
         let span = call_span(plugin, "text_completion", Some(model));
         let started = Instant::now();
-        let result = self.paraphrase_once(plugin, client, text, model).instrument(span.clone()).await;
+        let result = self.paraphrase_once(plugin, client, text, model).in_span(span.clone()).await;
         self.observe(plugin, started, &result);
         traced(&span, &result, |out| {
-            telemetry::attribute(&span, "gen_ai.response.model", out.model.clone());
+            span.set_attribute("gen_ai.response.model", out.model.clone());
             if telemetry::records_content() {
-                telemetry::attribute(&span, "gen_ai.input.messages", text.to_owned());
-                telemetry::attribute(&span, "gen_ai.output.messages", out.text.clone());
+                span.set_attribute("gen_ai.input.messages", text.to_owned());
+                span.set_attribute("gen_ai.output.messages", out.text.clone());
             }
         });
         result
@@ -112,12 +112,12 @@ impl PluginHost {
     ) -> Result<String, CallError> {
         let span = call_span(plugin, "chat", None);
         let started = Instant::now();
-        let result = self.reply_once(plugin, client, request).instrument(span.clone()).await;
+        let result = self.reply_once(plugin, client, request).in_span(span.clone()).await;
         self.observe(plugin, started, &result);
         traced(&span, &result, |reply| {
             if telemetry::records_content() {
-                telemetry::attribute(&span, "gen_ai.input.messages", request.message.to_owned());
-                telemetry::attribute(&span, "gen_ai.output.messages", reply.clone());
+                span.set_attribute("gen_ai.input.messages", request.message.to_owned());
+                span.set_attribute("gen_ai.output.messages", reply.clone());
             }
         });
         result
@@ -172,7 +172,7 @@ impl PluginHost {
     ) -> Result<Vec<Result<Vec<Score>, PluginError>>, CallError> {
         let span = call_span(plugin, "evaluate", None);
         let started = Instant::now();
-        let result = self.evaluate_once(plugin, client, pairs).instrument(span.clone()).await;
+        let result = self.evaluate_once(plugin, client, pairs).in_span(span.clone()).await;
         self.observe(plugin, started, &result);
         traced(&span, &result, |_| {});
         result

@@ -17,15 +17,22 @@ pub const HOST_CLIENT: &str = "parlance";
 
 /// The span of one plugin call, named as the GenAI conventions name an inference
 /// (`{operation} {model}`), with what is known before it runs.
-pub(super) fn call_span(plugin: &Sandboxed, operation: &'static str, model: Option<&str>) -> tracing::Span {
-    telemetry::trace_span!(
-        "plugin.call",
-        otel.name = %format_args!("{operation} {}", model.unwrap_or(plugin.id())),
-        parlance.plugin.id = plugin.id(),
-        gen_ai.operation.name = operation,
-        gen_ai.provider.name = provider_name(plugin),
-        gen_ai.request.model = model,
-    )
+pub(super) fn call_span(
+    plugin: &Sandboxed,
+    operation: &'static str,
+    model: Option<&str>,
+) -> crate::telemetry::Span {
+    let span = telemetry::trace_span!(
+        format!("{operation} {}", model.unwrap_or(plugin.id())),
+        Internal,
+        "parlance.plugin.id" => plugin.id().to_owned(),
+        "gen_ai.operation.name" => operation,
+        "gen_ai.provider.name" => provider_name(plugin).to_owned(),
+    );
+    if let Some(model) = model {
+        span.set_attribute("gen_ai.request.model", model.to_owned());
+    }
+    span
 }
 
 /// The provider as the GenAI conventions mean it: the protocol a bundled component speaks
@@ -38,13 +45,13 @@ fn provider_name(plugin: &Sandboxed) -> &str {
 }
 
 /// Writes a call's outcome on its span: `error.type` when it failed, else what `ok` adds.
-pub(super) fn traced<R>(span: &tracing::Span, result: &Result<R, CallError>, ok: impl FnOnce(&R)) {
-    if !telemetry::exporting() {
+pub(super) fn traced<R>(span: &crate::telemetry::Span, result: &Result<R, CallError>, ok: impl FnOnce(&R)) {
+    if !span.is_recording() {
         return;
     }
     match result {
         Ok(value) => ok(value),
-        Err(e) => telemetry::attribute(span, "error.type", e.failure.label()),
+        Err(e) => span.set_error(e.failure.label()),
     }
 }
 
@@ -78,11 +85,8 @@ pub(super) async fn new_store(
 ) -> Result<CallStore, CallError> {
     let queued = Instant::now();
     let slots = runtime.capacity.acquire(plugin.id(), &plugin.slots, client).await?;
-    telemetry::attribute(
-        &tracing::Span::current(),
-        "parlance.plugin.queued_ms",
-        queued.elapsed().as_millis() as i64,
-    );
+    crate::telemetry::Span::current()
+        .set_attribute("parlance.plugin.queued_ms", queued.elapsed().as_millis() as i64);
     let state = PluginState::new(plugin.ctx.clone(), plugin.memory.clone(), runtime.capacity.budget.clone())
         .map_err(|e| CallError::new(plugin.id(), CallFailure::NotStarted(format!("{e:#}"))))?;
     let mut store = Store::new(&runtime.engine, state);
@@ -117,11 +121,8 @@ pub(super) fn conclude<R>(
     outcome: Outcome<R>,
 ) -> Result<R, CallError> {
     let state = store.data();
-    telemetry::attribute(
-        &tracing::Span::current(),
-        "parlance.plugin.memory_peak_bytes",
-        state.memory.used_bytes() as i64,
-    );
+    crate::telemetry::Span::current()
+        .set_attribute("parlance.plugin.memory_peak_bytes", state.memory.used_bytes() as i64);
     let stderr = state.stderr.text();
     let mut cause = None;
     let failure = match outcome {

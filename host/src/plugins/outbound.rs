@@ -5,12 +5,12 @@
 //! cause.
 
 use super::spec::HostPattern;
+use crate::telemetry::WithSpan;
 use crate::upstream::{Destination, Failure, Limits, Phase, ResponseBody, Upstream, UpstreamError};
 use bytes::Bytes;
 use http_body_util::BodyExt;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tracing::Instrument;
 use wasmtime_wasi_http::p2::bindings::http::types::{DnsErrorPayload, ErrorCode, TlsAlertReceivedPayload};
 use wasmtime_wasi_http::{
     DEFAULT_FORBIDDEN_HEADERS, Error as HttpError, RequestOptions, WasiBody, WasiHttpHooks,
@@ -253,7 +253,7 @@ impl WasiHttpHooks for OutboundPolicy {
             Ok((response, done))
         }
         // The request may be sent from another task: it belongs to the plugin call that made it.
-        .instrument(tracing::Span::current()))
+        .in_span(crate::telemetry::Span::current()))
     }
 }
 

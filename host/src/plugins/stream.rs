@@ -15,6 +15,7 @@ use super::host::PluginHost;
 use super::instance::{call_span, conclude, invalid, new_store, reported, run};
 use super::outbound::OutboundError;
 use super::plugin::Plugin;
+use crate::telemetry::WithSpan;
 use crate::upstream::{Failure, ResponseBody, UpstreamError, with_causes};
 use bytes::Bytes;
 use futures::FutureExt;
@@ -23,7 +24,6 @@ use http_body_util::BodyExt;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
-use tracing::Instrument;
 
 /// How long the rest of a body is waited for once the upstream has said the reply is complete.
 const AFTER_DONE: std::time::Duration = std::time::Duration::from_millis(500);
@@ -73,7 +73,7 @@ impl PluginHost {
             whole: false,
             started,
             state: State::Open,
-            span: tracing::Span::none(),
+            span: crate::telemetry::Span::none(),
         };
         if !plugin.bound.has_stream() {
             // `reply` counts its own call; a failed one is not a cancelled stream.
@@ -91,7 +91,7 @@ impl PluginHost {
         }
         let span = call_span(plugin, "chat", None);
         stream.span = span.clone();
-        match stream.open(request, generation).instrument(span).await {
+        match stream.open(request, generation).in_span(span).await {
             Ok(()) => Ok(stream),
             Err(e) => {
                 // A stream that never started is one failed call, not a cancelled stream.
@@ -148,7 +148,7 @@ pub struct ReplyStream {
     state: State,
     /// The stream's plugin-call span, open until the stream is dropped: its start, decodes and
     /// upstream request are its children, and the model and usage the upstream reports its attributes.
-    span: tracing::Span,
+    span: crate::telemetry::Span,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -327,7 +327,7 @@ impl ReplyStream {
         let plugin = &self.plugin;
         let mut store = new_store(&self.runtime, plugin, &self.client).await?;
         let outcome =
-            run(plugin, plugin.bound.stream_decode(&mut store, events)).instrument(self.span.clone()).await;
+            run(plugin, plugin.bound.stream_decode(&mut store, events)).in_span(self.span.clone()).await;
         conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))
     }
 
@@ -354,7 +354,7 @@ impl ReplyStream {
                 return Ok(None);
             }
             StreamPart::Model(model) => {
-                crate::telemetry::attribute(&self.span, "gen_ai.response.model", model.clone());
+                self.span.set_attribute("gen_ai.response.model", model.clone());
             }
             StreamPart::Usage(usage) => {
                 // Only what the upstream reported: an unknown count is left out, never written as zero.
@@ -364,7 +364,7 @@ impl ReplyStream {
                 ];
                 for (key, count) in counts {
                     if let Some(count) = count {
-                        crate::telemetry::attribute(&self.span, key, i64::from(count));
+                        self.span.set_attribute(key, i64::from(count));
                     }
                 }
             }
@@ -424,7 +424,7 @@ impl ReplyStream {
             return;
         }
         if let Err(e) = outcome {
-            crate::telemetry::attribute(&self.span, "error.type", e.failure.label());
+            self.span.set_error(e.failure.label());
         }
         if let Some(observer) = &self.observer {
             observer.call_ended(self.plugin.id(), outcome, self.started.elapsed());

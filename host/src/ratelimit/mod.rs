@@ -15,6 +15,7 @@ pub use verdict::{Admitted, Refused};
 
 use crate::plugins::spec::PluginSpec;
 use crate::redis_link::RedisLink;
+use crate::telemetry::WithSpan;
 use governor::clock::{Clock, DefaultClock};
 use governor::middleware::StateInformationMiddleware;
 use governor::state::keyed::DefaultKeyedStateStore;
@@ -23,7 +24,6 @@ use std::collections::HashMap;
 use std::num::NonZeroU32;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use tracing::Instrument;
 
 /// How often the state of clients whose quota is full again is dropped, so that a process that has
 /// seen many clients does not keep them all.
@@ -184,15 +184,12 @@ impl RateLimits {
     /// Spends one call of `client`'s quota for `provider`, or says how long to wait. `Ok(None)` for a
     /// provider without a limit, whose calls carry no quota headers.
     pub async fn check(&self, client: &str, provider: &str) -> Result<Option<Admitted>, Refused> {
-        let span = crate::telemetry::trace_span!("rate_limit", parlance.provider = provider);
-        let decision = self.decide(client, provider).instrument(span.clone()).await;
-        crate::telemetry::attribute(&span, "parlance.rate_limit.admitted", decision.is_ok());
+        let span =
+            crate::telemetry::trace_span!("rate_limit", Internal, "parlance.provider" => provider.to_owned());
+        let decision = self.decide(client, provider).in_span(span.clone()).await;
+        span.set_attribute("parlance.rate_limit.admitted", decision.is_ok());
         if let Err(refused) = &decision {
-            crate::telemetry::attribute(
-                &span,
-                "parlance.rate_limit.retry_after_ms",
-                refused.retry_after.as_millis() as i64,
-            );
+            span.set_attribute("parlance.rate_limit.retry_after_ms", refused.retry_after.as_millis() as i64);
         }
         decision
     }
@@ -227,7 +224,7 @@ impl RateLimits {
     /// Waits until `client` may call `provider`, then spends the call: how the CLI and the job runner
     /// pace themselves under the limit instead of failing. Returns how long it waited.
     pub async fn wait(&self, client: &str, provider: &str) -> Duration {
-        let span = crate::telemetry::trace_span!("rate_limit.wait", parlance.provider = provider);
+        let span = crate::telemetry::trace_span!("rate_limit.wait", Internal, "parlance.provider" => provider.to_owned());
         let waited = async {
             let mut waited = Duration::ZERO;
             loop {
@@ -240,9 +237,9 @@ impl RateLimits {
                 }
             }
         }
-        .instrument(span.clone())
+        .in_span(span.clone())
         .await;
-        crate::telemetry::attribute(&span, "parlance.rate_limit.waited_ms", waited.as_millis() as i64);
+        span.set_attribute("parlance.rate_limit.waited_ms", waited.as_millis() as i64);
         waited
     }
 

@@ -44,6 +44,9 @@ pub struct NewJob {
     /// What the job asks of several candidates per text, as JSON the paraphrase service wrote;
     /// `None` for one paraphrase per text.
     pub selection: Option<String>,
+    /// The W3C `traceparent` of the request that created the job, when its trace was kept: each
+    /// item's trace links to it.
+    pub traceparent: Option<String>,
     /// Milliseconds since the Unix epoch.
     pub created_at: i64,
 }
@@ -164,6 +167,8 @@ pub struct ClaimedItem {
     pub skip_cache: bool,
     /// As [`NewJob::selection`].
     pub selection: Option<String>,
+    /// As [`NewJob::traceparent`].
+    pub traceparent: Option<String>,
 }
 
 /// What cancelling did.

@@ -24,10 +24,10 @@ pub use keys::{ApiKey, KeyRecord};
 pub use model::{Durability, Imported, Location, Recent, StoreError, Trouble, UserMetadata};
 pub use settings::StoreConfig;
 
+use crate::telemetry::WithSpan;
 use bytes::Bytes;
 use std::path::Path;
 use std::sync::Arc;
-use tracing::Instrument;
 
 /// How bad a failure is, whichever backend it came from.
 impl StoreError {
@@ -217,15 +217,14 @@ impl DialogStore {
         work: impl Future<Output = Result<T, StoreError>>,
     ) -> Result<T, StoreError> {
         let span = crate::telemetry::trace_span!(
-            "store",
-            otel.name = %format_args!("{operation} {}", self.system),
-            otel.kind = "client",
-            db.system.name = self.system,
-            db.operation.name = operation,
+            format!("{operation} {}", self.system),
+            Client,
+            "db.system.name" => self.system,
+            "db.operation.name" => operation,
         );
-        let result = work.instrument(span.clone()).await;
+        let result = work.in_span(span.clone()).await;
         if let Err(e) = &result {
-            crate::telemetry::attribute(&span, "error.type", format!("{:?}", e.trouble()));
+            span.set_error(format!("{:?}", e.trouble()));
         }
         result
     }

@@ -1,77 +1,103 @@
-//! The way out of finished spans: a bounded queue that a span joins under a short lock, one thread
-//! that sends it to the collector in batches over OTLP/HTTP (protobuf), and the count of the spans
-//! that never got there.
+//! The way out of finished spans: each written for the collector (`otlp.rs`) on the thread that
+//! ended it, a bounded queue of such batches that a span joins under a short lock, one thread that
+//! sends them to the collector, and the count of the spans that never got there.
 //!
-//! The SDK's own batch processor wakes its thread for every span it is handed; on a busy server
-//! that is two context switches per span, more than the span costs to make. Here a span only
-//! takes a lock and joins a vector, and the thread is woken once per batch (or when the delay has
-//! passed), so a request pays for its spans and nothing else.
+//! The SDK's batch processor wakes its thread for every span it is handed; on a busy server that is
+//! two context switches per span, more than the span costs to make. Here the thread is woken once per
+//! batch (or when the delay has passed). A span is encoded where it ends, so its memory is freed on
+//! the thread that allocated it (across threads, the allocator's frees cost more than the encoding),
+//! and the export thread only sends bytes.
 
 use super::TelemetryConfig;
-use opentelemetry_sdk::Resource;
-use opentelemetry_sdk::error::{OTelSdkError, OTelSdkResult};
-use opentelemetry_sdk::trace::{Sampler, SdkTracerProvider, SpanData, SpanExporter, SpanProcessor};
+use super::otlp::{Encoded, Finished, Sink};
+use opentelemetry::KeyValue;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
-use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// The provider exporting to the configured collector; `None` when none is configured, or
-/// `OTEL_SDK_DISABLED` or `OTEL_TRACES_EXPORTER=none` turn traces off. The provider keeps every span
-/// it is given: only the start of a trace asks the sampler (`start_trace`).
-pub(super) fn provider(config: &TelemetryConfig) -> Result<Option<SdkTracerProvider>, String> {
-    use opentelemetry_otlp::{Protocol, WithExportConfig, WithHttpConfig};
-    let signal_endpoint = variable("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
-    let disabled = variable("OTEL_SDK_DISABLED").is_some_and(|v| v.eq_ignore_ascii_case("true"))
-        || variable("OTEL_TRACES_EXPORTER").is_some_and(|v| v.eq_ignore_ascii_case("none"));
-    if disabled || (config.endpoint.is_none() && signal_endpoint.is_none()) {
-        return Ok(None);
+/// Where finished spans go; set once, by [`start`].
+static BATCHES: OnceLock<Batches> = OnceLock::new();
+
+/// Starts the export to the configured collector. `false` when none is configured, or
+/// `OTEL_SDK_DISABLED` or `OTEL_TRACES_EXPORTER=none` turn traces off.
+pub(super) fn start(config: &TelemetryConfig) -> Result<bool, String> {
+    let traces_endpoint = config.variable("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
+    let disabled = config.variable("OTEL_SDK_DISABLED").is_some_and(|v| v.eq_ignore_ascii_case("true"))
+        || config.variable("OTEL_TRACES_EXPORTER").is_some_and(|v| v.eq_ignore_ascii_case("none"));
+    if disabled || (config.endpoint.is_none() && traces_endpoint.is_none()) {
+        return Ok(false);
     }
-    let collector =
-        Collector::new(export_timeout()).map_err(|e| format!("cannot start the export runtime: {e}"))?;
-    let mut builder = opentelemetry_otlp::SpanExporter::builder()
-        .with_http()
-        .with_protocol(Protocol::HttpBinary)
-        .with_http_client(collector.clone());
-    // The traces' own variable wins, as the specification says; the crate reads it when no endpoint
-    // is given here. The base URL, from `[telemetry]` or `.env` as well as the process, is ours to join.
-    if let (None, Some(base)) = (&signal_endpoint, &config.endpoint) {
-        builder = builder.with_endpoint(format!("{}/v1/traces", base.trim_end_matches('/')));
-    }
-    let exporter = builder.build().map_err(|e| e.to_string())?;
-    let batches = Batches::start(exporter, collector, BatchSettings::from_env(config.max_queue_spans))
+    let otlp = super::otlp::Otlp::new(config, &resource(config), export_timeout(config))?;
+    let batches = Batches::start(otlp, BatchSettings::from(config))
         .map_err(|e| format!("cannot start the export thread: {e}"))?;
-    let mut resource = Resource::builder();
-    let named = variable("OTEL_SERVICE_NAME").is_some()
-        || variable("OTEL_RESOURCE_ATTRIBUTES").is_some_and(|a| a.contains("service.name="));
-    if !named {
-        resource = resource.with_service_name("parlance");
-    }
-    Ok(Some(
-        SdkTracerProvider::builder()
-            .with_sampler(Sampler::AlwaysOn)
-            .with_span_processor(batches)
-            .with_resource(resource.build())
-            .build(),
-    ))
+    Ok(BATCHES.set(batches).is_ok())
 }
 
-fn variable(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+/// What the spans come from: `OTEL_RESOURCE_ATTRIBUTES`, `service.name` from `OTEL_SERVICE_NAME` or
+/// those attributes or else `parlance`, and what made the spans (`telemetry.sdk.*`). A list that
+/// cannot be read is left out whole, as the specification asks, with a warning.
+fn resource(config: &TelemetryConfig) -> Vec<KeyValue> {
+    let mut attributes: Vec<KeyValue> =
+        match config.variable("OTEL_RESOURCE_ATTRIBUTES").map(super::otlp::pairs) {
+            Some(Ok(pairs)) => pairs.into_iter().map(|(key, value)| KeyValue::new(key, value)).collect(),
+            Some(Err(e)) => {
+                tracing::warn!("OTEL_RESOURCE_ATTRIBUTES is left out: {e}");
+                Vec::new()
+            }
+            None => Vec::new(),
+        };
+    let service = config.variable("OTEL_SERVICE_NAME").map(str::to_owned).or_else(|| {
+        attributes.iter().find(|kv| kv.key.as_str() == "service.name").map(|kv| kv.value.to_string())
+    });
+    attributes.retain(|kv| kv.key.as_str() != "service.name");
+    attributes.push(KeyValue::new("service.name", service.unwrap_or_else(|| "parlance".into())));
+    attributes.push(KeyValue::new("service.version", env!("CARGO_PKG_VERSION")));
+    attributes.push(KeyValue::new("telemetry.sdk.name", "parlance"));
+    attributes.push(KeyValue::new("telemetry.sdk.language", "rust"));
+    attributes.push(KeyValue::new("telemetry.sdk.version", env!("CARGO_PKG_VERSION")));
+    attributes
+}
+
+thread_local! {
+    /// One span's message while it is written, on the thread that ended it.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Queues a finished span for export, written for the collector right here: the span's memory is
+/// freed on the thread that allocated it, and the export thread only has batches to send.
+pub(super) fn finished(span: Finished) {
+    if let Some(batches) = BATCHES.get() {
+        // A thread being torn down has no scratch left: its span is dropped.
+        let _ = SCRATCH.try_with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            scratch.clear();
+            super::otlp::span(&mut scratch, &span);
+            drop(span);
+            batches.push(&scratch);
+        });
+    }
+}
+
+/// Exports what is left in the queue, within a few seconds.
+pub(super) fn shutdown() {
+    if let Some(batches) = BATCHES.get() {
+        batches.shutdown(Duration::from_secs(3));
+    }
 }
 
 /// A variable of a whole number, or `default` when it is unset or not one.
-fn number(name: &str, default: u64) -> u64 {
-    variable(name).and_then(|v| v.trim().parse().ok()).unwrap_or(default)
+fn number(config: &TelemetryConfig, name: &str, default: u64) -> u64 {
+    config.variable(name).and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 /// How long one export may take: `OTEL_EXPORTER_OTLP_TRACES_TIMEOUT`, else `OTEL_EXPORTER_OTLP_TIMEOUT`
 /// (milliseconds), else the specification's 10 s.
-fn export_timeout() -> Duration {
-    let general = number("OTEL_EXPORTER_OTLP_TIMEOUT", 10_000);
-    Duration::from_millis(number("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", general))
+fn export_timeout(config: &TelemetryConfig) -> Duration {
+    let general = number(config, "OTEL_EXPORTER_OTLP_TIMEOUT", 10_000);
+    Duration::from_millis(number(config, "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", general))
 }
 
 /// The batching the specification's `OTEL_BSP_*` variables describe.
@@ -83,19 +109,16 @@ struct BatchSettings {
     batch: usize,
     /// The longest a span waits for its batch (`OTEL_BSP_SCHEDULE_DELAY`, 5 s).
     delay: Duration,
-    /// The longest a flush waits for the export thread (`OTEL_BSP_EXPORT_TIMEOUT`, 30 s).
-    flush_timeout: Duration,
 }
 
-impl BatchSettings {
-    fn from_env(capacity: usize) -> BatchSettings {
-        let capacity = capacity.max(1);
-        let batch = (number("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", 512) as usize).clamp(1, capacity);
+impl From<&TelemetryConfig> for BatchSettings {
+    fn from(config: &TelemetryConfig) -> BatchSettings {
+        let capacity = config.max_queue_spans.max(1);
+        let batch = (number(config, "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", 512) as usize).clamp(1, capacity);
         BatchSettings {
             capacity,
             batch,
-            delay: Duration::from_millis(number("OTEL_BSP_SCHEDULE_DELAY", 5_000)),
-            flush_timeout: Duration::from_millis(number("OTEL_BSP_EXPORT_TIMEOUT", 30_000)),
+            delay: Duration::from_millis(number(config, "OTEL_BSP_SCHEDULE_DELAY", 5_000)),
         }
     }
 }
@@ -131,10 +154,10 @@ fn dropped(reason: &'static str, count: usize) {
 /// What the export thread and the spans' makers share.
 #[derive(Debug, Default)]
 struct Queue {
-    spans: Vec<SpanData>,
-    /// Flushes asked for, and done: a flush waits until the second reaches its number.
-    flushes_asked: u64,
-    flushes_done: u64,
+    /// Full batches, then the one being filled.
+    batches: std::collections::VecDeque<Encoded>,
+    /// The spans of all of them.
+    spans: usize,
     closing: bool,
     /// The export thread has ended (having sent what was left, unless its exporter panicked).
     closed: bool,
@@ -143,10 +166,10 @@ struct Queue {
 #[derive(Debug)]
 struct Shared {
     queue: Mutex<Queue>,
-    /// Wakes the export thread: a batch is full, a flush is asked for, or the process is closing.
+    /// Wakes the export thread: a batch is full, or the process is closing.
     wake: Condvar,
-    /// Wakes the callers of a flush.
-    flushed: Condvar,
+    /// Wakes a shutdown waiting for the export thread's end.
+    closed: Condvar,
     settings: BatchSettings,
 }
 
@@ -177,82 +200,64 @@ impl Shared {
     }
 }
 
-/// The span processor: see the module's documentation.
+/// The queue and its export thread: see the module's documentation.
 #[derive(Debug)]
-struct Batches<E> {
+struct Batches {
     shared: Arc<Shared>,
-    /// The export thread uses it; the provider gives it its resource once, when it is built.
-    exporter: Arc<Mutex<E>>,
     thread: Mutex<Option<JoinHandle<()>>>,
 }
 
-impl<E: SpanExporter + 'static> Batches<E> {
-    fn start(exporter: E, collector: Collector, settings: BatchSettings) -> std::io::Result<Batches<E>> {
+impl Batches {
+    fn start(sink: impl Sink, settings: BatchSettings) -> std::io::Result<Batches> {
         let shared = Arc::new(Shared {
             queue: Mutex::new(Queue::default()),
             wake: Condvar::new(),
-            flushed: Condvar::new(),
+            closed: Condvar::new(),
             settings,
         });
-        let exporter = Arc::new(Mutex::new(exporter));
-        let worker =
-            Exporter { shared: shared.clone(), exporter: exporter.clone(), collector, failing: false };
+        let worker = Exporter { shared: shared.clone(), sink, failing: false };
         let thread = std::thread::Builder::new().name("otlp-batches".into()).spawn(move || worker.run())?;
-        Ok(Batches { shared, exporter, thread: Mutex::new(Some(thread)) })
+        Ok(Batches { shared, thread: Mutex::new(Some(thread)) })
     }
-}
 
-impl<E: SpanExporter + 'static> SpanProcessor for Batches<E> {
-    fn on_start(&self, _span: &mut opentelemetry_sdk::trace::Span, _cx: &opentelemetry::Context) {}
-
-    fn on_end(&self, span: SpanData) {
+    /// Queues an encoded span, or drops and counts it when the queue is full or closing; never waits.
+    fn push(&self, span: &[u8]) {
         let settings = &self.shared.settings;
         let mut queue = self.shared.lock();
-        if queue.closing || queue.spans.len() >= settings.capacity {
+        if queue.closing || queue.spans >= settings.capacity {
             drop(queue);
             dropped("queue_full", 1);
             return;
         }
-        queue.spans.push(span);
-        if queue.spans.len() == settings.batch {
+        queue.spans += 1;
+        if queue.batches.back().is_none_or(|last| last.spans >= settings.batch) {
+            queue.batches.push_back(Encoded::default());
+        }
+        let last = queue.batches.back_mut().expect("a batch is being filled");
+        super::otlp::span_field(&mut last.bytes, span);
+        last.spans += 1;
+        if last.spans == settings.batch {
             self.shared.wake.notify_one();
         }
     }
 
-    fn force_flush(&self) -> OTelSdkResult {
-        let mut queue = self.shared.lock();
-        queue.flushes_asked += 1;
-        let asked = queue.flushes_asked;
-        self.shared.wake.notify_one();
-        let timeout = self.shared.settings.flush_timeout;
-        let flushed = |q: &Queue| q.flushes_done >= asked || q.closing;
-        let (queue, done) =
-            self.shared.wait_until(&self.shared.flushed, queue, Instant::now() + timeout, flushed);
-        drop(queue);
-        if done { Ok(()) } else { Err(OTelSdkError::Timeout(timeout)) }
-    }
-
-    fn shutdown_with_timeout(&self, timeout: Duration) -> OTelSdkResult {
+    /// Sends what is left and ends the thread, waiting at most `timeout`; whether it ended.
+    fn shutdown(&self, timeout: Duration) -> bool {
         self.shared.lock().closing = true;
         self.shared.wake.notify_one();
         let Some(thread) = unpoisoned(&self.thread).take() else {
-            return Err(OTelSdkError::AlreadyShutdown);
+            return true;
         };
         // The thread sends what is left, within one export's timeout; past `timeout` it is left to
         // finish on its own while the process exits.
         let queue = self.shared.lock();
         let (queue, closed) =
-            self.shared.wait_until(&self.shared.flushed, queue, Instant::now() + timeout, |q| q.closed);
+            self.shared.wait_until(&self.shared.closed, queue, Instant::now() + timeout, |q| q.closed);
         drop(queue);
-        if !closed {
-            return Err(OTelSdkError::Timeout(timeout));
+        if closed {
+            let _ = thread.join();
         }
-        let _ = thread.join();
-        Ok(())
-    }
-
-    fn set_resource(&mut self, resource: &Resource) {
-        unpoisoned(&self.exporter).set_resource(resource);
+        closed
     }
 }
 
@@ -263,48 +268,40 @@ struct Closed(Arc<Shared>);
 impl Drop for Closed {
     fn drop(&mut self) {
         self.0.lock().closed = true;
-        self.0.flushed.notify_all();
+        self.0.closed.notify_all();
     }
 }
 
 /// The export thread's side.
-struct Exporter<E> {
+struct Exporter<S> {
     shared: Arc<Shared>,
-    exporter: Arc<Mutex<E>>,
-    collector: Collector,
+    sink: S,
     /// Whether the last export failed: a failure is logged when exports start failing and when they
     /// work again, not once per batch.
     failing: bool,
 }
 
-impl<E: SpanExporter> Exporter<E> {
+impl<S: Sink> Exporter<S> {
     fn run(mut self) {
         let _closed = Closed(self.shared.clone());
         let settings = self.shared.settings;
         loop {
-            let (batch, flush, closing) = {
-                // A full batch, a flush, the shutdown, or the delay: whichever comes first.
+            let (batch, closing) = {
+                // A full batch, the shutdown, or the delay: whichever comes first.
                 let due = Instant::now() + settings.delay;
-                let woken = |q: &Queue| {
-                    q.spans.len() >= settings.batch || q.flushes_done < q.flushes_asked || q.closing
-                };
+                let woken = |q: &Queue| q.spans >= settings.batch || q.closing;
                 let (mut queue, _) =
                     self.shared.wait_until(&self.shared.wake, self.shared.lock(), due, woken);
-                let take = queue.spans.len().min(settings.batch);
-                let batch: Vec<SpanData> = queue.spans.drain(..take).collect();
-                let flush = (queue.flushes_done < queue.flushes_asked).then_some(queue.flushes_asked);
-                (batch, flush, queue.closing)
+                let batch = queue.batches.pop_front();
+                queue.spans -= batch.as_ref().map_or(0, |b| b.spans);
+                (batch, queue.closing)
             };
-            if !batch.is_empty() {
+            if let Some(batch) = batch {
                 self.export(batch);
             }
-            let rest = self.shared.lock().spans.len();
-            if rest > 0 && (flush.is_some() || closing || rest >= settings.batch) {
+            let rest = self.shared.lock().spans;
+            if rest > 0 && (closing || rest >= settings.batch) {
                 continue;
-            }
-            if let Some(asked) = flush {
-                self.shared.lock().flushes_done = asked;
-                self.shared.flushed.notify_all();
             }
             if closing {
                 return;
@@ -312,19 +309,15 @@ impl<E: SpanExporter> Exporter<E> {
         }
     }
 
-    fn export(&mut self, batch: Vec<SpanData>) {
-        let count = batch.len();
-        let exporter = unpoisoned(&self.exporter);
-        let result = self.collector.runtime.block_on(exporter.export(batch));
-        drop(exporter);
-        match result {
+    fn export(&mut self, batch: Encoded) {
+        match self.sink.send(&batch) {
             Ok(()) => {
                 if std::mem::take(&mut self.failing) {
                     tracing::info!("the trace collector accepts spans again");
                 }
             }
             Err(e) => {
-                dropped("export_failed", count);
+                dropped("export_failed", batch.spans);
                 if !std::mem::replace(&mut self.failing, true) {
                     tracing::warn!("cannot export spans to the trace collector (they are dropped): {e}");
                 }
@@ -333,59 +326,11 @@ impl<E: SpanExporter> Exporter<E> {
     }
 }
 
-/// The largest answer read from the collector (it answers with a short status message).
-const MAX_COLLECTOR_ANSWER: usize = 64 * 1024;
-
-/// The exporter's HTTP client: hyper, which the host already speaks, on a one-thread runtime of its
-/// own, so that exports run the same whoever calls them.
-#[derive(Clone, Debug)]
-struct Collector {
-    runtime: Arc<tokio::runtime::Runtime>,
-    client: hyper_util::client::legacy::Client<
-        hyper_util::client::legacy::connect::HttpConnector,
-        http_body_util::Full<bytes::Bytes>,
-    >,
-    timeout: Duration,
-}
-
-impl Collector {
-    fn new(timeout: Duration) -> std::io::Result<Collector> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .thread_name("otlp-export")
-            .enable_all()
-            .build()?;
-        let client = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
-            .pool_timer(hyper_util::rt::TokioTimer::new())
-            .build_http();
-        Ok(Collector { runtime: Arc::new(runtime), client, timeout })
-    }
-}
-
-#[async_trait::async_trait]
-impl opentelemetry_http::HttpClient for Collector {
-    async fn send_bytes(
-        &self,
-        request: http::Request<bytes::Bytes>,
-    ) -> Result<http::Response<bytes::Bytes>, opentelemetry_http::HttpError> {
-        use http_body_util::BodyExt;
-        let (client, timeout) = (self.client.clone(), self.timeout);
-        let exchange = async move {
-            let response = client.request(request.map(http_body_util::Full::new)).await?;
-            let (head, body) = response.into_parts();
-            let body = http_body_util::Limited::new(body, MAX_COLLECTOR_ANSWER).collect().await?.to_bytes();
-            Ok::<_, opentelemetry_http::HttpError>(http::Response::from_parts(head, body))
-        };
-        // The timer is made inside the task: only the export runtime has one.
-        let answer = self.runtime.spawn(async move { tokio::time::timeout(timeout, exchange).await }).await?;
-        answer.map_err(|_| format!("the collector did not answer within {} ms", timeout.as_millis()))?
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use opentelemetry::trace::{Span as _, Tracer as _, TracerProvider as _};
+    use opentelemetry::trace::{SpanContext, SpanId, SpanKind, Status, TraceFlags, TraceId, TraceState};
+    use std::time::SystemTime;
 
     /// An exporter that records the size of each batch, and can be held shut so the queue fills.
     #[derive(Debug, Clone, Default)]
@@ -415,14 +360,14 @@ mod tests {
         }
     }
 
-    impl SpanExporter for Recorder {
-        async fn export(&self, batch: Vec<SpanData>) -> OTelSdkResult {
+    impl Sink for Recorder {
+        fn send(&mut self, batch: &Encoded) -> Result<(), String> {
             let (lock, open) = &*self.shut;
             let mut shut = lock.lock().unwrap();
             while *shut {
                 shut = open.wait(shut).unwrap();
             }
-            self.batches.lock().unwrap().push(batch.len());
+            self.batches.lock().unwrap().push(batch.spans);
             Ok(())
         }
     }
@@ -432,27 +377,44 @@ mod tests {
     }
 
     #[test]
-    fn spans_leave_in_full_batches_a_flush_takes_the_rest_and_a_full_queue_drops_and_counts() {
+    fn spans_leave_in_full_batches_a_full_queue_drops_and_counts_and_the_shutdown_sends_the_rest() {
         let recorder = Recorder::default();
-        // A delay longer than the test: only a full batch, a flush or the shutdown sends spans.
-        let settings = BatchSettings {
-            capacity: 4,
-            batch: 2,
-            delay: Duration::from_secs(3600),
-            flush_timeout: Duration::from_secs(10),
+        // A delay longer than the test: only a full batch or the shutdown sends spans.
+        let settings = BatchSettings { capacity: 4, batch: 2, delay: Duration::from_secs(3600) };
+        let batches = Batches::start(recorder.clone(), settings).unwrap();
+        let span = |name: &'static str| {
+            let context = SpanContext::new(
+                TraceId::from(1),
+                SpanId::from(2),
+                TraceFlags::SAMPLED,
+                false,
+                TraceState::NONE,
+            );
+            let mut encoded = Vec::new();
+            super::super::otlp::span(
+                &mut encoded,
+                &Finished {
+                    context,
+                    parent: SpanId::INVALID,
+                    parent_is_remote: false,
+                    kind: SpanKind::Internal,
+                    name: name.into(),
+                    start: SystemTime::now(),
+                    end: SystemTime::now(),
+                    attributes: Vec::new(),
+                    links: Vec::new(),
+                    status: Status::Unset,
+                },
+            );
+            batches.push(&encoded);
         };
-        let collector = Collector::new(Duration::from_secs(1)).unwrap();
-        let batches = Batches::start(recorder.clone(), collector, settings).unwrap();
-        let provider = SdkTracerProvider::builder().with_span_processor(batches).build();
-        let tracer = provider.tracer("test");
-        let span = |name: &'static str| tracer.start(name).end();
 
         span("a");
         span("b");
         assert_eq!(recorder.wait_for(2), [2], "a full batch leaves at once");
         span("c");
-        provider.force_flush().unwrap();
-        assert_eq!(recorder.batches(), [2, 1], "a flush sends a partial batch");
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(recorder.batches(), [2], "a partial batch waits for the delay");
 
         // The collector stalls: the thread holds one batch, the queue fills to its capacity, and
         // the spans past it are dropped and counted, without blocking whoever made them.
@@ -463,10 +425,11 @@ mod tests {
         }
         assert!(queue_full() - dropped_before >= 2, "spans past the capacity are counted as dropped");
         recorder.hold(false);
-        provider.shutdown().unwrap();
+        assert!(batches.shutdown(Duration::from_secs(10)));
         let batches = recorder.batches();
         let sent: usize = batches.iter().sum();
-        assert!((3 + 4..=3 + 6).contains(&sent), "the queue's spans are sent at shutdown: {batches:?}");
+        // a and b, then the queue's capacity, and the batch the thread may have held out of it.
+        assert!((2 + 4..=2 + 4 + 2).contains(&sent), "the queue's spans are sent at shutdown: {batches:?}");
         assert!(batches.iter().all(|&b| b <= 2), "no batch is larger than its size: {batches:?}");
     }
 }

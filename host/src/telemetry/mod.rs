@@ -1,37 +1,33 @@
 //! Logging and traces: the `[logging]` section, and `tracing` to stderr at `LOG_LEVEL` (the seed's
 //! names, INFO by default), or debug with `--verbose`; `RUST_LOG`, when set, takes precedence for
 //! fine-grained filters. Colours only when stderr is a terminal. The `[telemetry]` section: with an
-//! OTLP endpoint, the spans of target [`TARGET`] are exported over OTLP (HTTP/protobuf) through a
-//! bounded queue whose drops `/metrics` counts; the W3C trace context is read from requests and written
-//! into every outbound one. Without an endpoint those spans are disabled at their call sites.
+//! OTLP endpoint, the spans of kept traces (`span.rs`) are exported over OTLP (HTTP/protobuf) through
+//! a bounded queue whose drops `/metrics` counts; the W3C trace context is read from requests and
+//! written into every outbound one.
 //!
 //! Sampling is decided once per trace, where the trace starts ([`root_span!`]: a request, a job
 //! item), by the configured sampler (`OTEL_TRACES_SAMPLER`); the spans inside a trace
 //! ([`trace_span!`]) exist only in a kept one, so a dropped trace costs one decision and no span.
 
 mod export;
+mod otlp;
+mod span;
 pub use export::{DropLabels, SPANS_DROPPED};
+pub use span::{InSpan, Span, WithSpan, in_kept_trace};
 
 use crate::config::{Kind, Section, Setting};
 use opentelemetry::propagation::TextMapPropagator;
-use opentelemetry::trace::{SpanKind, TraceContextExt as _, TracerProvider as _};
+use opentelemetry::trace::{SpanKind, TraceContextExt as _, TraceId};
 use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::{
-    IdGenerator as _, RandomIdGenerator, SamplingDecision, SdkTracerProvider, ShouldSample,
+    IdGenerator as _, RandomIdGenerator, Sampler, SamplingDecision, ShouldSample,
 };
 use std::io::IsTerminal;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
-use tracing_opentelemetry::OpenTelemetrySpanExt;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
-
-/// The target of every span meant for the trace back-end (route, cache, rate limit, plugin call,
-/// outbound request, store operation, job item). Only the exporting layer listens to it, so the
-/// log never shows these spans, and with tracing off their call sites are disabled once and for all.
-pub const TARGET: &str = "parlance::trace";
 
 /// The seed's level names (Python's, with WARNING and CRITICAL) and tracing's.
 const LEVELS: &[&str] = &["TRACE", "DEBUG", "INFO", "WARN", "WARNING", "ERROR", "CRITICAL"];
@@ -64,12 +60,12 @@ impl Section for LoggingConfig {
     }
 }
 
-/// `[telemetry]`: where traces go. The rest of OpenTelemetry's standard variables are read from the
-/// process environment, as their specification says: `OTEL_SERVICE_NAME`, `OTEL_TRACES_SAMPLER` and
-/// `OTEL_TRACES_SAMPLER_ARG`, `OTEL_EXPORTER_OTLP_HEADERS` and `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` by
-/// the OpenTelemetry crates, `OTEL_EXPORTER_OTLP_TIMEOUT` (and its `TRACES_` form) and `OTEL_BSP_*` by
-/// `export.rs`.
-#[derive(Clone, Debug)]
+/// `[telemetry]`: where traces go. OpenTelemetry's other standard variables (`OTEL_SERVICE_NAME`,
+/// `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_TRACES_SAMPLER` and `_ARG`, `OTEL_EXPORTER_OTLP_HEADERS`,
+/// `_TIMEOUT` and their `TRACES_` forms, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `OTEL_BSP_*`,
+/// `OTEL_SDK_DISABLED`, `OTEL_TRACES_EXPORTER`) are read as their specification says, from the process
+/// or from `.env` like every other variable ([`TelemetryConfig::with_standard_variables`]).
+#[derive(Clone, Debug, PartialEq)]
 pub struct TelemetryConfig {
     /// The collector's base URL; `/v1/traces` is appended.
     pub endpoint: Option<String>,
@@ -77,11 +73,47 @@ pub struct TelemetryConfig {
     pub max_queue_spans: usize,
     /// Prompts and replies as span attributes, for an operator who wants them there.
     pub record_content: bool,
+    /// The `OTEL_*` variables.
+    pub standard: StandardVariables,
+}
+
+/// OpenTelemetry's `OTEL_*` variables, by name. Their values stay out of `Debug`: the exporter's
+/// headers usually carry the collector's key.
+#[derive(Clone, Default, PartialEq)]
+pub struct StandardVariables(std::collections::BTreeMap<String, String>);
+
+impl std::fmt::Debug for StandardVariables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.0.keys()).finish()
+    }
+}
+
+impl TelemetryConfig {
+    /// Takes the `OTEL_*` variables of `env` (the process's, then `.env`'s).
+    pub fn with_standard_variables(mut self, env: &crate::config::Env) -> TelemetryConfig {
+        self.standard = StandardVariables(
+            env.iter()
+                .filter(|(name, _)| name.starts_with("OTEL_"))
+                .map(|(name, value)| (name.to_owned(), value.to_owned()))
+                .collect(),
+        );
+        self
+    }
+
+    /// A standard variable's value; an empty one counts as unset.
+    pub(crate) fn variable(&self, name: &str) -> Option<&str> {
+        self.standard.0.get(name).map(|v| v.trim()).filter(|v| !v.is_empty())
+    }
 }
 
 impl Default for TelemetryConfig {
     fn default() -> Self {
-        TelemetryConfig { endpoint: None, max_queue_spans: 2048, record_content: false }
+        TelemetryConfig {
+            endpoint: None,
+            max_queue_spans: 2048,
+            record_content: false,
+            standard: StandardVariables::default(),
+        }
     }
 }
 
@@ -128,15 +160,14 @@ pub fn filter_for(level: &str) -> &'static str {
     }
 }
 
-/// Lowers the log to warnings and errors, when the level came from `LOG_LEVEL` (not `--verbose` or
+/// Sets the log's level (a tracing filter's), when it came from `LOG_LEVEL` (not `--verbose` or
 /// `RUST_LOG`, which ask for more on purpose); set by [`init`].
-static QUIET: OnceLock<Box<dyn Fn() + Send + Sync>> = OnceLock::new();
+static LEVEL: OnceLock<SetLevel> = OnceLock::new();
+type SetLevel = Box<dyn Fn(&str) + Send + Sync>;
 
-/// The exporting provider, kept for [`shutdown`].
-static PROVIDER: OnceLock<SdkTracerProvider> = OnceLock::new();
 static EXPORTING: AtomicBool = AtomicBool::new(false);
 /// The configured sampler, asked once per trace by [`root_span!`].
-static SAMPLER: OnceLock<Box<dyn ShouldSample>> = OnceLock::new();
+static SAMPLER: OnceLock<Sampler> = OnceLock::new();
 static RECORD_CONTENT: AtomicBool = AtomicBool::new(false);
 
 /// Sets up the log and, when `telemetry` names a collector, the trace export. A collector that cannot
@@ -156,51 +187,60 @@ pub fn init(level: &str, telemetry: &TelemetryConfig, verbose: bool) {
         .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)
         .with_filter(filter);
-    // Read before the provider is built: the provider itself keeps every span it is given, since
-    // only the start of a trace asks the sampler.
-    let sampler = opentelemetry_sdk::trace::Config::default().sampler;
-    let (provider, problem) = match export::provider(telemetry) {
-        Ok(provider) => (provider, None),
-        Err(problem) => (None, Some(problem)),
-    };
-    let traces = provider.as_ref().map(|provider| {
-        tracing_opentelemetry::layer()
-            .with_tracer(provider.tracer("parlance"))
-            // Each span's parent is found through `tracing`'s own stack; making OpenTelemetry's
-            // context current at every poll of an instrumented future would be work nobody reads.
-            .with_context_activation(false)
-            .with_location(false)
-            .with_threads(false)
-            .with_target(false)
-            .with_level(false)
-            .with_tracked_inactivity(false)
-            .with_filter(
-                tracing_subscriber::filter::Targets::new().with_target(TARGET, tracing::Level::TRACE),
-            )
-    });
-    if tracing_subscriber::registry().with(log).with(traces).try_init().is_err() {
+    if tracing_subscriber::registry().with(log).try_init().is_err() {
         return;
     }
-    if let Some(problem) = problem {
-        tracing::error!("traces are off: {problem}");
-    }
-    if let Some(provider) = provider {
-        opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
-        RECORD_CONTENT.store(telemetry.record_content, Ordering::Relaxed);
-        let _ = SAMPLER.set(sampler);
-        EXPORTING.store(true, Ordering::Relaxed);
-        let _ = PROVIDER.set(provider);
+    match export::start(telemetry) {
+        Ok(false) => {}
+        Ok(true) => {
+            opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
+            RECORD_CONTENT.store(telemetry.record_content, Ordering::Relaxed);
+            let _ = SAMPLER.set(sampler(telemetry));
+            EXPORTING.store(true, Ordering::Relaxed);
+        }
+        Err(problem) => tracing::error!("traces are off: {problem}"),
     }
     if !chosen {
-        let _ = QUIET.set(Box::new(move || {
-            let _ = handle.reload(log_filter(&format!("warn,{QUIET_CRATES}")));
+        let _ = LEVEL.set(Box::new(move |level| {
+            let _ = handle.reload(log_filter(&format!("{level},{QUIET_CRATES}")));
         }));
     }
 }
 
-/// The log's filter: `spec`, and never the spans made for the trace back-end.
+/// The sampler `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG` name, `parentbased_always_on` by
+/// default, as the specification says; a name or ratio this build does not know is logged and the
+/// default taken instead.
+fn sampler(config: &TelemetryConfig) -> Sampler {
+    let ratio = || match config.variable("OTEL_TRACES_SAMPLER_ARG") {
+        None => 1.0,
+        Some(arg) => match arg.parse::<f64>() {
+            Ok(ratio) if (0.0..=1.0).contains(&ratio) => ratio,
+            _ => {
+                tracing::warn!("OTEL_TRACES_SAMPLER_ARG={arg:?} is not a ratio from 0 to 1; using 1.0");
+                1.0
+            }
+        },
+    };
+    let parent_based = |root| Sampler::ParentBased(Box::new(root));
+    match config.variable("OTEL_TRACES_SAMPLER").map(str::to_ascii_lowercase).as_deref() {
+        None | Some("parentbased_always_on") => parent_based(Sampler::AlwaysOn),
+        Some("always_on") => Sampler::AlwaysOn,
+        Some("always_off") => Sampler::AlwaysOff,
+        Some("traceidratio") => Sampler::TraceIdRatioBased(ratio()),
+        Some("parentbased_always_off") => parent_based(Sampler::AlwaysOff),
+        Some("parentbased_traceidratio") => parent_based(Sampler::TraceIdRatioBased(ratio())),
+        Some(other) => {
+            tracing::warn!(
+                "OTEL_TRACES_SAMPLER={other:?} is not a sampler Parlance has; using parentbased_always_on"
+            );
+            parent_based(Sampler::AlwaysOn)
+        }
+    }
+}
+
+/// The log's filter.
 fn log_filter(spec: &str) -> EnvFilter {
-    EnvFilter::new(format!("{spec},{TARGET}=off"))
+    EnvFilter::new(spec)
 }
 
 /// Crates whose debug output is noise to a Parlance user.
@@ -210,19 +250,25 @@ const QUIET_CRATES: &str = "wasmtime=warn,cranelift=warn,hyper=warn,h2=warn,reqw
 /// (the interactive mode), where an info line would land between a prompt and its answer. Does
 /// nothing when `--verbose` or `RUST_LOG` asked for more.
 pub fn quiet_below_warnings() {
-    if let Some(quiet) = QUIET.get() {
-        quiet();
+    if let Some(set) = LEVEL.get() {
+        set("warn");
+    }
+}
+
+/// Logs from `level` (one of the seed's names) on, as a reloaded configuration asks. Does nothing
+/// when `--verbose` or `RUST_LOG` chose the filter.
+pub fn set_log_level(level: &str) {
+    if let Some(set) = LEVEL.get() {
+        set(filter_for(level));
     }
 }
 
 /// Exports what is left in the queue, within a few seconds, before the process ends.
 pub fn shutdown() {
-    if let Some(provider) = PROVIDER.get() {
-        let _ = provider.shutdown_with_timeout(Duration::from_secs(3));
-    }
+    export::shutdown();
 }
 
-/// Whether spans are exported; every attribute written after a span's creation asks first.
+/// Whether spans are exported.
 pub fn exporting() -> bool {
     EXPORTING.load(Ordering::Relaxed)
 }
@@ -234,8 +280,9 @@ pub fn records_content() -> bool {
 
 /// Whether a new trace is kept, by the configured sampler: the one decision of a trace, taken where
 /// it starts. With the trace context that arrived in `headers` (a request's), the caller's trace is
-/// continued and the sampler sees its parent; `None` when the trace is not kept or traces are off.
-pub fn start_trace(headers: Option<&http::HeaderMap>) -> Option<opentelemetry::Context> {
+/// continued and the sampler sees its parent. Returns that parent and the trace's id; `None` when
+/// the trace is not kept or traces are off.
+pub fn start_trace(headers: Option<&http::HeaderMap>) -> Option<(opentelemetry::Context, TraceId)> {
     if !exporting() {
         return None;
     }
@@ -248,78 +295,45 @@ pub fn start_trace(headers: Option<&http::HeaderMap>) -> Option<opentelemetry::C
         if remote.is_valid() { remote.trace_id() } else { RandomIdGenerator::default().new_trace_id() };
     let sampler = SAMPLER.get()?;
     let decision = sampler.should_sample(Some(&parent), trace_id, "request", &SpanKind::Server, &[], &[]);
-    (decision.decision == SamplingDecision::RecordAndSample).then_some(parent)
-}
-
-/// Whether the current task is inside a kept trace: only kept traces have spans of [`TARGET`].
-pub fn in_kept_trace() -> bool {
-    exporting()
-        && tracing::dispatcher::get_default(|dispatch| {
-            dispatch.current_span().metadata().is_some_and(|span| span.target() == TARGET)
-        })
+    (decision.decision == SamplingDecision::RecordAndSample).then_some((parent, trace_id))
 }
 
 /// The span that starts a trace (a request's, a job item's) when the sampler keeps it, or
-/// `Span::none()`: `root_span!(headers, name, fields…)`, where `headers` is the request's trace
-/// context to continue (`Some(&HeaderMap)`) or `None`.
+/// [`Span::none`]: `root_span!(headers, name, Kind, "key" => value, …)`, where `headers` is the
+/// request's trace context to continue (`Some(&HeaderMap)`) or `None`, and `Kind` a
+/// [`SpanKind`](opentelemetry::trace::SpanKind) variant. The values are computed only for a kept trace.
 macro_rules! root_span {
-    ($headers:expr, $name:expr $(, $($fields:tt)*)?) => {
+    ($headers:expr, $name:expr, $kind:ident $(, $key:literal => $value:expr)* $(,)?) => {
         match $crate::telemetry::start_trace($headers) {
-            Some(parent) => {
-                let span = ::tracing::info_span!(target: $crate::telemetry::TARGET, parent: None, $name $(, $($fields)*)?);
-                $crate::telemetry::set_parent(&span, parent);
-                span
-            }
-            None => ::tracing::Span::none(),
+            Some((parent, trace_id)) => $crate::telemetry::Span::root(
+                &parent,
+                trace_id,
+                $name,
+                ::opentelemetry::trace::SpanKind::$kind,
+                vec![$(::opentelemetry::KeyValue::new($key, $value)),*],
+            ),
+            None => $crate::telemetry::Span::none(),
         }
     };
 }
 pub(crate) use root_span;
 
-/// A span inside the current trace (a cache lookup, a plugin call, an outbound request…), made only
-/// when that trace is kept: `trace_span!(name, fields…)`, with `tracing`'s field syntax.
+/// A span under the current one (a cache lookup, a plugin call, an outbound request…), made only
+/// inside a kept trace: `trace_span!(name, Kind, "key" => value, …)`, the values computed only then.
 macro_rules! trace_span {
-    ($name:expr $(, $($fields:tt)*)?) => {
+    ($name:expr, $kind:ident $(, $key:literal => $value:expr)* $(,)?) => {
         if $crate::telemetry::in_kept_trace() {
-            ::tracing::info_span!(target: $crate::telemetry::TARGET, $name $(, $($fields)*)?)
+            $crate::telemetry::Span::child(
+                $name,
+                ::opentelemetry::trace::SpanKind::$kind,
+                vec![$(::opentelemetry::KeyValue::new($key, $value)),*],
+            )
         } else {
-            ::tracing::Span::none()
+            $crate::telemetry::Span::none()
         }
     };
 }
 pub(crate) use trace_span;
-
-/// Makes `span` continue the trace of `parent`, when it carries one (a caller's `traceparent`).
-pub fn set_parent(span: &tracing::Span, parent: opentelemetry::Context) {
-    if parent.span().span_context().is_valid() {
-        let _ = span.set_parent(parent);
-    }
-}
-
-/// A stream whose every poll runs in the span current when it was made: a streamed reply's body is
-/// read by the connection after its handler has returned, outside the request's span.
-pub fn in_current_span<S: futures::Stream>(stream: S) -> InSpan<S> {
-    InSpan { span: tracing::Span::current(), inner: Box::pin(stream) }
-}
-
-/// See [`in_current_span`].
-pub struct InSpan<S> {
-    span: tracing::Span,
-    inner: std::pin::Pin<Box<S>>,
-}
-
-impl<S: futures::Stream> futures::Stream for InSpan<S> {
-    type Item = S::Item;
-
-    fn poll_next(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<S::Item>> {
-        let this = &mut *self;
-        let _entered = this.span.enter();
-        this.inner.as_mut().poll_next(cx)
-    }
-}
 
 /// The W3C trace-context headers, which only the host writes into an outbound request.
 const TRACE_HEADERS: [http::HeaderName; 2] =
@@ -327,21 +341,14 @@ const TRACE_HEADERS: [http::HeaderName; 2] =
 
 /// Writes `span`'s context into an outbound request, over whatever a plugin put there: a plugin can
 /// neither forge the trace its request belongs to nor hide it from the upstream.
-pub fn propagate(headers: &mut http::HeaderMap, span: &tracing::Span) {
+pub fn propagate(headers: &mut http::HeaderMap, span: &Span) {
     for name in &TRACE_HEADERS {
         headers.remove(name);
     }
-    if exporting() && !span.is_disabled() {
-        let context = span.context();
+    if let Some(context) = span.context() {
+        let context = opentelemetry::Context::new().with_remote_span_context(context.clone());
         TraceContextPropagator::new()
             .inject_context(&context, &mut opentelemetry_http::HeaderInjector(headers));
-    }
-}
-
-/// Sets an attribute on `span` when spans are exported; nothing is computed or stored otherwise.
-pub fn attribute(span: &tracing::Span, key: &'static str, value: impl Into<opentelemetry::Value>) {
-    if exporting() && !span.is_disabled() {
-        span.set_attribute(key, value);
     }
 }
 
@@ -358,7 +365,7 @@ mod tests {
         );
         headers.insert("tracestate", "forged=1".parse().unwrap());
         headers.insert("x-other", "kept".parse().unwrap());
-        propagate(&mut headers, &tracing::Span::none());
+        propagate(&mut headers, &Span::none());
         assert!(headers.get("traceparent").is_none() && headers.get("tracestate").is_none());
         assert_eq!(headers.get("x-other").unwrap(), "kept");
     }

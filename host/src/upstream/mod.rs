@@ -12,6 +12,7 @@ mod error;
 pub use body::ResponseBody;
 pub use error::{Failure, Phase, TrustError, UpstreamError, with_causes};
 
+use crate::telemetry::WithSpan;
 use bytes::Bytes;
 use error::{DnsFailure, Stage};
 use futures::future::BoxFuture;
@@ -29,7 +30,6 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tower::Service;
-use tracing::Instrument;
 
 /// How long an unused upstream connection stays open for the next request.
 const POOL_IDLE: Duration = Duration::from_secs(30);
@@ -157,22 +157,19 @@ impl Upstream {
     ) -> Result<http::Response<ResponseBody>, UpstreamError> {
         let uri = request.uri();
         let span = crate::telemetry::trace_span!(
-            "http.request",
-            otel.name = %request.method(),
-            otel.kind = "client",
-            http.request.method = %request.method(),
-            server.address = uri.host().unwrap_or_default(),
-            server.port = uri.port_u16().unwrap_or(if uri.scheme_str() == Some("https") { 443 } else { 80 }),
+            request.method().to_string(),
+            Client,
+            "http.request.method" => request.method().to_string(),
+            "server.address" => uri.host().unwrap_or_default().to_owned(),
+            "server.port" => i64::from(uri.port_u16().unwrap_or(if uri.scheme_str() == Some("https") { 443 } else { 80 })),
         );
         crate::telemetry::propagate(request.headers_mut(), &span);
-        let result = self.exchange(request, limits).instrument(span.clone()).await;
+        let result = self.exchange(request, limits).in_span(span.clone()).await;
         match &result {
-            Ok(response) => crate::telemetry::attribute(
-                &span,
-                "http.response.status_code",
-                i64::from(response.status().as_u16()),
-            ),
-            Err(e) => crate::telemetry::attribute(&span, "error.type", e.failure().label()),
+            Ok(response) => {
+                span.set_attribute("http.response.status_code", i64::from(response.status().as_u16()))
+            }
+            Err(e) => span.set_error(e.failure().label()),
         }
         result
     }

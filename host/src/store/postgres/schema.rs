@@ -75,6 +75,8 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE job_items ADD COLUMN candidates TEXT;",
     // 3: the chain members that failed before a fallback served an item (JSON).
     "ALTER TABLE job_items ADD COLUMN attempts TEXT;",
+    // 4: the trace context of the request that created a job.
+    "ALTER TABLE jobs ADD COLUMN traceparent TEXT;",
 ];
 
 /// The schema version this build writes.

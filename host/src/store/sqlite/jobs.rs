@@ -13,8 +13,8 @@ impl Jobs for SqliteBackend {
         Box::pin(self.write_other(move |tx| {
             execute(
                 tx,
-                "INSERT INTO jobs (id, client, provider, model, skip_cache, status, total_items, created_at, selection)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7, ?8)",
+                "INSERT INTO jobs (id, client, provider, model, skip_cache, status, total_items, created_at, selection, traceparent)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7, ?8, ?9)",
                 params![
                     job.id,
                     job.client,
@@ -23,7 +23,8 @@ impl Jobs for SqliteBackend {
                     job.skip_cache,
                     texts.len() as i64,
                     job.created_at,
-                    job.selection
+                    job.selection,
+                    job.traceparent
                 ],
             )?;
             let mut insert = tx.prepare_cached(
@@ -125,7 +126,7 @@ impl Jobs for SqliteBackend {
         let replica = replica.to_owned();
         Box::pin(self.write_other(move |tx| {
             let mut pick = tx.prepare_cached(
-                "SELECT i.job_id, i.idx, i.text, j.client, j.provider, j.model, j.skip_cache, j.selection
+                "SELECT i.job_id, i.idx, i.text, j.client, j.provider, j.model, j.skip_cache, j.selection, j.traceparent
                  FROM job_items i JOIN jobs j ON j.id = i.job_id
                  WHERE j.status IN ('pending', 'processing')
                    AND (i.state = 'pending' OR (i.state = 'claimed' AND i.lease_until < ?1))
@@ -142,6 +143,7 @@ impl Jobs for SqliteBackend {
                         model: r.get(5)?,
                         skip_cache: r.get(6)?,
                         selection: r.get(7)?,
+                        traceparent: r.get(8)?,
                     })
                 })?
                 .collect::<Result<Vec<_>, _>>()?;

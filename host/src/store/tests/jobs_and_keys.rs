@@ -13,6 +13,7 @@ fn job(id: &str, created_at: i64) -> NewJob {
         model: None,
         skip_cache: false,
         selection: None,
+        traceparent: Some(format!("00-{:032x}-00f067aa0ba902b7-01", created_at)),
         created_at,
     }
 }
@@ -55,6 +56,12 @@ async fn jobs_are_claimed_once_and_complete_with_their_last_item(t: Target) {
             break;
         }
         for item in x.iter().chain(&y) {
+            let created_at = if item.job_id == "j1" { 1 } else { 2 };
+            assert_eq!(
+                item.traceparent,
+                job(&item.job_id, created_at).traceparent,
+                "the job's trace context"
+            );
             assert!(
                 seen.insert((item.job_id.clone(), item.index)),
                 "{}#{} claimed twice",
