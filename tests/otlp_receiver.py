@@ -2,14 +2,17 @@
 `opentelemetry-proto` package and appends its spans to a file as JSON lines (ids in hex, attributes as
 a flat object, the resource's `service.name`). Prints its port, then serves until killed.
 
-    python otlp_receiver.py SPANS_FILE
+    python otlp_receiver.py [--tls CERT_PEM KEY_PEM] SPANS_FILE
     python otlp_receiver.py --count COUNT_FILE
+
+With `--tls`, it serves HTTPS with that certificate and key.
 
 With `--count` (the benchmarks, where the receiver shares a core with the load generator) each export
 is decoded the same way but only the number of spans received so far is kept, in COUNT_FILE.
 """
 
 import json
+import ssl
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -100,6 +103,10 @@ class Receiver(BaseHTTPRequestHandler):
 
 def main():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    if sys.argv[1] == "--tls":
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[2], sys.argv[3])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     server.count_only = sys.argv[1] == "--count"
     server.spans_file = sys.argv[-1]
     server.received = 0

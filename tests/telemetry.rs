@@ -2,11 +2,11 @@
 //! official `opentelemetry-proto` package): the span tree of a paraphrase, a streamed chat and a job
 //! item, a fallback's members under one route span, the caller's trace continued and carried to the
 //! upstream, no secret in any span; a trace the sampler drops, which has no span, and a caller's
-//! sampling flag followed; and a collector that is down, which fails no request and whose dropped
-//! spans `/metrics` counts.
+//! sampling flag followed; a collector that is down, which fails no request and whose dropped
+//! spans `/metrics` counts; and a collector over HTTPS, trusted through the standard variable.
 
 use crate::common::server::{Server, free_port};
-use crate::common::upstream::{FakeOpenAi, FakeStreamingOpenAi};
+use crate::common::upstream::{FakeOpenAi, FakeStreamingOpenAi, TestCa};
 use serde_json::{Value, json};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -20,17 +20,32 @@ const PROVIDER_KEY: &str = "sk-trace-secret-4f1c9e";
 struct Receiver {
     child: Child,
     port: u16,
+    scheme: &'static str,
     spans: PathBuf,
     _dir: tempfile::TempDir,
 }
 
 impl Receiver {
     fn start() -> Receiver {
+        Receiver::serving(None)
+    }
+
+    /// A receiver over HTTPS, with a certificate `ca` signed.
+    fn start_tls(ca: &TestCa) -> Receiver {
+        Receiver::serving(Some(ca))
+    }
+
+    fn serving(tls: Option<&TestCa>) -> Receiver {
         let dir = tempfile::tempdir().unwrap();
         let spans = dir.path().join("spans.jsonl");
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/otlp_receiver.py");
-        let mut child = std::process::Command::new(python())
-            .arg(script)
+        let mut command = std::process::Command::new(python());
+        command.arg(script);
+        if let Some(ca) = tls {
+            let (certificate, key) = ca.write_server(dir.path());
+            command.arg("--tls").arg(certificate).arg(key);
+        }
+        let mut child = command
             .arg(&spans)
             .stdout(Stdio::piped())
             .spawn()
@@ -38,11 +53,11 @@ impl Receiver {
         let mut line = String::new();
         std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
         let port = line.trim().parse().unwrap_or_else(|_| panic!("the receiver did not start: {line:?}"));
-        Receiver { child, port, spans, _dir: dir }
+        Receiver { child, port, scheme: if tls.is_some() { "https" } else { "http" }, spans, _dir: dir }
     }
 
     fn endpoint(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
+        format!("{}://127.0.0.1:{}", self.scheme, self.port)
     }
 
     /// Every span received so far.
@@ -410,4 +425,54 @@ async fn a_trace_the_sampler_drops_has_no_span_and_a_caller_s_decision_is_follow
     let foreign: Vec<&Value> =
         spans.iter().filter(|s| s["trace_id"] != "4bf92f3577b34da6a3ce929d0e0e4736").collect();
     assert!(foreign.is_empty(), "spans of dropped traces were exported: {foreign:#?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_collector_over_https_is_trusted_through_the_standard_certificate_variable() {
+    let ca = TestCa::new();
+    let receiver = Receiver::start_tls(&ca);
+    let endpoint = receiver.endpoint();
+    let home = tempfile::tempdir().unwrap();
+    let ca_file = ca.write(home.path());
+    let env = [
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint.as_str()),
+        ("OTEL_EXPORTER_OTLP_CERTIFICATE", ca_file.to_str().unwrap()),
+        ("OTEL_BSP_SCHEDULE_DELAY", "50"),
+    ];
+    let server = Server::start_in(home, &env, &[]).await;
+    let r =
+        server.client.post(server.url("/paraphrase")).json(&json!({"text": "Sent over TLS."})).send().await;
+    assert_eq!(r.unwrap().status(), 200);
+    let trace = receiver.trace("POST /paraphrase", &["cache.get"]).await;
+    assert_eq!(trace.iter().find(|s| s["name"] == "POST /paraphrase").unwrap()["service"], "parlance");
+
+    // Without that CA the collector's certificate is refused: the spans are dropped and counted, and
+    // the request is served all the same.
+    let untrusted = Server::start(&[
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint.as_str()),
+        ("OTEL_BSP_SCHEDULE_DELAY", "50"),
+    ])
+    .await;
+    let r = untrusted
+        .client
+        .post(untrusted.url("/paraphrase"))
+        .json(&json!({"text": "Not trusted."}))
+        .send()
+        .await;
+    assert_eq!(r.unwrap().status(), 200);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let metrics =
+            untrusted.client.get(untrusted.url("/metrics")).send().await.unwrap().text().await.unwrap();
+        if metrics.lines().any(|l| {
+            l.starts_with("parlance_trace_spans_dropped_total{reason=\"export_failed\"} ")
+                && !l.ends_with(" 0")
+        }) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no failed export counted: {metrics}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let routes = receiver.spans().into_iter().filter(|s| s["name"] == "POST /paraphrase").count();
+    assert_eq!(routes, 1, "only the trusting server's request reached the collector");
 }

@@ -100,6 +100,7 @@ pub mod rest;
 pub mod settings;
 pub mod store;
 pub mod telemetry;
+pub mod tls;
 pub mod upstream;
 
 pub use error::{Error, Result};

@@ -477,6 +477,8 @@ pub struct TestCa {
     pub pem: String,
     server_certificate: rustls::pki_types::CertificateDer<'static>,
     server_key: Vec<u8>,
+    /// The same certificate and key, PEM-encoded, for a server of another language.
+    server_pem: (String, String),
 }
 
 impl TestCa {
@@ -488,8 +490,21 @@ impl TestCa {
         let ca = rcgen::CertifiedIssuer::self_signed(ca, rcgen::KeyPair::generate().unwrap()).unwrap();
         let key = rcgen::KeyPair::generate().unwrap();
         let server = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned()]).unwrap();
-        let server_certificate = server.signed_by(&key, &*ca).unwrap().der().clone();
-        TestCa { pem: ca.pem(), server_certificate, server_key: key.serialize_der() }
+        let signed = server.signed_by(&key, &*ca).unwrap();
+        TestCa {
+            pem: ca.pem(),
+            server_certificate: signed.der().clone(),
+            server_key: key.serialize_der(),
+            server_pem: (signed.pem(), key.serialize_pem()),
+        }
+    }
+
+    /// Writes the server's certificate and key to `dir/server.pem` and `dir/server-key.pem`.
+    pub fn write_server(&self, dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+        let (certificate, key) = (dir.join("server.pem"), dir.join("server-key.pem"));
+        std::fs::write(&certificate, &self.server_pem.0).unwrap();
+        std::fs::write(&key, &self.server_pem.1).unwrap();
+        (certificate, key)
     }
 
     /// Writes the CA certificate to `dir/test-ca.pem`.

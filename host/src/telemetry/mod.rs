@@ -62,7 +62,7 @@ impl Section for LoggingConfig {
 
 /// `[telemetry]`: where traces go. OpenTelemetry's other standard variables (`OTEL_SERVICE_NAME`,
 /// `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_TRACES_SAMPLER` and `_ARG`, `OTEL_EXPORTER_OTLP_HEADERS`,
-/// `_TIMEOUT` and their `TRACES_` forms, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `OTEL_BSP_*`,
+/// `_TIMEOUT`, `_CERTIFICATE` and their `TRACES_` forms, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `OTEL_BSP_*`,
 /// `OTEL_SDK_DISABLED`, `OTEL_TRACES_EXPORTER`) are read as their specification says, from the process
 /// or from `.env` like every other variable ([`TelemetryConfig::with_standard_variables`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -125,10 +125,10 @@ impl Section for TelemetryConfig {
         static SETTINGS: &[Setting<TelemetryConfig>] = &[
             crate::config::setting!(
                 "endpoint",
-                Kind::Url(&["http"]),
+                Kind::Url(&["http", "https"]),
                 |c| c.endpoint,
                 env = "OTEL_EXPORTER_OTLP_ENDPOINT",
-                "The OTLP/HTTP collector's base URL, plain HTTP (`/v1/traces` is appended); unset, no span is made"
+                "The OTLP/HTTP collector's base URL (`/v1/traces` is appended); unset, no span is made"
             ),
             crate::config::setting!(
                 "max_queue_spans",

@@ -74,9 +74,18 @@ impl Otlp {
         };
         let endpoint: http::Uri =
             endpoint.parse().map_err(|e| format!("the collector endpoint {endpoint:?} is not a URL: {e}"))?;
-        if endpoint.scheme_str() != Some("http") || endpoint.host().is_none() {
-            return Err(format!("the collector endpoint {endpoint} is not a plain http:// URL"));
+        if !matches!(endpoint.scheme_str(), Some("http" | "https")) || endpoint.host().is_none() {
+            return Err(format!("the collector endpoint {endpoint} is not an http:// or https:// URL"));
         }
+        // A collector over HTTPS is trusted by the web's roots, or by the CA the standard variable names.
+        let ca_variable = ["OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE", "OTEL_EXPORTER_OTLP_CERTIFICATE"]
+            .into_iter()
+            .find(|name| config.variable(name).is_some());
+        let ca_file = ca_variable.and_then(|name| config.variable(name)).map(std::path::Path::new);
+        let tls = crate::tls::client_config(ca_file).map_err(|e| {
+            let cause = std::error::Error::source(&e).map(|c| format!(": {c}")).unwrap_or_default();
+            format!("{}: {e}{cause}", ca_variable.unwrap_or("TLS"))
+        })?;
         let mut headers = http::HeaderMap::new();
         headers.insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/x-protobuf"));
         headers.insert(
@@ -99,7 +108,7 @@ impl Otlp {
         string(&mut scope, 1, "parlance");
         string(&mut scope, 2, env!("CARGO_PKG_VERSION"));
         let collector =
-            Collector::new(timeout).map_err(|e| format!("cannot start the export runtime: {e}"))?;
+            Collector::new(timeout, tls).map_err(|e| format!("cannot start the export runtime: {e}"))?;
         Ok(Otlp { endpoint, headers, collector, resource: encoded_resource, scope })
     }
 
@@ -163,27 +172,34 @@ fn parse_headers(list: &str) -> Result<Vec<(http::HeaderName, http::HeaderValue)
         .collect()
 }
 
-/// The exporter's HTTP client: hyper, which the host already speaks, on a one-thread runtime of its
-/// own, so that exports run the same whoever calls them.
+/// The exporter's HTTP client: hyper over the process's rustls, which the host already speaks, on a
+/// one-thread runtime of its own, so that exports run the same whoever calls them.
 struct Collector {
     runtime: tokio::runtime::Runtime,
     client: hyper_util::client::legacy::Client<
-        hyper_util::client::legacy::connect::HttpConnector,
+        hyper_rustls::HttpsConnector<hyper_util::client::legacy::connect::HttpConnector>,
         http_body_util::Full<Bytes>,
     >,
     timeout: Duration,
 }
 
 impl Collector {
-    fn new(timeout: Duration) -> std::io::Result<Collector> {
+    fn new(timeout: Duration, tls: rustls::ClientConfig) -> std::io::Result<Collector> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .thread_name("otlp-export")
             .enable_all()
             .build()?;
+        let mut tcp = hyper_util::client::legacy::connect::HttpConnector::new();
+        tcp.enforce_http(false);
+        let connector = hyper_rustls::HttpsConnectorBuilder::new()
+            .with_tls_config(tls)
+            .https_or_http()
+            .enable_http1()
+            .wrap_connector(tcp);
         let client = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
             .pool_timer(hyper_util::rt::TokioTimer::new())
-            .build_http();
+            .build(connector);
         Ok(Collector { runtime, client, timeout })
     }
 

@@ -5,7 +5,6 @@
 use std::error::Error as StdError;
 use std::fmt;
 use std::io;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The resolver's failure, told apart from the connector's own when a request is classified.
@@ -218,27 +217,6 @@ fn owned(cause: &(dyn StdError + 'static)) -> Option<BoxError> {
         Some(code) => io::Error::from_raw_os_error(code),
         None => io::Error::new(io.kind(), io.to_string()),
     }))
-}
-
-/// Why the configured trust could not be set up.
-#[derive(Debug, thiserror::Error)]
-pub enum TrustError {
-    #[error("cannot read CA certificates from {}", .path.display())]
-    Read {
-        path: PathBuf,
-        #[source]
-        source: rustls::pki_types::pem::Error,
-    },
-    #[error("{} holds no PEM certificate", .path.display())]
-    NoCertificate { path: PathBuf },
-    #[error("{} holds a certificate that cannot be a trust anchor", .path.display())]
-    Rejected {
-        path: PathBuf,
-        #[source]
-        source: rustls::Error,
-    },
-    #[error("the TLS client configuration is invalid")]
-    Tls(#[source] rustls::Error),
 }
 
 /// An error and its causes on one line (`error: cause: cause`), for messages that leave as text (a

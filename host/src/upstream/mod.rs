@@ -9,8 +9,9 @@
 mod body;
 mod error;
 
+pub use crate::tls::TrustError;
 pub use body::ResponseBody;
-pub use error::{Failure, Phase, TrustError, UpstreamError, with_causes};
+pub use error::{Failure, Phase, UpstreamError, with_causes};
 
 use crate::telemetry::WithSpan;
 use bytes::Bytes;
@@ -22,10 +23,8 @@ use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::dns::{GaiAddrs, GaiResolver, Name};
 use hyper_util::client::legacy::connect::{HttpConnector, capture_connection};
 use hyper_util::rt::{TokioExecutor, TokioTimer};
-use rustls::pki_types::CertificateDer;
-use rustls::pki_types::pem::PemObject;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -226,30 +225,7 @@ impl Upstream {
 
 /// rustls with ring, trusting the web's roots and the operator's `ca_file`.
 fn tls_config(trust: &TlsConfig) -> Result<rustls::ClientConfig, TrustError> {
-    let mut roots = rustls::RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.into() };
-    if let Some(path) = &trust.ca_file {
-        add_ca_file(&mut roots, path)?;
-    }
-    Ok(rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
-        .with_safe_default_protocol_versions()
-        .map_err(TrustError::Tls)?
-        .with_root_certificates(roots)
-        .with_no_client_auth())
-}
-
-fn add_ca_file(roots: &mut rustls::RootCertStore, path: &Path) -> Result<(), TrustError> {
-    let read = |source| TrustError::Read { path: path.to_owned(), source };
-    let mut added = 0;
-    for certificate in CertificateDer::pem_file_iter(path).map_err(read)? {
-        roots
-            .add(certificate.map_err(read)?)
-            .map_err(|source| TrustError::Rejected { path: path.to_owned(), source })?;
-        added += 1;
-    }
-    if added == 0 {
-        return Err(TrustError::NoCertificate { path: path.to_owned() });
-    }
-    Ok(())
+    crate::tls::client_config(trust.ca_file.as_deref())
 }
 
 /// The system resolver, its failures marked as DNS failures: the connector reports them as bare I/O
