@@ -44,6 +44,7 @@ async fn a_reload_during_traffic_fails_nothing_and_a_bad_file_is_refused_by_name
         ("PARLANCE_PLUGIN_OPENAI_CHAT_BASE_URL", chat_url.as_str()),
         ("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", provider_url.as_str()),
         ("RATE_LIMIT_REQUESTS_PER_MINUTE", "100000"),
+        ("CACHE_TYPE", "memory"),
     ];
     let server = Arc::new(Server::start_in(home, &env, &[]).await);
     let first = health(&server).await;
@@ -98,6 +99,11 @@ async fn a_reload_during_traffic_fails_nothing_and_a_bad_file_is_refused_by_name
     assert!(ok, "{said}");
     assert!(said.contains("generation 2"), "{said}");
     assert!(providers(&server).await.contains(&"second".to_owned()));
+    // `[cache]` did not change: the memory cache carries on, warm.
+    let body = json!({"text": "Traffic 0-0 goes on.", "provider": "offline"});
+    let r: Value =
+        server.client.post(server.url("/paraphrase")).json(&body).send().await.unwrap().json().await.unwrap();
+    assert_eq!(r["cached"], true, "{r}");
     let r = server
         .client
         .post(server.url("/paraphrase"))

@@ -213,23 +213,27 @@ impl Parlance {
     }
 
     async fn start_with(config: Config, with_chat: bool) -> Result<Parlance> {
-        Parlance::assemble(config, Arc::new(Metrics::new()), None, with_chat).await
+        Parlance::assemble(config, Arc::new(Metrics::new()), None, with_chat, None).await
     }
 
     /// The next generation of a running server: `config`'s plugins, compiled and loaded, and services,
     /// around this one's dialog store and metrics.
     pub async fn next_generation(&self, config: Config) -> Result<Parlance> {
         let inner = &self.inner;
-        Parlance::assemble(config, inner.metrics.clone(), inner.store.clone(), inner.chat.is_some()).await
+        // The same `[cache]`: the response cache carries on, warm.
+        let cache = (inner.config.cache == config.cache).then(|| inner.paraphrase.cache().clone());
+        Parlance::assemble(config, inner.metrics.clone(), inner.store.clone(), inner.chat.is_some(), cache)
+            .await
     }
 
     /// The plugins and services of `config`, with the dialog store `store` (else opened when
-    /// `with_chat`, once the plugins have loaded).
+    /// `with_chat`, once the plugins have loaded), and the response cache `warm_cache` when given.
     async fn assemble(
         config: Config,
         metrics: Arc<Metrics>,
         store: Option<store::DialogStore>,
         with_chat: bool,
+        warm_cache: Option<Arc<cache::ResponseCache>>,
     ) -> Result<Parlance> {
         let upstream = config.tls.client()?;
         let embeddings = embeddings::configured(config.embeddings.as_ref(), &upstream)?;
@@ -265,6 +269,7 @@ impl Parlance {
             ParaphraseService::new(
                 config.paraphrase.clone(),
                 &config.cache,
+                warm_cache,
                 plugins.clone(),
                 metrics.clone(),
                 chains.clone(),

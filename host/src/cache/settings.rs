@@ -7,7 +7,7 @@ use std::time::Duration;
 /// The seed's external cache store: a local address, port 6379, database 0.
 pub const DEFAULT_REDIS_URL: &str = "redis://localhost:6379/0";
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CacheConfig {
     /// `redis` (the seed's external store) or `memory`.
     pub backend: Chosen<String>,

@@ -180,7 +180,8 @@ struct Served<T> {
 pub struct ParaphraseService {
     config: ParaphraseConfig,
     plugins: Arc<PluginHost>,
-    cache: ResponseCache,
+    /// Shared with the next generation when a reload leaves `[cache]` as it was.
+    cache: Arc<ResponseCache>,
     limits: RateLimits,
     metrics: Arc<Metrics>,
     chains: Arc<Chains>,
@@ -189,15 +190,24 @@ pub struct ParaphraseService {
 }
 
 impl ParaphraseService {
+    /// The service of `config`, its response cache the one `cache` describes, or `warm_cache` (the
+    /// generation before a reload's, with the same `[cache]`: a reload does not empty a memory cache,
+    /// and its keys hold each plugin's component digest, so a changed plugin misses as before).
     pub async fn new(
         config: ParaphraseConfig,
         cache: &CacheConfig,
+        warm_cache: Option<Arc<ResponseCache>>,
         plugins: Arc<PluginHost>,
         metrics: Arc<Metrics>,
         chains: Arc<Chains>,
     ) -> Self {
         let shared_limits = settings::shared_limits_url(&config, cache);
-        let cache = ResponseCache::new(cache, metrics.cache_hits.clone(), metrics.cache_misses.clone()).await;
+        let cache = match warm_cache {
+            Some(warm) => warm,
+            None => Arc::new(
+                ResponseCache::new(cache, metrics.cache_hits.clone(), metrics.cache_misses.clone()).await,
+            ),
+        };
         let global = config.rate_limit_per_minute;
         let quotas = plugins
             .of_kind(PluginKind::Provider)
@@ -228,7 +238,7 @@ impl ParaphraseService {
         self.config.default_provider()
     }
 
-    pub fn cache(&self) -> &ResponseCache {
+    pub fn cache(&self) -> &Arc<ResponseCache> {
         &self.cache
     }
 
