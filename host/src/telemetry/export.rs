@@ -30,6 +30,15 @@ pub(super) fn start(config: &TelemetryConfig) -> Result<bool, String> {
     if disabled || (config.endpoint.is_none() && traces_endpoint.is_none()) {
         return Ok(false);
     }
+    // The specification's default; gRPC and JSON would reach a collector that cannot read the body.
+    for name in ["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"] {
+        if let Some(protocol) = config.variable(name) {
+            if protocol != "http/protobuf" {
+                return Err(format!("{name}={protocol:?}: Parlance exports over http/protobuf only"));
+            }
+            break;
+        }
+    }
     let otlp = super::otlp::Otlp::new(config, &resource(config), export_timeout(config))?;
     let batches = Batches::start(otlp, BatchSettings::from(config))
         .map_err(|e| format!("cannot start the export thread: {e}"))?;
@@ -370,6 +379,18 @@ mod tests {
             self.batches.lock().unwrap().push(batch.spans);
             Ok(())
         }
+    }
+
+    #[test]
+    fn a_protocol_other_than_http_protobuf_is_refused_by_name() {
+        let env = crate::config::Env::empty()
+            .with("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4317")
+            .with("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc");
+        let config = TelemetryConfig { endpoint: Some("http://127.0.0.1:4317".into()), ..Default::default() }
+            .with_standard_variables(&env);
+        let refused = start(&config).unwrap_err();
+        assert!(refused.contains("OTEL_EXPORTER_OTLP_PROTOCOL=\"grpc\""), "{refused}");
+        assert!(BATCHES.get().is_none(), "nothing was started");
     }
 
     fn queue_full() -> u64 {
