@@ -181,7 +181,7 @@ pub fn init(level: &str, telemetry: &TelemetryConfig, verbose: bool) {
             (format!("{level},{QUIET_CRATES}"), verbose)
         }
     };
-    let (filter, handle) = tracing_subscriber::reload::Layer::new(log_filter(&filter));
+    let (filter, handle) = tracing_subscriber::reload::Layer::new(EnvFilter::new(filter));
     // Colours only for a person at a terminal: a log file or a pipe gets plain text.
     let log = tracing_subscriber::fmt::layer()
         .with_ansi(std::io::stderr().is_terminal())
@@ -193,7 +193,6 @@ pub fn init(level: &str, telemetry: &TelemetryConfig, verbose: bool) {
     match export::start(telemetry) {
         Ok(false) => {}
         Ok(true) => {
-            opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
             RECORD_CONTENT.store(telemetry.record_content, Ordering::Relaxed);
             let _ = SAMPLER.set(sampler(telemetry));
             EXPORTING.store(true, Ordering::Relaxed);
@@ -202,7 +201,7 @@ pub fn init(level: &str, telemetry: &TelemetryConfig, verbose: bool) {
     }
     if !chosen {
         let _ = LEVEL.set(Box::new(move |level| {
-            let _ = handle.reload(log_filter(&format!("{level},{QUIET_CRATES}")));
+            let _ = handle.reload(EnvFilter::new(format!("{level},{QUIET_CRATES}")));
         }));
     }
 }
@@ -236,11 +235,6 @@ fn sampler(config: &TelemetryConfig) -> Sampler {
             parent_based(Sampler::AlwaysOn)
         }
     }
-}
-
-/// The log's filter.
-fn log_filter(spec: &str) -> EnvFilter {
-    EnvFilter::new(spec)
 }
 
 /// Crates whose debug output is noise to a Parlance user.
