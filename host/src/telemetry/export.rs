@@ -1,12 +1,13 @@
 //! The way out of finished spans: each written for the collector (`otlp.rs`) on the thread that
-//! ended it, a bounded queue of such batches that a span joins under a short lock, one thread that
-//! sends them to the collector, and the count of the spans that never got there.
+//! ended it, into that thread's batch; a bounded queue of full batches; one thread that sends them
+//! to the collector, and the threads' partial batches once the delay has passed; and the count of
+//! the spans that never got there.
 //!
 //! The SDK's batch processor wakes its thread for every span it is handed; on a busy server that is
 //! two context switches per span, more than the span costs to make. Here the thread is woken once per
-//! batch (or when the delay has passed). A span is encoded where it ends, so its memory is freed on
-//! the thread that allocated it (across threads, the allocator's frees cost more than the encoding),
-//! and the export thread only sends bytes.
+//! batch. A span is encoded where it ends, so its memory is freed on the thread that allocated it
+//! (across threads, the allocator's frees cost more than the encoding), it takes no lock another
+//! thread holds, and the export thread only sends bytes.
 
 use super::TelemetryConfig;
 use super::otlp::{Encoded, Finished, Sink};
@@ -163,10 +164,13 @@ fn dropped(reason: &'static str, count: usize) {
 /// What the export thread and the spans' makers share.
 #[derive(Debug, Default)]
 struct Queue {
-    /// Full batches, then the one being filled.
+    /// Batches waiting to be sent: full ones, and the threads' partial ones once the delay has passed.
     batches: std::collections::VecDeque<Encoded>,
     /// The spans of all of them.
     spans: usize,
+    /// The bytes of batches that were sent, kept for the next ones: a batch grows to some hundred
+    /// kilobytes, and growing fresh memory each time cost more than writing the spans.
+    spare: Vec<Vec<u8>>,
     closing: bool,
     /// The export thread has ended (having sent what was left, unless its exporter panicked).
     closed: bool,
@@ -180,11 +184,71 @@ struct Shared {
     /// Wakes a shutdown waiting for the export thread's end.
     closed: Condvar,
     settings: BatchSettings,
+    /// Each thread's batch while it fills (see [`Local`]).
+    locals: Mutex<Vec<Arc<Local>>>,
+}
+
+/// A thread's batch while it fills: written by its thread under a lock only it takes, so a span
+/// touches no memory another core writes; taken whole into the queue when full, and by the export
+/// thread when the delay has passed or the process is closing. (With one queue every span took,
+/// the lock's cache line moving between cores cost more than the span.)
+#[derive(Debug, Default)]
+struct Local {
+    batch: Mutex<Encoded>,
+}
+
+thread_local! {
+    /// This thread's batch, and the export it belongs to.
+    static LOCAL: std::cell::RefCell<Option<(std::sync::Weak<Shared>, Arc<Local>)>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, Queue> {
         unpoisoned(&self.queue)
+    }
+
+    /// Queues a thread's full batch, or drops and counts it when the queue is full or closing; gives
+    /// back a sent batch's bytes for the next one.
+    fn hand_over(&self, full: Encoded) -> Vec<u8> {
+        let mut queue = self.lock();
+        let spare = queue.spare.pop().unwrap_or_default();
+        if queue.closing || queue.spans + full.spans > self.settings.capacity {
+            drop(queue);
+            dropped("queue_full", full.spans);
+            return spare;
+        }
+        queue.spans += full.spans;
+        queue.batches.push_back(full);
+        self.wake.notify_one();
+        spare
+    }
+
+    /// Moves every thread's partial batch into the queue; how many spans they held. A thread that
+    /// has ended is forgotten once its batch is taken.
+    fn collect(&self) -> usize {
+        let mut partial = Vec::new();
+        unpoisoned(&self.locals).retain(|local| {
+            let mut batch = unpoisoned(&local.batch);
+            if batch.spans > 0 {
+                partial.push(std::mem::take(&mut *batch));
+            }
+            Arc::strong_count(local) > 1
+        });
+        let spans = partial.iter().map(|b| b.spans).sum();
+        let mut queue = self.lock();
+        queue.spans += spans;
+        queue.batches.extend(partial);
+        spans
+    }
+
+    /// Keeps a sent batch's bytes for a thread's next batch.
+    fn recycle(&self, mut bytes: Vec<u8>) {
+        let mut queue = self.lock();
+        if queue.spare.len() < 4 {
+            bytes.clear();
+            queue.spare.push(bytes);
+        }
     }
 
     /// Waits on `signal` until `ready` holds of the queue or `deadline` passes; says which.
@@ -223,31 +287,35 @@ impl Batches {
             wake: Condvar::new(),
             closed: Condvar::new(),
             settings,
+            locals: Mutex::new(Vec::new()),
         });
         let worker = Exporter { shared: shared.clone(), sink, failing: false };
         let thread = std::thread::Builder::new().name("otlp-batches".into()).spawn(move || worker.run())?;
         Ok(Batches { shared, thread: Mutex::new(Some(thread)) })
     }
 
-    /// Queues an encoded span, or drops and counts it when the queue is full or closing; never waits.
+    /// Adds an encoded span to this thread's batch, which joins the queue when full; never waits.
     fn push(&self, span: &[u8]) {
-        let settings = &self.shared.settings;
-        let mut queue = self.shared.lock();
-        if queue.closing || queue.spans >= settings.capacity {
-            drop(queue);
-            dropped("queue_full", 1);
-            return;
-        }
-        queue.spans += 1;
-        if queue.batches.back().is_none_or(|last| last.spans >= settings.batch) {
-            queue.batches.push_back(Encoded::default());
-        }
-        let last = queue.batches.back_mut().expect("a batch is being filled");
-        super::otlp::span_field(&mut last.bytes, span);
-        last.spans += 1;
-        if last.spans == settings.batch {
-            self.shared.wake.notify_one();
-        }
+        // A thread being torn down has no batch left: its span is dropped.
+        let _ = LOCAL.try_with(|slot| {
+            let mut slot = slot.borrow_mut();
+            let ours = slot
+                .as_ref()
+                .is_some_and(|(shared, _)| std::ptr::eq(shared.as_ptr(), Arc::as_ptr(&self.shared)));
+            if !ours {
+                let local = Arc::new(Local::default());
+                unpoisoned(&self.shared.locals).push(local.clone());
+                *slot = Some((Arc::downgrade(&self.shared), local));
+            }
+            let (_, local) = slot.as_ref().expect("this thread's batch was made above");
+            let mut batch = unpoisoned(&local.batch);
+            super::otlp::span_field(&mut batch.bytes, span);
+            batch.spans += 1;
+            if batch.spans >= self.shared.settings.batch {
+                let full = std::mem::take(&mut *batch);
+                batch.bytes = self.shared.hand_over(full);
+            }
+        });
     }
 
     /// Sends what is left and ends the thread, waiting at most `timeout`; whether it ended.
@@ -293,33 +361,35 @@ struct Exporter<S> {
 impl<S: Sink> Exporter<S> {
     fn run(mut self) {
         let _closed = Closed(self.shared.clone());
-        let settings = self.shared.settings;
+        let delay = self.shared.settings.delay;
+        let mut collected = Instant::now();
         loop {
             let (batch, closing) = {
-                // A full batch, the shutdown, or the delay: whichever comes first.
-                let due = Instant::now() + settings.delay;
-                let woken = |q: &Queue| q.spans >= settings.batch || q.closing;
+                // A batch to send, the shutdown, or the delay: whichever comes first.
+                let woken = |q: &Queue| !q.batches.is_empty() || q.closing;
                 let (mut queue, _) =
-                    self.shared.wait_until(&self.shared.wake, self.shared.lock(), due, woken);
+                    self.shared.wait_until(&self.shared.wake, self.shared.lock(), collected + delay, woken);
                 let batch = queue.batches.pop_front();
                 queue.spans -= batch.as_ref().map_or(0, |b| b.spans);
                 (batch, queue.closing)
             };
             if let Some(batch) = batch {
-                self.export(batch);
+                self.export(&batch);
+                self.shared.recycle(batch.bytes);
             }
-            let rest = self.shared.lock().spans;
-            if rest > 0 && (closing || rest >= settings.batch) {
-                continue;
-            }
-            if closing {
-                return;
+            // The threads' partial batches leave once the delay has passed, and at the end.
+            if closing || Instant::now() >= collected + delay {
+                let partial = self.shared.collect();
+                collected = Instant::now();
+                if closing && partial == 0 && self.shared.lock().batches.is_empty() {
+                    return;
+                }
             }
         }
     }
 
-    fn export(&mut self, batch: Encoded) {
-        match self.sink.send(&batch) {
+    fn export(&mut self, batch: &Encoded) {
+        match self.sink.send(batch) {
             Ok(()) => {
                 if std::mem::take(&mut self.failing) {
                     tracing::info!("the trace collector accepts spans again");
@@ -449,8 +519,9 @@ mod tests {
         assert!(batches.shutdown(Duration::from_secs(10)));
         let batches = recorder.batches();
         let sent: usize = batches.iter().sum();
-        // a and b, then the queue's capacity, and the batch the thread may have held out of it.
-        assert!((2 + 4..=2 + 4 + 2).contains(&sent), "the queue's spans are sent at shutdown: {batches:?}");
+        // a and b; then the queue's capacity, with the batch the thread may have held out of it; and
+        // k, left in this thread's batch.
+        assert!((2 + 4 + 1..=2 + 4 + 2 + 1).contains(&sent), "the rest is sent at shutdown: {batches:?}");
         assert!(batches.iter().all(|&b| b <= 2), "no batch is larger than its size: {batches:?}");
     }
 }
