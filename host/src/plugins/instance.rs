@@ -29,7 +29,9 @@ pub(super) fn call_span(
         "gen_ai.operation.name" => operation,
         "gen_ai.provider.name" => provider_name(plugin).to_owned(),
     );
-    if let Some(model) = model {
+    if let Some(model) = model
+        && span.is_recording()
+    {
         span.set_attribute("gen_ai.request.model", model.to_owned());
     }
     span

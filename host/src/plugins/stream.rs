@@ -353,9 +353,10 @@ impl ReplyStream {
                 self.finished = Some(reason.clone());
                 return Ok(None);
             }
-            StreamPart::Model(model) => {
+            StreamPart::Model(model) if self.span.is_recording() => {
                 self.span.set_attribute("gen_ai.response.model", model.clone());
             }
+            StreamPart::Model(_) => {}
             StreamPart::Usage(usage) => {
                 // Only what the upstream reported: an unknown count is left out, never written as zero.
                 let counts = [
