@@ -153,7 +153,7 @@ pub static SPANS_DROPPED: LazyLock<Family<DropLabels, Counter>> = LazyLock::new(
 /// A lock whose data stays usable after a panic elsewhere: a panic in one span's maker must not end
 /// tracing for the rest of the process, and no invariant here spans a panic (a `Vec` of finished
 /// spans, counters, flags).
-fn unpoisoned<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(super) fn unpoisoned<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 

@@ -82,10 +82,8 @@ impl Otlp {
             .into_iter()
             .find(|name| config.variable(name).is_some());
         let ca_file = ca_variable.and_then(|name| config.variable(name)).map(std::path::Path::new);
-        let tls = crate::tls::client_config(ca_file).map_err(|e| {
-            let cause = std::error::Error::source(&e).map(|c| format!(": {c}")).unwrap_or_default();
-            format!("{}: {e}{cause}", ca_variable.unwrap_or("TLS"))
-        })?;
+        let tls = crate::tls::client_config(ca_file)
+            .map_err(|e| format!("{}: {}", ca_variable.unwrap_or("TLS"), with_cause(&e)))?;
         let mut headers = http::HeaderMap::new();
         headers.insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/x-protobuf"));
         headers.insert(
@@ -173,6 +171,15 @@ fn parse_headers(list: &str) -> Result<Vec<(http::HeaderName, http::HeaderValue)
         .collect()
 }
 
+/// An error and its first cause on one line. (`upstream::with_causes` is the same for the whole
+/// chain, but `upstream` imports `telemetry`; one cause is all these errors carry.)
+fn with_cause(error: &dyn std::error::Error) -> String {
+    match error.source() {
+        Some(cause) => format!("{error}: {cause}"),
+        None => error.to_string(),
+    }
+}
+
 /// The exporter's HTTP client: hyper over the process's rustls, which the host already speaks, on a
 /// one-thread runtime of its own, so that exports run the same whoever calls them.
 struct Collector {
@@ -209,11 +216,8 @@ impl Collector {
         use http_body_util::BodyExt;
         let (client, timeout) = (self.client.clone(), self.timeout);
         let exchange = async move {
-            let response = client.request(request).await.map_err(|e| {
-                // hyper's own text is only "client error (Connect)": the cause says which.
-                let cause = std::error::Error::source(&e).map(|c| format!(": {c}")).unwrap_or_default();
-                format!("{e}{cause}")
-            })?;
+            // hyper's own text is only "client error (Connect)": the cause says which.
+            let response = client.request(request).await.map_err(|e| with_cause(&e))?;
             let status = response.status();
             let body = http_body_util::Limited::new(response.into_body(), MAX_COLLECTOR_ANSWER)
                 .collect()

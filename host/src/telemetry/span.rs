@@ -182,7 +182,7 @@ impl Span {
 
 impl Live {
     fn late(&self) -> std::sync::MutexGuard<'_, Late> {
-        self.late.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        super::export::unpoisoned(&self.late)
     }
 }
 
