@@ -339,15 +339,20 @@ def keys_part():
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(scratch_db + suffix):
             os.unlink(scratch_db + suffix)
-    created = subprocess.run(
-        [BINARY, "keys", "create", "--name", "bench", "--json"],
-        env={"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp"), "DATABASE_FILE": scratch_db},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    key = json.loads(created.stdout)["key"]
+    # The server creates the store; `parlance keys` only writes to one that exists.
     off = Server(env={"DATABASE_FILE": scratch_db})
+    try:
+        created = subprocess.run(
+            [BINARY, "keys", "create", "--name", "bench", "--json"],
+            env={"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp"), "DATABASE_FILE": scratch_db},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    except BaseException:
+        off.stop()
+        raise
+    key = json.loads(created.stdout)["key"]
     on = Server(env={"DATABASE_FILE": scratch_db, "PARLANCE_API_KEYS": "required"})
     bearer = {"authorization": f"Bearer {key}"}
     try:

@@ -134,7 +134,11 @@ for lang in python js; do
     components+=("$label:$dir/bench-$lang.wasm")
   done
 done
-parascore=$(ls -t "$target_dir"/foreign/parascore-*.wasm 2>/dev/null | head -1 || true)
+# The newest build of the Python ParaScore component, if any.
+parascore=""
+for f in "$target_dir"/foreign/parascore-*.wasm; do
+  if [ -e "$f" ] && { [ -z "$parascore" ] || [ "$f" -nt "$parascore" ]; }; then parascore=$f; fi
+done
 [ -n "$parascore" ] && components+=("parascore (python):$parascore")
 
 run() { # run CACHE_DIR FILE PAIRS REPEAT -> the JSON report

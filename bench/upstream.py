@@ -28,6 +28,11 @@ requests and TCP connections (and streams: started, completed, cut off by the cl
 most open at once): `GET /_stats` returns them as JSON and `POST /_reset` clears them. Those two paths
 are never delayed.
 
+The fault switch, `POST /_fault` with `{"mode": "hang"}`: from then on every request is read and never
+answered (the connection stays open, silent) until `POST /_fault` with `{"mode": "none"}`, which closes
+the connections held without a word; `GET /_stats` counts them (`hung`, `hanging`). A stream in flight
+when the switch is thrown carries on. The `/_` paths are never held.
+
 Usage: upstream.py {form,openai,openai-stream} [--port N] [--delay-ms MS] [--chunks N] [--interval-ms MS]
 (prints "listening on PORT" when ready)
 """
@@ -80,10 +85,32 @@ class Stats:
             "chunks": self.chunks,
             "open_streams": self.open_streams,
             "max_open_streams": self.max_open_streams,
+            "fault": Fault.mode,
+            "hung": Fault.hung,
+            "hanging": Fault.hanging,
         }
 
 
 STATS = Stats()
+
+
+class Fault:
+    """The fault switch: while `mode` is "hang", requests are held unanswered until `cleared` is set."""
+
+    mode = "none"
+    cleared = None  # an asyncio.Event, made once the loop runs
+    hung = 0
+    hanging = 0
+
+
+async def hold():
+    """Holds a request unanswered while the upstream hangs; returns once the fault is cleared."""
+    Fault.hung += 1
+    Fault.hanging += 1
+    try:
+        await Fault.cleared.wait()
+    finally:
+        Fault.hanging -= 1
 
 
 async def read_request(reader):
@@ -297,6 +324,26 @@ def make_handler(kind, delay):
                     writer.write(response(200, "application/json", b"{}", keep_alive))
                     await writer.drain()
                     continue
+                if path == "/_fault":
+                    try:
+                        mode = json.loads(body or b"{}").get("mode", "none")
+                    except (ValueError, AttributeError):
+                        mode = None
+                    if mode not in ("none", "hang"):
+                        writer.write(response(400, "text/plain", b"mode: none or hang", keep_alive))
+                    else:
+                        if mode == "hang" and Fault.mode != "hang":
+                            Fault.cleared.clear()
+                        elif mode == "none":
+                            Fault.cleared.set()
+                        Fault.mode = mode
+                        writer.write(response(200, "application/json", json.dumps({"mode": mode}).encode(), keep_alive))
+                    await writer.drain()
+                    continue
+                if Fault.mode == "hang":
+                    # Never answered: the connection is closed, silently, once the fault is cleared.
+                    await hold()
+                    break
                 if kind == "openai-stream":
                     parsed = stream_request(body) if method == "POST" else None
                     if parsed is not None and parsed[0].get("stream") is True:
@@ -341,6 +388,8 @@ async def main():
     parser.add_argument("--interval-ms", type=float, default=0.0)
     args = parser.parse_args()
     StreamShape.chunks, StreamShape.interval = args.chunks, args.interval_ms / 1000
+    Fault.cleared = asyncio.Event()
+    Fault.cleared.set()
     # Thousands of streams at once: as many open files as the hard limit allows.
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))

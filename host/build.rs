@@ -136,6 +136,7 @@ fn main() {
     let out_dir = PathBuf::from(env("OUT_DIR"));
     std::fs::write(out_dir.join("bundled.rs"), bundled).expect("write bundled.rs");
     embed_wit(&root.join("wit"), &out_dir);
+    embed_manual(&root.join("docs/src"), &out_dir);
     embed_asset(&manifest_dir.join("assets/redoc.standalone.js"), &out_dir);
     println!("cargo:rustc-env=PARLANCE_FIXTURES_DIR={}", out.display());
 }
@@ -155,6 +156,26 @@ fn embed_wit(wit: &Path, out_dir: &Path) {
     }
     code.push_str("];\n");
     std::fs::write(out_dir.join("wit_files.rs"), code).expect("write wit_files.rs");
+}
+
+/// Generates `manual_files.rs`: the manual's sources under `docs/src/` (its chapters, generated
+/// reference pages and pictures) as `(relative path, bytes)` pairs, which `/manual` renders.
+fn embed_manual(src: &Path, out_dir: &Path) {
+    println!("cargo:rerun-if-changed={}", src.display());
+    let mut files = Vec::new();
+    collect_files(src, src, &mut files);
+    files.sort();
+    let mut code = String::from("/// The manual's sources, as `(path under docs/src/, bytes)`.\n");
+    code.push_str("pub static MANUAL_FILES: &[(&str, &[u8])] = &[\n");
+    for rel in files {
+        println!("cargo:rerun-if-changed={}", src.join(&rel).display());
+        code.push_str(&format!(
+            "    ({rel:?}, include_bytes!({:?})),\n",
+            src.join(&rel).display().to_string()
+        ));
+    }
+    code.push_str("];\n");
+    std::fs::write(out_dir.join("manual_files.rs"), code).expect("write manual_files.rs");
 }
 
 /// Every file under `dir` as a `/`-separated path relative to `base`, leaving out what a toolchain

@@ -26,9 +26,11 @@ die() { printf '[cluster] %s\n' "$*" >&2; exit 1; }
 
 pg_bin() {
   local bin
-  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
-  [ -n "$bin" ] && [ -x "$bin/initdb" ] \
-    || die "PostgreSQL's server is not installed (no /usr/lib/postgresql/*/bin/initdb): run scripts/setup.sh --tests"
+  # The newest version's; with none installed the pattern stays as written, and has no initdb.
+  bin=$(printf '%s\n' /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+  if [ ! -x "$bin/initdb" ]; then
+    die "PostgreSQL's server is not installed (no /usr/lib/postgresql/*/bin/initdb): run scripts/setup.sh --tests"
+  fi
   echo "$bin"
 }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Renders /docs (Swagger UI) and /redoc (ReDoc) of a running server in headless Chromium, opened by a
-# host name other than localhost (Swagger UI treats localhost specially), and checks that each page
-# lists every route of /openapi.json and that the browser asked nothing of any host but the server:
-# the pages must work from the binary's own assets, without internet, and leak nothing.
+# Renders /docs (Swagger UI), /redoc (ReDoc) and /manual of a running server in headless Chromium,
+# opened by a host name other than localhost (Swagger UI treats localhost specially), and checks that
+# each API page lists every route of /openapi.json, that the manual shows every chapter of its table
+# of contents and its generated error codes, and that the browser asked nothing of any host but the
+# server: the pages must work from the binary's own assets, without internet, and leak nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/binary.sh
@@ -33,19 +34,25 @@ render() {
 }
 render swagger docs/
 render redoc redoc
+render manual manual/reference/errors.html
 
 python3 - "$port" "$work" "$name" <<'PY'
 import json, re, sys, urllib.parse, urllib.request
 port, work, name = sys.argv[1], sys.argv[2], sys.argv[3]
 doc = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/openapi.json"))
 failed = False
-for page in ("swagger", "redoc"):
+summary = open("docs/src/SUMMARY.md", encoding="utf-8").read()
+chapters = re.findall(r"\[([^\]]+)\]\(", summary)
+codes = re.findall(r"^\| `([a-z_]+)` \|", open("docs/src/reference/errors.md", encoding="utf-8").read(), re.M)
+for page in ("swagger", "redoc", "manual"):
     text = re.sub(r"<[^>]+>", "", open(f"{work}/{page}.html", encoding="utf-8").read()).replace("\u200b", "")
-    missing = [p for p in doc["paths"] if p not in text]
-    print(f"docs-render: {page}: {len(doc['paths']) - len(missing)} of {len(doc['paths'])} routes listed")
+    text = text.replace("&amp;", "&")
+    wanted, what = (chapters + codes, "chapters and codes") if page == "manual" else (list(doc["paths"]), "routes")
+    missing = [p for p in wanted if p not in text]
+    print(f"docs-render: {page}: {len(wanted) - len(missing)} of {len(wanted)} {what} shown")
     if missing:
         failed = True
-        print(f"docs-render: {page} does not list {missing}", file=sys.stderr)
+        print(f"docs-render: {page} does not show {missing}", file=sys.stderr)
     # Every request the page made, from the browser's network log: those with the page as initiator
     # (the browser's own traffic, such as its update checks, has none). The page's navigation is the
     # browser's too, so the server must also appear among the page's requests.

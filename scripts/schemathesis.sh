@@ -62,11 +62,12 @@ print(f"openapi: /openapi.json is valid OpenAPI {document['openapi']}")
 PY
 
 # Schemathesis keeps a replay cache of what it found; each run starts from none, so that a run
-# depends only on its seed and never on an earlier run in the same checkout.
-cat >"$work/schemathesis.toml" <<TOML
-[cache]
-directory = "$work/schemathesis-cache"
-
+# depends only on its seed and never on an earlier run in the same checkout. The cache's folder is the
+# one line written with the shell's values; the rest is a quoted heredoc, so that nothing in its
+# comments (words in backquotes) is run as a command.
+{
+  printf '[cache]\ndirectory = "%s"\n\n' "$work/schemathesis-cache"
+  cat <<'TOML'
 # A body over the server's size limit is refused with 413 before it is read.
 [checks.negative_data_rejection]
 expected-statuses = [400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 428, 429]
@@ -110,6 +111,7 @@ include-method = "POST"
 checks.negative_data_rejection.enabled = false
 checks.positive_data_acceptance.enabled = false
 TOML
+} >"$work/schemathesis.toml"
 
 # One worker: with two, schemathesis's threads parse Python sources concurrently (hypothesis
 # describing its filter lambdas), which CPython 3.11 can fail with "SystemError: AST constructor

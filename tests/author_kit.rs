@@ -13,11 +13,18 @@ fn text(o: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
-/// Runs a project's script with the caller's environment (its toolchains live under the real home),
-/// the binary under test as PARLANCE, and the tests' shared compile cache.
+/// A PATH with the system's tools and no `parlance`, as a newcomer's.
+const PATH_WITHOUT_PARLANCE: &str = "/usr/bin:/bin";
+
+/// Runs a project's script with the caller's environment (its toolchains live under the real home)
+/// and the tests' shared compile cache. test.sh runs as a newcomer runs it, with no PARLANCE and no
+/// `parlance` on the PATH: it finds the binary that wrote the project, the one under test.
 fn script(project: &Path, name: &str) -> Output {
-    Command::new(project.join(name))
-        .env("PARLANCE", common::bin())
+    let mut command = Command::new(project.join(name));
+    if name == "test.sh" {
+        command.env_remove("PARLANCE").env("PATH", PATH_WITHOUT_PARLANCE);
+    }
+    command
         .env("PARLANCE_CACHE_DIR", common::compile_cache_dir())
         // Rust projects share one target directory across runs of the suite, so only the first compiles
         // the SDK's dependencies.
@@ -111,6 +118,47 @@ async fn authors_create_build_check_test_and_load_plugins_in_three_languages() {
         .unwrap();
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["paraphrase"], "three two one indeed", "{body}");
+}
+
+/// test.sh runs the binary that wrote the project, without PATH or PARLANCE naming it, wherever that
+/// binary is: here a link to the one under test in a folder whose name needs quoting.
+#[test]
+fn test_sh_runs_the_binary_that_wrote_it() {
+    let home = tempfile::tempdir().unwrap();
+    // Beside the binary under test, so that a hard link can be made (same file system).
+    let folder = tempfile::Builder::new()
+        .prefix("it's a \"kit\" $HOME ")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap();
+    let writer = folder.path().join("parlance");
+    if std::fs::hard_link(common::bin(), &writer).is_err() {
+        std::fs::copy(common::bin(), &writer).unwrap();
+    }
+    let out = Command::new(&writer)
+        .args(["plugins", "new", "a-provider", "--kind", "provider", "--lang", "python"])
+        .current_dir(home.path())
+        .env_clear()
+        .env("HOME", home.path())
+        .env("PATH", PATH_WITHOUT_PARLANCE)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("next: a-provider/build.sh && a-provider/test.sh"));
+    let test = script(&home.path().join("a-provider"), "test.sh");
+    let said = text(&test);
+    // Not built, so the writer itself says the component is missing: it ran.
+    assert!(!test.status.success(), "{said}");
+    assert!(said.contains("error: cannot read a-provider.wasm"), "{said}");
+    std::fs::remove_file(&writer).unwrap();
+    let test = script(&home.path().join("a-provider"), "test.sh");
+    let said = text(&test);
+    assert!(
+        said.contains(&format!(
+            "test.sh: {} is gone and there is no parlance on the PATH; set PARLANCE=",
+            writer.display()
+        )),
+        "{said}"
+    );
 }
 
 #[test]

@@ -162,6 +162,86 @@ async fn without_the_fields_the_answer_is_today_s_and_a_larger_count_extends_the
     assert!(texts(&six).len() >= 2, "the offline provider writes several rewrites: {six}");
 }
 
+/// A sentence the offline provider finds one rewrite of ("I'm here."), however many are asked for.
+const ONE_REWRITE: &str = "I am here.";
+/// A sentence the offline provider finds nothing to change in: it writes the text again.
+const NO_REWRITE: &str = "Hi there.";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn fewer_candidates_than_asked_for_are_counted_and_said_why() {
+    let server = semantic_server(&[]).await;
+    let body = json!({"text": ONE_REWRITE, "candidates": 5});
+    let (status, answer) = post(&server, "/paraphrase", &body).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["candidates"].as_array().unwrap().len(), 1, "{answer}");
+    assert_eq!((&answer["requested"], &answer["written"]), (&json!(5), &json!(1)), "{answer}");
+    assert_eq!(answer["removed"], json!({"duplicates": 0, "unchanged": 0}));
+    assert_eq!(
+        answer["warnings"],
+        json!(["5 candidates were asked for; the provider wrote 1 distinct rewrite"])
+    );
+    // A cached answer says the same.
+    let (_, again) = post(&server, "/paraphrase", &body).await;
+    assert_eq!(again["cached"], true, "{again}");
+    for field in ["requested", "written", "removed", "warnings"] {
+        assert_eq!(again[field], answer[field], "{field}: {again}");
+    }
+
+    // What the provider wrote may all be removed: here the text again.
+    let (_, none) = post(&server, "/paraphrase", &json!({"text": NO_REWRITE, "candidates": 3})).await;
+    assert_eq!(none["candidates"], json!([]), "{none}");
+    assert_eq!((&none["requested"], &none["written"]), (&json!(3), &json!(1)), "{none}");
+    assert_eq!(none["removed"], json!({"duplicates": 0, "unchanged": 1}));
+    assert_eq!(
+        none["warnings"],
+        json!([
+            "3 candidates were asked for; the provider wrote 1, of which 1 was removed (1 unchanged), leaving none"
+        ])
+    );
+
+    // Candidates below a floor stay in the list, marked, and the warning counts those that met it.
+    let floors = json!({"text": ONE_REWRITE, "candidates": 2, "min_scores": {"diversity": 1.0}});
+    let (_, below) = post(&server, "/paraphrase", &floors).await;
+    assert_eq!(below["candidates"][0]["passed"], false, "{below}");
+    assert_eq!(
+        below["warnings"],
+        json!([
+            "2 candidates were asked for; the provider wrote 1 distinct rewrite; 0 of them met every floor of `min_scores`"
+        ])
+    );
+
+    // As many as were asked for: the counts, and no warning.
+    let (_, enough) = post(&server, "/paraphrase", &json!({"text": TEXTS[2], "candidates": 3})).await;
+    assert_eq!(enough["candidates"].as_array().unwrap().len(), 3, "{enough}");
+    assert_eq!((&enough["requested"], &enough["written"]), (&json!(3), &json!(3)), "{enough}");
+    assert!(enough.get("warnings").is_none(), "{enough}");
+
+    // A batch's items and a job's say the same as the single answer.
+    let texts = json!([ONE_REWRITE, TEXTS[2]]);
+    let (_, batch) = post(&server, "/paraphrase/batch", &json!({"texts": texts, "candidates": 5})).await;
+    let item = &batch["results"][0];
+    assert_eq!((&item["requested"], &item["written"]), (&json!(5), &json!(1)), "{batch}");
+    assert_eq!(item["warnings"], answer["warnings"], "{batch}");
+    let (status, job) =
+        post(&server, "/paraphrase/batch/async", &json!({"texts": texts, "candidates": 5})).await;
+    assert_eq!(status, 202, "{job}");
+    let done = server.job_completed(&job, None, std::time::Duration::from_secs(120)).await;
+    let item = &done["results"][0];
+    assert_eq!((&item["requested"], &item["written"]), (&json!(5), &json!(1)), "{done}");
+    assert_eq!(item["warnings"], answer["warnings"], "{done}");
+
+    // The schema names the new fields wherever candidates are answered.
+    let doc: Value =
+        server.client.get(server.url("/openapi.json")).send().await.unwrap().json().await.unwrap();
+    for schema in ["Paraphrase", "BatchItem", "JobResult"] {
+        let properties = &doc["components"]["schemas"][schema]["properties"];
+        assert!(
+            properties["requested"].is_object() && properties["written"].is_object(),
+            "{schema}: {properties}"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn wrong_selections_are_refused_naming_the_problem() {
     let server = semantic_server(&[]).await;
@@ -239,6 +319,22 @@ async fn providers_pool_their_candidates_and_one_without_the_export_is_called_on
         + answer["removed"]["duplicates"].as_u64().unwrap()
         + answer["removed"]["unchanged"].as_u64().unwrap();
     assert!(written <= 9, "{answer}");
+    assert_eq!(answer["written"], written, "{answer}");
+    assert_eq!(answer["requested"], 12, "{answer}");
+
+    // Both offline providers find the same one rewrite of a short sentence: the second is removed
+    // as a duplicate, and the warning says so.
+    let body = json!({"text": ONE_REWRITE, "candidates": 3, "providers": ["offline", "offline-terse"]});
+    let (_, answer) = post(&server, "/paraphrase", &body).await;
+    assert_eq!(answer["candidates"].as_array().unwrap().len(), 1, "{answer}");
+    assert_eq!(answer["removed"], json!({"duplicates": 1, "unchanged": 0}), "{answer}");
+    assert_eq!(
+        answer["warnings"],
+        json!([
+            "6 candidates were asked for (3 from each of 2 providers); the providers wrote 2, of which 1 was \
+                removed (1 duplicate), leaving 1 distinct rewrite"
+        ])
+    );
 
     // A batch carries the same fields per text.
     let (status, batch) = post(
@@ -256,16 +352,7 @@ async fn providers_pool_their_candidates_and_one_without_the_export_is_called_on
     let body = json!({"texts": TEXTS, "candidates": 3, "providers": ["offline", "old"], "rank_by": "semantic_similarity"});
     let (status, job) = post(&server, "/paraphrase/batch/async", &body).await;
     assert_eq!(status, 202, "{job}");
-    let url = format!("/jobs/{}", job["job_id"].as_str().unwrap());
-    let started = std::time::Instant::now();
-    let done = loop {
-        let view: Value = server.client.get(server.url(&url)).send().await.unwrap().json().await.unwrap();
-        if view["status"] == "completed" {
-            break view;
-        }
-        assert!(started.elapsed() < std::time::Duration::from_secs(120), "{view}");
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    };
+    let done = server.job_completed(&job, None, std::time::Duration::from_secs(120)).await;
     let results = done["results"].as_array().unwrap_or_else(|| panic!("{done}"));
     assert_eq!(results.len(), TEXTS.len(), "{done}");
     for (item, text) in results.iter().zip(TEXTS) {
@@ -336,6 +423,67 @@ fn the_cli_writes_every_candidate_to_jsonl_and_the_kept_ones_to_tsv() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("charm"));
 }
 
+#[test]
+fn the_cli_notes_fewer_candidates_than_asked_for_on_stderr_and_batch_lines_say_why() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = model_dir();
+    let cli = |text: &str, extra: &[&str]| {
+        let out = common::command(home.path())
+            .env("PARLANCE_EMBEDDINGS_MODEL_DIR", &dir)
+            .args(["--mode", "cli", "--decode_input", text])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    // Stdout holds the candidates alone, the one the provider wrote; the note on stderr says why
+    // there is one, once (not again in the API's words).
+    let (plain, _) = cli(ONE_REWRITE, &[]);
+    let (stdout, stderr) = cli(ONE_REWRITE, &["--candidates", "5"]);
+    assert_eq!(stdout, plain, "{stderr}");
+    assert!(stderr.contains("parlance: 1 of 5 candidates: the provider wrote 1\n"), "{stderr}");
+    assert!(!stderr.contains("asked for"), "{stderr}");
+    let (stdout, stderr) = cli(NO_REWRITE, &["--candidates", "3"]);
+    assert_eq!(stdout, format!("{NO_REWRITE}\n"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "parlance: 0 of 3 candidates: the provider wrote 1, 1 was the text unchanged; the text is printed as it was"
+        ),
+        "{stderr}"
+    );
+    // As many as were asked for: no note.
+    let (stdout, stderr) = cli(TEXTS[2], &["--candidates", "3"]);
+    assert_eq!(stdout.lines().count(), 3, "{stdout}");
+    assert!(!stderr.contains("candidates:"), "{stderr}");
+
+    // A batch's .jsonl line says it in the API's words, and the summary counts the texts that fell short.
+    let input = home.path().join("short.txt");
+    std::fs::write(&input, format!("{ONE_REWRITE}\n{}\n", TEXTS[2])).unwrap();
+    let output = home.path().join("short.jsonl");
+    let out = common::command(home.path())
+        .env("PARLANCE_EMBEDDINGS_MODEL_DIR", &dir)
+        .args(["--mode", "batch", "--candidates", "3", "--batch_input"])
+        .arg(&input)
+        .arg("--batch_output")
+        .arg(&output)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("; 1 kept fewer candidates than were asked for"), "{stderr}");
+    let records: Vec<Value> =
+        std::fs::read_to_string(&output).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!((&records[0]["requested"], &records[0]["written"]), (&json!(3), &json!(1)), "{}", records[0]);
+    assert_eq!(records[0]["removed"], json!({"duplicates": 0, "unchanged": 0}));
+    assert_eq!(
+        records[0]["warnings"],
+        json!(["3 candidates were asked for; the provider wrote 1 distinct rewrite"])
+    );
+    assert_eq!((&records[1]["requested"], &records[1]["written"]), (&json!(3), &json!(3)), "{}", records[1]);
+    assert!(records[1].get("warnings").is_none(), "{}", records[1]);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_library_ranks_candidates_as_the_api_does() {
     let home = tempfile::tempdir().unwrap();
@@ -365,6 +513,20 @@ async fn the_library_ranks_candidates_as_the_api_does() {
         let evaluation = parlance.evaluate_paraphrase_with(TEXTS[3], &c.text, options).await.unwrap();
         assert!((evaluation.evaluation.scores["semantic_similarity"] - similarity).abs() < 1e-9);
     }
+
+    // Fewer than were asked for: the counts and the warning, as the API gives them.
+    let selection = parlance::Selection { candidates: 4, ..Default::default() };
+    let short = parlance
+        .paraphrase_candidates(&parlance::ParaphraseRequest::new(ONE_REWRITE), &selection)
+        .await
+        .unwrap();
+    assert_eq!(short.candidates.as_ref().map(Vec::len), Some(1), "{short:?}");
+    assert_eq!((short.requested, short.written), (Some(4), Some(1)));
+    assert_eq!(short.removed, Some(parlance::paraphrase::Removed::default()));
+    assert_eq!(
+        short.warnings,
+        Some(vec!["4 candidates were asked for; the provider wrote 1 distinct rewrite".to_owned()])
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -531,6 +531,42 @@ fn a_cli_run_is_quiet_about_a_redis_it_was_not_asked_for() {
     assert!(asked.contains("Redis is unreachable"), "{asked}");
 }
 
+/// A newcomer's first command prints the paraphrase and nothing else: a one-shot command logs only
+/// warnings (a deprecated key, say) and errors unless asked for more, by `--verbose`, `LOG_LEVEL`,
+/// `[logging] level` or `RUST_LOG`.
+#[test]
+fn a_first_cli_run_prints_the_paraphrase_alone() {
+    let home = tempfile::tempdir().unwrap();
+    let run = |env: &[(&str, &str)], args: &[&str]| {
+        // The environment of a newcomer: nothing set, so the default Redis is tried (and likely absent).
+        let mut cmd = common::command(home.path());
+        cmd.env_remove("CACHE_TYPE")
+            .args(["--mode", "cli", "--decode_input", "The cat sat on the mat."])
+            .args(args);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(stdout(&out).lines().count(), 1, "{}", stdout(&out));
+        stderr(&out)
+    };
+    assert_eq!(run(&[], &[]), "");
+    for (env, args) in
+        [(&[("LOG_LEVEL", "info")][..], &[][..]), (&[("RUST_LOG", "info")], &[]), (&[], &["--verbose"])]
+    {
+        let err = run(env, args);
+        assert!(err.contains("INFO") && err.contains("paraphrased"), "{env:?} {args:?}: {err}");
+    }
+    std::fs::write(home.path().join("parlance.toml"), "[logging]\nlevel = \"info\"\n").unwrap();
+    assert!(run(&[], &[]).contains("paraphrased"), "a level chosen in the file counts too");
+    // A deprecated key is a warning, and still said.
+    std::fs::write(home.path().join("parlance.toml"), "[chat]\ndurability = \"full\"\n").unwrap();
+    let err = run(&[], &[]);
+    assert!(err.contains("WARN") && err.contains("[chat] durability: deprecated"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
 /// Errors about the input name the flag the user typed, not the API's field.
 #[test]
 fn input_errors_name_the_flags() {

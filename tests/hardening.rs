@@ -151,6 +151,30 @@ async fn out_of_file_descriptors_the_server_keeps_serving() {
     drop(idle);
 }
 
+/// A log that cannot be written does not stop the server: with stderr on `/dev/full` (every write
+/// fails with ENOSPC, as when the log's disk is full; bench/soak.py found a replica that could not
+/// start on a full disk) it starts and serves, logging nothing.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_log_that_cannot_be_written_does_not_stop_the_server() {
+    let home = tempfile::tempdir().unwrap();
+    let s = Server::start_wrapped(home, &[], &[], &["sh", "-c", "exec \"$0\" \"$@\" 2>/dev/full"]).await;
+    for _ in 0..5 {
+        let (status, _) = ordinary(&s).await;
+        assert_eq!(status, 200);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // A request that logs a warning (the chat model at an endpoint that refuses it) is answered too.
+    let r = s
+        .client
+        .post(s.chat_url("/v1/waifu"))
+        .json(&serde_json::json!({"user_id": "full-disk", "message": "Hello?"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(ordinary(&s).await.0, 200);
+}
+
 fn raise_own_file_limit() {
     use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
     let limit = getrlimit(Resource::Nofile);

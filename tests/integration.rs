@@ -18,6 +18,7 @@ mod import;
 mod jobs;
 mod js_provider;
 mod keys;
+mod limits;
 mod metrics;
 mod openai_clients;
 mod outbound;

@@ -26,6 +26,7 @@ async fn keys_bind_callers_to_their_client() {
         "[auth]\ncache_secs = 1\n\n[[plugin]]\nid = \"offline\"\nrate_limit_per_minute = 2\n",
     )
     .unwrap();
+    common::create_store(&home.path().join("dialogs.db"));
     let created = keys(home.path(), &["create", "--name", "mobile", "--client", "acme", "--json"]);
     let created: Value = serde_json::from_slice(&created.stdout).unwrap();
     let key = created["key"].as_str().unwrap().to_owned();
@@ -116,4 +117,74 @@ async fn keys_bind_callers_to_their_client() {
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
     assert_eq!(get("/v1/user/all/count", Some(&other), None).await.0, 200);
+}
+
+/// `parlance keys` run from another folder, given the server's configuration, writes to the server's
+/// store: a relative `database_file` in the file is the file's folder's, wherever the command runs,
+/// and the command says which store it wrote to.
+#[test]
+fn keys_created_from_another_folder_reach_the_configured_store() {
+    let root = tempfile::tempdir().unwrap();
+    let root = root.path().canonicalize().unwrap();
+    let (server, elsewhere) = (root.join("server"), root.join("elsewhere"));
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::create_dir_all(server.join("data")).unwrap();
+    std::fs::write(server.join("parlance.toml"), "[store]\ndatabase_file = \"data/dialogs.db\"\n").unwrap();
+    let database = server.join("data/dialogs.db");
+    common::create_store(&database);
+
+    let out = common::command(&elsewhere)
+        .args(["keys", "create", "--name", "mobile", "--json", "--config", "../server/parlance.toml"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(err.trim(), format!("key written to the store at {}", database.display()));
+    let id = serde_json::from_slice::<Value>(&out.stdout).unwrap()["id"].as_str().unwrap().to_owned();
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "nothing is written where it ran");
+
+    // The server's folder, where `parlance.toml` is found by itself, sees the key.
+    let listed = common::command(&server).args(["keys", "list"]).output().unwrap();
+    assert!(listed.status.success(), "{}", String::from_utf8_lossy(&listed.stderr));
+    assert!(String::from_utf8_lossy(&listed.stdout).contains(&id));
+}
+
+/// A key command creates no store: keys in a store that no server reads would be refused by every
+/// server. It exits 2, as for a configuration at fault, naming the path and what to do.
+#[test]
+fn key_commands_refuse_a_store_that_does_not_exist() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path().canonicalize().unwrap();
+    for args in [&["create", "--name", "mobile"][..], &["list"], &["revoke", "abc"]] {
+        let out = common::command(&home).arg("keys").args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "keys {args:?}: {err}");
+        assert!(out.stdout.is_empty(), "keys {args:?}");
+        assert!(
+            err.contains(&format!(
+                "there is no dialog store at {} (no configuration file)",
+                home.join("dialogs.db").display()
+            )) && err.contains("start the server once")
+                && err.contains("point --config or DATABASE_FILE at the server's store"),
+            "keys {args:?}: {err}"
+        );
+    }
+    // A store the configuration file names, relative to its folder.
+    std::fs::write(home.join("server.toml"), "[store]\ndatabase_file = \"db/keys.db\"\n").unwrap();
+    let out = common::command(&home)
+        .args(["keys", "--config", "server.toml", "create", "--name", "mobile"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "there is no dialog store at {} (configuration: {})",
+            home.join("db/keys.db").display(),
+            home.join("server.toml").display()
+        )),
+        "{err}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&home).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["server.toml"], "a key command created files");
 }

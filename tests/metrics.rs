@@ -230,6 +230,61 @@ async fn evaluate_returns_every_score_the_overall_score_and_the_weights() {
     }
 }
 
+/// Without an embedding backend the semantic score is not offered: `/providers` leaves it out of the
+/// scores a selection may use (the playground reads it there), and a selection that names it is told
+/// what the score needs and how to get it, not that the score is unknown.
+#[tokio::test(flavor = "multi_thread")]
+async fn without_an_embedding_backend_a_selection_is_told_how_to_get_one() {
+    let server = Server::start(&[]).await;
+    let providers: Value =
+        server.client.get(server.url("/providers")).send().await.unwrap().json().await.unwrap();
+    let scores = providers["scores"].as_array().unwrap();
+    assert!(
+        scores.contains(&json!("lexical_similarity")) && scores.contains(&json!("diversity")),
+        "{providers}"
+    );
+    assert!(!scores.contains(&json!("semantic_similarity")), "{providers}");
+    for selection in
+        [json!({"min_scores": {"semantic_similarity": 0.8}}), json!({"rank_by": "semantic_similarity"})]
+    {
+        let mut body = json!({"text": "The meeting was postponed.", "candidates": 2});
+        body.as_object_mut().unwrap().extend(selection.as_object().unwrap().clone());
+        let r = server.client.post(server.url("/paraphrase")).json(&body).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 422);
+        let r: Value = r.json().await.unwrap();
+        let message = r["error"]["message"].as_str().unwrap();
+        assert!(message.contains("`semantic_similarity` needs an embedding backend"), "{r}");
+        assert!(
+            message.contains("scripts/fetch-model.sh") && message.contains("[embeddings] model_dir"),
+            "{r}"
+        );
+    }
+    // A name no metric declares is still unknown.
+    let body = json!({"text": "The meeting was postponed.", "candidates": 2, "rank_by": "nope"});
+    let r: Value =
+        server.client.post(server.url("/paraphrase")).json(&body).send().await.unwrap().json().await.unwrap();
+    assert!(r["error"]["message"].as_str().unwrap().starts_with("unknown score `nope`"), "{r}");
+}
+
+/// The model `scripts/fetch-model.sh` installed (`models/all-MiniLM-L6-v2` under the folder the server
+/// is started in) is the backend with no configuration: the semantic score is computed and offered.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_fetched_model_is_the_backend_without_configuration() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir(home.path().join("models")).unwrap();
+    std::os::unix::fs::symlink(model_dir(), home.path().join("models/all-MiniLM-L6-v2")).unwrap();
+    let server = Server::start_in(home, &[], &[]).await;
+    let body = json!({"original": "The cat sat on the mat.", "paraphrase": "A cat was sitting on the mat.", "include_semantic": true});
+    let r: Value =
+        server.client.post(server.url("/evaluate")).json(&body).send().await.unwrap().json().await.unwrap();
+    let semantic = r["evaluation"]["semantic_similarity"].as_f64().unwrap_or_else(|| panic!("{r}"));
+    assert!(semantic > 0.5, "{r}");
+    assert_eq!(r["warnings"], json!([]), "{r}");
+    let providers: Value =
+        server.client.get(server.url("/providers")).send().await.unwrap().json().await.unwrap();
+    assert!(providers["scores"].as_array().unwrap().contains(&json!("semantic_similarity")), "{providers}");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn without_an_embedding_backend_the_semantic_score_is_missing_with_a_warning() {
     let server = Server::start(&[]).await;
@@ -237,7 +292,9 @@ async fn without_an_embedding_backend_the_semantic_score_is_missing_with_a_warni
     let r: Value =
         server.client.post(server.url("/evaluate")).json(&body).send().await.unwrap().json().await.unwrap();
     assert!(r["evaluation"].get("semantic_similarity").is_none(), "{r}");
-    assert!(r["warnings"][0].as_str().unwrap().contains("no embedding backend"), "{r}");
+    let warning = r["warnings"][0].as_str().unwrap();
+    assert!(warning.contains("no embedding backend") && warning.contains("the score needs one"), "{r}");
+    assert!(warning.contains("scripts/fetch-model.sh") && warning.contains("[embeddings] model_dir"), "{r}");
     assert!(r["weights"].get("semantic_similarity").is_none(), "only computed scores' weights: {r}");
     assert_eq!(r["weights"]["lexical_similarity"], 0.3, "{r}");
     let e = &r["evaluation"];

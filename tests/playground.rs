@@ -2,7 +2,8 @@
 //! (`tests/playground/playground.py`, pinned in `scripts/requirements-test.txt`, Debian's `chromium`),
 //! against two real servers: one with API keys required, one without. The paraphrase provider
 //! `openrouter` is played by the OpenAI fake and the chat model `openai-chat` by the streaming one,
-//! beside the offline default. The script checks what the page shows against what the API answers,
+//! beside the offline default; the server without keys has an embedding backend, the other none. The
+//! script checks what the page shows against what the API answers,
 //! and that the browser asked nothing of any other host; this test checks what the page cannot see:
 //! the upstreams and the store.
 
@@ -14,6 +15,8 @@ const PROVIDER_REPLY: &str = "Several members could not come, so the committee m
 
 /// A server whose `openrouter` provider and `openai-chat` chat model are the two fakes, offline the
 /// default provider; with `keys`, API keys are required and the key of a client `browser` is returned.
+/// Without keys it has an embedding backend: the model where `scripts/fetch-model.sh` installs it,
+/// under the folder it is started in.
 async fn server(provider: &FakeOpenAi, chat: &FakeStreamingOpenAi, keys: bool) -> (Server, Option<String>) {
     let config = format!(
         "[chat]\nmodel = \"openai-chat\"\n\n[paraphrase]\ndefault_provider = \"offline\"\n\n\
@@ -27,6 +30,11 @@ async fn server(provider: &FakeOpenAi, chat: &FakeStreamingOpenAi, keys: bool) -
         chat.base_url()
     );
     let home = common::home_with_config(&config);
+    if !keys {
+        std::fs::create_dir(home.path().join("models")).unwrap();
+        let model = home.path().join("models/all-MiniLM-L6-v2");
+        std::os::unix::fs::symlink(crate::metrics::model_dir(), model).unwrap();
+    }
     let key = keys.then(|| common::key(home.path(), "browser"));
     let api_keys = if keys { "required" } else { "off" };
     let env = [("PARLANCE_API_KEYS", api_keys), ("PROVIDER_API_KEY", "sk-test")];
@@ -52,12 +60,26 @@ async fn the_playground_is_clicked_through_in_chromium() {
     .await
     .unwrap();
 
+    // The manual's pictures of the playground are taken here; `PARLANCE_BLESS=1` puts them in docs/.
+    for picture in ["playground-candidates.png", "playground-chat.png"] {
+        let taken = screenshot.with_file_name(picture);
+        assert!(taken.metadata().is_ok_and(|m| m.len() > 10_000), "{picture} was not taken");
+        if std::env::var_os("PARLANCE_BLESS").is_some() {
+            std::fs::copy(&taken, common::repo().join("docs/src/images").join(picture)).unwrap();
+        }
+    }
+
     assert_eq!(summary["providers"], serde_json::json!(["offline", "openrouter"]), "{summary}");
     assert_eq!(summary["compared"], serde_json::json!(["offline", "openrouter"]), "{summary}");
     assert_eq!(summary["chat_versions"], 5, "{summary}");
+    // Semantic similarity is ticked only on the server with an embedding backend.
+    assert_eq!(summary["semantic_ticked"], serde_json::json!({"keyed": false, "open": true}), "{summary}");
     // The ranked request came back with its candidates, and the page drew more than one of them.
     assert_eq!(summary["server_returns_candidates"], true, "{summary}");
     assert!(summary["candidates_shown"].as_u64().unwrap_or(0) > 1, "{summary}");
+    // A short sentence came back with fewer candidates than asked for, and the page said why.
+    let warned = summary["shortfall_warning"].as_str().unwrap_or_default();
+    assert!(warned.starts_with("5 candidates were asked for; the provider wrote"), "{summary}");
     // The compare pane's right column reached the provider's upstream, with the page's text in it.
     let asked = provider.requests();
     assert!(

@@ -3,7 +3,7 @@
 
 use crate::common;
 use common::server::free_port;
-use common::upstream::{FakeGemini, FakeOpenAi, TestCa, resetting_server};
+use common::upstream::{FakeGemini, FakeOpenAi, FakeStreamingOpenAi, TestCa, resetting_server};
 use parlance::config::Env;
 use parlance::plugins::api::{CallFailure, PluginErrorKind};
 use parlance::{Error, ParaphraseRequest, Parlance};
@@ -292,4 +292,74 @@ async fn the_upstream_providers_and_chat_model_answer_the_health_probe() {
     // The probes asked only for model lists: no completion or generation was paid for.
     assert!(upstream.requests().is_empty());
     assert!(gemini.seen.lock().unwrap().is_empty());
+}
+
+/// The chat model on a local OpenAI-compatible server (Ollama's `/v1`, vLLM, llama.cpp, LM Studio) in
+/// one step, three variables: `openai-chat`'s base URL, the model it serves, and the chat model. No
+/// key is asked for: the listings call it available, it answers `/v1/waifu` and
+/// `/v1/chat/completions`, and the upstream sees no `Authorization`. At the hosted default without a
+/// key it stays unavailable, and says that a base URL of one's own needs none.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_local_chat_model_needs_only_its_base_url() {
+    use common::server::Server;
+    use serde_json::{Value, json};
+    let upstream = FakeStreamingOpenAi::start(3, std::time::Duration::ZERO).await;
+    let base_url = upstream.base_url();
+    let local = [
+        ("PARLANCE_PLUGIN_OPENAI_CHAT_BASE_URL", base_url.as_str()),
+        ("PARLANCE_PLUGIN_OPENAI_CHAT_MODEL", "llama3.2"),
+        ("PARLANCE_CHAT_MODEL", "openai-chat"),
+    ];
+    let home = tempfile::tempdir().unwrap();
+    let listed = |home: &std::path::Path, env: &[(&str, &str)]| {
+        let out = common::command(home)
+            .envs(env.iter().copied())
+            .args(["plugins", "list", "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+        rows.into_iter().find(|r| r["id"] == "openai-chat").unwrap()
+    };
+    let row = listed(home.path(), &local);
+    assert_eq!(row["missing_secrets"], json!([]), "{row}");
+    assert_eq!(row["allowed_hosts"], json!([format!("http://{}", upstream.addr)]), "{row}");
+    let table = common::command(home.path()).envs(local).args(["plugins", "list"]).output().unwrap();
+    let table = String::from_utf8_lossy(&table.stdout).into_owned();
+    let line = table.lines().find(|l| l.starts_with("openai-chat ")).unwrap_or_else(|| panic!("{table}"));
+    assert!(!line.contains("unavailable"), "{table}");
+
+    let server = Server::start_in(home, &local, &[]).await;
+    let health: Value = server.client.get(server.url("/health")).send().await.unwrap().json().await.unwrap();
+    let unavailable = health["components"]["plugins"]["unavailable"].as_array().unwrap();
+    assert!(!unavailable.iter().any(|u| u.as_str().unwrap().starts_with("openai-chat:")), "{health}");
+    let models: Value =
+        server.client.get(server.url("/v1/models")).send().await.unwrap().json().await.unwrap();
+    assert!(models["data"].as_array().unwrap().iter().any(|m| m["id"] == "openai-chat"), "{models}");
+
+    let chat = json!({"user_id": "newcomer", "message": "Hello!"});
+    let r = server.client.post(server.chat_url("/v1/waifu")).json(&chat).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    let reply: Value = r.json().await.unwrap();
+    assert_eq!(reply["response"], "word0 word1 word2", "{reply}");
+    let body = json!({"model": "openai-chat", "messages": [{"role": "user", "content": "Hi."}]});
+    let r = server.client.post(server.url("/v1/chat/completions")).json(&body).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    let completion: Value = r.json().await.unwrap();
+    assert_eq!(completion["choices"][0]["message"]["content"], "word0 word1 word2 ", "{completion}");
+
+    let asked = upstream.requests.lock().unwrap().clone();
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert!(asked.iter().all(|r| r["model"] == "llama3.2"), "{asked:?}");
+    assert_eq!(*upstream.authorizations.lock().unwrap(), [None, None], "no key, no Authorization");
+
+    // At the hosted default, the key is still needed.
+    let hosted = tempfile::tempdir().unwrap();
+    let row = listed(hosted.path(), &[]);
+    assert_eq!(row["missing_secrets"], json!(["api_key"]), "{row}");
+    let table = common::command(hosted.path()).args(["plugins", "list"]).output().unwrap();
+    let table = String::from_utf8_lossy(&table.stdout).into_owned();
+    let line = table.lines().find(|l| l.starts_with("openai-chat ")).unwrap_or_else(|| panic!("{table}"));
+    assert!(line.contains("unavailable: the secret `api_key`"), "{table}");
+    assert!(line.contains("a `base_url` of your own (a local server) does not"), "{table}");
 }

@@ -88,6 +88,11 @@ pub mod embeddings;
 pub mod error;
 pub mod evaluate;
 pub mod fallback;
+// The fuzz targets' properties (fuzz/): for the fuzz crate, through the `fuzzing` feature, and for the
+// tests that replay its corpus. Not part of the library's interface.
+#[cfg(any(test, feature = "fuzzing"))]
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod http;
 pub mod metrics;
 pub mod openai;
@@ -95,6 +100,8 @@ pub mod paraphrase;
 pub mod plugins;
 pub mod ratelimit;
 pub mod redis_link;
+#[cfg(test)]
+mod reference;
 pub mod reload;
 pub mod rest;
 pub mod settings;
@@ -418,8 +425,9 @@ impl Parlance {
 
     /// A chat model's reply to `request` as a stream of deltas, as the model writes them, outside any
     /// dialog store (the stored chat is [`chat::ChatService::chat_stream`]). `model` is a chat model's
-    /// plugin id, `[chat] model` when `None`. The stream ends after the last delta, or with one error:
-    /// the model failed, before its first delta or after it.
+    /// plugin id, `[chat] model` when `None`. The request, its history included, is held to the
+    /// chat's limits first ([`chat::ChatConfig::check_input`]). The stream ends after the last delta,
+    /// or with one error: the model failed, before its first delta or after it.
     ///
     /// ```no_run
     /// # async fn demo(parlance: parlance::Parlance, request: parlance::plugins::api::ChatRequest<'_>) -> parlance::Result<()> {
@@ -437,6 +445,7 @@ impl Parlance {
         request: &plugins::api::ChatRequest<'_>,
         generation: &plugins::api::Generation,
     ) -> Result<impl futures::Stream<Item = Result<String>> + Send + 'static> {
+        self.inner.config.chat.check_input(&chat::ModelInput::of(request))?;
         let id = model.unwrap_or(&self.inner.config.chat.model);
         let chat_models = plugins::api::PluginKind::ChatModel;
         let plugin = self.inner.plugins.get_of_kind(id, chat_models).ok_or_else(|| Error::UnknownPlugin {
@@ -501,6 +510,10 @@ struct MetricScorer(Arc<evaluate::EvaluateService>);
 impl paraphrase::Scorer for MetricScorer {
     fn score_names(&self) -> Vec<String> {
         self.0.score_names()
+    }
+
+    fn unavailable_score(&self, name: &str) -> Option<String> {
+        self.0.unavailable_score(name)
     }
 
     fn score<'a>(

@@ -177,24 +177,41 @@ fn admin_socket(path: &Path) -> std::io::Result<tokio::net::UnixListener> {
     Ok(listener)
 }
 
-/// Refuses a configuration that changes what is bound or opened once for the life of the process,
-/// naming each such setting (never its value, which for the store may hold a password).
+/// What is bound or opened once for the life of the process, so that only a restart can change it:
+/// the setting (`section.key`) or whole section it is, as the reference pages name it, the name a
+/// refusal gives it, and whether two configurations differ on it. The manual's settings page reads
+/// its "reload" column from this table, so the two cannot disagree.
+pub type RestartOnly = (&'static str, &'static str, fn(&Config, &Config) -> bool);
+
+pub const RESTART_ONLY: &[RestartOnly] = &[
+    ("server.host", "[server] host (API_HOST)", |a, b| a.server.host != b.server.host),
+    ("server.api_port", "[server] api_port (API_PORT)", |a, b| a.server.api_port != b.server.api_port),
+    ("server.chat_port", "[server] chat_port (PORT)", |a, b| a.server.chat_port != b.server.chat_port),
+    ("server.admin_socket", "[server] admin_socket (PARLANCE_ADMIN_SOCKET)", |a, b| {
+        a.server.admin_socket != b.server.admin_socket
+    }),
+    ("store.database_file", "[store] database_file (DATABASE_FILE)", |a, b| {
+        a.store.database_file != b.store.database_file
+    }),
+    ("store.database_url", "[store] database_url (DATABASE_URL)", |a, b| {
+        a.store.database_url != b.store.database_url
+    }),
+    ("store.database_pool_size", "[store] database_pool_size", |a, b| {
+        a.store.database_pool_size != b.store.database_pool_size
+    }),
+    ("store.durability", "[store] durability", |a, b| a.store.durability != b.store.durability),
+    ("jobs", "[jobs]", |a, b| format!("{:?}", a.jobs) != format!("{:?}", b.jobs)),
+    ("telemetry", "[telemetry] and the OTEL_* variables", |a, b| a.telemetry != b.telemetry),
+];
+
+/// Refuses a configuration that changes what only a restart can, naming each such setting (never its
+/// value, which for the store may hold a password).
 fn restart_only(current: &Config, next: &Config) -> Result<(), String> {
-    let (a, b) = (current, next);
-    let fixed = [
-        ("[server] host (API_HOST)", a.server.host != b.server.host),
-        ("[server] api_port (API_PORT)", a.server.api_port != b.server.api_port),
-        ("[server] chat_port (PORT)", a.server.chat_port != b.server.chat_port),
-        ("[server] admin_socket (PARLANCE_ADMIN_SOCKET)", a.server.admin_socket != b.server.admin_socket),
-        ("[store] database_file (DATABASE_FILE)", a.store.database_file != b.store.database_file),
-        ("[store] database_url (DATABASE_URL)", a.store.database_url != b.store.database_url),
-        ("[store] database_pool_size", a.store.database_pool_size != b.store.database_pool_size),
-        ("[store] durability", a.store.durability != b.store.durability),
-        ("[jobs]", format!("{:?}", a.jobs) != format!("{:?}", b.jobs)),
-        ("[telemetry] and the OTEL_* variables", a.telemetry != b.telemetry),
-    ];
-    let changed: Vec<&str> =
-        fixed.into_iter().filter(|(_, changed)| *changed).map(|(name, _)| name).collect();
+    let changed: Vec<&str> = RESTART_ONLY
+        .iter()
+        .filter(|(_, _, differs)| differs(current, next))
+        .map(|(_, name, _)| *name)
+        .collect();
     if changed.is_empty() { Ok(()) } else { Err(format!("only a restart can change {}", changed.join(", "))) }
 }
 

@@ -63,8 +63,27 @@ pub fn python() -> String {
     if venv.exists() { venv.to_string_lossy().into_owned() } else { "python3".into() }
 }
 
-/// A new API key acting as `client`, created by `parlance keys` in the database of `home`.
+/// Creates the SQLite dialog store at `path` (its schema, no data), as a server's first start does:
+/// `parlance keys` writes only to a store that exists.
+pub fn create_store(path: &Path) {
+    let path = path.to_owned();
+    // On a thread of its own, since a caller may be inside a runtime already.
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            parlance::store::DialogStore::open(&path, parlance::store::Durability::Normal).await.unwrap();
+        });
+    })
+    .join()
+    .unwrap();
+}
+
+/// A new API key acting as `client`, created by `parlance keys` in the database of `home` (created
+/// first if need be, as the server would).
 pub fn key(home: &Path, client: &str) -> String {
+    if !home.join("dialogs.db").exists() {
+        create_store(&home.join("dialogs.db"));
+    }
     let out = command(home)
         .env("DATABASE_FILE", home.join("dialogs.db"))
         .args(["keys", "create", "--name", client, "--client", client, "--json"])

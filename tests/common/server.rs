@@ -19,6 +19,30 @@ pub struct Server {
 }
 
 impl Server {
+    /// The job that `created` (the answer of `POST /paraphrase/batch/async`) made, once it has
+    /// completed, read as `client`; fails after `within`.
+    pub async fn job_completed(
+        &self,
+        created: &serde_json::Value,
+        client: Option<&str>,
+        within: Duration,
+    ) -> serde_json::Value {
+        let url = self.url(&format!("/jobs/{}", created["job_id"].as_str().expect("a job id")));
+        let started = Instant::now();
+        loop {
+            let mut request = self.client.get(&url);
+            if let Some(client) = client {
+                request = request.header("current-user", client);
+            }
+            let view: serde_json::Value = request.send().await.unwrap().json().await.unwrap();
+            if view["status"] == "completed" {
+                return view;
+            }
+            assert!(started.elapsed() < within, "the job did not complete: {view}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// Starts with a memory cache, a database in the server's own home, and `env` on top.
     pub async fn start(env: &[(&str, &str)]) -> Server {
         Server::start_in(tempfile::tempdir().unwrap(), env, &[]).await

@@ -643,6 +643,8 @@ pub struct FakeStreamingOpenAi {
     /// Streams the client closed before their end, with when.
     pub closed_early: Arc<Mutex<Vec<std::time::Instant>>>,
     pub requests: Arc<Mutex<Vec<Value>>>,
+    /// The `Authorization` header of each request, `None` where it had none.
+    pub authorizations: Arc<Mutex<Vec<Option<String>>>>,
 }
 
 #[derive(Clone)]
@@ -651,6 +653,7 @@ struct StreamingState {
     interval: Duration,
     closed_early: Arc<Mutex<Vec<std::time::Instant>>>,
     requests: Arc<Mutex<Vec<Value>>>,
+    authorizations: Arc<Mutex<Vec<Option<String>>>>,
 }
 
 /// Records the stream as closed early if it is dropped before it was finished.
@@ -669,8 +672,13 @@ impl Drop for CloseWatch {
 
 impl FakeStreamingOpenAi {
     pub async fn start(words: usize, interval: Duration) -> FakeStreamingOpenAi {
-        let state =
-            StreamingState { words, interval, closed_early: Arc::default(), requests: Arc::default() };
+        let state = StreamingState {
+            words,
+            interval,
+            closed_early: Arc::default(),
+            requests: Arc::default(),
+            authorizations: Arc::default(),
+        };
         let router = Router::new()
             .route("/v1/chat/completions", post(streaming_completions))
             .with_state(state.clone());
@@ -678,6 +686,7 @@ impl FakeStreamingOpenAi {
             addr: serve(router).await,
             closed_early: state.closed_early,
             requests: state.requests,
+            authorizations: state.authorizations,
         }
     }
 
@@ -696,9 +705,14 @@ fn chunk(content: Option<&str>, finish: Option<&str>) -> String {
     format!("data: {body}\n\n")
 }
 
-async fn streaming_completions(State(state): State<StreamingState>, body: String) -> Response {
+async fn streaming_completions(
+    State(state): State<StreamingState>,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
     let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
     state.requests.lock().unwrap().push(body.clone());
+    state.authorizations.lock().unwrap().push(Seen::of(&headers, Value::Null).authorization);
     let last = body["messages"].as_array().and_then(|m| m.last()).and_then(|m| m["content"].as_str());
     let behaviour = last.unwrap_or_default().to_owned();
     if behaviour.contains("FAIL401") {

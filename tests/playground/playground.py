@@ -7,10 +7,13 @@ printed is a JSON summary for the Rust side.
 
 Usage: playground.py KEYED_URL KEY OPEN_URL SCREENSHOT
   KEYED_URL  a server with API keys required, KEY one of its keys
-  OPEN_URL   a server without API keys
+  OPEN_URL   a server without API keys, with an embedding backend (the keyed one has none)
+  SCREENSHOT the whole page at the end; the manual's pictures of the candidates and the chat panes
+             (playground-candidates.png, playground-chat.png) are written beside it
 """
 
 import json
+import os
 import sys
 import urllib.error
 import urllib.parse
@@ -126,6 +129,11 @@ with sync_playwright() as playwright:
     unavailable = page.locator("#providers input[disabled]").count()
     assert unavailable == len(providers["providers"]) - len(available), providers
     summary["providers"] = available
+    # Semantic similarity is ticked by default only where the server computes it: where /providers
+    # offers the score, which it does with an embedding backend alone.
+    semantic = "semantic_similarity" in providers["scores"]
+    expect(page.locator("#semantic")).to_be_checked(checked=semantic)
+    summary["semantic_ticked"] = {"keyed": page.locator("#semantic").is_checked()}
 
     # Paraphrase: one candidate from the offline provider, scored by /evaluate.
     text = "The committee postponed the meeting because several members could not attend."
@@ -150,6 +158,23 @@ with sync_playwright() as playwright:
     same_candidates(shown_candidates(result), expected)
     summary["candidates_shown"] = len(expected)
     summary["server_returns_candidates"] = "candidates" in answer
+    shots = os.path.dirname(screenshot)
+    page.locator("#paraphrase-pane").screenshot(path=os.path.join(shots, "playground-candidates.png"))
+
+    # Fewer candidates than asked for: the answer's warning says why, on a line of its own.
+    short_text = "I am here."
+    page.fill("#text", short_text)
+    page.fill("#count", "5")
+    page.click("#paraphrase-go")
+    short, expected = expected_candidates(keyed_url, {"text": short_text, "provider": "offline", "candidates": 5,
+                                                      "rank_by": "diversity"})
+    assert len(expected) < 5 and short.get("warnings"), short
+    expect(result.locator("p.warning")).to_have_text(short["warnings"])
+    expect(result.locator(".summary")).to_contain_text(f"{len(expected)} candidate")
+    expect(result.locator(".summary")).to_contain_text(f"of {short['requested']} asked for")
+    summary["shortfall_warning"] = result.locator("p.warning").first.inner_text()
+    page.fill("#text", text)
+    page.fill("#count", "3")
 
     # An API error is shown, named by its code, and the earlier result is gone.
     page.fill("#text", "   ")
@@ -211,6 +236,7 @@ with sync_playwright() as playwright:
     assert len(versions) == 5 and all(b.startswith(a) for a, b in zip(versions, versions[1:])), versions
     expect(page.locator("#chat-error")).to_be_hidden()
     summary["chat_versions"] = len(versions)
+    page.locator("#chat-pane").screenshot(path=os.path.join(shots, "playground-chat.png"))
 
     # A stream that fails after its first deltas: the error is shown and the partial reply marked.
     page.fill("#chat-message", "Please DIE now")
@@ -236,9 +262,15 @@ with sync_playwright() as playwright:
     plain.goto(open_url + "/playground")
     expect(plain.locator("#providers input:checked")).not_to_have_count(0)
     expect(plain.locator("#key-field")).to_be_hidden()
+    _, open_providers = api(open_url, "GET", "/providers")
+    assert "semantic_similarity" in open_providers["scores"], open_providers
+    expect(plain.locator("#semantic")).to_be_checked()
+    summary["semantic_ticked"]["open"] = plain.locator("#semantic").is_checked()
     plain.click("#paraphrase-go")
     expect(plain.locator("#paraphrase-result li.candidate")).to_have_count(1)
     expect(plain.locator("#paraphrase-error")).to_be_hidden()
+    # Ticked, the semantic score is asked for, and the server computes it.
+    expect(plain.locator('#paraphrase-result dt[data-score="semantic_similarity"]')).to_have_count(1)
 
     browser.close()
 

@@ -4,11 +4,13 @@
 
 mod dialog;
 pub mod import;
+mod limits;
 mod opening;
 pub mod routes;
 mod settings;
 
 pub use dialog::Entry;
+pub use limits::{Fault, ModelInput, Part, Refusal};
 pub use opening::{deadline_error, open_reply};
 pub use settings::{ChatConfig, DEFAULT_GENRE, DEFAULT_RESPONSE};
 
@@ -218,19 +220,17 @@ impl ChatService {
     /// history window. Nothing is written.
     async fn prepare(&self, client: &str, message: ChatMessage) -> Result<Turn> {
         check_user_id(&message.user_id)?;
-        if message.message.trim().is_empty() {
-            return Err(Error::invalid("message", "`message` is empty"));
-        }
-        self.config.check_text("message", &message.message, self.config.max_message_chars, true)?;
         let from_name = message.from_name.unwrap_or_else(|| "User".into());
         let to_name = message.to_name.unwrap_or_else(|| "Waifu".into());
         let genre = message.genre.unwrap_or_else(|| self.config.default_genre.clone());
-        self.config.check_name("from_name", &from_name)?;
-        self.config.check_name("to_name", &to_name)?;
-        self.config.check_name("genre", &genre)?;
-        if let Some(situation) = &message.situation {
-            self.config.check_text("situation", situation, self.config.max_situation_chars, true)?;
-        }
+        self.config.check_input(&ModelInput {
+            message: &message.message,
+            from_name: &from_name,
+            to_name: &to_name,
+            genre: &genre,
+            situation: message.situation.as_deref(),
+            history: &[],
+        })?;
         let model = self.model()?.clone();
         let chain = self.chains.chain(&self.plugins, model.clone(), &message.fallbacks)?;
         // A reply that could not be stored is not worth the model's time: while the store refuses
@@ -239,10 +239,8 @@ impl ChatService {
 
         let window = model.spec().history_window();
         let (length, history) = self.history(client, &message.user_id, window).await?;
-        if length + 2 > self.config.max_history_entries {
-            return Err(
-                StoreError::DialogFull { would: length + 2, limit: self.config.max_history_entries }.into()
-            );
+        if let Some(would) = self.config.overflow_after_turn(length) {
+            return Err(StoreError::DialogFull { would, limit: self.config.max_history_entries }.into());
         }
         Ok(Turn {
             client: client.to_owned(),
@@ -293,26 +291,17 @@ impl ChatService {
         Ok(self.store.append_exchange(&turn.client, &turn.user_id, lines, max).await?)
     }
 
-    /// Whether an exchange between `from_name` and `to_name` could be appended to `user`'s dialog now:
-    /// the names and the message within the limits, the dialog with room for two entries, the store
-    /// writable. Checked before a model is called for a reply that is to be stored (the OpenAI surface's
-    /// `store_dialogs`), so that a refusal costs no upstream call. A full dialog is a conflict.
-    pub async fn check_exchange(
-        &self,
-        client: &str,
-        user: &str,
-        names: [&str; 2],
-        message: &str,
-    ) -> Result<()> {
+    /// Whether an exchange could be appended to `user`'s dialog now: the dialog with room for two
+    /// entries, the store writable (the names and the message met [`ChatConfig::check_input`] as the
+    /// model's input). Checked before a model is called for a reply that is to be stored (the OpenAI
+    /// surface's `store_dialogs`), so that a refusal costs no upstream call. A full dialog is a
+    /// conflict.
+    pub async fn check_exchange(&self, client: &str, user: &str) -> Result<()> {
         check_user_id(user)?;
-        for name in names {
-            self.config.check_name("name", name)?;
-        }
-        self.config.check_text("message", message, self.config.max_message_chars, true)?;
         self.store.writable()?;
         let length = self.store.newest(client, user, 1).await?.length;
-        if length + 2 > self.config.max_history_entries {
-            return Err(dialog_full(length + 2, self.config.max_history_entries));
+        if let Some(would) = self.config.overflow_after_turn(length) {
+            return Err(dialog_full(would, self.config.max_history_entries));
         }
         Ok(())
     }
@@ -671,37 +660,6 @@ fn window_start(window: HistoryWindow, history: &[DialogEntry]) -> (usize, bool)
             });
             (start.unwrap_or(0), start.is_some())
         }
-    }
-}
-
-/// The limits every name and text of a dialog is held to.
-impl ChatConfig {
-    /// An entry's name and message within the limits a dialog PUT is held to.
-    pub(crate) fn check_entry(&self, entry: &DialogEntry) -> Result<()> {
-        self.check_name("name", &entry.name)?;
-        self.check_text("message", &entry.message, self.max_message_chars, true)
-    }
-
-    fn check_name(&self, field: &'static str, name: &str) -> Result<()> {
-        if name.trim().is_empty() {
-            return Err(Error::invalid(field, format!("`{field}` is empty")));
-        }
-        self.check_text(field, name, self.max_name_chars, false)
-    }
-
-    fn check_text(&self, field: &'static str, text: &str, limit: usize, multiline: bool) -> Result<()> {
-        let chars = text.chars().count();
-        if chars > limit {
-            return Err(Error::invalid(
-                field,
-                format!("`{field}` has {chars} characters; the limit is {limit}"),
-            ));
-        }
-        let bad = |c: char| c.is_control() && !(multiline && matches!(c, '\n' | '\r' | '\t'));
-        if text.chars().any(bad) {
-            return Err(Error::invalid(field, format!("`{field}` contains control characters")));
-        }
-        Ok(())
     }
 }
 

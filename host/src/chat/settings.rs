@@ -50,7 +50,13 @@ impl Section for ChatConfig {
 
     fn settings() -> &'static [Setting<Self>] {
         static SETTINGS: &[Setting<ChatConfig>] = &[
-            setting!("model", Kind::Name, |c| c.model, "The chat-model plugin id that writes replies"),
+            setting!(
+                "model",
+                Kind::Name,
+                |c| c.model,
+                env = "PARLANCE_CHAT_MODEL",
+                "The chat-model plugin id that writes replies"
+            ),
             setting!(
                 "default_response",
                 Kind::Name,

@@ -10,9 +10,11 @@
 //! stdout. A single `--decode_input` text is a batch of one, written the same way.
 //!
 //! With `--candidates`, `--min_score` or `--rank_by`, each `.jsonl` line also carries `candidates`
-//! (every one with its scores and whether it passed), `removed` and any `warnings`, as the API's
-//! answer does; `.tsv` writes one row per kept candidate (each that passed the floors, best first;
-//! the best overall when none did); text blocks list them as `Candidate: …` lines.
+//! (every one with its scores and whether it passed), `requested`, `written`, `removed` and any
+//! `warnings` (among them why fewer were kept than asked for), as the API's answer does; `.tsv`
+//! writes one row per kept candidate (each that passed the floors, best first; the best overall when
+//! none did); text blocks list them as `Candidate: …` lines. The closing summary on stderr counts the
+//! texts that kept fewer candidates than were asked for.
 
 use super::shared::{FLAG_WORDS, in_cli_words};
 use crate::paraphrase::{Caller, ParaphraseRequest, Selection};
@@ -57,6 +59,8 @@ pub struct Summary {
     pub cached: usize,
     /// Paraphrases that are the original again (see [`crate::paraphrase::unchanged`]).
     pub unchanged: usize,
+    /// Texts that kept fewer candidates than were asked for (see [`shortfall_note`]).
+    pub short: usize,
     pub interrupted: bool,
 }
 
@@ -128,6 +132,41 @@ pub fn kept(result: &crate::Paraphrase) -> Vec<&str> {
     let passed: Vec<&str> =
         result.candidates.iter().flatten().filter(|c| c.passed).map(|c| c.text.as_str()).collect();
     if passed.is_empty() { vec![result.paraphrase.as_str()] } else { passed }
+}
+
+/// Why a result keeps fewer candidates than were asked for, counted as [`kept`] keeps them: how
+/// many the provider wrote, and how many deduplication and the floors took; `None` when it keeps as
+/// many. When none is left to keep, it says what is printed in its place.
+pub fn shortfall_note(result: &crate::Paraphrase) -> Option<String> {
+    let (candidates, requested) = (result.candidates.as_ref()?, result.requested?);
+    let passed = candidates.iter().filter(|c| c.passed).count();
+    if passed >= requested {
+        return None;
+    }
+    let removed = result.removed.unwrap_or_default();
+    let written = result.written.unwrap_or(candidates.len() + removed.duplicates + removed.unchanged);
+    let was = |n: usize| if n == 1 { "was" } else { "were" };
+    let mut parts = vec![format!("the provider wrote {written}")];
+    if removed.duplicates > 0 {
+        let n = removed.duplicates;
+        parts.push(format!("{n} {} {}", was(n), if n == 1 { "a duplicate" } else { "duplicates" }));
+    }
+    if removed.unchanged > 0 {
+        parts.push(format!("{} {} the text unchanged", removed.unchanged, was(removed.unchanged)));
+    }
+    let below = candidates.len() - passed;
+    if below > 0 {
+        parts.push(format!("{below} did not meet the floors"));
+    }
+    let mut note = format!("{passed} of {requested} candidates: {}", parts.join(", "));
+    if passed == 0 {
+        note += if candidates.is_empty() {
+            "; the text is printed as it was"
+        } else {
+            "; the best of those below the floors is printed"
+        };
+    }
+    Some(note)
 }
 
 pub async fn run(parlance: &Parlance, job: BatchJob) -> anyhow::Result<Summary> {
@@ -207,6 +246,7 @@ pub async fn run(parlance: &Parlance, job: BatchJob) -> anyhow::Result<Summary> 
                 summary.succeeded += 1;
                 summary.cached += usize::from(p.cached);
                 summary.unchanged += usize::from(p.unchanged);
+                summary.short += usize::from(shortfall_note(p).is_some());
             }
             Err(e) => {
                 summary.failed += 1;
@@ -219,8 +259,16 @@ pub async fn run(parlance: &Parlance, job: BatchJob) -> anyhow::Result<Summary> 
     }
     summary.interrupted = stop.load(Ordering::SeqCst);
     progress.finish();
+    // Which texts fell short, and why, is each `.jsonl` line's to say (`warnings`); the other formats
+    // have no room for it, so the count at least is said here.
+    let short = match summary.short {
+        0 => String::new(),
+        n => {
+            format!("; {n} kept fewer candidates than were asked for (a .jsonl output's `warnings` say why)")
+        }
+    };
     eprintln!(
-        "batch: {} of {} texts done in {:.1} s: {} succeeded ({} from the cache, {} unchanged), {} failed{}",
+        "batch: {} of {} texts done in {:.1} s: {} succeeded ({} from the cache, {} unchanged), {} failed{short}{}",
         summary.succeeded + summary.failed,
         summary.total,
         started.elapsed().as_secs_f64(),
@@ -245,6 +293,8 @@ fn write_record(
             let mut record = serde_json::json!({"line": line, "original": original, "paraphrase": p.paraphrase, "provider": p.provider, "model": p.model, "cached": p.cached, "unchanged": p.unchanged});
             if p.candidates.is_some() {
                 record["candidates"] = serde_json::json!(p.candidates);
+                record["requested"] = serde_json::json!(p.requested);
+                record["written"] = serde_json::json!(p.written);
                 record["removed"] = serde_json::json!(p.removed);
             }
             if let Some(warnings) = &p.warnings {
@@ -383,6 +433,43 @@ fn finish_time(eta: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shortfall_is_noted_in_the_words_of_what_is_printed() {
+        use crate::paraphrase::{Candidate, Removed};
+        let answer = |requested: usize, passed: &[bool], duplicates, unchanged| {
+            let mut answer = crate::Paraphrase::new("t".into(), "p".into(), "p".into(), "m".into(), false);
+            let candidate = |passed| Candidate {
+                text: "c".into(),
+                provider: "p".into(),
+                model: "m".into(),
+                scores: Default::default(),
+                passed,
+            };
+            answer.candidates = Some(passed.iter().map(|&p| candidate(p)).collect());
+            answer.requested = Some(requested);
+            answer.removed = Some(Removed { duplicates, unchanged });
+            answer
+        };
+        assert_eq!(shortfall_note(&answer(2, &[true, true], 0, 0)), None);
+        assert_eq!(
+            shortfall_note(&answer(5, &[true], 1, 0)).unwrap(),
+            "1 of 5 candidates: the provider wrote 2, 1 was a duplicate"
+        );
+        assert_eq!(
+            shortfall_note(&answer(3, &[true, false], 0, 2)).unwrap(),
+            "1 of 3 candidates: the provider wrote 4, 2 were the text unchanged, 1 did not meet the floors"
+        );
+        assert_eq!(
+            shortfall_note(&answer(3, &[false], 2, 0)).unwrap(),
+            "0 of 3 candidates: the provider wrote 3, 2 were duplicates, 1 did not meet the floors; the best \
+             of those below the floors is printed"
+        );
+        assert_eq!(
+            shortfall_note(&answer(5, &[], 0, 1)).unwrap(),
+            "0 of 5 candidates: the provider wrote 1, 1 was the text unchanged; the text is printed as it was"
+        );
+    }
 
     #[test]
     fn format_follows_the_extension() {

@@ -35,8 +35,36 @@ pub struct Options {
 }
 
 pub async fn run(config: Config, file: &Path, options: Options, json: bool) -> anyhow::Result<()> {
+    let summary = import(&config, file, &options).await?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&summary)?)?;
+    } else {
+        writeln!(
+            out,
+            "{} users read: {} imported ({} entries), {} already imported, {} skipped",
+            summary.users_read,
+            summary.imported,
+            summary.entries_imported,
+            summary.already_imported,
+            summary.skipped.len()
+        )?;
+        for s in &summary.skipped {
+            writeln!(out, "skipped client {:?} user {:?}: {}", s.client, s.user_id, s.reason)?;
+        }
+    }
+    if !summary.skipped.is_empty() {
+        anyhow::bail!("{} users were not imported (listed above)", summary.skipped.len());
+    }
+    Ok(())
+}
+
+/// Imports every user of `file` into the store `config` names. The whole file is read before the
+/// store is opened, so a file that cannot be read changes nothing; then each user is imported whole
+/// or left out with its reason.
+pub(crate) async fn import(config: &Config, file: &Path, options: &Options) -> anyhow::Result<Summary> {
     let rows = read_original(file)?;
-    let store = crate::open_store(&config).await?;
+    let store = crate::open_store(config).await?;
     let mut summary = Summary { users_read: rows.len(), ..Summary::default() };
     for row in rows {
         let client = match row.client.as_deref().map(str::trim) {
@@ -79,27 +107,7 @@ pub async fn run(config: Config, file: &Path, options: Options, json: bool) -> a
             )),
         }
     }
-    let mut out = std::io::stdout().lock();
-    if json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&summary)?)?;
-    } else {
-        writeln!(
-            out,
-            "{} users read: {} imported ({} entries), {} already imported, {} skipped",
-            summary.users_read,
-            summary.imported,
-            summary.entries_imported,
-            summary.already_imported,
-            summary.skipped.len()
-        )?;
-        for s in &summary.skipped {
-            writeln!(out, "skipped client {:?} user {:?}: {}", s.client, s.user_id, s.reason)?;
-        }
-    }
-    if !summary.skipped.is_empty() {
-        anyhow::bail!("{} users were not imported (listed above)", summary.skipped.len());
-    }
-    Ok(())
+    Ok(summary)
 }
 
 /// The client id users of the original without one get, unless the command says otherwise.
@@ -108,14 +116,14 @@ pub fn default_client() -> String {
 }
 
 /// One row of the original's `dialogs` table.
-struct Row {
-    client: Option<String>,
-    user_id: String,
-    dialog: String,
-    modified_at: i64,
+pub(crate) struct Row {
+    pub client: Option<String>,
+    pub user_id: String,
+    pub dialog: String,
+    pub modified_at: i64,
 }
 
-fn read_original(file: &Path) -> anyhow::Result<Vec<Row>> {
+pub(crate) fn read_original(file: &Path) -> anyhow::Result<Vec<Row>> {
     if !file.is_file() {
         anyhow::bail!("{} is not a file", file.display());
     }

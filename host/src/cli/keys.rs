@@ -2,8 +2,10 @@
 
 use crate::Config;
 use crate::rest::extract::MAX_CLIENT_ID_CHARS;
+use crate::store::DialogStore;
 use clap::Subcommand;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, Subcommand)]
 pub enum KeysCommand {
@@ -32,9 +34,52 @@ pub enum KeysCommand {
     },
 }
 
+/// There is no SQLite store where the configuration says. A key command does not create one: the keys
+/// in it would be read by no server (a newcomer running `keys create` in another folder got exactly
+/// that), and a server creates its own store on its first start.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "there is no dialog store at {} ({}); `parlance keys` does not create one, since no server would \
+     read the keys in it: start the server once (`parlance --mode api`) to create its store, or point \
+     --config or DATABASE_FILE at the server's store",
+    path.display(),
+    config.as_ref().map_or("no configuration file".into(), |f| format!("configuration: {}", f.display()))
+)]
+pub struct NoStore {
+    path: PathBuf,
+    config: Option<PathBuf>,
+}
+
+/// The store the configuration names, which must exist already, and where it is as the user is told:
+/// the SQLite file's absolute path, or the PostgreSQL URL without its password.
+async fn open_existing(config: &Config) -> anyhow::Result<(DialogStore, String)> {
+    if config.store.database_url.is_none() {
+        let path = &config.store.database_file;
+        // A path that cannot be looked at is left to the store's open, which says why.
+        if let Ok(false) = path.try_exists() {
+            return Err(NoStore { path: shown(path), config: config.file.as_deref().map(shown) }.into());
+        }
+        return Ok((crate::open_store(config).await?, shown(path).display().to_string()));
+    }
+    let store = crate::open_store(config).await?;
+    let location = store.location();
+    Ok((store, location))
+}
+
+/// A path as the user would look it up: absolute, with `..` and links resolved where its folder exists.
+fn shown(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    match (absolute.parent().and_then(|dir| dir.canonicalize().ok()), absolute.file_name()) {
+        (Some(dir), Some(name)) => dir.join(name),
+        _ => absolute,
+    }
+}
+
 pub async fn run(config: Config, action: KeysCommand) -> anyhow::Result<()> {
-    let store = crate::open_store(&config).await?;
+    let (store, location) = open_existing(&config).await?;
     let mut out = std::io::stdout().lock();
+    // On stderr, so that the output stays the key (or the list) alone for a script to read.
+    let mut said = std::io::stderr().lock();
     match action {
         KeysCommand::Create { name, client, json } => {
             let client = client.unwrap_or_else(|| name.clone());
@@ -43,6 +88,7 @@ pub async fn run(config: Config, action: KeysCommand) -> anyhow::Result<()> {
                 anyhow::bail!("--name is empty");
             }
             let (secret, key) = store.create_key(name.trim(), &client).await?;
+            writeln!(said, "key written to the store at {location}")?;
             if json {
                 let mut value = serde_json::to_value(&key)?;
                 value["key"] = secret.into();
@@ -58,6 +104,7 @@ pub async fn run(config: Config, action: KeysCommand) -> anyhow::Result<()> {
         }
         KeysCommand::List { json } => {
             let keys = store.list_keys().await?;
+            writeln!(said, "the keys of the store at {location}")?;
             if json {
                 writeln!(out, "{}", serde_json::to_string_pretty(&keys)?)?;
                 return Ok(());
@@ -89,10 +136,12 @@ pub async fn run(config: Config, action: KeysCommand) -> anyhow::Result<()> {
         KeysCommand::Revoke { id } => {
             if !store.revoke_key(&id).await? {
                 anyhow::bail!(
-                    "there is no key {id:?} that is not revoked already (see `parlance keys list`)"
+                    "the store at {location} has no key {id:?} that is not revoked already \
+                     (see `parlance keys list`)"
                 );
             }
             writeln!(out, "key {id} revoked")?;
+            writeln!(said, "in the store at {location}")?;
         }
     }
     Ok(())

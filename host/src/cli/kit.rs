@@ -51,6 +51,9 @@ pub struct NewProject {
     pub dir: PathBuf,
     /// The SDK a Rust project depends on by path.
     pub sdk: PathBuf,
+    /// The `parlance` binary that `test.sh` runs unless `PARLANCE` names another (this one, so that a
+    /// new project's test passes without `parlance` on the PATH); `None` leaves it to the PATH.
+    pub binary: Option<PathBuf>,
 }
 
 /// Writes a new plugin project and returns the files written, relative to its folder.
@@ -88,6 +91,8 @@ struct Fill<'a> {
     sdk: String,
     world: String,
     dir: String,
+    /// [`NewProject::binary`], quoted for the shell.
+    binary: String,
 }
 
 impl<'a> Fill<'a> {
@@ -98,12 +103,16 @@ impl<'a> Fill<'a> {
             sdk: if p.lang == Lang::Rust { rust_sdk(&p.sdk)? } else { String::new() },
             world: format!("parlance:plugin/{}", template_world(p.kind)),
             dir: p.dir.display().to_string(),
+            binary: shell_quoted(&p.binary.as_ref().map(|b| b.display().to_string()).unwrap_or_default()),
         })
     }
 
     fn apply(&self, template: &str) -> String {
         let p = self.p;
+        // First, since the fragment it inserts has placeholders of its own.
         template
+            .replace("{{find_parlance}}", include_str!("templates/common/find-parlance.sh").trim_end())
+            .replace("{{parlance}}", &self.binary)
             .replace("{{name}}", &p.name)
             .replace("{{ident}}", &self.ident)
             .replace("{{kind}}", p.kind.as_str())
@@ -115,6 +124,12 @@ impl<'a> Fill<'a> {
             .replace("{{language}}", p.lang.title())
             .replace("{{dir}}", &self.dir)
     }
+}
+
+/// `text` as one word of a bash script, whatever it holds: in single quotes, each quote in it closed,
+/// escaped and reopened.
+fn shell_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 /// The SDK a Rust project depends on, as an absolute path: the `sdk` folder of a checkout.
@@ -329,18 +344,70 @@ mod tests {
         }
     }
 
-    /// The README's walk-through of each language uses the settings its template reads and gives each
+    /// A new project's test.sh runs `PARLANCE`, else the binary that wrote it (wherever that is, quotes
+    /// and spaces in its path included), else `parlance` on the PATH, else stops saying to set
+    /// `PARLANCE`; here with stand-ins that print how they were called.
+    #[cfg(unix)]
+    #[test]
+    fn test_sh_finds_the_binary_that_wrote_it() {
+        let root = tempfile::tempdir().unwrap();
+        let stand_in = |dir: &Path, said: &str| {
+            std::fs::create_dir_all(dir).unwrap();
+            let path = dir.join("parlance");
+            std::fs::write(&path, format!("#!/bin/sh\necho \"{said} $1\"\n")).unwrap();
+            make_executable(&path).unwrap();
+            path
+        };
+        let wrote_it = stand_in(&root.path().join("it's a \"$dir\" `x`"), "the writer");
+        let on_path = root.path().join("bin");
+        let named = stand_in(&root.path().join("named"), "the named one");
+        let project = NewProject {
+            name: "a-provider".into(),
+            kind: PluginKind::Provider,
+            lang: Lang::Python,
+            dir: root.path().join("a-provider"),
+            sdk: default_sdk_dir(),
+            binary: Some(wrote_it.clone()),
+        };
+        new_project(&project).unwrap();
+        let run = |path: &Path, parlance: Option<&Path>| {
+            let mut test = std::process::Command::new(project.dir.join("test.sh"));
+            let path = std::env::join_paths([path, Path::new("/usr/bin"), Path::new("/bin")]).unwrap();
+            test.env_clear().env("PATH", path);
+            if let Some(parlance) = parlance {
+                test.env("PARLANCE", parlance);
+            }
+            let out = test.output().unwrap();
+            let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+            (out.status.success(), text(&out.stdout), text(&out.stderr))
+        };
+        let (_, out, err) = run(&on_path, None);
+        assert!(out.starts_with("the writer plugins\n"), "{out}{err}");
+        let (_, out, err) = run(&on_path, Some(&named));
+        assert!(out.starts_with("the named one plugins\n"), "{out}{err}");
+        stand_in(&on_path, "the one on the PATH");
+        std::fs::remove_file(&wrote_it).unwrap();
+        let (_, out, err) = run(&on_path, None);
+        assert!(out.starts_with("the one on the PATH plugins\n"), "{out}{err}");
+        std::fs::remove_file(on_path.join("parlance")).unwrap();
+        let (passed, out, err) = run(&on_path, None);
+        assert!(!passed && out.is_empty(), "{out}{err}");
+        assert!(
+            err.contains(&format!("{} is gone", wrote_it.display())) && err.contains("set PARLANCE="),
+            "{err}"
+        );
+    }
+
+    /// The manual's tutorial for each language uses the settings its template reads and gives each
     /// project its own name, so that the plugins it makes load side by side.
     #[test]
-    fn the_readme_walkthroughs_fit_the_templates() {
-        let readme = include_str!("../../../README.md");
+    fn the_manuals_tutorials_fit_the_templates() {
         let mut names = Vec::new();
-        for (heading, lang) in
-            [("### In Python", Lang::Python), ("### In JavaScript", Lang::Js), ("### In Rust", Lang::Rust)]
-        {
-            let start = readme.find(heading).unwrap_or_else(|| panic!("no {heading:?} in the README"));
-            let section = &readme[start + heading.len()..];
-            let section = &section[..section.find("\n##").unwrap_or(section.len())];
+        for (heading, section, lang) in [
+            ("plugins/python.md", include_str!("../../../docs/src/plugins/python.md"), Lang::Python),
+            ("plugins/javascript.md", include_str!("../../../docs/src/plugins/javascript.md"), Lang::Js),
+            ("plugins/rust.md", include_str!("../../../docs/src/plugins/rust.md"), Lang::Rust),
+        ] {
             let section = section.replace("\\\n", " ");
             let new = section
                 .lines()
@@ -356,7 +423,7 @@ mod tests {
                     let key = setting.split('=').next().unwrap();
                     assert!(
                         source.contains(&format!("'{key}'")) || source.contains(&format!("\"{key}\"")),
-                        "{heading}: the README passes --config {key}=…, which the {} {kind} template never reads",
+                        "{heading} passes --config {key}=…, which the {} {kind} template never reads",
                         lang.title()
                     );
                 }
@@ -373,10 +440,6 @@ mod tests {
         let mut distinct = names.clone();
         distinct.sort();
         distinct.dedup();
-        assert_eq!(
-            distinct.len(),
-            names.len(),
-            "each walk-through makes a project of its own name: {names:?}"
-        );
+        assert_eq!(distinct.len(), names.len(), "each tutorial makes a project of its own name: {names:?}");
     }
 }

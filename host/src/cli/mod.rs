@@ -3,7 +3,7 @@
 
 pub mod batch;
 pub mod evaluate;
-mod import;
+pub(crate) mod import;
 pub mod interactive;
 mod keys;
 pub mod kit;
@@ -215,7 +215,7 @@ pub enum PluginsCommand {
     },
     /// Write a new plugin project: source, the WIT contract, build.sh and test.sh.
     #[command(
-        after_help = "Example:\n  parlance plugins new my-metric --kind metric --lang python && my-metric/build.sh && PARLANCE=parlance my-metric/test.sh"
+        after_help = "Example:\n  parlance plugins new my-metric --kind metric --lang python && my-metric/build.sh && my-metric/test.sh"
     )]
     New {
         /// The plugin's name (lowercase letters, digits and `-`); also the default folder.
@@ -238,6 +238,11 @@ pub enum PluginsCommand {
 }
 
 impl Cli {
+    /// Whether this run is the server (`--mode api`), rather than a command that runs once and exits.
+    pub fn serves(&self) -> bool {
+        self.command.is_none() && self.mode == Some(Mode::Api)
+    }
+
     /// The configuration file named on the command line. `--config` names a file before a command and
     /// after `plugins list|check`; after `plugins test` it sets a plugin setting instead.
     pub fn config_file(&self) -> Option<&std::path::Path> {
@@ -278,7 +283,10 @@ pub fn main() -> std::process::ExitCode {
             return ExitCode::from(2);
         }
     };
-    crate::telemetry::init(&config.logging.level, &config.telemetry, cli.verbose);
+    // A one-shot command's output is what its user reads, so unless a level was chosen it logs only
+    // warnings and errors; the server's log is its operator's record, at info.
+    let level = config.logging.level.chosen || cli.serves();
+    crate::telemetry::init(level.then_some(config.logging.level.as_str()), &config.telemetry, cli.verbose);
     config.warn_deprecated();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
@@ -328,12 +336,13 @@ pub fn reload_command(cli: &Cli) -> Option<CliResult> {
 pub type CliResult = anyhow::Result<()>;
 
 /// The exit code of a failed command: 2 when the configuration is at fault (as for a configuration
-/// that does not load at all), else 1.
+/// that does not load at all, or one that names a store that is not there), else 1.
 pub fn exit_code(error: &anyhow::Error) -> u8 {
     use crate::Error;
     // `crate::Error` wraps both transparently, so its own variant says which it is.
     let configuration = error.chain().any(|cause| {
         cause.is::<crate::config::ConfigError>()
+            || cause.is::<keys::NoStore>()
             || cause.downcast_ref::<crate::plugins::LoadError>().is_some_and(|e| e.is_configuration())
             || match cause.downcast_ref::<Error>() {
                 Some(Error::Config(_)) => true,
@@ -364,11 +373,12 @@ pub async fn run(cli: Cli, config: Config) -> CliResult {
                     kind,
                     lang,
                     dir: dir.clone(),
+                    binary: std::env::current_exe().ok(),
                 };
                 let files = kit::new_project(&project)?;
                 let mut out = std::io::stdout().lock();
                 writeln!(out, "created {} ({} files)", dir.display(), files.len())?;
-                writeln!(out, "next: {0}/build.sh && PARLANCE=parlance {0}/test.sh", dir.display())?;
+                writeln!(out, "next: {0}/build.sh && {0}/test.sh", dir.display())?;
                 Ok(())
             }
             PluginsCommand::Test(run) => trial::test_component(&config.runtime, &config.tls, run).await,
@@ -465,8 +475,14 @@ async fn mode_cli(cli: &Cli, config: Config) -> CliResult {
     }
     .map_err(|e| in_cli_words(e, FLAG_WORDS))?;
     tracing::info!(provider = %result.provider, model = %result.model, cached = result.cached, "paraphrased");
-    for warning in result.warnings.iter().flatten() {
+    // A shortfall is said once, in the note, which counts what this mode prints rather than in the
+    // API's words; it goes to stderr whatever the log level, since stdout holds only candidates.
+    let api_words = crate::paraphrase::candidates::shortfall_warning(&result, 1);
+    for warning in result.warnings.iter().flatten().filter(|w| Some(*w) != api_words.as_ref()) {
         tracing::warn!("{warning}");
+    }
+    if let Some(note) = batch::shortfall_note(&result) {
+        eprintln!("parlance: {note}");
     }
     let mut out = std::io::stdout().lock();
     // With candidates, every one that passed the floors, best first (the best overall when none did).
@@ -479,6 +495,25 @@ async fn mode_cli(cli: &Cli, config: Config) -> CliResult {
 #[cfg(test)]
 mod tests {
     use super::shared::columns;
+    use clap::Parser as _;
+
+    /// Only the server logs at info by default; every other run is one-shot and quiet.
+    #[test]
+    fn only_the_api_mode_serves() {
+        let serves = |args: &[&str]| super::Cli::parse_from([&["parlance"][..], args].concat()).serves();
+        assert!(serves(&["--mode", "api"]));
+        for one_shot in [
+            &["--mode", "cli", "--decode_input", "Hi."][..],
+            &["--mode", "batch"],
+            &["--mode", "evaluate"],
+            &["--mode", "interactive"],
+            &["plugins", "list"],
+            &["keys", "list"],
+            &["import-original", "old.db"],
+        ] {
+            assert!(!serves(one_shot), "{one_shot:?}");
+        }
+    }
 
     #[test]
     fn columns_are_as_wide_as_their_longest_cell() {

@@ -52,15 +52,20 @@ impl Env {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(ConfigError::one(format!("{}: cannot read it: {e}", path.display()))),
         };
+        self.add_dotenv_text(path, &text)
+    }
+
+    /// Adds the variables of `text`, the contents of the `.env` file `path`, that are not already set.
+    pub(crate) fn add_dotenv_text(&mut self, path: &Path, text: &str) -> Result<(), ConfigError> {
         let mut problems = Vec::new();
         for item in dotenvy::from_read_iter(text.as_bytes()) {
             match item {
                 Ok((name, value)) => {
-                    let line = line_of_assignment(&text, &name);
+                    let line = line_of_assignment(text, &name);
                     self.vars.entry(name).or_insert((value, Origin::DotEnv(line)));
                 }
                 Err(dotenvy::Error::LineParse(content, index)) => {
-                    let line = line_of_text(&text, &content);
+                    let line = line_of_text(text, &content);
                     problems.push(format!(
                         "{}:{line}: cannot parse {:?} (at character {})",
                         path.display(),

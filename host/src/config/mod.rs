@@ -169,16 +169,3 @@ pub fn read_table<C: Section>(table: &Table<'_, '_>, reader: &mut Reader<'_>, ho
     }
     c
 }
-
-/// The README's configuration table: one row per setting, in the order given.
-pub fn markdown_table(rows: &[Row]) -> String {
-    let mut out = String::from("| Setting | Variable | Value | Default | Meaning |\n|---|---|---|---|---|\n");
-    for row in rows {
-        let env = row.env.as_ref().map_or_else(String::new, |e| format!("`{e}`"));
-        out.push_str(&format!(
-            "| `{}` | {env} | {} | {} | {} |\n",
-            row.key, row.expected, row.default, row.doc
-        ));
-    }
-    out
-}

@@ -1,7 +1,7 @@
 //! Settings declared once. A section (`[chat]`, `[cache]`, …) lists its settings as [`Setting`]s: the
 //! TOML key, the environment variable, the kind with its bounds, the documentation, and where the value
 //! lives in the section's struct. The file layer, the environment layer (with `.env`), the error
-//! messages and the README's configuration table are all read off that one list, so they cannot
+//! messages and the manual's settings page are all read off that one list, so they cannot
 //! disagree.
 
 use super::kind::Kind;
@@ -24,7 +24,7 @@ pub struct Setting<C: 'static> {
     /// The environment variable that overrides it, if any.
     pub env: Option<&'static str>,
     pub kind: Kind,
-    /// What it does, for the README's table.
+    /// What it does, for the manual's settings page.
     pub doc: &'static str,
     /// The value, for showing defaults.
     pub get: fn(&C) -> Value,

@@ -1,5 +1,6 @@
 //! The `embeddings` capability's one home: the [`EmbeddingBackend`] trait that metric plugins' `embed`
-//! calls reach, its [`EmbeddingError`], the backend chosen by `[embeddings]`, and the two backends: the
+//! calls reach, its [`EmbeddingError`], the backend chosen by `[embeddings]` (else the model
+//! `scripts/fetch-model.sh` installed, where it installs it), and the two backends: the
 //! native sentence encoder over a model folder ([`Native`], the model math is the `parlance-embeddings`
 //! crate) and an OpenAI-compatible `/v1/embeddings` endpoint ([`OpenAi`], through the process's one
 //! outbound client).
@@ -15,7 +16,7 @@ mod settings;
 pub use backend::{EmbeddingBackend, EmbeddingError, EmbeddingErrorKind, EmbeddingModelInfo};
 pub use native::Native;
 pub use openai::OpenAi;
-pub use settings::{BackendChoice, EmbeddingsConfig};
+pub use settings::{BackendChoice, EmbeddingsConfig, HOW_TO_GET_ONE};
 
 use crate::config::ConfigError;
 use crate::upstream::{Upstream, with_causes};

@@ -115,6 +115,22 @@ impl EvaluateService {
         names
     }
 
+    /// Why the score `name` of a metric in use cannot be computed by this server, when it cannot: a
+    /// semantic metric's, without an embedding backend. [`EvaluateService::score_names`] leaves such a
+    /// score out; this says why to whoever asked for it.
+    pub fn unavailable_score(&self, name: &str) -> Option<String> {
+        if self.embeddings_configured {
+            return None;
+        }
+        let semantic = self.metrics().into_iter().filter(|p| self.is_semantic(p));
+        semantic.flat_map(|p| headline_names(p)).any(|n| n == name).then(|| {
+            format!(
+                "`{name}` needs an embedding backend, and none is configured: {}",
+                crate::embeddings::HOW_TO_GET_ONE
+            )
+        })
+    }
+
     pub fn is_semantic(&self, plugin: &Plugin) -> bool {
         self.config.semantic_metrics.iter().any(|id| id == plugin.id())
     }
@@ -189,8 +205,9 @@ impl EvaluateService {
                 }
                 if !self.embeddings_configured {
                     let warning = format!(
-                        "{} was not computed: no embedding backend is configured (set [embeddings] model_dir or url)",
-                        headline_names(plugin).join(", ")
+                        "{} was not computed: no embedding backend is configured, and the score needs one; {}",
+                        headline_names(plugin).join(", "),
+                        crate::embeddings::HOW_TO_GET_ONE
                     );
                     out.iter_mut().for_each(|p| p.warnings.push(warning.clone()));
                     continue;

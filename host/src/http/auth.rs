@@ -105,6 +105,8 @@ fn is_public(path: &str) -> bool {
     matches!(path, "/health" | "/v1/server/status" | "/openapi.json")
         || path.starts_with("/docs")
         || path.starts_with("/redoc")
+        || path == "/manual"
+        || path.starts_with("/manual/")
         || path == "/playground"
         || path.starts_with("/playground/")
 }

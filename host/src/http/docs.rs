@@ -100,7 +100,7 @@ pub fn routes(document: OpenApiDoc) -> Router<AppState> {
 /// options; under this policy the browser never sends that request, and the link's text remains.
 const SAME_ORIGIN_ONLY: &str = "default-src 'self' data: blob: 'unsafe-inline' 'unsafe-eval'";
 
-async fn same_origin_only(mut response: Response) -> Response {
+pub(super) async fn same_origin_only(mut response: Response) -> Response {
     response
         .headers_mut()
         .insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(SAME_ORIGIN_ONLY));

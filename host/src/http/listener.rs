@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use tower::ServiceExt;
 
@@ -292,8 +292,8 @@ fn is_out_of_descriptors(e: &io::Error) -> bool {
         || code == rustix::io::Errno::NOMEM.raw_os_error())
 }
 
-async fn serve_connection(
-    stream: TcpStream,
+async fn serve_connection<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(
+    stream: S,
     peer: SocketAddr,
     app: Router,
     connection: &Arc<Connection>,
@@ -342,6 +342,27 @@ async fn serve_connection(
             () = stop.notified() => {}
         }
     }
+}
+
+/// Serves one connection over `stream` exactly as [`serve`] serves each connection it accepts, until
+/// it ends: the way the fuzz target feeds raw bytes to the listener (`crate::fuzzing`).
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) async fn serve_one<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(
+    stream: S,
+    peer: SocketAddr,
+    app: Router,
+    limits: Limits,
+) {
+    let registry = Registry {
+        clock: Clock(Instant::now()),
+        limits,
+        connections: Mutex::new(Vec::new()),
+        freed: Notify::new(),
+    };
+    let connection = registry.insert();
+    serve_connection(stream, peer, app, &connection, &registry, &Notify::new(), &AtomicBool::new(false))
+        .await;
+    registry.remove(&connection);
 }
 
 /// Holds a request in flight until its response body has been sent in full (or dropped).
@@ -424,21 +445,21 @@ impl Body for Deadline {
 
 /// The socket as hyper sees it: every read and write is recorded for the watchdog, the start of a
 /// new request's head is noted, and hyper's own bodiless error responses are replaced by JSON ones.
-struct Watched {
-    stream: TcpStream,
+struct Watched<S> {
+    stream: S,
     connection: Arc<Connection>,
     clock: Clock,
     /// What is left of a replacement response to write.
     replacement: Option<Bytes>,
 }
 
-impl Watched {
-    fn new(stream: TcpStream, connection: Arc<Connection>, clock: Clock) -> Watched {
+impl<S> Watched<S> {
+    fn new(stream: S, connection: Arc<Connection>, clock: Clock) -> Watched<S> {
         Watched { stream, connection, clock, replacement: None }
     }
 }
 
-impl AsyncRead for Watched {
+impl<S: AsyncRead + Unpin> AsyncRead for Watched<S> {
     fn poll_read(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -458,7 +479,7 @@ impl AsyncRead for Watched {
     }
 }
 
-impl AsyncWrite for Watched {
+impl<S: AsyncWrite + Unpin> AsyncWrite for Watched<S> {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, data: &[u8]) -> Poll<io::Result<usize>> {
         if self.replacement.is_none()
             && let Some(json) = json_for_automatic_error(data)
@@ -521,7 +542,7 @@ impl AsyncWrite for Watched {
     }
 }
 
-impl Watched {
+impl<S: AsyncWrite + Unpin> Watched<S> {
     fn write_through_vectored(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,

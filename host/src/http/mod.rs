@@ -6,6 +6,7 @@ pub mod auth;
 pub mod docs;
 pub mod generations;
 pub mod listener;
+mod manual;
 pub mod ops;
 mod playground;
 mod settings;
@@ -25,6 +26,7 @@ use axum::middleware;
 use axum::response::Response;
 use futures::future::BoxFuture;
 use std::convert::Infallible;
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -45,6 +47,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::openai::routes::routes())
         .merge(ops::routes())
         .merge(docs::routes(document))
+        .merge(manual::routes())
         .merge(playground::routes(state.auth.is_some()))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
@@ -220,7 +223,13 @@ pub async fn serve(
         tracing::info!(%addr, max_connections = limits.max_connections, "listening");
         servers.spawn(listener::serve(listener, app.clone(), limits, shutdown_signal()));
     }
-    eprintln!("parlance: ready (paraphrase API on port {api_port}, chat API on port {chat_port})");
+    // For a person watching the terminal. A stderr that cannot be written (the log's disk is full, its
+    // pipe closed) must not stop a server that is ready, as `eprintln!` would by panicking; the log's
+    // own lines are dropped the same way.
+    let _ = writeln!(
+        std::io::stderr(),
+        "parlance: ready (paraphrase API on port {api_port}, chat API on port {chat_port})"
+    );
     while let Some(result) = servers.join_next().await {
         result??;
     }

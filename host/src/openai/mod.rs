@@ -13,7 +13,7 @@ pub mod types;
 pub use error::Failure;
 pub use settings::OpenAiConfig;
 
-use crate::chat::{ChatService, deadline_error, open_reply};
+use crate::chat::{ChatService, Fault, ModelInput, Part, Refusal, deadline_error, open_reply};
 use crate::error::Error;
 use crate::fallback::{Attempt, ChainChoice, Chains};
 use crate::metrics::{Metrics, ProviderLabels};
@@ -133,6 +133,13 @@ impl OpenAiService {
         refuse_unsupported(&request)?;
         let include_usage = request.stream_options.as_ref().and_then(|o| o.include_usage).unwrap_or(false);
         let conversation = Conversation::read(request.messages)?;
+        // The chat's limits on a model's input, whether or not the exchange is to be stored: checked
+        // before anything else is asked of the model, the store or the quota.
+        let chat_request = conversation.request(self.chat.config().default_genre.clone());
+        self.chat
+            .config()
+            .check_input(&ModelInput::of(&chat_request))
+            .map_err(|r| conversation.refused(r))?;
         let model = self.chat_model(&request.model)?.clone();
         if let Some(reason) = model.unavailable_reason() {
             return Err(
@@ -141,11 +148,7 @@ impl OpenAiService {
         }
         let store = match (&request.user, &caller.header) {
             (Some(user), Some(client)) if self.config.store_dialogs => {
-                let names = [USER_NAME, ASSISTANT_NAME];
-                self.chat
-                    .check_exchange(client, user, names, &conversation.message)
-                    .await
-                    .map_err(|e| param(e, "user"))?;
+                self.chat.check_exchange(client, user).await.map_err(|e| param(e, "user"))?;
                 Some(StoreTarget {
                     client: client.clone(),
                     user: user.clone(),
@@ -157,7 +160,6 @@ impl OpenAiService {
         let client = caller.rate_key();
         let deadline =
             tokio::time::Instant::now() + Duration::from_secs(self.chat.config().stream_timeout_secs);
-        let chat_request = conversation.request(self.chat.config().default_genre.clone());
         let chain = self.chains.chain(&self.plugins, model, &ChainChoice::Configured)?;
         let mut plan = self.chains.plan(chain);
         // Each member until one's reply reaches its first text; what it writes after that is its own
@@ -218,11 +220,8 @@ impl OpenAiService {
 /// A library error about the dialog, reported against the request field that named it.
 fn param(e: Error, field: &str) -> Failure {
     let mut failure = Failure::from(e);
-    match failure.param.as_deref() {
-        Some("user_id") => failure.param = Some(field.to_owned()),
-        // The chat's limit on a message is the last message's here.
-        Some("message") => failure.param = Some("messages".into()),
-        _ => {}
+    if failure.param.as_deref() == Some("user_id") {
+        failure.param = Some(field.to_owned());
     }
     failure
 }
@@ -315,6 +314,8 @@ struct Conversation {
     situation: Option<String>,
     history: Vec<(&'static str, String)>,
     message: String,
+    /// Where each entry of `history`, then `message`, is in `messages`.
+    positions: Vec<usize>,
 }
 
 impl Conversation {
@@ -324,6 +325,7 @@ impl Conversation {
         }
         let mut system = Vec::new();
         let mut turns = Vec::new();
+        let mut positions = Vec::new();
         let last = messages.len() - 1;
         for (i, message) in messages.into_iter().enumerate() {
             let at = |field: &str| format!("messages[{i}].{field}");
@@ -397,14 +399,47 @@ impl Conversation {
             }
             match speaker {
                 None => system.push(text),
-                Some(speaker) => turns.push((speaker, text)),
+                Some(speaker) => {
+                    turns.push((speaker, text));
+                    positions.push(i);
+                }
             }
         }
         // The last message is the user's, checked above.
         let (_, message) = turns.pop().unwrap_or((USER_NAME, String::new()));
         let system: Vec<String> = system.into_iter().filter(|s| !s.trim().is_empty()).collect();
         let situation = (!system.is_empty()).then(|| system.join("\n\n"));
-        Ok(Conversation { situation, history: turns, message })
+        Ok(Conversation { situation, history: turns, message, positions })
+    }
+
+    /// A limit of the chat's broken by the conversation, as OpenAI reports a string or an array too
+    /// long (400, `param` naming the message at fault, or `messages` for the system messages joined
+    /// and for their number).
+    fn refused(&self, refusal: Refusal) -> Failure {
+        let content = |position: usize| {
+            let at = self.positions.get(position).copied().unwrap_or_default();
+            let param = format!("messages[{at}].content");
+            let message = refusal.fault.describe(&format!("`{param}`"));
+            (param, message)
+        };
+        let (param, message) = match refusal.part {
+            Part::Message => content(self.history.len()),
+            Part::Entry { position, name: false } => content(position),
+            Part::Situation => {
+                let what = "`messages` (its system and developer messages, joined)";
+                ("messages".to_owned(), refusal.fault.describe(what))
+            }
+            Part::History => ("messages".to_owned(), refusal.fault.describe("`messages`")),
+            // The speakers' names and the genre are the server's own: its configuration is at fault.
+            Part::FromName | Part::ToName | Part::Genre | Part::Entry { name: true, .. } => {
+                ("messages".to_owned(), refusal.to_string())
+            }
+        };
+        match refusal.fault {
+            Fault::TooLong { .. } => Failure::bad_request("string_above_max_length", param, message),
+            Fault::TooMany { .. } => Failure::bad_request("array_above_max_length", param, message),
+            Fault::Empty | Fault::ControlCharacters => Failure::bad_request("invalid_value", param, message),
+        }
     }
 
     fn request(&self, genre: String) -> ChatRequest<'_> {
@@ -473,5 +508,40 @@ mod tests {
         assert_eq!(refused(vec![message("user", " ".into())]), "messages[0].content");
         assert_eq!(refused(vec![message("system", "Be brief.".into())]), "messages[0].role");
         assert_eq!(refused(vec![]), "messages");
+    }
+
+    #[test]
+    fn the_chats_input_limits_are_reported_against_the_message_at_fault() {
+        let config = crate::chat::ChatConfig { max_history_entries: 6, ..Default::default() };
+        let refused = |messages: Vec<RequestMessage>| {
+            let conversation = Conversation::read(messages).unwrap();
+            let request = conversation.request("Romance".into());
+            let failure = config.check_input(&ModelInput::of(&request)).map_err(|r| conversation.refused(r));
+            failure.err().map(|f| (f.api.status.as_u16(), f.api.code, f.param.unwrap(), f.api.message))
+        };
+        let long = || serde_json::Value::from("x".repeat(4001));
+        let said = |role: &str, text: &str| message(role, text.into());
+
+        let (status, code, param, text) =
+            refused(vec![said("system", "Be brief."), message("user", long())]).unwrap();
+        assert_eq!((status, code, param.as_str()), (400, "string_above_max_length", "messages[1].content"));
+        assert!(text.starts_with("`messages[1].content` has 4001 characters; the limit is 4000"), "{text}");
+        // An earlier message is held to the limit as a dialog's entry is, whoever speaks it.
+        let earlier = refused(vec![said("user", "Hi"), message("assistant", long()), said("user", "So?")]);
+        assert_eq!(earlier.unwrap().2, "messages[1].content");
+        let system = refused(vec![message("system", "s".repeat(2001).into()), said("user", "Hi")]).unwrap();
+        assert_eq!((system.1, system.2.as_str()), ("string_above_max_length", "messages"));
+        // Four earlier messages, the last and the reply make the 6 a dialog may hold; six do not.
+        let turns = |n: usize| {
+            let mut v: Vec<_> =
+                (0..n).map(|i| said(if i % 2 == 0 { "user" } else { "assistant" }, "a")).collect();
+            v.push(said("user", "b"));
+            v
+        };
+        assert_eq!(refused(turns(4)), None);
+        let many = refused(turns(6)).unwrap();
+        assert_eq!((many.0, many.1, many.2.as_str()), (400, "array_above_max_length", "messages"));
+        let control = refused(vec![said("user", "a\u{1b}[31mb")]).unwrap();
+        assert_eq!((control.1, control.2.as_str()), ("invalid_value", "messages[0].content"));
     }
 }

@@ -83,7 +83,7 @@ pub async fn retrieve_model(
     responses(
         (status = 200, description = "The completion; with `stream: true`, `data:` events of `Chunk`s, then `data: [DONE]` (or a last `OpenAiErrorBody` when the reply fails after it began), with keep-alive comments while the model is silent",
             content((Completion = "application/json"), (CompletionEvent = "text/event-stream"))),
-        (status = 400, description = "Malformed JSON, a bad `current-user` header, or what this surface does not serve: `n` > 1, tools, non-text content, a last message that is not the user's", body = OpenAiErrorBody),
+        (status = 400, description = "Malformed JSON, a bad `current-user` header, what this surface does not serve (`n` > 1, tools, non-text content, a last message that is not the user's), or messages past the chat's input limits: a message longer than `[chat] max_message_chars` or the system messages joined longer than `max_situation_chars` (`string_above_max_length`), more messages than `max_history_entries` allows with the reply (`array_above_max_length`)", body = OpenAiErrorBody),
         (status = 401, description = "A missing or unknown API key, when keys are required", body = OpenAiErrorBody),
         (status = 403, description = "The `current-user` header names another client than the API key's", body = OpenAiErrorBody),
         (status = 404, description = "No such chat model: `model_not_found`", body = OpenAiErrorBody),

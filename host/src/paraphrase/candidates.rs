@@ -25,6 +25,11 @@ pub trait Scorer: Send + Sync {
     /// Every score name an evaluation may carry, which floors and rankings may name.
     fn score_names(&self) -> Vec<String>;
 
+    /// Why `name`, a score of a metric in use but not among [`Scorer::score_names`], cannot be
+    /// computed here (the semantic score without an embedding backend); `None` for a name no metric
+    /// declares.
+    fn unavailable_score(&self, name: &str) -> Option<String>;
+
     /// One map of scores per pair, in input order, in one batched evaluation, for `client`.
     fn score<'a>(
         &'a self,
@@ -102,6 +107,11 @@ pub struct Removed {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CandidatesPart {
     pub candidates: Vec<Candidate>,
+    // Optional so that the items stored before they were counted still read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requested: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written: Option<usize>,
     pub removed: Removed,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warnings: Option<Vec<String>>,
@@ -112,6 +122,8 @@ impl CandidatesPart {
     pub fn of(answer: &Paraphrase) -> Option<CandidatesPart> {
         Some(CandidatesPart {
             candidates: answer.candidates.clone()?,
+            requested: answer.requested,
+            written: answer.written,
             removed: answer.removed.unwrap_or_default(),
             warnings: answer.warnings.clone(),
         })
@@ -179,12 +191,13 @@ impl ParaphraseService {
     ) -> Result<Outcome> {
         self.check_text(&request.text)?;
         let plan = self.plan(request, selection)?;
+        let (providers, requested) = (plan.len(), selection.candidates * plan.len());
         let key = self.candidates_key(request, selection, &plan);
         if !request.skip_cache
             && let Some(hit) = self.cache.get_value::<Ranked>(&key).await
         {
             return Ok(Outcome {
-                paraphrase: answer(&request.text, hit, true),
+                paraphrase: answer(&request.text, hit, providers, requested, true),
                 quota: None,
                 waited: Duration::ZERO,
             });
@@ -245,7 +258,7 @@ impl ParaphraseService {
         let (provider, model) = plan.first().map(|(p, m)| (p.id().to_owned(), m.clone())).unwrap_or_default();
         let ranked = Ranked { candidates, removed, warnings, provider, model };
         self.cache.put_value(&key, &ranked).await;
-        let mut paraphrase = answer(&request.text, ranked, false);
+        let mut paraphrase = answer(&request.text, ranked, providers, requested, false);
         paraphrase.attempts = attempts;
         Ok(Outcome { paraphrase, quota, waited })
     }
@@ -262,9 +275,12 @@ impl ParaphraseService {
         let known = self.score_names();
         for name in selection.min_scores.keys().chain(selection.rank_by.as_ref()) {
             if !known.contains(name) {
+                let why = self.scorer.as_ref().and_then(|s| s.unavailable_score(name));
                 return Err(Error::invalid(
                     if selection.min_scores.contains_key(name) { "min_scores" } else { "rank_by" },
-                    format!("unknown score `{name}`; the scores are {}", known.join(", ")),
+                    why.unwrap_or_else(|| {
+                        format!("unknown score `{name}`; the scores are {}", known.join(", "))
+                    }),
                 ));
             }
         }
@@ -379,17 +395,68 @@ fn rank(candidates: &mut [Candidate], rank_by: &str) {
     });
 }
 
-/// The answer: today's fields for the best candidate, and the candidates.
-fn answer(text: &str, ranked: Ranked, cached: bool) -> Paraphrase {
+/// The answer: today's fields for the best candidate, the candidates, and their counts. The counts
+/// and the shortfall's warning are worked out here rather than cached, so that an answer cached
+/// before they existed says them too: whatever the providers wrote was either kept or removed.
+fn answer(text: &str, ranked: Ranked, providers: usize, requested: usize, cached: bool) -> Paraphrase {
     let (paraphrase, provider, model) = match ranked.candidates.first() {
         Some(best) => (best.text.clone(), best.provider.clone(), best.model.clone()),
         None => (text.to_owned(), ranked.provider, ranked.model),
     };
     let mut answer = Paraphrase::new(text.to_owned(), paraphrase, provider, model, cached);
+    answer.written = Some(ranked.candidates.len() + ranked.removed.duplicates + ranked.removed.unchanged);
     answer.candidates = Some(ranked.candidates);
+    answer.requested = Some(requested);
     answer.removed = Some(ranked.removed);
-    answer.warnings = (!ranked.warnings.is_empty()).then_some(ranked.warnings);
+    let mut warnings = ranked.warnings;
+    warnings.extend(shortfall_warning(&answer, providers));
+    answer.warnings = (!warnings.is_empty()).then_some(warnings);
     answer
+}
+
+/// The warning of an answer from `providers` providers whose candidates that passed the floors are
+/// fewer than were asked for: how many the providers wrote, what deduplication removed, and how many
+/// of those left met the floors. A client that asked for five and got one learns whether the
+/// provider ran out of rewrites, wrote the same one again, or wrote ones the floors turned down.
+/// `None` for an answer without candidates, or with as many as were asked for.
+pub fn shortfall_warning(answer: &Paraphrase, providers: usize) -> Option<String> {
+    let (candidates, requested) = (answer.candidates.as_ref()?, answer.requested?);
+    let removed = answer.removed.unwrap_or_default();
+    let (left, gone) = (candidates.len(), removed.duplicates + removed.unchanged);
+    let written = answer.written.unwrap_or(left + gone);
+    let passed = candidates.iter().filter(|c| c.passed).count();
+    if passed >= requested {
+        return None;
+    }
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut warning = if providers > 1 {
+        format!(
+            "{requested} candidates were asked for ({} from each of {providers} providers); the providers wrote ",
+            requested / providers
+        )
+    } else {
+        format!("{} asked for; the provider wrote ", plural(requested, "candidate was", "candidates were"))
+    };
+    let removals: Vec<String> = [
+        (removed.duplicates > 0).then(|| plural(removed.duplicates, "duplicate", "duplicates")),
+        (removed.unchanged > 0).then(|| format!("{} unchanged", removed.unchanged)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if removals.is_empty() {
+        warning += &plural(written, "distinct rewrite", "distinct rewrites");
+    } else {
+        let left =
+            if left == 0 { "none".to_owned() } else { plural(left, "distinct rewrite", "distinct rewrites") };
+        let verb = if gone == 1 { "was" } else { "were" };
+        warning +=
+            &format!("{written}, of which {gone} {verb} removed ({}), leaving {left}", removals.join(", "));
+    }
+    if passed < left {
+        warning += &format!("; {passed} of them met every floor of `min_scores`");
+    }
+    Some(warning)
 }
 
 #[cfg(test)]
@@ -435,6 +502,51 @@ mod tests {
         ];
         rank(&mut all, "bleu");
         assert_eq!(all.iter().map(|c| c.text.as_str()).collect::<String>(), "dbca");
+    }
+
+    /// An answer to `requested` candidates holding one candidate per entry of `passed`.
+    fn answered(requested: usize, passed: &[bool], removed: Removed) -> Paraphrase {
+        let mut answer = Paraphrase::new("t".into(), "p".into(), "p".into(), "m".into(), false);
+        answer.candidates = Some(passed.iter().map(|&p| candidate("c", p, None)).collect());
+        answer.requested = Some(requested);
+        answer.removed = Some(removed);
+        answer
+    }
+
+    #[test]
+    fn a_shortfall_says_what_was_written_removed_and_below_the_floors() {
+        let none = Removed::default();
+        assert_eq!(shortfall_warning(&answered(3, &[true; 3], none), 1), None);
+        assert_eq!(
+            shortfall_warning(&Paraphrase::new("t".into(), "p".into(), "p".into(), "m".into(), false), 1),
+            None
+        );
+        let warning = |requested, passed: &[bool], removed, providers| {
+            shortfall_warning(&answered(requested, passed, removed), providers).unwrap()
+        };
+        assert_eq!(
+            warning(5, &[true], none, 1),
+            "5 candidates were asked for; the provider wrote 1 distinct rewrite"
+        );
+        assert_eq!(
+            warning(3, &[true], Removed { duplicates: 2, unchanged: 0 }, 1),
+            "3 candidates were asked for; the provider wrote 3, of which 2 were removed (2 duplicates), \
+             leaving 1 distinct rewrite"
+        );
+        assert_eq!(
+            warning(5, &[], Removed { duplicates: 0, unchanged: 1 }, 1),
+            "5 candidates were asked for; the provider wrote 1, of which 1 was removed (1 unchanged), leaving none"
+        );
+        assert_eq!(
+            warning(2, &[true, false], none, 1),
+            "2 candidates were asked for; the provider wrote 2 distinct rewrites; 1 of them met every floor \
+             of `min_scores`"
+        );
+        assert_eq!(
+            warning(6, &[true; 4], Removed { duplicates: 1, unchanged: 1 }, 2),
+            "6 candidates were asked for (3 from each of 2 providers); the providers wrote 6, of which 2 were \
+             removed (1 duplicate, 1 unchanged), leaving 4 distinct rewrites"
+        );
     }
 
     #[test]

@@ -94,6 +94,13 @@ pub struct JobResult {
     /// With the candidate fields: as in `POST /paraphrase`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub candidates: Option<Vec<Candidate>>,
+    /// As in `POST /paraphrase`: the candidates asked for in all (absent for an item stored before
+    /// it was counted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requested: Option<usize>,
+    /// As in `POST /paraphrase`: the candidates the providers wrote, before `removed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub removed: Option<Removed>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -453,9 +460,9 @@ fn view(job: JobRecord, items: Option<Vec<ItemRecord>>, page: Option<(u64, u64)>
                 }) => {
                     let part: Option<CandidatesPart> =
                         candidates.as_deref().and_then(|c| serde_json::from_str(c).ok());
-                    let (candidates, removed, warnings) = match part {
-                        Some(p) => (Some(p.candidates), Some(p.removed), p.warnings),
-                        None => (None, None, None),
+                    let (candidates, requested, written, removed, warnings) = match part {
+                        Some(p) => (Some(p.candidates), p.requested, p.written, Some(p.removed), p.warnings),
+                        None => (None, None, None, None, None),
                     };
                     ok.push(JobResult {
                         index: item.index,
@@ -466,6 +473,8 @@ fn view(job: JobRecord, items: Option<Vec<ItemRecord>>, page: Option<(u64, u64)>
                         model,
                         cached,
                         candidates,
+                        requested,
+                        written,
                         removed,
                         warnings,
                         attempts: attempts

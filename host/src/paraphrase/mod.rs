@@ -51,11 +51,20 @@ pub struct Paraphrase {
     /// that passed the floors first, then by `rank_by` descending. `paraphrase` is the first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub candidates: Option<Vec<Candidate>>,
+    /// Only with `candidates`: how many candidates were asked for in all, `candidates` from each
+    /// provider (`candidates` times the number of `providers`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requested: Option<usize>,
+    /// Only with `candidates`: how many the providers wrote, before `removed` was taken out; a
+    /// provider may write fewer than it was asked for when it finds no more distinct rewrites.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written: Option<usize>,
     /// Only with `candidates`: what was removed before scoring.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub removed: Option<Removed>,
     /// Only with `candidates`, and only when there is something to say: a provider that writes one
-    /// paraphrase per call was called once.
+    /// paraphrase per call was called once; fewer candidates passed the floors than `requested`
+    /// (how many the providers wrote, what was removed, how many met the floors).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warnings: Option<Vec<String>>,
 }
@@ -72,6 +81,8 @@ impl Paraphrase {
             unchanged,
             attempts: Vec::new(),
             candidates: None,
+            requested: None,
+            written: None,
             removed: None,
             warnings: None,
         }
@@ -156,6 +167,10 @@ pub struct ProvidersResponse {
     /// The default provider's id.
     pub default: String,
     pub providers: Vec<ProviderEntry>,
+    /// The score names `min_scores` and `rank_by` accept: the headline scores of the metrics this
+    /// server can compute (`semantic_similarity` only when it has an embedding backend),
+    /// `overall_score` and `diversity`.
+    pub scores: Vec<String>,
 }
 
 /// A paraphrase together with the caller's quota after it, when a limited provider was called.

@@ -228,6 +228,12 @@ pub struct BatchItem {
     /// With the candidate fields: as in `POST /paraphrase`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub candidates: Option<Vec<Candidate>>,
+    /// As in `POST /paraphrase`: the candidates asked for in all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requested: Option<usize>,
+    /// As in `POST /paraphrase`: the candidates the providers wrote, before `removed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub removed: Option<Removed>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -297,6 +303,8 @@ pub async fn paraphrase_batch(
                 unchanged: Some(p.unchanged),
                 attempts: p.attempts,
                 candidates: p.candidates,
+                requested: p.requested,
+                written: p.written,
                 removed: p.removed,
                 warnings: p.warnings,
                 error: None,
@@ -313,6 +321,8 @@ pub async fn paraphrase_batch(
                     unchanged: None,
                     attempts: Vec::new(),
                     candidates: None,
+                    requested: None,
+                    written: None,
                     removed: None,
                     warnings: None,
                     error: Some(ErrorDetail { code: api.code.into(), message: api.message, cause: None }),
@@ -325,14 +335,16 @@ pub async fn paraphrase_batch(
     Ok(axum::Json(BatchResponse { results: items, summary }))
 }
 
-/// The configured providers, their default models, and which one is the default.
+/// The configured providers, their default models, and which one is the default; and the score names
+/// a candidate selection may use.
 #[utoipa::path(get, path = "/providers", tag = "paraphrase", responses(
-    (status = 200, description = "Every configured provider, its default model, whether it is available, and its rate limit", body = ProvidersResponse),
+    (status = 200, description = "Every configured provider, its default model, whether it is available, and its rate limit; and the scores `min_scores` and `rank_by` accept", body = ProvidersResponse),
 ))]
 pub async fn providers(State(service): Service) -> axum::Json<ProvidersResponse> {
     axum::Json(ProvidersResponse {
         default: service.default_provider().to_owned(),
         providers: service.providers(),
+        scores: service.score_names(),
     })
 }
 

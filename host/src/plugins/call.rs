@@ -15,15 +15,34 @@ pub const MAX_OUTPUT_BYTES: usize = 1024 * 1024;
 
 /// What every paraphrase a provider returns must be: not empty, within the size cap; an unnamed
 /// model is the one asked for.
-fn check_paraphrase(plugin: &Plugin, out: &mut Paraphrased, model: &str) -> Result<(), CallError> {
+pub(crate) fn paraphrase_problem(out: &mut Paraphrased, model: &str) -> Result<(), String> {
     if out.text.trim().is_empty() {
-        return Err(invalid(plugin, "the paraphrase is empty".into()));
+        return Err("the paraphrase is empty".into());
     }
     if out.text.len() > MAX_OUTPUT_BYTES {
-        return Err(invalid(plugin, format!("the paraphrase is larger than {MAX_OUTPUT_BYTES} bytes")));
+        return Err(format!("the paraphrase is larger than {MAX_OUTPUT_BYTES} bytes"));
     }
     if out.model.trim().is_empty() {
         out.model = model.to_owned();
+    }
+    Ok(())
+}
+
+/// A provider's candidates for a `count`: at least one, at most `count`, each a paraphrase.
+pub(crate) fn candidates_problem(list: &mut [Paraphrased], count: u32, model: &str) -> Result<(), String> {
+    if list.is_empty() || list.len() > count as usize {
+        return Err(format!("{} candidates for a count of {count}", list.len()));
+    }
+    list.iter_mut().try_for_each(|out| paraphrase_problem(out, model))
+}
+
+/// A chat model's whole reply: not blank, within the size cap.
+pub(crate) fn reply_problem(reply: &str) -> Result<(), String> {
+    if reply.trim().is_empty() {
+        return Err("the reply is empty".into());
+    }
+    if reply.len() > MAX_OUTPUT_BYTES {
+        return Err(format!("the reply is larger than {MAX_OUTPUT_BYTES} bytes"));
     }
     Ok(())
 }
@@ -62,7 +81,7 @@ impl PluginHost {
         let mut store = new_store(&self.runtime, plugin, client).await?;
         let outcome = run(plugin, plugin.bound.paraphrase(&mut store, text, model)).await;
         let mut out = conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))?;
-        check_paraphrase(plugin, &mut out, model)?;
+        paraphrase_problem(&mut out, model).map_err(|detail| invalid(plugin, detail))?;
         Ok(out)
     }
 
@@ -94,12 +113,7 @@ impl PluginHost {
         let mut store = new_store(&self.runtime, plugin, client).await?;
         let outcome = run(plugin, plugin.bound.paraphrase_candidates(&mut store, text, model, count)).await;
         let mut list = conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))?;
-        if list.is_empty() || list.len() > count as usize {
-            return Err(invalid(plugin, format!("{} candidates for a count of {count}", list.len())));
-        }
-        for out in &mut list {
-            check_paraphrase(plugin, out, model)?;
-        }
+        candidates_problem(&mut list, count, model).map_err(|detail| invalid(plugin, detail))?;
         Ok(list)
     }
 
@@ -132,12 +146,7 @@ impl PluginHost {
         let mut store = new_store(&self.runtime, plugin, client).await?;
         let outcome = run(plugin, plugin.bound.reply(&mut store, request)).await;
         let reply = conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))?;
-        if reply.trim().is_empty() {
-            return Err(invalid(plugin, "the reply is empty".into()));
-        }
-        if reply.len() > MAX_OUTPUT_BYTES {
-            return Err(invalid(plugin, format!("the reply is larger than {MAX_OUTPUT_BYTES} bytes")));
-        }
+        reply_problem(&reply).map_err(|detail| invalid(plugin, detail))?;
         Ok(reply)
     }
 
@@ -187,7 +196,7 @@ impl PluginHost {
         let mut store = new_store(&self.runtime, plugin, client).await?;
         let outcome = run(plugin, plugin.bound.evaluate(&mut store, pairs)).await;
         let results = conclude(plugin, &store, outcome)?;
-        validate_scores(plugin, pairs.len(), &results).map_err(|detail| invalid(plugin, detail))?;
+        validate_scores(&plugin.info, pairs.len(), &results).map_err(|detail| invalid(plugin, detail))?;
         Ok(results)
     }
 }

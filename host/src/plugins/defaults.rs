@@ -2,7 +2,9 @@
 //! with its upstream, key sources and limits; and the seed's variables that configure them.
 
 use super::api::PluginKind;
-use super::spec::{ComponentSource, HistorySetting, HistoryWindow, Limits, PluginSpec, SecretSource};
+use super::spec::{
+    ComponentSource, HistorySetting, HistoryWindow, HostedUpstream, Limits, PluginSpec, SecretSource,
+};
 use crate::config::{Env, Row};
 use std::time::Duration;
 
@@ -38,6 +40,17 @@ fn with_secret(mut spec: PluginSpec, key: &str, env_var: &str, file: &str, env: 
     spec
 }
 
+/// The secret `key` is the hosted upstream's, the URL the spec starts at: needed while the URL stays
+/// there, not once the operator points it at a server of their own, which may want no key.
+fn only_hosted_needs(mut spec: PluginSpec, key: &str) -> PluginSpec {
+    if let Some(setting) = spec.allowed_hosts_from.clone()
+        && let Some(url) = spec.settings.get(&setting).cloned()
+    {
+        spec.hosted = Some(HostedUpstream { setting, url, secrets: vec![key.into()] });
+    }
+    spec
+}
+
 fn local(id: &str, kind: PluginKind, builtin: &str, limits: Limits) -> PluginSpec {
     let mut spec = PluginSpec::new(id, kind, ComponentSource::Builtin(builtin.into()));
     spec.limits = limits;
@@ -51,6 +64,7 @@ pub fn plugins(env: &Env) -> Vec<PluginSpec> {
         remote(OPENROUTER_PROVIDER, PluginKind::Provider, "openai", "base_url", OPENROUTER_BASE_URL);
     openrouter.settings.insert("model".into(), OPENROUTER_MODEL.into());
     openrouter = with_secret(openrouter, "api_key", "PROVIDER_API_KEY", "~/.api-openrouter", env);
+    openrouter = only_hosted_needs(openrouter, "api_key");
     openrouter.limits.timeout = Duration::from_secs(60);
     openrouter.limits.http_timeout = Duration::from_secs(55);
 
@@ -68,7 +82,9 @@ pub fn plugins(env: &Env) -> Vec<PluginSpec> {
     let mut openai_chat =
         remote("openai-chat", PluginKind::ChatModel, "openai-chat", "base_url", OPENROUTER_BASE_URL);
     openai_chat.settings.insert("model".into(), OPENROUTER_MODEL.into());
+    // Its own `base_url` and `model`, which start where `openrouter`'s do but do not follow them.
     openai_chat = with_secret(openai_chat, "api_key", "PROVIDER_API_KEY", "~/.api-openrouter", env);
+    openai_chat = only_hosted_needs(openai_chat, "api_key");
     openai_chat.limits = openrouter.limits;
     openai_chat.history_from =
         Some(HistorySetting { key: "max_history", default: 50, window: HistoryWindow::Entries });

@@ -37,3 +37,10 @@ pub use load_error::LoadError;
 pub use plugin::{Plugin, Sandboxed};
 pub use settings::RuntimeConfig;
 pub use stream::{ReplyStream, StreamTicket};
+// What crosses from a plugin or its upstream into the host, for the fuzz targets' properties.
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) use call::{candidates_problem, paraphrase_problem, reply_problem};
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) use stream::{Event, Framer};
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) use validate::{validate_info, validate_scores};

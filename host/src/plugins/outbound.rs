@@ -148,7 +148,7 @@ impl OutboundPolicy {
 
     /// Checks a request against the policy and builds it: an absolute URL within `allowed_hosts`, a
     /// body within the cap, and no header the client must set itself.
-    fn prepare(
+    pub(crate) fn prepare(
         &self,
         method: http::Method,
         url: &str,

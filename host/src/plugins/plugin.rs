@@ -80,6 +80,16 @@ impl Plugin {
         }
         let sources: Vec<String> =
             missing.iter().map(|k| format!("`{k}` (from {})", spec.secrets[*k])).collect();
-        Some(format!("the secret {} is not set", sources.join(", ")))
+        let mut reason = format!("the secret {} is not set", sources.join(", "));
+        // A newcomer with a local server reads here that the key is the hosted upstream's alone.
+        if let Some(hosted) =
+            spec.hosted.as_ref().filter(|h| missing.iter().all(|k| h.secrets.iter().any(|s| s == k)))
+        {
+            reason.push_str(&format!(
+                "; the hosted {} needs it, a `{}` of your own (a local server) does not",
+                hosted.url, hosted.setting
+            ));
+        }
+        Some(reason)
     }
 }

@@ -45,7 +45,7 @@ impl PluginContext {
             Some(backend) => Ok(backend.embed(texts).await?),
             None => Err(PluginError::new(
                 PluginErrorKind::Misconfigured,
-                "no embedding backend is configured; set [embeddings] in parlance.toml",
+                format!("no embedding backend is configured; {}", crate::embeddings::HOW_TO_GET_ONE),
             )),
         }
     }

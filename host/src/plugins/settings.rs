@@ -99,13 +99,13 @@ impl Section for RuntimeConfig {
                 "max_streams",
                 Kind::Int { min: 1, max: 1_000_000 },
                 |c| c.max_streams,
-                "Streamed chat replies open at once, across all chat models (one chat model may hold half); one more is refused with 503 plugin_busy"
+                "Streamed chat replies open at once, across all chat models (one chat model may hold half); one more is refused with 503 streams_full"
             ),
             crate::config::setting!(
                 "max_streams_per_client",
                 Kind::Int { min: 1, max: 1_000_000 },
                 |c| c.max_streams_per_client,
-                "Streamed replies one client may hold open at once (unset: a quarter of max_streams); one more is refused with 429 too_many_concurrent_calls"
+                "Streamed replies one client may hold open at once (unset: a quarter of max_streams); one more is refused with 429 too_many_concurrent_streams"
             ),
         ];
         SETTINGS

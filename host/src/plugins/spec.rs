@@ -176,6 +176,31 @@ pub struct HistorySetting {
     pub window: fn(usize) -> HistoryWindow,
 }
 
+/// A bundled plugin's hosted upstream, whose secrets only it needs: while the URL setting is the hosted
+/// default, a secret without a value leaves the plugin unavailable; once the operator points it at a
+/// server of their own (Ollama's `/v1`, vLLM, llama.cpp, LM Studio), which may want no key, the plugin
+/// serves and calls without it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostedUpstream {
+    /// The setting that holds the upstream's URL (`base_url`).
+    pub setting: String,
+    /// Its hosted default (`https://openrouter.ai/api/v1`).
+    pub url: String,
+    /// The secrets only the hosted upstream needs (`api_key`). A secret the operator declares again
+    /// in a `[[plugin]]` table is no longer listed: it is needed wherever the URL points.
+    pub secrets: Vec<String>,
+}
+
+impl HostedUpstream {
+    /// Whether `settings` still point at the hosted default (a trailing `/` aside). A URL setting
+    /// that is not there at all counts as the default: nothing moved it.
+    pub fn in_use(&self, settings: &BTreeMap<String, String>) -> bool {
+        settings
+            .get(&self.setting)
+            .is_none_or(|url| url.trim().trim_end_matches('/') == self.url.trim_end_matches('/'))
+    }
+}
+
 /// Everything the runtime needs to load and call one plugin.
 #[derive(Clone, Debug)]
 pub struct PluginSpec {
@@ -192,6 +217,9 @@ pub struct PluginSpec {
     /// The declared secrets and where each comes from. Their values are in `settings` when found,
     /// and are never logged or listed.
     pub secrets: BTreeMap<String, SecretSource>,
+    /// The hosted upstream whose secrets are needed only while the URL points there (the bundled
+    /// `openrouter` and `openai-chat`).
+    pub hosted: Option<HostedUpstream>,
     pub limits: Limits,
     pub grants: Grants,
     /// Calls per client per minute the operator set for this plugin (`0` lifts the limit). `None`
@@ -217,6 +245,7 @@ impl PluginSpec {
             allowed_hosts_from: None,
             settings: BTreeMap::new(),
             secrets: BTreeMap::new(),
+            hosted: None,
             limits: Limits::default(),
             grants: Grants::default(),
             rate_limit_per_minute: None,
@@ -257,9 +286,22 @@ impl PluginSpec {
             .collect()
     }
 
-    /// Declared secrets that resolved to no value.
+    /// Declared secrets that resolved to no value and are needed: a hosted upstream's secret is not
+    /// missing once the URL points elsewhere.
     pub fn missing_secrets(&self) -> Vec<&str> {
-        self.secrets.keys().filter(|k| !self.settings.contains_key(*k)).map(String::as_str).collect()
+        self.secrets
+            .keys()
+            .filter(|k| !self.settings.contains_key(*k) && self.needs_secret(k))
+            .map(String::as_str)
+            .collect()
+    }
+
+    /// Whether the secret `key` must have a value for the plugin to serve.
+    fn needs_secret(&self, key: &str) -> bool {
+        match &self.hosted {
+            Some(hosted) if hosted.secrets.iter().any(|s| s == key) => hosted.in_use(&self.settings),
+            _ => true,
+        }
     }
 }
 

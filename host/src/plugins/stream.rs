@@ -488,7 +488,7 @@ fn upstream_error(e: &UpstreamError) -> PluginError {
 /// Splits a streamed body into the events its framing defines: the `data` of each server-sent event
 /// (its lines joined by a line break), or each non-blank NDJSON line. A line that is not UTF-8 is an
 /// `Err` naming the problem.
-struct Framer {
+pub(crate) struct Framer {
     framing: Framing,
     /// Bytes of a line not yet ended.
     line: Vec<u8>,
@@ -498,14 +498,14 @@ struct Framer {
     after_cr: bool,
 }
 
-type Event = Result<String, String>;
+pub(crate) type Event = Result<String, String>;
 
 impl Framer {
-    fn new(framing: Framing) -> Framer {
+    pub(crate) fn new(framing: Framing) -> Framer {
         Framer { framing, line: Vec::new(), data: None, after_cr: false }
     }
 
-    fn push(&mut self, mut bytes: &[u8], out: &mut Vec<Event>) {
+    pub(crate) fn push(&mut self, mut bytes: &[u8], out: &mut Vec<Event>) {
         if self.after_cr && bytes.first() == Some(&b'\n') {
             bytes = &bytes[1..];
         }
@@ -529,7 +529,7 @@ impl Framer {
 
     /// The body ended: an NDJSON line without its line break still counts; a server-sent event that
     /// was never ended by a blank line does not (as the standard says).
-    fn finish(&mut self, out: &mut Vec<Event>) {
+    pub(crate) fn finish(&mut self, out: &mut Vec<Event>) {
         let line = std::mem::take(&mut self.line);
         if self.framing == Framing::Ndjson && !line.is_empty() {
             self.line_ended(line, out);

@@ -387,6 +387,10 @@ impl PluginTable {
         }
         spec.settings.extend(std::mem::take(&mut self.config));
         for (key, source) in std::mem::take(&mut self.secrets) {
+            // A secret the operator declares is one they mean to have, wherever the URL points.
+            if let Some(hosted) = &mut spec.hosted {
+                hosted.secrets.retain(|s| *s != key);
+            }
             spec.settings.remove(&key);
             if let Some(value) = source.resolve(env) {
                 spec.settings.insert(key.clone(), value);

@@ -2,10 +2,9 @@
 //! metric's scores against the pairs and the names it declared.
 
 use super::api::{PluginError, PluginInfo, Score};
-use super::plugin::Plugin;
 
 /// Score names are what API clients see as JSON keys, so they are checked once at load.
-pub(super) fn validate_info(info: &PluginInfo) -> Result<(), String> {
+pub(crate) fn validate_info(info: &PluginInfo) -> Result<(), String> {
     match info {
         PluginInfo::Provider { default_model, .. } if default_model.trim().is_empty() => {
             Err("its info() names no default model".into())
@@ -36,15 +35,15 @@ pub(super) fn validate_info(info: &PluginInfo) -> Result<(), String> {
 }
 
 /// A metric's results must line up with its pairs and hold only the finite scores it declared.
-pub(super) fn validate_scores(
-    plugin: &Plugin,
+pub(crate) fn validate_scores(
+    info: &PluginInfo,
     pairs: usize,
     results: &[Result<Vec<Score>, PluginError>],
 ) -> Result<(), String> {
     if results.len() != pairs {
         return Err(format!("{} results for {pairs} pairs", results.len()));
     }
-    let PluginInfo::Metric { scores: declared, .. } = &plugin.info else {
+    let PluginInfo::Metric { scores: declared, .. } = info else {
         return Err("not a metric".into());
     };
     for (i, scores) in results.iter().enumerate().filter_map(|(i, r)| r.as_ref().ok().map(|s| (i, s))) {

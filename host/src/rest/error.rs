@@ -33,6 +33,147 @@ pub struct ErrorDetail {
     pub cause: Option<Vec<String>>,
 }
 
+/// One error code as the manual's reference lists it: the statuses it is answered with and what it
+/// means. Every code the host answers with is here: a test reads the code's sources for each code
+/// they answer with and fails on one that is missing, or on an entry that nothing answers with.
+pub struct CodeDoc {
+    pub code: &'static str,
+    pub statuses: &'static [u16],
+    pub meaning: &'static str,
+}
+
+const fn code(code: &'static str, statuses: &'static [u16], meaning: &'static str) -> CodeDoc {
+    CodeDoc { code, statuses, meaning }
+}
+
+/// Every error code, grouped as a reader looks for them: the request, the caller, the plugins and
+/// upstreams, the server.
+pub const CODES: &[CodeDoc] = &[
+    code(
+        "bad_request",
+        &[400],
+        "The request could not be read as HTTP (a request line or header with characters HTTP does not allow); answered by the listener itself",
+    ),
+    code("uri_too_long", &[414], "The request's URI is longer than the server accepts"),
+    code("headers_too_large", &[431], "The request's headers are larger than the server accepts"),
+    code("malformed_json", &[400], "The body is not JSON"),
+    code(
+        "invalid_body",
+        &[400, 422],
+        "The body is JSON (or a form) of the wrong shape: a missing or mistyped field, an unknown field, an array where the document says object",
+    ),
+    code(
+        "invalid_form",
+        &[400, 422],
+        "A form body that cannot be read: names or values that are not UTF-8 once percent-decoded, or a missing field",
+    ),
+    code("unsupported_media_type", &[415], "The body's `Content-Type` is not one the route reads"),
+    code("payload_too_large", &[413], "The body is larger than `[server] max_body_kb`"),
+    code("request_timeout", &[408], "The body did not arrive within the server's body timeout"),
+    code("invalid_query", &[400], "A query parameter is missing, mistyped or out of range"),
+    code("invalid_path_parameter", &[400], "A path parameter is not of its type"),
+    code(
+        "invalid_page",
+        &[400],
+        "The page of `GET /v1/user/dialog/{user_id}/{page}` is missing or not a page number",
+    ),
+    code("invalid_client", &[400], "The `current-user` header is sent twice, empty, not UTF-8 or too long"),
+    code(
+        "invalid_input",
+        &[422],
+        "A field breaks a documented rule or limit; the message names the field and the limit",
+    ),
+    code(
+        "invalid_value",
+        &[400],
+        "OpenAI-compatible surface: a field's value is out of range (`param` names it)",
+    ),
+    code(
+        "unsupported_parameter",
+        &[400],
+        "OpenAI-compatible surface: a parameter this server does not support (`param` names it)",
+    ),
+    code(
+        "unsupported_value",
+        &[400],
+        "OpenAI-compatible surface: a value this server does not support (`param` names it)",
+    ),
+    code("unsupported_content", &[400], "OpenAI-compatible surface: message content other than text"),
+    code(
+        "string_above_max_length",
+        &[400],
+        "OpenAI-compatible surface: a message, or the system messages joined, longer than the chat's limit on it (`param` names it)",
+    ),
+    code(
+        "array_above_max_length",
+        &[400],
+        "OpenAI-compatible surface: more messages than a dialog may hold with the reply (`[chat] max_history_entries`)",
+    ),
+    code("not_found", &[404], "No such route, or no such record for this client (a job, a dialog)"),
+    code("method_not_allowed", &[405], "The route exists but not with this method"),
+    code(
+        "conflict",
+        &[409],
+        "The record's state does not allow the request (a job that has already finished)",
+    ),
+    code("unknown_plugin", &[422], "The request names a provider, model or metric id that is not configured"),
+    code("model_not_found", &[404], "OpenAI-compatible surface: the model is not one of `GET /v1/models`"),
+    code(
+        "provider_unavailable",
+        &[422],
+        "The named provider or chat model cannot serve: a secret it needs (an API key) is not configured; `/providers` lists it with `available: false`",
+    ),
+    code(
+        "model_unavailable",
+        &[503],
+        "OpenAI-compatible surface: the chat model cannot serve until the operator configures its secret",
+    ),
+    code("missing_api_key", &[401], "API keys are required and the request carries none"),
+    code("invalid_api_key", &[401], "The API key is unknown or revoked"),
+    code("client_mismatch", &[403], "The `current-user` header names another client than the API key's"),
+    code(
+        "rate_limited",
+        &[429],
+        "Parlance's own per-client rate limit for the provider or chat model; `Retry-After` and the `X-RateLimit-*` headers say when to retry",
+    ),
+    code("too_many_concurrent_calls", &[429], "The client already holds its share of the plugin's instances"),
+    code("too_many_concurrent_streams", &[429], "The client already holds its share of the open streams"),
+    code("plugin_rejected_input", &[422], "The plugin reported that it cannot handle this input"),
+    code("plugin_misconfigured", &[503], "The plugin reported its own settings as broken"),
+    code("upstream_unauthorized", &[502], "The upstream refused the plugin's credentials"),
+    code("upstream_rate_limited", &[429], "The upstream's own rate limit was reached"),
+    code("upstream_timeout", &[504], "The upstream did not answer in time"),
+    code("upstream_unavailable", &[502], "The upstream could not be reached or failed"),
+    code("upstream_bad_response", &[502], "The upstream answered something the plugin could not read"),
+    code("plugin_internal_error", &[502], "The plugin reported an internal error"),
+    code("plugin_timeout", &[504], "The plugin ran past its deadline and was stopped"),
+    code("plugin_memory_limit", &[502], "The plugin reached its memory cap and was stopped"),
+    code("plugin_crashed", &[502], "The plugin trapped (a panic, an unreachable instruction)"),
+    code(
+        "plugin_invalid_output",
+        &[502],
+        "The plugin returned something the contract does not allow (an empty paraphrase, an undeclared or non-finite score, a wrong number of results)",
+    ),
+    code("plugin_not_started", &[503], "The plugin could not be instantiated"),
+    code("plugin_busy", &[503], "Every instance of the plugin stayed busy for the whole wait"),
+    code("plugin_memory_budget", &[503], "The host's memory budget for instances is spent"),
+    code("streams_full", &[503], "The server holds as many open streams as it allows"),
+    code("storage_full", &[507], "The dialog store's disk is full; nothing was stored"),
+    code(
+        "store_unavailable",
+        &[503],
+        "The dialog store cannot be reached (PostgreSQL down); nothing was stored",
+    ),
+    code(
+        "storage_error",
+        &[500],
+        "The dialog store failed otherwise; nothing was stored, and the server log has the details",
+    ),
+    code("shutting_down", &[503], "The server is draining and takes no new work"),
+    code("configuration_error", &[500], "The configuration is invalid (only through the library)"),
+    code("startup_error", &[500], "A plugin could not be loaded (only through the library)"),
+];
+
 /// An error on its way to the client.
 #[derive(Debug)]
 pub struct ApiError {

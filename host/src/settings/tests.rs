@@ -29,7 +29,7 @@ fn defaults_follow_the_seeds() {
     assert_eq!((c.paraphrase.batch_max_size, c.paraphrase.batch_max_workers), (10, 4));
     assert_eq!(c.store.database_file, PathBuf::from("dialogs.db"));
     assert_eq!(c.chat.default_genre, "Romance");
-    assert_eq!(c.logging.level, "INFO");
+    assert_eq!(c.logging.level.value, "INFO");
     assert_eq!(c.paraphrase.default_provider(), "offline");
     let form = c.plugin("form").unwrap();
     assert_eq!(form.settings["model_url"], "http://localhost:80/path/");
@@ -130,6 +130,57 @@ enabled = false
     assert!(c.plugin("bleu").is_none());
 }
 
+/// The key of `openai-chat` and `openrouter` is the hosted upstream's: missing while their `base_url`
+/// is OpenRouter's, not once the operator points it at a server of their own (by variable or file),
+/// whose origin the allow-list then holds; `PARLANCE_CHAT_MODEL` makes it the chat model. A key
+/// declared in the file is needed wherever.
+#[test]
+fn a_base_url_of_ones_own_needs_no_key() {
+    let hosts = |p: &PluginSpec| p.allowed_hosts.iter().map(ToString::to_string).collect::<Vec<_>>();
+    let c = Config::from_env(None, &home_without_keys()).unwrap();
+    for id in ["openai-chat", "openrouter"] {
+        assert_eq!(c.plugin(id).unwrap().missing_secrets(), ["api_key"], "{id}");
+    }
+
+    let env = home_without_keys()
+        .with("PARLANCE_PLUGIN_OPENAI_CHAT_BASE_URL", "http://127.0.0.1:11434/v1")
+        .with("PARLANCE_CHAT_MODEL", "openai-chat");
+    let c = Config::from_env(None, &env).unwrap();
+    assert_eq!(c.chat.model, "openai-chat");
+    let chat = c.plugin("openai-chat").unwrap();
+    assert!(chat.missing_secrets().is_empty());
+    assert!(!chat.settings.contains_key("api_key"));
+    assert_eq!(hosts(chat), ["http://127.0.0.1:11434"]);
+    // `openrouter` has its own `base_url`, which the chat model's variable does not move.
+    let openrouter = c.plugin("openrouter").unwrap();
+    assert_eq!(openrouter.missing_secrets(), ["api_key"]);
+    assert_eq!(hosts(openrouter), ["https://openrouter.ai:443"]);
+    assert_eq!(c.paraphrase.default_provider(), "offline");
+
+    let env = home_without_keys().with("PARLANCE_PLUGIN_OPENROUTER_BASE_URL", "http://localhost:8000/v1");
+    let c = Config::from_env(None, &env).unwrap();
+    assert!(c.plugin("openrouter").unwrap().missing_secrets().is_empty());
+    assert_eq!(hosts(c.plugin("openrouter").unwrap()), ["http://localhost:8000"]);
+    assert_eq!(c.plugin("openai-chat").unwrap().missing_secrets(), ["api_key"]);
+
+    let f = write(
+        "[[plugin]]\nid = \"openai-chat\"\nconfig = { base_url = \"http://127.0.0.1:1234/v1\", model = \"m\" }\n\n\
+         [[plugin]]\nid = \"openrouter\"\nconfig = { base_url = \"https://openrouter.ai/api/v1/\" }\n",
+    );
+    let c = Config::from_env(Some(f.path()), &home_without_keys()).unwrap();
+    assert!(c.plugin("openai-chat").unwrap().missing_secrets().is_empty());
+    assert_eq!(hosts(c.plugin("openai-chat").unwrap()), ["http://127.0.0.1:1234"]);
+    // Written out, the hosted default is still the hosted default.
+    assert_eq!(c.plugin("openrouter").unwrap().missing_secrets(), ["api_key"]);
+
+    let f = write(
+        "[[plugin]]\nid = \"openai-chat\"\nconfig = { base_url = \"http://127.0.0.1:1234/v1\" }\n\
+         secrets = { api_key = { env = \"LOCAL_KEY\" } }\n",
+    );
+    let c = Config::from_env(Some(f.path()), &home_without_keys()).unwrap();
+    assert_eq!(c.plugin("openai-chat").unwrap().missing_secrets(), ["api_key"]);
+}
+
 #[test]
 fn key_files_feed_secrets() {
     let home = tempfile::tempdir().unwrap();
@@ -196,10 +247,11 @@ fn the_stores_keys_still_work_in_chat_with_one_deprecation_line() {
         ["[chat] database_file, durability: deprecated, these keys belong to [store] now"]
     );
 
-    // `[store]` wins over the old place, the environment over both.
+    // `[store]` wins over the old place, the environment over both. A relative path in the file is
+    // the file's folder's; one in the environment stays relative to the working directory.
     let f = write("[chat]\ndatabase_file = \"old.db\"\n\n[store]\ndatabase_file = \"new.db\"\n");
     let c = Config::from_env(Some(f.path()), &home_without_keys()).unwrap();
-    assert_eq!(c.store.database_file, PathBuf::from("new.db"));
+    assert_eq!(c.store.database_file, f.path().parent().unwrap().join("new.db"));
     let c = Config::from_env(Some(f.path()), &home_without_keys().with("DATABASE_FILE", "env.db")).unwrap();
     assert_eq!(c.store.database_file, PathBuf::from("env.db"));
 
@@ -219,26 +271,6 @@ fn weights_are_read_and_checked() {
     let err = Config::from_env(Some(f.path()), &home_without_keys()).unwrap_err().to_string();
     assert!(err.contains("evaluate.weights.word_overlap: needs a `weight`"), "{err}");
     assert!(err.contains("evaluate.weights.rouge1.transform: \"sideways\" is not a transform"), "{err}");
-}
-
-#[test]
-fn the_readme_configuration_table_is_generated_from_the_settings() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
-    let (begin, end) = ("<!-- settings:begin -->\n", "<!-- settings:end -->");
-    let start = readme.find(begin).expect("README.md marks the settings table") + begin.len();
-    let stop = readme[start..].find(end).expect("README.md ends the settings table") + start;
-    let table = config::markdown_table(&Config::documentation());
-    if readme[start..stop] != table {
-        if std::env::var_os("PARLANCE_BLESS").is_some() {
-            let updated = format!("{}{table}{}", &readme[..start], &readme[stop..]);
-            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"), updated).unwrap();
-        } else {
-            panic!(
-                "README.md's configuration table differs from the settings; run \
-                 `PARLANCE_BLESS=1 cargo test -p parlance --lib readme_configuration` to write it:\n{table}"
-            );
-        }
-    }
 }
 
 #[test]

@@ -8,7 +8,10 @@ use std::path::PathBuf;
 
 #[derive(Clone, Debug)]
 pub struct StoreConfig {
-    /// SQLite file of the dialog store, unless `database_url` names a PostgreSQL database.
+    /// SQLite file of the dialog store, unless `database_url` names a PostgreSQL database. A relative
+    /// path in the file is relative to the file's folder, so that every command given the server's
+    /// configuration finds the server's store wherever it runs; from `DATABASE_FILE`, to the working
+    /// directory.
     pub database_file: PathBuf,
     /// `postgres://…`: the PostgreSQL database every replica shares, in place of the SQLite file.
     pub database_url: Option<String>,
@@ -54,7 +57,7 @@ impl Section for StoreConfig {
         static SETTINGS: &[Setting<StoreConfig>] = &[
             setting!(
                 "database_file",
-                Kind::Path,
+                Kind::FilePath,
                 |c| c.database_file,
                 env = "DATABASE_FILE",
                 "The SQLite dialog store (when no `database_url` is set)"

@@ -1,9 +1,9 @@
 //! Logging and traces: the `[logging]` section, and `tracing` to stderr at `LOG_LEVEL` (the seed's
-//! names, INFO by default), or debug with `--verbose`; `RUST_LOG`, when set, takes precedence for
-//! fine-grained filters. Colours only when stderr is a terminal. The `[telemetry]` section: with an
-//! OTLP endpoint, the spans of kept traces (`span.rs`) are exported over OTLP (HTTP/protobuf) through
-//! a bounded queue whose drops `/metrics` counts; the W3C trace context is read from requests and
-//! written into every outbound one.
+//! names; INFO by default for the server, warnings and errors only for a one-shot command), or debug
+//! with `--verbose`; `RUST_LOG`, when set, takes precedence for fine-grained filters. Colours only
+//! when stderr is a terminal. The `[telemetry]` section: with an OTLP endpoint, the spans of kept
+//! traces (`span.rs`) are exported over OTLP (HTTP/protobuf) through a bounded queue whose drops
+//! `/metrics` counts; the W3C trace context is read from requests and written into every outbound one.
 //!
 //! Sampling is decided once per trace, where the trace starts ([`root_span!`]: a request, a job
 //! item), by the configured sampler (`OTEL_TRACES_SAMPLER`); the spans inside a trace
@@ -14,8 +14,11 @@ mod otlp;
 mod span;
 pub use export::{DropLabels, SPANS_DROPPED};
 pub use span::{InSpan, Span, WithSpan, in_kept_trace};
+// The OTLP encoder's pieces, for the fuzz targets' properties (`crate::fuzzing`).
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) use otlp::{Encoded, Finished, request, resource_message, scope_message, span, span_field};
 
-use crate::config::{Kind, Section, Setting};
+use crate::config::{Chosen, Kind, Section, Setting};
 use opentelemetry::propagation::TextMapPropagator;
 use opentelemetry::trace::{SpanKind, TraceContextExt as _, TraceId};
 use opentelemetry_sdk::propagation::TraceContextPropagator;
@@ -34,13 +37,13 @@ const LEVELS: &[&str] = &["TRACE", "DEBUG", "INFO", "WARN", "WARNING", "ERROR", 
 
 #[derive(Clone, Debug)]
 pub struct LoggingConfig {
-    /// One of [`LEVELS`].
-    pub level: String,
+    /// One of [`LEVELS`]; whether the operator chose it decides a one-shot command's level.
+    pub level: Chosen<String>,
 }
 
 impl Default for LoggingConfig {
     fn default() -> Self {
-        LoggingConfig { level: "INFO".into() }
+        LoggingConfig { level: Chosen::default_value("INFO".into()) }
     }
 }
 
@@ -54,7 +57,7 @@ impl Section for LoggingConfig {
             Kind::Choice(LEVELS),
             |c| c.level,
             env = "LOG_LEVEL",
-            "The lowest level logged"
+            "The lowest level logged; unset, INFO for the server and WARN for one-shot commands (cli, batch, evaluate, interactive, plugins, keys, import-original)"
         )];
         SETTINGS
     }
@@ -170,13 +173,23 @@ static EXPORTING: AtomicBool = AtomicBool::new(false);
 static SAMPLER: OnceLock<Sampler> = OnceLock::new();
 static RECORD_CONTENT: AtomicBool = AtomicBool::new(false);
 
-/// Sets up the log and, when `telemetry` names a collector, the trace export. A collector that cannot
-/// be set up (a bad header variable, say) leaves traces off with one error line, and the service runs.
-pub fn init(level: &str, telemetry: &TelemetryConfig, verbose: bool) {
+/// What a one-shot command logs when nobody chose a level: warnings and errors, so that its output is
+/// all a person sees, and the announcement of a compile that takes seconds, which explains a wait as
+/// a progress line would.
+const ONE_SHOT: &str = "warn,parlance::plugins::load=info";
+
+/// Sets up the log and, when `telemetry` names a collector, the trace export. `level` is one of the
+/// seed's names; `None` is a one-shot command's default ([`ONE_SHOT`]). A collector that cannot be set
+/// up (a bad header variable, say) leaves traces off with one error line, and the service runs.
+pub fn init(level: Option<&str>, telemetry: &TelemetryConfig, verbose: bool) {
     let (filter, chosen) = match std::env::var("RUST_LOG") {
         Ok(spec) if !spec.is_empty() => (spec, true),
         _ => {
-            let level = if verbose { "debug" } else { filter_for(level) };
+            let level = match level {
+                _ if verbose => "debug",
+                Some(level) => filter_for(level),
+                None => ONE_SHOT,
+            };
             // Wasmtime and the HTTP stack are noisy at debug; they stay at warn unless RUST_LOG says otherwise.
             (format!("{level},{QUIET_CRATES}"), verbose)
         }
@@ -281,7 +294,7 @@ pub fn start_trace(headers: Option<&http::HeaderMap>) -> Option<(opentelemetry::
         return None;
     }
     let parent = match headers {
-        Some(headers) => TraceContextPropagator::new().extract(&opentelemetry_http::HeaderExtractor(headers)),
+        Some(headers) => caller_context(headers),
         None => opentelemetry::Context::new(),
     };
     let remote = parent.span().span_context().clone();
@@ -290,6 +303,12 @@ pub fn start_trace(headers: Option<&http::HeaderMap>) -> Option<(opentelemetry::
     let sampler = SAMPLER.get()?;
     let decision = sampler.should_sample(Some(&parent), trace_id, "request", &SpanKind::Server, &[], &[]);
     (decision.decision == SamplingDecision::RecordAndSample).then_some((parent, trace_id))
+}
+
+/// The trace context a caller sent in `headers` (`traceparent`, `tracestate`): a remote span context
+/// that is valid when they could be read, or none.
+pub(crate) fn caller_context(headers: &http::HeaderMap) -> opentelemetry::Context {
+    TraceContextPropagator::new().extract(&opentelemetry_http::HeaderExtractor(headers))
 }
 
 /// The span that starts a trace (a request's, a job item's) when the sampler keeps it, or

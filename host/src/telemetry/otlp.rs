@@ -18,7 +18,7 @@ use std::time::{Duration, SystemTime};
 
 /// A span as it ended: what the export writes.
 #[derive(Debug)]
-pub(super) struct Finished {
+pub(crate) struct Finished {
     pub context: SpanContext,
     /// `SpanId::INVALID` for the first span of a trace.
     pub parent: SpanId,
@@ -35,7 +35,7 @@ pub(super) struct Finished {
 
 /// Spans encoded for the collector, each a field of OTLP's `ScopeSpans`, and how many.
 #[derive(Debug, Default)]
-pub(super) struct Encoded {
+pub(crate) struct Encoded {
     pub bytes: Vec<u8>,
     pub spans: usize,
 }
@@ -98,32 +98,54 @@ impl Otlp {
                 }
             }
         }
-        let mut encoded_resource = Vec::new();
-        for attribute in resource {
-            key_value(&mut encoded_resource, 1, &attribute.key, &attribute.value);
-        }
-        let mut scope = Vec::new();
-        string(&mut scope, 1, "parlance");
-        string(&mut scope, 2, env!("CARGO_PKG_VERSION"));
         let collector =
             Collector::new(timeout, tls).map_err(|e| format!("cannot start the export runtime: {e}"))?;
-        Ok(Otlp { endpoint, headers, collector, resource: encoded_resource, scope })
+        Ok(Otlp {
+            endpoint,
+            headers,
+            collector,
+            resource: resource_message(resource),
+            scope: scope_message(),
+        })
     }
 
     /// The `ExportTraceServiceRequest` of `batch`: one resource, one scope, the spans.
     fn encode(&self, batch: &Encoded) -> Vec<u8> {
-        let scope_spans = field_len(self.scope.len()) + batch.bytes.len();
-        let resource_spans = field_len(self.resource.len()) + field_len(scope_spans);
-        let mut out = Vec::with_capacity(field_len(resource_spans));
-        tag(&mut out, 1, LEN);
-        varint(&mut out, resource_spans as u64);
-        message(&mut out, 1, &self.resource);
-        tag(&mut out, 2, LEN);
-        varint(&mut out, scope_spans as u64);
-        message(&mut out, 1, &self.scope);
-        out.extend_from_slice(&batch.bytes);
-        out
+        request(&self.resource, &self.scope, batch)
     }
+}
+
+/// The fields of the `Resource` message of `attributes`.
+pub(crate) fn resource_message(attributes: &[KeyValue]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for attribute in attributes {
+        key_value(&mut out, 1, &attribute.key, &attribute.value);
+    }
+    out
+}
+
+/// The fields of the `InstrumentationScope` message: this host, by name and version.
+pub(crate) fn scope_message() -> Vec<u8> {
+    let mut out = Vec::new();
+    string(&mut out, 1, "parlance");
+    string(&mut out, 2, env!("CARGO_PKG_VERSION"));
+    out
+}
+
+/// The `ExportTraceServiceRequest` of `batch` under one resource and one scope (their messages'
+/// fields, written once by the caller).
+pub(crate) fn request(resource: &[u8], scope: &[u8], batch: &Encoded) -> Vec<u8> {
+    let scope_spans = field_len(scope.len()) + batch.bytes.len();
+    let resource_spans = field_len(resource.len()) + field_len(scope_spans);
+    let mut out = Vec::with_capacity(field_len(resource_spans));
+    tag(&mut out, 1, LEN);
+    varint(&mut out, resource_spans as u64);
+    message(&mut out, 1, resource);
+    tag(&mut out, 2, LEN);
+    varint(&mut out, scope_spans as u64);
+    message(&mut out, 1, scope);
+    out.extend_from_slice(&batch.bytes);
+    out
 }
 
 impl Sink for Otlp {
@@ -285,12 +307,12 @@ fn nanos(time: SystemTime) -> u64 {
 }
 
 /// A `trace.v1.Span` message (`span`'s fields) as a `spans` field of `ScopeSpans`.
-pub(super) fn span_field(out: &mut Vec<u8>, span: &[u8]) {
+pub(crate) fn span_field(out: &mut Vec<u8>, span: &[u8]) {
     message(out, 2, span);
 }
 
 /// The fields of `trace.v1.Span`.
-pub(super) fn span(out: &mut Vec<u8>, span: &Finished) {
+pub(crate) fn span(out: &mut Vec<u8>, span: &Finished) {
     let context = &span.context;
     message(out, 1, &context.trace_id().to_bytes());
     message(out, 2, &context.span_id().to_bytes());

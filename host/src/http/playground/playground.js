@@ -108,6 +108,13 @@ async function loadProviders() {
     fieldset.append(label);
   }
   if (list.providers.length === 0) fieldset.append(element("span", "muted", "no providers"));
+  // Semantic similarity is asked for only where the server can compute it: it lists the score only
+  // with an embedding backend, and a box ticked without one would only fetch a warning.
+  const semantic = (list.scores ?? []).includes("semantic_similarity");
+  $("semantic").checked = semantic;
+  $("semantic").parentElement.title = semantic
+    ? ""
+    : "this server has no embedding backend (scripts/fetch-model.sh, or [embeddings] model_dir or url)";
   const available = list.providers.filter((p) => p.available).map((p) => p.id);
   for (const [id, pick] of [["compare-a", 0], ["compare-b", 1]]) {
     const select = $(id);
@@ -142,7 +149,8 @@ function paraphraseRequest(providerIds) {
  * becomes the one candidate, scored by `/evaluate`, and goes through the same rendering as a list.
  */
 async function candidatesOf(answer) {
-  if (Array.isArray(answer.candidates)) return { candidates: answer.candidates, warnings: [] };
+  // The server's warnings say, among other things, why fewer candidates came back than were asked for.
+  if (Array.isArray(answer.candidates)) return { candidates: answer.candidates, warnings: answer.warnings ?? [] };
   const scored = await evaluate(answer.original, answer.paraphrase);
   const candidate = {
     text: answer.paraphrase,
@@ -161,6 +169,8 @@ async function paraphrase(providerIds) {
 
 function renderCandidates(container, { answer, candidates, warnings }) {
   const facts = [`${candidates.length} candidate${candidates.length === 1 ? "" : "s"}`];
+  if (typeof answer.requested === "number") facts[0] += ` of ${answer.requested} asked for`;
+  if (typeof answer.written === "number") facts.push(`${answer.written} written`);
   if (!Array.isArray(answer.candidates)) facts.push("scored by /evaluate");
   if (answer.removed) {
     facts.push(`removed: ${answer.removed.duplicates ?? 0} duplicate(s), ${answer.removed.unchanged ?? 0} unchanged`);
@@ -178,7 +188,7 @@ function renderCandidates(container, { answer, candidates, warnings }) {
     list.append(item);
   });
   container.replaceChildren(element("p", "summary", facts.join(" · ")), list);
-  for (const warning of warnings) container.append(element("p", "muted", warning));
+  for (const warning of warnings) container.append(element("p", "warning", warning));
 }
 
 /**

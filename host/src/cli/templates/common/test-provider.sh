@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Checks {{name}}.wasm against the contract, then paraphrases a text with it in Parlance's sandbox.
-# PARLANCE names the parlance binary (default: `parlance` on the PATH).
 set -euo pipefail
 cd "$(dirname "$0")"
-parlance="${PARLANCE:-parlance}"
+{{find_parlance}}
 "$parlance" plugins check {{name}}.wasm
 out=$("$parlance" plugins test {{name}}.wasm --kind provider --text "one two three" --config suffix=indeed)
 echo "$out"
