@@ -258,8 +258,11 @@ mod tests {
         let three = [entry(0, "User", "Hi"), entry(1, "Waifu", "Hello"), entry(2, "User", "Hm")];
         let refused = config.check_input(&input("Hi", &three)).unwrap_err();
         assert_eq!((refused.part, refused.fault), (Part::History, Fault::TooMany { entries: 5, limit: 4 }));
-        // An entry the caller wrote is held to what a dialog PUT is.
-        let written = [entry(0, "User", "Hi"), entry(1, "Waifu", &long)];
+        // An entry the caller wrote is held to what a dialog PUT is; the character's own replies are
+        // not held to the message length.
+        let replied = [entry(0, "User", "Hi"), entry(1, "Waifu", &long)];
+        assert_eq!(config.check_input(&input("Hi", &replied)), Ok(()));
+        let written = [entry(0, "Waifu", "Hi"), entry(1, "User", &long)];
         let refused = config.check_input(&input("Hi", &written)).unwrap_err();
         assert_eq!(refused.part, Part::Entry { position: 1, name: false });
         assert_eq!(refused.field(), "history");

@@ -526,9 +526,13 @@ mod tests {
             refused(vec![said("system", "Be brief."), message("user", long())]).unwrap();
         assert_eq!((status, code, param.as_str()), (400, "string_above_max_length", "messages[1].content"));
         assert!(text.starts_with("`messages[1].content` has 4001 characters; the limit is 4000"), "{text}");
-        // An earlier message is held to the limit as a dialog's entry is, whoever speaks it.
-        let earlier = refused(vec![said("user", "Hi"), message("assistant", long()), said("user", "So?")]);
+        // An earlier message of the user's is held to the limit as a dialog's entry is; the assistant's
+        // are the model's own replies.
+        let earlier = refused(vec![said("assistant", "Hi"), message("user", long()), said("user", "So?")]);
         assert_eq!(earlier.unwrap().2, "messages[1].content");
+        assert!(
+            refused(vec![said("user", "Hi"), message("assistant", long()), said("user", "So?")]).is_none()
+        );
         let system = refused(vec![message("system", "s".repeat(2001).into()), said("user", "Hi")]).unwrap();
         assert_eq!((system.1, system.2.as_str()), ("string_above_max_length", "messages"));
         // Four earlier messages, the last and the reply make the 6 a dialog may hold; six do not.
