@@ -1360,7 +1360,16 @@ def selfcheck_leak_analysis():
     assert not leak_verdict(flat, fds_leak, 0, ts[-1])["ok"], "growing descriptors not caught"
 
 
-def analyse_samples(samples, replicas, end):
+def reload_step(pts, t):
+    """RSS (MiB) from the minute before `t` to the minute after the next 30 s: a reload's step."""
+    before = [p["rss_kib"] for tt, p in pts if t - 60 <= tt < t]
+    after = [p["rss_kib"] for tt, p in pts if t + 30 <= tt < t + 90]
+    if not before or not after:
+        return None
+    return round((statistics.median(after) - statistics.median(before)) / 1024, 1)
+
+
+def analyse_samples(samples, replicas, end, reloads=()):
     lives = []
     for r in replicas:
         for life in r.lives:
@@ -1380,6 +1389,10 @@ def analyse_samples(samples, replicas, end):
                      "fds_start": first["fds"], "fds_end": last["fds"], "fds_peak": max(p["fds"] for _, p in pts),
                      "threads_start": first["threads"], "threads_end": last["threads"]}
             entry["leak"] = leak_verdict([(t, p["rss_kib"]) for t, p in pts], [(t, p["fds"]) for t, p in pts], start, stop)
+            # Reloads of this life, with the RSS step each made (the first one in a life has been seen
+            # to add 15-18 MiB once, and the later ones nothing).
+            entry["reloads"] = [{"t": x["t"], "rss_step_mib": reload_step(pts, x["t"])} for x in reloads
+                                 if x["replica"] == r.index and x["ok"] and start <= x["t"] <= stop]
             lives.append(entry)
 
     def bounded(key, slack):
@@ -1660,7 +1673,7 @@ def main():
         with recorder.lock:
             records = list(recorder.records)
         requests = analyse_requests([r for r in records if r[0] <= TOTAL], controller.faults, end)
-        resources = analyse_samples(samples, c.replicas, end)
+        resources = analyse_samples(samples, c.replicas, end, controller.reloads)
         upstream_stats = c.upstream.stats()
         checks = {
             "acknowledged writes stored (chats)": dialogs["ok"],
@@ -1813,7 +1826,8 @@ def report(results, path, png):
         print(f"  replica {l['replica']} pid {l['pid']}: {l.get('samples')} samples, RSS {l.get('rss_mib_start')} -> "
               f"{l.get('rss_mib_end')} MiB (peak {l.get('rss_mib_peak')}), fds {l.get('fds_start')} -> {l.get('fds_end')} "
               f"(peak {l.get('fds_peak')}); ended {l.get('end_cause')}; {lk.get('verdict')} "
-              f"(q2 {lk.get('rss_q2_mib')} -> q4 {lk.get('rss_q4_mib')} MiB, fds {lk.get('fds_q2')} -> {lk.get('fds_q4')})")
+              f"(q2 {lk.get('rss_q2_mib')} -> q4 {lk.get('rss_q4_mib')} MiB, fds {lk.get('fds_q2')} -> {lk.get('fds_q4')}); "
+              f"reloads (t s: RSS step MiB) {[(round(x['t']), x['rss_step_mib']) for x in l.get('reloads', [])]}")
     print(f"pg_wal: {results['resources']['wal']}")
     print(f"Redis used_memory: {results['resources']['redis']}")
     print("\np99 per bucket (ms):")

@@ -260,6 +260,39 @@ async fn a_circuit_opens_then_probes_then_closes() {
     assert!(metrics.contains("parlance_circuit_state{plugin=\"flaky\"} 0"), "{metrics}");
 }
 
+/// A probe that the primary's cached answer serves makes no call, so it hands the probe back: the next
+/// request that needs the upstream probes it at once, rather than skipping it until the probe lapses
+/// a cooldown later (bench/soak.py saw a circuit stay half-open for four cooldowns after its upstream
+/// recovered, while cached requests took each probe in turn).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_probe_served_from_the_cache_hands_the_probe_back() {
+    let faulty = FaultyUpstream::start("The primary is back.").await;
+    let config = format!(
+        "[fallback]\nfailure_threshold = 1\nfailure_window_ms = 60000\ncooldown_ms = 500\n\n{}",
+        openai_provider("flaky", &faulty.base_url(), "")
+    );
+    let (parlance, _home) = parlance(&config).await;
+    let breakers = || parlance.paraphraser().chains().breakers();
+    let cached = ParaphraseRequest { provider: Some("flaky".into()), ..ParaphraseRequest::new(TEXT) };
+    assert_eq!(parlance.paraphrase(&cached).await.unwrap().provider, "flaky");
+    faulty.set(Fault::Status(500)).await;
+    served_by_offline(&parlance, &request("flaky", None)).await;
+    assert_eq!(breakers().state("flaky"), CircuitState::Open);
+    faulty.set(Fault::Healthy).await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
+
+    // The cooldown is over: the cached request is admitted as the probe and answered from the cache.
+    let out = parlance.paraphrase(&cached).await.unwrap();
+    assert_eq!((out.provider.as_str(), out.cached), ("flaky", true));
+    let calls = faulty.requests();
+    // The next request that needs the upstream probes it now, and its answer closes the circuit.
+    let out = parlance.paraphrase(&request("flaky", None)).await.unwrap();
+    assert_eq!(out.provider, "flaky", "skipped: {:?}", out.attempts);
+    assert!(out.attempts.is_empty());
+    assert_eq!(faulty.requests(), calls + 1);
+    assert_eq!(breakers().state("flaky"), CircuitState::Closed);
+}
+
 /// When every member of a chain is open, the request tries the one whose cooldown ends first rather
 /// than failing without a try.
 #[tokio::test(flavor = "multi_thread")]

@@ -506,3 +506,29 @@ async fn bodies_and_headers_are_read_strictly() {
         .unwrap();
     assert_eq!(status_and_code(r).await, (400, "invalid_client".to_owned()));
 }
+
+/// A request hidden in a chunked body's trailer section is never served, and the connection ends
+/// after the answer (found by the `http` fuzz target): hyper reads trailers up to the first CRLF CRLF
+/// but keeps only the fields before the first empty line, and a front proxy that ends lines at a lone
+/// LF, as the RFC allows, would have sent `GET /v1/user/all/count` on as a request of its own.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_request_hidden_in_chunked_trailers_is_not_served() {
+    let s = Server::start(&[]).await;
+    let mut stream = TcpStream::connect(s.chat).await.unwrap();
+    let body = r#"{"user_id":"t","message":"hi"}"#;
+    // The trailer line ends at a lone LF.
+    let smuggled = format!(
+        "POST /v1/waifu HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n\
+         {:x}\r\n{body}\r\n0\r\nX-Trailer: v\n\r\nGET /v1/user/all/count HTTP/1.1\r\nHost: x\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(smuggled.as_bytes()).await.unwrap();
+    let (response, closed) = read_until_closed(&mut stream, Duration::from_secs(10)).await;
+    assert!(closed, "the connection stays open: {response:?}");
+    assert_eq!(response.matches("HTTP/1.1 ").count(), 1, "{response}");
+    assert!(response.starts_with("HTTP/1.1 400"), "{response}");
+    assert!(response.to_ascii_lowercase().contains("connection: close"), "{response}");
+    let error = json_body(&response);
+    assert_eq!(error["error"]["code"], "invalid_body", "{error}");
+    assert!(error["error"]["message"].as_str().unwrap().contains("trailer"), "{error}");
+}

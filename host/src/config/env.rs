@@ -58,14 +58,19 @@ impl Env {
     /// Adds the variables of `text`, the contents of the `.env` file `path`, that are not already set.
     pub(crate) fn add_dotenv_text(&mut self, path: &Path, text: &str) -> Result<(), ConfigError> {
         let mut problems = Vec::new();
+        // dotenvy says what it read, not where: each item is looked for from the line after the
+        // previous one on, so that a name assigned twice, or a bad line like an earlier good one, is
+        // found where the reader was.
+        let mut next = 1;
         for item in dotenvy::from_read_iter(text.as_bytes()) {
             match item {
                 Ok((name, value)) => {
-                    let line = line_of_assignment(text, &name);
+                    let line = line_of_assignment(text, &name, next);
+                    next = line + 1;
                     self.vars.entry(name).or_insert((value, Origin::DotEnv(line)));
                 }
                 Err(dotenvy::Error::LineParse(content, index)) => {
-                    let line = line_of_text(text, &content);
+                    let line = line_of_text(text, &content, next);
                     problems.push(format!(
                         "{}:{line}: cannot parse {:?} (at character {})",
                         path.display(),
@@ -107,21 +112,28 @@ impl Env {
     }
 }
 
-/// The 1-based line where `name` is first assigned (`NAME=` or `export NAME=`).
-fn line_of_assignment(text: &str, name: &str) -> usize {
-    text.lines()
-        .position(|line| {
-            let line = line.trim_start();
-            let line = line.strip_prefix("export ").map(str::trim_start).unwrap_or(line);
-            line.strip_prefix(name).is_some_and(|rest| rest.trim_start().starts_with('='))
-        })
-        .map_or(0, |i| i + 1)
+/// The 1-based line, from line `from` on, where `name` is assigned (`NAME=` or `export NAME=`, and
+/// `export =`, which assigns `export`); else line `from`, where the reader was.
+fn line_of_assignment(text: &str, name: &str, from: usize) -> usize {
+    let assigns = |line: &str| line.strip_prefix(name).is_some_and(|rest| rest.trim_start().starts_with('='));
+    find_line(text, from, |line| {
+        let line = line.trim_start();
+        let exported = line.strip_prefix("export").filter(|rest| rest.starts_with(char::is_whitespace));
+        assigns(line) || exported.is_some_and(|rest| assigns(rest.trim_start()))
+    })
 }
 
-/// The 1-based line holding the first line of `content`.
-fn line_of_text(text: &str, content: &str) -> usize {
+/// The 1-based line, from line `from` on, holding the first line of `content` (what dotenvy quotes of
+/// a line it cannot parse: the line, or the part of it where it stopped); else line `from`.
+fn line_of_text(text: &str, content: &str, from: usize) -> usize {
     let first = content.lines().next().unwrap_or_default().trim();
-    text.lines().position(|line| line.trim() == first).map_or(0, |i| i + 1)
+    find_line(text, from, |line| line.contains(first))
+}
+
+/// The first line from line `from` on (1-based) that `matches`, else `from`, within the file's lines.
+fn find_line(text: &str, from: usize, matches: impl Fn(&str) -> bool) -> usize {
+    let found = text.lines().enumerate().skip(from - 1).find(|(_, line)| matches(line));
+    found.map_or(from, |(i, _)| i + 1).clamp(1, text.lines().count().max(1))
 }
 
 #[cfg(test)]
@@ -140,6 +152,26 @@ mod tests {
         assert_eq!(env.problem("API_PORT", "bad"), ".env:2: API_PORT: bad");
         assert_eq!(env.problem("CACHE_TTL", "bad"), ".env:4: CACHE_TTL: bad");
         assert_eq!(env.problem("HOME", "bad"), "environment variable HOME: bad");
+    }
+
+    #[test]
+    fn every_line_named_is_a_line_of_the_file() {
+        // Found by the `dotenv` fuzz target: dotenvy quoted only the part of the line after the name,
+        // which no line equals, and the problem was said to be at `.env:0`.
+        let mut env = Env::empty();
+        let e =
+            env.add_dotenv_text(Path::new(".env"), "export  SPACED\t= value\0e\\p rt\r\n rW").unwrap_err();
+        assert!(e.problems[0].starts_with(".env:1: cannot parse"), "{}", e.problems[0]);
+        // A name assigned twice is located at its first assignment, the one read.
+        let mut env = Env::empty();
+        env.add_dotenv_text(Path::new(".env"), "A=1\nB=2\nA=3\nbad line\n").unwrap_err();
+        assert_eq!(env.problem("A", "x"), ".env:1: A: x");
+        assert_eq!(env.problem("B", "x"), ".env:2: B: x");
+        // Found by the `dotenv` fuzz target: `export  =1` assigns `export`, which was looked for
+        // after the `export` it begins with, and put on the line where the reader was.
+        let mut env = Env::empty();
+        env.add_dotenv_text(Path::new(".env"), "# a comment\r\nexport  =1").unwrap();
+        assert_eq!(env.problem("export", "x"), ".env:2: export: x");
     }
 
     #[test]

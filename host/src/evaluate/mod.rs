@@ -269,8 +269,12 @@ impl EvaluateService {
         for pair in &mut out {
             pair.evaluation.overall_score = self.weights.overall(&pair.evaluation.scores);
             if pair.evaluation.overall_score.is_none() {
-                pair.warnings
-                    .push("overall_score is null: none of the weighted scores could be computed".into());
+                let why = if self.weights.used([&pair.evaluation.scores]).is_empty() {
+                    "none of the weighted scores could be computed"
+                } else {
+                    "the weighted mean of its scores is out of the range of a number"
+                };
+                pair.warnings.push(format!("overall_score is null: {why}"));
             }
         }
         Ok(out)

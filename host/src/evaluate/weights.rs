@@ -90,7 +90,9 @@ impl Default for Weights {
 }
 
 impl Weights {
-    /// The weighted mean over the weighted scores present in `scores`, or `None` when none is.
+    /// The weighted mean over the weighted scores present in `scores`, or `None` when none is, or when
+    /// it is not a number: a metric's score is only checked to be finite, and one near `f64::MAX`
+    /// transformed and weighted overflows.
     pub fn overall(&self, scores: &BTreeMap<String, f64>) -> Option<f64> {
         let (mut sum, mut total) = (0.0, 0.0);
         for (name, w) in &self.entries {
@@ -99,7 +101,7 @@ impl Weights {
                 total += w.weight;
             }
         }
-        (total > 0.0).then(|| sum / total)
+        (total > 0.0).then(|| sum / total).filter(|overall| overall.is_finite())
     }
 
     /// The weights as clients see them echoed: name to weight, for the scores that were computed in
@@ -142,6 +144,10 @@ mod tests {
         let some = scores(&[("lexical_similarity", 1.0), ("word_overlap", 0.0), ("length_ratio", 1.0)]);
         assert!((w.overall(&some).unwrap() - (0.3 * 0.0 + 0.2 * 1.0 + 0.2 * 1.0) / 0.7).abs() < 1e-12);
         assert_eq!(w.overall(&scores(&[("bleu", 50.0)])), None);
+        // Found by the `plugin_output` fuzz target: a finite score that the transform takes past
+        // `f64::MAX` made the overall score -inf, which JSON writes as null with no word of why.
+        assert_eq!(w.overall(&scores(&[("lexical_similarity", f64::MIN)])), None);
+        assert_eq!(w.overall(&scores(&[("lexical_similarity", f64::MAX), ("length_ratio", 1.0)])), None);
     }
 
     #[test]

@@ -158,6 +158,16 @@ impl Breakers {
         }
     }
 
+    /// The probe made no call (its request was answered from the cache), so it says nothing of the
+    /// plugin's health: it is handed back, and the next request probes at once rather than skipping
+    /// the plugin until the probe lapses.
+    pub fn release_probe(&self, id: &str, now: Instant) {
+        let Some(mut circuit) = self.circuit(id) else { return };
+        if let State::HalfOpen { .. } = circuit.state {
+            circuit.state = State::HalfOpen { lapses: now };
+        }
+    }
+
     pub fn succeeded(&self, id: &str) {
         let Some(mut circuit) = self.circuit(id) else { return };
         circuit.failures.clear();
@@ -277,6 +287,21 @@ mod tests {
         b.failed("p", t);
         assert_eq!(b.admit("p", t + Duration::from_secs(6)), Admission::Probe);
         assert_eq!(b.admit("p", t + Duration::from_secs(12)), Admission::Probe);
+    }
+
+    #[test]
+    fn a_probe_handed_back_lets_the_next_request_probe_at_once() {
+        let b = breakers(1);
+        let t = Instant::now();
+        b.failed("p", t);
+        let after = t + Duration::from_secs(6);
+        assert_eq!(b.admit("p", after), Admission::Probe);
+        b.release_probe("p", after);
+        assert_eq!(b.state("p"), CircuitState::HalfOpen);
+        assert_eq!(b.admit("p", after), Admission::Probe, "no wait for the probe to lapse");
+        b.succeeded("p");
+        b.release_probe("p", after);
+        assert_eq!(b.admit("p", after), Admission::Pass, "a closed circuit stays closed");
     }
 
     #[test]

@@ -167,6 +167,7 @@ impl Chains {
             deadline: now + Duration::from_millis(self.config.deadline_ms),
             member_started: now,
             retries: 0,
+            probing: false,
         }
     }
 }
@@ -188,6 +189,8 @@ pub struct Plan {
     deadline: Instant,
     member_started: Instant,
     retries: u32,
+    /// Whether the member being called holds its circuit's probe.
+    probing: bool,
 }
 
 impl Plan {
@@ -208,7 +211,11 @@ impl Plan {
                 continue;
             }
             match self.chains.breakers.admit(member.id(), now) {
-                Admission::Pass | Admission::Probe => return Some(self.start(position, now)),
+                admission @ (Admission::Pass | Admission::Probe) => {
+                    let member = self.start(position, now);
+                    self.probing = admission == Admission::Probe;
+                    return Some(member);
+                }
                 Admission::Skip { reopens } => {
                     self.attempts
                         .push(Attempt { id: member.id().to_owned(), error: outcome::CIRCUIT_OPEN.into() });
@@ -224,7 +231,9 @@ impl Plan {
         let id = self.chain[position].id().to_owned();
         self.attempts.retain(|a| !(a.id == id && a.error == outcome::CIRCUIT_OPEN));
         self.chains.breakers.force_probe(&id, now);
-        Some(self.start(position, now))
+        let member = self.start(position, now);
+        self.probing = true;
+        Some(member)
     }
 
     fn start(&mut self, position: usize, now: Instant) -> Arc<Plugin> {
@@ -273,6 +282,10 @@ impl Plan {
         let id = self.chain[position].id();
         if outcome::counts(&e) {
             self.chains.breakers.failed(id, Instant::now());
+        } else if self.probing {
+            // A failure that says nothing of the plugin's health (this host's capacity) leaves the
+            // probe to the next request.
+            self.chains.breakers.release_probe(id, Instant::now());
         }
         self.attempts.push(Attempt { id: id.to_owned(), error: outcome::code(&e).into() });
         if !outcome::moves_on(&e) {
@@ -299,9 +312,14 @@ impl Plan {
         self.attempts
     }
 
-    /// A fallback member's cached answer serves the request (`[fallback] serve_cached_fallback`).
+    /// A cached answer of `position_of` serves the request: the primary's, or a fallback member's
+    /// (`[fallback] serve_cached_fallback`). No call was made, so a probe of its circuit that this
+    /// request held is handed back for the next request to make.
     pub fn served_from_cache(self, position_of: &Plugin) -> Vec<Attempt> {
         if let Some(position) = self.chain.iter().position(|m| m.id() == position_of.id()) {
+            if self.probing && self.current == Some(position) {
+                self.chains.breakers.release_probe(position_of.id(), Instant::now());
+            }
             self.fell_back_to(position);
         }
         self.attempts

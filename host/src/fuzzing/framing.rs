@@ -1,6 +1,7 @@
 //! Server-sent events and NDJSON from an upstream, framed by the host for a sandboxed chat model
-//! (`plugins::Framer`): the same events however the body is split into reads, a multi-byte character,
-//! a line or a CRLF cut anywhere, an empty read included.
+//! (`plugins::Framer`): the same events however the body is split into reads (where the input says,
+//! a byte at a time, and a byte at a time with an empty read after each), a multi-byte character, a
+//! line or a CRLF cut anywhere.
 
 use crate::plugins::api::Framing;
 use crate::plugins::{Event, Framer};
@@ -23,6 +24,9 @@ pub fn check(data: &[u8]) {
     chunks.push(&body[at..]);
     assert_eq!(frame(framing, chunks.iter().copied()), whole, "{framing:?} split as {chunks:?}");
     assert_eq!(frame(framing, body.chunks(1)), whole, "{framing:?} a byte at a time");
+    // An upstream's body may hand over empty frames too.
+    let with_empty: Vec<&[u8]> = body.chunks(1).flat_map(|byte| [byte, &[][..]]).collect();
+    assert_eq!(frame(framing, with_empty), whole, "{framing:?} a byte at a time, an empty read after each");
 
     for event in whole.iter().flatten() {
         assert!(!event.contains('\r'), "a line break inside the event {event:?}");

@@ -30,7 +30,9 @@ pub fn check(data: &[u8]) {
         assert_eq!(seen_one.method, expected.method, "request {i}'s method");
         assert_eq!(seen_one.version, expected.version, "request {i}'s version");
         if expected.target.starts_with(b"/") {
-            assert_eq!(seen_one.target.as_bytes(), &expected.target[..], "request {i}'s target");
+            // A fragment, which no request-target has, is dropped by `http::Uri`.
+            let target = expected.target.split(|&b| b == b'#').next().unwrap_or_default();
+            assert_eq!(seen_one.target.as_bytes(), target, "request {i}'s target");
         }
         let mut headers: Vec<(String, Vec<u8>)> = expected
             .headers
@@ -200,7 +202,8 @@ impl AsyncWrite for Client {
 /// read. Where the RFC lets a server choose, the choice that is safe and that hyper makes is taken
 /// (a lone LF ends a line of the head; empty lines before a request are skipped; `Content-Length`
 /// repeated with one value is that value; `Transfer-Encoding` wins over `Content-Length`, and the
-/// connection ends after such a request; codings before `chunked` are the app's).
+/// connection ends after such a request; codings before `chunked` are the app's). Beyond the RFC, as
+/// hyper does and with no bearing on where a request ends: UTF-8 in the request-target.
 mod strict {
     #[derive(Clone, Debug, PartialEq)]
     pub enum Body {
@@ -257,7 +260,9 @@ mod strict {
         if parts.next().is_some() || method.is_empty() || !method.iter().all(|&b| is_tchar(b)) {
             return None;
         }
-        if target.is_empty() || !target.iter().all(|&b| b.is_ascii_graphic()) {
+        // Visible ASCII, and, as hyper takes them, bytes of UTF-8 (a path or query in UTF-8 reaches
+        // the app as it was sent: `/v1/user/dialog/json/émilie` unencoded, as curl sends it).
+        if target.is_empty() || !target.iter().all(|&b| b.is_ascii_graphic() || b >= 0x80) {
             return None;
         }
         let version = match version {

@@ -5,9 +5,11 @@
 //! closed to make room, so ordinary clients keep being served while thousands of slow ones are
 //! connected, and when the process runs out of descriptors, accepts are paced instead of failing in a
 //! loop. The error responses hyper writes by itself (400, 414, 431, for requests it cannot parse) get
-//! this API's JSON error body like every other error.
+//! this API's JSON error body like every other error. A chunked body's trailer section is refused
+//! and its connection closed: hyper reads that section up to the first CRLF CRLF but keeps only the
+//! fields before the first empty line, so the bytes of a next request could hide in it.
 
-use crate::rest::extract::BodyTimeout;
+use crate::rest::extract::{BodyTimeout, TrailersRefused};
 use axum::Router;
 use axum::extract::ConnectInfo;
 use bytes::{Buf, Bytes};
@@ -312,11 +314,23 @@ async fn serve_connection<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(
             connection.in_flight.fetch_add(1, Ordering::AcqRel);
             let guard = InFlight { connection: connection.clone(), clock };
             request.extensions_mut().insert(ConnectInfo(peer));
-            let request = request.map(|body| axum::body::Body::new(Deadline::new(body, body_timeout)));
+            let chunked = request.headers().contains_key(http::header::TRANSFER_ENCODING);
+            let read = Arc::new(BodyRead::default());
+            let request =
+                request.map(|body| axum::body::Body::new(Deadline::new(body, body_timeout, read.clone())));
             let app = app.clone();
             async move {
-                let response = app.oneshot(request).await;
-                response.map(|r| r.map(|body| Answering { inner: body, _guard: guard }))
+                let mut response = app.oneshot(request).await?;
+                // A chunked body with trailers, or one the app left unread (hyper would read its
+                // trailers while draining it): no next request is read from what follows.
+                if read.trailers.load(Ordering::Acquire) || (chunked && !read.ended.load(Ordering::Acquire)) {
+                    response
+                        .headers_mut()
+                        .insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
+                }
+                Ok::<_, std::convert::Infallible>(
+                    response.map(|body| Answering { inner: body, _guard: guard }),
+                )
             }
         })
     };
@@ -404,16 +418,24 @@ impl Body for Answering {
     }
 }
 
-/// A request body that must arrive in full before its deadline.
+/// What became of a request's body: read to its end, or refused at its trailers.
+#[derive(Default)]
+struct BodyRead {
+    ended: AtomicBool,
+    trailers: AtomicBool,
+}
+
+/// A request body that must arrive in full before its deadline, and with no trailer fields.
 struct Deadline {
     inner: Incoming,
     timeout: Duration,
     sleep: Pin<Box<tokio::time::Sleep>>,
+    read: Arc<BodyRead>,
 }
 
 impl Deadline {
-    fn new(inner: Incoming, timeout: Duration) -> Deadline {
-        Deadline { inner, timeout, sleep: Box::pin(tokio::time::sleep(timeout)) }
+    fn new(inner: Incoming, timeout: Duration, read: Arc<BodyRead>) -> Deadline {
+        Deadline { inner, timeout, sleep: Box::pin(tokio::time::sleep(timeout)), read }
     }
 }
 
@@ -426,6 +448,14 @@ impl Body for Deadline {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
         match Pin::new(&mut self.inner).poll_frame(cx) {
+            Poll::Ready(Some(Ok(frame))) if frame.is_trailers() => {
+                self.read.trailers.store(true, Ordering::Release);
+                Poll::Ready(Some(Err(Box::new(TrailersRefused))))
+            }
+            Poll::Ready(None) => {
+                self.read.ended.store(true, Ordering::Release);
+                Poll::Ready(None)
+            }
             Poll::Ready(frame) => Poll::Ready(frame.map(|f| f.map_err(Into::into))),
             Poll::Pending => match self.sleep.as_mut().poll(cx) {
                 Poll::Ready(()) => Poll::Ready(Some(Err(Box::new(BodyTimeout(self.timeout))))),
@@ -435,7 +465,11 @@ impl Body for Deadline {
     }
 
     fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
+        let ended = self.inner.is_end_stream();
+        if ended {
+            self.read.ended.store(true, Ordering::Release);
+        }
+        ended
     }
 
     fn size_hint(&self) -> SizeHint {

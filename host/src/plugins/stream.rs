@@ -506,6 +506,10 @@ impl Framer {
     }
 
     pub(crate) fn push(&mut self, mut bytes: &[u8], out: &mut Vec<Event>) {
+        // An empty read must not forget that the last one ended with `\r`: its `\n` may come next.
+        if bytes.is_empty() {
+            return;
+        }
         if self.after_cr && bytes.first() == Some(&b'\n') {
             bytes = &bytes[1..];
         }
@@ -606,6 +610,14 @@ mod tests {
         // An event the body never ended is dropped.
         assert_eq!(frame(Framing::ServerSentEvents, &["data: [DONE]\n\ndata: half"]), ok(&["[DONE]"]));
         assert_eq!(frame(Framing::ServerSentEvents, &["data: x\r\rdata: y\r\r"]), ok(&["x", "y"]));
+    }
+
+    #[test]
+    fn an_empty_read_between_cr_and_lf_ends_one_line() {
+        // Found by the `framing` fuzz target: the empty read forgot the `\r`, so its `\n` ended an
+        // empty line of its own, and the event was cut in two.
+        let chunks = ["data: x\r", "", "\ndata: y\r\n\r\n"];
+        assert_eq!(frame(Framing::ServerSentEvents, &chunks), ok(&["x\ny"]));
     }
 
     #[test]

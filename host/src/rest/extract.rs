@@ -186,12 +186,20 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Query<T> {
 #[error("the request body did not arrive within {} s", .0.as_secs())]
 pub struct BodyTimeout(pub std::time::Duration);
 
-/// A body that could not be read: too large (413), too slow (408), or cut off.
+/// The error a chunked request body gives when it carries trailer fields, which no route reads.
+#[derive(Debug, thiserror::Error)]
+#[error("a request body with trailer fields is not accepted; send the body without them")]
+pub struct TrailersRefused;
+
+/// A body that could not be read: too large (413), too slow (408), with trailers (400), or cut off.
 fn body_rejection(e: &BytesRejection) -> ApiError {
     let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
     while let Some(current) = cause {
         if let Some(timeout) = current.downcast_ref::<BodyTimeout>() {
             return ApiError::new(StatusCode::REQUEST_TIMEOUT, "request_timeout", timeout.to_string());
+        }
+        if let Some(refused) = current.downcast_ref::<TrailersRefused>() {
+            return ApiError::bad_request("invalid_body", refused.to_string());
         }
         cause = current.source();
     }

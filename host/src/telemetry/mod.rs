@@ -306,9 +306,35 @@ pub fn start_trace(headers: Option<&http::HeaderMap>) -> Option<(opentelemetry::
 }
 
 /// The trace context a caller sent in `headers` (`traceparent`, `tracestate`): a remote span context
-/// that is valid when they could be read, or none.
+/// that is valid when they could be read, or none. Only a `traceparent` of W3C Trace Context's shape
+/// is read: the propagator alone would also continue one whose ids are short (`00-1-2-01`), signed or
+/// followed by a stray `-`, and then write back another than it read.
 pub(crate) fn caller_context(headers: &http::HeaderMap) -> opentelemetry::Context {
-    TraceContextPropagator::new().extract(&opentelemetry_http::HeaderExtractor(headers))
+    match headers.get("traceparent") {
+        Some(value) if is_traceparent(value.as_bytes().trim_ascii()) => {
+            TraceContextPropagator::new().extract(&opentelemetry_http::HeaderExtractor(headers))
+        }
+        _ => opentelemetry::Context::new(),
+    }
+}
+
+/// `version-trace_id-parent_id-flags`, each in lowercase hex of 2, 32, 16 and 2 digits; version `00`
+/// with nothing after, a later version with anything after a `-` (W3C Trace Context, level 1, 3.2).
+/// Zero ids and version `ff` are the propagator's to refuse.
+fn is_traceparent(text: &[u8]) -> bool {
+    let hex = |from: usize, to: usize| text[from..to].iter().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    let tail_allowed = match text.get(55) {
+        None => true,
+        Some(b'-') => !text.starts_with(b"00"),
+        Some(_) => false,
+    };
+    text.len() >= 55
+        && tail_allowed
+        && [2, 35, 52].iter().all(|&at| text[at] == b'-')
+        && hex(0, 2)
+        && hex(3, 35)
+        && hex(36, 52)
+        && hex(53, 55)
 }
 
 /// The span that starts a trace (a request's, a job item's) when the sampler keeps it, or
@@ -368,6 +394,29 @@ pub fn propagate(headers: &mut http::HeaderMap, span: &Span) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_well_formed_traceparent_is_continued() {
+        use opentelemetry::trace::TraceContextExt as _;
+        let continued = |traceparent: &str| {
+            let mut headers = http::HeaderMap::new();
+            headers.insert("traceparent", traceparent.parse().unwrap());
+            caller_context(&headers).span().span_context().is_valid()
+        };
+        assert!(continued("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"));
+        assert!(continued("01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-future"));
+        // Found by the `traceparent` fuzz target: the propagator reads short ids, and the host then
+        // wrote back `00-0000000000000000000000004bf92f3-…`, a trace the caller never named.
+        for refused in [
+            "00-4bf92f3-00f067aa0ba902b7-00",
+            "00-+af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+            "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-",
+            "00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01",
+            "0-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+        ] {
+            assert!(!continued(refused), "{refused}");
+        }
+    }
 
     #[test]
     fn a_plugin_cannot_set_the_trace_context_of_its_request() {
