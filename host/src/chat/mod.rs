@@ -8,11 +8,13 @@ mod limits;
 mod opening;
 pub mod routes;
 mod settings;
+mod walk;
 
 pub use dialog::Entry;
 pub use limits::{Fault, ModelInput, Part, Refusal};
 pub use opening::{deadline_error, open_reply};
 pub use settings::{ChatConfig, DEFAULT_GENRE, DEFAULT_RESPONSE};
+pub use walk::{walk, walk_begun};
 
 use crate::error::{Error, Result};
 use crate::fallback::{Attempt, ChainChoice, Chains, Plan};
@@ -262,26 +264,25 @@ impl ChatService {
     pub async fn chat(&self, client: &str, message: ChatMessage) -> Result<ChatReply> {
         let mut turn = self.prepare(client, message).await?;
         let mut plan = self.chains.plan(std::mem::take(&mut turn.chain));
-        let mut failure = None;
-        while let Some(model) = plan.next_member() {
-            match self.plugins.reply(&model, client, &turn.request()).await {
-                Ok(reply) => {
-                    let attempts = plan.served();
-                    self.store_exchange(turn, reply.clone()).await?;
-                    let chat_model = Some(model.id().to_owned());
-                    return Ok(ChatReply { response: reply, model_failed: false, chat_model, attempts });
-                }
-                Err(e) => {
-                    if let Err(e) = plan.failed(e.into()) {
-                        failure = Some(e);
-                        break;
-                    }
-                }
+        let request = turn.request();
+        let walked = walk(&mut plan, |model| {
+            let request = &request;
+            async move { Ok(self.plugins.reply(&model, client, request).await?) }
+        })
+        .await;
+        drop(request);
+        match walked {
+            Ok((model, reply)) => {
+                let attempts = plan.served();
+                self.store_exchange(turn, reply.clone()).await?;
+                let chat_model = Some(model.id().to_owned());
+                Ok(ChatReply { response: reply, model_failed: false, chat_model, attempts })
+            }
+            Err(e) => {
+                let attempts = plan.attempts().to_vec();
+                self.fall_back(&turn, &e, attempts).await
             }
         }
-        let attempts = plan.attempts().to_vec();
-        let e = failure.unwrap_or_else(|| plan.exhausted());
-        self.fall_back(&turn, &e, attempts).await
     }
 
     /// Appends the user's message and the character's reply, returning the entries' indices.
@@ -355,16 +356,9 @@ impl ChatService {
         let mut plan = self.chains.plan(std::mem::take(&mut turn.chain));
         // The first member with room for the stream. A client past its share of open streams is told
         // so, rather than answered DEFAULT_RESPONSE, and so is one whose whole chain is full.
-        let ticket = loop {
-            let Some(model) = plan.next_member() else { return Err(plan.exhausted()) };
-            match self.plugins.admit_stream(&model, client) {
-                Ok(ticket) => {
-                    turn.model = model;
-                    break ticket;
-                }
-                Err(e) => plan.failed(e.into())?,
-            }
-        };
+        let (model, ticket) =
+            walk(&mut plan, |model| async move { Ok(self.plugins.admit_stream(&model, client)?) }).await?;
+        turn.model = model;
         let deadline = tokio::time::Instant::now() + Duration::from_secs(self.config.stream_timeout_secs);
         let along = Along { service: self.clone(), turn, plan, generation, deadline };
         Ok(futures::stream::unfold(
@@ -471,12 +465,8 @@ enum StreamState {
     Ended,
 }
 
-/// A step of the stream: an event and the state after it, or a state to go on from at once (the
-/// next member of the chain, before anything was written).
-enum Step {
-    Yield(ChatEvent, StreamState),
-    Then(StreamState),
-}
+/// A step of the stream: an event and the state after it.
+type Step = (ChatEvent, StreamState);
 
 struct Streaming {
     along: Along,
@@ -487,71 +477,52 @@ struct Streaming {
 }
 
 impl StreamState {
-    async fn advance(self) -> Option<(ChatEvent, StreamState)> {
-        let mut state = self;
-        loop {
-            let step = match state {
-                StreamState::Start { along, ticket } => StreamState::start(*along, ticket).await,
-                StreamState::Streaming(streaming) => streaming.next().await,
-                StreamState::FellBack { user_id, response, attempts } => {
-                    let done = ChatDone {
-                        user_id,
-                        response,
-                        indices: Vec::new(),
-                        fallback: true,
-                        chat_model: None,
-                        attempts,
-                        model: None,
-                        finish_reason: None,
-                        usage: None,
-                    };
-                    Step::Yield(ChatEvent::Done(done), StreamState::Ended)
-                }
-                StreamState::Ended => return None,
-            };
-            match step {
-                Step::Yield(event, next) => return Some((event, next)),
-                Step::Then(next) => state = next,
+    async fn advance(self) -> Option<Step> {
+        Some(match self {
+            StreamState::Start { along, ticket } => StreamState::start(*along, ticket).await,
+            StreamState::Streaming(streaming) => streaming.next().await,
+            StreamState::FellBack { user_id, response, attempts } => {
+                let done = ChatDone {
+                    user_id,
+                    response,
+                    indices: Vec::new(),
+                    fallback: true,
+                    chat_model: None,
+                    attempts,
+                    model: None,
+                    finish_reason: None,
+                    usage: None,
+                };
+                (ChatEvent::Done(done), StreamState::Ended)
             }
-        }
+            StreamState::Ended => return None,
+        })
     }
 
-    async fn start(along: Along, ticket: StreamTicket) -> Step {
-        let plugins = along.service.plugins.clone();
-        let secs = along.service.config.stream_timeout_secs;
-        let opened =
-            open_reply(&plugins, ticket, &along.turn.request(), &along.generation, along.deadline, secs)
-                .await;
-        match opened {
-            Ok(stream) => {
+    /// The reply's opening (see [`open_reply`]): the admitted member's, then while one fails before
+    /// it wrote anything, the next member's of the chain that can be admitted; once none is left,
+    /// `DEFAULT_RESPONSE` stands in.
+    async fn start(mut along: Along, ticket: StreamTicket) -> Step {
+        let Along { service, turn, plan, generation, deadline } = &mut along;
+        let (plugins, client, secs) =
+            (&service.plugins, turn.client.as_str(), service.config.stream_timeout_secs);
+        let request = turn.request();
+        let open = |ticket| open_reply(plugins, ticket, &request, generation, *deadline, secs);
+        let first = async { Ok(open(ticket).await?) };
+        let walked = walk_begun(plan, turn.model.clone(), first, |model| async move {
+            let ticket = plugins.admit_stream(&model, client)?;
+            Ok(open(ticket).await?)
+        })
+        .await;
+        drop(request);
+        match walked {
+            Ok((model, stream)) => {
+                along.turn.model = model;
                 let streaming = Streaming { along, stream, reply: String::new(), model: None, usage: None };
                 Box::new(streaming).next().await
             }
-            Err(e) => StreamState::move_on(along, e.into()).await,
+            Err(e) => StreamState::fall_back(along, e).await,
         }
-    }
-
-    /// The member failed before it wrote anything (see [`open_reply`]): the next member of the chain that can be
-    /// admitted is asked, or once none is left, `DEFAULT_RESPONSE` stands in.
-    async fn move_on(mut along: Along, e: Error) -> Step {
-        if let Err(e) = along.plan.failed(e) {
-            return StreamState::fall_back(along, e).await;
-        }
-        while let Some(model) = along.plan.next_member() {
-            match along.service.plugins.admit_stream(&model, &along.turn.client) {
-                Ok(ticket) => {
-                    along.turn.model = model;
-                    return Step::Then(StreamState::Start { along: Box::new(along), ticket });
-                }
-                Err(e) => {
-                    if let Err(e) = along.plan.failed(e.into()) {
-                        return StreamState::fall_back(along, e).await;
-                    }
-                }
-            }
-        }
-        let e = along.plan.exhausted();
-        StreamState::fall_back(along, e).await
     }
 
     async fn fall_back(along: Along, e: Error) -> Step {
@@ -564,9 +535,9 @@ impl StreamState {
                     response: reply.response,
                     attempts: reply.attempts,
                 };
-                Step::Yield(delta, fell_back)
+                (delta, fell_back)
             }
-            Err(e) => Step::Yield(ChatEvent::Error(e), StreamState::Ended),
+            Err(e) => (ChatEvent::Error(e), StreamState::Ended),
         }
     }
 }
@@ -589,10 +560,7 @@ impl Streaming {
                         continue;
                     }
                     self.reply.push_str(&text);
-                    return Step::Yield(
-                        ChatEvent::Delta { text, fallback: false },
-                        StreamState::Streaming(self),
-                    );
+                    return (ChatEvent::Delta { text, fallback: false }, StreamState::Streaming(self));
                 }
                 Some(Ok(StreamPart::Model(model))) => self.model = Some(model),
                 Some(Ok(StreamPart::Usage(usage))) => self.usage = Some(usage),
@@ -617,7 +585,7 @@ impl Streaming {
                         }),
                         Err(e) => ChatEvent::Error(e),
                     };
-                    return Step::Yield(event, StreamState::Ended);
+                    return (event, StreamState::Ended);
                 }
                 Some(Err(e)) => return self.failed(e).await,
                 None => {
@@ -642,7 +610,7 @@ impl Streaming {
             Ok(()) => along.plan.exhausted(),
             Err(e) => e,
         };
-        Step::Yield(ChatEvent::Error(e), StreamState::Ended)
+        (ChatEvent::Error(e), StreamState::Ended)
     }
 }
 

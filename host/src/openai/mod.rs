@@ -13,7 +13,7 @@ pub mod types;
 pub use error::Failure;
 pub use settings::OpenAiConfig;
 
-use crate::chat::{ChatService, Fault, ModelInput, Part, Refusal, deadline_error, open_reply};
+use crate::chat::{ChatService, Fault, ModelInput, Part, Refusal, deadline_error, open_reply, walk};
 use crate::error::Error;
 use crate::fallback::{Attempt, ChainChoice, Chains};
 use crate::metrics::{Metrics, ProviderLabels};
@@ -162,46 +162,34 @@ impl OpenAiService {
             tokio::time::Instant::now() + Duration::from_secs(self.chat.config().stream_timeout_secs);
         let chain = self.chains.chain(&self.plugins, model, &ChainChoice::Configured)?;
         let mut plan = self.chains.plan(chain);
-        // Each member until one's reply reaches its first text; what it writes after that is its own
-        // to finish.
-        while let Some(member) = plan.next_member() {
-            // A completion holds an upstream stream, collected or not, so it takes a share of the open
-            // streams like a streamed chat (past the client's, 429 `too_many_concurrent_streams`);
-            // taken before the quota, so that a call refused for it spends none.
-            let ticket = match self.plugins.admit_stream(&member, &client) {
-                Ok(ticket) => ticket,
-                Err(e) => {
-                    plan.failed(Error::Plugin(e))?;
-                    continue;
-                }
-            };
-            let quota = self.limits.check(&client, member.id()).await.map_err(|refused| {
-                self.metrics
-                    .rate_limited
-                    .get_or_create(&ProviderLabels { provider: member.id().to_owned() })
-                    .inc();
-                Error::RateLimited { provider: member.id().to_owned(), refused }
-            })?;
-            // A member moves on until its reply's first text, as a streamed chat does.
-            let secs = self.chat.config().stream_timeout_secs;
-            match open_reply(&self.plugins, ticket, &chat_request, &generation, deadline, secs).await {
-                Ok(stream) => {
-                    let answered_as = if plan.at_primary() { request.model } else { member.id().to_owned() };
-                    let attempts = plan.served();
-                    return Ok(Opened {
-                        stream,
-                        model: answered_as,
-                        attempts,
-                        include_usage,
-                        quota,
-                        store,
-                        deadline,
-                    });
-                }
-                Err(e) => plan.failed(Error::Plugin(e))?,
+        let secs = self.chat.config().stream_timeout_secs;
+        // Each member until one's reply reaches its first text, as a streamed chat does; what it
+        // writes after that is its own to finish.
+        let (member, stream) = walk(&mut plan, |member| {
+            let (client, chat_request, generation) = (&client, &chat_request, &generation);
+            async move {
+                // A completion holds an upstream stream, collected or not, so it takes a share of the
+                // open streams like a streamed chat (past the client's, 429
+                // `too_many_concurrent_streams`); taken before the quota, so that a call refused for
+                // it spends none.
+                let ticket = self.plugins.admit_stream(&member, client)?;
+                let quota = self.limits.check(client, member.id()).await.map_err(|refused| {
+                    self.metrics
+                        .rate_limited
+                        .get_or_create(&ProviderLabels { provider: member.id().to_owned() })
+                        .inc();
+                    Error::RateLimited { provider: member.id().to_owned(), refused }
+                })?;
+                let stream =
+                    open_reply(&self.plugins, ticket, chat_request, generation, deadline, secs).await?;
+                Ok((stream, quota))
             }
-        }
-        Err(plan.exhausted().into())
+        })
+        .await?;
+        let (stream, quota) = stream;
+        let answered_as = if plan.at_primary() { request.model } else { member.id().to_owned() };
+        let attempts = plan.served();
+        Ok(Opened { stream, model: answered_as, attempts, include_usage, quota, store, deadline })
     }
 
     /// Appends a complete exchange to its user's dialog.
