@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every fuzz target of fuzz/ (or those named) for FUZZ_SECONDS each (300 by default: on 2 cores
 # the targets' coverage stops growing within a few minutes), one after another, and prints for each
-# its executions, libFuzzer's last `cov:` and `ft:` and its crashes.
+# its executions, libFuzzer's last `cov:` and `ft:`, where in the run coverage last grew (as a share
+# of the executions: a small share is a plateau) and its crashes.
 #
 #   bench/fuzz.sh                 every target, 300 s each
 #   FUZZ_SECONDS=60 bench/fuzz.sh http framing
@@ -44,7 +45,7 @@ dictionary() {
 }
 
 mkdir -p target/logs
-printf '%-14s %12s %8s %8s %8s %8s  %s\n' target executions exec/s cov ft crashes load
+printf '%-14s %12s %8s %8s %8s %10s %8s  %s\n' target executions exec/s cov ft last-cov+ crashes load
 status=0
 for target in "${targets[@]}"; do
     work=target/runs/$target
@@ -66,8 +67,11 @@ for target in "${targets[@]}"; do
     execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$log" | tail -1)
     execs=${execs:-$(sed -nE 's/^#([0-9]+).*/\1/p' <<<"$last")}
     rate=$(sed -nE 's/^stat::average_exec_per_sec: *([0-9]+).*/\1/p' "$log" | tail -1)
+    # Where coverage last grew, as a share of the run's executions: a plateau is a late run with none.
+    grew=$(grep -E '^#[0-9]+' "$log" | grep 'cov:' | awk '{c=$0; sub(/.* cov: /,"",c); sub(/ .*/,"",c); n=substr($1,2)+0; if (c+0>best) {best=c+0; at=n}} END {print at+0}')
+    share=$(( ${execs:-0} > 0 ? 100 * ${grew:-0} / ${execs:-1} : 0 ))
     crashes=$(( $(find "artifacts/$target" -mindepth 1 -maxdepth 1 | wc -l) - before ))
-    printf '%-14s %12s %8s %8s %8s %8s  %s\n' "$target" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$crashes" \
+    printf '%-14s %12s %8s %8s %8s %9s%% %8s  %s\n' "$target" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$share" "$crashes" \
         "$(cut -d' ' -f1-3 /proc/loadavg)"
     if [ "$crashes" -gt 0 ]; then
         status=1
