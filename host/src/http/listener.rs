@@ -269,8 +269,12 @@ pub async fn serve(
     }
 }
 
+/// How long a stopping server waits for its connections to finish their requests. Deployment files
+/// give a process at least this long after `SIGTERM` (`scripts/deploy-check.sh` reads it here).
+pub const DRAIN: Duration = Duration::from_secs(30);
+
 /// Stops accepting, asks every connection to finish its request in flight and close, and waits for
-/// them (at most 30 s).
+/// them (at most [`DRAIN`]).
 async fn finish(
     registry: Arc<Registry>,
     watchdog: tokio::task::JoinHandle<()>,
@@ -279,7 +283,7 @@ async fn finish(
 ) -> io::Result<()> {
     stopping.store(true, Ordering::Release);
     stop.notify_waiters();
-    let deadline = Instant::now() + Duration::from_secs(30);
+    let deadline = Instant::now() + DRAIN;
     while registry.len() > 0 && Instant::now() < deadline {
         let _ = tokio::time::timeout(Duration::from_millis(100), registry.freed.notified()).await;
     }
