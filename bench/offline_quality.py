@@ -6,7 +6,8 @@ same run and through the same server.
 For each sentence set (bench/data/offline-eval.txt, the set the rules were tuned on;
 bench/data/offline-holdout.txt, held out until the session of 2026-11-26, which then tuned on it
 too; and bench/data/offline-unseen.txt, written that session before its tuning and never looked
-at since, sentence by sentence):
+at since, sentence by sentence; and bench/data/offline-unseen-2.txt, written for issue 44 before any of
+its rule changes and never tuned on):
 
   1. every sentence is paraphrased by `POST /paraphrase` (skip_cache) with the current build's
      `offline` provider and with the baseline component bound as `offline-baseline`, alternating
@@ -43,6 +44,7 @@ SETS = {
     "eval": os.path.join(common.BENCH, "data", "offline-eval.txt"),
     "holdout": os.path.join(common.BENCH, "data", "offline-holdout.txt"),
     "unseen": os.path.join(common.BENCH, "data", "offline-unseen.txt"),
+    "unseen-2": os.path.join(common.BENCH, "data", "offline-unseen-2.txt"),
 }
 TARGETS = {"unchanged": 0.10, "mean": 0.85, "min": 0.70}
 
