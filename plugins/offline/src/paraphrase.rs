@@ -62,6 +62,8 @@ pub fn paraphrase(text: &str, options: &Options) -> String {
         if expand {
             t = contraction::expand_contractions(t);
         }
+        // Idioms are frozen first, so that no later pass touches a word of theirs.
+        phrases::protect_idioms(&mut t);
         t = phrases::phrases(t);
         phrases::protect_fixed_phrases(&mut t);
         t = phrasal::rewrite(t);

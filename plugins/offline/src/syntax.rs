@@ -8,8 +8,8 @@ use crate::shape::Plain;
 use crate::tokens::{Kind, Token, prev_word};
 use crate::words::{
     ARTICLES, BE_FORMS, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_HAVE, HAVE_FORMS,
-    NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, clear_pos, is_noun,
-    is_plural_noun, is_verbish, modifier_or_noun,
+    NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, clear_pos,
+    clearly_finite, is_noun, is_plural_noun, is_verbish, modifier_or_noun,
 };
 
 /// The end (exclusive) of a noun phrase "det (modifier) noun" starting at `k`; an object
@@ -129,3 +129,19 @@ pub fn wants_participle(tokens: &[Token], i: usize) -> bool {
 /// Words skipped when looking back for the auxiliary of a participle ("has not yet gone").
 const ADVERBS_BEFORE_PARTICIPLE: &[&str] =
     &["not", "never", "already", "just", "also", "always", "yet", "since"];
+
+/// Whether the words before the phrase (items `..end`) hold a coordinator followed by a second
+/// clause or verb phrase: a subject pronoun, "then", or a word that reads as a finite verb after
+/// it ("and went", "and she cooked"). A coordination of nouns ("bread and milk") is not one.
+pub fn coordinated_clause(p: &Plain, end: usize) -> bool {
+    (0..end).any(|k| {
+        ["and", "but", "or", "then"].contains(&p.lower(k).as_str())
+            && (k + 1..end).any(|j| {
+                let w = p.lower(j);
+                SUBJECT_PRONOUNS.contains(&w.as_str())
+                    || w == "then"
+                    || clearly_finite(&w, true)
+                    || (j == k + 1 && is_verbish(&w) && !is_noun(&w))
+            })
+    })
+}

@@ -133,6 +133,65 @@ fn subject_noun(tokens: &[Token], i: usize, noun: &str) -> bool {
         && analyses.iter().all(|a| a.form == Form::Base)
 }
 
+/// Whether a noun's "'s" before the word after `is_at` is heard as "is" and not as a possessive:
+/// "The kettle's boiling." and "The car's in the garage." are; "My brother's home" is heard as
+/// his house, and "The dog's hungry puppies" as the dog's puppies. So the next word is a
+/// preposition, or a word that is never a noun with no noun after it (the sentence or the clause
+/// ends there, or "to", "of", a preposition follows).
+fn not_possessive(tokens: &[Token], is_at: usize) -> bool {
+    const PREPOSITIONS: &[&str] = &[
+        "in", "on", "at", "under", "behind", "near", "inside", "outside", "from", "with", "about", "over",
+        "out", "until", "to", "of", "for", "by",
+    ];
+    // Degree and time adverbs, which no noun follows as a possessed thing ("The river's really deep.").
+    const ADVERBS: &[&str] = &[
+        "very",
+        "so",
+        "too",
+        "really",
+        "quite",
+        "still",
+        "always",
+        "never",
+        "just",
+        "also",
+        "now",
+        "already",
+        "getting",
+        "being",
+        "not",
+        "usually",
+        "often",
+        "almost",
+        "nearly",
+        "completely",
+        "rather",
+    ];
+    let Some(next) = next_word(tokens, is_at) else { return false };
+    if PREPOSITIONS.contains(&next.as_str()) || ADVERBS.contains(&next.as_str()) {
+        return true;
+    }
+    let analyses = morph::analyse(&next);
+    // A verb in "-ing" is the progressive ("The kettle's boiling.").
+    let progressive =
+        next.ends_with("ing") && morph::evidence(&analyses, |a| a.pos == Pos::Verb).more_than(1, 2);
+    // A word WordNet does not know reads as an adjective by its ending ("allergic").
+    let unknown_adjective = analyses.is_empty()
+        && ["ic", "ous", "ful", "ive", "able", "ible", "less"].iter().any(|end| next.ends_with(end));
+    // Hardly ever a noun ("warm", "shut", "asleep"; "home" and "past" are nouns too).
+    let never_noun = unknown_adjective
+        || progressive
+        || (!analyses.is_empty() && !morph::evidence(&analyses, |a| a.pos == Pos::Noun).more_than(1, 10));
+    // And no noun after it that it could describe ("The dog's hungry puppies").
+    let after = next_word(tokens, is_at + 2);
+    let after_ok = after.as_deref().is_none_or(|a| {
+        PREPOSITIONS.contains(&a)
+            || ["and", "but", "because", "now", "today", "again", "here"].contains(&a)
+            || !is_noun(a)
+    });
+    never_noun && after_ok
+}
+
 /// The contraction of the word at `i` with the next one, if it is safe here.
 fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
     let (first, second) = (&tokens[i], tokens.get(i + 2)?);
@@ -152,9 +211,9 @@ fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
             let ok = match (subject, verb) {
                 ("i", "am") | ("you" | "we" | "they", "are") => continues_clause(after),
                 ("it" | "he" | "she" | "that" | "there" | "what", "is") => continues_clause(after),
-                // "The kettle is boiling." -> "The kettle's boiling."
-                // Any word after "is" continues the clause of an opening subject.
-                (noun, "is") if subject_noun(tokens, i, noun) => true,
+                // "The kettle is boiling." -> "The kettle's boiling.", but never where the "'s"
+                // reads as a possessive ("My brother is home." is not "My brother's home.").
+                (noun, "is") if subject_noun(tokens, i, noun) => not_possessive(tokens, i + 2),
                 // "Where is the station?" -> "Where's the station?"
                 ("where" | "who" | "how", "is") => {
                     ARTICLES.contains(&after)
@@ -250,6 +309,12 @@ mod tests {
         assert_eq!(contracted("I am happy."), "I'm happy.");
         assert_eq!(contracted("We are out of coffee."), "We're out of coffee.");
         assert_eq!(contracted("The kettle is boiling."), "The kettle's boiling.");
+        // Where the "'s" would read as a possessive, "is" stays.
+        assert_eq!(contracted("My brother is home."), "My brother is home.");
+        assert_eq!(contracted("The garden is flower beds."), "The garden is flower beds.");
+        assert_eq!(contracted("The dog is hungry puppies."), "The dog is hungry puppies.");
+        assert_eq!(contracted("The baby is asleep in the cot."), "The baby's asleep in the cot.");
+        assert_eq!(contracted("The cat is behind the sofa."), "The cat's behind the sofa.");
         assert_eq!(contracted("Dinner is on the table."), "Dinner is on the table.");
         assert_eq!(contracted("The bus is late."), "The bus is late.");
         assert_eq!(contracted("My brother is allergic to nuts."), "My brother's allergic to nuts.");

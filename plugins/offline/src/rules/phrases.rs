@@ -167,6 +167,168 @@ const FIXED: &[&[&str]] = &[
     &["sort", "of"],
 ];
 
+/// Idioms, whose meaning is not that of their words, so that a synonym for one of them ("kicked
+/// the pail", "a slice of cake") or a move of a part loses it. Each is the part that stays the
+/// same in every use, lowercase; the word before it (the verb of "kick the bucket", "spill the
+/// beans") is kept too. Sources: the idioms most often taught as everyday English in the
+/// Cambridge Dictionary's idiom entries ("idiom" label) and Wiktionary's "English idioms"
+/// category, checked by hand for being fixed in form, and left out where the same words are as
+/// often meant literally ("on the fence", "in hot water", "in the dark"); not taken from any
+/// benchmark set.
+const IDIOMS: &[&[&str]] = &[
+    &["the", "bucket"],
+    &["cats", "and", "dogs"],
+    &["out", "of", "the", "bag"],
+    &["around", "the", "bush"],
+    &["about", "the", "bush"],
+    &["piece", "of", "cake"],
+    &["under", "the", "weather"],
+    &["cross", "that", "bridge"],
+    &["the", "ice"],
+    &["an", "arm", "and", "a", "leg"],
+    &["the", "nail", "on", "the", "head"],
+    &["call", "it", "a", "day"],
+    &["my", "leg"],
+    &["your", "leg"],
+    &["his", "leg"],
+    &["her", "leg"],
+    &["the", "green", "light"],
+    &["over", "the", "moon"],
+    &["an", "eye", "on"],
+    &["the", "beans"],
+    &["the", "last", "straw"],
+    &["once", "in", "a", "blue", "moon"],
+    &["the", "ball", "rolling"],
+    &["the", "same", "boat"],
+    &["a", "leg"],
+    &["the", "hay"],
+    &["the", "road"],
+    &["the", "books"],
+    &["the", "point"],
+    &["the", "dust"],
+    &["the", "music"],
+    &["the", "line"],
+    &["the", "wrong", "foot"],
+    &["the", "right", "foot"],
+    &["cold", "feet"],
+    &["a", "blind", "eye"],
+    &["the", "cold", "shoulder"],
+    &["the", "benefit", "of", "the", "doubt"],
+    &["the", "tip", "of", "my", "tongue"],
+    &["the", "tip", "of", "the", "iceberg"],
+    &["a", "dime", "a", "dozen"],
+    &["the", "early", "bird"],
+    &["back", "to", "square", "one"],
+    &["back", "to", "the", "drawing", "board"],
+    &["the", "whole", "nine", "yards"],
+    &["down", "to", "earth"],
+    &["by", "the", "skin", "of"],
+    &["in", "the", "nick", "of", "time"],
+    &["on", "thin", "ice"],
+    &["a", "storm", "in", "a", "teacup"],
+    &["the", "elephant", "in", "the", "room"],
+    &["a", "taste", "of", "your", "own", "medicine"],
+    &["a", "drop", "in", "the", "ocean"],
+    &["the", "best", "of", "both", "worlds"],
+    &["the", "apple", "of"],
+    &["a", "blessing", "in", "disguise"],
+    &["no", "pain", "no", "gain"],
+    &["all", "ears"],
+    &["second", "nature"],
+    &["red", "tape"],
+    &["at", "the", "drop", "of", "a", "hat"],
+    &["out", "of", "the", "blue"],
+    &["out", "of", "hand"],
+    &["out", "of", "the", "woods"],
+    &["off", "the", "hook"],
+    &["on", "the", "ball"],
+    &["on", "cloud", "nine"],
+    &["through", "thick", "and", "thin"],
+    &["up", "to", "scratch"],
+    &["the", "wrong", "tree"],
+    &["a", "long", "shot"],
+    &["sixes", "and", "sevens"],
+    &["the", "clock"],
+    &["a", "hand"],
+    &["the", "time", "of", "day"],
+    &["a", "bell"],
+    &["its", "course"],
+    &["the", "rules"],
+    &["a", "rain", "check"],
+    &["the", "wheel"],
+    &["the", "feathers"],
+    &["a", "storm"],
+];
+
+/// Verbs of the idioms whose fixed part (`IDIOMS`) is only their object: "the bucket" is an idiom
+/// after "kick", not after "carry". Such a part is frozen only after one of these verbs.
+const IDIOM_VERBS: &[(&[&str], &[&str])] = &[
+    (&["the", "bucket"], &["kick", "kicks", "kicked", "kicking"]),
+    (&["the", "ice"], &["break", "breaks", "broke", "broken", "breaking"]),
+    (&["my", "leg"], &["pull", "pulls", "pulled", "pulling"]),
+    (&["your", "leg"], &["pull", "pulls", "pulled", "pulling"]),
+    (&["his", "leg"], &["pull", "pulls", "pulled", "pulling"]),
+    (&["her", "leg"], &["pull", "pulls", "pulled", "pulling"]),
+    (&["an", "eye", "on"], &["keep", "keeps", "kept", "keeping"]),
+    (&["the", "beans"], &["spill", "spills", "spilled", "spilt", "spilling"]),
+    (
+        &["the", "ball", "rolling"],
+        &["get", "gets", "got", "getting", "set", "sets", "setting", "keep", "kept"],
+    ),
+    (&["the", "same", "boat"], &["in"]),
+    (&["a", "leg"], &["break"]),
+    (&["the", "hay"], &["hit", "hits", "hitting"]),
+    (&["the", "road"], &["hit", "hits", "hitting"]),
+    (&["the", "books"], &["hit", "hits", "hitting", "cook", "cooks", "cooked", "cooking"]),
+    (&["the", "point"], &["miss", "misses", "missed", "missing"]),
+    (&["the", "dust"], &["bite", "bites", "bit", "bitten", "biting"]),
+    (&["the", "music"], &["face", "faces", "faced", "facing"]),
+    (&["the", "line"], &["toe", "toes", "toed", "draw", "draws", "drew", "drawn"]),
+    (&["the", "wrong", "foot"], &["on"]),
+    (&["the", "right", "foot"], &["on"]),
+    (&["cold", "feet"], &["get", "gets", "got", "getting", "have", "has", "had"]),
+    (&["a", "blind", "eye"], &["turn", "turns", "turned", "turning"]),
+    (&["the", "cold", "shoulder"], &["give", "gives", "gave", "given", "giving", "get", "got"]),
+    (&["the", "wrong", "tree"], &["up"]),
+    (&["the", "clock"], &["beat", "beats", "beating", "against", "round", "around"]),
+    (&["a", "hand"], &["give", "gives", "gave", "given", "giving", "lend", "lends", "lent", "lending"]),
+    (&["a", "bell"], &["ring", "rings", "rang", "rung", "ringing"]),
+    (&["its", "course"], &["run", "runs", "ran", "running", "take", "takes", "took", "taken"]),
+    (&["the", "rules"], &["bend", "bends", "bent", "bending"]),
+    (&["a", "rain", "check"], &["take", "takes", "took", "taken", "taking"]),
+    (&["the", "wheel"], &["reinvent", "reinvents", "reinvented", "reinventing"]),
+    (&["the", "feathers"], &["ruffle", "ruffles", "ruffled", "ruffling"]),
+    (&["a", "storm"], &["up"]),
+    (&["the", "green", "light"], &["give", "gives", "gave", "given", "giving", "get", "gets", "got"]),
+];
+
+/// Freezes idioms whole ("It's raining cats and dogs.", "He kicked the bucket."), with the word
+/// before them (the verb they need), so that no synonym or move touches them.
+pub fn protect_idioms(tokens: &mut [Token]) {
+    for i in 0..tokens.len() {
+        if !tokens[i].is_word() {
+            continue;
+        }
+        for idiom in IDIOMS {
+            if !matches_at(tokens, i, idiom) {
+                continue;
+            }
+            // The word before, with the space between.
+            let before = (0..i).rev().find(|&k| tokens[k].is_word());
+            if let Some((_, verbs)) = IDIOM_VERBS.iter().find(|(part, _)| part == idiom) {
+                let ok = before.is_some_and(|k| verbs.contains(&tokens[k].text.to_lowercase().as_str()));
+                if !ok {
+                    continue;
+                }
+            }
+            let start = before.unwrap_or(i);
+            for t in &mut tokens[start..i + 2 * idiom.len() - 1] {
+                t.frozen = true;
+            }
+        }
+    }
+}
+
 /// Freezes the words of fixed phrases so that no later rewrite touches them.
 pub fn protect_fixed_phrases(tokens: &mut [Token]) {
     for i in 0..tokens.len() {
@@ -190,6 +352,23 @@ mod tests {
 
     fn phrased(text: &str) -> String {
         join(&phrases(tokenize(text)))
+    }
+
+    #[test]
+    fn idioms_are_kept_whole() {
+        let frozen = |text: &str| {
+            let mut t = tokenize(text);
+            protect_idioms(&mut t);
+            t.iter().filter(|t| t.is_word() && t.frozen).map(|t| t.text.clone()).collect::<Vec<_>>().join(" ")
+        };
+        assert_eq!(frozen("It was raining cats and dogs."), "raining cats and dogs");
+        assert_eq!(frozen("The old man kicked the bucket."), "kicked the bucket");
+        // "the bucket" is an idiom only after "kick".
+        assert_eq!(frozen("She carried the bucket."), "");
+        assert_eq!(frozen("The test was a piece of cake."), "a piece of cake");
+        assert_eq!(frozen("I feel under the weather."), "feel under the weather");
+        assert_eq!(frozen("They pulled my leg."), "pulled my leg");
+        assert_eq!(frozen("The ticket cost an arm and a leg."), "cost an arm and a leg");
     }
 
     #[test]

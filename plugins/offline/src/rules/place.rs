@@ -5,7 +5,7 @@
 use crate::lexicon::Pos;
 use crate::morph;
 use crate::shape::{self, Plain, comma, leaving_start, starting};
-use crate::syntax::has_clause_word;
+use crate::syntax::{coordinated_clause, has_clause_word};
 use crate::tokens::Token;
 use crate::words::{
     DEFINITE_DETERMINERS, FINITE_BE, FINITE_HAVE, PHRASE_DETERMINERS, PLACE_PREPOSITIONS, clearly_finite,
@@ -75,6 +75,10 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
         "stuck", "leaves",
     ];
     if k < 3 || p.items[..k].iter().any(|t| PLACING.contains(&t.text.to_lowercase().as_str())) {
+        return None;
+    }
+    // After two coordinated clauses the place belongs to the second alone: it stays in it.
+    if coordinated_clause(p, k) {
         return None;
     }
     let mut out = vec![starting(&p.items[k])];
@@ -199,6 +203,13 @@ mod tests {
         assert_eq!(run(f, "He put the keys in the drawer."), None);
         assert_eq!(run(f, "She dropped her phone in the sink."), None);
         assert_eq!(run(f, "He is interested in the film."), None);
+    }
+
+    #[test]
+    fn a_place_stays_in_its_own_clause() {
+        let f = front_place_phrase;
+        assert_eq!(run(f, "I fed the cat and my wife read a book in the garden."), None);
+        assert_eq!(run(f, "He washed the dishes and then played cards at the kitchen table."), None);
     }
 
     #[test]

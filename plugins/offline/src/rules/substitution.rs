@@ -254,6 +254,37 @@ fn target_forms(tokens: &[Token], i: usize, reading: &Reading) -> Vec<Form> {
         .collect()
 }
 
+/// Whether an adjective or adverb put into its comparative or superlative ("-er", "-est") is one
+/// that English uses: the candidate has one syllable ("large" -> "larger"), or its graded form is
+/// a listed irregular one ("good" -> "better"), never a longer word inflected by rule
+/// ("lengthy" -> "lengthier", "speedy" -> "speedier"). Other forms pass.
+pub fn graded_form_ok(candidate: &str, pos: Pos, forms: &[Form]) -> bool {
+    let graded = forms.iter().any(|f| matches!(f, Form::Comparative | Form::Superlative));
+    if !graded || !matches!(pos, Pos::Adj | Pos::Adv) {
+        return true;
+    }
+    const IRREGULAR: &[&str] = &["good", "well", "bad", "badly", "far", "little", "much", "many"];
+    IRREGULAR.contains(&candidate) || syllables(candidate) == 1
+}
+
+/// The number of syllables of a lowercase word, by its vowel groups, a silent final "e" aside.
+fn syllables(word: &str) -> usize {
+    let vowel = |c: char| "aeiouy".contains(c);
+    let mut groups = 0;
+    let mut previous = false;
+    for c in word.chars() {
+        let v = vowel(c);
+        if v && !previous {
+            groups += 1;
+        }
+        previous = v;
+    }
+    if groups > 1 && word.ends_with('e') && !word.ends_with("le") && !word.ends_with("ee") {
+        groups -= 1;
+    }
+    groups
+}
+
 /// `word` inflected into every form in `forms`, when they all give the same word.
 fn inflect_all(word: &str, pos: Pos, forms: &[Form]) -> Option<String> {
     let mut out: Option<String> = None;
@@ -313,6 +344,11 @@ pub fn synonym(tokens: &[Token], i: usize) -> Option<Choice> {
             continue;
         }
         let Some(word) = inflect_all(candidate, reading.pos, &forms) else { continue };
+        // A comparative or superlative is checked as it comes out: "longer" may become "lengthier"
+        // by the rules of inflection, but "much lengthier" is not how anyone says it.
+        if !graded_form_ok(candidate, reading.pos, &forms) {
+            continue;
+        }
         // A word already nearby would read as a repetition ("big and large"); the window keeps
         // a sentence of any length linear.
         let window = &tokens[i.saturating_sub(REPEAT_WINDOW)..(i + REPEAT_WINDOW).min(tokens.len())];
@@ -338,6 +374,26 @@ mod tests {
 
     fn replaced(text: &str, word: &str) -> Option<String> {
         synonyms(text).into_iter().find(|(w, _)| w == word).map(|(_, r)| r)
+    }
+
+    #[test]
+    fn comparatives_are_checked_after_substitution() {
+        use Form::{Base, Comparative, Superlative};
+        assert!(!graded_form_ok("lengthy", Pos::Adj, &[Comparative]));
+        assert!(!graded_form_ok("speedy", Pos::Adj, &[Superlative]));
+        assert!(graded_form_ok("large", Pos::Adj, &[Comparative]));
+        assert!(graded_form_ok("good", Pos::Adj, &[Superlative]));
+        assert!(graded_form_ok("lengthy", Pos::Adj, &[Base]));
+        assert_eq!(syllables("large"), 1);
+        assert_eq!(syllables("lengthy"), 2);
+        for text in ["This route is much longer than the other.", "It was the longest day of the year."] {
+            for (word, replacement) in synonyms(text) {
+                assert!(
+                    !replacement.ends_with("ier") && !replacement.ends_with("iest"),
+                    "{word} -> {replacement}"
+                );
+            }
+        }
     }
 
     #[test]

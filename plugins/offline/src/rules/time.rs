@@ -1,11 +1,14 @@
 //! A time phrase that ends the sentence moves to the front ("We ate at home last night." ->
 //! "Last night, we ate at home."), when nothing ties it to the words before it and no other
-//! clause could claim it.
+//! clause could claim it. A phrase moves only within the clause it modifies: after a second
+//! clause joined by "and", "but", "or" or "then" ("We visited my parents and then went to the beach
+//! on Sunday."), it belongs to that clause alone, and moving it to the front of the whole sentence
+//! would date the first clause too, so it stays.
 
 use crate::lexicon::Pos;
 use crate::morph;
 use crate::shape::{self, Plain, comma, leaving_start, starting};
-use crate::syntax::has_clause_word;
+use crate::syntax::{coordinated_clause, has_clause_word};
 use crate::tokens::Token;
 use crate::words::{
     DAY_NAMES, FINITE_BE, PERSONAL_POSSESSIVES, PHRASE_DETERMINERS, TIME_BINDERS, TIME_NOUNS, WEEKDAYS,
@@ -111,6 +114,10 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if has_clause_word(p, usize::MAX) && infinitive {
         return None;
     }
+    // The phrase belongs to the last of two coordinated clauses: it stays in that clause.
+    if coordinated_clause(p, n - len) {
+        return None;
+    }
     // "The meeting is in the afternoon.": the phrase is what the subject is, so it stays.
     if n < len + 3 || LINKING_BE.contains(&p.from_end(len + 1).as_str()) {
         return None;
@@ -195,5 +202,20 @@ mod tests {
         assert_eq!(run(f, "The bakery opens at seven.").as_deref(), Some("At seven, the bakery opens."));
         assert_eq!(run(f, "It rained at the end of last year."), None);
         assert_eq!(run(f, "Did it rain last night?"), None);
+    }
+
+    #[test]
+    fn a_time_phrase_stays_in_its_own_clause() {
+        let f = front_time_phrase;
+        // The day is when the second action happened, not the first.
+        assert_eq!(run(f, "We visited the museum and then went to the park on Sunday."), None);
+        assert_eq!(run(f, "He cleaned the car and she cooked dinner on Saturday."), None);
+        assert_eq!(run(f, "I wrote the report and sent it to my boss last night."), None);
+        assert_eq!(run(f, "They sold the house but kept the garden last year."), None);
+        // Two nouns joined by "and" are one object: the phrase dates the whole clause.
+        assert_eq!(
+            run(f, "She bought bread and cheese on Monday.").as_deref(),
+            Some("On Monday, she bought bread and cheese.")
+        );
     }
 }

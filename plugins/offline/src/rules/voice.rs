@@ -13,12 +13,10 @@ use crate::syntax::{noun_phrase, noun_subject_end};
 use crate::tokens::Token;
 use crate::words::{
     ARTICLES, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS,
-    TIME_NOUNS, Tense, concat, finite_lemma, is_noun, is_plural_noun, is_verbish, modifier_or_noun,
-    participle_lemma,
+    SUBJECT_PRONOUNS, TIME_NOUNS, Tense, concat, finite_lemma, is_noun, is_plural_noun, is_verbish,
+    modifier_or_noun, participle_lemma,
 };
 
-/// Subject pronouns that read well after "by", with their object forms.
-const PRONOUNS: &[(&str, &str)] = &[("he", "him"), ("she", "her"), ("they", "them")];
 /// Nouns for the body, whose possessor's verb is something that happened to them.
 const BODY_PARTS: &[&str] = &[
     "arm",
@@ -160,14 +158,16 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     }
     let first = p.lower(0);
     // "The hotel staff carried ...": the subject ends where a verb follows.
-    let (subject, by_form) = match PRONOUNS.iter().find(|(s, _)| *s == first) {
-        Some(&(_, object)) => (1, Some(object)),
-        None => (noun_subject_end(p)?, None),
-    };
+    // No pronoun agent: "The letter was written by her." puts the weight on a word that only
+    // points back, which reads as a contrast the sentence never made; a pronoun subject stays active.
+    if SUBJECT_PRONOUNS.contains(&first.as_str()) {
+        return None;
+    }
+    let subject = noun_subject_end(p)?;
     let verb = p.lower(subject);
     // Before a determiner a word in "-ed" cannot be an adjective ("prescribed some pills"), so
     // less of its evidence need say it is a verb.
-    let clear = by_form.is_some() || NOUN_PHRASE_DETERMINERS.contains(&p.lower(subject + 1).as_str());
+    let clear = NOUN_PHRASE_DETERMINERS.contains(&p.lower(subject + 1).as_str());
     let (lemma, tense) = [Tense::Past, Tense::Present]
         .into_iter()
         .find_map(|t| finite_lemma(&verb, t, clear).map(|l| (l, t)))?;
@@ -178,8 +178,6 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     let object = subject + 1 + usize::from(particle);
     let object_end = noun_phrase(p, object, true).or_else(|| bare_plural_object(p, object))?;
     let rest = &p.items[object_end..];
-    // A possessive object after a pronoun subject is usually the subject's own ("hurt his knee").
-    let possessive = PERSONAL_POSSESSIVES.contains(&p.lower(object).as_str());
     // A possessive after the object may point back to the subject ("sang a song for their mother").
     let rest_ok = rest.len() <= 4
         && rest.iter().all(|t| {
@@ -192,8 +190,7 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     // knee" is an accident, "His knee was hurt by the boy" is not).
     let body = BODY_PARTS.contains(&p.lower(object_end - 1).as_str())
         && ["his", "her", "their", "its"].contains(&p.lower(object).as_str());
-    let own = possessive && (by_form.is_some() || body);
-    if own || !rest_ok {
+    if body || !rest_ok {
         return None;
     }
     let participle = morph::inflect(lemma, Pos::Verb, Form::Participle)?;
@@ -212,13 +209,8 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     }
     out.extend_from_slice(rest);
     out.push(shape::word("by"));
-    match by_form {
-        Some(object) => out.push(shape::word(object)),
-        None => {
-            out.push(leaving_start(&p.items[0])?);
-            out.extend_from_slice(&p.items[1..subject]);
-        }
-    }
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..subject]);
     Some(shape::build(&out, &p.terminal))
 }
 
@@ -476,10 +468,10 @@ mod tests {
             run(passive, "The teacher explained the problem.").as_deref(),
             Some("The problem was explained by the teacher.")
         );
-        assert_eq!(
-            run(passive, "They built a new bridge across the river.").as_deref(),
-            Some("A new bridge was built across the river by them.")
-        );
+        // No pronoun agent ("by them", "by her").
+        assert_eq!(run(passive, "They built a new bridge across the river."), None);
+        assert_eq!(run(passive, "She wrote a long letter."), None);
+        assert_eq!(run(passive, "We painted the fence."), None);
         assert_eq!(
             run(passive, "The dog chewed my slippers.").as_deref(),
             Some("My slippers were chewed by the dog.")
@@ -526,8 +518,8 @@ mod tests {
         );
         // After a preposition and a determiner a word that could be a verb is a noun.
         assert_eq!(
-            run(passive, "She answered the phone on the first ring.").as_deref(),
-            Some("The phone was answered on the first ring by her.")
+            run(passive, "The nurse answered the phone on the first ring.").as_deref(),
+            Some("The phone was answered on the first ring by the nurse.")
         );
         assert_eq!(
             run(passive, "The police stopped the driver for speeding.").as_deref(),
