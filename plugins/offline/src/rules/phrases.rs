@@ -264,6 +264,7 @@ const IDIOMS: &[&[&str]] = &[
 /// after "kick", not after "carry". Such a part is frozen only after one of these verbs.
 const IDIOM_VERBS: &[(&[&str], &[&str])] = &[
     (&["the", "bucket"], &["kick", "kicks", "kicked", "kicking"]),
+    (&["cats", "and", "dogs"], &["rain", "rains", "rained", "raining", "pour", "pours", "poured", "pouring"]),
     (&["the", "ice"], &["break", "breaks", "broke", "broken", "breaking"]),
     (&["my", "leg"], &["pull", "pulls", "pulled", "pulling"]),
     (&["your", "leg"], &["pull", "pulls", "pulled", "pulling"]),
@@ -363,8 +364,9 @@ mod tests {
         };
         assert_eq!(frozen("It was raining cats and dogs."), "raining cats and dogs");
         assert_eq!(frozen("The old man kicked the bucket."), "kicked the bucket");
-        // "the bucket" is an idiom only after "kick".
+        // "the bucket" is an idiom only after "kick", "cats and dogs" only after "rain".
         assert_eq!(frozen("She carried the bucket."), "");
+        assert_eq!(frozen("I like cats and dogs."), "");
         assert_eq!(frozen("The test was a piece of cake."), "a piece of cake");
         assert_eq!(frozen("I feel under the weather."), "feel under the weather");
         assert_eq!(frozen("They pulled my leg."), "pulled my leg");
