@@ -113,3 +113,54 @@ async fn the_original_database_is_imported_whole_and_only_once() {
     assert_eq!(get("acme", "/v1/user/dialog/json/carol".into()).await["dialog"], json!([]));
     assert_eq!(get("acme", "/v1/user/all/count".into()).await["user_count"], 3, "alice, carol, eve");
 }
+
+/// A damaged file is refused whole, naming the damage, before any store is made; in a sound file, a
+/// row whose dialog is bytes that are not UTF-8 is skipped for that (never imported as an empty user),
+/// and a user whose id cannot exist in Parlance is skipped for its id, whatever its dialog holds.
+#[test]
+fn a_damaged_file_changes_nothing_and_unreadable_rows_are_named() {
+    let home = tempfile::tempdir().unwrap();
+    let original = home.path().join("original.db");
+    original_database(
+        &original,
+        &[("acme", "alice", &said(&[("User", "hi"), ("Waifu", "yo")]), 1_700_000_000)],
+    );
+    let conn = rusqlite::Connection::open(&original).unwrap();
+    conn.execute(
+        "INSERT INTO dialogs VALUES ('acme', 'bytes', ?1, '', 1, ''), ('acme', 'a/b', 'not a dialog', '', 1, '')",
+        [rusqlite::types::Value::Blob(vec![0xff, 0xfe, 0x00])],
+    )
+    .unwrap();
+    drop(conn);
+    let (code, summary) = import(home.path(), &original, &[]);
+    assert_eq!((code, summary["imported"].as_u64()), (1, Some(1)), "{summary}");
+    let reasons: Vec<(&str, &str)> = summary["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["user_id"].as_str().unwrap(), s["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            ("bytes", "its dialog is not text (bytes that are not UTF-8)"),
+            ("a/b", "`user_id` contains a slash")
+        ]
+    );
+
+    // The same file with its last page cut short.
+    let damaged_home = tempfile::tempdir().unwrap();
+    let damaged = damaged_home.path().join("damaged.db");
+    let bytes = std::fs::read(&original).unwrap();
+    std::fs::write(&damaged, &bytes[..bytes.len() - 100]).unwrap();
+    let out = common::command(damaged_home.path())
+        .env("DATABASE_FILE", damaged_home.path().join("dialogs.db"))
+        .args(["import-original", damaged.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("damaged.db is damaged (SQLite's quick_check:"), "{stderr}");
+    assert!(stderr.contains("nothing was imported"), "{stderr}");
+    assert!(!damaged_home.path().join("dialogs.db").exists(), "a store was made for a file that was refused");
+}

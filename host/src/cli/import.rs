@@ -72,10 +72,20 @@ pub(crate) async fn import(config: &Config, file: &Path, options: &Options) -> a
             Some(client) => client.to_owned(),
         };
         let skip = |reason: String| Skipped { client: client.clone(), user_id: row.user_id.clone(), reason };
-        let entries = match parse_dialog(&row.dialog) {
+        // The user's id first: a user that cannot exist in Parlance is skipped for that, whatever
+        // its dialog holds.
+        if let Err(e) = crate::chat::check_user_id(&row.user_id) {
+            summary.skipped.push(skip(e.to_string()));
+            continue;
+        }
+        let read = match &row.dialog {
+            Ok(dialog) => parse_dialog(dialog).map_err(|why| format!("its dialog cannot be read: {why}")),
+            Err(why) => Err(why.clone()),
+        };
+        let entries = match read {
             Ok(entries) => entries,
             Err(why) => {
-                summary.skipped.push(skip(format!("its dialog cannot be read: {why}")));
+                summary.skipped.push(skip(why));
                 continue;
             }
         };
@@ -119,7 +129,8 @@ pub fn default_client() -> String {
 pub(crate) struct Row {
     pub client: Option<String>,
     pub user_id: String,
-    pub dialog: String,
+    /// The dialog string, or why the row holds none that can be read.
+    pub dialog: Result<String, String>,
     pub modified_at: i64,
 }
 
@@ -129,6 +140,22 @@ pub(crate) fn read_original(file: &Path) -> anyhow::Result<Vec<Row>> {
     }
     let conn = rusqlite::Connection::open_with_flags(file, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
         .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", file.display()))?;
+    // A damaged file can still give rows, some of them garbage (a truncated page reads as empty
+    // columns): it is refused whole rather than imported in part.
+    let check: Result<String, _> = conn.query_row("PRAGMA quick_check(1)", [], |r| r.get(0));
+    match check {
+        Ok(verdict) if verdict == "ok" => {}
+        Ok(problem) => {
+            let problem = problem.split_whitespace().collect::<Vec<_>>().join(" ");
+            anyhow::bail!(
+                "{} is damaged (SQLite's quick_check: {problem}); nothing was imported",
+                file.display()
+            )
+        }
+        Err(e) => {
+            anyhow::bail!("{} cannot be read as a SQLite database: {e}; nothing was imported", file.display())
+        }
+    }
     let mut stmt = conn
         .prepare("SELECT current_user, user_id, dialog, last_modified_timestamp, last_modified_datetime FROM dialogs")
         .map_err(|e| anyhow::anyhow!("{} is not the original service's database (no table `dialogs` with its columns): {e}", file.display()))?;
@@ -163,7 +190,12 @@ pub(crate) fn read_original(file: &Path) -> anyhow::Result<Vec<Row>> {
             Row {
                 client: text(client),
                 user_id: text(user).unwrap_or_default(),
-                dialog: text(dialog).unwrap_or_default(),
+                // NULL is a user with no dialog yet; bytes that are not UTF-8 are not a dialog.
+                dialog: match dialog {
+                    Value::Null => Ok(String::new()),
+                    dialog => text(dialog)
+                        .ok_or_else(|| "its dialog is not text (bytes that are not UTF-8)".to_owned()),
+                },
                 modified_at: seconds.map_or_else(now_millis, |s| (s * 1000.0) as i64),
             }
         })

@@ -78,7 +78,7 @@ async fn check_whole(config: &Config, original: &Path, options: &Options, summar
             let whole = rows
                 .iter()
                 .filter(|r| r.user_id == row.user_id)
-                .any(|r| parse_dialog(&r.dialog).is_ok_and(|read| read == dialog));
+                .any(|r| r.dialog.as_deref().is_ok_and(|d| parse_dialog(d).is_ok_and(|read| read == dialog)));
             assert!(
                 whole,
                 "{client}/{}: the stored dialog is no row's dialog read whole: {dialog:?}",
