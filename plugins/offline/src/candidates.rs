@@ -1,16 +1,45 @@
-//! Several paraphrases of one text: the same passes as `paraphrase`, run again with the other
-//! word-order rewrites of each sentence (`variant`) and with fewer synonyms (`substitution_rate`),
-//! kept when they differ from the text and from every earlier one. The first is always the
-//! paraphrase the operator's settings give, so one candidate is the default answer.
+//! Several paraphrases of one text: the same passes as `paraphrase`, run again under other plans
+//! (`paraphrase::Plan`): with the other word-order rewrites of each sentence (`variant`), with no
+//! word-order change, with one content word changed at a time (a different one for each
+//! candidate), with all synonyms but one, or with none; kept when they differ from the text and
+//! from every earlier one. The first is always the paraphrase the operator's settings give, so
+//! one candidate is the default answer.
 
-use crate::paraphrase::{Options, paraphrase};
+use crate::paraphrase::{Options, Plan, Synonyms, paraphrase_with};
 
-/// How many word-order rewrites past the operator's `variant` are tried; a sentence rarely has more.
-const VARIANTS: usize = 4;
+/// A plan: how far past the operator's `variant` the word order goes (`None`: no word-order
+/// change; `Some(EXTRA)`: a candidates-only rewrite, a cleft), the share of the operator's
+/// `substitution_rate`, and which synonyms.
+type Step = (Option<usize>, f64, Synonyms);
 
-/// The shares of the operator's `substitution_rate` tried for each variant: every synonym, half of
-/// them (the most confident), none (word order and word groups alone), then the quarters between.
-const RATE_SHARES: [f64; 5] = [1.0, 0.5, 0.0, 0.75, 0.25];
+/// The plans in the order their rewrites are offered: the default first; then the ones that differ
+/// most from it while each changes little (the synonyms without the move, the next move, the move
+/// alone, one synonym at a time with and without the move), then the rest. Twenty at most, as
+/// before, so a text with few rewrites costs what it did.
+const EXTRA: usize = usize::MAX;
+
+const STEPS: &[Step] = &[
+    (Some(0), 1.0, Synonyms::Rate),
+    (None, 1.0, Synonyms::Rate),
+    (Some(1), 1.0, Synonyms::Rate),
+    (Some(0), 0.0, Synonyms::Rate),
+    (None, 1.0, Synonyms::Only(0)),
+    (Some(0), 1.0, Synonyms::Only(1)),
+    (None, 1.0, Synonyms::Only(1)),
+    (Some(1), 0.0, Synonyms::Rate),
+    (Some(0), 1.0, Synonyms::Only(0)),
+    (None, 1.0, Synonyms::Only(2)),
+    (Some(1), 1.0, Synonyms::Only(0)),
+    (None, 1.0, Synonyms::AllBut(0)),
+    (Some(2), 1.0, Synonyms::Rate),
+    (Some(0), 1.0, Synonyms::Only(2)),
+    (Some(2), 0.0, Synonyms::Rate),
+    (None, 1.0, Synonyms::Only(3)),
+    (Some(0), 1.0, Synonyms::AllBut(0)),
+    (Some(EXTRA), 1.0, Synonyms::Only(0)),
+    (Some(3), 1.0, Synonyms::Rate),
+    (Some(EXTRA), 0.0, Synonyms::Rate),
+];
 
 /// Up to `count` distinct rewrites of `text`, none equal to it (whitespace aside), in a fixed order:
 /// a pure function of the text, the options and the count, and a prefix of the list for a larger
@@ -18,19 +47,19 @@ const RATE_SHARES: [f64; 5] = [1.0, 0.5, 0.0, 0.75, 0.25];
 pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     let same = |a: &str, b: &str| a.split_whitespace().eq(b.split_whitespace());
-    for step in 0..VARIANTS {
-        for share in RATE_SHARES {
-            if found.len() >= count {
-                return found;
-            }
-            let tried = Options {
-                substitution_rate: options.substitution_rate * share,
-                variant: options.variant + step,
-            };
-            let rewrite = paraphrase(text, &tried);
-            if !same(&rewrite, text) && !found.iter().any(|f| same(f, &rewrite)) {
-                found.push(rewrite);
-            }
+    for &(step, share, synonyms) in STEPS {
+        if found.len() >= count {
+            break;
+        }
+        let extra = step == Some(EXTRA);
+        let tried = Options {
+            substitution_rate: options.substitution_rate * share,
+            variant: options.variant + if extra { 0 } else { step.unwrap_or(0) },
+        };
+        let plan = Plan { synonyms, reorder: step.is_some(), extra };
+        let rewrite = paraphrase_with(text, &tried, &plan);
+        if !same(&rewrite, text) && !found.iter().any(|f| same(f, &rewrite)) {
+            found.push(rewrite);
         }
     }
     found
@@ -39,6 +68,7 @@ pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::paraphrase::paraphrase;
 
     #[test]
     fn the_first_candidate_is_the_paraphrase_and_larger_counts_extend_the_list() {
@@ -53,6 +83,20 @@ mod tests {
             assert_ne!(a.split_whitespace().collect::<Vec<_>>(), text.split_whitespace().collect::<Vec<_>>());
             assert!(five[i + 1..].iter().all(|b| a != b), "{five:?}");
         }
+    }
+
+    #[test]
+    fn candidates_change_different_words() {
+        let text = "The old man walked to the small shop.";
+        let found = candidates(text, &Options::default(), 8);
+        assert!(found.len() >= 3, "{found:?}");
+        // Some candidates change one content word each, a different one.
+        let changed =
+            |c: &String| c.split_whitespace().zip(text.split_whitespace()).filter(|(a, b)| a != b).count();
+        assert!(found.iter().filter(|c| changed(c) == 1).count() >= 2, "{found:?}");
+        // A sentence no word-order rule moves still gets a cleft.
+        let printer = candidates("The printer on the second floor is out of paper.", &Options::default(), 8);
+        assert_eq!(printer, ["It is the printer on the second floor that is out of paper."]);
     }
 
     #[test]

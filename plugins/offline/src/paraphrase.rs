@@ -48,6 +48,43 @@ fn allowed(n: usize, rate: f64) -> usize {
 /// Paraphrases `text`. The result is a pure function of the text and the options; it equals the
 /// text only when no rewrite applies to it.
 pub fn paraphrase(text: &str, options: &Options) -> String {
+    paraphrase_with(text, options, &Plan::default())
+}
+
+/// Which of a text's safe synonyms a rewrite uses, beyond the share its options give.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Synonyms {
+    /// The options' `substitution_rate` of them, the most confident first.
+    #[default]
+    Rate,
+    /// Only the `k`-th most confident one (none if there are fewer): a candidate that changes one
+    /// content word, a different one for each `k`.
+    Only(usize),
+    /// All but the `k`-th most confident one.
+    AllBut(usize),
+}
+
+/// How a candidate differs from the default paraphrase: which synonyms, and whether the sentence's
+/// word order changes at all.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plan {
+    pub synonyms: Synonyms,
+    /// Whether a word-order rewrite (`structure::candidates`) is used; the last resorts still
+    /// apply to a sentence nothing else changed.
+    pub reorder: bool,
+    /// Whether the word-order rewrite is taken from the candidates-only ones (`structure::extra`,
+    /// the clefts) instead.
+    pub extra: bool,
+}
+
+impl Default for Plan {
+    fn default() -> Self {
+        Plan { synonyms: Synonyms::Rate, reorder: true, extra: false }
+    }
+}
+
+/// `paraphrase` under a `Plan`: the default plan gives exactly `paraphrase`.
+pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
     let mut pieces = tokens::split(text);
     let originals: Vec<String> = sentences(&mut pieces).map(|t| tokens::join(t)).collect();
     let expand = pieces.iter().any(|p| matches!(p, Piece::Sentence(t) if contraction::has_contraction(t)));
@@ -86,7 +123,17 @@ pub fn paraphrase(text: &str, options: &Options) -> String {
     let keep = allowed(choices.len(), options.substitution_rate);
     choices
         .sort_by(|(sa, a), (sb, b)| b.quality.cmp(&a.quality).then(sa.cmp(sb)).then(a.index.cmp(&b.index)));
-    choices.truncate(keep);
+    match plan.synonyms {
+        Synonyms::Rate => choices.truncate(keep),
+        Synonyms::Only(k) => {
+            choices = choices.into_iter().nth(k).into_iter().collect();
+        }
+        Synonyms::AllBut(k) => {
+            if k < choices.len() {
+                choices.remove(k);
+            }
+        }
+    }
     let mut by_sentence: Vec<Vec<Choice>> = Vec::new();
     for (s, choice) in choices {
         if by_sentence.len() <= s {
@@ -103,7 +150,11 @@ pub fn paraphrase(text: &str, options: &Options) -> String {
         if let Some(rewritten) = possessive::possessive_to_of(tokens) {
             *tokens = rewritten;
         }
-        let candidates = structure::candidates(tokens);
+        let candidates = match (plan.reorder, plan.extra) {
+            (_, true) => structure::extra(tokens),
+            (true, false) => structure::candidates(tokens),
+            (false, false) => Vec::new(),
+        };
         if !candidates.is_empty() {
             *tokens = candidates[options.variant % candidates.len()].clone();
         }

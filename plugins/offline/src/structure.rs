@@ -4,7 +4,7 @@
 //! for a sentence nothing else changed. The rules themselves live in `rules/`; this is the one
 //! place that knows their order.
 
-use crate::rules::{adverbs, clauses, connectives, coordination, phrasal, place, tense, time, voice};
+use crate::rules::{adverbs, clauses, cleft, connectives, coordination, phrasal, place, tense, time, voice};
 use crate::shape::plain;
 use crate::tokens::Token;
 
@@ -35,6 +35,13 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         out.extend(rewrite(&p));
     }
     out
+}
+
+/// The rewrites offered only among the candidates, never as the default word-order change: they
+/// keep the meaning but shift the emphasis ("It is the printer ... that ...").
+pub fn extra(tokens: &[Token]) -> Vec<Vec<Token>> {
+    let Some(p) = plain(tokens) else { return Vec::new() };
+    [cleft::cleft].iter().filter_map(|rewrite| rewrite(&p)).collect()
 }
 
 /// The rewrite for a sentence that nothing else changed: close in meaning, but a change of

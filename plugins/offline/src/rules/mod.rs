@@ -5,6 +5,7 @@
 pub mod adverbs;
 pub mod articles;
 pub mod clauses;
+pub mod cleft;
 pub mod connectives;
 pub mod contraction;
 pub mod coordination;

@@ -1,0 +1,101 @@
+//! Clefts: "The printer on the second floor is out of paper." -> "It is the printer on the second
+//! floor that is out of paper." The sentence's subject, a noun phrase with a determiner and
+//! perhaps a place or "of" phrase after it, is put after "it is" ("it was" in the past) and the
+//! rest of the sentence after "that". It applies only to a plain statement with one clause: no
+//! comma, no other clause word, a finite verb after the subject, and a subject that is not a
+//! pronoun (there is nothing to single out in "it" or "she").
+
+use crate::shape::{self, Plain, leaving_start};
+use crate::syntax::{has_clause_word, noun_subject_end};
+use crate::tokens::Token;
+use crate::words::{FINITE_BE, FINITE_HAVE, Tense, finite_lemma, is_noun, modifier_or_noun};
+
+/// Words that may stand inside a subject's place or "of" phrase ("on the second floor").
+const INNER: &[&str] = &[
+    "on", "in", "at", "of", "near", "by", "behind", "under", "next", "to", "the", "a", "an", "my", "our",
+    "your", "his", "her", "their", "this", "that", "these", "those", "first", "second", "third", "fourth",
+    "fifth", "last", "next", "ground", "top",
+];
+/// Determiners a cleft's subject may open with.
+const OPENERS: &[&str] =
+    &["the", "my", "our", "your", "his", "her", "their", "this", "that", "these", "those"];
+const MODALS: &[&str] = &["will", "would", "can", "could", "should", "must", "may", "might"];
+
+/// Whether the word is a finite verb that can follow a subject, and whether it is past.
+fn finite(word: &str) -> Option<bool> {
+    if FINITE_BE.contains(&word) || FINITE_HAVE.contains(&word) {
+        return Some(["was", "were", "had"].contains(&word));
+    }
+    if MODALS.contains(&word) || ["does", "do"].contains(&word) {
+        return Some(false);
+    }
+    if word == "did" {
+        return Some(true);
+    }
+    // Right after the subject half of the evidence will do ("fixed" is an adjective too).
+    if finite_lemma(word, Tense::Past, true).is_some() {
+        return Some(true);
+    }
+    finite_lemma(word, Tense::Present, true).map(|_| false)
+}
+
+/// "The printer on the second floor is out of paper." -> "It is the printer on the second floor
+/// that is out of paper."
+pub fn cleft(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." || has_clause_word(p, usize::MAX) {
+        return None;
+    }
+    if !OPENERS.contains(&p.lower(0).as_str()) {
+        return None;
+    }
+    let head = noun_subject_end(p)?;
+    // The subject runs on through a place or "of" phrase up to the finite verb.
+    let mut verb = head;
+    while verb < p.items.len() && finite(&p.lower(verb)).is_none() {
+        let w = p.lower(verb);
+        // The phrase opens with a preposition and holds determiners, modifiers and nouns.
+        let inner = INNER.contains(&w.as_str()) || (verb > head && modifier_or_noun(&w));
+        if !inner || !INNER.contains(&p.lower(head).as_str()) || verb > head + 5 {
+            return None;
+        }
+        verb += 1;
+    }
+    let past = finite(&p.lower(verb))?;
+    // Something must follow the verb, and a subject's phrase must end in a noun.
+    if verb + 1 >= p.items.len() || (verb > head && !is_noun(&p.lower(verb - 1))) {
+        return None;
+    }
+    let mut out = vec![shape::word("It"), shape::word(if past { "was" } else { "is" })];
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..verb]);
+    out.push(shape::word("that"));
+    out.extend_from_slice(&p.items[verb..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::apply as run;
+
+    #[test]
+    fn clefts() {
+        assert_eq!(
+            run(cleft, "The printer on the second floor is out of paper.").as_deref(),
+            Some("It is the printer on the second floor that is out of paper.")
+        );
+        assert_eq!(
+            run(cleft, "My brother fixed the bike.").as_deref(),
+            Some("It was my brother that fixed the bike.")
+        );
+        assert_eq!(
+            run(cleft, "The shop opens at nine.").as_deref(),
+            Some("It is the shop that opens at nine.")
+        );
+        // A pronoun, a question, a second clause, a comma: no cleft.
+        assert_eq!(run(cleft, "She fixed the bike."), None);
+        assert_eq!(run(cleft, "Did the shop open?"), None);
+        assert_eq!(run(cleft, "The shop opens when the bell rings."), None);
+        assert_eq!(run(cleft, "The shop, sadly, closed."), None);
+    }
+}
