@@ -33,8 +33,9 @@ balancer does; a request cut off after it was sent is not retried):
   - a reload every SOAK_RELOAD_EVERY (240 s; 40 s short), replica after replica, alternating SIGHUP
     and `parlance reload`, the file alternating between two valid configurations.
 
-Faults (SOAK_FAULTS, all by default), at fixed fractions of the run, each with its start and end
-recorded; a fault's window is its duration plus SOAK_GRACE (20 s):
+Faults (SOAK_FAULTS: all by default, in the order listed, the n-th starting at n x 12 % of the run,
+so `SOAK_FAULTS=disk,postgres,hang,redis,kill` runs them the other way round), each with its start and
+end recorded; a fault's window is its duration plus SOAK_GRACE (20 s):
   kill      replica 2 SIGKILLed, restarted after 20 s (8 s short); ends when it answers /health
   redis     Redis SIGKILLed, started again after 15 s (6 s) on the same port, empty
   hang      the upstream holds every request unanswered for 60 s (15 s)
@@ -120,14 +121,13 @@ MIB = 1 << 20
 # Leak thresholds: per replica life, last quarter's median against the second quarter's.
 LEAK_RSS_MIB, LEAK_RSS_SHARE, LEAK_FDS, LEAK_MIN_LIFE = 16.0, 0.10, 8, 480.0
 
-# (name, start as a fraction of the run, duration in seconds: full run, short run)
-SCHEDULE = [
-    ("kill", 0.12, 20, 8),
-    ("redis", 0.24, 15, 6),
-    ("hang", 0.36, 60, 15),
-    ("postgres", 0.48, 20, 8),
-    ("disk", 0.60, 120, 25),
-]
+# Each fault's duration in seconds (full run, short run). They take their turns in the order that
+# SOAK_FAULTS lists them, the n-th starting at n x 12 % of the run.
+DURATIONS = {"kill": (20, 8), "redis": (15, 6), "hang": (60, 15), "postgres": (20, 8), "disk": (120, 25)}
+SLOT = 0.12
+unknown = [f for f in FAULTS if f not in DURATIONS]
+if unknown or len(FAULTS) != len(set(FAULTS)):
+    sys.exit(f"SOAK_FAULTS: each of {', '.join(DURATIONS)} at most once, in any order (got {FAULTS})")
 
 CONFIG = """# bench/soak.py
 [chat]
@@ -908,9 +908,9 @@ class Controller:
 
     def fault_schedule(self):
         plan = []
-        for name, frac, full, short in SCHEDULE:
-            if name in FAULTS:
-                plan.append((frac * TOTAL, name, short if SHORT else full))
+        for n, name in enumerate(FAULTS, start=1):
+            full, short = DURATIONS[name]
+            plan.append((n * SLOT * TOTAL, name, short if SHORT else full))
         if "unrecorded" in SELFTEST:
             plan.append((0.80 * TOTAL, "unrecorded", 8))
         return sorted(plan)
