@@ -44,7 +44,48 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["than", "we", "expected"], &["than", "expected"], After::Pause),
     (&["than", "they", "expected"], &["than", "expected"], After::Pause),
     (&["than", "you", "expected"], &["than", "expected"], After::Pause),
+    // Times and quantities in their other spoken forms.
+    (&["half", "an", "hour"], &["thirty", "minutes"], After::Anything),
+    (&["a", "quarter", "of", "an", "hour"], &["fifteen", "minutes"], After::Anything),
+    (&["an", "hour", "and", "a", "half"], &["ninety", "minutes"], After::Anything),
+    (&["twice", "a"], &["two", "times", "a"], After::Word),
+    (&["a", "dozen"], &["twelve"], After::Word),
+    (&["a", "hundred"], &["one", "hundred"], After::Word),
+    (&["a", "thousand"], &["one", "thousand"], After::Word),
+    (&["a", "fortnight"], &["two", "weeks"], After::Anything),
+    (&["half", "of", "the"], &["half", "the"], After::Word),
 ];
+
+/// Hours said as words, for the clock times.
+const HOURS: &[&str] =
+    &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+
+/// A clock time at `i` in its other spoken form: "half past nine" -> "nine thirty", "a quarter
+/// past ten" -> "ten fifteen", "seven o'clock" -> "seven"; the words it covers and the new ones.
+fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<&'static str>)> {
+    let hour_at = |k: usize| {
+        tokens
+            .get(k)
+            .and_then(|t| HOURS.iter().copied().find(|h| t.is_word() && t.text.eq_ignore_ascii_case(h)))
+    };
+    for (from, minutes) in [(&["half", "past"][..], "thirty"), (&["a", "quarter", "past"][..], "fifteen")] {
+        if matches_at(tokens, i, from) {
+            let hour = hour_at(i + 2 * from.len())?;
+            return Some((2 * from.len() + 1, vec![hour, minutes]));
+        }
+    }
+    let hour = hour_at(i)?;
+    let oclock = tokens
+        .get(i + 2)
+        .is_some_and(|t| t.is_word() && ["o'clock", "o’clock"].contains(&t.text.to_lowercase().as_str()));
+    // Only after a preposition of time: "a table for eight o'clock" would become a table for eight
+    // people.
+    let before = (0..i).rev().find(|&k| tokens[k].is_word()).map(|k| tokens[k].text.to_lowercase());
+    let timed = before.as_deref().is_some_and(|b| {
+        ["at", "until", "till", "by", "before", "after", "since", "from", "to", "around"].contains(&b)
+    });
+    (oclock && timed && tokens[i + 1].is(Kind::Space, " ")).then(|| (3, vec![hour]))
+}
 
 /// "many" or "much" for "a lot of" + this word: a plural noun counts, a singular one does not.
 fn quantifier_for(noun: &str) -> Option<&'static str> {
@@ -100,6 +141,13 @@ pub fn phrases(tokens: Vec<Token>) -> Vec<Token> {
                     i = last + 1;
                     continue 'scan;
                 }
+            }
+            if let Some((len, spoken)) = spoken_time(&tokens, i)
+                && tokens[i..i + len].iter().all(|t| !t.frozen)
+            {
+                out.extend(words_like(&tokens[i].text, &spoken));
+                i += len;
+                continue 'scan;
             }
             for from in [&["a", "lot", "of"][..], &["lots", "of"][..]] {
                 if !matches_at(&tokens, i, from) {
@@ -353,6 +401,21 @@ mod tests {
 
     fn phrased(text: &str) -> String {
         join(&phrases(tokenize(text)))
+    }
+
+    #[test]
+    fn times_and_quantities_in_their_other_spoken_forms() {
+        assert_eq!(phrased("The train leaves at half past nine."), "The train leaves at nine thirty.");
+        assert_eq!(phrased("It starts at a quarter past ten."), "It starts at ten fifteen.");
+        assert_eq!(phrased("We eat at seven o'clock."), "We eat at seven.");
+        assert_eq!(phrased("It takes half an hour."), "It takes thirty minutes.");
+        assert_eq!(phrased("I swim twice a week."), "I swim two times a week.");
+        assert_eq!(phrased("Half of the class came."), "Half the class came.");
+        assert_eq!(phrased("He paid a hundred dollars."), "He paid one hundred dollars.");
+        // "for eight" would be eight people.
+        assert_eq!(phrased("We booked a table for eight o'clock."), "We booked a table for eight o'clock.");
+        // Not a clock time.
+        assert_eq!(phrased("Half past the gate is a tree."), "Half past the gate is a tree.");
     }
 
     #[test]
