@@ -19,6 +19,71 @@ const INNER: &[&str] = &[
 /// Determiners a cleft's subject may open with.
 const OPENERS: &[&str] =
     &["the", "my", "our", "your", "his", "her", "their", "this", "that", "these", "those"];
+/// Nouns for people, after which the cleft says "who" ("It was my brother who fixed the bike.").
+const PEOPLE: &[&str] = &[
+    "man",
+    "men",
+    "woman",
+    "women",
+    "boy",
+    "boys",
+    "girl",
+    "girls",
+    "child",
+    "children",
+    "kid",
+    "kids",
+    "baby",
+    "teacher",
+    "teachers",
+    "doctor",
+    "nurse",
+    "brother",
+    "sister",
+    "mother",
+    "father",
+    "mum",
+    "dad",
+    "parents",
+    "friend",
+    "friends",
+    "neighbour",
+    "neighbours",
+    "neighbor",
+    "neighbors",
+    "manager",
+    "boss",
+    "team",
+    "students",
+    "student",
+    "pupils",
+    "grandmother",
+    "grandfather",
+    "aunt",
+    "uncle",
+    "cousin",
+    "son",
+    "daughter",
+    "wife",
+    "husband",
+    "staff",
+    "waiter",
+    "driver",
+    "police",
+    "family",
+    "guests",
+    "visitors",
+    "people",
+    "mechanic",
+    "dentist",
+    "chef",
+    "cook",
+    "engineer",
+    "engineers",
+    "workers",
+    "owner",
+    "guide",
+];
 const MODALS: &[&str] = &["will", "would", "can", "could", "should", "must", "may", "might"];
 
 /// Whether the word is a finite verb that can follow a subject, and whether it is past.
@@ -61,6 +126,23 @@ pub fn cleft(p: &Plain) -> Option<Vec<Token>> {
         verb += 1;
     }
     let past = finite(&p.lower(verb))?;
+    // A cleft of "be" and a quality ("It is our neighbours who are friendly.") or of a linking verb
+    // ("It is the garden that looks lovely.") singles out a subject the sentence never contrasted:
+    // only "be" and a place or state phrase ("is out of paper", "is on the fifth floor") or an
+    // action verb is clefted.
+    const PLACE: &[&str] =
+        &["in", "on", "at", "out", "under", "behind", "near", "next", "by", "inside", "outside"];
+    const LINKING: &[&str] = &[
+        "looks", "looked", "seems", "seemed", "feels", "felt", "sounds", "sounded", "smells", "smelled",
+        "tastes", "tasted", "gets", "got", "became", "becomes",
+    ];
+    let verb_word = p.lower(verb);
+    if FINITE_BE.contains(&verb_word.as_str()) && !PLACE.contains(&p.lower(verb + 1).as_str()) {
+        return None;
+    }
+    if LINKING.contains(&verb_word.as_str()) {
+        return None;
+    }
     // Something must follow the verb, and a subject's phrase must end in a noun.
     if verb + 1 >= p.items.len() || (verb > head && !is_noun(&p.lower(verb - 1))) {
         return None;
@@ -68,7 +150,8 @@ pub fn cleft(p: &Plain) -> Option<Vec<Token>> {
     let mut out = vec![shape::word("It"), shape::word(if past { "was" } else { "is" })];
     out.push(leaving_start(&p.items[0])?);
     out.extend_from_slice(&p.items[1..verb]);
-    out.push(shape::word("that"));
+    let person = PEOPLE.contains(&p.lower(head - 1).as_str());
+    out.push(shape::word(if person { "who" } else { "that" }));
     out.extend_from_slice(&p.items[verb..]);
     Some(shape::build(&out, &p.terminal))
 }
@@ -86,11 +169,18 @@ mod tests {
         );
         assert_eq!(
             run(cleft, "My brother fixed the bike.").as_deref(),
-            Some("It was my brother that fixed the bike.")
+            Some("It was my brother who fixed the bike.")
         );
         assert_eq!(
             run(cleft, "The shop opens at nine.").as_deref(),
             Some("It is the shop that opens at nine.")
+        );
+        // "be" and a quality, a linking verb: no cleft.
+        assert_eq!(run(cleft, "Our neighbours are very friendly."), None);
+        assert_eq!(run(cleft, "The garden looks lovely in the spring."), None);
+        assert_eq!(
+            run(cleft, "Our office is on the fifth floor.").as_deref(),
+            Some("It is our office that is on the fifth floor.")
         );
         // A pronoun, a question, a second clause, a comma: no cleft.
         assert_eq!(run(cleft, "She fixed the bike."), None);
