@@ -74,6 +74,7 @@ const PEOPLE: &[&str] = &[
     "guests",
     "visitors",
     "people",
+    "infant",
     "mechanic",
     "dentist",
     "chef",
