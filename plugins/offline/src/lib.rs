@@ -36,6 +36,11 @@
 //!   "have got" ("She has got a good sense of humour."), and where a thing is becomes where it
 //!   can be found ("Our office can be found on the fifth floor.").
 //!
+//! **Meaning kept, by rule** (issue 44). A time or place phrase after a second coordinated clause
+//! stays in it; a comparative or superlative synonym only where English grades it by "-er"/"-est";
+//! a noun's "is" contracted only where the "'s" cannot read as a possessive; no passive with a
+//! pronoun agent; idioms (`rules::phrases`, a list with its sources) kept whole.
+//!
 //! **Never harm.** Capitalised words inside a sentence, known names ("Parlance") and a bare
 //! singular noun that opens a sentence (likely a name) are never replaced; numbers, URLs, e-mail
 //! addresses, code, text in other scripts, quoted text ("…", '…', `…`) are frozen; word-order
@@ -65,7 +70,8 @@
 //! 6. `structure` (the word-order rules and the last resorts, in order) and `paraphrase` (every
 //!    pass over a text, in order);
 //! 7. `candidates`: several distinct rewrites of a text (the optional `candidates` export of
-//!    0.1.3), `paraphrase` run again with the other word-order rewrites and fewer synonyms, the
+//!    0.1.3), `paraphrase` run again under other plans (the other word-order rewrites, none, one
+//!    content word at a time, all synonyms but one, a cleft that only a candidate gets), the
 //!    default paraphrase first, deterministic for a text and a count.
 
 pub mod candidates;
