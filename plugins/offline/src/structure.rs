@@ -45,7 +45,9 @@ pub fn extra(tokens: &[Token]) -> Vec<Vec<Token>> {
 }
 
 /// The rewrite for a sentence that nothing else changed: close in meaning, but a change of
-/// tense or a heavier form ("has got", "can be found"), so never preferred.
+/// tense or a heavier form ("has got", "can be found"), or, last, a cleft that shifts the focus
+/// onto the subject ("It is the printer on the second floor that is out of paper."), so never
+/// preferred.
 pub fn last_resort(tokens: &[Token]) -> Option<Vec<Token>> {
     let p = plain(tokens)?;
     [
@@ -54,6 +56,7 @@ pub fn last_resort(tokens: &[Token]) -> Option<Vec<Token>> {
         tense::having_done,
         phrasal::have_got,
         voice::can_be_found,
+        cleft::cleft,
     ]
     .iter()
     .find_map(|rewrite| rewrite(&p))
@@ -73,5 +76,14 @@ mod tests {
         assert_eq!(all[0], "Every morning, the boy wrote the letter.", "{all:?}");
         assert!(all.len() >= 2, "{all:?}");
         assert!(candidates(&tokenize("Hello.")).is_empty());
+    }
+
+    #[test]
+    fn a_cleft_is_the_last_of_the_last_resorts() {
+        let cleft =
+            last_resort(&tokenize("The printer on the second floor is out of paper.")).map(|t| join(&t));
+        assert_eq!(cleft.as_deref(), Some("It is the printer on the second floor that is out of paper."));
+        // A quality after "be" is not clefted, so nothing is left to do.
+        assert!(last_resort(&tokenize("Our neighbours are nice.")).is_none());
     }
 }
