@@ -15,7 +15,8 @@ type Step = (Option<usize>, f64, Synonyms);
 /// The plans in the order their rewrites are offered: the default first; then the ones that differ
 /// most from it while each changes little (the synonyms without the move, the next move, the move
 /// alone, one synonym at a time with and without the move), then the rest. Twenty at most, as
-/// before, so a text with few rewrites costs what it did.
+/// before, and `KEEPING`'s four after them, so a text with few rewrites costs little more than it
+/// did.
 const EXTRA: usize = usize::MAX;
 
 const STEPS: &[Step] = &[
@@ -41,13 +42,23 @@ const STEPS: &[Step] = &[
     (Some(EXTRA), 0.0, Synonyms::Rate),
 ];
 
+/// The plans tried again with the contractions left as the text has them, when the text has a
+/// contraction to make or expand: the same rewrites, told with the other style.
+const KEEPING: &[Step] = &[
+    (Some(0), 1.0, Synonyms::Rate),
+    (None, 1.0, Synonyms::Rate),
+    (Some(0), 0.0, Synonyms::Rate),
+    (None, 1.0, Synonyms::Only(0)),
+];
+
 /// Up to `count` distinct rewrites of `text`, none equal to it (whitespace aside), in a fixed order:
 /// a pure function of the text, the options and the count, and a prefix of the list for a larger
 /// count.
 pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     let same = |a: &str, b: &str| a.split_whitespace().eq(b.split_whitespace());
-    for &(step, share, synonyms) in STEPS {
+    let steps = STEPS.iter().map(|&s| (s, false)).chain(KEEPING.iter().map(|&s| (s, true)));
+    for ((step, share, synonyms), keep_contractions) in steps {
         if found.len() >= count {
             break;
         }
@@ -56,7 +67,7 @@ pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
             substitution_rate: options.substitution_rate * share,
             variant: options.variant + if extra { 0 } else { step.unwrap_or(0) },
         };
-        let plan = Plan { synonyms, reorder: step.is_some(), extra };
+        let plan = Plan { synonyms, reorder: step.is_some(), extra, keep_contractions };
         let rewrite = paraphrase_with(text, &tried, &plan);
         if !same(&rewrite, text) && !found.iter().any(|f| same(f, &rewrite)) {
             found.push(rewrite);

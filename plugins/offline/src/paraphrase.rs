@@ -75,11 +75,14 @@ pub struct Plan {
     /// Whether the word-order rewrite is taken from the candidates-only ones (`structure::extra`,
     /// the clefts) instead.
     pub extra: bool,
+    /// Whether contractions are left as the text has them (neither expanded nor made): a
+    /// candidate that differs from another only there still reads as the same sentence.
+    pub keep_contractions: bool,
 }
 
 impl Default for Plan {
     fn default() -> Self {
-        Plan { synonyms: Synonyms::Rate, reorder: true, extra: false }
+        Plan { synonyms: Synonyms::Rate, reorder: true, extra: false, keep_contractions: false }
     }
 }
 
@@ -96,7 +99,7 @@ pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
     // them) but made after them ("are going to" -> "will" -> "'ll").
     for tokens in sentences(&mut pieces) {
         let mut t = std::mem::take(tokens);
-        if expand {
+        if expand && !plan.keep_contractions {
             t = contraction::expand_contractions(t);
         }
         // Idioms are frozen first, so that no later pass touches a word of theirs.
@@ -104,7 +107,7 @@ pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
         t = phrases::phrases(t);
         phrases::protect_fixed_phrases(&mut t);
         t = phrasal::rewrite(t);
-        if !expand {
+        if !expand && !plan.keep_contractions {
             t = contraction::contract(t, apostrophe);
         }
         *tokens = t;
