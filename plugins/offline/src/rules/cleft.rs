@@ -5,6 +5,8 @@
 //! comma, no other clause word, a finite verb after the subject, and a subject that is not a
 //! pronoun (there is nothing to single out in "it" or "she").
 
+use crate::lexicon::Pos;
+use crate::morph;
 use crate::shape::{self, Plain, leaving_start};
 use crate::syntax::{has_clause_word, noun_subject_end};
 use crate::tokens::Token;
@@ -138,7 +140,13 @@ pub fn cleft(p: &Plain) -> Option<Vec<Token>> {
         "tastes", "tasted", "gets", "got", "became", "becomes",
     ];
     let verb_word = p.lower(verb);
-    if FINITE_BE.contains(&verb_word.as_str()) && !PLACE.contains(&p.lower(verb + 1).as_str()) {
+    // "be" and a verb in "-ing" is an action in progress, clefted like any action ("It is the
+    // radio that was playing an old song."); "getting" and "going" are changes of state.
+    let after = p.lower(verb + 1);
+    let progressive = after.ends_with("ing")
+        && !["getting", "going", "being"].contains(&after.as_str())
+        && morph::evidence(&morph::analyse(&after), |a| a.pos == Pos::Verb).more_than(1, 2);
+    if FINITE_BE.contains(&verb_word.as_str()) && !PLACE.contains(&after.as_str()) && !progressive {
         return None;
     }
     if LINKING.contains(&verb_word.as_str()) {
@@ -183,6 +191,11 @@ mod tests {
             run(cleft, "Our office is on the fifth floor.").as_deref(),
             Some("It is our office that is on the fifth floor.")
         );
+        assert_eq!(
+            run(cleft, "The radio was playing an old song.").as_deref(),
+            Some("It was the radio that was playing an old song.")
+        );
+        assert_eq!(run(cleft, "The clouds are getting darker."), None);
         // A pronoun, a question, a second clause, a comma: no cleft.
         assert_eq!(run(cleft, "She fixed the bike."), None);
         assert_eq!(run(cleft, "Did the shop open?"), None);
