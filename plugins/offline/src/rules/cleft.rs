@@ -140,7 +140,7 @@ pub fn cleft(p: &Plain) -> Option<Vec<Token>> {
         "tastes", "tasted", "gets", "got", "became", "becomes",
     ];
     let verb_word = p.lower(verb);
-    // "be" and a verb in "-ing" is an action in progress, clefted like any action ("It is the
+    // "be" and a verb in "-ing" is an action in progress, clefted like any action ("It was the
     // radio that was playing an old song."); "getting" and "going" are changes of state.
     let after = p.lower(verb + 1);
     let progressive = after.ends_with("ing")
