@@ -34,7 +34,8 @@
 //!   of two past actions is told as done before the second ("The glass fell off the shelf and
 //!   broke." -> "Having fallen off the shelf, the glass broke."), "have" of possession becomes
 //!   "have got" ("She has got a good sense of humour."), and where a thing is becomes where it
-//!   can be found ("Our office can be found on the fifth floor.").
+//!   can be found ("Our office can be found on the fifth floor."); last, the subject is clefted
+//!   ("It is the museum that offers free guided tours.", `rules::cleft`).
 //!
 //! **Meaning kept, by rule** (issue 44). A time or place phrase after a second coordinated clause
 //! stays in it; a comparative or superlative synonym only where English grades it by "-er"/"-est";
@@ -71,7 +72,7 @@
 //!    pass over a text, in order);
 //! 7. `candidates`: several distinct rewrites of a text (the optional `candidates` export of
 //!    0.1.3), `paraphrase` run again under other plans (the other word-order rewrites, none, one
-//!    content word at a time, all synonyms but one, a cleft that only a candidate gets), the
+//!    content word at a time, all synonyms but one, a cleft, contractions left as written), the
 //!    default paraphrase first, deterministic for a text and a count.
 
 pub mod candidates;
