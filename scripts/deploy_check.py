@@ -195,7 +195,8 @@ def check_compose(schema_path, variables, drain, paths):
 
 
 def main():
-    binary, schema = sys.argv[1], sys.argv[2]
+    # The binary runs from a temporary folder: a relative path would be looked for there.
+    binary, schema = os.path.abspath(sys.argv[1]), sys.argv[2]
     variables, drain, paths = settings_variables(), drain_seconds(), api_paths()
     check_kubernetes(binary, variables, drain, paths)
     check_compose(schema, variables, drain, paths)
