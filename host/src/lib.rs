@@ -95,6 +95,7 @@ pub mod fallback;
 pub mod fuzzing;
 pub mod http;
 pub mod metrics;
+pub mod oci;
 pub mod openai;
 pub mod paraphrase;
 pub mod plugins;

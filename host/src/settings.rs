@@ -11,6 +11,7 @@ use crate::embeddings::{BackendChoice, EmbeddingsConfig};
 use crate::evaluate::EvaluateConfig;
 use crate::fallback::FallbackConfig;
 use crate::http::{AuthConfig, ServerConfig};
+use crate::oci::RegistryConfig;
 use crate::openai::OpenAiConfig;
 use crate::paraphrase::ParaphraseConfig;
 use crate::paraphrase::jobs::JobsConfig;
@@ -70,6 +71,7 @@ const SECTIONS: &[(&str, Rows)] = &[
     (EmbeddingsConfig::NAME, config::rows::<EmbeddingsConfig>),
     (TlsConfig::NAME, config::rows::<TlsConfig>),
     (RuntimeConfig::NAME, config::rows::<RuntimeConfig>),
+    (RegistryConfig::NAME, config::rows::<RegistryConfig>),
 ];
 
 impl Config {
@@ -118,7 +120,9 @@ impl Config {
         let fallback = sources.section::<FallbackConfig>();
         let embeddings = sources.section::<EmbeddingsConfig>().resolve(env);
         let tls = sources.section::<TlsConfig>();
-        let runtime = sources.section::<RuntimeConfig>();
+        let mut runtime = sources.section::<RuntimeConfig>();
+        runtime.registry =
+            std::sync::Arc::new(sources.section::<RegistryConfig>().resolve(file.as_deref(), env));
         let file_plugins = match sources.file() {
             Some((root, reader)) => crate::plugins::tables::read(root, reader, env),
             None => Vec::new(),

@@ -213,6 +213,28 @@ pub enum PluginsCommand {
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
     },
+    /// Pin each plugin pulled from a registry (`oci://…`) to the digest its tag names now, pull it into
+    /// the cache, and write the lock file (`[registry] lock_file`, default parlance.lock beside the
+    /// configuration).
+    Lock {
+        /// Configuration file (default: $PARLANCE_CONFIG, else ./parlance.toml if present).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
+    /// Publish a component to an OCI registry as a Wasm artifact (the layout `wkg` uses), after
+    /// checking that it fits a plugin world.
+    #[command(
+        after_help = "Example:\n  parlance plugins push my-metric.wasm oci://ghcr.io/acme/my-metric:0.1.0"
+    )]
+    Push {
+        /// The component to publish.
+        file: PathBuf,
+        /// Where: oci://REGISTRY/REPOSITORY:TAG.
+        reference: String,
+        /// Configuration file (default: $PARLANCE_CONFIG, else ./parlance.toml if present).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
     /// Write a new plugin project: source, the WIT contract, build.sh and test.sh.
     #[command(
         after_help = "Example:\n  parlance plugins new my-metric --kind metric --lang python && my-metric/build.sh && my-metric/test.sh"
@@ -250,7 +272,9 @@ impl Cli {
             Some(Command::Plugins {
                 action:
                     PluginsCommand::List { config: Some(file), .. }
-                    | PluginsCommand::Check { config: Some(file), .. },
+                    | PluginsCommand::Check { config: Some(file), .. }
+                    | PluginsCommand::Lock { config: Some(file) }
+                    | PluginsCommand::Push { config: Some(file), .. },
             })
             | Some(Command::Keys { config: Some(file), .. })
             | Some(Command::Reload { config: Some(file) })
@@ -365,6 +389,8 @@ pub async fn run(cli: Cli, config: Config) -> CliResult {
         return match action {
             PluginsCommand::List { json, .. } => plugins::list(config, json).await,
             PluginsCommand::Check { file, json, .. } => plugins::check(&config.runtime, &file, json),
+            PluginsCommand::Lock { .. } => plugins::lock(&config).await,
+            PluginsCommand::Push { file, reference, .. } => plugins::push(&config, &file, &reference).await,
             PluginsCommand::New { name, kind, lang, dir, sdk } => {
                 let dir = dir.unwrap_or_else(|| PathBuf::from(&name));
                 let project = kit::NewProject {

@@ -1,8 +1,10 @@
-//! `parlance plugins list` and `parlance plugins check`: what is configured, and whether a component
-//! fits the contract.
+//! `parlance plugins list`, `check`, `lock` and `push`: what is configured, whether a component fits
+//! the contract, and components pinned from and published to OCI registries.
 
 use crate::Config;
+use crate::oci::{Description, Reference, Registry};
 use crate::plugins::api::PluginKind;
+use crate::plugins::spec::ComponentSource;
 use crate::plugins::{Runtime, RuntimeConfig, check};
 use std::io::Write;
 
@@ -87,4 +89,65 @@ pub fn check(settings: &RuntimeConfig, file: &std::path::Path, json: bool) -> an
         writeln!(out, "worlds of the contract: {}", kinds.join(", "))?;
     }
     if report.ok() { Ok(()) } else { anyhow::bail!("{} does not fit a plugin world", file.display()) }
+}
+
+/// `parlance plugins lock`: every `oci://` plugin pinned and pulled, and the lock written.
+pub async fn lock(config: &Config) -> anyhow::Result<()> {
+    let references: Vec<Reference> = config
+        .plugins
+        .iter()
+        .filter_map(|p| match &p.component {
+            ComponentSource::Oci(reference) => Some(reference.clone()),
+            _ => None,
+        })
+        .collect();
+    let registry = Registry::new(config.runtime.registry.clone(), config.tls.client()?);
+    let lock = registry.lock(&references).await?;
+    let mut out = std::io::stdout().lock();
+    for entry in &lock.plugins {
+        writeln!(
+            out,
+            "locked {} at {} (component {}, {} bytes)",
+            entry.reference, entry.digest, entry.component, entry.size
+        )?;
+    }
+    if lock.plugins.is_empty() {
+        writeln!(out, "no plugin comes from a registry")?;
+    }
+    writeln!(out, "wrote {}", config.runtime.registry.lock_file().display())?;
+    Ok(())
+}
+
+/// `parlance plugins push FILE oci://…`: the component checked against the contract, then published.
+pub async fn push(config: &Config, file: &std::path::Path, reference: &str) -> anyhow::Result<()> {
+    let reference = Reference::parse(reference).map_err(|e| anyhow::anyhow!(e))?;
+    let bytes = std::fs::read(file).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
+    let report = check::check(&Runtime::new(&config.runtime, 1 << 30)?, &bytes);
+    if !report.ok() {
+        let why = if report.problems.is_empty() {
+            "it fits no world of the contract".into()
+        } else {
+            report.problems.join("; ")
+        };
+        anyhow::bail!(
+            "{} is not pushed: it does not fit a plugin world ({why}); `parlance plugins check` says more",
+            file.display()
+        );
+    }
+    let description = Description {
+        worlds: report.fits.clone(),
+        exports: report.exports.clone(),
+        imports: report.imports.clone(),
+        title: file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+    };
+    let registry = Registry::new(config.runtime.registry.clone(), config.tls.client()?);
+    let digest = registry.push(&reference, &bytes, &description).await?;
+    writeln!(
+        std::io::stdout().lock(),
+        "pushed {} ({}) to {}",
+        file.display(),
+        report.fits.join(", "),
+        reference.pinned(&digest)
+    )?;
+    Ok(())
 }

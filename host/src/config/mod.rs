@@ -169,3 +169,16 @@ pub fn read_table<C: Section>(table: &Table<'_, '_>, reader: &mut Reader<'_>, ho
     }
     c
 }
+
+/// Where Parlance keeps what it can fetch or compute again: `$XDG_CACHE_HOME/parlance`, else
+/// `~/.cache/parlance`, else the temporary folder's `parlance`.
+pub fn cache_home() -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".cache"))
+        })
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("parlance")
+}

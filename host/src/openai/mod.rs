@@ -113,6 +113,7 @@ impl OpenAiService {
             ComponentSource::File(path) => {
                 path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned())
             }
+            ComponentSource::Oci(reference) => reference.to_string(),
         };
         Model {
             id: plugin.id().to_owned(),

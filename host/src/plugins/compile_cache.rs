@@ -105,12 +105,5 @@ fn tempfile_in(dir: &Path) -> std::io::Result<PathBuf> {
 /// The default cache directory: `$XDG_CACHE_HOME/parlance/components`, else
 /// `~/.cache/parlance/components`, else a directory under the system temp dir.
 pub fn default_dir() -> PathBuf {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".cache"))
-        })
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("parlance").join("components")
+    crate::config::cache_home().join("components")
 }

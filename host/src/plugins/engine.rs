@@ -42,6 +42,8 @@ pub struct Runtime {
     /// The pool's slots and how they are shared, and the memory budget: a call waits here for a free
     /// slot instead of failing to instantiate when more calls are in flight than the pool holds.
     pub(super) capacity: Capacity,
+    /// Where `oci://` components are pulled from and cached.
+    pub(super) registry: std::sync::Arc<crate::oci::RegistryConfig>,
 }
 
 impl Runtime {
@@ -79,7 +81,7 @@ impl Runtime {
         bindings::add_to_linker(&mut linker).map_err(|e| LoadError::Engine(e.to_string()))?;
         let cache = CompileCache::new(&engine, settings.cache_dir.clone());
         let capacity = Capacity::new(settings);
-        Ok(Runtime { engine, linker, cache, capacity })
+        Ok(Runtime { engine, linker, cache, capacity, registry: settings.registry.clone() })
     }
 
     pub fn engine(&self) -> &Engine {

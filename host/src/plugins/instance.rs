@@ -42,7 +42,7 @@ pub(super) fn call_span(
 fn provider_name(plugin: &Sandboxed) -> &str {
     match &plugin.spec().component {
         super::spec::ComponentSource::Builtin(name) => name,
-        super::spec::ComponentSource::File(_) => plugin.id(),
+        super::spec::ComponentSource::File(_) | super::spec::ComponentSource::Oci(_) => plugin.id(),
     }
 }
 

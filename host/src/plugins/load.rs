@@ -44,7 +44,7 @@ pub(super) async fn load(
 ) -> Result<Plugin, LoadError> {
     let started = Instant::now();
     let plugin_id = spec.id.clone();
-    let (bytes, digest) = read(&spec).await?;
+    let (bytes, digest) = read(runtime, &spec, &upstream).await?;
     let (component, digest, compile_source) = compile(runtime, &spec, bytes, digest).await?;
     let (bound, version) = bind(runtime, &spec, &component)?;
     let ctx = Arc::new(PluginContext {
@@ -75,7 +75,11 @@ pub(super) async fn load(
 
 /// The component's bytes, and its digest when the build knows it: a bundled component's is, so with
 /// a warm compile cache its embedded bytes are never read.
-async fn read(spec: &PluginSpec) -> Result<(Cow<'static, [u8]>, Option<&'static str>), LoadError> {
+async fn read(
+    runtime: &Runtime,
+    spec: &PluginSpec,
+    upstream: &Upstream,
+) -> Result<(Cow<'static, [u8]>, Option<&'static str>), LoadError> {
     let plugin_id = &spec.id;
     let (bytes, digest) = match &spec.component {
         ComponentSource::Builtin(name) => {
@@ -94,6 +98,22 @@ async fn read(spec: &PluginSpec) -> Result<(Cow<'static, [u8]>, Option<&'static 
                 source,
             })?;
             (Cow::Owned(bytes), None)
+        }
+        ComponentSource::Oci(reference) => {
+            let registry = crate::oci::Registry::new(runtime.registry.clone(), upstream.clone());
+            let pulled = registry.component(reference).await.map_err(|source| LoadError::Pull {
+                plugin: plugin_id.clone(),
+                declared_at: spec.declared_at.clone(),
+                reference: reference.to_string(),
+                source,
+            })?;
+            tracing::debug!(
+                plugin = %plugin_id,
+                manifest = %pulled.manifest_digest,
+                fetched = pulled.fetched,
+                "component of {reference} read"
+            );
+            (Cow::Owned(pulled.bytes), None)
         }
     };
     if let Some(what) = not_a_component(&bytes) {

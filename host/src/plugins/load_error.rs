@@ -9,6 +9,8 @@ use std::path::PathBuf;
 pub enum LoadError {
     #[error("plugin `{plugin}`{}: cannot read the component {}", at(.declared_at), .path.display())]
     Read { plugin: String, declared_at: Option<String>, path: PathBuf, source: std::io::Error },
+    #[error("plugin `{plugin}`{}: cannot pull {reference}", at(.declared_at))]
+    Pull { plugin: String, declared_at: Option<String>, reference: String, source: crate::oci::OciError },
     #[error("plugin `{plugin}`: there is no bundled component `builtin:{name}` (bundled: {known})")]
     UnknownBuiltin { plugin: String, name: String, known: String },
     #[error("plugin `{plugin}`: {component} is not a valid component")]

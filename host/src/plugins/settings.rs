@@ -22,6 +22,8 @@ pub struct RuntimeConfig {
     /// The most streamed replies one client may hold open at once; a quarter of `max_streams` when
     /// unset.
     pub max_streams_per_client: Option<u32>,
+    /// Not a setting of `[runtime]`: the `[registry]` section, where `oci://` components come from.
+    pub registry: std::sync::Arc<crate::oci::RegistryConfig>,
 }
 
 impl Default for RuntimeConfig {
@@ -34,6 +36,7 @@ impl Default for RuntimeConfig {
             memory_budget_mb: 640,
             max_streams: 4096,
             max_streams_per_client: None,
+            registry: Default::default(),
         }
     }
 }

@@ -15,6 +15,8 @@ pub enum ComponentSource {
     Builtin(String),
     /// A `.wasm` component on disk.
     File(PathBuf),
+    /// A component in an OCI registry (`oci://…`), pulled by digest into the registry cache.
+    Oci(crate::oci::Reference),
 }
 
 impl fmt::Display for ComponentSource {
@@ -22,6 +24,7 @@ impl fmt::Display for ComponentSource {
         match self {
             ComponentSource::Builtin(name) => write!(f, "builtin:{name}"),
             ComponentSource::File(path) => write!(f, "{}", path.display()),
+            ComponentSource::Oci(reference) => write!(f, "{reference}"),
         }
     }
 }

@@ -60,7 +60,7 @@ impl Section for PluginTable {
                 "component",
                 Kind::Text,
                 |c| c.component,
-                "`builtin:NAME` or a path to a .wasm component"
+                "`builtin:NAME`, a path to a .wasm component, or `oci://REGISTRY/REPOSITORY[:TAG][@sha256:DIGEST]`"
             ),
             setting!("enabled", Kind::Bool, |c| c.enabled, "`false` removes a bundled plugin"),
             setting!(
@@ -248,15 +248,18 @@ pub fn read(root: &Table<'_, '_>, r: &mut Reader<'_>, env: &Env) -> Vec<PluginTa
 }
 
 impl PluginTable {
-    fn component(&self, env: &Env) -> Option<ComponentSource> {
+    fn component(&self, env: &Env) -> Option<Result<ComponentSource, String>> {
         let component = self.component.as_deref()?;
-        Some(match component.strip_prefix("builtin:") {
+        if component.starts_with("oci://") {
+            return Some(crate::oci::Reference::parse(component).map(ComponentSource::Oci));
+        }
+        Some(Ok(match component.strip_prefix("builtin:") {
             Some(name) => ComponentSource::Builtin(name.to_owned()),
             None => {
                 let path = expand_home(component, env.home());
                 ComponentSource::File(if path.is_relative() { self.base_dir.join(path) } else { path })
             }
-        })
+        }))
     }
 }
 
@@ -301,7 +304,14 @@ fn resolve(
         }
         return None;
     }
-    let mut spec = match (existing, p.component(env)) {
+    let component = match p.component(env).transpose() {
+        Ok(component) => component,
+        Err(e) => {
+            problems.push(format!("{}: plugin {id:?}: component: {e}", p.location));
+            return None;
+        }
+    };
+    let mut spec = match (existing, component) {
         (Some(i), None) => specs.remove(i),
         (existing, Some(component)) => {
             let kind = p.kind.or_else(|| existing.map(|i| specs[i].kind));
@@ -319,7 +329,7 @@ fn resolve(
         }
         (None, None) => {
             problems.push(format!(
-                "{}: plugin {id:?} needs a `component` (builtin:NAME or a path to a .wasm file)",
+                "{}: plugin {id:?} needs a `component` (builtin:NAME, a path to a .wasm file, or oci://REGISTRY/REPOSITORY:TAG)",
                 p.location
             ));
             return None;
