@@ -28,9 +28,15 @@ fn from_auth_file(file: &Path, registry: &str) -> Result<Option<Credentials>, St
     let json: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", file.display()))?;
     let Some(auths) = json.get("auths").and_then(|a| a.as_object()) else { return Ok(None) };
+    // `docker login` files Docker Hub under `https://index.docker.io/v1/`.
+    let hub = ["docker.io", "index.docker.io", "registry-1.docker.io"];
+    let same = |host: &str| {
+        host.eq_ignore_ascii_case(registry)
+            || (hub.contains(&registry) && hub.iter().any(|h| h.eq_ignore_ascii_case(host)))
+    };
     let entry = auths.iter().find(|(key, _)| {
         let key = key.trim_start_matches("https://").trim_start_matches("http://");
-        key.split('/').next().is_some_and(|host| host.eq_ignore_ascii_case(registry))
+        key.split('/').next().is_some_and(same)
     });
     let Some((key, entry)) = entry else { return Ok(None) };
     let Some(encoded) = entry.get("auth").and_then(|a| a.as_str()) else {
@@ -141,6 +147,12 @@ mod tests {
         assert_eq!((c.username.as_str(), c.password.as_str()), ("alice", "s3cret:with:colons"));
         assert!(!format!("{c:?} {config:?}").contains("s3cret"));
         assert!(credentials_for(&config, "127.0.0.1:5001").unwrap().is_none());
+        std::fs::write(
+            &file,
+            format!(r#"{{"auths":{{"https://index.docker.io/v1/":{{"auth":"{auth}"}}}}}}"#),
+        )
+        .unwrap();
+        assert_eq!(credentials_for(&config, "docker.io").unwrap().unwrap().username, "alice");
         std::fs::write(&file, r#"{"auths":{"127.0.0.1:5000":{"auth":"%%%"}}}"#).unwrap();
         let e = credentials_for(&config, "127.0.0.1:5000").unwrap_err();
         assert!(e.contains("not base64"), "{e}");

@@ -220,7 +220,11 @@ impl Client {
     /// `scheme://registry` for `reference`: HTTPS, or plain HTTP when HTTPS fails at the TLS level and
     /// the registry may be reached without it; remembered for the next request.
     async fn base(&self, reference: &Reference) -> Result<String, OciError> {
-        let registry = &reference.registry;
+        // Docker Hub is named `docker.io`, and served by another host, as every client knows.
+        let registry = match reference.registry.as_str() {
+            "docker.io" | "index.docker.io" => "registry-1.docker.io",
+            registry => registry,
+        };
         if let Some(scheme) = self.schemes.lock().unwrap_or_else(|e| e.into_inner()).get(registry) {
             return Ok(format!("{scheme}://{registry}"));
         }
@@ -241,7 +245,7 @@ impl Client {
                 }
                 Err(e) => return Err(e),
             };
-        self.schemes.lock().unwrap_or_else(|e| e.into_inner()).insert(registry.clone(), scheme);
+        self.schemes.lock().unwrap_or_else(|e| e.into_inner()).insert(registry.to_owned(), scheme);
         Ok(format!("{scheme}://{registry}"))
     }
 
