@@ -41,7 +41,7 @@ pub fn check(runtime: &Runtime, bytes: &[u8]) -> CheckReport {
         report.problems.push(what);
         return report;
     }
-    let component = match runtime.compile(bytes, None, || {}) {
+    let component = match runtime.compile(|| std::borrow::Cow::Borrowed(bytes), None, || {}) {
         Ok((component, _, _)) => component,
         Err(e) => {
             report.problems.push(format!("not a valid WebAssembly component: {e:#}"));

@@ -3,6 +3,7 @@
 //! settings) loads machine code instead of compiling it again.
 
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use wasmtime::Engine;
@@ -38,16 +39,16 @@ impl CompileCache {
 
     /// The component from the cache, or compiled (and stored); `on_compile` is called just before a
     /// compilation, so that the caller can say that one is under way.
-    pub fn load(
+    pub fn load<'a>(
         &self,
         engine: &Engine,
-        bytes: &[u8],
+        bytes: impl FnOnce() -> Cow<'a, [u8]>,
         digest: &str,
         on_compile: impl FnOnce(),
     ) -> wasmtime::Result<(Component, CompileSource)> {
         let Some(dir) = &self.dir else {
             on_compile();
-            return Ok((Component::new(engine, bytes)?, CompileSource::Compiled));
+            return Ok((Component::new(engine, bytes())?, CompileSource::Compiled));
         };
         let path = dir.join(format!("{digest}-{}.cwasm", self.engine_key));
         if path.exists() {
@@ -60,7 +61,7 @@ impl CompileCache {
             }
         }
         on_compile();
-        let component = Component::new(engine, bytes)?;
+        let component = Component::new(engine, bytes())?;
         if let Err(e) = store(dir, &path, &component) {
             tracing::warn!(dir = %dir.display(), error = %e, "cannot write the compile cache; the next start compiles again");
             return Ok((component, CompileSource::Compiled));

@@ -93,16 +93,27 @@ impl Runtime {
     }
 
     /// Compiles (or loads from the cache) a component. `digest` is the bytes' SHA-256 when it is
-    /// already known (a bundled component), which spares reading them on a cache hit. `on_compile` is
-    /// called just before an actual compilation.
-    pub fn compile(
+    /// already known (a bundled component), which spares reading them, and inflating them, on a cache
+    /// hit: `bytes` is then called only to compile. `on_compile` is called just before an actual
+    /// compilation.
+    pub fn compile<'a>(
         &self,
-        bytes: &[u8],
+        bytes: impl FnOnce() -> std::borrow::Cow<'a, [u8]>,
         digest: Option<&str>,
         on_compile: impl FnOnce(),
     ) -> wasmtime::Result<(Component, String, CompileSource)> {
-        let digest = digest.map_or_else(|| compile_cache::digest(bytes), str::to_owned);
-        let (component, source) = self.cache.load(&self.engine, bytes, &digest, on_compile)?;
+        let (component, digest, source) = match digest {
+            Some(digest) => {
+                let (component, source) = self.cache.load(&self.engine, bytes, digest, on_compile)?;
+                (component, digest.to_owned(), source)
+            }
+            None => {
+                let bytes = bytes();
+                let digest = compile_cache::digest(&bytes);
+                let (component, source) = self.cache.load(&self.engine, || bytes, &digest, on_compile)?;
+                (component, digest, source)
+            }
+        };
         Ok((component, digest, source))
     }
 }

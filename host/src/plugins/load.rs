@@ -3,7 +3,7 @@
 
 use super::api::PluginInfo;
 use super::bindings::{self, Bound, WitVersion};
-use super::bundled::{get as bundled_component, names as bundled_names};
+use super::bundled::{Bundled, get as bundled_component, names as bundled_names};
 use super::check::not_a_component;
 use super::compile_cache::CompileSource;
 use super::engine::Runtime;
@@ -44,8 +44,8 @@ pub(super) async fn load(
 ) -> Result<Plugin, LoadError> {
     let started = Instant::now();
     let plugin_id = spec.id.clone();
-    let (bytes, digest) = read(runtime, &spec, &upstream).await?;
-    let (component, digest, compile_source) = compile(runtime, &spec, bytes, digest).await?;
+    let source = read(runtime, &spec, &upstream).await?;
+    let (component, digest, compile_source) = compile(runtime, &spec, source).await?;
     let (bound, version) = bind(runtime, &spec, &component)?;
     let ctx = Arc::new(PluginContext {
         id: spec.id.as_str().into(),
@@ -73,32 +73,54 @@ pub(super) async fn load(
     Ok(plugin)
 }
 
-/// The component's bytes, and its digest when the build knows it: a bundled component's is, so with
-/// a warm compile cache its embedded bytes are never read.
-async fn read(
-    runtime: &Runtime,
-    spec: &PluginSpec,
-    upstream: &Upstream,
-) -> Result<(Cow<'static, [u8]>, Option<&'static str>), LoadError> {
+/// A component as the loader has it: bundled, whose digest the build computed, so that with a warm
+/// compile cache its embedded bytes are never read (nor inflated); or read from a file or a registry.
+enum Source {
+    Bundled(Bundled),
+    Read(Vec<u8>),
+}
+
+impl Source {
+    fn size(&self) -> usize {
+        match self {
+            Source::Bundled(bundled) => bundled.size,
+            Source::Read(bytes) => bytes.len(),
+        }
+    }
+
+    fn digest(&self) -> Option<&'static str> {
+        match self {
+            Source::Bundled(bundled) => Some(bundled.digest),
+            Source::Read(_) => None,
+        }
+    }
+
+    fn bytes(self) -> Cow<'static, [u8]> {
+        match self {
+            Source::Bundled(bundled) => bundled.bytes(),
+            Source::Read(bytes) => Cow::Owned(bytes),
+        }
+    }
+}
+
+/// The component `spec` names; one read from a file or a registry is checked to be a component.
+async fn read(runtime: &Runtime, spec: &PluginSpec, upstream: &Upstream) -> Result<Source, LoadError> {
     let plugin_id = &spec.id;
-    let (bytes, digest) = match &spec.component {
+    let bytes = match &spec.component {
         ComponentSource::Builtin(name) => {
             let bundled = bundled_component(name).ok_or_else(|| LoadError::UnknownBuiltin {
                 plugin: plugin_id.clone(),
                 name: name.clone(),
                 known: bundled_names().join(", "),
             })?;
-            (Cow::Borrowed(bundled.bytes), Some(bundled.digest))
+            return Ok(Source::Bundled(bundled));
         }
-        ComponentSource::File(path) => {
-            let bytes = tokio::fs::read(path).await.map_err(|source| LoadError::Read {
-                plugin: plugin_id.clone(),
-                declared_at: spec.declared_at.clone(),
-                path: path.clone(),
-                source,
-            })?;
-            (Cow::Owned(bytes), None)
-        }
+        ComponentSource::File(path) => tokio::fs::read(path).await.map_err(|source| LoadError::Read {
+            plugin: plugin_id.clone(),
+            declared_at: spec.declared_at.clone(),
+            path: path.clone(),
+            source,
+        })?,
         ComponentSource::Oci(reference) => {
             let registry = crate::oci::Registry::new(runtime.registry.clone(), upstream.clone());
             let pulled = registry.component(reference).await.map_err(|source| LoadError::Pull {
@@ -113,7 +135,7 @@ async fn read(
                 fetched = pulled.fetched,
                 "component of {reference} read"
             );
-            (Cow::Owned(pulled.bytes), None)
+            pulled.bytes
         }
     };
     if let Some(what) = not_a_component(&bytes) {
@@ -122,7 +144,7 @@ async fn read(
             message: format!("{}: {what}", spec.component),
         });
     }
-    Ok((bytes, digest))
+    Ok(Source::Read(bytes))
 }
 
 /// The compiled component, its digest and whether it came from the compile cache; compiled on the
@@ -130,19 +152,19 @@ async fn read(
 async fn compile(
     runtime: &Arc<Runtime>,
     spec: &PluginSpec,
-    bytes: Cow<'static, [u8]>,
-    digest: Option<&'static str>,
+    source: Source,
 ) -> Result<(Component, String, CompileSource), LoadError> {
     let plugin_id = &spec.id;
     let compile_runtime = runtime.clone();
+    let size = source.size();
     let announce = {
-        let (plugin, component, size) = (plugin_id.clone(), spec.component.to_string(), bytes.len());
+        let (plugin, component) = (plugin_id.clone(), spec.component.to_string());
         move || announce_compile(&plugin, &component, size)
     };
-    let size = bytes.len();
+    let digest = source.digest();
     let compiled = tokio::task::spawn_blocking(move || {
         let started = Instant::now();
-        compile_runtime.compile(&bytes, digest, announce).map(|c| (c, started.elapsed()))
+        compile_runtime.compile(move || source.bytes(), digest, announce).map(|c| (c, started.elapsed()))
     })
     .await
     .map_err(|e| LoadError::Engine(format!("the compile task failed: {e}")))?;
