@@ -605,3 +605,26 @@ fn plugins_new_help_lists_the_kinds_and_languages() {
     assert_eq!(wrong.status.code(), Some(2));
     assert!(stderr(&wrong).contains("[possible values: provider, chat-model, metric]"), "{}", stderr(&wrong));
 }
+
+/// `parlance health`, a container's HEALTHCHECK: 0 when the server's `/health` answers 200, on the
+/// port the configuration names or the URL given; 1, saying why, when nothing answers.
+#[tokio::test(flavor = "multi_thread")]
+async fn health_asks_a_running_server_and_fails_when_none_answers() {
+    let server = crate::common::server::Server::start(&[]).await;
+    let port = server.api.port().to_string();
+    let out = common::command(server.home()).env("API_PORT", &port).arg("health").output().unwrap();
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!("http://127.0.0.1:{port}/health answered 200")),
+        "{}",
+        stdout(&out)
+    );
+    let out =
+        common::command(server.home()).args(["health", "--url", &server.url("/health")]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let closed = crate::common::server::free_port().to_string();
+    let out = common::command(server.home()).env("API_PORT", &closed).arg("health").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("connection refused"), "{}", stderr(&out));
+}

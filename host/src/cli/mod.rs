@@ -173,6 +173,18 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
     },
+    /// Ask a running server whether it is healthy (`GET /health` on its API port, on loopback when it
+    /// listens on every address); exits 0 when it answers 200, else 1. A container's HEALTHCHECK, where
+    /// the image has no curl.
+    Health {
+        /// The URL to ask instead (default: http://127.0.0.1:<[server] api_port>/health).
+        #[arg(long, value_name = "URL")]
+        url: Option<String>,
+        /// Configuration file (default: $PARLANCE_CONFIG, else ./parlance.toml if present); it names
+        /// the port.
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
     /// Reload a running server's configuration (file, `.env`, key files) through its admin socket;
     /// exits non-zero, naming the problem, when the server refused it and kept the one in force.
     Reload {
@@ -278,6 +290,7 @@ impl Cli {
             })
             | Some(Command::Keys { config: Some(file), .. })
             | Some(Command::Reload { config: Some(file) })
+            | Some(Command::Health { config: Some(file), .. })
             | Some(Command::ImportOriginal { config: Some(file), .. }) => Some(file),
             _ => self.config.as_deref(),
         }
@@ -291,7 +304,7 @@ impl Cli {
 pub fn main() -> std::process::ExitCode {
     use std::process::ExitCode;
     let cli = Cli::parse();
-    if let Some(outcome) = reload_command(&cli) {
+    if let Some(outcome) = reload_command(&cli).or_else(|| health_command(&cli)) {
         return match outcome {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -345,6 +358,48 @@ pub fn reload_command(cli: &Cli) -> Option<CliResult> {
     let asked = async {
         let generation = crate::reload::request(&socket).await?;
         writeln!(std::io::stdout().lock(), "reloaded: configuration generation {generation}")?;
+        Ok(())
+    };
+    Some(
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(Into::into)
+            .and_then(|rt| rt.block_on(asked)),
+    )
+}
+
+/// `parlance health`, run before the configuration is loaded as other commands load it, as `reload`
+/// is: a server may be healthy on a file that no longer loads, so only its port is read from it (else
+/// the default). `None` for any other command.
+pub fn health_command(cli: &Cli) -> Option<CliResult> {
+    let Some(Command::Health { url, .. }) = &cli.command else { return None };
+    let url = url.clone().unwrap_or_else(|| {
+        let server = Config::load(cli.config_file()).map(|c| c.server).unwrap_or_default();
+        let host = match server.host {
+            std::net::IpAddr::V4(ip) if ip.is_unspecified() => std::net::Ipv4Addr::LOCALHOST.into(),
+            std::net::IpAddr::V6(ip) if ip.is_unspecified() => std::net::Ipv6Addr::LOCALHOST.into(),
+            ip => ip,
+        };
+        format!("http://{}/health", std::net::SocketAddr::new(host, server.api_port))
+    });
+    let asked = async {
+        let client = crate::upstream::Upstream::new(&crate::upstream::TlsConfig::default())?;
+        let request = http::Request::get(&url).body(http_body_util::Full::new(bytes::Bytes::new()))?;
+        let wait = std::time::Duration::from_secs(5);
+        let limits = crate::upstream::Limits {
+            connect: wait,
+            first_byte: wait,
+            between_bytes: wait,
+            max_response_bytes: 1 << 20,
+        };
+        let response = client.send(request, limits).await?;
+        let status = response.status();
+        let body = response.into_body().bytes().await?;
+        if !status.is_success() {
+            anyhow::bail!("{url} answered {status}: {}", String::from_utf8_lossy(&body).trim());
+        }
+        writeln!(std::io::stdout().lock(), "healthy: {url} answered {status}")?;
         Ok(())
     };
     Some(
