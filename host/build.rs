@@ -415,15 +415,21 @@ fn build_components(root: &Path, target_dir: &Path) {
 }
 
 /// The target directory of the outer build: OUT_DIR is `<target>/[<triple>/]<profile>/build/<pkg>/out`.
+/// A build for another triple (`--target x86_64-unknown-linux-musl`, the container image's) shares the
+/// plugins of the machine's build, which do not depend on the host's target: `<target>`, not
+/// `<target>/<triple>`.
 fn outer_target_dir() -> PathBuf {
     let out_dir = PathBuf::from(env("OUT_DIR"));
-    out_dir
+    let dir = out_dir
         .ancestors()
         .find(|p| p.file_name().is_some_and(|n| n == "build"))
         .and_then(|build| build.parent())
         .and_then(|profile| profile.parent())
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| fail("cannot find the target directory from OUT_DIR"))
+        .unwrap_or_else(|| fail("cannot find the target directory from OUT_DIR"));
+    match dir.parent() {
+        Some(parent) if dir.file_name().is_some_and(|n| n == env("TARGET").as_str()) => parent.to_path_buf(),
+        _ => dir.to_path_buf(),
+    }
 }
 
 fn env(name: &str) -> String {
