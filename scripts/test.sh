@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: set-up, shellcheck over the scripts, fresh cross-check
-# data from the reference tools, every test of the workspace, the library example, the deployment files validated, the manual built
+# data from the reference tools, every test of the workspace, the library example, the deployment files validated, the container
+# image built, pushed, pulled back and run from its root file system under chroot, the manual built
 # with its links checked and its guides run as written, schemathesis against a running server, and the
 # documentation pages and the manual rendered in headless Chromium.
 set -euo pipefail
@@ -26,6 +27,9 @@ export PARLANCE_EXTRA_METRIC_REFERENCE="$PWD/target/crosscheck.jsonl"
 cargo test --workspace --no-fail-fast
 cargo run --quiet --example library -p parlance
 scripts/deploy-check.sh
+# One more compile: the static (musl) release binary the image holds (scripts/image-check.sh says what
+# else it checks).
+scripts/image-check.sh
 
 scripts/book.sh
 scripts/run-guides.sh
