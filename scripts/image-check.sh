@@ -8,7 +8,8 @@
 # with the two volumes mounted (scripts/lib/rootfs.sh), with no /proc, /dev or file of the host, it
 # runs a paraphrase on the offline default, then a server: /health, the chat API's status, a
 # paraphrase, the HEALTHCHECK's own command, files written only on the volumes, and a drain on SIGTERM;
-# then a server reading a configuration file from its data volume.
+# then a server reading a configuration file from its data volume, and one serving a plugin it pulled
+# from the registry by digest into its cache volume.
 # Everything it starts and mounts is stopped, undone and removed on exit.
 #
 #   scripts/image-check.sh                  builds the static binary and the image first
@@ -240,5 +241,28 @@ code=$(curl -s -o /dev/null -w '%{http_code}' "$api/paraphrase" -H 'Content-Type
 [ "$code" = 401 ] || fail "with api_keys = \"required\" in its configuration file, the server answered /paraphrase without a key with $code"
 stop_pid "$server_pid" || fail "the server with a configuration file did not exit cleanly: $(tail -n 20 "$tmp/keys.log")"
 say "server in the root with a configuration file on the data volume: API keys required"
+
+# A plugin pulled from a registry: the offline provider pushed by the machine's binary to the registry
+# started above, then named by digest in a configuration on the data volume. The image's binary pulls
+# it into its cache volume and serves it.
+component=${CARGO_TARGET_DIR:-$PWD/target}/wasm/wasm32-wasip2/plugin/parlance_plugin_offline.wasm
+if [ -x "$machine" ] && [ -f "$component" ]; then
+  mkdir "$tmp/pusher"
+  pushed=$(cd "$tmp/pusher" && env -i PATH=/usr/bin:/bin HOME="$tmp/pusher" XDG_CACHE_HOME="$tmp/pusher/cache" \
+    "$(realpath "$machine")" plugins push "$component" "oci://$registry/plugins/mirror:1" 2>"$tmp/push.err") \
+    || fail "parlance plugins push failed: $(tail -n 20 "$tmp/push.err")"
+  pinned=$(grep -o 'oci://[^ ]*@sha256:[0-9a-f]*' <<<"$pushed") || fail "plugins push printed no digest: $pushed"
+  printf '[[plugin]]\nid = "mirror"\nkind = "provider"\ncomponent = "%s"\n' "$pinned" >"$tmp/pulled.toml"
+  serve_in_root pulled "$tmp/pulled.toml"
+  served=$(curl -sf "$api/paraphrase" -H 'Content-Type: application/json' -d "{\"text\": \"$text\", \"provider\": \"mirror\"}" \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["paraphrase"])') || fail "/paraphrase through the pulled plugin failed: $(tail -n 20 "$tmp/pulled.log")"
+  [ "$served" = "$paraphrase" ] || fail "the pulled offline provider paraphrased '$served', the bundled one '$paraphrase'"
+  [ -f "$tmp/cache/oci/blobs/sha256/$(sha256sum <"$component" | cut -d' ' -f1)" ] \
+    || fail "the pulled component is not in the cache volume: $(find "$tmp/cache" -maxdepth 3)"
+  stop_pid "$server_pid" || fail "the server with a pulled plugin did not exit cleanly: $(tail -n 20 "$tmp/pulled.log")"
+  say "server in the root with a plugin pulled from the registry by digest ($pinned): the same paraphrase, the component in the cache volume"
+else
+  fail "no machine binary ($machine) or offline component ($component) to push a plugin with"
+fi
 
 say "passed: $(python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["sizes"]; print("%.1f MB uncompressed, %.1f MB compressed" % (s["uncompressed"] / 1e6, s["compressed"] / 1e6))' "$report")"
