@@ -360,13 +360,7 @@ pub fn reload_command(cli: &Cli) -> Option<CliResult> {
         writeln!(std::io::stdout().lock(), "reloaded: configuration generation {generation}")?;
         Ok(())
     };
-    Some(
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(Into::into)
-            .and_then(|rt| rt.block_on(asked)),
-    )
+    Some(on_one_thread(asked))
 }
 
 /// `parlance health`, run before the configuration is loaded as other commands load it, as `reload`
@@ -386,13 +380,7 @@ pub fn health_command(cli: &Cli) -> Option<CliResult> {
     let asked = async {
         let client = crate::upstream::Upstream::new(&crate::upstream::TlsConfig::default())?;
         let request = http::Request::get(&url).body(http_body_util::Full::new(bytes::Bytes::new()))?;
-        let wait = std::time::Duration::from_secs(5);
-        let limits = crate::upstream::Limits {
-            connect: wait,
-            first_byte: wait,
-            between_bytes: wait,
-            max_response_bytes: 1 << 20,
-        };
+        let limits = crate::upstream::Limits::within(std::time::Duration::from_secs(5), 1 << 20);
         let response = client.send(request, limits).await?;
         let status = response.status();
         let body = response.into_body().bytes().await?;
@@ -402,13 +390,13 @@ pub fn health_command(cli: &Cli) -> Option<CliResult> {
         writeln!(std::io::stdout().lock(), "healthy: {url} answered {status}")?;
         Ok(())
     };
-    Some(
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(Into::into)
-            .and_then(|rt| rt.block_on(asked)),
-    )
+    Some(on_one_thread(asked))
+}
+
+/// Runs a command that only asks a server something on a runtime of one thread: it starts in
+/// microseconds, where the multi-threaded one other commands use spawns a worker per core.
+fn on_one_thread(asked: impl std::future::Future<Output = CliResult>) -> CliResult {
+    tokio::runtime::Builder::new_current_thread().enable_all().build()?.block_on(asked)
 }
 
 /// A failure of a command: printed to stderr with its cause, and the process exits non-zero.

@@ -77,8 +77,7 @@ impl Client {
     }
 
     fn limits(&self, max: u64) -> Limits {
-        let t = self.config.timeout();
-        Limits { connect: t, first_byte: t, between_bytes: t, max_response_bytes: max }
+        Limits::within(self.config.timeout(), max)
     }
 
     /// Sends `method` to `/v2/<repository>/<path>` of `reference`'s registry, authorising when asked.

@@ -80,6 +80,13 @@ pub struct Limits {
     pub max_response_bytes: u64,
 }
 
+impl Limits {
+    /// The same `wait` for connecting, the first byte and each gap, and a body of at most `max` bytes.
+    pub fn within(wait: Duration, max_response_bytes: u64) -> Limits {
+        Limits { connect: wait, first_byte: wait, between_bytes: wait, max_response_bytes }
+    }
+}
+
 /// Where a request goes, as messages and allow-lists name it: `scheme://host:port`, the port explicit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Destination {
