@@ -93,7 +93,7 @@ fn plugins_list_shows_each_plugin() {
     let row = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap_or_else(|| panic!("{id} is not listed"));
     assert_eq!(row("offline")["kind"], "provider");
     assert_eq!(row("offline")["component"], "builtin:offline");
-    assert_eq!(row("offline")["wit_version"], "0.1.3");
+    assert_eq!(row("offline")["wit_version"], "0.1.4");
     assert_eq!(row("openrouter")["allowed_hosts"][0], "https://openrouter.ai:443");
     assert_eq!(row("openrouter")["missing_secrets"][0], "api_key");
     assert_eq!(row("offline")["rate_limit_per_minute"], serde_json::Value::Null);
@@ -152,7 +152,7 @@ fn plugins_check_tells_what_fits_and_what_is_missing() {
         .output()
         .unwrap();
     assert!(good.status.success(), "{}", stderr(&good));
-    assert!(stdout(&good).contains("fits parlance:plugin/provider-plugin@0.1.3"), "{}", stdout(&good));
+    assert!(stdout(&good).contains("fits parlance:plugin/provider-plugin@0.1.4"), "{}", stdout(&good));
 
     let core = home.path().join("core.wasm");
     std::fs::write(&core, b"\0asm\x01\0\0\0").unwrap();

@@ -1,8 +1,9 @@
 //! The contract's compatibility promise, literally: `tests/fixtures/compat-v0_1_0/compat_v0_1_0.wasm`
 //! was built against `parlance:plugin@0.1.0` and committed before 0.1.1 added the optional `probe`
-//! export, 0.1.2 the `http-client` import and 0.1.3 `chat-stream`. Today's host, which binds the 0.1 line through bindings
-//! generated from 0.1.3, still loads it, calls it and lists it as 0.1.0, while a 0.1.3 component in the
-//! same server answers the probe.
+//! export, 0.1.2 the `http-client` import, 0.1.3 `chat-stream` and 0.1.4 the `metering` import. Today's
+//! host, which binds the 0.1 line through bindings generated from 0.1.4, still loads it, calls it and
+//! lists it as 0.1.0, while a 0.1.4 component in the same
+//! server answers the probe and reports what its upstream counted.
 
 use crate::common;
 use common::server::Server;
@@ -46,11 +47,11 @@ async fn a_component_built_for_0_1_0_loads_and_works_beside_today_s() {
     let rows: Vec<Value> = serde_json::from_slice(&listed.stdout).unwrap();
     let version = |id: &str| rows.iter().find(|r| r["id"] == id).map(|r| r["wit_version"].clone());
     assert_eq!(version("old"), Some(json!("0.1.0")));
-    assert_eq!(version("ollama"), Some(json!("0.1.3")));
+    assert_eq!(version("ollama"), Some(json!("0.1.4")));
     assert_eq!(
         version("offline"),
-        Some(json!("0.1.3")),
-        "the bundled Rust plugins are rebuilt against 0.1.3"
+        Some(json!("0.1.4")),
+        "the bundled Rust plugins are rebuilt against 0.1.4"
     );
 
     let server = Server::start_in(home, &[], &["--config", "parlance.toml"]).await;
@@ -65,6 +66,29 @@ async fn a_component_built_for_0_1_0_loads_and_works_beside_today_s() {
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["paraphrase"], "change the before built (0.1.0)", "{body}");
     assert_eq!(body["model"], "v0.1.0");
+    // The 0.1.4 addition: the JavaScript provider reports the count Ollama gave (`eval_count`, and no
+    // `prompt_eval_count`); the 0.1.0 component reports nothing and, with no host it may reach, is
+    // recorded as having used nothing.
+    let r = server
+        .client
+        .post(server.url("/paraphrase"))
+        .json(&json!({"text": "counted by its upstream", "provider": "ollama"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let usage: Value =
+        server.client.get(server.url("/usage?group_by=plugin")).send().await.unwrap().json().await.unwrap();
+    let of =
+        |id: &str| usage["groups"].as_array().unwrap().iter().find(|g| g["group"]["plugin"] == id).cloned();
+    let old = of("old").unwrap_or_else(|| panic!("{usage}"));
+    assert_eq!(
+        (old["calls"].as_u64(), old["input_tokens"].as_u64(), old["cost"].as_str()),
+        (Some(1), Some(0), Some("0"))
+    );
+    let counted = of("ollama").unwrap_or_else(|| panic!("{usage}"));
+    assert_eq!((counted["input_tokens"].as_u64(), counted["output_tokens"].as_u64()), (Some(0), Some(12)));
+    assert_eq!((counted["unreported_calls"].as_u64(), counted["cost"].clone()), (Some(0), Value::Null));
 
     // The 0.1.1 addition: a probe where the component has one, `unsupported` where it predates it.
     let health: Value =

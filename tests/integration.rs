@@ -30,3 +30,4 @@ mod reload;
 mod sandbox;
 mod streaming;
 mod telemetry;
+mod usage;

@@ -155,5 +155,5 @@ async fn a_component_of_the_wrong_kind_is_refused_at_load() {
     let err = PluginHost::start(vec![spec], &common::runtime_settings(), None).await.err().unwrap();
     let text = err.to_string();
     assert!(text.contains("configured as a metric"), "{text}");
-    assert!(text.contains("parlance:plugin/provider@0.1.3 (a provider)"), "{text}");
+    assert!(text.contains("parlance:plugin/provider@0.1.4 (a provider)"), "{text}");
 }

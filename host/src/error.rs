@@ -52,6 +52,10 @@ pub enum Error {
     #[error("{0}")]
     Conflict(String),
 
+    /// The caller may not see or do this (a key reading another key's usage).
+    #[error("{0}")]
+    Forbidden(String),
+
     /// The dialog store failed; nothing was changed.
     #[error("the dialog store failed")]
     Storage(#[source] StoreError),

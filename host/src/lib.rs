@@ -110,6 +110,7 @@ pub mod store;
 pub mod telemetry;
 pub mod tls;
 pub mod upstream;
+pub mod usage;
 
 pub use error::{Error, Result};
 pub use paraphrase::{Paraphrase, ParaphraseRequest, Selection};
@@ -141,6 +142,8 @@ struct Inner {
     store: Option<store::DialogStore>,
     evaluate: Arc<evaluate::EvaluateService>,
     metrics: Arc<Metrics>,
+    /// Records what every plugin call used; shared by every generation, as the metrics are.
+    accountant: Arc<usage::Accountant>,
     /// The fallback policy and every provider's and chat model's circuit, shared by the services.
     chains: Arc<fallback::Chains>,
 }
@@ -221,7 +224,9 @@ impl Parlance {
     }
 
     async fn start_with(config: Config, with_chat: bool) -> Result<Parlance> {
-        Parlance::assemble(config, Arc::new(Metrics::new()), None, with_chat, None).await
+        let metrics = Arc::new(Metrics::new());
+        let accountant = usage::Accountant::start(&config.usage, metrics.clone());
+        Parlance::assemble(config, metrics, accountant, None, with_chat, None).await
     }
 
     /// The next generation of a running server: `config`'s plugins, compiled and loaded, and services,
@@ -230,7 +235,8 @@ impl Parlance {
         let inner = &self.inner;
         // The same `[cache]`: the response cache carries on, warm.
         let cache = (inner.config.cache == config.cache).then(|| inner.paraphrase.cache().clone());
-        Parlance::assemble(config, inner.metrics.clone(), inner.store.clone(), inner.chat.is_some(), cache)
+        let (metrics, accountant) = (inner.metrics.clone(), inner.accountant.clone());
+        Parlance::assemble(config, metrics, accountant, inner.store.clone(), inner.chat.is_some(), cache)
             .await
     }
 
@@ -239,6 +245,7 @@ impl Parlance {
     async fn assemble(
         config: Config,
         metrics: Arc<Metrics>,
+        accountant: Arc<usage::Accountant>,
         store: Option<store::DialogStore>,
         with_chat: bool,
         warm_cache: Option<Arc<cache::ResponseCache>>,
@@ -253,7 +260,8 @@ impl Parlance {
                 upstream,
             )
             .await?
-            .observed_by(metrics.clone()),
+            .observed_by(metrics.clone())
+            .metered_by(accountant.clone()),
         );
         let evaluate = Arc::new(evaluate::EvaluateService::new(
             config.evaluate.clone(),
@@ -290,11 +298,24 @@ impl Parlance {
             None if with_chat => Some(open_store(&config).await?),
             None => None,
         };
+        if let Some(store) = &store {
+            accountant.keep_in(store.clone());
+        }
         let chat = store.clone().map(|s| {
             Arc::new(chat::ChatService::new(config.chat.clone(), s, plugins.clone(), chains.clone()))
         });
         Ok(Parlance {
-            inner: Arc::new(Inner { config, plugins, paraphrase, chat, store, evaluate, metrics, chains }),
+            inner: Arc::new(Inner {
+                config,
+                plugins,
+                paraphrase,
+                chat,
+                store,
+                evaluate,
+                metrics,
+                accountant,
+                chains,
+            }),
         })
     }
 
@@ -318,6 +339,17 @@ impl Parlance {
     /// The dialog store (which also holds API keys); `None` when built [`Builder::without_chat`].
     pub fn store(&self) -> Option<&store::DialogStore> {
         self.inner.store.as_ref()
+    }
+
+    /// Records every plugin call's usage in `store`'s ledger from now on (a Parlance built
+    /// [`Builder::without_chat`] has no store of its own).
+    pub fn record_usage_in(&self, store: store::DialogStore) {
+        self.inner.accountant.keep_in(store);
+    }
+
+    /// Usage reports from the ledger (over the store, when this Parlance has one open).
+    pub fn ledger(&self) -> usage::Ledger {
+        usage::Ledger::new(self.inner.accountant.store().cloned(), &self.config().usage.currency)
     }
 
     pub fn evaluator(&self) -> &Arc<evaluate::EvaluateService> {
@@ -399,6 +431,7 @@ impl Parlance {
             openai: Arc::new(openai),
             plugins: self.plugins().clone(),
             metrics: self.metrics().clone(),
+            ledger: Arc::new(self.ledger()),
             configuration,
             server: Arc::new(config.server.clone()),
             auth: config

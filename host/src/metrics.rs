@@ -5,7 +5,7 @@
 //! span was dropped before the trace collector had it) is exposed from
 //! the start with its zero, so that a family never appears only after its first event.
 
-use crate::plugins::api::{CallError, CallObserver, PluginKind};
+use crate::plugins::api::{CallError, CallObserver, PluginKind, Usage};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -36,6 +36,25 @@ pub struct PluginCallLabels {
 pub struct PluginLabels {
     pub plugin: String,
 }
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct TokenLabels {
+    pub plugin: String,
+    /// The model, one of the first [`MAX_MODELS_PER_PLUGIN`] seen for the plugin, else `other`.
+    pub model: String,
+    /// `input` or `output`.
+    pub direction: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ModelLabels {
+    pub plugin: String,
+    pub model: String,
+}
+
+/// The most model labels a plugin's usage series take; a client naming ever new models must not grow
+/// `/metrics` without bound.
+pub const MAX_MODELS_PER_PLUGIN: usize = 32;
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct StreamCancelLabels {
@@ -131,6 +150,12 @@ pub struct Metrics {
     pub streams_cancelled: Family<StreamCancelLabels, Counter>,
     pub fallbacks: Family<FallbackLabels, Counter>,
     pub circuit_state: Family<PluginLabels, Gauge>,
+    pub tokens: Family<TokenLabels, Counter>,
+    pub spend: Family<ModelLabels, Counter<f64, std::sync::atomic::AtomicU64>>,
+    pub unpriced_calls: Family<ModelLabels, Counter>,
+    pub usage_records_dropped: Counter,
+    /// The model labels each plugin has taken so far.
+    models_seen: std::sync::Mutex<std::collections::HashMap<String, std::collections::HashSet<String>>>,
 }
 
 impl Default for Metrics {
@@ -154,6 +179,30 @@ impl Metrics {
         let streams_cancelled = Family::<StreamCancelLabels, Counter>::default();
         let fallbacks = Family::<FallbackLabels, Counter>::default();
         let circuit_state = Family::<PluginLabels, Gauge>::default();
+        let tokens = Family::<TokenLabels, Counter>::default();
+        let spend = Family::<ModelLabels, Counter<f64, std::sync::atomic::AtomicU64>>::default();
+        let unpriced_calls = Family::<ModelLabels, Counter>::default();
+        let usage_records_dropped = Counter::default();
+        registry.register(
+            "plugin_tokens",
+            "Tokens the upstreams reported, by plugin, model and direction (input, output)",
+            tokens.clone(),
+        );
+        registry.register(
+            "plugin_spend",
+            "What plugin calls cost by their prices, in the deployment's currency ([usage] currency), by plugin and model",
+            spend.clone(),
+        );
+        registry.register(
+            "plugin_unpriced_calls",
+            "Plugin calls recorded with no cost (no price for the model, or an unreported count), by plugin and model",
+            unpriced_calls.clone(),
+        );
+        registry.register(
+            "usage_records_dropped",
+            "Usage records dropped because the ledger's queue was full",
+            usage_records_dropped.clone(),
+        );
         registry.register(
             "fallbacks",
             "Requests served by a member of their chain other than their primary, by primary and member",
@@ -221,6 +270,45 @@ impl Metrics {
             streams_cancelled,
             fallbacks,
             circuit_state,
+            tokens,
+            spend,
+            unpriced_calls,
+            usage_records_dropped,
+            models_seen: Default::default(),
+        }
+    }
+
+    /// Counts one settled call's tokens and cost (in picos), under a bounded model label.
+    pub fn count_usage(&self, plugin: &str, model: Option<&str>, usage: Usage, cost: Option<i64>) {
+        let model = self.model_label(plugin, model.unwrap_or(""));
+        for (direction, count) in [("input", usage.input_tokens), ("output", usage.output_tokens)] {
+            if let Some(n) = count.filter(|n| *n > 0) {
+                let labels = TokenLabels {
+                    plugin: plugin.to_owned(),
+                    model: model.clone(),
+                    direction: direction.into(),
+                };
+                self.tokens.get_or_create(&labels).inc_by(u64::from(n));
+            }
+        }
+        let labels = ModelLabels { plugin: plugin.to_owned(), model };
+        match cost {
+            Some(picos) => {
+                self.spend.get_or_create(&labels).inc_by(picos as f64 / crate::plugins::price::PICOS as f64);
+            }
+            None => {
+                self.unpriced_calls.get_or_create(&labels).inc();
+            }
+        }
+    }
+
+    fn model_label(&self, plugin: &str, model: &str) -> String {
+        let Ok(mut seen) = self.models_seen.lock() else { return "other".into() };
+        let models = seen.entry(plugin.to_owned()).or_default();
+        if models.contains(model) || models.len() < MAX_MODELS_PER_PLUGIN && models.insert(model.to_owned()) {
+            model.to_owned()
+        } else {
+            "other".into()
         }
     }
 

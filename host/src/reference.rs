@@ -109,6 +109,7 @@ fn chain_samples() -> Vec<Error> {
         Error::UnknownPlugin { kind: "provider", id: "p".into(), known: vec![] },
         Error::NotFound("x".into()),
         Error::Conflict("x".into()),
+        Error::Forbidden("x".into()),
         Error::ShuttingDown,
     ]
 }

@@ -22,6 +22,7 @@ use crate::plugins::spec::PluginSpec;
 use crate::store::StoreConfig;
 use crate::telemetry::{LoggingConfig, TelemetryConfig};
 use crate::upstream::TlsConfig;
+use crate::usage::UsageConfig;
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Debug)]
@@ -45,6 +46,7 @@ pub struct Config {
     /// The CA certificates outbound TLS trusts besides the webpki roots.
     pub tls: TlsConfig,
     pub runtime: RuntimeConfig,
+    pub usage: UsageConfig,
     pub plugins: Vec<PluginSpec>,
     /// Keys read where they used to belong, one line per table, for the log once it is set up
     /// ([`Config::warn_deprecated`]).
@@ -72,6 +74,7 @@ const SECTIONS: &[(&str, Rows)] = &[
     (TlsConfig::NAME, config::rows::<TlsConfig>),
     (RuntimeConfig::NAME, config::rows::<RuntimeConfig>),
     (RegistryConfig::NAME, config::rows::<RegistryConfig>),
+    (UsageConfig::NAME, config::rows::<UsageConfig>),
 ];
 
 impl Config {
@@ -123,6 +126,7 @@ impl Config {
         let mut runtime = sources.section::<RuntimeConfig>();
         runtime.registry =
             std::sync::Arc::new(sources.section::<RegistryConfig>().resolve(file.as_deref(), env));
+        let usage = sources.section::<UsageConfig>();
         let file_plugins = match sources.file() {
             Some((root, reader)) => crate::plugins::tables::read(root, reader, env),
             None => Vec::new(),
@@ -150,6 +154,7 @@ impl Config {
             embeddings,
             tls,
             runtime,
+            usage,
             plugins,
             deprecated,
         };

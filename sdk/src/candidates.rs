@@ -1,4 +1,4 @@
-//! The optional candidates export (since `parlance:plugin@0.1.3`): a provider that implements
+//! The optional candidates export (since `parlance:plugin@0.1.4`): a provider that implements
 //! [`Candidates`] and exports it with [`export_candidates!`](crate::export_candidates) writes
 //! several paraphrases of a text in one call when a request asks for `candidates`; one without it
 //! is called once, and the answer says so.
@@ -26,13 +26,13 @@ pub mod bindings {
         inline: "
             package parlance:sdk-candidates;
             world candidates {
-                export parlance:plugin/candidates@0.1.3;
+                export parlance:plugin/candidates@0.1.4;
             }
         ",
         path: "../wit",
         world: "parlance:sdk-candidates/candidates",
         with: {
-            "parlance:plugin/types@0.1.3": crate::bindings::parlance::plugin::types,
+            "parlance:plugin/types@0.1.4": crate::bindings::parlance::plugin::types,
         },
         pub_export_macro: true,
         export_macro_name: "__export_candidates_world",

@@ -31,9 +31,9 @@ pub mod bindings {
         path: "../wit",
         world: "parlance:plugin/chat-model-plugin",
         with: {
-            "parlance:plugin/types@0.1.3": crate::bindings::parlance::plugin::types,
-            "parlance:plugin/host@0.1.3": crate::bindings::parlance::plugin::host,
-            "parlance:plugin/http-client@0.1.3": crate::bindings::parlance::plugin::http_client,
+            "parlance:plugin/types@0.1.4": crate::bindings::parlance::plugin::types,
+            "parlance:plugin/host@0.1.4": crate::bindings::parlance::plugin::host,
+            "parlance:plugin/http-client@0.1.4": crate::bindings::parlance::plugin::http_client,
             "wasi:http/types@0.2.12": crate::bindings::wasi::http::types,
             "wasi:http/outgoing-handler@0.2.12": crate::bindings::wasi::http::outgoing_handler,
             "wasi:io/error@0.2.12": crate::bindings::wasi::io::error,
@@ -55,14 +55,14 @@ pub mod stream_bindings {
         inline: "
             package parlance:sdk-chat-stream;
             world chat-stream {
-                export parlance:plugin/chat-stream@0.1.3;
+                export parlance:plugin/chat-stream@0.1.4;
             }
         ",
         path: "../wit",
         world: "parlance:sdk-chat-stream/chat-stream",
         with: {
-            "parlance:plugin/types@0.1.3": crate::bindings::parlance::plugin::types,
-            "parlance:plugin/http-client@0.1.3": crate::bindings::parlance::plugin::http_client,
+            "parlance:plugin/types@0.1.4": crate::bindings::parlance::plugin::types,
+            "parlance:plugin/http-client@0.1.4": crate::bindings::parlance::plugin::http_client,
             "wasi:http/types@0.2.12": crate::bindings::wasi::http::types,
             "wasi:io/error@0.2.12": crate::bindings::wasi::io::error,
             "wasi:io/poll@0.2.12": crate::bindings::wasi::io::poll,
@@ -108,7 +108,7 @@ pub trait ChatModel {
     fn reply(request: ChatRequest) -> Result<String, PluginError>;
 }
 
-/// A chat model that streams its reply (since `parlance:plugin@0.1.3`), written sans-IO: `start`
+/// A chat model that streams its reply (since `parlance:plugin@0.1.4`), written sans-IO: `start`
 /// builds the upstream request and the host sends it; the host splits the answer into events (the
 /// `data` of each server-sent event, or each NDJSON line) and hands the ones that arrived together to
 /// `decode`, in a fresh instance each time, so `decode` keeps no state; an answer outside 2xx goes to

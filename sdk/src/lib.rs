@@ -3,7 +3,8 @@
 //! A plugin is a WebAssembly component that implements one world of the `parlance:plugin` contract
 //! (see `wit/plugin.wit`). This crate hides the generated bindings behind one trait per world and an
 //! export macro, and adds the helpers every plugin needs: its settings ([`config`]), logging
-//! ([`log`]), outbound HTTP through the host's `http-client` ([`http`]), and upstream error mapping.
+//! ([`log`]), outbound HTTP through the host's `http-client` ([`http`]), the token counts an upstream
+//! reported ([`usage`]), and upstream error mapping.
 //!
 //! Enable exactly one of the features `provider`, `chat-model` or `metric`, build with
 //! `cargo build --target wasm32-wasip2 --release` and the `cdylib` is the component.
@@ -33,9 +34,10 @@ pub mod bindings {
         inline: "
             package parlance:sdk;
             world imports {
-                import parlance:plugin/host@0.1.3;
-                import parlance:plugin/embeddings@0.1.3;
-                import parlance:plugin/http-client@0.1.3;
+                import parlance:plugin/host@0.1.4;
+                import parlance:plugin/embeddings@0.1.4;
+                import parlance:plugin/http-client@0.1.4;
+                import parlance:plugin/metering@0.1.4;
                 import wasi:http/outgoing-handler@0.2.12;
             }
         ",
@@ -48,6 +50,32 @@ pub mod bindings {
 pub use bindings::parlance::plugin::types::{PluginError, RateLimit};
 /// The JSON library the SDK's HTTP client and helpers use, for plugins to build and read bodies with.
 pub use serde_json;
+
+/// What the upstream said a call used (the `metering` import, since 0.1.4): the host prices it and
+/// records it against the caller's key.
+pub mod usage {
+    /// Adds one upstream request's token counts to the current call's. Report only what the upstream
+    /// said; an unknown count is `None`. Call it once per upstream request (a provider that makes one
+    /// request per candidate reports each).
+    pub fn report(input_tokens: Option<u32>, output_tokens: Option<u32>) {
+        #[cfg(target_arch = "wasm32")]
+        crate::bindings::parlance::plugin::metering::report(
+            crate::bindings::parlance::plugin::metering::Usage { input_tokens, output_tokens },
+        );
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = (input_tokens, output_tokens);
+    }
+
+    /// The counts of an OpenAI-style `usage` object (`prompt_tokens`, `completion_tokens`), reported;
+    /// nothing when the body has none.
+    pub fn report_openai(body: &serde_json::Value) {
+        let usage = &body["usage"];
+        if usage.is_object() {
+            let count = |key: &str| usage[key].as_u64().and_then(|n| u32::try_from(n).ok());
+            report(count("prompt_tokens"), count("completion_tokens"));
+        }
+    }
+}
 
 /// This plugin's settings, as the operator configured them.
 pub mod config {

@@ -25,13 +25,13 @@ pub mod bindings {
         inline: "
             package parlance:sdk-probe;
             world probe {
-                export parlance:plugin/probe@0.1.3;
+                export parlance:plugin/probe@0.1.4;
             }
         ",
         path: "../wit",
         world: "parlance:sdk-probe/probe",
         with: {
-            "parlance:plugin/types@0.1.3": crate::bindings::parlance::plugin::types,
+            "parlance:plugin/types@0.1.4": crate::bindings::parlance::plugin::types,
         },
         pub_export_macro: true,
         export_macro_name: "__export_probe_world",

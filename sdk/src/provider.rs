@@ -29,9 +29,9 @@ pub mod bindings {
         path: "../wit",
         world: "parlance:plugin/provider-plugin",
         with: {
-            "parlance:plugin/types@0.1.3": crate::bindings::parlance::plugin::types,
-            "parlance:plugin/host@0.1.3": crate::bindings::parlance::plugin::host,
-            "parlance:plugin/http-client@0.1.3": crate::bindings::parlance::plugin::http_client,
+            "parlance:plugin/types@0.1.4": crate::bindings::parlance::plugin::types,
+            "parlance:plugin/host@0.1.4": crate::bindings::parlance::plugin::host,
+            "parlance:plugin/http-client@0.1.4": crate::bindings::parlance::plugin::http_client,
             "wasi:http/types@0.2.12": crate::bindings::wasi::http::types,
             "wasi:http/outgoing-handler@0.2.12": crate::bindings::wasi::http::outgoing_handler,
             "wasi:io/error@0.2.12": crate::bindings::wasi::io::error,

@@ -52,7 +52,7 @@ pub struct NoStore {
 
 /// The store the configuration names, which must exist already, and where it is as the user is told:
 /// the SQLite file's absolute path, or the PostgreSQL URL without its password.
-async fn open_existing(config: &Config) -> anyhow::Result<(DialogStore, String)> {
+pub(super) async fn open_existing(config: &Config) -> anyhow::Result<(DialogStore, String)> {
     if config.store.database_url.is_none() {
         let path = &config.store.database_file;
         // A path that cannot be looked at is left to the store's open, which says why.

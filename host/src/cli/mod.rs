@@ -11,6 +11,7 @@ mod plugins;
 mod shared;
 pub mod trial;
 pub mod tsv;
+mod usage;
 
 pub use keys::KeysCommand;
 
@@ -193,6 +194,37 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
     },
+    /// Tokens and spend recorded in the store's usage ledger, summed per group over whole hours (every
+    /// key and client: the operator's view of `GET /usage`).
+    #[command(
+        after_help = "Examples:\n  parlance usage --group-by model,day\n  parlance usage --from 2026-11-01 --to 2026-12-01 --group-by key --csv"
+    )]
+    Usage {
+        /// The start: an RFC 3339 instant or a date (midnight UTC); default the first of this month.
+        #[arg(long, value_name = "WHEN")]
+        from: Option<String>,
+        /// The end (exclusive), as --from; default now.
+        #[arg(long, value_name = "WHEN")]
+        to: Option<String>,
+        /// Comma-separated: key, client, plugin, model, surface, day.
+        #[arg(long = "group-by", value_name = "DIMENSIONS")]
+        group_by: Option<String>,
+        /// Only this key's calls (its id).
+        #[arg(long, value_name = "ID")]
+        key: Option<String>,
+        /// Only this client's calls.
+        #[arg(long, value_name = "CLIENT")]
+        client: Option<String>,
+        /// Print the report as JSON (the shape of GET /usage).
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// Print the report as CSV.
+        #[arg(long)]
+        csv: bool,
+        /// Configuration file (default: $PARLANCE_CONFIG, else ./parlance.toml if present).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
     /// Create, list and revoke API keys (used when `[auth] api_keys = "required"`).
     Keys {
         #[command(subcommand)]
@@ -289,6 +321,7 @@ impl Cli {
                     | PluginsCommand::Push { config: Some(file), .. },
             })
             | Some(Command::Keys { config: Some(file), .. })
+            | Some(Command::Usage { config: Some(file), .. })
             | Some(Command::Reload { config: Some(file) })
             | Some(Command::Health { config: Some(file), .. })
             | Some(Command::ImportOriginal { config: Some(file), .. }) => Some(file),
@@ -421,8 +454,22 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
 }
 
 pub async fn run(cli: Cli, config: Config) -> CliResult {
+    // The plugin calls of a command are the command line's, accounted to its local client.
+    crate::plugins::api::CallScope::new("cli", None).scoped(run_command(cli, config)).await
+}
+
+async fn run_command(cli: Cli, config: Config) -> CliResult {
     if let Some(Command::Keys { action, .. }) = cli.command {
         return keys::run(config, action).await;
+    }
+    if let Some(Command::Usage { from, to, group_by, key, client, json, csv, .. }) = cli.command {
+        let request = crate::usage::ReportRequest { from, to, group_by, key, client };
+        let format = match (json, csv) {
+            (true, _) => usage::Format::Json,
+            (_, true) => usage::Format::Csv,
+            _ => usage::Format::Table,
+        };
+        return usage::run(config, request, format).await;
     }
     if let Some(Command::ImportOriginal { file, default_client, take_doubtful, json, .. }) = cli.command {
         let options = import::Options { default_client, take_doubtful };

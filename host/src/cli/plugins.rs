@@ -29,6 +29,8 @@ pub async fn list(config: Config, json: bool) -> anyhow::Result<()> {
                 "digest": p.digest,
                 "missing_secrets": spec.missing_secrets(),
                 "rate_limit_per_minute": (p.kind() == PluginKind::Provider).then(|| quotas.quota(p.id()).per_minute()).flatten(),
+                "pricing": p.pricing(),
+                "prices": spec.prices.0.iter().map(|(m, price)| (m.clone(), price.listing())).collect::<std::collections::BTreeMap<_, _>>(),
             })
         })
         .collect();
@@ -37,7 +39,8 @@ pub async fn list(config: Config, json: bool) -> anyhow::Result<()> {
         writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
         return Ok(());
     }
-    let mut table = vec![["ID", "KIND", "COMPONENT", "WIT", "ALLOWED HOSTS"].map(String::from).to_vec()];
+    let mut table =
+        vec![["ID", "KIND", "COMPONENT", "WIT", "PRICING", "ALLOWED HOSTS"].map(String::from).to_vec()];
     for p in &plugins {
         let spec = p.spec();
         let hosts = spec.allowed_hosts.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
@@ -48,6 +51,7 @@ pub async fn list(config: Config, json: bool) -> anyhow::Result<()> {
             p.kind().as_str().to_owned(),
             spec.component.to_string(),
             p.version.to_string(),
+            p.pricing().to_owned(),
             format!("{}{note}", if hosts.is_empty() { "(none)".into() } else { hosts }),
         ]);
     }

@@ -8,7 +8,20 @@ use crate::{Config, Parlance};
 /// and quiet about a default Redis that is not running.
 pub(super) async fn start_without_chat(mut config: Config) -> crate::Result<Parlance> {
     config.cache.one_shot = true;
-    Parlance::builder().config(config).without_chat().build().await
+    let parlance = Parlance::builder().config(config).without_chat().build().await?;
+    // Its calls are recorded in the usage ledger of a store that exists already (a server's); a
+    // command never creates one.
+    if config_has_store(parlance.config())
+        && let Ok(store) = crate::open_store(parlance.config()).await
+    {
+        parlance.record_usage_in(store);
+    }
+    Ok(parlance)
+}
+
+/// Whether the configuration names a store that exists: a PostgreSQL URL, or a SQLite file that is there.
+fn config_has_store(config: &Config) -> bool {
+    config.store.database_url.is_some() || config.store.database_file.is_file()
 }
 
 /// `--kind`: one of the worlds, which `--help` and a wrong value's error list.

@@ -9,7 +9,7 @@ pub mod summary;
 pub mod weights;
 
 use crate::error::{Error, Result};
-use crate::plugins::api::{CallError, CallFailure, Pair, PluginInfo, PluginKind};
+use crate::plugins::api::{CallError, CallFailure, CallScope, Pair, PluginInfo, PluginKind};
 use crate::plugins::{Plugin, PluginHost};
 pub use evaluation::{EvalOptions, Evaluation, PairEvaluation};
 use futures::StreamExt;
@@ -224,10 +224,12 @@ impl EvaluateService {
         let calls = jobs.into_iter().map(|(plugin, offset, chunk)| {
             let host = self.plugins.clone();
             let client = client.to_owned();
+            // A task of its own does not inherit the caller's scope: it is handed over.
+            let scope = CallScope::current();
             async move {
                 let task = tokio::spawn({
                     let plugin = plugin.clone();
-                    async move { host.evaluate(&plugin, &client, &chunk).await }
+                    scope.scoped(async move { host.evaluate(&plugin, &client, &chunk).await })
                 });
                 let result = match task.await {
                     Ok(result) => result,

@@ -59,6 +59,7 @@ pub fn moves_on(e: &Error) -> bool {
         | Error::RateLimited { .. }
         | Error::NotFound(_)
         | Error::Conflict(_)
+        | Error::Forbidden(_)
         | Error::Storage(_)
         | Error::ShuttingDown => false,
     }

@@ -9,6 +9,7 @@ pub mod listener;
 mod manual;
 pub mod ops;
 mod playground;
+mod scope;
 mod settings;
 mod state;
 
@@ -45,13 +46,16 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::evaluate::routes::routes())
         .merge(crate::chat::routes::routes())
         .merge(crate::openai::routes::routes())
+        .merge(crate::usage::routes::routes())
         .merge(ops::routes())
         .merge(docs::routes(document))
         .merge(manual::routes())
         .merge(playground::routes(state.auth.is_some()))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(config.max_body_bytes()));
+        .layer(DefaultBodyLimit::max(config.max_body_bytes()))
+        // Inside the key check, which tells it the key.
+        .layer(scope::Scoped);
     // The key check runs inside the request metrics, so refused requests are counted too.
     if let Some(auth) = &state.auth {
         router = router.layer(auth::RequireKey(auth.clone()));

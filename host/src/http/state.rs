@@ -11,6 +11,7 @@ use crate::openai::OpenAiService;
 use crate::paraphrase::ParaphraseService;
 use crate::paraphrase::jobs::JobService;
 use crate::plugins::PluginHost;
+use crate::usage::Ledger;
 use axum::extract::FromRef;
 use std::sync::Arc;
 
@@ -25,6 +26,8 @@ pub struct AppState {
     pub openai: Arc<OpenAiService>,
     pub plugins: Arc<PluginHost>,
     pub metrics: Arc<Metrics>,
+    /// Usage reports.
+    pub ledger: Arc<Ledger>,
     /// The generation in force and the last reload, shared by every generation.
     pub configuration: Arc<ConfigurationStatus>,
     pub server: Arc<ServerConfig>,
@@ -53,6 +56,12 @@ impl FromRef<AppState> for Arc<EvaluateService> {
 impl FromRef<AppState> for Arc<ChatService> {
     fn from_ref(state: &AppState) -> Self {
         state.chat.clone()
+    }
+}
+
+impl FromRef<AppState> for Arc<Ledger> {
+    fn from_ref(state: &AppState) -> Self {
+        state.ledger.clone()
     }
 }
 

@@ -12,6 +12,7 @@ use crate::config::setting;
 use crate::config::{Kind, Section, Setting};
 use crate::error::{Error, Result};
 use crate::fallback::Attempt;
+use crate::plugins::api::CallScope;
 use crate::rest::ApiError;
 use crate::store::jobs::{
     self, Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, JobStatus, NewJob,
@@ -350,7 +351,8 @@ impl JobService {
                             span.link(traceparent);
                         }
                         tokio::spawn(async move {
-                            service.work(item).in_span(span).await;
+                            let scope = CallScope::new("job", None);
+                            scope.scoped(service.work(item)).in_span(span).await;
                             in_flight.fetch_sub(1, Ordering::AcqRel);
                             service.wake.notify_one();
                         });

@@ -23,6 +23,7 @@ use crate::ratelimit::{Admitted, Quota, RateLimits};
 use crate::redis_link::RedisLink;
 use futures::StreamExt;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -159,6 +160,12 @@ pub struct ProviderEntry {
     /// Calls per client per minute this service allows to the provider; `null` when it is not
     /// limited (a provider that reaches no upstream, unless the operator set a limit).
     pub rate_limit_per_minute: Option<u32>,
+    /// Its default model's pricing: `free` (it reaches no upstream: zero tokens, zero cost),
+    /// `priced`, or `unpriced` (its calls are recorded with their tokens and no cost).
+    pub pricing: String,
+    /// `[plugin.prices]`: per model (`*` for any other), per million tokens and per call.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub prices: BTreeMap<String, crate::plugins::price::PriceListing>,
 }
 
 /// `GET /providers`.
@@ -302,6 +309,8 @@ impl ParaphraseService {
                     available: unavailable_reason.is_none(),
                     unavailable_reason,
                     rate_limit_per_minute: self.limits.quota(p.id()).per_minute(),
+                    pricing: p.pricing().into(),
+                    prices: p.spec().prices.0.iter().map(|(m, price)| (m.clone(), price.listing())).collect(),
                 }
             })
             .collect()

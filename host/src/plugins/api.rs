@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The three plugin worlds.
@@ -169,6 +170,92 @@ pub struct Usage {
     pub input_tokens: Option<u32>,
     pub output_tokens: Option<u32>,
 }
+
+impl Usage {
+    /// Both counts of two reports (one call may report per upstream request: one per candidate); a
+    /// count stays unknown only while neither report has it.
+    pub fn plus(self, other: Usage) -> Usage {
+        let sum = |a: Option<u32>, b: Option<u32>| match (a, b) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0).saturating_add(b.unwrap_or(0))),
+        };
+        Usage {
+            input_tokens: sum(self.input_tokens, other.input_tokens),
+            output_tokens: sum(self.output_tokens, other.output_tokens),
+        }
+    }
+
+    pub fn is_reported(&self) -> bool {
+        self.input_tokens.is_some() || self.output_tokens.is_some()
+    }
+}
+
+/// What a plugin call is made for, beyond its client: the API key that asked (when keys are required)
+/// and the surface it came through. Whoever starts the work sets it around the work's future
+/// ([`CallScope::run`]): the transport per request, the CLI, the job runner. A call outside any scope
+/// is the library's, with no key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallScope {
+    pub key: Option<Arc<str>>,
+    pub surface: &'static str,
+}
+
+tokio::task_local! {
+    static SCOPE: CallScope;
+}
+
+impl CallScope {
+    pub const LIBRARY: &'static str = "library";
+
+    pub fn new(surface: &'static str, key: Option<Arc<str>>) -> CallScope {
+        CallScope { key, surface }
+    }
+
+    /// `work` with this scope: every plugin call it makes is accounted to it.
+    pub fn scoped<F: std::future::Future>(
+        self,
+        work: F,
+    ) -> tokio::task::futures::TaskLocalFuture<CallScope, F> {
+        SCOPE.scope(self, work)
+    }
+
+    /// The scope the current task runs in.
+    pub fn current() -> CallScope {
+        SCOPE.try_with(CallScope::clone).unwrap_or(CallScope { key: None, surface: CallScope::LIBRARY })
+    }
+}
+
+/// One settled plugin call (a whole stream is one), as the runtime tells it to the [`Meter`].
+#[derive(Clone, Debug)]
+pub struct Settled<'a> {
+    pub plugin: &'a str,
+    pub kind: PluginKind,
+    /// The model asked for, else the one the upstream named, when either is known.
+    pub model: Option<&'a str>,
+    pub client: &'a str,
+    pub scope: CallScope,
+    /// What the upstream reported over the call; a plugin with no way out of its sandbox reports
+    /// zero, since nothing it does is billed.
+    pub usage: Usage,
+    /// What the call cost in picos of the deployment's currency, by the plugin's price for the
+    /// model; `None` when the model has no price or a count it is priced by was not reported.
+    pub cost: Option<i64>,
+    /// The call's error code (`CallFailure::label`), `None` when it succeeded.
+    pub failure: Option<&'static str>,
+    /// The trace the call belongs to, when it is recorded.
+    pub trace_id: Option<String>,
+}
+
+/// Who records what each plugin call used (the usage ledger implements it). Declared here, beside
+/// [`CallObserver`], so that the runtime imports nothing of it. The call's answer waits for the
+/// returned future, so that a call is on record before its caller is answered.
+pub trait Meter: Send + Sync {
+    fn settle(&self, call: Settled<'_>) -> Settlement;
+}
+
+/// A call's record on its way to being kept (`Sync`, since a stream holding it is shared across
+/// awaits).
+pub type Settlement = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + Sync + 'static>>;
 
 /// One part of a streamed reply, as the plugin decoded it.
 #[derive(Clone, Debug, PartialEq, Eq)]

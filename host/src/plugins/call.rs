@@ -1,7 +1,7 @@
 //! The per-world calls of a plugin (paraphrase, candidates, reply, probe, evaluate), each in a fresh
 //! instance (`instance.rs`), and the checks of what the plugin returned.
 
-use super::api::{CallError, ChatRequest, Pair, Paraphrased, PluginError, Score};
+use super::api::{CallError, ChatRequest, Pair, Paraphrased, PluginError, Score, Usage};
 use super::host::PluginHost;
 use super::instance::{HOST_CLIENT, call_span, conclude, invalid, new_store, reported, run, traced};
 use super::plugin::Plugin;
@@ -59,8 +59,9 @@ impl PluginHost {
     ) -> Result<Paraphrased, CallError> {
         let span = call_span(plugin, "text_completion", Some(model));
         let started = Instant::now();
-        let result = self.paraphrase_once(plugin, client, text, model).in_span(span.clone()).await;
+        let (result, usage) = self.paraphrase_once(plugin, client, text, model).in_span(span.clone()).await;
         self.observe(plugin, started, &result);
+        self.settle(plugin, client, Some(model), usage, &result).in_span(span.clone()).await;
         traced(&span, &result, |out| {
             span.set_attribute("gen_ai.response.model", out.model.clone());
             if telemetry::records_content() {
@@ -77,12 +78,18 @@ impl PluginHost {
         client: &str,
         text: &str,
         model: &str,
-    ) -> Result<Paraphrased, CallError> {
-        let mut store = new_store(&self.runtime, plugin, client).await?;
+    ) -> (Result<Paraphrased, CallError>, Usage) {
+        let mut store = match new_store(&self.runtime, plugin, client).await {
+            Ok(store) => store,
+            Err(e) => return (Err(e), Usage::default()),
+        };
         let outcome = run(plugin, plugin.bound.paraphrase(&mut store, text, model)).await;
-        let mut out = conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))?;
-        paraphrase_problem(&mut out, model).map_err(|detail| invalid(plugin, detail))?;
-        Ok(out)
+        let result = conclude(plugin, &store, outcome).and_then(|r| {
+            let mut out = r.map_err(|e| reported(plugin, &store, e))?;
+            paraphrase_problem(&mut out, model).map_err(|detail| invalid(plugin, detail))?;
+            Ok(out)
+        });
+        (result, store.data().usage)
     }
 
     /// Asks a provider that exports `candidates` (0.1.3) for up to `count` paraphrases of `text` in
@@ -97,8 +104,9 @@ impl PluginHost {
         count: u32,
     ) -> Result<Vec<Paraphrased>, CallError> {
         let started = Instant::now();
-        let result = self.candidates_once(plugin, client, text, model, count).await;
+        let (result, usage) = self.candidates_once(plugin, client, text, model, count).await;
         self.observe(plugin, started, &result);
+        self.settle(plugin, client, Some(model), usage, &result).await;
         result
     }
 
@@ -109,12 +117,18 @@ impl PluginHost {
         text: &str,
         model: &str,
         count: u32,
-    ) -> Result<Vec<Paraphrased>, CallError> {
-        let mut store = new_store(&self.runtime, plugin, client).await?;
+    ) -> (Result<Vec<Paraphrased>, CallError>, Usage) {
+        let mut store = match new_store(&self.runtime, plugin, client).await {
+            Ok(store) => store,
+            Err(e) => return (Err(e), Usage::default()),
+        };
         let outcome = run(plugin, plugin.bound.paraphrase_candidates(&mut store, text, model, count)).await;
-        let mut list = conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))?;
-        candidates_problem(&mut list, count, model).map_err(|detail| invalid(plugin, detail))?;
-        Ok(list)
+        let result = conclude(plugin, &store, outcome).and_then(|r| {
+            let mut list = r.map_err(|e| reported(plugin, &store, e))?;
+            candidates_problem(&mut list, count, model).map_err(|detail| invalid(plugin, detail))?;
+            Ok(list)
+        });
+        (result, store.data().usage)
     }
 
     /// Asks a chat model for the character's reply, for `client`.
@@ -126,8 +140,10 @@ impl PluginHost {
     ) -> Result<String, CallError> {
         let span = call_span(plugin, "chat", None);
         let started = Instant::now();
-        let result = self.reply_once(plugin, client, request).in_span(span.clone()).await;
+        let (result, usage) = self.reply_once(plugin, client, request).in_span(span.clone()).await;
         self.observe(plugin, started, &result);
+        let model = plugin.spec().settings.get("model").map(String::as_str);
+        self.settle(plugin, client, model, usage, &result).in_span(span.clone()).await;
         traced(&span, &result, |reply| {
             if telemetry::records_content() {
                 span.set_attribute("gen_ai.input.messages", request.message.to_owned());
@@ -142,12 +158,18 @@ impl PluginHost {
         plugin: &Plugin,
         client: &str,
         request: &ChatRequest<'_>,
-    ) -> Result<String, CallError> {
-        let mut store = new_store(&self.runtime, plugin, client).await?;
+    ) -> (Result<String, CallError>, Usage) {
+        let mut store = match new_store(&self.runtime, plugin, client).await {
+            Ok(store) => store,
+            Err(e) => return (Err(e), Usage::default()),
+        };
         let outcome = run(plugin, plugin.bound.reply(&mut store, request)).await;
-        let reply = conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))?;
-        reply_problem(&reply).map_err(|detail| invalid(plugin, detail))?;
-        Ok(reply)
+        let result = conclude(plugin, &store, outcome).and_then(|r| {
+            let reply = r.map_err(|e| reported(plugin, &store, e))?;
+            reply_problem(&reply).map_err(|detail| invalid(plugin, detail))?;
+            Ok(reply)
+        });
+        (result, store.data().usage)
     }
 
     /// Asks a provider or chat model whether its upstream is reachable, through its optional `probe`
@@ -181,8 +203,9 @@ impl PluginHost {
     ) -> Result<Vec<Result<Vec<Score>, PluginError>>, CallError> {
         let span = call_span(plugin, "evaluate", None);
         let started = Instant::now();
-        let result = self.evaluate_once(plugin, client, pairs).in_span(span.clone()).await;
+        let (result, usage) = self.evaluate_once(plugin, client, pairs).in_span(span.clone()).await;
         self.observe(plugin, started, &result);
+        self.settle(plugin, client, None, usage, &result).in_span(span.clone()).await;
         traced(&span, &result, |_| {});
         result
     }
@@ -192,11 +215,16 @@ impl PluginHost {
         plugin: &Plugin,
         client: &str,
         pairs: &[Pair],
-    ) -> Result<Vec<Result<Vec<Score>, PluginError>>, CallError> {
-        let mut store = new_store(&self.runtime, plugin, client).await?;
+    ) -> (Result<Vec<Result<Vec<Score>, PluginError>>, CallError>, Usage) {
+        let mut store = match new_store(&self.runtime, plugin, client).await {
+            Ok(store) => store,
+            Err(e) => return (Err(e), Usage::default()),
+        };
         let outcome = run(plugin, plugin.bound.evaluate(&mut store, pairs)).await;
-        let results = conclude(plugin, &store, outcome)?;
-        validate_scores(&plugin.info, pairs.len(), &results).map_err(|detail| invalid(plugin, detail))?;
-        Ok(results)
+        let result = conclude(plugin, &store, outcome).and_then(|results| {
+            validate_scores(&plugin.info, pairs.len(), &results).map_err(|detail| invalid(plugin, detail))?;
+            Ok(results)
+        });
+        (result, store.data().usage)
     }
 }

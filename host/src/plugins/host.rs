@@ -1,11 +1,13 @@
 //! `PluginHost`: every loaded plugin by id on one shared runtime, loaded in parallel with every
-//! failure reported at once, the observer its calls report to, and the probes of every upstream.
+//! failure reported at once, the observer its calls report to, the meter that records what each
+//! call used, and the probes of every upstream.
 
-use super::api::{CallError, CallObserver, PluginKind};
+use super::api::{CallError, CallObserver, CallScope, Meter, PluginKind, Settled, Usage};
 use super::engine::Runtime;
 use super::load::load;
 use super::load_error::LoadError;
 use super::plugin::Plugin;
+use super::price::Price;
 use super::settings::RuntimeConfig;
 use super::spec::PluginSpec;
 use crate::embeddings::EmbeddingBackend;
@@ -13,6 +15,26 @@ use crate::upstream::{TlsConfig, Upstream, with_causes};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
+
+/// The record of one call: a plugin that can reach no upstream used nothing anyone bills.
+pub(super) fn settled<'a>(
+    plugin: &'a Plugin,
+    client: &'a str,
+    model: Option<&'a str>,
+    usage: Usage,
+    failure: Option<&'static str>,
+    scope: CallScope,
+) -> Settled<'a> {
+    let spec = plugin.spec();
+    let (usage, price) = if spec.billed() {
+        (usage, spec.prices.of(model).copied())
+    } else {
+        (Usage { input_tokens: Some(0), output_tokens: Some(0) }, Some(Price::default()))
+    };
+    let cost = price.and_then(|p| p.cost(usage));
+    let trace_id = crate::telemetry::Span::current().context().map(|c| c.trace_id().to_string());
+    Settled { plugin: plugin.id(), kind: plugin.kind(), model, client, scope, usage, cost, failure, trace_id }
+}
 
 /// What a plugin's probe found.
 #[derive(Debug)]
@@ -31,6 +53,7 @@ pub struct PluginHost {
     pub(super) runtime: Arc<Runtime>,
     pub(super) plugins: BTreeMap<String, Arc<Plugin>>,
     pub(super) observer: Option<Arc<dyn CallObserver>>,
+    pub(super) meter: Option<Arc<dyn Meter>>,
 }
 
 impl PluginHost {
@@ -75,7 +98,7 @@ impl PluginHost {
             }
         }
         match errors.len() {
-            0 => Ok(PluginHost { runtime, plugins, observer: None }),
+            0 => Ok(PluginHost { runtime, plugins, observer: None, meter: None }),
             1 => Err(errors.remove(0)),
             _ => Err(LoadError::Several(errors)),
         }
@@ -88,6 +111,29 @@ impl PluginHost {
         }
         self.observer = Some(observer);
         self
+    }
+
+    /// Tells `meter` (the usage ledger) what every call used, each call's answer waiting until it is
+    /// on record.
+    pub fn metered_by(mut self, meter: Arc<dyn Meter>) -> Self {
+        self.meter = Some(meter);
+        self
+    }
+
+    /// Records what one call (or one whole stream) of `plugin` used, for `client` in the current
+    /// [`CallScope`].
+    pub(super) async fn settle<R>(
+        &self,
+        plugin: &Plugin,
+        client: &str,
+        model: Option<&str>,
+        usage: Usage,
+        result: &Result<R, CallError>,
+    ) {
+        if let Some(meter) = &self.meter {
+            let failure = result.as_ref().err().map(|e| e.failure.label());
+            meter.settle(settled(plugin, client, model, usage, failure, CallScope::current())).await;
+        }
     }
 
     pub(super) fn observe<R>(&self, plugin: &Plugin, started: Instant, result: &Result<R, CallError>) {

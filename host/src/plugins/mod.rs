@@ -22,6 +22,7 @@ mod load_error;
 mod log;
 pub mod outbound;
 mod plugin;
+pub mod price;
 pub mod sandbox;
 pub mod settings;
 pub mod spec;

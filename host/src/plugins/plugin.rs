@@ -51,6 +51,20 @@ impl std::ops::Deref for Plugin {
 }
 
 impl Plugin {
+    /// The model a call uses when it names none: a provider's `default-model`, a chat model's `model`
+    /// setting; a metric has none.
+    pub fn default_model(&self) -> Option<&str> {
+        match &self.info {
+            super::api::PluginInfo::Provider { default_model, .. } => Some(default_model),
+            _ => self.spec().settings.get("model").map(String::as_str),
+        }
+    }
+
+    /// Its default model's pricing ([`super::price::pricing`]): `free`, `priced` or `unpriced`.
+    pub fn pricing(&self) -> &'static str {
+        super::price::pricing(self.spec().billed(), &self.spec().prices, self.default_model())
+    }
+
     /// Whether the component streams its replies (the optional `chat-stream`, 0.1.3).
     pub fn has_stream(&self) -> bool {
         self.bound.has_stream()

@@ -3,7 +3,7 @@
 //! allow-list, the memory cap, captured stdout/stderr, and the host's own `host` and `embeddings`
 //! imports.
 
-use super::api::{PluginError, PluginErrorKind};
+use super::api::{PluginError, PluginErrorKind, Usage};
 use super::capacity::MemoryBudget;
 use super::outbound::OutboundPolicy;
 use super::spec::PluginSpec;
@@ -79,6 +79,8 @@ pub struct PluginState {
     pub outbound: OutboundPolicy,
     pub memory: MemoryCap,
     pub stderr: CapturedOutput,
+    /// What the plugin reported through `metering` (0.1.4) during the call.
+    pub usage: Usage,
 }
 
 impl PluginState {
@@ -118,6 +120,7 @@ impl PluginState {
             memory,
             stderr,
             plugin,
+            usage: Usage::default(),
         })
     }
 }

@@ -236,6 +236,9 @@ pub struct PluginSpec {
     pub declared_at: Option<String>,
     /// The plugins, of its kind, that serve a request in order when it fails (its chain after it).
     pub fallbacks: Vec<String>,
+    /// What its upstream charges per model (`[plugin.prices.MODEL]`); a model without a price is
+    /// recorded with its tokens and no cost.
+    pub prices: super::price::Prices,
 }
 
 impl PluginSpec {
@@ -256,12 +259,19 @@ impl PluginSpec {
             history_from: None,
             declared_at: None,
             fallbacks: Vec::new(),
+            prices: Default::default(),
         }
     }
 
     /// Whether its outbound HTTP may reach anything: a plugin that cannot has no upstream to protect.
     pub fn reaches_upstream(&self) -> bool {
         !self.allowed_hosts.is_empty()
+    }
+
+    /// Whether its calls may cost anything: only an upstream bills, so a plugin that can reach none
+    /// (the offline provider, the metrics) uses zero tokens at zero cost.
+    pub fn billed(&self) -> bool {
+        self.reaches_upstream() || self.allowed_hosts_from.is_some()
     }
 
     /// How much of a dialog a chat model is given: what the operator set, else what its own setting

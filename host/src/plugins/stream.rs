@@ -5,13 +5,13 @@
 //! without `chat-stream` answers through `reply`, and its whole reply is one delta.
 
 use super::api::{
-    CallError, CallFailure, CallObserver, ChatRequest, Framing, Generation, PluginError, PluginErrorKind,
-    StreamPart,
+    CallError, CallFailure, CallObserver, CallScope, ChatRequest, Framing, Generation, Meter, PluginError,
+    PluginErrorKind, Settlement, StreamPart, Usage,
 };
 use super::call::MAX_OUTPUT_BYTES;
 use super::capacity::StreamHeld;
 use super::engine::Runtime;
-use super::host::PluginHost;
+use super::host::{PluginHost, settled};
 use super::instance::{call_span, conclude, invalid, new_store, reported, run};
 use super::outbound::OutboundError;
 use super::plugin::Plugin;
@@ -61,6 +61,12 @@ impl PluginHost {
             plugin: plugin.clone(),
             runtime: self.runtime.clone(),
             observer: self.observer.clone(),
+            meter: self.meter.clone(),
+            scope: CallScope::current(),
+            usage: Usage::default(),
+            model: None,
+            settling: None,
+            settled: false,
             client: client.into(),
             body: None,
             framer: Framer::new(Framing::Ndjson),
@@ -97,6 +103,7 @@ impl PluginHost {
                 // A stream that never started is one failed call, not a cancelled stream.
                 stream.observe(Err(&e));
                 stream.state = State::Ended;
+                stream.on_record().await;
                 Err(e)
             }
         }
@@ -126,6 +133,16 @@ pub struct ReplyStream {
     plugin: Arc<Plugin>,
     runtime: Arc<Runtime>,
     observer: Option<Arc<dyn CallObserver>>,
+    meter: Option<Arc<dyn Meter>>,
+    /// Who the stream is for, taken when it started: its parts are read outside the request's task.
+    scope: CallScope,
+    /// The token counts the upstream reported, the latest of each.
+    usage: Usage,
+    /// The model the upstream named.
+    model: Option<String>,
+    /// The stream's record, on its way to the meter; the stream's last part waits for it.
+    settling: Option<Settlement>,
+    settled: bool,
     client: Arc<str>,
     /// The upstream's body while it is being read.
     body: Option<ResponseBody>,
@@ -192,12 +209,36 @@ impl ReplyStream {
         Ok(())
     }
 
-    /// The next part of the reply; `None` once it is complete or has failed.
+    /// The next part of the reply; `None` once it is complete or has failed. The last part is given
+    /// out once the stream is on record.
     pub async fn next(&mut self) -> Option<Result<StreamPart, CallError>> {
-        match self.given_back.pop_front() {
+        let part = match self.given_back.pop_front() {
             Some(part) => Some(Ok(part)),
             None => self.read().await,
+        };
+        self.on_record().await;
+        part
+    }
+
+    /// Waits until the stream's record, once made, is kept.
+    async fn on_record(&mut self) {
+        if let Some(settling) = self.settling.take() {
+            settling.await;
         }
+    }
+
+    /// Records the stream as one call, once: what the upstream reported of it, and how it ended.
+    fn settle(&mut self, failure: Option<&'static str>) {
+        if self.settled || self.whole {
+            return;
+        }
+        self.settled = true;
+        let Some(meter) = &self.meter else { return };
+        let plugin = &self.plugin;
+        let asked = plugin.spec().settings.get("model").map(String::as_str);
+        let model = asked.or(self.model.as_deref());
+        let record = settled(plugin, &self.client, model, self.usage, failure, self.scope.clone());
+        self.settling = Some(meter.settle(record));
     }
 
     /// Reads the reply up to its first text, or to its end when it has none, and gives back what it
@@ -216,6 +257,7 @@ impl ReplyStream {
                 break;
             }
         }
+        self.on_record().await;
         Ok(())
     }
 
@@ -353,11 +395,18 @@ impl ReplyStream {
                 self.finished = Some(reason.clone());
                 return Ok(None);
             }
-            StreamPart::Model(model) if self.span.is_recording() => {
-                self.span.set_attribute("gen_ai.response.model", model.clone());
+            StreamPart::Model(model) => {
+                if self.span.is_recording() {
+                    self.span.set_attribute("gen_ai.response.model", model.clone());
+                }
+                self.model = Some(model.clone());
             }
-            StreamPart::Model(_) => {}
             StreamPart::Usage(usage) => {
+                // An upstream may report again as it goes (cumulative counts): the latest of each holds.
+                self.usage = Usage {
+                    input_tokens: usage.input_tokens.or(self.usage.input_tokens),
+                    output_tokens: usage.output_tokens.or(self.usage.output_tokens),
+                };
                 // Only what the upstream reported: an unknown count is left out, never written as zero.
                 let counts = [
                     ("gen_ai.usage.input_tokens", usage.input_tokens),
@@ -414,19 +463,22 @@ impl ReplyStream {
         }
         self.state = State::Ended;
         self.body = None;
+        // A stream cut short may still have been billed for what the upstream wrote.
+        self.settle(cancelled.map(|_| "cancelled"));
         if let Some(observer) = &self.observer {
             observer.stream_ended(self.plugin.id(), cancelled, self.started.elapsed());
         }
     }
 
     /// Counts the stream as one plugin call, from its start to its outcome.
-    fn observe(&self, outcome: Result<(), &CallError>) {
+    fn observe(&mut self, outcome: Result<(), &CallError>) {
         if self.whole {
             return;
         }
         if let Err(e) = outcome {
             self.span.set_error(e.failure.label());
         }
+        self.settle(outcome.err().map(|e| e.failure.label()));
         if let Some(observer) = &self.observer {
             observer.call_ended(self.plugin.id(), outcome, self.started.elapsed());
         }
@@ -441,6 +493,10 @@ impl ReplyStream {
 impl Drop for ReplyStream {
     fn drop(&mut self) {
         self.end(Some("client"));
+        // The client is gone; its record is kept all the same.
+        if let (Some(settling), Ok(runtime)) = (self.settling.take(), tokio::runtime::Handle::try_current()) {
+            runtime.spawn(settling);
+        }
     }
 }
 

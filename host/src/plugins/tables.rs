@@ -3,6 +3,7 @@
 //! variables.
 
 use super::api::PluginKind;
+use super::price::{self, Price, Prices};
 use super::spec::{ComponentSource, Grants, HistoryWindow, HostPattern, Limits, PluginSpec};
 use crate::config::file::scalar_to_string;
 use crate::config::setting;
@@ -31,6 +32,8 @@ pub struct PluginTable {
     secrets: BTreeMap<String, SecretSource>,
     limits: LimitsTable,
     grants: GrantsTable,
+    /// `[plugin.prices.MODEL]`: what the upstream charges per model; replaces a default's whole.
+    prices: Option<Prices>,
     /// `file:line` of the table, for messages that can only be given after merging.
     location: String,
     /// The folder of the file, which relative paths are relative to.
@@ -40,7 +43,7 @@ pub struct PluginTable {
 impl Section for PluginTable {
     const NAME: &'static str = "plugin";
     const ABOUT: &'static str = "A plugin id bound to a component";
-    const TABLES: &'static [&'static str] = &["config", "secrets", "limits", "grants"];
+    const TABLES: &'static [&'static str] = &["config", "secrets", "limits", "grants", "prices"];
 
     fn settings() -> &'static [Setting<Self>] {
         static SETTINGS: &[Setting<PluginTable>] = &[
@@ -125,7 +128,36 @@ impl Section for PluginTable {
         if let Some(grants) = table.table(reader, "grants") {
             self.grants = read_table(&grants, reader, None);
         }
+        if let Some(prices) = table.table(reader, "prices") {
+            self.prices = Some(read_prices(&prices, reader));
+        }
     }
+}
+
+/// `[plugin.prices.MODEL]` tables: `input` and `output` per million tokens, `request` per call, each a
+/// decimal amount (a string or a number) in the deployment's currency.
+fn read_prices(prices: &Table<'_, '_>, reader: &mut Reader<'_>) -> Prices {
+    let models: Vec<String> = prices.entries().map(|(k, _, _)| k.to_owned()).collect();
+    let mut out = Prices::default();
+    for model in models {
+        let Some(table) = prices.table(reader, &model) else { continue };
+        let mut price = Price::default();
+        for (key, span, value) in table.entries() {
+            let amount =
+                scalar_to_string(value).filter(|_| !value.is_bool()).ok_or("expected a decimal amount");
+            let set = match key {
+                "input" => amount.map_err(String::from).and_then(|v| price::per_million(&v)).map(|p| price.input_per_token = p),
+                "output" => amount.map_err(String::from).and_then(|v| price::per_million(&v)).map(|p| price.output_per_token = p),
+                "request" => amount.map_err(String::from).and_then(|v| price::per_request(&v)).map(|p| price.per_request = p),
+                _ => Err("unknown key: a price has `input` and `output` (per million tokens) and `request` (per call)".into()),
+            };
+            if let Err(problem) = set {
+                reader.problem(span, &table.key(key), problem);
+            }
+        }
+        out.0.insert(model, price);
+    }
+    out
 }
 
 /// A `[[plugin]]`'s `limits`.
@@ -351,6 +383,9 @@ impl PluginTable {
     /// The table's allow-list, rate limit, history window, settings and secrets, over the spec's.
     fn amend(&mut self, spec: &mut PluginSpec, env: &Env, problems: &mut Vec<String>) {
         let (id, location) = (&spec.id, &self.location);
+        if let Some(prices) = self.prices.take() {
+            spec.prices = prices;
+        }
         if let Some(hosts) = &self.allowed_hosts {
             spec.allowed_hosts = hosts.iter().filter_map(|h| HostPattern::parse(h).ok()).collect();
             spec.allowed_hosts_from = None;

@@ -116,6 +116,11 @@ pub const CODES: &[CodeDoc] = &[
         &[409],
         "The record's state does not allow the request (a job that has already finished)",
     ),
+    code(
+        "forbidden",
+        &[403],
+        "The caller may not read this: a key asking for another key's or client's usage",
+    ),
     code("unknown_plugin", &[422], "The request names a provider, model or metric id that is not configured"),
     code("model_not_found", &[404], "OpenAI-compatible surface: the model is not one of `GET /v1/models`"),
     code(
@@ -272,6 +277,7 @@ pub fn status_and_code(e: &Error) -> (StatusCode, &'static str) {
         Error::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
         Error::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
         Error::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+        Error::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
         Error::Storage(e) => match e.trouble() {
             Trouble::Full => (StatusCode::INSUFFICIENT_STORAGE, "storage_full"),
             Trouble::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "store_unavailable"),

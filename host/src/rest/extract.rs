@@ -229,6 +229,15 @@ pub const DEFAULT_CLIENT_ID: &str = "default";
 #[derive(Clone, Debug)]
 pub struct AuthenticatedClient(pub Arc<str>);
 
+/// The id of the API key a request presents (`Authorization: Bearer prl_<id>_<secret>`), when it has
+/// the shape of one. Only a request the key check admitted ([`AuthenticatedClient`]) is known to hold
+/// that key.
+pub fn presented_key_id(headers: &axum::http::HeaderMap) -> Option<String> {
+    let value = headers.get(axum::http::header::AUTHORIZATION)?.to_str().ok()?;
+    let token = value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer "))?.trim();
+    crate::store::keys::id_of(token).map(str::to_owned)
+}
+
 /// Who is calling: the `current-user` header when present (or the API key's client), and the peer
 /// address.
 #[derive(Clone, Debug)]

@@ -1,5 +1,5 @@
 //! What a dialog store backend does, by concern: [`Dialogs`] (users and their dialogs), [`Jobs`]
-//! (durable batch jobs) and [`Keys`] (API keys). SQLite implements them for one process, PostgreSQL
+//! (durable batch jobs), [`Keys`] (API keys) and [`Ledger`] (what each call used). SQLite implements them for one process, PostgreSQL
 //! for several replicas; the API in `store` is the same whichever backend is configured.
 
 use super::cache::Dialog;
@@ -7,6 +7,7 @@ use super::entry::DialogEntry;
 use super::jobs::{Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, NewJob};
 use super::keys::{ApiKey, KeyRecord};
 use super::model::{Imported, Recent, StoreError, UserMetadata};
+use super::usage::{UsageCall, UsageQuery, UsageRow};
 use futures::future::BoxFuture;
 use std::sync::Arc;
 
@@ -14,7 +15,7 @@ pub type StoreResult<'a, T> = BoxFuture<'a, Result<T, StoreError>>;
 
 /// A whole backend: the three concerns, and its health. Every write is whole or nothing, and a write
 /// is answered only once it has committed.
-pub trait Backend: Dialogs + Jobs + Keys + Send + Sync {
+pub trait Backend: Dialogs + Jobs + Keys + Ledger + Send + Sync {
     /// Where the data lives, for `/health` and messages (a path, or a URL without its password).
     fn location(&self) -> String;
 
@@ -145,4 +146,15 @@ pub trait Keys: Send + Sync {
 
     /// What a presented key with this id is checked against.
     fn find_key<'a>(&'a self, id: &'a str) -> StoreResult<'a, Option<KeyRecord>>;
+}
+
+/// The usage ledger: every settled plugin call, and its sums per hour.
+pub trait Ledger: Send + Sync {
+    /// Records calls in one transaction, each with its hour's sums; a call whose id is on record
+    /// already is skipped, so that a write repeated after a lost answer counts once. Returns how many
+    /// were new.
+    fn record_usage(&self, calls: Vec<UsageCall>) -> StoreResult<'_, u64>;
+
+    /// The sums of the hours `query` covers, per group.
+    fn usage_report<'a>(&'a self, query: &'a UsageQuery) -> StoreResult<'a, Vec<UsageRow>>;
 }

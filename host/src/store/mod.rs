@@ -16,8 +16,9 @@ mod model;
 pub mod postgres;
 mod settings;
 pub mod sqlite;
+pub mod usage;
 
-pub use backend::{Backend, Dialogs, Jobs, Keys, StoreResult};
+pub use backend::{Backend, Dialogs, Jobs, Keys, Ledger, StoreResult};
 pub use cache::Dialog;
 pub use entry::DialogEntry;
 pub use keys::{ApiKey, KeyRecord};
@@ -206,6 +207,15 @@ impl DialogStore {
 
     pub async fn find_key(&self, id: &str) -> Result<Option<KeyRecord>, StoreError> {
         self.traced("find_key", self.backend.find_key(id)).await
+    }
+
+    /// Records settled calls (see [`Ledger::record_usage`]); how many were new.
+    pub async fn record_usage(&self, calls: Vec<usage::UsageCall>) -> Result<u64, StoreError> {
+        self.traced("record_usage", self.backend.record_usage(calls)).await
+    }
+
+    pub async fn usage_report(&self, query: &usage::UsageQuery) -> Result<Vec<usage::UsageRow>, StoreError> {
+        self.traced("usage_report", self.backend.usage_report(query)).await
     }
 
     /// Runs one operation under its span: a client span named for the operation, as the database

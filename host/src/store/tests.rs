@@ -64,6 +64,7 @@ macro_rules! on_both {
 }
 
 mod jobs_and_keys;
+mod ledger;
 mod postgres_only;
 
 on_both!(

@@ -12,7 +12,7 @@ use parlance_sdk::http::{Request, Response, join_url};
 use parlance_sdk::probe::Probe;
 use parlance_sdk::provider::{ParaphraseRequest, ParaphraseResponse, Provider, ProviderInfo};
 use parlance_sdk::upstream::{parse_json, snippet};
-use parlance_sdk::{PluginError, RateLimit, config};
+use parlance_sdk::{PluginError, RateLimit, config, usage};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -58,6 +58,9 @@ fn generate(text: &str, model: &str, count: Option<u32>) -> Result<(Value, Strin
     }
     let url = join_url(&base_url(), &format!("models/{model}:generateContent"));
     let value = read(send(Request::post(url).json(&body))?)?;
+    let counts = &value["usageMetadata"];
+    let count = |key: &str| counts[key].as_u64().and_then(|n| u32::try_from(n).ok());
+    usage::report(count("promptTokenCount"), count("candidatesTokenCount"));
     let model = value.get("modelVersion").and_then(Value::as_str).unwrap_or(model).to_owned();
     Ok((value, model))
 }

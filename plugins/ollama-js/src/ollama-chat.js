@@ -1,6 +1,6 @@
 // `ollama-chat`: a chat model for Ollama's native `POST /api/chat`, written in JavaScript and built
 // into a component with componentize-js (world `probed-streaming-chat-model-plugin`,
-// parlance:plugin@0.1.3). The genre, the character and the situation become the system prompt; the
+// parlance:plugin@0.1.4). The genre, the character and the situation become the system prompt; the
 // dialog becomes user and assistant turns, as `openai-chat` maps it.
 //
 // - `chatModel.reply` asks for the whole reply (`"stream": false`) with `fetch`, which runs on
@@ -20,7 +20,7 @@
 // The protocol itself is in `ollama-chat-protocol.js` and the parts shared with the provider
 // (`ollama.js`) in `common.js`; both import nothing from the host, so Node tests them.
 
-import { config } from 'parlance:plugin/host@0.1.3';
+import { config } from 'parlance:plugin/host@0.1.4';
 import { DEFAULT_MODEL, exchange, failure, probeModel, settings } from './common.js';
 import { body, chatSettings, decode, messages, refusal, replyText, streamStart } from './ollama-chat-protocol.js';
 

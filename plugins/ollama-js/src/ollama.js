@@ -14,7 +14,8 @@
 // Failures map to the WIT `plugin-error` cases exactly as the Rust providers map them; that mapping,
 // the settings and the request with its deadline are in `common.js`, shared with `ollama-chat.js`.
 
-import { config } from 'parlance:plugin/host@0.1.3';
+import { config } from 'parlance:plugin/host@0.1.4';
+import { report } from 'parlance:plugin/metering@0.1.4';
 import { DEFAULT_MODEL, UPSTREAM, exchange, failure, probeModel, settings, snippet } from './common.js';
 
 const DEFAULT_TEMPLATE =
@@ -57,6 +58,9 @@ async function generate(model, text) {
   if (answer.done === false) {
     throw failure('bad-response', `${UPSTREAM}'s answer is incomplete (\`done\` is false)`);
   }
+  // Ollama counts the prompt's tokens (`prompt_eval_count`) and the answer's (`eval_count`).
+  const count = (n) => (Number.isInteger(n) && n >= 0 && n <= 0xffffffff ? n : undefined);
+  report({ inputTokens: count(answer.prompt_eval_count), outputTokens: count(answer.eval_count) });
   const paraphrase = clean(answer.response);
   if (paraphrase === '') {
     throw failure('bad-response', `${UPSTREAM} answered with an empty \`response\``);

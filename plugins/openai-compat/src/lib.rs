@@ -3,7 +3,7 @@
 
 use parlance_sdk::http::{Request, join_url};
 use parlance_sdk::upstream::{check_status, parse_json, snippet};
-use parlance_sdk::{PluginError, RateLimit, config};
+use parlance_sdk::{PluginError, RateLimit, config, usage};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
@@ -72,13 +72,18 @@ impl Client {
         let response = check_status("the chat-completions upstream", request.send()?)?;
         // The usual answer is read straight into the fields it needs; anything else (an in-band
         // error, no choices, no text) is read again as a whole to say what is wrong with it.
-        if let Ok(answer) = serde_json::from_slice::<CompletionAnswer>(&response.body)
+        if let Ok(mut answer) = serde_json::from_slice::<CompletionAnswer>(&response.body)
             && answer.error.is_none()
+            && let Some(counts) = Some(answer.usage.take())
             && let Some(completion) = answer.completion()
         {
+            if let Some(counts) = counts {
+                usage::report(counts.prompt_tokens, counts.completion_tokens);
+            }
             return Ok(completion);
         }
         let value = parse_json("the chat-completions upstream", &response)?;
+        usage::report_openai(&value);
         parse_completion(&value)
     }
 
@@ -122,6 +127,7 @@ impl Client {
         let request = self.completion_request(model, messages, options, choices, false)?;
         let response = check_status("the chat-completions upstream", request.send()?)?;
         let value = parse_json("the chat-completions upstream", &response)?;
+        usage::report_openai(&value);
         parse_completions(&value)
     }
 
@@ -209,6 +215,14 @@ struct CompletionAnswer {
     model: Option<String>,
     #[serde(default, deserialize_with = "present")]
     error: Option<()>,
+    usage: Option<AnswerUsage>,
+}
+
+/// The token counts of an answer, as the upstream reported them.
+#[derive(Deserialize)]
+struct AnswerUsage {
+    prompt_tokens: Option<u32>,
+    completion_tokens: Option<u32>,
 }
 
 #[derive(Deserialize)]

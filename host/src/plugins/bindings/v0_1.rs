@@ -1,8 +1,9 @@
-//! Bindings for the `parlance:plugin@0.1` line, generated from its newest text (0.1.3). Components
+//! Bindings for the `parlance:plugin@0.1` line, generated from its newest text (0.1.4). Components
 //! built against any 0.1.x load through this module: wasmtime matches their older imports and
-//! exports against these `@0.1.3` definitions by semver compatibility; the optional exports (0.1.1's
-//! `probe`, 0.1.3's `chat-stream` and `candidates`) are looked up per component, never required, and what 0.1.2 added
-//! (the `http-client` import) is linked for every component, whether it imports it or not.
+//! exports against these `@0.1.4` definitions by semver compatibility; the optional exports (0.1.1's
+//! `probe`, 0.1.3's `chat-stream` and `candidates`) are looked up per component, never required, and what 0.1.2 and 0.1.4
+//! added (the `http-client` and `metering` imports) is linked for every component, whether it imports
+//! it or not.
 
 /// The interfaces the host provides, generated once and shared by the three worlds.
 pub mod imports {
@@ -10,15 +11,16 @@ pub mod imports {
         inline: "
             package parlance:host-bindings;
             world imports {
-                import parlance:plugin/host@0.1.3;
-                import parlance:plugin/embeddings@0.1.3;
-                import parlance:plugin/http-client@0.1.3;
+                import parlance:plugin/host@0.1.4;
+                import parlance:plugin/embeddings@0.1.4;
+                import parlance:plugin/http-client@0.1.4;
+                import parlance:plugin/metering@0.1.4;
             }
         ",
         path: "../wit",
         // `host`'s two functions answer from memory, so they are plain calls: an async import costs a
         // boxed future and its poll on every call, and a provider reads several settings per call.
-        imports: { "parlance:plugin/host": trappable, default: async },
+        imports: { "parlance:plugin/host": trappable, "parlance:plugin/metering": trappable, default: async },
         with: {
             "wasi:http": wasmtime_wasi_http::p2::bindings::http,
             "wasi:io": wasmtime_wasi::p2::bindings::io,
@@ -33,7 +35,7 @@ pub mod probe {
         inline: "
             package parlance:host-probe;
             world probe {
-                export parlance:plugin/probe@0.1.3;
+                export parlance:plugin/probe@0.1.4;
             }
         ",
         path: "../wit",
@@ -50,7 +52,7 @@ pub mod chat_stream {
         inline: "
             package parlance:host-chat-stream;
             world chat-stream {
-                export parlance:plugin/chat-stream@0.1.3;
+                export parlance:plugin/chat-stream@0.1.4;
             }
         ",
         path: "../wit",
@@ -71,7 +73,7 @@ pub mod candidates {
         inline: "
             package parlance:host-candidates;
             world candidates {
-                export parlance:plugin/candidates@0.1.3;
+                export parlance:plugin/candidates@0.1.4;
             }
         ",
         path: "../wit",
@@ -117,6 +119,7 @@ macro_rules! world {
                     "parlance:plugin/types": super::imports::parlance::plugin::types,
                     "parlance:plugin/host": super::imports::parlance::plugin::host,
                     "parlance:plugin/http-client": super::imports::parlance::plugin::http_client,
+                    "parlance:plugin/metering": super::imports::parlance::plugin::metering,
                     $($extra: $path,)*
                     "wasi:http": wasmtime_wasi_http::p2::bindings::http,
                     "wasi:io": wasmtime_wasi::p2::bindings::io,
@@ -137,18 +140,19 @@ world!(
 
 use super::super::api::{self, PluginErrorKind};
 use super::super::sandbox::PluginState;
-use imports::parlance::plugin::{embeddings, host, http_client, types};
+use imports::parlance::plugin::{embeddings, host, http_client, metering, types};
 use wasmtime::Store;
 use wasmtime::component::{Component, HasSelf, InstancePre, Linker};
 
 /// The newest package version of the line this module binds.
-pub const VERSION: (u64, u64, u64) = (0, 1, 3);
+pub const VERSION: (u64, u64, u64) = (0, 1, 4);
 
 /// Adds the host's 0.1 imports to a linker.
 pub fn add_to_linker(linker: &mut Linker<PluginState>) -> wasmtime::Result<()> {
     host::add_to_linker::<PluginState, HasSelf<PluginState>>(linker, |s| s)?;
     embeddings::add_to_linker::<PluginState, HasSelf<PluginState>>(linker, |s| s)?;
     http_client::add_to_linker::<PluginState, HasSelf<PluginState>>(linker, |s| s)?;
+    metering::add_to_linker::<PluginState, HasSelf<PluginState>>(linker, |s| s)?;
     Ok(())
 }
 
@@ -495,6 +499,15 @@ impl From<host::Level> for tracing::Level {
             host::Level::Warn => tracing::Level::WARN,
             host::Level::Error => tracing::Level::ERROR,
         }
+    }
+}
+
+impl metering::Host for PluginState {
+    fn report(&mut self, usage: metering::Usage) -> wasmtime::Result<()> {
+        self.usage = self
+            .usage
+            .plus(api::Usage { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens });
+        Ok(())
     }
 }
 

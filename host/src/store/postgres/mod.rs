@@ -10,6 +10,7 @@ mod dialogs;
 mod jobs;
 mod keys;
 mod schema;
+mod usage;
 
 use super::backend::{Backend, StoreResult};
 use super::model::{StoreError, Trouble};

@@ -77,6 +77,8 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE job_items ADD COLUMN attempts TEXT;",
     // 4: the trace context of the request that created a job.
     "ALTER TABLE jobs ADD COLUMN traceparent TEXT;",
+    // 5: the usage ledger, as in SQLite.
+    super::super::usage::LEDGER_SCHEMA,
 ];
 
 /// The schema version this build writes.

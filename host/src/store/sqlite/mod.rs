@@ -11,6 +11,7 @@ mod jobs;
 mod keys;
 pub mod schema;
 mod sql;
+mod usage;
 mod writer;
 
 use super::backend::{Backend, StoreResult};

@@ -76,6 +76,8 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE job_items ADD COLUMN attempts TEXT;",
     // 7: the trace context of the request that created a job.
     "ALTER TABLE jobs ADD COLUMN traceparent TEXT;",
+    // 8: the usage ledger: one row per settled plugin call, and the same summed per hour.
+    super::super::usage::LEDGER_SCHEMA,
 ];
 
 /// The schema version this build writes.

@@ -1,0 +1,267 @@
+//! Usage and spend end to end: upstream fakes that report known token counts (and one answer that
+//! reports none), priced and unpriced models, every call recorded once in the ledger and summed to the
+//! token and to the exact decimal; what each surface records (REST, batch, candidates, a fallback's
+//! failed attempt, the OpenAI surface streamed, the command line); `GET /usage` confined to the caller
+//! (a key to itself, a client to itself) and `parlance usage` seeing all; `/metrics` counting tokens
+//! and spend.
+
+use crate::common::{self, server::Server};
+use common::upstream::{FakeOpenAi, FakeStreamingOpenAi};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+/// Every completion of `FakeOpenAi` reports 10 prompt tokens and 5 completion tokens.
+const IN: u64 = 10;
+const OUT: u64 = 5;
+
+/// `priced` and `unpriced` on the same fake; `flaky` asks it for a model that always fails and falls
+/// back to `priced`.
+fn config(base_url: &str) -> String {
+    let origin = base_url.trim_end_matches("/v1");
+    let provider = |id: &str, extra: &str| {
+        format!(
+            "[[plugin]]\nid = \"{id}\"\nkind = \"provider\"\ncomponent = \"builtin:openai\"\n\
+             allowed_hosts = [\"{origin}\"]\nrate_limit_per_minute = 0\n{extra}\
+             config = {{ base_url = \"{base_url}\", api_key = \"k\" }}\n\n"
+        )
+    };
+    [
+        "[chat]\nmodel = \"openai-chat\"\n\n".to_owned(),
+        provider("priced", ""),
+        // After the table's own keys: a sub-table ends them.
+        "[plugin.prices.\"gpt-4o-mini\"]\ninput = \"0.15\"\noutput = 0.6\nrequest = \"0.0001\"\n\n"
+            .to_owned(),
+        provider("unpriced", ""),
+        provider("flaky", "fallbacks = [\"priced\"]\n"),
+        "[[plugin]]\nid = \"openai-chat\"\nrate_limit_per_minute = 0\n\n\
+         [plugin.prices.\"*\"]\ninput = 1\noutput = 2\n\n"
+            .to_owned(),
+    ]
+    .concat()
+}
+
+async fn start(upstream: &FakeOpenAi, chat: &FakeStreamingOpenAi, env: &[(&str, &str)]) -> Server {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("parlance.toml"), config(&upstream.base_url())).unwrap();
+    let chat_url = chat.base_url();
+    let mut all = vec![
+        ("PROVIDER_API_KEY", "sk-test"),
+        ("PARLANCE_PLUGIN_OPENAI_CHAT_BASE_URL", chat_url.as_str()),
+        ("CACHE_TYPE", "memory"),
+    ];
+    all.extend_from_slice(env);
+    Server::start_in(home, &all, &["--config", "parlance.toml"]).await
+}
+
+async fn post(s: &Server, path: &str, client: &str, body: Value) -> Value {
+    let r = s.client.post(s.url(path)).header("current-user", client).json(&body).send().await.unwrap();
+    let status = r.status();
+    let body: Value = r.json().await.unwrap();
+    assert!(status.is_success(), "{path}: {status} {body}");
+    body
+}
+
+async fn usage(s: &Server, client: &str, query: &str) -> Value {
+    let r =
+        s.client.get(s.url(&format!("/usage?{query}"))).header("current-user", client).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    r.json().await.unwrap()
+}
+
+/// The group of `report` whose values are `group`.
+fn group(report: &Value, group: Value) -> &Value {
+    report["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["group"] == group)
+        .unwrap_or_else(|| panic!("no group {group} in {report}"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_call_is_recorded_once_to_the_token_and_priced_exactly() {
+    let upstream = FakeOpenAi::start("An upstream answer.").await;
+    let chat = FakeStreamingOpenAi::start(4, Duration::from_millis(5)).await;
+    let s = start(&upstream, &chat, &[]).await;
+    let text = |i: usize| format!("The committee will decide about proposal number {i} tomorrow.");
+
+    // Three priced calls, and one answered from the cache, which calls nothing.
+    for i in 0..3 {
+        post(&s, "/paraphrase", "acme", json!({"text": text(i), "provider": "priced"})).await;
+    }
+    let cached = post(&s, "/paraphrase", "acme", json!({"text": text(0), "provider": "priced"})).await;
+    assert_eq!(cached["cached"], true);
+    // Two unpriced calls: their tokens, and no cost.
+    for i in 0..2 {
+        post(&s, "/paraphrase", "acme", json!({"text": text(10 + i), "provider": "unpriced"})).await;
+    }
+    // A batch of two, on its own surface.
+    post(&s, "/paraphrase/batch", "acme", json!({"texts": [text(20), text(21)], "provider": "priced"})).await;
+    // Three candidates from one request with `n`: one call, its usage once.
+    let candidates =
+        post(&s, "/paraphrase", "acme", json!({"text": text(30), "provider": "priced", "candidates": 3}))
+            .await;
+    assert!(candidates["candidates"].as_array().is_some_and(|c| !c.is_empty()), "{candidates}");
+    // A chain: `flaky` fails (its upstream reports nothing), then `priced` serves.
+    let served =
+        post(&s, "/paraphrase", "acme", json!({"text": text(40), "provider": "flaky", "model": "fail-503"}))
+            .await;
+    assert_eq!(served["provider"], "priced", "{served}");
+    // Another client's call.
+    post(&s, "/paraphrase", "other", json!({"text": text(50), "provider": "priced"})).await;
+    // The OpenAI surface, streamed with usage: 11 prompt tokens and 4 completion tokens.
+    let completion = s
+        .client
+        .post(s.url("/v1/chat/completions"))
+        .header("current-user", "acme")
+        .json(&json!({"model": "openai-chat", "stream": true, "stream_options": {"include_usage": true},
+            "messages": [{"role": "user", "content": "Hello"}]}))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(completion.contains("\"prompt_tokens\":11"), "{completion}");
+
+    let report = usage(&s, "acme", "group_by=plugin,model,surface").await;
+    let priced_rest = group(&report, json!({"plugin": "priced", "model": "gpt-4o-mini", "surface": "rest"}));
+    // 3 + the candidates' one + the chain's one; each 10 in, 5 out, at 0.15 and 0.60 per million and
+    // 0.0001 a request: 0.0000015 + 0.000003 + 0.0001 = 0.0001045.
+    assert_eq!(priced_rest["calls"], 5, "{report}");
+    assert_eq!(
+        (priced_rest["input_tokens"].as_u64(), priced_rest["output_tokens"].as_u64()),
+        (Some(5 * IN), Some(5 * OUT))
+    );
+    assert_eq!(priced_rest["cost"], "0.0005225", "{priced_rest}");
+    let batch = group(&report, json!({"plugin": "priced", "model": "gpt-4o-mini", "surface": "batch"}));
+    assert_eq!((batch["calls"].as_u64(), batch["cost"].as_str()), (Some(2), Some("0.000209")), "{batch}");
+    let unpriced = group(&report, json!({"plugin": "unpriced", "model": "gpt-4o-mini", "surface": "rest"}));
+    assert_eq!(unpriced["input_tokens"].as_u64(), Some(2 * IN));
+    assert_eq!((unpriced["cost"].clone(), unpriced["unpriced_calls"].as_u64()), (Value::Null, Some(2)));
+    let flaky = group(&report, json!({"plugin": "flaky", "model": "fail-503", "surface": "rest"}));
+    assert_eq!((flaky["calls"].as_u64(), flaky["failed_calls"].as_u64()), (Some(1), Some(1)), "{flaky}");
+    assert_eq!(flaky["unreported_calls"], 1, "{flaky}");
+    // The chat model is priced for any model at 1 and 2 per million: 11 and 4 tokens.
+    let model = "deepseek/deepseek-chat-v3-0324:free";
+    let streamed = group(&report, json!({"plugin": "openai-chat", "model": model, "surface": "openai"}));
+    assert_eq!((streamed["input_tokens"].as_u64(), streamed["output_tokens"].as_u64()), (Some(11), Some(4)));
+    assert_eq!(streamed["cost"], "0.000019", "{streamed}");
+    // The metrics the candidates were scored with used nothing, and say so.
+    let lexical = group(&report, json!({"plugin": "lexical", "model": "", "surface": "rest"}));
+    assert_eq!((lexical["input_tokens"].as_u64(), lexical["cost"].as_str()), (Some(0), Some("0")));
+    // The other client's call is not acme's, and the ledger matches what the upstream was sent.
+    let requests = upstream.requests().len() as u64;
+    let all_priced = usage(&s, "other", "group_by=plugin").await;
+    assert_eq!(group(&all_priced, json!({"plugin": "priced"}))["calls"], 1, "{all_priced}");
+    assert_eq!(
+        priced_rest["calls"].as_u64().unwrap()
+            + batch["calls"].as_u64().unwrap()
+            + unpriced["calls"].as_u64().unwrap()
+            + flaky["calls"].as_u64().unwrap()
+            + 1,
+        requests,
+        "one record per upstream request"
+    );
+    // A client reads only its own.
+    let refused =
+        s.client.get(s.url("/usage?client=other")).header("current-user", "acme").send().await.unwrap();
+    assert_eq!(refused.status(), 403);
+    let bad = s.client.get(s.url("/usage?group_by=user")).send().await.unwrap();
+    assert_eq!(bad.status(), 422);
+    assert!(bad.text().await.unwrap().contains("key, client, plugin, model, surface, day"));
+
+    // `/providers` says which default models are priced, and at what.
+    let providers: Value = s.client.get(s.url("/providers")).send().await.unwrap().json().await.unwrap();
+    let entry =
+        |id: &str| providers["providers"].as_array().unwrap().iter().find(|p| p["id"] == id).unwrap().clone();
+    assert_eq!(entry("priced")["pricing"], "priced");
+    assert_eq!(
+        entry("priced")["prices"]["gpt-4o-mini"],
+        json!({"input": "0.15", "output": "0.6", "request": "0.0001"})
+    );
+    assert_eq!(
+        (entry("unpriced")["pricing"].as_str(), entry("offline")["pricing"].as_str()),
+        (Some("unpriced"), Some("free"))
+    );
+
+    let metrics = s.client.get(s.url("/metrics")).send().await.unwrap().text().await.unwrap();
+    let line = "parlance_plugin_tokens_total{plugin=\"priced\",model=\"gpt-4o-mini\",direction=\"input\"} 80";
+    assert!(metrics.contains(line), "{metrics}");
+    assert!(
+        metrics.contains("parlance_plugin_unpriced_calls_total{plugin=\"unpriced\",model=\"gpt-4o-mini\"} 2")
+    );
+
+    // The command line reads the same ledger, every client.
+    let out = common::command(s.home.path())
+        .env("DATABASE_FILE", s.home.path().join("dialogs.db"))
+        .args(["usage", "--group-by", "client,plugin", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let acme_priced = group(&cli, json!({"client": "acme", "plugin": "priced"}));
+    assert_eq!(acme_priced["cost"], "0.0007315", "{cli}");
+    let csv = common::command(s.home.path())
+        .env("DATABASE_FILE", s.home.path().join("dialogs.db"))
+        .args(["usage", "--group-by", "client", "--csv"])
+        .output()
+        .unwrap();
+    let csv = String::from_utf8(csv.stdout).unwrap();
+    assert!(csv.starts_with("CLIENT,CALLS,FAILED,"), "{csv}");
+    assert!(csv.lines().any(|l| l.starts_with("other,1,0,10,5,0,0.0001045,0")), "{csv}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_key_reads_only_its_own_usage() {
+    let upstream = FakeOpenAi::start("An upstream answer.").await;
+    let chat = FakeStreamingOpenAi::start(2, Duration::from_millis(5)).await;
+    let home = tempfile::tempdir().unwrap();
+    common::create_store(&home.path().join("dialogs.db"));
+    let key = |name: &str| {
+        let out = common::command(home.path())
+            .env("DATABASE_FILE", home.path().join("dialogs.db"))
+            .args(["keys", "create", "--name", name, "--client", "acme", "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let created: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (created["key"].as_str().unwrap().to_owned(), created["id"].as_str().unwrap().to_owned())
+    };
+    let ((a, a_id), (b, b_id)) = (key("a"), key("b"));
+    std::fs::write(home.path().join("parlance.toml"), config(&upstream.base_url())).unwrap();
+    let chat_url = chat.base_url();
+    let env = [
+        ("PROVIDER_API_KEY", "sk-test"),
+        ("PARLANCE_PLUGIN_OPENAI_CHAT_BASE_URL", chat_url.as_str()),
+        ("PARLANCE_API_KEYS", "required"),
+    ];
+    let s = Server::start_in(home, &env, &["--config", "parlance.toml"]).await;
+    let paraphrase = |key: String, i: usize| {
+        let r = s.client.post(s.url("/paraphrase")).bearer_auth(key).json(
+            &json!({"text": format!("Sentence number {i} is here."), "provider": "priced", "skip_cache": true}),
+        );
+        async move { assert!(r.send().await.unwrap().status().is_success()) }
+    };
+    for i in 0..3 {
+        paraphrase(a.clone(), i).await;
+    }
+    paraphrase(b.clone(), 9).await;
+    let read = |key: &str, query: &str| {
+        let r = s.client.get(s.url(&format!("/usage?{query}"))).bearer_auth(key);
+        async move {
+            let r = r.send().await.unwrap();
+            (r.status().as_u16(), r.json::<Value>().await.unwrap())
+        }
+    };
+    let (status, mine) = read(&a, "group_by=key").await;
+    assert_eq!(status, 200, "{mine}");
+    assert_eq!(mine["groups"].as_array().unwrap().len(), 1, "{mine}");
+    assert_eq!(group(&mine, json!({"key": a_id}))["calls"], 3);
+    let (status, theirs) = read(&b, "").await;
+    assert_eq!((status, theirs["total"]["calls"].as_u64()), (200, Some(1)), "{theirs}");
+    let (status, refused) = read(&a, &format!("key={b_id}")).await;
+    assert_eq!((status, refused["error"]["code"].as_str()), (403, Some("forbidden")), "{refused}");
+    let unauthenticated = s.client.get(s.url("/usage")).send().await.unwrap();
+    assert_eq!(unauthenticated.status(), 401);
+}
