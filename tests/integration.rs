@@ -3,6 +3,7 @@
 
 mod common;
 
+mod admin;
 mod api;
 mod author_kit;
 mod candidates;

@@ -438,6 +438,8 @@ impl Parlance {
                 .auth
                 .required()
                 .then(|| Arc::new(http::auth::Auth::new(store.clone(), &config.auth))),
+            admin: config.admin.token.clone().map(Arc::new),
+            keys: store.clone(),
         })
     }
 

@@ -10,7 +10,7 @@ use crate::config::{self, ConfigError, Env, Reader, Row, Section, Sources, Table
 use crate::embeddings::{BackendChoice, EmbeddingsConfig};
 use crate::evaluate::EvaluateConfig;
 use crate::fallback::FallbackConfig;
-use crate::http::{AuthConfig, ServerConfig};
+use crate::http::{AdminConfig, AuthConfig, ServerConfig};
 use crate::oci::RegistryConfig;
 use crate::openai::OpenAiConfig;
 use crate::paraphrase::ParaphraseConfig;
@@ -33,6 +33,8 @@ pub struct Config {
     pub telemetry: TelemetryConfig,
     pub server: ServerConfig,
     pub auth: AuthConfig,
+    /// The admin API's credential, read and hashed.
+    pub admin: AdminConfig,
     pub paraphrase: ParaphraseConfig,
     pub jobs: JobsConfig,
     pub cache: CacheConfig,
@@ -62,6 +64,7 @@ const SECTIONS: &[(&str, Rows)] = &[
     (TelemetryConfig::NAME, config::rows::<TelemetryConfig>),
     (ServerConfig::NAME, config::rows::<ServerConfig>),
     (AuthConfig::NAME, config::rows::<AuthConfig>),
+    (AdminConfig::NAME, config::rows::<AdminConfig>),
     (ParaphraseConfig::NAME, config::rows::<ParaphraseConfig>),
     (JobsConfig::NAME, config::rows::<JobsConfig>),
     (CacheConfig::NAME, config::rows::<CacheConfig>),
@@ -112,6 +115,7 @@ impl Config {
         let telemetry = sources.section::<TelemetryConfig>().with_standard_variables(env);
         let server = sources.section::<ServerConfig>();
         let auth = sources.section::<AuthConfig>();
+        let admin = sources.section::<AdminConfig>();
         let paraphrase = sources.section::<ParaphraseConfig>();
         let jobs = sources.section::<JobsConfig>();
         let cache = sources.section::<CacheConfig>();
@@ -132,6 +136,7 @@ impl Config {
             None => Vec::new(),
         };
         let (mut problems, deprecated) = sources.finish();
+        let admin = admin.resolve(env, &mut problems);
 
         let defaults = crate::plugins::defaults::plugins(env);
         let mut plugins = crate::plugins::tables::merge(defaults, file_plugins, env, &mut problems);
@@ -143,6 +148,7 @@ impl Config {
             telemetry,
             server,
             auth,
+            admin,
             paraphrase,
             jobs,
             cache,

@@ -1,9 +1,10 @@
-//! `parlance keys create|list|revoke`: the API keys in the dialog store's database.
+//! `parlance keys create|list|update|revoke`: the API keys in the dialog store's database, with their
+//! budgets and per-minute limits, checked by the same functions as the admin API's (`store::keys`).
 
 use crate::Config;
-use crate::rest::extract::MAX_CLIENT_ID_CHARS;
-use crate::store::DialogStore;
-use clap::Subcommand;
+use crate::store::keys::{check_client, check_name};
+use crate::store::{Budget, BudgetPeriod, BudgetsChange, DialogStore, KeyLimits, KeyUpdate, LimitsChange};
+use clap::{Args, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -11,6 +12,8 @@ use std::path::{Path, PathBuf};
 pub enum KeysCommand {
     /// Create a key bound to a client and print it (once: only its hash is stored).
     #[command(after_help = "Example:\n  parlance keys create --name mobile-app --client acme")]
+    #[command(after_help = "Examples:\n  parlance keys create --name mobile-app --client acme\n  \
+        parlance keys create --name ci --client acme --budget 50/month --budget 5/day --requests-per-minute 60")]
     Create {
         /// What the key is for, shown by `keys list`.
         #[arg(long)]
@@ -18,12 +21,39 @@ pub enum KeysCommand {
         /// The client the key acts as (its users, dialogs and rate limits); default: the key's name.
         #[arg(long)]
         client: Option<String>,
+        #[command(flatten)]
+        limits: LimitArgs,
         /// Print JSON (with the key) instead of text.
         #[arg(long)]
         json: bool,
     },
-    /// List the keys: id, name, client, when created and revoked (never the keys themselves).
+    /// List the keys: id, name, client, limits, when created and revoked (never the keys themselves).
     List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Rename a key or change its limits; servers apply the change within `[auth] cache_secs`.
+    #[command(
+        after_help = "Example:\n  parlance keys update Ab3dEf6hIj9k --budget 80/month --clear-budget day --clear-requests-per-minute"
+    )]
+    Update {
+        /// The key's id, as `keys list` shows it.
+        id: String,
+        /// A new name.
+        #[arg(long)]
+        name: Option<String>,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// Remove the budget of this period (day, week, month or total); repeatable.
+        #[arg(long, value_name = "PERIOD", value_parser = parse_period)]
+        clear_budget: Vec<BudgetPeriod>,
+        /// Remove the tokens-per-minute limit.
+        #[arg(long, conflicts_with = "tokens_per_minute")]
+        clear_tokens_per_minute: bool,
+        /// Remove the requests-per-minute limit.
+        #[arg(long, conflicts_with = "requests_per_minute")]
+        clear_requests_per_minute: bool,
+        /// Print the key as JSON instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -32,6 +62,29 @@ pub enum KeysCommand {
         /// The key's id, as `keys list` shows it.
         id: String,
     },
+}
+
+/// The limits `keys create` and `keys update` take.
+#[derive(Debug, Args)]
+pub struct LimitArgs {
+    /// The most the key may spend in a period, as AMOUNT/PERIOD (PERIOD: day, week, month or total),
+    /// e.g. 50/month; repeatable, one per period.
+    #[arg(long, value_name = "AMOUNT/PERIOD", value_parser = parse_budget)]
+    budget: Vec<Budget>,
+    /// Tokens per minute (at least 1).
+    #[arg(long, value_name = "N")]
+    tokens_per_minute: Option<u32>,
+    /// Requests per minute (at least 1).
+    #[arg(long, value_name = "N")]
+    requests_per_minute: Option<u32>,
+}
+
+fn parse_budget(text: &str) -> Result<Budget, String> {
+    text.parse()
+}
+
+fn parse_period(text: &str) -> Result<BudgetPeriod, String> {
+    text.parse()
 }
 
 /// There is no SQLite store where the configuration says. A key command does not create one: the keys
@@ -81,13 +134,18 @@ pub async fn run(config: Config, action: KeysCommand) -> anyhow::Result<()> {
     // On stderr, so that the output stays the key (or the list) alone for a script to read.
     let mut said = std::io::stderr().lock();
     match action {
-        KeysCommand::Create { name, client, json } => {
+        KeysCommand::Create { name, client, limits, json } => {
             let client = client.unwrap_or_else(|| name.clone());
-            check_client(&client)?;
-            if name.trim().is_empty() {
-                anyhow::bail!("--name is empty");
+            check_client(&client).map_err(|p| anyhow::anyhow!("--client {p}"))?;
+            let name = check_name(&name).map_err(|p| anyhow::anyhow!("--name {p}"))?;
+            let limits = KeyLimits {
+                budgets: limits.budget,
+                tokens_per_minute: limits.tokens_per_minute,
+                requests_per_minute: limits.requests_per_minute,
             }
-            let (secret, key) = store.create_key(name.trim(), &client).await?;
+            .check()
+            .map_err(anyhow::Error::msg)?;
+            let (secret, key) = store.create_key(name, &client, limits).await?;
             writeln!(said, "key written to the store at {location}")?;
             if json {
                 let mut value = serde_json::to_value(&key)?;
@@ -97,9 +155,51 @@ pub async fn run(config: Config, action: KeysCommand) -> anyhow::Result<()> {
                 writeln!(out, "{secret}")?;
                 writeln!(
                     out,
-                    "key {} for client {:?} created; this is the only time it is shown",
-                    key.id, key.client
+                    "key {} for client {:?} created{}; this is the only time it is shown",
+                    key.id,
+                    key.client,
+                    described(&key.limits).map(|l| format!(" ({l})")).unwrap_or_default()
                 )?;
+            }
+        }
+        KeysCommand::Update {
+            id,
+            name,
+            limits,
+            clear_budget,
+            clear_tokens_per_minute,
+            clear_requests_per_minute,
+            json,
+        } => {
+            let name =
+                name.as_deref().map(check_name).transpose().map_err(|p| anyhow::anyhow!("--name {p}"))?;
+            let change = LimitsChange {
+                budgets: if limits.budget.is_empty() && clear_budget.is_empty() {
+                    BudgetsChange::Keep
+                } else {
+                    BudgetsChange::Merge { set: limits.budget, clear: clear_budget }
+                },
+                tokens_per_minute: per_minute(limits.tokens_per_minute, clear_tokens_per_minute),
+                requests_per_minute: per_minute(limits.requests_per_minute, clear_requests_per_minute),
+            };
+            let key = match store.update_key(&id, name, &change).await? {
+                KeyUpdate::Updated(key) => key,
+                KeyUpdate::NotFound => {
+                    anyhow::bail!("the store at {location} has no key {id:?} (see `parlance keys list`)")
+                }
+                KeyUpdate::Revoked(_) => {
+                    anyhow::bail!(
+                        "the key {id:?} is revoked; a revoked key is not changed (create a new one)"
+                    )
+                }
+                KeyUpdate::Invalid(problem) => anyhow::bail!(problem),
+            };
+            writeln!(said, "in the store at {location}")?;
+            if json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&key)?)?;
+            } else {
+                let limits = described(&key.limits).unwrap_or_else(|| "no limits".into());
+                writeln!(out, "key {} ({:?}) updated: {limits}", key.id, key.name)?;
             }
         }
         KeysCommand::List { json } => {
@@ -109,28 +209,33 @@ pub async fn run(config: Config, action: KeysCommand) -> anyhow::Result<()> {
                 writeln!(out, "{}", serde_json::to_string_pretty(&keys)?)?;
                 return Ok(());
             }
-            let width = |f: fn(&crate::store::ApiKey) -> usize, title: &str| {
-                keys.iter().map(f).max().unwrap_or(0).max(title.len())
+            let rows: Vec<[String; 6]> = keys
+                .iter()
+                .map(|k| {
+                    [
+                        k.id.clone(),
+                        k.name.clone(),
+                        k.client.clone(),
+                        described(&k.limits).unwrap_or_else(|| "-".into()),
+                        crate::chat::routes::utc_datetime(k.created_at / 1000),
+                        k.revoked_at.map(|t| crate::chat::routes::utc_datetime(t / 1000)).unwrap_or_default(),
+                    ]
+                })
+                .collect();
+            let titles = ["ID", "NAME", "CLIENT", "LIMITS", "CREATED", "REVOKED"];
+            let widths: Vec<usize> = (0..titles.len())
+                .map(|i| {
+                    rows.iter().map(|r| r[i].chars().count()).chain([titles[i].len()]).max().unwrap_or(0)
+                })
+                .collect();
+            let line = |cells: [&str; 6]| {
+                let padded: Vec<String> =
+                    cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
+                padded.join("  ").trim_end().to_owned()
             };
-            let (id_w, name_w, client_w) = (
-                width(|k| k.id.len(), "ID"),
-                width(|k| k.name.len(), "NAME"),
-                width(|k| k.client.len(), "CLIENT"),
-            );
-            writeln!(
-                out,
-                "{:<id_w$}  {:<name_w$}  {:<client_w$}  {:<19}  REVOKED",
-                "ID", "NAME", "CLIENT", "CREATED"
-            )?;
-            for k in &keys {
-                let created = crate::chat::routes::utc_datetime(k.created_at / 1000);
-                let revoked =
-                    k.revoked_at.map(|t| crate::chat::routes::utc_datetime(t / 1000)).unwrap_or_default();
-                writeln!(
-                    out,
-                    "{:<id_w$}  {:<name_w$}  {:<client_w$}  {created}  {revoked}",
-                    k.id, k.name, k.client
-                )?;
+            writeln!(out, "{}", line(titles))?;
+            for row in &rows {
+                writeln!(out, "{}", line(row.each_ref().map(String::as_str)))?;
             }
         }
         KeysCommand::Revoke { id } => {
@@ -147,13 +252,35 @@ pub async fn run(config: Config, action: KeysCommand) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A client id is what a `current-user` header may hold: visible ASCII with inner spaces.
-fn check_client(client: &str) -> anyhow::Result<()> {
-    let visible = client.bytes().all(|b| b == b' ' || b == b'\t' || b.is_ascii_graphic());
-    if client.trim().is_empty() || client.trim() != client || !visible || client.len() > MAX_CLIENT_ID_CHARS {
-        anyhow::bail!(
-            "--client must be visible ASCII (spaces inside), at most {MAX_CLIENT_ID_CHARS} characters: {client:?}"
-        );
+/// A per-minute limit as `keys update` changes it: set, cleared, or kept.
+fn per_minute(value: Option<u32>, clear: bool) -> Option<Option<u32>> {
+    if clear { Some(None) } else { value.map(Some) }
+}
+
+/// A key's limits in one line (`50/month, 5/day, 1000 tokens/min, 60 requests/min`); `None` for none.
+fn described(limits: &KeyLimits) -> Option<String> {
+    let mut parts: Vec<String> =
+        limits.budgets.iter().map(|b| format!("{}/{}", b.amount, b.period)).collect();
+    parts.extend(limits.tokens_per_minute.map(|n| format!("{n} tokens/min")));
+    parts.extend(limits.requests_per_minute.map(|n| format!("{n} requests/min")));
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_are_described_in_one_line() {
+        assert_eq!(described(&KeyLimits::default()), None);
+        let limits = KeyLimits {
+            budgets: vec!["5.50/day".parse().unwrap(), "50/month".parse().unwrap()],
+            tokens_per_minute: Some(1000),
+            requests_per_minute: Some(60),
+        };
+        assert_eq!(described(&limits).unwrap(), "5.50/day, 50/month, 1000 tokens/min, 60 requests/min");
+        assert_eq!(per_minute(Some(5), false), Some(Some(5)));
+        assert_eq!(per_minute(None, true), Some(None));
+        assert_eq!(per_minute(None, false), None);
     }
-    Ok(())
 }

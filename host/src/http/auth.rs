@@ -2,13 +2,19 @@
 //! health checks and the documentation carries `Authorization: Bearer <key>`, the key acts as the one
 //! client it is bound to (a `current-user` header, if sent, must name that client), and rate limits
 //! are kept for that client. Off by default, where the seed's `current-user` header alone names the
-//! client. Keys live hashed in the dialog store's database; each presented key's verdict is cached, so
-//! a check usually costs one map lookup.
+//! client. Keys live hashed in the dialog store's database; each presented key's verdict (its client
+//! and its limits) is cached, so a check usually costs one map lookup, and a revocation or a change of
+//! limits reaches a server within `[auth] cache_secs`. An admitted request carries
+//! [`AuthenticatedClient`] and [`AuthenticatedKey`] (the key's id and limits).
+//!
+//! The admin credential (`[admin]`, see `admin.rs`) is not a client key: a request that presented it
+//! carries [`crate::rest::extract::Admin`], and passes here only under `/admin/` (which the admin gate
+//! has decided) and under `/usage` ([`admits_admin`]); elsewhere it is refused as an unknown key is.
 
 use crate::config::setting;
 use crate::config::{Kind, Section, Setting};
 use crate::rest::ApiError;
-use crate::rest::extract::AuthenticatedClient;
+use crate::rest::extract::{Admin, AuthenticatedClient, AuthenticatedKey};
 use crate::store::{DialogStore, keys};
 use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -68,10 +74,17 @@ impl Section for AuthConfig {
 /// Checks keys against the store, remembering each verdict for a while.
 pub struct Auth {
     store: DialogStore,
-    /// By the whole presented key, once checked against its stored hash: the client it acts as, or
-    /// `None` for a key that is unknown, revoked or wrong. A hit is the whole check on the hot path: one
-    /// synchronous map lookup, no hash and no await.
-    verdicts: moka::sync::Cache<String, Option<Arc<str>>>,
+    /// By the whole presented key, once checked against its stored hash: the client it acts as and its
+    /// limits, or `None` for a key that is unknown, revoked or wrong. A hit is the whole check on the
+    /// hot path: one synchronous map lookup, no hash and no await.
+    verdicts: moka::sync::Cache<String, Option<Arc<Verdict>>>,
+}
+
+/// What an admitted key acts as.
+#[derive(Debug)]
+struct Verdict {
+    client: Arc<str>,
+    key: AuthenticatedKey,
 }
 
 impl Auth {
@@ -83,17 +96,21 @@ impl Auth {
         Auth { store, verdicts }
     }
 
-    /// The client a presented key acts as; `Ok(None)` for a key that is unknown, revoked or wrong.
-    async fn client_of(&self, key: &str) -> Result<Option<Arc<str>>, crate::store::StoreError> {
+    /// The client a presented key acts as, and its limits; `Ok(None)` for a key that is unknown,
+    /// revoked or wrong.
+    async fn client_of(&self, key: &str) -> Result<Option<Arc<Verdict>>, crate::store::StoreError> {
         if let Some(verdict) = self.verdicts.get(key) {
             return Ok(verdict);
         }
         // Without the shape of a key there is nothing to look up, and nothing worth remembering.
         let Some(id) = keys::id_of(key) else { return Ok(None) };
         let record = self.store.find_key(id).await?;
-        let verdict = record
-            .filter(|r| !r.revoked && keys::matches(key, &r.secret_hash))
-            .map(|r| Arc::<str>::from(r.client));
+        let verdict = record.filter(|r| !r.revoked && keys::matches(key, &r.secret_hash)).map(|r| {
+            Arc::new(Verdict {
+                client: Arc::from(r.client),
+                key: AuthenticatedKey { id: Arc::from(id), limits: Arc::new(r.limits) },
+            })
+        });
         self.verdicts.insert(key.to_owned(), verdict.clone());
         Ok(verdict)
     }
@@ -111,12 +128,27 @@ fn is_public(path: &str) -> bool {
         || path.starts_with("/playground/")
 }
 
+/// Routes that take the admin credential as well as a client key: `GET /usage` answers the admin
+/// for every client, a key for its own client.
+pub fn admits_admin(path: &str) -> bool {
+    path == "/usage" || path.starts_with("/usage/")
+}
+
+/// The credential a request presents as `Authorization: Bearer <credential>`, if any.
+pub(super) fn bearer(headers: &axum::http::HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+        .map(str::trim)
+}
+
 /// What the key check decides without waiting: the request is admitted as a client, refused, or its
 /// key must be looked up in the store.
 enum Check {
     /// A health check or the documentation, open to anyone.
     Public,
-    Admitted(Arc<str>),
+    Admitted(Arc<Verdict>),
     Refused(Response),
     LookUp(String),
 }
@@ -124,15 +156,21 @@ enum Check {
 impl Auth {
     /// The check from the request and the remembered verdicts alone.
     fn check_now(&self, request: &Request) -> Check {
-        if is_public(request.uri().path()) {
+        let path = request.uri().path();
+        if is_public(path) {
             return Check::Public;
         }
-        let presented = request
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
-            .map(str::trim);
+        if request.extensions().get::<Admin>().is_some() {
+            if path.starts_with("/admin/") || path == "/admin" || admits_admin(path) {
+                return Check::Public;
+            }
+            return Check::Refused(unauthorized(
+                "invalid_api_key",
+                "the admin credential is not a client key: send a client key (`parlance keys create` or \
+                 `POST /admin/keys`) on this route",
+            ));
+        }
+        let presented = bearer(request.headers());
         let Some(presented) = presented else {
             return Check::Refused(unauthorized(
                 "missing_api_key",
@@ -180,9 +218,9 @@ where
     }
 
     fn call(&mut self, mut request: Request) -> Self::Future {
-        let client = match self.auth.check_now(&request) {
+        let verdict = match self.auth.check_now(&request) {
             Check::Public => return Either::Left(self.inner.call(request)),
-            Check::Admitted(client) => client,
+            Check::Admitted(verdict) => verdict,
             Check::Refused(response) => return Either::Right(Box::pin(async { Ok(response) })),
             Check::LookUp(key) => {
                 // The service that was made ready goes with the request; this one gets a clone.
@@ -190,21 +228,21 @@ where
                 let mut inner = std::mem::replace(&mut self.inner, clone);
                 let auth = self.auth.clone();
                 return Either::Right(Box::pin(async move {
-                    let client = match auth.client_of(&key).await {
-                        Ok(Some(client)) => client,
+                    let verdict = match auth.client_of(&key).await {
+                        Ok(Some(verdict)) => verdict,
                         Ok(None) => return Ok(invalid_key()),
                         Err(e) => {
                             return Ok(ApiError::from_error(&crate::error::Error::Storage(e)).into_response());
                         }
                     };
-                    match admit(&mut request, client) {
+                    match admit(&mut request, &verdict) {
                         None => inner.call(request).await,
                         Some(refused) => Ok(refused),
                     }
                 }));
             }
         };
-        match admit(&mut request, client) {
+        match admit(&mut request, &verdict) {
             None => Either::Left(self.inner.call(request)),
             Some(refused) => Either::Right(Box::pin(async { Ok(refused) })),
         }
@@ -213,12 +251,13 @@ where
 
 /// Puts the key's client on the request, unless its `current-user` header names another: then the
 /// refusal.
-fn admit(request: &mut Request, client: Arc<str>) -> Option<Response> {
+fn admit(request: &mut Request, verdict: &Verdict) -> Option<Response> {
+    let client = &verdict.client;
     let mismatch = request
         .headers()
         .get_all("current-user")
         .iter()
-        .any(|v| v.to_str().is_ok_and(|c| c.trim() != &*client));
+        .any(|v| v.to_str().is_ok_and(|c| c.trim() != &**client));
     if mismatch {
         return Some(
             ApiError::new(
@@ -229,7 +268,8 @@ fn admit(request: &mut Request, client: Arc<str>) -> Option<Response> {
             .into_response(),
         );
     }
-    request.extensions_mut().insert(AuthenticatedClient(client));
+    request.extensions_mut().insert(AuthenticatedClient(client.clone()));
+    request.extensions_mut().insert(verdict.key.clone());
     None
 }
 

@@ -36,6 +36,7 @@ pub fn openapi(state: &AppState) -> OpenApiDoc {
     doc.merge(crate::chat::routes::openapi(&state.chat));
     doc.merge(crate::openai::routes::openapi());
     doc.merge(<crate::usage::routes::ApiDoc as utoipa::OpenApi>::openapi());
+    doc.merge(super::admin::openapi());
     // Every route names its caller with the same header, under the same rules.
     crate::rest::openapi::parameter(&mut doc, "current-user", crate::rest::openapi::client);
     if state.auth.is_some() {

@@ -2,6 +2,7 @@
 //! OpenAI-compatible surface, assembled from the routes each domain owns, served on both `API_PORT`
 //! and `PORT`, with the fallbacks, OpenAPI documents, CORS, body limits and request metrics they share.
 
+pub mod admin;
 pub mod auth;
 pub mod docs;
 pub mod generations;
@@ -13,6 +14,7 @@ mod scope;
 mod settings;
 mod state;
 
+pub use admin::AdminConfig;
 pub use auth::AuthConfig;
 pub use settings::ServerConfig;
 pub use state::AppState;
@@ -48,6 +50,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::openai::routes::routes())
         .merge(crate::usage::routes::routes())
         .merge(ops::routes())
+        .merge(admin::routes())
         .merge(docs::routes(document))
         .merge(manual::routes())
         .merge(playground::routes(state.auth.is_some()))
@@ -60,6 +63,9 @@ pub fn app(state: AppState) -> Router {
     if let Some(auth) = &state.auth {
         router = router.layer(auth::RequireKey(auth.clone()));
     }
+    // Outside the key check, which lets a request the gate marked as the admin's through only where
+    // the admin is admitted.
+    router = router.layer(admin::AdminGate(state.admin.clone()));
     router = router.layer(RecordRequests(state.metrics.clone()));
     if config.debug {
         router = router.layer(middleware::from_fn(crate::rest::error::debug_causes));

@@ -1,6 +1,7 @@
 //! What the routes need ([`AppState`]): each domain's service, which a handler takes as its substate,
 //! and for the operations routes the plugin host, the metrics, the server's settings and the key check.
 
+use super::admin::AdminToken;
 use super::auth::Auth;
 use super::generations::ConfigurationStatus;
 use super::settings::ServerConfig;
@@ -11,6 +12,7 @@ use crate::openai::OpenAiService;
 use crate::paraphrase::ParaphraseService;
 use crate::paraphrase::jobs::JobService;
 use crate::plugins::PluginHost;
+use crate::store::DialogStore;
 use crate::usage::Ledger;
 use axum::extract::FromRef;
 use std::sync::Arc;
@@ -33,6 +35,16 @@ pub struct AppState {
     pub server: Arc<ServerConfig>,
     /// The key check, when the operator requires API keys.
     pub auth: Option<Arc<Auth>>,
+    /// The admin credential, when `[admin]` gives one (the admin API is off without it).
+    pub admin: Option<Arc<AdminToken>>,
+    /// The store of the API keys, for the admin API.
+    pub keys: DialogStore,
+}
+
+impl FromRef<AppState> for DialogStore {
+    fn from_ref(state: &AppState) -> Self {
+        state.keys.clone()
+    }
 }
 
 impl FromRef<AppState> for Arc<ParaphraseService> {

@@ -137,6 +137,23 @@ pub const CODES: &[CodeDoc] = &[
     code("invalid_api_key", &[401], "The API key is unknown or revoked"),
     code("client_mismatch", &[403], "The `current-user` header names another client than the API key's"),
     code(
+        "admin_disabled",
+        &[404],
+        "The admin API is off: no admin credential is configured (`PARLANCE_ADMIN_TOKEN` or `[admin] token_file`)",
+    ),
+    code(
+        "admin_unauthorized",
+        &[401],
+        "The admin API needs the admin credential, and the request carries none or another",
+    ),
+    code(
+        "not_admin",
+        &[403],
+        "A client key was sent to the admin API, which takes only the admin credential",
+    ),
+    code("key_not_found", &[404], "The admin API has no key with this id"),
+    code("key_revoked", &[409], "The key is revoked, and a revoked key is not changed"),
+    code(
         "rate_limited",
         &[429],
         "Parlance's own per-client rate limit for the provider or chat model; `Retry-After` and the `X-RateLimit-*` headers say when to retry",

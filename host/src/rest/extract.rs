@@ -9,6 +9,7 @@ use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
+use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
@@ -218,8 +219,8 @@ fn detail(text: &str) -> String {
     }
 }
 
-/// The longest client identity accepted in `current-user`.
-pub const MAX_CLIENT_ID_CHARS: usize = 256;
+/// The longest client identity accepted in `current-user` (the one a key may be bound to).
+pub const MAX_CLIENT_ID_CHARS: usize = crate::store::keys::MAX_CLIENT_CHARS;
 
 /// The client id used when a request has no `current-user` header (seed 000 leaves it unnamed).
 pub const DEFAULT_CLIENT_ID: &str = "default";
@@ -229,13 +230,26 @@ pub const DEFAULT_CLIENT_ID: &str = "default";
 #[derive(Clone, Debug)]
 pub struct AuthenticatedClient(pub Arc<str>);
 
-/// The id of the API key a request presents (`Authorization: Bearer prl_<id>_<secret>`), when it has
-/// the shape of one. Only a request the key check admitted ([`AuthenticatedClient`]) is known to hold
-/// that key.
-pub fn presented_key_id(headers: &axum::http::HeaderMap) -> Option<String> {
-    let value = headers.get(axum::http::header::AUTHORIZATION)?.to_str().ok()?;
-    let token = value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer "))?.trim();
-    crate::store::keys::id_of(token).map(str::to_owned)
+/// The key a request presented, put on it beside [`AuthenticatedClient`] by the key check: its id
+/// and its limits as the check last read them (at most `[auth] cache_secs` old), for what enforces them.
+#[derive(Clone, Debug)]
+pub struct AuthenticatedKey {
+    pub id: Arc<str>,
+    pub limits: Arc<crate::store::keys::KeyLimits>,
+}
+
+/// The request presented the admin credential (`[admin]`): put on it by `http::admin::AdminGate`,
+/// on any route. With API keys required, only `/admin/` and `/usage` routes see it (the key check
+/// refuses the admin credential elsewhere). Take it as `Option<Admin>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Admin;
+
+impl<S: Send + Sync> axum::extract::OptionalFromRequestParts<S> for Admin {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Option<Self>, Infallible> {
+        Ok(parts.extensions.get::<Admin>().copied())
+    }
 }
 
 /// Who is calling: the `current-user` header when present (or the API key's client), and the peer

@@ -5,7 +5,7 @@
 use super::cache::Dialog;
 use super::entry::DialogEntry;
 use super::jobs::{Cancelled, ClaimedItem, ItemRecord, ItemResult, JobRecord, NewJob};
-use super::keys::{ApiKey, KeyRecord};
+use super::keys::{ApiKey, KeyLimits, KeyRecord};
 use super::model::{Imported, Recent, StoreError, UserMetadata};
 use super::usage::{UsageCall, UsageQuery, UsageRow};
 use futures::future::BoxFuture;
@@ -135,11 +135,18 @@ pub trait Jobs: Send + Sync {
 
 /// API keys, each bound to one client.
 pub trait Keys: Send + Sync {
-    /// Stores a new API key (its id must be new) with the hash of its secret.
+    /// Stores a new API key (its id must be new) with the hash of its secret and its limits.
     fn create_key<'a>(&'a self, key: ApiKey, secret_hash: Vec<u8>) -> StoreResult<'a, ()>;
 
     /// Every key, newest first.
     fn list_keys(&self) -> StoreResult<'_, Vec<ApiKey>>;
+
+    /// One key as listings show it, with its limits.
+    fn get_key<'a>(&'a self, id: &'a str) -> StoreResult<'a, Option<ApiKey>>;
+
+    /// Replaces the name and limits of a key that is not revoked; false when there is no such key or
+    /// it is revoked.
+    fn update_key<'a>(&'a self, id: &'a str, name: &'a str, limits: &'a KeyLimits) -> StoreResult<'a, bool>;
 
     /// Marks a key revoked; false when there is no such key or it was revoked already.
     fn revoke_key<'a>(&'a self, id: &'a str) -> StoreResult<'a, bool>;

@@ -21,7 +21,7 @@ pub mod usage;
 pub use backend::{Backend, Dialogs, Jobs, Keys, Ledger, StoreResult};
 pub use cache::Dialog;
 pub use entry::DialogEntry;
-pub use keys::{ApiKey, KeyRecord};
+pub use keys::{ApiKey, Budget, BudgetPeriod, BudgetsChange, KeyLimits, KeyRecord, KeyUpdate, LimitsChange};
 pub use model::{Durability, Imported, Location, Recent, StoreError, Trouble, UserMetadata};
 pub use settings::StoreConfig;
 
@@ -183,18 +183,65 @@ impl DialogStore {
         &*self.backend
     }
 
-    /// Creates an API key bound to `client`; the key itself is returned once and never stored.
-    pub async fn create_key(&self, name: &str, client: &str) -> Result<(String, ApiKey), StoreError> {
+    /// Creates an API key bound to `client` with `limits` (checked by the caller with
+    /// [`KeyLimits::check`]); the key itself is returned once and never stored.
+    pub async fn create_key(
+        &self,
+        name: &str,
+        client: &str,
+        limits: KeyLimits,
+    ) -> Result<(String, ApiKey), StoreError> {
         let (secret, id) =
             keys::generate().map_err(|e| StoreError::Task(format!("no randomness for a key: {e}")))?;
         let created_at = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis() as i64)
             .unwrap_or(0);
-        let key =
-            ApiKey { id, name: name.to_owned(), client: client.to_owned(), created_at, revoked_at: None };
+        let key = ApiKey {
+            id,
+            name: name.to_owned(),
+            client: client.to_owned(),
+            created_at,
+            revoked_at: None,
+            limits,
+        };
         self.traced("create_key", self.backend.create_key(key.clone(), keys::hash(&secret))).await?;
         Ok((secret, key))
+    }
+
+    /// One key with its limits, revoked or not.
+    pub async fn get_key(&self, id: &str) -> Result<Option<ApiKey>, StoreError> {
+        self.traced("get_key", self.backend.get_key(id)).await
+    }
+
+    /// Renames a key (when `name` is given) and changes its limits, checked whole once changed; a
+    /// revoked key is left as it is. Servers holding the key's verdict see the change within
+    /// `[auth] cache_secs`.
+    pub async fn update_key(
+        &self,
+        id: &str,
+        name: Option<&str>,
+        change: &LimitsChange,
+    ) -> Result<KeyUpdate, StoreError> {
+        let Some(mut key) = self.get_key(id).await? else { return Ok(KeyUpdate::NotFound) };
+        if key.revoked_at.is_some() {
+            return Ok(KeyUpdate::Revoked(key));
+        }
+        key.limits = match key.limits.apply(change) {
+            Ok(limits) => limits,
+            Err(problem) => return Ok(KeyUpdate::Invalid(problem)),
+        };
+        if let Some(name) = name {
+            key.name = name.to_owned();
+        }
+        if !self.traced("update_key", self.backend.update_key(id, &key.name, &key.limits)).await? {
+            // Revoked (or gone) between the read and the write.
+            return Ok(match self.get_key(id).await? {
+                Some(key) => KeyUpdate::Revoked(key),
+                None => KeyUpdate::NotFound,
+            });
+        }
+        Ok(KeyUpdate::Updated(key))
     }
 
     pub async fn list_keys(&self) -> Result<Vec<ApiKey>, StoreError> {

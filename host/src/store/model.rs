@@ -43,6 +43,9 @@ pub enum StoreError {
     },
     #[error("a store task failed: {0}")]
     Task(String),
+    /// A stored value this build cannot read back (a key's limits).
+    #[error("{0}")]
+    Unreadable(String),
     #[error("the dialog store is closed")]
     Closed,
     #[error("the commit failed, and no write of its transaction was stored")]

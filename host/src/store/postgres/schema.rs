@@ -79,6 +79,8 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE jobs ADD COLUMN traceparent TEXT;",
     // 5: the usage ledger, as in SQLite.
     super::super::usage::LEDGER_SCHEMA,
+    // 6: each API key's limits (budgets, tokens and requests per minute) as JSON; `{}` is none.
+    "ALTER TABLE api_keys ADD COLUMN limits TEXT NOT NULL DEFAULT '{}';",
 ];
 
 /// The schema version this build writes.

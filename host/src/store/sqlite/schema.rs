@@ -78,6 +78,8 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE jobs ADD COLUMN traceparent TEXT;",
     // 8: the usage ledger: one row per settled plugin call, and the same summed per hour.
     super::super::usage::LEDGER_SCHEMA,
+    // 9: each API key's limits (budgets, tokens and requests per minute) as JSON; `{}` is none.
+    "ALTER TABLE api_keys ADD COLUMN limits TEXT NOT NULL DEFAULT '{}';",
 ];
 
 /// The schema version this build writes.

@@ -1,9 +1,14 @@
 //! Jobs and API keys, on both backends.
 
 use super::super::jobs::{Cancelled, ItemResult, JobStatus, NewJob};
+use super::super::keys::{Budget, BudgetPeriod, BudgetsChange, KeyLimits, KeyUpdate, LimitsChange};
 use super::Target;
 
-on_both!(jobs_are_claimed_once_and_complete_with_their_last_item, keys_are_found_listed_and_revoked);
+on_both!(
+    jobs_are_claimed_once_and_complete_with_their_last_item,
+    keys_are_found_listed_and_revoked,
+    keys_keep_their_limits_and_revoked_ones_are_not_updated
+);
 
 fn job(id: &str, created_at: i64) -> NewJob {
     NewJob {
@@ -109,7 +114,7 @@ async fn jobs_are_claimed_once_and_complete_with_their_last_item(t: Target) {
 
 async fn keys_are_found_listed_and_revoked(t: Target) {
     let s = t.open().await;
-    let (secret, key) = s.create_key("ci", "acme").await.unwrap();
+    let (secret, key) = s.create_key("ci", "acme", KeyLimits::default()).await.unwrap();
     let found = s.find_key(&key.id).await.unwrap().unwrap();
     assert!(super::super::keys::matches(&secret, &found.secret_hash));
     assert_eq!((found.client.as_str(), found.revoked), ("acme", false));
@@ -118,4 +123,53 @@ async fn keys_are_found_listed_and_revoked(t: Target) {
     assert!(!s.revoke_key(&key.id).await.unwrap(), "revoked already");
     assert!(s.find_key(&key.id).await.unwrap().unwrap().revoked);
     assert!(s.find_key("nope").await.unwrap().is_none());
+}
+
+async fn keys_keep_their_limits_and_revoked_ones_are_not_updated(t: Target) {
+    let s = t.open().await;
+    let budget = |text: &str| text.parse::<Budget>().unwrap();
+    let limits = KeyLimits {
+        budgets: vec![budget("5/day"), budget("50.000001/month")],
+        tokens_per_minute: Some(10_000),
+        requests_per_minute: None,
+    };
+    let (_, key) = s.create_key("ci", "acme", limits.clone()).await.unwrap();
+    let (_, plain) = s.create_key("plain", "other", KeyLimits::default()).await.unwrap();
+    // Another process (or replica) reads what this one wrote.
+    let other = t.open().await;
+    assert_eq!(other.get_key(&key.id).await.unwrap(), Some(key.clone()));
+    assert_eq!(other.find_key(&key.id).await.unwrap().unwrap().limits, limits);
+    assert_eq!(other.get_key(&plain.id).await.unwrap().unwrap().limits, KeyLimits::default());
+    assert_eq!(other.list_keys().await.unwrap().len(), 2);
+    assert_eq!(other.get_key("nope").await.unwrap(), None);
+
+    let change = LimitsChange {
+        budgets: BudgetsChange::Merge { set: vec![budget("100/total")], clear: vec![BudgetPeriod::Day] },
+        tokens_per_minute: Some(None),
+        requests_per_minute: Some(Some(60)),
+    };
+    let KeyUpdate::Updated(updated) = s.update_key(&key.id, Some("renamed"), &change).await.unwrap() else {
+        panic!("the key was not updated")
+    };
+    let expected = KeyLimits {
+        budgets: vec![budget("50.000001/month"), budget("100/total")],
+        tokens_per_minute: None,
+        requests_per_minute: Some(60),
+    };
+    assert_eq!((updated.name.as_str(), &updated.limits), ("renamed", &expected));
+    assert_eq!(other.get_key(&key.id).await.unwrap(), Some(updated.clone()));
+    assert_eq!(other.find_key(&key.id).await.unwrap().unwrap().limits, expected);
+
+    let twice = LimitsChange {
+        budgets: BudgetsChange::Replace(vec![budget("1/week"), budget("2/week")]),
+        ..LimitsChange::default()
+    };
+    assert!(matches!(s.update_key(&key.id, None, &twice).await.unwrap(), KeyUpdate::Invalid(_)));
+    assert_eq!(s.update_key("nope", None, &change).await.unwrap(), KeyUpdate::NotFound);
+    assert!(s.revoke_key(&key.id).await.unwrap());
+    let KeyUpdate::Revoked(revoked) = s.update_key(&key.id, Some("again"), &change).await.unwrap() else {
+        panic!("a revoked key was updated")
+    };
+    assert_eq!(revoked.name, "renamed");
+    assert!(revoked.revoked_at.is_some());
 }
