@@ -173,10 +173,10 @@ where
     fn call(&mut self, mut request: Request) -> Self::Future {
         let presented = bearer(request.headers());
         let admin = if is_admin_path(request.uri().path()) {
-            match admin_check(self.token.as_deref(), presented) {
-                Ok(()) => true,
-                Err(refused) => return Either::Right(ready(Ok(refused))),
+            if let Some(refused) = admin_refusal(self.token.as_deref(), presented) {
+                return Either::Right(ready(Ok(refused)));
             }
+            true
         } else {
             // Client keys, the common case, cost nothing here: they are never hashed as the admin's.
             matches!((&self.token, presented), (Some(token), Some(p)) if !is_client_key(p) && token.is(p))
@@ -188,29 +188,32 @@ where
     }
 }
 
-/// The admin API's own check: configured, presented, not a client key, and the admin's.
-fn admin_check(token: Option<&AdminToken>, presented: Option<&str>) -> Result<(), Response> {
+/// The admin API's own check (configured, presented, not a client key, and the admin's): the
+/// refusal, if any.
+fn admin_refusal(token: Option<&AdminToken>, presented: Option<&str>) -> Option<Response> {
     let Some(token) = token else {
-        return Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "admin_disabled",
-            format!(
-                "the admin API is off: set {TOKEN_VARIABLE}, or [admin] token_file \
+        return Some(
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "admin_disabled",
+                format!(
+                    "the admin API is off: set {TOKEN_VARIABLE}, or [admin] token_file \
                  (PARLANCE_ADMIN_TOKEN_FILE), to the admin credential and restart or reload the server"
-            ),
-        )
-        .into_response());
+                ),
+            )
+            .into_response(),
+        );
     };
     match presented {
-        None => Err(unauthorized("the admin API needs the admin credential: send `Authorization: Bearer <admin token>`")),
-        Some(p) if is_client_key(p) => Err(ApiError::new(
+        None => Some(unauthorized("the admin API needs the admin credential: send `Authorization: Bearer <admin token>`")),
+        Some(p) if is_client_key(p) => Some(ApiError::new(
             StatusCode::FORBIDDEN,
             "not_admin",
             "this is a client key; the admin API takes only the admin credential ([admin] token_file or PARLANCE_ADMIN_TOKEN)",
         )
         .into_response()),
-        Some(p) if !token.is(p) => Err(unauthorized("the credential is not the admin's")),
-        Some(_) => Ok(()),
+        Some(p) if !token.is(p) => Some(unauthorized("the credential is not the admin's")),
+        Some(_) => None,
     }
 }
 

@@ -180,10 +180,13 @@ pub const AMOUNT_SCALE: u32 = 6;
 /// An amount of money as written (`"50.00"`), exact: never negative, at most [`AMOUNT_SCALE`]
 /// decimal places.
 pub fn parse_amount(text: &str) -> Result<Decimal, String> {
-    let amount: Decimal = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("the amount {text:?} is not a decimal number such as \"50.00\""))?;
+    let not_decimal = || format!("the amount {text:?} is not a decimal number such as \"50.00\"");
+    // Digits with one point at most: rust_decimal also reads exponents (`1e3`), which no amount means.
+    let digits = text.trim().strip_prefix('-').unwrap_or(text.trim());
+    if !digits.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return Err(not_decimal());
+    }
+    let amount: Decimal = text.trim().parse().map_err(|_| not_decimal())?;
     check_amount(amount)
 }
 
@@ -302,7 +305,13 @@ impl KeyLimits {
     }
 
     pub fn from_stored(text: &str) -> Result<KeyLimits, String> {
-        serde_json::from_str(text).map_err(|e| format!("a key's stored limits cannot be read: {e}"))
+        let unreadable = |e: &dyn fmt::Display| format!("a key's stored limits cannot be read: {e}");
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| unreadable(&e))?;
+        // serde's derived structs also take an array of their fields, which the store never writes.
+        if !value.is_object() {
+            return Err(unreadable(&"not a JSON object"));
+        }
+        serde_json::from_value(value).map_err(|e| unreadable(&e))
     }
 }
 
