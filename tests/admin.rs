@@ -32,7 +32,7 @@ async fn without_a_credential_the_admin_api_is_off() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_credential_too_short_or_shaped_as_a_client_key_is_refused_at_start() {
     let home = tempfile::tempdir().unwrap();
-    for token in ["short", "prl_AAAAAAAAAAAA_looks_like_a_client_key"] {
+    for token in ["tiny-tok", "prl_AAAAAAAAAAAA_looks_like_a_client_key"] {
         let out = common::command(home.path())
             .env("PARLANCE_ADMIN_TOKEN", token)
             .args(["--mode", "api", "--port", "0"])
@@ -258,7 +258,7 @@ fn the_cli_sets_and_shows_limits() {
 
     for (args, problem) in [
         (&["create", "--name", "x", "--budget", "5/year"][..], "unknown budget period \"year\""),
-        (&["create", "--name", "x", "--budget", "-5/day"], "negative"),
+        (&["create", "--name", "x", "--budget=-5/day"], "negative"),
         (&["create", "--name", "x", "--budget", "5"], "AMOUNT/PERIOD"),
         (
             &["create", "--name", "x", "--budget", "1/day", "--budget", "2/day"],

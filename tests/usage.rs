@@ -235,6 +235,7 @@ async fn a_key_reads_only_its_own_usage() {
         ("PROVIDER_API_KEY", "sk-test"),
         ("PARLANCE_PLUGIN_OPENAI_CHAT_BASE_URL", chat_url.as_str()),
         ("PARLANCE_API_KEYS", "required"),
+        ("PARLANCE_ADMIN_TOKEN", "an-admin-credential-of-some-length"),
     ];
     let s = Server::start_in(home, &env, &["--config", "parlance.toml"]).await;
     let paraphrase = |key: String, i: usize| {
@@ -264,4 +265,105 @@ async fn a_key_reads_only_its_own_usage() {
     assert_eq!((status, refused["error"]["code"].as_str()), (403, Some("forbidden")), "{refused}");
     let unauthenticated = s.client.get(s.url("/usage")).send().await.unwrap();
     assert_eq!(unauthenticated.status(), 401);
+    // The admin reads every key's, and may pick one.
+    let (status, all) = read("an-admin-credential-of-some-length", "group_by=key").await;
+    assert_eq!((status, all["total"]["calls"].as_u64()), (200, Some(4)), "{all}");
+    assert_eq!(group(&all, json!({"key": b_id}))["calls"], 1);
+    let (_, one) = read("an-admin-credential-of-some-length", &format!("key={a_id}")).await;
+    assert_eq!(one["total"]["calls"], 3, "{one}");
+}
+
+/// A key with `options` (`--budget`, `--tokens-per-minute`) for client `acme`, created in `home`'s store.
+fn limited_key(home: &std::path::Path, options: &[&str]) -> String {
+    let out = common::command(home)
+        .env("DATABASE_FILE", home.join("dialogs.db"))
+        .args(["keys", "create", "--name", "limited", "--client", "acme", "--json"])
+        .args(options)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let created: Value = serde_json::from_slice(&out.stdout).unwrap();
+    created["key"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_key_over_its_budget_is_refused_before_any_upstream_call() {
+    let upstream = FakeOpenAi::start("An upstream answer.").await;
+    let chat = FakeStreamingOpenAi::start(2, Duration::from_millis(5)).await;
+    let home = tempfile::tempdir().unwrap();
+    common::create_store(&home.path().join("dialogs.db"));
+    // Each call costs 0.0001045 and reserves about 0.00016 (its input bounded by its bytes, its output
+    // by `max_tokens`): two fit in 0.0003, a third would not.
+    let key = limited_key(home.path(), &["--budget", "0.0003/day"]);
+    let tight = limited_key(home.path(), &["--tokens-per-minute", "100"]);
+    let once = limited_key(home.path(), &["--requests-per-minute", "1"]);
+    let config =
+        config(&upstream.base_url()).replace("api_key = \"k\" }", "api_key = \"k\", max_tokens = 10 }");
+    std::fs::write(home.path().join("parlance.toml"), config).unwrap();
+    let chat_url = chat.base_url();
+    let env = [
+        ("PROVIDER_API_KEY", "sk-test"),
+        ("PARLANCE_PLUGIN_OPENAI_CHAT_BASE_URL", chat_url.as_str()),
+        ("PARLANCE_API_KEYS", "required"),
+    ];
+    let s = Server::start_in(home, &env, &["--config", "parlance.toml"]).await;
+    let paraphrase = |key: &str, i: usize| {
+        let r = s.client.post(s.url("/paraphrase")).bearer_auth(key).json(
+            &json!({"text": format!("Sentence number {i} is here."), "provider": "priced", "skip_cache": true}),
+        );
+        async move {
+            let r = r.send().await.unwrap();
+            let warning = r.headers().get("parlance-budget-warning").map(|v| v.to_str().unwrap().to_owned());
+            (r.status().as_u16(), r.json::<Value>().await.unwrap(), warning)
+        }
+    };
+    let (status, body, warning) = paraphrase(&key, 0).await;
+    assert_eq!((status, warning), (200, None), "{body}");
+    // Past 80 % of the budget, counting what the call holds, the answer says so.
+    let (status, body, warning) = paraphrase(&key, 1).await;
+    assert_eq!(status, 200, "{body}");
+    let warning = warning.expect("a warning near the limit");
+    assert!(warning.contains("of the day budget of 0.0003 is spent or held; it resets at"), "{warning}");
+    let sent = upstream.requests().len();
+    let (status, body, _) = paraphrase(&key, 2).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (429, Some("budget_exceeded")), "{body}");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("day budget of 0.0003") && message.contains("0.000209 spent"), "{message}");
+    assert!(message.contains("resets at") && message.contains("T00:00:00Z"), "{message}");
+    assert_eq!(upstream.requests().len(), sent, "a refused call reaches no upstream");
+    // The OpenAI surface refuses it in OpenAI's shape.
+    let completion = s
+        .client
+        .post(s.url("/v1/chat/completions"))
+        .bearer_auth(&key)
+        .json(&json!({"model": "openai-chat", "messages": [{"role": "user", "content": "Hello"}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(completion.status(), 429);
+    let body: Value = completion.json().await.unwrap();
+    assert_eq!(
+        (body["error"]["code"].as_str(), body["error"]["type"].as_str()),
+        (Some("budget_exceeded"), Some("rate_limit_error"))
+    );
+    // The offline provider costs nothing and still serves.
+    let offline = s
+        .client
+        .post(s.url("/paraphrase"))
+        .bearer_auth(&key)
+        .json(&json!({"text": "Another sentence.", "provider": "offline"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(offline.status(), 200);
+    // Tokens per minute: a call that may use more than the minute's 100 tokens is refused.
+    let (status, body, _) = paraphrase(&tight, 3).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (429, Some("budget_exceeded")), "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().contains("100 tokens per minute"), "{body}");
+    // Requests per minute: one upstream call, then a refusal until the minute ends.
+    let (status, body, _) = paraphrase(&once, 4).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body, _) = paraphrase(&once, 5).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (429, Some("budget_exceeded")), "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().contains("1 requests per minute"), "{body}");
 }

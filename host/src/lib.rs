@@ -225,7 +225,19 @@ impl Parlance {
 
     async fn start_with(config: Config, with_chat: bool) -> Result<Parlance> {
         let metrics = Arc::new(Metrics::new());
-        let accountant = usage::Accountant::start(&config.usage, metrics.clone());
+        let link = match config.cache.shared_url(None) {
+            Some(url) => Some(
+                RedisLink::connect(
+                    &url,
+                    true,
+                    "budgets",
+                    "each replica keeps its budgets' counters to itself",
+                )
+                .await,
+            ),
+            None => None,
+        };
+        let accountant = usage::Accountant::start(&config.usage, metrics.clone(), link);
         Parlance::assemble(config, metrics, accountant, None, with_chat, None).await
     }
 

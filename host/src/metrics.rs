@@ -95,6 +95,7 @@ const OUTCOMES: &[&str] = &[
     "client_busy",
     "memory_budget",
     "streams_full",
+    "budget_exceeded",
 ];
 
 /// OpenMetrics text rewritten as the Prometheus text format 0.0.4. The two differ, for what this

@@ -104,6 +104,7 @@ fn chain_samples() -> Vec<Error> {
         call(CallFailure::MemoryBudget { budget_bytes: 1 }),
         call(CallFailure::StreamsFull { share: 1, client: true }),
         call(CallFailure::StreamsFull { share: 1, client: false }),
+        call(CallFailure::OverBudget("x".into())),
         Error::PluginUnavailable { kind: "provider", id: "p".into(), reason: "x".into() },
         Error::InvalidInput { field: "text", message: "x".into() },
         Error::UnknownPlugin { kind: "provider", id: "p".into(), known: vec![] },

@@ -42,7 +42,10 @@ pub fn moves_on(e: &Error) -> bool {
         Error::PluginUnavailable { .. } => true,
         Error::Plugin(call) => match &call.failure {
             CallFailure::Reported(p) => p.kind != PluginErrorKind::InvalidInput,
-            CallFailure::ClientBusy { .. } | CallFailure::StreamsFull { client: true, .. } => false,
+            // The caller's own limits: every member would refuse it alike.
+            CallFailure::ClientBusy { .. }
+            | CallFailure::StreamsFull { client: true, .. }
+            | CallFailure::OverBudget(_) => false,
             CallFailure::Deadline(_)
             | CallFailure::MemoryLimit { .. }
             | CallFailure::Trap(_)

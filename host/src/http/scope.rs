@@ -1,11 +1,13 @@
 //! The layer that runs each request in its [`CallScope`]: the surface it came through (`openai` for
 //! the OpenAI-compatible routes, `batch` for `POST /paraphrase/batch`, `rest` for the others) and the
-//! API key that was admitted, so that the plugin calls it makes are accounted to them.
+//! API key that was admitted, so that the plugin calls it makes are accounted to them; and the notice
+//! the calls left (a budget nearly spent) as the `Parlance-Budget-Warning` header of the answer.
 
 use crate::plugins::api::CallScope;
-use crate::rest::extract::{AuthenticatedClient, presented_key_id};
+use crate::rest::extract::AuthenticatedKey;
 use axum::extract::{MatchedPath, Request};
-use std::sync::Arc;
+use axum::http::HeaderValue;
+use axum::response::Response;
 use std::task::{Context, Poll};
 use tower::{Layer, Service};
 
@@ -25,10 +27,17 @@ pub struct ScopedService<S> {
     inner: S,
 }
 
-impl<S: Service<Request>> Service<Request> for ScopedService<S> {
-    type Response = S::Response;
+/// The header a nearly spent budget is announced in.
+pub const BUDGET_WARNING: &str = "parlance-budget-warning";
+
+impl<S> Service<Request> for ScopedService<S>
+where
+    S: Service<Request, Response = Response>,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
     type Error = S::Error;
-    type Future = tokio::task::futures::TaskLocalFuture<CallScope, S::Future>;
+    type Future = futures::future::BoxFuture<'static, Result<Response, S::Error>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
         self.inner.poll_ready(cx)
@@ -36,7 +45,16 @@ impl<S: Service<Request>> Service<Request> for ScopedService<S> {
 
     fn call(&mut self, request: Request) -> Self::Future {
         let scope = scope_of(&request);
-        scope.scoped(self.inner.call(request))
+        let answer = scope.clone().scoped(self.inner.call(request));
+        Box::pin(async move {
+            let mut response = answer.await?;
+            if let Some(notice) = scope.take_notice()
+                && let Ok(value) = HeaderValue::from_str(&notice)
+            {
+                response.headers_mut().insert(BUDGET_WARNING, value);
+            }
+            Ok(response)
+        })
     }
 }
 
@@ -49,10 +67,6 @@ fn scope_of(request: &Request) -> CallScope {
     } else {
         "rest"
     };
-    let key = request
-        .extensions()
-        .get::<AuthenticatedClient>()
-        .and_then(|_| presented_key_id(request.headers()))
-        .map(Arc::from);
+    let key = request.extensions().get::<AuthenticatedKey>().map(|k| k.id.clone());
     CallScope::new(surface, key)
 }

@@ -134,6 +134,19 @@ pub struct ChatRequest<'a> {
     pub genre: String,
 }
 
+impl ChatRequest<'_> {
+    /// The bytes of everything the request carries, a bound on its tokens.
+    pub fn input_bytes(&self) -> usize {
+        let history: usize = self.history.iter().map(|e| e.name.len() + e.message.len()).sum();
+        history
+            + self.message.len()
+            + self.from_name.len()
+            + self.to_name.len()
+            + self.situation.as_ref().map_or(0, String::len)
+            + self.genre.len()
+    }
+}
+
 /// What a client asked of a chat model's generation (the contract's `generation`, since 0.1.3); each
 /// `None` leaves the plugin's own setting.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -194,10 +207,13 @@ impl Usage {
 /// and the surface it came through. Whoever starts the work sets it around the work's future
 /// ([`CallScope::run`]): the transport per request, the CLI, the job runner. A call outside any scope
 /// is the library's, with no key.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct CallScope {
     pub key: Option<Arc<str>>,
     pub surface: &'static str,
+    /// What the caller should be told beside the answer (a budget nearly spent), shared by every
+    /// call of the scope; the transport puts it in a header.
+    pub notice: Arc<std::sync::Mutex<Option<String>>>,
 }
 
 tokio::task_local! {
@@ -208,7 +224,18 @@ impl CallScope {
     pub const LIBRARY: &'static str = "library";
 
     pub fn new(surface: &'static str, key: Option<Arc<str>>) -> CallScope {
-        CallScope { key, surface }
+        CallScope { key, surface, notice: Arc::default() }
+    }
+
+    /// Leaves `notice` for the caller (the last one given wins).
+    pub fn notify(&self, notice: String) {
+        if let Ok(mut slot) = self.notice.lock() {
+            *slot = Some(notice);
+        }
+    }
+
+    pub fn take_notice(&self) -> Option<String> {
+        self.notice.lock().ok()?.take()
     }
 
     /// `work` with this scope: every plugin call it makes is accounted to it.
@@ -221,12 +248,26 @@ impl CallScope {
 
     /// The scope the current task runs in.
     pub fn current() -> CallScope {
-        SCOPE.try_with(CallScope::clone).unwrap_or(CallScope { key: None, surface: CallScope::LIBRARY })
+        SCOPE.try_with(CallScope::clone).unwrap_or_else(|_| CallScope::new(CallScope::LIBRARY, None))
     }
 }
 
-/// One settled plugin call (a whole stream is one), as the runtime tells it to the [`Meter`].
+/// What a call about to be made may use at most, for the [`Meter`] to hold its caller to.
 #[derive(Clone, Debug)]
+pub struct Admission<'a> {
+    pub plugin: &'a str,
+    pub scope: &'a CallScope,
+    /// The most it may cost, in picos; `None` for a model without a price.
+    pub cost: Option<i64>,
+    /// The most tokens it may use, in and out.
+    pub tokens: u64,
+}
+
+/// An admitted call's hold on its caller's limits, given back with its record.
+pub type Hold = Box<dyn std::any::Any + Send + Sync>;
+
+/// One settled plugin call (a whole stream is one), as the runtime tells it to the [`Meter`].
+#[derive(Debug)]
 pub struct Settled<'a> {
     pub plugin: &'a str,
     pub kind: PluginKind,
@@ -244,12 +285,21 @@ pub struct Settled<'a> {
     pub failure: Option<&'static str>,
     /// The trace the call belongs to, when it is recorded.
     pub trace_id: Option<String>,
+    /// What [`Meter::admit`] held for it.
+    pub hold: Option<Hold>,
 }
 
 /// Who records what each plugin call used (the usage ledger implements it). Declared here, beside
 /// [`CallObserver`], so that the runtime imports nothing of it. The call's answer waits for the
 /// returned future, so that a call is on record before its caller is answered.
 pub trait Meter: Send + Sync {
+    /// Holds the call's caller to its limits before anything is sent upstream: `Err` with the words
+    /// of the limit it would pass.
+    fn admit<'a>(
+        &'a self,
+        call: Admission<'a>,
+    ) -> futures::future::BoxFuture<'a, Result<Option<Hold>, String>>;
+
     fn settle(&self, call: Settled<'_>) -> Settlement;
 }
 
@@ -349,6 +399,9 @@ pub enum CallFailure {
     /// A streamed reply found its share of the open streams full: the client's own (`client`), or
     /// the chat model's or the process's.
     StreamsFull { share: u32, client: bool },
+    /// The caller's key is over one of its budgets or its tokens per minute: the call was not made.
+    /// The message names the limit and when it resets.
+    OverBudget(String),
 }
 
 impl CallFailure {
@@ -357,6 +410,7 @@ impl CallFailure {
     pub fn label(&self) -> &'static str {
         match self {
             CallFailure::Reported(_) => "plugin_error",
+            CallFailure::OverBudget(_) => "budget_exceeded",
             CallFailure::Deadline(_) => "timeout",
             CallFailure::MemoryLimit { .. } => "memory_limit",
             CallFailure::Trap(_) => "trap",
@@ -410,6 +464,8 @@ impl fmt::Display for CallError {
         let plugin = &self.plugin;
         match &self.failure {
             CallFailure::Reported(e) => write!(f, "plugin `{plugin}` failed: {e}")?,
+            // Not the plugin's doing: the words say whose limit it is.
+            CallFailure::OverBudget(message) => write!(f, "{message}")?,
             CallFailure::Deadline(limit) => write!(
                 f,
                 "plugin `{plugin}` ran past its time limit of {} ms and was stopped",

@@ -57,11 +57,12 @@ impl PluginHost {
         text: &str,
         model: &str,
     ) -> Result<Paraphrased, CallError> {
+        let hold = self.admit(plugin, Some(model), text.len(), 1, None).await?;
         let span = call_span(plugin, "text_completion", Some(model));
         let started = Instant::now();
         let (result, usage) = self.paraphrase_once(plugin, client, text, model).in_span(span.clone()).await;
         self.observe(plugin, started, &result);
-        self.settle(plugin, client, Some(model), usage, &result).in_span(span.clone()).await;
+        self.settle(plugin, client, Some(model), usage, &result, hold).in_span(span.clone()).await;
         traced(&span, &result, |out| {
             span.set_attribute("gen_ai.response.model", out.model.clone());
             if telemetry::records_content() {
@@ -103,10 +104,11 @@ impl PluginHost {
         model: &str,
         count: u32,
     ) -> Result<Vec<Paraphrased>, CallError> {
+        let hold = self.admit(plugin, Some(model), text.len(), count, None).await?;
         let started = Instant::now();
         let (result, usage) = self.candidates_once(plugin, client, text, model, count).await;
         self.observe(plugin, started, &result);
-        self.settle(plugin, client, Some(model), usage, &result).await;
+        self.settle(plugin, client, Some(model), usage, &result, hold).await;
         result
     }
 
@@ -138,12 +140,13 @@ impl PluginHost {
         client: &str,
         request: &ChatRequest<'_>,
     ) -> Result<String, CallError> {
+        let model = plugin.spec().settings.get("model").map(String::as_str);
+        let hold = self.admit(plugin, model, request.input_bytes(), 1, None).await?;
         let span = call_span(plugin, "chat", None);
         let started = Instant::now();
         let (result, usage) = self.reply_once(plugin, client, request).in_span(span.clone()).await;
         self.observe(plugin, started, &result);
-        let model = plugin.spec().settings.get("model").map(String::as_str);
-        self.settle(plugin, client, model, usage, &result).in_span(span.clone()).await;
+        self.settle(plugin, client, model, usage, &result, hold).in_span(span.clone()).await;
         traced(&span, &result, |reply| {
             if telemetry::records_content() {
                 span.set_attribute("gen_ai.input.messages", request.message.to_owned());
@@ -205,7 +208,7 @@ impl PluginHost {
         let started = Instant::now();
         let (result, usage) = self.evaluate_once(plugin, client, pairs).in_span(span.clone()).await;
         self.observe(plugin, started, &result);
-        self.settle(plugin, client, None, usage, &result).in_span(span.clone()).await;
+        self.settle(plugin, client, None, usage, &result, None).in_span(span.clone()).await;
         traced(&span, &result, |_| {});
         result
     }

@@ -2,7 +2,9 @@
 //! failure reported at once, the observer its calls report to, the meter that records what each
 //! call used, and the probes of every upstream.
 
-use super::api::{CallError, CallObserver, CallScope, Meter, PluginKind, Settled, Usage};
+use super::api::{
+    Admission, CallError, CallFailure, CallObserver, CallScope, Hold, Meter, PluginKind, Settled, Usage,
+};
 use super::engine::Runtime;
 use super::load::load;
 use super::load_error::LoadError;
@@ -24,6 +26,7 @@ pub(super) fn settled<'a>(
     usage: Usage,
     failure: Option<&'static str>,
     scope: CallScope,
+    hold: Option<Hold>,
 ) -> Settled<'a> {
     let spec = plugin.spec();
     let (usage, price) = if spec.billed() {
@@ -33,7 +36,43 @@ pub(super) fn settled<'a>(
     };
     let cost = price.and_then(|p| p.cost(usage));
     let trace_id = crate::telemetry::Span::current().context().map(|c| c.trace_id().to_string());
-    Settled { plugin: plugin.id(), kind: plugin.kind(), model, client, scope, usage, cost, failure, trace_id }
+    Settled {
+        plugin: plugin.id(),
+        kind: plugin.kind(),
+        model,
+        client,
+        scope,
+        usage,
+        cost,
+        failure,
+        trace_id,
+        hold,
+    }
+}
+
+/// The output tokens a call is taken to use at most when nothing bounds it (no `max_tokens`).
+pub const UNBOUNDED_OUTPUT_TOKENS: u64 = 4096;
+
+/// The most a call of `spec`'s `model` with `input_bytes` of input and `outputs` answers of at most
+/// `max_tokens` each may use: a token is at least a byte, and the plugin's own settings (a system
+/// prompt, a template) go with every request.
+fn estimate(
+    spec: &PluginSpec,
+    model: Option<&str>,
+    input_bytes: usize,
+    outputs: u32,
+    max_tokens: Option<u32>,
+) -> (Option<i64>, u64) {
+    let settings: usize = spec.settings.values().map(String::len).sum();
+    let input = (input_bytes + settings + 256) as u64;
+    let per_answer = max_tokens
+        .map(u64::from)
+        .or_else(|| spec.settings.get("max_tokens").and_then(|v| v.trim().parse().ok()))
+        .unwrap_or(UNBOUNDED_OUTPUT_TOKENS);
+    let output = per_answer.saturating_mul(u64::from(outputs.max(1)));
+    let clamp = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+    let usage = Usage { input_tokens: Some(clamp(input)), output_tokens: Some(clamp(output)) };
+    (spec.prices.of(model).and_then(|p| p.cost(usage)), input + output)
 }
 
 /// What a plugin's probe found.
@@ -129,11 +168,38 @@ impl PluginHost {
         model: Option<&str>,
         usage: Usage,
         result: &Result<R, CallError>,
+        hold: Option<Hold>,
     ) {
         if let Some(meter) = &self.meter {
             let failure = result.as_ref().err().map(|e| e.failure.label());
-            meter.settle(settled(plugin, client, model, usage, failure, CallScope::current())).await;
+            meter.settle(settled(plugin, client, model, usage, failure, CallScope::current(), hold)).await;
         }
+    }
+
+    /// Holds the current caller to its key's limits before `plugin` is called with `input_bytes` of
+    /// input for `outputs` answers of at most `max_tokens` each: nothing is held for a plugin that
+    /// reaches no upstream or a caller without a key. A refusal is counted as the call's outcome.
+    pub(super) async fn admit(
+        &self,
+        plugin: &Plugin,
+        model: Option<&str>,
+        input_bytes: usize,
+        outputs: u32,
+        max_tokens: Option<u32>,
+    ) -> Result<Option<Hold>, CallError> {
+        let Some(meter) = &self.meter else { return Ok(None) };
+        let scope = CallScope::current();
+        let spec = plugin.spec();
+        if scope.key.is_none() || !spec.billed() {
+            return Ok(None);
+        }
+        let (cost, tokens) = estimate(spec, model, input_bytes, outputs, max_tokens);
+        let admission = Admission { plugin: plugin.id(), scope: &scope, cost, tokens };
+        meter.admit(admission).await.map_err(|message| {
+            let e = CallError::new(plugin.id(), CallFailure::OverBudget(message));
+            self.observe(plugin, Instant::now(), &Err::<(), _>(e.clone()));
+            e
+        })
     }
 
     pub(super) fn observe<R>(&self, plugin: &Plugin, started: Instant, result: &Result<R, CallError>) {

@@ -5,8 +5,8 @@
 //! without `chat-stream` answers through `reply`, and its whole reply is one delta.
 
 use super::api::{
-    CallError, CallFailure, CallObserver, CallScope, ChatRequest, Framing, Generation, Meter, PluginError,
-    PluginErrorKind, Settlement, StreamPart, Usage,
+    CallError, CallFailure, CallObserver, CallScope, ChatRequest, Framing, Generation, Hold, Meter,
+    PluginError, PluginErrorKind, Settlement, StreamPart, Usage,
 };
 use super::call::MAX_OUTPUT_BYTES;
 use super::capacity::StreamHeld;
@@ -67,6 +67,7 @@ impl PluginHost {
             model: None,
             settling: None,
             settled: false,
+            hold: None,
             client: client.into(),
             body: None,
             framer: Framer::new(Framing::Ndjson),
@@ -95,6 +96,15 @@ impl PluginHost {
             }
             return Ok(stream);
         }
+        let model = plugin.spec().settings.get("model").map(String::as_str);
+        stream.hold = match self.admit(plugin, model, request.input_bytes(), 1, generation.max_tokens).await {
+            Ok(hold) => hold,
+            Err(e) => {
+                // Refused before anything was sent: no call to record, no stream to count.
+                (stream.state, stream.settled) = (State::Ended, true);
+                return Err(e);
+            }
+        };
         let span = call_span(plugin, "chat", None);
         stream.span = span.clone();
         match stream.open(request, generation).in_span(span).await {
@@ -143,6 +153,8 @@ pub struct ReplyStream {
     /// The stream's record, on its way to the meter; the stream's last part waits for it.
     settling: Option<Settlement>,
     settled: bool,
+    /// What the stream holds of its caller's limits, given back with its record.
+    hold: Option<Hold>,
     client: Arc<str>,
     /// The upstream's body while it is being read.
     body: Option<ResponseBody>,
@@ -237,7 +249,8 @@ impl ReplyStream {
         let plugin = &self.plugin;
         let asked = plugin.spec().settings.get("model").map(String::as_str);
         let model = asked.or(self.model.as_deref());
-        let record = settled(plugin, &self.client, model, self.usage, failure, self.scope.clone());
+        let record =
+            settled(plugin, &self.client, model, self.usage, failure, self.scope.clone(), self.hold.take());
         self.settling = Some(meter.settle(record));
     }
 

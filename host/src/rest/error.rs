@@ -117,6 +117,11 @@ pub const CODES: &[CodeDoc] = &[
         "The record's state does not allow the request (a job that has already finished)",
     ),
     code(
+        "budget_exceeded",
+        &[429],
+        "The API key is over one of its budgets (spend per day, week, month or in total) or its tokens per minute; the message names the limit and when it resets. Checked before any upstream call",
+    ),
+    code(
         "forbidden",
         &[403],
         "The caller may not read this: a key asking for another key's or client's usage",
@@ -322,6 +327,7 @@ pub fn status_and_code(e: &Error) -> (StatusCode, &'static str) {
             CallFailure::Busy { .. } => (StatusCode::SERVICE_UNAVAILABLE, "plugin_busy"),
             CallFailure::ClientBusy { .. } => (StatusCode::TOO_MANY_REQUESTS, "too_many_concurrent_calls"),
             CallFailure::MemoryBudget { .. } => (StatusCode::SERVICE_UNAVAILABLE, "plugin_memory_budget"),
+            CallFailure::OverBudget(_) => (StatusCode::TOO_MANY_REQUESTS, "budget_exceeded"),
             CallFailure::StreamsFull { client: true, .. } => {
                 (StatusCode::TOO_MANY_REQUESTS, "too_many_concurrent_streams")
             }

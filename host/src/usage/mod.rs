@@ -3,6 +3,7 @@
 //! the metrics and records them in the store's ledger in batches; and the [`Ledger`] reports read
 //! from it (`GET /usage`, `parlance usage`). The `[usage]` section names the currency.
 
+pub mod budget;
 pub mod report;
 pub mod routes;
 
@@ -11,9 +12,12 @@ pub use report::{Ledger, Period, ReportRequest, UsageReport, Viewer};
 use crate::config::setting;
 use crate::config::{Kind, Section, Setting};
 use crate::metrics::Metrics;
-use crate::plugins::api::{Meter, Settled, Settlement};
+use crate::plugins::api::{Admission, Hold, Meter, Settled, Settlement};
+use crate::redis_link::RedisLink;
 use crate::store::DialogStore;
 use crate::store::usage::UsageCall;
+use budget::{Budgets, Estimate, Reservation};
+use futures::future::BoxFuture;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
@@ -85,17 +89,19 @@ pub struct Accountant {
     store: Arc<OnceLock<DialogStore>>,
     wait: Duration,
     record: bool,
+    budgets: Arc<Budgets>,
 }
 
 impl Accountant {
-    /// Starts the writer task (on the current runtime).
-    pub fn start(config: &UsageConfig, metrics: Arc<Metrics>) -> Arc<Accountant> {
+    /// Starts the writer task (on the current runtime); budgets are shared through `link` when given.
+    pub fn start(config: &UsageConfig, metrics: Arc<Metrics>, link: Option<RedisLink>) -> Arc<Accountant> {
         let (queue, receiver) = mpsc::channel(MAX_QUEUED);
         let store = Arc::new(OnceLock::new());
         tokio::spawn(write_batches(receiver, store.clone()));
         Arc::new(Accountant {
             metrics,
             queue,
+            budgets: Arc::new(Budgets::new(link, store.clone())),
             store,
             wait: Duration::from_millis(config.commit_wait_ms),
             record: config.record,
@@ -114,8 +120,31 @@ impl Accountant {
 }
 
 impl Meter for Accountant {
-    fn settle(&self, call: Settled<'_>) -> Settlement {
+    fn admit<'a>(&'a self, call: Admission<'a>) -> BoxFuture<'a, Result<Option<Hold>, String>> {
+        Box::pin(async move {
+            let Some(key) = call.scope.key.as_deref() else { return Ok(None) };
+            let estimate = Estimate { cost: call.cost, tokens: call.tokens };
+            let mut reservation = self.budgets.reserve(key, estimate, now_millis()).await?;
+            if let Some(warning) = reservation.warning.take() {
+                call.scope.notify(warning);
+            }
+            Ok(Some(Box::new(reservation) as Hold))
+        })
+    }
+
+    fn settle(&self, mut call: Settled<'_>) -> Settlement {
         self.metrics.count_usage(call.plugin, call.model, call.usage, call.cost);
+        let budget =
+            call.hold.take().and_then(|hold| hold.downcast::<Reservation>().ok()).map(|reservation| {
+                let budgets = self.budgets.clone();
+                let tokens = u64::from(call.usage.input_tokens.unwrap_or(0))
+                    + u64::from(call.usage.output_tokens.unwrap_or(0));
+                let cost = call.cost;
+                async move { budgets.settle(*reservation, cost, tokens).await }
+            });
+        if let Some(budget) = budget {
+            tokio::spawn(budget);
+        }
         if !self.record || self.store.get().is_none() {
             return Box::pin(std::future::ready(()));
         }

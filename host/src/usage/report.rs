@@ -246,7 +246,7 @@ fn month_start(now: i64) -> i64 {
     first.with_time(Time::MIDNIGHT).assume_utc().unix_timestamp() * 1000
 }
 
-fn rfc3339(ms: i64) -> String {
+pub(super) fn rfc3339(ms: i64) -> String {
     OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))
         .ok()
         .and_then(|t| t.format(&Rfc3339).ok())

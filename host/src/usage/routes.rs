@@ -2,7 +2,7 @@
 //! own), and its OpenAPI fragment.
 
 use super::report::{Ledger, ReportRequest, UsageReport, Viewer};
-use crate::rest::extract::{AuthenticatedClient, Query, presented_key_id};
+use crate::rest::extract::{Admin, AuthenticatedClient, AuthenticatedKey, Query};
 use crate::rest::openapi::responses as r;
 use crate::rest::{ApiError, Caller, ErrorBody};
 use axum::Router;
@@ -25,7 +25,8 @@ where
 pub struct ApiDoc;
 
 /// Tokens and spend of the caller's plugin calls, summed per group over whole hours. With API keys
-/// required, a key reads its own calls; without, a client (`current-user`) reads its own.
+/// required, a key reads its own calls; without, a client (`current-user`) reads its own; the admin
+/// credential (`[admin]`) reads every key's and client's, and may filter by `key` and `client`.
 #[utoipa::path(
     get,
     path = "/usage",
@@ -41,18 +42,21 @@ pub struct ApiDoc;
 )]
 pub async fn usage(
     State(ledger): State<Arc<Ledger>>,
+    admin: Option<Admin>,
     parts: Parts,
     caller: Caller,
     Query(request): Query<ReportRequest>,
 ) -> Result<axum::Json<UsageReport>, ApiError> {
-    let viewer = viewer(&parts, &caller);
+    let viewer = if admin.is_some() { Viewer::Admin } else { viewer(&parts, &caller) };
     Ok(axum::Json(ledger.report(&viewer, &request, super::now_millis()).await?))
 }
 
 /// Who asks: a request admitted by its key reads as that key; any other as its client.
 fn viewer(parts: &Parts, caller: &Caller) -> Viewer {
-    match (parts.extensions.get::<AuthenticatedClient>(), presented_key_id(&parts.headers)) {
-        (Some(AuthenticatedClient(client)), Some(id)) => Viewer::Key { id, client: client.to_string() },
+    match (parts.extensions.get::<AuthenticatedClient>(), parts.extensions.get::<AuthenticatedKey>()) {
+        (Some(AuthenticatedClient(client)), Some(key)) => {
+            Viewer::Key { id: key.id.to_string(), client: client.to_string() }
+        }
         _ => Viewer::Client(caller.tenant().to_owned()),
     }
 }
