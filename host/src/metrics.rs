@@ -279,6 +279,20 @@ impl Metrics {
         }
     }
 
+    /// Exposes a plugin's zero tokens, spend and unpriced calls for its default model, so that the
+    /// usage families are there from the start.
+    pub fn expect_usage(&self, plugin: &str, model: &str) {
+        let model = self.model_label(plugin, model);
+        for direction in ["input", "output"] {
+            let labels =
+                TokenLabels { plugin: plugin.to_owned(), model: model.clone(), direction: direction.into() };
+            drop(self.tokens.get_or_create(&labels));
+        }
+        let labels = ModelLabels { plugin: plugin.to_owned(), model };
+        drop(self.spend.get_or_create(&labels));
+        drop(self.unpriced_calls.get_or_create(&labels));
+    }
+
     /// Counts one settled call's tokens and cost (in picos), under a bounded model label.
     pub fn count_usage(&self, plugin: &str, model: Option<&str>, usage: Usage, cost: Option<i64>) {
         let model = self.model_label(plugin, model.unwrap_or(""));
@@ -409,8 +423,9 @@ impl Metrics {
 
 /// The plugin runtime's calls and streams, counted.
 impl CallObserver for Metrics {
-    fn plugin_loaded(&self, plugin: &str, kind: PluginKind) {
+    fn plugin_loaded(&self, plugin: &str, kind: PluginKind, model: Option<&str>) {
         self.expect_plugin(plugin);
+        self.expect_usage(plugin, model.unwrap_or(""));
         if kind == PluginKind::ChatModel {
             self.expect_chat_model(plugin);
         }

@@ -226,13 +226,13 @@ fn unauthorized(message: &str) -> Response {
 /// The admin routes; [`AdminGate`] has admitted every request that reaches them.
 pub fn routes() -> Router<AppState> {
     Router::new()
-        .route("/admin/keys", get(list).post(create))
-        .route("/admin/keys/{id}", get(show).patch(update).delete(revoke))
+        .route("/admin/keys", get(list_keys).post(create_key))
+        .route("/admin/keys/{id}", get(show_key).patch(update_key).delete(revoke_key))
 }
 
 #[derive(OpenApi)]
 #[openapi(
-    paths(create, list, show, update, revoke),
+    paths(create_key, list_keys, show_key, update_key, revoke_key),
     components(schemas(ApiKey, KeyLimits, Budget, crate::store::BudgetPeriod)),
     modifiers(&AdminScheme),
     tags((name = "admin", description = "API keys, their budgets and limits, behind the admin credential"))
@@ -257,9 +257,13 @@ impl utoipa::Modify for AdminScheme {
     }
 }
 
-/// The admin routes' OpenAPI fragment.
+/// The admin routes' OpenAPI fragment: a key's name is not blank.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    ApiDoc::openapi()
+    let mut doc = ApiDoc::openapi();
+    for body in ["NewKey", "KeyChange"] {
+        crate::rest::openapi::property(&mut doc, body, "name", crate::rest::openapi::text(None));
+    }
+    doc
 }
 
 /// `POST /admin/keys`.
@@ -352,7 +356,7 @@ fn not_found(id: &str) -> ApiError {
         (status = 422, description = "An unknown field, a bad period or amount, two budgets for one period, a per-minute limit of 0, an empty name or a client a `current-user` header could not hold", body = ErrorBody),
         (status = 503, description = "The store cannot take the key", body = ErrorBody),
     ))]
-pub async fn create(State(store): Store, Json(body): Json<NewKey>) -> Result<Response, ApiError> {
+pub async fn create_key(State(store): Store, Json(body): Json<NewKey>) -> Result<Response, ApiError> {
     let name = check_name(&body.name).map_err(|p| invalid(format!("name {p}")))?;
     check_client(&body.client).map_err(|p| invalid(format!("client {p}")))?;
     let limits = KeyLimits {
@@ -378,7 +382,7 @@ pub async fn create(State(store): Store, Json(body): Json<NewKey>) -> Result<Res
         (status = 403, description = "A client key", body = ErrorBody),
         (status = 404, description = "The admin API is off", body = ErrorBody),
     ))]
-pub async fn list(
+pub async fn list_keys(
     State(store): Store,
     Query(query): Query<ListQuery>,
 ) -> Result<axum::Json<KeyList>, ApiError> {
@@ -400,7 +404,7 @@ pub async fn list(
         (status = 403, description = "A client key", body = ErrorBody),
         (status = 404, description = "No such key (`key_not_found`), or the admin API is off", body = ErrorBody),
     ))]
-pub async fn show(State(store): Store, Path(id): Path<String>) -> Result<axum::Json<ApiKey>, ApiError> {
+pub async fn show_key(State(store): Store, Path(id): Path<String>) -> Result<axum::Json<ApiKey>, ApiError> {
     store.get_key(&id).await.map_err(storage)?.map(axum::Json).ok_or_else(|| not_found(&id))
 }
 
@@ -418,7 +422,7 @@ pub async fn show(State(store): Store, Path(id): Path<String>) -> Result<axum::J
         (status = 415, description = "Not a JSON body", body = ErrorBody),
         (status = 422, description = "An unknown field, a bad period or amount, two budgets for one period, a per-minute limit of 0, an empty name", body = ErrorBody),
     ))]
-pub async fn update(
+pub async fn update_key(
     State(store): Store,
     Path(id): Path<String>,
     Json(body): Json<KeyChange>,
@@ -455,7 +459,7 @@ pub async fn update(
         (status = 404, description = "No such key (`key_not_found`), or the admin API is off", body = ErrorBody),
         (status = 503, description = "The store cannot take the change", body = ErrorBody),
     ))]
-pub async fn revoke(State(store): Store, Path(id): Path<String>) -> Result<axum::Json<ApiKey>, ApiError> {
+pub async fn revoke_key(State(store): Store, Path(id): Path<String>) -> Result<axum::Json<ApiKey>, ApiError> {
     store.revoke_key(&id).await.map_err(storage)?;
     store.get_key(&id).await.map_err(storage)?.map(axum::Json).ok_or_else(|| not_found(&id))
 }

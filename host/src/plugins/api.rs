@@ -519,7 +519,8 @@ impl fmt::Display for CallError {
 /// implement it). Declared here, below both, so that the runtime imports nothing of its observers.
 pub trait CallObserver: Send + Sync {
     /// A plugin was loaded: its series exist from the start, at zero.
-    fn plugin_loaded(&self, plugin: &str, kind: PluginKind);
+    /// `model` is the one its calls use when they name none (see `Plugin::default_model`).
+    fn plugin_loaded(&self, plugin: &str, kind: PluginKind, model: Option<&str>);
     /// A call (or a whole stream, counted as one call) ended, well or not.
     fn call_ended(&self, plugin: &str, outcome: Result<(), &CallError>, elapsed: Duration);
     /// A streamed reply gave out its first text, `elapsed` after it started.

@@ -146,7 +146,7 @@ impl PluginHost {
     /// Tells `observer` (the metrics) of every call's outcome and latency, each plugin's from zero.
     pub fn observed_by(mut self, observer: Arc<dyn CallObserver>) -> Self {
         for (id, plugin) in &self.plugins {
-            observer.plugin_loaded(id, plugin.kind());
+            observer.plugin_loaded(id, plugin.kind(), plugin.default_model());
         }
         self.observer = Some(observer);
         self

@@ -161,10 +161,7 @@ impl Budgets {
         }
         let store = self.store.get()?;
         let limits = match store.find_key(key).await {
-            Ok(Some(record)) if limited(&record.limits) =>
-            {
-                Some(Arc::new(record.limits))
-            }
+            Ok(Some(record)) if limited(&record.limits) => Some(Arc::new(record.limits)),
             Ok(_) => None,
             Err(e) => {
                 // Not remembered, so that the next call asks again.
