@@ -238,7 +238,9 @@ impl std::str::FromStr for Budget {
 
 /// A key's limits; every one is optional, and none set means none applies.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
-#[serde(default, deny_unknown_fields)]
+// Unknown fields are kept out of the schema's `additionalProperties`: a key's listing flattens these beside
+// its own fields, and a field a later version stores is ignored rather than refused.
+#[serde(default)]
 pub struct KeyLimits {
     /// The most the key may spend per period, at most one budget per period.
     pub budgets: Vec<Budget>,
