@@ -5,7 +5,7 @@
 //! beside the offline default; the server without keys has an embedding backend, the other none. The
 //! script checks what the page shows against what the API answers,
 //! and that the browser asked nothing of any other host; this test checks what the page cannot see:
-//! the upstreams and the store.
+//! the upstreams and the store, and the usage the page drew against the ledger's own report.
 
 use crate::common::{self, server::Server, upstream::FakeOpenAi, upstream::FakeStreamingOpenAi};
 use serde_json::Value;
@@ -61,7 +61,7 @@ async fn the_playground_is_clicked_through_in_chromium() {
     .unwrap();
 
     // The manual's pictures of the playground are taken here; `PARLANCE_BLESS=1` puts them in docs/.
-    for picture in ["playground-candidates.png", "playground-chat.png"] {
+    for picture in ["playground-candidates.png", "playground-chat.png", "playground-usage.png"] {
         let taken = screenshot.with_file_name(picture);
         assert!(taken.metadata().is_ok_and(|m| m.len() > 10_000), "{picture} was not taken");
         if std::env::var_os("PARLANCE_BLESS").is_some() {
@@ -96,4 +96,37 @@ async fn the_playground_is_clicked_through_in_chromium() {
     // The upstream saw both chats, streamed.
     let chats = chat.requests.lock().unwrap().clone();
     assert_eq!(chats.iter().filter(|r| r["stream"] == true).count(), 2, "{chats:?}");
+
+    // The usage pane: before any call the key had none, and the page said so; a wrong key's 401 was shown.
+    assert_eq!(summary["usage_empty_shown"], true, "{summary}");
+    assert!(summary["usage_error"].as_str().unwrap_or_default().contains("401 invalid_api_key"), "{summary}");
+    // After the flows, the page drew the key's calls as the ledger reports them for the same period.
+    let from = summary["usage_from"].as_str().unwrap();
+    let url = keyed.url(&format!("/usage?from={from}&group_by=day,model"));
+    let report: Value = keyed.client.get(url).bearer_auth(&key).send().await.unwrap().json().await.unwrap();
+    let total = &report["total"];
+    let calls = summary["usage_calls"].as_u64().unwrap_or(0);
+    assert!(calls > 0 && calls == total["calls"], "{summary} {report}");
+    let tokens = [&total["input_tokens"], &total["output_tokens"]];
+    assert_eq!(summary["usage_tokens"], serde_json::json!(tokens), "{summary} {report}");
+    // The paraphrases through `openrouter` (the OpenAI fake, 10 tokens in and 5 out each) are counted.
+    assert!(total["input_tokens"].as_u64().unwrap_or(0) >= 10, "{report}");
+    let mut days: Vec<&str> =
+        report["groups"].as_array().unwrap().iter().map(|g| g["group"]["day"].as_str().unwrap()).collect();
+    days.sort();
+    days.dedup();
+    assert_eq!(summary["usage_days"], serde_json::json!(days), "{summary} {report}");
+    let models = summary["usage_models"].as_array().unwrap();
+    // `openrouter`'s default model, which the page asked for through the OpenAI fake.
+    assert!(models.iter().any(|m| m == parlance::plugins::defaults::OPENROUTER_MODEL), "{summary}");
+    for model in models {
+        assert!(
+            report["groups"].as_array().unwrap().iter().any(|g| g["group"]["model"] == *model),
+            "{model} {report}"
+        );
+    }
+    // No model has a price here and the offline calls are free: the charts drew tokens, and said so.
+    assert_eq!(summary["usage_measure"], "tokens", "{summary}");
+    // Without keys, the page showed the default client's calls, the paraphrase it made among them.
+    assert!(summary["usage_open_calls"].as_u64().unwrap_or(0) > 0, "{summary}");
 }

@@ -8,8 +8,8 @@ printed is a JSON summary for the Rust side.
 Usage: playground.py KEYED_URL KEY OPEN_URL SCREENSHOT
   KEYED_URL  a server with API keys required, KEY one of its keys
   OPEN_URL   a server without API keys, with an embedding backend (the keyed one has none)
-  SCREENSHOT the whole page at the end; the manual's pictures of the candidates and the chat panes
-             (playground-candidates.png, playground-chat.png) are written beside it
+  SCREENSHOT the whole page at the end; the manual's pictures of the candidates, chat and usage panes
+             (playground-candidates.png, playground-chat.png, playground-usage.png) are written beside it
 """
 
 import json
@@ -18,6 +18,8 @@ import sys
 import urllib.error
 import urllib.parse
 import urllib.request
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
 
 from playwright.sync_api import expect, sync_playwright
 
@@ -90,6 +92,47 @@ def same_candidates(shown, expected):
             assert abs(float(width.rstrip("%")) - max(0.0, min(1.0, value / full)) * 100) < 0.01, (name, width, value)
 
 
+def days_ago(days):
+    """The date (UTC) `days` days before today, as the usage page's period picker writes `from`."""
+    return (datetime.now(timezone.utc).date() - timedelta(days=days)).isoformat()
+
+
+def usage_query(request):
+    """The query of the page's `/usage` request, which must be the period picked, by day and model."""
+    return urllib.parse.urlsplit(request.url).query
+
+
+def expected_chart(report, dimension, spend):
+    """A chart as the page must draw it from `report`: per day or model, its calls and its spend
+    (exact, summed over the day's or model's groups) or tokens, in order: the days by date, the models
+    by what they spent or used, the most first."""
+    sums = {}
+    for group in report["groups"]:
+        entry = sums.setdefault(group["group"][dimension], {"calls": 0, "tokens": 0, "cost": None})
+        entry["calls"] += group["calls"]
+        entry["tokens"] += group["input_tokens"] + group["output_tokens"]
+        if group["cost"] is not None:
+            entry["cost"] = (entry["cost"] or Decimal(0)) + Decimal(group["cost"])
+    amount = {name: (e["cost"] or Decimal(0)) if spend else e["tokens"] for name, e in sums.items()}
+    order = sorted(sums) if dimension == "day" else sorted(sums, key=lambda name: (-amount[name], name))
+    largest = max(amount.values())
+    return [{"name": name, "label": name or "(no model)",
+             "value": (("no price" if sums[name]["cost"] is None else format(sums[name]["cost"].normalize(), "f"))
+                       if spend else f"{sums[name]['tokens']:,}"),
+             "calls": f"{sums[name]['calls']:,}",
+             "width": float(amount[name] / largest * 100) if largest else 0.0}
+            for name in order]
+
+
+def shown_chart(chart):
+    """The rows a usage chart shows: each one's name, label, value, calls and bar width."""
+    rows = chart.locator("tbody tr").evaluate_all("""rows => rows.map(r => ({
+        name: r.dataset.name, label: r.querySelector('th').textContent,
+        value: r.querySelector('td.value').textContent, calls: r.querySelector('td.calls').textContent,
+        width: parseFloat(r.querySelector('.bar > span').style.width)}))""")
+    return rows
+
+
 with sync_playwright() as playwright:
     browser = playwright.chromium.launch(
         executable_path="/usr/bin/chromium",
@@ -114,14 +157,27 @@ with sync_playwright() as playwright:
     assert "default-src 'none'" in policy and "connect-src 'self'" in policy and "unsafe" not in policy, policy
     expect(page.locator("#key-field")).to_be_visible()
     expect(page.locator("#global-error")).to_contain_text("401 missing_api_key")
+    expect(page.locator("#usage-result")).to_have_text("Type an API key above to see its usage.")
     page.click("#paraphrase-go")
     expect(page.locator("#paraphrase-error")).to_contain_text("401 missing_api_key")
     page.fill("#api-key", "not-a-key")
     page.dispatch_event("#api-key", "change")
     expect(page.locator("#global-error")).to_contain_text("401 invalid_api_key")
+    # The usage pane says what the API answered the key it was given.
+    expect(page.locator("#usage-error")).to_contain_text("401 invalid_api_key")
+    summary["usage_error"] = page.locator("#usage-error").inner_text()
     page.fill("#api-key", key)
-    page.dispatch_event("#api-key", "change")
+    with page.expect_request(lambda r: "/usage?" in r.url) as asked:
+        page.dispatch_event("#api-key", "change")
     expect(page.locator("#global-error")).to_be_hidden()
+    # With the key, its usage of the last 30 days (the default): none yet, and the page says so.
+    query = usage_query(asked.value)
+    assert urllib.parse.parse_qs(query) == {"from": [days_ago(29)], "group_by": ["day,model"]}, query
+    status, report = api(keyed_url, "GET", f"/usage?{query}", key=key)
+    assert status == 200 and report["total"]["calls"] == 0, (status, report)
+    expect(page.locator("#usage-result .empty")).to_have_text("No plugin calls in this period.")
+    expect(page.locator("#usage-error")).to_be_hidden()
+    summary["usage_empty_shown"] = True
     status, providers = api(keyed_url, "GET", "/providers", key=key)
     available = sorted(p["id"] for p in providers["providers"] if p["available"])
     offered = page.locator("#providers input:not([disabled])").evaluate_all("boxes => boxes.map(b => b.value)")
@@ -254,6 +310,53 @@ with sync_playwright() as playwright:
     expect(page.locator("#chat-error")).to_contain_text("422")
     page.fill("#chat-user", "browser-user")
 
+    # Usage: the calls above as the ledger holds them, per day and per model, for the period picked,
+    # against what /usage answers the same key for the same request.
+    usage = page.locator("#usage-result")
+    with page.expect_request(lambda r: "/usage?" in r.url) as asked:
+        page.select_option("#usage-days", "7")
+    query = usage_query(asked.value)
+    assert urllib.parse.parse_qs(query) == {"from": [days_ago(6)], "group_by": ["day,model"]}, query
+    status, report = api(keyed_url, "GET", f"/usage?{query}", key=key)
+    assert status == 200, (status, report)
+    total = report["total"]
+    assert total["calls"] > 0, report
+    expect(usage.locator('tr[data-total="calls"] td')).to_have_text(f"{total['calls']:,}")
+    expect(page.locator("#usage-error")).to_be_hidden()
+    expect(usage.locator(".summary")).to_have_text(
+        f"{report['from'][:16].replace('T', ' ')} to {report['to'][:16].replace('T', ' ')} UTC")
+    spend = total["cost"] is not None and Decimal(total["cost"]) > 0
+    measure = "spend" if spend else "tokens"
+    expect(usage).to_have_attribute("data-measure", measure)
+    title = f"Spend ({report['currency']})" if spend else "Tokens"
+    if not spend:
+        # Nothing cost anything (the provider has no price, the offline calls are free): tokens, said so.
+        expect(usage.locator(".note")).to_contain_text("the charts show tokens (in + out) instead of spend")
+    charts = {}
+    for dimension in ("day", "model"):
+        chart = usage.locator(f'table[data-chart="{dimension}"]')
+        expect(chart.locator("caption")).to_have_text(f"{title} per {dimension}")
+        shown, expected = shown_chart(chart), expected_chart(report, dimension, spend)
+        assert [{k: v for k, v in row.items() if k != "width"} for row in shown] == \
+            [{k: v for k, v in row.items() if k != "width"} for row in expected], (dimension, shown, expected)
+        for page_row, api_row in zip(shown, expected):
+            assert abs(page_row["width"] - api_row["width"]) < 0.01, (dimension, page_row, api_row)
+        charts[dimension] = [row["name"] for row in shown]
+    totals = {row.get_attribute("data-total"): row.locator("td").inner_text()
+              for row in usage.locator("table.totals tr").all()}
+    cost = "no priced calls" if total["cost"] is None else f"{total['cost']} {report['currency']}"
+    assert totals == {"calls": f"{total['calls']:,}", "failed_calls": f"{total['failed_calls']:,}",
+                      "input_tokens": f"{total['input_tokens']:,}", "output_tokens": f"{total['output_tokens']:,}",
+                      "cost": cost, "unpriced_calls": f"{total['unpriced_calls']:,}",
+                      "unreported_calls": f"{total['unreported_calls']:,}"}, (totals, total)
+    summary["usage_from"] = report["from"]
+    summary["usage_measure"] = measure
+    summary["usage_days"] = charts["day"]
+    summary["usage_models"] = charts["model"]
+    summary["usage_calls"] = int(totals["calls"].replace(",", ""))
+    summary["usage_tokens"] = [int(totals[k].replace(",", "")) for k in ("input_tokens", "output_tokens")]
+    page.locator("#usage-pane").screenshot(path=os.path.join(shots, "playground-usage.png"))
+
     page.screenshot(path=screenshot, full_page=True)
 
     # Without keys: no key field, and the page works as it is.
@@ -271,6 +374,14 @@ with sync_playwright() as playwright:
     expect(plain.locator("#paraphrase-error")).to_be_hidden()
     # Ticked, the semantic score is asked for, and the server computes it.
     expect(plain.locator('#paraphrase-result dt[data-score="semantic_similarity"]')).to_have_count(1)
+    # Without keys the usage is the client's own (no `current-user`: the default client's), the call above in it.
+    with plain.expect_request(lambda r: "/usage?" in r.url) as asked:
+        plain.click("#usage-go")
+    status, open_report = api(open_url, "GET", f"/usage?{usage_query(asked.value)}")
+    assert status == 200 and open_report["total"]["calls"] > 0, (status, open_report)
+    expect(plain.locator('#usage-result tr[data-total="calls"] td')).to_have_text(f"{open_report['total']['calls']:,}")
+    expect(plain.locator("#usage-error")).to_be_hidden()
+    summary["usage_open_calls"] = open_report["total"]["calls"]
 
     browser.close()
 

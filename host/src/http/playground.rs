@@ -1,7 +1,8 @@
 //! The playground page at `/playground`: a page over this server's own REST API (paraphrase candidates
-//! with their scores, two providers side by side, a pair evaluated, a streamed chat), its HTML, style
-//! sheet and script compiled into the binary, under a content security policy that lets it load and
-//! call nothing but this server and run no script but its own file.
+//! with their scores, two providers side by side, a pair evaluated, a streamed chat, the caller's usage
+//! from `/usage` as charts of spend or tokens per day and per model), its HTML, style sheet and script
+//! compiled into the binary, under a content security policy that lets it load and call nothing but
+//! this server and run no script but its own file.
 
 use axum::Router;
 use axum::http::{HeaderValue, header};

@@ -1,6 +1,7 @@
 // The playground: one page over the REST API of the server that serves it (same origin, every request
 // under the page's content security policy). Paraphrase candidates with their scores as bars, two
-// providers side by side, a pair evaluated, and a streamed chat with the character.
+// providers side by side, a pair evaluated, a streamed chat with the character, and the caller's usage
+// (spend, or tokens, per day and per model) as bar charts.
 
 const $ = (id) => document.getElementById(id);
 
@@ -354,8 +355,174 @@ onSubmit("chat-form", "chat-error", async () => {
   }
 });
 
+// ---- Usage -------------------------------------------------------------------------------------------------
+
+/** Money comes as exact decimal strings; it is summed in whole picos (10⁻¹² of the currency), as on the server. */
+const PICO_DIGITS = 12;
+
+function toPicos(amount) {
+  const [whole, fraction = ""] = amount.split(".");
+  return BigInt(whole + fraction.padEnd(PICO_DIGITS, "0").slice(0, PICO_DIGITS));
+}
+
+function fromPicos(picos) {
+  const digits = picos.toString().padStart(PICO_DIGITS + 1, "0");
+  const fraction = digits.slice(-PICO_DIGITS).replace(/0+$/, "");
+  return fraction ? `${digits.slice(0, -PICO_DIGITS)}.${fraction}` : digits.slice(0, -PICO_DIGITS);
+}
+
+const count = (n) => n.toLocaleString("en-US");
+const plural = (n, word) => `${count(n)} ${word}${n === 1 ? "" : "s"}`;
+
+/** The first day of the last `days` days, today (UTC) the last of them, as `from` takes a date. */
+function firstDay(days) {
+  return new Date(Date.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The report's groups summed by one of its dimensions: calls, tokens in and out, and the exact spend. */
+function sumBy(groups, dimension) {
+  const sums = new Map();
+  for (const group of groups) {
+    const name = group.group[dimension] ?? "";
+    const sum = sums.get(name) ?? { name, calls: 0, tokens: 0, picos: null };
+    sum.calls += group.calls;
+    sum.tokens += group.input_tokens + group.output_tokens;
+    if (group.cost !== null) sum.picos = (sum.picos ?? 0n) + toPicos(group.cost);
+    sums.set(name, sum);
+  }
+  return [...sums.values()];
+}
+
+/**
+ * A bar chart as a table: the title its caption, a row per entry with its name, a bar as long as its
+ * value beside the largest, the value in figures and the calls. The bars only repeat what the text says.
+ */
+function barChart(id, title, heading, entries, spend) {
+  const value = (entry) => (spend ? (entry.picos === null ? 0 : Number(fromPicos(entry.picos))) : entry.tokens);
+  const largest = Math.max(0, ...entries.map(value));
+  const table = element("table", "chart");
+  table.dataset.chart = id;
+  table.createCaption().textContent = title;
+  const head = table.createTHead().insertRow();
+  const columns = [[heading, ""], ["", "bar-cell"], [spend ? "Spend" : "Tokens", "value"], ["Calls", "calls"]];
+  head.append(...columns.map(([text, className]) => element("th", className, text)));
+  head.cells[1].setAttribute("aria-hidden", "true");
+  const body = table.createTBody();
+  for (const entry of entries) {
+    const row = body.insertRow();
+    row.dataset.name = entry.name;
+    const name = element("th", "", entry.label);
+    name.scope = "row";
+    const bar = element("span", "bar");
+    const fill = element("span");
+    fill.style.width = `${largest > 0 ? (value(entry) / largest) * 100 : 0}%`;
+    bar.append(fill);
+    const cell = element("td", "bar-cell");
+    cell.setAttribute("aria-hidden", "true");
+    cell.append(bar);
+    const figure = spend ? (entry.picos === null ? "no price" : fromPicos(entry.picos)) : count(entry.tokens);
+    row.append(name, cell, element("td", "value", figure), element("td", "calls", count(entry.calls)));
+  }
+  return table;
+}
+
+function renderUsage(container, report) {
+  const { total, currency } = report;
+  const [from, to] = [report.from, report.to].map((at) => at.slice(0, 16).replace("T", " "));
+  const period = element("p", "summary", `${from} to ${to} UTC`);
+  if (total.calls === 0) {
+    container.replaceChildren(period, element("p", "empty", "No plugin calls in this period."));
+    return;
+  }
+  // Spend when anything cost anything; else tokens, which unpriced and free calls still count.
+  const spend = total.cost !== null && toPicos(total.cost) > 0n;
+  container.dataset.measure = spend ? "spend" : "tokens";
+  const notes = [];
+  if (!spend) {
+    notes.push(
+      total.cost === null
+        ? "No call in this period has a price, so the charts show tokens (in + out) instead of spend."
+        : `The priced calls came to 0 ${currency}, so the charts show tokens (in + out) instead of spend.`,
+    );
+  } else if (total.unpriced_calls > 0) {
+    notes.push(`${plural(total.unpriced_calls, "call")} had no price and are not in the spend.`);
+  }
+  const measure = spend ? `Spend (${currency})` : "Tokens";
+  const byName = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const amount = (entry) => (spend ? (entry.picos ?? 0n) : BigInt(entry.tokens));
+  const days = sumBy(report.groups, "day").sort(byName);
+  // The models by what they spent or used, the most first.
+  const models = sumBy(report.groups, "model").sort((a, b) =>
+    amount(a) === amount(b) ? byName(a, b) : amount(a) > amount(b) ? -1 : 1,
+  );
+  for (const day of days) day.label = day.name;
+  for (const model of models) model.label = model.name || "(no model)";
+  const charts = element("div", "columns");
+  charts.append(
+    barChart("day", `${measure} per day`, "Day", days, spend),
+    barChart("model", `${measure} per model`, "Model", models, spend),
+  );
+
+  const totals = element("table", "totals");
+  totals.createCaption().textContent = "Totals";
+  const cost = total.cost === null ? "no priced calls" : `${total.cost} ${currency}`;
+  for (const [key, label, text] of [
+    ["calls", "Calls", count(total.calls)],
+    ["failed_calls", "Failed calls", count(total.failed_calls)],
+    ["input_tokens", "Input tokens", count(total.input_tokens)],
+    ["output_tokens", "Output tokens", count(total.output_tokens)],
+    ["cost", "Spend", cost],
+    ["unpriced_calls", "Calls without a price", count(total.unpriced_calls)],
+    ["unreported_calls", "Calls without a token count", count(total.unreported_calls)],
+  ]) {
+    const row = totals.insertRow();
+    row.dataset.total = key;
+    const name = element("th", "", label);
+    name.scope = "row";
+    row.append(name, element("td", "", text));
+  }
+  container.replaceChildren(period, ...notes.map((note) => element("p", "muted note", note)), charts, totals);
+}
+
+let usageAsked = 0;
+
+/** The usage of the period picked; an answer overtaken by a newer request is dropped. */
+async function showUsage() {
+  const asked = ++usageAsked;
+  const result = $("usage-result");
+  delete result.dataset.measure;
+  if (document.body.dataset.apiKeys === "required" && !$("api-key").value.trim()) {
+    result.replaceChildren(element("p", "muted", "Type an API key above to see its usage."));
+    return;
+  }
+  const query = new URLSearchParams({ from: firstDay(Number($("usage-days").value)), group_by: "day,model" });
+  try {
+    const report = await call("GET", `/usage?${query}`);
+    if (asked === usageAsked) renderUsage(result, report);
+  } catch (e) {
+    if (asked !== usageAsked) return;
+    result.replaceChildren();
+    throw e;
+  }
+}
+
+function refreshUsage() {
+  showError("usage-error", null);
+  showUsage().catch((e) => showError("usage-error", e));
+}
+
+$("usage-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  refreshUsage();
+});
+$("usage-days").addEventListener("change", refreshUsage);
+
 // ---- Start -------------------------------------------------------------------------------------------------
 
 if (document.body.dataset.apiKeys === "required") $("key-field").hidden = false;
-$("api-key").addEventListener("change", loadProviders);
+$("api-key").addEventListener("change", () => {
+  loadProviders();
+  refreshUsage();
+});
 loadProviders();
+refreshUsage();
