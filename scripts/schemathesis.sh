@@ -99,6 +99,17 @@ checks.positive_data_acceptance.enabled = false
 include-path-regex = "^/admin/keys"
 checks.positive_data_acceptance.enabled = false
 
+# DELETE /admin/keys/{id} revokes a key rather than erasing it: the key stays readable, with its
+# `revoked_at`, so that what it did can still be traced to it (GET /admin/keys?revoked=true lists them).
+[[operations]]
+include-path = "/admin/keys/{id}"
+checks.use_after_free.enabled = false
+
+# a client holds no control characters either, and a client's budgets are one per period, as a key's.
+[[operations]]
+include-path-regex = "^/admin/clients"
+checks.positive_data_acceptance.enabled = false
+
 # GET /usage: `to` must come after `from`, and `group_by` names each dimension once.
 [[operations]]
 include-path = "/usage"

@@ -20,19 +20,26 @@ struct Cluster {
 impl Cluster {
     /// `n` replicas on one database and one Redis, with `config` as each one's `parlance.toml`.
     async fn start(n: usize, config: &str) -> Cluster {
+        Cluster::start_with(n, config, &[]).await
+    }
+
+    /// As [`Cluster::start`], with `extra` variables for every replica.
+    async fn start_with(n: usize, config: &str, extra: &[(&str, &str)]) -> Cluster {
         let postgres = TestPostgres::start();
         let url = postgres.fresh_database().await;
         let redis = Redis::start().await;
         let model = FakeFormModel::start().await;
         let mut replicas = Vec::new();
         for _ in 0..n {
-            let env = [
+            let (redis_url, model_url) = (redis.url(), model.url());
+            let mut env = vec![
                 ("DATABASE_URL", url.as_str()),
                 ("DATABASE_POOL_SIZE", "8"),
                 ("CACHE_TYPE", "redis"),
-                ("CACHE_STORE_URL", &redis.url()),
-                ("MODEL_URL", &model.url()),
+                ("CACHE_STORE_URL", redis_url.as_str()),
+                ("MODEL_URL", model_url.as_str()),
             ];
+            env.extend_from_slice(extra);
             replicas.push(Server::start_in(crate::common::home_with_config(config), &env, &[]).await);
         }
         Cluster { replicas, postgres, redis, _model: model }
@@ -365,4 +372,157 @@ async fn an_unreachable_database_at_start_is_named_without_its_password() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("postgres://parlance:***@127.0.0.1:1/parlance"), "{stderr}");
     assert!(!stderr.contains("hunter2"), "{stderr}");
+}
+
+/// Usage and budgets across three replicas on one PostgreSQL and one Redis: two keys' calls spread over
+/// the replicas while one replica is killed, every answered call in the ledger once, to the token and
+/// to the exact decimal; a third key's budget raced by every live replica at once and never overshot
+/// (the upstream reports no more than each call reserved); a fourth key's requests per minute refused
+/// across replicas until the minute ends, then admitted again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn usage_is_exact_across_replicas_and_a_budget_holds_the_cluster() {
+    let upstream = crate::common::upstream::FakeOpenAi::start("An upstream answer.").await;
+    let origin = upstream.base_url().trim_end_matches("/v1").to_owned();
+    // Each call: 10 tokens in at 0.15 and 5 out at 0.6 per million, and 0.0001 per request.
+    let config = format!(
+        "[[plugin]]\nid = \"priced\"\nkind = \"provider\"\ncomponent = \"builtin:openai\"\n\
+         allowed_hosts = [\"{origin}\"]\nrate_limit_per_minute = 0\n\
+         config = {{ base_url = \"{}\", api_key = \"k\", max_tokens = 10 }}\n\n\
+         [plugin.prices.\"gpt-4o-mini\"]\ninput = \"0.15\"\noutput = \"0.6\"\nrequest = \"0.0001\"\n",
+        upstream.base_url()
+    );
+    let admin = "an-admin-credential-of-some-length";
+    let env =
+        [("PARLANCE_API_KEYS", "required"), ("PARLANCE_ADMIN_TOKEN", admin), ("PROVIDER_API_KEY", "sk-test")];
+    let cluster = Cluster::start_with(3, &config, &env).await;
+    let first = &cluster.replicas[0];
+    let mut keys = Vec::new();
+    for (name, limits) in [
+        ("a", json!({})),
+        ("b", json!({})),
+        ("racer", json!({"budgets": [{"amount": "0.001", "period": "total"}]})),
+        ("paced", json!({"requests_per_minute": 1})),
+    ] {
+        let mut body = json!({"name": name, "client": format!("team-{name}")});
+        body.as_object_mut().unwrap().extend(limits.as_object().unwrap().clone());
+        let r =
+            first.client.post(first.url("/admin/keys")).bearer_auth(admin).json(&body).send().await.unwrap();
+        assert_eq!(r.status(), 201);
+        let created: Value = r.json().await.unwrap();
+        keys.push((created["key"].as_str().unwrap().to_owned(), created["id"].as_str().unwrap().to_owned()));
+    }
+    let call = |server: &Server, key: &str, text: String| {
+        let r = server
+            .client
+            .post(server.url("/paraphrase"))
+            .bearer_auth(key)
+            .json(&json!({"text": text, "provider": "priced", "skip_cache": true}));
+        async move {
+            match r.send().await {
+                Ok(r) => {
+                    let status = r.status().as_u16();
+                    Some((status, r.json::<Value>().await.unwrap_or(Value::Null)))
+                }
+                Err(_) => None,
+            }
+        }
+    };
+
+    // Two keys, 30 calls each, one after another over the three replicas, both keys at once; the third
+    // replica is killed (SIGKILL) after key a's tenth call, in the middle of the load.
+    let victim = cluster.replicas[2].pid();
+    let load = keys[..2].iter().enumerate().map(|(k, (key, _))| {
+        let replicas = &cluster.replicas;
+        async move {
+            let (mut answered, mut unanswered) = (0u64, 0u64);
+            for i in 0..30 {
+                if k == 0 && i == 10 {
+                    let killed =
+                        std::process::Command::new("kill").args(["-9", &victim.to_string()]).status();
+                    assert!(killed.unwrap().success());
+                }
+                match call(&replicas[(k + i) % 3], key, format!("Call {i} of key {k}.")).await {
+                    Some((status, body)) => {
+                        assert_eq!(status, 200, "{body}");
+                        answered += 1;
+                    }
+                    None => unanswered += 1,
+                }
+            }
+            (answered, unanswered)
+        }
+    });
+    let outcomes = futures::future::join_all(load).await;
+    let live = &cluster.replicas[0];
+    let report = |query: String| {
+        let r = live.client.get(live.url(&format!("/usage?{query}"))).bearer_auth(admin);
+        async move {
+            let r = r.send().await.unwrap();
+            assert_eq!(r.status(), 200);
+            r.json::<Value>().await.unwrap()
+        }
+    };
+    let mut recorded = 0;
+    for (k, (_, id)) in keys[..2].iter().enumerate() {
+        let (answered, unanswered) = outcomes[k];
+        if k == 0 {
+            assert_eq!(unanswered, 7, "the killed replica answered after its kill");
+        }
+        let total = report(format!("key={id}")).await["total"].clone();
+        // Every answered call is on record, once; a call the kill cut off may be too.
+        let calls = total["calls"].as_u64().unwrap();
+        assert!((answered..=answered + unanswered).contains(&calls), "key {k}: {answered} answered, {total}");
+        assert_eq!(total["input_tokens"].as_u64(), Some(10 * calls), "{total}");
+        assert_eq!(total["output_tokens"].as_u64(), Some(5 * calls), "{total}");
+        let cost: rust_decimal::Decimal = total["cost"].as_str().unwrap().parse().unwrap();
+        assert_eq!(cost, rust_decimal::Decimal::new(1045, 7) * rust_decimal::Decimal::from(calls), "{total}");
+        recorded += calls;
+    }
+    assert!(recorded <= upstream.requests().len() as u64, "no call is recorded twice");
+
+    // The racer's 0.001 raced by both live replicas, 24 calls each at once: each call costs 0.0001045
+    // and reserves more, so the budget admits at most 9 and never overshoots.
+    let (racer, racer_id) = (&keys[2].0, &keys[2].1);
+    let mut calls = Vec::new();
+    for i in 0..48 {
+        let server = &cluster.replicas[i % 2];
+        calls.push(call(server, racer, format!("Race call {i}.")));
+    }
+    let mut admitted = 0u64;
+    for answer in futures::future::join_all(calls).await {
+        let (status, body) = answer.expect("the live replicas answer");
+        match status {
+            200 => admitted += 1,
+            429 => assert_eq!(body["error"]["code"], "budget_exceeded", "{body}"),
+            other => panic!("{other}: {body}"),
+        }
+    }
+    // Then one at a time until refused: the budget ends within one call of its amount.
+    for i in 0..12 {
+        let (status, _) = call(&cluster.replicas[i % 2], racer, format!("Late call {i}.")).await.unwrap();
+        if status != 200 {
+            break;
+        }
+        admitted += 1;
+    }
+    let spent = report(format!("key={racer_id}")).await["total"].clone();
+    let cost: rust_decimal::Decimal = spent["cost"].as_str().unwrap().parse().unwrap();
+    assert_eq!(spent["calls"].as_u64(), Some(admitted), "{spent}");
+    assert!(cost <= rust_decimal::Decimal::new(1, 3), "the budget was overshot: {spent}");
+    assert!(admitted >= 6, "a budget that fits 9 calls admitted {admitted}: {spent}");
+
+    // One request per minute for the whole cluster: refused on the other replica, then admitted once
+    // the minute has passed.
+    let paced = &keys[3].0;
+    assert_eq!(call(&cluster.replicas[0], paced, "Paced 1.".into()).await.unwrap().0, 200);
+    let (status, body) = call(&cluster.replicas[1], paced, "Paced 2.".into()).await.unwrap();
+    assert_eq!((status, body["error"]["code"].as_str()), (429, Some("budget_exceeded")), "{body}");
+    let message = body["error"]["message"].as_str().unwrap();
+    let reset = message.rsplit("it resets at ").next().unwrap().trim_end_matches('.');
+    let reset = time::OffsetDateTime::parse(reset, &time::format_description::well_known::Rfc3339).unwrap();
+    let wait = reset - time::OffsetDateTime::now_utc();
+    assert!(wait <= time::Duration::seconds(60), "{message}");
+    tokio::time::sleep(Duration::from_millis(wait.whole_milliseconds().max(0) as u64 + 200)).await;
+    let (status, body) = call(&cluster.replicas[1], paced, "Paced 3.".into()).await.unwrap();
+    assert_eq!(status, 200, "the next minute admits it again: {body}");
 }

@@ -248,6 +248,18 @@ async fn a_key_reads_only_its_own_usage() {
         paraphrase(a.clone(), i).await;
     }
     paraphrase(b.clone(), 9).await;
+    // A streamed chat is read after its handler has returned, and is still the key's.
+    let streamed = s
+        .client
+        .post(s.chat_url("/v1/waifu"))
+        .bearer_auth(&b)
+        .json(&json!({"user_id": "ann", "message": "Hello there", "stream": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(streamed.status(), 200);
+    let events = streamed.text().await.unwrap();
+    assert!(events.contains("event: done"), "{events}");
     let read = |key: &str, query: &str| {
         let r = s.client.get(s.url(&format!("/usage?{query}"))).bearer_auth(key);
         async move {
@@ -259,16 +271,17 @@ async fn a_key_reads_only_its_own_usage() {
     assert_eq!(status, 200, "{mine}");
     assert_eq!(mine["groups"].as_array().unwrap().len(), 1, "{mine}");
     assert_eq!(group(&mine, json!({"key": a_id}))["calls"], 3);
-    let (status, theirs) = read(&b, "").await;
-    assert_eq!((status, theirs["total"]["calls"].as_u64()), (200, Some(1)), "{theirs}");
+    let (status, theirs) = read(&b, "group_by=plugin").await;
+    assert_eq!((status, theirs["total"]["calls"].as_u64()), (200, Some(2)), "{theirs}");
+    assert_eq!(group(&theirs, json!({"plugin": "openai-chat"}))["calls"], 1, "{theirs}");
     let (status, refused) = read(&a, &format!("key={b_id}")).await;
     assert_eq!((status, refused["error"]["code"].as_str()), (403, Some("forbidden")), "{refused}");
     let unauthenticated = s.client.get(s.url("/usage")).send().await.unwrap();
     assert_eq!(unauthenticated.status(), 401);
     // The admin reads every key's, and may pick one.
     let (status, all) = read("an-admin-credential-of-some-length", "group_by=key").await;
-    assert_eq!((status, all["total"]["calls"].as_u64()), (200, Some(4)), "{all}");
-    assert_eq!(group(&all, json!({"key": b_id}))["calls"], 1);
+    assert_eq!((status, all["total"]["calls"].as_u64()), (200, Some(5)), "{all}");
+    assert_eq!(group(&all, json!({"key": b_id}))["calls"], 2);
     let (_, one) = read("an-admin-credential-of-some-length", &format!("key={a_id}")).await;
     assert_eq!(one["total"]["calls"], 3, "{one}");
 }
@@ -346,6 +359,22 @@ async fn a_key_over_its_budget_is_refused_before_any_upstream_call() {
         (body["error"]["code"].as_str(), body["error"]["type"].as_str()),
         (Some("budget_exceeded"), Some("rate_limit_error"))
     );
+    // The chat API refuses it too, whole and streamed, rather than answering DEFAULT_RESPONSE for a model
+    // that never failed; nothing is stored.
+    let waifu = |stream: bool| {
+        s.client
+            .post(s.chat_url("/v1/waifu"))
+            .bearer_auth(&key)
+            .json(&json!({"user_id": "ann", "message": "Hello", "stream": stream}))
+            .send()
+    };
+    let whole = waifu(false).await.unwrap();
+    assert_eq!(whole.status(), 429);
+    let body: Value = whole.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "budget_exceeded", "{body}");
+    let events = waifu(true).await.unwrap().text().await.unwrap();
+    assert!(events.contains("event: error") && events.contains("budget_exceeded"), "{events}");
+    assert!(!events.contains("event: delta"), "{events}");
     // The offline provider costs nothing and still serves.
     let offline = s
         .client
@@ -366,4 +395,119 @@ async fn a_key_over_its_budget_is_refused_before_any_upstream_call() {
     let (status, body, _) = paraphrase(&once, 5).await;
     assert_eq!((status, body["error"]["code"].as_str()), (429, Some("budget_exceeded")), "{body}");
     assert!(body["error"]["message"].as_str().unwrap().contains("1 requests per minute"), "{body}");
+}
+
+/// A client's own limits hold every one of its keys (set by `parlance keys client`, read and cleared
+/// over the admin API); an async job's items count against the key that created the job, and an item
+/// over its budget fails alone with `budget_exceeded` while the job goes on.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_client_limit_holds_all_its_keys_and_a_job_item_over_budget_fails_alone() {
+    let upstream = FakeOpenAi::start("An upstream answer.").await;
+    let chat = FakeStreamingOpenAi::start(2, Duration::from_millis(5)).await;
+    let home = tempfile::tempdir().unwrap();
+    common::create_store(&home.path().join("dialogs.db"));
+    let (first, second) = (limited_key(home.path(), &[]), limited_key(home.path(), &[]));
+    let set = common::command(home.path())
+        .env("DATABASE_FILE", home.path().join("dialogs.db"))
+        .args(["keys", "client", "acme", "--requests-per-minute", "2"])
+        .output()
+        .unwrap();
+    assert!(set.status.success(), "{}", String::from_utf8_lossy(&set.stderr));
+    assert_eq!(String::from_utf8_lossy(&set.stdout).trim(), "client \"acme\": 2 requests/min");
+    let out = common::command(home.path())
+        .env("DATABASE_FILE", home.path().join("dialogs.db"))
+        .args(["keys", "create", "--name", "jobs", "--client", "solo", "--budget", "0.0003/day", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let created: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (job_key, job_key_id) = (created["key"].as_str().unwrap(), created["id"].as_str().unwrap());
+    let config =
+        config(&upstream.base_url()).replace("api_key = \"k\" }", "api_key = \"k\", max_tokens = 10 }");
+    std::fs::write(home.path().join("parlance.toml"), config).unwrap();
+    let chat_url = chat.base_url();
+    let admin = "an-admin-credential-of-some-length";
+    let env = [
+        ("PROVIDER_API_KEY", "sk-test"),
+        ("PARLANCE_PLUGIN_OPENAI_CHAT_BASE_URL", chat_url.as_str()),
+        ("PARLANCE_API_KEYS", "required"),
+        ("PARLANCE_ADMIN_TOKEN", admin),
+    ];
+    let s = Server::start_in(home, &env, &["--config", "parlance.toml"]).await;
+    let send = |method: reqwest::Method, path: &str, key: &str, body: Option<Value>| {
+        let mut r = s.client.request(method, s.url(path)).bearer_auth(key);
+        if let Some(body) = body {
+            r = r.json(&body);
+        }
+        async move {
+            let r = r.send().await.unwrap();
+            (r.status().as_u16(), r.json::<Value>().await.unwrap())
+        }
+    };
+    let paraphrase = |key: &str, i: usize| {
+        let body = json!({"text": format!("Sentence number {i} is here."), "provider": "priced"});
+        send(reqwest::Method::POST, "/paraphrase", key, Some(body))
+    };
+
+    // Two upstream calls this minute for the client, whichever of its keys makes them.
+    assert_eq!(paraphrase(&first, 0).await.0, 200);
+    assert_eq!(paraphrase(&second, 1).await.0, 200);
+    let sent = upstream.requests().len();
+    let (status, body) = paraphrase(&first, 2).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (429, Some("budget_exceeded")), "{body}");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("the client \"acme\" is over its 2 requests per minute"), "{message}");
+    assert_eq!(upstream.requests().len(), sent, "a refused call reaches no upstream");
+    // Another client is not held to it.
+    assert_eq!(paraphrase(job_key, 3).await.0, 200);
+
+    // The admin API shows the client's limits and changes them; a client key may not.
+    let (status, listed) = send(reqwest::Method::GET, "/admin/clients", admin, None).await;
+    assert_eq!(status, 200, "{listed}");
+    assert_eq!(
+        listed["clients"],
+        json!([{"client": "acme", "budgets": [], "tokens_per_minute": null, "requests_per_minute": 2}])
+    );
+    let change = json!({"requests_per_minute": null, "budgets": [{"amount": "5", "period": "month"}]});
+    let (status, changed) =
+        send(reqwest::Method::PATCH, "/admin/clients/acme", admin, Some(change.clone())).await;
+    assert_eq!(status, 200, "{changed}");
+    assert_eq!(
+        (changed["requests_per_minute"].clone(), changed["budgets"][0]["amount"].clone()),
+        (Value::Null, json!("5"))
+    );
+    let (status, refused) = send(reqwest::Method::PATCH, "/admin/clients/acme", &first, Some(change)).await;
+    assert_eq!((status, refused["error"]["code"].as_str()), (403, Some("not_admin")), "{refused}");
+    let bad = json!({"budgets": [{"amount": "1", "period": "day"}, {"amount": "2", "period": "day"}]});
+    let (status, refused) = send(reqwest::Method::PATCH, "/admin/clients/acme", admin, Some(bad)).await;
+    assert_eq!((status, refused["error"]["code"].as_str()), (422, Some("invalid_input")), "{refused}");
+
+    // The job's key has spent one call's 0.0001045 of its 0.0003; four more texts, one at a time in
+    // whatever order the runner takes them: at most one more fits beside what each call reserves.
+    let texts: Vec<String> = (10..14).map(|i| format!("Sentence number {i} is here.")).collect();
+    let body = json!({"texts": texts, "provider": "priced", "skip_cache": true});
+    let (status, job) = send(reqwest::Method::POST, "/paraphrase/batch/async", job_key, Some(body)).await;
+    assert_eq!(status, 202, "{job}");
+    let path = format!("/jobs/{}", job["job_id"].as_str().unwrap());
+    let started = std::time::Instant::now();
+    let done = loop {
+        let (_, view) = send(reqwest::Method::GET, &path, job_key, None).await;
+        if view["status"] == "completed" {
+            break view;
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "the job did not complete: {view}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let (ok, failed) = (done["successful"].as_u64().unwrap(), done["failed"].as_u64().unwrap());
+    assert!(ok >= 1 && failed >= 2 && ok + failed == 4, "{done}");
+    for error in done["errors"].as_array().unwrap() {
+        assert_eq!(error["error"]["code"], "budget_exceeded", "{done}");
+        assert!(error["error"]["message"].as_str().unwrap().contains("day budget of 0.0003"), "{done}");
+    }
+    // Its calls are the key's, on the job surface.
+    let (status, report) =
+        send(reqwest::Method::GET, &format!("/usage?group_by=surface&key={job_key_id}"), admin, None).await;
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(group(&report, json!({"surface": "job"}))["calls"].as_u64(), Some(ok), "{report}");
+    assert_eq!(group(&report, json!({"surface": "rest"}))["calls"].as_u64(), Some(1), "{report}");
 }

@@ -328,7 +328,14 @@ impl ChatService {
     }
 
     /// `DEFAULT_RESPONSE` for a chain that failed: the user exists afterwards, the dialog is unchanged.
+    /// A call refused for its caller's budget is not a model's failure: it is the caller's answer
+    /// (429 `budget_exceeded`), and nothing is stored.
     async fn fall_back(&self, turn: &Turn, e: &Error, attempts: Vec<Attempt>) -> Result<ChatReply> {
+        if let Error::Plugin(call) = e
+            && matches!(call.failure, CallFailure::OverBudget(_))
+        {
+            return Err(Error::Plugin(call.clone()));
+        }
         tracing::warn!(user_id = %turn.user_id, "the chat model failed; answering DEFAULT_RESPONSE: {e}");
         self.store.put_user(&turn.client, &turn.user_id).await?;
         Ok(ChatReply {
@@ -361,10 +368,12 @@ impl ChatService {
         turn.model = model;
         let deadline = tokio::time::Instant::now() + Duration::from_secs(self.config.stream_timeout_secs);
         let along = Along { service: self.clone(), turn, plan, generation, deadline };
-        Ok(futures::stream::unfold(
+        let stream = futures::stream::unfold(
             StreamState::Start { along: Box::new(along), ticket },
             StreamState::advance,
-        ))
+        );
+        // The stream is read once the request's handler has returned: its calls stay the caller's.
+        Ok(crate::plugins::api::CallScope::current().streamed(stream))
     }
 }
 

@@ -418,6 +418,7 @@ pub async fn dialog_str(
         (status = 413, description = r::TOO_LARGE, body = ErrorBody),
         (status = 415, description = r::NOT_FORM, body = ErrorBody),
         (status = 422, description = "A missing field, a bad user_id, or a limit exceeded", body = ErrorBody),
+        (status = 429, description = r::OVER_BUDGET, body = ErrorBody),
     ))]
 pub async fn chat_form(
     State(chat): Chat,
@@ -444,6 +445,7 @@ pub async fn chat_form(
         (status = 413, description = r::TOO_LARGE, body = ErrorBody),
         (status = 415, description = r::NOT_JSON, body = ErrorBody),
         (status = 422, description = "A missing field, a bad user_id, or a limit exceeded", body = ErrorBody),
+        (status = 429, description = r::OVER_BUDGET, body = ErrorBody),
     ))]
 pub async fn chat_json(
     State(chat): Chat,

@@ -1,5 +1,6 @@
-//! `parlance keys create|list|update|revoke`: the API keys in the dialog store's database, with their
-//! budgets and per-minute limits, checked by the same functions as the admin API's (`store::keys`).
+//! `parlance keys create|list|update|revoke|client`: the API keys in the dialog store's database, with
+//! their budgets and per-minute limits, and each client's own limits, checked by the same functions as
+//! the admin API's (`store::keys`).
 
 use crate::Config;
 use crate::store::keys::{check_client, check_name};
@@ -43,17 +44,24 @@ pub enum KeysCommand {
         #[arg(long)]
         name: Option<String>,
         #[command(flatten)]
-        limits: LimitArgs,
-        /// Remove the budget of this period (day, week, month or total); repeatable.
-        #[arg(long, value_name = "PERIOD", value_parser = parse_period)]
-        clear_budget: Vec<BudgetPeriod>,
-        /// Remove the tokens-per-minute limit.
-        #[arg(long, conflicts_with = "tokens_per_minute")]
-        clear_tokens_per_minute: bool,
-        /// Remove the requests-per-minute limit.
-        #[arg(long, conflicts_with = "requests_per_minute")]
-        clear_requests_per_minute: bool,
+        change: ChangeArgs,
         /// Print the key as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a client's own limits, or change them: they hold every call of the client (with any of its
+    /// keys, or by `current-user` where keys are off) beside its key's; servers apply a change within
+    /// 10 seconds.
+    #[command(
+        after_help = "Examples:\n  parlance keys client acme --budget 500/month --tokens-per-minute 200000\n  \
+        parlance keys client acme --clear-budget month"
+    )]
+    Client {
+        /// The client, as keys and `current-user` name it.
+        client: String,
+        #[command(flatten)]
+        change: ChangeArgs,
+        /// Print the limits as JSON instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -77,6 +85,37 @@ pub struct LimitArgs {
     /// Requests per minute (at least 1).
     #[arg(long, value_name = "N")]
     requests_per_minute: Option<u32>,
+}
+
+/// What `keys update` and `keys client` change: limits set, and limits removed.
+#[derive(Debug, Args)]
+pub struct ChangeArgs {
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// Remove the budget of this period (day, week, month or total); repeatable.
+    #[arg(long, value_name = "PERIOD", value_parser = parse_period)]
+    clear_budget: Vec<BudgetPeriod>,
+    /// Remove the tokens-per-minute limit.
+    #[arg(long, conflicts_with = "tokens_per_minute")]
+    clear_tokens_per_minute: bool,
+    /// Remove the requests-per-minute limit.
+    #[arg(long, conflicts_with = "requests_per_minute")]
+    clear_requests_per_minute: bool,
+}
+
+impl ChangeArgs {
+    fn change(self) -> LimitsChange {
+        let (limits, clear) = (self.limits, self.clear_budget);
+        LimitsChange {
+            budgets: if limits.budget.is_empty() && clear.is_empty() {
+                BudgetsChange::Keep
+            } else {
+                BudgetsChange::Merge { set: limits.budget, clear }
+            },
+            tokens_per_minute: per_minute(limits.tokens_per_minute, self.clear_tokens_per_minute),
+            requests_per_minute: per_minute(limits.requests_per_minute, self.clear_requests_per_minute),
+        }
+    }
 }
 
 fn parse_budget(text: &str) -> Result<Budget, String> {
@@ -162,27 +201,10 @@ pub async fn run(config: Config, action: KeysCommand) -> anyhow::Result<()> {
                 )?;
             }
         }
-        KeysCommand::Update {
-            id,
-            name,
-            limits,
-            clear_budget,
-            clear_tokens_per_minute,
-            clear_requests_per_minute,
-            json,
-        } => {
+        KeysCommand::Update { id, name, change, json } => {
             let name =
                 name.as_deref().map(check_name).transpose().map_err(|p| anyhow::anyhow!("--name {p}"))?;
-            let change = LimitsChange {
-                budgets: if limits.budget.is_empty() && clear_budget.is_empty() {
-                    BudgetsChange::Keep
-                } else {
-                    BudgetsChange::Merge { set: limits.budget, clear: clear_budget }
-                },
-                tokens_per_minute: per_minute(limits.tokens_per_minute, clear_tokens_per_minute),
-                requests_per_minute: per_minute(limits.requests_per_minute, clear_requests_per_minute),
-            };
-            let key = match store.update_key(&id, name, &change).await? {
+            let key = match store.update_key(&id, name, &change.change()).await? {
                 KeyUpdate::Updated(key) => key,
                 KeyUpdate::NotFound => {
                     anyhow::bail!("the store at {location} has no key {id:?} (see `parlance keys list`)")
@@ -236,6 +258,24 @@ pub async fn run(config: Config, action: KeysCommand) -> anyhow::Result<()> {
             writeln!(out, "{}", line(titles))?;
             for row in &rows {
                 writeln!(out, "{}", line(row.each_ref().map(String::as_str)))?;
+            }
+        }
+        KeysCommand::Client { client, change, json } => {
+            check_client(&client).map_err(|p| anyhow::anyhow!("the client {p}"))?;
+            let change = change.change();
+            let limits = if change == LimitsChange::default() {
+                store.client_limits(&client).await?
+            } else {
+                store.update_client_limits(&client, &change).await?.map_err(anyhow::Error::msg)?
+            };
+            writeln!(said, "in the store at {location}")?;
+            if json {
+                let mut value = serde_json::to_value(&limits)?;
+                value["client"] = client.into();
+                writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+            } else {
+                let limits = described(&limits).unwrap_or_else(|| "no limits of its own".into());
+                writeln!(out, "client {client:?}: {limits}")?;
             }
         }
         KeysCommand::Revoke { id } => {

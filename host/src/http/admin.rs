@@ -1,6 +1,7 @@
 //! The admin API under `/admin/`: API keys created, listed, read, changed (name, budgets, tokens and
-//! requests per minute) and revoked over HTTP, behind the admin credential of the `[admin]` section,
-//! which is not a client key.
+//! requests per minute) and revoked over HTTP, and each client's own limits (which hold every call of
+//! the client, whatever its key) read and changed, behind the admin credential of the `[admin]`
+//! section, which is not a client key.
 //!
 //! The credential comes from `PARLANCE_ADMIN_TOKEN`, else the first line of `[admin] token_file`; only
 //! its SHA-256 is kept ([`AdminToken`], whose `Debug` says nothing of it), and a presented
@@ -20,7 +21,6 @@
 //! and limits) for `[auth] cache_secs`, so a revocation or a new limit takes effect within that time.
 
 use super::auth::bearer;
-use super::state::AppState;
 use crate::config::setting;
 use crate::config::{Env, Kind, Section, Setting};
 use crate::rest::extract::Admin;
@@ -224,18 +224,24 @@ fn unauthorized(message: &str) -> Response {
 }
 
 /// The admin routes; [`AdminGate`] has admitted every request that reaches them.
-pub fn routes() -> Router<AppState> {
+pub fn routes<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    DialogStore: axum::extract::FromRef<S>,
+{
     Router::new()
         .route("/admin/keys", get(list_keys).post(create_key))
         .route("/admin/keys/{id}", get(show_key).patch(update_key).delete(revoke_key))
+        .route("/admin/clients", get(list_clients))
+        .route("/admin/clients/{client}", get(show_client).patch(update_client))
 }
 
 #[derive(OpenApi)]
 #[openapi(
-    paths(create_key, list_keys, show_key, update_key, revoke_key),
+    paths(create_key, list_keys, show_key, update_key, revoke_key, list_clients, show_client, update_client),
     components(schemas(ApiKey, KeyLimits, Budget, crate::store::BudgetPeriod)),
     modifiers(&AdminScheme),
-    tags((name = "admin", description = "API keys, their budgets and limits, behind the admin credential"))
+    tags((name = "admin", description = "API keys and clients, their budgets and limits, behind the admin credential"))
 )]
 struct ApiDoc;
 
@@ -276,9 +282,9 @@ pub struct NewKey {
     client: String,
     #[serde(default)]
     budgets: Vec<Budget>,
-    #[schema(minimum = 1)]
+    #[schema(minimum = 1, maximum = 2147483647)]
     tokens_per_minute: Option<u32>,
-    #[schema(minimum = 1)]
+    #[schema(minimum = 1, maximum = 2147483647)]
     requests_per_minute: Option<u32>,
 }
 
@@ -301,10 +307,10 @@ pub struct KeyChange {
     #[schema(value_type = Option<Vec<Budget>>)]
     budgets: Option<Option<Vec<Budget>>>,
     #[serde(default, deserialize_with = "present")]
-    #[schema(value_type = Option<u32>, minimum = 1)]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 2147483647)]
     tokens_per_minute: Option<Option<u32>>,
     #[serde(default, deserialize_with = "present")]
-    #[schema(value_type = Option<u32>, minimum = 1)]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 2147483647)]
     requests_per_minute: Option<Option<u32>>,
 }
 
@@ -431,11 +437,7 @@ pub async fn update_key(
         Some(name) => Some(check_name(name).map_err(|p| invalid(format!("name {p}")))?),
         None => None,
     };
-    let change = LimitsChange {
-        budgets: body.budgets.map_or(BudgetsChange::Keep, |b| BudgetsChange::Replace(b.unwrap_or_default())),
-        tokens_per_minute: body.tokens_per_minute,
-        requests_per_minute: body.requests_per_minute,
-    };
+    let change = limits_change(body.budgets, body.tokens_per_minute, body.requests_per_minute);
     match store.update_key(&id, name, &change).await.map_err(storage)? {
         KeyUpdate::Updated(key) => Ok(axum::Json(key)),
         KeyUpdate::NotFound => Err(not_found(&id)),
@@ -462,4 +464,113 @@ pub async fn update_key(
 pub async fn revoke_key(State(store): Store, Path(id): Path<String>) -> Result<axum::Json<ApiKey>, ApiError> {
     store.revoke_key(&id).await.map_err(storage)?;
     store.get_key(&id).await.map_err(storage)?.map(axum::Json).ok_or_else(|| not_found(&id))
+}
+
+/// A change of limits as the admin API's bodies give it: the whole list of budgets, each per-minute
+/// limit kept (absent), cleared (`null`) or set.
+fn limits_change(
+    budgets: Option<Option<Vec<Budget>>>,
+    tokens_per_minute: Option<Option<u32>>,
+    requests_per_minute: Option<Option<u32>>,
+) -> LimitsChange {
+    LimitsChange {
+        budgets: budgets.map_or(BudgetsChange::Keep, |b| BudgetsChange::Replace(b.unwrap_or_default())),
+        tokens_per_minute,
+        requests_per_minute,
+    }
+}
+
+/// A client's own limits, which hold every call of the client beside its key's.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ClientLimits {
+    client: String,
+    #[serde(flatten)]
+    limits: KeyLimits,
+}
+
+/// Every client that has limits.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ClientList {
+    clients: Vec<ClientLimits>,
+}
+
+/// `PATCH /admin/clients/{client}`: what is absent stays; `null` clears a limit.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClientChange {
+    /// The whole list of budgets (`[]` or `null`: none).
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<Vec<Budget>>)]
+    budgets: Option<Option<Vec<Budget>>>,
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 2147483647)]
+    tokens_per_minute: Option<Option<u32>>,
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 2147483647)]
+    requests_per_minute: Option<Option<u32>>,
+}
+
+fn client_name(client: &str) -> Result<(), ApiError> {
+    check_client(client).map_err(|p| invalid(format!("client {p}")))
+}
+
+/// Every client that has limits of its own, by name.
+#[utoipa::path(get, path = "/admin/clients", tag = "admin",
+    security(("admin_token" = [])),
+    responses(
+        (status = 200, description = "The clients with limits", body = ClientList),
+        (status = 401, description = "No admin credential, or not the admin's", body = ErrorBody),
+        (status = 403, description = "A client key", body = ErrorBody),
+        (status = 404, description = "The admin API is off", body = ErrorBody),
+    ))]
+pub async fn list_clients(State(store): Store) -> Result<axum::Json<ClientList>, ApiError> {
+    let clients = store.list_client_limits().await.map_err(storage)?;
+    let clients = clients.into_iter().map(|(client, limits)| ClientLimits { client, limits }).collect();
+    Ok(axum::Json(ClientList { clients }))
+}
+
+/// One client's own limits (none set: every field empty).
+#[utoipa::path(get, path = "/admin/clients/{client}", tag = "admin",
+    params(("client" = String, Path, description = "The client, as keys and `current-user` name it")),
+    security(("admin_token" = [])),
+    responses(
+        (status = 200, description = "The client's limits", body = ClientLimits),
+        (status = 401, description = "No admin credential, or not the admin's", body = ErrorBody),
+        (status = 403, description = "A client key", body = ErrorBody),
+        (status = 404, description = "The admin API is off", body = ErrorBody),
+        (status = 422, description = "A client a `current-user` header could not hold", body = ErrorBody),
+    ))]
+pub async fn show_client(
+    State(store): Store,
+    Path(client): Path<String>,
+) -> Result<axum::Json<ClientLimits>, ApiError> {
+    client_name(&client)?;
+    let limits = store.client_limits(&client).await.map_err(storage)?;
+    Ok(axum::Json(ClientLimits { client, limits }))
+}
+
+/// Change a client's own limits, which hold every call of the client (with any of its keys, or by
+/// `current-user` where keys are off) beside its key's; servers apply the change within 10 seconds.
+#[utoipa::path(patch, path = "/admin/clients/{client}", tag = "admin", request_body = ClientChange,
+    params(("client" = String, Path, description = "The client")),
+    security(("admin_token" = [])),
+    responses(
+        (status = 200, description = "The client's limits as changed", body = ClientLimits),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "No admin credential, or not the admin's", body = ErrorBody),
+        (status = 403, description = "A client key", body = ErrorBody),
+        (status = 404, description = "The admin API is off", body = ErrorBody),
+        (status = 415, description = "Not a JSON body", body = ErrorBody),
+        (status = 422, description = "An unknown field, a bad period or amount, two budgets for one period, a per-minute limit of 0, or a client a `current-user` header could not hold", body = ErrorBody),
+        (status = 503, description = "The store cannot take the change", body = ErrorBody),
+    ))]
+pub async fn update_client(
+    State(store): Store,
+    Path(client): Path<String>,
+    Json(body): Json<ClientChange>,
+) -> Result<axum::Json<ClientLimits>, ApiError> {
+    client_name(&client)?;
+    let change = limits_change(body.budgets, body.tokens_per_minute, body.requests_per_minute);
+    let limits = store.update_client_limits(&client, &change).await.map_err(storage)?.map_err(invalid)?;
+    Ok(axum::Json(ClientLimits { client, limits }))
 }

@@ -91,7 +91,7 @@ pub async fn retrieve_model(
         (status = 413, description = r::TOO_LARGE, body = OpenAiErrorBody),
         (status = 415, description = r::NOT_JSON, body = OpenAiErrorBody),
         (status = 422, description = "A field of the wrong type, or a `user` that cannot name a stored user", body = OpenAiErrorBody),
-        (status = 429, description = "The client's rate limit for this model (`Retry-After` says when to retry), its share of the plugin instances, or the upstream's own limit", body = OpenAiErrorBody),
+        (status = 429, description = "The client's rate limit for this model (`Retry-After` says when to retry), its share of the plugin instances, the upstream's own limit, or the caller's budget or per-minute limit (`budget_exceeded`)", body = OpenAiErrorBody),
         (status = 500, description = "The dialog store failed", body = OpenAiErrorBody),
         (status = 502, description = "The upstream or the plugin failed", body = OpenAiErrorBody),
         (status = 507, description = "With `store_dialogs`: the dialog store's disk is full", body = OpenAiErrorBody),
@@ -226,9 +226,10 @@ async fn streamed(openai: Arc<OpenAiService>, opened: Opened, meta: Meta) -> Res
         queue: VecDeque::new(),
         ended: false,
     };
-    // Read after this handler returns: its spans (the exchange stored at the end) stay in the request's trace.
+    // Read after this handler returns: its spans (the exchange stored at the end) stay in the request's
+    // trace, and a chain's next member it opens stays the caller's call.
     let events = crate::telemetry::WithSpan::in_span(
-        futures::stream::unfold(state, Streaming::step),
+        crate::plugins::api::CallScope::current().streamed(futures::stream::unfold(state, Streaming::step)),
         crate::telemetry::Span::current(),
     );
     let mut response = Sse::new(events).keep_alive(KeepAlive::new().interval(keepalive)).into_response();

@@ -256,6 +256,7 @@ impl JobService {
         let job = NewJob {
             id: id.clone(),
             client: client.to_owned(),
+            key_id: CallScope::current().key.as_deref().map(str::to_owned),
             provider: plugin.id().to_owned(),
             model,
             skip_cache,
@@ -351,7 +352,8 @@ impl JobService {
                             span.link(traceparent);
                         }
                         tokio::spawn(async move {
-                            let scope = CallScope::new("job", None);
+                            // Its usage and budgets are those of the key that created the job.
+                            let scope = CallScope::new("job", item.key_id.as_deref().map(Arc::from));
                             scope.scoped(service.work(item)).in_span(span).await;
                             in_flight.fetch_sub(1, Ordering::AcqRel);
                             service.wake.notify_one();

@@ -147,7 +147,7 @@ fn rate_caller(caller: &Caller) -> RateCaller {
         (status = 413, description = r::TOO_LARGE, body = ErrorBody),
         (status = 415, description = r::NOT_JSON, body = ErrorBody),
         (status = 422, description = "A missing or wrong field, an empty or too long text, an unknown provider (the message lists the known ones), a provider without its API key (`provider_unavailable`), `candidates` out of range, an unknown score name in `min_scores` or `rank_by`, `provider` with `providers`, or input the provider rejected", body = ErrorBody),
-        (status = 429, description = "This service's rate limit (code `rate_limited`, with Retry-After and X-RateLimit-* headers) or the upstream's (code `upstream_rate_limited`)", body = ErrorBody),
+        (status = 429, description = "This service's rate limit (code `rate_limited`, with Retry-After and X-RateLimit-* headers) or the upstream's (code `upstream_rate_limited`), or the caller's budget or per-minute limit (code `budget_exceeded`)", body = ErrorBody),
         (status = 502, description = "The upstream or the plugin failed", body = ErrorBody),
         (status = 503, description = "The plugin reported its own configuration as broken, or no instance could be started", body = ErrorBody),
         (status = 504, description = "The upstream or the plugin timed out", body = ErrorBody),

@@ -246,6 +246,16 @@ impl CallScope {
         SCOPE.scope(self, work)
     }
 
+    /// `stream` with this scope: each of its polls runs in it, so that calls a lazy stream makes
+    /// once its transport reads it (after the request's own scope has ended) are still the caller's.
+    pub fn streamed<S>(self, stream: S) -> impl futures::Stream<Item = S::Item> + Send + 'static
+    where
+        S: futures::Stream + Send + 'static,
+    {
+        let mut stream = Box::pin(stream);
+        futures::stream::poll_fn(move |cx| SCOPE.sync_scope(self.clone(), || stream.as_mut().poll_next(cx)))
+    }
+
     /// The scope the current task runs in.
     pub fn current() -> CallScope {
         SCOPE.try_with(CallScope::clone).unwrap_or_else(|_| CallScope::new(CallScope::LIBRARY, None))
@@ -256,6 +266,8 @@ impl CallScope {
 #[derive(Clone, Debug)]
 pub struct Admission<'a> {
     pub plugin: &'a str,
+    /// The caller's client, as the services name it for their limits (`client:NAME`, `ip:ADDRESS`).
+    pub client: &'a str,
     pub scope: &'a CallScope,
     /// The most it may cost, in picos; `None` for a model without a price.
     pub cost: Option<i64>,

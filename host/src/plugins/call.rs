@@ -57,7 +57,7 @@ impl PluginHost {
         text: &str,
         model: &str,
     ) -> Result<Paraphrased, CallError> {
-        let hold = self.admit(plugin, Some(model), text.len(), 1, None).await?;
+        let hold = self.admit(plugin, client, Some(model), text.len(), 1, None).await?;
         let span = call_span(plugin, "text_completion", Some(model));
         let started = Instant::now();
         let (result, usage) = self.paraphrase_once(plugin, client, text, model).in_span(span.clone()).await;
@@ -104,7 +104,7 @@ impl PluginHost {
         model: &str,
         count: u32,
     ) -> Result<Vec<Paraphrased>, CallError> {
-        let hold = self.admit(plugin, Some(model), text.len(), count, None).await?;
+        let hold = self.admit(plugin, client, Some(model), text.len(), count, None).await?;
         let started = Instant::now();
         let (result, usage) = self.candidates_once(plugin, client, text, model, count).await;
         self.observe(plugin, started, &result);
@@ -141,7 +141,7 @@ impl PluginHost {
         request: &ChatRequest<'_>,
     ) -> Result<String, CallError> {
         let model = plugin.spec().settings.get("model").map(String::as_str);
-        let hold = self.admit(plugin, model, request.input_bytes(), 1, None).await?;
+        let hold = self.admit(plugin, client, model, request.input_bytes(), 1, None).await?;
         let span = call_span(plugin, "chat", None);
         let started = Instant::now();
         let (result, usage) = self.reply_once(plugin, client, request).in_span(span.clone()).await;

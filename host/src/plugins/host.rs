@@ -176,12 +176,13 @@ impl PluginHost {
         }
     }
 
-    /// Holds the current caller to its key's limits before `plugin` is called with `input_bytes` of
-    /// input for `outputs` answers of at most `max_tokens` each: nothing is held for a plugin that
-    /// reaches no upstream or a caller without a key. A refusal is counted as the call's outcome.
+    /// Holds the current caller to its key's and `client`'s limits before `plugin` is called with
+    /// `input_bytes` of input for `outputs` answers of at most `max_tokens` each: nothing is held for
+    /// a plugin that reaches no upstream. A refusal is counted as the call's outcome.
     pub(super) async fn admit(
         &self,
         plugin: &Plugin,
+        client: &str,
         model: Option<&str>,
         input_bytes: usize,
         outputs: u32,
@@ -190,11 +191,11 @@ impl PluginHost {
         let Some(meter) = &self.meter else { return Ok(None) };
         let scope = CallScope::current();
         let spec = plugin.spec();
-        if scope.key.is_none() || !spec.billed() {
+        if !spec.billed() {
             return Ok(None);
         }
         let (cost, tokens) = estimate(spec, model, input_bytes, outputs, max_tokens);
-        let admission = Admission { plugin: plugin.id(), scope: &scope, cost, tokens };
+        let admission = Admission { plugin: plugin.id(), client, scope: &scope, cost, tokens };
         meter.admit(admission).await.map_err(|message| {
             let e = CallError::new(plugin.id(), CallFailure::OverBudget(message));
             self.observe(plugin, Instant::now(), &Err::<(), _>(e.clone()));

@@ -97,14 +97,15 @@ impl PluginHost {
             return Ok(stream);
         }
         let model = plugin.spec().settings.get("model").map(String::as_str);
-        stream.hold = match self.admit(plugin, model, request.input_bytes(), 1, generation.max_tokens).await {
-            Ok(hold) => hold,
-            Err(e) => {
-                // Refused before anything was sent: no call to record, no stream to count.
-                (stream.state, stream.settled) = (State::Ended, true);
-                return Err(e);
-            }
-        };
+        stream.hold =
+            match self.admit(plugin, client, model, request.input_bytes(), 1, generation.max_tokens).await {
+                Ok(hold) => hold,
+                Err(e) => {
+                    // Refused before anything was sent: no call to record, no stream to count.
+                    (stream.state, stream.settled) = (State::Ended, true);
+                    return Err(e);
+                }
+            };
         let span = call_span(plugin, "chat", None);
         stream.span = span.clone();
         match stream.open(request, generation).in_span(span).await {

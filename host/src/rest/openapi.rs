@@ -34,6 +34,7 @@ pub mod responses {
     pub const BAD_USER_ID: &str =
         "A bad `user_id`: blank, over 256 characters, or holding a control character or `/`";
     pub const NO_SUCH_USER: &str = "No such user for this client";
+    pub const OVER_BUDGET: &str = "The caller's key or client is over a budget or a per-minute limit (`budget_exceeded`, naming it and when it resets)";
 }
 
 /// Text of allowed characters (none of `forbidden`) that is not only white space: leading `spaces`,

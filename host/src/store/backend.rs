@@ -153,6 +153,15 @@ pub trait Keys: Send + Sync {
 
     /// What a presented key with this id is checked against.
     fn find_key<'a>(&'a self, id: &'a str) -> StoreResult<'a, Option<KeyRecord>>;
+
+    /// Every client that has limits, by name.
+    fn list_client_limits(&self) -> StoreResult<'_, Vec<(String, KeyLimits)>>;
+
+    /// One client's limits (`None`: it has none).
+    fn client_limits<'a>(&'a self, client: &'a str) -> StoreResult<'a, Option<KeyLimits>>;
+
+    /// Replaces a client's limits; limits that hold nothing remove its row.
+    fn set_client_limits<'a>(&'a self, client: &'a str, limits: &'a KeyLimits) -> StoreResult<'a, ()>;
 }
 
 /// The usage ledger: every settled plugin call, and its sums per hour.

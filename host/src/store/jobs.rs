@@ -37,6 +37,8 @@ impl JobStatus {
 pub struct NewJob {
     pub id: String,
     pub client: String,
+    /// The API key that created the job, whose usage and budgets its items count against.
+    pub key_id: Option<String>,
     /// The provider id, resolved when the job was created.
     pub provider: String,
     pub model: Option<String>,
@@ -162,6 +164,8 @@ pub struct ClaimedItem {
     pub index: u64,
     pub text: String,
     pub client: String,
+    /// As [`NewJob::key_id`].
+    pub key_id: Option<String>,
     pub provider: String,
     pub model: Option<String>,
     pub skip_cache: bool,

@@ -236,6 +236,14 @@ impl std::str::FromStr for Budget {
     }
 }
 
+/// The migration that gives a job the key that created it and each client its limits, the same text
+/// for SQLite and PostgreSQL; shipped, so never edited.
+pub(super) const CLIENT_LIMITS_SCHEMA: &str = "ALTER TABLE jobs ADD COLUMN key_id TEXT;
+CREATE TABLE client_limits (
+    client TEXT NOT NULL PRIMARY KEY,
+    limits TEXT NOT NULL  -- as api_keys.limits
+);";
+
 /// A key's limits; every one is optional, and none set means none applies.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
 // Unknown fields are kept out of the schema's `additionalProperties`: a key's listing flattens these beside
@@ -245,10 +253,10 @@ pub struct KeyLimits {
     /// The most the key may spend per period, at most one budget per period.
     pub budgets: Vec<Budget>,
     /// Tokens (prompt and completion) per minute; at least 1, or null for no limit.
-    #[schema(minimum = 1)]
+    #[schema(minimum = 1, maximum = 2147483647)]
     pub tokens_per_minute: Option<u32>,
     /// Requests per minute; at least 1, or null for no limit.
-    #[schema(minimum = 1)]
+    #[schema(minimum = 1, maximum = 2147483647)]
     pub requests_per_minute: Option<u32>,
 }
 
@@ -269,11 +277,18 @@ impl KeyLimits {
         for (name, value) in
             [("tokens_per_minute", self.tokens_per_minute), ("requests_per_minute", self.requests_per_minute)]
         {
-            if value == Some(0) {
-                return Err(format!("{name} must be at least 1 (or null for no limit)"));
+            // At most what a signed 32-bit integer holds, as the API's schema says (for clients that
+            // read `integer` so).
+            if value.is_some_and(|v| v == 0 || v > i32::MAX as u32) {
+                return Err(format!("{name} must be between 1 and {} (or null for no limit)", i32::MAX));
             }
         }
         Ok(self)
+    }
+
+    /// Whether these limits hold a call to nothing.
+    pub fn is_empty(&self) -> bool {
+        self.budgets.is_empty() && self.tokens_per_minute.is_none() && self.requests_per_minute.is_none()
     }
 
     /// The budget for `period`, if any.

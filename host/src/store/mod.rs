@@ -256,6 +256,31 @@ impl DialogStore {
         self.traced("find_key", self.backend.find_key(id)).await
     }
 
+    /// Every client with limits, by name.
+    pub async fn list_client_limits(&self) -> Result<Vec<(String, KeyLimits)>, StoreError> {
+        self.traced("list_client_limits", self.backend.list_client_limits()).await
+    }
+
+    /// `client`'s limits; none when it has none.
+    pub async fn client_limits(&self, client: &str) -> Result<KeyLimits, StoreError> {
+        Ok(self.traced("client_limits", self.backend.client_limits(client)).await?.unwrap_or_default())
+    }
+
+    /// Changes `client`'s limits, checked whole once changed ([`KeyLimits::check`]): the limits it
+    /// has now, or the rule the change breaks.
+    pub async fn update_client_limits(
+        &self,
+        client: &str,
+        change: &LimitsChange,
+    ) -> Result<Result<KeyLimits, String>, StoreError> {
+        let limits = match self.client_limits(client).await?.apply(change) {
+            Ok(limits) => limits,
+            Err(problem) => return Ok(Err(problem)),
+        };
+        self.traced("set_client_limits", self.backend.set_client_limits(client, &limits)).await?;
+        Ok(Ok(limits))
+    }
+
     /// Records settled calls (see [`Ledger::record_usage`]); how many were new.
     pub async fn record_usage(&self, calls: Vec<usage::UsageCall>) -> Result<u64, StoreError> {
         self.traced("record_usage", self.backend.record_usage(calls)).await

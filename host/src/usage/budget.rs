@@ -1,6 +1,6 @@
-//! Budgets, tokens per minute and upstream requests per minute per API key, checked before any
-//! upstream call. A call reserves its
-//! largest likely cost and tokens on every limit of its key, and is refused when one would go over;
+//! Budgets, tokens per minute and upstream requests per minute per API key and per client, checked
+//! before any upstream call. A call reserves its largest likely cost and tokens on every limit of its
+//! key and of its client, and is refused when one would go over;
 //! once settled, the reservation is replaced by what the call really cost. The counters are shared by
 //! every replica through Redis (one `INCRBY` per limit, exact 64-bit integers, undone at once when a
 //! limit would be passed), and kept per replica while Redis is away, as the rate limits are. A spend
@@ -57,8 +57,41 @@ pub struct Reservation {
     pub warning: Option<String>,
 }
 
+impl Reservation {
+    /// Whether the call was held to no limit.
+    pub fn is_empty(&self) -> bool {
+        self.held.is_empty()
+    }
+}
+
 /// The share of a budget past which its caller is warned.
 pub const WARN_AT_PERCENT: i64 = 80;
+
+/// Whose limits a call is held to: its API key's, and its client's.
+#[derive(Clone, Copy, Debug)]
+enum Holder<'a> {
+    Key(&'a str),
+    Client(&'a str),
+}
+
+impl Holder<'_> {
+    /// The name of one of this holder's counters: `kind` (`budget`, `rpm`, `tpm`) and the window.
+    /// A key's id never reads `client`, so the two never share a counter.
+    fn counter(self, kind: &str, window: &str) -> String {
+        match self {
+            Holder::Key(id) => format!("parlance:{kind}:{id}:{window}"),
+            Holder::Client(name) => format!("parlance:{kind}:client:{name}:{window}"),
+        }
+    }
+
+    /// The holder in a refusal.
+    fn who(self) -> String {
+        match self {
+            Holder::Key(_) => "the API key".into(),
+            Holder::Client(name) => format!("the client {name:?}"),
+        }
+    }
+}
 
 /// One limit a call is about to be held to.
 struct Wanted<'a> {
@@ -68,6 +101,7 @@ struct Wanted<'a> {
     ttl_ms: i64,
     seed: Seed<'a>,
     what: What,
+    holder: Holder<'a>,
 }
 
 /// What kind of limit, for the words of a refusal or a warning.
@@ -95,7 +129,7 @@ impl What {
         }
     }
 
-    fn refusal(&self, limit: i64, spent: i64, reserved: i64) -> String {
+    fn refusal(&self, who: &str, limit: i64, spent: i64, reserved: i64) -> String {
         match self {
             What::Budget { period, .. } => {
                 let call = if reserved > 0 {
@@ -104,18 +138,18 @@ impl What {
                     String::new()
                 };
                 format!(
-                    "the API key is over its {period} budget of {}: {} spent{call}; {}",
+                    "{who} is over its {period} budget of {}: {} spent{call}; {}",
                     amount(limit),
                     amount(spent.max(0)),
                     self.reset()
                 )
             }
             What::Calls { .. } => format!(
-                "the API key is over its {limit} requests per minute to upstreams ({spent} this minute); {}",
+                "{who} is over its {limit} requests per minute to upstreams ({spent} this minute); {}",
                 self.reset()
             ),
             What::Tokens { .. } => format!(
-                "the API key is over its {limit} tokens per minute ({spent} counted this minute, with what \
+                "{who} is over its {limit} tokens per minute ({spent} counted this minute, with what \
                  calls in flight may use, and this call may use up to {reserved}); {}",
                 self.reset()
             ),
@@ -136,16 +170,17 @@ impl What {
     }
 }
 
-/// The counters of every key's limits.
+/// The counters of every key's and client's limits.
 pub struct Budgets {
     link: Option<RedisLink>,
     local: Mutex<HashMap<String, i64>>,
     store: Arc<OnceLock<DialogStore>>,
-    /// Each key's limits, looked up in the store and remembered for a while, as the key check does.
+    /// Each key's and client's limits, looked up in the store and remembered for a while, as the key
+    /// check does: under `key:ID` and `client:NAME`.
     limits: moka::sync::Cache<String, Option<Arc<KeyLimits>>>,
 }
 
-/// How long a key's limits are remembered: an update reaches every replica within it.
+/// How long limits are remembered: an update reaches every replica within it.
 const LIMITS_FOR: Duration = Duration::from_secs(10);
 
 impl Budgets {
@@ -154,61 +189,48 @@ impl Budgets {
         Budgets { link, local: Mutex::new(HashMap::new()), store, limits }
     }
 
-    /// `key`'s limits, if it has any.
-    async fn limits_of(&self, key: &str) -> Option<Arc<KeyLimits>> {
-        if let Some(known) = self.limits.get(key) {
+    /// The limits of `holder`, if it has any.
+    async fn limits_of(&self, holder: Holder<'_>) -> Option<Arc<KeyLimits>> {
+        let cached = match holder {
+            Holder::Key(id) => format!("key:{id}"),
+            Holder::Client(name) => format!("client:{name}"),
+        };
+        if let Some(known) = self.limits.get(&cached) {
             return known;
         }
         let store = self.store.get()?;
-        let limits = match store.find_key(key).await {
-            Ok(Some(record)) if limited(&record.limits) => Some(Arc::new(record.limits)),
-            Ok(_) => None,
+        let found = match holder {
+            Holder::Key(id) => {
+                store.find_key(id).await.map(|record| record.map(|r| r.limits).unwrap_or_default())
+            }
+            Holder::Client(name) => store.client_limits(name).await,
+        };
+        let limits = match found {
+            Ok(limits) => (!limits.is_empty()).then(|| Arc::new(limits)),
             Err(e) => {
                 // Not remembered, so that the next call asks again.
-                tracing::warn!(key = %key, "cannot read the key's limits: {e}; not holding this call to them");
+                tracing::warn!(holder = ?holder, "cannot read the limits: {e}; not holding this call to them");
                 return None;
             }
         };
-        self.limits.insert(key.to_owned(), limits.clone());
+        self.limits.insert(cached, limits.clone());
         limits
     }
 
-    /// Reserves `estimate` on every limit of `key`, or says which limit it would pass and when that
-    /// resets.
-    pub async fn reserve(&self, key: &str, estimate: Estimate, now: i64) -> Result<Reservation, String> {
-        let Some(limits) = self.limits_of(key).await else { return Ok(Reservation::default()) };
+    /// Reserves `estimate` on every limit of `key` (when the call has one) and of `client`, or says
+    /// which limit it would pass and when that resets.
+    pub async fn reserve(
+        &self,
+        key: Option<&str>,
+        client: &str,
+        estimate: Estimate,
+        now: i64,
+    ) -> Result<Reservation, String> {
         let mut wanted = Vec::new();
-        for budget in &limits.budgets {
-            let (start, end) = budget.period.window(now);
-            wanted.push(Wanted {
-                counter: format!("parlance:budget:{key}:{}:{start}", budget.period.as_str()),
-                reserved: estimate.cost.unwrap_or(0),
-                limit: (budget.amount * Decimal::from(PICOS)).to_i64().unwrap_or(i64::MAX),
-                ttl_ms: end.map_or(30 * 86_400_000, |end| end - now + 3_600_000),
-                seed: Seed::Ledger { key, from: start, to: end.unwrap_or(now + 3_600_000) },
-                what: What::Budget { period: budget.period, end },
-            });
-        }
-        let minute = now.div_euclid(60_000);
-        if let Some(per_minute) = limits.requests_per_minute {
-            wanted.push(Wanted {
-                counter: format!("parlance:rpm:{key}:{minute}"),
-                reserved: 1,
-                limit: i64::from(per_minute),
-                ttl_ms: 120_000,
-                seed: Seed::Zero,
-                what: What::Calls { reset: (minute + 1) * 60_000 },
-            });
-        }
-        if let Some(per_minute) = limits.tokens_per_minute {
-            wanted.push(Wanted {
-                counter: format!("parlance:tpm:{key}:{minute}"),
-                reserved: i64::try_from(estimate.tokens).unwrap_or(i64::MAX),
-                limit: i64::from(per_minute),
-                ttl_ms: 120_000,
-                seed: Seed::Zero,
-                what: What::Tokens { reset: (minute + 1) * 60_000 },
-            });
+        for holder in key.map(Holder::Key).into_iter().chain([Holder::Client(client)]) {
+            if let Some(limits) = self.limits_of(holder).await {
+                wanted_of(holder, &limits, estimate, now, &mut wanted);
+            }
         }
         let mut reservation = Reservation::default();
         for w in wanted {
@@ -222,7 +244,7 @@ impl Budgets {
                 }
                 Err(spent) => {
                     self.give_back(&reservation).await;
-                    return Err(w.what.refusal(w.limit, spent, w.reserved));
+                    return Err(w.what.refusal(&w.holder.who(), w.limit, spent, w.reserved));
                 }
             }
         }
@@ -331,16 +353,56 @@ fn over(total: i64, amount: i64, limit: i64) -> bool {
     if amount > 0 { total > limit } else { total >= limit }
 }
 
-/// Whether `limits` hold a call to anything.
-fn limited(limits: &KeyLimits) -> bool {
-    !limits.budgets.is_empty() || limits.tokens_per_minute.is_some() || limits.requests_per_minute.is_some()
+/// The limits of `limits` a call of `holder` estimated at `estimate` is held to at `now`.
+fn wanted_of<'a>(
+    holder: Holder<'a>,
+    limits: &KeyLimits,
+    estimate: Estimate,
+    now: i64,
+    wanted: &mut Vec<Wanted<'a>>,
+) {
+    for budget in &limits.budgets {
+        let (start, end) = budget.period.window(now);
+        wanted.push(Wanted {
+            counter: holder.counter("budget", &format!("{}:{start}", budget.period.as_str())),
+            reserved: estimate.cost.unwrap_or(0),
+            limit: (budget.amount * Decimal::from(PICOS)).to_i64().unwrap_or(i64::MAX),
+            ttl_ms: end.map_or(30 * 86_400_000, |end| end - now + 3_600_000),
+            seed: Seed::Ledger { holder, from: start, to: end.unwrap_or(now + 3_600_000) },
+            what: What::Budget { period: budget.period, end },
+            holder,
+        });
+    }
+    let minute = now.div_euclid(60_000);
+    let per_minute = [
+        ("rpm", limits.requests_per_minute, 1, What::Calls { reset: (minute + 1) * 60_000 }),
+        (
+            "tpm",
+            limits.tokens_per_minute,
+            i64::try_from(estimate.tokens).unwrap_or(i64::MAX),
+            What::Tokens { reset: (minute + 1) * 60_000 },
+        ),
+    ];
+    for (kind, limit, reserved, what) in per_minute {
+        if let Some(limit) = limit {
+            wanted.push(Wanted {
+                counter: holder.counter(kind, &minute.to_string()),
+                reserved,
+                limit: i64::from(limit),
+                ttl_ms: 120_000,
+                seed: Seed::Zero,
+                what,
+                holder,
+            });
+        }
+    }
 }
 
 /// Where a counter starts in a new window.
 enum Seed<'a> {
-    /// What the ledger holds for the key in the window (spend, in picos).
+    /// What the ledger holds for the holder in the window (spend, in picos).
     Ledger {
-        key: &'a str,
+        holder: Holder<'a>,
         from: i64,
         to: i64,
     },
@@ -352,19 +414,17 @@ impl Seed<'_> {
     async fn value(&self, budgets: &Budgets) -> Option<i64> {
         match self {
             Seed::Zero => Some(0),
-            Seed::Ledger { key, from, to } => {
+            Seed::Ledger { holder, from, to } => {
                 let store = budgets.store.get()?;
-                let query = UsageQuery {
-                    from: *from,
-                    to: *to,
-                    key_id: Some((*key).to_owned()),
-                    client: None,
-                    group_by: Vec::new(),
+                let (key_id, client) = match holder {
+                    Holder::Key(id) => (Some((*id).to_owned()), None),
+                    Holder::Client(name) => (None, Some((*name).to_owned())),
                 };
+                let query = UsageQuery { from: *from, to: *to, key_id, client, group_by: Vec::new() };
                 match store.usage_report(&query).await {
                     Ok(rows) => Some(rows.iter().map(|r| r.cost).sum()),
                     Err(e) => {
-                        tracing::warn!(key = %key, "cannot read the key's spend from the ledger: {e}");
+                        tracing::warn!(holder = ?holder, "cannot read the spend from the ledger: {e}");
                         None
                     }
                 }

@@ -14,8 +14,8 @@ use crate::config::{Kind, Section, Setting};
 use crate::metrics::Metrics;
 use crate::plugins::api::{Admission, Hold, Meter, Settled, Settlement};
 use crate::redis_link::RedisLink;
-use crate::store::DialogStore;
 use crate::store::usage::UsageCall;
+use crate::store::{DialogStore, Trouble};
 use budget::{Budgets, Estimate, Reservation};
 use futures::future::BoxFuture;
 use std::sync::{Arc, OnceLock};
@@ -97,7 +97,7 @@ impl Accountant {
     pub fn start(config: &UsageConfig, metrics: Arc<Metrics>, link: Option<RedisLink>) -> Arc<Accountant> {
         let (queue, receiver) = mpsc::channel(MAX_QUEUED);
         let store = Arc::new(OnceLock::new());
-        tokio::spawn(write_batches(receiver, store.clone()));
+        tokio::spawn(write_batches(receiver, store.clone(), metrics.clone()));
         Arc::new(Accountant {
             metrics,
             queue,
@@ -122,9 +122,12 @@ impl Accountant {
 impl Meter for Accountant {
     fn admit<'a>(&'a self, call: Admission<'a>) -> BoxFuture<'a, Result<Option<Hold>, String>> {
         Box::pin(async move {
-            let Some(key) = call.scope.key.as_deref() else { return Ok(None) };
             let estimate = Estimate { cost: call.cost, tokens: call.tokens };
-            let mut reservation = self.budgets.reserve(key, estimate, now_millis()).await?;
+            let (key, client) = (call.scope.key.as_deref(), ledger_client(call.client));
+            let mut reservation = self.budgets.reserve(key, client, estimate, now_millis()).await?;
+            if reservation.is_empty() {
+                return Ok(None);
+            }
             if let Some(warning) = reservation.warning.take() {
                 call.scope.notify(warning);
             }
@@ -193,9 +196,16 @@ fn ledger_client(client: &str) -> &str {
     }
 }
 
-/// The writer task: takes what is queued (up to [`MAX_BATCH`]) and records it in one transaction; a
-/// batch that fails is tried again (its ids make a repeat harmless) until the store takes it.
-async fn write_batches(mut receiver: mpsc::Receiver<Queued>, store: Arc<OnceLock<DialogStore>>) {
+/// The writer task: takes what is queued (up to [`MAX_BATCH`]) and records it in one transaction. A
+/// batch that fails is tried again (its ids make a repeat harmless) for as long as the store is away;
+/// one the store refuses as it is ([`Trouble::Other`]) [`REFUSED_TRIES`] times in a row is written a
+/// call at a time, so that one bad record is dropped (logged and counted) rather than holding up every
+/// later one.
+async fn write_batches(
+    mut receiver: mpsc::Receiver<Queued>,
+    store: Arc<OnceLock<DialogStore>>,
+    metrics: Arc<Metrics>,
+) {
     let mut batch: Vec<Queued> = Vec::new();
     while receiver.recv_many(&mut batch, MAX_BATCH).await > 0 {
         let Some(store) = store.get() else {
@@ -203,21 +213,55 @@ async fn write_batches(mut receiver: mpsc::Receiver<Queued>, store: Arc<OnceLock
             continue;
         };
         let calls: Vec<UsageCall> = batch.iter().map(|(call, _)| call.clone()).collect();
-        let mut delay = Duration::from_millis(100);
-        let mut warned = false;
-        while let Err(e) = store.record_usage(calls.clone()).await {
-            if !warned {
-                tracing::warn!(calls = calls.len(), "cannot record usage: {e}; trying again");
-                warned = true;
+        if !record(store, calls.clone()).await {
+            for call in calls {
+                if !record(store, vec![call.clone()]).await {
+                    tracing::error!(
+                        id = %call.id,
+                        plugin = %call.plugin,
+                        client = %call.client,
+                        "the store refuses this usage record; it is dropped"
+                    );
+                    metrics.usage_records_dropped.inc();
+                }
             }
-            tokio::time::sleep(delay).await;
-            delay = (delay * 2).min(Duration::from_secs(5));
         }
         for (_, waiter) in batch.drain(..) {
             if let Some(waiter) = waiter {
                 let _ = waiter.send(());
             }
         }
+    }
+}
+
+/// Refusals in a row after which a batch is taken apart, or a single record dropped.
+const REFUSED_TRIES: u32 = 3;
+
+/// Records `calls`, trying again while the store is away: false once the store has refused them
+/// [`REFUSED_TRIES`] times in a row.
+async fn record(store: &DialogStore, calls: Vec<UsageCall>) -> bool {
+    let mut delay = Duration::from_millis(100);
+    let (mut warned, mut refused) = (false, 0);
+    loop {
+        let e = match store.record_usage(calls.clone()).await {
+            Ok(_) => return true,
+            Err(e) => e,
+        };
+        if e.trouble() == Trouble::Other {
+            refused += 1;
+            if refused >= REFUSED_TRIES {
+                tracing::warn!(calls = calls.len(), "the store refuses usage records: {e}");
+                return false;
+            }
+        } else {
+            refused = 0;
+        }
+        if !warned {
+            tracing::warn!(calls = calls.len(), "cannot record usage: {e}; trying again");
+            warned = true;
+        }
+        tokio::time::sleep(delay).await;
+        delay = (delay * 2).min(Duration::from_secs(5));
     }
 }
 

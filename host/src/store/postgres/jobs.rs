@@ -59,8 +59,8 @@ impl Jobs for PgBackend {
             let tx = conn.transaction().await.map_err(|e| self.err(e))?;
             execute(
                 &tx,
-                "INSERT INTO jobs (id, client, provider, model, skip_cache, status, total_items, created_at, selection, traceparent)
-                 VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9)",
+                "INSERT INTO jobs (id, client, provider, model, skip_cache, status, total_items, created_at, selection, traceparent, key_id)
+                 VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10)",
                 &[
                     &job.id,
                     &job.client,
@@ -71,6 +71,7 @@ impl Jobs for PgBackend {
                     &job.created_at,
                     &job.selection,
                     &job.traceparent,
+                    &job.key_id,
                 ],
             )
             .await
@@ -172,7 +173,7 @@ impl Jobs for PgBackend {
                  UPDATE job_items i SET state = 'claimed', claimed_by = $3, lease_until = $4
                  FROM picked p, jobs j
                  WHERE i.job_id = p.job_id AND i.idx = p.idx AND j.id = p.job_id
-                 RETURNING i.job_id, i.idx, i.text, j.client, j.provider, j.model, j.skip_cache, j.created_at, j.selection, j.traceparent",
+                 RETURNING i.job_id, i.idx, i.text, j.client, j.provider, j.model, j.skip_cache, j.created_at, j.selection, j.traceparent, j.key_id",
                 &[&now, &(n as i64), &replica, &lease_until],
             )
             .await
@@ -190,6 +191,7 @@ impl Jobs for PgBackend {
                         skip_cache: r.get(6),
                         selection: r.get(8),
                         traceparent: r.get(9),
+                        key_id: r.get(10),
                     };
                     (r.get(7), item)
                 })

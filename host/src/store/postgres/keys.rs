@@ -108,4 +108,43 @@ impl Keys for PgBackend {
                 .transpose()
         })
     }
+
+    fn list_client_limits(&self) -> StoreResult<'_, Vec<(String, KeyLimits)>> {
+        Box::pin(async move {
+            let conn = self.conn().await?;
+            let rows = query(&conn, "SELECT client, limits FROM client_limits ORDER BY client", &[])
+                .await
+                .map_err(|e| self.err(e))?;
+            rows.iter().map(|r| Ok((r.get(0), limits(r, 1)?))).collect()
+        })
+    }
+
+    fn client_limits<'a>(&'a self, client: &'a str) -> StoreResult<'a, Option<KeyLimits>> {
+        Box::pin(async move {
+            let conn = self.conn().await?;
+            let rows = query(&conn, "SELECT limits FROM client_limits WHERE client = $1", &[&client])
+                .await
+                .map_err(|e| self.err(e))?;
+            rows.first().map(|r| limits(r, 0)).transpose()
+        })
+    }
+
+    fn set_client_limits<'a>(&'a self, client: &'a str, limits: &'a KeyLimits) -> StoreResult<'a, ()> {
+        Box::pin(async move {
+            let conn = self.conn().await?;
+            let written = if limits.is_empty() {
+                execute(&conn, "DELETE FROM client_limits WHERE client = $1", &[&client]).await
+            } else {
+                execute(
+                    &conn,
+                    "INSERT INTO client_limits (client, limits) VALUES ($1, $2)
+                     ON CONFLICT (client) DO UPDATE SET limits = excluded.limits",
+                    &[&client, &limits.to_stored()],
+                )
+                .await
+            };
+            written.map_err(|e| self.err(e))?;
+            Ok(())
+        })
+    }
 }

@@ -13,8 +13,8 @@ impl Jobs for SqliteBackend {
         Box::pin(self.write_other(move |tx| {
             execute(
                 tx,
-                "INSERT INTO jobs (id, client, provider, model, skip_cache, status, total_items, created_at, selection, traceparent)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7, ?8, ?9)",
+                "INSERT INTO jobs (id, client, provider, model, skip_cache, status, total_items, created_at, selection, traceparent, key_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7, ?8, ?9, ?10)",
                 params![
                     job.id,
                     job.client,
@@ -24,7 +24,8 @@ impl Jobs for SqliteBackend {
                     texts.len() as i64,
                     job.created_at,
                     job.selection,
-                    job.traceparent
+                    job.traceparent,
+                    job.key_id
                 ],
             )?;
             let mut insert = tx.prepare_cached(
@@ -126,7 +127,7 @@ impl Jobs for SqliteBackend {
         let replica = replica.to_owned();
         Box::pin(self.write_other(move |tx| {
             let mut pick = tx.prepare_cached(
-                "SELECT i.job_id, i.idx, i.text, j.client, j.provider, j.model, j.skip_cache, j.selection, j.traceparent
+                "SELECT i.job_id, i.idx, i.text, j.client, j.provider, j.model, j.skip_cache, j.selection, j.traceparent, j.key_id
                  FROM job_items i JOIN jobs j ON j.id = i.job_id
                  WHERE j.status IN ('pending', 'processing')
                    AND (i.state = 'pending' OR (i.state = 'claimed' AND i.lease_until < ?1))
@@ -144,6 +145,7 @@ impl Jobs for SqliteBackend {
                         skip_cache: r.get(6)?,
                         selection: r.get(7)?,
                         traceparent: r.get(8)?,
+                        key_id: r.get(9)?,
                     })
                 })?
                 .collect::<Result<Vec<_>, _>>()?;

@@ -96,4 +96,36 @@ impl Keys for SqliteBackend {
                 .optional()?)
         }))
     }
+
+    fn list_client_limits(&self) -> StoreResult<'_, Vec<(String, KeyLimits)>> {
+        Box::pin(self.read(move |c| {
+            let mut stmt = c.prepare_cached("SELECT client, limits FROM client_limits ORDER BY client")?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, limits(r, 1)?)))?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        }))
+    }
+
+    fn client_limits<'a>(&'a self, client: &'a str) -> StoreResult<'a, Option<KeyLimits>> {
+        let client = client.to_owned();
+        Box::pin(self.read(move |c| {
+            let mut stmt = c.prepare_cached("SELECT limits FROM client_limits WHERE client = ?1")?;
+            Ok(stmt.query_row([client], |r| limits(r, 0)).optional()?)
+        }))
+    }
+
+    fn set_client_limits<'a>(&'a self, client: &'a str, limits: &'a KeyLimits) -> StoreResult<'a, ()> {
+        let (client, stored) = (client.to_owned(), (!limits.is_empty()).then(|| limits.to_stored()));
+        Box::pin(self.write_other(move |tx| {
+            match stored {
+                Some(stored) => execute(
+                    tx,
+                    "INSERT INTO client_limits (client, limits) VALUES (?1, ?2)
+                     ON CONFLICT (client) DO UPDATE SET limits = excluded.limits",
+                    params![client, stored],
+                )?,
+                None => execute(tx, "DELETE FROM client_limits WHERE client = ?1", params![client])?,
+            };
+            Ok(())
+        }))
+    }
 }

@@ -80,6 +80,9 @@ const MIGRATIONS: &[&str] = &[
     super::super::usage::LEDGER_SCHEMA,
     // 9: each API key's limits (budgets, tokens and requests per minute) as JSON; `{}` is none.
     "ALTER TABLE api_keys ADD COLUMN limits TEXT NOT NULL DEFAULT '{}';",
+    // 10: the key that created a job, whose usage and budgets its items count against; each client's
+    // limits, as a key's.
+    super::super::keys::CLIENT_LIMITS_SCHEMA,
 ];
 
 /// The schema version this build writes.

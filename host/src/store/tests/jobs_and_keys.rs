@@ -7,13 +7,15 @@ use super::Target;
 on_both!(
     jobs_are_claimed_once_and_complete_with_their_last_item,
     keys_are_found_listed_and_revoked,
-    keys_keep_their_limits_and_revoked_ones_are_not_updated
+    keys_keep_their_limits_and_revoked_ones_are_not_updated,
+    clients_keep_their_limits
 );
 
 fn job(id: &str, created_at: i64) -> NewJob {
     NewJob {
         id: id.into(),
         client: "c".into(),
+        key_id: Some(format!("key-{id}")),
         provider: "offline".into(),
         model: None,
         skip_cache: false,
@@ -67,6 +69,7 @@ async fn jobs_are_claimed_once_and_complete_with_their_last_item(t: Target) {
                 job(&item.job_id, created_at).traceparent,
                 "the job's trace context"
             );
+            assert_eq!(item.key_id, Some(format!("key-{}", item.job_id)), "the key that created the job");
             assert!(
                 seen.insert((item.job_id.clone(), item.index)),
                 "{}#{} claimed twice",
@@ -172,4 +175,34 @@ async fn keys_keep_their_limits_and_revoked_ones_are_not_updated(t: Target) {
     };
     assert_eq!(revoked.name, "renamed");
     assert!(revoked.revoked_at.is_some());
+}
+
+async fn clients_keep_their_limits(t: Target) {
+    let s = t.open().await;
+    let budget = |text: &str| text.parse::<Budget>().unwrap();
+    // Another process (or replica) reads what this one wrote.
+    let other = t.open().await;
+    assert_eq!(s.client_limits("acme").await.unwrap(), KeyLimits::default());
+    let set = LimitsChange {
+        budgets: BudgetsChange::Replace(vec![budget("20/day"), budget("0.5/total")]),
+        tokens_per_minute: Some(Some(1000)),
+        ..LimitsChange::default()
+    };
+    let limits = s.update_client_limits("acme", &set).await.unwrap().unwrap();
+    assert_eq!(limits.budgets, vec![budget("20/day"), budget("0.5/total")]);
+    assert_eq!(other.client_limits("acme").await.unwrap(), limits);
+    assert_eq!(other.list_client_limits().await.unwrap(), vec![("acme".to_owned(), limits.clone())]);
+
+    let twice =
+        LimitsChange { budgets: BudgetsChange::Replace(vec![budget("1/day"), budget("2/day")]), ..set };
+    assert!(s.update_client_limits("acme", &twice).await.unwrap().is_err(), "two budgets for one period");
+    assert_eq!(other.client_limits("acme").await.unwrap(), limits, "a refused change leaves them");
+
+    let clear = LimitsChange {
+        budgets: BudgetsChange::Replace(Vec::new()),
+        tokens_per_minute: Some(None),
+        requests_per_minute: Some(None),
+    };
+    assert_eq!(s.update_client_limits("acme", &clear).await.unwrap().unwrap(), KeyLimits::default());
+    assert!(other.list_client_limits().await.unwrap().is_empty(), "a client with no limits is not listed");
 }
