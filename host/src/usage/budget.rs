@@ -432,3 +432,65 @@ impl Seed<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Durability;
+
+    /// 0.0001 in picos.
+    const TENTH_MILLI: i64 = 100_000_000;
+
+    async fn budgets(store: &DialogStore) -> Budgets {
+        let cell = Arc::new(OnceLock::new());
+        let _ = cell.set(store.clone());
+        // No Redis: what each replica does while Redis is away.
+        Budgets::new(None, cell)
+    }
+
+    /// Reserves and settles one call of 0.0001 at `now`: the refusal, if any.
+    async fn spend(budgets: &Budgets, key: Option<&str>, now: i64) -> Option<String> {
+        let estimate = Estimate { cost: Some(TENTH_MILLI), tokens: 10 };
+        match budgets.reserve(key, "acme", estimate, now).await {
+            Ok(reservation) => {
+                budgets.settle(reservation, Some(TENTH_MILLI), 10).await;
+                None
+            }
+            Err(refusal) => Some(refusal),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_day_budget_ends_at_midnight_and_each_replica_counts_alone_while_redis_is_away() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = DialogStore::open(&dir.path().join("dialogs.db"), Durability::Normal).await.unwrap();
+        let limits = KeyLimits { budgets: vec!["0.0003/day".parse().unwrap()], ..KeyLimits::default() };
+        let (_, key) = store.create_key("k", "acme", limits).await.unwrap();
+        let one = budgets(&store).await;
+        // Thursday 31 December 2026, 23:59:58 UTC.
+        let late = 1_798_761_598_000;
+        for _ in 0..3 {
+            assert_eq!(spend(&one, Some(&key.id), late).await, None);
+        }
+        let refusal = spend(&one, Some(&key.id), late).await.expect("a fourth call is over the budget");
+        assert!(refusal.contains("the API key is over its day budget of 0.0003: 0.0003 spent"), "{refusal}");
+        assert!(refusal.contains("it resets at 2027-01-01T00:00:00Z"), "{refusal}");
+        // Past midnight the day's counter is a new one.
+        assert_eq!(spend(&one, Some(&key.id), late + 3_000).await, None);
+        // Another replica without Redis keeps its own counters (the documented bound: each may spend
+        // the remainder), starting from the ledger, which recorded nothing here.
+        let other = budgets(&store).await;
+        assert_eq!(spend(&other, Some(&key.id), late).await, None);
+
+        // A client's limits hold every call of the client, with or without a key.
+        let change = crate::store::LimitsChange { requests_per_minute: Some(Some(2)), ..Default::default() };
+        store.update_client_limits("acme", &change).await.unwrap().unwrap();
+        let fresh = budgets(&store).await;
+        let minute = late + 60_000;
+        assert_eq!(spend(&fresh, None, minute).await, None);
+        assert_eq!(spend(&fresh, Some(&key.id), minute).await, None);
+        let refusal = spend(&fresh, None, minute).await.expect("a third request this minute");
+        assert!(refusal.contains("the client \"acme\" is over its 2 requests per minute"), "{refusal}");
+        assert_eq!(spend(&fresh, None, minute + 60_000).await, None, "the next minute admits it");
+    }
+}
