@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import BINARY, Server, Upstream, log, median, pin_processes, placement_line, request_json, wrk  # noqa: E402
+from common import Server, Upstream, build, log, machine_line, median, pin_processes, placement_line, request_json, verdict, wrk  # noqa: E402
 import issue4_paraphrase as paraphrase  # noqa: E402
 
 ROUNDS = int(os.environ.get("ROUNDS", "4"))
@@ -31,7 +31,7 @@ end
 
 
 def main():
-    binary = sys.argv[1] if len(sys.argv) > 1 else BINARY
+    binary = sys.argv[1] if len(sys.argv) > 1 else build()
     pin_processes()
     print(placement_line())
     upstream = Upstream("openai", delay_ms=0)
@@ -61,7 +61,8 @@ def main():
         for server in servers.values():
             server.stop()
         upstream.stop()
-    print(f"ledger on: {recorded['total']['calls']} calls recorded; off: {unrecorded['total']['calls']}")
+    print(machine_line())
+    print(f"ROUNDS {ROUNDS} of DURATION {DURATION} s; ledger on: {recorded['total']['calls']} calls recorded; off: {unrecorded['total']['calls']}")
     cpu = lambda rs: median([r["cpu_seconds"][0] / r["requests"] * 1e6 for r in rs])  # noqa: E731
     print(f"{'path':9} {'ledger':6} {'p50 us 1 conn':>14} {'CPU us/req 1 conn':>18} {'CPU us/req 64':>14} {'req/s 64 conn':>14}")
     for path in ("provider", "cached"):
@@ -73,7 +74,8 @@ def main():
             print(f"{path:9} {name:6} {f[0]:14.1f} {f[1]:18.1f} {f[2]:14.1f} {f[3]:14.0f}")
         on, off = figures["on"], figures["off"]
         print(f"{path:9} on-off  p50 {on[0] - off[0]:+.1f} us, CPU {on[1] - off[1]:+.1f} us (1 conn), "
-              f"{on[2] - off[2]:+.1f} us (64 conn), req/s ratio {on[3] / off[3]:.2f}")
+              f"{on[2] - off[2]:+.1f} us (64 conn), req/s ratio {on[3] / off[3]:.2f}; "
+              f"target <= 5 us of CPU and of p50 at 1 connection: {verdict(on[0] - off[0] <= 5 and on[1] - off[1] <= 5)}")
 
 
 if __name__ == "__main__":
