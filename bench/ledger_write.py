@@ -24,6 +24,8 @@ CARGO_TARGET_DIR.
 """
 
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -142,6 +144,8 @@ def run(binary, load, store, record, pg, upstream, rnd, cache_dir):
 
 
 def main():
+    # A SIGTERM ends the run through the cleanups (servers, PostgreSQL, Redis), not around them.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     binary = os.environ.get("PARLANCE_BIN") or build()
     pin_processes()
     pg = Postgres() if "postgres" in STORES else None
@@ -159,6 +163,7 @@ def main():
         upstream.stop()
         if pg:
             pg.stop()
+            shutil.rmtree(pg.dir, ignore_errors=True)
     print(machine_line())
     print(placement_line())
     print(f"POST /paraphrase (skip_cache) at {CONNECTIONS} connections for {DURATION} s, fresh server and store per run; "

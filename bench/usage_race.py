@@ -34,6 +34,7 @@ import asyncio
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -234,6 +235,8 @@ def one_round(servers, upstream, redis_port, setting, rnd):
 
 
 def main():
+    # A SIGTERM ends the run through the cleanups (servers, PostgreSQL, Redis), not around them.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     binary = os.environ.get("PARLANCE_BIN") or build()
     if not shutil.which("redis-server"):
         sys.exit("redis-server is not installed (scripts/setup.sh --tests)")
@@ -269,6 +272,7 @@ def main():
             s.stop()
         upstream.stop()
         pg.stop()
+        shutil.rmtree(pg.dir, ignore_errors=True)
         redis.terminate()
         redis.wait(10)
 
