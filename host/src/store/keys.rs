@@ -516,7 +516,9 @@ mod tests {
         let twice = KeyLimits { budgets: vec![budget("1/day"), budget("2/day")], ..KeyLimits::default() };
         assert_eq!(twice.check().unwrap_err(), "more than one budget for the period day");
         let zero = KeyLimits { requests_per_minute: Some(0), ..KeyLimits::default() };
-        assert!(zero.check().unwrap_err().starts_with("requests_per_minute must be at least 1"));
+        assert!(
+            zero.check().unwrap_err().starts_with("requests_per_minute must be between 1 and 2147483647")
+        );
 
         let change = LimitsChange {
             budgets: BudgetsChange::Merge {
