@@ -125,7 +125,25 @@ impl Jobs for SqliteBackend {
         lease_until: i64,
     ) -> StoreResult<'a, Vec<ClaimedItem>> {
         let replica = replica.to_owned();
-        Box::pin(self.write_other(move |tx| {
+        Box::pin(async move {
+            // An idle runner asks every half second. Asked through the writer, each question would be
+            // a commit, and a store that never goes a moment without one never has its log
+            // truncated (see `checkpoint.rs`): a read first, and the writer only when there is work.
+            let work = self
+                .read(move |c| {
+                    let mut any = c.prepare_cached(
+                        "SELECT 1 FROM job_items i JOIN jobs j ON j.id = i.job_id
+                         WHERE j.status IN ('pending', 'processing')
+                           AND (i.state = 'pending' OR (i.state = 'claimed' AND i.lease_until < ?1))
+                         LIMIT 1",
+                    )?;
+                    Ok(any.exists([now])?)
+                })
+                .await?;
+            if !work {
+                return Ok(Vec::new());
+            }
+            self.write_other(move |tx| {
             let mut pick = tx.prepare_cached(
                 "SELECT i.job_id, i.idx, i.text, j.client, j.provider, j.model, j.skip_cache, j.selection, j.traceparent, j.key_id
                  FROM job_items i JOIN jobs j ON j.id = i.job_id
@@ -160,7 +178,9 @@ impl Jobs for SqliteBackend {
                 start.execute(params![item.job_id, now])?;
             }
             Ok(items)
-        }))
+        })
+        .await
+        })
     }
 
     fn renew_claims<'a>(&'a self, replica: &'a str, lease_until: i64) -> StoreResult<'a, u64> {
