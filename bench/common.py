@@ -12,6 +12,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -353,3 +354,37 @@ def table(rows, headers):
 
 def verdict(ok):
     return "met" if ok else "NOT met"
+
+
+def file_size(path):
+    """The size of `path` in bytes; 0 when it does not exist."""
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+class SizeSampler:
+    """A file's size every 0.1 s on a thread of its own, from start() until stop(): `samples` holds
+    (time.perf_counter(), bytes) pairs (a write-ahead log's growth under load)."""
+
+    def __init__(self, path):
+        self.path, self.samples, self._stop = path, [], threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self):
+        while not self._stop.is_set():
+            self.samples.append((time.perf_counter(), file_size(self.path)))
+            time.sleep(0.1)
+
+    def start(self):
+        self._thread.start()
+
+    def stop(self):
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def peak(self, until=float("inf")):
+        """The largest size sampled up to `until` (a perf_counter time); 0 with none."""
+        return max((s for t, s in self.samples if t <= until), default=0)

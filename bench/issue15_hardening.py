@@ -36,8 +36,10 @@ from common import (  # noqa: E402
     REPO,
     TARGET_DIR,
     Server,
+    SizeSampler,
     Upstream,
     build,
+    file_size,
     log,
     loadavg,
     lua_request,
@@ -106,13 +108,6 @@ end
 """
 
 
-def file_size(path):
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0
-
-
 def stored_entries(database):
     """Dialog entries in the store, read from its file (the same schema before and after the issue)."""
     import sqlite3
@@ -124,14 +119,7 @@ def stored_entries(database):
 def wal_run(binary, label, model):
     server = Server(binary=binary, env={"MODEL_URL": f"http://127.0.0.1:{model.port}/path/"})
     wal = server.env["DATABASE_FILE"] + "-wal"
-    samples, stop = [], threading.Event()
-
-    def sample():
-        while not stop.is_set():
-            samples.append((time.perf_counter(), file_size(wal)))
-            time.sleep(0.1)
-
-    sampler = threading.Thread(target=sample, daemon=True)
+    sampler = SizeSampler(wal)
     try:
         log(f"wal {label}: {WAL_SECONDS} s of saturated chats, load {loadavg()}")
         sampler.start()
@@ -139,16 +127,15 @@ def wal_run(binary, label, model):
         ended = time.perf_counter()
         at_end = file_size(wal)
         time.sleep(5)
-        stop.set()
-        sampler.join()
+        sampler.stop()
         after = file_size(wal)
         ok = r["requests"] - r["non_2xx"] - r["timeouts"] - r["read_errors"]
         entries = stored_entries(server.env["DATABASE_FILE"])
         return {
             "label": label,
             "rps": r["rps"],
-            "peak": max(s for _, s in samples),
-            "peak_during": max((s for t, s in samples if t <= ended), default=0),
+            "peak": sampler.peak(),
+            "peak_during": sampler.peak(ended),
             "at_end": at_end,
             "after": after,
             "db": file_size(server.env["DATABASE_FILE"]),
@@ -157,7 +144,7 @@ def wal_run(binary, label, model):
             "errors": r["errors"],
         }
     finally:
-        stop.set()
+        sampler.stop()
         server.stop()
 
 

@@ -28,12 +28,11 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
-from common import Server, Upstream, build, log, lua_request, machine_line, median, pin_processes, placement_line, request_json, table, wrk  # noqa: E402
+from common import Server, SizeSampler, Upstream, build, file_size, log, lua_request, machine_line, median, pin_processes, placement_line, request_json, table, wrk  # noqa: E402
 import issue4_paraphrase as paraphrase  # noqa: E402
 from issue18_scaleout import Postgres, postgres_pids  # noqa: E402
 
@@ -47,13 +46,6 @@ WARM_UP = 20
 MIB = 1 << 20
 TEXT = "The quick brown fox jumps over the lazy dog while the farmer watches."
 PROVIDER = {"upstream": "openrouter", "offline": "offline"}
-
-
-def file_size(path):
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0
 
 
 def pg_bin():
@@ -88,14 +80,7 @@ def run(binary, load, store, record, pg, upstream, rnd, cache_dir):
     body = {"text": TEXT, "provider": PROVIDER[load], "skip_cache": True}
     server = Server(env=env, binary=binary, cache_dir=cache_dir)
     wal = server.env["DATABASE_FILE"] + "-wal"
-    samples, stop = [], threading.Event()
-
-    def sample():
-        while not stop.is_set():
-            samples.append((time.perf_counter(), file_size(wal)))
-            time.sleep(0.1)
-
-    sampler = threading.Thread(target=sample, daemon=True)
+    sampler = SizeSampler(wal)
     try:
         for _ in range(WARM_UP):
             request_json(server.api_port, "POST", "/paraphrase", body)
@@ -113,9 +98,7 @@ def run(binary, load, store, record, pg, upstream, rnd, cache_dir):
         calls = ledger_calls(server.api_port) - before_calls
         if store == "sqlite":
             time.sleep(5)
-        stop.set()
-        if sampler.is_alive():
-            sampler.join()
+        sampler.stop()
         ok = r["requests"] - r["non_2xx"]
         seconds = r["duration_us"] / 1e6
         result = {
@@ -127,7 +110,7 @@ def run(binary, load, store, record, pg, upstream, rnd, cache_dir):
             "p99": r["p99_us"],
             "cpu_us": sum(r["cpu_seconds"]) / max(ok, 1) * 1e6,
             "errors": r["errors"],
-            "wal_peak": max((s for t, s in samples if t <= ended), default=0) if store == "sqlite" else None,
+            "wal_peak": sampler.peak(ended) if store == "sqlite" else None,
             "wal_end": at_end if store == "sqlite" else None,
             "wal_after": file_size(wal) if store == "sqlite" else None,
             "db": file_size(server.env["DATABASE_FILE"]) if store == "sqlite" else None,
@@ -139,7 +122,7 @@ def run(binary, load, store, record, pg, upstream, rnd, cache_dir):
             + (f", PostgreSQL WAL {wal_bytes / MIB:.1f} MiB" if wal_bytes is not None else ""))
         return result
     finally:
-        stop.set()
+        sampler.stop()
         server.stop()
 
 
