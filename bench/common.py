@@ -302,9 +302,10 @@ def lua_string(text):
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n") + "'"
 
 
-def wrk(port, path, lua="", connections=64, threads=2, duration=5, pids=()):
+def wrk(port, path, lua="", connections=64, threads=2, duration=5, pids=(), settle=None):
     """Runs wrk against 127.0.0.1:port/path; returns its figures plus requests/s and the CPU seconds
-    each pid in `pids` spent during the run."""
+    each pid in `pids` spent during the run, and in `settle()` after it when given (work the run left
+    behind, such as records still to commit, is the run's and not the next one's)."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(lua + WRK_REPORT)
         script = f.name
@@ -326,6 +327,8 @@ def wrk(port, path, lua="", connections=64, threads=2, duration=5, pids=()):
             text=True,
             check=True,
         ).stdout
+        if settle is not None:
+            settle()
         cpu = [proc_cpu_seconds(p) - b for p, b in zip(pids, cpu_before)]
     finally:
         os.unlink(script)

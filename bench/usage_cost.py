@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The cost of usage accounting (issue 40): one binary run twice side by side, with the ledger on (the
-default: every settled call metered, priced and written to the store's ledger in group commits, the
-answer waiting for its batch) and off (`PARLANCE_USAGE_RECORD=false`: counted in /metrics only), on
+default: every settled call metered, priced, appended to the server's spool before its answer and
+written to the store's ledger in batches behind the answers) and off (`PARLANCE_USAGE_RECORD=false`: counted in /metrics only), on
   - a provider call: `POST /paraphrase` through `openrouter` to a local OpenAI-compatible upstream
     answering at once (bench/upstream.py openai), every request a new text (a cache miss);
   - a cached call: the same text every time (no plugin call, nothing recorded).
@@ -50,7 +50,9 @@ def main():
             for name, server in order:
                 for path, lua in (("provider", f'round_id = "{name}-{rnd}"\n' + paraphrase.MISS_LUA), ("cached", HIT_LUA)):
                     for conns, threads in ((1, 1), (64, 2)):
-                        r = wrk(server.api_port, "/paraphrase", lua, conns, threads, DURATION, pids=[server.pid])
+                        # Each run's CPU includes committing its records: `GET /usage` waits for them.
+                        settle = lambda port=server.api_port: request_json(port, "GET", "/usage")  # noqa: E731
+                        r = wrk(server.api_port, "/paraphrase", lua, conns, threads, DURATION, pids=[server.pid], settle=settle)
                         if r["errors"]:
                             raise SystemExit(f"{name} {path}: {r['errors']} errors in {r['requests']} requests")
                         runs[(name, path, conns)].append(r)

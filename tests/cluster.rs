@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 
 struct Cluster {
     replicas: Vec<Server>,
+    /// Every replica's variables.
+    env: Vec<(String, String)>,
     postgres: TestPostgres,
     redis: Redis,
     _model: FakeFormModel,
@@ -29,20 +31,28 @@ impl Cluster {
         let url = postgres.fresh_database().await;
         let redis = Redis::start().await;
         let model = FakeFormModel::start().await;
+        let (redis_url, model_url) = (redis.url(), model.url());
+        let mut env = vec![
+            ("DATABASE_URL", url.as_str()),
+            ("DATABASE_POOL_SIZE", "8"),
+            ("CACHE_TYPE", "redis"),
+            ("CACHE_STORE_URL", redis_url.as_str()),
+            ("MODEL_URL", model_url.as_str()),
+        ];
+        env.extend_from_slice(extra);
         let mut replicas = Vec::new();
         for _ in 0..n {
-            let (redis_url, model_url) = (redis.url(), model.url());
-            let mut env = vec![
-                ("DATABASE_URL", url.as_str()),
-                ("DATABASE_POOL_SIZE", "8"),
-                ("CACHE_TYPE", "redis"),
-                ("CACHE_STORE_URL", redis_url.as_str()),
-                ("MODEL_URL", model_url.as_str()),
-            ];
-            env.extend_from_slice(extra);
             replicas.push(Server::start_in(crate::common::home_with_config(config), &env, &[]).await);
         }
-        Cluster { replicas, postgres, redis, _model: model }
+        let env = env.into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
+        Cluster { replicas, env, postgres, redis, _model: model }
+    }
+
+    /// Starts replica `i` again on its own files (after a crash: what it spooled is replayed).
+    async fn restart(&mut self, i: usize) {
+        let home = self.replicas.remove(i).killed_home();
+        let env: Vec<(&str, &str)> = self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        self.replicas.insert(i, Server::start_in(home, &env, &[]).await);
     }
 }
 
@@ -394,7 +404,7 @@ async fn usage_is_exact_across_replicas_and_a_budget_holds_the_cluster() {
     let admin = "an-admin-credential-of-some-length";
     let env =
         [("PARLANCE_API_KEYS", "required"), ("PARLANCE_ADMIN_TOKEN", admin), ("PROVIDER_API_KEY", "sk-test")];
-    let cluster = Cluster::start_with(3, &config, &env).await;
+    let mut cluster = Cluster::start_with(3, &config, &env).await;
     let first = &cluster.replicas[0];
     let mut keys = Vec::new();
     for (name, limits) in [
@@ -453,13 +463,23 @@ async fn usage_is_exact_across_replicas_and_a_budget_holds_the_cluster() {
         }
     });
     let outcomes = futures::future::join_all(load).await;
+    // The killed replica answered its calls once their records were in its spool; started again on its
+    // own files, it replays them.
+    cluster.restart(2).await;
     let live = &cluster.replicas[0];
-    let report = |query: String| {
-        let r = live.client.get(live.url(&format!("/usage?{query}"))).bearer_auth(admin);
-        async move {
+    // A report holds what its own replica settled before it, and what the others settled once their
+    // writers have committed it (a batch is gathered for 20 ms): read until `at_least` calls show.
+    let report = |query: String, at_least: u64| async move {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let r = live.client.get(live.url(&format!("/usage?{query}"))).bearer_auth(admin);
             let r = r.send().await.unwrap();
             assert_eq!(r.status(), 200);
-            r.json::<Value>().await.unwrap()
+            let report = r.json::<Value>().await.unwrap();
+            if report["total"]["calls"].as_u64().unwrap() >= at_least || Instant::now() > deadline {
+                return report;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
     };
     let mut recorded = 0;
@@ -468,7 +488,7 @@ async fn usage_is_exact_across_replicas_and_a_budget_holds_the_cluster() {
         if k == 0 {
             assert_eq!(unanswered, 7, "the killed replica answered after its kill");
         }
-        let total = report(format!("key={id}")).await["total"].clone();
+        let total = report(format!("key={id}"), answered).await["total"].clone();
         // Every answered call is on record, once; a call the kill cut off may be too.
         let calls = total["calls"].as_u64().unwrap();
         assert!((answered..=answered + unanswered).contains(&calls), "key {k}: {answered} answered, {total}");
@@ -505,7 +525,7 @@ async fn usage_is_exact_across_replicas_and_a_budget_holds_the_cluster() {
         }
         admitted += 1;
     }
-    let spent = report(format!("key={racer_id}")).await["total"].clone();
+    let spent = report(format!("key={racer_id}"), admitted).await["total"].clone();
     let cost: rust_decimal::Decimal = spent["cost"].as_str().unwrap().parse().unwrap();
     assert_eq!(spent["calls"].as_u64(), Some(admitted), "{spent}");
     assert!(cost <= rust_decimal::Decimal::new(1, 3), "the budget was overshot: {spent}");

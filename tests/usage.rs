@@ -41,7 +41,16 @@ fn config(base_url: &str) -> String {
 }
 
 async fn start(upstream: &FakeOpenAi, chat: &FakeStreamingOpenAi, env: &[(&str, &str)]) -> Server {
-    let home = tempfile::tempdir().unwrap();
+    start_in(tempfile::tempdir().unwrap(), upstream, chat, env).await
+}
+
+/// [`start`] in `home`, whose files (the store, the spool) may be an earlier server's.
+async fn start_in(
+    home: tempfile::TempDir,
+    upstream: &FakeOpenAi,
+    chat: &FakeStreamingOpenAi,
+    env: &[(&str, &str)],
+) -> Server {
     std::fs::write(home.path().join("parlance.toml"), config(&upstream.base_url())).unwrap();
     let chat_url = chat.base_url();
     let mut all = vec![
@@ -510,4 +519,46 @@ async fn a_client_limit_holds_all_its_keys_and_a_job_item_over_budget_fails_alon
     assert_eq!(status, 200, "{report}");
     assert_eq!(group(&report, json!({"surface": "job"}))["calls"].as_u64(), Some(ok), "{report}");
     assert_eq!(group(&report, json!({"surface": "rest"}))["calls"].as_u64(), Some(1), "{report}");
+}
+
+/// A server answers once a call's record is in its spool, not in the ledger: killed (SIGKILL) right
+/// after its answers, it loses none of them, since the next server on the same files replays them;
+/// and a server stopped as an orchestrator stops it commits everything and leaves no spool behind.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_killed_after_answering_loses_no_record() {
+    let (upstream, chat) =
+        (FakeOpenAi::start("An answer.").await, FakeStreamingOpenAi::start(3, Duration::ZERO).await);
+    let s = start(&upstream, &chat, &[]).await;
+    let spool = s.home().join("dialogs.db-usage");
+    let spooled = || -> usize {
+        std::fs::read_dir(&spool)
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap().lines().count() - 1)
+            .sum()
+    };
+    for i in 0..12 {
+        let text = format!("Spooled sentence {i}.");
+        post(&s, "/paraphrase", "spooled", json!({"text": text, "provider": "priced", "skip_cache": true}))
+            .await;
+        // Each answer comes after its record is in the kernel's hands.
+        assert_eq!(spooled(), i + 1);
+    }
+    let home = s.killed_home();
+    let segments: Vec<_> = std::fs::read_dir(&spool).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(segments.len(), 1, "{segments:?}");
+
+    // Some of the records may have been committed before the kill: replayed, they count once.
+    let mut again = start_in(home, &upstream, &chat, &[]).await;
+    let total = usage(&again, "spooled", "").await["total"].clone();
+    assert_eq!(total["calls"], 12, "{total}");
+    assert_eq!(
+        (total["input_tokens"].as_u64(), total["output_tokens"].as_u64()),
+        (Some(12 * IN), Some(12 * OUT))
+    );
+    let cost: rust_decimal::Decimal = total["cost"].as_str().unwrap().parse().unwrap();
+    assert_eq!(cost, rust_decimal::Decimal::new(1045, 7) * rust_decimal::Decimal::from(12), "{total}");
+    assert!(!segments[0].exists(), "the replayed segment is deleted");
+    let status = again.terminate();
+    assert!(status.success(), "{status}");
+    assert_eq!(std::fs::read_dir(&spool).unwrap().count(), 0, "a clean stop leaves no spool");
 }

@@ -362,6 +362,7 @@ impl Parlance {
     /// Usage reports from the ledger (over the store, when this Parlance has one open).
     pub fn ledger(&self) -> usage::Ledger {
         usage::Ledger::new(self.inner.accountant.store().cloned(), &self.config().usage.currency)
+            .after(self.inner.accountant.clone())
     }
 
     pub fn evaluator(&self) -> &Arc<evaluate::EvaluateService> {
@@ -461,7 +462,27 @@ impl Parlance {
     pub async fn serve(&self, api_port: u16) -> anyhow::Result<()> {
         let state = self.server_state()?;
         let generations = http::generations::Generations::new(http::app(state.clone()));
-        http::serve(state, generations, api_port).await
+        let accountant = self.spool_usage();
+        let served = http::serve(state, generations, api_port).await;
+        accountant.close().await;
+        served
+    }
+
+    /// A server's answers wait for their usage records to be spooled, not committed
+    /// ([`usage::spool`]): opens the spool (replaying what a stopped server left in it), and gives
+    /// the accountant to close when the server stops. A spool that cannot be opened is logged, and the
+    /// answers wait for their commits instead.
+    pub(crate) fn spool_usage(&self) -> Arc<usage::Accountant> {
+        let config = self.config();
+        let dir = config.usage.spool_dir(&config.store.database_file);
+        let sync = config.store.durability == store::Durability::Full;
+        if let Err(e) = self.inner.accountant.spool_in(&dir, sync) {
+            tracing::warn!(
+                dir = %dir.display(),
+                "cannot spool usage records ({e}): each answer waits for its record's commit"
+            );
+        }
+        self.inner.accountant.clone()
     }
 
     /// [`Parlance::app_state`], or why a server cannot be built from this Parlance.

@@ -23,9 +23,11 @@ pub async fn serve(first: Parlance, api_port: u16) -> anyhow::Result<()> {
     let state = first.server_state()?;
     let generations = Generations::new(crate::http::app(state.clone()));
     let socket = first.config().server.admin_socket.clone();
+    let accountant = first.spool_usage();
     let reloader = Reloader::new(first, generations.clone(), state.configuration.clone(), state.jobs.clone());
     let holds_socket = reloader.listen(&socket);
     let served = crate::http::serve(state, generations, api_port).await;
+    accountant.close().await;
     if holds_socket {
         let _ = std::fs::remove_file(&socket);
     }
@@ -200,6 +202,12 @@ pub const RESTART_ONLY: &[RestartOnly] = &[
         a.store.database_pool_size != b.store.database_pool_size
     }),
     ("store.durability", "[store] durability", |a, b| a.store.durability != b.store.durability),
+    // The accountant, with its ledger writer and spool, is one for the life of the process.
+    ("usage.record", "[usage] record (PARLANCE_USAGE_RECORD)", |a, b| a.usage.record != b.usage.record),
+    ("usage.commit_wait_ms", "[usage] commit_wait_ms", |a, b| {
+        a.usage.commit_wait_ms != b.usage.commit_wait_ms
+    }),
+    ("usage.spool", "[usage] spool (PARLANCE_USAGE_SPOOL)", |a, b| a.usage.spool != b.usage.spool),
     ("jobs", "[jobs]", |a, b| format!("{:?}", a.jobs) != format!("{:?}", b.jobs)),
     ("telemetry", "[telemetry] and the OTEL_* variables", |a, b| a.telemetry != b.telemetry),
 ];

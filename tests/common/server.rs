@@ -135,6 +135,19 @@ impl Server {
     pub fn home(&self) -> &Path {
         self.home.path()
     }
+
+    /// Kills the process (as [`Server::kill`]) and keeps its home, for a server started in it again.
+    pub fn killed_home(mut self) -> tempfile::TempDir {
+        self.kill();
+        std::mem::replace(&mut self.home, tempfile::tempdir().unwrap())
+    }
+
+    /// Stops the process as an orchestrator does (SIGTERM), and waits for it to exit.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        let sent = std::process::Command::new("kill").args(["-TERM", &self.pid().to_string()]).status();
+        assert!(sent.unwrap().success());
+        self.child.wait().unwrap()
+    }
 }
 
 impl Drop for Server {

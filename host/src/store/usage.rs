@@ -41,10 +41,11 @@ CREATE TABLE usage_hourly (
 CREATE INDEX usage_hourly_by_key ON usage_hourly (key_id, hour);
 CREATE INDEX usage_hourly_by_client ON usage_hourly (client, hour);";
 
-/// One settled call, as it is recorded.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One settled call, as it is recorded (and as the usage spool keeps it until then, in JSON).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct UsageCall {
-    /// Unique per call: 128 random bits in hex.
+    /// Unique per call: the millisecond it settled, its process's random bits and a counter, in hex
+    /// (so that new rows go to the end of the index).
     pub id: String,
     /// Milliseconds since the Unix epoch.
     pub at: i64,
@@ -147,7 +148,8 @@ pub struct UsageRow {
     pub unpriced: u64,
 }
 
-/// What one call adds to its hour's sums, as both backends bind it.
+/// What a batch of calls adds to one hour's sums for one group, as both backends bind it.
+#[derive(Debug, Default, PartialEq, Eq)]
 pub(super) struct HourlyDelta<'a> {
     pub hour: i64,
     pub key_id: &'a str,
@@ -155,6 +157,7 @@ pub(super) struct HourlyDelta<'a> {
     pub plugin: &'a str,
     pub model: &'a str,
     pub surface: &'a str,
+    pub calls: i64,
     pub failed: i64,
     pub input_tokens: i64,
     pub output_tokens: i64,
@@ -163,35 +166,49 @@ pub(super) struct HourlyDelta<'a> {
     pub unpriced: i64,
 }
 
-impl<'a> HourlyDelta<'a> {
-    pub fn of(call: &'a UsageCall) -> HourlyDelta<'a> {
+/// The sums that `calls` add to their hours, one per hour and group, in the order of
+/// `usage_hourly`'s key (so that writers adding to the same rows take their locks in one order).
+pub(super) fn hourly_sums<'a>(calls: impl IntoIterator<Item = &'a UsageCall>) -> Vec<HourlyDelta<'a>> {
+    let mut sums: std::collections::BTreeMap<_, HourlyDelta<'a>> = std::collections::BTreeMap::new();
+    for call in calls {
+        let group = (
+            hour_of(call.at),
+            call.key_id.as_deref().unwrap_or(""),
+            call.client.as_str(),
+            call.plugin.as_str(),
+            call.model.as_deref().unwrap_or(""),
+            call.surface.as_str(),
+        );
+        let d = sums.entry(group).or_insert_with(|| HourlyDelta {
+            hour: group.0,
+            key_id: group.1,
+            client: group.2,
+            plugin: group.3,
+            model: group.4,
+            surface: group.5,
+            ..HourlyDelta::default()
+        });
         let reported = call.input_tokens.is_some() || call.output_tokens.is_some();
-        HourlyDelta {
-            hour: hour_of(call.at),
-            key_id: call.key_id.as_deref().unwrap_or(""),
-            client: &call.client,
-            plugin: &call.plugin,
-            model: call.model.as_deref().unwrap_or(""),
-            surface: &call.surface,
-            failed: i64::from(call.failure.is_some()),
-            input_tokens: i64::from(call.input_tokens.unwrap_or(0)),
-            output_tokens: i64::from(call.output_tokens.unwrap_or(0)),
-            unreported: i64::from(!reported),
-            cost: call.cost.unwrap_or(0),
-            unpriced: i64::from(call.cost.is_none()),
-        }
+        d.calls += 1;
+        d.failed += i64::from(call.failure.is_some());
+        d.input_tokens += i64::from(call.input_tokens.unwrap_or(0));
+        d.output_tokens += i64::from(call.output_tokens.unwrap_or(0));
+        d.unreported += i64::from(!reported);
+        d.cost += call.cost.unwrap_or(0);
+        d.unpriced += i64::from(call.cost.is_none());
     }
+    sums.into_values().collect()
 }
 
-/// Adds one call to its hour's sums, with placeholders `{p}1` … `{p}12` in [`HourlyDelta`]'s order
-/// (`?` for SQLite, `$` for PostgreSQL).
+/// Adds a [`HourlyDelta`] to its row, with placeholders `{p}1` … `{p}13` in its order (`?` for
+/// SQLite, `$` for PostgreSQL).
 pub(super) fn hourly_upsert(p: char) -> String {
     format!(
         "INSERT INTO usage_hourly (hour, key_id, client, plugin, model, surface, \
          calls, failed, input_tokens, output_tokens, unreported, cost, unpriced) \
-         VALUES ({p}1, {p}2, {p}3, {p}4, {p}5, {p}6, 1, {p}7, {p}8, {p}9, {p}10, {p}11, {p}12) \
+         VALUES ({p}1, {p}2, {p}3, {p}4, {p}5, {p}6, {p}7, {p}8, {p}9, {p}10, {p}11, {p}12, {p}13) \
          ON CONFLICT (hour, key_id, client, plugin, model, surface) DO UPDATE SET \
-         calls = usage_hourly.calls + 1, failed = usage_hourly.failed + excluded.failed, \
+         calls = usage_hourly.calls + excluded.calls, failed = usage_hourly.failed + excluded.failed, \
          input_tokens = usage_hourly.input_tokens + excluded.input_tokens, \
          output_tokens = usage_hourly.output_tokens + excluded.output_tokens, \
          unreported = usage_hourly.unreported + excluded.unreported, \

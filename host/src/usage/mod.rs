@@ -6,6 +6,7 @@
 pub mod budget;
 pub mod report;
 pub mod routes;
+pub mod spool;
 
 pub use report::{Ledger, Period, ReportRequest, UsageReport, Viewer};
 
@@ -31,11 +32,24 @@ pub struct UsageConfig {
     pub record: bool,
     /// How long a call's answer waits for its record to be committed before it goes out anyway.
     pub commit_wait_ms: u64,
+    /// Where a server spools records; `None`: beside the SQLite file, as `<database_file>-usage`.
+    pub spool: Option<std::path::PathBuf>,
 }
 
 impl Default for UsageConfig {
     fn default() -> Self {
-        UsageConfig { currency: "USD".into(), record: true, commit_wait_ms: 2000 }
+        UsageConfig { currency: "USD".into(), record: true, commit_wait_ms: 2000, spool: None }
+    }
+}
+
+impl UsageConfig {
+    /// The spool directory for a store whose SQLite file is (or would be) `database_file`.
+    pub fn spool_dir(&self, database_file: &std::path::Path) -> std::path::PathBuf {
+        self.spool.clone().unwrap_or_else(|| {
+            let mut name = database_file.as_os_str().to_owned();
+            name.push("-usage");
+            name.into()
+        })
     }
 }
 
@@ -63,8 +77,18 @@ impl Section for UsageConfig {
                 "commit_wait_ms",
                 Kind::Int { min: 0, max: 60_000 },
                 |c| c.commit_wait_ms,
-                "How long an answer waits for its calls' ledger records to commit; past it the answer goes \
+                "How long an answer of the command line or the library waits for its calls' ledger \
+                 records to commit (a server's answers wait only for the spool); past it the answer goes \
                  out and the record is still written (a store that is down is retried)"
+            ),
+            setting!(
+                "spool",
+                Kind::FilePath,
+                |c| c.spool,
+                env = "PARLANCE_USAGE_SPOOL",
+                "The directory where a server appends each call's usage record before answering, so that \
+                 a record survives the process being killed before the ledger commits it (replayed at the \
+                 next start); default: beside the SQLite file, as `<database_file>-usage`"
             ),
         ];
         SETTINGS
@@ -77,16 +101,34 @@ const MAX_BATCH: usize = 512;
 /// The most records waiting for the store; past it new ones are dropped, each drop logged and counted.
 const MAX_QUEUED: usize = 100_000;
 
-/// A record on its way to the ledger, with whoever waits for its commit.
-type Queued = (UsageCall, Option<oneshot::Sender<()>>);
+/// How long the writer gathers spooled records before it writes them: the batch a commit's cost is
+/// spread over. Nothing waits for it but reports from other processes.
+const LINGER: Duration = Duration::from_millis(20);
+
+/// What the writer task is given.
+// Nearly every message is a call: boxing it would cost an allocation each to save room on the rest.
+#[allow(clippy::large_enum_variant)]
+enum Queued {
+    /// A call's record, from spool segment `segment` when spooled, else with whoever waits for its
+    /// commit.
+    Call { call: UsageCall, segment: Option<u64>, waiter: Option<oneshot::Sender<()>> },
+    /// Answered once everything queued before it is committed.
+    Flush(oneshot::Sender<()>),
+    /// What dead processes spooled, to commit before anything else.
+    Replay(spool::Orphans),
+}
 
 /// Records what each plugin call used: counted at once in the metrics, and written to the ledger by
-/// one task in batches (a group commit), each call's answer waiting for its batch.
+/// one task in batches (a group commit). A server spools each record before its call's answer goes
+/// out ([`spool`]); elsewhere (the command line, the library) the answer waits for its batch.
 pub struct Accountant {
     metrics: Arc<Metrics>,
     queue: mpsc::Sender<Queued>,
     /// The store the writer task writes to, set once the store is open (the plugins load first).
     store: Arc<OnceLock<DialogStore>>,
+    spool: Arc<OnceLock<spool::Spool>>,
+    /// Told when something is queued that someone waits for.
+    urgent: Arc<tokio::sync::Notify>,
     wait: Duration,
     record: bool,
     budgets: Arc<Budgets>,
@@ -96,13 +138,16 @@ impl Accountant {
     /// Starts the writer task (on the current runtime); budgets are shared through `link` when given.
     pub fn start(config: &UsageConfig, metrics: Arc<Metrics>, link: Option<RedisLink>) -> Arc<Accountant> {
         let (queue, receiver) = mpsc::channel(MAX_QUEUED);
-        let store = Arc::new(OnceLock::new());
-        tokio::spawn(write_batches(receiver, store.clone(), metrics.clone()));
+        let (store, spool) = (Arc::new(OnceLock::new()), Arc::new(OnceLock::new()));
+        let urgent = Arc::new(tokio::sync::Notify::new());
+        tokio::spawn(write_batches(receiver, urgent.clone(), store.clone(), spool.clone(), metrics.clone()));
         Arc::new(Accountant {
             metrics,
             queue,
+            urgent,
             budgets: Arc::new(Budgets::new(link, store.clone())),
             store,
+            spool,
             wait: Duration::from_millis(config.commit_wait_ms),
             record: config.record,
         })
@@ -116,6 +161,51 @@ impl Accountant {
 
     pub fn store(&self) -> Option<&DialogStore> {
         self.store.get()
+    }
+
+    /// Spools records in `dir` from now on (a server, once its store is open), and replays what dead
+    /// processes spooled there for the same store. `sync`: each record is synced to the disk.
+    pub fn spool_in(&self, dir: &std::path::Path, sync: bool) -> std::io::Result<()> {
+        let Some(store) = self.store.get().filter(|_| self.record && self.spool.get().is_none()) else {
+            return Ok(());
+        };
+        let (spool, orphans) = spool::Spool::open(dir, &store.location(), sync)?;
+        let _ = self.spool.set(spool);
+        if !orphans.calls.is_empty() {
+            // Ahead of any report asked for from now on, which waits for what was queued before it.
+            let _ = self.queue.try_send(Queued::Replay(orphans));
+            self.urgent.notify_one();
+        }
+        Ok(())
+    }
+
+    /// Waits until every record settled so far is committed (or the store has been away for
+    /// `commit_wait_ms`), so that a report read next includes them.
+    pub async fn flush(&self) {
+        if self.store.get().is_none() {
+            return;
+        }
+        if let Some(flushed) = self.queue_flush().await {
+            let _ = tokio::time::timeout(self.wait, flushed).await;
+        }
+    }
+
+    /// The server is stopping: commits what is queued, then deletes the spool (nothing in it is
+    /// left to replay). A spool whose records could not be committed in time is kept.
+    pub async fn close(&self) {
+        let Some(spool) = self.spool.get() else { return };
+        let Some(flushed) = self.queue_flush().await else { return };
+        if tokio::time::timeout(self.wait, flushed).await.is_ok_and(|r| r.is_ok()) {
+            spool.close();
+        }
+    }
+
+    /// Queues a flush: answered once everything queued before it is committed.
+    async fn queue_flush(&self) -> Option<oneshot::Receiver<()>> {
+        let (done, flushed) = oneshot::channel();
+        self.queue.send(Queued::Flush(done)).await.ok()?;
+        self.urgent.notify_one();
+        Some(flushed)
     }
 }
 
@@ -165,17 +255,44 @@ impl Meter for Accountant {
             failure: call.failure.map(str::to_owned),
             trace_id: call.trace_id,
         };
-        let (done, committed) = oneshot::channel();
-        if let Err(e) = self.queue.try_send((record, Some(done))) {
-            let record = match e {
-                mpsc::error::TrySendError::Full((r, _)) | mpsc::error::TrySendError::Closed((r, _)) => r,
-            };
+        let dropped = |metrics: &Metrics, record: &UsageCall| {
             tracing::error!(
                 plugin = %record.plugin,
                 client = %record.client,
                 "the usage ledger's queue is full ({MAX_QUEUED} records); this call is not recorded"
             );
-            self.metrics.usage_records_dropped.inc();
+            metrics.usage_records_dropped.inc();
+        };
+        let returned = |e: mpsc::error::TrySendError<Queued>| match e.into_inner() {
+            Queued::Call { call, .. } => call,
+            _ => unreachable!("only calls are sent here"),
+        };
+        let record = match self.spool.get() {
+            None => record,
+            Some(spool) => {
+                let (line, mut unsent) = (spool::Spool::line(&record), Some(record));
+                let spooled = spool.append(&line, |segment| {
+                    let call = Queued::Call { call: unsent.take()?, segment: Some(segment), waiter: None };
+                    self.queue.try_send(call).err().map(returned)
+                });
+                match spooled {
+                    Ok(None) => return Box::pin(std::future::ready(())),
+                    // Still in the spool, which the next start replays.
+                    Ok(Some(record)) => {
+                        dropped(&self.metrics, &record);
+                        return Box::pin(std::future::ready(()));
+                    }
+                    Err(e) => {
+                        tracing::warn!("cannot spool a usage record: {e}; its answer waits for its commit");
+                        unsent.expect("a record not appended is not sent")
+                    }
+                }
+            }
+        };
+        let (done, committed) = oneshot::channel();
+        if let Err(e) = self.queue.try_send(Queued::Call { call: record, segment: None, waiter: Some(done) })
+        {
+            dropped(&self.metrics, &returned(e));
             return Box::pin(std::future::ready(()));
         }
         let wait = self.wait;
@@ -197,39 +314,84 @@ fn ledger_client(client: &str) -> &str {
 }
 
 /// The writer task: takes what is queued (up to [`MAX_BATCH`]) and records it in one transaction. A
-/// batch that fails is tried again (its ids make a repeat harmless) for as long as the store is away;
-/// one the store refuses as it is ([`Trouble::Other`]) [`REFUSED_TRIES`] times in a row is written a
-/// call at a time, so that one bad record is dropped (logged and counted) rather than holding up every
-/// later one.
+/// batch of spooled records only is given [`LINGER`] to grow first, since no answer waits for it.
+/// A batch that fails is tried again (its ids make a repeat harmless) for as long as the store is
+/// away; one the store refuses as it is ([`Trouble::Other`]) [`REFUSED_TRIES`] times in a row is
+/// written a call at a time, so that one bad record is dropped (logged and counted) rather than
+/// holding up every later one.
 async fn write_batches(
     mut receiver: mpsc::Receiver<Queued>,
+    urgent: Arc<tokio::sync::Notify>,
     store: Arc<OnceLock<DialogStore>>,
+    spool: Arc<OnceLock<spool::Spool>>,
     metrics: Arc<Metrics>,
 ) {
-    let mut batch: Vec<Queued> = Vec::new();
-    while receiver.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let Some(store) = store.get() else {
-            batch.clear();
-            continue;
-        };
-        let calls: Vec<UsageCall> = batch.iter().map(|(call, _)| call.clone()).collect();
-        if !record(store, calls.clone()).await {
-            for call in calls {
-                if !record(store, vec![call.clone()]).await {
-                    tracing::error!(
-                        id = %call.id,
-                        plugin = %call.plugin,
-                        client = %call.client,
-                        "the store refuses this usage record; it is dropped"
-                    );
-                    metrics.usage_records_dropped.inc();
+    let mut queued: Vec<Queued> = Vec::new();
+    while receiver.recv_many(&mut queued, MAX_BATCH).await > 0 {
+        let waited_for = |q: &Queued| !matches!(q, Queued::Call { waiter: None, .. });
+        if !queued.iter().any(waited_for) {
+            // Asleep rather than receiving, so that a call's record wakes nothing on its way in; what
+            // an answer or a report waits for cuts the sleep short.
+            tokio::select! {
+                () = tokio::time::sleep(LINGER) => {}
+                () = urgent.notified() => {}
+            }
+            while queued.len() < MAX_BATCH {
+                match receiver.try_recv() {
+                    Ok(q) => queued.push(q),
+                    Err(_) => break,
                 }
             }
         }
-        for (_, waiter) in batch.drain(..) {
-            if let Some(waiter) = waiter {
-                let _ = waiter.send(());
+        let Some(store) = store.get() else {
+            queued.clear();
+            continue;
+        };
+        let mut calls = Vec::with_capacity(queued.len());
+        let (mut waiters, mut replayed, mut last_segment) = (Vec::new(), Vec::new(), None);
+        for q in queued.drain(..) {
+            match q {
+                Queued::Call { call, segment, waiter } => {
+                    calls.push(call);
+                    last_segment = segment.or(last_segment);
+                    waiters.extend(waiter);
+                }
+                Queued::Flush(waiter) => waiters.push(waiter),
+                Queued::Replay(orphans) => {
+                    for chunk in orphans.calls.chunks(MAX_BATCH) {
+                        write(store, chunk.to_vec(), &metrics).await;
+                    }
+                    replayed.push(orphans);
+                }
             }
+        }
+        if !calls.is_empty() {
+            write(store, calls, &metrics).await;
+        }
+        replayed.into_iter().for_each(spool::Orphans::done);
+        if let (Some(spool), Some(segment)) = (spool.get(), last_segment) {
+            spool.committed_before(segment);
+        }
+        for waiter in waiters {
+            let _ = waiter.send(());
+        }
+    }
+}
+
+/// Records `calls` in one transaction, or one at a time when the store refuses them together.
+async fn write(store: &DialogStore, calls: Vec<UsageCall>, metrics: &Metrics) {
+    if record(store, calls.clone()).await {
+        return;
+    }
+    for call in calls {
+        if !record(store, vec![call.clone()]).await {
+            tracing::error!(
+                id = %call.id,
+                plugin = %call.plugin,
+                client = %call.client,
+                "the store refuses this usage record; it is dropped"
+            );
+            metrics.usage_records_dropped.inc();
         }
     }
 }
@@ -265,17 +427,23 @@ async fn record(store: &DialogStore, calls: Vec<UsageCall>) -> bool {
     }
 }
 
-/// 128 random bits in hex: a record's id, made once, so that writing it twice counts it once.
+/// The millisecond it is made (48 bits), this process's 32 random bits and a counter (48 bits), in
+/// hex: a record's id, made once, so that writing it twice counts it once; unique across processes
+/// by their random bits, and growing with time, so that the ledger's index takes new rows at its end.
 fn call_id() -> String {
-    let mut bytes = [0u8; 16];
-    // Without randomness the id still has to be unique within the process: the clock and a counter.
-    if getrandom::fill(&mut bytes).is_err() {
-        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        bytes[..8].copy_from_slice(&now_millis().to_be_bytes());
-        bytes[8..].copy_from_slice(&n.to_be_bytes());
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static PROCESS: OnceLock<u32> = OnceLock::new();
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let process = *PROCESS.get_or_init(|| {
+        let mut bytes = [0u8; 4];
+        // Without randomness, the process id and the time it started.
+        if getrandom::fill(&mut bytes).is_err() {
+            return std::process::id() ^ (now_millis() as u32).rotate_left(16);
+        }
+        u32::from_be_bytes(bytes)
+    });
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed) & 0xffff_ffff_ffff;
+    format!("{:012x}{process:08x}{n:012x}", now_millis() as u64 & 0xffff_ffff_ffff)
 }
 
 pub fn now_millis() -> i64 {

@@ -133,11 +133,19 @@ pub struct UsageReport {
 pub struct Ledger {
     store: Option<DialogStore>,
     currency: String,
+    /// This process's accountant, whose records not yet committed a report waits for.
+    pending: Option<std::sync::Arc<super::Accountant>>,
 }
 
 impl Ledger {
     pub fn new(store: Option<DialogStore>, currency: &str) -> Ledger {
-        Ledger { store, currency: currency.to_owned() }
+        Ledger { store, currency: currency.to_owned(), pending: None }
+    }
+
+    /// Reports include every call `accountant` has settled before they are asked for.
+    pub fn after(mut self, accountant: std::sync::Arc<super::Accountant>) -> Ledger {
+        self.pending = Some(accountant);
+        self
     }
 
     /// The report `request` asks for, as `viewer` may see it.
@@ -149,6 +157,9 @@ impl Ledger {
             UsageQuery { from: period.from, to: period.to, key_id, client, group_by: group_by.clone() };
         // A Parlance without a store (the library's, the command line's) records no ledger to read.
         let Some(store) = &self.store else { return Err(Error::Storage(crate::store::StoreError::Closed)) };
+        if let Some(accountant) = &self.pending {
+            accountant.flush().await;
+        }
         let rows = store.usage_report(&query).await?;
         let total = rows.iter().fold(UsageRow::default(), |mut sum, row| {
             sum.calls += row.calls;

@@ -1,23 +1,22 @@
 //! The usage ledger in PostgreSQL, shared by the replicas: each batch of calls is one transaction,
-//! its hourly sums updated in one order (by hour and group) so that replicas adding to the same hours
-//! queue on the rows instead of deadlocking.
+//! its hourly sums added once per hour and group, in one order, so that replicas adding to the same
+//! hours queue on the rows instead of deadlocking.
 
 use super::super::backend::{Ledger, StoreResult};
 use super::super::usage::{
-    Dimension, HourlyDelta, UsageCall, UsageQuery, UsageRow, call_insert, hourly_upsert, report_sql,
+    Dimension, UsageCall, UsageQuery, UsageRow, call_insert, hourly_sums, hourly_upsert, report_sql,
 };
 use super::PgBackend;
 use super::dialogs::{execute, query};
 use tokio_postgres::types::ToSql;
 
 impl Ledger for PgBackend {
-    fn record_usage(&self, mut calls: Vec<UsageCall>) -> StoreResult<'_, u64> {
+    fn record_usage(&self, calls: Vec<UsageCall>) -> StoreResult<'_, u64> {
         Box::pin(async move {
-            calls.sort_by(|a, b| lock_order(a).cmp(&lock_order(b)));
             let (insert, upsert) = (call_insert('$'), hourly_upsert('$'));
             let mut conn = self.conn().await?;
             let tx = conn.transaction().await.map_err(|e| self.err(e))?;
-            let mut new = 0;
+            let mut new = Vec::with_capacity(calls.len());
             for call in &calls {
                 let (input, output) = (call.input_tokens.map(i64::from), call.output_tokens.map(i64::from));
                 let inserted = execute(
@@ -40,11 +39,11 @@ impl Ledger for PgBackend {
                 )
                 .await
                 .map_err(|e| self.err(e))?;
-                if inserted == 0 {
-                    continue;
+                if inserted > 0 {
+                    new.push(call);
                 }
-                new += 1;
-                let d = HourlyDelta::of(call);
+            }
+            for d in hourly_sums(new.iter().copied()) {
                 execute(
                     &tx,
                     &upsert,
@@ -55,6 +54,7 @@ impl Ledger for PgBackend {
                         &d.plugin,
                         &d.model,
                         &d.surface,
+                        &d.calls,
                         &d.failed,
                         &d.input_tokens,
                         &d.output_tokens,
@@ -67,7 +67,7 @@ impl Ledger for PgBackend {
                 .map_err(|e| self.err(e))?;
             }
             tx.commit().await.map_err(|e| self.err(e))?;
-            Ok(new)
+            Ok(new.len() as u64)
         })
     }
 
@@ -111,12 +111,6 @@ impl Ledger for PgBackend {
                 .collect())
         })
     }
-}
-
-/// The order in which a batch takes its hourly rows' locks.
-fn lock_order(call: &UsageCall) -> (i64, Option<&str>, &str, &str, Option<&str>, &str) {
-    let d = HourlyDelta::of(call);
-    (d.hour, call.key_id.as_deref(), &call.client, &call.plugin, call.model.as_deref(), &call.surface)
 }
 
 /// `?` placeholders as PostgreSQL's `$1`, `$2`, …

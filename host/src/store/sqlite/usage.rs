@@ -3,7 +3,7 @@
 
 use super::super::backend::{Ledger, StoreResult};
 use super::super::usage::{
-    HourlyDelta, UsageCall, UsageQuery, UsageRow, call_insert, hourly_upsert, report_sql,
+    UsageCall, UsageQuery, UsageRow, call_insert, hourly_sums, hourly_upsert, report_sql,
 };
 use super::SqliteBackend;
 use super::sql::execute;
@@ -12,34 +12,33 @@ use rusqlite::{params, params_from_iter};
 impl Ledger for SqliteBackend {
     fn record_usage(&self, calls: Vec<UsageCall>) -> StoreResult<'_, u64> {
         Box::pin(self.write_other(move |tx| {
-            let mut new = 0;
+            let (insert, upsert) = (call_insert('?'), hourly_upsert('?'));
+            let mut new = Vec::with_capacity(calls.len());
+            // Prepared once for the batch rather than looked up in the statement cache per call.
+            let mut insert = tx.prepare_cached(&insert)?;
             for call in &calls {
-                let inserted = execute(
-                    tx,
-                    &call_insert('?'),
-                    params![
-                        call.id,
-                        call.at,
-                        call.key_id,
-                        call.client,
-                        call.plugin,
-                        call.model,
-                        call.surface,
-                        call.input_tokens,
-                        call.output_tokens,
-                        call.cost,
-                        call.failure,
-                        call.trace_id
-                    ],
-                )?;
-                if inserted == 0 {
-                    continue;
+                let inserted = insert.execute(params![
+                    call.id,
+                    call.at,
+                    call.key_id,
+                    call.client,
+                    call.plugin,
+                    call.model,
+                    call.surface,
+                    call.input_tokens,
+                    call.output_tokens,
+                    call.cost,
+                    call.failure,
+                    call.trace_id
+                ])?;
+                if inserted > 0 {
+                    new.push(call);
                 }
-                new += 1;
-                let d = HourlyDelta::of(call);
+            }
+            for d in hourly_sums(new.iter().copied()) {
                 execute(
                     tx,
-                    &hourly_upsert('?'),
+                    &upsert,
                     params![
                         d.hour,
                         d.key_id,
@@ -47,6 +46,7 @@ impl Ledger for SqliteBackend {
                         d.plugin,
                         d.model,
                         d.surface,
+                        d.calls,
                         d.failed,
                         d.input_tokens,
                         d.output_tokens,
@@ -56,7 +56,7 @@ impl Ledger for SqliteBackend {
                     ],
                 )?;
             }
-            Ok(new)
+            Ok(new.len() as u64)
         }))
     }
 

@@ -1,0 +1,259 @@
+//! The usage spool: a server appends each settled call's record to a local file before the call's
+//! answer goes out, so that the answer need not wait for the ledger's commit and a record not yet
+//! committed survives the process being killed. Records are replayed into the store by the next
+//! process that opens the spool directory (their ids make a repeat count once).
+//!
+//! The directory holds segments named `<instance>-<n>.spool`, each a header line naming the store
+//! and then one JSON record per line. A process holds an exclusive lock on each of its segments for
+//! as long as they may hold uncommitted records, which tells a starting process which segments are
+//! a dead one's (to replay) and which a live one's (to leave alone).
+
+use crate::store::usage::UsageCall;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{self, BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// A segment past this size is closed and a new one opened, so that committed records are deleted
+/// while the server runs.
+const SEGMENT_BYTES: u64 = 4 << 20;
+
+/// The first line of a segment.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Header {
+    parlance_usage_spool: u32,
+    /// The store the records belong in ([`crate::store::DialogStore::location`]).
+    store: String,
+}
+
+pub struct Spool {
+    dir: PathBuf,
+    instance: String,
+    header: Vec<u8>,
+    /// `durability = "full"`: each append is synced to the disk before the answer goes out.
+    sync: bool,
+    segments: Mutex<Segments>,
+}
+
+struct Segments {
+    current: File,
+    number: u64,
+    bytes: u64,
+    /// Closed segments, kept locked until every record in them is committed.
+    closed: Vec<(u64, PathBuf, File)>,
+}
+
+/// The records of dead processes' segments, locked until [`Orphans::done`] deletes them.
+pub struct Orphans {
+    pub calls: Vec<UsageCall>,
+    files: Vec<(PathBuf, File)>,
+}
+
+impl Orphans {
+    /// Deletes the replayed segments (call once their records are committed).
+    pub fn done(self) {
+        for (path, _lock) in self.files {
+            if let Err(e) = std::fs::remove_file(&path) {
+                tracing::warn!(path = %path.display(), "cannot delete a replayed usage spool: {e}");
+            }
+        }
+    }
+}
+
+impl Spool {
+    /// Opens a new segment in `dir` (created when missing) for the records of `store`, and takes the
+    /// segments that dead processes left there for the same store.
+    pub fn open(dir: &Path, store: &str, sync: bool) -> io::Result<(Spool, Orphans)> {
+        std::fs::create_dir_all(dir)?;
+        let orphans = take_orphans(dir, store)?;
+        let mut header = serde_json::to_vec(&Header { parlance_usage_spool: 1, store: store.to_owned() })?;
+        header.push(b'\n');
+        let instance = instance_id();
+        let current = new_segment(dir, &instance, 0, &header)?;
+        let segments =
+            Mutex::new(Segments { current, number: 0, bytes: header.len() as u64, closed: Vec::new() });
+        Ok((Spool { dir: dir.to_owned(), instance, header, sync, segments }, orphans))
+    }
+
+    /// A record as a spool line.
+    pub fn line(call: &UsageCall) -> Vec<u8> {
+        let mut line = serde_json::to_vec(call).expect("a usage record serializes");
+        line.push(b'\n');
+        line
+    }
+
+    /// Appends a [`Spool::line`], then runs `enqueue` with the number of its segment while no other
+    /// append can come between (so that the queue's order is the spool's).
+    pub fn append<T>(&self, line: &[u8], enqueue: impl FnOnce(u64) -> T) -> io::Result<T> {
+        let mut segments = self.segments.lock().unwrap_or_else(|e| e.into_inner());
+        if segments.bytes + line.len() as u64 > SEGMENT_BYTES && segments.bytes > self.header.len() as u64 {
+            let number = segments.number + 1;
+            let next = new_segment(&self.dir, &self.instance, number, &self.header)?;
+            let old = std::mem::replace(&mut segments.current, next);
+            let closed = segments.number;
+            segments.closed.push((closed, segment_path(&self.dir, &self.instance, closed), old));
+            segments.number = number;
+            segments.bytes = self.header.len() as u64;
+        }
+        // One write(2) of a whole line: in the kernel's hands once it returns, whatever becomes of
+        // this process.
+        segments.current.write_all(line)?;
+        if self.sync {
+            segments.current.sync_data()?;
+        }
+        segments.bytes += line.len() as u64;
+        Ok(enqueue(segments.number))
+    }
+
+    /// Every record appended to segments before `number` is committed: deletes those segments.
+    pub fn committed_before(&self, number: u64) {
+        let mut segments = self.segments.lock().unwrap_or_else(|e| e.into_inner());
+        segments.closed.retain(|(n, path, _)| {
+            if *n >= number {
+                return true;
+            }
+            if let Err(e) = std::fs::remove_file(path) {
+                tracing::warn!(path = %path.display(), "cannot delete a committed usage spool: {e}");
+            }
+            false
+        });
+    }
+
+    /// Every record appended so far is committed (the server is stopping): deletes every segment.
+    pub fn close(&self) {
+        let mut segments = self.segments.lock().unwrap_or_else(|e| e.into_inner());
+        let current = segments.number;
+        segments.closed.retain(|(_, path, _)| std::fs::remove_file(path).is_err());
+        let _ = std::fs::remove_file(segment_path(&self.dir, &self.instance, current));
+    }
+}
+
+fn segment_path(dir: &Path, instance: &str, number: u64) -> PathBuf {
+    dir.join(format!("{instance}-{number}.spool"))
+}
+
+fn new_segment(dir: &Path, instance: &str, number: u64, header: &[u8]) -> io::Result<File> {
+    let mut file =
+        OpenOptions::new().append(true).create_new(true).open(segment_path(dir, instance, number))?;
+    file.try_lock().map_err(|e| match e {
+        TryLockError::Error(e) => e,
+        TryLockError::WouldBlock => io::Error::other("a new usage spool is locked by another process"),
+    })?;
+    file.write_all(header)?;
+    Ok(file)
+}
+
+/// Locks and reads every segment in `dir` that no live process holds and that belongs to `store`. A
+/// line that does not parse (the last one, cut by a crash mid-write) is skipped and logged.
+fn take_orphans(dir: &Path, store: &str) -> io::Result<Orphans> {
+    let mut orphans = Orphans { calls: Vec::new(), files: Vec::new() };
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.extension().is_none_or(|e| e != "spool") {
+            continue;
+        }
+        let file = File::open(&path)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => continue,
+            Err(TryLockError::Error(e)) => return Err(e),
+        }
+        let mut lines = io::BufReader::new(&file).lines();
+        let header = lines.next().transpose()?.and_then(|l| serde_json::from_str::<Header>(&l).ok());
+        match header {
+            Some(h) if h.store == store => {}
+            Some(h) => {
+                tracing::warn!(path = %path.display(), store = %h.store, "a usage spool for another store is left alone");
+                continue;
+            }
+            None => {
+                tracing::warn!(path = %path.display(), "a usage spool without its header is left alone");
+                continue;
+            }
+        }
+        let mut skipped = 0;
+        for line in lines {
+            match serde_json::from_str::<UsageCall>(&line?) {
+                Ok(call) => orphans.calls.push(call),
+                Err(_) => skipped += 1,
+            }
+        }
+        if skipped > 0 {
+            tracing::warn!(path = %path.display(), skipped, "usage spool lines that do not parse are skipped");
+        }
+        orphans.files.push((path, file));
+    }
+    if !orphans.calls.is_empty() {
+        tracing::info!(calls = orphans.calls.len(), "replaying usage records a stopped process spooled");
+    }
+    Ok(orphans)
+}
+
+/// This process's segments' prefix: its pid and 32 random bits, unique among the processes sharing a
+/// directory.
+fn instance_id() -> String {
+    let mut bytes = [0u8; 4];
+    let _ = getrandom::fill(&mut bytes);
+    format!("{}-{:08x}", std::process::id(), u32::from_be_bytes(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(id: &str) -> UsageCall {
+        UsageCall {
+            id: id.into(),
+            at: 1,
+            key_id: None,
+            client: "default".into(),
+            plugin: "p".into(),
+            model: Some("m".into()),
+            surface: "rest".into(),
+            input_tokens: Some(3),
+            output_tokens: None,
+            cost: Some(7),
+            failure: None,
+            trace_id: None,
+        }
+    }
+
+    #[test]
+    fn a_dead_process_segments_are_replayed_and_a_live_one_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let (live, orphans) = Spool::open(dir.path(), "store-a", false).unwrap();
+        assert!(orphans.calls.is_empty());
+        live.append(&Spool::line(&call("1")), |_| ()).unwrap();
+        // A second process sees the first one's segment locked.
+        let (other, orphans) = Spool::open(dir.path(), "store-a", false).unwrap();
+        assert!(orphans.calls.is_empty());
+        // The first one dies (its locks go with its file handles); a torn last line is skipped.
+        live.append(&Spool::line(&call("2")), |_| ()).unwrap();
+        let path = segment_path(dir.path(), &live.instance, 0);
+        drop(live);
+        OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{\"id\":\"3\",").unwrap();
+        let (_, foreign) = Spool::open(dir.path(), "store-b", false).unwrap();
+        assert!(foreign.calls.is_empty(), "another store's records are not taken");
+        drop(foreign);
+        let (_third, orphans) = Spool::open(dir.path(), "store-a", false).unwrap();
+        assert_eq!(orphans.calls, vec![call("1"), call("2")]);
+        orphans.done();
+        assert!(!path.exists());
+        drop(other);
+    }
+
+    #[test]
+    fn committed_segments_are_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        let (spool, _) = Spool::open(dir.path(), "s", false).unwrap();
+        let big = Spool::line(&call(&"x".repeat(1 << 20)));
+        let numbers: Vec<u64> = (0..6).map(|_| spool.append(&big, |n| n).unwrap()).collect();
+        assert_eq!(numbers, vec![0, 0, 0, 1, 1, 1]);
+        let count = || std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(count(), 2);
+        spool.committed_before(1);
+        assert_eq!(count(), 1);
+        spool.close();
+        assert_eq!(count(), 0);
+    }
+}
