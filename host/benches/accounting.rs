@@ -98,7 +98,7 @@ fn main() {
 
     // The spool's part of the request's path: a record as a line, and its write.
     let spool_dir = tempfile::tempdir().unwrap();
-    let (spool, _) = parlance::usage::spool::Spool::open(spool_dir.path(), "bench", false).unwrap();
+    let spool = parlance::usage::spool::Spool::open(spool_dir.path(), "bench", false).unwrap();
     let (mut line_times, mut write_times) = (Vec::new(), Vec::new());
     let one = record(0);
     for _ in 0..rounds {

@@ -87,8 +87,9 @@ impl Section for UsageConfig {
                 |c| c.spool,
                 env = "PARLANCE_USAGE_SPOOL",
                 "The directory where a server appends each call's usage record before answering, so that \
-                 a record survives the process being killed before the ledger commits it (replayed at the \
-                 next start); default: beside the SQLite file, as `<database_file>-usage`"
+                 a record survives the process being killed before the ledger commits it (replayed by the \
+                 next server started there, or a live one sharing it); default: beside the SQLite file, \
+                 as `<database_file>-usage`"
             ),
         ];
         SETTINGS
@@ -112,10 +113,9 @@ enum Queued {
     /// A call's record, from spool segment `segment` when spooled, else with whoever waits for its
     /// commit.
     Call { call: UsageCall, segment: Option<u64>, waiter: Option<oneshot::Sender<()>> },
-    /// Answered once everything queued before it is committed.
+    /// Answered once everything queued before it, and what dead processes left in the spool's
+    /// directory, is committed.
     Flush(oneshot::Sender<()>),
-    /// What dead processes spooled, to commit before anything else.
-    Replay(spool::Orphans),
 }
 
 /// Records what each plugin call used: counted at once in the metrics, and written to the ledger by
@@ -163,19 +163,14 @@ impl Accountant {
         self.store.get()
     }
 
-    /// Spools records in `dir` from now on (a server, once its store is open), and replays what dead
-    /// processes spooled there for the same store. `sync`: each record is synced to the disk.
+    /// Spools records in `dir` from now on (a server, once its store is open); the writer replays
+    /// what dead processes spooled there for the same store. `sync`: each record is synced to the
+    /// disk.
     pub fn spool_in(&self, dir: &std::path::Path, sync: bool) -> std::io::Result<()> {
         let Some(store) = self.store.get().filter(|_| self.record && self.spool.get().is_none()) else {
             return Ok(());
         };
-        let (spool, orphans) = spool::Spool::open(dir, &store.location(), sync)?;
-        let _ = self.spool.set(spool);
-        if !orphans.calls.is_empty() {
-            // Ahead of any report asked for from now on, which waits for what was queued before it.
-            let _ = self.queue.try_send(Queued::Replay(orphans));
-            self.urgent.notify_one();
-        }
+        let _ = self.spool.set(spool::Spool::open(dir, &store.location(), sync)?);
         Ok(())
     }
 
@@ -327,7 +322,23 @@ async fn write_batches(
     metrics: Arc<Metrics>,
 ) {
     let mut queued: Vec<Queued> = Vec::new();
-    while receiver.recv_many(&mut queued, MAX_BATCH).await > 0 {
+    // The first tick is at once: what a dead process left is replayed as this one starts.
+    let mut scan = tokio::time::interval(ORPHANS_EVERY);
+    scan.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            received = receiver.recv_many(&mut queued, MAX_BATCH) => {
+                if received == 0 {
+                    return;
+                }
+            }
+            _ = scan.tick() => {
+                if let (Some(store), Some(spool)) = (store.get(), spool.get()) {
+                    replay_orphans(store, spool, &metrics).await;
+                }
+                continue;
+            }
+        }
         let waited_for = |q: &Queued| !matches!(q, Queued::Call { waiter: None, .. });
         if !queued.iter().any(waited_for) {
             // Asleep rather than receiving, so that a call's record wakes nothing on its way in; what
@@ -348,7 +359,7 @@ async fn write_batches(
             continue;
         };
         let mut calls = Vec::with_capacity(queued.len());
-        let (mut waiters, mut replayed, mut last_segment) = (Vec::new(), Vec::new(), None);
+        let (mut waiters, mut flushed, mut last_segment) = (Vec::new(), false, None);
         for q in queued.drain(..) {
             match q {
                 Queued::Call { call, segment, waiter } => {
@@ -356,19 +367,18 @@ async fn write_batches(
                     last_segment = segment.or(last_segment);
                     waiters.extend(waiter);
                 }
-                Queued::Flush(waiter) => waiters.push(waiter),
-                Queued::Replay(orphans) => {
-                    for chunk in orphans.calls.chunks(MAX_BATCH) {
-                        write(store, chunk.to_vec(), &metrics).await;
-                    }
-                    replayed.push(orphans);
+                Queued::Flush(waiter) => {
+                    waiters.push(waiter);
+                    flushed = true;
                 }
             }
+        }
+        if let (true, Some(spool)) = (flushed, spool.get()) {
+            replay_orphans(store, spool, &metrics).await;
         }
         if !calls.is_empty() {
             write(store, calls, &metrics).await;
         }
-        replayed.into_iter().for_each(spool::Orphans::done);
         if let (Some(spool), Some(segment)) = (spool.get(), last_segment) {
             spool.committed_before(segment);
         }
@@ -376,6 +386,25 @@ async fn write_batches(
             let _ = waiter.send(());
         }
     }
+}
+
+/// How often the writer looks for what dead processes sharing its spool's directory left there (a
+/// report looks at once).
+const ORPHANS_EVERY: Duration = Duration::from_secs(5);
+
+/// Commits the records of the spool segments that dead processes left, then deletes them.
+async fn replay_orphans(store: &DialogStore, spool: &spool::Spool, metrics: &Metrics) {
+    let orphans = match spool.orphans() {
+        Ok(orphans) => orphans,
+        Err(e) => {
+            tracing::warn!("cannot read the usage spool's directory for records to replay: {e}");
+            return;
+        }
+    };
+    for chunk in orphans.calls.chunks(MAX_BATCH) {
+        write(store, chunk.to_vec(), metrics).await;
+    }
+    orphans.done();
 }
 
 /// Records `calls` in one transaction, or one at a time when the store refuses them together.

@@ -1,7 +1,8 @@
 //! The usage spool: a server appends each settled call's record to a local file before the call's
 //! answer goes out, so that the answer need not wait for the ledger's commit and a record not yet
-//! committed survives the process being killed. Records are replayed into the store by the next
-//! process that opens the spool directory (their ids make a repeat count once).
+//! committed survives the process being killed. What a dead process left is replayed into the store
+//! by any live one that shares the directory: the next one started there, or a replica beside it
+//! (their ids make a repeat count once).
 //!
 //! The directory holds segments named `<instance>-<n>.spool`, each a header line naming the store
 //! and then one JSON record per line. A process holds an exclusive lock on each of its segments for
@@ -30,6 +31,8 @@ pub struct Spool {
     dir: PathBuf,
     instance: String,
     header: Vec<u8>,
+    /// The store the records belong in.
+    store: String,
     /// `durability = "full"`: each append is synced to the disk before the answer goes out.
     sync: bool,
     segments: Mutex<Segments>,
@@ -61,18 +64,22 @@ impl Orphans {
 }
 
 impl Spool {
-    /// Opens a new segment in `dir` (created when missing) for the records of `store`, and takes the
-    /// segments that dead processes left there for the same store.
-    pub fn open(dir: &Path, store: &str, sync: bool) -> io::Result<(Spool, Orphans)> {
+    /// Opens a new segment in `dir` (created when missing) for the records of `store`.
+    pub fn open(dir: &Path, store: &str, sync: bool) -> io::Result<Spool> {
         std::fs::create_dir_all(dir)?;
-        let orphans = take_orphans(dir, store)?;
         let mut header = serde_json::to_vec(&Header { parlance_usage_spool: 1, store: store.to_owned() })?;
         header.push(b'\n');
         let instance = instance_id();
         let current = new_segment(dir, &instance, 0, &header)?;
         let segments =
             Mutex::new(Segments { current, number: 0, bytes: header.len() as u64, closed: Vec::new() });
-        Ok((Spool { dir: dir.to_owned(), instance, header, sync, segments }, orphans))
+        let store = store.to_owned();
+        Ok(Spool { dir: dir.to_owned(), instance, header, store, sync, segments })
+    }
+
+    /// Takes the segments that dead processes left in the directory for the same store.
+    pub fn orphans(&self) -> io::Result<Orphans> {
+        take_orphans(&self.dir, &self.store)
     }
 
     /// A record as a spool line.
@@ -132,14 +139,21 @@ fn segment_path(dir: &Path, instance: &str, number: u64) -> PathBuf {
     dir.join(format!("{instance}-{number}.spool"))
 }
 
+/// Makes a segment locked before it is visible as one: written under a temporary name (which no
+/// other process takes for a segment), locked, then renamed.
 fn new_segment(dir: &Path, instance: &str, number: u64, header: &[u8]) -> io::Result<File> {
-    let mut file =
-        OpenOptions::new().append(true).create_new(true).open(segment_path(dir, instance, number))?;
+    let path = segment_path(dir, instance, number);
+    let unready = path.with_extension("spool-new");
+    // A leftover of this name is this process's own (its name is unique to it), from a rename that
+    // failed.
+    let _ = std::fs::remove_file(&unready);
+    let mut file = OpenOptions::new().append(true).create_new(true).open(&unready)?;
     file.try_lock().map_err(|e| match e {
         TryLockError::Error(e) => e,
         TryLockError::WouldBlock => io::Error::other("a new usage spool is locked by another process"),
     })?;
     file.write_all(header)?;
+    std::fs::rename(&unready, &path)?;
     Ok(file)
 }
 
@@ -163,11 +177,11 @@ fn take_orphans(dir: &Path, store: &str) -> io::Result<Orphans> {
         match header {
             Some(h) if h.store == store => {}
             Some(h) => {
-                tracing::warn!(path = %path.display(), store = %h.store, "a usage spool for another store is left alone");
+                tracing::debug!(path = %path.display(), store = %h.store, "a usage spool for another store is left alone");
                 continue;
             }
             None => {
-                tracing::warn!(path = %path.display(), "a usage spool without its header is left alone");
+                tracing::debug!(path = %path.display(), "a usage spool without its header is left alone");
                 continue;
             }
         }
@@ -221,31 +235,32 @@ mod tests {
     #[test]
     fn a_dead_process_segments_are_replayed_and_a_live_one_left_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let (live, orphans) = Spool::open(dir.path(), "store-a", false).unwrap();
-        assert!(orphans.calls.is_empty());
+        let live = Spool::open(dir.path(), "store-a", false).unwrap();
+        assert!(live.orphans().unwrap().calls.is_empty(), "its own segment is not an orphan");
         live.append(&Spool::line(&call("1")), |_| ()).unwrap();
         // A second process sees the first one's segment locked.
-        let (other, orphans) = Spool::open(dir.path(), "store-a", false).unwrap();
-        assert!(orphans.calls.is_empty());
+        let other = Spool::open(dir.path(), "store-a", false).unwrap();
+        assert!(other.orphans().unwrap().calls.is_empty());
         // The first one dies (its locks go with its file handles); a torn last line is skipped.
         live.append(&Spool::line(&call("2")), |_| ()).unwrap();
         let path = segment_path(dir.path(), &live.instance, 0);
         drop(live);
         OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{\"id\":\"3\",").unwrap();
-        let (_, foreign) = Spool::open(dir.path(), "store-b", false).unwrap();
-        assert!(foreign.calls.is_empty(), "another store's records are not taken");
-        drop(foreign);
-        let (_third, orphans) = Spool::open(dir.path(), "store-a", false).unwrap();
+        let foreign = Spool::open(dir.path(), "store-b", false).unwrap();
+        assert!(foreign.orphans().unwrap().calls.is_empty(), "another store's records are not taken");
+        // The live process sharing the directory takes them, once.
+        let orphans = other.orphans().unwrap();
         assert_eq!(orphans.calls, vec![call("1"), call("2")]);
+        assert!(other.orphans().unwrap().calls.is_empty(), "taken by one process at a time");
         orphans.done();
         assert!(!path.exists());
-        drop(other);
+        assert!(Spool::open(dir.path(), "store-a", false).unwrap().orphans().unwrap().calls.is_empty());
     }
 
     #[test]
     fn committed_segments_are_deleted() {
         let dir = tempfile::tempdir().unwrap();
-        let (spool, _) = Spool::open(dir.path(), "s", false).unwrap();
+        let spool = Spool::open(dir.path(), "s", false).unwrap();
         let big = Spool::line(&call(&"x".repeat(1 << 20)));
         let numbers: Vec<u64> = (0..6).map(|_| spool.append(&big, |n| n).unwrap()).collect();
         assert_eq!(numbers, vec![0, 0, 0, 1, 1, 1]);
