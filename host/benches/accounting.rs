@@ -15,7 +15,7 @@ use parlance::usage::{Accountant, UsageConfig};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Median of per-item times over `rounds` rounds of `per_round` items, each round timed by `round`.
+/// The median of `samples`.
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();
     samples[samples.len() / 2]
