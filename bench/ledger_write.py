@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Ledger writes under saturated load (issue 40), on SQLite and on PostgreSQL: wrk at CONNECTIONS (64)
 sends `POST /paraphrase` with `skip_cache` (every request a plugin call, each settled call one ledger
-row written in the group commits, its answer waiting for its commit) for DURATION (60) s, on a fresh
+row: its answer waits for the record's line in the server's spool, and the ledger writer commits the
+records in batches behind the answers) for DURATION (60) s, on a fresh
 server and a fresh store each run, with the ledger on (the default) and off (`PARLANCE_USAGE_RECORD=false`,
 the baseline: the same calls counted in /metrics only), the runs alternating round by round. Two loads
 (LOADS):
@@ -90,8 +91,9 @@ def run(binary, load, store, record, pg, upstream, rnd, cache_dir):
         label = f"{load}, {store}, ledger {'on' if record else 'off'}"
         log(f"round {rnd + 1}/{ROUNDS} {label}: {DURATION} s at {CONNECTIONS} connections, load {common.loadavg()}")
         sampler.start()
+        # The run's CPU includes committing its records: `GET /usage` waits for its replica's queue.
         r = wrk(server.api_port, "/paraphrase", lua_request("POST", body, {"content-type": "application/json"}),
-                CONNECTIONS, 2, DURATION, pids=pids)
+                CONNECTIONS, 2, DURATION, pids=pids, settle=lambda: ledger_calls(server.api_port))
         ended = time.perf_counter()
         wal_bytes = int(pg_query(pg, f"SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '{lsn}')").split(".")[0]) if lsn else None
         at_end = file_size(wal)

@@ -169,7 +169,7 @@ pub trait Ledger: Send + Sync {
     /// Records calls in one transaction, each with its hour's sums; a call whose id is on record
     /// already is skipped, so that a write repeated after a lost answer counts once. Returns how many
     /// were new.
-    fn record_usage(&self, calls: Vec<UsageCall>) -> StoreResult<'_, u64>;
+    fn record_usage(&self, calls: std::sync::Arc<[UsageCall]>) -> StoreResult<'_, u64>;
 
     /// The sums of the hours `query` covers, per group.
     fn usage_report<'a>(&'a self, query: &'a UsageQuery) -> StoreResult<'a, Vec<UsageRow>>;

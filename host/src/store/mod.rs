@@ -283,8 +283,11 @@ impl DialogStore {
     }
 
     /// Records settled calls (see [`Ledger::record_usage`]); how many were new.
-    pub async fn record_usage(&self, calls: Vec<usage::UsageCall>) -> Result<u64, StoreError> {
-        self.traced("record_usage", self.backend.record_usage(calls)).await
+    pub async fn record_usage(
+        &self,
+        calls: impl Into<std::sync::Arc<[usage::UsageCall]>>,
+    ) -> Result<u64, StoreError> {
+        self.traced("record_usage", self.backend.record_usage(calls.into())).await
     }
 
     pub async fn usage_report(&self, query: &usage::UsageQuery) -> Result<Vec<usage::UsageRow>, StoreError> {

@@ -5,19 +5,22 @@
 //! (their ids make a repeat count once).
 //!
 //! The directory holds segments named `<instance>-<n>.spool`, each a header line naming the store
-//! and then one JSON record per line. A process holds an exclusive lock on each of its segments for
-//! as long as they may hold uncommitted records, which tells a starting process which segments are
-//! a dead one's (to replay) and which a live one's (to leave alone).
+//! and then one JSON record per line, up to the first NUL byte (a segment's blocks are reserved when
+//! it is made, and hold zeros past the last record). A process holds an exclusive lock on each of its
+//! segments for as long as they may hold uncommitted records, which tells a starting process which
+//! segments are a dead one's (to replay) and which a live one's (to leave alone).
 
 use crate::store::usage::UsageCall;
+use memmap2::MmapMut;
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{self, BufRead, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// A segment past this size is closed and a new one opened, so that committed records are deleted
-/// while the server runs.
-const SEGMENT_BYTES: u64 = 4 << 20;
+/// A segment's size: once the next record does not fit, it is closed and a new one opened, so that
+/// committed records are deleted while the server runs. A record larger than this gets a segment of
+/// its own size.
+const SEGMENT_BYTES: usize = 1 << 20;
 
 /// The first line of a segment.
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -39,11 +42,18 @@ pub struct Spool {
 }
 
 struct Segments {
-    current: File,
+    current: Segment,
     number: u64,
-    bytes: u64,
-    /// Closed segments, kept locked until every record in them is committed.
+    /// Closed segments, kept locked (by their open file) until every record in them is committed.
     closed: Vec<(u64, PathBuf, File)>,
+}
+
+/// A segment being appended to: its file (which holds the lock), mapped.
+struct Segment {
+    file: File,
+    map: MmapMut,
+    /// Bytes written.
+    len: usize,
 }
 
 /// The records of dead processes' segments, locked until [`Orphans::done`] deletes them.
@@ -70,9 +80,8 @@ impl Spool {
         let mut header = serde_json::to_vec(&Header { parlance_usage_spool: 1, store: store.to_owned() })?;
         header.push(b'\n');
         let instance = instance_id();
-        let current = new_segment(dir, &instance, 0, &header)?;
-        let segments =
-            Mutex::new(Segments { current, number: 0, bytes: header.len() as u64, closed: Vec::new() });
+        let current = new_segment(dir, &instance, 0, &header, SEGMENT_BYTES, sync)?;
+        let segments = Mutex::new(Segments { current, number: 0, closed: Vec::new() });
         let store = store.to_owned();
         Ok(Spool { dir: dir.to_owned(), instance, header, store, sync, segments })
     }
@@ -93,22 +102,24 @@ impl Spool {
     /// append can come between (so that the queue's order is the spool's).
     pub fn append<T>(&self, line: &[u8], enqueue: impl FnOnce(u64) -> T) -> io::Result<T> {
         let mut segments = self.segments.lock().unwrap_or_else(|e| e.into_inner());
-        if segments.bytes + line.len() as u64 > SEGMENT_BYTES && segments.bytes > self.header.len() as u64 {
+        if segments.current.len + line.len() > segments.current.map.len() {
             let number = segments.number + 1;
-            let next = new_segment(&self.dir, &self.instance, number, &self.header)?;
+            let size = SEGMENT_BYTES.max(self.header.len() + line.len());
+            let next = new_segment(&self.dir, &self.instance, number, &self.header, size, self.sync)?;
             let old = std::mem::replace(&mut segments.current, next);
             let closed = segments.number;
-            segments.closed.push((closed, segment_path(&self.dir, &self.instance, closed), old));
+            segments.closed.push((closed, segment_path(&self.dir, &self.instance, closed), old.file));
             segments.number = number;
-            segments.bytes = self.header.len() as u64;
         }
-        // One write(2) of a whole line: in the kernel's hands once it returns, whatever becomes of
-        // this process.
-        segments.current.write_all(line)?;
+        // A copy into the file's pages, shared with the kernel: in its hands once the copy is done,
+        // whatever becomes of this process, with no system call per record.
+        let current = &mut segments.current;
+        let at = current.len;
+        current.map[at..at + line.len()].copy_from_slice(line);
         if self.sync {
-            segments.current.sync_data()?;
+            current.map.flush_range(at, line.len())?;
         }
-        segments.bytes += line.len() as u64;
+        current.len += line.len();
         Ok(enqueue(segments.number))
     }
 
@@ -139,22 +150,67 @@ fn segment_path(dir: &Path, instance: &str, number: u64) -> PathBuf {
     dir.join(format!("{instance}-{number}.spool"))
 }
 
-/// Makes a segment locked before it is visible as one: written under a temporary name (which no
-/// other process takes for a segment), locked, then renamed.
-fn new_segment(dir: &Path, instance: &str, number: u64, header: &[u8]) -> io::Result<File> {
+/// Makes a segment of `size` bytes, locked before it is visible as one: made under a temporary name
+/// (which no other process takes for a segment), locked, its blocks reserved and its header written,
+/// then renamed.
+fn new_segment(
+    dir: &Path,
+    instance: &str,
+    number: u64,
+    header: &[u8],
+    size: usize,
+    sync: bool,
+) -> io::Result<Segment> {
     let path = segment_path(dir, instance, number);
     let unready = path.with_extension("spool-new");
     // A leftover of this name is this process's own (its name is unique to it), from a rename that
     // failed.
     let _ = std::fs::remove_file(&unready);
-    let mut file = OpenOptions::new().append(true).create_new(true).open(&unready)?;
+    let mut file = OpenOptions::new().read(true).write(true).create_new(true).open(&unready)?;
     file.try_lock().map_err(|e| match e {
         TryLockError::Error(e) => e,
         TryLockError::WouldBlock => io::Error::other("a new usage spool is locked by another process"),
     })?;
-    file.write_all(header)?;
+    reserve(&mut file, size as u64)?;
+    if sync {
+        file.sync_all()?;
+    }
+    let mut map = map(&file)?;
+    map[..header.len()].copy_from_slice(header);
     std::fs::rename(&unready, &path)?;
-    Ok(file)
+    Ok(Segment { file, map, len: header.len() })
+}
+
+/// Gives `file` `size` bytes of zeros whose blocks are on the disk already, so that a full disk is an
+/// error here rather than a SIGBUS when a record is copied into a page that has none.
+fn reserve(file: &mut File, size: u64) -> io::Result<()> {
+    use rustix::fs::{FallocateFlags, fallocate};
+    match fallocate(&*file, FallocateFlags::empty(), 0, size) {
+        Ok(()) => Ok(()),
+        // A file system without fallocate: zeros, written.
+        Err(rustix::io::Errno::OPNOTSUPP | rustix::io::Errno::NOSYS) => {
+            let zeros = vec![0u8; 64 << 10];
+            let mut left = size;
+            while left > 0 {
+                let n = left.min(zeros.len() as u64) as usize;
+                file.write_all(&zeros[..n])?;
+                left -= n as u64;
+            }
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[expect(
+    unsafe_code,
+    reason = "a mapped file is undefined behaviour if another process truncates it or writes to it; \
+              segments are this process's own, locked from before they are visible until they are \
+              deleted, and other processes read only the segments whose lock they hold"
+)]
+fn map(file: &File) -> io::Result<MmapMut> {
+    // SAFETY: see the reason above; the file's size is fixed when it is made and never changed.
+    unsafe { MmapMut::map_mut(file) }
 }
 
 /// Locks and reads every segment in `dir` that no live process holds and that belongs to `store`. A
@@ -172,8 +228,13 @@ fn take_orphans(dir: &Path, store: &str) -> io::Result<Orphans> {
             Err(TryLockError::WouldBlock) => continue,
             Err(TryLockError::Error(e)) => return Err(e),
         }
-        let mut lines = io::BufReader::new(&file).lines();
-        let header = lines.next().transpose()?.and_then(|l| serde_json::from_str::<Header>(&l).ok());
+        let mut bytes = Vec::new();
+        (&file).read_to_end(&mut bytes)?;
+        // The records end at the first NUL byte: past it are the segment's reserved zeros (a JSON
+        // line has none of its own).
+        let written = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+        let mut lines = bytes[..written].split(|&b| b == b'\n');
+        let header = lines.next().and_then(|l| serde_json::from_slice::<Header>(l).ok());
         match header {
             Some(h) if h.store == store => {}
             Some(h) => {
@@ -186,8 +247,8 @@ fn take_orphans(dir: &Path, store: &str) -> io::Result<Orphans> {
             }
         }
         let mut skipped = 0;
-        for line in lines {
-            match serde_json::from_str::<UsageCall>(&line?) {
+        for line in lines.filter(|l| !l.is_empty()) {
+            match serde_json::from_slice::<UsageCall>(line) {
                 Ok(call) => orphans.calls.push(call),
                 Err(_) => skipped += 1,
             }
@@ -245,7 +306,10 @@ mod tests {
         live.append(&Spool::line(&call("2")), |_| ()).unwrap();
         let path = segment_path(dir.path(), &live.instance, 0);
         drop(live);
-        OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{\"id\":\"3\",").unwrap();
+        let written = std::fs::read(&path).unwrap().iter().position(|&b| b == 0).unwrap();
+        let mut file = OpenOptions::new().write(true).open(&path).unwrap();
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(written as u64)).unwrap();
+        file.write_all(b"{\"id\":\"3\",").unwrap();
         let foreign = Spool::open(dir.path(), "store-b", false).unwrap();
         assert!(foreign.orphans().unwrap().calls.is_empty(), "another store's records are not taken");
         // The live process sharing the directory takes them, once.
@@ -261,7 +325,7 @@ mod tests {
     fn committed_segments_are_deleted() {
         let dir = tempfile::tempdir().unwrap();
         let spool = Spool::open(dir.path(), "s", false).unwrap();
-        let big = Spool::line(&call(&"x".repeat(1 << 20)));
+        let big = Spool::line(&call(&"x".repeat(SEGMENT_BYTES / 4)));
         let numbers: Vec<u64> = (0..6).map(|_| spool.append(&big, |n| n).unwrap()).collect();
         assert_eq!(numbers, vec![0, 0, 0, 1, 1, 1]);
         let count = || std::fs::read_dir(dir.path()).unwrap().count();
@@ -270,5 +334,31 @@ mod tests {
         assert_eq!(count(), 1);
         spool.close();
         assert_eq!(count(), 0);
+    }
+
+    #[test]
+    fn a_record_larger_than_a_segment_gets_one_of_its_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let spool = Spool::open(dir.path(), "s", false).unwrap();
+        let (small, huge) = (call("small"), call(&"y".repeat(2 * SEGMENT_BYTES)));
+        assert_eq!(spool.append(&Spool::line(&small), |n| n).unwrap(), 0);
+        assert_eq!(spool.append(&Spool::line(&huge), |n| n).unwrap(), 1);
+        assert_eq!(spool.append(&Spool::line(&small), |n| n).unwrap(), 2);
+        drop(spool);
+        let mut calls = Spool::open(dir.path(), "s", false).unwrap().orphans().unwrap().calls;
+        calls.sort_by(|a, b| a.id.cmp(&b.id));
+        assert!(calls == vec![small.clone(), small, huge], "{} records replayed", calls.len());
+    }
+
+    #[test]
+    fn a_synced_spool_is_read_back_as_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let spool = Spool::open(dir.path(), "s", true).unwrap();
+        for id in ["a", "b"] {
+            spool.append(&Spool::line(&call(id)), |_| ()).unwrap();
+        }
+        drop(spool);
+        let calls = Spool::open(dir.path(), "s", false).unwrap().orphans().unwrap().calls;
+        assert_eq!(calls, vec![call("a"), call("b")]);
     }
 }

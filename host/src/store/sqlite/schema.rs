@@ -83,6 +83,8 @@ const MIGRATIONS: &[&str] = &[
     // 10: the key that created a job, whose usage and budgets its items count against; each client's
     // limits, as a key's.
     super::super::keys::CLIENT_LIMITS_SCHEMA,
+    // 11: the ledger's calls without their time index, which nothing read.
+    super::super::usage::LEDGER_WITHOUT_TIME_INDEX,
 ];
 
 /// The schema version this build writes.

@@ -10,13 +10,13 @@ use super::sql::execute;
 use rusqlite::{params, params_from_iter};
 
 impl Ledger for SqliteBackend {
-    fn record_usage(&self, calls: Vec<UsageCall>) -> StoreResult<'_, u64> {
+    fn record_usage(&self, calls: std::sync::Arc<[UsageCall]>) -> StoreResult<'_, u64> {
         Box::pin(self.write_other(move |tx| {
             let (insert, upsert) = (call_insert('?'), hourly_upsert('?'));
             let mut new = Vec::with_capacity(calls.len());
             // Prepared once for the batch rather than looked up in the statement cache per call.
             let mut insert = tx.prepare_cached(&insert)?;
-            for call in &calls {
+            for call in calls.iter() {
                 let inserted = insert.execute(params![
                     call.id,
                     call.at,

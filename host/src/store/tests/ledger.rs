@@ -47,8 +47,15 @@ async fn calls_are_counted_once_and_summed_per_hour(t: Target) {
         call("c", day + HOUR, Some("k2"), None, None, None),
     ];
     assert_eq!(s.record_usage(calls.clone()).await.unwrap(), 3);
-    // The same records again, as after a write whose answer was lost: nothing new.
-    assert_eq!(s.record_usage(calls).await.unwrap(), 0);
+    // The same records again, as after a write whose answer was lost: nothing new; nor from a batch
+    // that holds one of them twice beside nothing new.
+    assert_eq!(s.record_usage(calls.clone()).await.unwrap(), 0);
+    assert_eq!(s.record_usage(vec![calls[0].clone(), calls[0].clone()]).await.unwrap(), 0);
+    // A batch that holds a new call twice records it once.
+    let twice = call("d", day + 10 * HOUR, Some("k1"), Some("m"), Some((1, 1)), Some(1));
+    assert_eq!(s.record_usage(vec![twice.clone(), twice]).await.unwrap(), 1);
+    let later = s.usage_report(&query(day + 10 * HOUR, day + 11 * HOUR, vec![])).await.unwrap();
+    assert_eq!(later[0].calls, 1);
     let total = s.usage_report(&query(day, day + 2 * HOUR, vec![])).await.unwrap();
     assert_eq!(total.len(), 1);
     let t0 = &total[0];
