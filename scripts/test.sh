@@ -6,7 +6,13 @@
 # documentation pages and the manual rendered in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --tests
+# Each step's time, so that a run's log shows where CI's minutes go.
+timed() {
+  local started=$SECONDS
+  "$@"
+  printf '[test] %s: %d s\n' "$*" $((SECONDS - started)) >&2
+}
+timed scripts/setup.sh --tests
 # The scripts this suite runs, and CI's, before they run: a quoting slip fails here by name rather than
 # as a stray command in a later step's log.
 shellcheck -x scripts/*.sh scripts/lib/*.sh .ci/run bench/*.sh
@@ -24,15 +30,15 @@ export PARLANCE_EXTRA_METRIC_REFERENCE="$PWD/target/crosscheck.jsonl"
 (cd plugins/parascore-py && PYTHONDONTWRITEBYTECODE=1 python3 -m unittest -q test_parascore)
 # The protocol of the bundled Ollama chat model and what it shares with the provider, in Node.
 (cd plugins/ollama-js && node --test)
-cargo test --workspace --no-fail-fast
-cargo run --quiet --example library -p parlance
-scripts/deploy-check.sh
+timed cargo test --workspace --no-fail-fast
+timed cargo run --quiet --example library -p parlance
+timed scripts/deploy-check.sh
 # One more compile: the static (musl) release binary the image holds (scripts/image-check.sh says what
 # else it checks).
-scripts/image-check.sh
+timed scripts/image-check.sh
 
-scripts/book.sh
-scripts/run-guides.sh
+timed scripts/book.sh
+timed scripts/run-guides.sh
 
-scripts/schemathesis.sh
-scripts/docs-render.sh
+timed scripts/schemathesis.sh
+timed scripts/docs-render.sh
