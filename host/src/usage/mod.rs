@@ -134,9 +134,6 @@ pub struct Accountant {
     wait: Duration,
     record: bool,
     budgets: Arc<Budgets>,
-    /// A spooled record was dropped from the full queue: only a replay of the spool commits it, so
-    /// the spool is kept when the server stops.
-    unqueued: std::sync::atomic::AtomicBool,
 }
 
 impl Accountant {
@@ -155,7 +152,6 @@ impl Accountant {
             spool,
             wait: Duration::from_millis(config.commit_wait_ms),
             record: config.record,
-            unqueued: Default::default(),
         })
     }
 
@@ -193,14 +189,12 @@ impl Accountant {
 
     /// The server is stopping: commits what is queued, then deletes the spool (nothing in it is
     /// left to replay). A spool whose records could not all be committed (in time, or at all: some
-    /// were dropped from a full queue) is kept for the next start to replay.
+    /// were dropped from a full queue, [`spool::Spool::keep`]) is kept for the next start to replay.
     pub async fn close(&self) {
         let Some(spool) = self.spool.get() else { return };
         let Some(flushed) = self.queue_flush().await else { return };
         let committed = tokio::time::timeout(self.wait, flushed).await.is_ok_and(|r| r.is_ok());
-        if committed && !self.unqueued.load(std::sync::atomic::Ordering::Relaxed) {
-            spool.close();
-        } else {
+        if !(committed && spool.close()) {
             tracing::warn!(
                 "the usage spool is kept, its records not all committed; the next start replays it"
             );
@@ -285,9 +279,9 @@ impl Meter for Accountant {
                 });
                 match spooled {
                     Ok(None) => return Box::pin(std::future::ready(())),
-                    // Still in the spool, which the next start replays.
+                    // Still in the spool, which is kept from now on for the next start to replay.
                     Ok(Some(record)) => {
-                        self.unqueued.store(true, std::sync::atomic::Ordering::Relaxed);
+                        spool.keep();
                         dropped(&self.metrics, &record, true);
                         return Box::pin(std::future::ready(()));
                     }

@@ -39,6 +39,9 @@ pub struct Spool {
     /// `durability = "full"`: each append is synced to the disk before the answer goes out.
     sync: bool,
     segments: Mutex<Segments>,
+    /// Some record is only here (it was not queued for the ledger): no segment is deleted from now
+    /// on, and the next start replays them all (ids make the committed ones count once).
+    kept: std::sync::atomic::AtomicBool,
 }
 
 struct Segments {
@@ -83,7 +86,8 @@ impl Spool {
         let current = new_segment(dir, &instance, 0, &header, SEGMENT_BYTES, sync)?;
         let segments = Mutex::new(Segments { current, number: 0, closed: Vec::new() });
         let store = store.to_owned();
-        Ok(Spool { dir: dir.to_owned(), instance, header, store, sync, segments })
+        let kept = Default::default();
+        Ok(Spool { dir: dir.to_owned(), instance, header, store, sync, segments, kept })
     }
 
     /// Takes the segments that dead processes left in the directory for the same store.
@@ -123,8 +127,22 @@ impl Spool {
         Ok(enqueue(segments.number))
     }
 
-    /// Every record appended to segments before `number` is committed: deletes those segments.
+    /// A record appended is not going to be committed by this process: keeps every segment for the
+    /// next start to replay.
+    pub fn keep(&self) {
+        self.kept.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn kept(&self) -> bool {
+        self.kept.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Every record appended to segments before `number` is committed: deletes those segments
+    /// (unless the spool is [kept](Spool::keep)).
     pub fn committed_before(&self, number: u64) {
+        if self.kept() {
+            return;
+        }
         let mut segments = self.segments.lock().unwrap_or_else(|e| e.into_inner());
         segments.closed.retain(|(n, path, _)| {
             if *n >= number {
@@ -137,12 +155,17 @@ impl Spool {
         });
     }
 
-    /// Every record appended so far is committed (the server is stopping): deletes every segment.
-    pub fn close(&self) {
+    /// Every record appended so far is committed (the server is stopping): deletes every segment,
+    /// unless the spool is [kept](Spool::keep); false then.
+    pub fn close(&self) -> bool {
+        if self.kept() {
+            return false;
+        }
         let mut segments = self.segments.lock().unwrap_or_else(|e| e.into_inner());
         let current = segments.number;
         segments.closed.retain(|(_, path, _)| std::fs::remove_file(path).is_err());
         let _ = std::fs::remove_file(segment_path(&self.dir, &self.instance, current));
+        true
     }
 }
 
@@ -321,12 +344,19 @@ mod tests {
         assert!(Spool::open(dir.path(), "store-a", false).unwrap().orphans().unwrap().calls.is_empty());
     }
 
+    /// A spool in `dir` with `lines` records of a `1 / per_segment` of a segment each, and the
+    /// segment each went to.
+    fn filled(dir: &Path, lines: usize, per_segment: usize) -> (Spool, Vec<u64>) {
+        let spool = Spool::open(dir, "s", false).unwrap();
+        let big = Spool::line(&call(&"x".repeat(SEGMENT_BYTES / per_segment)));
+        let numbers = (0..lines).map(|_| spool.append(&big, |n| n).unwrap()).collect();
+        (spool, numbers)
+    }
+
     #[test]
     fn committed_segments_are_deleted() {
         let dir = tempfile::tempdir().unwrap();
-        let spool = Spool::open(dir.path(), "s", false).unwrap();
-        let big = Spool::line(&call(&"x".repeat(SEGMENT_BYTES / 4)));
-        let numbers: Vec<u64> = (0..6).map(|_| spool.append(&big, |n| n).unwrap()).collect();
+        let (spool, numbers) = filled(dir.path(), 6, 4);
         assert_eq!(numbers, vec![0, 0, 0, 1, 1, 1]);
         let count = || std::fs::read_dir(dir.path()).unwrap().count();
         assert_eq!(count(), 2);
@@ -360,5 +390,16 @@ mod tests {
         drop(spool);
         let calls = Spool::open(dir.path(), "s", false).unwrap().orphans().unwrap().calls;
         assert_eq!(calls, vec![call("a"), call("b")]);
+    }
+
+    #[test]
+    fn a_kept_spool_deletes_no_segment() {
+        let dir = tempfile::tempdir().unwrap();
+        let (spool, numbers) = filled(dir.path(), 3, 2);
+        assert_eq!(numbers, vec![0, 1, 2]);
+        spool.keep();
+        spool.committed_before(2);
+        assert!(!spool.close(), "a kept spool is not deleted");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
     }
 }
