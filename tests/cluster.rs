@@ -495,11 +495,16 @@ async fn usage_is_exact_across_replicas_and_a_budget_holds_the_cluster() {
         recorded += calls;
     }
     assert!(recorded <= upstream.requests().len() as u64, "no call is recorded twice");
-    // The killed replica's segment is replayed and gone; each live replica keeps its own.
-    let segments = std::fs::read_dir(spool.path())
+    // The killed replica's segments are replayed and gone; each live replica keeps its own (the one
+    // it appends to, and the next, made ahead). Segments are named `<pid>-<random>-<n>.spool`.
+    let owners: std::collections::BTreeSet<String> = std::fs::read_dir(spool.path())
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "spool"));
-    assert_eq!(segments.count(), 2);
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "spool"))
+        .map(|p| p.file_name().unwrap().to_string_lossy().split('-').next().unwrap().to_owned())
+        .collect();
+    assert!(!owners.contains(&victim.to_string()), "the killed replica's segments are left: {owners:?}");
+    assert_eq!(owners.len(), 2, "{owners:?}");
 
     // The racer's 0.001 raced by both live replicas, 24 calls each at once: each call costs 0.0001045
     // and reserves more, so the budget admits at most 9 and never overshoots.
