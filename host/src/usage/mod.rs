@@ -236,11 +236,20 @@ impl Meter for Accountant {
                 let cost = call.cost;
                 async move { budgets.settle(*reservation, cost, tokens).await }
             });
-        if let Some(budget) = budget {
-            tokio::spawn(budget);
-        }
+        // Spawned, so that it is done even if the caller goes away, and waited for by the answer, so
+        // that the caller's next call is checked against what this one really cost rather than what
+        // it held.
+        let budget = budget.map(tokio::spawn);
+        let answered = |budget: Option<tokio::task::JoinHandle<()>>| -> Settlement {
+            match budget {
+                None => Box::pin(std::future::ready(())),
+                Some(settling) => Box::pin(async move {
+                    let _ = settling.await;
+                }),
+            }
+        };
         if !self.record || self.store.get().is_none() {
-            return Box::pin(std::future::ready(()));
+            return answered(budget);
         }
         let record = UsageCall {
             id: call_id(),
@@ -278,12 +287,12 @@ impl Meter for Accountant {
                     self.queue.try_send(call).err().map(returned)
                 });
                 match spooled {
-                    Ok(None) => return Box::pin(std::future::ready(())),
+                    Ok(None) => return answered(budget),
                     // Still in the spool, which is kept from now on for the next start to replay.
                     Ok(Some(record)) => {
                         spool.keep();
                         dropped(&self.metrics, &record, true);
-                        return Box::pin(std::future::ready(()));
+                        return answered(budget);
                     }
                     Err(e) => {
                         tracing::warn!("cannot spool a usage record: {e}; its answer waits for its commit");
@@ -296,10 +305,11 @@ impl Meter for Accountant {
         if let Err(e) = self.queue.try_send(Queued::Call { call: record, segment: None, waiter: Some(done) })
         {
             dropped(&self.metrics, &returned(e), false);
-            return Box::pin(std::future::ready(()));
+            return answered(budget);
         }
         let wait = self.wait;
         Box::pin(async move {
+            answered(budget).await;
             let _ = tokio::time::timeout(wait, committed).await;
         })
     }
