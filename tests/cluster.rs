@@ -496,11 +496,11 @@ async fn usage_is_exact_across_replicas_and_a_budget_holds_the_cluster() {
     }
     assert!(recorded <= upstream.requests().len() as u64, "no call is recorded twice");
     // The killed replica's segments are replayed and gone; each live replica keeps its own (the one
-    // it appends to, and the next, made ahead). Segments are named `<pid>-<random>-<n>.spool`.
+    // it appends to, and the next, made ahead). Segments are named `<pid>-<random>-<n>.spool2`.
     let owners: std::collections::BTreeSet<String> = std::fs::read_dir(spool.path())
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "spool"))
+        .filter(|p| p.extension().is_some_and(|x| x == "spool2"))
         .map(|p| p.file_name().unwrap().to_string_lossy().split('-').next().unwrap().to_owned())
         .collect();
     assert!(!owners.contains(&victim.to_string()), "the killed replica's segments are left: {owners:?}");

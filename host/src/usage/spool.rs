@@ -4,8 +4,9 @@
 //! by any live one that shares the directory: the next one started there, or a replica beside it
 //! (their ids make a repeat count once).
 //!
-//! The directory holds segments named `<instance>-<n>.spool`, each a header line naming the store
-//! and then one record per line, a JSON array of its fields (version 2; version 1 wrote objects), up
+//! The directory holds segments named `<instance>-<n>.spool2`, each a header line naming the store
+//! and then one record per line, a JSON array of its fields (version 2; version 1 wrote objects, in
+//! segments named `.spool`), up
 //! to the first NUL byte (a segment's blocks are reserved when it is made, and hold zeros past the
 //! last record). A process holds an exclusive lock on each of its
 //! segments for as long as they may hold uncommitted records, which tells a starting process which
@@ -27,6 +28,12 @@ const SEGMENT_BYTES: usize = 1 << 20;
 /// [`Fields`]' order. Version 1 wrote JSON objects, which cost twice the bytes and the escaping of
 /// twelve names per record; both are read.
 const VERSION: u32 = 2;
+
+/// Version 2 segments' extension. Version 1's were `.spool`, which a version 1 reader takes for
+/// its own: a replica of an older Parlance sharing the directory (during an upgrade) would read a
+/// version 2 segment as lines that do not parse, then delete it. Under a new extension it leaves
+/// them alone.
+const EXTENSION: &str = "spool2";
 
 /// A record's fields in a version 2 line, in [`UsageCall`]'s order.
 type Fields = (
@@ -259,7 +266,7 @@ impl Spool {
 }
 
 fn segment_path(dir: &Path, instance: &str, number: u64) -> PathBuf {
-    dir.join(format!("{instance}-{number}.spool"))
+    dir.join(format!("{instance}-{number}.{EXTENSION}"))
 }
 
 /// Makes a segment of `size` bytes, locked before it is visible as one: made under a temporary name
@@ -335,7 +342,7 @@ fn take_orphans(dir: &Path, store: &str) -> io::Result<Orphans> {
     let mut orphans = Orphans { calls: Vec::new(), files: Vec::new() };
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
-        if path.extension().is_none_or(|e| e != "spool") {
+        if !path.extension().is_some_and(|e| e == EXTENSION || e == "spool") {
             continue;
         }
         let file = File::open(&path)?;
