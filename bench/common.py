@@ -177,7 +177,7 @@ class Server:
     """`parlance --mode api` on free ports, in a scratch working directory (so no stray `.env` or
     `parlance.toml` is read), with a compile cache and a dialog database of its own."""
 
-    def __init__(self, env=None, config_text=None, cache_dir=None, binary=BINARY, wait=True, timeout=300):
+    def __init__(self, env=None, config_text=None, cache_dir=None, binary=BINARY, wait=True, timeout=300, prefix=()):
         self.scratch = tempfile.mkdtemp(prefix="parlance-bench-")
         self.api_port, self.chat_port = free_port(), free_port()
         self.env = {
@@ -192,7 +192,8 @@ class Server:
             "PARLANCE_CACHE_DIR": cache_dir or os.path.join(self.scratch, "components"),
         }
         self.env.update(env or {})
-        args = [binary, "--mode", "api"]
+        # `prefix`: a command the binary runs under (valgrind, for one).
+        args = [*prefix, binary, "--mode", "api"]
         if config_text is not None:
             path = os.path.join(self.scratch, "parlance.toml")
             with open(path, "w") as f:

@@ -19,10 +19,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import Upstream, build, free_port, log, machine_line, request_json  # noqa: E402
+from common import Server, Upstream, build, log, machine_line, request_json  # noqa: E402
 import issue4_paraphrase as paraphrase  # noqa: E402
 
 CALLS = int(os.environ.get("CALLS", "3000"))
@@ -30,41 +29,11 @@ CALLS = int(os.environ.get("CALLS", "3000"))
 CONFIG = "[runtime]\nmax_instances = 2\n"
 
 
-def start(binary, upstream, record, scratch, components):
-    port = free_port()
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": scratch,
-        "API_HOST": "127.0.0.1",
-        "API_PORT": str(port),
-        "PORT": str(free_port()),
-        "CACHE_TYPE": "memory",
-        "DATABASE_FILE": os.path.join(scratch, "dialogs.db"),
-        "LOG_LEVEL": "WARNING",
-        "PARLANCE_CACHE_DIR": components,
-        "PARLANCE_USAGE_RECORD": "true" if record else "false",
-        **paraphrase.openai_env(upstream),
-    }
-    config = os.path.join(scratch, "parlance.toml")
-    with open(config, "w") as f:
-        f.write(CONFIG)
-    out = os.path.join(scratch, "callgrind.out")
-    args = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}", binary, "--mode", "api", "--config", config]
-    stderr = open(os.path.join(scratch, "stderr.log"), "w+")
-    proc = subprocess.Popen(args, cwd=scratch, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
-    deadline = time.time() + 900
-    while True:
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            c.request("GET", "/health")
-            if c.getresponse().status == 200:
-                return proc, port, out
-        except OSError:
-            pass
-        if proc.poll() is not None or time.time() > deadline:
-            stderr.seek(0)
-            raise SystemExit(f"parlance under valgrind did not start: {stderr.read()[-2000:]}")
-        time.sleep(1)
+def start(binary, upstream, record, out, components):
+    """The server under callgrind, counting nothing until told to; `out` receives its counts."""
+    valgrind = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}"]
+    env = {"PARLANCE_USAGE_RECORD": "true" if record else "false", **paraphrase.openai_env(upstream)}
+    return Server(env=env, config_text=CONFIG, cache_dir=components, binary=binary, timeout=900, prefix=valgrind)
 
 
 def calls(port, n, tag):
@@ -96,35 +65,32 @@ def functions(out):
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else build()
     upstream = Upstream("openai", delay_ms=0)
-    scratch = {mode: tempfile.mkdtemp(prefix=f"parlance-cg-{mode}-") for mode in ("on", "off")}
-    components = tempfile.mkdtemp(prefix="parlance-cg-components-")
-    procs = {}
+    counts = tempfile.mkdtemp(prefix="parlance-cg-")
+    components = os.path.join(counts, "components")
+    servers = {}
     try:
         # The components compiled once, natively, so that neither run compiles under valgrind.
         warm = subprocess.run([binary, "plugins", "list"], env={**os.environ, "PARLANCE_CACHE_DIR": components}, capture_output=True)
         if warm.returncode != 0:
             log(f"plugins list: {warm.stderr.decode()[-500:]}")
         for mode in ("on", "off"):
-            procs[mode] = start(binary, upstream, mode == "on", scratch[mode], components)
-        for mode, (proc, port, _) in procs.items():
-            calls(port, 300, f"warm-{mode}")
-        for mode, (proc, port, _) in procs.items():
-            subprocess.run(["callgrind_control", "-i", "on", str(proc.pid)], check=True, stdout=subprocess.DEVNULL)
+            servers[mode] = start(binary, upstream, mode == "on", os.path.join(counts, mode), components)
+        for mode, server in servers.items():
+            calls(server.api_port, 300, f"warm-{mode}")
+        for server in servers.values():
+            subprocess.run(["callgrind_control", "-i", "on", str(server.pid)], check=True, stdout=subprocess.DEVNULL)
         log(f"{CALLS} calls to each server under callgrind")
-        for mode, (proc, port, _) in procs.items():
-            calls(port, CALLS, mode)
-        for mode, (proc, port, _) in procs.items():
-            subprocess.run(["callgrind_control", "-i", "off", str(proc.pid)], check=True, stdout=subprocess.DEVNULL)
-            proc.terminate()
-            proc.wait(120)
-        costs = {mode: functions(procs[mode][2]) for mode in procs}
+        for mode, server in servers.items():
+            calls(server.api_port, CALLS, mode)
+        for server in servers.values():
+            subprocess.run(["callgrind_control", "-i", "off", str(server.pid)], check=True, stdout=subprocess.DEVNULL)
+            server.stop()
+        costs = {mode: functions(os.path.join(counts, mode)) for mode in servers}
     finally:
-        for proc, _, _ in procs.values():
-            if proc.poll() is None:
-                proc.kill()
+        for server in servers.values():
+            server.stop()
         upstream.stop()
-        for d in [*scratch.values(), components]:
-            shutil.rmtree(d, ignore_errors=True)
+        shutil.rmtree(counts, ignore_errors=True)
     print(machine_line())
     total = {mode: sum(c.values()) / CALLS for mode, c in costs.items()}
     print(f"instructions per provider call ({CALLS} calls, one connection): ledger on {total['on']:,.0f}, "
