@@ -173,6 +173,10 @@ class Upstream:
         self.proc.wait(10)
 
 
+# Variables of the bench's environment that every server it starts is given.
+PASSED_THROUGH = ("PARLANCE_REUSE_INSTANCES",)
+
+
 class Server:
     """`parlance --mode api` on free ports, in a scratch working directory (so no stray `.env` or
     `parlance.toml` is read), with a compile cache and a dialog database of its own."""
@@ -191,6 +195,9 @@ class Server:
             "LOG_LEVEL": "WARNING",
             "PARLANCE_CACHE_DIR": cache_dir or os.path.join(self.scratch, "components"),
         }
+        # The server's runtime switches set where the bench runs (PARLANCE_REUSE_INSTANCES=false, say),
+        # so that any bench can compare them; the bench's own `env` comes last.
+        self.env.update({k: v for k, v in os.environ.items() if k in PASSED_THROUGH})
         self.env.update(env or {})
         # `prefix`: a command the binary runs under (valgrind, for one).
         args = [*prefix, binary, "--mode", "api"]

@@ -4,9 +4,9 @@
 use crate::common;
 use axum::Router;
 use axum::routing::get;
-use parlance::plugins::PluginHost;
 use parlance::plugins::api::{CallFailure, PluginErrorKind, PluginKind};
 use parlance::plugins::spec::{ComponentSource, HostPattern, PluginSpec};
+use parlance::plugins::{PluginHost, RuntimeConfig};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -105,7 +105,7 @@ async fn each_misbehaviour_fails_only_its_own_call() {
 }
 
 #[tokio::test]
-async fn calls_share_no_state_and_see_no_ambient_authority() {
+async fn no_client_sees_another_clients_state_nor_any_ambient_authority() {
     let (server, hits) = counting_server().await;
     let mut fs = hostile("fs", "fs");
     fs.settings.insert("target_path".into(), "/etc/hostname".into());
@@ -122,14 +122,98 @@ async fn calls_share_no_state_and_see_no_ambient_authority() {
         let host = &host;
         async move { host.paraphrase(host.get(id).unwrap(), "test", "t", "hostile").await.unwrap().text }
     };
-    // A fresh instance per call: a static counter never gets past 1.
-    for _ in 0..3 {
-        assert_eq!(text("counter").await, "call 1");
+    // An instance is kept only for its own client: a static counter goes on for the client whose
+    // calls it answered, and another client starts from 1 in an instance of its own.
+    for n in 1..=3 {
+        assert_eq!(text("counter").await, format!("call {n}"));
     }
+    let other = host.paraphrase(host.get("counter").unwrap(), "other", "t", "hostile").await.unwrap();
+    assert_eq!(other.text, "call 1");
     assert!(text("fs").await.starts_with("denied:"), "no filesystem without a grant");
     assert_eq!(text("env").await, "0 variables", "no environment without a grant");
     assert!(text("socket").await.starts_with("denied:"), "no sockets");
     assert_eq!(hits.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn with_reuse_off_every_call_has_a_fresh_instance() {
+    let settings = RuntimeConfig { reuse_instances: false, ..common::runtime_settings() };
+    let host = PluginHost::start(vec![hostile("counter", "counter")], &settings, None).await.unwrap();
+    for _ in 0..3 {
+        let answer = host.paraphrase(host.get("counter").unwrap(), "test", "t", "hostile").await.unwrap();
+        assert_eq!(answer.text, "call 1", "a static counter never gets past 1");
+    }
+}
+
+/// A plugin that tries to hand one caller's text to the next caller reaches only the caller it
+/// came from: kept instances are per client, one that trapped is never kept, and concurrent callers
+/// never see each other's texts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kept_instance_never_carries_one_clients_data_to_another() {
+    let host = Arc::new(
+        PluginHost::start(vec![hostile("remember", "remember")], &common::runtime_settings(), None)
+            .await
+            .unwrap(),
+    );
+    let ask = |client: &'static str, text: &'static str| {
+        let host = host.clone();
+        async move { host.paraphrase(host.get("remember").unwrap(), client, text, "hostile").await }
+    };
+    assert_eq!(ask("alice", "alice's secret").await.unwrap().text, "before: ");
+    assert_eq!(ask("bob", "bob's note").await.unwrap().text, "before: ", "bob gets an instance of his own");
+    assert_eq!(
+        ask("alice", "again").await.unwrap().text,
+        "before: alice's secret",
+        "alice's own instance was kept"
+    );
+    assert_eq!(ask("bob", "more").await.unwrap().text, "before: bob's note");
+
+    // A trapped instance is dropped: what it held goes with it.
+    assert!(ask("alice", "trap").await.is_err());
+    assert_eq!(ask("alice", "after").await.unwrap().text, "before: ", "a fresh instance after the trap");
+
+    // Many clients at once, each with its own texts: every answer is the asker's own previous text.
+    let mut calls = Vec::new();
+    for c in 0..8 {
+        let host = host.clone();
+        calls.push(tokio::spawn(async move {
+            let client = format!("client-{c}");
+            let mut previous = String::new();
+            for i in 0..20 {
+                let text = format!("{client} text {i}");
+                let answer =
+                    host.paraphrase(host.get("remember").unwrap(), &client, &text, "hostile").await.unwrap();
+                let seen = answer.text.strip_prefix("before: ").unwrap().to_owned();
+                assert!(seen.is_empty() || seen.starts_with(&format!("{client} ")), "{client} saw {seen:?}");
+                if !seen.is_empty() {
+                    assert_eq!(seen, previous, "{client} sees only its own previous text");
+                }
+                previous = text;
+            }
+        }));
+    }
+    for call in calls {
+        call.await.unwrap();
+    }
+}
+
+/// Kept instances live in a room of their own, bounded across all plugins: when it is full, the one
+/// that has waited longest, of any plugin, makes way for the newest.
+#[tokio::test]
+async fn a_full_room_makes_way_for_the_newest_kept_instance() {
+    // One instance at a time, so one kept: the loader's own `info()` instances make way too.
+    let settings = RuntimeConfig { max_instances: 1, ..common::runtime_settings() };
+    let specs = vec![hostile("first", "remember"), hostile("second", "remember")];
+    let host = PluginHost::start(specs, &settings, None).await.unwrap();
+    let ask = |id: &'static str, text: &'static str| {
+        let host = &host;
+        async move { host.paraphrase(host.get(id).unwrap(), "alice", text, "hostile").await.unwrap().text }
+    };
+    assert_eq!(ask("first", "one").await, "before: ");
+    assert_eq!(ask("first", "two").await, "before: one", "kept while the room has space");
+    assert_eq!(ask("second", "three").await, "before: ");
+    assert_eq!(ask("first", "four").await, "before: ", "first's instance made way for second's");
+    assert_eq!(ask("first", "five").await, "before: four");
 }
 
 #[tokio::test]

@@ -111,7 +111,8 @@ pub trait ChatModel {
 /// A chat model that streams its reply (since `parlance:plugin@0.1.4`), written sans-IO: `start`
 /// builds the upstream request and the host sends it; the host splits the answer into events (the
 /// `data` of each server-sent event, or each NDJSON line) and hands the ones that arrived together to
-/// `decode`, in a fresh instance each time, so `decode` keeps no state; an answer outside 2xx goes to
+/// `decode`, each batch in its own call (a fresh instance or one that answered the same client
+/// before), so `decode` keeps no state; an answer outside 2xx goes to
 /// `refusal`. Implement it beside [`ChatModel`] and export both with
 /// [`export_streaming_chat_model!`](crate::export_streaming_chat_model).
 ///

@@ -51,7 +51,8 @@ pub use bindings::exports::parlance::plugin::provider::{
 
 use crate::PluginError;
 
-/// A paraphrase provider. Each call runs in a fresh instance, so keep no state between calls.
+/// A paraphrase provider. Keep no state between calls: a call runs in a fresh instance or in one that
+/// answered the same client before.
 pub trait Provider {
     /// Describes the provider; called once when the host loads it, with the plugin's settings
     /// already visible through [`crate::config`].

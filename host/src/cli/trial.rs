@@ -56,7 +56,10 @@ pub async fn test_component(runtime: &RuntimeConfig, trust: &TlsConfig, run: Tes
     let spec = spec(&run)?;
     // Read the input before loading, so that a bad input file fails fast.
     let input = Input::read(&run)?;
-    let host = PluginHost::start_with_upstream(vec![spec], runtime, None, trust.client()?).await?;
+    // Each call in a fresh instance, as documented, so that `--repeat` times what a first call costs
+    // and a plugin that keeps state between calls shows it at once.
+    let runtime = RuntimeConfig { reuse_instances: false, ..runtime.clone() };
+    let host = PluginHost::start_with_upstream(vec![spec], &runtime, None, trust.client()?).await?;
     let plugin = host.get("test").expect("the one plugin was loaded").clone();
     let mut trial = Trial { file: run.file.clone(), plugin, calls: Vec::new() };
 

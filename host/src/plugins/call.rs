@@ -85,7 +85,7 @@ impl PluginHost {
             Err(e) => return (Err(e), Usage::default()),
         };
         let outcome = run(plugin, plugin.bound.paraphrase(&mut store, text, model)).await;
-        let result = conclude(plugin, &store, outcome).and_then(|r| {
+        let result = conclude(plugin, &mut store, outcome).and_then(|r| {
             let mut out = r.map_err(|e| reported(plugin, &store, e))?;
             paraphrase_problem(&mut out, model).map_err(|detail| invalid(plugin, detail))?;
             Ok(out)
@@ -125,7 +125,7 @@ impl PluginHost {
             Err(e) => return (Err(e), Usage::default()),
         };
         let outcome = run(plugin, plugin.bound.paraphrase_candidates(&mut store, text, model, count)).await;
-        let result = conclude(plugin, &store, outcome).and_then(|r| {
+        let result = conclude(plugin, &mut store, outcome).and_then(|r| {
             let mut list = r.map_err(|e| reported(plugin, &store, e))?;
             candidates_problem(&mut list, count, model).map_err(|detail| invalid(plugin, detail))?;
             Ok(list)
@@ -167,7 +167,7 @@ impl PluginHost {
             Err(e) => return (Err(e), Usage::default()),
         };
         let outcome = run(plugin, plugin.bound.reply(&mut store, request)).await;
-        let result = conclude(plugin, &store, outcome).and_then(|r| {
+        let result = conclude(plugin, &mut store, outcome).and_then(|r| {
             let reply = r.map_err(|e| reported(plugin, &store, e))?;
             reply_problem(&reply).map_err(|detail| invalid(plugin, detail))?;
             Ok(reply)
@@ -192,7 +192,7 @@ impl PluginHost {
             }
         };
         let outcome = run(plugin, call).await;
-        Some(conclude(plugin, &store, outcome).and_then(|r| r.map_err(|e| reported(plugin, &store, e))))
+        Some(conclude(plugin, &mut store, outcome).and_then(|r| r.map_err(|e| reported(plugin, &store, e))))
     }
 
     /// Scores a batch of pairs with one metric, in one instance, for `client`. The outer error fails
@@ -224,7 +224,7 @@ impl PluginHost {
             Err(e) => return (Err(e), Usage::default()),
         };
         let outcome = run(plugin, plugin.bound.evaluate(&mut store, pairs)).await;
-        let result = conclude(plugin, &store, outcome).and_then(|results| {
+        let result = conclude(plugin, &mut store, outcome).and_then(|results| {
             validate_scores(&plugin.info, pairs.len(), &results).map_err(|detail| invalid(plugin, detail))?;
             Ok(results)
         });

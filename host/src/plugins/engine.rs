@@ -6,6 +6,7 @@ use super::bindings;
 use super::capacity::Capacity;
 use super::compile_cache::{self, CompileCache, CompileSource};
 use super::load_error::LoadError;
+use super::reuse::KeptRoom;
 use super::sandbox::PluginState;
 use super::settings::RuntimeConfig;
 use std::time::Duration;
@@ -42,6 +43,8 @@ pub struct Runtime {
     /// The pool's slots and how they are shared, and the memory budget: a call waits here for a free
     /// slot instead of failing to instantiate when more calls are in flight than the pool holds.
     pub(super) capacity: Capacity,
+    /// The room for instances kept between calls; `None` when instances are not reused.
+    pub(super) kept: Option<std::sync::Arc<KeptRoom>>,
     /// Where `oci://` components are pulled from and cached.
     pub(super) registry: std::sync::Arc<crate::oci::RegistryConfig>,
 }
@@ -49,7 +52,8 @@ pub struct Runtime {
 impl Runtime {
     pub fn new(settings: &RuntimeConfig, max_memory_bytes: u64) -> Result<Runtime, LoadError> {
         let mut pool = PoolingAllocationConfig::new();
-        let n = settings.max_instances.max(1);
+        // Kept instances (`reuse`) hold slots of their own beyond the calls' `max_instances`.
+        let n = settings.max_instances.max(1) + settings.kept_instances();
         // Sized for the largest components we ship (componentize-py links a dozen core modules with
         // several memories and large tables); slots are only reserved address space until used.
         pool.total_component_instances(n)
@@ -81,7 +85,10 @@ impl Runtime {
         bindings::add_to_linker(&mut linker).map_err(|e| LoadError::Engine(e.to_string()))?;
         let cache = CompileCache::new(&engine, settings.cache_dir.clone());
         let capacity = Capacity::new(settings);
-        Ok(Runtime { engine, linker, cache, capacity, registry: settings.registry.clone() })
+        let kept = settings.reuse_instances.then(|| {
+            std::sync::Arc::new(KeptRoom::new(settings.kept_instances(), settings.memory_budget_mb << 20))
+        });
+        Ok(Runtime { engine, linker, cache, capacity, kept, registry: settings.registry.clone() })
     }
 
     pub fn engine(&self) -> &Engine {

@@ -1,12 +1,14 @@
-//! One instance of a plugin for one call: the wait for a slot, a fresh store (the sandbox's state,
-//! the memory cap, the deadline), the call's span with the GenAI attributes, and its outcome turned
-//! into the host's error model. The per-world calls and the loader's `info()` run through here.
+//! One instance of a plugin for one call: the wait for a slot, the store (a fresh one with the
+//! sandbox's state and the memory cap, or the one the client's previous call left, see `reuse`), the
+//! deadline, the call's span with the GenAI attributes, and its outcome turned into the host's error
+//! model. The per-world calls and the loader's `info()` run through here.
 
 use super::api::{CallError, CallFailure, PluginError};
-use super::capacity::Held;
 use super::engine::{EPOCH_TICK, Runtime};
 use super::log::snippet;
 use super::plugin::Sandboxed;
+use super::reuse::CallStore;
+use super::reuse::Reused;
 use super::sandbox::PluginState;
 use crate::telemetry;
 use std::time::Instant;
@@ -57,29 +59,10 @@ pub(super) fn traced<R>(span: &crate::telemetry::Span, result: &Result<R, CallEr
     }
 }
 
-/// The store of one call and the pool slots its instance occupies. The fields drop in order, so the
-/// instance is back in the pool before the permits let the next call in.
-pub(super) struct CallStore {
-    store: Store<PluginState>,
-    _slots: Held,
-}
-
-impl std::ops::Deref for CallStore {
-    type Target = Store<PluginState>;
-    fn deref(&self) -> &Store<PluginState> {
-        &self.store
-    }
-}
-
-impl std::ops::DerefMut for CallStore {
-    fn deref_mut(&mut self) -> &mut Store<PluginState> {
-        &mut self.store
-    }
-}
-
 /// Waits for a free instance slot (of `client`'s share, of the plugin's, of the pool), then makes
-/// the call's store. The deadline starts once the slots are held, so time spent queueing behind other
-/// calls is not charged to this one.
+/// the call's store, or takes the one `client`'s previous call of the plugin left. The deadline
+/// starts once the slots are held, so time spent queueing behind other calls is not charged to this
+/// one.
 pub(super) async fn new_store(
     runtime: &Runtime,
     plugin: &Sandboxed,
@@ -87,12 +70,23 @@ pub(super) async fn new_store(
 ) -> Result<CallStore, CallError> {
     let queued = Instant::now();
     let slots = runtime.capacity.acquire(plugin.id(), &plugin.slots, client).await?;
-    crate::telemetry::Span::current()
-        .set_attribute("parlance.plugin.queued_ms", queued.elapsed().as_millis() as i64);
-    let state = PluginState::new(plugin.ctx.clone(), plugin.memory.clone(), runtime.capacity.budget.clone())
-        .map_err(|e| CallError::new(plugin.id(), CallFailure::NotStarted(format!("{e:#}"))))?;
-    let mut store = Store::new(&runtime.engine, state);
-    store.limiter(|s| &mut s.memory);
+    let span = crate::telemetry::Span::current();
+    span.set_attribute("parlance.plugin.queued_ms", queued.elapsed().as_millis() as i64);
+    let (mut store, instance, uses) = match plugin.kept.take(client) {
+        Some(Reused { mut store, instance, uses }) => {
+            store.data_mut().begin_call();
+            (store, Some(instance), uses)
+        }
+        None => {
+            let state =
+                PluginState::new(plugin.ctx.clone(), plugin.memory.clone(), runtime.capacity.budget.clone())
+                    .map_err(|e| CallError::new(plugin.id(), CallFailure::NotStarted(format!("{e:#}"))))?;
+            let mut store = Store::new(&runtime.engine, state);
+            store.limiter(|s| &mut s.memory);
+            (store, None, 0)
+        }
+    };
+    span.set_attribute("parlance.plugin.instance_reused", instance.is_some());
     // The callback runs every tick while wasm executes: it yields to the async runtime, so a spinning
     // plugin cannot starve other tasks, and interrupts the plugin once its time is up.
     let deadline = Instant::now() + plugin.spec().limits.timeout;
@@ -100,7 +94,8 @@ pub(super) async fn new_store(
     store.epoch_deadline_callback(move |_| {
         Ok(if Instant::now() >= deadline { UpdateDeadline::Interrupt } else { UpdateDeadline::Yield(1) })
     });
-    Ok(CallStore { store, _slots: slots })
+    let keep = plugin.kept.enabled().then(|| (plugin.kept.clone(), client.into()));
+    Ok(CallStore::new(store, instance, uses + 1, keep, slots))
 }
 
 /// The outcome of running a call under the wall-clock limit, which also covers time spent blocked in
@@ -119,9 +114,10 @@ pub(super) async fn run<R>(
 /// Turns a call's outcome into the host's error model, using what the store saw during the call.
 pub(super) fn conclude<R>(
     plugin: &Sandboxed,
-    store: &Store<PluginState>,
+    store: &mut CallStore,
     outcome: Outcome<R>,
 ) -> Result<R, CallError> {
+    store.answered(matches!(outcome, Ok(Ok(_))));
     let state = store.data();
     crate::telemetry::Span::current()
         .set_attribute("parlance.plugin.memory_peak_bytes", state.memory.used_bytes() as i64);

@@ -10,6 +10,7 @@ use super::engine::Runtime;
 use super::instance::{HOST_CLIENT, conclude, new_store, run};
 use super::load_error::LoadError;
 use super::plugin::{Plugin, Sandboxed};
+use super::reuse::KeptInstances;
 use super::sandbox::PluginContext;
 use super::spec::{ComponentSource, PluginSpec};
 use super::validate::validate_info;
@@ -57,6 +58,7 @@ pub(super) async fn load(
     let sandboxed = Sandboxed {
         slots: runtime.capacity.plugin_share(ctx.spec.limits.max_instances),
         memory: runtime.capacity.plugin_memory(),
+        kept: KeptInstances::new(runtime.kept.clone()),
         ctx,
         bound,
     };
@@ -221,7 +223,7 @@ async fn info(runtime: &Arc<Runtime>, plugin: &Sandboxed) -> Result<PluginInfo, 
         .await
         .map_err(|source| LoadError::Info { plugin: plugin_id.clone(), source })?;
     let outcome = run(plugin, plugin.bound.info(&mut store)).await;
-    let info = conclude(plugin, &store, outcome)
+    let info = conclude(plugin, &mut store, outcome)
         .map_err(|source| LoadError::Info { plugin: plugin_id.clone(), source })?;
     validate_info(&info).map_err(|message| LoadError::Contract { plugin: plugin_id, message })?;
     Ok(info)

@@ -23,6 +23,7 @@ mod log;
 pub mod outbound;
 mod plugin;
 pub mod price;
+mod reuse;
 pub mod sandbox;
 pub mod settings;
 pub mod spec;

@@ -19,6 +19,8 @@ pub struct Sandboxed {
     /// Its share of the instance pool, and of the memory budget.
     pub(super) slots: Arc<tokio::sync::Semaphore>,
     pub(super) memory: Arc<MemoryBudget>,
+    /// Its instances kept between calls, by client.
+    pub(super) kept: Arc<super::reuse::KeptInstances>,
 }
 
 impl Sandboxed {

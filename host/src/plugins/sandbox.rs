@@ -125,6 +125,16 @@ impl PluginState {
     }
 }
 
+impl PluginState {
+    /// Readies a kept instance's state for its client's next call: what the previous call printed,
+    /// had refused and reported is not this call's. Its memory stays, and is still counted.
+    pub fn begin_call(&mut self) {
+        self.stderr.clear();
+        self.outbound = self.plugin.outbound();
+        self.usage = Usage::default();
+    }
+}
+
 impl WasiView for PluginState {
     fn ctx(&mut self) -> WasiCtxView<'_> {
         WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
@@ -218,6 +228,12 @@ pub struct CapturedOutput {
 impl CapturedOutput {
     pub fn new(capacity: usize) -> Self {
         CapturedOutput { buffer: Arc::default(), capacity }
+    }
+
+    pub fn clear(&self) {
+        if let Ok(mut buffer) = self.buffer.lock() {
+            buffer.clear();
+        }
     }
 
     pub fn text(&self) -> String {

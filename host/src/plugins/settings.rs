@@ -22,6 +22,9 @@ pub struct RuntimeConfig {
     /// The most streamed replies one client may hold open at once; a quarter of `max_streams` when
     /// unset.
     pub max_streams_per_client: Option<u32>,
+    /// Whether an instance that answered a call normally is kept for the next call of the same
+    /// plugin by the same client (never another client's), instead of a fresh instance per call.
+    pub reuse_instances: bool,
     /// Not a setting of `[runtime]`: the `[registry]` section, where `oci://` components come from.
     pub registry: std::sync::Arc<crate::oci::RegistryConfig>,
 }
@@ -36,6 +39,7 @@ impl Default for RuntimeConfig {
             memory_budget_mb: 640,
             max_streams: 4096,
             max_streams_per_client: None,
+            reuse_instances: true,
             registry: Default::default(),
         }
     }
@@ -45,6 +49,13 @@ impl RuntimeConfig {
     /// A client's share of the pool.
     pub fn per_client(&self) -> u32 {
         self.max_instances_per_client.unwrap_or(self.max_instances / 4).clamp(1, self.max_instances.max(1))
+    }
+
+    /// The most instances kept between calls, across all plugins: none when instances are not
+    /// reused. The pool has this many slots beyond `max_instances`, so that kept instances never
+    /// take a slot from a call.
+    pub fn kept_instances(&self) -> u32 {
+        if self.reuse_instances { self.max_instances.clamp(1, 32) } else { 0 }
     }
 
     /// A client's share of the open streams.
@@ -109,6 +120,13 @@ impl Section for RuntimeConfig {
                 Kind::Int { min: 1, max: 1_000_000 },
                 |c| c.max_streams_per_client,
                 "Streamed replies one client may hold open at once (unset: a quarter of max_streams); one more is refused with 429 too_many_concurrent_streams"
+            ),
+            crate::config::setting!(
+                "reuse_instances",
+                Kind::Bool,
+                |c| c.reuse_instances,
+                env = "PARLANCE_REUSE_INSTANCES",
+                "Keep an instance that answered a call normally for the next call of the same plugin by the same client, never another client's (false: a fresh instance for every call)"
             ),
         ];
         SETTINGS

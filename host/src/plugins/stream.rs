@@ -1,7 +1,8 @@
 //! Streamed chat replies, sans-IO: the plugin builds the upstream request (`chat-stream.start`) and
-//! decodes the events of its answer (`decode`), each in a fresh instance; the host sends the request
-//! under the plugin's outbound policy, reads the body as it arrives and splits it into events. A
-//! stream therefore holds no instance, and no pool slot, while it waits on its upstream. A chat model
+//! decodes the events of its answer (`decode`), each a call of its own (in a fresh instance, or one
+//! the client's earlier calls left, see `reuse`); the host sends the request under the plugin's
+//! outbound policy, reads the body as it arrives and splits it into events. A stream therefore holds
+//! no instance of its own, and no pool slot, while it waits on its upstream. A chat model
 //! without `chat-stream` answers through `reply`, and its whole reply is one delta.
 
 use super::api::{
@@ -199,7 +200,7 @@ impl ReplyStream {
         let start = {
             let mut store = new_store(&self.runtime, &plugin, &self.client).await?;
             let outcome = run(&plugin, plugin.bound.stream_start(&mut store, request, generation)).await;
-            conclude(&plugin, &store, outcome)?.map_err(|e| reported(&plugin, &store, e))?
+            conclude(&plugin, &mut store, outcome)?.map_err(|e| reported(&plugin, &store, e))?
         };
         let outbound = plugin.ctx.outbound();
         let sent =
@@ -214,7 +215,7 @@ impl ReplyStream {
             let bytes = body.bytes().await.map(|b| b.to_vec()).unwrap_or_default();
             let mut store = new_store(&self.runtime, &plugin, &self.client).await?;
             let outcome = run(&plugin, plugin.bound.stream_refusal(&mut store, &parts, bytes)).await;
-            let error = conclude(&plugin, &store, outcome)?;
+            let error = conclude(&plugin, &mut store, outcome)?;
             return Err(CallError::new(plugin.id(), CallFailure::Reported(error)));
         }
         self.framer = Framer::new(start.framing);
@@ -384,7 +385,7 @@ impl ReplyStream {
         let mut store = new_store(&self.runtime, plugin, &self.client).await?;
         let outcome =
             run(plugin, plugin.bound.stream_decode(&mut store, events)).in_span(self.span.clone()).await;
-        conclude(plugin, &store, outcome)?.map_err(|e| reported(plugin, &store, e))
+        conclude(plugin, &mut store, outcome)?.map_err(|e| reported(plugin, &store, e))
     }
 
     /// Checks a decoded part: `Some` to give it out now, `None` to hold it back (a `done`, given out

@@ -5,8 +5,8 @@
 pub mod v0_1;
 
 use super::api::{self, PluginKind};
+use super::reuse::CallStore;
 use super::sandbox::PluginState;
-use wasmtime::Store;
 use wasmtime::component::types::ComponentItem;
 use wasmtime::component::{Component, Linker};
 
@@ -92,24 +92,24 @@ impl Bound {
     }
 
     /// Calls the optional `probe`; `None` when the component has none.
-    pub async fn probe(
+    pub(in crate::plugins) async fn probe(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
     ) -> Option<wasmtime::Result<Result<String, api::PluginError>>> {
         match self {
             Bound::V0_1(b) => b.probe(store).await,
         }
     }
 
-    pub async fn info(&self, store: &mut Store<PluginState>) -> wasmtime::Result<api::PluginInfo> {
+    pub(in crate::plugins) async fn info(&self, store: &mut CallStore) -> wasmtime::Result<api::PluginInfo> {
         match self {
             Bound::V0_1(b) => b.info(store).await,
         }
     }
 
-    pub async fn paraphrase(
+    pub(in crate::plugins) async fn paraphrase(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
         text: &str,
         model: &str,
     ) -> wasmtime::Result<Result<api::Paraphrased, api::PluginError>> {
@@ -125,9 +125,9 @@ impl Bound {
         }
     }
 
-    pub async fn paraphrase_candidates(
+    pub(in crate::plugins) async fn paraphrase_candidates(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
         text: &str,
         model: &str,
         count: u32,
@@ -137,9 +137,9 @@ impl Bound {
         }
     }
 
-    pub async fn reply(
+    pub(in crate::plugins) async fn reply(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
         request: &api::ChatRequest<'_>,
     ) -> wasmtime::Result<Result<String, api::PluginError>> {
         match self {
@@ -154,9 +154,9 @@ impl Bound {
         }
     }
 
-    pub async fn stream_start(
+    pub(in crate::plugins) async fn stream_start(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
         request: &api::ChatRequest<'_>,
         generation: &api::Generation,
     ) -> wasmtime::Result<Result<api::StreamStart, api::PluginError>> {
@@ -165,9 +165,9 @@ impl Bound {
         }
     }
 
-    pub async fn stream_decode(
+    pub(in crate::plugins) async fn stream_decode(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
         events: &[String],
     ) -> wasmtime::Result<Result<Vec<api::StreamPart>, api::PluginError>> {
         match self {
@@ -175,9 +175,9 @@ impl Bound {
         }
     }
 
-    pub async fn stream_refusal(
+    pub(in crate::plugins) async fn stream_refusal(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
         parts: &http::response::Parts,
         body: Vec<u8>,
     ) -> wasmtime::Result<api::PluginError> {
@@ -186,9 +186,9 @@ impl Bound {
         }
     }
 
-    pub async fn evaluate(
+    pub(in crate::plugins) async fn evaluate(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
         pairs: &[api::Pair],
     ) -> wasmtime::Result<Vec<Result<Vec<api::Score>, api::PluginError>>> {
         match self {

@@ -139,9 +139,9 @@ world!(
 );
 
 use super::super::api::{self, PluginErrorKind};
+use super::super::reuse::CallStore;
 use super::super::sandbox::PluginState;
 use imports::parlance::plugin::{embeddings, host, http_client, metering, types};
-use wasmtime::Store;
 use wasmtime::component::{Component, HasSelf, InstancePre, Linker};
 
 /// The newest package version of the line this module binds.
@@ -158,16 +158,20 @@ pub fn add_to_linker(linker: &mut Linker<PluginState>) -> wasmtime::Result<()> {
 
 /// A pre-linked 0.1 component, ready to instantiate once per call, with its probe when it has one.
 pub struct Bound {
+    /// The component linked once: every call's instance is made from it, or is one it made that
+    /// its client's previous call left.
+    pre: InstancePre<PluginState>,
     world: World,
-    probe: Option<probe::ProbePre<PluginState>>,
+    probe: Option<probe::ProbeIndices>,
 }
 
+/// Where each export of the world is in the component, looked up once.
 enum World {
     /// With the optional `candidates` export (0.1.3) when the component has it.
-    Provider(provider::ProviderPluginPre<PluginState>, Option<candidates::CandidatesPre<PluginState>>),
+    Provider(provider::ProviderPluginIndices, Option<candidates::CandidatesIndices>),
     /// With the optional `chat-stream` export (0.1.3) when the component has it.
-    ChatModel(chat_model::ChatModelPluginPre<PluginState>, Option<chat_stream::ChatStreamPre<PluginState>>),
-    Metric(metric::MetricPluginPre<PluginState>),
+    ChatModel(chat_model::ChatModelPluginIndices, Option<chat_stream::ChatStreamIndices>),
+    Metric(metric::MetricPluginIndices),
 }
 
 impl Bound {
@@ -176,69 +180,59 @@ impl Bound {
         // (every 0.1.0 component) simply has none.
         let probe = match kind {
             api::PluginKind::Metric => None,
-            _ => probe::ProbePre::new(pre.clone()).ok(),
+            _ => probe::ProbeIndices::new(&pre).ok(),
         };
         let world = match kind {
             api::PluginKind::Provider => World::Provider(
-                provider::ProviderPluginPre::new(pre.clone())?,
-                candidates::CandidatesPre::new(pre).ok(),
+                provider::ProviderPluginIndices::new(&pre)?,
+                candidates::CandidatesIndices::new(&pre).ok(),
             ),
             api::PluginKind::ChatModel => World::ChatModel(
-                chat_model::ChatModelPluginPre::new(pre.clone())?,
-                chat_stream::ChatStreamPre::new(pre).ok(),
+                chat_model::ChatModelPluginIndices::new(&pre)?,
+                chat_stream::ChatStreamIndices::new(&pre).ok(),
             ),
-            api::PluginKind::Metric => World::Metric(metric::MetricPluginPre::new(pre)?),
+            api::PluginKind::Metric => World::Metric(metric::MetricPluginIndices::new(&pre)?),
         };
-        Ok(Bound { world, probe })
+        Ok(Bound { pre, world, probe })
     }
 
     pub fn has_probe(&self) -> bool {
         self.probe.is_some()
     }
 
-    /// Calls the probe in a fresh instance; `None` when the component exports none.
-    pub async fn probe(
+    /// Calls the probe; `None` when the component exports none.
+    pub(in crate::plugins) async fn probe(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
     ) -> Option<wasmtime::Result<Result<String, api::PluginError>>> {
-        let pre = self.probe.as_ref()?;
+        let indices = self.probe.as_ref()?;
         Some(
             async {
-                let instance = pre.instantiate_async(&mut *store).await?;
-                let result = instance.parlance_plugin_probe().call_check(store).await?;
+                let instance = store.instance(&self.pre).await?;
+                let exports = indices.load(&mut **store, &instance)?;
+                let result = exports.parlance_plugin_probe().call_check(&mut **store).await?;
                 Ok(result.map_err(Into::into))
             }
             .await,
         )
     }
 
-    pub async fn info(&self, store: &mut Store<PluginState>) -> wasmtime::Result<api::PluginInfo> {
+    pub(in crate::plugins) async fn info(&self, store: &mut CallStore) -> wasmtime::Result<api::PluginInfo> {
+        let instance = store.instance(&self.pre).await?;
         Ok(match &self.world {
-            World::Provider(pre, _) => {
-                let info = pre
-                    .instantiate_async(&mut *store)
-                    .await?
-                    .parlance_plugin_provider()
-                    .call_info(store)
-                    .await?;
+            World::Provider(indices, _) => {
+                let exports = indices.load(&mut **store, &instance)?;
+                let info = exports.parlance_plugin_provider().call_info(&mut **store).await?;
                 api::PluginInfo::Provider { name: info.name, default_model: info.default_model }
             }
-            World::ChatModel(pre, _) => {
-                let info = pre
-                    .instantiate_async(&mut *store)
-                    .await?
-                    .parlance_plugin_chat_model()
-                    .call_info(store)
-                    .await?;
+            World::ChatModel(indices, _) => {
+                let exports = indices.load(&mut **store, &instance)?;
+                let info = exports.parlance_plugin_chat_model().call_info(&mut **store).await?;
                 api::PluginInfo::ChatModel { name: info.name }
             }
-            World::Metric(pre) => {
-                let info = pre
-                    .instantiate_async(&mut *store)
-                    .await?
-                    .parlance_plugin_metric()
-                    .call_info(store)
-                    .await?;
+            World::Metric(indices) => {
+                let exports = indices.load(&mut **store, &instance)?;
+                let info = exports.parlance_plugin_metric().call_info(&mut **store).await?;
                 let scores = info
                     .scores
                     .into_iter()
@@ -253,19 +247,20 @@ impl Bound {
         })
     }
 
-    pub async fn paraphrase(
+    pub(in crate::plugins) async fn paraphrase(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
         text: &str,
         model: &str,
     ) -> wasmtime::Result<Result<api::Paraphrased, api::PluginError>> {
-        let World::Provider(pre, _) = &self.world else { wasmtime::bail!("not a provider") };
+        let World::Provider(indices, _) = &self.world else { wasmtime::bail!("not a provider") };
         let request = provider::exports::parlance::plugin::provider::ParaphraseRequest {
             text: text.to_owned(),
             model: model.to_owned(),
         };
-        let instance = pre.instantiate_async(&mut *store).await?;
-        let result = instance.parlance_plugin_provider().call_paraphrase(store, &request).await?;
+        let instance = store.instance(&self.pre).await?;
+        let exports = indices.load(&mut **store, &instance)?;
+        let result = exports.parlance_plugin_provider().call_paraphrase(&mut **store, &request).await?;
         Ok(result.map(|p| api::Paraphrased { text: p.text, model: p.model }).map_err(Into::into))
     }
 
@@ -273,36 +268,38 @@ impl Bound {
         matches!(self.world, World::Provider(_, Some(_)))
     }
 
-    pub async fn paraphrase_candidates(
+    pub(in crate::plugins) async fn paraphrase_candidates(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
         text: &str,
         model: &str,
         count: u32,
     ) -> wasmtime::Result<Result<Vec<api::Paraphrased>, api::PluginError>> {
-        let World::Provider(_, Some(pre)) = &self.world else {
+        let World::Provider(_, Some(indices)) = &self.world else {
             wasmtime::bail!("the component exports no candidates")
         };
-        let instance = pre.instantiate_async(&mut *store).await?;
-        let result = instance
+        let instance = store.instance(&self.pre).await?;
+        let exports = indices.load(&mut **store, &instance)?;
+        let result = exports
             .parlance_plugin_candidates()
-            .call_paraphrase_candidates(&mut *store, text, model, count)
+            .call_paraphrase_candidates(&mut **store, text, model, count)
             .await?;
         Ok(result
             .map(|list| list.into_iter().map(|c| api::Paraphrased { text: c.text, model: c.model }).collect())
             .map_err(Into::into))
     }
 
-    pub async fn reply(
+    pub(in crate::plugins) async fn reply(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
         request: &api::ChatRequest<'_>,
     ) -> wasmtime::Result<Result<String, api::PluginError>> {
         use chat_model::exports::parlance::plugin::chat_model as wit;
-        let World::ChatModel(pre, _) = &self.world else { wasmtime::bail!("not a chat model") };
+        let World::ChatModel(indices, _) = &self.world else { wasmtime::bail!("not a chat model") };
         let request = chat_request!(wit, request);
-        let instance = pre.instantiate_async(&mut *store).await?;
-        let result = instance.parlance_plugin_chat_model().call_reply(store, &request).await?;
+        let instance = store.instance(&self.pre).await?;
+        let exports = indices.load(&mut **store, &instance)?;
+        let result = exports.parlance_plugin_chat_model().call_reply(&mut **store, &request).await?;
         Ok(result.map_err(Into::into))
     }
 
@@ -310,21 +307,22 @@ impl Bound {
         matches!(self.world, World::ChatModel(_, Some(_)))
     }
 
-    fn streaming(&self) -> wasmtime::Result<&chat_stream::ChatStreamPre<PluginState>> {
-        match &self.world {
-            World::ChatModel(_, Some(pre)) => Ok(pre),
-            _ => wasmtime::bail!("the component exports no chat-stream"),
-        }
+    /// The call's instance, with the `chat-stream` export looked up in it.
+    async fn streaming(&self, store: &mut CallStore) -> wasmtime::Result<chat_stream::ChatStream> {
+        let World::ChatModel(_, Some(indices)) = &self.world else {
+            wasmtime::bail!("the component exports no chat-stream")
+        };
+        let instance = store.instance(&self.pre).await?;
+        indices.load(&mut **store, &instance)
     }
 
-    pub async fn stream_start(
+    pub(in crate::plugins) async fn stream_start(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
         request: &api::ChatRequest<'_>,
         generation: &api::Generation,
     ) -> wasmtime::Result<Result<api::StreamStart, api::PluginError>> {
         use chat_stream::exports::parlance::plugin::chat_stream;
-        let pre = self.streaming()?;
         let request = chat_request!(chat_stream, request);
         let generation = chat_stream::Generation {
             max_tokens: generation.max_tokens,
@@ -334,9 +332,9 @@ impl Bound {
             seed: generation.seed,
             user: generation.user.clone(),
         };
-        let instance = pre.instantiate_async(&mut *store).await?;
+        let exports = self.streaming(store).await?;
         let result =
-            instance.parlance_plugin_chat_stream().call_start(&mut *store, &request, &generation).await?;
+            exports.parlance_plugin_chat_stream().call_start(&mut **store, &request, &generation).await?;
         let start = match result {
             Ok(start) => start,
             Err(e) => return Ok(Err(e.into())),
@@ -362,15 +360,14 @@ impl Bound {
         }))
     }
 
-    pub async fn stream_decode(
+    pub(in crate::plugins) async fn stream_decode(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
         events: &[String],
     ) -> wasmtime::Result<Result<Vec<api::StreamPart>, api::PluginError>> {
         use chat_stream::exports::parlance::plugin::chat_stream::StreamPart as Part;
-        let pre = self.streaming()?;
-        let instance = pre.instantiate_async(&mut *store).await?;
-        let result = instance.parlance_plugin_chat_stream().call_decode(&mut *store, events).await?;
+        let exports = self.streaming(store).await?;
+        let result = exports.parlance_plugin_chat_stream().call_decode(&mut **store, events).await?;
         Ok(result
             .map(|parts| {
                 parts
@@ -389,36 +386,36 @@ impl Bound {
             .map_err(Into::into))
     }
 
-    pub async fn stream_refusal(
+    pub(in crate::plugins) async fn stream_refusal(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
         parts: &http::response::Parts,
         body: Vec<u8>,
     ) -> wasmtime::Result<api::PluginError> {
-        let pre = self.streaming()?;
         let response = http_client::Response {
             status: parts.status.as_u16(),
             headers: header_pairs(&parts.headers),
             body,
         };
-        let instance = pre.instantiate_async(&mut *store).await?;
-        let error = instance.parlance_plugin_chat_stream().call_refusal(&mut *store, &response).await?;
+        let exports = self.streaming(store).await?;
+        let error = exports.parlance_plugin_chat_stream().call_refusal(&mut **store, &response).await?;
         Ok(error.into())
     }
 
-    pub async fn evaluate(
+    pub(in crate::plugins) async fn evaluate(
         &self,
-        store: &mut Store<PluginState>,
+        store: &mut CallStore,
         pairs: &[api::Pair],
     ) -> wasmtime::Result<Vec<Result<Vec<api::Score>, api::PluginError>>> {
         use metric::exports::parlance::plugin::metric as wit;
-        let World::Metric(pre) = &self.world else { wasmtime::bail!("not a metric") };
+        let World::Metric(indices) = &self.world else { wasmtime::bail!("not a metric") };
         let pairs: Vec<wit::Pair> = pairs
             .iter()
             .map(|p| wit::Pair { original: p.original.clone(), paraphrase: p.paraphrase.clone() })
             .collect();
-        let instance = pre.instantiate_async(&mut *store).await?;
-        let results = instance.parlance_plugin_metric().call_evaluate(store, &pairs).await?;
+        let instance = store.instance(&self.pre).await?;
+        let exports = indices.load(&mut **store, &instance)?;
+        let results = exports.parlance_plugin_metric().call_evaluate(&mut **store, &pairs).await?;
         Ok(results
             .into_iter()
             .map(|r| {

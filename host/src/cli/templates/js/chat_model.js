@@ -9,7 +9,7 @@
 // - `chatStream` streams it, sans-IO: `start` returns the request and its framing, and the host sends
 //   it, splits the answer into server-sent events and hands each batch to `decode`, which turns them
 //   into parts (`delta`, `model`, `usage`, `done`); an answer outside 2xx goes to `refusal`. Each call
-//   runs in a fresh instance, so nothing is kept between them. Streaming needs an upstream: without
+//   may run in a fresh instance, so nothing is kept between them. Streaming needs an upstream: without
 //   `base_url`, `start` fails with `misconfigured`.
 //
 // src/parlance_stream.js holds the reusable part; replace its OpenAI functions for another protocol.

@@ -1,7 +1,7 @@
 // Helpers for a Parlance chat model that streams its reply (`chat-stream`, parlance:plugin@0.1.4).
 // Streaming is sans-IO: `start` returns the upstream request and its framing, the host sends it and
 // splits the answer into events, `decode` turns a batch of events into parts of the reply (each call
-// in a fresh instance, so it keeps no state), and `refusal` says what an answer outside 2xx means.
+// in a fresh instance or not, so it keeps no state), and `refusal` says what an answer outside 2xx means.
 //
 // This file imports nothing from the host, so it also runs under Node. It holds the parts every
 // streaming plugin needs (part and error values, the request, the status mapping) and the protocol of

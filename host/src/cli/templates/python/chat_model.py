@@ -8,7 +8,7 @@ it asks an OpenAI-compatible chat-completions API instead:
 - `ChatStream` streams it, sans-IO: `start` returns the request and its framing, and the host sends
   it, splits the answer into server-sent events and hands each batch to `decode`, which turns them
   into parts (`delta`, `model`, `usage`, `done`); an answer outside 2xx goes to `refusal`. Each call
-  runs in a fresh instance, so nothing is kept between them. Streaming needs an upstream: without
+  may run in a fresh instance, so nothing is kept between them. Streaming needs an upstream: without
   `base_url`, `start` fails with `misconfigured`.
 
 parlance_stream.py holds the reusable part; replace its OpenAI functions for another protocol. Raise
@@ -89,7 +89,7 @@ class ChatStream(exports.ChatStream):
         return parlance_stream.refusal(response, UPSTREAM)
 
 
-# Every call runs in a fresh instance made from the memory snapshot taken once this module is imported.
+# Every instance is made from the memory snapshot taken once this module is imported.
 # Freezing moves the snapshot's objects out of the cycle collector's reach: otherwise a collection
 # during a call walks the whole interpreter heap, and each page it writes to is copied. A metric's
 # 100-pair call took about a fifth less time frozen; what a call allocates is still collected.

@@ -2,7 +2,7 @@
 
 Streaming is sans-IO: `start` returns the upstream request and its framing, the host sends it and
 splits the answer into events, `decode` turns a batch of events into parts of the reply (each call in
-a fresh instance, so it keeps no state), and `refusal` says what an answer outside 2xx means.
+a fresh instance or not, so it keeps no state), and `refusal` says what an answer outside 2xx means.
 
 The first half holds what every streaming plugin needs (part and error values, the request, the
 status mapping); the second the protocol of OpenAI-compatible chat completions (`/chat/completions`

@@ -25,7 +25,7 @@ class Provider(exports.Provider):
         return ParaphraseResponse(text=text, model=request.model)
 
 
-# Every call runs in a fresh instance made from the memory snapshot taken once this module is imported.
+# Every instance is made from the memory snapshot taken once this module is imported.
 # Freezing moves the snapshot's objects out of the cycle collector's reach: otherwise a collection
 # during a call walks the whole interpreter heap, and each page it writes to is copied. A metric's
 # 100-pair call took about a fifth less time frozen; what a call allocates is still collected.

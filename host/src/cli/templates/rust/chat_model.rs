@@ -9,7 +9,7 @@
 //! - `ChatStream` streams it, sans-IO: `start` returns the request and its framing; the host sends
 //!   it, splits the answer into server-sent events and hands each batch to `decode`, which turns them
 //!   into parts (`Delta`, `Model`, `Usage`, `Done`); an answer outside 2xx goes to `refusal`. Each call
-//!   runs in a fresh instance, so nothing is kept between them. Streaming needs an upstream: without
+//!   may run in a fresh instance, so nothing is kept between them. Streaming needs an upstream: without
 //!   `base_url`, `start` fails with `Misconfigured`.
 
 use parlance_sdk::chat_model::{

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Issue 45: where a provider call's time goes in the host, stage by stage, counted in instructions
+under valgrind's callgrind (which this machine's noise does not move), with instances kept between a
+client's calls (`[runtime] reuse_instances`, the default) and without (a fresh instance per call), the
+two servers from the same release binary in the same run.
+
+Each server runs under callgrind in front of the local OpenAI-compatible upstream (bench/upstream.py
+openai) and gets CALLS provider calls (`POST /paraphrase` through `openrouter`, a new text each, one
+connection, keys off, the in-process cache), counted after a warm-up. Every function's own
+instructions are put in one stage by its name:
+
+  listener and HTTP server   hyper's server side, the accept loop, sockets
+  routing, extraction, JSON  axum, tower, serde, the paraphrase service and its handler
+  cache                      the response cache (key, look-up, fill)
+  limits                     the rate limits and the budgets
+  instance                   making, linking, resetting and dropping the plugin's instance (wasmtime's
+                             instance, store and pool, the store's state)
+  WIT lowering and lifting   wasmtime's component calls, their fibers and trampolines
+  plugin code                the plugin's own compiled code
+  outbound HTTP              the plugin's request to its upstream: the outbound policy, the client
+  usage and the store        the usage ledger, its spool and SQLite
+  telemetry and metrics      spans, tracing, /metrics counters
+  async runtime              tokio's scheduler and timers, futures' combinators
+  other                      the rest
+
+The allocator, memcpy/memset and drop glue belong to whoever called them: their instructions are
+shared among their callers in proportion to what each caller spent in them (up to six levels up).
+Under valgrind, which lacks the SHA extensions, the cache key's SHA-256 takes its software path, so the
+cache's count is higher than what the machine runs natively. System calls are not counted by callgrind; the per-call system time is in bench/issue45_gateways.py's
+CPU figures. Prints a table of instructions per call per stage, on and off, and the difference.
+
+Usage: bench/issue45_stages.py [BINARY]   Environment: CALLS (2000).
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import Server, Upstream, build, log, machine_line, table  # noqa: E402
+import issue4_paraphrase as paraphrase  # noqa: E402
+import usage_instructions as counted  # noqa: E402
+
+CALLS = int(os.environ.get("CALLS", "2000"))
+
+STAGES = [
+    ("plugin code", r"^\(plugin code\)$"),
+    ("outbound HTTP", r"parlance::upstream|parlance::plugins::outbound|hyper_util::client|hyper::client|"
+                      r"dispatch::Client|role::Client|wasmtime_wasi_http|http_client|rustls"),
+    ("usage and the store", r"rusqlite|^sqlite3|^btree|^pager|^vdbe|^wal[A-Z]|^pcache|^sqlite|parlance::store|"
+                            r"parlance::usage::(?!budget)|^balance_|^getPage|^sqlite|^walChecksum"),
+    ("limits", r"governor|parlance::ratelimit|parlance::usage::budget|parlance::fallback::breaker"),
+    ("cache", r"parlance::cache|moka|sha2|quick_cache|hex::"),
+    ("instance", r"wasmtime::runtime::(component::instance|instance|vm::instance|store|module|vm::component::"
+                 r"ComponentInstance|vm::mmap|vm::memory|vm::table|vm::cow|instantiate|vm::vmcontext|"
+                 r"vm::const_expr|type_registry|vm::gc)|cranelift_bforest|wasmtime_environ|"
+                 r"parlance::plugins::(reuse|instance|sandbox::PluginState::new)|wasmtime_wasi::p2::ctx|"
+                 r"WasiCtxBuilder|ResourceTable|wasmtime::runtime::(component::component|code|component::store)|"
+                 r"wasmtime_internal_core|rand_core|chacha20|rand::"),
+    ("WIT lowering and lifting", r"wasmtime::runtime::(component::func|func|vm::traphandlers|vm::libcalls|"
+                                 r"vm::component::libcalls|fiber|component::concurrent)|wasmtime_internal_fiber|"
+                                 r"parlance::plugins::bindings|wasmtime_wasi|wasmtime::runtime::vm::sys"),
+    ("telemetry and metrics", r"parlance::telemetry|parlance::metrics|tracing|prometheus|opentelemetry"),
+    ("listener and HTTP server", r"hyper::|hyper_util::server|parlance::http::|tokio::net|mio::|__libc_(recv|send)|"
+                                 r"httparse|http::header|http::"),
+    ("routing, extraction, JSON", r"axum|tower|serde|matchit|parlance::paraphrase|parlance::rest|parlance::plugins::"
+                                  r"(call|host|validate)"),
+    ("async runtime", r"tokio::|futures|parking_lot|std::sync|std::thread|crossbeam|event_listener|Timespec|"
+                      r"clock_gettime|std::time"),
+]
+# Functions whose instructions are their callers': allocation, copies, drop glue, locks.
+SHARED = re.compile(
+    r"^(mi_|_mi_|__rust_|__rustc::|alloc::|core::ptr::drop_in_place|malloc|free|realloc|calloc|_int_|"
+    r"\./string/|\./malloc/|memcpy|memmove|memset|core::fmt|alloc::fmt|<alloc::|<core::|core::|std::io::|"
+    r"\./nptl/|pthread_|__memcpy|__memset|__memmove|bytes::|hashbrown|<hashbrown|<std::collections)"
+)
+NAME = re.compile(r"^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?([<>*])?\s*(\S.*?)(?:\s+\((\d[\d,]*)x\))?(?:\s+\[[^\]]*\])?$")
+
+
+def clean(name):
+    name = re.sub(r"'\d+$", "", name.strip())
+    return "(plugin code)" if name.startswith("???:0x") else name.removeprefix("???:")
+
+
+def stage(name):
+    for label, pattern in STAGES:
+        if re.search(pattern, name):
+            return label
+    return "other"
+
+
+def callers(out):
+    """Exclusive instructions per function, and for each function its callers' inclusive instructions
+    in it, from callgrind_annotate's caller tree."""
+    text = subprocess.run(
+        ["callgrind_annotate", "--tree=caller", "--inclusive=no", "--threshold=100", out],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    own, by = defaultdict(int), defaultdict(lambda: defaultdict(int))
+    pending = []
+    for line in text.splitlines():
+        m = NAME.match(line)
+        if not m or "PROGRAM TOTALS" in line:
+            pending = [] if not line.strip() else pending
+            continue
+        cost, mark, name = int(m.group(1).replace(",", "")), m.group(2), clean(m.group(3))
+        if mark == "<":
+            pending.append((name, cost))
+        elif mark == "*":
+            own[name] += cost
+            for caller, c in pending:
+                by[name][caller] += c
+            pending = []
+    return own, by
+
+
+def attribute(own, by):
+    """Instructions per stage, the shared functions' own instructions given to their callers."""
+    stages = defaultdict(float)
+
+    def give(name, amount, depth):
+        if SHARED.search(name) and depth < 6 and by.get(name):
+            total = sum(by[name].values())
+            for caller, c in by[name].items():
+                if caller != name:
+                    give(caller, amount * c / total, depth + 1)
+            return
+        stages[stage(name)] += amount
+
+    for name, cost in own.items():
+        give(name, cost, 0)
+    return stages
+
+
+def main():
+    binary = sys.argv[1] if len(sys.argv) > 1 else build()
+    upstream = Upstream("openai", delay_ms=0)
+    scratch = tempfile.mkdtemp(prefix="parlance-stages-")
+    components = os.path.join(scratch, "components")
+    servers = {}
+    try:
+        subprocess.run([binary, "plugins", "list"], env={**os.environ, "PARLANCE_CACHE_DIR": components}, capture_output=True)
+        for mode in ("kept", "fresh"):
+            out = os.path.join(scratch, mode)
+            valgrind = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}"]
+            env = {"PARLANCE_REUSE_INSTANCES": "true" if mode == "kept" else "false", **paraphrase.openai_env(upstream)}
+            servers[mode] = Server(env=env, config_text=counted.CONFIG, cache_dir=components, binary=binary,
+                                   timeout=900, prefix=valgrind)
+        for mode, server in servers.items():
+            counted.calls(server.api_port, 200, f"warm-{mode}")
+        for server in servers.values():
+            subprocess.run(["callgrind_control", "-i", "on", str(server.pid)], check=True, stdout=subprocess.DEVNULL)
+        log(f"{CALLS} calls to each server under callgrind")
+        for mode, server in servers.items():
+            counted.calls(server.api_port, CALLS, mode)
+        for server in servers.values():
+            subprocess.run(["callgrind_control", "-i", "off", str(server.pid)], check=True, stdout=subprocess.DEVNULL)
+            server.stop()
+        stages = {mode: attribute(*callers(os.path.join(scratch, mode))) for mode in servers}
+    finally:
+        for server in servers.values():
+            server.stop()
+        upstream.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(machine_line())
+    print(f"instructions per provider call by stage ({CALLS} calls of POST /paraphrase through openrouter, one "
+          f"connection, each server's GET /usage at the end included)")
+    labels = [label for label, _ in STAGES] + ["other"]
+    rows = []
+    for label in sorted(labels, key=lambda lb: -stages["fresh"].get(lb, 0)):
+        fresh, kept = stages["fresh"].get(label, 0) / CALLS, stages["kept"].get(label, 0) / CALLS
+        rows.append([label, f"{fresh:,.0f}", f"{kept:,.0f}", f"{kept - fresh:+,.0f}"])
+    fresh, kept = (sum(stages[m].values()) / CALLS for m in ("fresh", "kept"))
+    rows.append(["in all", f"{fresh:,.0f}", f"{kept:,.0f}", f"{kept - fresh:+,.0f} ({(kept - fresh) / fresh:+.0%})"])
+    table(rows, ["stage", "fresh instance", "kept instance", "kept - fresh"])
+
+
+if __name__ == "__main__":
+    main()
