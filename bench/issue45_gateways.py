@@ -10,6 +10,8 @@ so that a client that writes head and body apart is not held by a delayed ACK). 
                       upstream), keys off, plain and streamed.
   Parlance keys       the same on a second server with `PARLANCE_API_KEYS=required` and a key sent as a
                       bearer token (the key's usage recorded, as every keyed call's is).
+  Parlance no ledger  the same on a third server recording no usage (`PARLANCE_USAGE_RECORD=false`), as
+                      TensorZero here records no inference: the two gateways doing the same work.
   Parlance paraphrase `POST /paraphrase` through the `openrouter` provider (plugins/openai) at the same
                       upstream, a new text per request: the cache on (the in-process cache, looked up
                       and filled on every request) and off (`skip_cache: true`).
@@ -21,12 +23,16 @@ so that a client that writes head and body apart is not held by a delayed ACK). 
                       and streamed. Left out when TENSORZERO_GATEWAY_BIN is unset.
   LiteLLM             bench/issue21_litellm.py's pinned proxy and settings (its venv created when
                       missing), plain and streamed. SKIP_LITELLM=1 leaves it out.
+  relay               socat relaying the bytes to the upstream and back, placed as the gateways are and
+                      parsing nothing (Debian's `socat`; left out when missing): the floor of any
+                      gateway here, what one more hop across the cores costs on this machine.
   direct              the same request sent to the upstream itself.
 
 Every request carries a new text. In every round (ROUNDS, 3), each way is measured in turn, the order
 rotating from round to round:
   - at 1 connection (wrk, DURATION seconds): p50 and p99; overhead = the way's minus the direct one's
-    in the same round;
+    in the same round; the gateway's context switches per request (all its threads, from /proc), how
+    often a request's work moved between threads;
   - at 64 connections: requests/s, and server CPU per request (utime + stime of the gateway's process
     tree from /proc);
   - VmRSS of the process tree after the round.
@@ -35,15 +41,20 @@ concern the gateways (completions within 10 % of /v1/waifu's overhead is bench/i
 keys required >= 0.95 of keys off in requests/s).
 
 Placement: gateways on the first half of the cores, wrk and the upstream on the other (BENCH_PIN=0
-shares every core).
+shares every core). Delayed ACKs are turned off on the loopback routes for the run (common.py's
+LoopbackQuickAck; BENCH_QUICKACK=0 leaves them on): a gateway that writes an answer's head and body
+apart without TCP_NODELAY would otherwise wait 40 ms on wrk's delayed ACK for every request, as
+TensorZero's did.
 
 Environment: ROUNDS (3), DURATION (5), TENSORZERO_GATEWAY_BIN, SKIP_LITELLM=1, PARLANCE_BIN,
-BENCH_NO_BUILD=1, CARGO_TARGET_DIR, LITELLM_VENV, BENCH_PIN=0.
+BENCH_NO_BUILD=1, CARGO_TARGET_DIR, LITELLM_VENV, BENCH_PIN=0, BENCH_QUICKACK=0.
 """
 
 import json
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -116,6 +127,29 @@ class Way:
         if status != 200:
             raise RuntimeError(f"{self.name} answered {status}: {data[:300]!r}")
         return data
+
+
+class Relay:
+    """socat between wrk and the upstream: a gateway that does nothing but carry the bytes."""
+
+    def __init__(self, upstream):
+        self.port = free_port()
+        args = ["socat", f"TCP-LISTEN:{self.port},fork,reuseaddr,nodelay,bind=127.0.0.1",
+                f"TCP:127.0.0.1:{upstream.port},nodelay"]
+        self.proc = subprocess.Popen(common.pinned(args, common.SERVER_CPUS))
+        self.pid = self.proc.pid
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("socat did not start")
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(10)
 
 
 class TensorZero:
@@ -197,7 +231,7 @@ def parlance_env(upstream, extra=None):
     }
 
 
-def ways(plain, keyed, key, tz, litellm, upstream):
+def ways(plain, keyed, unrecorded, key, tz, litellm, relay, upstream):
     """The ways measured, plain and streamed, by name."""
     bearer = {"authorization": f"Bearer {key}"}
     out = {}
@@ -207,12 +241,17 @@ def ways(plain, keyed, key, tz, litellm, upstream):
                                        json.dumps(chat_body("openai-chat", stream)))
         out[f"Parlance keys{suffix}"] = Way(f"Parlance keys{suffix}", keyed.api_port, keyed.pid, "/v1/chat/completions",
                                             json.dumps(chat_body("openai-chat", stream)), bearer)
+        out[f"Parlance no ledger{suffix}"] = Way(f"Parlance no ledger{suffix}", unrecorded.api_port, unrecorded.pid,
+                                                 "/v1/chat/completions", json.dumps(chat_body("openai-chat", stream)))
         if tz is not None:
             out[f"TensorZero{suffix}"] = Way(f"TensorZero{suffix}", tz.port, tz.pid, "/openai/v1/chat/completions",
                                              json.dumps(chat_body(TZ_MODEL, stream)))
         if litellm is not None:
             out[f"LiteLLM{suffix}"] = Way(f"LiteLLM{suffix}", litellm.port, litellm.pid, "/v1/chat/completions",
                                           json.dumps(chat_body(lite.MODEL, stream)))
+        if relay is not None:
+            out[f"relay{suffix}"] = Way(f"relay{suffix}", relay.port, relay.pid, "/v1/chat/completions",
+                                        json.dumps(chat_body("bench-model", stream)))
         out[f"direct{suffix}"] = Way(f"direct{suffix}", upstream.port, None, "/v1/chat/completions",
                                      json.dumps(chat_body("bench-model", stream)))
     paraphrase = {"text": TEXT, "provider": "openrouter"}
@@ -222,11 +261,31 @@ def ways(plain, keyed, key, tz, litellm, upstream):
     return out
 
 
+def switches(pids):
+    """Context switches so far of every thread of `pids` (voluntary and not): how often a request's
+    work moved between threads or waited for one."""
+    n = 0
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{task}/status") as f:
+                    n += sum(int(line.split()[1]) for line in f if "ctxt_switches" in line)
+            except OSError:
+                pass
+    return n
+
+
 def measure(upstream, way, connections, round_id):
     upstream.reset()
     pids = lite.tree_pids(way.pid) if way.pid else []
     lua = f"round_id = {lua_string(round_id)}\n" + way.lua
+    before = switches(pids)
     r = wrk(way.port, way.path, lua, connections, 1 if connections == 1 else 2, DURATION, pids=pids)
+    r["switches"] = (switches(pids) - before) / max(r["requests"], 1)
     r["cpu"] = sum(r["cpu_seconds"])
     if way.pid:
         r["rss_kib"] = sum(proc_status_kib(p, "VmRSS") or 0 for p in lite.tree_pids(way.pid))
@@ -245,15 +304,23 @@ def main():
     pin_processes()
     print(machine_line())
     print(placement_line())
+    with common.LoopbackQuickAck() as quick:
+        print("delayed ACKs: " + ("off on loopback (every way alike)" if quick.active() else "on"))
+        res = run_all(binary, litellm_cmd)
+    report(res)
+
+
+def run_all(binary, litellm_cmd):
     upstream = Upstream("openai", delay_ms=0)
     scratch = tempfile.mkdtemp(prefix="parlance-keys-")
     database = os.path.join(scratch, "keys.db")
-    plain = keyed = tz = litellm = None
+    plain = keyed = unrecorded = tz = litellm = relay = None
     previous = {s: signal.signal(s, lambda n, _f: sys.exit(128 + n)) for s in (signal.SIGTERM, signal.SIGHUP)}
     res = {}
     try:
         chat = '[chat]\nmodel = "openai-chat"\n'
         plain = Server(env=parlance_env(upstream), config_text=chat, binary=binary)
+        unrecorded = Server(env=parlance_env(upstream, {"PARLANCE_USAGE_RECORD": "false"}), config_text=chat, binary=binary)
         # The keyed server makes its store first; `parlance keys` writes only into one that exists.
         keyed = Server(env=parlance_env(upstream, {"DATABASE_FILE": database}), config_text=chat, binary=binary)
         key = create_key(database)
@@ -268,7 +335,11 @@ def main():
         if litellm_cmd:
             litellm = lite.LiteLLM(litellm_cmd, upstream)
             print(f"LiteLLM {lite.LITELLM_VERSION}")
-        all_ways = ways(plain, keyed, key, tz, litellm, upstream)
+        if shutil.which("socat"):
+            relay = Relay(upstream)
+        else:
+            log("socat is not installed: the relay's floor left out")
+        all_ways = ways(plain, keyed, unrecorded, key, tz, litellm, relay, upstream)
         for w in all_ways.values():
             w.check()
             # Warm every pool (instances, upstream connections) before anything is measured.
@@ -283,13 +354,13 @@ def main():
                 for n in order:
                     res[n][conns].append(measure(upstream, all_ways[n], conns, f"r{rnd}c{conns}"))
     finally:
-        for g in (litellm, tz, keyed, plain):
+        for g in (relay, litellm, tz, unrecorded, keyed, plain):
             if g is not None:
                 g.stop()
         upstream.stop()
         for s, h in previous.items():
             signal.signal(s, h)
-    report(res)
+    return res
 
 
 def report(res):
@@ -308,27 +379,38 @@ def report(res):
     def rss(name):
         return median([g["rss_kib"] for g in res[name][64]]) / 1024
 
+    def switched(name):
+        return median([g["switches"] for g in res[name][1]])
+
     rows = []
     for name in res:
         if name.startswith("direct"):
             d = res[name]
             rows.append([name, fmt_us(median([r["p50_us"] for r in d[1]])) + " (itself)",
-                         fmt_us(median([r["p99_us"] for r in d[1]])) + " (itself)", f"{rps(name):.0f}", "", ""])
+                         fmt_us(median([r["p99_us"] for r in d[1]])) + " (itself)", "", f"{rps(name):.0f}", "", ""])
             continue
-        rows.append([name, fmt_us(over(name, "p50")), fmt_us(over(name, "p99")), f"{rps(name):.0f}",
-                     fmt_us(cpu(name)), f"{rss(name):.0f} MiB"])
+        # socat forks a process per connection, gone before its CPU and memory can be read.
+        forks = name.startswith("relay")
+        rows.append([name, fmt_us(over(name, "p50")), fmt_us(over(name, "p99")), f"{switched(name):.1f}",
+                     f"{rps(name):.0f}", "n/a" if forks else fmt_us(cpu(name)),
+                     "n/a" if forks else f"{rss(name):.0f} MiB"])
     print()
     print(f"Overhead over the upstream at 1 connection, and at 64: requests/s, server CPU per request, RSS; "
           f"medians of {ROUNDS} rounds of {DURATION} s")
-    table(rows, ["way", "overhead p50", "overhead p99", "req/s (64)", "CPU/request", "RSS"])
+    table(rows, ["way", "overhead p50", "overhead p99", "switches/req (1)", "req/s (64)", "CPU/request", "RSS"])
     ratio = rps("Parlance keys") / rps("Parlance")
     print(f"target: keys required / off req/s {ratio:.3f} (>= 0.95: {verdict(ratio >= 0.95)})")
+    if "relay" in res:
+        floor = over("relay", "p50")
+        own = {n: over(n, "p50") - floor for n in ("Parlance", "TensorZero") if n in res}
+        print(f"the relay's overhead p50 (the floor of one more hop here): {fmt_us(floor)}; above it, p50: "
+              + ", ".join(f"{n} {fmt_us(v)}" for n, v in own.items()))
     over_p50 = over("Parlance", "p50")
     print(f"target: provider-call overhead p50 (chat completions) {fmt_us(over_p50)} (<= 100 us: {verdict(over_p50 <= 100)})")
-    for peer in ("TensorZero", "LiteLLM"):
+    for peer, ours in (("TensorZero", "Parlance"), ("TensorZero", "Parlance no ledger"), ("LiteLLM", "Parlance")):
         if peer in res:
             for suffix in ("", " (streamed)"):
-                p, t = "Parlance" + suffix, peer + suffix
+                p, t = ours + suffix, peer + suffix
                 ahead = [
                     ("overhead p50", over(p, "p50") <= over(t, "p50")),
                     ("overhead p99", over(p, "p99") <= over(t, "p99")),
@@ -337,7 +419,7 @@ def report(res):
                     ("RSS", rss(p) <= rss(t)),
                 ]
                 behind = [k for k, ok in ahead if not ok]
-                print(f"Parlance{suffix} against {t}: " + ("ahead on every figure" if not behind else f"behind on {', '.join(behind)}"))
+                print(f"{p} against {t}: " + ("ahead on every figure" if not behind else f"behind on {', '.join(behind)}"))
     print(f"load average at the end: {loadavg()}")
 
 

@@ -29,7 +29,13 @@ Under valgrind, which lacks the SHA extensions, the cache key's SHA-256 takes it
 cache's count is higher than what the machine runs natively. System calls are not counted by callgrind; the per-call system time is in bench/issue45_gateways.py's
 CPU figures. Prints a table of instructions per call per stage, on and off, and the difference.
 
-Usage: bench/issue45_stages.py [BINARY]   Environment: CALLS (2000).
+Then the streamed delta: each server's chat model `openai-chat` at a second upstream, bench/upstream.py
+`openai-stream`, and STREAMS (30) streamed `POST /v1/chat/completions` of 10 chunks, then as many of 50
+chunks, the chunks 2 ms apart, so that each arrives, and is decoded, alone. The counts of the two batches
+are dumped apart (callgrind_control -d); instructions per delta = (50-chunk batch - 10-chunk batch) /
+(STREAMS x 40), the cost of one more delta with everything per stream taken out.
+
+Usage: bench/issue45_stages.py [BINARY]   Environment: CALLS (2000), STREAMS (30).
 """
 
 import os
@@ -44,8 +50,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import Server, Upstream, build, log, machine_line, table  # noqa: E402
 import issue4_paraphrase as paraphrase  # noqa: E402
 import usage_instructions as counted  # noqa: E402
+from issue29_openai import first_event  # noqa: E402
 
 CALLS = int(os.environ.get("CALLS", "2000"))
+STREAMS = int(os.environ.get("STREAMS", "30"))
 
 STAGES = [
     ("plugin code", r"^\(plugin code\)$"),
@@ -136,9 +144,43 @@ def attribute(own, by):
     return stages
 
 
+def total(out):
+    """The instructions a callgrind output file counted in all."""
+    text = subprocess.run(["callgrind_annotate", "--threshold=100", out], capture_output=True, text=True, check=True).stdout
+    m = re.search(r"^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?PROGRAM TOTALS", text, re.M)
+    return int(m.group(1).replace(",", ""))
+
+
+def streams(server, chunks):
+    body = {"model": "openai-chat", "stream": True,
+            "messages": [{"role": "user", "content": f"Stream this. [chunks={chunks} interval=2]"}]}
+    for _ in range(STREAMS):
+        _first, _total, done = first_event(server.api_port, "/v1/chat/completions", body)
+        if not done:
+            raise SystemExit("a stream ended without [DONE]")
+
+
+def per_delta(server, out):
+    """Instructions per streamed delta, marginal: 50-chunk streams minus 10-chunk ones."""
+    pid = str(server.pid)
+    streams(server, 10)  # warm
+    dumps = []
+    for chunks in (10, 50):
+        subprocess.run(["callgrind_control", "-z", pid], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(["callgrind_control", "-i", "on", pid], check=True, stdout=subprocess.DEVNULL)
+        streams(server, chunks)
+        subprocess.run(["callgrind_control", "-i", "off", pid], check=True, stdout=subprocess.DEVNULL)
+        before = set(os.listdir(os.path.dirname(out)))
+        subprocess.run(["callgrind_control", "-d", f"streams{chunks}", pid], check=True, stdout=subprocess.DEVNULL)
+        new = sorted(set(os.listdir(os.path.dirname(out))) - before)
+        dumps.append(total(os.path.join(os.path.dirname(out), new[-1])))
+    return (dumps[1] - dumps[0]) / (STREAMS * 40), dumps
+
+
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else build()
     upstream = Upstream("openai", delay_ms=0)
+    streaming = Upstream("openai-stream", delay_ms=0)
     scratch = tempfile.mkdtemp(prefix="parlance-stages-")
     components = os.path.join(scratch, "components")
     servers = {}
@@ -147,7 +189,8 @@ def main():
         for mode in ("kept", "fresh"):
             out = os.path.join(scratch, mode)
             valgrind = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}"]
-            env = {"PARLANCE_REUSE_INSTANCES": "true" if mode == "kept" else "false", **paraphrase.openai_env(upstream)}
+            env = {"PARLANCE_REUSE_INSTANCES": "true" if mode == "kept" else "false", **paraphrase.openai_env(upstream),
+                   "PARLANCE_PLUGIN_OPENAI_CHAT_BASE_URL": f"http://127.0.0.1:{streaming.port}/v1"}
             servers[mode] = Server(env=env, config_text=counted.CONFIG, cache_dir=components, binary=binary,
                                    timeout=900, prefix=valgrind)
         for mode, server in servers.items():
@@ -159,12 +202,20 @@ def main():
             counted.calls(server.api_port, CALLS, mode)
         for server in servers.values():
             subprocess.run(["callgrind_control", "-i", "off", str(server.pid)], check=True, stdout=subprocess.DEVNULL)
+        # The calls' counts, dumped before the streams are counted apart.
+        for mode, server in servers.items():
+            subprocess.run(["callgrind_control", "-d", "calls", str(server.pid)], check=True, stdout=subprocess.DEVNULL)
+        dumped = {mode: sorted(f for f in os.listdir(scratch) if f.startswith(mode + "."))[0] for mode in servers}
+        log(f"{STREAMS} streams of 10 and of 50 deltas to each server under callgrind")
+        deltas = {mode: per_delta(server, os.path.join(scratch, mode)) for mode, server in servers.items()}
+        for server in servers.values():
             server.stop()
-        stages = {mode: attribute(*callers(os.path.join(scratch, mode))) for mode in servers}
+        stages = {mode: attribute(*callers(os.path.join(scratch, dumped[mode]))) for mode in servers}
     finally:
         for server in servers.values():
             server.stop()
         upstream.stop()
+        streaming.stop()
         shutil.rmtree(scratch, ignore_errors=True)
     print(machine_line())
     print(f"instructions per provider call by stage ({CALLS} calls of POST /paraphrase through openrouter, one "
@@ -177,6 +228,13 @@ def main():
     fresh, kept = (sum(stages[m].values()) / CALLS for m in ("fresh", "kept"))
     rows.append(["in all", f"{fresh:,.0f}", f"{kept:,.0f}", f"{kept - fresh:+,.0f} ({(kept - fresh) / fresh:+.0%})"])
     table(rows, ["stage", "fresh instance", "kept instance", "kept - fresh"])
+    print()
+    print(f"instructions per streamed delta (marginal: {STREAMS} streams of 50 deltas minus {STREAMS} of 10, "
+          f"chunks 2 ms apart, each decoded alone)")
+    for mode in ("fresh", "kept"):
+        d, (ten, fifty) = deltas[mode]
+        print(f"  {mode:<6} {d:,.0f} per delta  (batches: {ten:,} and {fifty:,} instructions)")
+    print(f"  kept / fresh: {deltas['kept'][0] / deltas['fresh'][0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -118,8 +118,8 @@ def quick_ack(writer):
     """Acknowledges what has arrived at once rather than after the kernel's delayed-ACK timer (about
     40 ms). A client that writes a request's head and body in two writes with Nagle's algorithm on
     holds the body until the head is acknowledged, so a delayed ACK would add 40 ms to its every
-    request (seen with TensorZero's gateway): Linux sends the pending ACK when TCP_QUICKACK is set,
-    and the mode does not stay, so it is set again before each read of a request."""
+    request: Linux sends the pending ACK when TCP_QUICKACK is set, and the mode does not stay, so it
+    is set again after each request's head is read."""
     sock = writer.get_extra_info("socket")
     if sock is not None and hasattr(socket, "TCP_QUICKACK"):
         try:

@@ -31,18 +31,31 @@ fn measure(rounds: usize, per_round: usize, mut f: impl FnMut()) -> (Duration, D
     (samples[samples.len() / 2], samples[samples.len() * 9 / 10])
 }
 
-/// Median and 90th percentile of one paraphrase call of the echo fixture through `host`.
-fn time_calls(runtime: &tokio::runtime::Runtime, host: &PluginHost) -> (Duration, Duration) {
+/// The process's minor and major page faults so far (`/proc/self/stat`, fields 10 and 12).
+fn page_faults() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The fields after the command's closing parenthesis, which may itself hold spaces.
+    let fields: Vec<&str> =
+        stat.rsplit_once(')').map(|(_, rest)| rest.split_whitespace().collect()).unwrap_or_default();
+    let field = |n: usize| fields.get(n - 3).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+    field(10) + field(12)
+}
+
+/// Median and 90th percentile of one paraphrase call of the echo fixture through `host`, and the
+/// page faults per call over the measured calls, where a virtual machine pays for a fresh instance.
+fn time_calls(runtime: &tokio::runtime::Runtime, host: &PluginHost) -> (Duration, Duration, f64) {
     let plugin = host.get("echo").unwrap();
     // Warm the pool's slot and the CPU caches before measuring.
     for _ in 0..1000 {
         runtime.block_on(host.paraphrase(plugin, HOST_CLIENT, "a b c", "hostile")).unwrap();
     }
-    measure(200, 50, || {
+    let faults = page_faults();
+    let (p50, p90) = measure(200, 50, || {
         black_box(
             runtime.block_on(host.paraphrase(plugin, HOST_CLIENT, black_box("a b c"), "hostile")).unwrap(),
         );
-    })
+    });
+    (p50, p90, (page_faults() - faults) as f64 / (200.0 * 50.0))
 }
 
 fn main() {
@@ -68,12 +81,12 @@ fn main() {
         fresh.push(time_calls(&runtime, &fresh_host));
         kept.push(time_calls(&runtime, &kept_host));
     }
-    let median = |runs: &mut Vec<(Duration, Duration)>| {
-        runs.sort();
+    let median = |runs: &mut Vec<(Duration, Duration, f64)>| {
+        runs.sort_by_key(|r| r.0);
         runs[runs.len() / 2]
     };
-    let (wasm_p50, wasm_p90) = median(&mut fresh);
-    let (kept_p50, kept_p90) = median(&mut kept);
+    let (wasm_p50, wasm_p90, fresh_faults) = median(&mut fresh);
+    let (kept_p50, kept_p90, kept_faults) = median(&mut kept);
     let (native_p50, native_p90) = measure(200, 5000, || {
         black_box(echo(black_box("a b c")));
     });
@@ -82,14 +95,16 @@ fn main() {
         "plugin call overhead (the whole PluginHost::paraphrase: admission, instance, call, settlement), median of 3 runs of 200 rounds:"
     );
     println!(
-        "  fresh instance    p50 {:>9.2} µs   p90 {:>9.2} µs",
+        "  fresh instance    p50 {:>9.2} µs   p90 {:>9.2} µs   page faults per call {:.3}",
         wasm_p50.as_secs_f64() * 1e6,
-        wasm_p90.as_secs_f64() * 1e6
+        wasm_p90.as_secs_f64() * 1e6,
+        fresh_faults
     );
     println!(
-        "  kept instance     p50 {:>9.2} µs   p90 {:>9.2} µs   (reuse_instances, the same client's calls)",
+        "  kept instance     p50 {:>9.2} µs   p90 {:>9.2} µs   page faults per call {:.3}   (reuse_instances, the same client's calls)",
         kept_p50.as_secs_f64() * 1e6,
-        kept_p90.as_secs_f64() * 1e6
+        kept_p90.as_secs_f64() * 1e6,
+        kept_faults
     );
     println!(
         "  native            p50 {:>9.3} µs   p90 {:>9.3} µs",
