@@ -197,6 +197,24 @@ async fn a_kept_instance_never_carries_one_clients_data_to_another() {
     }
 }
 
+/// An instance whose call leaves more host resources behind than its first call did is not kept, so a
+/// plugin that leaks them holds at most two calls' worth in the host.
+#[tokio::test]
+async fn an_instance_that_leaks_host_resources_is_not_kept() {
+    let host =
+        PluginHost::start(vec![hostile("leak", "leak")], &common::runtime_settings(), None).await.unwrap();
+    let mut seen = Vec::new();
+    for _ in 0..6 {
+        seen.push(host.paraphrase(host.get("leak").unwrap(), "alice", "t", "hostile").await.unwrap().text);
+    }
+    let (first, second) = ("call 1 of this instance", "call 2 of this instance");
+    assert_eq!(
+        seen,
+        [first, second, first, second, first, second],
+        "a fresh instance after every second call"
+    );
+}
+
 /// Kept instances live in a room of their own, bounded across all plugins: when it is full, the one
 /// that has waited longest, of any plugin, makes way for the newest.
 #[tokio::test]

@@ -8,7 +8,7 @@ use super::engine::{EPOCH_TICK, Runtime};
 use super::log::snippet;
 use super::plugin::Sandboxed;
 use super::reuse::CallStore;
-use super::reuse::Reused;
+use super::reuse::{Reused, Wear};
 use super::sandbox::PluginState;
 use crate::telemetry;
 use std::time::Instant;
@@ -72,10 +72,10 @@ pub(super) async fn new_store(
     let slots = runtime.capacity.acquire(plugin.id(), &plugin.slots, client).await?;
     let span = crate::telemetry::Span::current();
     span.set_attribute("parlance.plugin.queued_ms", queued.elapsed().as_millis() as i64);
-    let (mut store, instance, uses) = match plugin.kept.take(client) {
-        Some(Reused { mut store, instance, uses }) => {
+    let (mut store, instance, wear) = match plugin.kept.take(client) {
+        Some(Reused { mut store, instance, wear }) => {
             store.data_mut().begin_call();
-            (store, Some(instance), uses)
+            (store, Some(instance), wear)
         }
         None => {
             let state =
@@ -83,7 +83,7 @@ pub(super) async fn new_store(
                     .map_err(|e| CallError::new(plugin.id(), CallFailure::NotStarted(format!("{e:#}"))))?;
             let mut store = Store::new(&runtime.engine, state);
             store.limiter(|s| &mut s.memory);
-            (store, None, 0)
+            (store, None, Wear::default())
         }
     };
     span.set_attribute("parlance.plugin.instance_reused", instance.is_some());
@@ -95,7 +95,7 @@ pub(super) async fn new_store(
         Ok(if Instant::now() >= deadline { UpdateDeadline::Interrupt } else { UpdateDeadline::Yield(1) })
     });
     let keep = plugin.kept.enabled().then(|| (plugin.kept.clone(), client.into()));
-    Ok(CallStore::new(store, instance, uses + 1, keep, slots))
+    Ok(CallStore::new(store, instance, wear, keep, slots))
 }
 
 /// The outcome of running a call under the wall-clock limit, which also covers time spent blocked in

@@ -6,8 +6,9 @@
 //! The client is the boundary: an instance never serves another client than the one whose calls it
 //! answered, so whatever a plugin keeps in its memory between calls (a static, a cache, a buffer it
 //! did not clear) stays with the client it came from, the boundary the server already keeps between
-//! callers' dialogs and usage. An instance that trapped, ran out of time or memory, or whose call was
-//! dropped midway is never kept. What kept instances may hold is bounded across all plugins (a count,
+//! callers' dialogs and usage. An instance that trapped, ran out of time or memory, whose call was
+//! dropped midway, or whose call left more host resources behind than its first call did is never
+//! kept. What kept instances may hold is bounded across all plugins (a count,
 //! and a share of the memory budget), and each serves a bounded number of calls for a bounded time.
 
 use super::capacity::Held;
@@ -88,20 +89,30 @@ impl Drop for RoomShare {
     }
 }
 
+/// What an instance has been through: the calls it has answered (the current one included), and the
+/// host resources (streams, requests, responses the plugin holds handles to) its store held after its
+/// first call. A call that leaves more behind leaks them, and the instance is not kept: what a plugin
+/// can pile up in the host's memory is bounded by two calls' worth, as without reuse by one.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Wear {
+    pub uses: u32,
+    pub resources: Option<usize>,
+}
+
 /// An instance waiting for its client's next call, with the store it lives in.
 struct Kept {
     store: Store<PluginState>,
     instance: Instance,
-    uses: u32,
+    wear: Wear,
     since: Instant,
     _share: RoomShare,
 }
 
-/// A kept instance taken for a call: its store, the instance, and the calls it has answered.
+/// A kept instance taken for a call: its store, the instance, and what it has been through.
 pub(super) struct Reused {
     pub store: Store<PluginState>,
     pub instance: Instance,
-    pub uses: u32,
+    pub wear: Wear,
 }
 
 /// One plugin's kept instances, by client. Made with the plugin, so a reload that replaces the plugin
@@ -162,13 +173,13 @@ impl KeptInstances {
         };
         // Dropping a store resets its slot in the pool: done outside the lock.
         drop(expired);
-        found.map(|Kept { store, instance, uses, .. }| Reused { store, instance, uses })
+        found.map(|Kept { store, instance, wear, .. }| Reused { store, instance, wear })
     }
 
     /// Keeps an instance that answered `client`'s call normally, when there is room for it.
-    pub(super) fn keep(&self, client: &str, store: Store<PluginState>, instance: Instance, uses: u32) {
+    pub(super) fn keep(&self, client: &str, store: Store<PluginState>, instance: Instance, wear: Wear) {
         let Some(room) = &self.room else { return };
-        if uses >= MAX_USES {
+        if wear.uses >= MAX_USES {
             return;
         }
         let bytes = store.data().memory.used_bytes();
@@ -182,7 +193,7 @@ impl KeptInstances {
         }
         let Some(share) = share else { return };
         let now = Instant::now();
-        let kept = Kept { store, instance, uses, since: now, _share: share };
+        let kept = Kept { store, instance, wear, since: now, _share: share };
         let expired = {
             let mut map = self.by_client.lock().unwrap_or_else(|e| e.into_inner());
             map.entry(client.into()).or_default().push(kept);
@@ -218,10 +229,10 @@ pub(super) struct CallStore {
     /// `Some` until the call is dropped, when a reusable instance moves out to be kept.
     store: Option<Store<PluginState>>,
     instance: Option<Instance>,
-    /// Calls this instance has answered, this one included.
-    uses: u32,
-    /// Set once the call returned normally: an instance that trapped, ran out of time or memory, or
-    /// whose call was dropped midway is never kept.
+    wear: Wear,
+    /// Set once the call returned normally, leaving no more host resources behind than the instance's
+    /// first call did: an instance that trapped, ran out of time or memory, whose call was dropped
+    /// midway, or that leaks is never kept.
     reusable: bool,
     /// Where the instance is kept after the call, and for which client; `None` when not reused.
     keep: Option<(Arc<KeptInstances>, Box<str>)>,
@@ -229,21 +240,29 @@ pub(super) struct CallStore {
 }
 
 impl CallStore {
-    /// A call's store, with the instance a kept store brings (`None` for a fresh one), the calls its
-    /// instance will have answered with this one, where to keep it after the call, and the slots.
+    /// A call's store, with the instance a kept store brings (`None` for a fresh one) and what it has
+    /// been through before this call, where to keep it after the call, and the slots.
     pub(super) fn new(
         store: Store<PluginState>,
         instance: Option<Instance>,
-        uses: u32,
+        before: Wear,
         keep: Option<(Arc<KeptInstances>, Box<str>)>,
         slots: Held,
     ) -> CallStore {
-        CallStore { store: Some(store), instance, uses, reusable: false, keep, _slots: slots }
+        let wear = Wear { uses: before.uses + 1, ..before };
+        CallStore { store: Some(store), instance, wear, reusable: false, keep, _slots: slots }
     }
 
-    /// Says whether the call returned normally, which alone lets its instance be kept.
+    /// Says whether the call returned normally; its instance may then be kept, unless the call left
+    /// more host resources behind than the instance's first call did.
     pub(super) fn answered(&mut self, normally: bool) {
-        self.reusable = normally;
+        if !normally || self.keep.is_none() {
+            self.reusable = false;
+            return;
+        }
+        let held = self.data_mut().resources();
+        let first = *self.wear.resources.get_or_insert(held);
+        self.reusable = held <= first;
     }
 
     /// The call's instance: the one its client's previous call left, else a fresh one of `pre`.
@@ -278,7 +297,7 @@ impl Drop for CallStore {
         if let (Some(store), Some(instance), Some((kept, client))) =
             (self.store.take(), self.instance, self.keep.take())
         {
-            kept.keep(&client, store, instance, self.uses);
+            kept.keep(&client, store, instance, self.wear);
         }
     }
 }

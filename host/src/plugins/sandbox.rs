@@ -126,6 +126,11 @@ impl PluginState {
 }
 
 impl PluginState {
+    /// The host resources the plugin holds handles to (streams, requests, responses), live now.
+    pub fn resources(&mut self) -> usize {
+        self.table.iter_mut().count()
+    }
+
     /// Readies a kept instance's state for its client's next call: what the previous call printed,
     /// had refused and reported is not this call's. Its memory stays, and is still counted.
     pub fn begin_call(&mut self) {

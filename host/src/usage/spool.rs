@@ -82,6 +82,10 @@ struct Segments {
     /// A segment made ahead by [`Spool::prepare`], off the requests' path, with a number above
     /// `number`: the next one appended to.
     spare: Option<(u64, Segment)>,
+    /// Whether segments are made ahead. Not after making one ahead failed (a full disk, say), until a
+    /// segment made when needed succeeds: on a nearly full disk the spool must not take, a segment
+    /// ahead, the room that the dialog store needs to recover.
+    ahead: bool,
     /// Closed segments, kept locked (by their open file) until every record in them is committed.
     closed: Vec<(u64, PathBuf, File)>,
 }
@@ -120,7 +124,14 @@ impl Spool {
         header.push(b'\n');
         let instance = instance_id();
         let current = new_segment(dir, &instance, 0, &header, SEGMENT_BYTES, sync)?;
-        let segments = Mutex::new(Segments { current, number: 0, next: 1, spare: None, closed: Vec::new() });
+        let segments = Mutex::new(Segments {
+            current,
+            number: 0,
+            next: 1,
+            spare: None,
+            ahead: true,
+            closed: Vec::new(),
+        });
         let store = store.to_owned();
         let kept = Default::default();
         Ok(Spool { dir: dir.to_owned(), instance, header, store, sync, segments, kept })
@@ -164,7 +175,7 @@ impl Spool {
     pub fn prepare(&self) {
         let number = {
             let mut segments = self.segments.lock().unwrap_or_else(|e| e.into_inner());
-            if segments.spare.is_some() {
+            if segments.spare.is_some() || !segments.ahead {
                 return;
             }
             segments.next += 1;
@@ -179,7 +190,12 @@ impl Spool {
                 let _ = std::fs::remove_file(segment_path(&self.dir, &self.instance, number));
             }
             Ok(segment) => segments.spare = Some((number, segment)),
-            Err(e) => tracing::warn!("cannot make the usage spool's next segment ahead: {e}"),
+            Err(e) => {
+                segments.ahead = false;
+                tracing::warn!(
+                    "cannot make the usage spool's next segment ahead: {e}; segments are made when needed until one is"
+                );
+            }
         }
     }
 
@@ -200,6 +216,7 @@ impl Spool {
                     let number = segments.next;
                     let next = new_segment(&self.dir, &self.instance, number, &self.header, size, self.sync)?;
                     segments.next += 1;
+                    segments.ahead = true;
                     (number, next)
                 }
             };
