@@ -156,7 +156,8 @@ pub fn add_to_linker(linker: &mut Linker<PluginState>) -> wasmtime::Result<()> {
     Ok(())
 }
 
-/// A pre-linked 0.1 component, ready to instantiate once per call, with its probe when it has one.
+/// A pre-linked 0.1 component, ready to instantiate for a call (or to be bound in the instance its
+/// client's previous call left), with its probe when it has one.
 pub struct Bound {
     /// The component linked once: every call's instance is made from it, or is one it made that
     /// its client's previous call left.
