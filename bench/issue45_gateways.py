@@ -63,7 +63,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 import issue21_litellm as lite  # noqa: E402
-from issue29_openai import fmt_us  # noqa: E402
+from issue29_openai import completion_body, fmt_us  # noqa: E402
 from common import (  # noqa: E402
     BINARY,
     Server,
@@ -93,10 +93,7 @@ TZ_MODEL = "tensorzero::model_name::bench"
 
 
 def chat_body(model, stream):
-    body = {"model": model, "messages": [{"role": "user", "content": TEXT}]}
-    if stream:
-        body["stream"] = True
-    return body
+    return completion_body(model, TEXT, stream)
 
 
 def counter_lua(path, template, headers=None):
