@@ -51,14 +51,43 @@ const KEEPING: &[Step] = &[
     (None, 1.0, Synonyms::Only(0)),
 ];
 
+/// The plans tried again with the word groups left as written ("because of" stays), so that a
+/// sentence whose one change is a word group still has candidates that change something else,
+/// and then the fifth and sixth content words of a long sentence, one at a time.
+const GROUPS_KEPT: &[Step] = &[
+    (Some(0), 1.0, Synonyms::Rate),
+    (Some(0), 0.0, Synonyms::Rate),
+    (None, 1.0, Synonyms::Rate),
+    (None, 1.0, Synonyms::Only(0)),
+    (Some(0), 1.0, Synonyms::Only(0)),
+    (None, 1.0, Synonyms::Only(1)),
+    (Some(EXTRA), 0.0, Synonyms::Rate),
+];
+
+/// One content word changed at a time, past the four that `STEPS` tries.
+const LATER_WORDS: &[Step] = &[(None, 1.0, Synonyms::Only(4)), (None, 1.0, Synonyms::Only(5))];
+
+/// What a list of plans leaves as the text has it.
+#[derive(Clone, Copy, PartialEq)]
+enum Keep {
+    Nothing,
+    Contractions,
+    WordGroups,
+}
+
 /// Up to `count` distinct rewrites of `text`, none equal to it (whitespace aside), in a fixed order:
 /// a pure function of the text, the options and the count, and a prefix of the list for a larger
 /// count.
 pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     let same = |a: &str, b: &str| a.split_whitespace().eq(b.split_whitespace());
-    let steps = STEPS.iter().map(|&s| (s, false)).chain(KEEPING.iter().map(|&s| (s, true)));
-    for ((step, share, synonyms), keep_contractions) in steps {
+    let steps = STEPS
+        .iter()
+        .map(|&s| (s, Keep::Nothing))
+        .chain(KEEPING.iter().map(|&s| (s, Keep::Contractions)))
+        .chain(LATER_WORDS.iter().map(|&s| (s, Keep::Nothing)))
+        .chain(GROUPS_KEPT.iter().map(|&s| (s, Keep::WordGroups)));
+    for ((step, share, synonyms), keep) in steps {
         if found.len() >= count {
             break;
         }
@@ -67,7 +96,13 @@ pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
             substitution_rate: options.substitution_rate * share,
             variant: options.variant + if extra { 0 } else { step.unwrap_or(0) },
         };
-        let plan = Plan { synonyms, reorder: step.is_some(), extra, keep_contractions };
+        let plan = Plan {
+            synonyms,
+            reorder: step.is_some(),
+            extra,
+            keep_contractions: keep == Keep::Contractions,
+            word_groups: keep != Keep::WordGroups,
+        };
         let rewrite = paraphrase_with(text, &tried, &plan);
         if !same(&rewrite, text) && !found.iter().any(|f| same(f, &rewrite)) {
             found.push(rewrite);

@@ -78,11 +78,21 @@ pub struct Plan {
     /// Whether contractions are left as the text has them (neither expanded nor made): a
     /// candidate that differs from another only there still reads as the same sentence.
     pub keep_contractions: bool,
+    /// Whether the word groups are rewritten (`phrases` and `phrasal`: "because of" -> "due to",
+    /// "almost" -> "nearly", "find out" -> "discover"); off, a candidate keeps them as written and
+    /// changes other words.
+    pub word_groups: bool,
 }
 
 impl Default for Plan {
     fn default() -> Self {
-        Plan { synonyms: Synonyms::Rate, reorder: true, extra: false, keep_contractions: false }
+        Plan {
+            synonyms: Synonyms::Rate,
+            reorder: true,
+            extra: false,
+            keep_contractions: false,
+            word_groups: true,
+        }
     }
 }
 
@@ -104,9 +114,13 @@ pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
         }
         // Idioms are frozen first, so that no later pass touches a word of theirs.
         phrases::protect_idioms(&mut t);
-        t = phrases::phrases(t);
+        if plan.word_groups {
+            t = phrases::phrases(t);
+        }
         phrases::protect_fixed_phrases(&mut t);
-        t = phrasal::rewrite(t);
+        if plan.word_groups {
+            t = phrasal::rewrite(t);
+        }
         if !expand && !plan.keep_contractions {
             t = contraction::contract(t, apostrophe);
         }

@@ -4,7 +4,10 @@
 
 use crate::shape::{self, Plain, comma, leaving_start, starting};
 use crate::tokens::Token;
-use crate::words::{CLAUSE_WORDS, SUBJECT_PRONOUNS};
+use crate::words::{
+    ARTICLES, CLAUSE_WORDS, DEFINITE_DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE, SUBJECT_PRONOUNS,
+    clearly_finite,
+};
 
 /// "X, so Y." -> "Y because X."
 pub fn so_to_because(p: &Plain) -> Option<Vec<Token>> {
@@ -76,6 +79,127 @@ pub fn but_to_although(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// Pronouns that point back to a person or thing named earlier.
+const THIRD_PERSON: &[&str] = &["he", "she", "it", "they", "him", "her", "them", "his", "its", "their"];
+
+/// Whether a word heads a clause: a finite auxiliary or modal, or a finite verb by most of its
+/// evidence.
+fn finite(word: &str) -> bool {
+    const MODALS: &[&str] = &["will", "would", "can", "could", "should", "must", "might", "cannot"];
+    // The common verbs the lexicon keeps as function words, in their finite forms.
+    const COMMON: &[&str] = &[
+        "went", "goes", "got", "gets", "came", "comes", "made", "makes", "said", "says", "took", "takes",
+        "gave", "gives", "knew", "knows", "saw", "sees",
+    ];
+    [FINITE_BE, FINITE_HAVE, FINITE_DO, MODALS, COMMON].iter().any(|list| list.contains(&word))
+        || clearly_finite(word, true)
+}
+
+/// Whether `words` open with a subject and its finite verb: a pronoun, or a short noun phrase
+/// after a determiner ("the dog barked"), or a name ("Mary was").
+fn clause_with_subject(words: &[Token]) -> bool {
+    let lower = |k: usize| words.get(k).map(|t| t.text.to_lowercase()).unwrap_or_default();
+    let first = lower(0);
+    if SUBJECT_PRONOUNS.contains(&first.as_str()) {
+        return finite(&lower(1));
+    }
+    let determiner = DEFINITE_DETERMINERS.contains(&first.as_str()) || ARTICLES.contains(&first.as_str());
+    let name = words.first().is_some_and(|t| t.text.starts_with(|c: char| c.is_ascii_uppercase()));
+    (determiner || name) && (1..4.min(words.len())).any(|k| finite(&lower(k)))
+}
+
+/// Whether `moved`, coming to stand before `other`, could take a pronoun's antecedent with it: a
+/// pronoun in `moved` ("because it was hungry") while `other` names someone or something ("the
+/// dog barked"), whom the pronoun would then point forward to, or past.
+fn pronoun_would_dangle(moved: &[Token], other: &[Token]) -> bool {
+    // "it was cold", "it is raining": the weather's and the clock's "it" points at nothing.
+    const WEATHER: &[&str] = &[
+        "cold", "hot", "warm", "raining", "snowing", "late", "early", "dark", "sunny", "windy", "freezing",
+        "wet", "foggy", "cloudy", "pouring",
+    ];
+    let lower: Vec<String> = moved.iter().map(|t| t.text.to_lowercase()).collect();
+    let pronoun = lower.iter().enumerate().any(|(k, w)| {
+        let dummy = w == "it"
+            && lower.get(k + 1).is_some_and(|b| FINITE_BE.contains(&b.as_str()))
+            && lower.get(k + 2).is_some_and(|a| WEATHER.contains(&a.as_str()));
+        THIRD_PERSON.contains(&w.as_str()) && !dummy
+    });
+    let names = other.iter().enumerate().any(|(k, t)| {
+        let lower = t.text.to_lowercase();
+        DEFINITE_DETERMINERS.contains(&lower.as_str())
+            || ARTICLES.contains(&lower.as_str())
+            || (t.text.starts_with(|c: char| c.is_ascii_uppercase())
+                && (k > 0 || !SUBJECT_PRONOUNS.contains(&lower.as_str()) && lower != "i"))
+    });
+    pronoun && names
+}
+
+/// "We stayed at home because it was raining." -> "It was raining, so we stayed at home."
+/// Both clauses have their own subject, and the cause, now first, must not carry a pronoun whose
+/// antecedent is in the effect ("The dog barked because it was hungry." stays).
+pub fn because_to_so(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let because = p.find("because")?;
+    let (y, x) = (&p.items[..because], &p.items[because + 1..]);
+    let other_clause = p
+        .items
+        .iter()
+        .enumerate()
+        .any(|(k, t)| k != because && CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()));
+    if y.len() < 2 || x.len() < 2 || other_clause || !clause_with_subject(y) || !clause_with_subject(x) {
+        return None;
+    }
+    if pronoun_would_dangle(x, y) {
+        return None;
+    }
+    let mut out = vec![starting(&x[0])];
+    out.extend_from_slice(&x[1..]);
+    out.push(comma());
+    out.push(shape::word("so"));
+    out.push(leaving_start(&y[0])?);
+    out.extend_from_slice(&y[1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "Although it was cold, we went for a walk." or "We went for a walk although it was cold." ->
+/// "It was cold, but we went for a walk." The concession stays first, as "but" needs; a pronoun
+/// of the second clause's that moved before its antecedent refuses it, as in `because_to_so`.
+pub fn although_to_but(p: &Plain) -> Option<Vec<Token>> {
+    if p.terminal.text != "." {
+        return None;
+    }
+    let (x, y): (&[Token], &[Token]) = if p.lower(0) == "although" {
+        let c = p.items.iter().position(|t| !t.is_word())?;
+        if p.commas() != 1 {
+            return None;
+        }
+        (&p.items[1..c], &p.items[c + 1..])
+    } else {
+        let k = p.find("although")?;
+        if p.commas() != 0 {
+            return None;
+        }
+        if pronoun_would_dangle(&p.items[k + 1..], &p.items[..k]) {
+            return None;
+        }
+        (&p.items[k + 1..], &p.items[..k])
+    };
+    let other_clause =
+        x.iter().chain(y).any(|t| CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()) || !t.is_word());
+    if x.len() < 2 || y.len() < 2 || other_clause || !clause_with_subject(x) || !clause_with_subject(y) {
+        return None;
+    }
+    let mut out = vec![starting(&x[0])];
+    out.extend_from_slice(&x[1..]);
+    out.push(comma());
+    out.push(shape::word("but"));
+    out.push(leaving_start(&y[0])?);
+    out.extend_from_slice(&y[1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,6 +231,37 @@ mod tests {
         );
         assert_eq!(run(f, "He left so that we could sleep."), None);
         assert_eq!(run(f, "It was so cold that we stayed in because it snowed."), None);
+    }
+
+    #[test]
+    fn because_becomes_so() {
+        let f = because_to_so;
+        assert_eq!(
+            run(f, "We stayed at home because it was raining.").as_deref(),
+            Some("It was raining, so we stayed at home.")
+        );
+        assert_eq!(
+            run(f, "The match was cancelled because the pitch was flooded.").as_deref(),
+            Some("The pitch was flooded, so the match was cancelled.")
+        );
+        // "it" would come before the dog it means.
+        assert_eq!(run(f, "The dog barked because it was hungry."), None);
+        assert_eq!(run(f, "He left because of the rain."), None);
+        assert_eq!(run(f, "I know that he left because it rained."), None);
+    }
+
+    #[test]
+    fn although_becomes_but() {
+        let f = although_to_but;
+        assert_eq!(
+            run(f, "Although it was cold, we went for a walk.").as_deref(),
+            Some("It was cold, but we went for a walk.")
+        );
+        assert_eq!(
+            run(f, "We went for a walk although it was cold.").as_deref(),
+            Some("It was cold, but we went for a walk.")
+        );
+        assert_eq!(run(f, "The car still runs although it is old."), None);
     }
 
     #[test]

@@ -74,13 +74,40 @@ fn expansion(word: &str, next: Option<&str>) -> Option<Vec<&'static str>> {
 /// Whether the text uses any contraction we can expand (then expanding is the rewrite, and
 /// contracting is not, so that the style stays consistent).
 pub fn has_contraction(tokens: &[Token]) -> bool {
-    tokens.iter().any(|t| t.is_word() && !t.frozen && expansion(&t.text, None).is_some())
+    (0..tokens.len()).any(|i| {
+        let t = &tokens[i];
+        t.is_word() && !t.frozen && (expansion(&t.text, None).is_some() || noun_is(tokens, i).is_some())
+    })
+}
+
+/// The noun of a subject noun's "'s" that stands for "is" ("The car's in the garage." -> "The car
+/// is in the garage."), by the same test that makes the contraction: a singular noun after a
+/// determiner opening the sentence, and a next word that a possessive cannot have. A verb form of
+/// "be" or "have" later on ("The dog's barking is loud.") makes the "-ing" a possessed noun, so
+/// the "'s" stays.
+fn noun_is(tokens: &[Token], i: usize) -> Option<&str> {
+    let text = tokens[i].text.as_str();
+    let noun = text.strip_suffix("'s").or_else(|| text.strip_suffix("’s"))?;
+    let finite_later = tokens[i + 1..].iter().any(|t| {
+        let lower = t.text.to_lowercase();
+        FINITE_BE.contains(&lower.as_str()) || FINITE_HAVE.contains(&lower.as_str())
+    });
+    (!finite_later && subject_noun(tokens, i, noun) && not_possessive(tokens, i)).then_some(noun)
 }
 
 pub fn expand_contractions(tokens: Vec<Token>) -> Vec<Token> {
     let mut out = Vec::with_capacity(tokens.len() + 4);
     for (i, token) in tokens.iter().enumerate() {
         let next = next_word(&tokens, i);
+        if token.is_word()
+            && !token.frozen
+            && let Some(noun) = noun_is(&tokens, i)
+        {
+            out.push(Token::word(noun.to_owned()));
+            out.push(Token::space());
+            out.push(Token::word("is".to_owned()));
+            continue;
+        }
         match expansion(&token.text, next.as_deref()) {
             Some(words) if token.is_word() && !token.frozen && !is_all_caps(&token.text) => {
                 let mut new = words_like(&token.text, &words);
@@ -125,7 +152,7 @@ fn subject_noun(tokens: &[Token], i: usize, noun: &str) -> bool {
         && DEFINITE_DETERMINERS.contains(&tokens[0].text.to_lowercase().as_str())
         && !tokens[0].frozen;
     let hissing = ["s", "x", "z", "ch", "sh", "ce", "se", "ge"].iter().any(|end| noun.ends_with(end));
-    if !opens || hissing || !tokens[i].text.bytes().all(|b| b.is_ascii_lowercase()) {
+    if !opens || hissing || !noun.bytes().all(|b| b.is_ascii_lowercase()) {
         return false;
     }
     let analyses = morph::analyse(noun);
@@ -298,6 +325,14 @@ mod tests {
         assert_eq!(expand("I'd like tea."), "I would like tea.");
         assert_eq!(expand("I'd gone."), "I'd gone.");
         assert_eq!(expand("Let's go."), "Let's go.");
+        // A subject noun's "'s" that can only be "is".
+        assert_eq!(expand("The car's in the garage."), "The car is in the garage.");
+        assert_eq!(expand("The dog's asleep on the mat."), "The dog is asleep on the mat.");
+        assert_eq!(expand("The kettle's boiling."), "The kettle is boiling.");
+        assert_eq!(expand("The dog's bowl is empty."), "The dog's bowl is empty.");
+        assert_eq!(expand("The dog's barking is loud."), "The dog's barking is loud.");
+        assert_eq!(expand("My brother's home."), "My brother's home.");
+        assert_eq!(expand("Sarah's coming to dinner."), "Sarah's coming to dinner.");
     }
 
     #[test]

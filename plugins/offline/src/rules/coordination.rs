@@ -151,40 +151,75 @@ pub fn swap_listed_objects(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
-/// "This chair is more comfortable than the old one." -> "The old one is less comfortable than
-/// this chair." Both sides are short noun phrases of the same number, so the verb still agrees.
+/// The prepositions that open a place phrase after a noun.
+const PLACE_PREPOSITIONS: &[&str] = &["at", "in", "on", "near", "from", "by"];
+
+/// The plain adjective of a graded one ("warmer" -> "warm", "better" -> "good"). Between "be" and
+/// "than" the word can only be a predicative comparative, so its other readings ("to better")
+/// do not matter; two different bases do.
+fn comparative_base(word: &str) -> Option<&'static str> {
+    let analyses = morph::analyse(word);
+    let mut bases = analyses.iter().filter(|a| a.pos == Pos::Adj && a.form == morph::Form::Comparative);
+    let base = bases.next()?.entry.lemma;
+    bases.all(|a| a.entry.lemma == base).then_some(base)
+}
+
+/// A comparison between two short noun phrases of the same number turns round, so the verb still
+/// agrees: "This chair is more comfortable than the old one." -> "The old one is less comfortable
+/// than this chair."; "The blue jacket is warmer than the grey one." -> "The grey one is not as
+/// warm as the blue jacket." (the adjective keeps its own sense: no antonym is guessed).
 pub fn invert_comparison(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text != "." {
         return None;
     }
     let n = p.items.len();
     let be = (2..n.min(5)).find(|&k| FINITE_BE.contains(&p.lower(k).as_str()))?;
-    let than = be + 3;
+    // "more" and an adjective, or an adjective in "-er".
+    let periphrastic = p.lower(be + 1) == "more" && can_be(&p.lower(be + 2), Pos::Adj);
+    let graded = if periphrastic { None } else { comparative_base(&p.lower(be + 1)) };
+    if !periphrastic && graded.is_none() {
+        return None;
+    }
+    let than = if periphrastic { be + 3 } else { be + 2 };
+    // A short definite noun phrase: "the old one", "that one", "the ones at the market". Its first
+    // word is a determiner even where it could open a clause ("that").
     let side_ok = |from: usize, to: usize| {
-        to - from >= 2
-            && to - from <= 4
-            && DEFINITE_DETERMINERS.contains(&p.lower(from).as_str())
-            && p.items[from..to]
+        to > from + 1
+            && to - from <= 5
+            && (DEFINITE_DETERMINERS.contains(&p.lower(from).as_str())
+                || ["these", "those"].contains(&p.lower(from).as_str()))
+            && p.items[from + 1..to]
                 .iter()
                 .all(|t| t.is_word() && !CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()))
     };
-    let plural = |k: usize| is_plural_noun(&p.lower(k));
-    let adjective = can_be(&p.lower(be + 2), Pos::Adj);
-    if p.lower(be + 1) != "more"
-        || !adjective
-        || p.lower(than) != "than"
+    // The number of a side is its head's, the noun before any place phrase ("the ones at the
+    // market").
+    let plural = |from: usize, to: usize| {
+        let head =
+            (from + 1..to).find(|&k| PLACE_PREPOSITIONS.contains(&p.lower(k + 1).as_str())).unwrap_or(to - 1);
+        let head = p.lower(head);
+        head == "ones" || is_plural_noun(&head)
+    };
+    if p.lower(than) != "than"
         || !side_ok(0, be)
         || !side_ok(than + 1, n)
-        || plural(be - 1) != plural(n - 1)
+        || plural(0, be) != plural(than + 1, n)
     {
         return None;
     }
     let mut out = vec![starting(&p.items[than + 1])];
     out.extend_from_slice(&p.items[than + 2..]);
     out.push(p.items[be].clone());
-    out.push(shape::word("less"));
-    out.push(p.items[be + 2].clone());
-    out.push(p.items[than].clone());
+    match graded {
+        None => {
+            out.push(shape::word("less"));
+            out.push(p.items[be + 2].clone());
+            out.push(p.items[than].clone());
+        }
+        Some(base) => {
+            out.extend(["not", "as", base, "as"].map(shape::word));
+        }
+    }
     out.push(leaving_start(&p.items[0])?);
     out.extend_from_slice(&p.items[1..be]);
     Some(shape::build(&out, &p.terminal))
@@ -241,5 +276,23 @@ mod tests {
         );
         assert_eq!(run(f, "The film was more exciting than the books."), None);
         assert_eq!(run(f, "This chair is more comfortable than I thought."), None);
+        assert_eq!(
+            run(f, "The blue jacket is warmer than the grey one.").as_deref(),
+            Some("The grey one is not as warm as the blue jacket.")
+        );
+        assert_eq!(
+            run(f, "My new phone is better than the old one.").as_deref(),
+            Some("The old one is not as good as my new phone.")
+        );
+        assert_eq!(
+            run(f, "These apples are cheaper than the ones at the market.").as_deref(),
+            Some("The ones at the market are not as cheap as these apples.")
+        );
+        assert_eq!(
+            run(f, "This chair is more comfortable than that one.").as_deref(),
+            Some("That one is less comfortable than this chair.")
+        );
+        // A comparison with a clause or a bare time is not turned round.
+        assert_eq!(run(f, "The bus is later than usual."), None);
     }
 }

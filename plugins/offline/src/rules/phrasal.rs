@@ -13,7 +13,7 @@ use crate::shape::{self, Plain, starting};
 use crate::syntax::{subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
-    ARTICLES, FINITE_BE, FINITE_DO, FINITE_HAVE, NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES,
+    ARTICLES, CLAUSE_WORDS, FINITE_BE, FINITE_DO, FINITE_HAVE, NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES,
     SINGULAR_DETERMINERS, can_be, concat,
 };
 
@@ -594,6 +594,78 @@ pub fn please(p: &Plain) -> Option<Vec<Token>> {
     None
 }
 
+/// The forms of "take" and "go", in step: "takes the bus to" is "goes to ... by bus".
+const TAKE_GO: &[(&str, &str)] =
+    &[("take", "go"), ("takes", "goes"), ("took", "went"), ("taken", "gone"), ("taking", "going")];
+/// Means of transport that one takes and goes by, with the article one takes them with.
+const VEHICLES: &[(&str, &str)] = &[
+    ("bus", "the"),
+    ("train", "the"),
+    ("tube", "the"),
+    ("ferry", "the"),
+    ("tram", "the"),
+    ("underground", "the"),
+    ("subway", "the"),
+    ("metro", "the"),
+    ("coach", "the"),
+    ("taxi", "a"),
+    ("cab", "a"),
+];
+
+/// "Most of the staff take the train to work." <-> "Most of the staff go to work by train.": the
+/// destination, one to four words, ends the sentence, so nothing else comes between.
+pub fn by_vehicle(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 {
+        return None;
+    }
+    let n = p.items.len();
+    let vehicle = |w: &str| VEHICLES.iter().find(|(v, _)| *v == w).copied();
+    // A place after "to", not a verb ("to see his mother"): a determiner, a name, or a place noun.
+    let place = |k: usize| {
+        let w = p.lower(k);
+        ARTICLES.contains(&w.as_str())
+            || PERSONAL_POSSESSIVES.contains(&w.as_str())
+            || ["work", "school", "town", "church", "college", "university", "hospital", "the"]
+                .contains(&w.as_str())
+            || p.items.get(k).is_some_and(|t| t.text.starts_with(|c: char| c.is_ascii_uppercase()))
+    };
+    for k in 1..n.saturating_sub(3) {
+        let word = p.lower(k);
+        // take + the/a + vehicle + to + destination
+        if let Some(&(_, go)) = TAKE_GO.iter().find(|(t, _)| *t == word)
+            && ["the", "a"].contains(&p.lower(k + 1).as_str())
+            && let Some((v, _)) = vehicle(&p.lower(k + 2))
+            && p.lower(k + 3) == "to"
+            && place(k + 4)
+            && (2..=5).contains(&(n - (k + 3)))
+            && p.items[k + 4..].iter().all(|t| !CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()))
+        {
+            let mut out: Vec<Token> = p.items[..k].to_vec();
+            out.push(shape::word_like(&p.items[k].text, go));
+            out.extend_from_slice(&p.items[k + 3..]);
+            out.extend([shape::word("by"), shape::word(v)]);
+            return Some(shape::build(&out, &p.terminal));
+        }
+        // go + to + destination + by + vehicle
+        if let Some(&(take, _)) = TAKE_GO.iter().find(|(_, g)| *g == word)
+            && p.lower(k + 1) == "to"
+            && place(k + 2)
+            && n >= k + 5
+            && p.lower(n - 2) == "by"
+            && let Some((v, article)) = vehicle(&p.lower(n - 1))
+            && (1..=4).contains(&(n - 2 - (k + 2)))
+            && p.items[k + 2..n - 2].iter().all(|t| !CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()))
+        {
+            let mut out: Vec<Token> = p.items[..k].to_vec();
+            out.push(shape::word_like(&p.items[k].text, take));
+            out.extend([shape::word(article), shape::word(v)]);
+            out.extend_from_slice(&p.items[k + 1..n - 2]);
+            return Some(shape::build(&out, &p.terminal));
+        }
+    }
+    None
+}
+
 /// Nouns that make "have" an action rather than a possession ("has breakfast", "had a shower"),
 /// where "has got" would be wrong.
 const HAVE_ACTIONS: &[&str] = &[
@@ -673,6 +745,29 @@ pub fn have_got(p: &Plain) -> Option<Vec<Token>> {
     out.push(shape::word("got"));
     out.extend_from_slice(&p.items[k + 1..]);
     Some(shape::build(&out, &p.terminal))
+}
+
+#[cfg(test)]
+mod vehicle_tests {
+    use super::*;
+    use crate::shape::apply as run;
+
+    #[test]
+    fn taking_a_vehicle_is_going_by_it() {
+        let f = by_vehicle;
+        assert_eq!(
+            run(f, "Most of the staff take the train to work.").as_deref(),
+            Some("Most of the staff go to work by train.")
+        );
+        assert_eq!(
+            run(f, "We took a taxi to the station.").as_deref(),
+            Some("We went to the station by taxi.")
+        );
+        assert_eq!(run(f, "She goes to school by bus.").as_deref(), Some("She takes the bus to school."));
+        // The destination does not end the sentence, or something else follows "to".
+        assert_eq!(run(f, "We took the bus to the station and walked home."), None);
+        assert_eq!(run(f, "He took the train to see his mother."), None);
+    }
 }
 
 #[cfg(test)]

@@ -11,8 +11,9 @@ use crate::shape::{self, Plain, comma, leaving_start, starting};
 use crate::syntax::{coordinated_clause, has_clause_word};
 use crate::tokens::Token;
 use crate::words::{
-    DAY_NAMES, FINITE_BE, PERSONAL_POSSESSIVES, PHRASE_DETERMINERS, TIME_BINDERS, TIME_NOUNS, WEEKDAYS,
-    concat,
+    CLAUSE_WORDS, DAY_NAMES, DEFINITE_DETERMINERS, FINITE_BE, HAVE_FORMS, MONTHS, PERSONAL_POSSESSIVES,
+    PHRASE_DETERMINERS, SUBJECT_PRONOUNS, TIME_BINDERS, TIME_NOUNS, WEEKDAYS, clearly_finite, concat,
+    is_noun,
 };
 
 /// Forms of "be" after which a time phrase is what the subject is ("The meeting is in the
@@ -80,7 +81,8 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
     } else if two {
         2
     } else {
-        return None;
+        listed_time_phrase(p, TIME_PHRASES)
+            .or_else(|| perfect(p).then(|| listed_time_phrase(p, SINCE_PHRASES)).flatten())?
     };
     // "early in the morning", "late at night", "late last night" are one phrase.
     let part_of_day = three
@@ -95,6 +97,136 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
     };
     let before = w(len + 1);
     (!TIME_BINDERS.contains(&before.as_str()) && !before.ends_with("'s")).then_some(len)
+}
+
+/// What one word of a time phrase may be.
+#[derive(Clone, Copy)]
+enum Slot {
+    Word(&'static str),
+    AnyOf(&'static [&'static str]),
+    /// A number said as a word or written in digits, "a" or "an" ("two", "12", "a").
+    Count,
+    /// A unit of time, singular or plural ("minutes", "a week").
+    Unit,
+    /// A time noun of `TIME_NOUNS` ("week", "Monday").
+    TimeNoun,
+    /// A weekday in the plural ("Mondays").
+    Weekdays,
+    Month,
+}
+
+const COUNTS: &[&str] = &[
+    "a", "an", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "fifteen", "twenty", "thirty", "forty", "fifty", "sixty", "ninety", "several", "few",
+];
+const UNITS: &[&str] = &[
+    "second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "month",
+    "months", "year", "years", "decade", "decades",
+];
+const ORDINALS: &[&str] = &[
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "fifteenth",
+    "twentieth",
+    "thirtieth",
+];
+
+impl Slot {
+    fn fits(self, word: &str) -> bool {
+        match self {
+            Slot::Word(w) => word == w,
+            Slot::AnyOf(list) => list.contains(&word),
+            Slot::Count => {
+                COUNTS.contains(&word) || (!word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()))
+            }
+            Slot::Unit => UNITS.contains(&word),
+            Slot::TimeNoun => TIME_NOUNS.contains(&word),
+            Slot::Weekdays => WEEKDAYS.contains(&word),
+            Slot::Month => MONTHS.contains(&word),
+        }
+    }
+}
+
+/// The other time phrases that may end a sentence, each one a date, a time or a frequency whatever
+/// the words before it ("four years ago", "on Mondays and Fridays", "on the third of April", "every
+/// ten minutes", "three times a week", "at the end of March").
+const TIME_PHRASES: &[&[Slot]] = {
+    use Slot::*;
+    const EDGE: Slot = AnyOf(&["end", "start", "beginning", "middle"]);
+    &[
+        &[Count, Unit, Word("ago")],
+        &[Word("a"), Word("few"), Unit, Word("ago")],
+        &[Word("a"), Word("long"), Word("time"), Word("ago")],
+        &[Count, Unit, Word("later")],
+        &[Word("on"), Weekdays, Word("and"), Weekdays],
+        &[Word("in"), Month],
+        &[Word("in"), AnyOf(&["early", "late"]), Month],
+        &[Word("on"), Word("the"), AnyOf(ORDINALS), Word("of"), Month],
+        &[Word("at"), Word("the"), EDGE, Word("of"), Month],
+        &[Word("at"), Word("the"), EDGE, Word("of"), Word("the"), TimeNoun],
+        &[Word("by"), Word("the"), Word("end"), Word("of"), Word("the"), TimeNoun],
+        &[Word("every"), Count, Unit],
+        &[Word("every"), Word("other"), TimeNoun],
+        &[Count, Word("times"), Word("a"), TimeNoun],
+        &[AnyOf(&["once", "twice"]), Word("a"), TimeNoun],
+        &[Word("the"), AnyOf(&["next", "following"]), TimeNoun],
+        &[AnyOf(&["at", "over"]), Word("the"), Word("weekend")],
+        &[Word("in"), Word("the"), AnyOf(&["mornings", "afternoons", "evenings"])],
+        &[
+            AnyOf(&["after", "before"]),
+            AnyOf(&["rain", "dark", "sunset", "sunrise", "class", "church", "supper"]),
+        ],
+        &[AnyOf(&["after", "within"]), Count, Unit],
+    ]
+};
+
+/// How long a state has lasted, which only a perfect tense may have moved to its front ("For ten
+/// years, she has worked here."; "For two weeks, she stayed." is not English).
+const SINCE_PHRASES: &[&[Slot]] = {
+    use Slot::*;
+    &[
+        &[Word("for"), Count, Unit],
+        &[Word("since"), Month],
+        // "May" ends the sentence here, so it is the month.
+        &[Word("since"), Word("may")],
+        &[Word("since"), AnyOf(DAY_NAMES)],
+        &[Word("since"), AnyOf(&["yesterday", "then", "christmas", "easter"])],
+        &[Word("since"), Word("last"), TimeNoun],
+    ]
+};
+
+/// Whether the sentence's verb is in a perfect tense ("has worked", "have not heard", "'ve lived").
+fn perfect(p: &Plain) -> bool {
+    p.items.iter().any(|t| {
+        let lower = t.text.to_lowercase().replace('’', "'");
+        (HAVE_FORMS.contains(&lower.as_str()) && lower != "having") || lower.ends_with("'ve")
+    })
+}
+
+/// The length of the longest of `phrases` that ends the sentence.
+fn listed_time_phrase(p: &Plain, phrases: &[&[Slot]]) -> Option<usize> {
+    let n = p.items.len();
+    phrases
+        .iter()
+        .filter(|slots| {
+            slots.len() < n
+                && slots.iter().enumerate().all(|(k, slot)| {
+                    let item = &p.items[n - slots.len() + k];
+                    item.is_word() && slot.fits(&item.text.to_lowercase())
+                })
+        })
+        .map(|slots| slots.len())
+        .max()
 }
 
 /// "We ate at home last night." -> "Last night, we ate at home."
@@ -127,6 +259,44 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     out.push(comma());
     out.push(leaving_start(&p.items[0])?);
     out.extend_from_slice(&p.items[1..n - len]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// The time phrase of a second coordinated clause moves to that clause's front, where it still
+/// dates that clause alone: "They cleaned the house and she cooked on Saturday." -> "They cleaned
+/// the house, and on Saturday she cooked." The second clause must have its own subject (a pronoun,
+/// or a determiner and a noun before a finite verb), so the phrase lands between the coordinator
+/// and a subject, never inside a verb phrase.
+pub fn front_time_phrase_in_clause(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let len = trailing_time_phrase(p)?;
+    let n = p.items.len();
+    let start = n - len;
+    // The last "and" or "but", with one clause before it and one after.
+    let and = (2..start).rev().find(|&k| ["and", "but"].contains(&p.lower(k).as_str()))?;
+    if (0..start).any(|k| k != and && CLAUSE_WORDS.contains(&p.lower(k).as_str())) {
+        return None;
+    }
+    let subject = p.lower(and + 1);
+    let own_subject = (SUBJECT_PRONOUNS.contains(&subject.as_str())
+        && and + 2 < start
+        && clearly_finite(&p.lower(and + 2), true))
+        || ((PERSONAL_POSSESSIVES.contains(&subject.as_str())
+            || DEFINITE_DETERMINERS.contains(&subject.as_str()))
+            && and + 3 < start
+            && is_noun(&p.lower(and + 2))
+            && clearly_finite(&p.lower(and + 3), true));
+    // "The meeting is in the afternoon": the phrase is what the second subject is.
+    if !own_subject || LINKING_BE.contains(&p.from_end(len + 1).as_str()) || !coordinated_clause(p, start) {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..and].to_vec();
+    out.push(comma());
+    out.push(p.items[and].clone());
+    out.extend_from_slice(&p.items[start..]);
+    out.extend_from_slice(&p.items[and + 1..start]);
     Some(shape::build(&out, &p.terminal))
 }
 
@@ -201,6 +371,29 @@ mod tests {
         );
         assert_eq!(run(f, "The bakery opens at seven.").as_deref(), Some("At seven, the bakery opens."));
         assert_eq!(run(f, "It rained at the end of last year."), None);
+        for (text, fronted) in [
+            ("We moved into this flat four years ago.", "Four years ago, we moved into this flat."),
+            ("She works from home on Mondays and Fridays.", "On Mondays and Fridays, she works from home."),
+            ("Her sister was born on the third of April.", "On the third of April, her sister was born."),
+            ("The bus comes every ten minutes.", "Every ten minutes, the bus comes."),
+            ("I go swimming three times a week.", "Three times a week, I go swimming."),
+            ("The shop closes at the end of March.", "At the end of March, the shop closes."),
+            ("The path gets muddy after rain.", "After rain, the path gets muddy."),
+        ] {
+            assert_eq!(run(f, text).as_deref(), Some(fronted), "{text}");
+        }
+        assert_eq!(
+            run(f, "She has been working here for ten years.").as_deref(),
+            Some("For ten years, she has been working here.")
+        );
+        assert_eq!(
+            run(f, "We have not heard from them since May.").as_deref(),
+            Some("Since May, we have not heard from them.")
+        );
+        assert_eq!(run(f, "She stayed with us for two weeks."), None);
+        // What the subject is, or a phrase tied to a word before it, stays.
+        assert_eq!(run(f, "That was four years ago."), None);
+
         assert_eq!(run(f, "Did it rain last night?"), None);
     }
 
@@ -212,6 +405,19 @@ mod tests {
         assert_eq!(run(f, "He cleaned the car and she cooked dinner on Saturday."), None);
         assert_eq!(run(f, "I wrote the report and sent it to my boss last night."), None);
         assert_eq!(run(f, "They sold the house but kept the garden last year."), None);
+        // Within its own clause it may move to that clause's front.
+        let g = front_time_phrase_in_clause;
+        assert_eq!(
+            run(g, "He cleaned the car and she cooked dinner on Saturday.").as_deref(),
+            Some("He cleaned the car, and on Saturday she cooked dinner.")
+        );
+        assert_eq!(
+            run(g, "I read the paper and my wife watched the news last night.").as_deref(),
+            Some("I read the paper, and last night my wife watched the news.")
+        );
+        // No subject of its own: the phrase would split a verb phrase.
+        assert_eq!(run(g, "We visited the museum and then went to the park on Sunday."), None);
+        assert_eq!(run(g, "She bought bread and cheese on Monday."), None);
         // Two nouns joined by "and" are one object: the phrase dates the whole clause.
         assert_eq!(
             run(f, "She bought bread and cheese on Monday.").as_deref(),
