@@ -1,79 +1,76 @@
 //! Several paraphrases of one text: the same passes as `paraphrase`, run again under other plans
 //! (`paraphrase::Plan`): with the other word-order rewrites of each sentence (`variant`), with no
 //! word-order change, with one content word changed at a time (a different one for each
-//! candidate), with all synonyms but one, or with none; kept when they differ from the text and
-//! from every earlier one. The first is always the paraphrase the operator's settings give, so
+//! candidate, or its second replacement), with all synonyms but one, or with none, with the word
+//! groups one at a time or as written; kept when they differ from the text and from every earlier
+//! one. The first is always the paraphrase the operator's settings give, so
 //! one candidate is the default answer.
 
 use crate::paraphrase::{Options, Plan, Synonyms, paraphrase_with};
+use crate::sites::Which;
 
 /// A plan: how far past the operator's `variant` the word order goes (`None`: no word-order
 /// change; `Some(EXTRA)`: a candidates-only rewrite, a cleft), the share of the operator's
-/// `substitution_rate`, and which synonyms.
-type Step = (Option<usize>, f64, Synonyms);
+/// `substitution_rate`, which synonyms, and which word groups.
+type Step = (Option<usize>, f64, Synonyms, Which);
+
+const EXTRA: usize = usize::MAX;
+const ALL: Which = Which::All;
+const NONE: Which = Which::None;
 
 /// The plans in the order their rewrites are offered: the default first; then the ones that differ
 /// most from it while each changes little (the synonyms without the move, the next move, the move
-/// alone, one synonym at a time with and without the move), then the rest. Twenty at most, as
-/// before, and `KEEPING`'s four after them, so a text with few rewrites costs little more than it
-/// did.
-const EXTRA: usize = usize::MAX;
-
+/// alone, one synonym at a time with and without the move), then the rest: the word groups one at
+/// a time or left as written, the later content words and the second replacements. A plan that
+/// gives nothing new costs one pass of the rules over the text.
 const STEPS: &[Step] = &[
-    (Some(0), 1.0, Synonyms::Rate),
-    (None, 1.0, Synonyms::Rate),
-    (Some(1), 1.0, Synonyms::Rate),
-    (Some(0), 0.0, Synonyms::Rate),
-    (None, 1.0, Synonyms::Only(0)),
-    (Some(0), 1.0, Synonyms::Only(1)),
-    (None, 1.0, Synonyms::Only(1)),
-    (Some(1), 0.0, Synonyms::Rate),
-    (Some(0), 1.0, Synonyms::Only(0)),
-    (None, 1.0, Synonyms::Only(2)),
-    (Some(1), 1.0, Synonyms::Only(0)),
-    (None, 1.0, Synonyms::AllBut(0)),
-    (Some(2), 1.0, Synonyms::Rate),
-    (Some(0), 1.0, Synonyms::Only(2)),
-    (Some(2), 0.0, Synonyms::Rate),
-    (None, 1.0, Synonyms::Only(3)),
-    (Some(0), 1.0, Synonyms::AllBut(0)),
-    (Some(EXTRA), 1.0, Synonyms::Only(0)),
-    (Some(3), 1.0, Synonyms::Rate),
-    (Some(EXTRA), 0.0, Synonyms::Rate),
+    (Some(0), 1.0, Synonyms::Rate, ALL),
+    (None, 1.0, Synonyms::Rate, ALL),
+    (Some(1), 1.0, Synonyms::Rate, ALL),
+    (Some(0), 0.0, Synonyms::Rate, ALL),
+    (None, 1.0, Synonyms::Only(0), ALL),
+    (Some(0), 1.0, Synonyms::Only(1), ALL),
+    (None, 1.0, Synonyms::Only(1), ALL),
+    (Some(1), 0.0, Synonyms::Rate, ALL),
+    (Some(0), 1.0, Synonyms::Only(0), ALL),
+    (None, 1.0, Synonyms::Only(2), ALL),
+    (Some(1), 1.0, Synonyms::Only(0), ALL),
+    (None, 1.0, Synonyms::AllBut(0), ALL),
+    (Some(2), 1.0, Synonyms::Rate, ALL),
+    (Some(0), 1.0, Synonyms::Only(2), ALL),
+    (Some(2), 0.0, Synonyms::Rate, ALL),
+    (None, 1.0, Synonyms::Only(3), ALL),
+    (Some(0), 1.0, Synonyms::AllBut(0), ALL),
+    (Some(EXTRA), 1.0, Synonyms::Only(0), ALL),
+    (Some(3), 1.0, Synonyms::Rate, ALL),
+    (Some(EXTRA), 0.0, Synonyms::Rate, ALL),
+    // Word groups as written, or one at a time with nothing else changed.
+    (Some(0), 1.0, Synonyms::Rate, NONE),
+    (Some(0), 0.0, Synonyms::Rate, NONE),
+    (None, 1.0, Synonyms::Rate, NONE),
+    (None, 0.0, Synonyms::Rate, Which::Only(0)),
+    (None, 1.0, Synonyms::Only(0), NONE),
+    (None, 0.0, Synonyms::Rate, Which::Only(1)),
+    (Some(0), 1.0, Synonyms::Only(0), NONE),
+    (None, 1.0, Synonyms::Only(1), NONE),
+    (Some(EXTRA), 0.0, Synonyms::Rate, NONE),
+    // The later content words one at a time, and the first ones' second replacements.
+    (None, 1.0, Synonyms::Second(0), ALL),
+    (None, 1.0, Synonyms::Only(4), ALL),
+    (None, 1.0, Synonyms::Second(1), ALL),
+    (Some(0), 1.0, Synonyms::Second(0), ALL),
+    (None, 1.0, Synonyms::Only(5), ALL),
+    (None, 1.0, Synonyms::Second(2), ALL),
 ];
 
 /// The plans tried again with the contractions left as the text has them, when the text has a
 /// contraction to make or expand: the same rewrites, told with the other style.
 const KEEPING: &[Step] = &[
-    (Some(0), 1.0, Synonyms::Rate),
-    (None, 1.0, Synonyms::Rate),
-    (Some(0), 0.0, Synonyms::Rate),
-    (None, 1.0, Synonyms::Only(0)),
+    (Some(0), 1.0, Synonyms::Rate, ALL),
+    (None, 1.0, Synonyms::Rate, ALL),
+    (Some(0), 0.0, Synonyms::Rate, ALL),
+    (None, 1.0, Synonyms::Only(0), ALL),
 ];
-
-/// The plans tried again with the word groups left as written ("because of" stays), so that a
-/// sentence whose one change is a word group still has candidates that change something else,
-/// and then the fifth and sixth content words of a long sentence, one at a time.
-const GROUPS_KEPT: &[Step] = &[
-    (Some(0), 1.0, Synonyms::Rate),
-    (Some(0), 0.0, Synonyms::Rate),
-    (None, 1.0, Synonyms::Rate),
-    (None, 1.0, Synonyms::Only(0)),
-    (Some(0), 1.0, Synonyms::Only(0)),
-    (None, 1.0, Synonyms::Only(1)),
-    (Some(EXTRA), 0.0, Synonyms::Rate),
-];
-
-/// One content word changed at a time, past the four that `STEPS` tries.
-const LATER_WORDS: &[Step] = &[(None, 1.0, Synonyms::Only(4)), (None, 1.0, Synonyms::Only(5))];
-
-/// What a list of plans leaves as the text has it.
-#[derive(Clone, Copy, PartialEq)]
-enum Keep {
-    Nothing,
-    Contractions,
-    WordGroups,
-}
 
 /// Up to `count` distinct rewrites of `text`, none equal to it (whitespace aside), in a fixed order:
 /// a pure function of the text, the options and the count, and a prefix of the list for a larger
@@ -81,13 +78,8 @@ enum Keep {
 pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     let same = |a: &str, b: &str| a.split_whitespace().eq(b.split_whitespace());
-    let steps = STEPS
-        .iter()
-        .map(|&s| (s, Keep::Nothing))
-        .chain(KEEPING.iter().map(|&s| (s, Keep::Contractions)))
-        .chain(LATER_WORDS.iter().map(|&s| (s, Keep::Nothing)))
-        .chain(GROUPS_KEPT.iter().map(|&s| (s, Keep::WordGroups)));
-    for ((step, share, synonyms), keep) in steps {
+    let steps = STEPS.iter().map(|&s| (s, false)).chain(KEEPING.iter().map(|&s| (s, true)));
+    for ((step, share, synonyms, word_groups), keep_contractions) in steps {
         if found.len() >= count {
             break;
         }
@@ -96,13 +88,7 @@ pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
             substitution_rate: options.substitution_rate * share,
             variant: options.variant + if extra { 0 } else { step.unwrap_or(0) },
         };
-        let plan = Plan {
-            synonyms,
-            reorder: step.is_some(),
-            extra,
-            keep_contractions: keep == Keep::Contractions,
-            word_groups: keep != Keep::WordGroups,
-        };
+        let plan = Plan { synonyms, reorder: step.is_some(), extra, keep_contractions, word_groups };
         let rewrite = paraphrase_with(text, &tried, &plan);
         if !same(&rewrite, text) && !found.iter().any(|f| same(f, &rewrite)) {
             found.push(rewrite);

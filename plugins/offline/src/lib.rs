@@ -82,6 +82,7 @@ pub mod paraphrase;
 pub mod register;
 pub mod rules;
 pub mod shape;
+pub mod sites;
 pub mod structure;
 pub mod syntax;
 pub mod tokens;

@@ -5,6 +5,7 @@
 
 use crate::rules::substitution::{self, Choice};
 use crate::rules::{articles, contraction, coordination, phrasal, phrases, possessive};
+use crate::sites::{Sites, Which};
 use crate::structure;
 use crate::tokens::{self, Piece, Token};
 
@@ -62,6 +63,9 @@ pub enum Synonyms {
     Only(usize),
     /// All but the `k`-th most confident one.
     AllBut(usize),
+    /// Only the `k`-th most confident one, with its second replacement from the hand-checked
+    /// table ("big" -> "huge" where the first is "large"); none if it has no second.
+    Second(usize),
 }
 
 /// How a candidate differs from the default paraphrase: which synonyms, and whether the sentence's
@@ -78,10 +82,10 @@ pub struct Plan {
     /// Whether contractions are left as the text has them (neither expanded nor made): a
     /// candidate that differs from another only there still reads as the same sentence.
     pub keep_contractions: bool,
-    /// Whether the word groups are rewritten (`phrases` and `phrasal`: "because of" -> "due to",
-    /// "almost" -> "nearly", "find out" -> "discover"); off, a candidate keeps them as written and
-    /// changes other words.
-    pub word_groups: bool,
+    /// Which word groups are rewritten (`phrases` and `phrasal`: "because of" -> "due to",
+    /// "almost" -> "nearly", "find out" -> "discover"), counted through the text: all for the
+    /// paraphrase; none, one or all but one for a candidate that changes other words.
+    pub word_groups: Which,
 }
 
 impl Default for Plan {
@@ -91,7 +95,7 @@ impl Default for Plan {
             reorder: true,
             extra: false,
             keep_contractions: false,
-            word_groups: true,
+            word_groups: Which::All,
         }
     }
 }
@@ -107,6 +111,7 @@ pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
     // touches the inside of a fixed phrase.
     // Contractions are expanded before the word groups ("I'm going to" is "I am going to" for
     // them) but made after them ("are going to" -> "will" -> "'ll").
+    let mut groups = Sites::new(plan.word_groups);
     for tokens in sentences(&mut pieces) {
         let mut t = std::mem::take(tokens);
         if expand && !plan.keep_contractions {
@@ -114,13 +119,9 @@ pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
         }
         // Idioms are frozen first, so that no later pass touches a word of theirs.
         phrases::protect_idioms(&mut t);
-        if plan.word_groups {
-            t = phrases::phrases(t);
-        }
+        t = phrases::phrases(t, &mut groups);
         phrases::protect_fixed_phrases(&mut t);
-        if plan.word_groups {
-            t = phrasal::rewrite(t);
-        }
+        t = phrasal::rewrite(t, &mut groups);
         if !expand && !plan.keep_contractions {
             t = contraction::contract(t, apostrophe);
         }
@@ -149,6 +150,13 @@ pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
             if k < choices.len() {
                 choices.remove(k);
             }
+        }
+        Synonyms::Second(k) => {
+            let second = choices.into_iter().nth(k).and_then(|(s, first)| {
+                let tokens = sentences(&mut pieces).nth(s)?;
+                substitution::alternative(tokens, first.index, 1).map(|c| (s, c))
+            });
+            choices = second.into_iter().collect();
         }
     }
     let mut by_sentence: Vec<Vec<Choice>> = Vec::new();

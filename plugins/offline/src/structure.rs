@@ -4,7 +4,9 @@
 //! for a sentence nothing else changed. The rules themselves live in `rules/`; this is the one
 //! place that knows their order.
 
-use crate::rules::{adverbs, clauses, cleft, connectives, coordination, phrasal, place, tense, time, voice};
+use crate::rules::{
+    adverbs, clauses, cleft, connectives, coordination, light_verbs, phrasal, place, tense, time, voice,
+};
 use crate::shape::plain;
 use crate::tokens::Token;
 
@@ -25,6 +27,8 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         adverbs::front_frequency_adverb,
         phrasal::please,
         phrasal::by_vehicle,
+        phrasal::would_you_mind,
+        light_verbs::light_verb,
         adverbs::move_manner_adverb,
         voice::existential,
         place::front_place_phrase,
@@ -33,6 +37,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         coordination::invert_comparison,
         voice::dative,
         voice::it_takes,
+        voice::extraposed,
         voice::active,
         voice::passive,
     ] {

@@ -9,6 +9,7 @@ pub mod cleft;
 pub mod connectives;
 pub mod contraction;
 pub mod coordination;
+pub mod light_verbs;
 pub mod phrasal;
 pub mod phrases;
 pub mod place;

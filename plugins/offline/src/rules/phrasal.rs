@@ -10,11 +10,12 @@
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, starting};
+use crate::sites::Sites;
 use crate::syntax::{subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
     ARTICLES, CLAUSE_WORDS, FINITE_BE, FINITE_DO, FINITE_HAVE, NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES,
-    SINGULAR_DETERMINERS, can_be, concat,
+    SINGULAR_DETERMINERS, can_be, concat, is_verbish,
 };
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
@@ -525,40 +526,38 @@ const OBJECT_AND_INFINITIVE: &[&str] = &[
 ];
 
 /// Applies every phrasal-verb, function-word and word-group rewrite in one pass.
-pub fn rewrite(tokens: Vec<Token>) -> Vec<Token> {
+pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
     let mut out = Vec::with_capacity(tokens.len() + 4);
     let mut i = 0;
     while i < tokens.len() {
         if plain_word(&tokens[i]) {
-            if let Some((end, new)) = group_at(&tokens, i).or_else(|| phrasal_at(&tokens, i)) {
-                out.extend(new);
-                i = end;
-                continue;
-            }
-            if purpose_to(&tokens, i) {
-                out.extend([
-                    Token::word("in"),
-                    Token::space(),
-                    Token::word("order"),
-                    Token::space(),
-                    tokens[i].clone(),
-                ]);
-                i += 1;
-                continue;
-            }
             let lower = tokens[i].text.to_lowercase();
             // "too salty" -> "overly salty", but "too heavy to lift" needs its "too".
             let overly = lower == "too"
                 && next_ok(next_word(&tokens, i).as_deref(), Next::Adjective)
                 && next_word(&tokens, i + 2).is_none_or(|w| w != "to");
-            if overly {
-                out.push(shape::word_like(&tokens[i].text, "overly"));
-                i += 1;
-                continue;
-            }
-            if let Some(swap) = function_swap(&lower, next_word(&tokens, i).as_deref()) {
-                out.push(shape::word_like(&tokens[i].text, swap));
-                i += 1;
+            let site: Option<(usize, Vec<Token>)> = group_at(&tokens, i)
+                .or_else(|| phrasal_at(&tokens, i))
+                .or_else(|| {
+                    purpose_to(&tokens, i).then(|| {
+                        let words = [Token::word("in"), Token::space(), Token::word("order"), Token::space()];
+                        let mut new = words.to_vec();
+                        new.push(tokens[i].clone());
+                        (i + 1, new)
+                    })
+                })
+                .or_else(|| overly.then(|| (i + 1, vec![shape::word_like(&tokens[i].text, "overly")])))
+                .or_else(|| {
+                    function_swap(&lower, next_word(&tokens, i).as_deref())
+                        .map(|swap| (i + 1, vec![shape::word_like(&tokens[i].text, swap)]))
+                });
+            if let Some((end, new)) = site {
+                if sites.take() {
+                    out.extend(new);
+                } else {
+                    out.extend_from_slice(&tokens[i..end]);
+                }
+                i = end;
                 continue;
             }
         }
@@ -589,6 +588,48 @@ pub fn please(p: &Plain) -> Option<Vec<Token>> {
         let swap = if p.lower(0) == "can" { "Could" } else { "Can" };
         let mut out = vec![shape::word(swap)];
         out.extend_from_slice(&p.items[1..]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    None
+}
+
+/// "Could you help me with my homework?" <-> "Would you mind helping me with my homework?": a
+/// request that opens with a modal, "you" and a bare verb, and the same request asked as whether
+/// the listener minds. Not with "please" (it does not sit in "would you mind") or "not"; not
+/// "Can you" ("Can you swim?" asks what one is able to do), and not with a clause after the verb
+/// ("Could you swim when you were five?").
+pub fn would_you_mind(p: &Plain) -> Option<Vec<Token>> {
+    if p.terminal.text != "?" || p.lower(1) != "you" || p.items.len() < 3 || p.find("please").is_some() {
+        return None;
+    }
+    let verb = p.lower(2);
+    let clause =
+        p.items.iter().any(|t| CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()) && t.text != "to");
+    if ["could", "would", "will"].contains(&p.lower(0).as_str())
+        && verb != "mind"
+        && verb != "not"
+        && p.items.len() >= 4
+        && !clause
+    {
+        let lemma = verb_forms(&verb).into_iter().find(|&(_, form)| form == Form::Base).map(|(l, _)| l)?;
+        // A bare verb by most of its evidence ("help", "close"), not a word that is mostly a noun.
+        if !is_verbish(&verb) && !GO.iter().any(|(w, _)| *w == verb) {
+            return None;
+        }
+        let gerund = morph::inflect(lemma, Pos::Verb, Form::Gerund)?;
+        let mut out: Vec<Token> = ["Would", "you", "mind"].map(shape::word).to_vec();
+        out.push(shape::word(&gerund));
+        out.extend_from_slice(&p.items[3..]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    if p.lower(0) == "would" && verb == "mind" && p.items.len() >= 4 {
+        let gerund = p.lower(3);
+        let lemma =
+            verb_forms(&gerund).into_iter().find(|&(_, form)| form == Form::Gerund).map(|(l, _)| l)?;
+        let base = morph::inflect(lemma, Pos::Verb, Form::Base)?;
+        let mut out: Vec<Token> = ["Could", "you"].map(shape::word).to_vec();
+        out.push(shape::word(&base));
+        out.extend_from_slice(&p.items[4..]);
         return Some(shape::build(&out, &p.terminal));
     }
     None
@@ -753,6 +794,23 @@ mod vehicle_tests {
     use crate::shape::apply as run;
 
     #[test]
+    fn a_request_is_asked_as_whether_one_minds() {
+        let f = would_you_mind;
+        assert_eq!(
+            run(f, "Could you help me with my homework?").as_deref(),
+            Some("Would you mind helping me with my homework?")
+        );
+        assert_eq!(
+            run(f, "Would you mind closing the window?").as_deref(),
+            Some("Could you close the window?")
+        );
+        assert_eq!(run(f, "Could you pass the salt, please?"), None);
+        assert_eq!(run(f, "Can you not shout?"), None);
+        assert_eq!(run(f, "Can you swim?"), None);
+        assert_eq!(run(f, "Could you swim when you were five?"), None);
+    }
+
+    #[test]
     fn taking_a_vehicle_is_going_by_it() {
         let f = by_vehicle;
         assert_eq!(
@@ -778,7 +836,7 @@ mod tests {
     use crate::tokens::{join, tokenize};
 
     fn rewritten(text: &str) -> String {
-        join(&rewrite(tokenize(text)))
+        join(&rewrite(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::All)))
     }
 
     fn polite(text: &str) -> Option<String> {

@@ -5,6 +5,7 @@
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::words_like;
+use crate::sites::Sites;
 use crate::tokens::{Kind, Token, matches_at, next_word};
 
 /// What a phrase rewrite needs after the phrase.
@@ -120,8 +121,8 @@ fn pause_after(tokens: &[Token], last: usize) -> bool {
     }
 }
 
-/// Shortens wordy phrases and swaps "for example"/"for instance".
-pub fn phrases(tokens: Vec<Token>) -> Vec<Token> {
+/// Shortens wordy phrases and swaps "for example"/"for instance"; each phrase is one of `sites`.
+pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
     let mut out = Vec::with_capacity(tokens.len());
     let mut i = 0;
     'scan: while i < tokens.len() {
@@ -137,7 +138,11 @@ pub fn phrases(tokens: Vec<Token>) -> Vec<Token> {
                     After::Pause => pause_after(&tokens, last),
                 };
                 if ok {
-                    out.extend(words_like(&tokens[i].text, to));
+                    if sites.take() {
+                        out.extend(words_like(&tokens[i].text, to));
+                    } else {
+                        out.extend_from_slice(&tokens[i..=last]);
+                    }
                     i = last + 1;
                     continue 'scan;
                 }
@@ -145,7 +150,11 @@ pub fn phrases(tokens: Vec<Token>) -> Vec<Token> {
             if let Some((len, spoken)) = spoken_time(&tokens, i)
                 && tokens[i..i + len].iter().all(|t| !t.frozen)
             {
-                out.extend(words_like(&tokens[i].text, &spoken));
+                if sites.take() {
+                    out.extend(words_like(&tokens[i].text, &spoken));
+                } else {
+                    out.extend_from_slice(&tokens[i..i + len]);
+                }
                 i += len;
                 continue 'scan;
             }
@@ -155,7 +164,11 @@ pub fn phrases(tokens: Vec<Token>) -> Vec<Token> {
                 }
                 let last = i + 2 * (from.len() - 1);
                 if let Some(q) = next_word(&tokens, last).and_then(|n| quantifier_for(&n)) {
-                    out.extend(words_like(&tokens[i].text, &[q]));
+                    if sites.take() {
+                        out.extend(words_like(&tokens[i].text, &[q]));
+                    } else {
+                        out.extend_from_slice(&tokens[i..=last]);
+                    }
                     i = last + 1;
                     continue 'scan;
                 }
@@ -171,6 +184,13 @@ pub fn phrases(tokens: Vec<Token>) -> Vec<Token> {
 /// in "of course" would be nonsense.
 const FIXED: &[&[&str]] = &[
     &["in", "order"],
+    // "sick of waiting" is not "ill of waiting"; "a great distance" is not "a wonderful" one.
+    &["sick", "of"],
+    &["great", "deal"],
+    &["great", "distance"],
+    &["great", "number"],
+    &["great", "many"],
+    &["great", "majority"],
     &["of", "course"],
     &["in", "fact"],
     &["for", "example"],
@@ -400,7 +420,7 @@ mod tests {
     use crate::tokens::{join, tokenize};
 
     fn phrased(text: &str) -> String {
-        join(&phrases(tokenize(text)))
+        join(&phrases(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::All)))
     }
 
     #[test]

@@ -315,17 +315,27 @@ fn respell(word: &str, spelling: &Spelling) -> String {
 
 /// A synonym for the word token at `i`, or `None` when there is no safe one.
 pub fn synonym(tokens: &[Token], i: usize) -> Option<Choice> {
+    alternative(tokens, i, 0)
+}
+
+/// The `nth` (from 0) synonym that fits the word token at `i`. Past the first, only the
+/// hand-checked table's replacements are offered: every one of them was checked for the word's
+/// main senses, where WordNet's later candidates drift from the sense ("big" -> "large", then
+/// "prominent").
+pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     let spelling = spelling(&tokens[i], is_sentence_start(tokens, i))?;
     let reading = read(tokens, i, &spelling)?;
     let sense = reading.entry.sense(reading.pos)?;
     let (candidates, quality): (Vec<&str>, u8) = match register::verdict(reading.entry.lemma, reading.pos) {
         Some(Verdict::Keep) => return None,
         Some(use_) => (use_.replacements().collect(), 9),
+        None if nth > 0 => return None,
         None => (
             sense.candidates().filter(|c| register::common_enough(sense.weight, c, reading.pos)).collect(),
             sense.quality,
         ),
     };
+    let mut skip = nth;
     let forms = target_forms(tokens, i, &reading);
     // "more difficult" must not become "more hard".
     let periphrastic = reading.pos == Pos::Adj
@@ -354,7 +364,10 @@ pub fn synonym(tokens: &[Token], i: usize) -> Option<Choice> {
         let window = &tokens[i.saturating_sub(REPEAT_WINDOW)..(i + REPEAT_WINDOW).min(tokens.len())];
         let repeated = window.iter().any(|t| t.is_word() && t.text.eq_ignore_ascii_case(&word));
         if word != spelling.lower && !repeated {
-            return Some(Choice { index: i, text: respell(&word, &spelling), quality });
+            if skip == 0 {
+                return Some(Choice { index: i, text: respell(&word, &spelling), quality });
+            }
+            skip -= 1;
         }
     }
     None

@@ -12,9 +12,9 @@ use crate::shape::{self, Plain, leaving_start, starting};
 use crate::syntax::{noun_phrase, noun_subject_end};
 use crate::tokens::Token;
 use crate::words::{
-    ARTICLES, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS,
-    SUBJECT_PRONOUNS, TIME_NOUNS, Tense, concat, finite_lemma, is_noun, is_plural_noun, is_verbish,
-    modifier_or_noun, participle_lemma,
+    ARTICLES, CLAUSE_WORDS, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES,
+    PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS, Tense, concat, finite_lemma, is_noun, is_plural_noun,
+    is_verbish, modifier_or_noun, participle_lemma,
 };
 
 /// Nouns for the body, whose possessor's verb is something that happened to them.
@@ -429,6 +429,81 @@ pub fn it_takes(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// "It is easy to use the new software." <-> "Using the new software is easy.": an extraposed
+/// infinitive and the gerund subject it stands for. Only a bare adjective after "is" or "was"
+/// (never "It is time to go", "It was a pity to leave"), and nothing after the verb phrase that
+/// could belong to "it" ("It is easy for me to say").
+pub fn extraposed(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let n = p.items.len();
+    let clause = |from: usize| {
+        p.items[from..]
+            .iter()
+            .any(|t| CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()) && t.text != "to")
+    };
+    let adjective = |w: &str| {
+        let analyses = morph::analyse(w);
+        !analyses.is_empty() && analyses.iter().all(|a| a.pos == Pos::Adj || a.pos == Pos::Adv)
+            || ["hard", "easy", "nice", "fun", "important", "difficult", "dangerous", "safe"].contains(&w)
+    };
+    let be = p.lower(1);
+    if p.lower(0) == "it"
+        && ["is", "was"].contains(&be.as_str())
+        && n >= 6
+        && adjective(&p.lower(2))
+        && p.lower(3) == "to"
+        && !clause(4)
+    {
+        let verb = p.lower(4);
+        let lemma = morph::analyse(&verb)
+            .into_iter()
+            .find(|a| a.pos == Pos::Verb && a.form == Form::Base)
+            .map(|a| a.entry.lemma)?;
+        let gerund = morph::inflect(lemma, Pos::Verb, Form::Gerund)?;
+        let mut out = vec![shape::word(&shape::capitalise(&gerund))];
+        out.extend_from_slice(&p.items[5..]);
+        out.push(p.items[1].clone());
+        out.push(p.items[2].clone());
+        return Some(shape::build(&out, &p.terminal));
+    }
+    // The gerund subject, its object, "is" or "was", and the adjective that ends the sentence.
+    let first = p.lower(0);
+    // A gerund takes an object or an adverb after it; a noun in "-ing" before another noun
+    // modifies it ("Building work is noisy.", "Swimming pools are").
+    const OPENS_OBJECT: &[&str] = &[
+        "a", "an", "the", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "me",
+        "you", "him", "us", "them", "it", "in", "on", "at", "with", "to", "for", "online", "abroad", "alone",
+        "together", "early", "late", "outside", "here", "there", "home",
+    ];
+    if !is_verbish(&first) || !OPENS_OBJECT.contains(&p.lower(1).as_str()) {
+        return None;
+    }
+    let lemma = first.ends_with("ing").then(|| {
+        morph::analyse(&first)
+            .into_iter()
+            .find(|a| a.pos == Pos::Verb && a.form == Form::Gerund)
+            .map(|a| a.entry.lemma)
+    })??;
+    let be_at = n.checked_sub(2)?;
+    if be_at < 2
+        || !["is", "was"].contains(&p.lower(be_at).as_str())
+        || !adjective(&p.lower(n - 1))
+        || clause(1)
+    {
+        return None;
+    }
+    // A verb in the middle would make the gerund a noun's modifier ("Swimming pools are").
+    if p.items[1..be_at].iter().any(|t| FINITE_BE.contains(&t.text.to_lowercase().as_str())) {
+        return None;
+    }
+    let mut out = vec![shape::word("It"), p.items[be_at].clone(), p.items[n - 1].clone(), shape::word("to")];
+    out.push(shape::word(&morph::inflect(lemma, Pos::Verb, Form::Base)?));
+    out.extend_from_slice(&p.items[1..be_at]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 /// Prepositions of place after which "can be found" reads well ("is on the fifth floor").
 const LOCATED: &[&str] =
     &["in", "on", "at", "under", "behind", "inside", "near", "beside", "above", "below", "around", "outside"];
@@ -454,6 +529,29 @@ pub fn can_be_found(p: &Plain) -> Option<Vec<Token>> {
     out.extend(["can", "be", "found"].map(shape::word));
     out.extend_from_slice(&p.items[k + 1..]);
     Some(shape::build(&out, &p.terminal))
+}
+
+#[cfg(test)]
+mod extraposed_tests {
+    use super::*;
+    use crate::shape::apply as run;
+
+    #[test]
+    fn an_infinitive_after_it_is_a_gerund_subject() {
+        let f = extraposed;
+        assert_eq!(
+            run(f, "It is easy to use the new software.").as_deref(),
+            Some("Using the new software is easy.")
+        );
+        assert_eq!(
+            run(f, "Learning a new language was difficult.").as_deref(),
+            Some("It was difficult to learn a new language.")
+        );
+        assert_eq!(run(f, "It is time to go home."), None);
+        assert_eq!(run(f, "It is easy for me to say that."), None);
+        assert_eq!(run(f, "Swimming pools are closed."), None);
+        assert_eq!(run(f, "Building work is noisy."), None);
+    }
 }
 
 #[cfg(test)]

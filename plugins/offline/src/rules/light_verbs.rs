@@ -1,0 +1,151 @@
+//! A verb and its noun with a light verb, both ways ("decided to" <-> "made the decision to",
+//! "looked at" <-> "took a look at", "call you" <-> "give you a call"): nominalisation and its
+//! reverse, for the verbs whose noun says the same in everyday English.
+
+use crate::lexicon::Pos;
+use crate::morph::{self, Form};
+use crate::shape::{self, Plain};
+use crate::tokens::Token;
+use crate::words::HAVE_FORMS;
+
+/// What must follow the verb for the pair to mean the same.
+#[derive(Clone, Copy)]
+enum Then {
+    /// This word ("decided to", "looked at").
+    Word(&'static str),
+    /// An object pronoun, which goes between the light verb and its noun ("give you a call").
+    Pronoun,
+}
+
+/// (verb, what follows it, light verb, the noun phrase the light verb takes).
+const PAIRS: &[(&str, Then, &str, &[&str])] = &[
+    ("decide", Then::Word("to"), "make", &["the", "decision"]),
+    ("look", Then::Word("at"), "take", &["a", "look"]),
+    ("complain", Then::Word("about"), "make", &["a", "complaint"]),
+    ("apologise", Then::Word("for"), "make", &["an", "apology"]),
+    ("apologize", Then::Word("for"), "make", &["an", "apology"]),
+    ("attempt", Then::Word("to"), "make", &["an", "attempt"]),
+    ("call", Then::Pronoun, "give", &["a", "call"]),
+    ("ring", Then::Pronoun, "give", &["a", "ring"]),
+];
+
+const OBJECT_PRONOUNS: &[&str] = &["me", "you", "him", "her", "us", "them"];
+
+/// The forms of the light verbs, which the lexicon keeps as function words: (form, lemma, form).
+const LIGHT_FORMS: &[(&str, &str, Form)] = &[
+    ("make", "make", Form::Base),
+    ("makes", "make", Form::ThirdPerson),
+    ("made", "make", Form::PastOrParticiple),
+    ("making", "make", Form::Gerund),
+    ("take", "take", Form::Base),
+    ("takes", "take", Form::ThirdPerson),
+    ("took", "take", Form::Past),
+    ("taken", "take", Form::Participle),
+    ("taking", "take", Form::Gerund),
+    ("give", "give", Form::Base),
+    ("gives", "give", Form::ThirdPerson),
+    ("gave", "give", Form::Past),
+    ("given", "give", Form::Participle),
+    ("giving", "give", Form::Gerund),
+];
+
+/// `lemma` in `form`, a past-or-participle settled by a form of "have" before it.
+fn inflected(lemma: &str, form: Form, after_have: bool) -> Option<String> {
+    let form = match form {
+        Form::PastOrParticiple if after_have => Form::Participle,
+        Form::PastOrParticiple => Form::Past,
+        f => f,
+    };
+    morph::inflect(lemma, Pos::Verb, form)
+}
+
+/// The first verb of the table at `k` and its rewrite, either way.
+pub fn light_verb(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 {
+        return None;
+    }
+    let n = p.items.len();
+    for k in 1..n {
+        let word = p.lower(k);
+        let after_have = HAVE_FORMS.contains(&p.lower(k - 1).as_str());
+        // The verb, told with its noun.
+        for a in morph::analyse(&word).into_iter().filter(|a| a.pos == Pos::Verb) {
+            let Some(&(_, then, light, noun)) = PAIRS.iter().find(|(v, ..)| *v == a.entry.lemma) else {
+                continue;
+            };
+            let next = p.lower(k + 1);
+            let verb = inflected(light, a.form, after_have)?;
+            let mut out: Vec<Token> = p.items[..k].to_vec();
+            out.push(shape::word(&verb));
+            match then {
+                Then::Word(w) if next == w => {
+                    out.extend(noun.iter().map(|w| shape::word(w)));
+                    out.extend_from_slice(&p.items[k + 1..]);
+                }
+                Then::Pronoun if OBJECT_PRONOUNS.contains(&next.as_str()) && k + 2 <= n => {
+                    out.push(p.items[k + 1].clone());
+                    out.extend(noun.iter().map(|w| shape::word(w)));
+                    out.extend_from_slice(&p.items[k + 2..]);
+                }
+                _ => return None,
+            }
+            return Some(shape::build(&out, &p.terminal));
+        }
+        // The light verb and its noun, told as the verb.
+        let Some(&(_, light, form)) = LIGHT_FORMS.iter().find(|(f, ..)| *f == word) else { continue };
+        for &(verb, then, l, noun) in PAIRS {
+            if l != light {
+                continue;
+            }
+            let (object, at) = match then {
+                Then::Pronoun if OBJECT_PRONOUNS.contains(&p.lower(k + 1).as_str()) => (Some(k + 1), k + 2),
+                Then::Word(_) => (None, k + 1),
+                Then::Pronoun => continue,
+            };
+            let matches = noun.iter().enumerate().all(|(j, w)| p.lower(at + j) == *w);
+            let follows = match then {
+                Then::Word(w) => p.lower(at + noun.len()) == w,
+                Then::Pronoun => true,
+            };
+            if !matches || !follows {
+                continue;
+            }
+            // "apologize" is the same verb as "apologise": the British spelling is told.
+            if verb == "apologize" {
+                continue;
+            }
+            let told = inflected(verb, form, after_have)?;
+            let mut out: Vec<Token> = p.items[..k].to_vec();
+            out.push(shape::word(&told));
+            out.extend(object.map(|o| p.items[o].clone()));
+            out.extend_from_slice(&p.items[at + noun.len()..]);
+            return Some(shape::build(&out, &p.terminal));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::apply as run;
+
+    #[test]
+    fn a_verb_and_its_noun_both_ways() {
+        let f = light_verb;
+        for (text, told) in [
+            ("He decided to sell his old car.", "He made the decision to sell his old car."),
+            ("She looked at the map again.", "She took a look at the map again."),
+            ("I will call you tomorrow.", "I will give you a call tomorrow."),
+            ("He has apologised for the delay.", "He has made an apology for the delay."),
+            ("They made the decision to move.", "They decided to move."),
+            ("Can you take a look at my bike?", "Can you look at my bike?"),
+            ("She gave me a call last night.", "She called me last night."),
+        ] {
+            assert_eq!(run(f, text).as_deref(), Some(told), "{text}");
+        }
+        // Another sense: "call" a name, "look" a quality.
+        assert_eq!(run(f, "They call the dog Rex."), None);
+        assert_eq!(run(f, "You look tired."), None);
+    }
+}

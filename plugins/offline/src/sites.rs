@@ -1,0 +1,56 @@
+//! Which of a text's optional rewrite sites a pass applies: all of them (the paraphrase), none,
+//! or one alone or all but one (a candidate that differs from the others in one place).
+
+/// A choice among the sites a pass meets, counted in the order it meets them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Which {
+    All,
+    None,
+    /// Only the `k`-th site (from 0).
+    Only(usize),
+    /// Every site but the `k`-th.
+    AllBut(usize),
+}
+
+/// The count of sites met so far under one `Which`, across the passes that share it.
+#[derive(Debug)]
+pub struct Sites {
+    which: Which,
+    seen: usize,
+}
+
+impl Sites {
+    pub fn new(which: Which) -> Sites {
+        Sites { which, seen: 0 }
+    }
+
+    /// Meets one more site: whether to rewrite it. A site not taken must be passed over whole, so
+    /// that the next one is counted the same way whatever was taken.
+    pub fn take(&mut self) -> bool {
+        let k = self.seen;
+        self.seen += 1;
+        match self.which {
+            Which::All => true,
+            Which::None => false,
+            Which::Only(j) => j == k,
+            Which::AllBut(j) => j != k,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_sites_in_order() {
+        let taken = |which| {
+            let mut sites = Sites::new(which);
+            (0..4).map(|_| sites.take()).collect::<Vec<_>>()
+        };
+        assert_eq!(taken(Which::All), [true; 4]);
+        assert_eq!(taken(Which::None), [false; 4]);
+        assert_eq!(taken(Which::Only(2)), [false, false, true, false]);
+        assert_eq!(taken(Which::AllBut(0)), [false, true, true, true]);
+    }
+}
