@@ -54,13 +54,15 @@ const STEPS: &[Step] = &[
     (Some(0), 1.0, Synonyms::Only(0), NONE),
     (None, 1.0, Synonyms::Only(1), NONE),
     (Some(EXTRA), 0.0, Synonyms::Rate, NONE),
-    // The later content words one at a time, and the first ones' second replacements.
-    (None, 1.0, Synonyms::Second(0), ALL),
+    // The later content words one at a time, and the first ones' other replacements.
+    (None, 1.0, Synonyms::Alternative(0, 1), ALL),
     (None, 1.0, Synonyms::Only(4), ALL),
-    (None, 1.0, Synonyms::Second(1), ALL),
-    (Some(0), 1.0, Synonyms::Second(0), ALL),
+    (None, 1.0, Synonyms::Alternative(1, 1), ALL),
+    (Some(0), 1.0, Synonyms::Alternative(0, 1), ALL),
+    (None, 1.0, Synonyms::Alternative(0, 2), ALL),
     (None, 1.0, Synonyms::Only(5), ALL),
-    (None, 1.0, Synonyms::Second(2), ALL),
+    (None, 1.0, Synonyms::Alternative(2, 1), ALL),
+    (None, 1.0, Synonyms::Alternative(1, 2), ALL),
 ];
 
 /// The plans tried again with the contractions left as the text has them, when the text has a

@@ -63,9 +63,10 @@ pub enum Synonyms {
     Only(usize),
     /// All but the `k`-th most confident one.
     AllBut(usize),
-    /// Only the `k`-th most confident one, with its second replacement from the hand-checked
-    /// table ("big" -> "huge" where the first is "large"); none if it has no second.
-    Second(usize),
+    /// Only the `k`-th most confident one, with its `j`-th replacement (from 0) from the
+    /// hand-checked table ("amazing" -> "fantastic" where the first is "incredible"); none if it
+    /// has no such replacement.
+    Alternative(usize, usize),
 }
 
 /// How a candidate differs from the default paraphrase: which synonyms, and whether the sentence's
@@ -151,12 +152,12 @@ pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
                 choices.remove(k);
             }
         }
-        Synonyms::Second(k) => {
-            let second = choices.into_iter().nth(k).and_then(|(s, first)| {
+        Synonyms::Alternative(k, j) => {
+            let other = choices.into_iter().nth(k).and_then(|(s, first)| {
                 let tokens = sentences(&mut pieces).nth(s)?;
-                substitution::alternative(tokens, first.index, 1).map(|c| (s, c))
+                substitution::alternative(tokens, first.index, j).map(|c| (s, c))
             });
-            choices = second.into_iter().collect();
+            choices = other.into_iter().collect();
         }
     }
     let mut by_sentence: Vec<Vec<Choice>> = Vec::new();
