@@ -118,7 +118,9 @@ pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
         if expand && !plan.keep_contractions {
             t = contraction::expand_contractions(t);
         }
-        // Idioms are frozen first, so that no later pass touches a word of theirs.
+        // Idioms are told in plain words, or else frozen, before anything else, so that no later
+        // pass touches a word of theirs.
+        t = phrases::idiom_meanings(t, &mut groups);
         phrases::protect_idioms(&mut t);
         t = phrases::phrases(t, &mut groups);
         phrases::protect_fixed_phrases(&mut t);

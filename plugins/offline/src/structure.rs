@@ -35,6 +35,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         place::front_subject_place,
         coordination::swap_listed_objects,
         coordination::invert_comparison,
+        coordination::prefer_to_like,
         voice::dative,
         voice::it_takes,
         voice::extraposed,

@@ -9,7 +9,8 @@ use crate::syntax::phrase_ends_after;
 use crate::tokens::{Kind, Token, is_sentence_start, matches_at, plain_lower, word_before};
 use crate::words::{
     ARTICLES, CLAUSE_WORDS, DEFINITE_DETERMINERS, FINITE_BE, FINITE_HAVE, PERSONAL_POSSESSIVES, can_be,
-    clear_pos, clearly_finite, concat, is_noun, is_plural_noun, lowercase_ok, modifier_or_noun, pos_share,
+    clear_pos, clearly_finite, concat, is_noun, is_plural_noun, is_verbish, lowercase_ok, modifier_or_noun,
+    pos_share,
 };
 
 /// Pairs that are idioms in their order ("salt and pepper").
@@ -225,6 +226,46 @@ pub fn invert_comparison(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// "I prefer tea to coffee." -> "I like tea better than coffee.": two short noun phrases, the
+/// second ending the sentence, and a noun after "to" ("prefer to walk" is another verb).
+pub fn prefer_to_like(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let n = p.items.len();
+    let k = (1..n).find(|&k| ["prefer", "prefers", "preferred"].contains(&p.lower(k).as_str()))?;
+    let to = (k + 2..n).find(|&j| p.lower(j) == "to")?;
+    let plain_words = |from: usize, to: usize| {
+        (from..to).all(|j| p.items[j].is_word() && !CLAUSE_WORDS.contains(&p.lower(j).as_str()))
+    };
+    let noun_after = is_noun(&p.lower(to + 1)) && !is_verbish(&p.lower(to + 1))
+        || NOUN_PHRASE_STARTS.contains(&p.lower(to + 1).as_str());
+    if to - k > 4
+        || n - to > 5
+        || n == to + 1
+        || !noun_after
+        || !plain_words(k + 1, to)
+        || !plain_words(to + 1, n)
+    {
+        return None;
+    }
+    let like = match p.lower(k).as_str() {
+        "prefer" => "like",
+        "prefers" => "likes",
+        _ => "liked",
+    };
+    let mut out: Vec<Token> = p.items[..k].to_vec();
+    out.push(shape::word(like));
+    out.extend_from_slice(&p.items[k + 1..to]);
+    out.extend(["better", "than"].map(shape::word));
+    out.extend_from_slice(&p.items[to + 1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// Words that open a noun phrase after "to".
+const NOUN_PHRASE_STARTS: &[&str] =
+    &["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "that"];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,6 +333,15 @@ mod tests {
             run(f, "This chair is more comfortable than that one.").as_deref(),
             Some("That one is less comfortable than this chair.")
         );
+        assert_eq!(
+            run(prefer_to_like, "I prefer tea to coffee.").as_deref(),
+            Some("I like tea better than coffee.")
+        );
+        assert_eq!(
+            run(prefer_to_like, "She prefers the train to the bus.").as_deref(),
+            Some("She likes the train better than the bus.")
+        );
+        assert_eq!(run(prefer_to_like, "I prefer to walk to work."), None);
         // A comparison with a clause or a bare time is not turned round.
         assert_eq!(run(f, "The bus is later than usual."), None);
     }

@@ -140,8 +140,9 @@ fn function_swap(word: &str, next: Option<&str>) -> Option<&'static str> {
         n.is_some_and(|n| {
             n.bytes().all(|b| b.is_ascii_digit())
                 || [
-                    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty",
-                    "fifty", "hundred", "a",
+                    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                    "twelve", "fifteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty",
+                    "ninety", "hundred", "a", "half",
                 ]
                 .contains(&n)
         })
@@ -237,6 +238,25 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["worried", "about"], &["concerned", "about"], Next::Any),
     (&["crowded", "with"], &["packed", "with"], Next::Any),
     (&["should"], &["ought", "to"], Next::Verb),
+    (&["arrive", "at"], &["reach"], Next::Determiner),
+    (&["arrives", "at"], &["reaches"], Next::Determiner),
+    (&["arrived", "at"], &["reached"], Next::Determiner),
+    (&["arriving", "at"], &["reaching"], Next::Determiner),
+    (&["speak", "to"], &["talk", "to"], Next::Any),
+    (&["speaks", "to"], &["talks", "to"], Next::Any),
+    (&["spoke", "to"], &["talked", "to"], Next::Any),
+    (&["spoken", "to"], &["talked", "to"], Next::Any),
+    (&["speaking", "to"], &["talking", "to"], Next::Any),
+    // Not "had": "We have had breakfast" is no "have ate".
+    (&["have", "breakfast"], &["eat", "breakfast"], Next::Any),
+    (&["has", "breakfast"], &["eats", "breakfast"], Next::Any),
+    (&["having", "breakfast"], &["eating", "breakfast"], Next::Any),
+    (&["have", "lunch"], &["eat", "lunch"], Next::Any),
+    (&["has", "lunch"], &["eats", "lunch"], Next::Any),
+    (&["having", "lunch"], &["eating", "lunch"], Next::Any),
+    (&["have", "dinner"], &["eat", "dinner"], Next::Any),
+    (&["has", "dinner"], &["eats", "dinner"], Next::Any),
+    (&["having", "dinner"], &["eating", "dinner"], Next::Any),
     (&["might"], &["may"], Next::Verb),
 ];
 
@@ -277,6 +297,8 @@ enum Next {
     Adjective,
     /// One of `PLACES`.
     Place,
+    /// A determiner, so a noun phrase ("arrived at the station", not "arrived at six").
+    Determiner,
     Any,
 }
 
@@ -302,6 +324,7 @@ fn next_ok(next: Option<&str>, need: Next) -> bool {
                 || (analyses.is_empty() && ["bland", "louder", "quieter", "later", "earlier"].contains(&n))
         }
         Next::Place => PLACES.contains(&n),
+        Next::Determiner => NOUN_PHRASE_DETERMINERS.contains(&n),
         Next::Any => true,
     }
 }

@@ -55,6 +55,9 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["a", "thousand"], &["one", "thousand"], After::Word),
     (&["a", "fortnight"], &["two", "weeks"], After::Anything),
     (&["half", "of", "the"], &["half", "the"], After::Word),
+    (&["cut", "by", "half"], &["halved"], After::Anything),
+    (&["reduced", "by", "half"], &["halved"], After::Anything),
+    (&["than", "usual"], &["than", "normal"], After::Pause),
 ];
 
 /// Hours said as words, for the clock times.
@@ -328,6 +331,105 @@ const IDIOMS: &[&[&str]] = &[
     &["a", "storm"],
 ];
 
+/// Idioms told in plain words, each form spelled out (an idiom's verb keeps its tense: "kicked
+/// the bucket" -> "died"). Only where the plain words mean the same in every use of the idiom,
+/// and, for a verb whose past and present are one word ("let", "hit", "beat"), only where its
+/// form is certain: after "he" or "she" the past, after "to", "not" or "don't" the bare verb. The idioms are those of `IDIOMS` and its sources.
+const IDIOM_MEANINGS: &[(&[&str], &[&str])] = &[
+    (&["a", "piece", "of", "cake"], &["very", "easy"]),
+    (&["over", "the", "moon"], &["delighted"]),
+    (&["under", "the", "weather"], &["unwell"]),
+    (&["an", "arm", "and", "a", "leg"], &["a", "fortune"]),
+    (&["once", "in", "a", "blue", "moon"], &["very", "rarely"]),
+    (&["in", "the", "nick", "of", "time"], &["just", "in", "time"]),
+    (&["on", "cloud", "nine"], &["overjoyed"]),
+    (&["out", "of", "the", "blue"], &["unexpectedly"]),
+    (&["at", "the", "drop", "of", "a", "hat"], &["without", "hesitation"]),
+    (&["back", "to", "square", "one"], &["back", "to", "the", "start"]),
+    (&["in", "the", "same", "boat"], &["in", "the", "same", "situation"]),
+    (&["through", "thick", "and", "thin"], &["in", "good", "times", "and", "bad"]),
+    (&["kick", "the", "bucket"], &["die"]),
+    (&["kicks", "the", "bucket"], &["dies"]),
+    (&["kicked", "the", "bucket"], &["died"]),
+    (&["raining", "cats", "and", "dogs"], &["raining", "heavily"]),
+    (&["rained", "cats", "and", "dogs"], &["rained", "heavily"]),
+    (&["pouring", "cats", "and", "dogs"], &["pouring", "heavily"]),
+    (&["he", "let", "the", "cat", "out", "of", "the", "bag"], &["he", "gave", "away", "the", "secret"]),
+    (&["she", "let", "the", "cat", "out", "of", "the", "bag"], &["she", "gave", "away", "the", "secret"]),
+    (&["to", "let", "the", "cat", "out", "of", "the", "bag"], &["to", "give", "away", "the", "secret"]),
+    (&["not", "let", "the", "cat", "out", "of", "the", "bag"], &["not", "give", "away", "the", "secret"]),
+    (&["don't", "let", "the", "cat", "out", "of", "the", "bag"], &["don't", "give", "away", "the", "secret"]),
+    (&["lets", "the", "cat", "out", "of", "the", "bag"], &["gives", "away", "the", "secret"]),
+    (&["not", "beat", "around", "the", "bush"], &["not", "avoid", "the", "subject"]),
+    (&["don't", "beat", "around", "the", "bush"], &["don't", "avoid", "the", "subject"]),
+    (&["to", "beat", "around", "the", "bush"], &["to", "avoid", "the", "subject"]),
+    (&["beating", "around", "the", "bush"], &["avoiding", "the", "subject"]),
+    (&["beating", "about", "the", "bush"], &["avoiding", "the", "subject"]),
+    (&["he", "hit", "the", "nail", "on", "the", "head"], &["he", "got", "it", "exactly", "right"]),
+    (&["she", "hit", "the", "nail", "on", "the", "head"], &["she", "got", "it", "exactly", "right"]),
+    (&["hits", "the", "nail", "on", "the", "head"], &["gets", "it", "exactly", "right"]),
+    (&["call", "it", "a", "day"], &["stop", "for", "the", "day"]),
+    (&["calls", "it", "a", "day"], &["stops", "for", "the", "day"]),
+    (&["called", "it", "a", "day"], &["stopped", "for", "the", "day"]),
+    (&["calling", "it", "a", "day"], &["stopping", "for", "the", "day"]),
+    (&["pulling", "my", "leg"], &["teasing", "me"]),
+    (&["pulling", "your", "leg"], &["teasing", "you"]),
+    (&["pulling", "his", "leg"], &["teasing", "him"]),
+    (&["pulling", "her", "leg"], &["teasing", "her"]),
+    (&["pulled", "my", "leg"], &["teased", "me"]),
+    (&["pulls", "my", "leg"], &["teases", "me"]),
+    (&["spill", "the", "beans"], &["reveal", "the", "secret"]),
+    (&["spills", "the", "beans"], &["reveals", "the", "secret"]),
+    (&["spilled", "the", "beans"], &["revealed", "the", "secret"]),
+    (&["spilt", "the", "beans"], &["revealed", "the", "secret"]),
+    (&["turn", "a", "blind", "eye", "to"], &["ignore"]),
+    (&["turns", "a", "blind", "eye", "to"], &["ignores"]),
+    (&["turned", "a", "blind", "eye", "to"], &["ignored"]),
+    (&["turning", "a", "blind", "eye", "to"], &["ignoring"]),
+    (&["rings", "a", "bell"], &["sounds", "familiar"]),
+    (&["ring", "a", "bell"], &["sound", "familiar"]),
+    (&["rang", "a", "bell"], &["sounded", "familiar"]),
+    (&["keep", "an", "eye", "on"], &["watch"]),
+    (&["keeps", "an", "eye", "on"], &["watches"]),
+    (&["kept", "an", "eye", "on"], &["watched"]),
+    (&["keeping", "an", "eye", "on"], &["watching"]),
+    (&["lend", "a", "hand"], &["help"]),
+    (&["lent", "a", "hand"], &["helped"]),
+    (&["get", "the", "ball", "rolling"], &["get", "started"]),
+    (&["got", "the", "ball", "rolling"], &["got", "started"]),
+];
+
+/// Tells the idioms of `IDIOM_MEANINGS` in plain words; each is one of `sites`. Runs before
+/// `protect_idioms`, which then freezes the ones left.
+pub fn idiom_meanings(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    'scan: while i < tokens.len() {
+        if tokens[i].is_word() {
+            for &(idiom, plain) in IDIOM_MEANINGS {
+                if !matches_at(&tokens, i, idiom) {
+                    continue;
+                }
+                let last = i + 2 * (idiom.len() - 1);
+                if sites.take() {
+                    let mut new = words_like(&tokens[i].text, plain);
+                    for t in &mut new {
+                        t.changed = true;
+                    }
+                    out.extend(new);
+                } else {
+                    out.extend_from_slice(&tokens[i..=last]);
+                }
+                i = last + 1;
+                continue 'scan;
+            }
+        }
+        out.push(tokens[i].clone());
+        i += 1;
+    }
+    out
+}
+
 /// Verbs of the idioms whose fixed part (`IDIOMS`) is only their object: "the bucket" is an idiom
 /// after "kick", not after "carry". Such a part is frozen only after one of these verbs.
 const IDIOM_VERBS: &[(&[&str], &[&str])] = &[
@@ -418,6 +520,19 @@ pub fn protect_fixed_phrases(tokens: &mut [Token]) {
 mod tests {
     use super::*;
     use crate::tokens::{join, tokenize};
+
+    #[test]
+    fn idioms_are_told_in_plain_words() {
+        let plain =
+            |text: &str| join(&idiom_meanings(tokenize(text), &mut Sites::new(crate::sites::Which::All)));
+        assert_eq!(plain("The exam was a piece of cake."), "The exam was very easy.");
+        assert_eq!(plain("He finally kicked the bucket at ninety."), "He finally died at ninety.");
+        assert_eq!(plain("She let the cat out of the bag."), "She gave away the secret.");
+        assert_eq!(plain("Let's call it a day."), "Let's stop for the day.");
+        // "let" after "they" may be the present: left to `protect_idioms`.
+        assert_eq!(plain("They let the cat out of the bag."), "They let the cat out of the bag.");
+        assert_eq!(plain("He kicked the ball."), "He kicked the ball.");
+    }
 
     fn phrased(text: &str) -> String {
         join(&phrases(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::All)))

@@ -112,6 +112,8 @@ enum Slot {
     TimeNoun,
     /// A weekday in the plural ("Mondays").
     Weekdays,
+    /// Any noun ("the trip").
+    Noun,
     Month,
 }
 
@@ -153,6 +155,7 @@ impl Slot {
             Slot::TimeNoun => TIME_NOUNS.contains(&word),
             Slot::Weekdays => WEEKDAYS.contains(&word),
             Slot::Month => MONTHS.contains(&word),
+            Slot::Noun => is_noun(word),
         }
     }
 }
@@ -187,6 +190,13 @@ const TIME_PHRASES: &[&[Slot]] = {
             AnyOf(&["rain", "dark", "sunset", "sunrise", "class", "church", "supper"]),
         ],
         &[AnyOf(&["after", "within"]), Count, Unit],
+        &[
+            Word("the"),
+            TimeNoun,
+            AnyOf(&["before", "after"]),
+            AnyOf(&["the", "my", "his", "her", "our", "their"]),
+            Noun,
+        ],
     ]
 };
 
@@ -379,6 +389,10 @@ mod tests {
             ("I go swimming three times a week.", "Three times a week, I go swimming."),
             ("The shop closes at the end of March.", "At the end of March, the shop closes."),
             ("The path gets muddy after rain.", "After rain, the path gets muddy."),
+            (
+                "She packed her suitcase the night before the trip.",
+                "The night before the trip, she packed her suitcase.",
+            ),
         ] {
             assert_eq!(run(f, text).as_deref(), Some(fronted), "{text}");
         }
