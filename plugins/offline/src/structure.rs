@@ -5,7 +5,8 @@
 //! place that knows their order.
 
 use crate::rules::{
-    adverbs, clauses, cleft, connectives, coordination, light_verbs, phrasal, place, tense, time, voice,
+    adverbs, clauses, cleft, connectives, coordination, light_verbs, phrasal, place, relative, tense, time,
+    voice,
 };
 use crate::shape::plain;
 use crate::tokens::Token;
@@ -29,6 +30,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         phrasal::by_vehicle,
         phrasal::would_you_mind,
         light_verbs::light_verb,
+        relative::reduce_relative,
         adverbs::move_manner_adverb,
         voice::existential,
         place::front_place_phrase,

@@ -14,6 +14,7 @@ pub mod phrasal;
 pub mod phrases;
 pub mod place;
 pub mod possessive;
+pub mod relative;
 pub mod substitution;
 pub mod tense;
 pub mod time;

@@ -153,6 +153,13 @@ fn function_swap(word: &str, next: Option<&str>) -> Option<&'static str> {
         "nearly" => "almost",
         "maybe" => "perhaps",
         "perhaps" => "maybe",
+        "nobody" => "no one",
+        "everybody" => "everyone",
+        "everyone" => "everybody",
+        "somebody" => "someone",
+        "someone" => "somebody",
+        "anybody" => "anyone",
+        "anyone" => "anybody",
         "about" if number(next) => "around",
         "around" if number(next) => "about",
         "again" if next.is_none() => "once more",
@@ -173,6 +180,60 @@ fn function_swap(word: &str, next: Option<&str>) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// Adjectives and their negative in "un-", "in-" or "dis-", which say the same as "not" and the
+/// adjective after "be" ("is not possible" <-> "is impossible").
+const NEGATIVES: &[(&str, &str)] = &[
+    ("able", "unable"),
+    ("available", "unavailable"),
+    ("clear", "unclear"),
+    ("comfortable", "uncomfortable"),
+    ("common", "uncommon"),
+    ("correct", "incorrect"),
+    ("fair", "unfair"),
+    ("familiar", "unfamiliar"),
+    ("friendly", "unfriendly"),
+    ("happy", "unhappy"),
+    ("healthy", "unhealthy"),
+    ("honest", "dishonest"),
+    ("kind", "unkind"),
+    ("likely", "unlikely"),
+    ("lucky", "unlucky"),
+    ("necessary", "unnecessary"),
+    ("patient", "impatient"),
+    ("pleasant", "unpleasant"),
+    ("polite", "impolite"),
+    ("possible", "impossible"),
+    ("safe", "unsafe"),
+    ("sure", "unsure"),
+    ("tidy", "untidy"),
+    ("usual", "unusual"),
+];
+
+/// "not" and an adjective after a form of "be", said with the negative adjective, or the
+/// negative adjective said with "not": the tokens from `i` ("not" or the adjective) to replace.
+fn negated_adjective(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+    let be = prev_word(tokens, i).is_some_and(|p| BE_ALL.contains(&p.as_str()));
+    if !be {
+        return None;
+    }
+    let word = tokens[i].text.to_lowercase();
+    if word == "not" {
+        let next = next_word(tokens, i)?;
+        let &(_, negative) = NEGATIVES.iter().find(|(plain, _)| *plain == next)?;
+        let end = i + 3;
+        let adjective = tokens.get(i + 2)?;
+        if !plain_word(adjective) {
+            return None;
+        }
+        return Some((end, vec![shape::word(negative)]));
+    }
+    let &(plain, _) = NEGATIVES.iter().find(|(_, negative)| *negative == word)?;
+    Some((i + 1, shape::words_like(&tokens[i].text, &["not", plain])))
+}
+
+/// Every form of "be" before a predicate.
+const BE_ALL: &[&str] = &["is", "are", "was", "were", "am", "be", "been", "being"];
 
 /// Two- and three-word groups: `(words, replacement, what the next word must be)`.
 const GROUPS: &[(&[&str], &[&str], Next)] = &[
@@ -238,6 +299,15 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["worried", "about"], &["concerned", "about"], Next::Any),
     (&["crowded", "with"], &["packed", "with"], Next::Any),
     (&["should"], &["ought", "to"], Next::Verb),
+    // Negation said with "no": "There is not any milk." -> "There is no milk."
+    (&["no", "one"], &["nobody"], Next::Any),
+    (&["is", "not", "any"], &["is", "no"], Next::Any),
+    (&["are", "not", "any"], &["are", "no"], Next::Any),
+    (&["was", "not", "any"], &["was", "no"], Next::Any),
+    (&["were", "not", "any"], &["were", "no"], Next::Any),
+    (&["do", "not", "have", "any"], &["have", "no"], Next::Any),
+    (&["does", "not", "have", "any"], &["has", "no"], Next::Any),
+    (&["did", "not", "have", "any"], &["had", "no"], Next::Any),
     (&["arrive", "at"], &["reach"], Next::Determiner),
     (&["arrives", "at"], &["reaches"], Next::Determiner),
     (&["arrived", "at"], &["reached"], Next::Determiner),
@@ -570,6 +640,7 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     })
                 })
                 .or_else(|| overly.then(|| (i + 1, vec![shape::word_like(&tokens[i].text, "overly")])))
+                .or_else(|| negated_adjective(&tokens, i))
                 .or_else(|| {
                     function_swap(&lower, next_word(&tokens, i).as_deref())
                         .map(|swap| (i + 1, vec![shape::word_like(&tokens[i].text, swap)]))
@@ -815,6 +886,7 @@ pub fn have_got(p: &Plain) -> Option<Vec<Token>> {
 mod vehicle_tests {
     use super::*;
     use crate::shape::apply as run;
+    use crate::tokens::{join, tokenize};
 
     #[test]
     fn a_request_is_asked_as_whether_one_minds() {
@@ -831,6 +903,16 @@ mod vehicle_tests {
         assert_eq!(run(f, "Can you not shout?"), None);
         assert_eq!(run(f, "Can you swim?"), None);
         assert_eq!(run(f, "Could you swim when you were five?"), None);
+    }
+
+    #[test]
+    fn negation_said_with_the_negative_adjective() {
+        let all = |text: &str| join(&rewrite(tokenize(text), &mut Sites::new(crate::sites::Which::All)));
+        assert_eq!(all("It is not possible to park here."), "It is impossible to park here.");
+        assert_eq!(all("She was unhappy with the result."), "She was not happy with the result.");
+        assert_eq!(all("I am not very sure."), "I am not really sure.");
+        assert_eq!(all("Nobody answered the phone."), "No one answered the phone.");
+        assert_eq!(all("There is not any milk left."), "There is no milk left.");
     }
 
     #[test]
