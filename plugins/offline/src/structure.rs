@@ -31,6 +31,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         phrasal::would_you_mind,
         light_verbs::light_verb,
         relative::reduce_relative,
+        relative::relative_to_and,
         adverbs::move_manner_adverb,
         voice::existential,
         place::front_place_phrase,

@@ -317,6 +317,19 @@ pub fn clearly_finite(word: &str, participle: bool) -> bool {
     morph::evidence(&morph::analyse(word), |a| morph::is_finite(a, participle)).at_least(6, 10)
 }
 
+/// Whether a word heads a clause: a finite auxiliary or modal, or a finite verb by most of its
+/// evidence.
+pub fn heads_clause(word: &str) -> bool {
+    const MODALS: &[&str] = &["will", "would", "can", "could", "should", "must", "might", "cannot"];
+    // The common verbs the lexicon keeps as function words, in their finite forms.
+    const COMMON: &[&str] = &[
+        "went", "goes", "got", "gets", "came", "comes", "made", "makes", "said", "says", "took", "takes",
+        "gave", "gives", "knew", "knows", "saw", "sees",
+    ];
+    [FINITE_BE, FINITE_HAVE, FINITE_DO, MODALS, COMMON].iter().any(|list| list.contains(&word))
+        || clearly_finite(word, true)
+}
+
 /// The tense `finite_lemma` looks for.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Tense {

@@ -132,6 +132,19 @@ fn lower(t: &Token) -> String {
     t.text.to_lowercase()
 }
 
+/// Whether "since" joins a clause of time: the main clause `y` is in a perfect tense ("has been
+/// hurting") and `x` opens with a subject pronoun ("since I moved"), so it cannot be the "since" of
+/// a reason ("He left, since it was late") nor a time phrase ("since Monday", which time.rs moves).
+fn temporal_since(y: &[&Token], x: &[&Token]) -> bool {
+    let perfect = y.windows(2).any(|w| {
+        ["has", "have", "had"].contains(&lower(w[0]).as_str())
+            && (lower(w[1]) == "been" || lower(w[1]).ends_with("ed") || lower(w[1]).ends_with("en"))
+    });
+    let subject =
+        x.first().is_some_and(|w| ["i", "you", "he", "she", "we", "they", "it"].contains(&lower(w).as_str()));
+    perfect && subject && x.len() >= 2
+}
+
 /// Moves a subordinate clause or a time adverbial from the front of the sentence to the back,
 /// or the other way round. Returns the new sentence, or `None` when its shape does not allow it.
 pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
@@ -168,8 +181,11 @@ fn move_in(s: &Simple) -> Option<Vec<Token>> {
     }
     // "Y because X." (or "Y, although X.") -> "Because X, Y."
     if s.terminal.text != "?" && commas.len() <= 1 {
-        let k = (2..s.words.len().saturating_sub(1))
-            .find(|&k| TRAILING_SUBORDINATORS.contains(&lower(s.words[k]).as_str()));
+        let k = (2..s.words.len().saturating_sub(1)).find(|&k| {
+            let w = lower(s.words[k]);
+            TRAILING_SUBORDINATORS.contains(&w.as_str())
+                || (w == "since" && temporal_since(&s.words[..k], &s.words[k + 1..]))
+        });
         if let Some(k) = k {
             let comma_ok = commas.is_empty() || commas == [k - 1];
             let single = s.words.iter().filter(|w| lower(w) == lower(s.words[k])).count() == 1;
@@ -240,6 +256,11 @@ mod tests {
         );
         assert_eq!(moved("Weather is nice today.").as_deref(), Some("Today, weather is nice."));
         assert_eq!(moved("Today, the weather is nice.").as_deref(), Some("The weather is nice today."));
+        assert_eq!(
+            moved("She has been playing tennis since she was seven.").as_deref(),
+            Some("Since she was seven, she has been playing tennis.")
+        );
+        assert_eq!(moved("He left early since it was late."), None);
         // Shapes that are left alone.
         assert_eq!(moved("It is not because we stayed home."), None);
         assert_eq!(moved("I don't go because it rains."), None);

@@ -4,10 +4,7 @@
 
 use crate::shape::{self, Plain, comma, leaving_start, starting};
 use crate::tokens::Token;
-use crate::words::{
-    ARTICLES, CLAUSE_WORDS, DEFINITE_DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE, SUBJECT_PRONOUNS,
-    clearly_finite,
-};
+use crate::words::{ARTICLES, CLAUSE_WORDS, DEFINITE_DETERMINERS, FINITE_BE, SUBJECT_PRONOUNS, heads_clause};
 
 /// "X, so Y." -> "Y because X."
 pub fn so_to_because(p: &Plain) -> Option<Vec<Token>> {
@@ -35,7 +32,8 @@ pub fn so_that_to_because(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let so = p.find("so")?;
-    let that = so + 2;
+    // "so cold that", or with a time phrase between ("so cold this morning that").
+    let that = (so + 2..(so + 5).min(p.items.len())).find(|&k| p.lower(k) == "that")?;
     let other_clause = p
         .items
         .iter()
@@ -68,7 +66,8 @@ pub fn but_to_although(p: &Plain) -> Option<Vec<Token>> {
     if p.lower(c + 1) != "but"
         || x.len() < 2
         || y.len() < 2
-        || !SUBJECT_PRONOUNS.contains(&p.lower(c + 2).as_str())
+        || !clause_with_subject(x)
+        || !clause_with_subject(y)
     {
         return None;
     }
@@ -82,30 +81,17 @@ pub fn but_to_although(p: &Plain) -> Option<Vec<Token>> {
 /// Pronouns that point back to a person or thing named earlier.
 const THIRD_PERSON: &[&str] = &["he", "she", "it", "they", "him", "her", "them", "his", "its", "their"];
 
-/// Whether a word heads a clause: a finite auxiliary or modal, or a finite verb by most of its
-/// evidence.
-fn finite(word: &str) -> bool {
-    const MODALS: &[&str] = &["will", "would", "can", "could", "should", "must", "might", "cannot"];
-    // The common verbs the lexicon keeps as function words, in their finite forms.
-    const COMMON: &[&str] = &[
-        "went", "goes", "got", "gets", "came", "comes", "made", "makes", "said", "says", "took", "takes",
-        "gave", "gives", "knew", "knows", "saw", "sees",
-    ];
-    [FINITE_BE, FINITE_HAVE, FINITE_DO, MODALS, COMMON].iter().any(|list| list.contains(&word))
-        || clearly_finite(word, true)
-}
-
 /// Whether `words` open with a subject and its finite verb: a pronoun, or a short noun phrase
 /// after a determiner ("the dog barked"), or a name ("Mary was").
 fn clause_with_subject(words: &[Token]) -> bool {
     let lower = |k: usize| words.get(k).map(|t| t.text.to_lowercase()).unwrap_or_default();
     let first = lower(0);
     if SUBJECT_PRONOUNS.contains(&first.as_str()) {
-        return finite(&lower(1));
+        return heads_clause(&lower(1));
     }
     let determiner = DEFINITE_DETERMINERS.contains(&first.as_str()) || ARTICLES.contains(&first.as_str());
     let name = words.first().is_some_and(|t| t.text.starts_with(|c: char| c.is_ascii_uppercase()));
-    (determiner || name) && (1..4.min(words.len())).any(|k| finite(&lower(k)))
+    (determiner || name) && (1..4.min(words.len())).any(|k| heads_clause(&lower(k)))
 }
 
 /// Whether `moved`, coming to stand before `other`, could take a pronoun's antecedent with it: a
@@ -230,6 +216,10 @@ mod tests {
             Some("She cried because she laughed so hard.")
         );
         assert_eq!(run(f, "He left so that we could sleep."), None);
+        assert_eq!(
+            run(f, "It was so cold this morning that the windows were frozen.").as_deref(),
+            Some("The windows were frozen because it was so cold this morning.")
+        );
         assert_eq!(run(f, "It was so cold that we stayed in because it snowed."), None);
     }
 
@@ -271,5 +261,10 @@ mod tests {
             Some("Although he was tired, he kept working.")
         );
         assert_eq!(run(but_to_although, "It is cheap, but good."), None);
+        assert_eq!(
+            run(but_to_although, "We had booked a sea view, but our room looked onto the car park.")
+                .as_deref(),
+            Some("Although we had booked a sea view, our room looked onto the car park.")
+        );
     }
 }

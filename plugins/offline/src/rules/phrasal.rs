@@ -153,6 +153,8 @@ fn function_swap(word: &str, next: Option<&str>) -> Option<&'static str> {
         "nearly" => "almost",
         "maybe" => "perhaps",
         "perhaps" => "maybe",
+        // "asked whether he could" -> "asked if he could"; not "whether or not".
+        "whether" if next.is_some_and(|n| n != "or") => "if",
         "nobody" => "no one",
         "everybody" => "everyone",
         "everyone" => "everybody",
@@ -301,6 +303,13 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["should"], &["ought", "to"], Next::Verb),
     // Negation said with "no": "There is not any milk." -> "There is no milk."
     (&["no", "one"], &["nobody"], Next::Any),
+    (&["more", "than"], &["over"], Next::Number),
+    (&["the", "whole", "afternoon"], &["all", "afternoon"], Next::Any),
+    (&["the", "whole", "morning"], &["all", "morning"], Next::Any),
+    (&["the", "whole", "evening"], &["all", "evening"], Next::Any),
+    (&["the", "whole", "day"], &["all", "day"], Next::Any),
+    (&["the", "whole", "week"], &["all", "week"], Next::Any),
+    (&["the", "whole", "weekend"], &["all", "weekend"], Next::Any),
     (&["is", "not", "any"], &["is", "no"], Next::Any),
     (&["are", "not", "any"], &["are", "no"], Next::Any),
     (&["was", "not", "any"], &["was", "no"], Next::Any),
@@ -369,6 +378,8 @@ enum Next {
     Place,
     /// A determiner, so a noun phrase ("arrived at the station", not "arrived at six").
     Determiner,
+    /// A number in words or digits ("more than twenty" -> "over twenty").
+    Number,
     Any,
 }
 
@@ -395,6 +406,14 @@ fn next_ok(next: Option<&str>, need: Next) -> bool {
         }
         Next::Place => PLACES.contains(&n),
         Next::Determiner => NOUN_PHRASE_DETERMINERS.contains(&n),
+        Next::Number => {
+            n.bytes().all(|b| b.is_ascii_digit())
+                || [
+                    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty",
+                    "thirty", "forty", "fifty", "hundred", "a",
+                ]
+                .contains(&n)
+        }
         Next::Any => true,
     }
 }
@@ -678,8 +697,12 @@ pub fn please(p: &Plain) -> Option<Vec<Token>> {
         out.extend([shape::comma(), shape::word("please")]);
         return Some(shape::build(&out, &p.terminal));
     }
-    if polite && p.terminal.text == "?" && ["could", "can"].contains(&p.lower(0).as_str()) {
-        let swap = if p.lower(0) == "can" { "Could" } else { "Can" };
+    // "Can I pay by card?" <-> "Could I pay by card?", "May I" -> "Could I": the same request.
+    let asking =
+        ["could", "can", "may"].contains(&p.lower(0).as_str()) && ["i", "we"].contains(&p.lower(1).as_str());
+    if (polite || asking) && p.terminal.text == "?" && ["could", "can", "may"].contains(&p.lower(0).as_str())
+    {
+        let swap = if p.lower(0) == "could" { "Can" } else { "Could" };
         let mut out = vec![shape::word(swap)];
         out.extend_from_slice(&p.items[1..]);
         return Some(shape::build(&out, &p.terminal));

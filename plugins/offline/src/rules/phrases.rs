@@ -91,6 +91,98 @@ fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<&'static str>)>
     (oclock && timed && tokens[i + 1].is(Kind::Space, " ")).then(|| (3, vec![hour]))
 }
 
+/// The number words from ten up that are written in digits before a unit ("forty minutes" ->
+/// "40 minutes"); below ten, English writes the word.
+const TENS_AND_TEENS: &[(&str, u32)] = &[
+    ("ten", 10),
+    ("eleven", 11),
+    ("twelve", 12),
+    ("thirteen", 13),
+    ("fourteen", 14),
+    ("fifteen", 15),
+    ("sixteen", 16),
+    ("seventeen", 17),
+    ("eighteen", 18),
+    ("nineteen", 19),
+    ("twenty", 20),
+    ("thirty", 30),
+    ("forty", 40),
+    ("fifty", 50),
+    ("sixty", 60),
+    ("seventy", 70),
+    ("eighty", 80),
+    ("ninety", 90),
+];
+const UNITS_BELOW_TEN: &[(&str, u32)] = &[
+    ("one", 1),
+    ("two", 2),
+    ("three", 3),
+    ("four", 4),
+    ("five", 5),
+    ("six", 6),
+    ("seven", 7),
+    ("eight", 8),
+    ("nine", 9),
+];
+
+/// Units a number in digits reads naturally before, and the currencies written with their sign.
+const MEASURES: &[&str] = &[
+    "minutes",
+    "hours",
+    "days",
+    "weeks",
+    "months",
+    "years",
+    "seconds",
+    "people",
+    "miles",
+    "kilometres",
+    "kilometers",
+    "metres",
+    "meters",
+    "kilos",
+    "percent",
+    "pages",
+    "euros",
+    "guests",
+    "students",
+];
+const CURRENCIES: &[(&str, &str)] = &[("pounds", "£"), ("dollars", "$")];
+
+/// A number said in words from ten to ninety-nine before a unit, written in digits: "forty
+/// pounds" -> "£40", "twenty-five minutes" -> "25 minutes". The words it covers and the new text.
+fn number_in_digits(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let first = word(i)?;
+    // "45 dollars" -> "$45": digits take the sign of their currency.
+    if first.len() <= 6 && first.bytes().all(|b| b.is_ascii_digit()) {
+        let unit = word(i + 2)?;
+        let (_, sign) = CURRENCIES.iter().find(|(w, _)| *w == unit)?;
+        return tokens[i + 1].is(Kind::Space, " ").then(|| (3, vec![format!("{sign}{first}")]));
+    }
+    let (value, last) = match first.split_once('-') {
+        Some((tens, unit)) => {
+            let tens = TENS_AND_TEENS.iter().find(|(w, v)| *w == tens && v % 10 == 0 && *v >= 20)?.1;
+            (tens + UNITS_BELOW_TEN.iter().find(|(w, _)| *w == unit)?.1, i)
+        }
+        None => (TENS_AND_TEENS.iter().find(|(w, _)| *w == first)?.1, i),
+    };
+    // "a hundred and forty", "forty thousand": part of a larger number; and a sentence does not
+    // open with digits.
+    let before = (0..i).rev().find(|&k| tokens[k].is_word()).map(|k| tokens[k].text.to_lowercase());
+    if before.as_deref().is_none_or(|b| ["and", "hundred", "thousand"].contains(&b)) {
+        return None;
+    }
+    let unit = word(last + 2)?;
+    if !tokens.get(last + 1).is_some_and(|t| t.is(Kind::Space, " ")) {
+        return None;
+    }
+    if let Some((_, sign)) = CURRENCIES.iter().find(|(w, _)| *w == unit) {
+        return Some((last + 3 - i, vec![format!("{sign}{value}")]));
+    }
+    MEASURES.contains(&unit.as_str()).then(|| (last + 3 - i, vec![value.to_string(), unit]))
+}
+
 /// "many" or "much" for "a lot of" + this word: a plural noun counts, a singular one does not.
 fn quantifier_for(noun: &str) -> Option<&'static str> {
     if ["people", "children", "men", "women"].contains(&noun) {
@@ -149,6 +241,16 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     i = last + 1;
                     continue 'scan;
                 }
+            }
+            if let Some((len, written)) = number_in_digits(&tokens, i) {
+                if sites.take() {
+                    let written: Vec<&str> = written.iter().map(String::as_str).collect();
+                    out.extend(words_like(&tokens[i].text, &written));
+                } else {
+                    out.extend_from_slice(&tokens[i..i + len]);
+                }
+                i += len;
+                continue 'scan;
             }
             if let Some((len, spoken)) = spoken_time(&tokens, i)
                 && tokens[i..i + len].iter().all(|t| !t.frozen)
@@ -396,6 +498,12 @@ const IDIOM_MEANINGS: &[(&[&str], &[&str])] = &[
     (&["lend", "a", "hand"], &["help"]),
     (&["lent", "a", "hand"], &["helped"]),
     (&["get", "the", "ball", "rolling"], &["get", "started"]),
+    (&["went", "out", "of", "their", "way", "to"], &["made", "a", "special", "effort", "to"]),
+    (&["went", "out", "of", "his", "way", "to"], &["made", "a", "special", "effort", "to"]),
+    (&["went", "out", "of", "her", "way", "to"], &["made", "a", "special", "effort", "to"]),
+    (&["go", "out", "of", "their", "way", "to"], &["make", "a", "special", "effort", "to"]),
+    (&["goes", "out", "of", "his", "way", "to"], &["makes", "a", "special", "effort", "to"]),
+    (&["goes", "out", "of", "her", "way", "to"], &["makes", "a", "special", "effort", "to"]),
     (&["got", "the", "ball", "rolling"], &["got", "started"]),
 ];
 
@@ -520,6 +628,18 @@ pub fn protect_fixed_phrases(tokens: &mut [Token]) {
 mod tests {
     use super::*;
     use crate::tokens::{join, tokenize};
+
+    #[test]
+    fn numbers_from_ten_in_digits() {
+        let all = |text: &str| join(&phrases(tokenize(text), &mut Sites::new(crate::sites::Which::All)));
+        assert_eq!(all("We spent forty pounds on food."), "We spent £40 on food.");
+        assert_eq!(all("The bus comes every twenty minutes."), "The bus comes every 20 minutes.");
+        assert_eq!(all("It took twenty-five minutes."), "It took 25 minutes.");
+        assert_eq!(all("We have three days left."), "We have three days left.");
+        assert_eq!(all("It cost a hundred and forty pounds."), "It cost one hundred and forty pounds.");
+        assert_eq!(all("Twenty people came."), "Twenty people came.");
+        assert_eq!(all("The tickets cost 45 dollars each."), "The tickets cost $45 each.");
+    }
 
     #[test]
     fn idioms_are_told_in_plain_words() {

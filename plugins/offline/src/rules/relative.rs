@@ -1,12 +1,16 @@
 //! A relative clause reduced to a participle and back: "the man who is waiting outside" <-> "the
 //! man waiting outside", "the letter that was sent yesterday" -> "the letter sent yesterday", "the
-//! woman who lives next door" -> "the woman living next door".
+//! woman who lives next door" -> "the woman living next door"; and a relative clause between
+//! commas told as a clause of its own ("My cousin, who lives in Dublin, is coming." -> "My cousin
+//! lives in Dublin and is coming."; "..., which drives me crazy." -> "..., and it drives me crazy.").
 
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain};
 use crate::tokens::Token;
-use crate::words::{NOUN_PHRASE_DETERMINERS, is_noun, is_verbish};
+use crate::words::{
+    CLAUSE_WORDS, NOUN_PHRASE_DETERMINERS, SUBJECT_PRONOUNS, heads_clause, is_noun, is_verbish,
+};
 
 /// Whether item `k` is a noun that a determiner opens within the three words before it, so that a
 /// "that" after it is a relative pronoun and not a conjunction ("said that").
@@ -50,6 +54,71 @@ pub fn reduce_relative(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// Whether the words from `k` open with a finite verb, so they are a verb phrase.
+fn verb_phrase_at(p: &Plain, k: usize) -> bool {
+    heads_clause(&p.lower(k))
+        || ["never", "always", "often", "already", "just"].contains(&p.lower(k).as_str())
+            && heads_clause(&p.lower(k + 1))
+}
+
+/// A relative clause between commas says something more of its noun: told as a clause joined by
+/// "and", it says the same. "The new intern, who joined last week, is already busy." -> "The new
+/// intern joined last week and is already busy."; "We lost in the last minute, which was
+/// heartbreaking." -> "We lost in the last minute, and it was heartbreaking."
+pub fn relative_to_and(p: &Plain) -> Option<Vec<Token>> {
+    let commas: Vec<usize> = (0..p.items.len()).filter(|&k| p.is_comma(k)).collect();
+    let n = p.items.len();
+    let pronoun = |k: usize| ["who", "which"].contains(&p.lower(k).as_str());
+    let plain = |from: usize, to: usize| {
+        (from..to).all(|k| {
+            p.items[k].is_word() && (!CLAUSE_WORDS.contains(&p.lower(k).as_str()) || p.lower(k) == "to")
+        })
+    };
+    match commas[..] {
+        // "NP, who VP1, VP2."
+        [a, b] if (1..=4).contains(&a) && pronoun(a + 1) && b > a + 3 && b + 2 < n => {
+            let opens = NOUN_PHRASE_DETERMINERS.contains(&p.lower(0).as_str())
+                || p.items[0].text.starts_with(|c: char| c.is_ascii_uppercase())
+                    && !SUBJECT_PRONOUNS.contains(&p.lower(0).as_str());
+            // Right after "who", a word with a finite verb's reading is that verb ("lives").
+            let finite_after_who = verb_phrase_at(p, a + 2)
+                || morph::analyse(&p.lower(a + 2)).iter().any(|v| {
+                    v.pos == Pos::Verb
+                        && matches!(v.form, Form::ThirdPerson | Form::Past | Form::PastOrParticiple)
+                });
+            if !opens
+                || !finite_after_who
+                || !verb_phrase_at(p, b + 1)
+                || !plain(a + 2, b)
+                || !plain(b + 1, n)
+            {
+                return None;
+            }
+            let mut out: Vec<Token> = p.items[..a].to_vec();
+            out.extend_from_slice(&p.items[a + 2..b]);
+            out.push(shape::word("and"));
+            out.extend_from_slice(&p.items[b + 1..]);
+            Some(shape::build(&out, &p.terminal))
+        }
+        // "CLAUSE, which VP."
+        [c] if c >= 3
+            && p.lower(c + 1) == "which"
+            && c + 3 < n
+            && verb_phrase_at(p, c + 2)
+            && plain(c + 2, n) =>
+        {
+            if !plain(0, c) {
+                return None;
+            }
+            let mut out: Vec<Token> = p.items[..=c].to_vec();
+            out.extend(["and", "it"].map(shape::word));
+            out.extend_from_slice(&p.items[c + 2..]);
+            Some(shape::build(&out, &p.terminal))
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +138,28 @@ mod tests {
         assert_eq!(run(f, "She said that the shop sells fish."), None);
         assert_eq!(run(f, "The man who is a doctor lives here."), None);
         assert_eq!(run(f, "The man who was waiting left."), None);
+    }
+
+    #[test]
+    fn a_relative_clause_between_commas_is_a_clause_of_its_own() {
+        let f = relative_to_and;
+        for (text, told) in [
+            (
+                "The new intern, who joined last week, is already handling most of the calls.",
+                "The new intern joined last week and is already handling most of the calls.",
+            ),
+            (
+                "My cousin, who lives in Dublin, is coming to stay.",
+                "My cousin lives in Dublin and is coming to stay.",
+            ),
+            (
+                "My flatmate never does the dishes, which drives me crazy.",
+                "My flatmate never does the dishes, and it drives me crazy.",
+            ),
+        ] {
+            assert_eq!(run(f, text).as_deref(), Some(told), "{text}");
+        }
+        assert_eq!(run(f, "He said, which surprised me, nothing."), None);
+        assert_eq!(run(f, "I met Anna, who is a nurse."), None);
     }
 }

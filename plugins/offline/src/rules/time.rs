@@ -114,6 +114,8 @@ enum Slot {
     Weekdays,
     /// Any noun ("the trip").
     Noun,
+    /// Any word ("the Easter weekend").
+    AnyWord,
     Month,
 }
 
@@ -121,6 +123,7 @@ const COUNTS: &[&str] = &[
     "a", "an", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
     "twelve", "fifteen", "twenty", "thirty", "forty", "fifty", "sixty", "ninety", "several", "few",
 ];
+const PARTS_OF_DAY: &[&str] = &["morning", "afternoon", "evening", "night"];
 const UNITS: &[&str] = &[
     "second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "month",
     "months", "year", "years", "decade", "decades",
@@ -156,6 +159,7 @@ impl Slot {
             Slot::Weekdays => WEEKDAYS.contains(&word),
             Slot::Month => MONTHS.contains(&word),
             Slot::Noun => is_noun(word),
+            Slot::AnyWord => true,
         }
     }
 }
@@ -197,6 +201,13 @@ const TIME_PHRASES: &[&[Slot]] = {
             AnyOf(&["the", "my", "his", "her", "our", "their"]),
             Noun,
         ],
+        &[Word("every"), AnyOf(DAY_NAMES), AnyOf(PARTS_OF_DAY)],
+        &[
+            AnyOf(&["over", "during"]),
+            Word("the"),
+            AnyWord,
+            AnyOf(&["weekend", "holidays", "holiday", "break"]),
+        ],
     ]
 };
 
@@ -212,6 +223,7 @@ const SINCE_PHRASES: &[&[Slot]] = {
         &[Word("since"), AnyOf(DAY_NAMES)],
         &[Word("since"), AnyOf(&["yesterday", "then", "christmas", "easter"])],
         &[Word("since"), Word("last"), TimeNoun],
+        &[Word("since"), AnyOf(DAY_NAMES), AnyOf(PARTS_OF_DAY)],
     ]
 };
 
@@ -389,6 +401,8 @@ mod tests {
             ("I go swimming three times a week.", "Three times a week, I go swimming."),
             ("The shop closes at the end of March.", "At the end of March, the shop closes."),
             ("The path gets muddy after rain.", "After rain, the path gets muddy."),
+            ("He washed his car every Sunday morning.", "Every Sunday morning, he washed his car."),
+            ("We visited my aunt over the Easter weekend.", "Over the Easter weekend, we visited my aunt."),
             (
                 "She packed her suitcase the night before the trip.",
                 "The night before the trip, she packed her suitcase.",
