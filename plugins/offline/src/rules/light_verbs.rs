@@ -31,6 +31,17 @@ const PAIRS: &[(&str, Then, &str, &[&str])] = &[
 
 const OBJECT_PRONOUNS: &[&str] = &["me", "you", "him", "her", "us", "them"];
 
+/// Whether the pronoun at `k` is the whole object: the sentence ends after it, or a word that
+/// cannot continue a noun phrase follows ("call her tomorrow", never "called her mother", where
+/// "her" is a possessive).
+fn pronoun_ends_object(p: &Plain, k: usize) -> bool {
+    const AFTER: &[&str] = &[
+        "tomorrow", "today", "tonight", "later", "soon", "back", "again", "now", "when", "if", "before",
+        "after", "at", "on", "in", "this", "next", "every", "as", "from", "about", "and", "to",
+    ];
+    k + 1 >= p.items.len() || AFTER.contains(&p.lower(k + 1).as_str())
+}
+
 /// The forms of the light verbs, which the lexicon keeps as function words: (form, lemma, form).
 const LIGHT_FORMS: &[(&str, &str, Form)] = &[
     ("make", "make", Form::Base),
@@ -82,7 +93,9 @@ pub fn light_verb(p: &Plain) -> Option<Vec<Token>> {
                     out.extend(noun.iter().map(|w| shape::word(w)));
                     out.extend_from_slice(&p.items[k + 1..]);
                 }
-                Then::Pronoun if OBJECT_PRONOUNS.contains(&next.as_str()) && k + 2 <= n => {
+                Then::Pronoun
+                    if OBJECT_PRONOUNS.contains(&next.as_str()) && pronoun_ends_object(p, k + 1) =>
+                {
                     out.push(p.items[k + 1].clone());
                     out.extend(noun.iter().map(|w| shape::word(w)));
                     out.extend_from_slice(&p.items[k + 2..]);
@@ -147,5 +160,7 @@ mod tests {
         // Another sense: "call" a name, "look" a quality.
         assert_eq!(run(f, "They call the dog Rex."), None);
         assert_eq!(run(f, "You look tired."), None);
+        // "her" before a noun is a possessive.
+        assert_eq!(run(f, "She called her mother."), None);
     }
 }

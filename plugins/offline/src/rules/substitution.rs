@@ -20,6 +20,15 @@ pub struct Choice {
     pub quality: u8,
 }
 
+/// Verbs that take an infinitive with "to" ("want to go"), which a verb before "to" and a verb may
+/// be replaced by.
+const TAKE_INFINITIVE: &[&str] = &[
+    "want", "like", "love", "hate", "prefer", "try", "attempt", "start", "begin", "continue", "decide",
+    "choose", "plan", "intend", "hope", "expect", "wish", "need", "agree", "refuse", "promise", "learn",
+    "forget", "remember", "manage", "seem", "appear", "offer", "afford", "arrange", "fail", "tend", "mean",
+    "prepare", "deserve", "aim", "wait", "struggle", "hurry", "rush",
+];
+
 /// A reading wins only with this share of the evidence: with no tagger, an ambiguous word
 /// ("leaves", "present") is left alone.
 const DOMINANCE: f64 = 0.75;
@@ -337,6 +346,12 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     };
     let mut skip = nth;
     let forms = target_forms(tokens, i, &reading);
+    // "need to leave" must not become "require to leave": before "to" and a verb, a verb's
+    // replacement must take an infinitive too.
+    let infinitive_after = reading.pos == Pos::Verb
+        && next_word(tokens, i).is_some_and(|n| n == "to")
+        && next_word(tokens, i + 2)
+            .is_some_and(|v| morph::analyse(&v).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base));
     // "more difficult" must not become "more hard".
     let periphrastic = reading.pos == Pos::Adj
         && prev_word(tokens, i).is_some_and(|p| ["more", "most", "less", "least"].contains(&p.as_str()));
@@ -351,6 +366,9 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
             None => candidate,
         };
         if periphrastic && morph::inflect(candidate, Pos::Adj, Form::Comparative).is_some() {
+            continue;
+        }
+        if infinitive_after && !TAKE_INFINITIVE.contains(&candidate) {
             continue;
         }
         let Some(word) = inflect_all(candidate, reading.pos, &forms) else { continue };
@@ -461,6 +479,12 @@ mod tests {
     fn more_takes_no_er_adjective() {
         assert_eq!(replaced("It was more difficult.", "difficult"), None);
         assert_eq!(replaced("It was difficult.", "difficult").as_deref(), Some("hard"));
+    }
+
+    #[test]
+    fn a_verb_before_an_infinitive_keeps_its_construction() {
+        assert_eq!(replaced("We need more chairs.", "need").as_deref(), Some("require"));
+        assert_eq!(replaced("We need to leave now.", "need"), None);
     }
 
     #[test]
