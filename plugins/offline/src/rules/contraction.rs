@@ -229,6 +229,11 @@ fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
     let (w1, w2) = (first.text.to_lowercase(), second.text.to_lowercase());
     let after = next_word(tokens, i + 2);
     let a = apostrophe;
+    // "Sarah and I have been": a pronoun ending a coordinated subject does not take the verb.
+    let coordinated = crate::tokens::prev_word(tokens, i).is_some_and(|p| p == "and" || p == "or");
+    if coordinated && w2 != "not" {
+        return None;
+    }
     let contracted = match (w1.as_str(), w2.as_str()) {
         ("will", "not") => format!("won{a}t"),
         (aux, "not") if NEGATABLE.contains(&aux) => format!("{aux}n{a}t"),
@@ -362,5 +367,9 @@ mod tests {
         assert_eq!(contracted("I know what it is."), "I know what it is.");
         assert_eq!(contracted("Who you are matters."), "Who you are matters.");
         assert_eq!(contracted("I have a dog."), "I have a dog.");
+        assert_eq!(
+            contracted("Sarah and I have been friends for years."),
+            "Sarah and I have been friends for years."
+        );
     }
 }

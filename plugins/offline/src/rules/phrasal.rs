@@ -394,9 +394,10 @@ fn next_ok(next: Option<&str>, need: Next) -> bool {
             analyses.iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural)
                 || (analyses.is_empty() && n.len() > 3 && n.ends_with('s') && !n.ends_with("ss"))
         }
+        // Not "that": "said that" is already the long form ("said that that" is not English).
         Next::Clause => [
-            "that", "this", "the", "it", "he", "she", "they", "we", "you", "i", "there", "my", "your", "our",
-            "his", "her", "their",
+            "this", "the", "it", "he", "she", "they", "we", "you", "i", "there", "my", "your", "our", "his",
+            "her", "their",
         ]
         .contains(&n),
         Next::Adjective => {
