@@ -25,6 +25,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         connectives::although_to_but,
         time::front_time_phrase,
         time::front_time_phrase_in_clause,
+        time::time_phrase_to_end,
         adverbs::front_frequency_adverb,
         phrasal::please,
         phrasal::by_vehicle,
@@ -44,6 +45,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         voice::extraposed,
         voice::active,
         voice::passive,
+        phrasal::move_particle,
     ] {
         out.extend(rewrite(&p));
     }

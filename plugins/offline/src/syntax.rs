@@ -7,7 +7,7 @@ use crate::lexicon::Pos;
 use crate::shape::Plain;
 use crate::tokens::{Kind, Token, prev_word};
 use crate::words::{
-    ARTICLES, BE_FORMS, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_HAVE, HAVE_FORMS,
+    ARTICLES, BE_FORMS, CLAUSE_WORDS, DEFINITE_DETERMINERS, DETERMINERS, FINITE_BE, FINITE_HAVE, HAVE_FORMS,
     NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, clear_pos,
     clearly_finite, is_noun, is_plural_noun, is_verbish, modifier_or_noun,
 };
@@ -144,4 +144,33 @@ pub fn coordinated_clause(p: &Plain, end: usize) -> bool {
                     || (j == k + 1 && is_verbish(&w) && !is_noun(&w))
             })
     })
+}
+
+/// Pronouns that point back to a person or thing named earlier.
+const THIRD_PERSON: &[&str] = &["he", "she", "it", "they", "him", "her", "them", "his", "its", "their"];
+
+/// Whether `moved`, coming to stand before `other`, could take a pronoun's antecedent with it: a
+/// pronoun in `moved` ("because it was hungry") while `other` names someone or something ("the
+/// dog barked"), whom the pronoun would then point forward to, or past.
+pub fn pronoun_would_dangle(moved: &[&Token], other: &[&Token]) -> bool {
+    // "it was cold", "it is raining": the weather's and the clock's "it" points at nothing.
+    const WEATHER: &[&str] = &[
+        "cold", "hot", "warm", "raining", "snowing", "late", "early", "dark", "sunny", "windy", "freezing",
+        "wet", "foggy", "cloudy", "pouring",
+    ];
+    let lower: Vec<String> = moved.iter().map(|t| t.text.to_lowercase()).collect();
+    let pronoun = lower.iter().enumerate().any(|(k, w)| {
+        let dummy = w == "it"
+            && lower.get(k + 1).is_some_and(|b| FINITE_BE.contains(&b.as_str()))
+            && lower.get(k + 2).is_some_and(|a| WEATHER.contains(&a.as_str()));
+        THIRD_PERSON.contains(&w.as_str()) && !dummy
+    });
+    let names = other.iter().enumerate().any(|(k, t)| {
+        let lower = t.text.to_lowercase();
+        DEFINITE_DETERMINERS.contains(&lower.as_str())
+            || ARTICLES.contains(&lower.as_str())
+            || (t.text.starts_with(|c: char| c.is_ascii_uppercase())
+                && (k > 0 || !SUBJECT_PRONOUNS.contains(&lower.as_str()) && lower != "i"))
+    });
+    pronoun && names
 }

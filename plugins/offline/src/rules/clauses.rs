@@ -150,18 +150,20 @@ fn temporal_since(y: &[&Token], x: &[&Token]) -> bool {
 pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     let p = shape::loose(tokens)?;
     let s = simple(&p);
-    let moved = move_in(&s)?;
-    // "I don't go because X": moving the clause can change what the negation covers; after a
-    // verb of saying or thinking it can change which clause it belongs to ("predicts rain
+    let (moved, subordinator) = move_in(&s)?;
+    // "I don't go because X": moving a reason can change what the negation covers; after a verb
+    // of saying or thinking a clause can change which clause it belongs to ("predicts rain
     // tomorrow" is not "tomorrow, predicts rain"). Checked last, as few sentences get here.
-    if s.words.iter().any(|&w| is_negation(&w.text) || REPORTING.contains(&lower(w).as_str())) {
+    let negation = subordinator == "because" && s.words.iter().any(|&w| is_negation(&w.text));
+    if negation || s.words.iter().any(|&w| REPORTING.contains(&lower(w).as_str())) {
         return None;
     }
     Some(moved)
 }
 
-/// The clause move for a sentence of the simple shape, before the checks of meaning.
-fn move_in(s: &Simple) -> Option<Vec<Token>> {
+/// The clause move for a sentence of the simple shape, before the checks of meaning, and the
+/// subordinator it moved ("" for a time adverb).
+fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
     let capital = is_title(&s.words[0].text);
     // A sentence typed in lowercase stays so.
     let (to_front, from_front) =
@@ -172,11 +174,13 @@ fn move_in(s: &Simple) -> Option<Vec<Token>> {
     if LEADING_SUBORDINATORS.contains(&first.as_str()) && commas.len() == 1 {
         let c = commas[0];
         let (x, y) = (&s.words[1..=c], &s.words[c + 1..]);
-        if x.len() >= 2 && y.len() >= 2 && lower(y[0]) != "then" {
+        // "After graduating, she plans": a participle alone is a whole clause.
+        let x_ok = x.len() >= 2 || x[0].text.ends_with("ing");
+        if x_ok && y.len() >= 2 && lower(y[0]) != "then" {
             let mut y = with_first(y, to_front)?;
-            y.push(recase(s.words[0], first));
+            y.push(recase(s.words[0], first.clone()));
             y.extend(x.iter().map(|&t| t.clone()));
-            return Some(assemble(&[(y, false)], s.terminal));
+            return Some((assemble(&[(y, false)], s.terminal), first));
         }
     }
     // "Y because X." (or "Y, although X.") -> "Because X, Y."
@@ -194,6 +198,8 @@ fn move_in(s: &Simple) -> Option<Vec<Token>> {
             let (y, x) = (&s.words[..k], &s.words[k + 1..]);
             // "while cooking": a participle alone is a whole clause.
             let x_ok = x.len() >= 2 || x.first().is_some_and(|w| w.text.ends_with("ing"));
+            // A pronoun may point forward from a fronted clause ("When I dropped it, my phone
+            // cracked."), so no check of pronouns here, unlike a main clause moved before another.
             if comma_ok && single && !focus && x_ok && y.len() >= 2 {
                 let sub = recase(
                     s.words[k],
@@ -202,7 +208,7 @@ fn move_in(s: &Simple) -> Option<Vec<Token>> {
                 let mut front = vec![sub];
                 front.extend(x.iter().map(|&t| t.clone()));
                 let y = with_first(y, from_front)?;
-                return Some(assemble(&[(front, true), (y, false)], s.terminal));
+                return Some((assemble(&[(front, true), (y, false)], s.terminal), lower(s.words[k])));
             }
         }
     }
@@ -214,7 +220,7 @@ fn move_in(s: &Simple) -> Option<Vec<Token>> {
     {
         let mut y = with_first(&s.words[1..], to_front)?;
         y.push(recase(s.words[0], first));
-        return Some(assemble(&[(y, false)], s.terminal));
+        return Some((assemble(&[(y, false)], s.terminal), String::new()));
     }
     // "Y today." -> "Today, Y."
     let n = s.words.len();
@@ -225,7 +231,7 @@ fn move_in(s: &Simple) -> Option<Vec<Token>> {
         {
             let adverb = recase(s.words[n - 1], if capital { capitalise(&last) } else { last });
             let y = with_first(&s.words[..n - 1], from_front)?;
-            return Some(assemble(&[(vec![adverb], true), (y, false)], s.terminal));
+            return Some((assemble(&[(vec![adverb], true), (y, false)], s.terminal), String::new()));
         }
     }
     None
@@ -261,6 +267,18 @@ mod tests {
             Some("Since she was seven, she has been playing tennis.")
         );
         assert_eq!(moved("He left early since it was late."), None);
+        assert_eq!(
+            moved("If you miss five lectures, you may not take the exam.").as_deref(),
+            Some("You may not take the exam if you miss five lectures.")
+        );
+        assert_eq!(
+            moved("After graduating, she travelled around Spain.").as_deref(),
+            Some("She travelled around Spain after graduating.")
+        );
+        assert_eq!(
+            moved("The bread was still warm when we got it home.").as_deref(),
+            Some("When we got it home, the bread was still warm.")
+        );
         // Shapes that are left alone.
         assert_eq!(moved("It is not because we stayed home."), None);
         assert_eq!(moved("I don't go because it rains."), None);

@@ -3,8 +3,9 @@
 //! clauses and no third that the connective could come to govern.
 
 use crate::shape::{self, Plain, comma, leaving_start, starting};
+use crate::syntax::pronoun_would_dangle;
 use crate::tokens::Token;
-use crate::words::{ARTICLES, CLAUSE_WORDS, DEFINITE_DETERMINERS, FINITE_BE, SUBJECT_PRONOUNS, heads_clause};
+use crate::words::{ARTICLES, CLAUSE_WORDS, DEFINITE_DETERMINERS, SUBJECT_PRONOUNS, heads_clause};
 
 /// "X, so Y." -> "Y because X."
 pub fn so_to_because(p: &Plain) -> Option<Vec<Token>> {
@@ -34,11 +35,10 @@ pub fn so_that_to_because(p: &Plain) -> Option<Vec<Token>> {
     let so = p.find("so")?;
     // "so cold that", or with a time phrase between ("so cold this morning that").
     let that = (so + 2..(so + 5).min(p.items.len())).find(|&k| p.lower(k) == "that")?;
-    let other_clause = p
-        .items
-        .iter()
-        .enumerate()
-        .any(|(k, t)| k != so && k != that && CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()));
+    let other_clause = p.items.iter().enumerate().any(|(k, t)| {
+        let w = t.text.to_lowercase();
+        k != so && k != that && w != "to" && CLAUSE_WORDS.contains(&w.as_str())
+    });
     if so < 2 || p.lower(that) != "that" || p.items.len() < that + 3 || other_clause {
         return None;
     }
@@ -78,8 +78,10 @@ pub fn but_to_although(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
-/// Pronouns that point back to a person or thing named earlier.
-const THIRD_PERSON: &[&str] = &["he", "she", "it", "they", "him", "her", "them", "his", "its", "their"];
+/// The tokens of a slice, by reference, as `pronoun_would_dangle` reads them.
+fn refs(tokens: &[Token]) -> Vec<&Token> {
+    tokens.iter().collect()
+}
 
 /// Whether `words` open with a subject and its finite verb: a pronoun, or a short noun phrase
 /// after a determiner ("the dog barked"), or a name ("Mary was").
@@ -92,32 +94,6 @@ fn clause_with_subject(words: &[Token]) -> bool {
     let determiner = DEFINITE_DETERMINERS.contains(&first.as_str()) || ARTICLES.contains(&first.as_str());
     let name = words.first().is_some_and(|t| t.text.starts_with(|c: char| c.is_ascii_uppercase()));
     (determiner || name) && (1..4.min(words.len())).any(|k| heads_clause(&lower(k)))
-}
-
-/// Whether `moved`, coming to stand before `other`, could take a pronoun's antecedent with it: a
-/// pronoun in `moved` ("because it was hungry") while `other` names someone or something ("the
-/// dog barked"), whom the pronoun would then point forward to, or past.
-fn pronoun_would_dangle(moved: &[Token], other: &[Token]) -> bool {
-    // "it was cold", "it is raining": the weather's and the clock's "it" points at nothing.
-    const WEATHER: &[&str] = &[
-        "cold", "hot", "warm", "raining", "snowing", "late", "early", "dark", "sunny", "windy", "freezing",
-        "wet", "foggy", "cloudy", "pouring",
-    ];
-    let lower: Vec<String> = moved.iter().map(|t| t.text.to_lowercase()).collect();
-    let pronoun = lower.iter().enumerate().any(|(k, w)| {
-        let dummy = w == "it"
-            && lower.get(k + 1).is_some_and(|b| FINITE_BE.contains(&b.as_str()))
-            && lower.get(k + 2).is_some_and(|a| WEATHER.contains(&a.as_str()));
-        THIRD_PERSON.contains(&w.as_str()) && !dummy
-    });
-    let names = other.iter().enumerate().any(|(k, t)| {
-        let lower = t.text.to_lowercase();
-        DEFINITE_DETERMINERS.contains(&lower.as_str())
-            || ARTICLES.contains(&lower.as_str())
-            || (t.text.starts_with(|c: char| c.is_ascii_uppercase())
-                && (k > 0 || !SUBJECT_PRONOUNS.contains(&lower.as_str()) && lower != "i"))
-    });
-    pronoun && names
 }
 
 /// "We stayed at home because it was raining." -> "It was raining, so we stayed at home."
@@ -137,7 +113,7 @@ pub fn because_to_so(p: &Plain) -> Option<Vec<Token>> {
     if y.len() < 2 || x.len() < 2 || other_clause || !clause_with_subject(y) || !clause_with_subject(x) {
         return None;
     }
-    if pronoun_would_dangle(x, y) {
+    if pronoun_would_dangle(&refs(x), &refs(y)) {
         return None;
     }
     let mut out = vec![starting(&x[0])];
@@ -156,22 +132,25 @@ pub fn although_to_but(p: &Plain) -> Option<Vec<Token>> {
     if p.terminal.text != "." {
         return None;
     }
-    let (x, y): (&[Token], &[Token]) = if p.lower(0) == "although" {
+    if p.lower(0) == "although" {
         let c = p.items.iter().position(|t| !t.is_word())?;
         if p.commas() != 1 {
             return None;
         }
-        (&p.items[1..c], &p.items[c + 1..])
-    } else {
-        let k = p.find("although")?;
-        if p.commas() != 0 {
-            return None;
-        }
-        if pronoun_would_dangle(&p.items[k + 1..], &p.items[..k]) {
-            return None;
-        }
-        (&p.items[k + 1..], &p.items[..k])
-    };
+        return but_clause(&p.items[1..c], &p.items[c + 1..], &p.terminal);
+    }
+    let k = p.find("although")?;
+    // "We got lost in the old town, although we had a map." has its comma before "although".
+    let y_end = if p.is_comma(k - 1) { k - 1 } else { k };
+    if p.commas() != k - y_end || pronoun_would_dangle(&refs(&p.items[k + 1..]), &refs(&p.items[..y_end])) {
+        return None;
+    }
+    but_clause(&p.items[k + 1..], &p.items[..y_end], &p.terminal)
+}
+
+/// "X, but Y." from the concession `x` and the main clause `y`, each a plain clause with its own
+/// subject.
+fn but_clause(x: &[Token], y: &[Token], terminal: &Token) -> Option<Vec<Token>> {
     let other_clause =
         x.iter().chain(y).any(|t| CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()) || !t.is_word());
     if x.len() < 2 || y.len() < 2 || other_clause || !clause_with_subject(x) || !clause_with_subject(y) {
@@ -183,7 +162,7 @@ pub fn although_to_but(p: &Plain) -> Option<Vec<Token>> {
     out.push(shape::word("but"));
     out.push(leaving_start(&y[0])?);
     out.extend_from_slice(&y[1..]);
-    Some(shape::build(&out, &p.terminal))
+    Some(shape::build(&out, terminal))
 }
 
 #[cfg(test)]
@@ -216,6 +195,10 @@ mod tests {
             Some("She cried because she laughed so hard.")
         );
         assert_eq!(run(f, "He left so that we could sleep."), None);
+        assert_eq!(
+            run(f, "The bus was so full that I had to stand.").as_deref(),
+            Some("I had to stand because the bus was so full.")
+        );
         assert_eq!(
             run(f, "It was so cold this morning that the windows were frozen.").as_deref(),
             Some("The windows were frozen because it was so cold this morning.")
@@ -252,6 +235,10 @@ mod tests {
             Some("It was cold, but we went for a walk.")
         );
         assert_eq!(run(f, "The car still runs although it is old."), None);
+        assert_eq!(
+            run(f, "We got lost in the old town, although we had a map.").as_deref(),
+            Some("We had a map, but we got lost in the old town.")
+        );
     }
 
     #[test]

@@ -753,6 +753,139 @@ pub fn would_you_mind(p: &Plain) -> Option<Vec<Token>> {
     None
 }
 
+/// Phrasal verbs whose particle may stand before or after a noun object ("turn off the lights" =
+/// "turn the lights off"): (verb, particle). A verb of motion with a preposition ("walked up the
+/// hill") is not one, which is why the verbs are listed.
+const SEPARABLE: &[(&str, &str)] = &[
+    ("blow", "down"),
+    ("bring", "back"),
+    ("bring", "up"),
+    ("call", "back"),
+    ("clean", "up"),
+    ("clear", "out"),
+    ("clear", "up"),
+    ("cut", "down"),
+    ("dig", "up"),
+    ("fill", "out"),
+    ("give", "back"),
+    ("hand", "out"),
+    ("knock", "down"),
+    ("lock", "up"),
+    ("pay", "back"),
+    ("pick", "up"),
+    ("pull", "down"),
+    ("put", "away"),
+    ("put", "down"),
+    ("put", "out"),
+    ("set", "up"),
+    ("shut", "down"),
+    ("shut", "off"),
+    ("sort", "out"),
+    ("switch", "off"),
+    ("switch", "on"),
+    ("take", "away"),
+    ("take", "back"),
+    ("take", "down"),
+    ("take", "off"),
+    ("take", "out"),
+    ("tear", "down"),
+    ("throw", "away"),
+    ("throw", "out"),
+    ("tidy", "up"),
+    ("turn", "down"),
+    ("turn", "off"),
+    ("turn", "on"),
+    ("turn", "up"),
+    ("wash", "up"),
+    ("wipe", "down"),
+    ("write", "down"),
+];
+
+/// The forms of the irregular separable verbs, which the lexicon keeps as function words.
+const IRREGULAR_FORMS: &[(&str, &str)] = &[
+    ("took", "take"),
+    ("taken", "take"),
+    ("takes", "take"),
+    ("taking", "take"),
+    ("brought", "bring"),
+    ("brings", "bring"),
+    ("bringing", "bring"),
+    ("gave", "give"),
+    ("given", "give"),
+    ("gives", "give"),
+    ("giving", "give"),
+    ("puts", "put"),
+    ("putting", "put"),
+    ("sets", "set"),
+    ("setting", "set"),
+    ("blew", "blow"),
+    ("blown", "blow"),
+    ("threw", "throw"),
+    ("thrown", "throw"),
+    ("wrote", "write"),
+    ("written", "write"),
+    ("tore", "tear"),
+    ("torn", "tear"),
+    ("dug", "dig"),
+    ("shuts", "shut"),
+];
+
+/// The verb lemma of a word, the listed irregular forms first.
+fn separable_lemma(word: &str) -> Vec<&'static str> {
+    if let Some(&(_, lemma)) = IRREGULAR_FORMS.iter().find(|(w, _)| *w == word) {
+        return vec![lemma];
+    }
+    let mut lemmas: Vec<&'static str> = verb_forms(word).into_iter().map(|(l, _)| l).collect();
+    if let Some(&(v, _)) = SEPARABLE.iter().find(|(v, _)| *v == word) {
+        lemmas.push(v);
+    }
+    lemmas
+}
+
+/// "The wind blew down a tree." <-> "The wind blew a tree down.": the particle of a separable
+/// phrasal verb moves round a short noun object (a determiner, at most one modifier, a noun). A
+/// pronoun object already stands between ("turn it off"), and one after the particle is not
+/// English, so pronouns are left alone.
+pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 {
+        return None;
+    }
+    let n = p.items.len();
+    let object_end = |from: usize| -> Option<usize> {
+        if !NOUN_PHRASE_DETERMINERS.contains(&p.lower(from).as_str()) {
+            return None;
+        }
+        (from + 2..=(from + 3).min(n)).find(|&end| crate::words::is_noun(&p.lower(end - 1)))
+    };
+    for k in 1..n.saturating_sub(2) {
+        let lemmas = separable_lemma(&p.lower(k));
+        let separable = |particle: &str| lemmas.iter().any(|l| SEPARABLE.contains(&(*l, particle)));
+        // verb + particle + object -> verb + object + particle
+        let particle = p.lower(k + 1);
+        if separable(&particle)
+            && let Some(end) = object_end(k + 2)
+        {
+            let mut out: Vec<Token> = p.items[..=k].to_vec();
+            out.extend_from_slice(&p.items[k + 2..end]);
+            out.push(p.items[k + 1].clone());
+            out.extend_from_slice(&p.items[end..]);
+            return Some(shape::build(&out, &p.terminal));
+        }
+        // verb + object + particle -> verb + particle + object
+        if let Some(end) = object_end(k + 1)
+            && end < n
+            && separable(&p.lower(end))
+        {
+            let mut out: Vec<Token> = p.items[..=k].to_vec();
+            out.push(p.items[end].clone());
+            out.extend_from_slice(&p.items[k + 1..end]);
+            out.extend_from_slice(&p.items[end + 1..]);
+            return Some(shape::build(&out, &p.terminal));
+        }
+    }
+    None
+}
+
 /// The forms of "take" and "go", in step: "takes the bus to" is "goes to ... by bus".
 const TAKE_GO: &[(&str, &str)] =
     &[("take", "go"), ("takes", "goes"), ("took", "went"), ("taken", "gone"), ("taking", "going")];
@@ -937,6 +1070,19 @@ mod vehicle_tests {
         assert_eq!(all("I am not very sure."), "I am not really sure.");
         assert_eq!(all("Nobody answered the phone."), "No one answered the phone.");
         assert_eq!(all("There is not any milk left."), "There is no milk left.");
+    }
+
+    #[test]
+    fn a_particle_moves_round_its_object() {
+        let f = move_particle;
+        assert_eq!(run(f, "The wind blew down a tree.").as_deref(), Some("The wind blew a tree down."));
+        assert_eq!(run(f, "Please turn the lights off.").as_deref(), Some("Please turn off the lights."));
+        assert_eq!(
+            run(f, "She picked up the kids from school.").as_deref(),
+            Some("She picked the kids up from school.")
+        );
+        assert_eq!(run(f, "We walked up the hill."), None);
+        assert_eq!(run(f, "Turn it off."), None);
     }
 
     #[test]

@@ -272,6 +272,11 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if coordinated_clause(p, n - len) {
         return None;
     }
+    // A subject pronoun after the first word opens a clause inside the sentence ("the clearest one
+    // we have seen this year", "I think we should leave at noon"): the phrase belongs to it.
+    if (1..n - len).any(|k| ["i", "he", "she", "we", "they"].contains(&p.lower(k).as_str())) {
+        return None;
+    }
     // "The meeting is in the afternoon.": the phrase is what the subject is, so it stays.
     if n < len + 3 || LINKING_BE.contains(&p.from_end(len + 1).as_str()) {
         return None;
@@ -281,6 +286,36 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     out.push(comma());
     out.push(leaving_start(&p.items[0])?);
     out.extend_from_slice(&p.items[1..n - len]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "After lunch, we will review the contracts." -> "We will review the contracts after lunch.": a
+/// fronted time phrase goes back to the end of its clause, when the sentence is that one clause
+/// (after a second clause it would date that one alone) and it has no time phrase at its end.
+pub fn time_phrase_to_end(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 1 || p.terminal.text == "?" {
+        return None;
+    }
+    let c = p.items.iter().position(|t| !t.is_word())?;
+    let n = p.items.len();
+    // The phrase read as the end of a sentence, as `trailing_time_phrase` reads one.
+    let mut phrase = Plain { items: vec![shape::word("then")], terminal: p.terminal.clone() };
+    phrase.items.extend(p.items[..c].iter().map(|t| leaving_start(t).unwrap_or_else(|| t.clone())));
+    let rest = Plain { items: p.items[c + 1..].to_vec(), terminal: p.terminal.clone() };
+    let clause_word = rest.items.iter().any(|t| {
+        let w = t.text.to_lowercase();
+        w != "to" && CLAUSE_WORDS.contains(&w.as_str())
+    });
+    if trailing_time_phrase(&phrase) != Some(c)
+        || n - c < 3
+        || clause_word
+        || trailing_time_phrase(&rest).is_some()
+    {
+        return None;
+    }
+    let mut out = vec![starting(&p.items[c + 1])];
+    out.extend_from_slice(&p.items[c + 2..]);
+    out.extend(phrase.items[1..].iter().cloned());
     Some(shape::build(&out, &p.terminal))
 }
 
@@ -423,6 +458,20 @@ mod tests {
         assert_eq!(run(f, "That was four years ago."), None);
 
         assert_eq!(run(f, "Did it rain last night?"), None);
+    }
+
+    #[test]
+    fn a_fronted_time_phrase_goes_back_to_the_end() {
+        let f = time_phrase_to_end;
+        assert_eq!(
+            run(f, "After lunch, we will review the contracts.").as_deref(),
+            Some("We will review the contracts after lunch.")
+        );
+        assert_eq!(run(f, "Last night, we ate at home.").as_deref(), Some("We ate at home last night."));
+        // Two clauses: at the end the phrase would date the second alone.
+        assert_eq!(run(f, "On Sunday, we visited my parents and went to the beach."), None);
+        assert_eq!(run(f, "Yesterday, we left early."), None);
+        assert_eq!(run(front_time_phrase, "It was the best film we have seen this year."), None);
     }
 
     #[test]
