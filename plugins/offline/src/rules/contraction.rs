@@ -66,8 +66,22 @@ fn expansion(word: &str, next: Option<&str>) -> Option<Vec<&'static str>> {
     let subject = ["it", "he", "she", "that", "there", "what", "who", "where", "how"]
         .into_iter()
         .find(|s| *s == subject)?;
-    // "it's been" is "it has been"; otherwise "is".
-    let verb = if next.is_some_and(|n| ["been", "got", "gotten"].contains(&n)) { "has" } else { "is" };
+    // "it's been" and "she's worked" are "has" (a participle that is not mostly an adjective:
+    // "she's tired" is "is"); otherwise "is".
+    let participle = next.is_some_and(|n| {
+        let analyses = morph::analyse(n);
+        analyses
+            .iter()
+            .any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Participle | Form::PastOrParticiple))
+            && !morph::evidence(&analyses, |a| a.pos == Pos::Adj).at_least(1, 3)
+    });
+    let verb = if participle
+        || next.is_some_and(|n| ["been", "got", "gotten", "had", "done", "gone"].contains(&n))
+    {
+        "has"
+    } else {
+        "is"
+    };
     Some(vec![subject, verb])
 }
 
@@ -330,6 +344,8 @@ mod tests {
         assert_eq!(expand("I'd like tea."), "I would like tea.");
         assert_eq!(expand("I'd gone."), "I'd gone.");
         assert_eq!(expand("Let's go."), "Let's go.");
+        assert_eq!(expand("She's worked here for years."), "She has worked here for years.");
+        assert_eq!(expand("She's tired."), "She is tired.");
         // A subject noun's "'s" that can only be "is".
         assert_eq!(expand("The car's in the garage."), "The car is in the garage.");
         assert_eq!(expand("The dog's asleep on the mat."), "The dog is asleep on the mat.");

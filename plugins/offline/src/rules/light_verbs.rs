@@ -84,6 +84,11 @@ pub fn light_verb(p: &Plain) -> Option<Vec<Token>> {
             let Some(&(_, then, light, noun)) = PAIRS.iter().find(|(v, ..)| *v == a.entry.lemma) else {
                 continue;
             };
+            // The noun told with "make" is heavier than the verb ("made the decision to"): only
+            // the short everyday pairs are told that way round.
+            if light == "make" {
+                return None;
+            }
             let next = p.lower(k + 1);
             let verb = inflected(light, a.form, after_have)?;
             let mut out: Vec<Token> = p.items[..k].to_vec();
@@ -147,10 +152,8 @@ mod tests {
     fn a_verb_and_its_noun_both_ways() {
         let f = light_verb;
         for (text, told) in [
-            ("He decided to sell his old car.", "He made the decision to sell his old car."),
             ("She looked at the map again.", "She took a look at the map again."),
             ("I will call you tomorrow.", "I will give you a call tomorrow."),
-            ("He has apologised for the delay.", "He has made an apology for the delay."),
             ("They made the decision to move.", "They decided to move."),
             ("Can you take a look at my bike?", "Can you look at my bike?"),
             ("She gave me a call last night.", "She called me last night."),

@@ -49,7 +49,6 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["half", "an", "hour"], &["thirty", "minutes"], After::Anything),
     (&["a", "quarter", "of", "an", "hour"], &["fifteen", "minutes"], After::Anything),
     (&["an", "hour", "and", "a", "half"], &["ninety", "minutes"], After::Anything),
-    (&["twice", "a"], &["two", "times", "a"], After::Word),
     (&["a", "dozen"], &["twelve"], After::Word),
     (&["a", "hundred"], &["one", "hundred"], After::Word),
     (&["a", "thousand"], &["one", "thousand"], After::Word),
@@ -291,6 +290,8 @@ const FIXED: &[&[&str]] = &[
     &["in", "order"],
     // "sick of waiting" is not "ill of waiting"; "a great distance" is not "a wonderful" one.
     &["sick", "of"],
+    &["every", "single"],
+    &["each", "single"],
     &["great", "deal"],
     &["great", "distance"],
     &["great", "number"],
@@ -664,7 +665,7 @@ mod tests {
         assert_eq!(phrased("It starts at a quarter past ten."), "It starts at ten fifteen.");
         assert_eq!(phrased("We eat at seven o'clock."), "We eat at seven.");
         assert_eq!(phrased("It takes half an hour."), "It takes thirty minutes.");
-        assert_eq!(phrased("I swim twice a week."), "I swim two times a week.");
+        assert_eq!(phrased("I swim twice a week."), "I swim twice a week.");
         assert_eq!(phrased("Half of the class came."), "Half the class came.");
         assert_eq!(phrased("He paid a hundred dollars."), "He paid one hundred dollars.");
         // "for eight" would be eight people.

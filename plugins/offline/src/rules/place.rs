@@ -77,6 +77,11 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     if k < 3 || p.items[..k].iter().any(|t| PLACING.contains(&t.text.to_lowercase().as_str())) {
         return None;
     }
+    // "once you are back from your trip": a clause of time, and a phrase that says where from,
+    // not where.
+    if p.find("once").is_some() || ["back", "away", "out", "home"].contains(&p.lower(k - 1).as_str()) {
+        return None;
+    }
     // After two coordinated clauses the place belongs to the second alone: it stays in it.
     if coordinated_clause(p, k) {
         return None;

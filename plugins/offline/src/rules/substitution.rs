@@ -7,7 +7,8 @@ use crate::register::{self, Verdict};
 use crate::syntax::wants_participle;
 use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
 use crate::words::{
-    BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, SUBJECT_PRONOUNS, clearly_finite, is_noun,
+    BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, SUBJECT_PRONOUNS, clear_pos, clearly_finite,
+    is_noun,
 };
 
 /// A replacement for one word token.
@@ -244,6 +245,14 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
         return None;
     }
     if best.pos == Pos::Noun && prev_word(tokens, i).is_some_and(|p| LIGHT_VERBS.contains(&p.as_str())) {
+        return None;
+    }
+    // The first noun of a compound names a kind ("student card", "history test"), often a fixed
+    // term whose synonym is no such thing ("pupil card").
+    if best.pos == Pos::Noun
+        && spelling.suffix.is_empty()
+        && next_word(tokens, i).is_some_and(|n| clear_pos(&n) == Some(Pos::Noun))
+    {
         return None;
     }
     Some(best)
@@ -483,8 +492,9 @@ mod tests {
 
     #[test]
     fn a_verb_before_an_infinitive_keeps_its_construction() {
-        assert_eq!(replaced("We need more chairs.", "need").as_deref(), Some("require"));
-        assert_eq!(replaced("We need to leave now.", "need"), None);
+        assert_eq!(replaced("She chose a red dress.", "chose").as_deref(), Some("picked"));
+        // "picked to stay" is not English.
+        assert_eq!(replaced("She chose to stay at home.", "chose"), None);
     }
 
     #[test]

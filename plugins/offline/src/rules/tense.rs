@@ -10,7 +10,8 @@ use crate::shape::{self, Plain, leaving_start};
 use crate::syntax::{noun_phrase, subject};
 use crate::tokens::Token;
 use crate::words::{
-    MONTHS, NOUN_PHRASE_DETERMINERS, TIME_NOUNS, Tense, WEEKDAYS, finite_lemma, is_verbish, participle_lemma,
+    MONTHS, NOUN_PHRASE_DETERMINERS, TIME_NOUNS, Tense, WEEKDAYS, finite_lemma, heads_clause, is_verbish,
+    participle_lemma,
 };
 
 /// The last resort for a sentence nothing else changed: the present perfect as the simple past
@@ -26,8 +27,11 @@ pub fn perfect_to_past(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     // "has been working here for ten years" goes on now; the past would say it ended.
+    // So does "has lived here all her life", "has always", "has still".
     let ongoing = (next == "been" && p.lower(k + 2).ends_with("ing"))
-        || p.items.iter().any(|t| ["for", "since"].contains(&t.text.to_lowercase().as_str()));
+        || p.items.iter().any(|t| {
+            ["for", "since", "all", "always", "ever", "still"].contains(&t.text.to_lowercase().as_str())
+        });
     if ongoing {
         return None;
     }
@@ -224,7 +228,11 @@ pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
             // "and the children started ...": another clause's verb.
             || (j > k + 1 && finite_lemma(&w, Tense::Past, false).is_some())
     });
-    if dated {
+    // "The weather forecast says": a finite verb next means the word is a noun.
+    let next = p.lower(k + 1);
+    let present_next = ["is", "are", "will", "can", "must", "should", "may"].contains(&next.as_str())
+        || (next.ends_with('s') && heads_clause(&next) && !next.ends_with("ss"));
+    if dated || present_next {
         return None;
     }
     let verb = p.lower(k);
