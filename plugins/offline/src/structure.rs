@@ -30,6 +30,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         phrasal::please,
         phrasal::by_vehicle,
         phrasal::would_you_mind,
+        phrasal::asking_the_price,
         light_verbs::light_verb,
         relative::reduce_relative,
         relative::relative_to_and,

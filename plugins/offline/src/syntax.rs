@@ -158,12 +158,19 @@ pub fn pronoun_would_dangle(moved: &[&Token], other: &[&Token]) -> bool {
         "cold", "hot", "warm", "raining", "snowing", "late", "early", "dark", "sunny", "windy", "freezing",
         "wet", "foggy", "cloudy", "pouring",
     ];
+    // The pronouns of one referent: a pronoun of a set the other clause also uses points at the
+    // same one ("She broke her arm when she fell"), introduced there already.
+    const SETS: &[&[&str]] =
+        &[&["he", "him", "his"], &["she", "her"], &["it", "its"], &["they", "them", "their"]];
+    let set_of = |w: &str| SETS.iter().position(|set| set.contains(&w));
+    let other_sets: Vec<usize> = other.iter().filter_map(|t| set_of(&t.text.to_lowercase())).collect();
     let lower: Vec<String> = moved.iter().map(|t| t.text.to_lowercase()).collect();
     let pronoun = lower.iter().enumerate().any(|(k, w)| {
         let dummy = w == "it"
             && lower.get(k + 1).is_some_and(|b| FINITE_BE.contains(&b.as_str()))
             && lower.get(k + 2).is_some_and(|a| WEATHER.contains(&a.as_str()));
-        THIRD_PERSON.contains(&w.as_str()) && !dummy
+        let shared = set_of(w).is_some_and(|s| other_sets.contains(&s));
+        THIRD_PERSON.contains(&w.as_str()) && !dummy && !shared
     });
     let names = other.iter().enumerate().any(|(k, t)| {
         let lower = t.text.to_lowercase();

@@ -104,6 +104,11 @@ fn with_first(words: &[&Token], how: First) -> Option<Vec<Token>> {
         First::Keep => first.text.clone(),
         First::Lowercase if is_i => first.text.clone(),
         First::Lowercase if lowercase_ok(&first.text) => decapitalise(&first.text),
+        // A word the lexicon does not know is a name and keeps its capital ("Sarah and I");
+        // one that may be a word or a name ("Rose") is left where it is.
+        First::Lowercase if crate::morph::analyse(&first.text.to_lowercase()).is_empty() => {
+            first.text.clone()
+        }
         First::Lowercase => return None,
     };
     *first = recase(first, text);

@@ -89,7 +89,11 @@ fn clause_with_subject(words: &[Token]) -> bool {
     let lower = |k: usize| words.get(k).map(|t| t.text.to_lowercase()).unwrap_or_default();
     let first = lower(0);
     if SUBJECT_PRONOUNS.contains(&first.as_str()) {
-        return heads_clause(&lower(1));
+        // "he still loves", "we already had": an adverb may stand before the verb.
+        const BEFORE_VERB: &[&str] =
+            &["still", "already", "always", "never", "often", "just", "also", "really"];
+        return heads_clause(&lower(1))
+            || (BEFORE_VERB.contains(&lower(1).as_str()) && heads_clause(&lower(2)));
     }
     let determiner = DEFINITE_DETERMINERS.contains(&first.as_str()) || ARTICLES.contains(&first.as_str());
     let name = words.first().is_some_and(|t| t.text.starts_with(|c: char| c.is_ascii_uppercase()));

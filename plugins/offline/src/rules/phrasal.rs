@@ -291,6 +291,11 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["should"], &["ought", "to"], Next::Verb),
     // Negation said with "no": "There is not any milk." -> "There is no milk."
     (&["no", "one"], &["nobody"], Next::Any),
+    // "said that the brakes" <-> "said the brakes": "that" may open a reported clause or not.
+    (&["said", "that"], &["said"], Next::Clause),
+    (&["says", "that"], &["says"], Next::Clause),
+    (&["told", "me", "that"], &["told", "me"], Next::Clause),
+    (&["knew", "that"], &["knew"], Next::Clause),
     (&["more", "than"], &["over"], Next::Number),
     (&["the", "whole", "afternoon"], &["all", "afternoon"], Next::Any),
     (&["the", "whole", "morning"], &["all", "morning"], Next::Any),
@@ -869,6 +874,25 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
     None
 }
 
+/// "How much does a bus pass cost?" <-> "What does a bus pass cost?": two ways to ask a price.
+pub fn asking_the_price(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    if p.terminal.text != "?" || p.commas() != 0 || p.lower(n - 1) != "cost" {
+        return None;
+    }
+    let (drop, add): (usize, &[&str]) = match (p.lower(0).as_str(), p.lower(1).as_str()) {
+        ("how", "much") => (2, &["What"]),
+        ("what", _) => (1, &["How", "much"]),
+        _ => return None,
+    };
+    if !["does", "do", "did", "will", "would"].contains(&p.lower(drop).as_str()) || n < drop + 3 {
+        return None;
+    }
+    let mut out: Vec<Token> = add.iter().map(|w| shape::word(w)).collect();
+    out.extend_from_slice(&p.items[drop..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 /// The forms of "take" and "go", in step: "takes the bus to" is "goes to ... by bus".
 const TAKE_GO: &[(&str, &str)] =
     &[("take", "go"), ("takes", "goes"), ("took", "went"), ("taken", "gone"), ("taking", "going")];
@@ -1066,6 +1090,17 @@ mod vehicle_tests {
         );
         assert_eq!(run(f, "We walked up the hill."), None);
         assert_eq!(run(f, "Turn it off."), None);
+    }
+
+    #[test]
+    fn a_price_asked_two_ways() {
+        let f = asking_the_price;
+        assert_eq!(
+            run(f, "How much does a monthly bus pass cost?").as_deref(),
+            Some("What does a monthly bus pass cost?")
+        );
+        assert_eq!(run(f, "What will the repair cost?").as_deref(), Some("How much will the repair cost?"));
+        assert_eq!(run(f, "How much do you know?"), None);
     }
 
     #[test]
