@@ -96,6 +96,9 @@ pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
         // as one of several candidates such a rewrite only adds a reading that is slightly off.
         let last_resort = first;
         first = false;
+        // A cleft is made from the text's own verb ("is sleeping"), so the contractions stay as
+        // the text has them ("The dog's sleeping" has no subject to cleft).
+        let keep_contractions = keep_contractions || extra;
         let plan =
             Plan { synonyms, reorder: step.is_some(), extra, keep_contractions, word_groups, last_resort };
         let rewrite = paraphrase_with(text, &tried, &plan);
