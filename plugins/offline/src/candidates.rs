@@ -7,7 +7,7 @@
 //! else changes. The first is always the paraphrase the operator's settings give, so
 //! one candidate is the default answer.
 
-use crate::paraphrase::{Options, Plan, Synonyms, paraphrase_with};
+use crate::paraphrase::{Counts, Options, Plan, Synonyms, paraphrase_counted};
 use crate::sites::Which;
 
 /// A plan: how far past the operator's `variant` the word order goes (`None`: no word-order
@@ -75,33 +75,92 @@ const KEEPING: &[Step] = &[
     (None, 1.0, Synonyms::Only(0), ALL),
 ];
 
+/// What a step chooses, read against what the text has (`Counts`): two steps with the same key
+/// give the same text, so only the first is run. `None` when the step chooses a site the text
+/// does not have (the fifth synonym of a text with three).
+#[derive(PartialEq)]
+struct Key {
+    /// Which word-order rewrite (`None`: none), or `EXTRA`, the cleft.
+    order: Option<usize>,
+    extra: bool,
+    /// `None`: no synonym.
+    synonyms: Option<Synonyms>,
+    word_groups: Which,
+    keep_contractions: bool,
+}
+
+fn key(step: Step, keep_contractions: bool, options: &Options, counts: &Counts) -> Option<Key> {
+    let (order, share, synonyms, word_groups) = step;
+    let n = counts.synonyms;
+    let synonyms = match synonyms {
+        _ if n == 0 || share == 0.0 || options.substitution_rate <= 0.0 => None,
+        Synonyms::Only(k) | Synonyms::Alternative(k, _) if k >= n => return None,
+        Synonyms::AllBut(k) if k >= n => Some(Synonyms::Rate),
+        other => Some(other),
+    };
+    let g = counts.word_groups;
+    // A group left as written can uncover another inside it ("every day" -> "daily", or else
+    // "every" -> "each"), so only a text with no group at all makes every choice the same.
+    let word_groups = if g == 0 { Which::All } else { word_groups };
+    let extra = order == Some(EXTRA);
+    // The word-order rewrites depend on the words the other choices leave ("every day" is a time
+    // phrase to move, "daily" is not), so a step's order is kept as it is, but a variant past the
+    // rewrites every sentence has comes round to one already tried.
+    let most = counts.orders.iter().copied().max().unwrap_or(0);
+    let order = match order {
+        Some(v) if !extra && most > 0 && counts.orders.iter().all(|&len| len == most) => {
+            Some((options.variant + v) % most)
+        }
+        other => other,
+    };
+    let keep_contractions = (keep_contractions || extra) && counts.contractions;
+    Some(Key { order, extra, synonyms, word_groups, keep_contractions })
+}
+
 /// Up to `count` distinct rewrites of `text`, none equal to it (whitespace aside), in a fixed order:
 /// a pure function of the text, the options and the count, and a prefix of the list for a larger
-/// count.
+/// count. A step whose choices another step already made (`Key`) is not run again: most texts have
+/// few sites, and most steps would only repeat a rewrite.
 pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
-    let mut first = true;
     let same = |a: &str, b: &str| a.split_whitespace().eq(b.split_whitespace());
     let steps = STEPS.iter().map(|&s| (s, false)).chain(KEEPING.iter().map(|&s| (s, true)));
-    for ((step, share, synonyms, word_groups), keep_contractions) in steps {
+    let mut counts: Option<Counts> = None;
+    let mut tried: Vec<Key> = Vec::new();
+    for (step, keep_contractions) in steps {
         if found.len() >= count {
             break;
         }
-        let extra = step == Some(EXTRA);
-        let tried = Options {
+        if let Some(counts) = &counts {
+            let Some(key) = key(step, keep_contractions, options, counts) else { continue };
+            if tried.contains(&key) {
+                continue;
+            }
+            tried.push(key);
+        }
+        let (order, share, synonyms, word_groups) = step;
+        let extra = order == Some(EXTRA);
+        let step_options = Options {
             substitution_rate: options.substitution_rate * share,
-            variant: options.variant + if extra { 0 } else { step.unwrap_or(0) },
+            variant: options.variant + if extra { 0 } else { order.unwrap_or(0) },
         };
         // Only the paraphrase itself falls back on a last resort (a tense shift, "can be found"):
         // as one of several candidates such a rewrite only adds a reading that is slightly off.
-        let last_resort = first;
-        first = false;
-        // A cleft is made from the text's own verb ("is sleeping"), so the contractions stay as
-        // the text has them ("The dog's sleeping" has no subject to cleft).
-        let keep_contractions = keep_contractions || extra;
-        let plan =
-            Plan { synonyms, reorder: step.is_some(), extra, keep_contractions, word_groups, last_resort };
-        let rewrite = paraphrase_with(text, &tried, &plan);
+        // A cleft is made from the text's own verb ("is sleeping"), so it keeps the contractions
+        // as the text has them ("The dog's sleeping" has no subject to cleft).
+        let plan = Plan {
+            synonyms,
+            reorder: order.is_some(),
+            extra,
+            keep_contractions: keep_contractions || extra,
+            word_groups,
+            last_resort: counts.is_none(),
+        };
+        let (rewrite, met) = paraphrase_counted(text, &step_options, &plan);
+        if counts.is_none() {
+            tried.extend(key(step, keep_contractions, options, &met));
+            counts = Some(met);
+        }
         if !same(&rewrite, text) && !found.iter().any(|f| same(f, &rewrite)) {
             found.push(rewrite);
         }

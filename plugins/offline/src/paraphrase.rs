@@ -104,8 +104,25 @@ impl Default for Plan {
     }
 }
 
+/// What a pass met that a plan chooses among: the safe synonyms, the word groups, each
+/// sentence's word-order rewrites, and whether any contraction was made or expanded. Two plans
+/// that choose the same among these give the same text, which is how `candidates` skips a plan.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Counts {
+    pub synonyms: usize,
+    pub word_groups: usize,
+    pub orders: Vec<usize>,
+    pub contractions: bool,
+}
+
 /// `paraphrase` under a `Plan`: the default plan gives exactly `paraphrase`.
 pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
+    paraphrase_counted(text, options, plan).0
+}
+
+/// `paraphrase_with`, and what the pass met (`Counts`).
+pub fn paraphrase_counted(text: &str, options: &Options, plan: &Plan) -> (String, Counts) {
+    let mut counts = Counts::default();
     let mut pieces = tokens::split(text);
     let originals: Vec<String> = sentences(&mut pieces).map(|t| tokens::join(t)).collect();
     let expand = pieces.iter().any(|p| matches!(p, Piece::Sentence(t) if contraction::has_contraction(t)));
@@ -119,7 +136,9 @@ pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
     for tokens in sentences(&mut pieces) {
         let mut t = std::mem::take(tokens);
         if expand && !plan.keep_contractions {
+            let before = t.len();
             t = contraction::expand_contractions(t);
+            counts.contractions |= t.len() != before;
         }
         // Idioms are told in plain words, or else frozen, before anything else, so that no later
         // pass touches a word of theirs.
@@ -129,7 +148,9 @@ pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
         phrases::protect_fixed_phrases(&mut t);
         t = phrasal::rewrite(t, &mut groups);
         if !expand && !plan.keep_contractions {
+            let before = t.len();
             t = contraction::contract(t, apostrophe);
+            counts.contractions |= t.len() != before;
         }
         *tokens = t;
         phrases::protect_fixed_phrases(tokens);
@@ -144,6 +165,8 @@ pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
             }
         }
     }
+    counts.word_groups = groups.seen();
+    counts.synonyms = choices.len();
     let keep = allowed(choices.len(), options.substitution_rate);
     choices
         .sort_by(|(sa, a), (sb, b)| b.quality.cmp(&a.quality).then(sa.cmp(sb)).then(a.index.cmp(&b.index)));
@@ -186,6 +209,7 @@ pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
             (true, false) => structure::candidates(tokens),
             (false, false) => Vec::new(),
         };
+        counts.orders.push(candidates.len());
         if !candidates.is_empty() {
             *tokens = candidates[options.variant % candidates.len()].clone();
         }
@@ -200,7 +224,7 @@ pub fn paraphrase_with(text: &str, options: &Options, plan: &Plan) -> String {
         }
         articles::fix_articles(tokens);
     }
-    join(&pieces)
+    (join(&pieces), counts)
 }
 
 fn join(pieces: &[Piece]) -> String {

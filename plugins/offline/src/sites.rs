@@ -24,6 +24,11 @@ impl Sites {
         Sites { which, seen: 0 }
     }
 
+    /// How many sites were met.
+    pub fn seen(&self) -> usize {
+        self.seen
+    }
+
     /// Meets one more site: whether to rewrite it. A site not taken must be passed over whole, so
     /// that the next one is counted the same way whatever was taken.
     pub fn take(&mut self) -> bool {
