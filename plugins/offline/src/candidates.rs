@@ -11,11 +11,10 @@ use crate::paraphrase::{Counts, Options, Plan, Synonyms, paraphrase_counted};
 use crate::sites::Which;
 
 /// A plan: how far past the operator's `variant` the word order goes (`None`: no word-order
-/// change; `Some(EXTRA)`: a candidates-only rewrite, a cleft), the share of the operator's
-/// `substitution_rate`, which synonyms, and which word groups.
+/// change), the share of the operator's `substitution_rate`, which synonyms, and which word
+/// groups.
 type Step = (Option<usize>, f64, Synonyms, Which);
 
-const EXTRA: usize = usize::MAX;
 const ALL: Which = Which::All;
 const NONE: Which = Which::None;
 
@@ -42,9 +41,7 @@ const STEPS: &[Step] = &[
     (Some(2), 0.0, Synonyms::Rate, ALL),
     (None, 1.0, Synonyms::Only(3), ALL),
     (Some(0), 1.0, Synonyms::AllBut(0), ALL),
-    (Some(EXTRA), 1.0, Synonyms::Only(0), ALL),
     (Some(3), 1.0, Synonyms::Rate, ALL),
-    (Some(EXTRA), 0.0, Synonyms::Rate, ALL),
     // Word groups as written, or one at a time with nothing else changed.
     (Some(0), 1.0, Synonyms::Rate, NONE),
     (Some(0), 0.0, Synonyms::Rate, NONE),
@@ -54,7 +51,6 @@ const STEPS: &[Step] = &[
     (None, 0.0, Synonyms::Rate, Which::Only(1)),
     (Some(0), 1.0, Synonyms::Only(0), NONE),
     (None, 1.0, Synonyms::Only(1), NONE),
-    (Some(EXTRA), 0.0, Synonyms::Rate, NONE),
     // The later content words one at a time, and the first ones' other replacements.
     (None, 1.0, Synonyms::Alternative(0, 1), ALL),
     (None, 1.0, Synonyms::Only(4), ALL),
@@ -64,6 +60,18 @@ const STEPS: &[Step] = &[
     (None, 1.0, Synonyms::Only(5), ALL),
     (None, 1.0, Synonyms::Alternative(2, 1), ALL),
     (None, 1.0, Synonyms::Alternative(1, 2), ALL),
+    // The rest of the combinations of a word-order rewrite, one synonym and one word group.
+    (Some(0), 0.0, Synonyms::Rate, Which::Only(0)),
+    (Some(0), 0.0, Synonyms::Rate, Which::Only(1)),
+    (Some(1), 1.0, Synonyms::Only(1), ALL),
+    (Some(2), 1.0, Synonyms::Only(0), ALL),
+    (Some(1), 1.0, Synonyms::Rate, NONE),
+    (Some(1), 0.0, Synonyms::Rate, NONE),
+    (None, 0.0, Synonyms::Rate, Which::Only(2)),
+    (None, 1.0, Synonyms::AllBut(1), ALL),
+    (Some(0), 1.0, Synonyms::AllBut(1), ALL),
+    (None, 1.0, Synonyms::Only(0), Which::Only(0)),
+    (Some(0), 1.0, Synonyms::Only(1), NONE),
 ];
 
 /// The plans tried again with the contractions left as the text has them, when the text has a
@@ -73,6 +81,9 @@ const KEEPING: &[Step] = &[
     (None, 1.0, Synonyms::Rate, ALL),
     (Some(0), 0.0, Synonyms::Rate, ALL),
     (None, 1.0, Synonyms::Only(0), ALL),
+    (Some(1), 1.0, Synonyms::Rate, ALL),
+    (None, 1.0, Synonyms::Only(1), ALL),
+    (Some(0), 1.0, Synonyms::Only(0), ALL),
 ];
 
 /// What a step chooses, read against what the text has (`Counts`): two steps with the same key
@@ -80,9 +91,8 @@ const KEEPING: &[Step] = &[
 /// does not have (the fifth synonym of a text with three).
 #[derive(PartialEq)]
 struct Key {
-    /// Which word-order rewrite (`None`: none), or `EXTRA`, the cleft.
+    /// Which word-order rewrite (`None`: none).
     order: Option<usize>,
-    extra: bool,
     /// `None`: no synonym.
     synonyms: Option<Synonyms>,
     word_groups: Which,
@@ -102,19 +112,18 @@ fn key(step: Step, keep_contractions: bool, options: &Options, counts: &Counts) 
     // A group left as written can uncover another inside it ("every day" -> "daily", or else
     // "every" -> "each"), so only a text with no group at all makes every choice the same.
     let word_groups = if g == 0 { Which::All } else { word_groups };
-    let extra = order == Some(EXTRA);
     // The word-order rewrites depend on the words the other choices leave ("every day" is a time
     // phrase to move, "daily" is not), so a step's order is kept as it is, but a variant past the
     // rewrites every sentence has comes round to one already tried.
     let most = counts.orders.iter().copied().max().unwrap_or(0);
     let order = match order {
-        Some(v) if !extra && most > 0 && counts.orders.iter().all(|&len| len == most) => {
+        Some(v) if most > 0 && counts.orders.iter().all(|&len| len == most) => {
             Some((options.variant + v) % most)
         }
         other => other,
     };
-    let keep_contractions = (keep_contractions || extra) && counts.contractions;
-    Some(Key { order, extra, synonyms, word_groups, keep_contractions })
+    let keep_contractions = keep_contractions && counts.contractions;
+    Some(Key { order, synonyms, word_groups, keep_contractions })
 }
 
 /// Up to `count` distinct rewrites of `text`, none equal to it (whitespace aside), in a fixed order:
@@ -139,20 +148,16 @@ pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
             tried.push(key);
         }
         let (order, share, synonyms, word_groups) = step;
-        let extra = order == Some(EXTRA);
         let step_options = Options {
             substitution_rate: options.substitution_rate * share,
-            variant: options.variant + if extra { 0 } else { order.unwrap_or(0) },
+            variant: options.variant + order.unwrap_or(0),
         };
-        // Only the paraphrase itself falls back on a last resort (a tense shift, "can be found"):
-        // as one of several candidates such a rewrite only adds a reading that is slightly off.
-        // A cleft is made from the text's own verb ("is sleeping"), so it keeps the contractions
-        // as the text has them ("The dog's sleeping" has no subject to cleft).
+        // Only the paraphrase itself falls back on a last resort (a tense shift, "can be found", a
+        // cleft): as one of several candidates such a rewrite only adds a reading that is off.
         let plan = Plan {
             synonyms,
             reorder: order.is_some(),
-            extra,
-            keep_contractions: keep_contractions || extra,
+            keep_contractions,
             word_groups,
             last_resort: counts.is_none(),
         };

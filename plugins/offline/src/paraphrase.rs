@@ -84,9 +84,6 @@ pub struct Plan {
     /// "almost" -> "nearly", "find out" -> "discover"), counted through the text: all for the
     /// paraphrase; none, one or all but one for a candidate that changes other words.
     pub word_groups: Which,
-    /// Whether the word-order rewrite is taken from the candidates-only ones (`structure::extra`,
-    /// the clefts) instead.
-    pub extra: bool,
     /// Whether a sentence nothing else changed gets a last resort (`structure::last_resort`).
     pub last_resort: bool,
 }
@@ -98,7 +95,6 @@ impl Default for Plan {
             reorder: true,
             keep_contractions: false,
             word_groups: Which::All,
-            extra: false,
             last_resort: true,
         }
     }
@@ -204,11 +200,7 @@ pub fn paraphrase_counted(text: &str, options: &Options, plan: &Plan) -> (String
         if let Some(rewritten) = possessive::possessive_to_of(tokens) {
             *tokens = rewritten;
         }
-        let candidates = match (plan.reorder, plan.extra) {
-            (_, true) => structure::extra(tokens),
-            (true, false) => structure::candidates(tokens),
-            (false, false) => Vec::new(),
-        };
+        let candidates = if plan.reorder { structure::candidates(tokens) } else { Vec::new() };
         counts.orders.push(candidates.len());
         if !candidates.is_empty() {
             *tokens = candidates[options.variant % candidates.len()].clone();

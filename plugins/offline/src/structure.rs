@@ -53,13 +53,6 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
     out
 }
 
-/// The rewrites offered only among the candidates, never as the default word-order change: they
-/// keep the meaning but shift the emphasis ("It is the printer ... that ...").
-pub fn extra(tokens: &[Token]) -> Vec<Vec<Token>> {
-    let Some(p) = plain(tokens) else { return Vec::new() };
-    [cleft::cleft].iter().filter_map(|rewrite| rewrite(&p)).collect()
-}
-
 /// The rewrite for a sentence that nothing else changed: close in meaning, but a change of
 /// tense or a heavier form ("has got", "can be found"), or, last, a cleft that shifts the focus
 /// onto the subject ("It is the printer on the second floor that is out of paper."), so never

@@ -48,6 +48,11 @@ pub fn so_that_to_because(p: &Plain) -> Option<Vec<Token>> {
 
 /// The effect `y` told first, then "because" and the cause `x`: the sentence both "so" rules make.
 fn y_because_x(y: &[Token], x: &[Token], terminal: &Token) -> Option<Vec<Token>> {
+    // "..., so I need to renew it." -> "I need to renew it because ...": the effect, now first,
+    // must not carry a pronoun whose noun is in the cause.
+    if pronoun_would_dangle(&refs(y), &refs(x)) {
+        return None;
+    }
     let mut out = vec![starting(&y[0])];
     out.extend_from_slice(&y[1..]);
     out.push(shape::word("because"));
@@ -185,6 +190,11 @@ mod tests {
             run(so_to_because, "Mary was tired, so we left.").as_deref(),
             Some("We left because Mary was tired.")
         );
+    }
+
+    #[test]
+    fn so_keeps_a_pronoun_after_its_noun() {
+        assert_eq!(run(so_to_because, "My passport expires next year, so I need to renew it soon."), None);
     }
 
     #[test]

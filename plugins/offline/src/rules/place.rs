@@ -8,8 +8,8 @@ use crate::shape::{self, Plain, comma, leaving_start, starting};
 use crate::syntax::{coordinated_clause, has_clause_word};
 use crate::tokens::Token;
 use crate::words::{
-    DEFINITE_DETERMINERS, FINITE_BE, FINITE_HAVE, PHRASE_DETERMINERS, PLACE_PREPOSITIONS, clearly_finite,
-    is_manner_adverb, is_noun, modifier_or_noun,
+    DEFINITE_DETERMINERS, FINITE_BE, FINITE_HAVE, PHRASE_DETERMINERS, PHRASE_PREPOSITIONS,
+    PLACE_PREPOSITIONS, clearly_finite, is_manner_adverb, is_noun, modifier_or_noun,
 };
 
 /// The start of a place or time phrase ending the sentence: a preposition, a determiner, at
@@ -75,6 +75,14 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
         "stuck", "leaves",
     ];
     if k < 3 || p.items[..k].iter().any(|t| PLACING.contains(&t.text.to_lowercase().as_str())) {
+        return None;
+    }
+    // "on our walk through the hills", "a deposit on a house": after another phrase's noun, the
+    // place may belong to that noun; and after a verb with no object ("is sleeping on the sofa")
+    // the place is what the sentence says, not its setting.
+    if (k.saturating_sub(4)..k - 1).any(|j| PHRASE_PREPOSITIONS.contains(&p.lower(j).as_str()))
+        || !is_noun(&p.lower(k - 1))
+    {
         return None;
     }
     // "once you are back from your trip": a clause of time, and a phrase that says where from,

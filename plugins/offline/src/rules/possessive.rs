@@ -111,6 +111,10 @@ pub fn possessive_to_of(tokens: &[Token]) -> Option<Vec<Token>> {
             && (det.text == det_lower || is_sentence_start(tokens, i));
         let joined = tokens[i + 1].is(Kind::Space, " ") && tokens[space].is(Kind::Space, " ");
         let plural = space == i + 4;
+        // "a farmers' market", "a children's book": after "a", a plural owner classifies.
+        if plural && ["a", "an"].contains(&det_lower.as_str()) {
+            continue;
+        }
         if !det_ok || !joined || !plain_lower(owned) || (plural && CLASSIFIED.contains(&owned.text.as_str()))
         {
             continue;

@@ -368,11 +368,14 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     // synonym they lack after "be" or "too" ("too small" is not "too little").
     let attributive =
         next_word(tokens, i).is_some_and(|n| is_noun(&n)) && forms.iter().all(|&f| f == Form::Base);
+    // Nothing after the word but a pause: the end of its clause ("learn Python quickly?").
+    let clause_end = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct);
     for candidate in candidates {
-        let candidate = match candidate.strip_prefix('+') {
-            Some(c) if attributive => c,
-            Some(_) => continue,
-            None => candidate,
+        let candidate = match (candidate.strip_prefix('+'), candidate.strip_prefix('>')) {
+            (Some(c), _) if attributive => c,
+            (_, Some(c)) if clause_end => c,
+            (Some(_), _) | (_, Some(_)) => continue,
+            _ => candidate,
         };
         if periphrastic && morph::inflect(candidate, Pos::Adj, Form::Comparative).is_some() {
             continue;
