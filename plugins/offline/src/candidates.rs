@@ -60,6 +60,8 @@ const STEPS: &[Step] = &[
     (None, 1.0, Synonyms::Only(5), ALL),
     (None, 1.0, Synonyms::Alternative(2, 1), ALL),
     (None, 1.0, Synonyms::Alternative(1, 2), ALL),
+    // The contractions alone, made or expanded.
+    (None, 0.0, Synonyms::Rate, NONE),
     // The rest of the combinations of a word-order rewrite, one synonym and one word group.
     (Some(0), 0.0, Synonyms::Rate, Which::Only(0)),
     (Some(0), 0.0, Synonyms::Rate, Which::Only(1)),
@@ -77,6 +79,8 @@ const STEPS: &[Step] = &[
 /// The plans tried again with the contractions left as the text has them, when the text has a
 /// contraction to make or expand: the same rewrites, told with the other style.
 const KEEPING: &[Step] = &[
+    (Some(0), 0.0, Synonyms::Rate, NONE),
+    (None, 1.0, Synonyms::Rate, NONE),
     (Some(0), 1.0, Synonyms::Rate, ALL),
     (None, 1.0, Synonyms::Rate, ALL),
     (Some(0), 0.0, Synonyms::Rate, ALL),

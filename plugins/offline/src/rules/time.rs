@@ -272,6 +272,15 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     }) {
         return None;
     }
+    // "at eight in the morning": the part of the day tells which eight, so it stays with the
+    // clock time ("at six on Saturdays" may move).
+    let before = p.from_end(len + 1);
+    let part_of_day = ["in", "at"].contains(&p.from_end(len).as_str()) || p.from_end(len - 1) == "the";
+    let clock = p.from_end(len + 2) == "at"
+        && (before.bytes().all(|b| b.is_ascii_digit()) || COUNTS.contains(&before.as_str()));
+    if clock && part_of_day && PARTS_OF_DAY.contains(&p.from_end(1).as_str()) {
+        return None;
+    }
     // After an event ("their barbecue on Saturday") the date may be the event's.
     const EVENTS: &[&str] = &[
         "party",
@@ -451,6 +460,7 @@ mod tests {
         );
         assert_eq!(run(f, "The bakery opens at seven."), None);
         assert_eq!(run(f, "It rained at the end of last year."), None);
+        assert_eq!(run(f, "The supermarket opens at eight in the morning."), None);
         for (text, fronted) in [
             ("We moved into this flat four years ago.", "Four years ago, we moved into this flat."),
             ("She works from home on Mondays and Fridays.", "On Mondays and Fridays, she works from home."),
