@@ -9,39 +9,49 @@
 //!   word before; a hand-checked table of everyday words overrides WordNet where its synonyms
 //!   change the register or the sense ("phone" stays, "quick" -> "fast"; `data/everyday.txt`,
 //!   see `register`), and any other candidate must be used at least a tenth as often as the word
-//!   (SemCor counts), so "dies" never becomes "perishes".
-//! * **Word groups** (`rules::contraction`, `rules::phrases`, `rules::phrasal`). Contractions are expanded, or, in a text without any,
-//!   made where grammatical; wordy phrases are shortened ("in order to" -> "to") and purpose
-//!   infinitives lengthened; phrasal verbs become one verb and back ("find out" <-> "discover",
+//!   (SemCor counts), so "dies" never becomes "perishes". The first noun of a compound ("student
+//!   card") is not replaced, and before "to" and a verb a verb's replacement must take an
+//!   infinitive too ("chose to stay" is never "picked to stay").
+//! * **Word groups** (`rules::contraction`, `rules::phrases`, `rules::phrasal`). Contractions are
+//!   expanded, or, in a text without any, made where grammatical; idioms are told in plain words
+//!   ("a piece of cake" -> "very easy", "kicked the bucket" -> "died"); wordy phrases are
+//!   shortened ("in order to" -> "to"); numbers from ten before a unit are written in digits
+//!   ("forty pounds" -> "£40"); phrasal verbs become one verb and back ("find out" <-> "discover",
 //!   "postpone" -> "put off"); function words with a near-synonym are swapped when the next word
 //!   allows ("almost" -> "nearly", "have to" -> "need to", "are going to" + verb -> "will",
-//!   "always forgets" -> "invariably forgets", "smells of" -> "smells like", "by the sea" ->
-//!   "beside the sea").
-//! * **Word order and voice** (`structure` and the rules it lists). At most one per
-//!   sentence, the safest that applies: a leading or trailing because/when/if/although clause
-//!   moves to the other end, "X, so Y" becomes "Y because X", a time or place phrase or a
-//!   frequency adverb moves to the front, a manner adverb moves round its verb, "there is" comes
-//!   or goes, "please" moves, the person goes after the thing ("gave us the menu" -> "gave the
-//!   menu to us", "knitted me a scarf" -> "knitted a scarf for me"), "so strong that X" becomes
-//!   "X because ... so strong", "A is more ... than B" becomes "B is less ... than A", a place
-//!   phrase inside the subject moves to the front ("The tap in the bathroom is dripping." -> "In
-//!   the bathroom, the tap is dripping."), two listed objects swap, the active voice becomes
-//!   passive or the passive active. Two coordinated nouns or adjectives swap; "the dog's owner"
-//!   becomes "the owner of the dog".
-//! * **Last resort** (`rules::tense`, `rules::phrasal`, `rules::voice`). A sentence nothing changed has its present perfect told as the simple past
-//!   or, with no time given and no other clause, its simple past as the present perfect ("Our
-//!   team scored three goals." -> "Our team has scored three goals."); failing that, the first
-//!   of two past actions is told as done before the second ("The glass fell off the shelf and
-//!   broke." -> "Having fallen off the shelf, the glass broke."), "have" of possession becomes
-//!   "have got" ("She has got a good sense of humour."), and where a thing is becomes where it
-//!   can be found ("Our office can be found on the fifth floor."); last, the subject is clefted
-//!   ("It is the museum that offers free guided tours.", `rules::cleft`).
+//!   "nobody" -> "no one", "whether" -> "if", "arrived at the" -> "reached the", "is not
+//!   possible" <-> "is impossible", "is not any" -> "is no"). Each group is a site a candidate
+//!   may take alone (`sites`).
+//! * **Word order and voice** (`structure` and the rules it lists). At most one per sentence, the
+//!   safest that applies: a leading or trailing because/when/if/although/since clause moves to the
+//!   other end, "X, so Y" <-> "Y because X", "although X, Y" -> "X, but Y", a time or place phrase
+//!   or a frequency adverb moves to the front (a fronted time phrase back to the end), a manner
+//!   adverb goes after its verb, "there is" comes or goes, "please" moves, "Could you help?" <->
+//!   "Would you mind helping?", the person goes after the thing, "A is warmer than B" -> "B is not
+//!   as warm as A", "prefer X to Y" -> "like X better than Y", a relative clause is reduced or told
+//!   with "and", "decided to" <- "made the decision to", "call you" <-> "give you a call", "take
+//!   the train to work" <-> "go to work by train", "It is easy to use X" <-> "Using X is easy", a
+//!   particle moves round its object, two listed objects swap, the active voice becomes passive or
+//!   the passive active. Two coordinated nouns or adjectives swap; "the dog's owner" becomes "the
+//!   owner of the dog".
+//! * **Last resort** (`rules::tense`, `rules::phrasal`, `rules::voice`), for the single paraphrase
+//!   only. A sentence nothing changed has its present perfect told as the simple past or, with no
+//!   time given and no other clause, its simple past as the present perfect ("Our team scored
+//!   three goals." -> "Our team has scored three goals."); failing that, the first of two past
+//!   actions is told as done before the second ("The glass fell off the shelf and broke." ->
+//!   "Having fallen off the shelf, the glass broke."), "have" of possession becomes "have got"
+//!   ("She has got a good sense of humour."), and where a thing is becomes where it can be found
+//!   ("Our office can be found on the fifth floor."); last, the subject is clefted ("It is the
+//!   museum that offers free guided tours.", `rules::cleft`).
 //!
-//! **Meaning kept, by rule** (issue 44). A time or place phrase after a second coordinated clause
-//! stays in it; a comparative or superlative synonym only where English grades it by "-er"/"-est";
-//! a noun's "is" contracted only where the "'s" cannot read as a possessive; no passive with a
-//! pronoun agent; idioms (`rules::phrases`, a list with its sources) kept whole.
-//!
+//! **Meaning kept, by rule** (issue 44). A time or place phrase moves only within the clause it
+//! modifies (not after a second coordinated clause, a clause word, a reporting verb, an event noun
+//! or a clock time it specifies); a comparative or superlative synonym only where English grades
+//! it by "-er"/"-est"; a noun's "is" contracted only where the "'s" cannot read as a possessive,
+//! and "she's worked" expanded as "she has"; no passive with a pronoun agent; no clause moved so
+//! that a pronoun comes before its noun; idioms (`rules::phrases`, a list with its sources) told in
+//! plain words or kept whole; fixed phrases ("every single", "sick of") kept whole.
+
 //! **Never harm.** Capitalised words inside a sentence, known names ("Parlance") and a bare
 //! singular noun that opens a sentence (likely a name) are never replaced; numbers, URLs, e-mail
 //! addresses, code, text in other scripts, quoted text ("…", '…', `…`) are frozen; word-order
@@ -62,8 +72,9 @@
 //! The algorithm lives in modules without SDK types, so that it tests natively; this file is the
 //! glue to the `provider` world. The modules stand in layers, each importing only those below:
 //!
-//! 1. `tokens` (tokens, sentences, and the navigation over a sentence's tokens) and `lexicon`
-//!    (the embedded WordNet), then `morph` (inflection) and `register` (the hand-checked table);
+//! 1. `tokens` (tokens, sentences, and the navigation over a sentence's tokens), `lexicon` (the
+//!    embedded WordNet) and `sites` (which optional sites a pass takes), then `morph` (inflection)
+//!    and `register` (the hand-checked table);
 //! 2. `words`: word classes and one named list per closed class;
 //! 3. `shape`: the one sentence builder (the plain shape, building, recasing);
 //! 4. `syntax`: where a sentence's parts are (subject, noun phrase, another clause);
@@ -72,8 +83,9 @@
 //!    pass over a text, in order);
 //! 7. `candidates`: several distinct rewrites of a text (the optional `candidates` export of
 //!    0.1.3), `paraphrase` run again under other plans (the other word-order rewrites, none, one
-//!    content word at a time, all synonyms but one, a cleft, contractions left as written), the
-//!    default paraphrase first, deterministic for a text and a count.
+//!    content word at a time or its second replacement, all synonyms but one, the word groups one
+//!    at a time or as written, contractions left as written), the default paraphrase first,
+//!    deterministic for a text and a count; a plan whose choices another already made is skipped.
 
 pub mod candidates;
 pub mod lexicon;

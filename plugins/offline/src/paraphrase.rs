@@ -1,10 +1,10 @@
 //! The paraphraser: runs the rules over every sentence of a text, in an order that keeps each
 //! one's context intact (contractions, phrases and word groups; then synonyms, chosen across the
-//! text; then coordination, possessives and the one structural candidate `structure` picks; then
+//! text; then coordination and the one structural candidate `structure` picks; then
 //! a last resort and the articles), and guarantees a change whenever any rule applies.
 
 use crate::rules::substitution::{self, Choice};
-use crate::rules::{articles, contraction, coordination, phrasal, phrases, possessive};
+use crate::rules::{articles, contraction, coordination, phrasal, phrases};
 use crate::sites::{Sites, Which};
 use crate::structure;
 use crate::tokens::{self, Piece, Token};
@@ -197,9 +197,6 @@ pub fn paraphrase_counted(text: &str, options: &Options, plan: &Plan) -> (String
             tokens[choice.index].changed = true;
         }
         coordination::swap_coordination(tokens);
-        if let Some(rewritten) = possessive::possessive_to_of(tokens) {
-            *tokens = rewritten;
-        }
         let candidates = if plan.reorder { structure::candidates(tokens) } else { Vec::new() };
         counts.orders.push(candidates.len());
         if !candidates.is_empty() {

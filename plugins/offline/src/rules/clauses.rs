@@ -106,7 +106,11 @@ fn with_first(words: &[&Token], how: First) -> Option<Vec<Token>> {
         First::Lowercase if lowercase_ok(&first.text) => decapitalise(&first.text),
         // A word the lexicon does not know is a name and keeps its capital ("Sarah and I");
         // one that may be a word or a name ("Rose") is left where it is.
-        First::Lowercase if crate::morph::analyse(&first.text.to_lowercase()).is_empty() => {
+        First::Lowercase
+            if first.text.chars().all(|c| c.is_ascii_alphabetic())
+                && !crate::lexicon::is_stopword(&first.text.to_lowercase())
+                && crate::morph::analyse(&first.text.to_lowercase()).is_empty() =>
+        {
             first.text.clone()
         }
         First::Lowercase => return None,
@@ -161,6 +165,17 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     // of saying or thinking a clause can change which clause it belongs to ("predicts rain
     // tomorrow" is not "tomorrow, predicts rain"). Checked last, as few sentences get here.
     let negation = subordinator == "because" && s.words.iter().any(|&w| is_negation(&w.text));
+    // A time adverb moved from the end of a second clause ("and finish the rest tomorrow"), or out
+    // of what is looked forward to ("looking forward to a lie-in tomorrow"), would date the wrong
+    // thing.
+    if subordinator.is_empty()
+        && (crate::syntax::coordinated_clause(&p, p.items.len())
+            || s.words
+                .iter()
+                .any(|&w| ["forward", "reminder", "that", "when", "if"].contains(&lower(w).as_str())))
+    {
+        return None;
+    }
     if negation || s.words.iter().any(|&w| REPORTING.contains(&lower(w).as_str())) {
         return None;
     }
@@ -182,7 +197,13 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
         let (x, y) = (&s.words[1..=c], &s.words[c + 1..]);
         // "After graduating, she plans": a participle alone is a whole clause.
         let x_ok = x.len() >= 2 || x[0].text.ends_with("ing");
-        if x_ok && y.len() >= 2 && lower(y[0]) != "then" {
+        // "..., we talked about where we might go next summer": at the end the moved clause
+        // would attach to the other clause inside.
+        let inner_clause = y.iter().any(|w| {
+            let w = lower(w);
+            w != "to" && w != "and" && crate::words::CLAUSE_WORDS.contains(&w.as_str())
+        });
+        if x_ok && y.len() >= 2 && lower(y[0]) != "then" && !inner_clause {
             let mut y = with_first(y, to_front)?;
             y.push(recase(s.words[0], first.clone()));
             y.extend(x.iter().map(|&t| t.clone()));
@@ -193,7 +214,15 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
     if s.terminal.text != "?" && commas.len() <= 1 {
         let k = (2..s.words.len().saturating_sub(1)).find(|&k| {
             let w = lower(s.words[k]);
-            TRAILING_SUBORDINATORS.contains(&w.as_str())
+            let opens_clause = w != "once"
+                || s.words.get(k + 1).is_some_and(|n| {
+                    [
+                        "i", "you", "he", "she", "we", "they", "it", "the", "my", "our", "your", "his",
+                        "her", "their",
+                    ]
+                    .contains(&lower(n).as_str())
+                });
+            (TRAILING_SUBORDINATORS.contains(&w.as_str()) && opens_clause)
                 || (w == "since" && temporal_since(&s.words[..k], &s.words[k + 1..]))
         });
         if let Some(k) = k {

@@ -101,8 +101,9 @@ fn clause_with_subject(words: &[Token]) -> bool {
             || (BEFORE_VERB.contains(&lower(1).as_str()) && heads_clause(&lower(2)));
     }
     let determiner = DEFINITE_DETERMINERS.contains(&first.as_str()) || ARTICLES.contains(&first.as_str());
-    let name = words.first().is_some_and(|t| t.text.starts_with(|c: char| c.is_ascii_uppercase()));
-    (determiner || name) && (1..4.min(words.len())).any(|k| heads_clause(&lower(k)))
+    // A capitalised first word may be a name or a common noun ("Service was slow"), whose case
+    // in the middle of the sentence cannot be told: only a determiner opens a subject here.
+    determiner && (1..4.min(words.len())).any(|k| heads_clause(&lower(k)))
 }
 
 /// "We stayed at home because it was raining." -> "It was raining, so we stayed at home."

@@ -113,6 +113,15 @@ pub fn expand_contractions(tokens: Vec<Token>) -> Vec<Token> {
     let mut out = Vec::with_capacity(tokens.len() + 4);
     for (i, token) in tokens.iter().enumerate() {
         let next = next_word(&tokens, i);
+        // "isn't it?", "Don't you think": before its inverted subject "not" cannot stand apart.
+        let inverted = next
+            .as_deref()
+            .is_some_and(|n| ["it", "you", "he", "she", "we", "they", "i", "there"].contains(&n))
+            && token.text.to_lowercase().replace('’', "'").ends_with("n't");
+        if inverted {
+            out.push(token.clone());
+            continue;
+        }
         if token.is_word()
             && !token.frozen
             && let Some(noun) = noun_is(&tokens, i)
@@ -345,6 +354,7 @@ mod tests {
         assert_eq!(expand("I'd gone."), "I'd gone.");
         assert_eq!(expand("Let's go."), "Let's go.");
         assert_eq!(expand("She's worked here for years."), "She has worked here for years.");
+        assert_eq!(expand("Lovely weather, isn't it?"), "Lovely weather, isn't it?");
         assert_eq!(expand("She's tired."), "She is tired.");
         // A subject noun's "'s" that can only be "is".
         assert_eq!(expand("The car's in the garage."), "The car is in the garage.");

@@ -13,7 +13,6 @@ pub mod light_verbs;
 pub mod phrasal;
 pub mod phrases;
 pub mod place;
-pub mod possessive;
 pub mod relative;
 pub mod substitution;
 pub mod tense;

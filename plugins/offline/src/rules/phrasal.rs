@@ -320,7 +320,6 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["have", "dinner"], &["eat", "dinner"], Next::Any),
     (&["has", "dinner"], &["eats", "dinner"], Next::Any),
     (&["having", "dinner"], &["eating", "dinner"], Next::Any),
-    (&["might"], &["may"], Next::Verb),
 ];
 
 /// Places "by the" puts something beside, never an agent ("by the sea", not "by the teacher").

@@ -175,6 +175,17 @@ fn number_in_digits(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> 
     if !tokens.get(last + 1).is_some_and(|t| t.is(Kind::Space, " ")) {
         return None;
     }
+    // One style of number in a sentence: with another number said in words ("ten minutes ... half
+    // an hour"), digits for this one would mix the two.
+    let number_word = |t: &Token| {
+        let w = t.text.to_lowercase();
+        UNITS_BELOW_TEN.iter().any(|(u, _)| *u == w)
+            || TENS_AND_TEENS.iter().any(|(u, _)| *u == w)
+            || ["half", "hundred", "thousand", "dozen"].contains(&w.as_str())
+    };
+    if tokens.iter().enumerate().any(|(k, t)| (k < i || k > last) && t.is_word() && number_word(t)) {
+        return None;
+    }
     if let Some((_, sign)) = CURRENCIES.iter().find(|(w, _)| *w == unit) {
         return Some((last + 3 - i, vec![format!("{sign}{value}")]));
     }

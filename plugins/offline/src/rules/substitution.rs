@@ -132,6 +132,9 @@ impl Cue {
             Cue::Preposition
         } else if clearly_finite(&prev, false) {
             Cue::Object
+        } else if crate::words::pos_share(&prev, Pos::Adj) >= 0.6 {
+            // "the slow reply": after an adjective, a noun (or another adjective).
+            Cue::NounPhrase
         } else {
             Cue::None
         }
@@ -498,6 +501,12 @@ mod tests {
         assert_eq!(replaced("She chose a red dress.", "chose").as_deref(), Some("picked"));
         // "picked to stay" is not English.
         assert_eq!(replaced("She chose to stay at home.", "chose"), None);
+    }
+
+    #[test]
+    fn after_an_adjective_a_noun() {
+        // Never the verb "respond".
+        assert_eq!(replaced("Sorry for the slow reply.", "reply").as_deref(), Some("answer"));
     }
 
     #[test]

@@ -268,7 +268,8 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
         let w = p.lower(k);
         // "and", "but", "or" are `coordinated_clause`'s, "to" the infinitive check's.
         !["to", "and", "but", "or"].contains(&w.as_str())
-            && (CLAUSE_WORDS.contains(&w.as_str()) || ["once", "said", "told", "asked"].contains(&w.as_str()))
+            && (CLAUSE_WORDS.contains(&w.as_str())
+                || ["once", "said", "told", "asked", "forward", "reminder"].contains(&w.as_str()))
     }) {
         return None;
     }
