@@ -1,6 +1,8 @@
-//! Place phrases move to the front: one that ends the sentence after a noun, a particle or a verb
-//! that takes no complement ("At the beach, we spent the weekend."), and one inside the subject
-//! when the predicate tells its state ("In the bathroom, the tap is dripping.").
+//! A place phrase that ends the sentence after its object noun moves to the front ("He found a
+//! wallet on the street." -> "On the street, he found a wallet."). Not after a verb with no object
+//! ("is sleeping on the sofa"), nor after another phrase's noun ("on our walk through the hills"):
+//! there the place is what the sentence tells, or belongs to that noun; and not out of the subject
+//! (`front_subject_place` does that, when the predicate tells the subject's state).
 
 use crate::lexicon::Pos;
 use crate::morph;
@@ -80,8 +82,10 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     // "on our walk through the hills", "a deposit on a house": after another phrase's noun, the
     // place may belong to that noun; and after a verb with no object ("is sleeping on the sofa")
     // the place is what the sentence says, not its setting.
+    let before = p.lower(k - 1);
     if (k.saturating_sub(4)..k - 1).any(|j| PHRASE_PREPOSITIONS.contains(&p.lower(j).as_str()))
-        || !is_noun(&p.lower(k - 1))
+        || !is_noun(&before)
+        || (before.ends_with("ing") && FINITE_BE.contains(&p.lower(k - 2).as_str()))
     {
         return None;
     }
@@ -211,6 +215,7 @@ mod tests {
             Some("In Vienna, my cousin is studying medicine.")
         );
         // After a verb or an adjective the phrase is a complement.
+        assert_eq!(run(f, "The cat is sleeping on the sofa."), None);
         assert_eq!(run(f, "She lives in a small flat."), None);
         assert_eq!(run(f, "We met in Rome."), None);
         assert_eq!(run(f, "He put the keys in the drawer."), None);
