@@ -650,13 +650,16 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
         if !NOUN_PHRASE_DETERMINERS.contains(&p.lower(from).as_str()) {
             return None;
         }
-        (from + 2..=(from + 3).min(n)).find(|&end| crate::words::is_noun(&p.lower(end - 1)))
+        // The noun phrase ends at its last noun: "the phone number", never "the phone".
+        (from + 2..=(from + 3).min(n))
+            .find(|&end| crate::words::is_noun(&p.lower(end - 1)) && !crate::words::is_noun(&p.lower(end)))
     };
     for k in 1..n.saturating_sub(2) {
         let lemmas = separable_lemma(&p.lower(k));
         let separable = |particle: &str| lemmas.iter().any(|l| SEPARABLE.contains(&(*l, particle)));
         // verb + particle + object -> verb + object + particle
         let particle = p.lower(k + 1);
+        // "take the lasagne out of the oven": "out of" is a preposition, not a particle.
         if separable(&particle)
             && let Some(end) = object_end(k + 2)
         {
@@ -670,6 +673,7 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
         if let Some(end) = object_end(k + 1)
             && end < n
             && separable(&p.lower(end))
+            && p.lower(end + 1) != "of"
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
             out.push(p.items[end].clone());
@@ -896,6 +900,8 @@ mod vehicle_tests {
             Some("She picked the kids up from school.")
         );
         assert_eq!(run(f, "We walked up the hill."), None);
+        assert_eq!(run(f, "He wrote down the phone number."), Some("He wrote the phone number down.".into()));
+        assert_eq!(run(f, "Take the lasagne out of the oven."), None);
         assert_eq!(run(f, "Turn it off."), None);
     }
 

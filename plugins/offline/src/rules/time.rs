@@ -282,6 +282,15 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if clock && part_of_day && PARTS_OF_DAY.contains(&p.from_end(1).as_str()) {
         return None;
     }
+    // "by noon on Friday": the phrase tells which noon, so it stays with the other time.
+    if ["by", "at", "before", "until", "from"].contains(&p.from_end(len + 2).as_str())
+        && (TIME_NOUNS.contains(&before.as_str())
+            || ["noon", "midnight", "dawn", "dusk"].contains(&before.as_str())
+            || before.bytes().all(|b| b.is_ascii_digit())
+            || COUNTS.contains(&before.as_str()))
+    {
+        return None;
+    }
     // After an event ("their barbecue on Saturday") the date may be the event's.
     const EVENTS: &[&str] = &[
         "party",
