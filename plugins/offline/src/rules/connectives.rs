@@ -50,7 +50,9 @@ pub fn so_that_to_because(p: &Plain) -> Option<Vec<Token>> {
 fn y_because_x(y: &[Token], x: &[Token], terminal: &Token) -> Option<Vec<Token>> {
     // "..., so I need to renew it." -> "I need to renew it because ...": the effect, now first,
     // must not carry a pronoun whose noun is in the cause.
-    if pronoun_would_dangle(&refs(y), &refs(x)) {
+    // "the old one" stands for a noun too, and a main clause put first cannot point forward.
+    let pro_one = y.iter().skip(1).any(|t| ["one", "ones"].contains(&t.text.to_lowercase().as_str()));
+    if pronoun_would_dangle(&refs(y), &refs(x)) || pro_one {
         return None;
     }
     let mut out = vec![starting(&y[0])];
@@ -123,7 +125,8 @@ pub fn because_to_so(p: &Plain) -> Option<Vec<Token>> {
     if y.len() < 2 || x.len() < 2 || other_clause || !clause_with_subject(y) || !clause_with_subject(x) {
         return None;
     }
-    if pronoun_would_dangle(&refs(x), &refs(y)) {
+    let pro_one = x.iter().skip(1).any(|t| ["one", "ones"].contains(&t.text.to_lowercase().as_str()));
+    if pronoun_would_dangle(&refs(x), &refs(y)) || pro_one {
         return None;
     }
     let mut out = vec![starting(&x[0])];
@@ -235,6 +238,7 @@ mod tests {
         // "it" would come before the dog it means.
         assert_eq!(run(f, "The dog barked because it was hungry."), None);
         assert_eq!(run(f, "He left because of the rain."), None);
+        assert_eq!(run(f, "She bought a new coat because the old one was torn."), None);
         assert_eq!(run(f, "I know that he left because it rained."), None);
     }
 
