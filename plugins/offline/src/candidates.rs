@@ -101,9 +101,11 @@ struct Key {
     synonyms: Option<Synonyms>,
     word_groups: Which,
     keep_contractions: bool,
+    /// Idioms told in plain words: every step but the first.
+    idioms: bool,
 }
 
-fn key(step: Step, keep_contractions: bool, options: &Options, counts: &Counts) -> Option<Key> {
+fn key(step: Step, keep_contractions: bool, idioms: bool, options: &Options, counts: &Counts) -> Option<Key> {
     let (order, share, synonyms, word_groups) = step;
     let n = counts.synonyms;
     let synonyms = match synonyms {
@@ -127,7 +129,7 @@ fn key(step: Step, keep_contractions: bool, options: &Options, counts: &Counts) 
         other => other,
     };
     let keep_contractions = keep_contractions && counts.contractions;
-    Some(Key { order, synonyms, word_groups, keep_contractions })
+    Some(Key { order, synonyms, word_groups, keep_contractions, idioms })
 }
 
 /// Up to `count` distinct rewrites of `text`, none equal to it (whitespace aside), in a fixed order:
@@ -145,7 +147,7 @@ pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
             break;
         }
         if let Some(counts) = &counts {
-            let Some(key) = key(step, keep_contractions, options, counts) else { continue };
+            let Some(key) = key(step, keep_contractions, true, options, counts) else { continue };
             if tried.contains(&key) {
                 continue;
             }
@@ -164,10 +166,11 @@ pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
             keep_contractions,
             word_groups,
             last_resort: counts.is_none(),
+            idioms: counts.is_some(),
         };
         let (rewrite, met) = paraphrase_counted(text, &step_options, &plan);
         if counts.is_none() {
-            tried.extend(key(step, keep_contractions, options, &met));
+            tried.extend(key(step, keep_contractions, false, options, &met));
             counts = Some(met);
         }
         if !same(&rewrite, text) && !found.iter().any(|f| same(f, &rewrite)) {
