@@ -59,9 +59,16 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
 /// preferred.
 pub fn last_resort(tokens: &[Token]) -> Option<Vec<Token>> {
     let p = plain(tokens)?;
-    [tense::having_done, phrasal::have_got, voice::can_be_found, cleft::cleft]
-        .iter()
-        .find_map(|rewrite| rewrite(&p))
+    [
+        tense::perfect_to_past,
+        tense::past_to_perfect,
+        tense::having_done,
+        phrasal::have_got,
+        voice::can_be_found,
+        cleft::cleft,
+    ]
+    .iter()
+    .find_map(|rewrite| rewrite(&p))
 }
 
 #[cfg(test)]

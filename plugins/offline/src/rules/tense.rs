@@ -1,15 +1,295 @@
-//! The tense last resort, for a sentence that nothing else changed: the first of two past actions
-//! told as done before the second ("Having fallen off the shelf, the glass broke."). The present
-//! perfect told as the simple past and the simple past as the present perfect are gone: careful
-//! readers found them awkward or wrong ("We ate dinner at a quiet restaurant." is no "We have
-//! eaten dinner ..."; "has run out of paper" says it is out now, "ran out" does not).
+//! The tense last resorts, for a sentence that nothing else changed: the present perfect told as
+//! the simple past ("has gone sour" -> "went sour"), the simple past of a finished, undated event
+//! as the present perfect ("scored three goals" -> "has scored three goals"), and the first of two
+//! past actions as done before the second ("Having fallen off the shelf, the glass broke."). Each
+//! changes the tense, which is why none is preferred to a rule that keeps it.
 
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, leaving_start};
-use crate::syntax::subject;
+use crate::syntax::{noun_phrase, subject};
 use crate::tokens::Token;
-use crate::words::{Tense, finite_lemma};
+use crate::words::{
+    MONTHS, NOUN_PHRASE_DETERMINERS, TIME_NOUNS, Tense, WEEKDAYS, finite_lemma, heads_clause, is_verbish,
+    participle_lemma,
+};
+
+/// The last resort for a sentence nothing else changed: the present perfect as the simple past
+/// ("The milk has gone sour." -> "The milk went sour."), which says the same of a finished event.
+pub fn perfect_to_past(p: &Plain) -> Option<Vec<Token>> {
+    let k = (1..p.items.len().saturating_sub(1)).find(|&k| ["has", "have"].contains(&p.lower(k).as_str()))?;
+    let subject_ok = k == 1 || noun_phrase(p, 0, false) == Some(k);
+    let next = p.lower(k + 1);
+    if !subject_ok
+        || p.terminal.text == "?"
+        || ["got", "to", "not", "never", "just", "already", "yet"].contains(&next.as_str())
+    {
+        return None;
+    }
+    // "has been working here for ten years" goes on now; the past would say it ended.
+    // So does "has lived here all her life", "has always", "has still".
+    let ongoing = (next == "been" && p.lower(k + 2).ends_with("ing"))
+        || p.items.iter().any(|t| {
+            ["for", "since", "all", "always", "ever", "still"].contains(&t.text.to_lowercase().as_str())
+        });
+    if ongoing {
+        return None;
+    }
+    let plural = p.lower(k) == "have" && p.lower(0) != "i";
+    let past = if next == "been" {
+        (if plural { "were" } else { "was" }).to_owned()
+    } else if next == "gone" {
+        "went".to_owned()
+    } else {
+        morph::inflect(participle_lemma(&next)?, Pos::Verb, Form::Past)?
+    };
+    let mut out: Vec<Token> = p.items[..k].to_vec();
+    out.push(shape::word(&past));
+    out.extend_from_slice(&p.items[k + 2..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// Verbs whose simple past does not become the present perfect: states, which would then still
+/// hold ("lived here" -> "has lived here"), activities that would go on ("waited", "worked"),
+/// "went" (whose perfect says the subject is still away), and auxiliaries.
+const NO_PERFECT: &[&str] = &[
+    "be",
+    "have",
+    "do",
+    "get",
+    "go",
+    "use",
+    "know",
+    "like",
+    "love",
+    "hate",
+    "want",
+    "need",
+    "seem",
+    "believe",
+    "mean",
+    "own",
+    "belong",
+    "cost",
+    "weigh",
+    "contain",
+    "understand",
+    "remember",
+    "prefer",
+    "wish",
+    "hope",
+    "think",
+    "feel",
+    "look",
+    "sound",
+    "smell",
+    "taste",
+    "appear",
+    "live",
+    "work",
+    "stay",
+    "wait",
+    "sleep",
+    "sit",
+    "stand",
+    "lie",
+    "keep",
+    "hold",
+    "last",
+    "spend",
+    "study",
+    "teach",
+    "play",
+    "let",
+    "become",
+    "can",
+    "will",
+    "shall",
+    "may",
+    "must",
+    "used",
+    "say",
+    "tell",
+    "ask",
+    "suppose",
+    "expect",
+    "fit",
+    "wear",
+];
+
+/// Participles after "was" that tell a state, not an event that happened to the subject.
+const STATES: &[&str] = &[
+    "born",
+    "married",
+    "divorced",
+    "engaged",
+    "called",
+    "named",
+    "supposed",
+    "located",
+    "situated",
+    "based",
+    "known",
+    "made",
+    "related",
+    "involved",
+    "dressed",
+    "surprised",
+    "shocked",
+    "pleased",
+    "disappointed",
+    "amazed",
+    "interested",
+    "excited",
+    "bored",
+    "worried",
+    "scared",
+    "frightened",
+    "tired",
+    "gone",
+    "finished",
+    "done",
+    "closed",
+    "allowed",
+    "meant",
+    "used",
+    "covered",
+    "filled",
+    "crowded",
+    "packed",
+];
+
+/// Words that date an event or start another clause, either of which rules the perfect out
+/// ("left yesterday", "left when it rained", "sat down and ate").
+const PAST_ANCHORS: &[&str] = &[
+    "yesterday",
+    "ago",
+    "last",
+    "then",
+    "once",
+    "earlier",
+    "when",
+    "while",
+    "before",
+    "after",
+    "until",
+    "since",
+    "during",
+    "this",
+    "that",
+    "who",
+    "which",
+    "where",
+    "because",
+    "so",
+    "but",
+    "or",
+    "if",
+    "as",
+    "than",
+    "although",
+    "later",
+    "tonight",
+    "today",
+    "again",
+    "never",
+    "always",
+    "end",
+    "start",
+    "beginning",
+    "sunset",
+    "sunrise",
+    "dawn",
+    "dusk",
+    "noon",
+    "midnight",
+];
+
+/// A last resort for a finished event with no time given: the simple past as the present perfect
+/// ("Our team scored three goals." -> "Our team has scored three goals.", "The flight was delayed
+/// by fog." -> "The flight has been delayed by fog.").
+pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let (k, plural) = subject(p)?;
+    let dated = p.items.iter().enumerate().skip(k + 1).any(|(j, t)| {
+        let w = t.text.to_lowercase();
+        // "the last bus" is a bus, "last week" a time.
+        (PAST_ANCHORS.contains(&w.as_str()) && !(w == "last" && p.lower(j - 1) == "the"))
+            // "a day off" and "on time" are no date.
+            || (TIME_NOUNS.contains(&w.as_str())
+                && !["a", "an"].contains(&p.lower(j - 1).as_str())
+                && !(w == "time" && ["on", "in"].contains(&p.lower(j - 1).as_str())))
+            || WEEKDAYS.contains(&w.as_str())
+            || MONTHS.contains(&w.as_str())
+            // "and" joins another verb unless a noun phrase follows ("a salad and a glass of water").
+            || (w == "and" && !NOUN_PHRASE_DETERMINERS.contains(&p.lower(j + 1).as_str()))
+            // "and the children started ...": another clause's verb.
+            || (j > k + 1 && finite_lemma(&w, Tense::Past, false).is_some())
+    });
+    // "The weather forecast says": a finite verb next means the word is a noun.
+    let next = p.lower(k + 1);
+    let present_next = ["is", "are", "will", "can", "must", "should", "may"].contains(&next.as_str())
+        || (next.ends_with('s') && heads_clause(&next) && !next.ends_with("ss"));
+    if dated || present_next {
+        return None;
+    }
+    let verb = p.lower(k);
+    let mut out: Vec<Token> = p.items[..k].to_vec();
+    out.push(shape::word(if plural { "have" } else { "has" }));
+    if ["was", "were"].contains(&verb.as_str()) {
+        // Only the passive of an event: "was delayed by two hours" -> "has been delayed by two
+        // hours", never "was tired", "was late" or a state ("was born", "was married"). A
+        // participle that ends the sentence is most often a state too ("The door was locked.").
+        let participle = p.lower(k + 1);
+        if participle_lemma(&participle).is_none()
+            || k + 2 >= p.items.len()
+            || !is_verbish(&participle)
+            || STATES.contains(&participle.as_str())
+        {
+            return None;
+        }
+        out.push(shape::word("been"));
+    } else if verb == "went" && p.lower(k + 1) == "to" && ["the", "a"].contains(&p.lower(k + 2).as_str()) {
+        // A finished trip: "went to the shop" -> "has been to the shop" ("has gone" would say
+        // the subject is still away).
+        out.push(shape::word("been"));
+    } else {
+        // "made" ("make" is a function word to the lexicon), or a past like "put" that only the
+        // subject tells from the present: "she put", never "she puts".
+        let third_singular = !plural && p.lower(0) != "i";
+        let lemma = if verb == "made" {
+            "make"
+        } else {
+            finite_lemma(&verb, Tense::Past, k == 1).or_else(|| {
+                morph::analyse(&verb)
+                    .into_iter()
+                    .find(|a| {
+                        third_singular
+                            && a.pos == Pos::Verb
+                            && a.form == Form::Base
+                            && morph::inflect(a.entry.lemma, Pos::Verb, Form::Past).as_deref()
+                                == Some(verb.as_str())
+                    })
+                    .map(|a| a.entry.lemma)
+            })?
+        };
+        if NO_PERFECT.contains(&lemma) {
+            return None;
+        }
+        // A past that is also the participle keeps its spelling: "spilled" -> "has spilled",
+        // not the British "has spilt".
+        let participle = if participle_lemma(&verb) == Some(lemma) || verb == "made" {
+            verb.clone()
+        } else {
+            morph::inflect(lemma, Pos::Verb, Form::Participle)?
+        };
+        out.push(shape::word(&participle));
+    }
+    out.extend_from_slice(&p.items[k + 1..]);
+    Some(shape::build(&out, &p.terminal))
+}
 
 /// Two past actions of one subject, the first told as done before the second: "The glass fell
 /// off the shelf and broke." -> "Having fallen off the shelf, the glass broke."
@@ -56,6 +336,22 @@ mod tests {
     use crate::shape::apply as run;
 
     #[test]
+    fn perfect_as_past() {
+        assert_eq!(run(perfect_to_past, "The milk has gone sour.").as_deref(), Some("The milk went sour."));
+        assert_eq!(run(perfect_to_past, "She has been working here for ten years."), None);
+        assert_eq!(run(perfect_to_past, "We have lived here since 2010."), None);
+        assert_eq!(
+            run(perfect_to_past, "The meeting has been moved to Thursday.").as_deref(),
+            Some("The meeting was moved to Thursday.")
+        );
+        assert_eq!(
+            run(perfect_to_past, "The printer has run out of paper.").as_deref(),
+            Some("The printer ran out of paper.")
+        );
+        assert_eq!(run(perfect_to_past, "I have never seen it."), None);
+    }
+
+    #[test]
     fn one_action_after_another() {
         assert_eq!(
             run(having_done, "The glass fell off the shelf and broke.").as_deref(),
@@ -72,6 +368,53 @@ mod tests {
             "He left when we arrived and waited.",
         ] {
             assert_eq!(run(having_done, kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn past_as_perfect() {
+        let cases = [
+            ("Our team scored three goals.", "Our team has scored three goals."),
+            ("The neighbours complained about the noise.", "The neighbours have complained about the noise."),
+            ("I left my phone at home.", "I have left my phone at home."),
+            ("The boy hid the sweets under his pillow.", "The boy has hidden the sweets under his pillow."),
+            ("He spilled juice on the carpet.", "He has spilled juice on the carpet."),
+            ("She put the flowers in a vase.", "She has put the flowers in a vase."),
+            ("I made a cup of tea.", "I have made a cup of tea."),
+            ("Our neighbours went to the coast.", "Our neighbours have been to the coast."),
+            ("The boss gave everyone a day off.", "The boss has given everyone a day off."),
+            ("The flight was delayed by fog.", "The flight has been delayed by fog."),
+            ("Our flight was delayed by two hours.", "Our flight has been delayed by two hours."),
+            ("We missed the last bus home.", "We have missed the last bus home."),
+            ("The police caught the thief.", "The police have caught the thief."),
+            ("She ordered a salad and a glass of water.", "She has ordered a salad and a glass of water."),
+        ];
+        for (past, perfect) in cases {
+            assert_eq!(run(past_to_perfect, past).as_deref(), Some(perfect), "{past}");
+        }
+        // A time given, another verb, a state, an activity that would go on, "went", "was" + an
+        // adjective, a question.
+        for kept in [
+            "She learned to swim last summer.",
+            "We left on Saturday.",
+            "The teacher collected the tests at the end of the lesson.",
+            "The glass fell off the shelf and broke.",
+            "He borrowed my umbrella and never returned it.",
+            "She lived in Paris.",
+            "We waited an hour for the doctor.",
+            "Our neighbours went to Spain.",
+            "They went to bed.",
+            "The door was locked.",
+            "We walked along the beach at sunset.",
+            "They put the flowers in a vase.",
+            "The train to London was crowded.",
+            "The water was too cold.",
+            "Did you park the car?",
+            "The milk went sour when it was hot.",
+            "I was born in Spain.",
+            "She was married to a doctor.",
+        ] {
+            assert_eq!(run(past_to_perfect, kept), None, "{kept}");
         }
     }
 }
