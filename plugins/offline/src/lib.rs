@@ -14,7 +14,7 @@
 //!   infinitive too ("chose to stay" is never "picked to stay").
 //! * **Word groups** (`rules::contraction`, `rules::phrases`, `rules::phrasal`). Contractions are
 //!   expanded, or, in a text without any, made where grammatical; idioms are told in plain words
-//!   ("a piece of cake" -> "very easy", "kicked the bucket" -> "died"); wordy phrases are
+//!   among the candidates ("a piece of cake" -> "very easy", "kicked the bucket" -> "died"); wordy phrases are
 //!   shortened ("in order to" -> "to"); numbers from ten before a unit are written in digits
 //!   ("forty pounds" -> "£40"); phrasal verbs become one verb and back ("find out" <-> "discover",
 //!   "postpone" -> "put off"); function words with a near-synonym are swapped when the next word

@@ -281,6 +281,8 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["crowded", "with"], &["packed", "with"], Next::Any),
     // Negation said with "no": "There is not any milk." -> "There is no milk."
     (&["no", "one"], &["nobody"], Next::Any),
+    // "afraid of the dark": "I'm afraid I can't" is a polite formula, not fear, so only "of".
+    (&["afraid", "of"], &["scared", "of"], Next::Any),
     // "said that the brakes" <-> "said the brakes": "that" may open a reported clause or not.
     (&["said", "that"], &["said"], Next::Clause),
     (&["says", "that"], &["says"], Next::Clause),
