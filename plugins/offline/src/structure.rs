@@ -55,8 +55,8 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
 
 /// The rewrite for a sentence that nothing else changed: close in meaning, but a change of
 /// tense or a heavier form ("has got", "can be found"), or, last, a cleft that shifts the focus
-/// onto the subject ("It is the printer on the second floor that is out of paper."), so never
-/// preferred.
+/// onto the subject ("It is the museum that offers free guided tours."), so never preferred, and
+/// never offered among the candidates.
 pub fn last_resort(tokens: &[Token]) -> Option<Vec<Token>> {
     let p = plain(tokens)?;
     [

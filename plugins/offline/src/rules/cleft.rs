@@ -1,5 +1,5 @@
-//! Clefts: "The printer on the second floor is out of paper." -> "It is the printer on the second
-//! floor that is out of paper." The sentence's subject, a noun phrase with a determiner and
+//! Clefts: "The museum offers free guided tours." -> "It is the museum that offers free guided
+//! tours." The sentence's subject, a noun phrase with a determiner and
 //! perhaps a place or "of" phrase after it, is put after "it is" ("it was" in the past) and the
 //! rest of the sentence after "that". It applies only to a plain statement with one clause: no
 //! comma, no other clause word, a finite verb after the subject, and a subject that is not a
@@ -107,8 +107,7 @@ fn finite(word: &str) -> Option<bool> {
     finite_lemma(word, Tense::Present, true).map(|_| false)
 }
 
-/// "The printer on the second floor is out of paper." -> "It is the printer on the second floor
-/// that is out of paper."
+/// "The museum offers free guided tours." -> "It is the museum that offers free guided tours."
 pub fn cleft(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text != "." || has_clause_word(p, usize::MAX) {
         return None;
