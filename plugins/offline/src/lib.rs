@@ -32,8 +32,7 @@
 //!   with "and", "decided to" <- "made the decision to", "call you" <-> "give you a call", "take
 //!   the train to work" <-> "go to work by train", "It is easy to use X" <-> "Using X is easy", a
 //!   particle moves round its object, two listed objects swap, the active voice becomes passive or
-//!   the passive active. Two coordinated nouns or adjectives swap; "the dog's owner" becomes "the
-//!   owner of the dog".
+//!   the passive active. Two coordinated nouns or adjectives swap.
 //! * **Last resort** (`rules::tense`, `rules::phrasal`, `rules::voice`), for the single paraphrase
 //!   only. A sentence nothing changed has its present perfect told as the simple past or, with no
 //!   time given and no other clause, its simple past as the present perfect ("Our team scored
