@@ -1,6 +1,8 @@
 //! Which of a text's optional rewrite sites a pass applies: all of them (the paraphrase), none,
 //! or one alone or all but one (a candidate that differs from the others in one place).
 
+use crate::tokens::Token;
+
 /// A choice among the sites a pass meets, counted in the order it meets them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Which {
@@ -29,9 +31,19 @@ impl Sites {
         self.seen
     }
 
-    /// Meets one more site: whether to rewrite it. A site not taken must be passed over whole, so
-    /// that the next one is counted the same way whatever was taken.
-    pub fn take(&mut self) -> bool {
+    /// Meets one site, the tokens `original`: puts its rewrite (`new`, made only when the site is
+    /// taken) or else `original` as it is into `out`. The caller passes over the whole site either
+    /// way, so that the next one is counted the same whatever was taken.
+    pub fn put(&mut self, out: &mut Vec<Token>, original: &[Token], new: impl FnOnce() -> Vec<Token>) {
+        if self.take() {
+            out.extend(new());
+        } else {
+            out.extend_from_slice(original);
+        }
+    }
+
+    /// Meets one more site: whether to rewrite it.
+    fn take(&mut self) -> bool {
         let k = self.seen;
         self.seen += 1;
         match self.which {

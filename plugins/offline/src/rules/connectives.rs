@@ -46,13 +46,20 @@ pub fn so_that_to_because(p: &Plain) -> Option<Vec<Token>> {
     y_because_x(y, x, &p.terminal)
 }
 
+/// Whether the main clause `moved`, put before `other`, would point forward to a noun in it: with
+/// a pronoun of its (`pronoun_would_dangle`), or with "one" standing for a noun ("The old one was
+/// torn, so she bought a new coat."). A main clause cannot point forward, as a fronted
+/// subordinate clause may.
+fn main_clause_points_forward(moved: &[Token], other: &[Token]) -> bool {
+    let pro_one = moved.iter().skip(1).any(|t| ["one", "ones"].contains(&t.text.to_lowercase().as_str()));
+    pro_one || pronoun_would_dangle(&refs(moved), &refs(other))
+}
+
 /// The effect `y` told first, then "because" and the cause `x`: the sentence both "so" rules make.
 fn y_because_x(y: &[Token], x: &[Token], terminal: &Token) -> Option<Vec<Token>> {
     // "..., so I need to renew it." -> "I need to renew it because ...": the effect, now first,
     // must not carry a pronoun whose noun is in the cause.
-    // "the old one" stands for a noun too, and a main clause put first cannot point forward.
-    let pro_one = y.iter().skip(1).any(|t| ["one", "ones"].contains(&t.text.to_lowercase().as_str()));
-    if pronoun_would_dangle(&refs(y), &refs(x)) || pro_one {
+    if main_clause_points_forward(y, x) {
         return None;
     }
     let mut out = vec![starting(&y[0])];
@@ -125,8 +132,7 @@ pub fn because_to_so(p: &Plain) -> Option<Vec<Token>> {
     if y.len() < 2 || x.len() < 2 || other_clause || !clause_with_subject(y) || !clause_with_subject(x) {
         return None;
     }
-    let pro_one = x.iter().skip(1).any(|t| ["one", "ones"].contains(&t.text.to_lowercase().as_str()));
-    if pronoun_would_dangle(&refs(x), &refs(y)) || pro_one {
+    if main_clause_points_forward(x, y) {
         return None;
     }
     let mut out = vec![starting(&x[0])];

@@ -463,11 +463,7 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                         .map(|swap| (i + 1, vec![shape::word_like(&tokens[i].text, swap)]))
                 });
             if let Some((end, new)) = site {
-                if sites.take() {
-                    out.extend(new);
-                } else {
-                    out.extend_from_slice(&tokens[i..end]);
-                }
+                sites.put(&mut out, &tokens[i..end], || new);
                 i = end;
                 continue;
             }

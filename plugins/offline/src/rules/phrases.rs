@@ -241,33 +241,23 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     After::Pause => pause_after(&tokens, last),
                 };
                 if ok {
-                    if sites.take() {
-                        out.extend(words_like(&tokens[i].text, to));
-                    } else {
-                        out.extend_from_slice(&tokens[i..=last]);
-                    }
+                    sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
                     i = last + 1;
                     continue 'scan;
                 }
             }
             if let Some((len, written)) = number_in_digits(&tokens, i) {
-                if sites.take() {
+                sites.put(&mut out, &tokens[i..i + len], || {
                     let written: Vec<&str> = written.iter().map(String::as_str).collect();
-                    out.extend(words_like(&tokens[i].text, &written));
-                } else {
-                    out.extend_from_slice(&tokens[i..i + len]);
-                }
+                    words_like(&tokens[i].text, &written)
+                });
                 i += len;
                 continue 'scan;
             }
             if let Some((len, spoken)) = spoken_time(&tokens, i)
                 && tokens[i..i + len].iter().all(|t| !t.frozen)
             {
-                if sites.take() {
-                    out.extend(words_like(&tokens[i].text, &spoken));
-                } else {
-                    out.extend_from_slice(&tokens[i..i + len]);
-                }
+                sites.put(&mut out, &tokens[i..i + len], || words_like(&tokens[i].text, &spoken));
                 i += len;
                 continue 'scan;
             }
@@ -277,11 +267,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 }
                 let last = i + 2 * (from.len() - 1);
                 if let Some(q) = next_word(&tokens, last).and_then(|n| quantifier_for(&n)) {
-                    if sites.take() {
-                        out.extend(words_like(&tokens[i].text, &[q]));
-                    } else {
-                        out.extend_from_slice(&tokens[i..=last]);
-                    }
+                    sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, &[q]));
                     i = last + 1;
                     continue 'scan;
                 }
@@ -532,15 +518,13 @@ pub fn idiom_meanings(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     continue;
                 }
                 let last = i + 2 * (idiom.len() - 1);
-                if sites.take() {
+                sites.put(&mut out, &tokens[i..=last], || {
                     let mut new = words_like(&tokens[i].text, plain);
                     for t in &mut new {
                         t.changed = true;
                     }
-                    out.extend(new);
-                } else {
-                    out.extend_from_slice(&tokens[i..=last]);
-                }
+                    new
+                });
                 i = last + 1;
                 continue 'scan;
             }
