@@ -173,8 +173,12 @@ def per_delta(server, out):
         before = set(os.listdir(os.path.dirname(out)))
         subprocess.run(["callgrind_control", "-d", f"streams{chunks}", pid], check=True, stdout=subprocess.DEVNULL)
         new = sorted(set(os.listdir(os.path.dirname(out))) - before)
-        dumps.append(total(os.path.join(os.path.dirname(out), new[-1])))
-    return (dumps[1] - dumps[0]) / (STREAMS * 40), dumps
+        dumps.append(os.path.join(os.path.dirname(out), new[-1]))
+    counts = [total(d) for d in dumps]
+    # Where a delta's instructions go: each stage's count over the 50-delta streams minus over the 10.
+    ten, fifty = (attribute(*callers(d)) for d in dumps)
+    stages = {label: (fifty.get(label, 0) - ten.get(label, 0)) / (STREAMS * 40) for label in set(ten) | set(fifty)}
+    return (counts[1] - counts[0]) / (STREAMS * 40), counts, stages
 
 
 def main():
@@ -216,7 +220,10 @@ def main():
             server.stop()
         upstream.stop()
         streaming.stop()
-        shutil.rmtree(scratch, ignore_errors=True)
+        if os.environ.get("STAGES_KEEP"):
+            log(f"callgrind's outputs kept in {scratch}")
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
     print(machine_line())
     print(f"instructions per provider call by stage ({CALLS} calls of POST /paraphrase through openrouter, one "
           f"connection, each server's GET /usage at the end included)")
@@ -232,9 +239,14 @@ def main():
     print(f"instructions per streamed delta (marginal: {STREAMS} streams of 50 deltas minus {STREAMS} of 10, "
           f"chunks 2 ms apart, each decoded alone)")
     for mode in ("fresh", "kept"):
-        d, (ten, fifty) = deltas[mode]
+        d, (ten, fifty), _ = deltas[mode]
         print(f"  {mode:<6} {d:,.0f} per delta  (batches: {ten:,} and {fifty:,} instructions)")
     print(f"  kept / fresh: {deltas['kept'][0] / deltas['fresh'][0]:.2f}")
+    print()
+    print("instructions per streamed delta by stage (marginal, as above)")
+    rows = [[label, f"{deltas['fresh'][2].get(label, 0):,.0f}", f"{deltas['kept'][2].get(label, 0):,.0f}"]
+            for label in sorted(labels, key=lambda lb: -deltas["kept"][2].get(lb, 0))]
+    table(rows, ["stage", "fresh instance", "kept instance"])
 
 
 if __name__ == "__main__":

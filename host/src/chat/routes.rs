@@ -481,6 +481,7 @@ fn accepts_event_stream(headers: &header::HeaderMap) -> bool {
 /// whole reply and the stored entries' indices) or `error` (`{"error": {code, message}}`, nothing
 /// stored). A message the service refuses is an ordinary JSON error, before any event.
 async fn chat_events(chat: &Arc<ChatService>, client: &str, body: ChatBody) -> Result<Response, ApiError> {
+    use crate::rest::sse::json_event;
     use axum::response::sse::{Event, KeepAlive, Sse};
     use futures::StreamExt;
     let keepalive = Duration::from_secs(chat.config().stream_keepalive_secs);
@@ -488,16 +489,15 @@ async fn chat_events(chat: &Arc<ChatService>, client: &str, body: ChatBody) -> R
     let events = events.map(|event| {
         let event = match event {
             ChatEvent::Delta { text, fallback } => {
-                Event::default().event("delta").json_data(StreamDelta { text, fallback })
+                json_event(Event::default().event("delta"), &StreamDelta { text, fallback })
             }
-            ChatEvent::Done(done) => Event::default().event("done").json_data(done),
+            ChatEvent::Done(done) => json_event(Event::default().event("done"), &done),
             ChatEvent::Error(e) => {
                 let e = ApiError::from_error(&e);
-                Event::default().event("error").json_data(ErrorBody::new(e.code, e.message))
+                json_event(Event::default().event("error"), &ErrorBody::new(e.code, e.message))
             }
         };
-        // Serialising these plain structs cannot fail.
-        Ok::<_, std::convert::Infallible>(event.unwrap_or_default())
+        Ok::<_, std::convert::Infallible>(event)
     });
     // The reply is read after this handler returns: its spans stay in the request's trace.
     let events = crate::telemetry::WithSpan::in_span(events, crate::telemetry::Span::current());

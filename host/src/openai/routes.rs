@@ -306,8 +306,7 @@ impl Streaming {
 }
 
 fn json_event(value: &impl serde::Serialize) -> Event {
-    // Serialising these plain structs cannot fail.
-    Event::default().json_data(value).unwrap_or_default()
+    crate::rest::sse::json_event(Event::default(), value)
 }
 
 fn add_quota(response: &mut Response, quota: &Admitted) {

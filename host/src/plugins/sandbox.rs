@@ -81,6 +81,9 @@ pub struct PluginState {
     pub stderr: CapturedOutput,
     /// What the plugin reported through `metering` (0.1.4) during the call.
     pub usage: Usage,
+    /// The exports the bindings looked up in this store's one instance (each interface's functions,
+    /// type-checked), so that a kept instance's next call finds them ready (`CallStore::exports`).
+    pub exports: Vec<(std::any::TypeId, Box<dyn std::any::Any + Send>)>,
 }
 
 impl PluginState {
@@ -121,6 +124,7 @@ impl PluginState {
             stderr,
             plugin,
             usage: Usage::default(),
+            exports: Vec::new(),
         })
     }
 }

@@ -585,7 +585,7 @@ impl Framer {
             bytes = &bytes[1..];
         }
         self.after_cr = false;
-        while let Some(end) = bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
+        while let Some(end) = memchr::memchr2(b'\n', b'\r', bytes) {
             self.line.extend_from_slice(&bytes[..end]);
             let crlf = bytes[end] == b'\r';
             bytes = &bytes[end + 1..];

@@ -6,6 +6,7 @@
 pub mod error;
 pub mod extract;
 pub mod openapi;
+pub mod sse;
 pub mod strict;
 
 pub use error::{ApiError, ErrorBody, ErrorDetail};

@@ -156,6 +156,14 @@ pub fn add_to_linker(linker: &mut Linker<PluginState>) -> wasmtime::Result<()> {
     Ok(())
 }
 
+/// One interface's functions in the call's instance, looked up once per instance
+/// (`CallStore::exports`).
+macro_rules! guest {
+    ($bound:ident, $store:ident, $indices:ident, $export:ident) => {
+        $store.exports(&$bound.pre, |s, i| Ok($indices.load(s, i)?.$export().clone())).await
+    };
+}
+
 /// A pre-linked 0.1 component, ready to instantiate for a call (or to be bound in the instance its
 /// client's previous call left), with its probe when it has one.
 pub struct Bound {
@@ -209,9 +217,8 @@ impl Bound {
         let indices = self.probe.as_ref()?;
         Some(
             async {
-                let instance = store.instance(&self.pre).await?;
-                let exports = indices.load(&mut **store, &instance)?;
-                let result = exports.parlance_plugin_probe().call_check(&mut **store).await?;
+                let guest = guest!(self, store, indices, parlance_plugin_probe)?;
+                let result = guest.call_check(&mut **store).await?;
                 Ok(result.map_err(Into::into))
             }
             .await,
@@ -219,21 +226,20 @@ impl Bound {
     }
 
     pub(in crate::plugins) async fn info(&self, store: &mut CallStore) -> wasmtime::Result<api::PluginInfo> {
-        let instance = store.instance(&self.pre).await?;
         Ok(match &self.world {
             World::Provider(indices, _) => {
-                let exports = indices.load(&mut **store, &instance)?;
-                let info = exports.parlance_plugin_provider().call_info(&mut **store).await?;
+                let guest = guest!(self, store, indices, parlance_plugin_provider)?;
+                let info = guest.call_info(&mut **store).await?;
                 api::PluginInfo::Provider { name: info.name, default_model: info.default_model }
             }
             World::ChatModel(indices, _) => {
-                let exports = indices.load(&mut **store, &instance)?;
-                let info = exports.parlance_plugin_chat_model().call_info(&mut **store).await?;
+                let guest = guest!(self, store, indices, parlance_plugin_chat_model)?;
+                let info = guest.call_info(&mut **store).await?;
                 api::PluginInfo::ChatModel { name: info.name }
             }
             World::Metric(indices) => {
-                let exports = indices.load(&mut **store, &instance)?;
-                let info = exports.parlance_plugin_metric().call_info(&mut **store).await?;
+                let guest = guest!(self, store, indices, parlance_plugin_metric)?;
+                let info = guest.call_info(&mut **store).await?;
                 let scores = info
                     .scores
                     .into_iter()
@@ -259,9 +265,8 @@ impl Bound {
             text: text.to_owned(),
             model: model.to_owned(),
         };
-        let instance = store.instance(&self.pre).await?;
-        let exports = indices.load(&mut **store, &instance)?;
-        let result = exports.parlance_plugin_provider().call_paraphrase(&mut **store, &request).await?;
+        let guest = guest!(self, store, indices, parlance_plugin_provider)?;
+        let result = guest.call_paraphrase(&mut **store, &request).await?;
         Ok(result.map(|p| api::Paraphrased { text: p.text, model: p.model }).map_err(Into::into))
     }
 
@@ -279,12 +284,8 @@ impl Bound {
         let World::Provider(_, Some(indices)) = &self.world else {
             wasmtime::bail!("the component exports no candidates")
         };
-        let instance = store.instance(&self.pre).await?;
-        let exports = indices.load(&mut **store, &instance)?;
-        let result = exports
-            .parlance_plugin_candidates()
-            .call_paraphrase_candidates(&mut **store, text, model, count)
-            .await?;
+        let guest = guest!(self, store, indices, parlance_plugin_candidates)?;
+        let result = guest.call_paraphrase_candidates(&mut **store, text, model, count).await?;
         Ok(result
             .map(|list| list.into_iter().map(|c| api::Paraphrased { text: c.text, model: c.model }).collect())
             .map_err(Into::into))
@@ -298,9 +299,8 @@ impl Bound {
         use chat_model::exports::parlance::plugin::chat_model as wit;
         let World::ChatModel(indices, _) = &self.world else { wasmtime::bail!("not a chat model") };
         let request = chat_request!(wit, request);
-        let instance = store.instance(&self.pre).await?;
-        let exports = indices.load(&mut **store, &instance)?;
-        let result = exports.parlance_plugin_chat_model().call_reply(&mut **store, &request).await?;
+        let guest = guest!(self, store, indices, parlance_plugin_chat_model)?;
+        let result = guest.call_reply(&mut **store, &request).await?;
         Ok(result.map_err(Into::into))
     }
 
@@ -309,12 +309,14 @@ impl Bound {
     }
 
     /// The call's instance, with the `chat-stream` export looked up in it.
-    async fn streaming(&self, store: &mut CallStore) -> wasmtime::Result<chat_stream::ChatStream> {
+    async fn streaming(
+        &self,
+        store: &mut CallStore,
+    ) -> wasmtime::Result<chat_stream::exports::parlance::plugin::chat_stream::Guest> {
         let World::ChatModel(_, Some(indices)) = &self.world else {
             wasmtime::bail!("the component exports no chat-stream")
         };
-        let instance = store.instance(&self.pre).await?;
-        indices.load(&mut **store, &instance)
+        guest!(self, store, indices, parlance_plugin_chat_stream)
     }
 
     pub(in crate::plugins) async fn stream_start(
@@ -333,9 +335,8 @@ impl Bound {
             seed: generation.seed,
             user: generation.user.clone(),
         };
-        let exports = self.streaming(store).await?;
-        let result =
-            exports.parlance_plugin_chat_stream().call_start(&mut **store, &request, &generation).await?;
+        let guest = self.streaming(store).await?;
+        let result = guest.call_start(&mut **store, &request, &generation).await?;
         let start = match result {
             Ok(start) => start,
             Err(e) => return Ok(Err(e.into())),
@@ -367,8 +368,8 @@ impl Bound {
         events: &[String],
     ) -> wasmtime::Result<Result<Vec<api::StreamPart>, api::PluginError>> {
         use chat_stream::exports::parlance::plugin::chat_stream::StreamPart as Part;
-        let exports = self.streaming(store).await?;
-        let result = exports.parlance_plugin_chat_stream().call_decode(&mut **store, events).await?;
+        let guest = self.streaming(store).await?;
+        let result = guest.call_decode(&mut **store, events).await?;
         Ok(result
             .map(|parts| {
                 parts
@@ -398,8 +399,8 @@ impl Bound {
             headers: header_pairs(&parts.headers),
             body,
         };
-        let exports = self.streaming(store).await?;
-        let error = exports.parlance_plugin_chat_stream().call_refusal(&mut **store, &response).await?;
+        let guest = self.streaming(store).await?;
+        let error = guest.call_refusal(&mut **store, &response).await?;
         Ok(error.into())
     }
 
@@ -414,9 +415,8 @@ impl Bound {
             .iter()
             .map(|p| wit::Pair { original: p.original.clone(), paraphrase: p.paraphrase.clone() })
             .collect();
-        let instance = store.instance(&self.pre).await?;
-        let exports = indices.load(&mut **store, &instance)?;
-        let results = exports.parlance_plugin_metric().call_evaluate(&mut **store, &pairs).await?;
+        let guest = guest!(self, store, indices, parlance_plugin_metric)?;
+        let results = guest.call_evaluate(&mut **store, &pairs).await?;
         Ok(results
             .into_iter()
             .map(|r| {
