@@ -83,12 +83,29 @@ pub mod config {
     #[cfg(target_arch = "wasm32")]
     use crate::bindings::parlance::plugin::host;
 
+    #[cfg(target_arch = "wasm32")]
+    thread_local! {
+        /// The settings this instance has read, with what the host answered.
+        static READ: std::cell::RefCell<Vec<(String, Option<String>)>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+
     /// A `config` value or resolved secret, or `None` when the operator did not set it.
+    ///
+    /// Each key is asked of the host once per instance: an instance's settings never change (a
+    /// reload that changes them makes new instances), and an instance the host keeps between its
+    /// client's calls would otherwise ask again on every call, a host call each.
     ///
     /// Outside WebAssembly (a plugin's native unit tests) there is no host, and every setting is unset.
     pub fn get(key: &str) -> Option<String> {
         #[cfg(target_arch = "wasm32")]
-        return host::config(key);
+        return READ.with_borrow_mut(|read| {
+            if let Some((_, value)) = read.iter().find(|(k, _)| k == key) {
+                return value.clone();
+            }
+            let value = host::config(key);
+            read.push((key.to_owned(), value.clone()));
+            value
+        });
         #[cfg(not(target_arch = "wasm32"))]
         return {
             let _ = key;
