@@ -35,9 +35,17 @@ chunks, the chunks 2 ms apart, so that each arrives, and is decoded, alone. The 
 are dumped apart (callgrind_control -d); instructions per delta = (50-chunk batch - 10-chunk batch) /
 (STREAMS x 40), the cost of one more delta with everything per stream taken out.
 
-Usage: bench/issue45_stages.py [BINARY]   Environment: CALLS (2000), STREAMS (30).
+Last, a chat turn: TURNS (400) `POST /v1/waifu` to the chat model `openai-chat`, CHAT_USERS (20) users in
+turn, so that each turn reads its user's stored history (up to TURNS / CHAT_USERS exchanges) and stores
+its exchange in SQLite, counted after as many turns of other users, by stage, with `parlance::chat` and
+`parlance::openai` as the chat service.
+
+Usage: bench/issue45_stages.py [BINARY]   Environment: CALLS (2000), STREAMS (30), TURNS (400),
+CHAT_USERS (20), STAGES_KEEP=1 (keep callgrind's outputs).
 """
 
+import http.client
+import json
 import os
 import re
 import shutil
@@ -54,6 +62,8 @@ from issue29_openai import first_event  # noqa: E402
 
 CALLS = int(os.environ.get("CALLS", "2000"))
 STREAMS = int(os.environ.get("STREAMS", "30"))
+TURNS = int(os.environ.get("TURNS", "400"))
+CHAT_USERS = int(os.environ.get("CHAT_USERS", "20"))
 
 STAGES = [
     ("plugin code", r"^\(plugin code\)$"),
@@ -61,6 +71,7 @@ STAGES = [
                       r"dispatch::Client|role::Client|wasmtime_wasi_http|http_client|rustls"),
     ("usage and the store", r"rusqlite|^sqlite3|^btree|^pager|^vdbe|^wal[A-Z]|^pcache|^sqlite|parlance::store|"
                             r"parlance::usage::(?!budget)|^balance_|^getPage|^sqlite|^walChecksum"),
+    ("chat service", r"parlance::chat::|parlance::openai::"),
     ("limits", r"governor|parlance::ratelimit|parlance::usage::budget|parlance::fallback::breaker"),
     ("cache", r"parlance::cache|moka|sha2|quick_cache|hex::"),
     ("instance", r"wasmtime::runtime::(component::instance|instance|vm::instance|store|module|vm::component::"
@@ -181,6 +192,33 @@ def per_delta(server, out):
     return (counts[1] - counts[0]) / (STREAMS * 40), counts, stages
 
 
+def turns(server, tag):
+    """TURNS chat turns (`POST /v1/waifu`): CHAT_USERS users in turn, so that each turn reads a stored
+    history and stores its exchange, as a returning user's does."""
+    c = http.client.HTTPConnection("127.0.0.1", server.api_port, timeout=600)
+    for i in range(TURNS):
+        body = json.dumps({"user_id": f"{tag}-{i % CHAT_USERS}", "message": f"Turn {i}: how was your day?"})
+        c.request("POST", "/v1/waifu", body, {"content-type": "application/json"})
+        r = c.getresponse()
+        data = r.read()
+        if r.status != 200:
+            raise SystemExit(f"{r.status}: {data[:300]!r}")
+
+
+def per_turn(server, out):
+    """Instructions per chat turn, by stage, over TURNS turns after as many to warm up."""
+    pid = str(server.pid)
+    turns(server, "warm")
+    subprocess.run(["callgrind_control", "-z", pid], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["callgrind_control", "-i", "on", pid], check=True, stdout=subprocess.DEVNULL)
+    turns(server, "counted")
+    subprocess.run(["callgrind_control", "-i", "off", pid], check=True, stdout=subprocess.DEVNULL)
+    before = set(os.listdir(os.path.dirname(out)))
+    subprocess.run(["callgrind_control", "-d", "turns", pid], check=True, stdout=subprocess.DEVNULL)
+    dump = os.path.join(os.path.dirname(out), sorted(set(os.listdir(os.path.dirname(out))) - before)[-1])
+    return {label: n / TURNS for label, n in attribute(*callers(dump)).items()}
+
+
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else build()
     upstream = Upstream("openai", delay_ms=0)
@@ -195,7 +233,8 @@ def main():
             valgrind = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}"]
             env = {"PARLANCE_REUSE_INSTANCES": "true" if mode == "kept" else "false", **paraphrase.openai_env(upstream),
                    "PARLANCE_PLUGIN_OPENAI_CHAT_BASE_URL": f"http://127.0.0.1:{streaming.port}/v1"}
-            servers[mode] = Server(env=env, config_text=counted.CONFIG, cache_dir=components, binary=binary,
+            config = counted.CONFIG + '[chat]\nmodel = "openai-chat"\n'
+            servers[mode] = Server(env=env, config_text=config, cache_dir=components, binary=binary,
                                    timeout=900, prefix=valgrind)
         for mode, server in servers.items():
             counted.calls(server.api_port, 200, f"warm-{mode}")
@@ -212,6 +251,8 @@ def main():
         dumped = {mode: sorted(f for f in os.listdir(scratch) if f.startswith(mode + "."))[0] for mode in servers}
         log(f"{STREAMS} streams of 10 and of 50 deltas to each server under callgrind")
         deltas = {mode: per_delta(server, os.path.join(scratch, mode)) for mode, server in servers.items()}
+        log(f"{TURNS} chat turns to each server under callgrind")
+        chats = {mode: per_turn(server, os.path.join(scratch, mode)) for mode, server in servers.items()}
         for server in servers.values():
             server.stop()
         stages = {mode: attribute(*callers(os.path.join(scratch, dumped[mode]))) for mode in servers}
@@ -246,6 +287,13 @@ def main():
     print("instructions per streamed delta by stage (marginal, as above)")
     rows = [[label, f"{deltas['fresh'][2].get(label, 0):,.0f}", f"{deltas['kept'][2].get(label, 0):,.0f}"]
             for label in sorted(labels, key=lambda lb: -deltas["kept"][2].get(lb, 0))]
+    table(rows, ["stage", "fresh instance", "kept instance"])
+    print()
+    print(f"instructions per chat turn by stage (POST /v1/waifu through openai-chat, {TURNS} turns of "
+          f"{CHAT_USERS} users in turn, each reading its stored history and storing its exchange)")
+    rows = [[label, f"{chats['fresh'].get(label, 0):,.0f}", f"{chats['kept'].get(label, 0):,.0f}"]
+            for label in sorted(labels, key=lambda lb: -chats["kept"].get(lb, 0))]
+    rows.append(["in all", f"{sum(chats['fresh'].values()):,.0f}", f"{sum(chats['kept'].values()):,.0f}"])
     table(rows, ["stage", "fresh instance", "kept instance"])
 
 

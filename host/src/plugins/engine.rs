@@ -11,7 +11,7 @@ use super::sandbox::PluginState;
 use super::settings::RuntimeConfig;
 use std::time::Duration;
 use wasmtime::component::{Component, Linker};
-use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, ProfilingStrategy};
 
 /// How often the epoch advances: the granularity of CPU deadlines and of the yields that keep a busy
 /// plugin from monopolising a runtime thread.
@@ -78,6 +78,11 @@ impl Runtime {
             .wasm_component_model(true)
             .epoch_interruption(true)
             .memory_init_cow(true)
+            .profiler(match settings.profiler.as_str() {
+                "perfmap" => ProfilingStrategy::PerfMap,
+                "jitdump" => ProfilingStrategy::JitDump,
+                _ => ProfilingStrategy::None,
+            })
             .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
         let engine = Engine::new(&config).map_err(|e| LoadError::Engine(e.to_string()))?;
         start_epoch_ticker(&engine);

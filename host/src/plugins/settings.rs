@@ -25,6 +25,9 @@ pub struct RuntimeConfig {
     /// Whether an instance that answered a call normally is kept for the next call of the same
     /// plugin by the same client (never another client's), instead of a fresh instance per call.
     pub reuse_instances: bool,
+    /// Which profiler the compiled plugins are described to: `none`, `perfmap` (`perf` reads
+    /// `/tmp/perf-PID.map` for the plugins' function names) or `jitdump` (`perf inject --jit`).
+    pub profiler: String,
     /// Not a setting of `[runtime]`: the `[registry]` section, where `oci://` components come from.
     pub registry: std::sync::Arc<crate::oci::RegistryConfig>,
 }
@@ -40,6 +43,7 @@ impl Default for RuntimeConfig {
             max_streams: 4096,
             max_streams_per_client: None,
             reuse_instances: true,
+            profiler: "none".into(),
             registry: Default::default(),
         }
     }
@@ -127,6 +131,13 @@ impl Section for RuntimeConfig {
                 |c| c.reuse_instances,
                 env = "PARLANCE_REUSE_INSTANCES",
                 "Keep an instance that answered a call normally for the next call of the same plugin by the same client, never another client's (false: a fresh instance for every call)"
+            ),
+            crate::config::setting!(
+                "profiler",
+                Kind::Choice(&["none", "perfmap", "jitdump"]),
+                |c| c.profiler,
+                env = "PARLANCE_PROFILER",
+                "Describe the compiled plugins to a profiler: perfmap (perf record then reads their function names from /tmp/perf-PID.map) or jitdump (perf inject --jit); none costs nothing"
             ),
         ];
         SETTINGS
