@@ -287,7 +287,9 @@ pub fn expand_contractions(tokens: Vec<Token>) -> Vec<Token> {
             && !token.frozen
             && let Some(noun) = noun_is(&tokens, i)
         {
-            out.push(Token::word(noun.to_owned()));
+            let mut first = Token::word(noun.to_owned());
+            first.contracted = Some(Box::new((token.text.clone(), format!("{} is", noun.to_lowercase()))));
+            out.push(first);
             out.push(Token::space());
             out.push(Token::word("is".to_owned()));
             continue;
@@ -300,12 +302,53 @@ pub fn expand_contractions(tokens: Vec<Token>) -> Vec<Token> {
                         t.text = "I".into();
                     }
                 }
+                if let Some(first) = new.first_mut() {
+                    first.contracted = Some(Box::new((token.text.clone(), words.join(" "))));
+                }
                 out.extend(new);
             }
             _ => out.push(token.clone()),
         }
     }
     out
+}
+
+/// Puts back the contractions `expand_contractions` expanded whose words no rewrite changed or
+/// parted ("I have never been" -> "I've never been", wherever the clause has moved), cased for
+/// where they now stand: a candidate that keeps the text's contractions still gets the rewrites
+/// that only read the expanded words.
+pub fn restore(tokens: Vec<Token>) -> Vec<Token> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        if let Some((written, words)) = tokens[i].contracted.as_deref() {
+            let expected: Vec<&str> = words.split(' ').collect();
+            let same = expected.iter().enumerate().all(|(k, w)| {
+                let at = i + 2 * k;
+                (k == 0 || tokens[at - 1].is(Kind::Space, " "))
+                    && tokens.get(at).is_some_and(|t| t.is_word() && t.text.to_lowercase() == *w)
+            });
+            if same {
+                let upper = tokens[i].text.starts_with(|c: char| c.is_uppercase());
+                let text = if upper || written.starts_with("I'") || written.starts_with("I’") {
+                    capitalise(written)
+                } else {
+                    let mut chars = written.chars();
+                    chars.next().map(|c| c.to_lowercase().chain(chars).collect()).unwrap_or_default()
+                };
+                out.push(Token { contracted: None, ..shape_token(&tokens[i], text) });
+                i += 2 * expected.len() - 1;
+                continue;
+            }
+        }
+        out.push(tokens[i].clone());
+        i += 1;
+    }
+    out
+}
+
+fn shape_token(model: &Token, text: String) -> Token {
+    Token { text, changed: true, ..model.clone() }
 }
 
 /// The auxiliaries whose "not" contracts ("don't", "wouldn't"); "will" becomes "won't" apart.
@@ -549,6 +592,20 @@ mod tests {
         assert_eq!(expand("The dog's barking is loud."), "The dog's barking is loud.");
         assert_eq!(expand("My brother's home."), "My brother's home.");
         assert_eq!(expand("Sarah's coming to dinner."), "Sarah's coming to dinner.");
+    }
+
+    #[test]
+    fn restores_the_contractions_whose_words_stayed() {
+        let restored = |tokens: Vec<Token>| join(&restore(tokens));
+        let text = "I've never been there, but it's fine and I can't stay.";
+        assert_eq!(restored(expand_contractions(tokenize(text))), text);
+        // Cased for where the words now stand; changed words stay expanded.
+        let mut t = expand_contractions(tokenize("It's late."));
+        t[0].text = "it".into();
+        assert_eq!(restored(t), "it's late.");
+        let mut t = expand_contractions(tokenize("We're sure it's late."));
+        t[2].text = "were".into();
+        assert_eq!(restored(t), "We were sure it's late.");
     }
 
     #[test]
