@@ -79,6 +79,12 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     if k < 3 || p.items[..k].iter().any(|t| PLACING.contains(&t.text.to_lowercase().as_str())) {
         return None;
     }
+    // "spends too much time on his phone": what the time or money goes on, not where.
+    const SPENDING: &[&str] =
+        &["spend", "spends", "spent", "spending", "waste", "wastes", "wasted", "wasting"];
+    if p.lower(k) == "on" && p.items[..k].iter().any(|t| SPENDING.contains(&t.text.to_lowercase().as_str())) {
+        return None;
+    }
     // "on our walk through the hills", "a deposit on a house": after another phrase's noun, the
     // place may belong to that noun; and after a verb with no object ("is sleeping on the sofa")
     // the place is what the sentence says, not its setting.
@@ -221,6 +227,7 @@ mod tests {
         assert_eq!(run(f, "He put the keys in the drawer."), None);
         assert_eq!(run(f, "She dropped her phone in the sink."), None);
         assert_eq!(run(f, "He is interested in the film."), None);
+        assert_eq!(run(f, "He spends far too much time on his phone."), None);
     }
 
     #[test]
