@@ -289,6 +289,14 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["told", "me", "that"], &["told", "me"], Next::Clause),
     (&["knew", "that"], &["knew"], Next::Clause),
     (&["more", "than"], &["over"], Next::Number),
+    // "for over forty years" -> "for more than forty years": only after a word that measures
+    // (`group_at`), since "jumped over two fences" and "just over two hours" are no "more than".
+    (&["over"], &["more", "than"], Next::Number),
+    // The degree of a comparative: "much higher" <-> "far higher", "a lot better" -> "much
+    // better"; not before "more" and "less", whose noun may be plural ("far more people").
+    (&["much"], &["far"], Next::Comparative),
+    (&["far"], &["much"], Next::Comparative),
+    (&["a", "lot"], &["much"], Next::Comparative),
     (&["the", "whole", "afternoon"], &["all", "afternoon"], Next::Any),
     (&["the", "whole", "morning"], &["all", "morning"], Next::Any),
     (&["the", "whole", "evening"], &["all", "evening"], Next::Any),
@@ -362,6 +370,8 @@ enum Next {
     Determiner,
     /// A number in words or digits ("more than twenty" -> "over twenty").
     Number,
+    /// A comparative adjective or adverb ("much higher").
+    Comparative,
     Any,
 }
 
@@ -387,6 +397,14 @@ fn next_ok(next: Option<&str>, need: Next) -> bool {
                     "thirty", "forty", "fifty", "hundred", "a",
                 ]
                 .contains(&n)
+        }
+        Next::Comparative => {
+            ["more", "less", "better", "worse"].contains(&n)
+                || (!["rather", "other", "never", "ever", "under", "over", "after"].contains(&n)
+                    && morph::evidence(&analyses, |a| {
+                        matches!(a.pos, Pos::Adj | Pos::Adv) && a.form == Form::Comparative
+                    })
+                    .more_than(1, 2))
         }
         Next::Any => true,
     }
@@ -429,6 +447,24 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             // "the plan to" is a noun.
             "plan" | "plans" => prev.as_deref().is_none_or(|p| !SINGULAR_DETERMINERS.contains(&p)),
             // "I can hear" is a perception, not an ability: "I am able to hear" says too much.
+            "over" => prev.as_deref().is_some_and(|p| {
+                [
+                    "for", "spent", "spend", "spends", "cost", "costs", "paid", "pay", "pays", "waited",
+                    "lasted", "lasts", "earns", "earned", "weighs", "weighed", "of",
+                ]
+                .contains(&p)
+            }),
+            // "how much better", "not much better" (only a little), "quite a lot better".
+            "much" | "far" | "a" => {
+                let degree = [
+                    "how", "so", "too", "very", "as", "that", "this", "not", "pretty", "quite", "such",
+                    "what",
+                ];
+                let plural_next = words[0] != "much"
+                    && next_word(tokens, last)
+                        .is_some_and(|n| ["more", "less", "fewer"].contains(&n.as_str()));
+                prev.as_deref().is_none_or(|p| !degree.contains(&p)) && !plural_next
+            }
             _ if words.get(1) == Some(&"can") => next_word(tokens, last).is_none_or(|n| {
                 !["hear", "see", "smell", "feel", "taste", "understand", "imagine", "remember"]
                     .contains(&n.as_str())
@@ -988,6 +1024,18 @@ mod tests {
         assert_eq!(rewritten("Rest for a few days."), "Rest for a few days.");
         assert_eq!(rewritten("He calls every morning."), "He calls each morning.");
         assert_eq!(rewritten("I think it works."), "I believe it works.");
+        assert_eq!(rewritten("The bill was much higher."), "The bill was far higher.");
+        assert_eq!(rewritten("He is far older than me."), "He is much older than me.");
+        assert_eq!(rewritten("It is a lot better now."), "It is much better now.");
+        assert_eq!(rewritten("We need far more people."), "We need far more people.");
+        assert_eq!(rewritten("It is not much better."), "It is not much better.");
+        assert_eq!(rewritten("I would much rather stay."), "I would much rather stay.");
+        assert_eq!(
+            rewritten("She lived here for over forty years."),
+            "She lived here for more than forty years."
+        );
+        assert_eq!(rewritten("It takes just over two hours."), "It takes just over two hours.");
+        assert_eq!(rewritten("The horse jumped over two fences."), "The horse jumped over two fences.");
         assert_eq!(rewritten("I think about it."), "I think about it.");
         assert_eq!(rewritten("She said my keys are here."), "She said that my keys are here.");
         assert_eq!(rewritten("She said her name."), "She said her name.");
