@@ -245,6 +245,12 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["says"], &["says", "that"], Next::Clause),
     (&["knew"], &["knew", "that"], Next::Clause),
     (&["hope"], &["hope", "that"], Next::Clause),
+    (&["thought"], &["thought", "that"], Next::Clause),
+    (&["promised"], &["promised", "that"], Next::Clause),
+    (&["explained"], &["explained", "that"], Next::Clause),
+    (&["realised"], &["realised", "that"], Next::Clause),
+    (&["realized"], &["realized", "that"], Next::Clause),
+    (&["noticed"], &["noticed", "that"], Next::Clause),
     // "quickly" -> "fast" only after a degree word: "he fast wrote" is not English.
     (&["too", "quickly"], &["too", "fast"], Next::Any),
     (&["so", "quickly"], &["so", "fast"], Next::Any),
@@ -288,6 +294,17 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["says", "that"], &["says"], Next::Clause),
     (&["told", "me", "that"], &["told", "me"], Next::Clause),
     (&["knew", "that"], &["knew"], Next::Clause),
+    (&["thought", "that"], &["thought"], Next::Clause),
+    (&["promised", "that"], &["promised"], Next::Clause),
+    (&["explained", "that"], &["explained"], Next::Clause),
+    (&["realised", "that"], &["realised"], Next::Clause),
+    (&["realized", "that"], &["realized"], Next::Clause),
+    (&["noticed", "that"], &["noticed"], Next::Clause),
+    (&["suggested", "that"], &["suggested"], Next::Clause),
+    (&["recommended", "that"], &["recommended"], Next::Clause),
+    (&["told", "us", "that"], &["told", "us"], Next::Clause),
+    (&["told", "him", "that"], &["told", "him"], Next::Clause),
+    (&["told", "them", "that"], &["told", "them"], Next::Clause),
     (&["more", "than"], &["over"], Next::Number),
     // "for over forty years" -> "for more than forty years": only after a word that measures
     // (`group_at`), since "jumped over two fences" and "just over two hours" are no "more than".
@@ -419,13 +436,17 @@ const FINITE: &[&str] = &concat::<18>(&[
 ]);
 
 /// Whether a finite verb comes within the four words after token `last`, so that what follows
-/// is a clause ("said my teeth are fine") and not an object ("said her name").
+/// is a clause ("said my teeth are fine") and not an object ("said her name"), nor an object
+/// with its relative clause ("noticed the man who was").
 fn clause_follows(tokens: &[Token], last: usize) -> bool {
     let mut k = last;
     for _ in 0..4 {
         let Some(w) = next_word(tokens, k) else { return false };
         if FINITE.contains(&w.as_str()) {
             return true;
+        }
+        if ["who", "which", "that", "whose", "where", "when", "whom"].contains(&w.as_str()) {
+            return false;
         }
         k += 2;
     }
@@ -472,7 +493,11 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             _ => true,
         };
         // "said that" needs a clause after it, with a verb in its first few words.
-        let clause_ok = !matches!(need, Next::Clause) || words[0] == "think" || clause_follows(tokens, last);
+        // A "that" before a determiner or a subject pronoun (`Next::Clause`) already opens one.
+        let clause_ok = !matches!(need, Next::Clause)
+            || words[0] == "think"
+            || words.last() == Some(&"that")
+            || clause_follows(tokens, last);
         if ok && subject_ok && clause_ok && next_ok(next_word(tokens, last).as_deref(), need) {
             return Some((last + 1, shape::words_like(&tokens[i].text, to)));
         }
@@ -1025,6 +1050,10 @@ mod tests {
         assert_eq!(rewritten("He calls every morning."), "He calls each morning.");
         assert_eq!(rewritten("I think it works."), "I believe it works.");
         assert_eq!(rewritten("The bill was much higher."), "The bill was far higher.");
+        assert_eq!(rewritten("He said that the brakes needed work."), "He said the brakes needed work.");
+        assert_eq!(rewritten("I noticed the door was open."), "I noticed that the door was open.");
+        assert_eq!(rewritten("I noticed the man who was there."), "I noticed the man who was there.");
+        assert_eq!(rewritten("She promised that he would come."), "She promised he would come.");
         assert_eq!(rewritten("He is far older than me."), "He is much older than me.");
         assert_eq!(rewritten("It is a lot better now."), "It is much better now.");
         assert_eq!(rewritten("We need far more people."), "We need far more people.");
