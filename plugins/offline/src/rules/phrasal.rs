@@ -14,8 +14,8 @@ use crate::sites::Sites;
 use crate::syntax::{subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
-    ARTICLES, CLAUSE_WORDS, FINITE_BE, FINITE_DO, FINITE_HAVE, NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES,
-    SINGULAR_DETERMINERS, can_be, concat, is_verbish,
+    ARTICLES, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE, NOUN_PHRASE_DETERMINERS,
+    PERSONAL_POSSESSIVES, SINGULAR_DETERMINERS, can_be, concat, is_noun, is_verbish,
 };
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
@@ -258,6 +258,19 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["half", "an", "hour"], &["thirty", "minutes"], Next::Any),
     (&["full", "of"], &["filled", "with"], Next::Any),
     (&["forgot", "to"], &["did", "not", "remember", "to"], Next::Verb),
+    (&["do", "not", "forget", "to"], &["remember", "to"], Next::Verb),
+    // Only as a request, at the start or after "please" (`group_at`): "I remember to" is no "I do
+    // not forget to".
+    (&["remember", "to"], &["do", "not", "forget", "to"], Next::Verb),
+    // An indirect question: "Do you know if the shop sells batteries?" -> "... whether ...".
+    (&["know", "if"], &["know", "whether"], Next::Clause),
+    (&["wonder", "if"], &["wonder", "whether"], Next::Clause),
+    (&["wondered", "if"], &["wondered", "whether"], Next::Clause),
+    (&["wondering", "if"], &["wondering", "whether"], Next::Clause),
+    (&["asked", "if"], &["asked", "whether"], Next::Clause),
+    (&["ask", "if"], &["ask", "whether"], Next::Clause),
+    (&["check", "if"], &["check", "whether"], Next::Clause),
+    (&["see", "if"], &["see", "whether"], Next::Clause),
     (&["wants", "a"], &["would", "like", "a"], Next::Any),
     (&["wants", "an"], &["would", "like", "an"], Next::Any),
     (&["want", "a"], &["would", "like", "a"], Next::Any),
@@ -468,6 +481,9 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             // "the plan to" is a noun.
             "plan" | "plans" => prev.as_deref().is_none_or(|p| !SINGULAR_DETERMINERS.contains(&p)),
             // "I can hear" is a perception, not an ability: "I am able to hear" says too much.
+            "remember" => prev.as_deref().is_none_or(|p| p == "please"),
+            // "Let me know if you need anything" is no indirect question.
+            "know" => prev.as_deref().is_none_or(|p| !["me", "us"].contains(&p)),
             "over" => prev.as_deref().is_some_and(|p| {
                 [
                     "for", "spent", "spend", "spends", "cost", "costs", "paid", "pay", "pays", "waited",
@@ -496,13 +512,91 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         // A "that" before a determiner or a subject pronoun (`Next::Clause`) already opens one.
         let clause_ok = !matches!(need, Next::Clause)
             || words[0] == "think"
-            || words.last() == Some(&"that")
+            || ["that", "if"].contains(words.last().unwrap_or(&""))
             || clause_follows(tokens, last);
         if ok && subject_ok && clause_ok && next_ok(next_word(tokens, last).as_deref(), need) {
             return Some((last + 1, shape::words_like(&tokens[i].text, to)));
         }
     }
     None
+}
+
+/// Nouns whose "that" opens what they tell, not a relative clause: "the news that he had left"
+/// is no "the news he had left".
+const CONTENT_NOUNS: &[&str] = &[
+    "fact",
+    "news",
+    "idea",
+    "belief",
+    "hope",
+    "feeling",
+    "chance",
+    "sign",
+    "rumour",
+    "rumor",
+    "claim",
+    "possibility",
+    "evidence",
+    "proof",
+    "thought",
+    "risk",
+    "danger",
+    "message",
+    "warning",
+    "promise",
+    "condition",
+    "impression",
+    "suggestion",
+    "doubt",
+    "fear",
+    "assumption",
+    "point",
+    "view",
+    "opinion",
+    "report",
+    "argument",
+    "decision",
+    "rule",
+    "theory",
+    "announcement",
+    "reminder",
+    "statement",
+    "complaint",
+    "truth",
+    "excuse",
+    "guarantee",
+    "proposal",
+    "request",
+    "advice",
+    "information",
+];
+
+/// "the apps that I never use" -> "the apps I never use": a "that" between a noun that a
+/// determiner opens and a subject pronoun opens a relative clause whose object it is, and may go.
+/// Covers the "that" and the space after it.
+fn relative_that(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+    if tokens[i].text != "that" || !tokens.get(i + 1)?.is(Kind::Space, " ") {
+        return None;
+    }
+    let next = next_word(tokens, i)?;
+    let noun = prev_word(tokens, i)?;
+    if !["i", "you", "we", "they", "he", "she"].contains(&next.as_str())
+        || CONTENT_NOUNS.contains(&noun.as_str())
+        || !is_noun(&noun)
+        || is_verbish(&noun)
+    {
+        return None;
+    }
+    // The noun's determiner within three words before it, and no "so" or "such" whose result
+    // the "that" would tell ("such a mess that we left").
+    let before: Vec<String> = (0..i.saturating_sub(1))
+        .rev()
+        .filter(|&k| tokens[k].is_word())
+        .map(|k| tokens[k].text.to_lowercase())
+        .collect();
+    let determined = before.iter().skip(1).take(3).any(|w| DETERMINERS.contains(&w.as_str()));
+    let result = before.iter().any(|w| ["so", "such"].contains(&w.as_str()));
+    (determined && !result).then(|| (i + 2, Vec::new()))
 }
 
 /// Verbs the lexicon keeps as function words, so that it has no reading of them.
@@ -517,6 +611,7 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
         if plain_word(&tokens[i]) {
             let lower = tokens[i].text.to_lowercase();
             let site: Option<(usize, Vec<Token>)> = group_at(&tokens, i)
+                .or_else(|| relative_that(&tokens, i))
                 .or_else(|| phrasal_at(&tokens, i))
                 .or_else(|| negated_adjective(&tokens, i))
                 .or_else(|| {
@@ -1050,6 +1145,17 @@ mod tests {
         assert_eq!(rewritten("He calls every morning."), "He calls each morning.");
         assert_eq!(rewritten("I think it works."), "I believe it works.");
         assert_eq!(rewritten("The bill was much higher."), "The bill was far higher.");
+        assert_eq!(rewritten("I deleted the apps that I never use."), "I deleted the apps I never use.");
+        assert_eq!(rewritten("I heard the news that he left."), "I heard the news that he left.");
+        assert_eq!(rewritten("It was such a mess that we left."), "It was such a mess that we left.");
+        assert_eq!(rewritten("Do not forget to call."), "Remember to call.");
+        assert_eq!(rewritten("Please remember to call."), "Please do not forget to call.");
+        assert_eq!(rewritten("I always remember to call."), "I always remember to call.");
+        assert_eq!(
+            rewritten("Do you know if the shop sells milk?"),
+            "Do you know whether the shop sells milk?"
+        );
+        assert_eq!(rewritten("Let me know if you need help."), "Let me know if you need help.");
         assert_eq!(rewritten("He said that the brakes needed work."), "He said the brakes needed work.");
         assert_eq!(rewritten("I noticed the door was open."), "I noticed that the door was open.");
         assert_eq!(rewritten("I noticed the man who was there."), "I noticed the man who was there.");
