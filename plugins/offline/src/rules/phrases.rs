@@ -298,15 +298,6 @@ const FIXED: &[&[&str]] = &[
     // "sick of waiting" is not "ill of waiting"; "a great distance" is not "a wonderful" one.
     &["sick", "of"],
     &["every", "single"],
-    // "a whole lot of" is no "an entire lot of"; the rest are names of a kind of food or number.
-    &["whole", "lot"],
-    &["whole", "milk"],
-    &["whole", "number"],
-    &["whole", "numbers"],
-    &["whole", "grain"],
-    &["whole", "wheat"],
-    &["whole", "food"],
-    &["whole", "foods"],
     &["every", "penny"],
     &["every", "now"],
     &["every", "other"],
