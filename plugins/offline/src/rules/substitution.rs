@@ -358,6 +358,13 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     };
     let mut skip = nth;
     let forms = target_forms(tokens, i, &reading);
+    // "start the car" is no "begin the car": with an object, "start" is to set going.
+    let object_after = next_word(tokens, i).is_some_and(|n| {
+        DETERMINERS.contains(&n.as_str()) || ["it", "them", "him", "her", "us", "me"].contains(&n.as_str())
+    });
+    if reading.pos == Pos::Verb && reading.entry.lemma == "start" && object_after {
+        return None;
+    }
     // "need to leave" must not become "require to leave": before "to" and a verb, a verb's
     // replacement must take an infinitive too.
     let infinitive_after = reading.pos == Pos::Verb
@@ -374,12 +381,14 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     // Nothing after the word but a pause: the end of its clause ("learn Python quickly?").
     let clause_end = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct);
     for candidate in candidates {
-        let candidate = match (candidate.strip_prefix('+'), candidate.strip_prefix('>')) {
-            (Some(c), _) if attributive => c,
-            (_, Some(c)) if clause_end => c,
-            (Some(_), _) | (_, Some(_)) => continue,
-            _ => candidate,
-        };
+        let candidate =
+            match (candidate.strip_prefix('+'), candidate.strip_prefix('>'), candidate.strip_prefix('-')) {
+                (Some(c), _, _) if attributive => c,
+                (_, Some(c), _) if clause_end => c,
+                (_, _, Some(c)) if !attributive => c,
+                (Some(_), _, _) | (_, Some(_), _) | (_, _, Some(_)) => continue,
+                _ => candidate,
+            };
         if periphrastic && morph::inflect(candidate, Pos::Adj, Form::Comparative).is_some() {
             continue;
         }
@@ -449,6 +458,11 @@ mod tests {
         assert_eq!(replaced("They are jumping.", "jumping").as_deref(), Some("leaping"));
         assert_eq!(replaced("Both journeys were long.", "journeys").as_deref(), Some("trips"));
         assert_eq!(replaced("The fox is quick.", "quick").as_deref(), Some("fast"));
+        // "a big game" is an important one, not a large one; "The house is big." is its size.
+        assert_eq!(replaced("We practised for the big game.", "big"), None);
+        assert_eq!(replaced("The house is big.", "big").as_deref(), Some("large"));
+        assert_eq!(replaced("Start the server now.", "Start"), None);
+        assert_eq!(replaced("The film starts at ten.", "starts").as_deref(), Some("begins"));
         // Before a noun "quick" is brief: "a quick question" is no "fast question".
         assert_eq!(replaced("Can I ask a quick question?", "quick"), None);
         assert_eq!(replaced("It was a bigger house.", "bigger").as_deref(), Some("larger"));
