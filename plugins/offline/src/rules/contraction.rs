@@ -287,11 +287,11 @@ pub fn expand_contractions(tokens: Vec<Token>) -> Vec<Token> {
             && !token.frozen
             && let Some(noun) = noun_is(&tokens, i)
         {
-            let mut first = Token::word(noun.to_owned());
+            let mut first = Token::new(noun.to_owned(), Kind::Word);
             first.contracted = Some(Box::new((token.text.clone(), format!("{} is", noun.to_lowercase()))));
             out.push(first);
             out.push(Token::space());
-            out.push(Token::word("is".to_owned()));
+            out.push(Token::new("is", Kind::Word));
             continue;
         }
         match expansion(&token.text, &tokens, i) {
@@ -304,6 +304,11 @@ pub fn expand_contractions(tokens: Vec<Token>) -> Vec<Token> {
                 }
                 if let Some(first) = new.first_mut() {
                     first.contracted = Some(Box::new((token.text.clone(), words.join(" "))));
+                }
+                // The text's own words, only spelled out: the word groups read them as written
+                // ("I don't have any" -> "I do not have any" -> "I have no").
+                for t in &mut new {
+                    t.changed = false;
                 }
                 out.extend(new);
             }
