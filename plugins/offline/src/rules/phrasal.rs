@@ -599,6 +599,63 @@ fn relative_that(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     (determined && !result).then(|| (i + 2, Vec::new()))
 }
 
+/// "started crying" <-> "started to cry": after "start", "begin" and "continue" the gerund and
+/// the infinitive say the same. Not after their own "-ing" form ("is starting to rain" is no
+/// "is starting raining"), nor for "be" ("started to be" is no "started being").
+fn gerund_or_infinitive(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+    const ASPECT: &[&str] = &[
+        "start",
+        "starts",
+        "started",
+        "begin",
+        "begins",
+        "began",
+        "begun",
+        "continue",
+        "continues",
+        "continued",
+    ];
+    if !ASPECT.contains(&tokens[i].text.to_lowercase().as_str()) {
+        return None;
+    }
+    let next = next_word(tokens, i)?;
+    if !tokens.get(i + 2).is_some_and(plain_word) {
+        return None;
+    }
+    let verb = |w: &str, form: Form| {
+        let analyses = morph::analyse(w);
+        morph::evidence(&analyses, |a| a.pos == Pos::Verb && a.form == form)
+            .more_than(1, 2)
+            .then(|| analyses.into_iter().find(|a| a.pos == Pos::Verb && a.form == form))?
+            .map(|a| a.entry.lemma)
+    };
+    let mut out = vec![tokens[i].clone(), Token::space()];
+    if next == "to" {
+        let base = next_word(tokens, i + 2)?;
+        // After "to" a verb's base form is the verb, however often the word is a noun ("rain").
+        let analyses = morph::analyse(&base);
+        let lemma = analyses
+            .iter()
+            .find(|a| {
+                a.pos == Pos::Verb && a.form == Form::Base && a.entry.lemma == base && a.entry.lemma != "be"
+            })?
+            .entry
+            .lemma;
+        if !tokens.get(i + 4).is_some_and(plain_word) {
+            return None;
+        }
+        out.push(Token::word(morph::inflect(lemma, Pos::Verb, Form::Gerund)?));
+        return Some((i + 5, out));
+    }
+    // "begun learning to play" told as "begun to learn to play" stacks two infinitives.
+    if next_word(tokens, i + 2).is_some_and(|n| n == "to") {
+        return None;
+    }
+    let lemma = verb(&next, Form::Gerund).filter(|l| *l != "be")?;
+    out.extend([Token::word("to"), Token::space(), Token::word(lemma)]);
+    Some((i + 3, out))
+}
+
 /// Verbs the lexicon keeps as function words, so that it has no reading of them.
 const FUNCTION_VERBS: &[&str] =
     &["be", "do", "go", "get", "make", "see", "take", "have", "let", "become", "keep", "give"];
@@ -613,6 +670,7 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             let site: Option<(usize, Vec<Token>)> = group_at(&tokens, i)
                 .or_else(|| relative_that(&tokens, i))
                 .or_else(|| phrasal_at(&tokens, i))
+                .or_else(|| gerund_or_infinitive(&tokens, i))
                 .or_else(|| negated_adjective(&tokens, i))
                 .or_else(|| {
                     function_swap(&lower, next_word(&tokens, i).as_deref())
@@ -1119,7 +1177,8 @@ mod tests {
         assert_eq!(rewritten("She returned home."), "She came back home.");
         assert_eq!(rewritten("He returned the book."), "He returned the book.");
         assert_eq!(rewritten("We continued working."), "We carried on working.");
-        assert_eq!(rewritten("We continued to work."), "We continued to work.");
+        // Never "carried on to work"; the infinitive is told as the gerund instead.
+        assert_eq!(rewritten("We continued to work."), "We continued working.");
     }
 
     #[test]
@@ -1146,6 +1205,11 @@ mod tests {
         assert_eq!(rewritten("I think it works."), "I believe it works.");
         assert_eq!(rewritten("The bill was much higher."), "The bill was far higher.");
         assert_eq!(rewritten("I deleted the apps that I never use."), "I deleted the apps I never use.");
+        assert_eq!(rewritten("The baby started crying."), "The baby started to cry.");
+        assert_eq!(rewritten("It began to rain."), "It began raining.");
+        assert_eq!(rewritten("It is starting to rain."), "It is starting to rain.");
+        assert_eq!(rewritten("I began learning to swim."), "I began learning to swim.");
+        assert_eq!(rewritten("She started school in May."), "She started school in May.");
         assert_eq!(rewritten("I heard the news that he left."), "I heard the news that he left.");
         assert_eq!(rewritten("It was such a mess that we left."), "It was such a mess that we left.");
         assert_eq!(rewritten("Do not forget to call."), "Remember to call.");
