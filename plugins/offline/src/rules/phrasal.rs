@@ -327,6 +327,10 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["much"], &["far"], Next::Comparative),
     (&["far"], &["much"], Next::Comparative),
     (&["a", "lot"], &["much"], Next::Comparative),
+    // A small degree of a quality: "a bit late" <-> "a little late"; never before a noun ("a
+    // little girl", "a bit of").
+    (&["a", "bit"], &["a", "little"], Next::Quality),
+    (&["a", "little"], &["a", "bit"], Next::Quality),
     (&["the", "whole", "afternoon"], &["all", "afternoon"], Next::Any),
     (&["the", "whole", "morning"], &["all", "morning"], Next::Any),
     (&["the", "whole", "evening"], &["all", "evening"], Next::Any),
@@ -402,6 +406,9 @@ enum Next {
     Number,
     /// A comparative adjective or adverb ("much higher").
     Comparative,
+    /// An adjective or a comparative that cannot be a noun ("a bit late", "a little louder"); not
+    /// an adverb, where "a little" is how much ("exercise a little daily").
+    Quality,
     Any,
 }
 
@@ -435,6 +442,16 @@ fn next_ok(next: Option<&str>, need: Next) -> bool {
                         matches!(a.pos, Pos::Adj | Pos::Adv) && a.form == Form::Comparative
                     })
                     .more_than(1, 2))
+        }
+        Next::Quality => {
+            ["more", "less", "better", "worse"].contains(&n)
+                || (!["of", "about", "for", "to"].contains(&n)
+                    && !DETERMINERS.contains(&n)
+                    && morph::evidence(&analyses, |a| {
+                        a.pos == Pos::Adj || (a.pos == Pos::Adv && a.form == Form::Comparative)
+                    })
+                    .more_than(1, 2)
+                    && !morph::evidence(&analyses, |a| a.pos == Pos::Noun).more_than(1, 5))
         }
         Next::Any => true,
     }
@@ -492,6 +509,7 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 .contains(&p)
             }),
             // "how much better", "not much better" (only a little), "quite a lot better".
+            "a" if words[1] != "lot" => true,
             "much" | "far" | "a" => {
                 let degree = [
                     "how", "so", "too", "very", "as", "that", "this", "not", "pretty", "quite", "such",
@@ -1251,7 +1269,11 @@ mod tests {
         // Read as stiff by careful readers, so left as written: "are able to", "slightly",
         // "overly".
         assert_eq!(rewritten("You can pay by card."), "You can pay by card.");
-        assert_eq!(rewritten("Speak a little louder."), "Speak a little louder.");
+        assert_eq!(rewritten("Speak a little louder."), "Speak a bit louder.");
+        assert_eq!(rewritten("It seemed a bit steep."), "It seemed a little steep.");
+        assert_eq!(rewritten("Add a little salt."), "Add a little salt.");
+        assert_eq!(rewritten("I ate a bit of cake."), "I ate a bit of cake.");
+        assert_eq!(rewritten("Walk a little daily."), "Walk a little daily.");
         assert_eq!(rewritten("It was too salty for me."), "It was too salty for me.");
         assert_eq!(rewritten("I forgot to call."), "I did not remember to call.");
         assert_eq!(rewritten("My son wants a bike."), "My son would like a bike.");
