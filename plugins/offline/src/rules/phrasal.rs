@@ -262,6 +262,16 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     // Only as a request, at the start or after "please" (`group_at`): "I remember to" is no "I do
     // not forget to".
     (&["remember", "to"], &["do", "not", "forget", "to"], Next::Verb),
+    // Conjunctions that say the same: "although we had a map" <-> "even though we had a map",
+    // "whenever it drains" <-> "every time it drains".
+    (&["although"], &["even", "though"], Next::Clause),
+    (&["even", "though"], &["although"], Next::Clause),
+    (&["whenever"], &["every", "time"], Next::Clause),
+    (&["every", "time"], &["whenever"], Next::Clause),
+    // "these days" only where it ends its clause or opens the sentence (`group_at`): "I
+    // remember these days" is no "I remember nowadays".
+    (&["these", "days"], &["nowadays"], Next::Any),
+    (&["nowadays"], &["these", "days"], Next::Any),
     // An indirect question: "Do you know if the shop sells batteries?" -> "... whether ...".
     (&["know", "if"], &["know", "whether"], Next::Clause),
     (&["wonder", "if"], &["wonder", "whether"], Next::Clause),
@@ -499,6 +509,7 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             "plan" | "plans" => prev.as_deref().is_none_or(|p| !SINGULAR_DETERMINERS.contains(&p)),
             // "I can hear" is a perception, not an ability: "I am able to hear" says too much.
             "remember" => prev.as_deref().is_none_or(|p| p == "please"),
+            "these" => prev.is_none() || tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct),
             // "Let me know if you need anything" is no indirect question.
             "know" => prev.as_deref().is_none_or(|p| !["me", "us"].contains(&p)),
             "over" => prev.as_deref().is_some_and(|p| {
@@ -530,7 +541,7 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         // A "that" before a determiner or a subject pronoun (`Next::Clause`) already opens one.
         let clause_ok = !matches!(need, Next::Clause)
             || words[0] == "think"
-            || ["that", "if"].contains(words.last().unwrap_or(&""))
+            || ["that", "if", "although", "though", "whenever", "time"].contains(words.last().unwrap_or(&""))
             || clause_follows(tokens, last);
         if ok && subject_ok && clause_ok && next_ok(next_word(tokens, last).as_deref(), need) {
             return Some((last + 1, shape::words_like(&tokens[i].text, to)));
@@ -1224,6 +1235,14 @@ mod tests {
         assert_eq!(rewritten("The bill was much higher."), "The bill was far higher.");
         assert_eq!(rewritten("I deleted the apps that I never use."), "I deleted the apps I never use.");
         assert_eq!(rewritten("The baby started crying."), "The baby started to cry.");
+        assert_eq!(
+            rewritten("We got lost, although we had a map."),
+            "We got lost, even though we had a map."
+        );
+        assert_eq!(rewritten("It rattles whenever it drains."), "It rattles every time it drains.");
+        assert_eq!(rewritten("I am late every time."), "I am late each time.");
+        assert_eq!(rewritten("We rarely eat out these days."), "We rarely eat out nowadays.");
+        assert_eq!(rewritten("I remember these days fondly."), "I remember these days fondly.");
         assert_eq!(rewritten("It began to rain."), "It began raining.");
         assert_eq!(rewritten("It is starting to rain."), "It is starting to rain.");
         assert_eq!(rewritten("I began learning to swim."), "I began learning to swim.");
