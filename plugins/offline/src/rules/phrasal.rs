@@ -268,6 +268,14 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["even", "though"], &["although"], Next::Clause),
     (&["whenever"], &["every", "time"], Next::Clause),
     (&["every", "time"], &["whenever"], Next::Clause),
+    // A day after the one told of: "paid him back the following week" <-> "the next week".
+    (&["the", "following", "day"], &["the", "next", "day"], Next::Any),
+    (&["the", "following", "week"], &["the", "next", "week"], Next::Any),
+    (&["the", "following", "morning"], &["the", "next", "morning"], Next::Any),
+    (&["the", "following", "year"], &["the", "next", "year"], Next::Any),
+    (&["the", "next", "day"], &["the", "following", "day"], Next::Any),
+    (&["the", "next", "morning"], &["the", "following", "morning"], Next::Any),
+    (&["in", "advance"], &["ahead", "of", "time"], Next::Any),
     // "these days" only where it ends its clause or opens the sentence (`group_at`): "I
     // remember these days" is no "I remember nowadays".
     (&["these", "days"], &["nowadays"], Next::Any),
@@ -1242,6 +1250,8 @@ mod tests {
         assert_eq!(rewritten("It rattles whenever it drains."), "It rattles every time it drains.");
         assert_eq!(rewritten("I am late every time."), "I am late each time.");
         assert_eq!(rewritten("We rarely eat out these days."), "We rarely eat out nowadays.");
+        assert_eq!(rewritten("I paid him back the following week."), "I paid him back the next week.");
+        assert_eq!(rewritten("Book a month in advance."), "Book a month ahead of time.");
         assert_eq!(rewritten("I remember these days fondly."), "I remember these days fondly.");
         assert_eq!(rewritten("It began to rain."), "It began raining.");
         assert_eq!(rewritten("It is starting to rain."), "It is starting to rain.");
