@@ -167,6 +167,15 @@ fn function_swap(word: &str, next: Option<&str>) -> Option<&'static str> {
         {
             "really"
         }
+        // Only a degree: "really slow" -> "very slow", never "really like" (a verb).
+        "really"
+            if next.is_some_and(|n| {
+                !["much", "many", "few", "little", "own", "same", "first", "last", "best", "end"].contains(&n)
+                    && morph::evidence(&morph::analyse(n), |a| a.pos == Pos::Adj).more_than(1, 2)
+            }) =>
+        {
+            "very"
+        }
         _ => return None,
     })
 }
@@ -1251,6 +1260,8 @@ mod tests {
         assert_eq!(rewritten("I am late every time."), "I am late each time.");
         assert_eq!(rewritten("We rarely eat out these days."), "We rarely eat out nowadays.");
         assert_eq!(rewritten("I paid him back the following week."), "I paid him back the next week.");
+        assert_eq!(rewritten("The Wi-Fi is really slow."), "The Wi-Fi is very slow.");
+        assert_eq!(rewritten("I really like it."), "I really like it.");
         assert_eq!(rewritten("Book a month in advance."), "Book a month ahead of time.");
         assert_eq!(rewritten("I remember these days fondly."), "I remember these days fondly.");
         assert_eq!(rewritten("It began to rain."), "It began raining.");
