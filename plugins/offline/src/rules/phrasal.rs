@@ -15,7 +15,7 @@ use crate::syntax::{subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
     ARTICLES, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE, NOUN_PHRASE_DETERMINERS,
-    PERSONAL_POSSESSIVES, SINGULAR_DETERMINERS, can_be, concat, is_noun, is_verbish,
+    PERSONAL_POSSESSIVES, PREPOSITIONS, SINGULAR_DETERMINERS, can_be, concat, is_noun, is_verbish,
 };
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
@@ -693,8 +693,25 @@ fn gerund_or_infinitive(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>
         out.push(Token::word(morph::inflect(lemma, Pos::Verb, Form::Gerund)?));
         return Some((i + 5, out));
     }
-    // "begun learning to play" told as "begun to learn to play" stacks two infinitives.
-    if next_word(tokens, i + 2).is_some_and(|n| n == "to") {
+    // "begun learning to play" told as "begun to learn to play" stacks two infinitives; and
+    // before a bare noun the "-ing" word may name a kind of it ("started swimming lessons" is no
+    // "started to swim lessons"): only the end of the clause, a preposition, a clause word, a
+    // determiner or a pronoun may follow.
+    let after_ok = match next_word(tokens, i + 2) {
+        None => tokens.get(i + 3).is_none_or(|t| t.kind == Kind::Punct),
+        Some(a) => {
+            a != "to"
+                && (PREPOSITIONS.contains(&a.as_str())
+                    || CLAUSE_WORDS.contains(&a.as_str())
+                    || DETERMINERS.contains(&a.as_str())
+                    || [
+                        "it", "them", "him", "her", "me", "us", "you", "again", "now", "today", "here",
+                        "there",
+                    ]
+                    .contains(&a.as_str()))
+        }
+    };
+    if !after_ok {
         return None;
     }
     let lemma = verb(&next, Form::Gerund).filter(|l| *l != "be")?;
@@ -1267,6 +1284,8 @@ mod tests {
         assert_eq!(rewritten("It began to rain."), "It began raining.");
         assert_eq!(rewritten("It is starting to rain."), "It is starting to rain.");
         assert_eq!(rewritten("I began learning to swim."), "I began learning to swim.");
+        assert_eq!(rewritten("She started swimming lessons."), "She started swimming lessons.");
+        assert_eq!(rewritten("He started cooking the dinner."), "He started to cook the dinner.");
         assert_eq!(rewritten("She started school in May."), "She started school in May.");
         assert_eq!(rewritten("I heard the news that he left."), "I heard the news that he left.");
         assert_eq!(rewritten("It was such a mess that we left."), "It was such a mess that we left.");
