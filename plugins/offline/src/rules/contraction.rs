@@ -206,7 +206,8 @@ fn s_is_has(tokens: &[Token], i: usize, subject: &str) -> Option<bool> {
     let after = next_word(tokens, at);
     let object = after.as_deref().is_some_and(opens_object);
     let word = word.as_str();
-    if ["been", "got", "gotten", "had"].contains(&word) {
+    // "He's gone" may be either, and "has" always reads right.
+    if ["been", "got", "gotten", "had", "gone"].contains(&word) {
         return Some(true);
     }
     if STATE_PARTICIPLES.contains(&word) {
@@ -216,7 +217,7 @@ fn s_is_has(tokens: &[Token], i: usize, subject: &str) -> Option<bool> {
             after.as_deref().is_some_and(|a| ["up", "out", "off", "down", "away", "back"].contains(&a));
         return match word {
             "called" | "named" if object => None,
-            "finished" | "gone" if !object => None,
+            "finished" if !object => None,
             // "It's done." and "she's done with it" are "is"; "he's done well" is "has".
             "done" if !object && after.as_deref().is_some_and(|a| a != "with") => None,
             _ if particle => None,
@@ -577,6 +578,7 @@ mod tests {
             "The shop's closed but it is based in Leeds."
         );
         assert_eq!(expand("It's done."), "It is done.");
+        assert_eq!(expand("He's gone home."), "He has gone home.");
         assert_eq!(expand("He's closed the door."), "He has closed the door.");
         assert_eq!(expand("She's made a cake."), "She has made a cake.");
         assert_eq!(expand("She's already left."), "She has already left.");
