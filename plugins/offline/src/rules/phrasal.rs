@@ -372,6 +372,9 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["does", "not", "have", "any"], &["has", "no"], Next::Any),
     (&["did", "not", "have", "any"], &["had", "no"], Next::Any),
     (&["should"], &["ought", "to"], Next::Verb),
+    // An obligation: "I must leave" -> "I have to leave"; only after "I", "we", "you" and before
+    // a verb of doing (`group_at`), since "He must know" and "must be" tell a guess.
+    (&["must"], &["have", "to"], Next::Verb),
     (&["arrive", "at"], &["reach"], Next::Determiner),
     (&["arrives", "at"], &["reaches"], Next::Determiner),
     (&["arrived", "at"], &["reached"], Next::Determiner),
@@ -526,6 +529,30 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             "plan" | "plans" => prev.as_deref().is_none_or(|p| !SINGULAR_DETERMINERS.contains(&p)),
             // "I can hear" is a perception, not an ability: "I am able to hear" says too much.
             "remember" => prev.as_deref().is_none_or(|p| p == "please"),
+            "must" => {
+                prev.as_deref().is_some_and(|p| ["i", "we", "you"].contains(&p))
+                    && next_word(tokens, last).is_some_and(|n| {
+                        ![
+                            "be",
+                            "have",
+                            "know",
+                            "understand",
+                            "think",
+                            "feel",
+                            "like",
+                            "love",
+                            "mean",
+                            "realise",
+                            "realize",
+                            "seem",
+                            "want",
+                            "need",
+                            "remember",
+                            "agree",
+                        ]
+                        .contains(&n.as_str())
+                    })
+            }
             "these" => prev.is_none() || tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct),
             // "Let me know if you need anything" is no indirect question.
             "know" => prev.as_deref().is_none_or(|p| !["me", "us"].contains(&p)),
@@ -1278,6 +1305,10 @@ mod tests {
         assert_eq!(rewritten("We rarely eat out these days."), "We rarely eat out nowadays.");
         assert_eq!(rewritten("I paid him back the following week."), "I paid him back the next week.");
         assert_eq!(rewritten("The Wi-Fi is really slow."), "The Wi-Fi is very slow.");
+        assert_eq!(rewritten("I must leave now."), "I have to leave now.");
+        assert_eq!(rewritten("You must be tired."), "You must be tired.");
+        assert_eq!(rewritten("He must know the answer."), "He must know the answer.");
+        assert_eq!(rewritten("We must not go."), "We must not go.");
         assert_eq!(rewritten("I really like it."), "I really like it.");
         assert_eq!(rewritten("Book a month in advance."), "Book a month ahead of time.");
         assert_eq!(rewritten("I remember these days fondly."), "I remember these days fondly.");
