@@ -525,6 +525,39 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         let prev = prev_word(tokens, i);
         let subject_ok = match words[0] {
             "want" => prev.as_deref().is_some_and(|p| ["i", "we", "you", "they"].contains(&p)),
+            // "going to bed" and "going to work" go somewhere: "will bed" is no English, and "will
+            // work" is another thing.
+            "am" | "is" | "are" if words.get(1) == Some(&"going") => {
+                const PLACES_GONE_TO: &[&str] = &[
+                    "bed",
+                    "work",
+                    "school",
+                    "church",
+                    "town",
+                    "class",
+                    "college",
+                    "university",
+                    "hospital",
+                    "prison",
+                    "court",
+                    "market",
+                    "lunch",
+                    "dinner",
+                    "breakfast",
+                    "sea",
+                    "war",
+                    "press",
+                    "sleep",
+                ];
+                next_word(tokens, last).is_none_or(|n| {
+                    // "going to work from home" is the verb.
+                    let working = n == "work"
+                        && next_word(tokens, last + 2).is_some_and(|a| {
+                            ["from", "hard", "harder", "late", "overtime"].contains(&a.as_str())
+                        });
+                    working || !PLACES_GONE_TO.contains(&n.as_str())
+                })
+            }
             // "the plan to" is a noun.
             "plan" | "plans" => prev.as_deref().is_none_or(|p| !SINGULAR_DETERMINERS.contains(&p)),
             // "I can hear" is a perception, not an ability: "I am able to hear" says too much.
@@ -1306,6 +1339,10 @@ mod tests {
         assert_eq!(rewritten("I paid him back the following week."), "I paid him back the next week.");
         assert_eq!(rewritten("The Wi-Fi is really slow."), "The Wi-Fi is very slow.");
         assert_eq!(rewritten("I must leave now."), "I have to leave now.");
+        assert_eq!(rewritten("I am going to bed now."), "I am going to bed now.");
+        assert_eq!(rewritten("We are going to work by bus."), "We are going to work by bus.");
+        assert_eq!(rewritten("It is going to rain."), "It will rain.");
+        assert_eq!(rewritten("I am going to work from home."), "I will work from home.");
         assert_eq!(rewritten("You must be tired."), "You must be tired.");
         assert_eq!(rewritten("He must know the answer."), "He must know the answer.");
         assert_eq!(rewritten("We must not go."), "We must not go.");
