@@ -20,8 +20,12 @@
 //!   "postpone" -> "put off"); function words with a near-synonym are swapped when the next word
 //!   allows ("almost" -> "nearly", "have to" -> "need to", "are going to" + verb -> "will",
 //!   "nobody" -> "no one", "whether" -> "if", "arrived at the" -> "reached the", "is not
-//!   possible" <-> "is impossible", "is not any" -> "is no"). Each group is a site a candidate
-//!   may take alone (`sites`).
+//!   possible" <-> "is impossible", "is not any" -> "is no", "much higher" <-> "far higher", "a
+//!   bit late" <-> "a little late", "started crying" <-> "started to cry", "do not forget to" <->
+//!   "remember to", "know if" -> "know whether", "the apps that I use" -> "the apps I use"). Each
+//!   group is a site a candidate may take alone (`sites`). Expanded contractions are read as
+//!   written, and a candidate that keeps the text's contractions puts back those whose words no
+//!   rewrite changed.
 //! * **Word order and voice** (`structure` and the rules it lists). At most one per sentence, the
 //!   safest that applies: a leading or trailing because/when/if/although/since clause moves to the
 //!   other end, "X, so Y" <-> "Y because X", "although X, Y" -> "X, but Y", a time or place phrase

@@ -137,7 +137,9 @@ pub fn paraphrase_counted(text: &str, options: &Options, plan: &Plan) -> (String
     let mut groups = Sites::new(plan.word_groups);
     for tokens in sentences(&mut pieces) {
         let mut t = std::mem::take(tokens);
-        if expand && !plan.keep_contractions {
+        // Kept contractions are expanded all the same and put back at the end, so that the rules
+        // that read "I have" see it in "I've".
+        if expand {
             let before = t.len();
             t = contraction::expand_contractions(t);
             counts.contractions |= t.len() != before;
@@ -218,6 +220,9 @@ pub fn paraphrase_counted(text: &str, options: &Options, plan: &Plan) -> (String
             && let Some(changed) = structure::last_resort(tokens)
         {
             *tokens = changed;
+        }
+        if expand && plan.keep_contractions {
+            *tokens = contraction::restore(std::mem::take(tokens));
         }
         articles::fix_articles(tokens);
     }

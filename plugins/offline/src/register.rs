@@ -16,7 +16,8 @@
 //! A replacement written `+word` is used only right before a noun ("a small village" -> "a
 //! little village", where "too small" is not "too little"), and one written `>word` only at the
 //! end of its clause ("learn Python quickly?" -> "learn Python fast?", where "he quickly wrote" is
-//! not "he fast wrote").
+//! not "he fast wrote"), and one written `-word` only where no noun follows ("The house is big."
+//! -> "The house is large.", where "the big game" is no "large game").
 
 use crate::lexicon::{self, Pos};
 
@@ -93,7 +94,11 @@ mod tests {
             let words =
                 std::iter::once(fields[0]).chain(fields.get(2).into_iter().flat_map(|l| l.split(',')));
             for word in words {
-                let word = word.strip_prefix('+').or_else(|| word.strip_prefix('>')).unwrap_or(word);
+                let word = word
+                    .strip_prefix('+')
+                    .or_else(|| word.strip_prefix('>'))
+                    .or_else(|| word.strip_prefix('-'))
+                    .unwrap_or(word);
                 assert!(!word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase()), "{line:?}");
             }
             let pos = Pos::ALL.into_iter().find(|p| verdict(fields[0], *p).is_some());
@@ -104,7 +109,7 @@ mod tests {
     #[test]
     fn verdicts() {
         assert_eq!(verdict("phone", Pos::Noun), Some(Verdict::Keep));
-        assert_eq!(verdict("quick", Pos::Adj), Some(Verdict::Use("fast")));
+        assert_eq!(verdict("quick", Pos::Adj), Some(Verdict::Use(">fast")));
         assert_eq!(verdict("quick", Pos::Adv), Some(Verdict::Keep));
         assert_eq!(verdict("quick", Pos::Noun), None);
         assert_eq!(verdict("zebra", Pos::Noun), None);

@@ -23,11 +23,15 @@ pub struct Token {
     pub frozen: bool,
     /// Produced or moved by a rewrite.
     pub changed: bool,
+    /// On the first word of an expanded contraction: the contraction as written and the words it
+    /// was expanded to, lowercase ("I've", "i have"), so that a candidate keeping the text's
+    /// contractions can put it back where the words are still the same.
+    pub contracted: Option<Box<(String, String)>>,
 }
 
 impl Token {
     pub fn new(text: impl Into<String>, kind: Kind) -> Token {
-        Token { text: text.into(), kind, frozen: false, changed: false }
+        Token { text: text.into(), kind, frozen: false, changed: false, contracted: None }
     }
 
     pub fn word(text: impl Into<String>) -> Token {

@@ -70,6 +70,53 @@ pub const PHRASE_DETERMINERS: &[&str] =
 pub const SINGULAR_DETERMINERS: &[&str] =
     &concat::<12>(&[ARTICLES, POSSESSIVE_DETERMINERS, &["this", "that"]]);
 
+/// Participles that after "be" tell a state, not an event that happened to the subject ("was
+/// born", "is supposed to", "is closed on Sundays"): "was" + one of them is no passive to tell as
+/// "has been", and a pronoun's "'s" before one is "is" unless an object follows ("she's closed
+/// the door").
+pub const STATE_PARTICIPLES: &[&str] = &[
+    "born",
+    "married",
+    "divorced",
+    "engaged",
+    "called",
+    "named",
+    "supposed",
+    "expected",
+    "located",
+    "situated",
+    "based",
+    "known",
+    "made",
+    "related",
+    "involved",
+    "dressed",
+    "surprised",
+    "shocked",
+    "pleased",
+    "disappointed",
+    "amazed",
+    "interested",
+    "excited",
+    "bored",
+    "worried",
+    "scared",
+    "frightened",
+    "tired",
+    "gone",
+    "finished",
+    "done",
+    "closed",
+    "broken",
+    "allowed",
+    "meant",
+    "used",
+    "covered",
+    "filled",
+    "crowded",
+    "packed",
+];
+
 /// The definite determiners a subject of one thing opens with ("the", "my", "this").
 pub const DEFINITE_DETERMINERS: &[&str] = &concat::<9>(&[&["the"], PERSONAL_POSSESSIVES, &["this", "that"]]);
 

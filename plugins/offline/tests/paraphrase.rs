@@ -113,7 +113,7 @@ fn is_deterministic() {
 
 #[test]
 fn substitution_rate() {
-    let text = "She bought a new car and the children started jumping quickly.";
+    let text = "She bought a new car and the children kept jumping quickly.";
     let count_changed = |out: &str| words(text).iter().zip(words(out).iter()).filter(|(a, b)| a != b).count();
     let full = paraphrase(text, &Options { substitution_rate: 1.0, variant: 0 });
     let low = paraphrase(text, &Options { substitution_rate: 0.01, variant: 0 });
@@ -406,8 +406,8 @@ fn never_harms_names_numbers_quotes_urls_code_and_addresses() {
     keeps("She wrote “the big car” on the board quickly.", &["“the big car”"]);
     // URLs, e-mail addresses, code.
     keeps("Visit https://example.com/big/car today because it is quick.", &["https://example.com/big/car"]);
-    keeps("Email anna@example.org if you need a big car.", &["anna@example.org"]);
-    keeps("Run `cargo build --release` before you start the big server.", &["`cargo build --release`"]);
+    keeps("Email anna@example.org if you need a large car.", &["anna@example.org"]);
+    keeps("Run `cargo build --release` before you start the large server.", &["`cargo build --release`"]);
     // Questions stay questions, exclamations exclamations.
     keeps("Can you help me carry these boxes?", &["?"]);
     keeps("The children are very happy!", &["!"]);

@@ -152,7 +152,13 @@ fn temporal_since(y: &[&Token], x: &[&Token]) -> bool {
     });
     let subject =
         x.first().is_some_and(|w| ["i", "you", "he", "she", "we", "they", "it"].contains(&lower(w).as_str()));
-    perfect && subject && x.len() >= 2
+    // "It has been ages since we met" counts the time from the "since" clause: put first, it
+    // leaves "it has been ages" with nothing to count from.
+    let elapsed = y.len() >= 3
+        && lower(y[0]) == "it"
+        && ["has", "had"].contains(&lower(y[1]).as_str())
+        && lower(y[2]) == "been";
+    perfect && subject && x.len() >= 2 && !elapsed
 }
 
 /// Moves a subordinate clause or a time adverbial from the front of the sentence to the back,
@@ -302,6 +308,7 @@ mod tests {
             Some("Since she was seven, she has been playing tennis.")
         );
         assert_eq!(moved("He left early since it was late."), None);
+        assert_eq!(moved("It has been ages since we last caught up."), None);
         assert_eq!(
             moved("If you miss five lectures, you may not take the exam.").as_deref(),
             Some("You may not take the exam if you miss five lectures.")

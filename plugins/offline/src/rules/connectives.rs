@@ -42,6 +42,39 @@ pub fn so_that_to_because(p: &Plain) -> Option<Vec<Token>> {
     if so < 2 || p.lower(that) != "that" || p.items.len() < that + 3 || other_clause {
         return None;
     }
+    // "I am so glad that you came": after a word of feeling or knowing the "that" clause is what
+    // is felt, its cause, not a result ("You came because I am so glad" turns it round).
+    const FEELING: &[&str] = &[
+        "glad",
+        "happy",
+        "pleased",
+        "sorry",
+        "sad",
+        "proud",
+        "surprised",
+        "relieved",
+        "grateful",
+        "thankful",
+        "lucky",
+        "sure",
+        "certain",
+        "afraid",
+        "worried",
+        "excited",
+        "angry",
+        "disappointed",
+        "shocked",
+        "amazed",
+        "upset",
+        "annoyed",
+        "delighted",
+        "thrilled",
+        "confident",
+        "convinced",
+    ];
+    if FEELING.contains(&p.lower(so + 1).as_str()) {
+        return None;
+    }
     let (x, y) = (&p.items[..that], &p.items[that + 1..]);
     y_because_x(y, x, &p.terminal)
 }
@@ -210,6 +243,7 @@ mod tests {
     #[test]
     fn so_that_becomes_because() {
         let f = so_that_to_because;
+        assert_eq!(run(f, "I am so glad that you came."), None);
         assert_eq!(
             run(f, "The wind was so strong that the tent collapsed.").as_deref(),
             Some("The tent collapsed because the wind was so strong.")

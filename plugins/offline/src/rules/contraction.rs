@@ -7,8 +7,8 @@ use crate::morph::{self, Form};
 use crate::shape::{capitalise, is_all_caps, is_title, words_like};
 use crate::tokens::{Kind, Token, next_word};
 use crate::words::{
-    ARTICLES, DEFINITE_DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE, PERSONAL_POSSESSIVES, clear_pos,
-    concat, is_noun,
+    ARTICLES, DEFINITE_DETERMINERS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE, OBJECT_PRONOUNS,
+    PERSONAL_POSSESSIVES, SMALL_NUMBERS, STATE_PARTICIPLES, clear_pos, concat, is_noun, participle_lemma,
 };
 
 /// Contractions and their expansions, lowercase with a straight apostrophe. The "'s" forms are
@@ -49,40 +49,202 @@ const CONTRACTIONS: &[(&str, &[&str])] = &[
 const S_CONTRACTIONS: &[&str] =
     &["it's", "he's", "she's", "that's", "there's", "what's", "who's", "where's", "how's"];
 
-/// The expansion of a contraction token, if it is one we know.
-fn expansion(word: &str, next: Option<&str>) -> Option<Vec<&'static str>> {
+/// The expansion of a contraction token, if it is one we know; for a pronoun's "'s" the words
+/// after it (`tokens` from `i`) decide between "is" and "has", and none is given when they cannot.
+fn expansion(word: &str, tokens: &[Token], i: usize) -> Option<Vec<&'static str>> {
     let lower = word.replace('’', "'").to_lowercase();
     if let Some((_, words)) = CONTRACTIONS.iter().find(|(c, _)| *c == lower) {
         return Some(words.to_vec());
     }
+    let next = next_word(tokens, i);
     // "'d" is "had" before a participle; only the "would" of "I'd like" is expanded.
     if let Some(subject) = lower.strip_suffix("'d") {
         let subject = ["i", "you", "he", "she", "we", "they"].into_iter().find(|s| *s == subject)?;
         return next
-            .is_some_and(|n| ["like", "love", "prefer", "rather"].contains(&n))
+            .is_some_and(|n| ["like", "love", "prefer", "rather"].contains(&n.as_str()))
             .then(|| vec![subject, "would"]);
     }
     let subject = S_CONTRACTIONS.iter().find(|c| **c == lower)?.strip_suffix("'s")?;
     let subject = ["it", "he", "she", "that", "there", "what", "who", "where", "how"]
         .into_iter()
         .find(|s| *s == subject)?;
-    // "it's been" and "she's worked" are "has" (a participle that is not mostly an adjective:
-    // "she's tired" is "is"); otherwise "is".
-    let participle = next.is_some_and(|n| {
-        let analyses = morph::analyse(n);
-        analyses
-            .iter()
-            .any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Participle | Form::PastOrParticiple))
-            && !morph::evidence(&analyses, |a| a.pos == Pos::Adj).at_least(1, 3)
-    });
-    let verb = if participle
-        || next.is_some_and(|n| ["been", "got", "gotten", "had", "done", "gone"].contains(&n))
-    {
-        "has"
-    } else {
-        "is"
-    };
+    let verb = if s_is_has(tokens, i, subject)? { "has" } else { "is" };
     Some(vec![subject, verb])
+}
+
+/// Adverbs that may stand between "'s" and the word that tells "is" from "has" ("she's already
+/// left", "it's not been easy").
+const BETWEEN: &[&str] = &[
+    "already",
+    "just",
+    "never",
+    "always",
+    "not",
+    "really",
+    "finally",
+    "recently",
+    "probably",
+    "still",
+    "also",
+    "only",
+    "even",
+    "ever",
+    "actually",
+    "definitely",
+    "certainly",
+    "obviously",
+    "clearly",
+    "almost",
+    "nearly",
+    "hardly",
+    "suddenly",
+    "completely",
+    "totally",
+    "usually",
+    "often",
+];
+
+/// Participles whose "'s" with no object after them is "has": verbs mostly used without an object
+/// ("she's arrived", "it's rained all day", "he's decided to stay"). Another participle with no
+/// object may be a passive ("it's written in French"), so its "'s" is left alone.
+const PERFECT_WITHOUT_OBJECT: &[&str] = &[
+    "arrived",
+    "left",
+    "happened",
+    "changed",
+    "started",
+    "stopped",
+    "begun",
+    "come",
+    "become",
+    "fallen",
+    "grown",
+    "risen",
+    "improved",
+    "moved",
+    "returned",
+    "disappeared",
+    "stayed",
+    "waited",
+    "worked",
+    "lived",
+    "rained",
+    "snowed",
+    "decided",
+    "tried",
+    "managed",
+    "offered",
+    "promised",
+    "refused",
+    "agreed",
+    "learned",
+    "learnt",
+    "forgotten",
+    "chosen",
+    "planned",
+    "wanted",
+    "needed",
+    "hoped",
+    "failed",
+    "continued",
+    "seemed",
+    "travelled",
+    "traveled",
+    "won",
+    "slept",
+    "gotten",
+    "got",
+    "been",
+    "had",
+    "gone",
+    "run",
+    "eaten",
+    "studied",
+    "played",
+    "cried",
+    "laughed",
+    "ended",
+    "grown",
+];
+
+/// Words that open an object after a participle ("she's written a book", "he's told me").
+fn opens_object(word: &str) -> bool {
+    DETERMINERS.contains(&word)
+        || OBJECT_PRONOUNS.contains(&word)
+        || SMALL_NUMBERS.contains(&word)
+        || ["it", "that", "one", "something", "nothing", "everything", "anything", "lots", "plenty"]
+            .contains(&word)
+}
+
+/// Whether the "'s" of `subject` (the token at `i`) is "has" (`Some(true)`) or "is"
+/// (`Some(false)`), or `None` when the words after it do not say. A participle that mostly
+/// tells a state is "is" ("it's supposed to rain", "the shop's closed on Sundays") unless an
+/// object follows ("he's closed the door"); a verb's participle is "has" with an object after it
+/// ("she's written a book") or when the verb is mostly used without one ("she's worked here");
+/// anything else that is no participle is "is" ("it's raining", "she's tired", "it's a test").
+fn s_is_has(tokens: &[Token], i: usize, subject: &str) -> Option<bool> {
+    let mut at = i + 2;
+    let mut word = next_word(tokens, i);
+    while word.as_deref().is_some_and(|w| BETWEEN.contains(&w)) {
+        word = next_word(tokens, at);
+        at += 2;
+    }
+    let Some(word) = word else { return Some(false) };
+    // "What's he done?", "Where's it gone?": an inverted subject, then a participle or not.
+    if ["what", "who", "where", "how"].contains(&subject) && !word.ends_with("ing") {
+        let mut j = at;
+        while let Some(w) = next_word(tokens, j) {
+            if participle_lemma(&w).is_some()
+                || PERFECT_WITHOUT_OBJECT.contains(&w.as_str())
+                || STATE_PARTICIPLES.contains(&w.as_str())
+            {
+                return None;
+            }
+            j += 2;
+        }
+    }
+    let after = next_word(tokens, at);
+    let object = after.as_deref().is_some_and(opens_object);
+    let word = word.as_str();
+    // "He's gone" may be either, and "has" always reads right.
+    if ["been", "got", "gotten", "had", "gone"].contains(&word) {
+        return Some(true);
+    }
+    if STATE_PARTICIPLES.contains(&word) {
+        // "It's called the Ritz" and "he's called the police"; "she's finished" (her work, or
+        // she is done for); "it's made up" and "he's made up his mind": both readings are heard.
+        let particle =
+            after.as_deref().is_some_and(|a| ["up", "out", "off", "down", "away", "back"].contains(&a));
+        return match word {
+            "called" | "named" if object => None,
+            "finished" if !object => None,
+            // "It's done." and "she's done with it" are "is"; "he's done well" is "has".
+            "done" if !object && after.as_deref().is_some_and(|a| a != "with") => None,
+            _ if particle => None,
+            _ => Some(object),
+        };
+    }
+    let analyses = morph::analyse(word);
+    let participle = participle_lemma(word).is_some()
+        || analyses
+            .iter()
+            .any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Participle | Form::PastOrParticiple));
+    if !participle || word.ends_with("ing") {
+        return Some(false);
+    }
+    if morph::evidence(&analyses, |a| a.pos == Pos::Adj).at_least(1, 3) {
+        // Mostly an adjective ("she's excited"), with no object that would make it a verb.
+        return (!object).then_some(false);
+    }
+    (object || PERFECT_WITHOUT_OBJECT.contains(&word)).then_some(true)
+}
+
+/// Whether a token is one of the contractions `expansion` knows, whatever its context.
+fn is_contraction(word: &str) -> bool {
+    let lower = word.replace('’', "'").to_lowercase();
+    CONTRACTIONS.iter().any(|(c, _)| *c == lower)
+        || S_CONTRACTIONS.contains(&lower.as_str())
+        || lower.strip_suffix("'d").is_some_and(|s| ["i", "you", "he", "she", "we", "they"].contains(&s))
 }
 
 /// Whether the text uses any contraction we can expand (then expanding is the rewrite, and
@@ -90,7 +252,7 @@ fn expansion(word: &str, next: Option<&str>) -> Option<Vec<&'static str>> {
 pub fn has_contraction(tokens: &[Token]) -> bool {
     (0..tokens.len()).any(|i| {
         let t = &tokens[i];
-        t.is_word() && !t.frozen && (expansion(&t.text, None).is_some() || noun_is(tokens, i).is_some())
+        t.is_word() && !t.frozen && (is_contraction(&t.text) || noun_is(tokens, i).is_some())
     })
 }
 
@@ -126,12 +288,14 @@ pub fn expand_contractions(tokens: Vec<Token>) -> Vec<Token> {
             && !token.frozen
             && let Some(noun) = noun_is(&tokens, i)
         {
-            out.push(Token::word(noun.to_owned()));
+            let mut first = Token::new(noun.to_owned(), Kind::Word);
+            first.contracted = Some(Box::new((token.text.clone(), format!("{} is", noun.to_lowercase()))));
+            out.push(first);
             out.push(Token::space());
-            out.push(Token::word("is".to_owned()));
+            out.push(Token::new("is", Kind::Word));
             continue;
         }
-        match expansion(&token.text, next.as_deref()) {
+        match expansion(&token.text, &tokens, i) {
             Some(words) if token.is_word() && !token.frozen && !is_all_caps(&token.text) => {
                 let mut new = words_like(&token.text, &words);
                 for t in &mut new {
@@ -139,12 +303,58 @@ pub fn expand_contractions(tokens: Vec<Token>) -> Vec<Token> {
                         t.text = "I".into();
                     }
                 }
+                if let Some(first) = new.first_mut() {
+                    first.contracted = Some(Box::new((token.text.clone(), words.join(" "))));
+                }
+                // The text's own words, only spelled out: the word groups read them as written
+                // ("I don't have any" -> "I do not have any" -> "I have no").
+                for t in &mut new {
+                    t.changed = false;
+                }
                 out.extend(new);
             }
             _ => out.push(token.clone()),
         }
     }
     out
+}
+
+/// Puts back the contractions `expand_contractions` expanded whose words no rewrite changed or
+/// parted ("I have never been" -> "I've never been", wherever the clause has moved), cased for
+/// where they now stand: a candidate that keeps the text's contractions still gets the rewrites
+/// that only read the expanded words.
+pub fn restore(tokens: Vec<Token>) -> Vec<Token> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        if let Some((written, words)) = tokens[i].contracted.as_deref() {
+            let expected: Vec<&str> = words.split(' ').collect();
+            let same = expected.iter().enumerate().all(|(k, w)| {
+                let at = i + 2 * k;
+                (k == 0 || tokens[at - 1].is(Kind::Space, " "))
+                    && tokens.get(at).is_some_and(|t| t.is_word() && t.text.to_lowercase() == *w)
+            });
+            if same {
+                let upper = tokens[i].text.starts_with(|c: char| c.is_uppercase());
+                let text = if upper || written.starts_with("I'") || written.starts_with("I’") {
+                    capitalise(written)
+                } else {
+                    let mut chars = written.chars();
+                    chars.next().map(|c| c.to_lowercase().chain(chars).collect()).unwrap_or_default()
+                };
+                out.push(Token { contracted: None, ..shape_token(&tokens[i], text) });
+                i += 2 * expected.len() - 1;
+                continue;
+            }
+        }
+        out.push(tokens[i].clone());
+        i += 1;
+    }
+    out
+}
+
+fn shape_token(model: &Token, text: String) -> Token {
+    Token { text, changed: true, ..model.clone() }
 }
 
 /// The auxiliaries whose "not" contracts ("don't", "wouldn't"); "will" becomes "won't" apart.
@@ -356,6 +566,31 @@ mod tests {
         assert_eq!(expand("She's worked here for years."), "She has worked here for years.");
         assert_eq!(expand("Lovely weather, isn't it?"), "Lovely weather, isn't it?");
         assert_eq!(expand("She's tired."), "She is tired.");
+        // A participle that tells a state is "is", unless an object follows.
+        assert_eq!(
+            expand("It's supposed to rain all weekend, so we've cancelled the picnic."),
+            "It is supposed to rain all weekend, so we have cancelled the picnic."
+        );
+        assert_eq!(expand("He's used to the noise."), "He is used to the noise.");
+        assert_eq!(expand("It's made of wood."), "It is made of wood.");
+        assert_eq!(
+            expand("The shop's closed but it's based in Leeds."),
+            "The shop's closed but it is based in Leeds."
+        );
+        assert_eq!(expand("It's done."), "It is done.");
+        assert_eq!(expand("He's gone home."), "He has gone home.");
+        assert_eq!(expand("He's closed the door."), "He has closed the door.");
+        assert_eq!(expand("She's made a cake."), "She has made a cake.");
+        assert_eq!(expand("She's already left."), "She has already left.");
+        assert_eq!(expand("It's not been easy."), "It has not been easy.");
+        assert_eq!(expand("She's written a book."), "She has written a book.");
+        // Where either reading is heard, or a passive may be meant, the "'s" stays.
+        assert_eq!(expand("It's written in French."), "It's written in French.");
+        assert_eq!(expand("He's called the police."), "He's called the police.");
+        assert_eq!(expand("She's finished."), "She's finished.");
+        assert_eq!(expand("He's done well."), "He's done well.");
+        assert_eq!(expand("What's he done?"), "What's he done?");
+        assert_eq!(expand("What's the time?"), "What is the time?");
         // A subject noun's "'s" that can only be "is".
         assert_eq!(expand("The car's in the garage."), "The car is in the garage.");
         assert_eq!(expand("The dog's asleep on the mat."), "The dog is asleep on the mat.");
@@ -364,6 +599,20 @@ mod tests {
         assert_eq!(expand("The dog's barking is loud."), "The dog's barking is loud.");
         assert_eq!(expand("My brother's home."), "My brother's home.");
         assert_eq!(expand("Sarah's coming to dinner."), "Sarah's coming to dinner.");
+    }
+
+    #[test]
+    fn restores_the_contractions_whose_words_stayed() {
+        let restored = |tokens: Vec<Token>| join(&restore(tokens));
+        let text = "I've never been there, but it's fine and I can't stay.";
+        assert_eq!(restored(expand_contractions(tokenize(text))), text);
+        // Cased for where the words now stand; changed words stay expanded.
+        let mut t = expand_contractions(tokenize("It's late."));
+        t[0].text = "it".into();
+        assert_eq!(restored(t), "it's late.");
+        let mut t = expand_contractions(tokenize("We're sure it's late."));
+        t[2].text = "were".into();
+        assert_eq!(restored(t), "We were sure it's late.");
     }
 
     #[test]

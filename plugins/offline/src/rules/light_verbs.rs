@@ -6,7 +6,7 @@ use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain};
 use crate::tokens::Token;
-use crate::words::HAVE_FORMS;
+use crate::words::{DETERMINERS, HAVE_FORMS, pos_share};
 
 /// What must follow the verb for the pair to mean the same.
 #[derive(Clone, Copy)]
@@ -79,8 +79,11 @@ pub fn light_verb(p: &Plain) -> Option<Vec<Token>> {
     for k in 1..n {
         let word = p.lower(k);
         let after_have = HAVE_FORMS.contains(&p.lower(k - 1).as_str());
-        // The verb, told with its noun.
-        for a in morph::analyse(&word).into_iter().filter(|a| a.pos == Pos::Verb) {
+        // The verb, told with its noun; after a determiner or an adjective the word is the noun
+        // ("a quick look at", "the call you made").
+        let prev = p.lower(k - 1);
+        let noun_place = DETERMINERS.contains(&prev.as_str()) || pos_share(&prev, Pos::Adj) >= 0.5;
+        for a in morph::analyse(&word).into_iter().filter(|a| a.pos == Pos::Verb && !noun_place) {
             let Some(&(_, then, light, noun)) = PAIRS.iter().find(|(v, ..)| *v == a.entry.lemma) else {
                 continue;
             };
@@ -163,6 +166,8 @@ mod tests {
         // Another sense: "call" a name, "look" a quality.
         assert_eq!(run(f, "They call the dog Rex."), None);
         assert_eq!(run(f, "You look tired."), None);
+        // After a determiner or an adjective, the noun: "a quick look at" is no verb.
+        assert_eq!(run(f, "I had a quick look at the report."), None);
         // "her" before a noun is a possessive.
         assert_eq!(run(f, "She called her mother."), None);
     }

@@ -266,8 +266,20 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     continue;
                 }
                 let last = i + 2 * (from.len() - 1);
-                if let Some(q) = next_word(&tokens, last).and_then(|n| quantifier_for(&n)) {
-                    sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, &[q]));
+                let Some(next) = next_word(&tokens, last) else { continue };
+                // Otherwise the other informal form, which fits any noun: "a lot of money" ->
+                // "lots of money"; not before a determiner ("a lot of the blame").
+                let other: &[&str] = if from[0] == "a" { &["lots", "of"] } else { &["a", "lot", "of"] };
+                let q = quantifier_for(&next).map(|q| vec![q]).or_else(|| {
+                    let determiner = [
+                        "the", "this", "that", "these", "those", "my", "your", "his", "her", "our", "their",
+                        "its", "them", "it", "us", "you",
+                    ]
+                    .contains(&next.as_str());
+                    (!determiner).then(|| other.to_vec())
+                });
+                if let Some(q) = q {
+                    sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, &q));
                     i = last + 1;
                     continue 'scan;
                 }
@@ -697,7 +709,8 @@ mod tests {
         // Without "I" the sentence loses who expected it.
         assert_eq!(phrased("It was harder than I expected."), "It was harder than I expected.");
         assert_eq!(phrased("I want one as well, please."), "I want one too, please.");
-        assert_eq!(phrased("She has a lot of money."), "She has a lot of money.");
+        assert_eq!(phrased("She has a lot of money."), "She has lots of money.");
+        assert_eq!(phrased("Lots of fresh fruit."), "A lot of fresh fruit.");
         assert_eq!(phrased("I have a lot of the blame."), "I have a lot of the blame.");
         assert_eq!(phrased("He is able to swim."), "He can swim.");
         assert_eq!(phrased("For example, this."), "For instance, this.");

@@ -11,7 +11,7 @@ use crate::syntax::{coordinated_clause, has_clause_word};
 use crate::tokens::Token;
 use crate::words::{
     DEFINITE_DETERMINERS, FINITE_BE, FINITE_HAVE, PHRASE_DETERMINERS, PHRASE_PREPOSITIONS,
-    PLACE_PREPOSITIONS, clearly_finite, is_manner_adverb, is_noun, modifier_or_noun,
+    PLACE_PREPOSITIONS, TIME_NOUNS, clearly_finite, is_manner_adverb, is_noun, modifier_or_noun,
 };
 
 /// The start of a place or time phrase ending the sentence: a preposition, a determiner, at
@@ -77,6 +77,23 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
         "stuck", "leaves",
     ];
     if k < 3 || p.items[..k].iter().any(|t| PLACING.contains(&t.text.to_lowercase().as_str())) {
+        return None;
+    }
+    // "has a few errors in the totals": what one has is told with where it is.
+    // A time ("have a meeting at three o'clock", "in the morning") is the setting all the same.
+    let has = |j: usize| {
+        ["has", "have", "had"].contains(&p.lower(j - 1).as_str())
+            && (PHRASE_DETERMINERS.contains(&p.lower(j).as_str())
+                || ["few", "some", "no", "lots", "plenty"].contains(&p.lower(j).as_str()))
+    };
+    let time = p.lower(k) == "at" || TIME_NOUNS.contains(&p.lower(p.items.len() - 1).as_str());
+    if !time && (1..k).any(has) {
+        return None;
+    }
+    // "spends too much time on his phone": what the time or money goes on, not where.
+    const SPENDING: &[&str] =
+        &["spend", "spends", "spent", "spending", "waste", "wastes", "wasted", "wasting"];
+    if p.lower(k) == "on" && p.items[..k].iter().any(|t| SPENDING.contains(&t.text.to_lowercase().as_str())) {
         return None;
     }
     // "on our walk through the hills", "a deposit on a house": after another phrase's noun, the
@@ -221,6 +238,8 @@ mod tests {
         assert_eq!(run(f, "He put the keys in the drawer."), None);
         assert_eq!(run(f, "She dropped her phone in the sink."), None);
         assert_eq!(run(f, "He is interested in the film."), None);
+        assert_eq!(run(f, "He spends far too much time on his phone."), None);
+        assert_eq!(run(f, "The spreadsheet has a few errors in the totals."), None);
     }
 
     #[test]

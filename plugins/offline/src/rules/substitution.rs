@@ -358,6 +358,16 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     };
     let mut skip = nth;
     let forms = target_forms(tokens, i, &reading);
+    // "start the car" is no "begin the car": with an object, "start" is to set going; and
+    // "started school" is how one says it, not "began school".
+    let object_after = next_word(tokens, i).is_some_and(|n| {
+        DETERMINERS.contains(&n.as_str())
+            || ["it", "them", "him", "her", "us", "me"].contains(&n.as_str())
+            || clear_pos(&n) == Some(Pos::Noun)
+    });
+    if reading.pos == Pos::Verb && reading.entry.lemma == "start" && object_after {
+        return None;
+    }
     // "need to leave" must not become "require to leave": before "to" and a verb, a verb's
     // replacement must take an infinitive too.
     let infinitive_after = reading.pos == Pos::Verb
@@ -371,15 +381,21 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     // synonym they lack after "be" or "too" ("too small" is not "too little").
     let attributive =
         next_word(tokens, i).is_some_and(|n| is_noun(&n)) && forms.iter().all(|&f| f == Form::Base);
+    // A clear noun next, which the word describes or names a kind of ("the big game", "the shop
+    // assistant"); a verb that could be a noun ("The shop sells") does not count.
+    let compound = next_word(tokens, i).is_some_and(|n| is_noun(&n) && !clearly_finite(&n, false))
+        && forms.iter().all(|&f| f == Form::Base);
     // Nothing after the word but a pause: the end of its clause ("learn Python quickly?").
     let clause_end = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct);
     for candidate in candidates {
-        let candidate = match (candidate.strip_prefix('+'), candidate.strip_prefix('>')) {
-            (Some(c), _) if attributive => c,
-            (_, Some(c)) if clause_end => c,
-            (Some(_), _) | (_, Some(_)) => continue,
-            _ => candidate,
-        };
+        let candidate =
+            match (candidate.strip_prefix('+'), candidate.strip_prefix('>'), candidate.strip_prefix('-')) {
+                (Some(c), _, _) if attributive => c,
+                (_, Some(c), _) if clause_end => c,
+                (_, _, Some(c)) if !compound => c,
+                (Some(_), _, _) | (_, Some(_), _) | (_, _, Some(_)) => continue,
+                _ => candidate,
+            };
         if periphrastic && morph::inflect(candidate, Pos::Adj, Form::Comparative).is_some() {
             continue;
         }
@@ -448,7 +464,16 @@ mod tests {
         assert_eq!(replaced("He jumped over it.", "jumped").as_deref(), Some("leapt"));
         assert_eq!(replaced("They are jumping.", "jumping").as_deref(), Some("leaping"));
         assert_eq!(replaced("Both journeys were long.", "journeys").as_deref(), Some("trips"));
-        assert_eq!(replaced("The quick fox.", "quick").as_deref(), Some("fast"));
+        assert_eq!(replaced("The fox is quick.", "quick").as_deref(), Some("fast"));
+        // "a big game" is an important one, not a large one; "The house is big." is its size.
+        assert_eq!(replaced("We practised for the big game.", "big"), None);
+        assert_eq!(replaced("The house is big.", "big").as_deref(), Some("large"));
+        assert_eq!(replaced("Start the server now.", "Start"), None);
+        assert_eq!(replaced("My daughter started school.", "started"), None);
+        assert_eq!(replaced("The shop assistant smiled.", "shop"), None);
+        assert_eq!(replaced("The film starts at ten.", "starts").as_deref(), Some("begins"));
+        // Before a noun "quick" is brief: "a quick question" is no "fast question".
+        assert_eq!(replaced("Can I ask a quick question?", "quick"), None);
         assert_eq!(replaced("It was a bigger house.", "bigger").as_deref(), Some("larger"));
     }
 

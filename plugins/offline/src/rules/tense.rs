@@ -10,8 +10,8 @@ use crate::shape::{self, Plain, leaving_start};
 use crate::syntax::{noun_phrase, subject};
 use crate::tokens::Token;
 use crate::words::{
-    MONTHS, NOUN_PHRASE_DETERMINERS, TIME_NOUNS, Tense, WEEKDAYS, finite_lemma, heads_clause, is_verbish,
-    participle_lemma,
+    MONTHS, NOUN_PHRASE_DETERMINERS, STATE_PARTICIPLES, TIME_NOUNS, Tense, WEEKDAYS, finite_lemma,
+    heads_clause, is_verbish, participle_lemma,
 };
 
 /// The last resort for a sentence nothing else changed: the present perfect as the simple past
@@ -117,48 +117,6 @@ const NO_PERFECT: &[&str] = &[
     "wear",
 ];
 
-/// Participles after "was" that tell a state, not an event that happened to the subject.
-const STATES: &[&str] = &[
-    "born",
-    "married",
-    "divorced",
-    "engaged",
-    "called",
-    "named",
-    "supposed",
-    "located",
-    "situated",
-    "based",
-    "known",
-    "made",
-    "related",
-    "involved",
-    "dressed",
-    "surprised",
-    "shocked",
-    "pleased",
-    "disappointed",
-    "amazed",
-    "interested",
-    "excited",
-    "bored",
-    "worried",
-    "scared",
-    "frightened",
-    "tired",
-    "gone",
-    "finished",
-    "done",
-    "closed",
-    "allowed",
-    "meant",
-    "used",
-    "covered",
-    "filled",
-    "crowded",
-    "packed",
-];
-
 /// Words that date an event or start another clause, either of which rules the perfect out
 /// ("left yesterday", "left when it rained", "sat down and ate").
 const PAST_ANCHORS: &[&str] = &[
@@ -246,7 +204,7 @@ pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
         if participle_lemma(&participle).is_none()
             || k + 2 >= p.items.len()
             || !is_verbish(&participle)
-            || STATES.contains(&participle.as_str())
+            || STATE_PARTICIPLES.contains(&participle.as_str())
         {
             return None;
         }
