@@ -46,7 +46,10 @@ LoopbackQuickAck; BENCH_QUICKACK=0 leaves them on): a gateway that writes an ans
 apart without TCP_NODELAY would otherwise wait 40 ms on wrk's delayed ACK for every request, as
 TensorZero's did.
 
-Environment: ROUNDS (3), DURATION (5), TENSORZERO_GATEWAY_BIN, SKIP_LITELLM=1, PARLANCE_BIN,
+Parlance before: with PARLANCE_BASE_BIN, an earlier build of Parlance as one more way (plain and
+streamed, like `Parlance`), for a change's before and after in the same run.
+
+Environment: ROUNDS (3), DURATION (5), TENSORZERO_GATEWAY_BIN, PARLANCE_BASE_BIN, SKIP_LITELLM=1, PARLANCE_BIN,
 BENCH_NO_BUILD=1, CARGO_TARGET_DIR, LITELLM_VENV, BENCH_PIN=0, BENCH_QUICKACK=0.
 """
 
@@ -87,6 +90,7 @@ from common import (  # noqa: E402
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
 DURATION = int(os.environ.get("DURATION", "5"))
 TENSORZERO = os.environ.get("TENSORZERO_GATEWAY_BIN")
+BEFORE = os.environ.get("PARLANCE_BASE_BIN")
 SKIP_LITELLM = os.environ.get("SKIP_LITELLM") == "1"
 TEXT = "Text %s-%d-%d: Tell me about the quick brown fox."
 TZ_MODEL = "tensorzero::model_name::bench"
@@ -228,7 +232,7 @@ def parlance_env(upstream, extra=None):
     }
 
 
-def ways(plain, keyed, unrecorded, key, tz, litellm, relay, upstream):
+def ways(plain, keyed, unrecorded, key, tz, litellm, relay, upstream, before=None):
     """The ways measured, plain and streamed, by name."""
     bearer = {"authorization": f"Bearer {key}"}
     out = {}
@@ -236,6 +240,9 @@ def ways(plain, keyed, unrecorded, key, tz, litellm, relay, upstream):
         suffix = " (streamed)" if stream else ""
         out[f"Parlance{suffix}"] = Way(f"Parlance{suffix}", plain.api_port, plain.pid, "/v1/chat/completions",
                                        json.dumps(chat_body("openai-chat", stream)))
+        if before is not None:
+            out[f"Parlance before{suffix}"] = Way(f"Parlance before{suffix}", before.api_port, before.pid,
+                                                  "/v1/chat/completions", json.dumps(chat_body("openai-chat", stream)))
         out[f"Parlance keys{suffix}"] = Way(f"Parlance keys{suffix}", keyed.api_port, keyed.pid, "/v1/chat/completions",
                                             json.dumps(chat_body("openai-chat", stream)), bearer)
         out[f"Parlance no ledger{suffix}"] = Way(f"Parlance no ledger{suffix}", unrecorded.api_port, unrecorded.pid,
@@ -311,7 +318,7 @@ def run_all(binary, litellm_cmd):
     upstream = Upstream("openai", delay_ms=0)
     scratch = tempfile.mkdtemp(prefix="parlance-keys-")
     database = os.path.join(scratch, "keys.db")
-    plain = keyed = unrecorded = tz = litellm = relay = None
+    plain = keyed = unrecorded = tz = litellm = relay = before = None
     previous = {s: signal.signal(s, lambda n, _f: sys.exit(128 + n)) for s in (signal.SIGTERM, signal.SIGHUP)}
     res = {}
     try:
@@ -324,6 +331,9 @@ def run_all(binary, litellm_cmd):
         keyed.stop()
         keyed = Server(env=parlance_env(upstream, {"DATABASE_FILE": database, "PARLANCE_API_KEYS": "required"}),
                        config_text=chat, binary=binary)
+        if BEFORE:
+            before = Server(env=parlance_env(upstream), config_text=chat, binary=BEFORE)
+            print(f"Parlance before: {BEFORE}")
         if TENSORZERO:
             tz = TensorZero(TENSORZERO, upstream)
             print(f"TensorZero: {tz.version()} ({TENSORZERO})")
@@ -336,7 +346,7 @@ def run_all(binary, litellm_cmd):
             relay = Relay(upstream)
         else:
             log("socat is not installed: the relay's floor left out")
-        all_ways = ways(plain, keyed, unrecorded, key, tz, litellm, relay, upstream)
+        all_ways = ways(plain, keyed, unrecorded, key, tz, litellm, relay, upstream, before)
         for w in all_ways.values():
             w.check()
             # Warm every pool (instances, upstream connections) before anything is measured.
@@ -351,7 +361,7 @@ def run_all(binary, litellm_cmd):
                 for n in order:
                     res[n][conns].append(measure(upstream, all_ways[n], conns, f"r{rnd}c{conns}"))
     finally:
-        for g in (relay, litellm, tz, unrecorded, keyed, plain):
+        for g in (relay, litellm, tz, before, unrecorded, keyed, plain):
             if g is not None:
                 g.stop()
         upstream.stop()
