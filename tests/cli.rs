@@ -360,7 +360,7 @@ fn interactive_mode_paraphrases_lines_and_knows_its_commands() {
         err.contains("`offline` refused the model `foo`") && err.contains("keeping the model you had"),
         "{err}"
     );
-    assert!(text.contains("The fast brown fox leaps over the lazy dog."), "{text}");
+    assert!(text.contains("The quick brown fox leaps over the lazy dog."), "{text}");
     assert!(err.contains("unknown provider `nope`"), "{err}");
     assert!(text.contains("model: `wordnet-3.0` (it answered a trial text)"), "{text}");
 }
