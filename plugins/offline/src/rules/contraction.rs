@@ -164,7 +164,6 @@ const PERFECT_WITHOUT_OBJECT: &[&str] = &[
     "cried",
     "laughed",
     "ended",
-    "grown",
 ];
 
 /// Words that open an object after a participle ("she's written a book", "he's told me").
