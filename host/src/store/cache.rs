@@ -10,14 +10,22 @@ use bytes::Bytes;
 use std::ops::Deref;
 use std::sync::{Arc, Mutex, OnceLock, RwLock, RwLockReadGuard};
 
-/// A user's dialog as last committed, and its JSON array once a read asked for it.
+/// A user's dialog as last committed, or only its newest entries (a tail), and its JSON array once a
+/// read asked for it.
 ///
 /// It is a prefix of an append-only log that the later versions of the same dialog share: appending
 /// an exchange adds two entries to the log and makes a longer prefix, so a chat never copies the
 /// dialog it extends, however long. Readers of this version see only its own prefix.
+///
+/// A tail is what a chat read of a long dialog keeps: the log then starts at entry `from`, so that
+/// the next chat of the same user finds its history window in memory without the whole dialog ever
+/// being read.
 #[derive(Debug)]
 pub struct Dialog {
     log: Arc<RwLock<Vec<DialogEntry>>>,
+    /// The index of the log's first entry: 0 for a whole dialog.
+    from: usize,
+    /// The dialog's length: the log holds entries `from..len`.
     len: usize,
     weight: u32,
     json: OnceLock<Bytes>,
@@ -44,20 +52,28 @@ fn weight_of(entries: &[DialogEntry]) -> u64 {
 }
 
 impl Dialog {
+    /// A whole dialog.
     pub fn new(entries: Vec<DialogEntry>) -> Arc<Dialog> {
+        Dialog::tail(0, entries)
+    }
+
+    /// The newest entries of a dialog, the first of them at index `from`.
+    pub fn tail(from: usize, entries: Vec<DialogEntry>) -> Arc<Dialog> {
         Arc::new(Dialog {
-            len: entries.len(),
+            from,
+            len: from + entries.len(),
             weight: u32::try_from(weight_of(&entries)).unwrap_or(u32::MAX),
             log: Arc::new(RwLock::new(entries)),
             json: OnceLock::new(),
         })
     }
 
-    /// The entries, oldest first.
+    /// The entries held, oldest first: all of them for a whole dialog.
     pub fn entries(&self) -> Entries<'_> {
-        Entries { log: self.log.read().unwrap_or_else(|p| p.into_inner()), len: self.len }
+        Entries { log: self.log.read().unwrap_or_else(|p| p.into_inner()), len: self.len - self.from }
     }
 
+    /// The dialog's length, whether whole or a tail.
     pub fn len(&self) -> usize {
         self.len
     }
@@ -66,8 +82,14 @@ impl Dialog {
         self.len == 0
     }
 
-    /// The entries as a JSON array, rendered once.
+    /// Whether every entry is held, not only the newest.
+    pub fn is_whole(&self) -> bool {
+        self.from == 0
+    }
+
+    /// The entries as a JSON array, rendered once; only a whole dialog is ever served this way.
     pub fn json(&self) -> Bytes {
+        debug_assert!(self.is_whole(), "a tail rendered as a dialog");
         self.json
             .get_or_init(|| {
                 // A list of plain records always serialises.
@@ -86,12 +108,18 @@ impl Dialog {
     /// caller then forgets the dialog, and the next read loads it.
     pub(super) fn extended(&self, appended: Vec<DialogEntry>) -> Option<Arc<Dialog>> {
         let mut log = self.log.write().unwrap_or_else(|p| p.into_inner());
-        if log.len() != self.len {
+        if self.from + log.len() != self.len {
             return None;
         }
         let weight = u32::try_from(u64::from(self.weight) + weight_of(&appended)).unwrap_or(u32::MAX);
         log.extend(appended);
-        Some(Arc::new(Dialog { log: self.log.clone(), len: log.len(), weight, json: OnceLock::new() }))
+        Some(Arc::new(Dialog {
+            log: self.log.clone(),
+            from: self.from,
+            len: self.from + log.len(),
+            weight,
+            json: OnceLock::new(),
+        }))
     }
 }
 

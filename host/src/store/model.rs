@@ -87,10 +87,13 @@ pub struct Recent {
 }
 
 impl Recent {
-    /// The newest `n` entries of a dialog in memory.
-    pub(crate) fn of(dialog: &Dialog, n: usize) -> Recent {
+    /// The newest `n` entries of a dialog in memory, unless it is a tail that holds fewer.
+    pub(crate) fn of(dialog: &Dialog, n: usize) -> Option<Recent> {
         let entries = dialog.entries();
-        Recent { length: entries.len(), entries: entries[entries.len().saturating_sub(n)..].to_vec() }
+        if !dialog.is_whole() && entries.len() < n {
+            return None;
+        }
+        Some(Recent { length: dialog.len(), entries: entries[entries.len().saturating_sub(n)..].to_vec() })
     }
 
     /// From the newest entries as read, oldest first: the length is the last index plus one.

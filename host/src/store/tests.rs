@@ -76,6 +76,7 @@ on_both!(
     reads_racing_writes_end_with_the_latest_dialog,
     imports_never_change_an_existing_user,
     the_newest_entries_come_with_the_length,
+    a_long_dialogs_newest_entries_stay_right_as_it_grows,
 );
 
 fn lines(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -183,6 +184,36 @@ async fn the_newest_entries_come_with_the_length(t: Target) {
     assert!(s.delete_user("c", "u").await.unwrap());
     assert_eq!(s.newest("c", "u", 5).await.unwrap(), Recent::default());
     assert_eq!(t.open().await.newest("c", "u", 5).await.unwrap(), Recent::default());
+}
+
+/// A chat's read of a long dialog keeps only its newest entries in memory (SQLite's cache): the
+/// same window again, after appends, a wider window than was kept, and the whole dialog must each
+/// still be the dialog as committed.
+async fn a_long_dialogs_newest_entries_stay_right_as_it_grows(t: Target) {
+    let s = t.open().await;
+    s.put_user("c", "u").await.unwrap();
+    let dialog: Vec<DialogEntry> =
+        (0..40).map(|i| DialogEntry { index: i, name: "A".into(), message: format!("m{i}") }).collect();
+    assert!(s.set_dialog("c", "u", dialog).await.unwrap());
+    let s = t.open().await;
+    let newest = |all: &[DialogEntry], n: usize| all[all.len() - n..].to_vec();
+    let mut all = entries(&t.open().await, "c", "u").await.unwrap();
+    for round in 0..3 {
+        let recent = s.newest("c", "u", 6).await.unwrap();
+        assert_eq!((recent.length, recent.entries), (all.len(), newest(&all, 6)), "round {round}");
+        let said = format!("r{round}");
+        s.append_exchange("c", "u", lines(&[("A", &said), ("B", "ok")]), 1000).await.unwrap();
+        all = entries(&t.open().await, "c", "u").await.unwrap();
+        assert_eq!(all.len(), 42 + 2 * round);
+        let wider = 8 + 4 * round;
+        let recent = s.newest("c", "u", wider).await.unwrap();
+        assert_eq!((recent.length, recent.entries), (all.len(), newest(&all, wider)), "round {round}, wider");
+    }
+    // The whole dialog is never answered from the newest entries alone.
+    assert_eq!(entries(&s, "c", "u").await.unwrap(), all);
+    assert!(s.reset_dialog("c", "u").await.unwrap());
+    assert_eq!(s.newest("c", "u", 6).await.unwrap(), Recent::default());
+    assert_eq!(entries(&s, "c", "u").await.unwrap(), Vec::<DialogEntry>::new());
 }
 
 async fn pages_are_newest_modified_first(t: Target) {

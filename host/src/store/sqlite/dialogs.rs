@@ -79,7 +79,7 @@ impl Dialogs for SqliteBackend {
         Box::pin(async move {
             let key: UserKey = (client.to_owned(), user.to_owned());
             let cache = &self.inner.cache;
-            if let Some(dialog) = cache.get(&key) {
+            if let Some(dialog) = cache.get(&key).filter(|d| d.is_whole()) {
                 return Ok(Some(dialog));
             }
             let started = cache.generation();
@@ -102,11 +102,12 @@ impl Dialogs for SqliteBackend {
     fn newest<'a>(&'a self, client: &'a str, user: &'a str, n: usize) -> StoreResult<'a, Recent> {
         Box::pin(async move {
             let key: UserKey = (client.to_owned(), user.to_owned());
-            if let Some(dialog) = self.inner.cache.get(&key) {
-                return Ok(Recent::of(&dialog, n));
+            if let Some(recent) = self.inner.cache.get(&key).and_then(|d| Recent::of(&d, n)) {
+                return Ok(recent);
             }
-            // A read that found the whole dialog fills the cache, as `dialog` would; a longer one is
-            // left out, so a long dialog is never read whole for a chat.
+            // What the read found fills the cache: the whole dialog, as `dialog` would, or of a longer
+            // one its newest entries, which later appends extend; so a long dialog is never read whole
+            // for a chat, and the same user's next chat reads nothing.
             let started = self.inner.cache.generation();
             let (client, user) = key.clone();
             let recent = self
@@ -124,8 +125,9 @@ impl Dialogs for SqliteBackend {
                 })
                 .await?;
             // With no entries the user may not exist, which a cached dialog would deny.
-            if recent.is_whole() && recent.length > 0 {
-                self.inner.cache.fill(key, Dialog::new(recent.entries.clone()), started);
+            if recent.length > 0 {
+                let from = recent.length - recent.entries.len();
+                self.inner.cache.fill(key, Dialog::tail(from, recent.entries.clone()), started);
             }
             Ok(recent)
         })

@@ -46,6 +46,9 @@ struct Inner {
     health: Arc<WriteHealth>,
 }
 
+/// The writer's page cache, in KiB (SQLite's default is 2 MiB).
+const WRITER_CACHE_KIB: i64 = 32 << 10;
+
 fn now_millis() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
@@ -85,6 +88,7 @@ impl SqliteBackend {
             }
             let opened = |source| StoreError::Open { location: path.display().to_string(), source };
             let mut writer = open(&path, durability).map_err(opened)?;
+            writer.pragma_update(None, "cache_size", -WRITER_CACHE_KIB)?;
             schema::migrate(&mut writer, &path)?;
             let readers = (0..READERS)
                 .map(|_| open(&path, durability).map(Mutex::new))
