@@ -80,9 +80,16 @@ impl Request {
 
     /// An `application/x-www-form-urlencoded` body.
     pub fn form(mut self, fields: &[(&str, &str)]) -> Self {
-        let encoded: Vec<String> =
-            fields.iter().map(|(k, v)| format!("{}={}", form_encode(k), form_encode(v))).collect();
-        self.body = encoded.join("&").into_bytes();
+        let mut body = Vec::with_capacity(fields.iter().map(|(k, v)| k.len() + v.len() + 2).sum());
+        for (i, (key, value)) in fields.iter().enumerate() {
+            if i > 0 {
+                body.push(b'&');
+            }
+            form_encode(&mut body, key);
+            body.push(b'=');
+            form_encode(&mut body, value);
+        }
+        self.body = body;
         self.header("content-type", "application/x-www-form-urlencoded")
     }
 
@@ -202,16 +209,16 @@ pub fn join_url(base: &str, path: &str) -> String {
     format!("{}/{}", base.trim_end_matches('/'), path.trim_start_matches('/'))
 }
 
-fn form_encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
+/// `s` as `application/x-www-form-urlencoded` writes it, appended to `out`.
+fn form_encode(out: &mut Vec<u8>, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     for b in s.bytes() {
         match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'*' => out.push(b as char),
-            b' ' => out.push('+'),
-            _ => out.push_str(&format!("%{b:02X}")),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'*' => out.push(b),
+            b' ' => out.push(b'+'),
+            _ => out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]),
         }
     }
-    out
 }
 
 pub(crate) fn map_error_code(code: ErrorCode) -> HttpError {
@@ -309,6 +316,10 @@ mod tests {
     #[test]
     fn joins_and_encodes() {
         assert_eq!(join_url("http://a/v1/", "/chat"), "http://a/v1/chat");
-        assert_eq!(form_encode("a b&c=\"é\""), "a+b%26c%3D%22%C3%A9%22");
+        let mut out = Vec::new();
+        form_encode(&mut out, "a b&c=\"é\"");
+        assert_eq!(out, b"a+b%26c%3D%22%C3%A9%22");
+        let form = Request::post("http://a/").form(&[("input", "x y:"), ("k", "&")]);
+        assert_eq!(form.body, b"input=x+y%3A&k=%26");
     }
 }

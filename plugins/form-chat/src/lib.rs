@@ -25,40 +25,67 @@ impl ChatModel for FormModel {
         let url = config::require("model_url")?;
         let max_chars = config::parse_or("prompt_max_chars", 2048usize)?;
         let timeout = Duration::from_millis(config::parse_or("timeout_ms", 30_000u64)?);
-        let prompt = cut_front(&prompt(&request), max_chars);
-        let response = Request::post(url).timeout(timeout).form(&[("input", &prompt)]).send()?;
+        let prompt = prompt(&request);
+        let response =
+            Request::post(url).timeout(timeout).form(&[("input", cut_front(&prompt, max_chars))]).send()?;
         let response = check_status("the model endpoint", response)?;
         read_reply(response.header("content-type"), &response.body)
     }
 }
 
-/// The prompt exactly as the original service built it.
+/// The prompt exactly as the original service built it (its parts joined by single spaces), written
+/// into one buffer: a long history costs a copy of each entry, not a string of its own.
 pub fn prompt(request: &ChatRequest) -> String {
-    let mut parts = vec![format!("[ Genre: {} ]", request.genre)];
-    let dialog = dialog_string(&request.history);
-    if !dialog.is_empty() {
-        parts.push(dialog);
+    let history: usize = request.history.iter().map(|e| e.name.len() + e.message.len() + 10).sum();
+    let mut out = String::with_capacity(64 + history + request.message.len());
+    out.push_str("[ Genre: ");
+    out.push_str(&request.genre);
+    out.push_str(" ]");
+    for entry in &request.history {
+        out.push(' ');
+        said(&mut out, &entry.name, &entry.message);
     }
     if let Some(situation) = request.situation.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        parts.push(situation.to_owned());
+        out.push(' ');
+        out.push_str(situation);
     }
-    parts.push(format!("{} said: \"{}\"", request.from_name, request.message));
-    parts.push(format!("{} said: \"", request.to_name));
-    parts.join(" ")
+    out.push(' ');
+    said(&mut out, &request.from_name, &request.message);
+    out.push(' ');
+    out.push_str(&request.to_name);
+    out.push_str(" said: \"");
+    out
+}
+
+/// `<name> said: "<message>"`, one line of the seed's string form of a dialog.
+fn said(out: &mut String, name: &str, message: &str) {
+    out.push_str(name);
+    out.push_str(" said: \"");
+    out.push_str(message);
+    out.push('"');
 }
 
 /// The seed's string form of a dialog.
 pub fn dialog_string(entries: &[DialogEntry]) -> String {
-    entries.iter().map(|e| format!("{} said: \"{}\"", e.name, e.message)).collect::<Vec<_>>().join(" ")
+    let mut out = String::new();
+    for (i, entry) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        said(&mut out, &entry.name, &entry.message);
+    }
+    out
 }
 
 /// The last `max_chars` characters of `text`.
-pub fn cut_front(text: &str, max_chars: usize) -> String {
-    let count = text.chars().count();
-    if count <= max_chars {
-        return text.to_owned();
+pub fn cut_front(text: &str, max_chars: usize) -> &str {
+    if max_chars == 0 {
+        return "";
     }
-    text.chars().skip(count - max_chars).collect()
+    match text.char_indices().rev().nth(max_chars - 1) {
+        Some((start, _)) => &text[start..],
+        None => text,
+    }
 }
 
 /// The body is the reply; an HTML page (a proxy's error page, say), binary data or nothing at all is not.
@@ -112,6 +139,7 @@ mod tests {
             prompt(&request(history, Some("At the beach."))),
             "[ Genre: Romance ] User said: \"Hi\" Waifu said: \"Hey\" At the beach. User said: \"Hello!\" Waifu said: \""
         );
+        assert_eq!(dialog_string(&request(vec![], None).history), "");
     }
 
     #[test]
@@ -119,6 +147,8 @@ mod tests {
         assert_eq!(cut_front("abcdef", 4), "cdef");
         assert_eq!(cut_front("ab", 4), "ab");
         assert_eq!(cut_front("éèêë", 2), "êë");
+        assert_eq!(cut_front("abc", 3), "abc");
+        assert_eq!(cut_front("abc", 0), "");
     }
 
     #[test]
