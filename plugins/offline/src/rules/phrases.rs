@@ -6,7 +6,8 @@ use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::words_like;
 use crate::sites::Sites;
-use crate::tokens::{Kind, Token, matches_at, next_word};
+use crate::tokens::{Kind, Token, matches_at, next_word, prev_word};
+use crate::words::OBJECT_PREPOSITIONS;
 
 /// What a phrase rewrite needs after the phrase.
 #[derive(Clone, Copy)]
@@ -34,6 +35,9 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["for", "example"], &["for", "instance"], After::Anything),
     (&["for", "instance"], &["for", "example"], After::Anything),
     (&["at", "the", "moment"], &["right", "now"], After::Pause),
+    (&["right", "now"], &["at", "the", "moment"], After::Pause),
+    (&["every", "now", "and", "then"], &["from", "time", "to", "time"], After::Anything),
+    (&["once", "in", "a", "while"], &["from", "time", "to", "time"], After::Anything),
     (&["in", "addition"], &["also"], After::Pause),
     (&["next", "to"], &["beside"], After::Word),
     (&["because", "of"], &["due", "to"], After::Word),
@@ -41,6 +45,8 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["right", "away"], &["immediately"], After::Pause),
     (&["as", "well"], &["too"], After::Pause),
     (&["every", "day"], &["daily"], After::Pause),
+    (&["every", "week"], &["weekly"], After::Pause),
+    (&["every", "month"], &["monthly"], After::Pause),
     // Times and quantities in their other spoken forms.
     (&["half", "an", "hour"], &["thirty", "minutes"], After::Anything),
     (&["a", "quarter", "of", "an", "hour"], &["fifteen", "minutes"], After::Anything),
@@ -59,31 +65,66 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
 const HOURS: &[&str] =
     &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 
+/// The prepositions of time a clock time follows when it is one ("at seven", "until half past
+/// nine"): a number after anything else may count people or years ("a table for eight").
+const TIME_PREPOSITIONS: &[&str] =
+    &["at", "until", "till", "by", "before", "after", "since", "from", "to", "around", "about"];
+
+/// Minutes past or to the hour said in words, with their number.
+const CLOCK_MINUTES: &[(&str, u32)] =
+    &[("five", 5), ("ten", 10), ("twenty", 20), ("twenty-five", 25), ("quarter", 15), ("half", 30)];
+
 /// A clock time at `i` in its other spoken form: "half past nine" -> "nine thirty", "a quarter
-/// past ten" -> "ten fifteen", "seven o'clock" -> "seven"; the words it covers and the new ones.
-fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<&'static str>)> {
+/// past ten" -> "ten fifteen", "ten past nine" -> "nine ten", "a quarter to eight" -> "seven
+/// forty-five", "twenty to six" -> "five forty", "seven o'clock" -> "seven"; the words it covers and
+/// the new ones. Only after a preposition of time, except the forms with "past", which are times
+/// wherever they stand ("ten to one" may be odds). Never from digits: numbers are kept as written.
+fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let hour_at = |k: usize| {
-        tokens
-            .get(k)
-            .and_then(|t| HOURS.iter().copied().find(|h| t.is_word() && t.text.eq_ignore_ascii_case(h)))
+        let t = tokens.get(k).filter(|t| t.is_word() && !t.frozen)?;
+        HOURS.iter().position(|h| t.text.eq_ignore_ascii_case(h))
     };
-    for (from, minutes) in [(&["half", "past"][..], "thirty"), (&["a", "quarter", "past"][..], "fifteen")] {
-        if matches_at(tokens, i, from) {
-            let hour = hour_at(i + 2 * from.len())?;
-            return Some((2 * from.len() + 1, vec![hour, minutes]));
-        }
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word()).map(|t| t.text.to_lowercase());
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let before = (0..i).rev().find(|&k| tokens[k].is_word()).map(|k| tokens[k].text.to_lowercase());
+    let timed = before.as_deref().is_some_and(|b| TIME_PREPOSITIONS.contains(&b));
+    let hour = |h: usize| HOURS[h % 12].to_string();
+    // "half past nine", "a quarter to eight", "ten past six": the minutes, "past" or "to", the hour.
+    let article = usize::from(matches_at(tokens, i, &["a", "quarter"]));
+    let minutes_at = i + 2 * article;
+    if let Some(&(name, minutes)) = word(minutes_at).and_then(|w| CLOCK_MINUTES.iter().find(|(n, _)| *n == w))
+        && (name == "quarter") == (article == 1)
+        && spaced(minutes_at + 1)
+        && spaced(minutes_at + 3)
+    {
+        let relation = word(minutes_at + 2)?;
+        let h = hour_at(minutes_at + 4)?;
+        let len = minutes_at + 5 - i;
+        // "five past nine" would be "nine oh five"; "half to" is no time.
+        return match relation.as_str() {
+            "past" if minutes != 5 => Some((len, vec![hour(h), number_word(minutes)])),
+            "to" if minutes != 30 && timed => Some((len, vec![hour(h + 11), number_word(60 - minutes)])),
+            _ => None,
+        };
     }
-    let hour = hour_at(i)?;
+    if !timed {
+        return None;
+    }
+    let h = hour_at(i)?;
     let oclock = tokens
         .get(i + 2)
         .is_some_and(|t| t.is_word() && ["o'clock", "o’clock"].contains(&t.text.to_lowercase().as_str()));
-    // Only after a preposition of time: "a table for eight o'clock" would become a table for eight
-    // people.
-    let before = (0..i).rev().find(|&k| tokens[k].is_word()).map(|k| tokens[k].text.to_lowercase());
-    let timed = before.as_deref().is_some_and(|b| {
-        ["at", "until", "till", "by", "before", "after", "since", "from", "to", "around"].contains(&b)
-    });
-    (oclock && timed && tokens[i + 1].is(Kind::Space, " ")).then(|| (3, vec![hour]))
+    (oclock && spaced(i + 1)).then(|| (3, vec![hour(h)]))
+}
+
+/// A number of minutes from ten to fifty-nine said in words: 10 -> "ten", 45 -> "forty-five".
+fn number_word(n: u32) -> String {
+    let name = |list: &[(&'static str, u32)], v: u32| list.iter().find(|(_, x)| *x == v).map(|(w, _)| *w);
+    match (name(TENS_AND_TEENS, n), name(TENS_AND_TEENS, n - n % 10), name(UNITS_BELOW_TEN, n % 10)) {
+        (Some(exact), _, _) => exact.to_string(),
+        (None, Some(tens), Some(unit)) => format!("{tens}-{unit}"),
+        _ => n.to_string(),
+    }
 }
 
 /// The number words from ten up that are written in digits before a unit ("forty minutes" ->
@@ -240,6 +281,11 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     After::Word => next_word(&tokens, last).is_some(),
                     After::Pause => pause_after(&tokens, last),
                 };
+                // "every month" is an adverb ("monthly") only where it is not a preposition's
+                // object ("the first Wednesday of every month").
+                let object = from[0] == "every"
+                    && prev_word(&tokens, i).is_some_and(|p| OBJECT_PREPOSITIONS.contains(&p.as_str()));
+                let ok = ok && !object;
                 if ok {
                     sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
                     i = last + 1;
@@ -257,7 +303,10 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             if let Some((len, spoken)) = spoken_time(&tokens, i)
                 && tokens[i..i + len].iter().all(|t| !t.frozen)
             {
-                sites.put(&mut out, &tokens[i..i + len], || words_like(&tokens[i].text, &spoken));
+                sites.put(&mut out, &tokens[i..i + len], || {
+                    let spoken: Vec<&str> = spoken.iter().map(String::as_str).collect();
+                    words_like(&tokens[i].text, &spoken)
+                });
                 i += len;
                 continue 'scan;
             }
@@ -298,6 +347,8 @@ const FIXED: &[&[&str]] = &[
     // "sick of waiting" is not "ill of waiting"; "a great distance" is not "a wonderful" one.
     &["sick", "of"],
     &["every", "single"],
+    // "fully booked" is full, not reserved.
+    &["fully", "booked"],
     &["every", "penny"],
     &["every", "now"],
     &["every", "other"],
@@ -680,6 +731,20 @@ mod tests {
         assert_eq!(phrased("We booked a table for eight o'clock."), "We booked a table for eight o'clock.");
         // Not a clock time.
         assert_eq!(phrased("Half past the gate is a tree."), "Half past the gate is a tree.");
+        assert_eq!(phrased("My appointment is at ten past nine."), "My appointment is at nine ten.");
+        assert_eq!(phrased("The film starts at a quarter to eight."), "The film starts at seven forty-five.");
+        assert_eq!(phrased("We left at twenty to one."), "We left at twelve forty.");
+        assert_eq!(phrased("Come by five to six."), "Come by five fifty-five.");
+        // "five past" would be "oh five"; "ten to one" is also odds or a score.
+        assert_eq!(phrased("It starts at five past six."), "It starts at five past six.");
+        assert_eq!(phrased("The score was ten to one."), "The score was ten to one.");
+        assert_eq!(phrased("The shop closes at 5:30."), "The shop closes at 5:30.");
+        assert_eq!(phrased("I call my mother every week."), "I call my mother weekly.");
+        assert_eq!(phrased("Every week we meet."), "Every week we meet.");
+        assert_eq!(
+            phrased("It meets on the first Monday of every month."),
+            "It meets on the first Monday of every month."
+        );
     }
 
     #[test]

@@ -408,10 +408,17 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
         if !graded_form_ok(candidate, reading.pos, &forms) {
             continue;
         }
-        // A word already nearby would read as a repetition ("big and large"); the window keeps
-        // a sentence of any length linear.
-        let window = &tokens[i.saturating_sub(REPEAT_WINDOW)..(i + REPEAT_WINDOW).min(tokens.len())];
-        let repeated = window.iter().any(|t| t.is_word() && t.text.eq_ignore_ascii_case(&word));
+        // A word already nearby would read as a repetition ("big and large"), and so would
+        // another form of it ("charged me a charge", "while cutting onions he cut"): any word that
+        // begins with the replacement's stem counts. The window keeps a sentence of any length
+        // linear.
+        let start = i.saturating_sub(REPEAT_WINDOW);
+        let window = &tokens[start..(i + REPEAT_WINDOW).min(tokens.len())];
+        let stem = candidate.strip_suffix('e').filter(|s| s.len() >= 3).unwrap_or(candidate);
+        let repeated = window.iter().enumerate().any(|(k, t)| {
+            let lower = t.text.to_ascii_lowercase();
+            start + k != i && t.is_word() && (lower == word || (stem.len() >= 3 && lower.starts_with(stem)))
+        });
         if word != spelling.lower && !repeated {
             if skip == 0 {
                 return Some(Choice { index: i, text: respell(&word, &spelling), quality });
@@ -513,6 +520,14 @@ mod tests {
         assert_eq!(replaced("They live in a small village.", "small").as_deref(), Some("little"));
         assert_eq!(replaced("The jacket is too small.", "small"), None);
         assert_eq!(replaced("The smaller house.", "smaller"), None);
+    }
+
+    #[test]
+    fn no_other_form_of_the_replacement_nearby() {
+        // "slicing" -> "cutting" before "cut".
+        assert_eq!(replaced("He cut his finger while he was slicing onions.", "slicing"), None);
+        assert_eq!(replaced("He was slicing onions.", "slicing").as_deref(), Some("cutting"));
+        assert_eq!(replaced("The outcome was good.", "outcome").as_deref(), Some("result"));
     }
 
     #[test]
