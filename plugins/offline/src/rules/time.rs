@@ -262,6 +262,19 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if coordinated_clause(p, n - len) {
         return None;
     }
+    // Another time before an "and" ("went to the bank in the morning and the post office after
+    // lunch"): each time belongs to its own part, so the last one stays with its part.
+    let joined = (0..n - len).rev().find(|&k| ["and", "or", "but"].contains(&p.lower(k).as_str()));
+    if joined.is_some_and(|j| {
+        (0..j).any(|k| {
+            let w = p.lower(k);
+            TIME_NOUNS.contains(&w.as_str())
+                || PARTS_OF_DAY.contains(&w.as_str())
+                || WEEKDAYS.contains(&w.as_str())
+        })
+    }) {
+        return None;
+    }
     // A clause word before the phrase ("said that she would pick us up at six", "once you are
     // back"): the phrase may belong to that clause.
     if (0..n - len).any(|k| {
@@ -521,6 +534,8 @@ mod tests {
         assert_eq!(run(f, "He cleaned the car and she cooked dinner on Saturday."), None);
         assert_eq!(run(f, "I wrote the report and sent it to my boss last night."), None);
         assert_eq!(run(f, "They sold the house but kept the garden last year."), None);
+        // Each part has its own time.
+        assert_eq!(run(f, "I went to the bank in the morning and the post office after lunch."), None);
         // Within its own clause it may move to that clause's front.
         let g = front_time_phrase_in_clause;
         assert_eq!(
