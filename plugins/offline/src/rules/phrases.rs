@@ -127,6 +127,59 @@ fn number_word(n: u32) -> String {
     }
 }
 
+/// A day that comes round, both ways: "every Sunday" <-> "on Sundays", "every Sunday morning" <->
+/// "on Sunday mornings", "every weekend" <-> "on weekends"; the words it covers and the new ones.
+/// Not in a list of days ("on Mondays and Fridays"), where every day of the list would have to
+/// change, nor after a preposition ("the first Monday of every month" has no "on").
+fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const DAYS: &[&str] =
+        &["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekday", "weekend"];
+    const PARTS: &[&str] = &["morning", "afternoon", "evening", "night"];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let every = match word(i)?.as_str() {
+        "every" => true,
+        "on" => false,
+        _ => return None,
+    };
+    let plural = |w: &str| format!("{w}s");
+    let at = |k: usize| word(k).filter(|_| spaced(k - 1));
+    // "every Sunday morning" and "on Sunday mornings": the day singular before a part of the day;
+    // "on Sundays" alone.
+    let day_word = at(i + 2)?;
+    let part_word = at(i + 4);
+    let part = PARTS.iter().copied().find(|p| {
+        let part = part_word.as_deref();
+        if every { part == Some(*p) } else { part == Some(plural(p).as_str()) }
+    });
+    let day = DAYS
+        .iter()
+        .copied()
+        .find(|d| if every || part.is_some() { day_word == *d } else { day_word == plural(d) })?;
+    let last = i + if part.is_some() { 4 } else { 2 };
+    let listed = |w: Option<String>| w.is_some_and(|w| ["and", "or"].contains(&w.as_str()));
+    let before = prev_word(tokens, i);
+    if listed(next_word(tokens, last)) || listed(before.clone()) {
+        return None;
+    }
+    if every && before.is_some_and(|b| OBJECT_PREPOSITIONS.contains(&b.as_str()) || b == "on") {
+        return None;
+    }
+    let name = if day.starts_with("week") {
+        day.to_string()
+    } else {
+        let mut c = day.chars();
+        c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+    };
+    let words = match (every, part) {
+        (true, None) => vec!["on".to_string(), plural(&name)],
+        (true, Some(p)) => vec!["on".to_string(), name, plural(p)],
+        (false, None) => vec!["every".to_string(), name],
+        (false, Some(p)) => vec!["every".to_string(), name, p.to_string()],
+    };
+    Some((last + 1 - i, words))
+}
+
 /// The number words from ten up that are written in digits before a unit ("forty minutes" ->
 /// "40 minutes"); below ten, English writes the word.
 const TENS_AND_TEENS: &[(&str, u32)] = &[
@@ -296,6 +349,14 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 sites.put(&mut out, &tokens[i..i + len], || {
                     let written: Vec<&str> = written.iter().map(String::as_str).collect();
                     words_like(&tokens[i].text, &written)
+                });
+                i += len;
+                continue 'scan;
+            }
+            if let Some((len, words)) = habitual_day(&tokens, i) {
+                sites.put(&mut out, &tokens[i..i + len], || {
+                    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                    words_like(&tokens[i].text, &words)
                 });
                 i += len;
                 continue 'scan;
@@ -741,6 +802,16 @@ mod tests {
         assert_eq!(phrased("The shop closes at 5:30."), "The shop closes at 5:30.");
         assert_eq!(phrased("I call my mother every week."), "I call my mother weekly.");
         assert_eq!(phrased("Every week we meet."), "Every week we meet.");
+        assert_eq!(phrased("She bakes bread every Sunday."), "She bakes bread on Sundays.");
+        assert_eq!(phrased("The gym is quiet on Monday mornings."), "The gym is quiet every Monday morning.");
+        assert_eq!(phrased("We play tennis every weekend."), "We play tennis on weekends.");
+        assert_eq!(phrased("Every Friday we eat out."), "On Fridays we eat out.");
+        // A list of days, a preposition before.
+        assert_eq!(phrased("She works on Mondays and Fridays."), "She works on Mondays and Fridays.");
+        assert_eq!(
+            phrased("It meets on the first Monday of every month."),
+            "It meets on the first Monday of every month."
+        );
         assert_eq!(
             phrased("It meets on the first Monday of every month."),
             "It meets on the first Monday of every month."
