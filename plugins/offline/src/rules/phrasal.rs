@@ -444,6 +444,11 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["at", "weekends"], &["on", "weekends"], Next::Any),
     (&["near", "the"], &["close", "to", "the"], Next::Any),
     (&["opposite", "the"], &["across", "from", "the"], Next::Any),
+    // "all the guests" <-> "all of the guests", "both my parents" <-> "both of my parents".
+    (&["all", "of"], &["all"], Next::Determiner),
+    (&["both", "of"], &["both"], Next::Determiner),
+    (&["all"], &["all", "of"], Next::Determiner),
+    (&["both"], &["both", "of"], Next::Determiner),
     (&["across", "from", "the"], &["opposite", "the"], Next::Any),
 ];
 
@@ -638,6 +643,17 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                     })
             }
             "these" => prev.is_none() || tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct),
+            // Not "all a day", nor the idioms "all the same", "all the way", "all the best", "all
+            // the more", "all the time".
+            "all" | "both" if words.len() == 1 || words[1] == "of" => {
+                let determiner = next_word(tokens, last);
+                let after = next_word(tokens, last + 2);
+                determiner.is_some_and(|d| !["a", "an", "some", "several"].contains(&d.as_str()))
+                    && after.is_none_or(|a| {
+                        !["same", "way", "best", "more", "better", "worse", "time", "rest"]
+                            .contains(&a.as_str())
+                    })
+            }
             // "Let me know if you need anything" is no indirect question.
             "know" => prev.as_deref().is_none_or(|p| !["me", "us"].contains(&p)),
             "over" => prev.as_deref().is_some_and(|p| {
@@ -1274,6 +1290,11 @@ mod vehicle_tests {
         assert_eq!(all("I am not very sure."), "I am not really sure.");
         assert_eq!(all("Nobody answered the phone."), "No one answered the phone.");
         assert_eq!(all("There is not any milk left."), "There is no milk left.");
+        assert_eq!(all("We invited all the neighbours."), "We invited all of the neighbours.");
+        assert_eq!(all("Both of my parents work."), "Both my parents work.");
+        // Idioms, and no determiner.
+        assert_eq!(all("He walked all the way home."), "He walked all the way home.");
+        assert_eq!(all("I love all of them."), "I love all of them.");
     }
 
     #[test]
