@@ -11,7 +11,7 @@ use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, starting};
 use crate::sites::Sites;
-use crate::syntax::{subject, wants_participle};
+use crate::syntax::{has_clause_word, subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
     ARTICLES, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE, NOUN_PHRASE_DETERMINERS,
@@ -889,7 +889,14 @@ pub fn please(p: &Plain) -> Option<Vec<Token>> {
         out.extend_from_slice(&p.items[2..n - 2]);
         return Some(shape::build(&out, &p.terminal));
     }
-    if p.lower(0) == "please" && p.commas() == 0 && n >= 3 && p.terminal.text != "?" {
+    // Only in a short request of one clause: after a long one, or one with a clause of its own,
+    // "please" reads as tacked on ("Lock the door when you leave tonight, please.").
+    if p.lower(0) == "please"
+        && p.commas() == 0
+        && (3..=8).contains(&n)
+        && !has_clause_word(p, usize::MAX)
+        && p.terminal.text != "?"
+    {
         let mut out = vec![starting(&p.items[1])];
         out.extend_from_slice(&p.items[2..]);
         out.extend([shape::comma(), shape::word("please")]);
@@ -1487,6 +1494,7 @@ mod tests {
     #[test]
     fn please_moves() {
         assert_eq!(polite("Please close the window.").as_deref(), Some("Close the window, please."));
+        assert_eq!(polite("Please remember to lock the door when you leave tonight."), None);
         assert_eq!(
             polite("Could you turn the music down, please?").as_deref(),
             Some("Could you please turn the music down?")
