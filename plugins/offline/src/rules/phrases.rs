@@ -114,8 +114,73 @@ fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let oclock = tokens
         .get(i + 2)
         .is_some_and(|t| t.is_word() && ["o'clock", "o’clock"].contains(&t.text.to_lowercase().as_str()));
-    (oclock && spaced(i + 1)).then(|| (3, vec![hour(h)]))
+    if oclock {
+        return spaced(i + 1).then(|| (3, vec![hour(h)]));
+    }
+    // "closes at six" -> "closes at six o'clock": only after a word that says something happens at
+    // a time of day (an age may follow "at": "started school at five", "learned to read at six"),
+    // and with nothing after the hour that could count or tell the minutes ("at six thirty").
+    let before_preposition =
+        (0..i).rev().filter(|&k| tokens[k].is_word()).nth(1).map(|k| tokens[k].text.to_lowercase());
+    let scheduled = before_preposition.as_deref().is_some_and(|w| SCHEDULED.contains(&w));
+    let after_ok = match tokens.get(i + 1) {
+        None => true,
+        Some(t) if t.kind == Kind::Punct => t.text != ":",
+        Some(_) => word(i + 2).filter(|_| spaced(i + 1)).is_some_and(|next| {
+            ["tonight", "tomorrow", "today", "on", "every", "in", "this", "and", "but", "so"]
+                .contains(&next.as_str())
+        }),
+    };
+    // After "at" alone: "open until ten o'clock" would invite the time to the front ("Until ten
+    // o'clock, the shop is open.").
+    let at = before.as_deref() == Some("at");
+    (at && scheduled && after_ok).then(|| (1, vec![hour(h), "o'clock".to_string()]))
 }
+
+/// Words after which "at" and an hour tell a time of day ("opens at nine", "home at six", "up at
+/// seven"), so that "o'clock" may follow the hour.
+const SCHEDULED: &[&str] = &[
+    "open",
+    "opens",
+    "opened",
+    "close",
+    "closes",
+    "closed",
+    "shut",
+    "shuts",
+    "start",
+    "starts",
+    "started",
+    "begin",
+    "begins",
+    "began",
+    "finish",
+    "finishes",
+    "finished",
+    "end",
+    "ends",
+    "ended",
+    "leave",
+    "leaves",
+    "left",
+    "arrive",
+    "arrives",
+    "arrived",
+    "meet",
+    "meets",
+    "met",
+    "home",
+    "up",
+    "back",
+    "dinner",
+    "lunch",
+    "breakfast",
+    "here",
+    "there",
+    "ready",
+    "bed",
+    "work",
+];
 
 /// A number of minutes from ten to fifty-nine said in words: 10 -> "ten", 45 -> "forty-five".
 fn number_word(n: u32) -> String {
@@ -800,6 +865,16 @@ mod tests {
         assert_eq!(phrased("It starts at five past six."), "It starts at five past six.");
         assert_eq!(phrased("The score was ten to one."), "The score was ten to one.");
         assert_eq!(phrased("The shop closes at 5:30."), "The shop closes at 5:30.");
+        assert_eq!(
+            phrased("The library closes at six on weekdays."),
+            "The library closes at six o'clock every weekday."
+        );
+        assert_eq!(phrased("We got home at ten."), "We got home at ten o'clock.");
+        // An age, the minutes, a count.
+        assert_eq!(phrased("She learned to read at five."), "She learned to read at five.");
+        assert_eq!(phrased("The film starts at six thirty."), "The film starts at six thirty.");
+        assert_eq!(phrased("We booked a table for eight."), "We booked a table for eight.");
+        assert_eq!(phrased("The shop is open until ten."), "The shop is open until ten.");
         assert_eq!(phrased("I call my mother every week."), "I call my mother weekly.");
         assert_eq!(phrased("Every week we meet."), "Every week we meet.");
         assert_eq!(phrased("She bakes bread every Sunday."), "She bakes bread on Sundays.");

@@ -290,8 +290,9 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     // clock time ("at six on Saturdays" may move).
     let before = p.from_end(len + 1);
     let part_of_day = ["in", "at"].contains(&p.from_end(len).as_str()) || p.from_end(len - 1) == "the";
-    let clock = p.from_end(len + 2) == "at"
-        && (before.bytes().all(|b| b.is_ascii_digit()) || COUNTS.contains(&before.as_str()));
+    let clock = (p.from_end(len + 2) == "at"
+        && (before.bytes().all(|b| b.is_ascii_digit()) || COUNTS.contains(&before.as_str())))
+        || (["o'clock", "o’clock"].contains(&before.as_str()) && p.from_end(len + 3) == "at");
     if clock && part_of_day && PARTS_OF_DAY.contains(&p.from_end(1).as_str()) {
         return None;
     }
@@ -534,6 +535,7 @@ mod tests {
         assert_eq!(run(f, "He cleaned the car and she cooked dinner on Saturday."), None);
         assert_eq!(run(f, "I wrote the report and sent it to my boss last night."), None);
         assert_eq!(run(f, "They sold the house but kept the garden last year."), None);
+        assert_eq!(run(f, "The shop opens at eight o'clock in the morning."), None);
         // Each part has its own time.
         assert_eq!(run(f, "I went to the bank in the morning and the post office after lunch."), None);
         // Within its own clause it may move to that clause's front.
