@@ -444,6 +444,13 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["at", "weekends"], &["on", "weekends"], Next::Any),
     (&["near", "the"], &["close", "to", "the"], Next::Any),
     (&["opposite", "the"], &["across", "from", "the"], Next::Any),
+    (&["get", "home"], &["arrive", "home"], Next::Any),
+    (&["gets", "home"], &["arrives", "home"], Next::Any),
+    (&["got", "home"], &["arrived", "home"], Next::Any),
+    (&["getting", "home"], &["arriving", "home"], Next::Any),
+    (&["have", "a", "look"], &["take", "a", "look"], Next::Any),
+    (&["has", "a", "look"], &["takes", "a", "look"], Next::Any),
+    (&["having", "a", "look"], &["taking", "a", "look"], Next::Any),
     // "all the guests" <-> "all of the guests", "both my parents" <-> "both of my parents".
     (&["all", "of"], &["all"], Next::Determiner),
     (&["both", "of"], &["both"], Next::Determiner),

@@ -37,6 +37,24 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["at", "the", "moment"], &["right", "now"], After::Pause),
     (&["right", "now"], &["at", "the", "moment"], After::Pause),
     (&["every", "now", "and", "then"], &["from", "time", "to", "time"], After::Anything),
+    (&["every", "so", "often"], &["from", "time", "to", "time"], After::Anything),
+    (&["near", "here"], &["nearby"], After::Pause),
+    (&["around", "here"], &["nearby"], After::Pause),
+    (&["for", "ages"], &["for", "a", "long", "time"], After::Anything),
+    (&["loads", "of"], &["lots", "of"], After::Word),
+    // Said of what was done, at the end of the clause: "by mistake" -> "accidentally" (before the
+    // verb, "accidentally" would need another place).
+    (&["by", "mistake"], &["accidentally"], After::Pause),
+    (&["by", "accident"], &["accidentally"], After::Pause),
+    (&["on", "purpose"], &["deliberately"], After::Pause),
+    (&["all", "of", "a", "sudden"], &["suddenly"], After::Anything),
+    (&["suddenly"], &["all", "of", "a", "sudden"], After::Pause),
+    (&["at", "last"], &["finally"], After::Anything),
+    (&["in", "the", "end"], &["eventually"], After::Pause),
+    (&["in", "the", "meantime"], &["meanwhile"], After::Anything),
+    (&["meanwhile"], &["in", "the", "meantime"], After::Anything),
+    (&["once", "again"], &["again"], After::Anything),
+    (&["first", "of", "all"], &["first"], After::Anything),
     (&["once", "in", "a", "while"], &["from", "time", "to", "time"], After::Anything),
     (&["in", "addition"], &["also"], After::Pause),
     (&["next", "to"], &["beside"], After::Word),
@@ -928,6 +946,12 @@ mod tests {
         assert_eq!(phrased("Thanks for your help."), "Thank you for your help.");
         assert_eq!(phrased("Thank you for coming."), "Thanks for coming.");
         assert_eq!(phrased("At the moment of impact."), "At the moment of impact.");
+        assert_eq!(phrased("Is there a cash machine near here?"), "Is there a cash machine nearby?");
+        assert_eq!(phrased("He deleted the file by mistake."), "He deleted the file accidentally.");
+        assert_eq!(phrased("The car stopped suddenly."), "The car stopped all of a sudden.");
+        assert_eq!(phrased("He suddenly stopped."), "He suddenly stopped.");
+        assert_eq!(phrased("In the end, we stayed at home."), "Eventually, we stayed at home.");
+        assert_eq!(phrased("In the end of the film he dies."), "In the end of the film he dies.");
     }
 
     #[test]

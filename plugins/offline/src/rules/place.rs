@@ -106,6 +106,11 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     {
         return None;
     }
+    // "take a look at your essay": the phrase is what "look" is at, not a place.
+    if p.lower(k) == "at" && ["look", "glance", "peek", "stare", "laugh", "smile"].contains(&before.as_str())
+    {
+        return None;
+    }
     // "once you are back from your trip": a clause of time, and a phrase that says where from,
     // not where.
     if p.find("once").is_some() || ["back", "away", "out", "home"].contains(&p.lower(k - 1).as_str()) {
@@ -240,6 +245,8 @@ mod tests {
         assert_eq!(run(f, "He is interested in the film."), None);
         assert_eq!(run(f, "He spends far too much time on his phone."), None);
         assert_eq!(run(f, "The spreadsheet has a few errors in the totals."), None);
+        // What a look is at.
+        assert_eq!(run(f, "Let me take a look at your essay."), None);
     }
 
     #[test]
