@@ -225,9 +225,17 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
     let next = next_word(tokens, i);
     let pause = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct);
     let preposition = next.as_deref().is_some_and(|n| PREPOSITIONS.contains(&n));
-    // After a determiner, a word that ends its noun phrase ("a flat in the city", "the test.") is
-    // the noun: an adjective there would need a noun after it.
-    if cue == Cue::NounPhrase && (pause || preposition) && readings.iter().any(|(r, _)| r.pos == Pos::Noun) {
+    // After a determiner, a word that ends its noun phrase ("a flat in the city", "the test.",
+    // "our new flat is bigger") is the noun: an adjective there would need a noun after it.
+    const AUXILIARIES: &[&str] = &[
+        "is", "was", "are", "were", "has", "have", "had", "will", "would", "can", "could", "should", "must",
+        "may", "might", "does", "did",
+    ];
+    let verb_next = next.as_deref().is_some_and(|n| AUXILIARIES.contains(&n));
+    if cue == Cue::NounPhrase
+        && (pause || preposition || verb_next)
+        && readings.iter().any(|(r, _)| r.pos == Pos::Noun)
+    {
         readings.retain(|(r, _)| r.pos != Pos::Adj);
     }
     // After "be" or "very", an "-ed" or "-ing" form that the hand-checked table lists as an
@@ -550,6 +558,7 @@ mod tests {
         // "flat" is mostly an adjective, but "a flat" before "in" is a home.
         assert_eq!(replaced("He lives in a flat in the city.", "flat").as_deref(), Some("apartment"));
         assert_eq!(replaced("We had a flat tyre.", "flat"), None);
+        assert_eq!(replaced("Our new flat is bigger.", "flat").as_deref(), Some("apartment"));
         // "crowded" is as much the past of "crowd"; after "was" at the end it is the adjective.
         assert_eq!(replaced("The train was crowded.", "crowded").as_deref(), Some("packed"));
         assert_eq!(replaced("The lecture was boring.", "boring").as_deref(), Some("dull"));
