@@ -282,7 +282,11 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
         // "and", "but", "or" are `coordinated_clause`'s, "to" the infinitive check's.
         !["to", "and", "but", "or"].contains(&w.as_str())
             && (CLAUSE_WORDS.contains(&w.as_str())
-                || ["once", "said", "told", "asked", "forward", "reminder"].contains(&w.as_str()))
+                || [
+                    "once", "said", "says", "say", "told", "asked", "forward", "reminder", "think", "thinks",
+                    "thought", "hope", "hopes", "believe", "believes", "expect", "expects",
+                ]
+                .contains(&w.as_str()))
     }) {
         return None;
     }
@@ -536,6 +540,8 @@ mod tests {
         assert_eq!(run(f, "I wrote the report and sent it to my boss last night."), None);
         assert_eq!(run(f, "They sold the house but kept the garden last year."), None);
         assert_eq!(run(f, "The shop opens at eight o'clock in the morning."), None);
+        // The time belongs to what is said, not to the saying.
+        assert_eq!(run(f, "The forecast says it will snow tomorrow night."), None);
         // Each part has its own time.
         assert_eq!(run(f, "I went to the bank in the morning and the post office after lunch."), None);
         // Within its own clause it may move to that clause's front.
