@@ -650,6 +650,10 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                     })
             }
             "these" => prev.is_none() || tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct),
+            // "for the whole week" is no "for all week": "all week" stands alone.
+            "the" if words.get(1) == Some(&"whole") => {
+                prev.as_deref().is_none_or(|p| !PREPOSITIONS.contains(&p) && p != "during")
+            }
             // Not "all a day", nor the idioms "all the same", "all the way", "all the best", "all
             // the more", "all the time".
             "all" | "both" if words.len() == 1 || words[1] == "of" => {
@@ -1067,8 +1071,14 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             return None;
         }
         // The noun phrase ends at its last noun: "the phone number", never "the phone".
-        (from + 2..=(from + 3).min(n))
-            .find(|&end| crate::words::is_noun(&p.lower(end - 1)) && !crate::words::is_noun(&p.lower(end)))
+        // A word that is mostly something else ("fast" in "put out the fire fast") ends no
+        // object.
+        (from + 2..=(from + 3).min(n)).find(|&end| {
+            let last = p.lower(end - 1);
+            crate::words::is_noun(&last)
+                && crate::words::pos_share(&last, Pos::Noun) >= 0.5
+                && !crate::words::is_noun(&p.lower(end))
+        })
     };
     for k in 1..n.saturating_sub(2) {
         let lemmas = separable_lemma(&p.lower(k));
@@ -1309,12 +1319,14 @@ mod vehicle_tests {
         // Idioms, and no determiner.
         assert_eq!(all("He walked all the way home."), "He walked all the way home.");
         assert_eq!(all("I love all of them."), "I love all of them.");
+        assert_eq!(all("We rented a car for the whole week."), "We rented a car for the whole week.");
     }
 
     #[test]
     fn a_particle_moves_round_its_object() {
         let f = move_particle;
         assert_eq!(run(f, "The wind blew down a tree.").as_deref(), Some("The wind blew a tree down."));
+        assert_eq!(run(f, "The firefighters put out the fire fast."), None);
         assert_eq!(run(f, "Please turn the lights off.").as_deref(), Some("Please turn off the lights."));
         assert_eq!(
             run(f, "She picked up the kids from school.").as_deref(),
