@@ -1071,12 +1071,12 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             return None;
         }
         // The noun phrase ends at its last noun: "the phone number", never "the phone".
-        // A word that is mostly something else ("fast" in "put out the fire fast") ends no
-        // object.
+        // A word that is mostly an adjective or an adverb ("fast" in "put out the fire fast") ends
+        // no object.
         (from + 2..=(from + 3).min(n)).find(|&end| {
             let last = p.lower(end - 1);
             crate::words::is_noun(&last)
-                && crate::words::pos_share(&last, Pos::Noun) >= 0.5
+                && crate::words::pos_share(&last, Pos::Adj) + crate::words::pos_share(&last, Pos::Adv) < 0.5
                 && !crate::words::is_noun(&p.lower(end))
         })
     };
