@@ -340,6 +340,10 @@ fn number_in_digits(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> 
             let tens = TENS_AND_TEENS.iter().find(|(w, v)| *w == tens && v % 10 == 0 && *v >= 20)?.1;
             (tens + UNITS_BELOW_TEN.iter().find(|(w, _)| *w == unit)?.1, i)
         }
+        // "three hundred pounds" -> "£300": a whole number of hundreds.
+        None if word(i + 2).as_deref() == Some("hundred") && tokens[i + 1].is(Kind::Space, " ") => {
+            (UNITS_BELOW_TEN.iter().find(|(w, _)| *w == first)?.1 * 100, i + 2)
+        }
         None => (TENS_AND_TEENS.iter().find(|(w, _)| *w == first)?.1, i),
     };
     // "a hundred and forty", "forty thousand": part of a larger number; and a sentence does not
@@ -843,6 +847,9 @@ mod tests {
         assert_eq!(all("It cost a hundred and forty pounds."), "It cost one hundred and forty pounds.");
         assert_eq!(all("Twenty people came."), "Twenty people came.");
         assert_eq!(all("The tickets cost 45 dollars each."), "The tickets cost $45 each.");
+        assert_eq!(all("The repair cost three hundred pounds."), "The repair cost £300.");
+        assert_eq!(all("It weighs two hundred and fifty kilos."), "It weighs two hundred and fifty kilos.");
+        assert_eq!(all("They will create two hundred jobs."), "They will create two hundred jobs.");
     }
 
     #[test]
