@@ -784,7 +784,7 @@ fn relative_that(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
 }
 
 /// "started crying" <-> "started to cry": after "start", "begin" and "continue" the gerund and
-/// the infinitive say the same. Not after their own "-ing" form ("is starting to rain" is no
+/// the infinitive say the same; so do "likes swimming" and "likes to swim", told one way only. Not after their own "-ing" form ("is starting to rain" is no
 /// "is starting raining"), nor for "be" ("started to be" is no "started being").
 fn gerund_or_infinitive(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     const ASPECT: &[&str] = &[
@@ -799,10 +799,31 @@ fn gerund_or_infinitive(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>
         "continues",
         "continued",
     ];
-    if !ASPECT.contains(&tokens[i].text.to_lowercase().as_str()) {
+    // "likes swimming" -> "likes to swim", and "love", "hate", "prefer": only that way round, as
+    // "would like to go" is no "would like going".
+    const LIKING: &[&str] = &[
+        "like",
+        "likes",
+        "liked",
+        "love",
+        "loves",
+        "loved",
+        "hate",
+        "hates",
+        "hated",
+        "prefer",
+        "prefers",
+        "preferred",
+    ];
+    let word = tokens[i].text.to_lowercase();
+    let liking = LIKING.contains(&word.as_str());
+    if !ASPECT.contains(&word.as_str()) && !liking {
         return None;
     }
     let next = next_word(tokens, i)?;
+    if liking && next == "to" {
+        return None;
+    }
     if !tokens.get(i + 2).is_some_and(plain_word) {
         return None;
     }
@@ -1427,6 +1448,9 @@ mod tests {
         assert_eq!(rewritten("The bill was much higher."), "The bill was far higher.");
         assert_eq!(rewritten("I deleted the apps that I never use."), "I deleted the apps I never use.");
         assert_eq!(rewritten("The baby started crying."), "The baby started to cry.");
+        assert_eq!(rewritten("She loves swimming in the sea."), "She loves to swim in the sea.");
+        assert_eq!(rewritten("I would like to stay."), "I would like to stay.");
+        assert_eq!(rewritten("He likes boring films."), "He likes boring films.");
         assert_eq!(
             rewritten("We got lost, although we had a map."),
             "We got lost, even though we had a map."
