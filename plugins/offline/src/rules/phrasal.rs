@@ -234,6 +234,54 @@ fn negated_adjective(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> 
     Some((i + 1, shape::words_like(&tokens[i].text, &["not", plain])))
 }
 
+/// Adjectives whose opposite says the same with "not ... enough" ("too small" <-> "not big
+/// enough"), for the pairs where both read naturally.
+const OPPOSITES: &[(&str, &str)] = &[
+    ("small", "big"),
+    ("short", "long"),
+    ("cold", "warm"),
+    ("young", "old"),
+    ("slow", "fast"),
+    ("quiet", "loud"),
+    ("dark", "bright"),
+    ("low", "high"),
+    ("narrow", "wide"),
+];
+
+/// "is too small" <-> "is not big enough", after a form of "be", when nothing follows but a pause,
+/// "to" and a verb, or "for" ("too young to drive" -> "not old enough to drive"): before "and"
+/// the pair would split ("too hot and humid").
+fn too_or_not_enough(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+    if !prev_word(tokens, i).is_some_and(|p| BE_ALL.contains(&p.as_str())) {
+        return None;
+    }
+    let words: Vec<String> = (0..3)
+        .map(|k| tokens.get(i + 2 * k).filter(|t| plain_word(t)).map(|t| t.text.to_lowercase()))
+        .map_while(|w| w)
+        .collect();
+    let opposite = |w: &str| {
+        OPPOSITES.iter().find_map(|&(a, b)| {
+            if a == w {
+                Some(b)
+            } else if b == w {
+                Some(a)
+            } else {
+                None
+            }
+        })
+    };
+    let (end, new) = match words.as_slice() {
+        [too, adjective, ..] if too == "too" => (i + 3, vec!["not", opposite(adjective)?, "enough"]),
+        [not, adjective, enough] if not == "not" && enough == "enough" => {
+            (i + 5, vec!["too", opposite(adjective)?])
+        }
+        _ => return None,
+    };
+    let pause = tokens.get(end).is_none_or(|t| t.kind == Kind::Punct && t.text != "'");
+    let after_ok = pause || next_word(tokens, end - 1).is_some_and(|n| ["to", "for"].contains(&n.as_str()));
+    after_ok.then(|| (end, shape::words_like(&tokens[i].text, &new)))
+}
+
 /// Every form of "be" before a predicate.
 const BE_ALL: &[&str] = &["is", "are", "was", "were", "am", "be", "been", "being"];
 
@@ -894,6 +942,7 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 .or_else(|| phrasal_at(&tokens, i))
                 .or_else(|| gerund_or_infinitive(&tokens, i))
                 .or_else(|| negated_adjective(&tokens, i))
+                .or_else(|| too_or_not_enough(&tokens, i))
                 .or_else(|| {
                     function_swap(&lower, next_word(&tokens, i).as_deref())
                         .map(|swap| (i + 1, vec![shape::word_like(&tokens[i].text, swap)]))
@@ -1335,6 +1384,11 @@ mod vehicle_tests {
         assert_eq!(all("I am not very sure."), "I am not really sure.");
         assert_eq!(all("Nobody answered the phone."), "No one answered the phone.");
         assert_eq!(all("There is not any milk left."), "There is no milk left.");
+        assert_eq!(all("The jacket was too small."), "The jacket was not big enough.");
+        assert_eq!(all("She is too young to drive."), "She is not old enough to drive.");
+        assert_eq!(all("The room is not big enough for us."), "The room is too small for us.");
+        assert_eq!(all("It was too cold and wet."), "It was too cold and wet.");
+        assert_eq!(all("He cut my hair too short."), "He cut my hair too short.");
         assert_eq!(all("We invited all the neighbours."), "We invited all of the neighbours.");
         assert_eq!(all("Both of my parents work."), "Both my parents work.");
         // Idioms, and no determiner.
