@@ -55,6 +55,8 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["meanwhile"], &["in", "the", "meantime"], After::Anything),
     (&["once", "again"], &["again"], After::Anything),
     (&["first", "of", "all"], &["first"], After::Anything),
+    // "arrives on time" -> "arrives punctually": only after coming, going and starting.
+    (&["on", "time"], &["punctually"], After::Pause),
     (&["once", "in", "a", "while"], &["from", "time", "to", "time"], After::Anything),
     (&["in", "addition"], &["also"], After::Pause),
     (&["next", "to"], &["beside"], After::Word),
@@ -138,8 +140,13 @@ fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     // "closes at six" -> "closes at six o'clock": only after a word that says something happens at
     // a time of day (an age may follow "at": "started school at five", "learned to read at six"),
     // and with nothing after the hour that could count or tell the minutes ("at six thirty").
-    let before_preposition =
-        (0..i).rev().filter(|&k| tokens[k].is_word()).nth(1).map(|k| tokens[k].text.to_lowercase());
+    // The word before the preposition, past a "just" ("arrived just before seven").
+    let before_preposition = (0..i)
+        .rev()
+        .filter(|&k| tokens[k].is_word())
+        .map(|k| tokens[k].text.to_lowercase())
+        .skip(1)
+        .find(|w| w != "just");
     let scheduled = before_preposition.as_deref().is_some_and(|w| SCHEDULED.contains(&w));
     let after_ok = match tokens.get(i + 1) {
         None => true,
@@ -149,9 +156,9 @@ fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
                 .contains(&next.as_str())
         }),
     };
-    // After "at" alone: "open until ten o'clock" would invite the time to the front ("Until ten
-    // o'clock, the shop is open.").
-    let at = before.as_deref() == Some("at");
+    // After "at", "before", "after" or "by": "open until ten o'clock" would invite the time to the
+    // front ("Until ten o'clock, the shop is open.").
+    let at = before.as_deref().is_some_and(|b| ["at", "before", "after", "by"].contains(&b));
     (at && scheduled && after_ok).then(|| (1, vec![hour(h), "o'clock".to_string()]))
 }
 
@@ -425,7 +432,17 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 // object ("the first Wednesday of every month").
                 let object = from[0] == "every"
                     && prev_word(&tokens, i).is_some_and(|p| OBJECT_PREPOSITIONS.contains(&p.as_str()));
-                let ok = ok && !object;
+                // "finished the project on time" is no "finished it punctually": only of coming,
+                // going and starting.
+                let punctual = from != ["on", "time"]
+                    || prev_word(&tokens, i).is_some_and(|p| {
+                        [
+                            "arrive", "arrives", "arrived", "leave", "leaves", "left", "start", "starts",
+                            "started", "come", "comes", "came", "open", "opens", "opened",
+                        ]
+                        .contains(&p.as_str())
+                    });
+                let ok = ok && !object && punctual;
                 if ok {
                     sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
                     i = last + 1;
@@ -900,6 +917,12 @@ mod tests {
         assert_eq!(phrased("The film starts at six thirty."), "The film starts at six thirty.");
         assert_eq!(phrased("We booked a table for eight."), "We booked a table for eight.");
         assert_eq!(phrased("The shop is open until ten."), "The shop is open until ten.");
+        assert_eq!(
+            phrased("The guests arrived just before seven."),
+            "The guests arrived just before seven o'clock."
+        );
+        assert_eq!(phrased("She always arrives on time."), "She always arrives punctually.");
+        assert_eq!(phrased("They finished the project on time."), "They finished the project on time.");
         assert_eq!(phrased("I call my mother every week."), "I call my mother weekly.");
         assert_eq!(phrased("Every week we meet."), "Every week we meet.");
         assert_eq!(phrased("She bakes bread every Sunday."), "She bakes bread on Sundays.");
