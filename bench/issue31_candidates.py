@@ -13,7 +13,8 @@
      ratio candidates / baseline.
   2. quality: every sentence of bench/data/offline-holdout.txt, bench/data/offline-unseen-2.txt (issue 44's
      set, written before its rules) and bench/data/offline-unseen-3.txt (written before the second round of
-     issue 44's rules and never looked at sentence by sentence), and the two other sets, with the offline
+     issue 44's rules and never looked at sentence by sentence), bench/data/offline-unseen-4.txt (written before the
+     fourth round's rules, aggregate counts only), and the two other sets, with the offline
      default alone, `candidates: 8` (the default maximum) and `min_scores: {semantic_similarity: 0.85}`:
      how many texts get at least 3 distinct candidates over 0.85, and the mean pairwise diversity of the
      candidates that passed (the host's diversity, 1 - Jaccard of the lower-cased words and word pairs, between two
@@ -43,7 +44,7 @@ ROUNDS = int(os.environ.get("ROUNDS", "3"))
 COUNT = 5
 COMPONENT = os.environ.get("OFFLINE_COMPONENT")
 PROVIDER = "offline-under-test" if COMPONENT else "offline"
-SETS = ["offline-holdout", "offline-unseen-2", "offline-unseen-3", "offline-unseen", "offline-eval"]
+SETS = ["offline-holdout", "offline-unseen-2", "offline-unseen-3", "offline-unseen-4", "offline-unseen", "offline-eval"]
 PARTS = os.environ.get("PARTS", "quality,throughput").split(",")
 
 
@@ -69,7 +70,7 @@ def sentences(name):
 
 def bench_texts():
     """TEXTS distinct sentences: the three sets, then numbered variants of them."""
-    pool = [s for name in SETS if name != "offline-unseen-3" for s in sentences(name)]
+    pool = [s for name in SETS if name not in ("offline-unseen-3", "offline-unseen-4") for s in sentences(name)]
     out = []
     for i in itertools.count():
         for s in pool:

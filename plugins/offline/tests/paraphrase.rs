@@ -442,7 +442,7 @@ fn each_sentence_level_rewrite_applies_end_to_end() {
         ("The waiter brought us the menu.", "brought the menu to us"),
         ("Please close the window.", ", please."),
         ("We found out the truth.", "discovered"),
-        ("I will call you when I get home.", "When I get home,"),
+        ("I will call you when I get home.", "When I arrive home,"),
         ("He was tired, but he kept working.", "Although he was"),
         ("We spent the weekend at the beach.", "At the beach,"),
         ("It took us three hours to get there.", "Getting there took us"),

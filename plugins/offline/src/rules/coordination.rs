@@ -6,7 +6,7 @@ use crate::lexicon::{self, Pos};
 use crate::morph;
 use crate::shape::{self, Plain, capitalise, is_title, leaving_start, starting};
 use crate::syntax::phrase_ends_after;
-use crate::tokens::{Kind, Token, is_sentence_start, matches_at, plain_lower, word_before};
+use crate::tokens::{Kind, Token, is_sentence_start, matches_at, next_word, plain_lower, word_before};
 use crate::words::{
     ARTICLES, CLAUSE_WORDS, DEFINITE_DETERMINERS, FINITE_BE, FINITE_HAVE, PERSONAL_POSSESSIVES, can_be,
     clear_pos, clearly_finite, concat, is_noun, is_plural_noun, is_verbish, lowercase_ok, modifier_or_noun,
@@ -96,7 +96,13 @@ pub fn swap_coordination(tokens: &mut [Token]) -> bool {
         // An adjective pair may precede its noun; a noun pair must end the noun phrase.
         let after_ok = phrase_ends_after(tokens, j, false)
             || (pos == Pos::Adj && !linked && tokens.get(j + 2).is_some_and(Token::is_word));
-        if before_ok && after_ok {
+        // "clear and full of stars": a complement after the second adjective is that one's alone
+        // ("full and clear of stars" says another thing); "than" is both's.
+        let complement = pos == Pos::Adj
+            && next_word(tokens, j).is_some_and(|n| {
+                ["of", "with", "for", "about", "from", "at", "in", "on", "to", "by"].contains(&n.as_str())
+            });
+        if before_ok && after_ok && !complement {
             tokens[i].text = if titled { capitalise(&b) } else { b };
             tokens[j].text = a;
             tokens[i].changed = true;
@@ -289,6 +295,7 @@ mod tests {
         assert_eq!(swapped("Pass the salt and pepper."), "Pass the salt and pepper.");
         assert_eq!(swapped("Dogs and cats are pets."), "Cats and dogs are pets.");
         assert_eq!(swapped("The room was clean and comfortable."), "The room was comfortable and clean.");
+        assert_eq!(swapped("The sky was clear and full of stars."), "The sky was clear and full of stars.");
         // Verbs keep their order: it is the order of events.
         assert_eq!(swapped("She smiled and waved."), "She smiled and waved.");
     }

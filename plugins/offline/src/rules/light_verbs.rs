@@ -27,6 +27,10 @@ const PAIRS: &[(&str, Then, &str, &[&str])] = &[
     ("attempt", Then::Word("to"), "make", &["an", "attempt"]),
     ("call", Then::Pronoun, "give", &["a", "call"]),
     ("ring", Then::Pronoun, "give", &["a", "ring"]),
+    ("phone", Then::Pronoun, "give", &["a", "call"]),
+    ("hug", Then::Pronoun, "give", &["a", "hug"]),
+    ("visit", Then::Pronoun, "pay", &["a", "visit"]),
+    ("promise", Then::Word("to"), "make", &["a", "promise"]),
 ];
 
 const OBJECT_PRONOUNS: &[&str] = &["me", "you", "him", "her", "us", "them"];
@@ -58,6 +62,10 @@ const LIGHT_FORMS: &[(&str, &str, Form)] = &[
     ("gave", "give", Form::Past),
     ("given", "give", Form::Participle),
     ("giving", "give", Form::Gerund),
+    ("pay", "pay", Form::Base),
+    ("pays", "pay", Form::ThirdPerson),
+    ("paid", "pay", Form::PastOrParticiple),
+    ("paying", "pay", Form::Gerund),
 ];
 
 /// `lemma` in `form`, a past-or-participle settled by a form of "have" before it.
@@ -160,6 +168,13 @@ mod tests {
             ("They made the decision to move.", "They decided to move."),
             ("Can you take a look at my bike?", "Can you look at my bike?"),
             ("She gave me a call last night.", "She called me last night."),
+            (
+                "My parents are coming to visit us next weekend.",
+                "My parents are coming to pay us a visit next weekend.",
+            ),
+            ("She paid us a visit in May.", "She visited us in May."),
+            ("I will phone you later.", "I will give you a call later."),
+            ("He made a promise to help.", "He promised to help."),
         ] {
             assert_eq!(run(f, text).as_deref(), Some(told), "{text}");
         }
@@ -170,5 +185,6 @@ mod tests {
         assert_eq!(run(f, "I had a quick look at the report."), None);
         // "her" before a noun is a possessive.
         assert_eq!(run(f, "She called her mother."), None);
+        assert_eq!(run(f, "We visited her parents in May."), None);
     }
 }

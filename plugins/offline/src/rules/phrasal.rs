@@ -11,7 +11,7 @@ use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, starting};
 use crate::sites::Sites;
-use crate::syntax::{subject, wants_participle};
+use crate::syntax::{has_clause_word, subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
     ARTICLES, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE, NOUN_PHRASE_DETERMINERS,
@@ -27,6 +27,9 @@ const PHRASAL: &[(&str, &str, &str, &str)] = &[
     ("find", "out", "discover", ""),
     ("get", "back", "return", ""),
     ("give", "up", "quit", ""),
+    ("call", "off", "cancel", ""),
+    ("clean", "up", "tidy", "up"),
+    ("tidy", "up", "clean", "up"),
     ("go", "back", "return", ""),
     ("go", "up", "rise", ""),
     ("hand", "in", "submit", ""),
@@ -231,6 +234,54 @@ fn negated_adjective(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> 
     Some((i + 1, shape::words_like(&tokens[i].text, &["not", plain])))
 }
 
+/// Adjectives whose opposite says the same with "not ... enough" ("too small" <-> "not big
+/// enough"), for the pairs where both read naturally.
+const OPPOSITES: &[(&str, &str)] = &[
+    ("small", "big"),
+    ("short", "long"),
+    ("cold", "warm"),
+    ("young", "old"),
+    ("slow", "fast"),
+    ("quiet", "loud"),
+    ("dark", "bright"),
+    ("low", "high"),
+    ("narrow", "wide"),
+];
+
+/// "is too small" <-> "is not big enough", after a form of "be", when nothing follows but a pause,
+/// "to" and a verb, or "for" ("too young to drive" -> "not old enough to drive"): before "and"
+/// the pair would split ("too hot and humid").
+fn too_or_not_enough(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+    if !prev_word(tokens, i).is_some_and(|p| BE_ALL.contains(&p.as_str())) {
+        return None;
+    }
+    let words: Vec<String> = (0..3)
+        .map(|k| tokens.get(i + 2 * k).filter(|t| plain_word(t)).map(|t| t.text.to_lowercase()))
+        .map_while(|w| w)
+        .collect();
+    let opposite = |w: &str| {
+        OPPOSITES.iter().find_map(|&(a, b)| {
+            if a == w {
+                Some(b)
+            } else if b == w {
+                Some(a)
+            } else {
+                None
+            }
+        })
+    };
+    let (end, new) = match words.as_slice() {
+        [too, adjective, ..] if too == "too" => (i + 3, vec!["not", opposite(adjective)?, "enough"]),
+        [not, adjective, enough] if not == "not" && enough == "enough" => {
+            (i + 5, vec!["too", opposite(adjective)?])
+        }
+        _ => return None,
+    };
+    let pause = tokens.get(end).is_none_or(|t| t.kind == Kind::Punct && t.text != "'");
+    let after_ok = pause || next_word(tokens, end - 1).is_some_and(|n| ["to", "for"].contains(&n.as_str()));
+    after_ok.then(|| (end, shape::words_like(&tokens[i].text, &new)))
+}
+
 /// Every form of "be" before a predicate.
 const BE_ALL: &[&str] = &["is", "are", "was", "were", "am", "be", "been", "being"];
 
@@ -394,6 +445,66 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["have", "dinner"], &["eat", "dinner"], Next::Any),
     (&["has", "dinner"], &["eats", "dinner"], Next::Any),
     (&["having", "dinner"], &["eating", "dinner"], Next::Any),
+    // A wash or a rest, had or taken. Not "had": "I have had a shower" is no "have took".
+    (&["have", "a", "shower"], &["take", "a", "shower"], Next::Any),
+    (&["has", "a", "shower"], &["takes", "a", "shower"], Next::Any),
+    (&["having", "a", "shower"], &["taking", "a", "shower"], Next::Any),
+    (&["take", "a", "shower"], &["have", "a", "shower"], Next::Any),
+    (&["takes", "a", "shower"], &["has", "a", "shower"], Next::Any),
+    (&["took", "a", "shower"], &["had", "a", "shower"], Next::Any),
+    (&["taking", "a", "shower"], &["having", "a", "shower"], Next::Any),
+    (&["have", "a", "break"], &["take", "a", "break"], Next::Any),
+    (&["has", "a", "break"], &["takes", "a", "break"], Next::Any),
+    (&["having", "a", "break"], &["taking", "a", "break"], Next::Any),
+    (&["take", "a", "break"], &["have", "a", "break"], Next::Any),
+    (&["takes", "a", "break"], &["has", "a", "break"], Next::Any),
+    (&["took", "a", "break"], &["had", "a", "break"], Next::Any),
+    (&["taking", "a", "break"], &["having", "a", "break"], Next::Any),
+    (&["do", "the", "dishes"], &["wash", "the", "dishes"], Next::Any),
+    (&["does", "the", "dishes"], &["washes", "the", "dishes"], Next::Any),
+    (&["did", "the", "dishes"], &["washed", "the", "dishes"], Next::Any),
+    (&["done", "the", "dishes"], &["washed", "the", "dishes"], Next::Any),
+    (&["doing", "the", "dishes"], &["washing", "the", "dishes"], Next::Any),
+    // Not "looked": after "have" it would need "taken care of".
+    (&["look", "after"], &["take", "care", "of"], Next::Determiner),
+    (&["looks", "after"], &["takes", "care", "of"], Next::Determiner),
+    (&["looking", "after"], &["taking", "care", "of"], Next::Determiner),
+    (&["get", "in", "touch", "with"], &["contact"], Next::Any),
+    (&["gets", "in", "touch", "with"], &["contacts"], Next::Any),
+    (&["got", "in", "touch", "with"], &["contacted"], Next::Any),
+    (&["getting", "in", "touch", "with"], &["contacting"], Next::Any),
+    (&["get", "ready", "for"], &["prepare", "for"], Next::Any),
+    (&["gets", "ready", "for"], &["prepares", "for"], Next::Any),
+    (&["got", "ready", "for"], &["prepared", "for"], Next::Any),
+    (&["getting", "ready", "for"], &["preparing", "for"], Next::Any),
+    (&["was", "able", "to"], &["managed", "to"], Next::Verb),
+    (&["were", "able", "to"], &["managed", "to"], Next::Verb),
+    (&["plenty", "of"], &["lots", "of"], Next::Any),
+    (&["such", "as"], &["like"], Next::Any),
+    (&["instead", "of"], &["rather", "than"], Next::Any),
+    (&["in", "a", "hurry"], &["in", "a", "rush"], Next::Any),
+    (&["a", "while", "ago"], &["some", "time", "ago"], Next::Any),
+    (&["for", "a", "while"], &["for", "some", "time"], Next::Any),
+    (&["as", "usual"], &["as", "always"], Next::Any),
+    (&["straight", "away"], &["right", "away"], Next::Any),
+    (&["from", "time", "to", "time"], &["now", "and", "then"], Next::Any),
+    (&["at", "the", "weekend"], &["on", "the", "weekend"], Next::Any),
+    (&["at", "weekends"], &["on", "weekends"], Next::Any),
+    (&["near", "the"], &["close", "to", "the"], Next::Any),
+    (&["opposite", "the"], &["across", "from", "the"], Next::Any),
+    (&["get", "home"], &["arrive", "home"], Next::Any),
+    (&["gets", "home"], &["arrives", "home"], Next::Any),
+    (&["got", "home"], &["arrived", "home"], Next::Any),
+    (&["getting", "home"], &["arriving", "home"], Next::Any),
+    (&["have", "a", "look"], &["take", "a", "look"], Next::Any),
+    (&["has", "a", "look"], &["takes", "a", "look"], Next::Any),
+    (&["having", "a", "look"], &["taking", "a", "look"], Next::Any),
+    // "all the guests" <-> "all of the guests", "both my parents" <-> "both of my parents".
+    (&["all", "of"], &["all"], Next::Determiner),
+    (&["both", "of"], &["both"], Next::Determiner),
+    (&["all"], &["all", "of"], Next::Determiner),
+    (&["both"], &["both", "of"], Next::Determiner),
+    (&["across", "from", "the"], &["opposite", "the"], Next::Any),
 ];
 
 /// Places "by the" puts something beside, never an agent ("by the sea", not "by the teacher").
@@ -587,6 +698,21 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                     })
             }
             "these" => prev.is_none() || tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct),
+            // "for the whole week" is no "for all week": "all week" stands alone.
+            "the" if words.get(1) == Some(&"whole") => {
+                prev.as_deref().is_none_or(|p| !PREPOSITIONS.contains(&p) && p != "during")
+            }
+            // Not "all a day", nor the idioms "all the same", "all the way", "all the best", "all
+            // the more", "all the time".
+            "all" | "both" if words.len() == 1 || words[1] == "of" => {
+                let determiner = next_word(tokens, last);
+                let after = next_word(tokens, last + 2);
+                determiner.is_some_and(|d| !["a", "an", "some", "several"].contains(&d.as_str()))
+                    && after.is_none_or(|a| {
+                        !["same", "way", "best", "more", "better", "worse", "time", "rest"]
+                            .contains(&a.as_str())
+                    })
+            }
             // "Let me know if you need anything" is no indirect question.
             "know" => prev.as_deref().is_none_or(|p| !["me", "us"].contains(&p)),
             "over" => prev.as_deref().is_some_and(|p| {
@@ -706,7 +832,7 @@ fn relative_that(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
 }
 
 /// "started crying" <-> "started to cry": after "start", "begin" and "continue" the gerund and
-/// the infinitive say the same. Not after their own "-ing" form ("is starting to rain" is no
+/// the infinitive say the same; so do "likes swimming" and "likes to swim", told one way only. Not after their own "-ing" form ("is starting to rain" is no
 /// "is starting raining"), nor for "be" ("started to be" is no "started being").
 fn gerund_or_infinitive(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     const ASPECT: &[&str] = &[
@@ -721,10 +847,31 @@ fn gerund_or_infinitive(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>
         "continues",
         "continued",
     ];
-    if !ASPECT.contains(&tokens[i].text.to_lowercase().as_str()) {
+    // "likes swimming" -> "likes to swim", and "love", "hate", "prefer": only that way round, as
+    // "would like to go" is no "would like going".
+    const LIKING: &[&str] = &[
+        "like",
+        "likes",
+        "liked",
+        "love",
+        "loves",
+        "loved",
+        "hate",
+        "hates",
+        "hated",
+        "prefer",
+        "prefers",
+        "preferred",
+    ];
+    let word = tokens[i].text.to_lowercase();
+    let liking = LIKING.contains(&word.as_str());
+    if !ASPECT.contains(&word.as_str()) && !liking {
         return None;
     }
     let next = next_word(tokens, i)?;
+    if liking && next == "to" {
+        return None;
+    }
     if !tokens.get(i + 2).is_some_and(plain_word) {
         return None;
     }
@@ -795,6 +942,7 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 .or_else(|| phrasal_at(&tokens, i))
                 .or_else(|| gerund_or_infinitive(&tokens, i))
                 .or_else(|| negated_adjective(&tokens, i))
+                .or_else(|| too_or_not_enough(&tokens, i))
                 .or_else(|| {
                     function_swap(&lower, next_word(&tokens, i).as_deref())
                         .map(|swap| (i + 1, vec![shape::word_like(&tokens[i].text, swap)]))
@@ -822,7 +970,14 @@ pub fn please(p: &Plain) -> Option<Vec<Token>> {
         out.extend_from_slice(&p.items[2..n - 2]);
         return Some(shape::build(&out, &p.terminal));
     }
-    if p.lower(0) == "please" && p.commas() == 0 && n >= 3 && p.terminal.text != "?" {
+    // Only in a short request of one clause: after a long one, or one with a clause of its own,
+    // "please" reads as tacked on ("Lock the door when you leave tonight, please.").
+    if p.lower(0) == "please"
+        && p.commas() == 0
+        && (3..=8).contains(&n)
+        && !has_clause_word(p, usize::MAX)
+        && p.terminal.text != "?"
+    {
         let mut out = vec![starting(&p.items[1])];
         out.extend_from_slice(&p.items[2..]);
         out.extend([shape::comma(), shape::word("please")]);
@@ -986,8 +1141,14 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             return None;
         }
         // The noun phrase ends at its last noun: "the phone number", never "the phone".
-        (from + 2..=(from + 3).min(n))
-            .find(|&end| crate::words::is_noun(&p.lower(end - 1)) && !crate::words::is_noun(&p.lower(end)))
+        // A word that is mostly an adjective or an adverb ("fast" in "put out the fire fast") ends
+        // no object.
+        (from + 2..=(from + 3).min(n)).find(|&end| {
+            let last = p.lower(end - 1);
+            crate::words::is_noun(&last)
+                && crate::words::pos_share(&last, Pos::Adj) + crate::words::pos_share(&last, Pos::Adv) < 0.5
+                && !crate::words::is_noun(&p.lower(end))
+        })
     };
     for k in 1..n.saturating_sub(2) {
         let lemmas = separable_lemma(&p.lower(k));
@@ -1223,12 +1384,24 @@ mod vehicle_tests {
         assert_eq!(all("I am not very sure."), "I am not really sure.");
         assert_eq!(all("Nobody answered the phone."), "No one answered the phone.");
         assert_eq!(all("There is not any milk left."), "There is no milk left.");
+        assert_eq!(all("The jacket was too small."), "The jacket was not big enough.");
+        assert_eq!(all("She is too young to drive."), "She is not old enough to drive.");
+        assert_eq!(all("The room is not big enough for us."), "The room is too small for us.");
+        assert_eq!(all("It was too cold and wet."), "It was too cold and wet.");
+        assert_eq!(all("He cut my hair too short."), "He cut my hair too short.");
+        assert_eq!(all("We invited all the neighbours."), "We invited all of the neighbours.");
+        assert_eq!(all("Both of my parents work."), "Both my parents work.");
+        // Idioms, and no determiner.
+        assert_eq!(all("He walked all the way home."), "He walked all the way home.");
+        assert_eq!(all("I love all of them."), "I love all of them.");
+        assert_eq!(all("We rented a car for the whole week."), "We rented a car for the whole week.");
     }
 
     #[test]
     fn a_particle_moves_round_its_object() {
         let f = move_particle;
         assert_eq!(run(f, "The wind blew down a tree.").as_deref(), Some("The wind blew a tree down."));
+        assert_eq!(run(f, "The firefighters put out the fire fast."), None);
         assert_eq!(run(f, "Please turn the lights off.").as_deref(), Some("Please turn off the lights."));
         assert_eq!(
             run(f, "She picked up the kids from school.").as_deref(),
@@ -1329,6 +1502,9 @@ mod tests {
         assert_eq!(rewritten("The bill was much higher."), "The bill was far higher.");
         assert_eq!(rewritten("I deleted the apps that I never use."), "I deleted the apps I never use.");
         assert_eq!(rewritten("The baby started crying."), "The baby started to cry.");
+        assert_eq!(rewritten("She loves swimming in the sea."), "She loves to swim in the sea.");
+        assert_eq!(rewritten("I would like to stay."), "I would like to stay.");
+        assert_eq!(rewritten("He likes boring films."), "He likes boring films.");
         assert_eq!(
             rewritten("We got lost, although we had a map."),
             "We got lost, even though we had a map."
@@ -1415,6 +1591,7 @@ mod tests {
     #[test]
     fn please_moves() {
         assert_eq!(polite("Please close the window.").as_deref(), Some("Close the window, please."));
+        assert_eq!(polite("Please remember to lock the door when you leave tonight."), None);
         assert_eq!(
             polite("Could you turn the music down, please?").as_deref(),
             Some("Could you please turn the music down?")

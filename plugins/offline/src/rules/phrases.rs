@@ -6,7 +6,8 @@ use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::words_like;
 use crate::sites::Sites;
-use crate::tokens::{Kind, Token, matches_at, next_word};
+use crate::tokens::{Kind, Token, matches_at, next_word, prev_word};
+use crate::words::OBJECT_PREPOSITIONS;
 
 /// What a phrase rewrite needs after the phrase.
 #[derive(Clone, Copy)]
@@ -34,6 +35,29 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["for", "example"], &["for", "instance"], After::Anything),
     (&["for", "instance"], &["for", "example"], After::Anything),
     (&["at", "the", "moment"], &["right", "now"], After::Pause),
+    (&["right", "now"], &["at", "the", "moment"], After::Pause),
+    (&["every", "now", "and", "then"], &["from", "time", "to", "time"], After::Anything),
+    (&["every", "so", "often"], &["from", "time", "to", "time"], After::Anything),
+    (&["near", "here"], &["nearby"], After::Pause),
+    (&["around", "here"], &["nearby"], After::Pause),
+    (&["for", "ages"], &["for", "a", "long", "time"], After::Anything),
+    (&["loads", "of"], &["lots", "of"], After::Word),
+    // Said of what was done, at the end of the clause: "by mistake" -> "accidentally" (before the
+    // verb, "accidentally" would need another place).
+    (&["by", "mistake"], &["accidentally"], After::Pause),
+    (&["by", "accident"], &["accidentally"], After::Pause),
+    (&["on", "purpose"], &["deliberately"], After::Pause),
+    (&["all", "of", "a", "sudden"], &["suddenly"], After::Anything),
+    (&["suddenly"], &["all", "of", "a", "sudden"], After::Pause),
+    (&["at", "last"], &["finally"], After::Anything),
+    (&["in", "the", "end"], &["eventually"], After::Pause),
+    (&["in", "the", "meantime"], &["meanwhile"], After::Anything),
+    (&["meanwhile"], &["in", "the", "meantime"], After::Anything),
+    (&["once", "again"], &["again"], After::Anything),
+    (&["first", "of", "all"], &["first"], After::Anything),
+    // "arrives on time" -> "arrives punctually": only after coming, going and starting.
+    (&["on", "time"], &["punctually"], After::Pause),
+    (&["once", "in", "a", "while"], &["from", "time", "to", "time"], After::Anything),
     (&["in", "addition"], &["also"], After::Pause),
     (&["next", "to"], &["beside"], After::Word),
     (&["because", "of"], &["due", "to"], After::Word),
@@ -41,6 +65,8 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["right", "away"], &["immediately"], After::Pause),
     (&["as", "well"], &["too"], After::Pause),
     (&["every", "day"], &["daily"], After::Pause),
+    (&["every", "week"], &["weekly"], After::Pause),
+    (&["every", "month"], &["monthly"], After::Pause),
     // Times and quantities in their other spoken forms.
     (&["half", "an", "hour"], &["thirty", "minutes"], After::Anything),
     (&["a", "quarter", "of", "an", "hour"], &["fifteen", "minutes"], After::Anything),
@@ -59,31 +85,189 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
 const HOURS: &[&str] =
     &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 
+/// The prepositions of time a clock time follows when it is one ("at seven", "until half past
+/// nine"): a number after anything else may count people or years ("a table for eight").
+const TIME_PREPOSITIONS: &[&str] =
+    &["at", "until", "till", "by", "before", "after", "since", "from", "to", "around", "about"];
+
+/// Minutes past or to the hour said in words, with their number.
+const CLOCK_MINUTES: &[(&str, u32)] =
+    &[("five", 5), ("ten", 10), ("twenty", 20), ("twenty-five", 25), ("quarter", 15), ("half", 30)];
+
 /// A clock time at `i` in its other spoken form: "half past nine" -> "nine thirty", "a quarter
-/// past ten" -> "ten fifteen", "seven o'clock" -> "seven"; the words it covers and the new ones.
-fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<&'static str>)> {
+/// past ten" -> "ten fifteen", "ten past nine" -> "nine ten", "a quarter to eight" -> "seven
+/// forty-five", "twenty to six" -> "five forty", "seven o'clock" -> "seven"; the words it covers and
+/// the new ones. Only after a preposition of time, except the forms with "past", which are times
+/// wherever they stand ("ten to one" may be odds). Never from digits: numbers are kept as written.
+fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let hour_at = |k: usize| {
-        tokens
-            .get(k)
-            .and_then(|t| HOURS.iter().copied().find(|h| t.is_word() && t.text.eq_ignore_ascii_case(h)))
+        let t = tokens.get(k).filter(|t| t.is_word() && !t.frozen)?;
+        HOURS.iter().position(|h| t.text.eq_ignore_ascii_case(h))
     };
-    for (from, minutes) in [(&["half", "past"][..], "thirty"), (&["a", "quarter", "past"][..], "fifteen")] {
-        if matches_at(tokens, i, from) {
-            let hour = hour_at(i + 2 * from.len())?;
-            return Some((2 * from.len() + 1, vec![hour, minutes]));
-        }
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word()).map(|t| t.text.to_lowercase());
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let before = (0..i).rev().find(|&k| tokens[k].is_word()).map(|k| tokens[k].text.to_lowercase());
+    let timed = before.as_deref().is_some_and(|b| TIME_PREPOSITIONS.contains(&b));
+    let hour = |h: usize| HOURS[h % 12].to_string();
+    // "half past nine", "a quarter to eight", "ten past six": the minutes, "past" or "to", the hour.
+    let article = usize::from(matches_at(tokens, i, &["a", "quarter"]));
+    let minutes_at = i + 2 * article;
+    if let Some(&(name, minutes)) = word(minutes_at).and_then(|w| CLOCK_MINUTES.iter().find(|(n, _)| *n == w))
+        && (name == "quarter") == (article == 1)
+        && spaced(minutes_at + 1)
+        && spaced(minutes_at + 3)
+    {
+        let relation = word(minutes_at + 2)?;
+        let h = hour_at(minutes_at + 4)?;
+        let len = minutes_at + 5 - i;
+        // "five past nine" would be "nine oh five"; "half to" is no time.
+        return match relation.as_str() {
+            "past" if minutes != 5 => Some((len, vec![hour(h), number_word(minutes)])),
+            "to" if minutes != 30 && timed => Some((len, vec![hour(h + 11), number_word(60 - minutes)])),
+            _ => None,
+        };
     }
-    let hour = hour_at(i)?;
+    if !timed {
+        return None;
+    }
+    let h = hour_at(i)?;
     let oclock = tokens
         .get(i + 2)
         .is_some_and(|t| t.is_word() && ["o'clock", "o’clock"].contains(&t.text.to_lowercase().as_str()));
-    // Only after a preposition of time: "a table for eight o'clock" would become a table for eight
-    // people.
-    let before = (0..i).rev().find(|&k| tokens[k].is_word()).map(|k| tokens[k].text.to_lowercase());
-    let timed = before.as_deref().is_some_and(|b| {
-        ["at", "until", "till", "by", "before", "after", "since", "from", "to", "around"].contains(&b)
+    if oclock {
+        return spaced(i + 1).then(|| (3, vec![hour(h)]));
+    }
+    // "closes at six" -> "closes at six o'clock": only after a word that says something happens at
+    // a time of day (an age may follow "at": "started school at five", "learned to read at six"),
+    // and with nothing after the hour that could count or tell the minutes ("at six thirty").
+    // The word before the preposition, past a "just" ("arrived just before seven").
+    let before_preposition = (0..i)
+        .rev()
+        .filter(|&k| tokens[k].is_word())
+        .map(|k| tokens[k].text.to_lowercase())
+        .skip(1)
+        .find(|w| w != "just");
+    let scheduled = before_preposition.as_deref().is_some_and(|w| SCHEDULED.contains(&w));
+    let after_ok = match tokens.get(i + 1) {
+        None => true,
+        Some(t) if t.kind == Kind::Punct => t.text != ":",
+        Some(_) => word(i + 2).filter(|_| spaced(i + 1)).is_some_and(|next| {
+            ["tonight", "tomorrow", "today", "on", "every", "in", "this", "and", "but", "so"]
+                .contains(&next.as_str())
+        }),
+    };
+    // After "at", "before", "after" or "by": "open until ten o'clock" would invite the time to the
+    // front ("Until ten o'clock, the shop is open.").
+    let at = before.as_deref().is_some_and(|b| ["at", "before", "after", "by"].contains(&b));
+    (at && scheduled && after_ok).then(|| (1, vec![hour(h), "o'clock".to_string()]))
+}
+
+/// Words after which "at" and an hour tell a time of day ("opens at nine", "home at six", "up at
+/// seven"), so that "o'clock" may follow the hour.
+const SCHEDULED: &[&str] = &[
+    "open",
+    "opens",
+    "opened",
+    "close",
+    "closes",
+    "closed",
+    "shut",
+    "shuts",
+    "start",
+    "starts",
+    "started",
+    "begin",
+    "begins",
+    "began",
+    "finish",
+    "finishes",
+    "finished",
+    "end",
+    "ends",
+    "ended",
+    "leave",
+    "leaves",
+    "left",
+    "arrive",
+    "arrives",
+    "arrived",
+    "meet",
+    "meets",
+    "met",
+    "home",
+    "up",
+    "back",
+    "dinner",
+    "lunch",
+    "breakfast",
+    "here",
+    "there",
+    "ready",
+    "bed",
+    "work",
+];
+
+/// A number of minutes from ten to fifty-nine said in words: 10 -> "ten", 45 -> "forty-five".
+fn number_word(n: u32) -> String {
+    let name = |list: &[(&'static str, u32)], v: u32| list.iter().find(|(_, x)| *x == v).map(|(w, _)| *w);
+    match (name(TENS_AND_TEENS, n), name(TENS_AND_TEENS, n - n % 10), name(UNITS_BELOW_TEN, n % 10)) {
+        (Some(exact), _, _) => exact.to_string(),
+        (None, Some(tens), Some(unit)) => format!("{tens}-{unit}"),
+        _ => n.to_string(),
+    }
+}
+
+/// A day that comes round, both ways: "every Sunday" <-> "on Sundays", "every Sunday morning" <->
+/// "on Sunday mornings", "every weekend" <-> "on weekends"; the words it covers and the new ones.
+/// Not in a list of days ("on Mondays and Fridays"), where every day of the list would have to
+/// change, nor after a preposition ("the first Monday of every month" has no "on").
+fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const DAYS: &[&str] =
+        &["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekday", "weekend"];
+    const PARTS: &[&str] = &["morning", "afternoon", "evening", "night"];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let every = match word(i)?.as_str() {
+        "every" => true,
+        "on" => false,
+        _ => return None,
+    };
+    let plural = |w: &str| format!("{w}s");
+    let at = |k: usize| word(k).filter(|_| spaced(k - 1));
+    // "every Sunday morning" and "on Sunday mornings": the day singular before a part of the day;
+    // "on Sundays" alone.
+    let day_word = at(i + 2)?;
+    let part_word = at(i + 4);
+    let part = PARTS.iter().copied().find(|p| {
+        let part = part_word.as_deref();
+        if every { part == Some(*p) } else { part == Some(plural(p).as_str()) }
     });
-    (oclock && timed && tokens[i + 1].is(Kind::Space, " ")).then(|| (3, vec![hour]))
+    let day = DAYS
+        .iter()
+        .copied()
+        .find(|d| if every || part.is_some() { day_word == *d } else { day_word == plural(d) })?;
+    let last = i + if part.is_some() { 4 } else { 2 };
+    let listed = |w: Option<String>| w.is_some_and(|w| ["and", "or"].contains(&w.as_str()));
+    let before = prev_word(tokens, i);
+    if listed(next_word(tokens, last)) || listed(before.clone()) {
+        return None;
+    }
+    if every && before.is_some_and(|b| OBJECT_PREPOSITIONS.contains(&b.as_str()) || b == "on") {
+        return None;
+    }
+    let name = if day.starts_with("week") {
+        day.to_string()
+    } else {
+        let mut c = day.chars();
+        c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+    };
+    let words = match (every, part) {
+        (true, None) => vec!["on".to_string(), plural(&name)],
+        (true, Some(p)) => vec!["on".to_string(), name, plural(p)],
+        (false, None) => vec!["every".to_string(), name],
+        (false, Some(p)) => vec!["every".to_string(), name, p.to_string()],
+    };
+    Some((last + 1 - i, words))
 }
 
 /// The number words from ten up that are written in digits before a unit ("forty minutes" ->
@@ -163,6 +347,10 @@ fn number_in_digits(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> 
             let tens = TENS_AND_TEENS.iter().find(|(w, v)| *w == tens && v % 10 == 0 && *v >= 20)?.1;
             (tens + UNITS_BELOW_TEN.iter().find(|(w, _)| *w == unit)?.1, i)
         }
+        // "three hundred pounds" -> "£300": a whole number of hundreds.
+        None if word(i + 2).as_deref() == Some("hundred") && tokens[i + 1].is(Kind::Space, " ") => {
+            (UNITS_BELOW_TEN.iter().find(|(w, _)| *w == first)?.1 * 100, i + 2)
+        }
         None => (TENS_AND_TEENS.iter().find(|(w, _)| *w == first)?.1, i),
     };
     // "a hundred and forty", "forty thousand": part of a larger number; and a sentence does not
@@ -240,6 +428,21 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     After::Word => next_word(&tokens, last).is_some(),
                     After::Pause => pause_after(&tokens, last),
                 };
+                // "every month" is an adverb ("monthly") only where it is not a preposition's
+                // object ("the first Wednesday of every month").
+                let object = from[0] == "every"
+                    && prev_word(&tokens, i).is_some_and(|p| OBJECT_PREPOSITIONS.contains(&p.as_str()));
+                // "finished the project on time" is no "finished it punctually": only of coming,
+                // going and starting.
+                let punctual = from != ["on", "time"]
+                    || prev_word(&tokens, i).is_some_and(|p| {
+                        [
+                            "arrive", "arrives", "arrived", "leave", "leaves", "left", "start", "starts",
+                            "started", "come", "comes", "came", "open", "opens", "opened",
+                        ]
+                        .contains(&p.as_str())
+                    });
+                let ok = ok && !object && punctual;
                 if ok {
                     sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
                     i = last + 1;
@@ -254,10 +457,21 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 i += len;
                 continue 'scan;
             }
+            if let Some((len, words)) = habitual_day(&tokens, i) {
+                sites.put(&mut out, &tokens[i..i + len], || {
+                    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                    words_like(&tokens[i].text, &words)
+                });
+                i += len;
+                continue 'scan;
+            }
             if let Some((len, spoken)) = spoken_time(&tokens, i)
                 && tokens[i..i + len].iter().all(|t| !t.frozen)
             {
-                sites.put(&mut out, &tokens[i..i + len], || words_like(&tokens[i].text, &spoken));
+                sites.put(&mut out, &tokens[i..i + len], || {
+                    let spoken: Vec<&str> = spoken.iter().map(String::as_str).collect();
+                    words_like(&tokens[i].text, &spoken)
+                });
                 i += len;
                 continue 'scan;
             }
@@ -298,6 +512,8 @@ const FIXED: &[&[&str]] = &[
     // "sick of waiting" is not "ill of waiting"; "a great distance" is not "a wonderful" one.
     &["sick", "of"],
     &["every", "single"],
+    // "fully booked" is full, not reserved.
+    &["fully", "booked"],
     &["every", "penny"],
     &["every", "now"],
     &["every", "other"],
@@ -648,6 +864,9 @@ mod tests {
         assert_eq!(all("It cost a hundred and forty pounds."), "It cost one hundred and forty pounds.");
         assert_eq!(all("Twenty people came."), "Twenty people came.");
         assert_eq!(all("The tickets cost 45 dollars each."), "The tickets cost $45 each.");
+        assert_eq!(all("The repair cost three hundred pounds."), "The repair cost £300.");
+        assert_eq!(all("It weighs two hundred and fifty kilos."), "It weighs two hundred and fifty kilos.");
+        assert_eq!(all("They will create two hundred jobs."), "They will create two hundred jobs.");
     }
 
     #[test]
@@ -680,6 +899,46 @@ mod tests {
         assert_eq!(phrased("We booked a table for eight o'clock."), "We booked a table for eight o'clock.");
         // Not a clock time.
         assert_eq!(phrased("Half past the gate is a tree."), "Half past the gate is a tree.");
+        assert_eq!(phrased("My appointment is at ten past nine."), "My appointment is at nine ten.");
+        assert_eq!(phrased("The film starts at a quarter to eight."), "The film starts at seven forty-five.");
+        assert_eq!(phrased("We left at twenty to one."), "We left at twelve forty.");
+        assert_eq!(phrased("Come by five to six."), "Come by five fifty-five.");
+        // "five past" would be "oh five"; "ten to one" is also odds or a score.
+        assert_eq!(phrased("It starts at five past six."), "It starts at five past six.");
+        assert_eq!(phrased("The score was ten to one."), "The score was ten to one.");
+        assert_eq!(phrased("The shop closes at 5:30."), "The shop closes at 5:30.");
+        assert_eq!(
+            phrased("The library closes at six on weekdays."),
+            "The library closes at six o'clock every weekday."
+        );
+        assert_eq!(phrased("We got home at ten."), "We got home at ten o'clock.");
+        // An age, the minutes, a count.
+        assert_eq!(phrased("She learned to read at five."), "She learned to read at five.");
+        assert_eq!(phrased("The film starts at six thirty."), "The film starts at six thirty.");
+        assert_eq!(phrased("We booked a table for eight."), "We booked a table for eight.");
+        assert_eq!(phrased("The shop is open until ten."), "The shop is open until ten.");
+        assert_eq!(
+            phrased("The guests arrived just before seven."),
+            "The guests arrived just before seven o'clock."
+        );
+        assert_eq!(phrased("She always arrives on time."), "She always arrives punctually.");
+        assert_eq!(phrased("They finished the project on time."), "They finished the project on time.");
+        assert_eq!(phrased("I call my mother every week."), "I call my mother weekly.");
+        assert_eq!(phrased("Every week we meet."), "Every week we meet.");
+        assert_eq!(phrased("She bakes bread every Sunday."), "She bakes bread on Sundays.");
+        assert_eq!(phrased("The gym is quiet on Monday mornings."), "The gym is quiet every Monday morning.");
+        assert_eq!(phrased("We play tennis every weekend."), "We play tennis on weekends.");
+        assert_eq!(phrased("Every Friday we eat out."), "On Fridays we eat out.");
+        // A list of days, a preposition before.
+        assert_eq!(phrased("She works on Mondays and Fridays."), "She works on Mondays and Fridays.");
+        assert_eq!(
+            phrased("It meets on the first Monday of every month."),
+            "It meets on the first Monday of every month."
+        );
+        assert_eq!(
+            phrased("It meets on the first Monday of every month."),
+            "It meets on the first Monday of every month."
+        );
     }
 
     #[test]
@@ -717,6 +976,12 @@ mod tests {
         assert_eq!(phrased("Thanks for your help."), "Thank you for your help.");
         assert_eq!(phrased("Thank you for coming."), "Thanks for coming.");
         assert_eq!(phrased("At the moment of impact."), "At the moment of impact.");
+        assert_eq!(phrased("Is there a cash machine near here?"), "Is there a cash machine nearby?");
+        assert_eq!(phrased("He deleted the file by mistake."), "He deleted the file accidentally.");
+        assert_eq!(phrased("The car stopped suddenly."), "The car stopped all of a sudden.");
+        assert_eq!(phrased("He suddenly stopped."), "He suddenly stopped.");
+        assert_eq!(phrased("In the end, we stayed at home."), "Eventually, we stayed at home.");
+        assert_eq!(phrased("In the end of the film he dies."), "In the end of the film he dies.");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::syntax::{coordinated_clause, has_clause_word};
 use crate::tokens::Token;
 use crate::words::{
     DEFINITE_DETERMINERS, FINITE_BE, FINITE_HAVE, PHRASE_DETERMINERS, PHRASE_PREPOSITIONS,
-    PLACE_PREPOSITIONS, TIME_NOUNS, clearly_finite, is_manner_adverb, is_noun, modifier_or_noun,
+    PLACE_PREPOSITIONS, TIME_NOUNS, clearly_finite, is_manner_adverb, is_noun, is_verbish, modifier_or_noun,
 };
 
 /// The start of a place or time phrase ending the sentence: a preposition, a determiner, at
@@ -103,6 +103,15 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     if (k.saturating_sub(4)..k - 1).any(|j| PHRASE_PREPOSITIONS.contains(&p.lower(j).as_str()))
         || !is_noun(&before)
         || (before.ends_with("ing") && FINITE_BE.contains(&p.lower(k - 2).as_str()))
+    {
+        return None;
+    }
+    // "loves swimming in the sea": the place is the activity's, inside the "-ing" clause.
+    if before.ends_with("ing") && k >= 2 && is_verbish(&p.lower(k - 2)) {
+        return None;
+    }
+    // "take a look at your essay": the phrase is what "look" is at, not a place.
+    if p.lower(k) == "at" && ["look", "glance", "peek", "stare", "laugh", "smile"].contains(&before.as_str())
     {
         return None;
     }
@@ -240,6 +249,9 @@ mod tests {
         assert_eq!(run(f, "He is interested in the film."), None);
         assert_eq!(run(f, "He spends far too much time on his phone."), None);
         assert_eq!(run(f, "The spreadsheet has a few errors in the totals."), None);
+        assert_eq!(run(f, "She loves swimming in the sea."), None);
+        // What a look is at.
+        assert_eq!(run(f, "Let me take a look at your essay."), None);
     }
 
     #[test]

@@ -7,8 +7,8 @@ use crate::register::{self, Verdict};
 use crate::syntax::wants_participle;
 use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
 use crate::words::{
-    BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, SUBJECT_PRONOUNS, clear_pos, clearly_finite,
-    is_noun,
+    BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, PREPOSITIONS, SUBJECT_PRONOUNS, clear_pos,
+    clearly_finite, is_noun,
 };
 
 /// A replacement for one word token.
@@ -221,6 +221,37 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
         r.forms.retain(|&f| cue.allows(pos, f));
     }
     readings.retain(|(r, _)| !r.forms.is_empty());
+    // What follows: a pause or a preposition ends the phrase the word is in.
+    let next = next_word(tokens, i);
+    let pause = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct);
+    let preposition = next.as_deref().is_some_and(|n| PREPOSITIONS.contains(&n));
+    // After a determiner, a word that ends its noun phrase ("a flat in the city", "the test.",
+    // "our new flat is bigger") is the noun: an adjective there would need a noun after it.
+    const AUXILIARIES: &[&str] = &[
+        "is", "was", "are", "were", "has", "have", "had", "will", "would", "can", "could", "should", "must",
+        "may", "might", "does", "did",
+    ];
+    let verb_next = next.as_deref().is_some_and(|n| AUXILIARIES.contains(&n));
+    if cue == Cue::NounPhrase
+        && (pause || preposition || verb_next)
+        && readings.iter().any(|(r, _)| r.pos == Pos::Noun)
+    {
+        readings.retain(|(r, _)| r.pos != Pos::Adj);
+    }
+    // After "be" or "very", an "-ed" or "-ing" form that the hand-checked table lists as an
+    // adjective, with nothing after it but a pause, a preposition or a conjunction ("was
+    // crowded.", "was boring and long"), is that adjective: the passive or the progressive says
+    // the same there ("was crowded"), or is rare ("was boring" holes).
+    let ends =
+        pause || preposition || next.as_deref().is_some_and(|n| ["and", "or", "but", "so"].contains(&n));
+    let listed_adjective = |r: &Reading| {
+        r.pos == Pos::Adj
+            && r.entry.lemma == spelling.lower
+            && matches!(register::verdict(r.entry.lemma, Pos::Adj), Some(Verdict::Use(_)))
+    };
+    if matches!(cue, Cue::Be | Cue::Degree) && ends && readings.iter().any(|(r, _)| listed_adjective(r)) {
+        readings.retain(|(r, _)| r.pos == Pos::Adj);
+    }
     let allowed: f64 = readings.iter().map(|(_, w)| w).sum();
     let (best, weight) = readings.into_iter().fold(None::<(Reading, f64)>, |best, (r, w)| match best {
         Some((b, bw)) if bw >= w => Some((b, bw)),
@@ -408,10 +439,17 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
         if !graded_form_ok(candidate, reading.pos, &forms) {
             continue;
         }
-        // A word already nearby would read as a repetition ("big and large"); the window keeps
-        // a sentence of any length linear.
-        let window = &tokens[i.saturating_sub(REPEAT_WINDOW)..(i + REPEAT_WINDOW).min(tokens.len())];
-        let repeated = window.iter().any(|t| t.is_word() && t.text.eq_ignore_ascii_case(&word));
+        // A word already nearby would read as a repetition ("big and large"), and so would
+        // another form of it ("charged me a charge", "while cutting onions he cut"): any word that
+        // begins with the replacement's stem counts. The window keeps a sentence of any length
+        // linear.
+        let start = i.saturating_sub(REPEAT_WINDOW);
+        let window = &tokens[start..(i + REPEAT_WINDOW).min(tokens.len())];
+        let stem = candidate.strip_suffix('e').filter(|s| s.len() >= 3).unwrap_or(candidate);
+        let repeated = window.iter().enumerate().any(|(k, t)| {
+            let lower = t.text.to_ascii_lowercase();
+            start + k != i && t.is_word() && (lower == word || (stem.len() >= 3 && lower.starts_with(stem)))
+        });
         if word != spelling.lower && !repeated {
             if skip == 0 {
                 return Some(Choice { index: i, text: respell(&word, &spelling), quality });
@@ -513,6 +551,25 @@ mod tests {
         assert_eq!(replaced("They live in a small village.", "small").as_deref(), Some("little"));
         assert_eq!(replaced("The jacket is too small.", "small"), None);
         assert_eq!(replaced("The smaller house.", "smaller"), None);
+    }
+
+    #[test]
+    fn the_end_of_a_noun_phrase_is_its_noun_and_a_listed_adjective_after_be_is_one() {
+        // "flat" is mostly an adjective, but "a flat" before "in" is a home.
+        assert_eq!(replaced("He lives in a flat in the city.", "flat").as_deref(), Some("apartment"));
+        assert_eq!(replaced("We had a flat tyre.", "flat"), None);
+        assert_eq!(replaced("Our new flat is bigger.", "flat").as_deref(), Some("apartment"));
+        // "crowded" is as much the past of "crowd"; after "was" at the end it is the adjective.
+        assert_eq!(replaced("The train was crowded.", "crowded").as_deref(), Some("packed"));
+        assert_eq!(replaced("The lecture was boring.", "boring").as_deref(), Some("dull"));
+    }
+
+    #[test]
+    fn no_other_form_of_the_replacement_nearby() {
+        // "slicing" -> "cutting" before "cut".
+        assert_eq!(replaced("He cut his finger while he was slicing onions.", "slicing"), None);
+        assert_eq!(replaced("He was slicing onions.", "slicing").as_deref(), Some("cutting"));
+        assert_eq!(replaced("The outcome was good.", "outcome").as_deref(), Some("result"));
     }
 
     #[test]

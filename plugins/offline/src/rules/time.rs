@@ -262,6 +262,19 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if coordinated_clause(p, n - len) {
         return None;
     }
+    // Another time before an "and" ("went to the bank in the morning and the post office after
+    // lunch"): each time belongs to its own part, so the last one stays with its part.
+    let joined = (0..n - len).rev().find(|&k| ["and", "or", "but"].contains(&p.lower(k).as_str()));
+    if joined.is_some_and(|j| {
+        (0..j).any(|k| {
+            let w = p.lower(k);
+            TIME_NOUNS.contains(&w.as_str())
+                || PARTS_OF_DAY.contains(&w.as_str())
+                || WEEKDAYS.contains(&w.as_str())
+        })
+    }) {
+        return None;
+    }
     // A clause word before the phrase ("said that she would pick us up at six", "once you are
     // back"): the phrase may belong to that clause.
     if (0..n - len).any(|k| {
@@ -269,7 +282,11 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
         // "and", "but", "or" are `coordinated_clause`'s, "to" the infinitive check's.
         !["to", "and", "but", "or"].contains(&w.as_str())
             && (CLAUSE_WORDS.contains(&w.as_str())
-                || ["once", "said", "told", "asked", "forward", "reminder"].contains(&w.as_str()))
+                || [
+                    "once", "said", "says", "say", "told", "asked", "forward", "reminder", "think", "thinks",
+                    "thought", "hope", "hopes", "believe", "believes", "expect", "expects",
+                ]
+                .contains(&w.as_str()))
     }) {
         return None;
     }
@@ -277,8 +294,9 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     // clock time ("at six on Saturdays" may move).
     let before = p.from_end(len + 1);
     let part_of_day = ["in", "at"].contains(&p.from_end(len).as_str()) || p.from_end(len - 1) == "the";
-    let clock = p.from_end(len + 2) == "at"
-        && (before.bytes().all(|b| b.is_ascii_digit()) || COUNTS.contains(&before.as_str()));
+    let clock = (p.from_end(len + 2) == "at"
+        && (before.bytes().all(|b| b.is_ascii_digit()) || COUNTS.contains(&before.as_str())))
+        || (["o'clock", "o’clock"].contains(&before.as_str()) && p.from_end(len + 3) == "at");
     if clock && part_of_day && PARTS_OF_DAY.contains(&p.from_end(1).as_str()) {
         return None;
     }
@@ -521,6 +539,11 @@ mod tests {
         assert_eq!(run(f, "He cleaned the car and she cooked dinner on Saturday."), None);
         assert_eq!(run(f, "I wrote the report and sent it to my boss last night."), None);
         assert_eq!(run(f, "They sold the house but kept the garden last year."), None);
+        assert_eq!(run(f, "The shop opens at eight o'clock in the morning."), None);
+        // The time belongs to what is said, not to the saying.
+        assert_eq!(run(f, "The forecast says it will snow tomorrow night."), None);
+        // Each part has its own time.
+        assert_eq!(run(f, "I went to the bank in the morning and the post office after lunch."), None);
         // Within its own clause it may move to that clause's front.
         let g = front_time_phrase_in_clause;
         assert_eq!(

@@ -14,7 +14,7 @@ use crate::tokens::Token;
 use crate::words::{
     ARTICLES, CLAUSE_WORDS, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES,
     PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS, Tense, concat, finite_lemma, is_noun, is_plural_noun,
-    is_verbish, modifier_or_noun, participle_lemma,
+    is_verbish, modifier_or_noun, participle_lemma, pos_share,
 };
 
 /// Nouns for the body, whose possessor's verb is something that happened to them.
@@ -190,7 +190,10 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     // knee" is an accident, "His knee was hurt by the boy" is not).
     let body = BODY_PARTS.contains(&p.lower(object_end - 1).as_str())
         && ["his", "her", "their", "its"].contains(&p.lower(object).as_str());
-    if body || !rest_ok {
+    // "painted her bedroom blue": a colour or state after the object is no part of it, and the
+    // passive would carry it along ("Her bedroom blue was painted").
+    let resultative = pos_share(&p.lower(object_end - 1), Pos::Adj) >= 0.5;
+    if body || !rest_ok || resultative {
         return None;
     }
     let participle = morph::inflect(lemma, Pos::Verb, Form::Participle)?;
@@ -261,6 +264,12 @@ pub fn existential(p: &Plain) -> Option<Vec<Token>> {
             return None;
         }
         let k = place_after(p, np)?;
+        // Only a place: "There is a problem with the connection" is no "A problem is with".
+        const WHERE: &[&str] =
+            &["in", "on", "at", "under", "behind", "near", "inside", "outside", "beside", "next"];
+        if !WHERE.contains(&p.lower(k).as_str()) {
+            return None;
+        }
         let mut out = vec![starting(&p.items[np])];
         out.extend_from_slice(&p.items[np + 1..k]);
         out.push(be);
@@ -569,6 +578,7 @@ mod tests {
         // No pronoun agent ("by them", "by her").
         assert_eq!(run(passive, "They built a new bridge across the river."), None);
         assert_eq!(run(passive, "She wrote a long letter."), None);
+        assert_eq!(run(passive, "My sister painted her bedroom blue last weekend."), None);
         assert_eq!(run(passive, "We painted the fence."), None);
         assert_eq!(
             run(passive, "The dog chewed my slippers.").as_deref(),
@@ -701,6 +711,7 @@ mod tests {
         );
         assert_eq!(run(existential, "A cat is on the roof.").as_deref(), Some("There is a cat on the roof."));
         assert_eq!(run(existential, "There is a problem."), None);
+        assert_eq!(run(existential, "There's a problem with the internet connection."), None);
         assert_eq!(run(existential, "There's a cat on the roof.").as_deref(), Some("A cat is on the roof."));
     }
 }
