@@ -166,12 +166,12 @@ def proc_status_kib(pid, field):
 class Upstream:
     """bench/upstream.py in its own process."""
 
-    def __init__(self, kind, delay_ms=0.0, args=()):
+    def __init__(self, kind, delay_ms=0.0, args=(), program=None):
+        """`program`: another upstream speaking upstream.py's `kind`, its arguments and `listening on`
+        line (bench/streamload's `upstream`), instead of upstream.py."""
+        program = program or [sys.executable, os.path.join(BENCH, "upstream.py"), kind]
         self.proc = subprocess.Popen(
-            pinned(
-                [sys.executable, os.path.join(BENCH, "upstream.py"), kind, "--delay-ms", str(delay_ms), *args],
-                CLIENT_CPUS,
-            ),
+            pinned([*program, "--delay-ms", str(delay_ms), *args], CLIENT_CPUS),
             stdout=subprocess.PIPE,
             text=True,
         )

@@ -56,8 +56,15 @@ LITELLM=0):
 Placement (2 cores): the gateways on the first half of the cores, the load drivers and the upstream on
 the other (BENCH_PIN=0 shares every core; CAPACITY_PIN=0 shares them for the capacity part only).
 
-Environment: PARTS, ROUNDS (3), LITELLM (1), BENCH_NO_BUILD=1, CARGO_TARGET_DIR, PARLANCE_BIN,
-LITELLM_VENV, LITELLM_START_TIMEOUT, and the knobs above. Python standard library only (LiteLLM goes
+Harness (HARNESS, `python` by default): `rust` runs bench/streamload instead of the Python pieces below
+for the whole run: its `upstream` for upstream.py `openai-stream`, `drive` for `--drive` and `paced` for
+`--paced`, speaking the same protocols and writing the same JSON. The Python driver and upstream cost
+enough per chunk that, sharing one core at 20,000 chunks a second, they set the capacity part's relay
+tail themselves (read directly, the same streams relayed slower than through Parlance). Built with
+`cargo build --release -p parlance-streamload` into CARGO_TARGET_DIR unless BENCH_NO_BUILD=1.
+
+Environment: PARTS, ROUNDS (3), LITELLM (1), HARNESS (python), BENCH_NO_BUILD=1, CARGO_TARGET_DIR,
+PARLANCE_BIN, LITELLM_VENV, LITELLM_START_TIMEOUT, and the knobs above. Python standard library only (LiteLLM goes
 into a venv of its own, as bench/issue21_litellm.py does).
 
 Internal modes: `--drive` (the asyncio load driver: a JSON spec on stdin, a JSON result on stdout) and
@@ -87,6 +94,26 @@ def env_int(name, default):
 
 def env_float(name, default):
     return float(os.environ.get(name, str(default)))
+
+
+def streamload():
+    """The command prefix of bench/streamload for HARNESS=rust (built unless BENCH_NO_BUILD=1), or None
+    for the Python harness."""
+    harness = os.environ.get("HARNESS", "python")
+    if harness == "python":
+        return None
+    if harness != "rust":
+        sys.exit(f"HARNESS={harness}: python or rust")
+    from common import REPO, TARGET_DIR, log
+
+    if os.environ.get("BENCH_NO_BUILD") != "1":
+        log(f"cargo build --release -p parlance-streamload (target dir {TARGET_DIR})")
+        subprocess.run(["cargo", "build", "--quiet", "--release", "-p", "parlance-streamload"], cwd=REPO, check=True,
+                       env={**os.environ, "CARGO_TARGET_DIR": TARGET_DIR})
+    tool = os.path.join(TARGET_DIR, "release", "streamload")
+    if not os.path.exists(tool):
+        sys.exit(f"no streamload at {tool} (HARNESS=rust, BENCH_NO_BUILD=1)")
+    return [tool]
 
 
 def raise_nofile():
@@ -433,6 +460,7 @@ def main():
 
     raise_nofile()
     binary = os.environ.get("PARLANCE_BIN") or build()
+    tool = streamload()
     litellm_cmd = None
     if with_litellm:
         import issue21_litellm
@@ -446,14 +474,17 @@ def main():
     print(machine_line())
     print(f"binary: {binary}")
     print(placement_line())
+    print(f"harness: {'bench/streamload (Rust)' if tool else 'Python (upstream.py, --drive, --paced)'}")
     me = os.path.abspath(__file__)
+    drive_cmd = [*tool, "drive"] if tool else [sys.executable, me, "--drive"]
+    paced_cmd = [*tool, "paced"] if tool else [sys.executable, me, "--paced"]
 
     def run_driver(port, reqs, concurrency=1, reuse=True, ramp=0.0, sse=True, cpus="client", lag_index=False):
         spec = {"port": port, "requests": reqs, "concurrency": concurrency, "reuse": reuse, "ramp_s": ramp, "sse": sse,
                 "lag_index": lag_index}
         cpu_list = common.CLIENT_CPUS if cpus == "client" else None
         out = subprocess.run(
-            pinned([sys.executable, me, "--drive"], cpu_list),
+            pinned(drive_cmd, cpu_list),
             input=json.dumps(spec),
             capture_output=True,
             text=True,
@@ -462,7 +493,8 @@ def main():
             raise RuntimeError(f"driver failed: {out.stderr[-2000:]}")
         return json.loads(out.stdout)
 
-    upstream = Upstream("openai-stream", 0, ["--chunks", "20", "--interval-ms", "0"])
+    upstream = Upstream("openai-stream", 0, ["--chunks", "20", "--interval-ms", "0"],
+                        program=[*tool, "upstream"] if tool else None)
     log(f"upstream openai-stream on port {upstream.port}")
     config = '[chat]\nmodel = "openai-chat"\n'
     server_env = {
@@ -646,7 +678,7 @@ def main():
                 common, binary, server_env, config, upstream, run_driver, parlance_req, direct_req,
                 streams=streams, chunks=stream_chunks, interval=stream_interval, ramp=stream_ramp,
                 clients=stream_clients, rounds=stream_rounds, pace_ms=pace_ms, base_window=base_window,
-                check=check, pct=pct,
+                check=check, pct=pct, paced_cmd=paced_cmd,
             )
     finally:
         if litellm:
@@ -702,11 +734,10 @@ def safe_cpu(pid):
 
 
 def run_capacity(common, binary, server_env, config, upstream, run_driver, parlance_req, direct_req, *, streams,
-                 chunks, interval, ramp, clients, rounds, pace_ms, base_window, check, pct):
+                 chunks, interval, ramp, clients, rounds, pace_ms, base_window, check, pct, paced_cmd):
     from common import Server, log, loadavg, pinned, request
 
     server = Server(env=server_env, config_text=config, binary=binary)
-    me = os.path.abspath(__file__)
     out = {"rounds": [], "streams": streams, "chunks": chunks, "interval": interval, "ramp": ramp,
            "clients": clients, "pace_ms": pace_ms, "placement": common.placement_line()}
     try:
@@ -721,7 +752,7 @@ def run_capacity(common, binary, server_env, config, upstream, run_driver, parla
 
         def paced(tag, seconds=None):
             proc = subprocess.Popen(
-                pinned([sys.executable, me, "--paced"], common.CLIENT_CPUS),
+                pinned(paced_cmd, common.CLIENT_CPUS),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,
