@@ -156,10 +156,15 @@ def proc_cpu_seconds(pid):
 
 
 def proc_status_kib(pid, field):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
+    """A field of /proc/<pid>/status in KiB; None when the process is gone (a child that ended
+    between being listed and being read)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except FileNotFoundError:
+        return None
     return None
 
 
