@@ -532,3 +532,19 @@ async fn a_request_hidden_in_chunked_trailers_is_not_served() {
     assert_eq!(error["error"]["code"], "invalid_body", "{error}");
     assert!(error["error"]["message"].as_str().unwrap().contains("trailer"), "{error}");
 }
+
+/// The process asks the kernel for no transparent huge pages (its allocator's heap would grow into
+/// them 2 MiB at a time), unless the operator set mimalloc's own `MIMALLOC_ALLOW_THP`.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_server_takes_no_transparent_huge_pages_unless_told() {
+    let thp = |server: &Server| {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).unwrap();
+        status.lines().find_map(|l| l.strip_prefix("THP_enabled:").map(|v| v.trim().to_owned()))
+    };
+    let server = Server::start(&[]).await;
+    // A kernel older than 5.0 does not show the flag; there is then nothing to check.
+    let Some(default) = thp(&server) else { return };
+    assert_eq!(default, "0", "transparent huge pages are off by default");
+    let server = Server::start(&[("MIMALLOC_ALLOW_THP", "1")]).await;
+    assert_eq!(thp(&server).as_deref(), Some("1"), "MIMALLOC_ALLOW_THP=1 leaves them on");
+}
