@@ -137,6 +137,13 @@ pub type UserKey = (String, String);
 /// Bytes of dialogs kept in memory (entries and rendered JSON).
 const DIALOG_CACHE_BYTES: u64 = 64 << 20;
 
+/// Entries past which a dialog read whole is kept only as its newest entries.
+pub const LONG_DIALOG: usize = 1024;
+
+/// The newest entries kept of a long dialog: the widest window a chat asks for first (a model's
+/// 2,048 characters, 64 entries) several times over.
+pub const TAIL_KEPT: usize = 256;
+
 pub struct DialogCache {
     dialogs: moka::sync::Cache<UserKey, Arc<Dialog>>,
     /// Counts commits. A commit bumps it and updates the cache under this lock; a read fills the cache,
@@ -167,11 +174,20 @@ impl DialogCache {
     }
 
     /// Remembers a dialog read from the database, unless a write committed since `started`: that
-    /// write may not be in it.
+    /// write may not be in it. Of a whole dialog longer than [`LONG_DIALOG`] entries only the newest
+    /// [`TAIL_KEPT`] are kept: a chat reads no more than its window, and a few such dialogs whole
+    /// would crowd out the windows of every other user (400 dialogs of 5,000 entries are five times
+    /// the cache; their tails, a fifth of it).
     pub fn fill(&self, key: UserKey, dialog: Arc<Dialog>, started: u64) {
+        let kept = if dialog.is_whole() && dialog.len() > LONG_DIALOG {
+            let entries = dialog.entries();
+            Dialog::tail(dialog.len() - TAIL_KEPT, entries[entries.len() - TAIL_KEPT..].to_vec())
+        } else {
+            dialog
+        };
         let generation = self.generation.lock().unwrap_or_else(|p| p.into_inner());
         if *generation == started {
-            self.dialogs.insert(key, dialog);
+            self.dialogs.insert(key, kept);
         }
     }
 

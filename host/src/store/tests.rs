@@ -211,6 +211,19 @@ async fn a_long_dialogs_newest_entries_stay_right_as_it_grows(t: Target) {
     }
     // The whole dialog is never answered from the newest entries alone.
     assert_eq!(entries(&s, "c", "u").await.unwrap(), all);
+    // A dialog read whole that is too long to keep whole is kept as its newest entries.
+    let long: Vec<DialogEntry> = (0..cache::LONG_DIALOG as u32 + 10)
+        .map(|i| DialogEntry { index: i, name: "A".into(), message: format!("l{i}") })
+        .collect();
+    assert!(s.set_dialog("c", "v", long.clone()).await.is_ok_and(|set| !set));
+    s.put_user("c", "v").await.unwrap();
+    assert!(s.set_dialog("c", "v", long.clone()).await.unwrap());
+    assert_eq!(entries(&s, "c", "v").await.unwrap(), long);
+    for n in [1, 64, cache::TAIL_KEPT, cache::TAIL_KEPT + 1, long.len()] {
+        let recent = s.newest("c", "v", n).await.unwrap();
+        assert_eq!((recent.length, recent.entries), (long.len(), newest(&long, n)), "n = {n}");
+    }
+    assert_eq!(entries(&s, "c", "v").await.unwrap(), long);
     assert!(s.reset_dialog("c", "u").await.unwrap());
     assert_eq!(s.newest("c", "u", 6).await.unwrap(), Recent::default());
     assert_eq!(entries(&s, "c", "u").await.unwrap(), Vec::<DialogEntry>::new());
