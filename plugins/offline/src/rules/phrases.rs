@@ -80,6 +80,9 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["reduced", "by", "half"], &["halved"], After::Anything),
     (&["than", "usual"], &["than", "normal"], After::Pause),
     (&["all", "along"], &["the", "whole", "time"], After::Pause),
+    // Only after an event told again, see `again_ok`: not "never again", "not again", "all over
+    // again".
+    (&["again"], &["once", "again"], After::Pause),
     // Only before a clause, see `moment_ok`: "as soon as possible" stays.
     (&["as", "soon", "as"], &["the", "moment"], After::Word),
     (&["always", "forget"], &["never", "remember"], After::Anything),
@@ -98,6 +101,21 @@ fn moment_ok(tokens: &[Token], i: usize, last: usize) -> bool {
     opens_clause
         && !["can", "could"].contains(&after.as_str())
         && !prev_word(tokens, i).is_some_and(|p| ["not", "just", "almost", "nearly"].contains(&p.as_str()))
+}
+
+/// Whether "again" at `i` may be told "once again": after an event that happens again, not in a
+/// denial ("I will never do that again" is no "never do that once again") nor after "over",
+/// "once" or "all".
+fn again_ok(tokens: &[Token], i: usize) -> bool {
+    let negated = tokens[..i].iter().any(|t| {
+        let w = t.text.to_lowercase().replace('’', "'");
+        t.is_word()
+            && (["never", "not", "no", "nobody", "nothing", "cannot", "hardly"].contains(&w.as_str())
+                || w.ends_with("n't"))
+    });
+    !negated
+        && prev_word(tokens, i)
+            .is_some_and(|p| !["over", "once", "all", "then", "now", "ever"].contains(&p.as_str()))
 }
 
 /// "always forgets" is "never remembers" only where nothing denies it already ("doesn't always
@@ -502,7 +520,8 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     });
                 let moment = from != ["as", "soon", "as"] || moment_ok(&tokens, i, last);
                 let forget = from[0] != "always" || forget_ok(&tokens, i);
-                let ok = ok && !object && punctual && moment && forget;
+                let again = from != ["again"] || again_ok(&tokens, i);
+                let ok = ok && !object && punctual && moment && forget && again;
                 if ok {
                     sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
                     i = last + 1;
@@ -1026,6 +1045,10 @@ mod tests {
         assert_eq!(phrased("It was harder than we had hoped."), "It was harder than we hoped.");
         assert_eq!(phrased("It was harder than it looked."), "It was harder than it looked.");
         assert_eq!(phrased("I knew it all along."), "I knew it the whole time.");
+        assert_eq!(phrased("The printer is jammed again."), "The printer is jammed once again.");
+        assert_eq!(phrased("Never again."), "Never again.");
+        assert_eq!(phrased("I will never do that again."), "I will never do that again.");
+        assert_eq!(phrased("We had to start all over again."), "We had to start all over again.");
         assert_eq!(phrased("Call me as soon as you land."), "Call me the moment you land.");
         assert_eq!(phrased("Reply as soon as possible."), "Reply as soon as possible.");
         assert_eq!(phrased("Call me as soon as you can."), "Call me as soon as you can.");
