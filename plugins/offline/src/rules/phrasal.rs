@@ -129,6 +129,43 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     None
 }
 
+/// Verbs of feeling whose "-ing" form says what something does to one ("boring", "tiring"): after
+/// "really" it is an adjective, so "really boring" is "very boring", where most "-ing" forms are a
+/// verb ("really trying to help").
+const FEELING_VERBS: &[&str] = &[
+    "amaze",
+    "amuse",
+    "annoy",
+    "bore",
+    "confuse",
+    "depress",
+    "disappoint",
+    "embarrass",
+    "excite",
+    "exhaust",
+    "fascinate",
+    "frighten",
+    "frustrate",
+    "interest",
+    "irritate",
+    "relax",
+    "satisfy",
+    "shock",
+    "surprise",
+    "terrify",
+    "thrill",
+    "tire",
+    "worry",
+];
+
+/// Whether a word is the "-ing" form of a verb of feeling, an adjective after a degree word.
+fn effect_adjective(word: &str) -> bool {
+    word.ends_with("ing")
+        && morph::analyse(word)
+            .iter()
+            .any(|a| a.pos == Pos::Verb && a.form == Form::Gerund && FEELING_VERBS.contains(&a.entry.lemma))
+}
+
 /// Function words with a near-synonym, and the check on the next word that keeps it one.
 fn function_swap(word: &str, next: Option<&str>) -> Option<&'static str> {
     let number = |n: Option<&str>| {
@@ -174,7 +211,8 @@ fn function_swap(word: &str, next: Option<&str>) -> Option<&'static str> {
         "really"
             if next.is_some_and(|n| {
                 !["much", "many", "few", "little", "own", "same", "first", "last", "best", "end"].contains(&n)
-                    && morph::evidence(&morph::analyse(n), |a| a.pos == Pos::Adj).more_than(1, 2)
+                    && (morph::evidence(&morph::analyse(n), |a| a.pos == Pos::Adj).more_than(1, 2)
+                        || effect_adjective(n))
             }) =>
         {
             "very"
@@ -1523,6 +1561,8 @@ mod tests {
         assert_eq!(rewritten("He must know the answer."), "He must know the answer.");
         assert_eq!(rewritten("We must not go."), "We must not go.");
         assert_eq!(rewritten("I really like it."), "I really like it.");
+        assert_eq!(rewritten("The trip was really tiring."), "The trip was very tiring.");
+        assert_eq!(rewritten("He was really trying to help."), "He was really trying to help.");
         assert_eq!(rewritten("Book a month in advance."), "Book a month ahead of time.");
         assert_eq!(rewritten("I remember these days fondly."), "I remember these days fondly.");
         assert_eq!(rewritten("It began to rain."), "It began raining.");

@@ -79,7 +79,83 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["cut", "by", "half"], &["halved"], After::Anything),
     (&["reduced", "by", "half"], &["halved"], After::Anything),
     (&["than", "usual"], &["than", "normal"], After::Pause),
+    (&["all", "along"], &["the", "whole", "time"], After::Pause),
+    // Only after an event told again, see `again_ok`: not "never again", "not again", "all over
+    // again".
+    (&["again"], &["once", "again"], After::Pause),
+    // Only before a clause, see `moment_ok`: "as soon as possible" stays.
+    (&["as", "soon", "as"], &["the", "moment"], After::Word),
+    (&["always", "forget"], &["never", "remember"], After::Anything),
+    (&["always", "forgets"], &["never", "remembers"], After::Anything),
+    (&["always", "forgot"], &["never", "remembered"], After::Anything),
 ];
+
+/// Whether "as soon as" at `i` may be told "the moment": before a clause with its subject ("as
+/// soon as she landed", "as soon as the rain stops"), not "as soon as possible" nor "as soon as
+/// you can" (an effort, not an instant), and not after "not" or "just", which compare.
+fn moment_ok(tokens: &[Token], i: usize, last: usize) -> bool {
+    let Some(subject) = next_word(tokens, last) else { return false };
+    let after = next_word(tokens, last + 2).unwrap_or_default();
+    let opens_clause = crate::words::SUBJECT_PRONOUNS.contains(&subject.as_str())
+        || crate::words::DETERMINERS.contains(&subject.as_str());
+    opens_clause
+        && !["can", "could"].contains(&after.as_str())
+        && !prev_word(tokens, i).is_some_and(|p| ["not", "just", "almost", "nearly"].contains(&p.as_str()))
+}
+
+/// Whether "again" at `i` may be told "once again": after an event that happens again, not in a
+/// denial ("I will never do that again" is no "never do that once again") nor after "over",
+/// "once" or "all".
+fn again_ok(tokens: &[Token], i: usize) -> bool {
+    let negated = tokens[..i].iter().any(|t| {
+        let w = t.text.to_lowercase().replace('’', "'");
+        t.is_word()
+            && (["never", "not", "no", "nobody", "nothing", "cannot", "hardly"].contains(&w.as_str())
+                || w.ends_with("n't"))
+    });
+    !negated
+        && prev_word(tokens, i)
+            .is_some_and(|p| !["over", "once", "all", "then", "now", "ever"].contains(&p.as_str()))
+}
+
+/// "always forgets" is "never remembers" only where nothing denies it already ("doesn't always
+/// forget").
+fn forget_ok(tokens: &[Token], i: usize) -> bool {
+    !prev_word(tokens, i).is_some_and(|p| {
+        let p = p.replace('’', "'");
+        p == "not" || p == "never" || p.ends_with("n't")
+    })
+}
+
+/// Pronouns whose expectation a comparison may report ("than I expected"); "it" is left out, since
+/// "than it looked" is no expectation.
+const EXPECTERS: &[&str] = &["i", "we", "you", "they", "he", "she"];
+const EXPECTED: &[&str] = &["expected", "thought", "imagined", "hoped", "feared"];
+
+/// "than I expected" <-> "than I had expected" at the end of a clause: the expectation came
+/// before what is compared with it, which the past perfect only says again. The number of tokens
+/// and the words that replace them.
+fn expectation(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if !tokens[i].text.eq_ignore_ascii_case("than") {
+        return None;
+    }
+    let word = |k: usize| tokens.get(i + 2 * k).filter(|t| t.is_word() && !t.frozen);
+    let pronoun = word(1).filter(|t| EXPECTERS.contains(&t.text.to_ascii_lowercase().as_str()))?;
+    let mut out = vec![tokens[i].text.clone(), pronoun.text.clone()];
+    let with_had = word(2)?.text.eq_ignore_ascii_case("had");
+    let verb = word(if with_had { 3 } else { 2 })?;
+    if !EXPECTED.contains(&verb.text.to_ascii_lowercase().as_str()) {
+        return None;
+    }
+    if !with_had {
+        out.push("had".to_string());
+    }
+    out.push(verb.text.clone());
+    let len = if with_had { 7 } else { 5 };
+    // The words were found one by one: they must be one phrase, single spaces between.
+    let spaced = (1..len).step_by(2).all(|k| tokens[i + k].is(Kind::Space, " "));
+    (spaced && pause_after(tokens, i + len - 1)).then_some((len, out))
+}
 
 /// Hours said as words, for the clock times.
 const HOURS: &[&str] =
@@ -442,22 +518,21 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                         ]
                         .contains(&p.as_str())
                     });
-                let ok = ok && !object && punctual;
+                let moment = from != ["as", "soon", "as"] || moment_ok(&tokens, i, last);
+                let forget = from[0] != "always" || forget_ok(&tokens, i);
+                let again = from != ["again"] || again_ok(&tokens, i);
+                let ok = ok && !object && punctual && moment && forget && again;
                 if ok {
                     sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
                     i = last + 1;
                     continue 'scan;
                 }
             }
-            if let Some((len, written)) = number_in_digits(&tokens, i) {
-                sites.put(&mut out, &tokens[i..i + len], || {
-                    let written: Vec<&str> = written.iter().map(String::as_str).collect();
-                    words_like(&tokens[i].text, &written)
-                });
-                i += len;
-                continue 'scan;
-            }
-            if let Some((len, words)) = habitual_day(&tokens, i) {
+            // The phrases found by a function, each of which gives its length in tokens and its
+            // words.
+            type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
+            let finders: [Finder; 3] = [expectation, number_in_digits, habitual_day];
+            if let Some((len, words)) = finders.iter().find_map(|find| find(&tokens, i)) {
                 sites.put(&mut out, &tokens[i..i + len], || {
                     let words: Vec<&str> = words.iter().map(String::as_str).collect();
                     words_like(&tokens[i].text, &words)
@@ -965,8 +1040,20 @@ mod tests {
         assert_eq!(phrased("In order to win, we left."), "To win, we left.");
         assert_eq!(phrased("A lot of people came."), "Many people came.");
         assert_eq!(phrased("The bank is next to the school."), "The bank is beside the school.");
-        // Without "I" the sentence loses who expected it.
-        assert_eq!(phrased("It was harder than I expected."), "It was harder than I expected.");
+        // Never without "I", which says who expected it; the past perfect says the same again.
+        assert_eq!(phrased("It was harder than I expected."), "It was harder than I had expected.");
+        assert_eq!(phrased("It was harder than we had hoped."), "It was harder than we hoped.");
+        assert_eq!(phrased("It was harder than it looked."), "It was harder than it looked.");
+        assert_eq!(phrased("I knew it all along."), "I knew it the whole time.");
+        assert_eq!(phrased("The printer is jammed again."), "The printer is jammed once again.");
+        assert_eq!(phrased("Never again."), "Never again.");
+        assert_eq!(phrased("I will never do that again."), "I will never do that again.");
+        assert_eq!(phrased("We had to start all over again."), "We had to start all over again.");
+        assert_eq!(phrased("Call me as soon as you land."), "Call me the moment you land.");
+        assert_eq!(phrased("Reply as soon as possible."), "Reply as soon as possible.");
+        assert_eq!(phrased("Call me as soon as you can."), "Call me as soon as you can.");
+        assert_eq!(phrased("He always forgets it."), "He never remembers it.");
+        assert_eq!(phrased("He doesn't always forget it."), "He doesn't always forget it.");
         assert_eq!(phrased("I want one as well, please."), "I want one too, please.");
         assert_eq!(phrased("She has a lot of money."), "She has lots of money.");
         assert_eq!(phrased("Lots of fresh fruit."), "A lot of fresh fruit.");

@@ -249,7 +249,15 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
             && r.entry.lemma == spelling.lower
             && matches!(register::verdict(r.entry.lemma, Pos::Adj), Some(Verdict::Use(_)))
     };
-    if matches!(cue, Cue::Be | Cue::Degree) && ends && readings.iter().any(|(r, _)| listed_adjective(r)) {
+    // The same after an adjective and "and" ("was long and boring."): the two are one list.
+    let after_adjective = prev_word(tokens, i).is_some_and(|p| ["and", "or", "but"].contains(&p.as_str()))
+        && i >= 2
+        && prev_word(tokens, i - 2).is_some_and(|w| crate::words::pos_share(&w, Pos::Adj) >= 0.6);
+    // The list is a cue as good as "be" before the first adjective.
+    let listed = (matches!(cue, Cue::Be | Cue::Degree) || after_adjective)
+        && ends
+        && readings.iter().any(|(r, _)| listed_adjective(r));
+    if listed {
         readings.retain(|(r, _)| r.pos == Pos::Adj);
     }
     let allowed: f64 = readings.iter().map(|(_, w)| w).sum();
@@ -262,7 +270,7 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
         Some(Verdict::Use(_)) => CURATED_DOMINANCE,
         _ => DOMINANCE,
     };
-    let prior_needed = if cue == Cue::None { dominance } else { MIN_PRIOR };
+    let prior_needed = if cue == Cue::None && !listed { dominance } else { MIN_PRIOR };
     if weight / allowed < dominance || weight / total < prior_needed {
         return None;
     }
@@ -562,6 +570,8 @@ mod tests {
         // "crowded" is as much the past of "crowd"; after "was" at the end it is the adjective.
         assert_eq!(replaced("The train was crowded.", "crowded").as_deref(), Some("packed"));
         assert_eq!(replaced("The lecture was boring.", "boring").as_deref(), Some("dull"));
+        // After another adjective and "and", the same.
+        assert_eq!(replaced("The lecture was long and boring.", "boring").as_deref(), Some("dull"));
     }
 
     #[test]

@@ -34,7 +34,12 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
                 && ["lunch", "dinner", "breakfast", "work", "school", "dark", "noon", "midnight"]
                     .contains(&last.as_str()))
             || (w(2) == "on" && (WEEKDAYS.contains(&last.as_str()) || DAY_NAMES.contains(&last.as_str())))
-            || (w(2) == "at" && ["night", "weekends", "midnight", "noon", "dawn"].contains(&last.as_str()))
+            || (w(2) == "at"
+                && ["night", "weekends", "midnight", "noon", "dawn", "dusk", "sunset", "sunrise"]
+                    .contains(&last.as_str()))
+            // The feasts that date a year's events as a season does ("every Christmas", "at Easter").
+            || (["last", "next", "this", "every", "at"].contains(&w(2).as_str())
+                && ["christmas", "easter"].contains(&last.as_str()))
             || (w(2) == "for" && ["breakfast", "lunch", "dinner", "supper"].contains(&last.as_str()))
             || (w(2) == "after"
                 && ["work", "school", "lunch", "dinner", "breakfast"].contains(&last.as_str()))
@@ -436,6 +441,14 @@ mod tests {
             Some("On Mondays, the museum is closed.")
         );
         assert_eq!(run(f, "We moved to Lisbon in 2019.").as_deref(), Some("In 2019, we moved to Lisbon."));
+        assert_eq!(
+            run(f, "We visit my grandparents at Easter.").as_deref(),
+            Some("At Easter, we visit my grandparents.")
+        );
+        assert_eq!(
+            run(f, "We walked along the beach at sunset.").as_deref(),
+            Some("At sunset, we walked along the beach.")
+        );
         // The phrase is what the subject is.
         assert_eq!(run(f, "The meeting is in the afternoon."), None);
         assert_eq!(run(f, "The party was on Saturday."), None);
