@@ -174,21 +174,28 @@ impl DialogCache {
     }
 
     /// Remembers a dialog read from the database, unless a write committed since `started`: that
-    /// write may not be in it. Of a whole dialog longer than [`LONG_DIALOG`] entries only the newest
-    /// [`TAIL_KEPT`] are kept: a chat reads no more than its window, and a few such dialogs whole
-    /// would crowd out the windows of every other user (400 dialogs of 5,000 entries are five times
-    /// the cache; their tails, a fifth of it).
+    /// write may not be in it.
     pub fn fill(&self, key: UserKey, dialog: Arc<Dialog>, started: u64) {
-        let kept = if dialog.is_whole() && dialog.len() > LONG_DIALOG {
+        let generation = self.generation.lock().unwrap_or_else(|p| p.into_inner());
+        if *generation == started {
+            self.dialogs.insert(key, dialog);
+        }
+    }
+
+    /// Remembers what a read of the whole dialog for the API found, as [`DialogCache::fill`] does,
+    /// but of a dialog longer than [`LONG_DIALOG`] entries only the newest [`TAIL_KEPT`]: a chat
+    /// reads no more than its window, and a few such dialogs whole would crowd out the windows of
+    /// every other user (400 dialogs of 5,000 entries are five times the cache; their tails, a fifth
+    /// of it). A chat model that is given whole dialogs reads them whole itself, and its reads keep
+    /// them whole.
+    pub fn fill_whole_read(&self, key: UserKey, dialog: &Arc<Dialog>, started: u64) {
+        let kept = if dialog.len() > LONG_DIALOG {
             let entries = dialog.entries();
             Dialog::tail(dialog.len() - TAIL_KEPT, entries[entries.len() - TAIL_KEPT..].to_vec())
         } else {
-            dialog
+            dialog.clone()
         };
-        let generation = self.generation.lock().unwrap_or_else(|p| p.into_inner());
-        if *generation == started {
-            self.dialogs.insert(key, kept);
-        }
+        self.fill(key, kept, started);
     }
 
     /// Applies the effects of the writes of one commit, right after it.

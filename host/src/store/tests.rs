@@ -224,6 +224,13 @@ async fn a_long_dialogs_newest_entries_stay_right_as_it_grows(t: Target) {
         assert_eq!((recent.length, recent.entries), (long.len(), newest(&long, n)), "n = {n}");
     }
     assert_eq!(entries(&s, "c", "v").await.unwrap(), long);
+    // A chat model given whole dialogs reads one whole, and its next read finds it as committed.
+    let recent = s.newest("c", "v", usize::MAX).await.unwrap();
+    assert_eq!((recent.length, recent.entries), (long.len(), long.clone()));
+    s.append_exchange("c", "v", lines(&[("A", "more"), ("B", "ok")]), 10_000).await.unwrap();
+    let recent = s.newest("c", "v", usize::MAX).await.unwrap();
+    assert_eq!(recent.length, long.len() + 2);
+    assert_eq!(recent.entries[..long.len()], long[..]);
     assert!(s.reset_dialog("c", "u").await.unwrap());
     assert_eq!(s.newest("c", "u", 6).await.unwrap(), Recent::default());
     assert_eq!(entries(&s, "c", "u").await.unwrap(), Vec::<DialogEntry>::new());

@@ -94,7 +94,7 @@ impl Dialogs for SqliteBackend {
                 .await?;
             let Some(entries) = entries else { return Ok(None) };
             let dialog = Dialog::new(entries);
-            cache.fill(key, dialog.clone(), started);
+            cache.fill_whole_read(key, &dialog, started);
             Ok(Some(dialog))
         })
     }
