@@ -8,7 +8,7 @@
 //!
 //! Settings: `model_url` (required), `prompt_max_chars`, `timeout_ms` (default 30000).
 
-use parlance_sdk::chat_model::{ChatModel, ChatRequest, DialogEntry, ModelInfo};
+use parlance_sdk::chat_model::{ChatModel, ChatRequest, ModelInfo};
 use parlance_sdk::http::Request;
 use parlance_sdk::upstream::{check_status, snippet};
 use parlance_sdk::{PluginError, config};
@@ -65,18 +65,6 @@ fn said(out: &mut String, name: &str, message: &str) {
     out.push('"');
 }
 
-/// The seed's string form of a dialog.
-pub fn dialog_string(entries: &[DialogEntry]) -> String {
-    let mut out = String::new();
-    for (i, entry) in entries.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        said(&mut out, &entry.name, &entry.message);
-    }
-    out
-}
-
 /// The last `max_chars` characters of `text`.
 pub fn cut_front(text: &str, max_chars: usize) -> &str {
     if max_chars == 0 {
@@ -116,6 +104,7 @@ parlance_sdk::export_chat_model!(FormModel);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parlance_sdk::chat_model::DialogEntry;
 
     fn request(history: Vec<DialogEntry>, situation: Option<&str>) -> ChatRequest {
         ChatRequest {
@@ -139,7 +128,6 @@ mod tests {
             prompt(&request(history, Some("At the beach."))),
             "[ Genre: Romance ] User said: \"Hi\" Waifu said: \"Hey\" At the beach. User said: \"Hello!\" Waifu said: \""
         );
-        assert_eq!(dialog_string(&request(vec![], None).history), "");
     }
 
     #[test]

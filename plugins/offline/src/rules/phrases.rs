@@ -1010,10 +1010,6 @@ mod tests {
             phrased("It meets on the first Monday of every month."),
             "It meets on the first Monday of every month."
         );
-        assert_eq!(
-            phrased("It meets on the first Monday of every month."),
-            "It meets on the first Monday of every month."
-        );
     }
 
     #[test]
