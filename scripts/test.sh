@@ -6,11 +6,12 @@
 # documentation pages and the manual rendered in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Each step's time, so that a run's log shows where CI's minutes go.
+# Each step's time and the disk left after it, so that a run's log shows where CI's minutes go and,
+# when a machine's disk fills, which step filled it.
 timed() {
   local started=$SECONDS
   "$@"
-  printf '[test] %s: %d s\n' "$*" $((SECONDS - started)) >&2
+  printf '[test] %s: %d s, %s free\n' "$*" $((SECONDS - started)) "$(df -h --output=avail . | tail -n 1 | tr -d ' ')" >&2
 }
 timed scripts/setup.sh --tests
 # The scripts this suite runs, and CI's, before they run: a quoting slip fails here by name rather than
