@@ -32,7 +32,9 @@ export PARLANCE_EXTRA_METRIC_REFERENCE="$PWD/target/crosscheck.jsonl"
 # The protocol of the bundled Ollama chat model and what it shares with the provider, in Node.
 (cd plugins/ollama-js && node --test)
 timed cargo test --workspace --no-fail-fast
-timed cargo run --quiet --example library -p parlance
+# The library example as `cargo test` built it (`cargo run --example` would build it again with the host's
+# features alone).
+timed "${CARGO_TARGET_DIR:-target}/debug/examples/library"
 timed scripts/deploy-check.sh
 # One more compile: the static (musl) release binary the image holds (scripts/image-check.sh says what
 # else it checks).
