@@ -40,8 +40,8 @@ struct Inner {
     readers: Vec<Mutex<Connection>>,
     next_reader: AtomicUsize,
     cache: Arc<DialogCache>,
-    /// Set while the writer is emptying the log (see `checkpoint`).
-    truncating: Arc<AtomicBool>,
+    /// Set while the writer is starting the log over (see `checkpoint`).
+    restarting: Arc<AtomicBool>,
     /// Whether writes are failing for a lasting reason (see `health`).
     health: Arc<WriteHealth>,
 }
@@ -73,7 +73,7 @@ impl SqliteBackend {
         SqliteBackend::open_bounded(path, durability, checkpoint::RESTART_AT).await
     }
 
-    /// [`SqliteBackend::open`] with the write-ahead log emptied past `log_bound` bytes.
+    /// [`SqliteBackend::open`] with the write-ahead log started over past `log_bound` bytes.
     pub async fn open_bounded(
         path: &Path,
         durability: Durability,
@@ -97,24 +97,23 @@ impl SqliteBackend {
             let checkpointer = open(&path, durability).map_err(opened)?;
             let (writes, queue) = mpsc::channel();
             let cache = Arc::new(DialogCache::default());
-            let truncator = checkpoint::Truncator::new(&path, log_bound);
+            let restarter = checkpoint::Restarter::new(&path, log_bound);
             let inner = Arc::new(Inner {
                 path: path.clone(),
                 writes,
                 readers,
                 next_reader: AtomicUsize::new(0),
                 cache,
-                truncating: truncator.truncating.clone(),
+                restarting: restarter.restarting.clone(),
                 health: Arc::default(),
             });
-            if checkpoint::start(checkpointer, path, Arc::downgrade(&inner)) {
-                writer.pragma_update(None, "wal_autocheckpoint", 0)?;
-            }
+            let checkpointing = checkpoint::start(checkpointer, path, Arc::downgrade(&inner));
+            restarter.watch(&mut writer, checkpointing)?;
             let (cache, health) = (inner.cache.clone(), inner.health.clone());
             std::thread::Builder::new()
                 .name("parlance-writer".into())
                 .spawn(move || {
-                    writer::run(&writer, &queue, &cache, &health, || truncator.after_group(&writer))
+                    writer::run(&writer, &queue, &cache, &health, || restarter.after_group(&writer))
                 })
                 .map_err(|e| StoreError::Task(format!("cannot start the dialog store's writer: {e}")))?;
             Ok(SqliteBackend { inner })
@@ -174,8 +173,8 @@ impl checkpoint::Watched for Inner {
         self.cache.generation()
     }
 
-    fn truncating(&self) -> &AtomicBool {
-        &self.truncating
+    fn restarting(&self) -> &AtomicBool {
+        &self.restarting
     }
 
     /// While writes fail, one small write through the writer (it sets the file's application id,
@@ -298,8 +297,9 @@ mod tests {
     use std::sync::atomic::AtomicBool;
     use std::time::{Duration, Instant};
 
-    /// Under a steady stream of commits the log is emptied once it passes its bound, and after the
-    /// load it is emptied altogether; every acknowledged exchange is still there.
+    /// Under a steady stream of commits the log is started over once it passes its bound (its file
+    /// cut back to the bound), and after the load it is emptied altogether; every acknowledged
+    /// exchange is still there.
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn the_log_stays_bounded_under_load_and_empties_after_it() {
         let dir = tempfile::tempdir().unwrap();
@@ -328,13 +328,13 @@ mod tests {
             })
             .collect();
         // Until the messages alone are several times the bound (however slow the machine).
-        let (mut peak, mut emptied_under_load, mut last) = (0, false, 0);
+        let (mut peak, mut cut_under_load, mut last) = (0, false, 0);
         let started = Instant::now();
         while logged.load(Ordering::Relaxed) < 8 * bound {
             assert!(started.elapsed() < Duration::from_secs(60), "the load was too slow to test anything");
             let size = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
             peak = peak.max(size);
-            emptied_under_load |= size < last;
+            cut_under_load |= size < last;
             last = size;
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
@@ -343,7 +343,7 @@ mod tests {
         for w in writers {
             acknowledged.push(w.await.unwrap());
         }
-        assert!(emptied_under_load, "the log was never emptied while commits kept coming");
+        assert!(cut_under_load, "the log was never started over while commits kept coming");
         // Unbounded, this load leaves a log several times its messages (about 60 MiB); bounded, it
         // passes the bound only by what commits add while a checkpoint of the checkpointer's is in
         // the writer's way.
