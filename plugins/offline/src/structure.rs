@@ -5,8 +5,8 @@
 //! place that knows their order.
 
 use crate::rules::{
-    adverbs, clauses, cleft, connectives, coordination, light_verbs, phrasal, place, relative, tense, time,
-    voice,
+    adverbs, clauses, cleft, connectives, coordination, light_verbs, phrasal, place, questions, relative,
+    tense, time, voice,
 };
 use crate::shape::plain;
 use crate::tokens::Token;
@@ -31,6 +31,21 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         phrasal::by_vehicle,
         phrasal::would_you_mind,
         phrasal::asking_the_price,
+        questions::what_time,
+        questions::how_much_is,
+        questions::what_made,
+        questions::how_come,
+        questions::would_like,
+        questions::have_got,
+        questions::where_to_find,
+        questions::where_i_can_find,
+        questions::how_was,
+        questions::how_did_it_go,
+        questions::managed_to,
+        questions::going_to_will,
+        questions::shall_we,
+        questions::borrow_lend,
+        questions::able_to,
         light_verbs::light_verb,
         relative::reduce_relative,
         relative::relative_to_and,

@@ -176,6 +176,17 @@ pub const CLAUSE_WORDS: &[&str] = &[
     "before", "after", "although", "since", "than", "as", "to",
 ];
 
+/// Verbs that ask for a favour after "Can you" or "Could you" ("Can you pass the salt?"): with
+/// them the question is a request, with others it may ask what one is able to do ("Can you
+/// swim?"), which "could" would put in the past.
+pub const REQUEST_VERBS: &[&str] = &[
+    "help", "pass", "send", "give", "show", "tell", "lend", "bring", "take", "turn", "open", "close", "shut",
+    "call", "ring", "check", "pick", "carry", "print", "fix", "explain", "remind", "book", "save", "hold",
+    "move", "fetch", "put", "repeat", "spell", "email", "text", "wait", "keep", "let", "buy", "drop",
+    "collect", "water", "feed", "clean", "tidy", "sign", "forward", "lock", "switch", "grab", "order",
+    "post", "look", "set", "sort", "phone", "meet",
+];
+
 /// The forms of "be" that head a clause in the present or the past.
 pub const FINITE_BE: &[&str] = &["is", "are", "was", "were"];
 

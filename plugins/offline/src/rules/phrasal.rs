@@ -15,7 +15,8 @@ use crate::syntax::{has_clause_word, subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
     ARTICLES, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE, NOUN_PHRASE_DETERMINERS,
-    PERSONAL_POSSESSIVES, PREPOSITIONS, SINGULAR_DETERMINERS, can_be, concat, is_noun, is_verbish,
+    PERSONAL_POSSESSIVES, PREPOSITIONS, REQUEST_VERBS, SINGULAR_DETERMINERS, can_be, concat, is_noun,
+    is_verbish,
 };
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
@@ -673,7 +674,18 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         // "want to" only after its subject: "I want to" is "I would like to", "don't want to" is not.
         let prev = prev_word(tokens, i);
         let subject_ok = match words[0] {
-            "want" => prev.as_deref().is_some_and(|p| ["i", "we", "you", "they"].contains(&p)),
+            // Nor after an auxiliary before the subject: "Do you want to" is "Would you like to", never
+            // "Do you would like to".
+            "want" => {
+                let before_subject = tokens[..i]
+                    .iter()
+                    .rev()
+                    .filter(|t| t.is_word())
+                    .nth(1)
+                    .map(|t| t.text.to_lowercase().replace('’', "'"));
+                prev.as_deref().is_some_and(|p| ["i", "we", "you", "they"].contains(&p))
+                    && before_subject.is_none_or(|b| !FINITE.contains(&b.as_str()) && !b.ends_with("n't"))
+            }
             // "going to bed" and "going to work" go somewhere: "will bed" is no English, and "will
             // work" is another thing.
             "am" | "is" | "are" if words.get(1) == Some(&"going") => {
@@ -944,6 +956,13 @@ fn gerund_or_infinitive(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>
     // determiner or a pronoun may follow.
     let after_ok = match next_word(tokens, i + 2) {
         None => tokens.get(i + 3).is_none_or(|t| t.kind == Kind::Punct),
+        // "prefer knitting or sewing": the second "-ing" would stay one, so neither is told.
+        Some(a)
+            if ["or", "and"].contains(&a.as_str())
+                && next_word(tokens, i + 4).is_some_and(|b| b.ends_with("ing")) =>
+        {
+            false
+        }
         Some(a) => {
             a != "to"
                 && (PREPOSITIONS.contains(&a.as_str())
@@ -1024,7 +1043,10 @@ pub fn please(p: &Plain) -> Option<Vec<Token>> {
     // "Can I pay by card?" <-> "Could I pay by card?", "May I" -> "Could I": the same request.
     let asking =
         ["could", "can", "may"].contains(&p.lower(0).as_str()) && ["i", "we"].contains(&p.lower(1).as_str());
-    if (polite || asking) && p.terminal.text == "?" && ["could", "can", "may"].contains(&p.lower(0).as_str())
+    // "Can you swim?" asks what one is able to do, and "Could you swim?" what one once could: only
+    // a request keeps its sense with either modal.
+    let request = polite && (REQUEST_VERBS.contains(&p.lower(2).as_str()) || p.find("please").is_some());
+    if (request || asking) && p.terminal.text == "?" && ["could", "can", "may"].contains(&p.lower(0).as_str())
     {
         let swap = if p.lower(0) == "could" { "Can" } else { "Could" };
         let mut out = vec![shape::word(swap)];

@@ -85,6 +85,9 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["again"], &["once", "again"], After::Pause),
     // Only before a clause, see `moment_ok`: "as soon as possible" stays.
     (&["as", "soon", "as"], &["the", "moment"], After::Word),
+    // Only in a question (see `phrases`): "Is there a bank nearby?" -> "near here"; in a story
+    // "nearby" is near the place told of, not the speaker.
+    (&["nearby"], &["near", "here"], After::Pause),
     (&["always", "forget"], &["never", "remember"], After::Anything),
     (&["always", "forgets"], &["never", "remembers"], After::Anything),
     (&["always", "forgot"], &["never", "remembered"], After::Anything),
@@ -113,7 +116,12 @@ fn again_ok(tokens: &[Token], i: usize) -> bool {
             && (["never", "not", "no", "nobody", "nothing", "cannot", "hardly"].contains(&w.as_str())
                 || w.ends_with("n't"))
     });
+    // "off and on again" is one phrase.
+    let off_and_on = prev_word(tokens, i).as_deref() == Some("on")
+        && i >= 4
+        && prev_word(tokens, i - 2).as_deref() == Some("and");
     !negated
+        && !off_and_on
         && prev_word(tokens, i)
             .is_some_and(|p| !["over", "once", "all", "then", "now", "ever"].contains(&p.as_str()))
 }
@@ -155,6 +163,23 @@ fn expectation(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     // The words were found one by one: they must be one phrase, single spaces between.
     let spaced = (1..len).step_by(2).all(|k| tokens[i + k].is(Kind::Space, " "));
     (spaced && pause_after(tokens, i + len - 1)).then_some((len, out))
+}
+
+/// "has been to Paris" -> "has visited Paris": a named place, never "been to the doctor" (a
+/// call, not a visit) nor "been to see".
+fn been_to_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if !matches_at(tokens, i, &["been", "to"]) || i == 0 {
+        return None;
+    }
+    let name =
+        tokens.get(i + 4).filter(|t| t.is_word() && !t.frozen && tokens[i + 3].is(Kind::Space, " "))?;
+    let lower = name.text.to_lowercase();
+    let named = name.text.chars().next().is_some_and(char::is_uppercase)
+        && name.text.chars().skip(1).all(|c| c.is_ascii_lowercase())
+        && !crate::words::common_word(&lower)
+        && !crate::words::DAY_NAMES.contains(&lower.as_str())
+        && !crate::words::MONTHS.contains(&lower.as_str());
+    named.then(|| (3, vec!["visited".to_string()]))
 }
 
 /// Hours said as words, for the clock times.
@@ -521,7 +546,8 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 let moment = from != ["as", "soon", "as"] || moment_ok(&tokens, i, last);
                 let forget = from[0] != "always" || forget_ok(&tokens, i);
                 let again = from != ["again"] || again_ok(&tokens, i);
-                let ok = ok && !object && punctual && moment && forget && again;
+                let asked = from != ["nearby"] || tokens.last().is_some_and(|t| t.text == "?");
+                let ok = ok && !object && punctual && moment && forget && again && asked;
                 if ok {
                     sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
                     i = last + 1;
@@ -531,7 +557,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function, each of which gives its length in tokens and its
             // words.
             type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
-            let finders: [Finder; 3] = [expectation, number_in_digits, habitual_day];
+            let finders: [Finder; 4] = [expectation, number_in_digits, habitual_day, been_to_place];
             if let Some((len, words)) = finders.iter().find_map(|find| find(&tokens, i)) {
                 sites.put(&mut out, &tokens[i..i + len], || {
                     let words: Vec<&str> = words.iter().map(String::as_str).collect();

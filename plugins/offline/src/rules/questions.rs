@@ -1,0 +1,659 @@
+//! Questions asked another way: "Can you help me?" -> "Would you be able to help me?", "What
+//! time does the film start?" -> "When does the film start?", "Why did you leave?" -> "What made
+//! you leave?", "How much does it cost?" -> "How much is it?", "Do you have a pen?" <-> "Have
+//! you got a pen?". Each form keeps the question's speech act (a request stays a request, an
+//! ability question stays one) and its answer ("Do you mind if ...?" is left alone, since "Is it
+//! all right if ...?" turns the answer round). Only whole questions of one clause, by their
+//! opening words, so nothing moves out of its clause.
+
+use crate::lexicon::Pos;
+use crate::morph::{self, Form};
+use crate::shape::{self, Plain, leaving_start};
+use crate::tokens::Token;
+use crate::words::{CLAUSE_WORDS, REQUEST_VERBS};
+
+/// Verbs of perception and understanding: "Can you see the sea?" is no question of being able.
+const PERCEIVING: &[&str] =
+    &["see", "hear", "smell", "taste", "feel", "understand", "remember", "imagine", "believe", "tell"];
+
+fn question(p: &Plain) -> bool {
+    p.terminal.text == "?"
+}
+
+/// Whether the word has a reading as the bare form of a verb.
+fn base_verb(word: &str) -> bool {
+    REQUEST_VERBS.contains(&word)
+        || ["go", "do", "be", "get", "come"].contains(&word)
+        || morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
+}
+
+/// Whether a clause word follows item `from`: a second clause the new opening could come to
+/// govern.
+fn clause_after(p: &Plain, from: usize) -> bool {
+    p.items[from..].iter().any(|t| t.is_word() && CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()))
+}
+
+/// The new opening words, then the question's items from `from` on, with the first of them
+/// lowercased where it leaves the start.
+fn reopen(p: &Plain, opening: &[&str], from: usize) -> Option<Vec<Token>> {
+    let mut out: Vec<Token> = opening
+        .iter()
+        .enumerate()
+        .map(|(k, w)| if k == 0 { shape::word(&shape::capitalise(w)) } else { shape::word(w) })
+        .collect();
+    let mut rest = p.items[from..].iter();
+    if from == 0 {
+        out.push(leaving_start(rest.next()?)?);
+    }
+    out.extend(rest.cloned());
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "Can you help me?" / "Could you help me?" -> "Would you be able to help me?": a request with
+/// a verb of asking for help; "Can you swim?" -> "Are you able to swim?": the ability itself,
+/// not a verb of perceiving ("Can you see the sea?") and not a request.
+pub fn able_to(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p) || p.items.len() < 3 || p.commas() > 1 || p.lower(1) != "you" {
+        return None;
+    }
+    let modal = p.lower(0);
+    let verb = p.lower(2);
+    let request = REQUEST_VERBS.contains(&verb.as_str());
+    if (modal == "can" || modal == "could") && request {
+        return reopen(p, &["would", "you", "be", "able", "to"], 2);
+    }
+    if modal == "can"
+        && !PERCEIVING.contains(&verb.as_str())
+        && base_verb(&verb)
+        && !["me", "us", "please"].contains(&p.lower(3).as_str())
+        && p.find("please").is_none()
+        && !clause_after(p, 3)
+    {
+        return reopen(p, &["are", "you", "able", "to"], 2);
+    }
+    None
+}
+
+/// "Do you want to come?" -> "Would you like to come?", "Do you want a cup of tea?" -> "Would
+/// you like a cup of tea?": an offer or an invitation either way.
+pub fn would_like(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p) || p.items.len() < 4 || p.lower(2) != "want" {
+        return None;
+    }
+    let subject = p.lower(1);
+    let agrees = match p.lower(0).as_str() {
+        "do" => ["you", "we", "they"].contains(&subject.as_str()),
+        "does" => ["he", "she"].contains(&subject.as_str()),
+        _ => false,
+    };
+    if !agrees || !["to", "a", "an", "some"].contains(&p.lower(3).as_str()) {
+        return None;
+    }
+    let mut out: Vec<Token> = vec![shape::word("Would"), p.items[1].clone(), shape::word("like")];
+    out.extend_from_slice(&p.items[3..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// Verbs of a scheduled moment, which "what time" and "when" both ask about.
+const TIMED: &[&str] =
+    &["start", "begin", "open", "close", "leave", "arrive", "finish", "end", "land", "depart"];
+
+/// Verbs with a particle that tell a moment of the day ("get up", "go to bed").
+const TIMED_WITH: &[(&str, &str)] = &[
+    ("get", "up"),
+    ("get", "home"),
+    ("get", "back"),
+    ("wake", "up"),
+    ("go", "to"),
+    ("come", "home"),
+    ("come", "back"),
+];
+
+/// What has a time of day by its nature, so that "When does the film start?" asks for the clock:
+/// "When does the new term start?" asks for a date.
+const SCHEDULED: &[&str] = &[
+    "film",
+    "movie",
+    "show",
+    "match",
+    "game",
+    "train",
+    "bus",
+    "flight",
+    "plane",
+    "ferry",
+    "shop",
+    "store",
+    "museum",
+    "bank",
+    "library",
+    "pub",
+    "restaurant",
+    "class",
+    "lesson",
+    "meeting",
+    "party",
+    "concert",
+    "pharmacy",
+    "supermarket",
+    "gym",
+    "pool",
+    "market",
+    "play",
+    "performance",
+    "café",
+    "cafe",
+    "office",
+    "post",
+    "dinner",
+    "lunch",
+    "breakfast",
+    "coach",
+    "tour",
+    "service",
+    "ceremony",
+    "appointment",
+];
+
+/// The verb after "what time"/"when" + auxiliary + subject telling a time of day, and whether the
+/// subject names something scheduled or is a pronoun.
+fn timed_verb(p: &Plain, aux: usize) -> Option<(bool, bool)> {
+    let n = p.items.len();
+    for k in aux + 2..(aux + 6).min(n) {
+        let w = p.lower(k);
+        let with = TIMED_WITH.iter().any(|&(v, part)| v == w && p.lower(k + 1) == part)
+            && (w != "go" || p.lower(k + 2) == "bed");
+        if TIMED.contains(&w.as_str()) || with {
+            let subject: Vec<String> = (aux + 1..k).map(|j| p.lower(j)).collect();
+            let pronoun =
+                subject.len() == 1 && ["you", "we", "they", "he", "she", "it"].contains(&subject[0].as_str());
+            let scheduled = subject.last().is_some_and(|s| SCHEDULED.contains(&s.as_str()))
+                && ["the", "your", "my", "our", "his", "her", "their"].contains(&subject[0].as_str());
+            return Some((pronoun && with, scheduled));
+        }
+    }
+    None
+}
+
+/// "What time does the film start?" -> "When does the film start?"; "When does the next bus
+/// leave?" -> "What time does the next bus leave?" only of what keeps hours (a bus, a shop) or
+/// a moment of one's day ("When do you get up?"), in the present or with "will": "When did you
+/// leave Paris?" may ask for a year.
+pub fn what_time(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p) || p.commas() != 0 || clause_after(p, 1) {
+        return None;
+    }
+    let auxiliaries = ["does", "do", "did", "will"];
+    if p.lower(0) == "what" && p.lower(1) == "time" && auxiliaries.contains(&p.lower(2).as_str()) {
+        timed_verb(p, 2)?;
+        return reopen(p, &["when"], 2);
+    }
+    if p.lower(0) == "when" && ["does", "do", "will"].contains(&p.lower(1).as_str()) {
+        let (daily, scheduled) = timed_verb(p, 1)?;
+        return (daily || scheduled).then(|| reopen(p, &["what", "time"], 1)).flatten();
+    }
+    None
+}
+
+/// The object form of a subject pronoun.
+fn object_of(subject: &str) -> Option<&'static str> {
+    Some(match subject {
+        "i" => "me",
+        "you" => "you",
+        "he" => "him",
+        "she" => "her",
+        "we" => "us",
+        "they" => "them",
+        _ => return None,
+    })
+}
+
+/// "Why did you leave so early?" -> "What made you leave so early?", "Why does he work so late?"
+/// -> "What makes him work so late?": the cause asked as what brought it about; a pronoun subject
+/// and a bare verb straight after it, never with "not" ("Why didn't you call?" blames).
+pub fn what_made(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p) || p.lower(0) != "why" || p.items.len() < 4 || p.commas() != 0 {
+        return None;
+    }
+    let made = match p.lower(1).as_str() {
+        "did" => "made",
+        "do" if ["i", "you", "we", "they"].contains(&p.lower(2).as_str()) => "makes",
+        "does" if ["he", "she"].contains(&p.lower(2).as_str()) => "makes",
+        _ => return None,
+    };
+    let object = object_of(&p.lower(2))?;
+    let verb = p.lower(3);
+    // "What made you have to leave" and "What made you need it" read badly.
+    if ["have", "need", "not", "be", "mind", "bother", "care", "let", "make"].contains(&verb.as_str())
+        || !base_verb(&verb)
+    {
+        return None;
+    }
+    let mut out: Vec<Token> = vec![shape::word("What"), shape::word(made), shape::word(object)];
+    out.extend_from_slice(&p.items[3..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "Why did you leave so early?" -> "How come you left so early?": the verb takes the tense
+/// and person the auxiliary had.
+pub fn how_come(p: &Plain) -> Option<Vec<Token>> {
+    what_made(p)?;
+    let subject = p.lower(2);
+    let verb = p.lower(3);
+    let form = match p.lower(1).as_str() {
+        "did" => Form::Past,
+        "does" => Form::ThirdPerson,
+        _ => Form::Base,
+    };
+    let lemma = if ["go", "do", "get", "come"].contains(&verb.as_str()) {
+        verb.clone()
+    } else {
+        morph::analyse(&verb)
+            .into_iter()
+            .find(|a| a.pos == Pos::Verb && a.form == Form::Base)?
+            .entry
+            .lemma
+            .to_string()
+    };
+    let inflected = match (lemma.as_str(), form) {
+        (_, Form::Base) => lemma.clone(),
+        ("go", Form::Past) => "went".into(),
+        ("go", _) => "goes".into(),
+        ("do", Form::Past) => "did".into(),
+        ("do", _) => "does".into(),
+        ("get", Form::Past) => "got".into(),
+        ("get", _) => "gets".into(),
+        ("come", Form::Past) => "came".into(),
+        ("come", _) => "comes".into(),
+        _ => morph::inflect(&lemma, Pos::Verb, form)?,
+    };
+    let mut out: Vec<Token> = vec![shape::word("How"), shape::word("come")];
+    out.push(if subject == "i" { p.items[2].clone() } else { shape::word(&subject) });
+    out.push(shape::word(&inflected));
+    out.extend_from_slice(&p.items[4..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "How much does a ticket cost?" -> "How much is a ticket?": the price, with "be" agreeing as
+/// the auxiliary did.
+pub fn how_much_is(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    if !question(p)
+        || p.commas() != 0
+        || p.lower(0) != "how"
+        || p.lower(1) != "much"
+        || p.from_end(1) != "cost"
+    {
+        return None;
+    }
+    let be = match p.lower(2).as_str() {
+        "does" => "is",
+        "do" => "are",
+        _ => return None,
+    };
+    let clause =
+        p.items[3..].iter().any(|t| t.text != "to" && CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()));
+    if n < 5 || clause {
+        return None;
+    }
+    let mut out: Vec<Token> = vec![p.items[0].clone(), p.items[1].clone(), shape::word(be)];
+    out.extend_from_slice(&p.items[3..n - 1]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// What one has, after "have": what one does with it instead ("have a shower", "have lunch")
+/// is no "have got".
+const HAVE_ACTS: &[&str] = &[
+    "shower",
+    "bath",
+    "drink",
+    "look",
+    "go",
+    "break",
+    "rest",
+    "party",
+    "meal",
+    "nap",
+    "chat",
+    "swim",
+    "walk",
+    "coffee",
+    "tea",
+    "snack",
+    "bite",
+    "try",
+    "word",
+    "game",
+    "breakfast",
+    "lunch",
+    "dinner",
+    "fun",
+    "baby",
+    "good",
+    "great",
+    "nice",
+    "lovely",
+    "fight",
+    "row",
+    "argument",
+    "talk",
+    "think",
+    "wash",
+    "dream",
+];
+
+/// "Do you have a pen?" <-> "Have you got a pen?", "Does she have any brothers?" -> "Has she got
+/// any brothers?": having as possessing, after a determiner, never "have to" nor having an act.
+pub fn have_got(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p) || p.items.len() < 4 || p.commas() != 0 {
+        return None;
+    }
+    let subject = p.lower(1);
+    let determiner = |k: usize| {
+        ["a", "an", "any", "some", "the", "my", "your", "his", "her", "our", "their", "enough", "time"]
+            .contains(&p.lower(k).as_str())
+    };
+    let act =
+        |from: usize| (from..(from + 3).min(p.items.len())).any(|k| HAVE_ACTS.contains(&p.lower(k).as_str()));
+    let pronoun = ["you", "we", "they", "he", "she"].contains(&subject.as_str());
+    match (p.lower(0).as_str(), p.lower(2).as_str()) {
+        ("do" | "does", "have") if pronoun && determiner(3) && !act(3) => {
+            let has = if p.lower(0) == "does" { "Has" } else { "Have" };
+            let mut out: Vec<Token> = vec![shape::word(has), p.items[1].clone(), shape::word("got")];
+            out.extend_from_slice(&p.items[3..]);
+            Some(shape::build(&out, &p.terminal))
+        }
+        ("have" | "has", "got") if pronoun && determiner(3) => {
+            let does = if p.lower(0) == "has" { "Does" } else { "Do" };
+            let mut out: Vec<Token> = vec![shape::word(does), p.items[1].clone(), shape::word("have")];
+            out.extend_from_slice(&p.items[3..]);
+            Some(shape::build(&out, &p.terminal))
+        }
+        _ => None,
+    }
+}
+
+/// "Do you know where the station is?" -> "Do you know where to find the station?", and "Where
+/// is the nearest bank?" -> "Where can I find the nearest bank?": asking for a place either way.
+pub fn where_to_find(p: &Plain) -> Option<Vec<Token>> {
+    where_find(p, &["to", "find"])
+}
+
+/// "Do you know where the station is?" -> "Do you know where I can find the station?".
+pub fn where_i_can_find(p: &Plain) -> Option<Vec<Token>> {
+    if p.lower(0).starts_with("where") {
+        return None;
+    }
+    where_find(p, &["I", "can", "find"])
+}
+
+fn where_find(p: &Plain, find: &[&str]) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    if !question(p) || p.commas() != 0 {
+        return None;
+    }
+    let knows = matches!(p.lower(0).as_str(), "do" | "does")
+        && ["you", "anyone", "anybody"].contains(&p.lower(1).as_str())
+        && p.lower(2) == "know"
+        && p.lower(3) == "where";
+    if knows && n >= 7 && ["is", "are"].contains(&p.from_end(1).as_str()) {
+        let place = &p.items[4..n - 1];
+        let plain_noun_phrase = ["the", "my", "your", "our", "his", "her", "their"]
+            .contains(&p.lower(4).as_str())
+            && place.len() <= 4
+            && !clause_after(p, 4);
+        if !plain_noun_phrase {
+            return None;
+        }
+        let mut out: Vec<Token> = p.items[..4].to_vec();
+        out.extend(find.iter().map(|w| shape::word(w)));
+        out.extend_from_slice(place);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    // "Where is" or, made before the rewrites, "Where's".
+    let is = if p.lower(0).replace('’', "'") == "where's" { 1 } else { 2 };
+    let opens = is == 1 || (p.lower(0) == "where" && p.lower(1) == "is");
+    if opens && p.lower(is) == "the" && p.lower(is + 1) == "nearest" && (is + 3..=is + 4).contains(&n) {
+        return reopen(p, &["where", "can", "I", "find"], is);
+    }
+    None
+}
+
+/// "Did you manage to fix it?" -> "Were you able to fix it?".
+pub fn managed_to(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p)
+        || p.lower(0) != "did"
+        || p.lower(2) != "manage"
+        || p.lower(3) != "to"
+        || p.items.len() < 5
+    {
+        return None;
+    }
+    let be = match p.lower(1).as_str() {
+        "you" | "we" | "they" => "Were",
+        "he" | "she" | "i" => "Was",
+        _ => return None,
+    };
+    let mut out: Vec<Token> = vec![shape::word(be), p.items[1].clone(), shape::word("able")];
+    out.extend_from_slice(&p.items[3..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// What went well or badly, which "How did it go?" and "How was it?" both ask about.
+const EVENTS: &[&str] = &[
+    "interview",
+    "exam",
+    "test",
+    "meeting",
+    "trip",
+    "holiday",
+    "holidays",
+    "weekend",
+    "party",
+    "concert",
+    "match",
+    "game",
+    "flight",
+    "journey",
+    "visit",
+    "presentation",
+    "lesson",
+    "class",
+    "date",
+    "wedding",
+    "show",
+    "film",
+    "movie",
+    "play",
+    "dinner",
+    "lunch",
+    "day",
+    "evening",
+    "night",
+    "appointment",
+    "talk",
+    "course",
+    "race",
+    "shift",
+    "first",
+    "move",
+    "operation",
+    "audition",
+];
+
+/// The event of "How did the interview go?" or "How was the interview?", when it is one (after
+/// a determiner, a noun of `EVENTS`), not a person ("How was your mother?" asks after her
+/// health): the items it spans.
+fn event_asked(p: &Plain) -> Option<(bool, std::ops::Range<usize>)> {
+    let n = p.items.len();
+    if !question(p) || p.commas() != 0 || p.lower(0) != "how" || !(3..=6).contains(&n) {
+        return None;
+    }
+    let determiner = ["the", "your", "his", "her", "their", "our", "my"].contains(&p.lower(2).as_str());
+    if p.lower(1) == "did" && p.from_end(1) == "go" && determiner && EVENTS.contains(&p.from_end(2).as_str())
+    {
+        return Some((true, 2..n - 1));
+    }
+    if p.lower(1) == "was" && determiner && EVENTS.contains(&p.from_end(1).as_str()) {
+        return Some((false, 2..n));
+    }
+    None
+}
+
+/// "How did the interview go?" -> "How was the interview?", and "How was your weekend?" -> "What
+/// was your weekend like?".
+pub fn how_was(p: &Plain) -> Option<Vec<Token>> {
+    let (went, event) = event_asked(p)?;
+    let mut out: Vec<Token> = if went {
+        vec![p.items[0].clone(), shape::word("was")]
+    } else {
+        vec![shape::word("What"), p.items[1].clone()]
+    };
+    out.extend_from_slice(&p.items[event]);
+    if !went {
+        out.push(shape::word("like"));
+    }
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "How did the interview go?" -> "What was the interview like?", and "How was your weekend?"
+/// -> "How did your weekend go?".
+pub fn how_did_it_go(p: &Plain) -> Option<Vec<Token>> {
+    let (went, event) = event_asked(p)?;
+    let mut out: Vec<Token> = if went {
+        vec![shape::word("What"), shape::word("was")]
+    } else {
+        vec![p.items[0].clone(), shape::word("did")]
+    };
+    out.extend_from_slice(&p.items[event]);
+    out.push(shape::word(if went { "like" } else { "go" }));
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "Is it going to rain?" -> "Will it rain?", "Is there going to be a test?" -> "Will there be a
+/// test?": a forecast either way; with a person as the subject "going to" asks an intention and
+/// "will you" a favour, so only "it" and "there".
+pub fn going_to_will(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p)
+        || p.lower(0) != "is"
+        || !["it", "there"].contains(&p.lower(1).as_str())
+        || p.lower(2) != "going"
+        || p.lower(3) != "to"
+        || p.items.len() < 5
+        || !base_verb(&p.lower(4))
+    {
+        return None;
+    }
+    let mut out: Vec<Token> = vec![shape::word("Will"), p.items[1].clone()];
+    out.extend_from_slice(&p.items[4..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "Why don't we order a pizza?" <-> "Shall we order a pizza?": the same suggestion, not with
+/// "ever" or "still", which make the first a complaint.
+pub fn shall_we(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p)
+        || p.items.len() < 4
+        || p.commas() != 0
+        || p.find("ever").is_some()
+        || p.find("still").is_some()
+    {
+        return None;
+    }
+    let dont = p.lower(1).replace('’', "'") == "don't";
+    if p.lower(0) == "why" && dont && p.lower(2) == "we" && base_verb(&p.lower(3)) {
+        return reopen(p, &["shall"], 2);
+    }
+    if p.lower(0) == "shall" && p.lower(1) == "we" && base_verb(&p.lower(2)) {
+        return reopen(p, &["why", "don't"], 1);
+    }
+    None
+}
+
+/// "Can I borrow your pen?" -> "Could you lend me your pen?": the same request from the other
+/// side, with a thing lent after a determiner.
+pub fn borrow_lend(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p)
+        || !["can", "could", "may"].contains(&p.lower(0).as_str())
+        || p.lower(1) != "i"
+        || p.lower(2) != "borrow"
+        || p.items.len() < 5
+        || p.find("from").is_some()
+        || p.commas() > 1
+        || !["your", "a", "an", "some", "the", "this", "that", "these", "those"]
+            .contains(&p.lower(3).as_str())
+    {
+        return None;
+    }
+    reopen(p, &["could", "you", "lend", "me"], 3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::apply;
+
+    #[test]
+    fn requests_and_abilities() {
+        assert_eq!(
+            apply(able_to, "Can you help me carry these boxes?").as_deref(),
+            Some("Would you be able to help me carry these boxes?")
+        );
+        assert_eq!(apply(able_to, "Can you swim?").as_deref(), Some("Are you able to swim?"));
+        assert_eq!(apply(able_to, "Can you see the sea from here?"), None);
+        assert_eq!(
+            apply(would_like, "Do you want to come with us?").as_deref(),
+            Some("Would you like to come with us?")
+        );
+        assert_eq!(apply(would_like, "Do you want it?"), None);
+        assert_eq!(
+            apply(borrow_lend, "Can I borrow your pen for a minute?").as_deref(),
+            Some("Could you lend me your pen for a minute?")
+        );
+        assert_eq!(
+            apply(shall_we, "Why don't we order a pizza tonight?").as_deref(),
+            Some("Shall we order a pizza tonight?")
+        );
+        assert_eq!(apply(shall_we, "Why don't we ever go out?"), None);
+    }
+
+    #[test]
+    fn times_causes_and_prices() {
+        assert_eq!(
+            apply(what_time, "What time does the film start?").as_deref(),
+            Some("When does the film start?")
+        );
+        assert_eq!(
+            apply(what_time, "When does the next bus leave?").as_deref(),
+            Some("What time does the next bus leave?")
+        );
+        assert_eq!(apply(what_time, "When does the new term start?"), None);
+        assert_eq!(
+            apply(what_made, "Why did she quit her job?").as_deref(),
+            Some("What made her quit her job?")
+        );
+        assert_eq!(apply(what_made, "Why did you not call?"), None);
+        assert_eq!(
+            apply(how_much_is, "How much do these shoes cost?").as_deref(),
+            Some("How much are these shoes?")
+        );
+        assert_eq!(apply(have_got, "Do you have a minute?").as_deref(), Some("Have you got a minute?"));
+        assert_eq!(apply(have_got, "Do you have lunch at home?"), None);
+        assert_eq!(apply(have_got, "Do you have a shower every day?"), None);
+        assert_eq!(
+            apply(where_to_find, "Do you know where the nearest pharmacy is?").as_deref(),
+            Some("Do you know where to find the nearest pharmacy?")
+        );
+        assert_eq!(apply(how_was, "How did the interview go?").as_deref(), Some("How was the interview?"));
+        assert_eq!(apply(how_was, "How was your weekend?").as_deref(), Some("What was your weekend like?"));
+        assert_eq!(apply(how_was, "How was your mother?"), None);
+        assert_eq!(
+            apply(going_to_will, "Is it going to rain tomorrow?").as_deref(),
+            Some("Will it rain tomorrow?")
+        );
+        assert_eq!(
+            apply(managed_to, "Did you manage to fix it?").as_deref(),
+            Some("Were you able to fix it?")
+        );
+    }
+}
