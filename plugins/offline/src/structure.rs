@@ -45,6 +45,8 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         questions::going_to_will,
         questions::shall_we,
         questions::borrow_lend,
+        questions::opening,
+        questions::planning_to,
         questions::able_to,
         light_verbs::light_verb,
         relative::reduce_relative,

@@ -65,8 +65,8 @@ pub fn able_to(p: &Plain) -> Option<Vec<Token>> {
     if modal == "can"
         && !PERCEIVING.contains(&verb.as_str())
         && base_verb(&verb)
-        && !["me", "us", "please"].contains(&p.lower(3).as_str())
-        && p.find("please").is_none()
+        // A question that names the speaker ("Can you watch my bag?") asks a favour.
+        && !p.items.iter().any(|t| ["me", "us", "my", "our", "please"].contains(&t.text.to_lowercase().as_str()))
         && !clause_after(p, 3)
     {
         return reopen(p, &["are", "you", "able", "to"], 2);
@@ -586,6 +586,77 @@ pub fn borrow_lend(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     reopen(p, &["could", "you", "lend", "me"], 3)
+}
+
+/// Openings of questions asked in two ways that say the same, and whether the opening must be
+/// the whole question: "What time is it in Tokyo?" is no "What is the time in Tokyo?", and "Are
+/// you OK with that?" asks for consent, not after one's health.
+const OPENINGS: &[(&[&str], &[&str], bool)] = &[
+    (&["how", "do", "i", "get", "to"], &["how", "can", "I", "get", "to"], false),
+    (&["how", "can", "i", "get", "to"], &["how", "do", "I", "get", "to"], false),
+    (&["where", "are", "you", "from"], &["where", "do", "you", "come", "from"], true),
+    (&["where", "do", "you", "come", "from"], &["where", "are", "you", "from"], true),
+    (&["what's", "wrong", "with"], &["what's", "the", "matter", "with"], false),
+    (&["what", "is", "wrong", "with"], &["what", "is", "the", "matter", "with"], false),
+    (&["what's", "the", "matter", "with"], &["what's", "wrong", "with"], false),
+    (&["what", "is", "the", "matter", "with"], &["what", "is", "wrong", "with"], false),
+    (&["what's", "wrong"], &["what's", "the", "matter"], true),
+    (&["what", "is", "wrong"], &["what", "is", "the", "matter"], true),
+    (&["what", "do", "you", "think", "of"], &["what", "do", "you", "think", "about"], false),
+    (&["what", "did", "you", "think", "of"], &["what", "did", "you", "think", "about"], false),
+    (&["is", "it", "ok", "if"], &["is", "it", "all", "right", "if"], false),
+    (&["is", "it", "okay", "if"], &["is", "it", "all", "right", "if"], false),
+    (&["is", "it", "all", "right", "if"], &["is", "it", "okay", "if"], false),
+    (&["how", "long", "does", "it", "take"], &["how", "much", "time", "does", "it", "take"], false),
+    (&["how", "long", "will", "it", "take"], &["how", "much", "time", "will", "it", "take"], false),
+    (&["how", "long", "did", "it", "take"], &["how", "much", "time", "did", "it", "take"], false),
+    (&["what", "time", "is", "it"], &["what", "is", "the", "time"], true),
+    (&["did", "you", "have", "a", "good", "time"], &["did", "you", "enjoy", "yourself"], false),
+    (&["did", "you", "have", "a", "nice", "time"], &["did", "you", "enjoy", "yourself"], false),
+    (&["are", "you", "ok"], &["are", "you", "all", "right"], true),
+    (&["are", "you", "okay"], &["are", "you", "all", "right"], true),
+    (&["are", "you", "all", "right"], &["are", "you", "okay"], true),
+    (&["is", "everything", "ok"], &["is", "everything", "all", "right"], false),
+    (&["is", "everything", "okay"], &["is", "everything", "all", "right"], false),
+    (&["is", "everything", "all", "right"], &["is", "everything", "okay"], false),
+    (&["do", "you", "need", "any", "help"], &["do", "you", "need", "a", "hand"], false),
+];
+
+/// A question whose opening is one of `OPENINGS`, asked the other way.
+pub fn opening(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p) || p.commas() > 1 {
+        return None;
+    }
+    let said = |k: usize| p.lower(k).replace('’', "'");
+    let &(from, to, _) = OPENINGS.iter().find(|(from, _, whole)| {
+        from.iter().enumerate().all(|(k, w)| said(k) == *w) && (!whole || p.items.len() == from.len())
+    })?;
+    reopen(p, to, from.len())
+}
+
+/// Verbs of what one means to do: "Are you going to apply?" asks an intention, and so does
+/// "Are you planning to apply?"; "Are you going to be late?" asks a forecast, so only these.
+const INTENDED: &[&str] = &[
+    "apply", "buy", "sell", "move", "visit", "tell", "call", "ask", "take", "watch", "cook", "stay", "join",
+    "try", "wear", "invite", "book", "study", "paint", "build", "change", "bring", "write", "accept", "rent",
+    "order", "hire", "enter", "retire", "travel", "spend", "sign", "renew",
+];
+
+/// "Are you going to apply for the job?" -> "Are you planning to apply for the job?".
+pub fn planning_to(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p)
+        || p.lower(0) != "are"
+        || p.lower(1) != "you"
+        || p.lower(2) != "going"
+        || p.lower(3) != "to"
+        || !INTENDED.contains(&p.lower(4).as_str())
+    {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..2].to_vec();
+    out.push(shape::word("planning"));
+    out.extend_from_slice(&p.items[3..]);
+    Some(shape::build(&out, &p.terminal))
 }
 
 #[cfg(test)]
