@@ -22,6 +22,8 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         connectives::so_that_to_because,
         connectives::but_to_although,
         connectives::because_to_so,
+        connectives::because_to_as,
+        connectives::before_doing,
         connectives::although_to_but,
         time::front_time_phrase,
         time::front_time_phrase_in_clause,
