@@ -15,8 +15,8 @@ use crate::syntax::{has_clause_word, subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
     ARTICLES, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE, NOUN_PHRASE_DETERMINERS,
-    PERSONAL_POSSESSIVES, PREPOSITIONS, REQUEST_VERBS, SINGULAR_DETERMINERS, can_be, concat, is_noun,
-    is_verbish,
+    PERSONAL_POSSESSIVES, PREPOSITIONS, REQUEST_VERBS, SINGULAR_DETERMINERS, SUBJECT_PRONOUNS, can_be,
+    concat, is_noun, is_verbish,
 };
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
@@ -419,6 +419,9 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["no", "one"], &["nobody"], Next::Any),
     // "afraid of the dark": "I'm afraid I can't" is a polite formula, not fear, so only "of".
     (&["afraid", "of"], &["scared", "of"], Next::Any),
+    // What is expected or required: "It's supposed to rain" <-> "It's meant to rain" (British).
+    (&["supposed", "to"], &["meant", "to"], Next::Verb),
+    (&["meant", "to"], &["supposed", "to"], Next::Verb),
     // "said that the brakes" <-> "said the brakes": "that" may open a reported clause or not.
     (&["said", "that"], &["said"], Next::Clause),
     (&["says", "that"], &["says"], Next::Clause),
@@ -718,6 +721,23 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                         });
                     working || !PLACES_GONE_TO.contains(&n.as_str())
                 })
+            }
+            // "I meant to call" is an intention, not what is expected: only after "be".
+            // In a question "be" comes before the subject ("Is it supposed to snow?").
+            "supposed" | "meant" => {
+                let after_be = |p: &str| {
+                    let p = p.replace('’', "'");
+                    BE_ALL.contains(&p.as_str())
+                        || p == "not"
+                        || p.ends_with("'s")
+                        || p.ends_with("'re")
+                        || p.ends_with("'m")
+                };
+                let asked = i >= 2
+                    && prev.as_deref().is_some_and(|p| SUBJECT_PRONOUNS.contains(&p))
+                    && prev_word(tokens, i - 2)
+                        .is_some_and(|b| ["is", "are", "was", "were", "am"].contains(&b.as_str()));
+                prev.as_deref().is_some_and(after_be) || asked
             }
             // "the plan to" is a noun.
             "plan" | "plans" => prev.as_deref().is_none_or(|p| !SINGULAR_DETERMINERS.contains(&p)),

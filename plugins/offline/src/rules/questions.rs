@@ -392,20 +392,27 @@ fn where_find(p: &Plain, find: &[&str]) -> Option<Vec<Token>> {
     if !question(p) || p.commas() != 0 {
         return None;
     }
+    // "Do you know where", or "Could you tell me where".
     let knows = matches!(p.lower(0).as_str(), "do" | "does")
         && ["you", "anyone", "anybody"].contains(&p.lower(1).as_str())
         && p.lower(2) == "know"
         && p.lower(3) == "where";
-    if knows && n >= 7 && ["is", "are"].contains(&p.from_end(1).as_str()) {
-        let place = &p.items[4..n - 1];
+    let tells = ["can", "could"].contains(&p.lower(0).as_str())
+        && p.lower(1) == "you"
+        && p.lower(2) == "tell"
+        && p.lower(3) == "me"
+        && p.lower(4) == "where";
+    let w = if tells { 4 } else { 3 };
+    if (knows || tells) && n >= w + 4 && ["is", "are"].contains(&p.from_end(1).as_str()) {
+        let place = &p.items[w + 1..n - 1];
         let plain_noun_phrase = ["the", "my", "your", "our", "his", "her", "their"]
-            .contains(&p.lower(4).as_str())
+            .contains(&p.lower(w + 1).as_str())
             && place.len() <= 4
-            && !clause_after(p, 4);
+            && !clause_after(p, w + 1);
         if !plain_noun_phrase {
             return None;
         }
-        let mut out: Vec<Token> = p.items[..4].to_vec();
+        let mut out: Vec<Token> = p.items[..=w].to_vec();
         out.extend(find.iter().map(|w| shape::word(w)));
         out.extend_from_slice(place);
         return Some(shape::build(&out, &p.terminal));
@@ -620,6 +627,10 @@ const OPENINGS: &[(&[&str], &[&str], bool)] = &[
     (&["is", "everything", "okay"], &["is", "everything", "all", "right"], false),
     (&["is", "everything", "all", "right"], &["is", "everything", "okay"], false),
     (&["do", "you", "need", "any", "help"], &["do", "you", "need", "a", "hand"], false),
+    (&["is", "it", "ok", "to"], &["is", "it", "all", "right", "to"], false),
+    (&["is", "it", "okay", "to"], &["is", "it", "all", "right", "to"], false),
+    (&["do", "you", "fancy", "a"], &["would", "you", "like", "a"], false),
+    (&["do", "you", "fancy", "some"], &["would", "you", "like", "some"], false),
 ];
 
 /// A question whose opening is one of `OPENINGS`, asked the other way.
@@ -632,6 +643,148 @@ pub fn opening(p: &Plain) -> Option<Vec<Token>> {
         from.iter().enumerate().all(|(k, w)| said(k) == *w) && (!whole || p.items.len() == from.len())
     })?;
     reopen(p, to, from.len())
+}
+
+/// "What are you doing this weekend?" -> "What are your plans for this weekend?": a question of
+/// plans for a time ahead, which the time phrase names ("tonight", "on Saturday", "for Christmas").
+pub fn plans_for(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    if !question(p) || p.commas() != 0 || !(5..=7).contains(&n) {
+        return None;
+    }
+    if !["what", "are", "you", "doing"].iter().enumerate().all(|(k, w)| p.lower(k) == *w) {
+        return None;
+    }
+    let time: Vec<String> = (4..n).map(|k| p.lower(k)).collect();
+    let time: Vec<&str> = time.iter().map(String::as_str).collect();
+    const AHEAD: &[&str] =
+        &["weekend", "evening", "afternoon", "morning", "week", "summer", "holiday", "holidays"];
+    let day = |w: &str| crate::words::DAY_NAMES.contains(&w);
+    let from = match time.as_slice() {
+        ["tonight" | "tomorrow"] => 4,
+        ["tomorrow", "night" | "evening" | "morning" | "afternoon"] => 4,
+        ["this" | "next", when] if AHEAD.contains(when) || day(when) => 4,
+        ["on", when] if day(when) => 5,
+        ["for", "christmas" | "easter" | "lunch" | "dinner" | "your", ..] => 5,
+        ["at", "the", "weekend"] => 5,
+        _ => return None,
+    };
+    let mut out: Vec<Token> = ["What", "are", "your", "plans", "for"].map(shape::word).to_vec();
+    out.extend_from_slice(&p.items[from..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "Is breakfast included in the price?" -> "Does the price include breakfast?": what is part of
+/// a whole asked from the whole, a short noun phrase each.
+pub fn included(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    if !question(p) || p.commas() != 0 || !["is", "are"].contains(&p.lower(0).as_str()) {
+        return None;
+    }
+    let k = p.find("included")?;
+    if p.lower(k + 1) != "in" || !(2..=4).contains(&k) || n < k + 4 || n > k + 5 {
+        return None;
+    }
+    if !["the", "your", "this", "that", "my", "our"].contains(&p.lower(k + 2).as_str()) || clause_after(p, 1)
+    {
+        return None;
+    }
+    let does = if crate::words::is_plural_noun(&p.from_end(1)) { "Do" } else { "Does" };
+    let mut out: Vec<Token> = vec![shape::word(does)];
+    out.extend_from_slice(&p.items[k + 2..]);
+    out.push(shape::word("include"));
+    out.extend_from_slice(&p.items[1..k]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "Do you remember where I put my keys?" -> "Can you remember where I put my keys?": what one
+/// recalls, asked of a place, a time or a thing; not "Do you remember me?", which asks whether
+/// one is known.
+pub fn can_remember(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p) || p.lower(0) != "do" || p.lower(1) != "you" || p.lower(2) != "remember" {
+        return None;
+    }
+    const ASKING: &[&str] = &["where", "what", "when", "who", "how", "which", "if", "whether"];
+    if !ASKING.contains(&p.lower(3).as_str()) || p.items.len() < 5 {
+        return None;
+    }
+    reopen(p, &["can"], 1)
+}
+
+/// "When did you last see a dentist?" -> "When was the last time you saw a dentist?".
+pub fn last_time(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p)
+        || p.lower(0) != "when"
+        || p.lower(1) != "did"
+        || p.lower(3) != "last"
+        || p.items.len() < 5
+    {
+        return None;
+    }
+    let subject = p.lower(2);
+    if !["you", "we", "they", "he", "she", "i"].contains(&subject.as_str()) || p.commas() != 0 {
+        return None;
+    }
+    let verb = p.lower(4);
+    let past = match verb.as_str() {
+        "go" => "went".to_string(),
+        "see" => "saw".to_string(),
+        "get" => "got".to_string(),
+        "come" => "came".to_string(),
+        "do" => "did".to_string(),
+        "have" => "had".to_string(),
+        _ => {
+            let lemma = morph::analyse(&verb)
+                .into_iter()
+                .find(|a| a.pos == Pos::Verb && a.form == Form::Base)?
+                .entry
+                .lemma;
+            morph::inflect(lemma, Pos::Verb, Form::Past)?
+        }
+    };
+    let mut out: Vec<Token> = ["When", "was", "the", "last", "time"].map(shape::word).to_vec();
+    out.push(if subject == "i" { p.items[2].clone() } else { shape::word(&subject) });
+    out.push(shape::word(&past));
+    out.extend_from_slice(&p.items[5..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "Are you free on Saturday?" -> "Are you available on Saturday?": free of other plans at a
+/// time, not "free to talk" (allowed) nor "free of charge".
+pub fn available(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p) || p.lower(0) != "are" || p.lower(1) != "you" || p.lower(2) != "free" || p.items.len() < 4
+    {
+        return None;
+    }
+    const WHEN: &[&str] = &["on", "this", "next", "tonight", "tomorrow", "at", "later", "today"];
+    if !WHEN.contains(&p.lower(3).as_str()) {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..2].to_vec();
+    out.push(shape::word("available"));
+    out.extend_from_slice(&p.items[3..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "Who does this umbrella belong to?" -> "Whose umbrella is this?".
+pub fn whose(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    if !question(p)
+        || p.lower(0) != "who"
+        || !["does", "do"].contains(&p.lower(1).as_str())
+        || !["this", "that", "these", "those"].contains(&p.lower(2).as_str())
+        || p.from_end(2) != "belong"
+        || p.from_end(1) != "to"
+        || !(6..=7).contains(&n)
+    {
+        return None;
+    }
+    let be = if p.lower(1) == "do" { "are" } else { "is" };
+    let mut out: Vec<Token> = vec![shape::word("Whose")];
+    out.extend_from_slice(&p.items[3..n - 2]);
+    out.push(shape::word(be));
+    out.push(p.items[2].clone());
+    Some(shape::build(&out, &p.terminal))
 }
 
 /// Verbs of what one means to do: "Are you going to apply?" asks an intention, and so does
@@ -725,6 +878,36 @@ mod tests {
         assert_eq!(
             apply(managed_to, "Did you manage to fix it?").as_deref(),
             Some("Were you able to fix it?")
+        );
+    }
+
+    #[test]
+    fn openings_plans_and_parts() {
+        assert_eq!(apply(opening, "Where are you from?").as_deref(), Some("Where do you come from?"));
+        assert_eq!(apply(opening, "Where are you from originally?"), None);
+        assert_eq!(
+            apply(opening, "How do I get to the station?").as_deref(),
+            Some("How can I get to the station?")
+        );
+        assert_eq!(apply(planning_to, "Are you going to be late?"), None);
+        assert_eq!(
+            apply(plans_for, "What are you doing on Saturday?").as_deref(),
+            Some("What are your plans for Saturday?")
+        );
+        assert_eq!(apply(plans_for, "What are you doing at the moment?"), None);
+        assert_eq!(
+            apply(included, "Is breakfast included in the price?").as_deref(),
+            Some("Does the price include breakfast?")
+        );
+        assert_eq!(apply(can_remember, "Do you remember me?"), None);
+        assert_eq!(
+            apply(last_time, "When did you last see a dentist?").as_deref(),
+            Some("When was the last time you saw a dentist?")
+        );
+        assert_eq!(apply(available, "Are you free to talk?"), None);
+        assert_eq!(
+            apply(whose, "Who does this umbrella belong to?").as_deref(),
+            Some("Whose umbrella is this?")
         );
     }
 }
