@@ -24,6 +24,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         connectives::because_to_so,
         connectives::because_to_as,
         connectives::before_doing,
+        connectives::front_due_to,
         connectives::although_to_but,
         time::front_time_phrase,
         time::front_time_phrase_in_clause,

@@ -214,6 +214,41 @@ pub fn because_to_as(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// "The flight was cancelled due to the storm." -> "Due to the storm, the flight was cancelled.":
+/// a cause told as a phrase at the end of a one-clause sentence goes to its front, as "because
+/// of" does (`clauses`). Not after "be" ("The delay was due to the snow" says what the delay
+/// was), and not before a verb ("is due to arrive" is a schedule).
+pub fn front_due_to(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let n = p.items.len();
+    let k = (2..n.saturating_sub(2)).find(|&k| p.lower(k) == "due" && p.lower(k + 1) == "to")?;
+    let before = p.lower(k - 1);
+    let phrase = &p.items[k + 2..];
+    let determiner = ARTICLES.contains(&p.lower(k + 2).as_str())
+        || DEFINITE_DETERMINERS.contains(&p.lower(k + 2).as_str())
+        || ["heavy", "bad", "strong", "high", "low", "poor", "technical", "staff", "illness"]
+            .contains(&p.lower(k + 2).as_str());
+    let be = ["is", "are", "was", "were", "be", "been", "being", "'s"].contains(&before.as_str());
+    let clause = p.items.iter().any(|t| {
+        let w = t.text.to_lowercase();
+        w != "to" && CLAUSE_WORDS.contains(&w.as_str())
+    });
+    if be || !determiner || clause || phrase.len() > 5 || !clause_with_subject(&p.items[..k]) {
+        return None;
+    }
+    if phrase.iter().any(|t| heads_clause(&t.text.to_lowercase())) {
+        return None;
+    }
+    let mut out = vec![starting(&p.items[k])];
+    out.extend_from_slice(&p.items[k + 1..]);
+    out.push(comma());
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..k]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 /// Nouns of time that "before" or "after" may follow as an adverb of theirs ("the day before she
 /// left"), where the clause tells which day, not when the main clause's act came.
 const TIME_BEFORE: &[&str] = &[
@@ -326,6 +361,16 @@ fn but_clause(x: &[Token], y: &[Token], terminal: &Token) -> Option<Vec<Token>> 
 mod tests {
     use super::*;
     use crate::shape::apply as run;
+
+    #[test]
+    fn a_cause_told_with_due_to_goes_to_the_front() {
+        assert_eq!(
+            run(front_due_to, "The flight was cancelled due to the storm.").as_deref(),
+            Some("Due to the storm, the flight was cancelled.")
+        );
+        assert_eq!(run(front_due_to, "The delay was due to the snow."), None);
+        assert_eq!(run(front_due_to, "The train is due to arrive at noon."), None);
+    }
 
     #[test]
     fn causes_with_as_and_times_with_the_ing_form() {
