@@ -187,6 +187,42 @@ pub const REQUEST_VERBS: &[&str] = &[
     "post", "look", "set", "sort", "phone", "meet",
 ];
 
+/// Verbs of a skill or a sense after "Can you" ("Can you swim?", "Can you see the sea?"): the
+/// question asks what one is able to do, which "Could you" would put in the past.
+pub const ABILITY_VERBS: &[&str] = &[
+    "swim",
+    "drive",
+    "speak",
+    "read",
+    "cook",
+    "play",
+    "ride",
+    "sing",
+    "dance",
+    "ski",
+    "type",
+    "write",
+    "draw",
+    "knit",
+    "sew",
+    "skate",
+    "surf",
+    "dive",
+    "run",
+    "climb",
+    "hear",
+    "see",
+    "smell",
+    "taste",
+    "feel",
+    "understand",
+    "remember",
+    "believe",
+    "imagine",
+    "whistle",
+    "juggle",
+];
+
 /// The forms of "be" that head a clause in the present or the past.
 pub const FINITE_BE: &[&str] = &["is", "are", "was", "were"];
 

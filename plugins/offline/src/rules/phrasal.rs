@@ -14,9 +14,9 @@ use crate::sites::Sites;
 use crate::syntax::{has_clause_word, subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
-    ARTICLES, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE, NOUN_PHRASE_DETERMINERS,
-    PERSONAL_POSSESSIVES, PREPOSITIONS, REQUEST_VERBS, SINGULAR_DETERMINERS, SUBJECT_PRONOUNS, can_be,
-    concat, is_noun, is_verbish,
+    ABILITY_VERBS, ARTICLES, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE,
+    NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SINGULAR_DETERMINERS, SUBJECT_PRONOUNS,
+    can_be, concat, is_noun, is_verbish,
 };
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
@@ -1063,9 +1063,18 @@ pub fn please(p: &Plain) -> Option<Vec<Token>> {
     // "Can I pay by card?" <-> "Could I pay by card?", "May I" -> "Could I": the same request.
     let asking =
         ["could", "can", "may"].contains(&p.lower(0).as_str()) && ["i", "we"].contains(&p.lower(1).as_str());
-    // "Can you swim?" asks what one is able to do, and "Could you swim?" what one once could: only
-    // a request keeps its sense with either modal.
-    let request = polite && (REQUEST_VERBS.contains(&p.lower(2).as_str()) || p.find("please").is_some());
+    // "Can you swim?" asks what one is able to do, and "Could you swim?" what one once could: a
+    // verb of skill or sense keeps its modal, unless the question asks a favour of the listener.
+    // "Could you speak more slowly?" asks a manner of the listener, so is a favour too.
+    let manner =
+        ["up", "more", "louder", "slower", "faster", "quieter", "slowly", "quietly", "clearly", "again"]
+            .contains(&p.lower(3).as_str())
+            || (p.lower(3) == "a" && ["little", "bit"].contains(&p.lower(4).as_str()));
+    let favour = manner
+        || p.items
+            .iter()
+            .any(|t| ["please", "me", "us", "my", "our"].contains(&t.text.to_lowercase().as_str()));
+    let request = polite && (!ABILITY_VERBS.contains(&p.lower(2).as_str()) || favour);
     if (request || asking) && p.terminal.text == "?" && ["could", "can", "may"].contains(&p.lower(0).as_str())
     {
         let swap = if p.lower(0) == "could" { "Can" } else { "Could" };

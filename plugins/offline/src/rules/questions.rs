@@ -10,7 +10,7 @@ use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, leaving_start};
 use crate::tokens::Token;
-use crate::words::{CLAUSE_WORDS, REQUEST_VERBS};
+use crate::words::{ABILITY_VERBS, CLAUSE_WORDS, REQUEST_VERBS};
 
 /// Verbs of perception and understanding: "Can you see the sea?" is no question of being able.
 const PERCEIVING: &[&str] =
@@ -63,9 +63,9 @@ pub fn able_to(p: &Plain) -> Option<Vec<Token>> {
         return reopen(p, &["would", "you", "be", "able", "to"], 2);
     }
     if modal == "can"
+        && ABILITY_VERBS.contains(&verb.as_str())
         && !PERCEIVING.contains(&verb.as_str())
-        && base_verb(&verb)
-        // A question that names the speaker ("Can you watch my bag?") asks a favour.
+        // A question that names the speaker ("Can you drive me home?") asks a favour.
         && !p.items.iter().any(|t| ["me", "us", "my", "our", "please"].contains(&t.text.to_lowercase().as_str()))
         && !clause_after(p, 3)
     {
