@@ -16,6 +16,13 @@ use crate::words::{ABILITY_VERBS, CLAUSE_WORDS, REQUEST_VERBS};
 const PERCEIVING: &[&str] =
     &["see", "hear", "smell", "taste", "feel", "understand", "remember", "imagine", "believe", "tell"];
 
+/// Whether the items at `at` are as the text wrote them: a word group may have made them
+/// ("Would you like" -> "Do you want"), and a question rewrite that took them back would only
+/// undo it.
+fn written(p: &Plain, at: &[usize]) -> bool {
+    at.iter().all(|&k| p.items.get(k).is_none_or(|t| !t.changed))
+}
+
 fn question(p: &Plain) -> bool {
     p.terminal.text == "?"
 }
@@ -36,6 +43,9 @@ fn clause_after(p: &Plain, from: usize) -> bool {
 /// The new opening words, then the question's items from `from` on, with the first of them
 /// lowercased where it leaves the start.
 fn reopen(p: &Plain, opening: &[&str], from: usize) -> Option<Vec<Token>> {
+    if !written(p, &(0..from).collect::<Vec<_>>()) {
+        return None;
+    }
     let mut out: Vec<Token> = opening
         .iter()
         .enumerate()
@@ -77,6 +87,9 @@ pub fn able_to(p: &Plain) -> Option<Vec<Token>> {
 /// "Do you want to come?" -> "Would you like to come?", "Do you want a cup of tea?" -> "Would
 /// you like a cup of tea?": an offer or an invitation either way.
 pub fn would_like(p: &Plain) -> Option<Vec<Token>> {
+    if !written(p, &[0, 2]) {
+        return None;
+    }
     if !question(p) || p.items.len() < 4 || p.lower(2) != "want" {
         return None;
     }
@@ -212,6 +225,9 @@ fn object_of(subject: &str) -> Option<&'static str> {
 /// -> "What makes him work so late?": the cause asked as what brought it about; a pronoun subject
 /// and a bare verb straight after it, never with "not" ("Why didn't you call?" blames).
 pub fn what_made(p: &Plain) -> Option<Vec<Token>> {
+    if !written(p, &[0, 1]) {
+        return None;
+    }
     if !question(p) || p.lower(0) != "why" || p.items.len() < 4 || p.commas() != 0 {
         return None;
     }
@@ -277,6 +293,9 @@ pub fn how_come(p: &Plain) -> Option<Vec<Token>> {
 /// "How much does a ticket cost?" -> "How much is a ticket?": the price, with "be" agreeing as
 /// the auxiliary did.
 pub fn how_much_is(p: &Plain) -> Option<Vec<Token>> {
+    if !written(p, &[2, p.items.len().saturating_sub(1)]) {
+        return None;
+    }
     let n = p.items.len();
     if !question(p)
         || p.commas() != 0
@@ -345,6 +364,9 @@ const HAVE_ACTS: &[&str] = &[
 /// "Do you have a pen?" <-> "Have you got a pen?", "Does she have any brothers?" -> "Has she got
 /// any brothers?": having as possessing, after a determiner, never "have to" nor having an act.
 pub fn have_got(p: &Plain) -> Option<Vec<Token>> {
+    if !written(p, &[0, 2]) {
+        return None;
+    }
     if !question(p) || p.items.len() < 4 || p.commas() != 0 {
         return None;
     }
@@ -388,6 +410,9 @@ pub fn where_i_can_find(p: &Plain) -> Option<Vec<Token>> {
 }
 
 fn where_find(p: &Plain, find: &[&str]) -> Option<Vec<Token>> {
+    if !written(p, &[p.items.len().saturating_sub(1)]) {
+        return None;
+    }
     let n = p.items.len();
     if !question(p) || p.commas() != 0 {
         return None;
@@ -428,6 +453,9 @@ fn where_find(p: &Plain, find: &[&str]) -> Option<Vec<Token>> {
 
 /// "Did you manage to fix it?" -> "Were you able to fix it?".
 pub fn managed_to(p: &Plain) -> Option<Vec<Token>> {
+    if !written(p, &[0, 2]) {
+        return None;
+    }
     if !question(p)
         || p.lower(0) != "did"
         || p.lower(2) != "manage"
@@ -492,6 +520,9 @@ const EVENTS: &[&str] = &[
 /// a determiner, a noun of `EVENTS`), not a person ("How was your mother?" asks after her
 /// health): the items it spans.
 fn event_asked(p: &Plain) -> Option<(bool, std::ops::Range<usize>)> {
+    if !written(p, &[0, 1, p.items.len().saturating_sub(1)]) {
+        return None;
+    }
     let n = p.items.len();
     if !question(p) || p.commas() != 0 || p.lower(0) != "how" || !(3..=6).contains(&n) {
         return None;
@@ -541,6 +572,9 @@ pub fn how_did_it_go(p: &Plain) -> Option<Vec<Token>> {
 /// test?": a forecast either way; with a person as the subject "going to" asks an intention and
 /// "will you" a favour, so only "it" and "there".
 pub fn going_to_will(p: &Plain) -> Option<Vec<Token>> {
+    if !written(p, &[0, 2, 3]) {
+        return None;
+    }
     if !question(p)
         || p.lower(0) != "is"
         || !["it", "there"].contains(&p.lower(1).as_str())
@@ -648,6 +682,9 @@ pub fn opening(p: &Plain) -> Option<Vec<Token>> {
 /// "What are you doing this weekend?" -> "What are your plans for this weekend?": a question of
 /// plans for a time ahead, which the time phrase names ("tonight", "on Saturday", "for Christmas").
 pub fn plans_for(p: &Plain) -> Option<Vec<Token>> {
+    if !written(p, &[0, 1, 2, 3]) {
+        return None;
+    }
     let n = p.items.len();
     if !question(p) || p.commas() != 0 || !(5..=7).contains(&n) {
         return None;
@@ -677,6 +714,9 @@ pub fn plans_for(p: &Plain) -> Option<Vec<Token>> {
 /// "Is breakfast included in the price?" -> "Does the price include breakfast?": what is part of
 /// a whole asked from the whole, a short noun phrase each.
 pub fn included(p: &Plain) -> Option<Vec<Token>> {
+    if !written(p, &[0]) || p.find("included").is_some_and(|k| !written(p, &[k, k + 1])) {
+        return None;
+    }
     let n = p.items.len();
     if !question(p) || p.commas() != 0 || !["is", "are"].contains(&p.lower(0).as_str()) {
         return None;
@@ -713,6 +753,9 @@ pub fn can_remember(p: &Plain) -> Option<Vec<Token>> {
 
 /// "When did you last see a dentist?" -> "When was the last time you saw a dentist?".
 pub fn last_time(p: &Plain) -> Option<Vec<Token>> {
+    if !written(p, &[0, 1, 3]) {
+        return None;
+    }
     if !question(p)
         || p.lower(0) != "when"
         || p.lower(1) != "did"
@@ -752,6 +795,9 @@ pub fn last_time(p: &Plain) -> Option<Vec<Token>> {
 /// "Are you free on Saturday?" -> "Are you available on Saturday?": free of other plans at a
 /// time, not "free to talk" (allowed) nor "free of charge".
 pub fn available(p: &Plain) -> Option<Vec<Token>> {
+    if !written(p, &[2]) {
+        return None;
+    }
     if !question(p) || p.lower(0) != "are" || p.lower(1) != "you" || p.lower(2) != "free" || p.items.len() < 4
     {
         return None;
@@ -768,6 +814,9 @@ pub fn available(p: &Plain) -> Option<Vec<Token>> {
 
 /// "Who does this umbrella belong to?" -> "Whose umbrella is this?".
 pub fn whose(p: &Plain) -> Option<Vec<Token>> {
+    if !written(p, &[0, 1]) {
+        return None;
+    }
     let n = p.items.len();
     if !question(p)
         || p.lower(0) != "who"
@@ -797,6 +846,9 @@ const INTENDED: &[&str] = &[
 
 /// "Are you going to apply for the job?" -> "Are you planning to apply for the job?".
 pub fn planning_to(p: &Plain) -> Option<Vec<Token>> {
+    if !written(p, &[2]) {
+        return None;
+    }
     if !question(p)
         || p.lower(0) != "are"
         || p.lower(1) != "you"
