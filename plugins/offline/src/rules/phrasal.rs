@@ -419,6 +419,14 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["no", "one"], &["nobody"], Next::Any),
     // "afraid of the dark": "I'm afraid I can't" is a polite formula, not fear, so only "of".
     (&["afraid", "of"], &["scared", "of"], Next::Any),
+    // Called off, in the passive: what was planned will not happen.
+    (&["was", "cancelled"], &["was", "called", "off"], Next::Any),
+    (&["were", "cancelled"], &["were", "called", "off"], Next::Any),
+    (&["been", "cancelled"], &["been", "called", "off"], Next::Any),
+    (&["be", "cancelled"], &["be", "called", "off"], Next::Any),
+    (&["was", "canceled"], &["was", "called", "off"], Next::Any),
+    (&["been", "canceled"], &["been", "called", "off"], Next::Any),
+    (&["perfect", "for"], &["ideal", "for"], Next::Any),
     // What is expected or required: "It's supposed to rain" <-> "It's meant to rain" (British).
     (&["supposed", "to"], &["meant", "to"], Next::Verb),
     (&["meant", "to"], &["supposed", "to"], Next::Verb),
@@ -723,6 +731,51 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 })
             }
             // "I meant to call" is an intention, not what is expected: only after "be".
+            // An event is called off; a flight, an order or a card is cancelled.
+            _ if words.get(1).is_some_and(|w| w.starts_with("cancel")) => {
+                const CALLED_OFF: &[&str] = &[
+                    "match",
+                    "game",
+                    "meeting",
+                    "trip",
+                    "concert",
+                    "party",
+                    "wedding",
+                    "event",
+                    "show",
+                    "festival",
+                    "race",
+                    "strike",
+                    "search",
+                    "picnic",
+                    "tour",
+                    "parade",
+                    "performance",
+                    "ceremony",
+                    "talks",
+                    "conference",
+                    "lecture",
+                    "celebration",
+                    "barbecue",
+                    "fireworks",
+                    "fair",
+                    "plans",
+                    "rehearsal",
+                    "training",
+                    "practice",
+                    "demonstration",
+                    "protest",
+                    "march",
+                    "sale",
+                    "auction",
+                ];
+                tokens[..i]
+                    .iter()
+                    .rev()
+                    .filter(|t| t.is_word())
+                    .take(4)
+                    .any(|t| CALLED_OFF.contains(&t.text.to_lowercase().as_str()))
+            }
             // In a question "be" comes before the subject ("Is it supposed to snow?").
             "supposed" | "meant" => {
                 let after_be = |p: &str| {

@@ -67,6 +67,10 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["every", "day"], &["daily"], After::Pause),
     (&["every", "week"], &["weekly"], After::Pause),
     (&["every", "month"], &["monthly"], After::Pause),
+    // How often a day, as a prescription says it.
+    (&["once", "a", "day"], &["once", "daily"], After::Anything),
+    (&["twice", "a", "day"], &["twice", "daily"], After::Anything),
+    (&["three", "times", "a", "day"], &["three", "times", "daily"], After::Anything),
     // Times and quantities in their other spoken forms.
     (&["half", "an", "hour"], &["thirty", "minutes"], After::Anything),
     (&["a", "quarter", "of", "an", "hour"], &["fifteen", "minutes"], After::Anything),
@@ -180,6 +184,64 @@ fn been_to_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         && !crate::words::DAY_NAMES.contains(&lower.as_str())
         && !crate::words::MONTHS.contains(&lower.as_str());
     named.then(|| (3, vec!["visited".to_string()]))
+}
+
+/// What runs out: "The printer is out of paper." -> "The printer has run out of paper.". Not
+/// "out of order", "out of town", "out of breath", which are states and places.
+const RUN_OUT: &[&str] = &[
+    "paper",
+    "milk",
+    "eggs",
+    "bread",
+    "coffee",
+    "tea",
+    "sugar",
+    "petrol",
+    "fuel",
+    "ink",
+    "toner",
+    "money",
+    "cash",
+    "butter",
+    "salt",
+    "flour",
+    "rice",
+    "pasta",
+    "stamps",
+    "soap",
+    "shampoo",
+    "batteries",
+    "space",
+    "ideas",
+    "patience",
+    "change",
+    "biscuits",
+    "cheese",
+    "juice",
+    "wine",
+    "beer",
+    "food",
+    "stock",
+];
+
+/// "is out of paper" -> "has run out of paper", in the tense of "be" ("was" -> "had run").
+fn run_out(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let have = match word(i)?.as_str() {
+        "is" => "has",
+        "are" | "am" => "have",
+        "was" | "were" => "had",
+        _ => return None,
+    };
+    let spaced = (1..6).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    if !spaced || word(i + 2)? != "out" || word(i + 4)? != "of" || !RUN_OUT.contains(&word(i + 6)?.as_str()) {
+        return None;
+    }
+    // The noun ends the phrase: "out of paper towels" is another thing.
+    if !pause_after(tokens, i + 6) {
+        return None;
+    }
+    Some((5, [have, "run", "out", "of"].map(String::from).to_vec()))
 }
 
 /// Hours said as words, for the clock times.
@@ -557,7 +619,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function, each of which gives its length in tokens and its
             // words.
             type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
-            let finders: [Finder; 4] = [expectation, number_in_digits, habitual_day, been_to_place];
+            let finders: [Finder; 5] = [expectation, number_in_digits, habitual_day, been_to_place, run_out];
             if let Some((len, words)) = finders.iter().find_map(|find| find(&tokens, i)) {
                 sites.put(&mut out, &tokens[i..i + len], || {
                     let words: Vec<&str> = words.iter().map(String::as_str).collect();
@@ -994,6 +1056,10 @@ mod tests {
         assert_eq!(phrased("We eat at seven o'clock."), "We eat at seven.");
         assert_eq!(phrased("It takes half an hour."), "It takes thirty minutes.");
         assert_eq!(phrased("I swim twice a week."), "I swim twice a week.");
+        assert_eq!(phrased("Take one tablet twice a day."), "Take one tablet twice daily.");
+        assert_eq!(phrased("The printer is out of paper."), "The printer has run out of paper.");
+        assert_eq!(phrased("The lift is out of order."), "The lift is out of order.");
+        assert_eq!(phrased("We were out of paper towels."), "We were out of paper towels.");
         assert_eq!(phrased("Half of the class came."), "Half the class came.");
         assert_eq!(phrased("He paid a hundred dollars."), "He paid one hundred dollars.");
         // "for eight" would be eight people.
