@@ -182,9 +182,9 @@ pub const CLAUSE_WORDS: &[&str] = &[
 pub const REQUEST_VERBS: &[&str] = &[
     "help", "pass", "send", "give", "show", "tell", "lend", "bring", "take", "turn", "open", "close", "shut",
     "call", "ring", "check", "pick", "carry", "print", "fix", "explain", "remind", "book", "save", "hold",
-    "move", "fetch", "put", "repeat", "spell", "email", "text", "wait", "keep", "let", "buy", "drop",
-    "collect", "water", "feed", "clean", "tidy", "sign", "forward", "lock", "switch", "grab", "order",
-    "post", "look", "set", "sort", "phone", "meet",
+    "move", "fetch", "put", "repeat", "spell", "email", "text", "wait", "let", "buy", "drop", "collect",
+    "water", "feed", "clean", "tidy", "sign", "forward", "lock", "switch", "grab", "order", "post", "look",
+    "set", "sort", "phone", "meet",
 ];
 
 /// Verbs of a skill or a sense after "Can you" ("Can you swim?", "Can you see the sea?"): the
@@ -221,6 +221,7 @@ pub const ABILITY_VERBS: &[&str] = &[
     "imagine",
     "whistle",
     "juggle",
+    "tell",
 ];
 
 /// The forms of "be" that head a clause in the present or the past.

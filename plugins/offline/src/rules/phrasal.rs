@@ -836,6 +836,9 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                             .contains(&a.as_str())
                     })
             }
+            // "Why do you think he left?" is no "Why do you believe he left?": in a question the
+            // opinion asked for is not a belief.
+            "think" => tokens.last().is_none_or(|t| t.text != "?"),
             // "Let me know if you need anything" is no indirect question.
             "know" => prev.as_deref().is_none_or(|p| !["me", "us"].contains(&p)),
             "over" => prev.as_deref().is_some_and(|p| {
@@ -1157,8 +1160,11 @@ pub fn would_you_mind(p: &Plain) -> Option<Vec<Token>> {
         && !clause
     {
         let lemma = verb_forms(&verb).into_iter().find(|&(_, form)| form == Form::Base).map(|(l, _)| l)?;
-        // A bare verb by most of its evidence ("help", "close"), not a word that is mostly a noun.
-        if !is_verbish(&verb) && !GO.iter().any(|(w, _)| *w == verb) {
+        // A bare verb by most of its evidence ("help", "close"), not a word that is mostly a noun,
+        // and not a skill or a sense ("Could you imagine living there?" asks no favour).
+        if (!is_verbish(&verb) && !GO.iter().any(|(w, _)| *w == verb))
+            || (ABILITY_VERBS.contains(&verb.as_str()) && !["me", "us"].contains(&p.lower(3).as_str()))
+        {
             return None;
         }
         let gerund = morph::inflect(lemma, Pos::Verb, Form::Gerund)?;

@@ -418,6 +418,15 @@ fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     if every && before.is_some_and(|b| OBJECT_PREPOSITIONS.contains(&b.as_str()) || b == "on") {
         return None;
     }
+    // "always rains on Sundays" told "always rains every Sunday" says "always" twice.
+    let habitual = tokens[..i].iter().any(|t| {
+        t.is_word()
+            && ["always", "usually", "never", "normally", "generally"]
+                .contains(&t.text.to_lowercase().as_str())
+    });
+    if !every && habitual {
+        return None;
+    }
     let name = if day.starts_with("week") {
         day.to_string()
     } else {

@@ -68,7 +68,9 @@ pub fn able_to(p: &Plain) -> Option<Vec<Token>> {
     }
     let modal = p.lower(0);
     let verb = p.lower(2);
-    let request = REQUEST_VERBS.contains(&verb.as_str());
+    // "Can you tell me" asks a favour, "Can you tell the difference" a skill.
+    let skill = ABILITY_VERBS.contains(&verb.as_str()) && !["me", "us"].contains(&p.lower(3).as_str());
+    let request = REQUEST_VERBS.contains(&verb.as_str()) && !skill;
     if (modal == "can" || modal == "could") && request {
         return reopen(p, &["would", "you", "be", "able", "to"], 2);
     }
@@ -240,6 +242,13 @@ pub fn what_made(p: &Plain) -> Option<Vec<Token>> {
     let object = object_of(&p.lower(2))?;
     let verb = p.lower(3);
     // "What made you have to leave" and "What made you need it" read badly.
+    // "Why do you think he left?" asks why he left, "What makes you think he left?" why one
+    // thinks so: after a verb of thinking or saying "why" may belong to the clause inside.
+    const THINKING: &[&str] =
+        &["think", "believe", "suppose", "reckon", "guess", "say", "feel", "imagine", "expect", "know"];
+    if THINKING.contains(&verb.as_str()) {
+        return None;
+    }
     if ["have", "need", "not", "be", "mind", "bother", "care", "let", "make"].contains(&verb.as_str())
         || !base_verb(&verb)
     {
@@ -312,7 +321,14 @@ pub fn how_much_is(p: &Plain) -> Option<Vec<Token>> {
     };
     let clause =
         p.items[3..].iter().any(|t| t.text != "to" && CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()));
-    if n < 5 || clause {
+    // "How much do you think it will cost?": the thing priced is a noun phrase, with no verb or
+    // second subject inside ("you think it will").
+    let verb = n >= 5
+        && p.items[3..n - 1].iter().enumerate().any(|(k, t)| {
+            let w = t.text.to_lowercase();
+            crate::words::heads_clause(&w) || (k > 0 && crate::words::SUBJECT_PRONOUNS.contains(&w.as_str()))
+        });
+    if n < 5 || clause || verb {
         return None;
     }
     let mut out: Vec<Token> = vec![p.items[0].clone(), p.items[1].clone(), shape::word(be)];
@@ -909,6 +925,7 @@ mod tests {
             Some("What made her quit her job?")
         );
         assert_eq!(apply(what_made, "Why did you not call?"), None);
+        assert_eq!(apply(what_made, "Why do you think he left?"), None);
         assert_eq!(
             apply(how_much_is, "How much do these shoes cost?").as_deref(),
             Some("How much are these shoes?")
