@@ -182,7 +182,7 @@ pub fn because_to_so(p: &Plain) -> Option<Vec<Token>> {
 }
 
 /// "We stayed at home because I was ill." -> "We stayed at home as I was ill.": the cause told
-/// with "as", only where its clause states a condition (a form of "be" or "have" that is not a
+/// with "as", only where its clause states a condition (a form of "be" that is not a
 /// progressive: "as it was raining" could tell the time the rain fell, not why) and no third
 /// clause follows. Never "since", which reads as a time after a perfect.
 pub fn because_to_as(p: &Plain) -> Option<Vec<Token>> {
@@ -200,7 +200,8 @@ pub fn because_to_as(p: &Plain) -> Option<Vec<Token>> {
     // The verb of the cause: its second word after a pronoun, or within its first four words.
     let lower: Vec<String> = x.iter().map(|t| t.text.to_lowercase()).collect();
     let verb = lower.iter().position(|w| heads_clause(w))?;
-    let state = ["is", "are", "was", "were", "had", "has", "have"].contains(&lower[verb].as_str());
+    // Only "be": "as they had a baby" may tell when they moved.
+    let state = ["is", "are", "was", "were"].contains(&lower[verb].as_str());
     let progressive = lower.get(verb + 1).is_some_and(|w| w.ends_with("ing"))
         || lower.get(verb + 2).is_some_and(|w| w.ends_with("ing") && lower[verb + 1] == "been");
     // "because of" is no clause, and "as" after a comparison reads as one ("as tall as").

@@ -183,7 +183,12 @@ fn been_to_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         && !crate::words::common_word(&lower)
         && !crate::words::DAY_NAMES.contains(&lower.as_str())
         && !crate::words::MONTHS.contains(&lower.as_str());
-    named.then(|| (3, vec!["visited".to_string()]))
+    // A place one has seen in one's life ("have you ever been to Japan", "been to Paris twice"),
+    // not a shop one went to today ("been to Tesco today").
+    let said = |w: &str| tokens.iter().any(|t| t.is_word() && t.text.eq_ignore_ascii_case(w));
+    let lifetime = ["ever", "never", "once", "twice", "times", "before"].iter().any(|w| said(w))
+        && !["today", "yesterday", "morning", "week"].iter().any(|w| said(w));
+    (named && lifetime).then(|| (3, vec!["visited".to_string()]))
 }
 
 /// What runs out: "The printer is out of paper." -> "The printer has run out of paper.". Not

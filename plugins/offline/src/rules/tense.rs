@@ -32,7 +32,8 @@ pub fn perfect_to_past(p: &Plain) -> Option<Vec<Token>> {
         || p.items.iter().any(|t| {
             ["for", "since", "all", "always", "ever", "still"].contains(&t.text.to_lowercase().as_str())
         });
-    if ongoing {
+    // "has been to see the doctor" is a visit; "was to see the doctor" a plan.
+    if ongoing || (next == "been" && p.lower(k + 2) == "to") {
         return None;
     }
     let plural = p.lower(k) == "have" && p.lower(0) != "i";
