@@ -182,6 +182,10 @@ pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
                 && !(w == "time" && ["on", "in"].contains(&p.lower(j - 1).as_str())))
             || WEEKDAYS.contains(&w.as_str())
             || MONTHS.contains(&w.as_str())
+            // "May" is a month after "in", "of" or a day's number ("met in May").
+            || (t.text == "May" && j > 0)
+            // A year ("in 2015") or a date in digits dates the event too.
+            || (w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit()))
             // "and" joins another verb unless a noun phrase follows ("a salad and a glass of water").
             || (w == "and" && !NOUN_PHRASE_DETERMINERS.contains(&p.lower(j + 1).as_str()))
             // "and the children started ...": another clause's verb.
