@@ -519,13 +519,13 @@ fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     if every && before.is_some_and(|b| OBJECT_PREPOSITIONS.contains(&b.as_str()) || b == "on") {
         return None;
     }
-    // "always rains on Sundays" told "always rains every Sunday" says "always" twice.
-    let habitual = tokens[..i].iter().any(|t| {
+    // "never works on Sundays" is no Sunday at all; "never works every Sunday" would leave some.
+    let denied = tokens[..i].iter().any(|t| {
+        let w = t.text.to_lowercase().replace('’', "'");
         t.is_word()
-            && ["always", "usually", "never", "normally", "generally"]
-                .contains(&t.text.to_lowercase().as_str())
+            && (["never", "not", "rarely", "seldom", "hardly"].contains(&w.as_str()) || w.ends_with("n't"))
     });
-    if !every && habitual {
+    if !every && denied {
         return None;
     }
     let name = if day.starts_with("week") {
