@@ -178,12 +178,7 @@ fn is_prose(chunk: &[Token]) -> bool {
         // "camelCase", "iPhone": an uppercase letter after a lowercase one.
         let inner_upper =
             t.text.as_bytes().windows(2).any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase());
-        // "14th", "2nd": an ordinal in digits is prose.
-        let digits = t.text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-        let ordinal = !digits.is_empty()
-            && digits.bytes().all(|b| b.is_ascii_digit())
-            && ["st", "nd", "rd", "th"].contains(&&t.text[digits.len()..]);
-        (has_digit && has_alpha && !ordinal) || inner_upper
+        (has_digit && has_alpha) || inner_upper
     });
     !inner_dot && !odd_word
 }
