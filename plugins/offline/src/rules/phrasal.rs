@@ -427,6 +427,8 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["was", "canceled"], &["was", "called", "off"], Next::Any),
     (&["been", "canceled"], &["been", "called", "off"], Next::Any),
     (&["perfect", "for"], &["ideal", "for"], Next::Any),
+    // A forecast: "it will rain" <-> "it is going to rain" (see `group_at` for the verbs).
+    (&["it", "will"], &["it", "is", "going", "to"], Next::Verb),
     // What is expected or required: "It's supposed to rain" <-> "It's meant to rain" (British).
     (&["supposed", "to"], &["meant", "to"], Next::Verb),
     (&["meant", "to"], &["supposed", "to"], Next::Verb),
@@ -776,6 +778,12 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                     .take(4)
                     .any(|t| CALLED_OFF.contains(&t.text.to_lowercase().as_str()))
             }
+            // "it will" as a forecast of the weather or a state: "it will rain", "it will be sunny";
+            // "it will help" may be a promise, and "Will it" is a question's.
+            "it" if words.get(1) == Some(&"will") => next_word(tokens, last).is_some_and(|v| {
+                ["rain", "snow", "be", "get", "take", "cost", "happen", "stop", "clear", "freeze"]
+                    .contains(&v.as_str())
+            }),
             // In a question "be" comes before the subject ("Is it supposed to snow?").
             "supposed" | "meant" => {
                 let after_be = |p: &str| {

@@ -30,7 +30,8 @@ fn question(p: &Plain) -> bool {
 /// Whether the word has a reading as the bare form of a verb.
 fn base_verb(word: &str) -> bool {
     REQUEST_VERBS.contains(&word)
-        || ["go", "do", "be", "get", "come"].contains(&word)
+        // Verbs the lexicon's analysis leaves out as function words.
+        || ["go", "do", "be", "get", "come", "make", "take", "put", "give", "see", "say", "have", "let"].contains(&word)
         || morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
 }
 
@@ -680,6 +681,9 @@ const OPENINGS: &[(&[&str], &[&str], bool)] = &[
     (&["is", "it", "ok", "to"], &["is", "it", "all", "right", "to"], false),
     (&["is", "it", "okay", "to"], &["is", "it", "all", "right", "to"], false),
     (&["do", "you", "fancy", "a"], &["would", "you", "like", "a"], false),
+    (&["how", "far", "is", "the"], &["how", "far", "away", "is", "the"], false),
+    (&["how", "often", "does"], &["how", "frequently", "does"], false),
+    (&["how", "often", "do"], &["how", "frequently", "do"], false),
     (&["do", "you", "fancy", "some"], &["would", "you", "like", "some"], false),
 ];
 
@@ -852,6 +856,163 @@ pub fn whose(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// "What's your sister's name?" -> "What is your sister called?", "What's his name?" -> "What is
+/// he called?": a name asked either way.
+pub fn called(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    if !question(p) || p.commas() != 0 || p.from_end(1) != "name" || !written(p, &[0, 1]) {
+        return None;
+    }
+    let opened = p.lower(0).replace('’', "'");
+    let from = match opened.as_str() {
+        "what's" => 1,
+        "what" if p.lower(1) == "is" => 2,
+        _ => return None,
+    };
+    // The owner of the name: a possessive pronoun alone, or a short noun phrase in "'s".
+    let owner = &p.items[from..n - 1];
+    let pronoun = |w: &str| match w {
+        "your" => Some(("are", "you")),
+        "his" => Some(("is", "he")),
+        "her" => Some(("is", "she")),
+        "their" => Some(("are", "they")),
+        _ => None,
+    };
+    let mut out: Vec<Token> = vec![shape::word("What")];
+    if owner.len() == 1 {
+        let (be, subject) = pronoun(&owner[0].text.to_lowercase())?;
+        out.extend([shape::word(be), shape::word(subject)]);
+    } else {
+        let last = owner.last()?.text.replace('’', "'");
+        let noun = last.strip_suffix("'s")?;
+        if owner.len() > 3
+            || !["your", "his", "her", "their", "our", "my", "the"]
+                .contains(&owner[0].text.to_lowercase().as_str())
+        {
+            return None;
+        }
+        out.push(shape::word("is"));
+        out.extend_from_slice(&owner[..owner.len() - 1]);
+        out.push(shape::word(noun));
+    }
+    out.push(shape::word("called"));
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "Which platform does the train leave from?" -> "What platform does the train leave from?":
+/// a choice among things named by a noun, asked either way.
+pub fn which_what(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p) || p.lower(0) != "which" || p.items.len() < 4 || !written(p, &[0]) {
+        return None;
+    }
+    // "Which of them", "Which is", "Which one": no noun after "which".
+    let noun = p.lower(1);
+    if !crate::words::is_noun(&noun)
+        || crate::words::heads_clause(&noun)
+        || ["of", "one", "ones"].contains(&noun.as_str())
+    {
+        return None;
+    }
+    reopen(p, &["what"], 1)
+}
+
+/// Verbs whose present of a while ("Are you still working there?") says what the simple present
+/// says of a settled state.
+const SETTLED: &[(&str, &str)] =
+    &[("working", "work"), ("living", "live"), ("studying", "study"), ("teaching", "teach")];
+
+/// "Are you still working at the hospital?" -> "Do you still work at the hospital?".
+pub fn still_work(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p)
+        || p.lower(0) != "are"
+        || !["you", "they", "we"].contains(&p.lower(1).as_str())
+        || p.lower(2) != "still"
+    {
+        return None;
+    }
+    let &(_, base) = SETTLED.iter().find(|(ing, _)| *ing == p.lower(3))?;
+    if !written(p, &[0, 3]) || p.items.len() < 5 {
+        return None;
+    }
+    let mut out: Vec<Token> =
+        vec![shape::word("Do"), p.items[1].clone(), p.items[2].clone(), shape::word(base)];
+    out.extend_from_slice(&p.items[4..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "Shall I make some coffee?" -> "Do you want me to make some coffee?": an offer either way.
+pub fn shall_i(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p)
+        || p.lower(0) != "shall"
+        || p.lower(1) != "i"
+        || p.items.len() < 4
+        || !base_verb(&p.lower(2))
+    {
+        return None;
+    }
+    reopen(p, &["do", "you", "want", "me", "to"], 2)
+}
+
+/// "How much is a return ticket to Leeds?" -> "How much does a return ticket to Leeds cost?":
+/// the price of a thing named after a determiner, with no place or time inside ("How much is a
+/// coffee here?" would put "here" before "cost").
+pub fn how_much_cost(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    if !question(p) || p.commas() != 0 || p.lower(0) != "how" || p.lower(1) != "much" || !written(p, &[2]) {
+        return None;
+    }
+    let does = match p.lower(2).as_str() {
+        "is" => "does",
+        "are" => "do",
+        _ => return None,
+    };
+    const DETERMINERS: &[&str] = &["a", "an", "the", "this", "that", "these", "those", "your"];
+    if !DETERMINERS.contains(&p.lower(3).as_str()) || !(5..=8).contains(&n) {
+        return None;
+    }
+    let thing = &p.items[3..];
+    let odd = thing.iter().skip(1).any(|t| {
+        let w = t.text.to_lowercase();
+        crate::words::heads_clause(&w)
+            || crate::words::SUBJECT_PRONOUNS.contains(&w.as_str())
+            || ["here", "there", "now", "today", "tonight", "per", "each", "in", "at", "it", "one"]
+                .contains(&w.as_str())
+    });
+    if odd {
+        return None;
+    }
+    let mut out: Vec<Token> = vec![p.items[0].clone(), p.items[1].clone(), shape::word(does)];
+    out.extend_from_slice(thing);
+    out.push(shape::word("cost"));
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "Do you know what time the last train leaves?" -> "Do you know when the last train leaves?":
+/// an indirect question of a scheduled moment, as `what_time` asks it directly.
+pub fn known_time(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p) || p.commas() != 0 {
+        return None;
+    }
+    let k =
+        (2..p.items.len().saturating_sub(3)).find(|&k| p.lower(k) == "what" && p.lower(k + 1) == "time")?;
+    if !["know", "me", "sure", "remember"].contains(&p.lower(k - 1).as_str()) || !written(p, &[k, k + 1]) {
+        return None;
+    }
+    // A subject, then a verb of a scheduled moment, within the next five words.
+    let timed = (k + 3..(k + 7).min(p.items.len())).any(|j| {
+        let w = p.lower(j);
+        let base = w.strip_suffix('s').unwrap_or(&w).to_string();
+        TIMED.contains(&w.as_str()) || TIMED.contains(&base.as_str())
+    });
+    if !timed || ["is", "it"].contains(&p.lower(k + 2).as_str()) {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..k].to_vec();
+    out.push(shape::word("when"));
+    out.extend_from_slice(&p.items[k + 2..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 /// Verbs of what one means to do: "Are you going to apply?" asks an intention, and so does
 /// "Are you planning to apply?"; "Are you going to be late?" asks a forecast, so only these.
 const INTENDED: &[&str] = &[
@@ -977,6 +1138,37 @@ mod tests {
         assert_eq!(
             apply(whose, "Who does this umbrella belong to?").as_deref(),
             Some("Whose umbrella is this?")
+        );
+    }
+
+    #[test]
+    fn names_choices_offers_and_prices() {
+        assert_eq!(
+            apply(called, "What is your sister's name?").as_deref(),
+            Some("What is your sister called?")
+        );
+        assert_eq!(apply(called, "What is the name of the street?"), None);
+        assert_eq!(
+            apply(which_what, "Which platform does the train leave from?").as_deref(),
+            Some("What platform does the train leave from?")
+        );
+        assert_eq!(apply(which_what, "Which of them is yours?"), None);
+        assert_eq!(
+            apply(shall_i, "Shall I make some coffee?").as_deref(),
+            Some("Do you want me to make some coffee?")
+        );
+        assert_eq!(
+            apply(how_much_cost, "How much is a return ticket to Leeds?").as_deref(),
+            Some("How much does a return ticket to Leeds cost?")
+        );
+        assert_eq!(apply(how_much_cost, "How much is a coffee here?"), None);
+        assert_eq!(
+            apply(known_time, "Do you know what time the last train leaves?").as_deref(),
+            Some("Do you know when the last train leaves?")
+        );
+        assert_eq!(
+            apply(still_work, "Are you still working at the hospital?").as_deref(),
+            Some("Do you still work at the hospital?")
         );
     }
 }
