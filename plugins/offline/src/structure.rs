@@ -62,6 +62,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         questions::shall_i,
         questions::how_much_cost,
         questions::known_time,
+        questions::favourite,
         questions::able_to,
         light_verbs::light_verb,
         relative::reduce_relative,

@@ -102,7 +102,9 @@ pub fn would_like(p: &Plain) -> Option<Vec<Token>> {
         "does" => ["he", "she"].contains(&subject.as_str()),
         _ => false,
     };
-    if !agrees || !["to", "a", "an", "some"].contains(&p.lower(3).as_str()) {
+    // "Do you want me to drive?" -> "Would you like me to drive?".
+    let someone = ["me", "us"].contains(&p.lower(3).as_str()) && p.lower(4) == "to";
+    if !agrees || !(someone || ["to", "a", "an", "some"].contains(&p.lower(3).as_str())) {
         return None;
     }
     let mut out: Vec<Token> = vec![shape::word("Would"), p.items[1].clone(), shape::word("like")];
@@ -682,6 +684,7 @@ const OPENINGS: &[(&[&str], &[&str], bool)] = &[
     (&["is", "it", "okay", "to"], &["is", "it", "all", "right", "to"], false),
     (&["do", "you", "fancy", "a"], &["would", "you", "like", "a"], false),
     (&["how", "far", "is", "the"], &["how", "far", "away", "is", "the"], false),
+    (&["do", "you", "know", "what", "time", "it", "is"], &["do", "you", "know", "the", "time"], true),
     (&["how", "often", "does"], &["how", "frequently", "does"], false),
     (&["how", "often", "do"], &["how", "frequently", "do"], false),
     (&["do", "you", "fancy", "some"], &["would", "you", "like", "some"], false),
@@ -1010,6 +1013,40 @@ pub fn known_time(p: &Plain) -> Option<Vec<Token>> {
     let mut out: Vec<Token> = p.items[..k].to_vec();
     out.push(shape::word("when"));
     out.extend_from_slice(&p.items[k + 2..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "What's your favourite colour?" -> "Which colour do you like best?": one noun, and the owner
+/// a pronoun whose verb agrees.
+pub fn favourite(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p) || p.commas() != 0 || !written(p, &[0, 1]) {
+        return None;
+    }
+    let opened = p.lower(0).replace('’', "'");
+    let from = match opened.as_str() {
+        "what's" => 1,
+        "what" if p.lower(1) == "is" => 2,
+        _ => return None,
+    };
+    if p.items.len() != from + 3 || !["favourite", "favorite"].contains(&p.lower(from + 1).as_str()) {
+        return None;
+    }
+    let (does, subject) = match p.lower(from).as_str() {
+        "your" => ("do", "you"),
+        "his" => ("does", "he"),
+        "her" => ("does", "she"),
+        "their" => ("do", "they"),
+        _ => return None,
+    };
+    let thing = &p.items[from + 2];
+    if !crate::words::is_noun(&thing.text.to_lowercase())
+        || crate::words::is_plural_noun(&thing.text.to_lowercase())
+    {
+        return None;
+    }
+    let mut out: Vec<Token> =
+        vec![shape::word("Which"), thing.clone(), shape::word(does), shape::word(subject)];
+    out.extend([shape::word("like"), shape::word("best")]);
     Some(shape::build(&out, &p.terminal))
 }
 
