@@ -44,7 +44,7 @@ fn clause_after(p: &Plain, from: usize) -> bool {
 /// The new opening words, then the question's items from `from` on, with the first of them
 /// lowercased where it leaves the start.
 fn reopen(p: &Plain, opening: &[&str], from: usize) -> Option<Vec<Token>> {
-    if !written(p, &(0..from).collect::<Vec<_>>()) {
+    if p.items[..from.min(p.items.len())].iter().any(|t| t.changed) {
         return None;
     }
     let mut out: Vec<Token> = opening
