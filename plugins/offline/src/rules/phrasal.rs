@@ -497,6 +497,19 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["have", "dinner"], &["eat", "dinner"], Next::Any),
     (&["has", "dinner"], &["eats", "dinner"], Next::Any),
     (&["having", "dinner"], &["eating", "dinner"], Next::Any),
+    // A meal or a party that was had: the simple past alone, or the participle after "have"
+    // (`group_at` tells which): "had lunch" -> "ate lunch", "have had lunch" -> "have eaten lunch".
+    (&["had", "breakfast"], &["ate", "breakfast"], Next::Any),
+    (&["had", "lunch"], &["ate", "lunch"], Next::Any),
+    (&["had", "dinner"], &["ate", "dinner"], Next::Any),
+    (&["had", "breakfast"], &["eaten", "breakfast"], Next::Any),
+    (&["had", "lunch"], &["eaten", "lunch"], Next::Any),
+    (&["had", "dinner"], &["eaten", "dinner"], Next::Any),
+    (&["have", "a", "party"], &["throw", "a", "party"], Next::Any),
+    (&["has", "a", "party"], &["throws", "a", "party"], Next::Any),
+    (&["having", "a", "party"], &["throwing", "a", "party"], Next::Any),
+    (&["had", "a", "party"], &["threw", "a", "party"], Next::Any),
+    (&["had", "a", "party"], &["thrown", "a", "party"], Next::Any),
     // A wash or a rest, had or taken. Not "had": "I have had a shower" is no "have took".
     (&["have", "a", "shower"], &["take", "a", "shower"], Next::Any),
     (&["has", "a", "shower"], &["takes", "a", "shower"], Next::Any),
@@ -784,6 +797,23 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 ["rain", "snow", "be", "get", "take", "cost", "happen", "stop", "clear", "freeze"]
                     .contains(&v.as_str())
             }),
+            // "had lunch" is "ate lunch" in the simple past and "eaten lunch" after "have"; not
+            // "had had", and not a "had" that opens a question ("Had you had lunch?").
+            "had" => {
+                // "have had", "have already had", and a question's "Have you had".
+                let perfect = tokens[..i].iter().rev().filter(|t| t.is_word()).take(2).any(|t| {
+                    let p = t.text.to_lowercase().replace('’', "'");
+                    ["have", "has", "had"].contains(&p.as_str())
+                        || ["'ve", "'s", "'d"].iter().any(|h| p.ends_with(h))
+                });
+                let participle = ["eaten", "thrown"].contains(&to[0]);
+                prev.is_some() && perfect == participle
+            }
+            // "have a party" is thrown only where "have" is a full verb, not after "had" or "to
+            // have had".
+            "have" | "has" | "having" if words.get(2) == Some(&"party") => {
+                prev.as_deref().is_none_or(|p| !["had", "would", "could", "might"].contains(&p))
+            }
             // In a question "be" comes before the subject ("Is it supposed to snow?").
             "supposed" | "meant" => {
                 let after_be = |p: &str| {
