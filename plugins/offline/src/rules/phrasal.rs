@@ -497,6 +497,17 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["have", "dinner"], &["eat", "dinner"], Next::Any),
     (&["has", "dinner"], &["eats", "dinner"], Next::Any),
     (&["having", "dinner"], &["eating", "dinner"], Next::Any),
+    // A walk taken or gone for; a swim or a run gone for, or done.
+    (&["went", "for", "a", "walk"], &["took", "a", "walk"], Next::Any),
+    (&["go", "for", "a", "walk"], &["take", "a", "walk"], Next::Any),
+    (&["goes", "for", "a", "walk"], &["takes", "a", "walk"], Next::Any),
+    (&["going", "for", "a", "walk"], &["taking", "a", "walk"], Next::Any),
+    (&["went", "for", "a", "swim"], &["went", "swimming"], Next::Any),
+    (&["go", "for", "a", "swim"], &["go", "swimming"], Next::Any),
+    (&["going", "for", "a", "swim"], &["going", "swimming"], Next::Any),
+    (&["went", "for", "a", "run"], &["went", "running"], Next::Any),
+    (&["go", "for", "a", "run"], &["go", "running"], Next::Any),
+    (&["going", "for", "a", "run"], &["going", "running"], Next::Any),
     // A meal or a party that was had: the simple past alone, or the participle after "have"
     // (`group_at` tells which): "had lunch" -> "ate lunch", "have had lunch" -> "have eaten lunch".
     (&["had", "breakfast"], &["ate", "breakfast"], Next::Any),

@@ -249,6 +249,38 @@ fn run_out(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     Some((5, [have, "run", "out", "of"].map(String::from).to_vec()))
 }
 
+/// "was delayed by two hours" -> "was two hours late": a delay of a vehicle or an event, counted
+/// in hours or minutes, ending its phrase.
+fn delayed_by(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let spaced = (1..9).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    let be = word(i)?;
+    if !["is", "was", "are", "were"].contains(&be.as_str())
+        || word(i + 2)? != "delayed"
+        || word(i + 4)? != "by"
+    {
+        return None;
+    }
+    let count = word(i + 6)?;
+    let unit = word(i + 8)?;
+    let counted = count == "an"
+        || count.bytes().all(|b| b.is_ascii_digit())
+        || UNITS_BELOW_TEN.iter().any(|(w, _)| *w == count)
+        || TENS_AND_TEENS.iter().any(|(w, _)| *w == count)
+        || count.contains('-');
+    let unit_ok = if count == "an" || count == "one" {
+        ["hour", "minute"].contains(&unit.as_str())
+    } else {
+        ["hours", "minutes"].contains(&unit.as_str())
+    };
+    if !spaced || !counted || !unit_ok || !pause_after(tokens, i + 8) {
+        return None;
+    }
+    let count_text = tokens[i + 6].text.clone();
+    let unit_text = tokens[i + 8].text.clone();
+    Some((9, vec![be, count_text, unit_text, "late".to_string()]))
+}
+
 /// Ordinals said as words, for the days of a month.
 const ORDINALS: &[&str] = &[
     "first",
@@ -689,8 +721,8 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function, each of which gives its length in tokens and its
             // words.
             type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
-            let finders: [Finder; 6] =
-                [expectation, number_in_digits, habitual_day, been_to_place, run_out, date_form];
+            let finders: [Finder; 7] =
+                [expectation, number_in_digits, habitual_day, been_to_place, run_out, date_form, delayed_by];
             if let Some((len, words)) = finders.iter().find_map(|find| find(&tokens, i)) {
                 sites.put(&mut out, &tokens[i..i + len], || {
                     let words: Vec<&str> = words.iter().map(String::as_str).collect();
@@ -1132,6 +1164,8 @@ mod tests {
         assert_eq!(phrased("She was born on the third of May."), "She was born on 3 May.");
         assert_eq!(phrased("The meeting on 12 March starts soon."), "The meeting on 12 March starts soon.");
         assert_eq!(phrased("The printer is out of paper."), "The printer has run out of paper.");
+        assert_eq!(phrased("Our flight was delayed by two hours."), "Our flight was two hours late.");
+        assert_eq!(phrased("The match was delayed by rain."), "The match was delayed by rain.");
         assert_eq!(phrased("The lift is out of order."), "The lift is out of order.");
         assert_eq!(phrased("We were out of paper towels."), "We were out of paper towels.");
         assert_eq!(phrased("Half of the class came."), "Half the class came.");
