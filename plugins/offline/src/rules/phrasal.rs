@@ -452,6 +452,16 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     // "for over forty years" -> "for more than forty years": only after a word that measures
     // (`group_at`), since "jumped over two fences" and "just over two hours" are no "more than".
     (&["over"], &["more", "than"], Next::Number),
+    (&["over", "an", "hour"], &["more", "than", "an", "hour"], Next::Any),
+    (&["over", "a", "week"], &["more", "than", "a", "week"], Next::Any),
+    (&["over", "a", "month"], &["more", "than", "a", "month"], Next::Any),
+    (&["over", "a", "year"], &["more", "than", "a", "year"], Next::Any),
+    // Not working: "The lift is out of order." -> "The lift is not working."; after "be" only
+    // (`group_at`): "in alphabetical order" and "out of order" in a meeting are other things.
+    (&["out", "of", "order"], &["not", "working"], Next::Any),
+    // A test failed: "didn't pass his driving test" -> "failed his driving test" (`group_at`
+    // wants a test after it: "didn't pass the salt" is no failure).
+    (&["did", "not", "pass"], &["failed"], Next::Any),
     // The degree of a comparative: "much higher" <-> "far higher", "a lot better" -> "much
     // better"; not before "more" and "less", whose noun may be plural ("far more people").
     (&["much"], &["far"], Next::Comparative),
@@ -824,6 +834,18 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             // have had".
             "have" | "has" | "having" if words.get(2) == Some(&"party") => {
                 prev.as_deref().is_none_or(|p| !["had", "would", "could", "might"].contains(&p))
+            }
+            "out" => prev.as_deref().is_some_and(|p| ["is", "are", "was", "were", "be", "been"].contains(&p)),
+            // A test, and a statement: "Did he not pass?" stays.
+            "did" if words.get(2) == Some(&"pass") => {
+                prev.is_some()
+                    && tokens.last().is_none_or(|t| t.text != "?")
+                    && tokens.get(last + 1..).unwrap_or_default().iter().filter(|t| t.is_word()).take(4).any(
+                        |t| {
+                            ["test", "exam", "exams", "mot", "inspection", "audition", "assessment"]
+                                .contains(&t.text.to_lowercase().as_str())
+                        },
+                    )
             }
             // In a question "be" comes before the subject ("Is it supposed to snow?").
             "supposed" | "meant" => {
@@ -1692,6 +1714,15 @@ mod tests {
         assert_eq!(rewritten("They are going to get married."), "They will get married.");
         assert_eq!(rewritten("They are going to the park."), "They are going to the park.");
         assert_eq!(rewritten("I want to sleep."), "I would like to sleep.");
+        assert_eq!(rewritten("Do you want to sleep?"), "Do you want to sleep?");
+        assert_eq!(rewritten("The lift is out of order."), "The lift is not working.");
+        assert_eq!(rewritten("He did not pass the salt."), "He did not pass the salt.");
+        assert_eq!(rewritten("He did not pass his test."), "He failed his test.");
+        assert_eq!(rewritten("We had lunch."), "We ate lunch.");
+        assert_eq!(rewritten("Have you had lunch?"), "Have you eaten lunch?");
+        assert_eq!(rewritten("The flight was cancelled."), "The flight was cancelled.");
+        assert_eq!(rewritten("The match was cancelled."), "The match was called off.");
+        assert_eq!(rewritten("I meant to call you."), "I meant to call you.");
         assert_eq!(rewritten("I don't want to sleep."), "I don't want to sleep.");
         assert_eq!(rewritten("Rest for a few days."), "Rest for a few days.");
         assert_eq!(rewritten("He calls every morning."), "He calls each morning.");
