@@ -329,7 +329,11 @@ pub fn how_much_is(p: &Plain) -> Option<Vec<Token>> {
     let verb = n >= 5
         && p.items[3..n - 1].iter().enumerate().any(|(k, t)| {
             let w = t.text.to_lowercase();
-            crate::words::heads_clause(&w) || (k > 0 && crate::words::SUBJECT_PRONOUNS.contains(&w.as_str()))
+            let subject = w.split(['\'', '’']).next().unwrap_or_default();
+            crate::words::heads_clause(&w)
+                || (k > 0 && crate::words::SUBJECT_PRONOUNS.contains(&subject))
+                || ["going", "think", "believe", "will", "would", "can", "could", "should", "might", "must"]
+                    .contains(&w.as_str())
         });
     if n < 5 || clause || verb {
         return None;
@@ -1206,6 +1210,16 @@ mod tests {
         assert_eq!(
             apply(still_work, "Are you still working at the hospital?").as_deref(),
             Some("Do you still work at the hospital?")
+        );
+    }
+
+    #[test]
+    fn a_price_is_asked_of_a_noun_phrase_only() {
+        assert_eq!(apply(how_much_is, "How much do you think it will cost?"), None);
+        assert_eq!(apply(how_much_is, "How much do you think it's going to cost?"), None);
+        assert_eq!(
+            apply(how_much_is, "How much does a ticket to London cost?").as_deref(),
+            Some("How much is a ticket to London?")
         );
     }
 }
