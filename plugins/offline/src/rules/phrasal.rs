@@ -717,6 +717,11 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             tokens.get(t).is_some_and(|t| plain_word(t) && t.text.eq_ignore_ascii_case(w))
                 && (k == 0 || tokens[t - 1].is(Kind::Space, " "))
         });
+        // The conditions below read the words round the group, which costs: only for a group
+        // that is there.
+        if !ok {
+            continue;
+        }
         let last = i + 2 * (words.len() - 1);
         // "want to" only after its subject: "I want to" is "I would like to", "don't want to" is not.
         let prev = prev_word(tokens, i);
