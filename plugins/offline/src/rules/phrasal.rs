@@ -507,6 +507,12 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["have", "dinner"], &["eat", "dinner"], Next::Any),
     (&["has", "dinner"], &["eats", "dinner"], Next::Any),
     (&["having", "dinner"], &["eating", "dinner"], Next::Any),
+    // "ages" as a length of time: "waited ages" -> "waited a long time", "took ages".
+    (&["waited", "ages"], &["waited", "a", "long", "time"], Next::Any),
+    (&["wait", "ages"], &["wait", "a", "long", "time"], Next::Any),
+    (&["took", "ages"], &["took", "a", "long", "time"], Next::Any),
+    (&["takes", "ages"], &["takes", "a", "long", "time"], Next::Any),
+    (&["take", "ages"], &["take", "a", "long", "time"], Next::Any),
     // A walk taken or gone for; a swim or a run gone for, or done.
     (&["went", "for", "a", "walk"], &["took", "a", "walk"], Next::Any),
     (&["go", "for", "a", "walk"], &["take", "a", "walk"], Next::Any),
