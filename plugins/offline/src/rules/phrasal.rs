@@ -108,6 +108,11 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             if !tokens.get(i + 2).is_some_and(plain_word) {
                 continue;
             }
+            // "find out about us" is no "discover about us": a replacement that takes an object
+            // straight after it does not take the particle's preposition.
+            if to_particle.is_empty() && next_word(tokens, i + 2).as_deref() == Some("about") {
+                continue;
+            }
             let verb = in_form(tokens, i, to, form)?;
             let mut out = vec![shape::word_like(&tokens[i].text, &verb)];
             if !to_particle.is_empty() {
@@ -1725,6 +1730,7 @@ mod tests {
         assert_eq!(rewritten("They are going to get married."), "They will get married.");
         assert_eq!(rewritten("They are going to the park."), "They are going to the park.");
         assert_eq!(rewritten("I want to sleep."), "I would like to sleep.");
+        assert_eq!(rewritten("How did you find out about us?"), "How did you find out about us?");
         assert_eq!(rewritten("Do you want to sleep?"), "Do you want to sleep?");
         assert_eq!(rewritten("The lift is out of order."), "The lift is not working.");
         assert_eq!(rewritten("He did not pass the salt."), "He did not pass the salt.");
