@@ -44,6 +44,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         questions::where_i_can_find,
         questions::how_was,
         questions::how_did_it_go,
+        questions::what_was_it_like,
         questions::managed_to,
         questions::going_to_will,
         questions::shall_we,

@@ -512,6 +512,14 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["have", "dinner"], &["eat", "dinner"], Next::Any),
     (&["has", "dinner"], &["eats", "dinner"], Next::Any),
     (&["having", "dinner"], &["eating", "dinner"], Next::Any),
+    // A way to pay that a shop takes: "Do you take cash?" -> "Do you accept cash?".
+    (&["take", "cash"], &["accept", "cash"], Next::Any),
+    (&["take", "cards"], &["accept", "cards"], Next::Any),
+    (&["take", "card"], &["accept", "card"], Next::Any),
+    (&["take", "credit", "cards"], &["accept", "credit", "cards"], Next::Any),
+    (&["takes", "cash"], &["accepts", "cash"], Next::Any),
+    (&["takes", "cards"], &["accepts", "cards"], Next::Any),
+    (&["takes", "credit", "cards"], &["accepts", "credit", "cards"], Next::Any),
     // "ages" as a length of time: "waited ages" -> "waited a long time", "took ages".
     (&["waited", "ages"], &["waited", "a", "long", "time"], Next::Any),
     (&["wait", "ages"], &["wait", "a", "long", "time"], Next::Any),
@@ -862,6 +870,13 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                                 .contains(&t.text.to_lowercase().as_str())
                         },
                     )
+            }
+            // "take cash out", "take cash from the till": taken, not accepted.
+            "take" | "takes" if ["cash", "cards", "card", "credit"].contains(&words[1]) => {
+                next_word(tokens, last).is_none_or(|n| {
+                    !["out", "from", "with", "back", "off", "away", "home", "to", "into"]
+                        .contains(&n.as_str())
+                })
             }
             // In a question "be" comes before the subject ("Is it supposed to snow?").
             "supposed" | "meant" => {
@@ -1731,6 +1746,8 @@ mod tests {
         assert_eq!(rewritten("They are going to the park."), "They are going to the park.");
         assert_eq!(rewritten("I want to sleep."), "I would like to sleep.");
         assert_eq!(rewritten("How did you find out about us?"), "How did you find out about us?");
+        assert_eq!(rewritten("Do you take cash?"), "Do you accept cash?");
+        assert_eq!(rewritten("I take cash out."), "I take cash out.");
         assert_eq!(rewritten("Do you want to sleep?"), "Do you want to sleep?");
         assert_eq!(rewritten("The lift is out of order."), "The lift is not working.");
         assert_eq!(rewritten("He did not pass the salt."), "He did not pass the salt.");

@@ -561,6 +561,46 @@ fn event_asked(p: &Plain) -> Option<(bool, std::ops::Range<usize>)> {
     None
 }
 
+/// What one lived through without its going well or badly as an event: "How was the food?" asks
+/// what it was like, but "How did the food go?" is no question.
+const EXPERIENCES: &[&str] = &[
+    "traffic",
+    "weather",
+    "food",
+    "hotel",
+    "meal",
+    "drive",
+    "ride",
+    "service",
+    "room",
+    "beach",
+    "restaurant",
+    "coffee",
+    "water",
+    "crossing",
+    "view",
+];
+
+/// "How was the food?" -> "What was the food like?".
+pub fn what_was_it_like(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    if !question(p)
+        || p.commas() != 0
+        || p.lower(0) != "how"
+        || p.lower(1) != "was"
+        || !(4..=5).contains(&n)
+        || !written(p, &[0, 1])
+        || !["the", "your", "his", "her", "their", "our", "my"].contains(&p.lower(2).as_str())
+        || !EXPERIENCES.contains(&p.from_end(1).as_str())
+    {
+        return None;
+    }
+    let mut out: Vec<Token> = vec![shape::word("What"), p.items[1].clone()];
+    out.extend_from_slice(&p.items[2..]);
+    out.push(shape::word("like"));
+    Some(shape::build(&out, &p.terminal))
+}
+
 /// "How did the interview go?" -> "How was the interview?", and "How was your weekend?" -> "What
 /// was your weekend like?".
 pub fn how_was(p: &Plain) -> Option<Vec<Token>> {
@@ -1221,5 +1261,11 @@ mod tests {
             apply(how_much_is, "How much does a ticket to London cost?").as_deref(),
             Some("How much is a ticket to London?")
         );
+    }
+
+    #[test]
+    fn what_one_lived_through_is_asked_what_it_was_like() {
+        assert_eq!(apply(what_was_it_like, "How was the food?").as_deref(), Some("What was the food like?"));
+        assert_eq!(apply(how_did_it_go, "How was the food?"), None);
     }
 }
