@@ -176,6 +176,54 @@ pub const CLAUSE_WORDS: &[&str] = &[
     "before", "after", "although", "since", "than", "as", "to",
 ];
 
+/// Verbs that ask for a favour after "Can you" or "Could you" ("Can you pass the salt?"): with
+/// them the question is a request, with others it may ask what one is able to do ("Can you
+/// swim?"), which "could" would put in the past.
+pub const REQUEST_VERBS: &[&str] = &[
+    "help", "pass", "send", "give", "show", "tell", "lend", "bring", "take", "turn", "open", "close", "shut",
+    "call", "ring", "check", "pick", "carry", "print", "fix", "explain", "remind", "book", "save", "hold",
+    "move", "fetch", "put", "repeat", "spell", "email", "text", "wait", "let", "buy", "drop", "collect",
+    "water", "feed", "clean", "tidy", "sign", "forward", "lock", "switch", "grab", "order", "post", "look",
+    "set", "sort", "phone", "meet",
+];
+
+/// Verbs of a skill or a sense after "Can you" ("Can you swim?", "Can you see the sea?"): the
+/// question asks what one is able to do, which "Could you" would put in the past.
+pub const ABILITY_VERBS: &[&str] = &[
+    "swim",
+    "drive",
+    "speak",
+    "read",
+    "cook",
+    "play",
+    "ride",
+    "sing",
+    "dance",
+    "ski",
+    "type",
+    "write",
+    "draw",
+    "knit",
+    "sew",
+    "skate",
+    "surf",
+    "dive",
+    "run",
+    "climb",
+    "hear",
+    "see",
+    "smell",
+    "taste",
+    "feel",
+    "understand",
+    "remember",
+    "believe",
+    "imagine",
+    "whistle",
+    "juggle",
+    "tell",
+];
+
 /// The forms of "be" that head a clause in the present or the past.
 pub const FINITE_BE: &[&str] = &["is", "are", "was", "were"];
 

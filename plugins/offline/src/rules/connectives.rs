@@ -2,10 +2,14 @@
 //! that X" -> "X because ... so strong", "X, but Y" -> "Although X, Y". Each takes only two
 //! clauses and no third that the connective could come to govern.
 
+use crate::lexicon::Pos;
+use crate::morph::{self, Form};
 use crate::shape::{self, Plain, comma, leaving_start, starting};
 use crate::syntax::pronoun_would_dangle;
 use crate::tokens::Token;
-use crate::words::{ARTICLES, CLAUSE_WORDS, DEFINITE_DETERMINERS, SUBJECT_PRONOUNS, heads_clause};
+use crate::words::{
+    ARTICLES, CLAUSE_WORDS, DEFINITE_DETERMINERS, SUBJECT_PRONOUNS, heads_clause, is_verbish,
+};
 
 /// "X, so Y." -> "Y because X."
 pub fn so_to_because(p: &Plain) -> Option<Vec<Token>> {
@@ -177,6 +181,143 @@ pub fn because_to_so(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// "We stayed at home because I was ill." -> "We stayed at home as I was ill.": the cause told
+/// with "as", only where its clause states a condition (a form of "be" that is not a
+/// progressive: "as it was raining" could tell the time the rain fell, not why) and no third
+/// clause follows. Never "since", which reads as a time after a perfect.
+pub fn because_to_as(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let because = p.find("because")?;
+    let (y, x) = (&p.items[..because], &p.items[because + 1..]);
+    let other_clause = p.items.iter().enumerate().any(|(k, t)| {
+        k != because && t.text != "to" && CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str())
+    });
+    if y.len() < 2 || x.len() < 3 || other_clause || !clause_with_subject(y) || !clause_with_subject(x) {
+        return None;
+    }
+    // The verb of the cause: its second word after a pronoun, or within its first four words.
+    let lower: Vec<String> = x.iter().map(|t| t.text.to_lowercase()).collect();
+    let verb = lower.iter().position(|w| heads_clause(w))?;
+    // Only "be": "as they had a baby" may tell when they moved.
+    let state = ["is", "are", "was", "were"].contains(&lower[verb].as_str());
+    let progressive = lower.get(verb + 1).is_some_and(|w| w.ends_with("ing"))
+        || lower.get(verb + 2).is_some_and(|w| w.ends_with("ing") && lower[verb + 1] == "been");
+    // "because of" is no clause, and "as" after a comparison reads as one ("as tall as").
+    let compared = lower.iter().any(|w| w == "as") || y.iter().any(|t| t.text.eq_ignore_ascii_case("as"));
+    if !state || progressive || compared || verb > 3 {
+        return None;
+    }
+    let mut out: Vec<Token> = y.to_vec();
+    out.push(shape::word("as"));
+    out.extend_from_slice(x);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "The flight was cancelled due to the storm." -> "Due to the storm, the flight was cancelled.":
+/// a cause told as a phrase at the end of a one-clause sentence goes to its front, as "because
+/// of" does (`clauses`). Not after "be" ("The delay was due to the snow" says what the delay
+/// was), and not before a verb ("is due to arrive" is a schedule).
+pub fn front_due_to(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let n = p.items.len();
+    let k = (2..n.saturating_sub(2)).find(|&k| p.lower(k) == "due" && p.lower(k + 1) == "to")?;
+    let before = p.lower(k - 1);
+    let phrase = &p.items[k + 2..];
+    let determiner = ARTICLES.contains(&p.lower(k + 2).as_str())
+        || DEFINITE_DETERMINERS.contains(&p.lower(k + 2).as_str())
+        || ["heavy", "bad", "strong", "high", "low", "poor", "technical", "staff", "illness"]
+            .contains(&p.lower(k + 2).as_str());
+    let be = ["is", "are", "was", "were", "be", "been", "being", "'s"].contains(&before.as_str());
+    let clause = p.items.iter().any(|t| {
+        let w = t.text.to_lowercase();
+        w != "to" && CLAUSE_WORDS.contains(&w.as_str())
+    });
+    if be || !determiner || clause || phrase.len() > 5 || !clause_with_subject(&p.items[..k]) {
+        return None;
+    }
+    if phrase.iter().any(|t| heads_clause(&t.text.to_lowercase())) {
+        return None;
+    }
+    let mut out = vec![starting(&p.items[k])];
+    out.extend_from_slice(&p.items[k + 1..]);
+    out.push(comma());
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..k]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// Nouns of time that "before" or "after" may follow as an adverb of theirs ("the day before she
+/// left"), where the clause tells which day, not when the main clause's act came.
+const TIME_BEFORE: &[&str] = &[
+    "day", "days", "week", "weeks", "night", "year", "years", "month", "months", "morning", "evening", "long",
+];
+
+/// "I tidied my desk before I went home." -> "I tidied my desk before going home.", "Please
+/// close the window before you leave." -> "... before leaving.": a clause of time whose subject
+/// is the main clause's (the same pronoun, or "you" after a request) told with the "-ing" form.
+/// Only one clause after it, its verb a full verb in one word ("before he could" keeps its modal).
+pub fn before_doing(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let n = p.items.len();
+    let k = (2..n.saturating_sub(2)).find(|&k| ["before", "after"].contains(&p.lower(k).as_str()))?;
+    let subject = p.lower(k + 1);
+    let first = p.lower(0);
+    let request = subject == "you"
+        && (first == "please" || (is_verbish(&first) && !SUBJECT_PRONOUNS.contains(&first.as_str())));
+    let same = SUBJECT_PRONOUNS.contains(&subject.as_str())
+        && subject != "it"
+        && subject != "you"
+        && first == subject;
+    if !(same || request) || TIME_BEFORE.contains(&p.lower(k - 1).as_str()) {
+        return None;
+    }
+    let clause = p.items[k + 3..].iter().chain(&p.items[..k]).any(|t| {
+        let w = t.text.to_lowercase();
+        w != "to" && CLAUSE_WORDS.contains(&w.as_str())
+    });
+    if clause {
+        return None;
+    }
+    let verb = p.lower(k + 2);
+    if FINITE_AUXILIARIES.contains(&verb.as_str()) {
+        return None;
+    }
+    // "go" is too short for the lexicon's analysis, and "went" is its own word.
+    let lemma = if ["go", "goes", "went"].contains(&verb.as_str()) {
+        "go"
+    } else {
+        morph::analyse(&verb)
+            .into_iter()
+            .find(|a| {
+                a.pos == Pos::Verb
+                    && matches!(a.form, Form::Base | Form::Past | Form::PastOrParticiple | Form::ThirdPerson)
+            })?
+            .entry
+            .lemma
+    };
+    // "before going." wants a place to go to.
+    if ["be", "have", "do", "get"].contains(&lemma) || (lemma == "go" && k + 3 == n) {
+        return None;
+    }
+    let gerund = morph::inflect(lemma, Pos::Verb, Form::Gerund)?;
+    let mut out: Vec<Token> = p.items[..=k].to_vec();
+    out.push(shape::word(&gerund));
+    out.extend_from_slice(&p.items[k + 3..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// Auxiliaries and modals, which leave no full verb to put in the "-ing" form.
+const FINITE_AUXILIARIES: &[&str] = &[
+    "is", "are", "was", "were", "am", "has", "have", "had", "do", "does", "did", "will", "would", "can",
+    "could", "should", "must", "may", "might", "shall",
+];
+
 /// "Although it was cold, we went for a walk." or "We went for a walk although it was cold." ->
 /// "It was cold, but we went for a walk." The concession stays first, as "but" needs; a pronoun
 /// of the second clause's that moved before its antecedent refuses it, as in `because_to_so`.
@@ -221,6 +362,31 @@ fn but_clause(x: &[Token], y: &[Token], terminal: &Token) -> Option<Vec<Token>> 
 mod tests {
     use super::*;
     use crate::shape::apply as run;
+
+    #[test]
+    fn a_cause_told_with_due_to_goes_to_the_front() {
+        assert_eq!(
+            run(front_due_to, "The flight was cancelled due to the storm.").as_deref(),
+            Some("Due to the storm, the flight was cancelled.")
+        );
+        assert_eq!(run(front_due_to, "The delay was due to the snow."), None);
+        assert_eq!(run(front_due_to, "The train is due to arrive at noon."), None);
+    }
+
+    #[test]
+    fn causes_with_as_and_times_with_the_ing_form() {
+        assert_eq!(
+            run(because_to_as, "We walked home because the bus was full.").as_deref(),
+            Some("We walked home as the bus was full.")
+        );
+        assert_eq!(run(because_to_as, "We stayed inside because it was raining."), None);
+        assert_eq!(
+            run(before_doing, "She checked the oven before she left the house.").as_deref(),
+            Some("She checked the oven before leaving the house.")
+        );
+        assert_eq!(run(before_doing, "We cleaned the house before the guests arrived."), None);
+        assert_eq!(run(before_doing, "Feed the fish before you go."), None);
+    }
 
     #[test]
     fn so_becomes_because() {

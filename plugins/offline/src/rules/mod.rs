@@ -13,6 +13,7 @@ pub mod light_verbs;
 pub mod phrasal;
 pub mod phrases;
 pub mod place;
+pub mod questions;
 pub mod relative;
 pub mod substitution;
 pub mod tense;

@@ -14,8 +14,9 @@ use crate::sites::Sites;
 use crate::syntax::{has_clause_word, subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
-    ARTICLES, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE, NOUN_PHRASE_DETERMINERS,
-    PERSONAL_POSSESSIVES, PREPOSITIONS, SINGULAR_DETERMINERS, can_be, concat, is_noun, is_verbish,
+    ABILITY_VERBS, ARTICLES, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE,
+    NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SINGULAR_DETERMINERS, SUBJECT_PRONOUNS,
+    can_be, concat, is_noun, is_verbish,
 };
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
@@ -105,6 +106,11 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             PHRASAL.iter().find(|(v, p, _, _)| *v == lemma && next.as_deref() == Some(p))
         {
             if !tokens.get(i + 2).is_some_and(plain_word) {
+                continue;
+            }
+            // "find out about us" is no "discover about us": a replacement that takes an object
+            // straight after it does not take the particle's preposition.
+            if to_particle.is_empty() && next_word(tokens, i + 2).as_deref() == Some("about") {
                 continue;
             }
             let verb = in_form(tokens, i, to, form)?;
@@ -418,6 +424,19 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["no", "one"], &["nobody"], Next::Any),
     // "afraid of the dark": "I'm afraid I can't" is a polite formula, not fear, so only "of".
     (&["afraid", "of"], &["scared", "of"], Next::Any),
+    // Called off, in the passive: what was planned will not happen.
+    (&["was", "cancelled"], &["was", "called", "off"], Next::Any),
+    (&["were", "cancelled"], &["were", "called", "off"], Next::Any),
+    (&["been", "cancelled"], &["been", "called", "off"], Next::Any),
+    (&["be", "cancelled"], &["be", "called", "off"], Next::Any),
+    (&["was", "canceled"], &["was", "called", "off"], Next::Any),
+    (&["been", "canceled"], &["been", "called", "off"], Next::Any),
+    (&["perfect", "for"], &["ideal", "for"], Next::Any),
+    // A forecast: "it will rain" <-> "it is going to rain" (see `group_at` for the verbs).
+    (&["it", "will"], &["it", "is", "going", "to"], Next::Verb),
+    // What is expected or required: "It's supposed to rain" <-> "It's meant to rain" (British).
+    (&["supposed", "to"], &["meant", "to"], Next::Verb),
+    (&["meant", "to"], &["supposed", "to"], Next::Verb),
     // "said that the brakes" <-> "said the brakes": "that" may open a reported clause or not.
     (&["said", "that"], &["said"], Next::Clause),
     (&["says", "that"], &["says"], Next::Clause),
@@ -438,6 +457,16 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     // "for over forty years" -> "for more than forty years": only after a word that measures
     // (`group_at`), since "jumped over two fences" and "just over two hours" are no "more than".
     (&["over"], &["more", "than"], Next::Number),
+    (&["over", "an", "hour"], &["more", "than", "an", "hour"], Next::Any),
+    (&["over", "a", "week"], &["more", "than", "a", "week"], Next::Any),
+    (&["over", "a", "month"], &["more", "than", "a", "month"], Next::Any),
+    (&["over", "a", "year"], &["more", "than", "a", "year"], Next::Any),
+    // Not working: "The lift is out of order." -> "The lift is not working."; after "be" only
+    // (`group_at`): "in alphabetical order" and "out of order" in a meeting are other things.
+    (&["out", "of", "order"], &["not", "working"], Next::Any),
+    // A test failed: "didn't pass his driving test" -> "failed his driving test" (`group_at`
+    // wants a test after it: "didn't pass the salt" is no failure).
+    (&["did", "not", "pass"], &["failed"], Next::Any),
     // The degree of a comparative: "much higher" <-> "far higher", "a lot better" -> "much
     // better"; not before "more" and "less", whose noun may be plural ("far more people").
     (&["much"], &["far"], Next::Comparative),
@@ -483,6 +512,44 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["have", "dinner"], &["eat", "dinner"], Next::Any),
     (&["has", "dinner"], &["eats", "dinner"], Next::Any),
     (&["having", "dinner"], &["eating", "dinner"], Next::Any),
+    // A way to pay that a shop takes: "Do you take cash?" -> "Do you accept cash?".
+    (&["take", "cash"], &["accept", "cash"], Next::Any),
+    (&["take", "cards"], &["accept", "cards"], Next::Any),
+    (&["take", "card"], &["accept", "card"], Next::Any),
+    (&["take", "credit", "cards"], &["accept", "credit", "cards"], Next::Any),
+    (&["takes", "cash"], &["accepts", "cash"], Next::Any),
+    (&["takes", "cards"], &["accepts", "cards"], Next::Any),
+    (&["takes", "credit", "cards"], &["accepts", "credit", "cards"], Next::Any),
+    // "ages" as a length of time: "waited ages" -> "waited a long time", "took ages".
+    (&["waited", "ages"], &["waited", "a", "long", "time"], Next::Any),
+    (&["wait", "ages"], &["wait", "a", "long", "time"], Next::Any),
+    (&["took", "ages"], &["took", "a", "long", "time"], Next::Any),
+    (&["takes", "ages"], &["takes", "a", "long", "time"], Next::Any),
+    (&["take", "ages"], &["take", "a", "long", "time"], Next::Any),
+    // A walk taken or gone for; a swim or a run gone for, or done.
+    (&["went", "for", "a", "walk"], &["took", "a", "walk"], Next::Any),
+    (&["go", "for", "a", "walk"], &["take", "a", "walk"], Next::Any),
+    (&["goes", "for", "a", "walk"], &["takes", "a", "walk"], Next::Any),
+    (&["going", "for", "a", "walk"], &["taking", "a", "walk"], Next::Any),
+    (&["went", "for", "a", "swim"], &["went", "swimming"], Next::Any),
+    (&["go", "for", "a", "swim"], &["go", "swimming"], Next::Any),
+    (&["going", "for", "a", "swim"], &["going", "swimming"], Next::Any),
+    (&["went", "for", "a", "run"], &["went", "running"], Next::Any),
+    (&["go", "for", "a", "run"], &["go", "running"], Next::Any),
+    (&["going", "for", "a", "run"], &["going", "running"], Next::Any),
+    // A meal or a party that was had: the simple past alone, or the participle after "have"
+    // (`group_at` tells which): "had lunch" -> "ate lunch", "have had lunch" -> "have eaten lunch".
+    (&["had", "breakfast"], &["ate", "breakfast"], Next::Any),
+    (&["had", "lunch"], &["ate", "lunch"], Next::Any),
+    (&["had", "dinner"], &["ate", "dinner"], Next::Any),
+    (&["had", "breakfast"], &["eaten", "breakfast"], Next::Any),
+    (&["had", "lunch"], &["eaten", "lunch"], Next::Any),
+    (&["had", "dinner"], &["eaten", "dinner"], Next::Any),
+    (&["have", "a", "party"], &["throw", "a", "party"], Next::Any),
+    (&["has", "a", "party"], &["throws", "a", "party"], Next::Any),
+    (&["having", "a", "party"], &["throwing", "a", "party"], Next::Any),
+    (&["had", "a", "party"], &["threw", "a", "party"], Next::Any),
+    (&["had", "a", "party"], &["thrown", "a", "party"], Next::Any),
     // A wash or a rest, had or taken. Not "had": "I have had a shower" is no "have took".
     (&["have", "a", "shower"], &["take", "a", "shower"], Next::Any),
     (&["has", "a", "shower"], &["takes", "a", "shower"], Next::Any),
@@ -669,11 +736,27 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             tokens.get(t).is_some_and(|t| plain_word(t) && t.text.eq_ignore_ascii_case(w))
                 && (k == 0 || tokens[t - 1].is(Kind::Space, " "))
         });
+        // The conditions below read the words round the group, which costs: only for a group
+        // that is there.
+        if !ok {
+            continue;
+        }
         let last = i + 2 * (words.len() - 1);
         // "want to" only after its subject: "I want to" is "I would like to", "don't want to" is not.
         let prev = prev_word(tokens, i);
         let subject_ok = match words[0] {
-            "want" => prev.as_deref().is_some_and(|p| ["i", "we", "you", "they"].contains(&p)),
+            // Nor after an auxiliary before the subject: "Do you want to" is "Would you like to", never
+            // "Do you would like to".
+            "want" => {
+                let before_subject = tokens[..i]
+                    .iter()
+                    .rev()
+                    .filter(|t| t.is_word())
+                    .nth(1)
+                    .map(|t| t.text.to_lowercase().replace('’', "'"));
+                prev.as_deref().is_some_and(|p| ["i", "we", "you", "they"].contains(&p))
+                    && before_subject.is_none_or(|b| !FINITE.contains(&b.as_str()) && !b.ends_with("n't"))
+            }
             // "going to bed" and "going to work" go somewhere: "will bed" is no English, and "will
             // work" is another thing.
             "am" | "is" | "are" if words.get(1) == Some(&"going") => {
@@ -706,6 +789,110 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                         });
                     working || !PLACES_GONE_TO.contains(&n.as_str())
                 })
+            }
+            // "I meant to call" is an intention, not what is expected: only after "be".
+            // An event is called off; a flight, an order or a card is cancelled.
+            _ if words.get(1).is_some_and(|w| w.starts_with("cancel")) => {
+                const CALLED_OFF: &[&str] = &[
+                    "match",
+                    "game",
+                    "meeting",
+                    "trip",
+                    "concert",
+                    "party",
+                    "wedding",
+                    "event",
+                    "show",
+                    "festival",
+                    "race",
+                    "strike",
+                    "search",
+                    "picnic",
+                    "tour",
+                    "parade",
+                    "performance",
+                    "ceremony",
+                    "talks",
+                    "conference",
+                    "lecture",
+                    "celebration",
+                    "barbecue",
+                    "fireworks",
+                    "fair",
+                    "plans",
+                    "rehearsal",
+                    "training",
+                    "practice",
+                    "demonstration",
+                    "protest",
+                    "march",
+                    "sale",
+                    "auction",
+                ];
+                tokens[..i]
+                    .iter()
+                    .rev()
+                    .filter(|t| t.is_word())
+                    .take(4)
+                    .any(|t| CALLED_OFF.contains(&t.text.to_lowercase().as_str()))
+            }
+            // "it will" as a forecast of the weather or a state: "it will rain", "it will be sunny";
+            // "it will help" may be a promise, and "Will it" is a question's.
+            "it" if words.get(1) == Some(&"will") => next_word(tokens, last).is_some_and(|v| {
+                ["rain", "snow", "be", "get", "take", "cost", "happen", "stop", "clear", "freeze"]
+                    .contains(&v.as_str())
+            }),
+            // "had lunch" is "ate lunch" in the simple past and "eaten lunch" after "have"; not
+            // "had had", and not a "had" that opens a question ("Had you had lunch?").
+            "had" => {
+                // "have had", "have already had", and a question's "Have you had".
+                let perfect = tokens[..i].iter().rev().filter(|t| t.is_word()).take(2).any(|t| {
+                    let p = t.text.to_lowercase().replace('’', "'");
+                    ["have", "has", "had"].contains(&p.as_str())
+                        || ["'ve", "'s", "'d"].iter().any(|h| p.ends_with(h))
+                });
+                let participle = ["eaten", "thrown"].contains(&to[0]);
+                prev.is_some() && perfect == participle
+            }
+            // "have a party" is thrown only where "have" is a full verb, not after "had" or "to
+            // have had".
+            "have" | "has" | "having" if words.get(2) == Some(&"party") => {
+                prev.as_deref().is_none_or(|p| !["had", "would", "could", "might"].contains(&p))
+            }
+            "out" => prev.as_deref().is_some_and(|p| ["is", "are", "was", "were", "be", "been"].contains(&p)),
+            // A test, and a statement: "Did he not pass?" stays.
+            "did" if words.get(2) == Some(&"pass") => {
+                prev.is_some()
+                    && tokens.last().is_none_or(|t| t.text != "?")
+                    && tokens.get(last + 1..).unwrap_or_default().iter().filter(|t| t.is_word()).take(4).any(
+                        |t| {
+                            ["test", "exam", "exams", "mot", "inspection", "audition", "assessment"]
+                                .contains(&t.text.to_lowercase().as_str())
+                        },
+                    )
+            }
+            // "take cash out", "take cash from the till": taken, not accepted.
+            "take" | "takes" if ["cash", "cards", "card", "credit"].contains(&words[1]) => {
+                next_word(tokens, last).is_none_or(|n| {
+                    !["out", "from", "with", "back", "off", "away", "home", "to", "into"]
+                        .contains(&n.as_str())
+                })
+            }
+            // In a question "be" comes before the subject ("Is it supposed to snow?").
+            "supposed" | "meant" => {
+                let after_be = |p: &str| {
+                    let p = p.replace('’', "'");
+                    BE_ALL.contains(&p.as_str())
+                        || p == "not"
+                        || p.ends_with("'s")
+                        || p.ends_with("'re")
+                        || p.ends_with("'m")
+                };
+                let asked = i >= 2
+                    && prev.as_deref().is_some_and(|p| SUBJECT_PRONOUNS.contains(&p))
+                    && prev_word(tokens, i - 2)
+                        .is_some_and(|b| ["is", "are", "was", "were", "am"].contains(&b.as_str()));
+                prev.as_deref().is_some_and(after_be) || asked
             }
             // "the plan to" is a noun.
             "plan" | "plans" => prev.as_deref().is_none_or(|p| !SINGULAR_DETERMINERS.contains(&p)),
@@ -751,6 +938,9 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                             .contains(&a.as_str())
                     })
             }
+            // "Why do you think he left?" is no "Why do you believe he left?": in a question the
+            // opinion asked for is not a belief.
+            "think" => tokens.last().is_none_or(|t| t.text != "?"),
             // "Let me know if you need anything" is no indirect question.
             "know" => prev.as_deref().is_none_or(|p| !["me", "us"].contains(&p)),
             "over" => prev.as_deref().is_some_and(|p| {
@@ -944,6 +1134,13 @@ fn gerund_or_infinitive(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>
     // determiner or a pronoun may follow.
     let after_ok = match next_word(tokens, i + 2) {
         None => tokens.get(i + 3).is_none_or(|t| t.kind == Kind::Punct),
+        // "prefer knitting or sewing": the second "-ing" would stay one, so neither is told.
+        Some(a)
+            if ["or", "and"].contains(&a.as_str())
+                && next_word(tokens, i + 4).is_some_and(|b| b.ends_with("ing")) =>
+        {
+            false
+        }
         Some(a) => {
             a != "to"
                 && (PREPOSITIONS.contains(&a.as_str())
@@ -1024,7 +1221,19 @@ pub fn please(p: &Plain) -> Option<Vec<Token>> {
     // "Can I pay by card?" <-> "Could I pay by card?", "May I" -> "Could I": the same request.
     let asking =
         ["could", "can", "may"].contains(&p.lower(0).as_str()) && ["i", "we"].contains(&p.lower(1).as_str());
-    if (polite || asking) && p.terminal.text == "?" && ["could", "can", "may"].contains(&p.lower(0).as_str())
+    // "Can you swim?" asks what one is able to do, and "Could you swim?" what one once could: a
+    // verb of skill or sense keeps its modal, unless the question asks a favour of the listener.
+    // "Could you speak more slowly?" asks a manner of the listener, so is a favour too.
+    let manner =
+        ["up", "more", "louder", "slower", "faster", "quieter", "slowly", "quietly", "clearly", "again"]
+            .contains(&p.lower(3).as_str())
+            || (p.lower(3) == "a" && ["little", "bit"].contains(&p.lower(4).as_str()));
+    let favour = manner
+        || p.items
+            .iter()
+            .any(|t| ["please", "me", "us", "my", "our"].contains(&t.text.to_lowercase().as_str()));
+    let request = polite && (!ABILITY_VERBS.contains(&p.lower(2).as_str()) || favour);
+    if (request || asking) && p.terminal.text == "?" && ["could", "can", "may"].contains(&p.lower(0).as_str())
     {
         let swap = if p.lower(0) == "could" { "Can" } else { "Could" };
         let mut out = vec![shape::word(swap)];
@@ -1053,8 +1262,11 @@ pub fn would_you_mind(p: &Plain) -> Option<Vec<Token>> {
         && !clause
     {
         let lemma = verb_forms(&verb).into_iter().find(|&(_, form)| form == Form::Base).map(|(l, _)| l)?;
-        // A bare verb by most of its evidence ("help", "close"), not a word that is mostly a noun.
-        if !is_verbish(&verb) && !GO.iter().any(|(w, _)| *w == verb) {
+        // A bare verb by most of its evidence ("help", "close"), not a word that is mostly a noun,
+        // and not a skill or a sense ("Could you imagine living there?" asks no favour).
+        if (!is_verbish(&verb) && !GO.iter().any(|(w, _)| *w == verb))
+            || (ABILITY_VERBS.contains(&verb.as_str()) && !["me", "us"].contains(&p.lower(3).as_str()))
+        {
             return None;
         }
         let gerund = morph::inflect(lemma, Pos::Verb, Form::Gerund)?;
@@ -1533,6 +1745,18 @@ mod tests {
         assert_eq!(rewritten("They are going to get married."), "They will get married.");
         assert_eq!(rewritten("They are going to the park."), "They are going to the park.");
         assert_eq!(rewritten("I want to sleep."), "I would like to sleep.");
+        assert_eq!(rewritten("How did you find out about us?"), "How did you find out about us?");
+        assert_eq!(rewritten("Do you take cash?"), "Do you accept cash?");
+        assert_eq!(rewritten("I take cash out."), "I take cash out.");
+        assert_eq!(rewritten("Do you want to sleep?"), "Do you want to sleep?");
+        assert_eq!(rewritten("The lift is out of order."), "The lift is not working.");
+        assert_eq!(rewritten("He did not pass the salt."), "He did not pass the salt.");
+        assert_eq!(rewritten("He did not pass his test."), "He failed his test.");
+        assert_eq!(rewritten("We had lunch."), "We ate lunch.");
+        assert_eq!(rewritten("Have you had lunch?"), "Have you eaten lunch?");
+        assert_eq!(rewritten("The flight was cancelled."), "The flight was cancelled.");
+        assert_eq!(rewritten("The match was cancelled."), "The match was called off.");
+        assert_eq!(rewritten("I meant to call you."), "I meant to call you.");
         assert_eq!(rewritten("I don't want to sleep."), "I don't want to sleep.");
         assert_eq!(rewritten("Rest for a few days."), "Rest for a few days.");
         assert_eq!(rewritten("He calls every morning."), "He calls each morning.");

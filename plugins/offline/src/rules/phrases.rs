@@ -67,6 +67,10 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["every", "day"], &["daily"], After::Pause),
     (&["every", "week"], &["weekly"], After::Pause),
     (&["every", "month"], &["monthly"], After::Pause),
+    // How often a day, as a prescription says it.
+    (&["once", "a", "day"], &["once", "daily"], After::Anything),
+    (&["twice", "a", "day"], &["twice", "daily"], After::Anything),
+    (&["three", "times", "a", "day"], &["three", "times", "daily"], After::Anything),
     // Times and quantities in their other spoken forms.
     (&["half", "an", "hour"], &["thirty", "minutes"], After::Anything),
     (&["a", "quarter", "of", "an", "hour"], &["fifteen", "minutes"], After::Anything),
@@ -85,6 +89,9 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["again"], &["once", "again"], After::Pause),
     // Only before a clause, see `moment_ok`: "as soon as possible" stays.
     (&["as", "soon", "as"], &["the", "moment"], After::Word),
+    // Only in a question (see `phrases`): "Is there a bank nearby?" -> "near here"; in a story
+    // "nearby" is near the place told of, not the speaker.
+    (&["nearby"], &["near", "here"], After::Pause),
     (&["always", "forget"], &["never", "remember"], After::Anything),
     (&["always", "forgets"], &["never", "remembers"], After::Anything),
     (&["always", "forgot"], &["never", "remembered"], After::Anything),
@@ -113,7 +120,12 @@ fn again_ok(tokens: &[Token], i: usize) -> bool {
             && (["never", "not", "no", "nobody", "nothing", "cannot", "hardly"].contains(&w.as_str())
                 || w.ends_with("n't"))
     });
+    // "off and on again" is one phrase.
+    let off_and_on = prev_word(tokens, i).as_deref() == Some("on")
+        && i >= 4
+        && prev_word(tokens, i - 2).as_deref() == Some("and");
     !negated
+        && !off_and_on
         && prev_word(tokens, i)
             .is_some_and(|p| !["over", "once", "all", "then", "now", "ever"].contains(&p.as_str()))
 }
@@ -155,6 +167,174 @@ fn expectation(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     // The words were found one by one: they must be one phrase, single spaces between.
     let spaced = (1..len).step_by(2).all(|k| tokens[i + k].is(Kind::Space, " "));
     (spaced && pause_after(tokens, i + len - 1)).then_some((len, out))
+}
+
+/// "has been to Paris" -> "has visited Paris": a named place, never "been to the doctor" (a
+/// call, not a visit) nor "been to see".
+fn been_to_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if !matches_at(tokens, i, &["been", "to"]) || i == 0 {
+        return None;
+    }
+    let name =
+        tokens.get(i + 4).filter(|t| t.is_word() && !t.frozen && tokens[i + 3].is(Kind::Space, " "))?;
+    let lower = name.text.to_lowercase();
+    let named = name.text.chars().next().is_some_and(char::is_uppercase)
+        && name.text.chars().skip(1).all(|c| c.is_ascii_lowercase())
+        && !crate::words::common_word(&lower)
+        && !crate::words::DAY_NAMES.contains(&lower.as_str())
+        && !crate::words::MONTHS.contains(&lower.as_str());
+    // A place one has seen in one's life ("have you ever been to Japan", "been to Paris twice"),
+    // not a shop one went to today ("been to Tesco today").
+    let said = |w: &str| tokens.iter().any(|t| t.is_word() && t.text.eq_ignore_ascii_case(w));
+    let lifetime = ["ever", "never", "once", "twice", "times", "before"].iter().any(|w| said(w))
+        && !["today", "yesterday", "morning", "week"].iter().any(|w| said(w));
+    (named && lifetime).then(|| (3, vec!["visited".to_string()]))
+}
+
+/// What runs out: "The printer is out of paper." -> "The printer has run out of paper.". Not
+/// "out of order", "out of town", "out of breath", which are states and places.
+const RUN_OUT: &[&str] = &[
+    "paper",
+    "milk",
+    "eggs",
+    "bread",
+    "coffee",
+    "tea",
+    "sugar",
+    "petrol",
+    "fuel",
+    "ink",
+    "toner",
+    "money",
+    "cash",
+    "butter",
+    "salt",
+    "flour",
+    "rice",
+    "pasta",
+    "stamps",
+    "soap",
+    "shampoo",
+    "batteries",
+    "space",
+    "ideas",
+    "patience",
+    "change",
+    "biscuits",
+    "cheese",
+    "juice",
+    "wine",
+    "beer",
+    "food",
+    "stock",
+];
+
+/// "is out of paper" -> "has run out of paper", in the tense of "be" ("was" -> "had run").
+fn run_out(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let have = match word(i)?.as_str() {
+        "is" => "has",
+        "are" | "am" => "have",
+        "was" | "were" => "had",
+        _ => return None,
+    };
+    let spaced = (1..6).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    if !spaced || word(i + 2)? != "out" || word(i + 4)? != "of" || !RUN_OUT.contains(&word(i + 6)?.as_str()) {
+        return None;
+    }
+    // The noun ends the phrase: "out of paper towels" is another thing.
+    if !pause_after(tokens, i + 6) {
+        return None;
+    }
+    Some((5, [have, "run", "out", "of"].map(String::from).to_vec()))
+}
+
+/// "was delayed by two hours" -> "was two hours late": a delay of a vehicle or an event, counted
+/// in hours or minutes, ending its phrase.
+fn delayed_by(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let spaced = (1..9).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    let be = word(i)?;
+    if !["is", "was", "are", "were"].contains(&be.as_str())
+        || word(i + 2)? != "delayed"
+        || word(i + 4)? != "by"
+    {
+        return None;
+    }
+    let count = word(i + 6)?;
+    let unit = word(i + 8)?;
+    let counted = count == "an"
+        || count.bytes().all(|b| b.is_ascii_digit())
+        || UNITS_BELOW_TEN.iter().any(|(w, _)| *w == count)
+        || TENS_AND_TEENS.iter().any(|(w, _)| *w == count)
+        || count.contains('-');
+    let unit_ok = if count == "an" || count == "one" {
+        ["hour", "minute"].contains(&unit.as_str())
+    } else {
+        ["hours", "minutes"].contains(&unit.as_str())
+    };
+    if !spaced || !counted || !unit_ok || !pause_after(tokens, i + 8) {
+        return None;
+    }
+    let count_text = tokens[i + 6].text.clone();
+    let unit_text = tokens[i + 8].text.clone();
+    Some((9, vec![be, count_text, unit_text, "late".to_string()]))
+}
+
+/// Ordinals said as words, for the days of a month.
+const ORDINALS: &[&str] = &[
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+    "twenty-first",
+    "twenty-second",
+    "twenty-third",
+    "twenty-fourth",
+    "twenty-fifth",
+    "twenty-sixth",
+    "twenty-seventh",
+    "twenty-eighth",
+    "twenty-ninth",
+    "thirtieth",
+    "thirty-first",
+];
+
+/// A date in its other written form: "the third of April" -> "3 April". Only from words: a date
+/// in digits is kept as written ("12 March", "the 14th of June"), as every number is.
+fn date_form(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.clone());
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    if word(i)?.as_str() != "the" || !spaced(i + 1) || !spaced(i + 3) || !spaced(i + 5) {
+        return None;
+    }
+    if word(i + 4).as_deref() != Some("of") {
+        return None;
+    }
+    let day = word(i + 2)?.to_lowercase();
+    let n = ORDINALS.iter().position(|o| *o == day)? + 1;
+    // The month keeps its capital; "May" is a month in this shape.
+    let name = word(i + 6).filter(|w| {
+        let lower = w.to_lowercase();
+        crate::shape::is_title(w) && (crate::words::MONTHS.contains(&lower.as_str()) || lower == "may")
+    })?;
+    Some((7, vec![n.to_string(), name]))
 }
 
 /// Hours said as words, for the clock times.
@@ -329,6 +509,15 @@ fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         return None;
     }
     if every && before.is_some_and(|b| OBJECT_PREPOSITIONS.contains(&b.as_str()) || b == "on") {
+        return None;
+    }
+    // "never works on Sundays" is no Sunday at all; "never works every Sunday" would leave some.
+    let denied = tokens[..i].iter().any(|t| {
+        let w = t.text.to_lowercase().replace('’', "'");
+        t.is_word()
+            && (["never", "not", "rarely", "seldom", "hardly"].contains(&w.as_str()) || w.ends_with("n't"))
+    });
+    if !every && denied {
         return None;
     }
     let name = if day.starts_with("week") {
@@ -521,7 +710,8 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 let moment = from != ["as", "soon", "as"] || moment_ok(&tokens, i, last);
                 let forget = from[0] != "always" || forget_ok(&tokens, i);
                 let again = from != ["again"] || again_ok(&tokens, i);
-                let ok = ok && !object && punctual && moment && forget && again;
+                let asked = from != ["nearby"] || tokens.last().is_some_and(|t| t.text == "?");
+                let ok = ok && !object && punctual && moment && forget && again && asked;
                 if ok {
                     sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
                     i = last + 1;
@@ -531,7 +721,8 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function, each of which gives its length in tokens and its
             // words.
             type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
-            let finders: [Finder; 3] = [expectation, number_in_digits, habitual_day];
+            let finders: [Finder; 7] =
+                [expectation, number_in_digits, habitual_day, been_to_place, run_out, date_form, delayed_by];
             if let Some((len, words)) = finders.iter().find_map(|find| find(&tokens, i)) {
                 sites.put(&mut out, &tokens[i..i + len], || {
                     let words: Vec<&str> = words.iter().map(String::as_str).collect();
@@ -968,6 +1159,15 @@ mod tests {
         assert_eq!(phrased("We eat at seven o'clock."), "We eat at seven.");
         assert_eq!(phrased("It takes half an hour."), "It takes thirty minutes.");
         assert_eq!(phrased("I swim twice a week."), "I swim twice a week.");
+        assert_eq!(phrased("Take one tablet twice a day."), "Take one tablet twice daily.");
+        assert_eq!(phrased("It was signed on the 14th of June."), "It was signed on the 14th of June.");
+        assert_eq!(phrased("She was born on the third of May."), "She was born on 3 May.");
+        assert_eq!(phrased("The meeting on 12 March starts soon."), "The meeting on 12 March starts soon.");
+        assert_eq!(phrased("The printer is out of paper."), "The printer has run out of paper.");
+        assert_eq!(phrased("Our flight was delayed by two hours."), "Our flight was two hours late.");
+        assert_eq!(phrased("The match was delayed by rain."), "The match was delayed by rain.");
+        assert_eq!(phrased("The lift is out of order."), "The lift is out of order.");
+        assert_eq!(phrased("We were out of paper towels."), "We were out of paper towels.");
         assert_eq!(phrased("Half of the class came."), "Half the class came.");
         assert_eq!(phrased("He paid a hundred dollars."), "He paid one hundred dollars.");
         // "for eight" would be eight people.

@@ -32,7 +32,8 @@ pub fn perfect_to_past(p: &Plain) -> Option<Vec<Token>> {
         || p.items.iter().any(|t| {
             ["for", "since", "all", "always", "ever", "still"].contains(&t.text.to_lowercase().as_str())
         });
-    if ongoing {
+    // "has been to see the doctor" is a visit; "was to see the doctor" a plan.
+    if ongoing || (next == "been" && p.lower(k + 2) == "to") {
         return None;
     }
     let plural = p.lower(k) == "have" && p.lower(0) != "i";
@@ -181,6 +182,10 @@ pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
                 && !(w == "time" && ["on", "in"].contains(&p.lower(j - 1).as_str())))
             || WEEKDAYS.contains(&w.as_str())
             || MONTHS.contains(&w.as_str())
+            // "May" is a month after "in", "of" or a day's number ("met in May").
+            || (t.text == "May" && j > 0)
+            // A year ("in 2015") or a date in digits dates the event too.
+            || (w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit()))
             // "and" joins another verb unless a noun phrase follows ("a salad and a glass of water").
             || (w == "and" && !NOUN_PHRASE_DETERMINERS.contains(&p.lower(j + 1).as_str()))
             // "and the children started ...": another clause's verb.

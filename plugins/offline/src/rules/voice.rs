@@ -327,6 +327,39 @@ pub fn active(p: &Plain) -> Option<Vec<Token>> {
     if agent_end != p.items.len() || NO_PASSIVE.contains(&lemma) {
         return None;
     }
+    // "delayed by an hour", "cut by half", "raised by ten percent": an amount, not an agent.
+    const AMOUNTS: &[&str] = &[
+        "hour",
+        "hours",
+        "minute",
+        "minutes",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "half",
+        "third",
+        "quarter",
+        "percent",
+        "per",
+        "pounds",
+        "dollars",
+        "euros",
+        "metres",
+        "meters",
+        "miles",
+        "kilometres",
+        "seconds",
+        "points",
+        "goals",
+    ];
+    if p.items[subject + 3..agent_end].iter().any(|t| AMOUNTS.contains(&t.text.to_lowercase().as_str())) {
+        return None;
+    }
     let past = morph::inflect(lemma, Pos::Verb, Form::Past)?;
     let mut out = vec![starting(&p.items[subject + 3])];
     out.extend_from_slice(&p.items[subject + 4..agent_end]);
