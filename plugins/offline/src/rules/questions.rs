@@ -732,6 +732,35 @@ const OPENINGS: &[(&[&str], &[&str], bool)] = &[
     (&["how", "often", "does"], &["how", "frequently", "does"], false),
     (&["how", "often", "do"], &["how", "frequently", "do"], false),
     (&["do", "you", "fancy", "some"], &["would", "you", "like", "some"], false),
+    // A job asked about either way; only whole, since "What do you do for a living in winter?"
+    // is another question.
+    (&["what", "do", "you", "do", "for", "a", "living"], &["what", "is", "your", "job"], true),
+    (&["what", "does", "he", "do", "for", "a", "living"], &["what", "is", "his", "job"], true),
+    (&["what", "does", "she", "do", "for", "a", "living"], &["what", "is", "her", "job"], true),
+    (&["what's", "your", "job"], &["what", "do", "you", "do", "for", "a", "living"], true),
+    (&["what", "is", "your", "job"], &["what", "do", "you", "do", "for", "a", "living"], true),
+    (&["is", "this", "seat", "taken"], &["is", "anyone", "sitting", "here"], true),
+    // "far" as a distance, never the "far" of degree ("Is it far too expensive?").
+    (&["is", "it", "far"], &["is", "it", "a", "long", "way"], true),
+    (&["is", "it", "far", "from"], &["is", "it", "a", "long", "way", "from"], false),
+    (&["is", "it", "far", "to"], &["is", "it", "a", "long", "way", "to"], false),
+    (&["what's", "the", "weather", "like"], &["how's", "the", "weather"], false),
+    (&["what", "is", "the", "weather", "like"], &["how", "is", "the", "weather"], false),
+    (&["how", "old", "are", "you"], &["what", "age", "are", "you"], true),
+    (&["did", "you", "sleep", "well"], &["did", "you", "have", "a", "good", "night's", "sleep"], true),
+    // An action begun in the past and going on: the perfect and its progressive say the same of
+    // these verbs of activity, not of a state ("How long have you known her?").
+    (&["how", "long", "have", "you", "lived"], &["how", "long", "have", "you", "been", "living"], false),
+    (&["how", "long", "have", "you", "worked"], &["how", "long", "have", "you", "been", "working"], false),
+    (&["how", "long", "have", "you", "waited"], &["how", "long", "have", "you", "been", "waiting"], false),
+    (&["how", "long", "have", "you", "studied"], &["how", "long", "have", "you", "been", "studying"], false),
+    (&["how", "long", "has", "he", "lived"], &["how", "long", "has", "he", "been", "living"], false),
+    (&["how", "long", "has", "she", "lived"], &["how", "long", "has", "she", "been", "living"], false),
+    (&["how", "long", "has", "he", "worked"], &["how", "long", "has", "he", "been", "working"], false),
+    (&["how", "long", "has", "she", "worked"], &["how", "long", "has", "she", "been", "working"], false),
+    // "get" says less than "buy" but answers the same question of where; not back, since what
+    // one got may have been a gift.
+    (&["where", "did", "you", "buy"], &["where", "did", "you", "get"], false),
 ];
 
 /// A question whose opening is one of `OPENINGS`, asked the other way.
@@ -744,6 +773,189 @@ pub fn opening(p: &Plain) -> Option<Vec<Token>> {
         from.iter().enumerate().all(|(k, w)| said(k) == *w) && (!whole || p.items.len() == from.len())
     })?;
     reopen(p, to, from.len())
+}
+
+/// Events one goes to and enjoys or not: "Did you enjoy the concert?" asks what "Did you like
+/// the concert?" asks, and "Will you be at the party?" what "Are you coming to the party?" asks.
+const OCCASIONS: &[&str] = &[
+    "party",
+    "concert",
+    "wedding",
+    "festival",
+    "show",
+    "match",
+    "game",
+    "meeting",
+    "dinner",
+    "conference",
+    "play",
+    "film",
+    "movie",
+    "lesson",
+    "class",
+    "talk",
+    "exhibition",
+    "trip",
+    "meal",
+    "book",
+];
+
+/// Social events one has a good time at ("at the film" would not read).
+const GATHERINGS: &[&str] = &["party", "concert", "wedding", "festival", "match", "game", "show"];
+
+/// The item after "the" and the occasion's noun when the question ends with it, or with it and
+/// one time word: "Did you enjoy the concert?", "Are you coming to the party tonight?".
+fn occasion_at(p: &Plain, at: usize, tail_ok: bool) -> Option<usize> {
+    let n = p.items.len();
+    if !["the", "your", "our", "their", "his", "her", "my"].contains(&p.lower(at).as_str())
+        || !OCCASIONS.contains(&p.lower(at + 1).as_str())
+    {
+        return None;
+    }
+    let after: Vec<String> = (at + 2..n).map(|k| p.lower(k)).collect();
+    let after: Vec<&str> = after.iter().map(String::as_str).collect();
+    let fits = match after.as_slice() {
+        [] => true,
+        ["tonight" | "tomorrow" | "later"] => tail_ok,
+        ["this" | "next" | "on", when] => {
+            tail_ok
+                && (["weekend", "evening", "afternoon", "morning", "week"].contains(when)
+                    || crate::words::DAY_NAMES.contains(when))
+        }
+        _ => false,
+    };
+    fits.then_some(at + 1)
+}
+
+/// "Did you enjoy the concert?" <-> "Did you like the concert?": what one thought of an event
+/// or a film, asked either way.
+pub fn enjoy_like(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p)
+        || p.commas() != 0
+        || !written(p, &[0, 1, 2])
+        || p.lower(0) != "did"
+        || p.lower(1) != "you"
+    {
+        return None;
+    }
+    let to = match p.lower(2).as_str() {
+        "enjoy" => "like",
+        "like" => "enjoy",
+        _ => return None,
+    };
+    occasion_at(p, 3, false)?;
+    reopen(p, &["did", "you", to], 3)
+}
+
+/// "Did you enjoy the party?" -> "Did you have a good time at the party?", a gathering only.
+pub fn good_time_at(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p)
+        || p.commas() != 0
+        || !written(p, &[0, 1, 2])
+        || p.lower(0) != "did"
+        || p.lower(1) != "you"
+    {
+        return None;
+    }
+    if p.lower(2) != "enjoy" || !GATHERINGS.contains(&p.lower(4).as_str()) {
+        return None;
+    }
+    occasion_at(p, 3, false)?;
+    reopen(p, &["did", "you", "have", "a", "good", "time", "at"], 3)
+}
+
+/// "Did you have a good weekend?" <-> "Did you enjoy your weekend?": a stretch of time one
+/// spent, asked after either way.
+pub fn enjoy_your(p: &Plain) -> Option<Vec<Token>> {
+    const SPELLS: &[&str] =
+        &["weekend", "holiday", "holidays", "day", "trip", "evening", "break", "flight", "journey"];
+    if !question(p)
+        || p.commas() != 0
+        || !written(p, &[0, 1, 2, 3, 4])
+        || p.lower(0) != "did"
+        || p.lower(1) != "you"
+    {
+        return None;
+    }
+    let n = p.items.len();
+    if n == 6
+        && p.lower(2) == "have"
+        && p.lower(3) == "a"
+        && ["good", "nice", "great"].contains(&p.lower(4).as_str())
+    {
+        let spell = p.lower(5);
+        if SPELLS.contains(&spell.as_str()) && spell != "holidays" {
+            return reopen(p, &["did", "you", "enjoy", "your"], 5);
+        }
+    }
+    if n == 5
+        && p.lower(2) == "enjoy"
+        && p.lower(3) == "your"
+        && SPELLS.contains(&p.lower(4).as_str())
+        && p.lower(4) != "holidays"
+    {
+        return reopen(p, &["did", "you", "have", "a", "good"], 4);
+    }
+    None
+}
+
+/// "Are you coming to the party tonight?" -> "Will you be at the party tonight?": whether one
+/// will be there, asked of an event ahead.
+pub fn will_you_be_at(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p) || p.commas() != 0 || !written(p, &[0, 1, 2, 3]) {
+        return None;
+    }
+    if p.lower(0) != "are"
+        || p.lower(1) != "you"
+        || !["coming", "going"].contains(&p.lower(2).as_str())
+        || p.lower(3) != "to"
+    {
+        return None;
+    }
+    occasion_at(p, 4, true)?;
+    reopen(p, &["will", "you", "be", "at"], 4)
+}
+
+/// "Are you coming to the party tonight?" -> "Will you be coming to the party tonight?": the
+/// arrangement told in the future progressive, which asks no favour as "Will you come" would.
+pub fn will_you_be_coming(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p) || p.commas() != 0 || !written(p, &[0, 1, 2, 3]) {
+        return None;
+    }
+    if p.lower(0) != "are"
+        || p.lower(1) != "you"
+        || !["coming", "going"].contains(&p.lower(2).as_str())
+        || p.lower(3) != "to"
+    {
+        return None;
+    }
+    occasion_at(p, 4, true)?;
+    reopen(p, &["will", "you", "be"], 2)
+}
+
+/// "Are there any seats left?" -> "Are there any seats remaining?": what is still there, a short
+/// noun phrase after "any".
+pub fn any_left(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    if !question(p) || p.commas() != 0 || !(5..=6).contains(&n) || !written(p, &[0, 1, n - 1]) {
+        return None;
+    }
+    if !["is", "are"].contains(&p.lower(0).as_str())
+        || p.lower(1) != "there"
+        || p.lower(2) != "any"
+        || p.lower(n - 1) != "left"
+    {
+        return None;
+    }
+    if !p.items[3..n - 1]
+        .iter()
+        .all(|t| t.is_word() && !CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()))
+    {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..n - 1].to_vec();
+    out.push(shape::word("remaining"));
+    Some(shape::build(&out, &p.terminal))
 }
 
 /// "What are you doing this weekend?" -> "What are your plans for this weekend?": a question of
@@ -1267,5 +1479,57 @@ mod tests {
     fn what_one_lived_through_is_asked_what_it_was_like() {
         assert_eq!(apply(what_was_it_like, "How was the food?").as_deref(), Some("What was the food like?"));
         assert_eq!(apply(how_did_it_go, "How was the food?"), None);
+    }
+
+    #[test]
+    fn events_ahead_and_behind() {
+        assert_eq!(
+            apply(will_you_be_at, "Are you coming to the party tonight?").as_deref(),
+            Some("Will you be at the party tonight?")
+        );
+        assert_eq!(
+            apply(will_you_be_coming, "Are you going to the meeting on Friday?").as_deref(),
+            Some("Will you be going to the meeting on Friday?")
+        );
+        // A place, not an event: "Will you be at the station?" says another thing.
+        assert_eq!(apply(will_you_be_at, "Are you going to the station?"), None);
+        assert_eq!(
+            apply(enjoy_like, "Did you enjoy the concert?").as_deref(),
+            Some("Did you like the concert?")
+        );
+        assert_eq!(apply(enjoy_like, "Did you like the food?"), None);
+        assert_eq!(
+            apply(good_time_at, "Did you enjoy the wedding?").as_deref(),
+            Some("Did you have a good time at the wedding?")
+        );
+        assert_eq!(apply(good_time_at, "Did you enjoy the film?"), None);
+        assert_eq!(
+            apply(enjoy_your, "Did you have a nice weekend?").as_deref(),
+            Some("Did you enjoy your weekend?")
+        );
+        assert_eq!(
+            apply(enjoy_your, "Did you enjoy your holiday?").as_deref(),
+            Some("Did you have a good holiday?")
+        );
+        assert_eq!(
+            apply(any_left, "Are there any seats left?").as_deref(),
+            Some("Are there any seats remaining?")
+        );
+        assert_eq!(apply(any_left, "Is there anyone who left?"), None);
+    }
+
+    #[test]
+    fn jobs_distances_and_durations() {
+        assert_eq!(apply(opening, "What do you do for a living?").as_deref(), Some("What is your job?"));
+        assert_eq!(
+            apply(opening, "Is it far from the station?").as_deref(),
+            Some("Is it a long way from the station?")
+        );
+        assert_eq!(apply(opening, "Is it far too late?"), None);
+        assert_eq!(
+            apply(opening, "How long have you lived in Leeds?").as_deref(),
+            Some("How long have you been living in Leeds?")
+        );
+        assert_eq!(apply(opening, "How long have you known her?"), None);
     }
 }
