@@ -6,7 +6,7 @@ use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::words_like;
 use crate::sites::Sites;
-use crate::tokens::{Kind, Token, matches_at, next_word, prev_word};
+use crate::tokens::{Kind, Token, is_sentence_start, matches_at, next_word, prev_word};
 use crate::words::OBJECT_PREPOSITIONS;
 
 /// What a phrase rewrite needs after the phrase.
@@ -247,6 +247,40 @@ fn run_out(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         return None;
     }
     Some((5, [have, "run", "out", "of"].map(String::from).to_vec()))
+}
+
+/// "while I was cooking" <-> "when I was cooking": a time clause whose verb is in the
+/// progressive, where both say that the main clause's event fell within it. Not "while" of
+/// contrast (it takes no progressive here), not "was going to" (an intention, which "while" would
+/// not carry), and "when" only opening a sentence or after a comma: after a noun it may be a
+/// relative ("the day when I was walking").
+fn while_when(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let to = match word(i)?.as_str() {
+        "while" => "when",
+        "when" => {
+            let opens = is_sentence_start(tokens, i)
+                || (i >= 2 && tokens[i - 1].kind == Kind::Space && tokens[i - 2].text == ",");
+            if !opens {
+                return None;
+            }
+            "while"
+        }
+        _ => return None,
+    };
+    let spaced = (1..7).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    if !spaced || !["i", "he", "she", "we", "they", "you"].contains(&word(i + 2)?.as_str()) {
+        return None;
+    }
+    let verb = word(i + 6)?;
+    if !["was", "were"].contains(&word(i + 4)?.as_str())
+        || !verb.ends_with("ing")
+        || verb.len() < 5
+        || verb == "going"
+    {
+        return None;
+    }
+    Some((1, vec![to.to_string()]))
 }
 
 /// "was delayed by two hours" -> "was two hours late": a delay of a vehicle or an event, counted
@@ -721,8 +755,16 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function, each of which gives its length in tokens and its
             // words.
             type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
-            let finders: [Finder; 7] =
-                [expectation, number_in_digits, habitual_day, been_to_place, run_out, date_form, delayed_by];
+            let finders: [Finder; 8] = [
+                expectation,
+                number_in_digits,
+                habitual_day,
+                been_to_place,
+                run_out,
+                date_form,
+                delayed_by,
+                while_when,
+            ];
             if let Some((len, words)) = finders.iter().find_map(|find| find(&tokens, i)) {
                 sites.put(&mut out, &tokens[i..i + len], || {
                     let words: Vec<&str> = words.iter().map(String::as_str).collect();
@@ -1242,6 +1284,23 @@ mod tests {
         assert_eq!(phrased("It was harder than it looked."), "It was harder than it looked.");
         assert_eq!(phrased("I knew it all along."), "I knew it the whole time.");
         assert_eq!(phrased("The printer is jammed again."), "The printer is jammed once again.");
+        assert_eq!(phrased("The phone rang while I was cooking."), "The phone rang when I was cooking.");
+        assert_eq!(
+            phrased("When we were living in Rome, we walked a lot."),
+            "While we were living in Rome, we walked a lot."
+        );
+        assert_eq!(
+            phrased("I remember the day when I was walking home."),
+            "I remember the day when I was walking home."
+        );
+        assert_eq!(
+            phrased("When we were going to leave, it rained."),
+            "When we were going to leave, it rained."
+        );
+        assert_eq!(
+            phrased("While she likes tea, he prefers coffee."),
+            "While she likes tea, he prefers coffee."
+        );
         assert_eq!(phrased("Never again."), "Never again.");
         assert_eq!(phrased("I will never do that again."), "I will never do that again.");
         assert_eq!(phrased("We had to start all over again."), "We had to start all over again.");
