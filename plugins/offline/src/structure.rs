@@ -82,6 +82,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         coordination::invert_comparison,
         coordination::prefer_to_like,
         voice::dative,
+        voice::dative_back,
         voice::it_takes,
         voice::extraposed,
         voice::active,

@@ -22,7 +22,7 @@ const INNER: &[&str] = &[
 const OPENERS: &[&str] =
     &["the", "my", "our", "your", "his", "her", "their", "this", "that", "these", "those"];
 /// Nouns for people, after which the cleft says "who" ("It was my brother who fixed the bike.").
-const PEOPLE: &[&str] = &[
+pub(crate) const PEOPLE: &[&str] = &[
     "man",
     "men",
     "woman",

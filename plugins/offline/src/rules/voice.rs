@@ -446,6 +446,43 @@ fn dative_noun(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// "He bought flowers for his wife." -> "He bought his wife flowers.": the thing given or made
+/// for someone, told with the person as the first object. Only a person ("bought plants for the
+/// garden" names no one to give them to) ending the sentence, and a thing that is no pronoun
+/// ("bought her it" does not read).
+pub fn dative_back(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let n = p.items.len();
+    let (k, thing_end) = (1..n.saturating_sub(3)).find_map(|k| {
+        let preposition = dative_preposition(&p.lower(k))?;
+        let thing_end = noun_phrase(p, k + 1, true).or_else(|| {
+            // A bare plural or "some" + a noun: "bought flowers", "poured some water".
+            let bare = is_plural_noun(&p.lower(k + 1));
+            let some = p.lower(k + 1) == "some" && is_noun(&p.lower(k + 2));
+            if some { Some(k + 3) } else { bare.then_some(k + 2) }
+        })?;
+        (p.lower(thing_end) == preposition).then_some((k, thing_end))
+    })?;
+    // The subject before the verb: a pronoun or a short noun phrase, so that the verb is finite.
+    if k > 3 {
+        return None;
+    }
+    let person = thing_end + 1;
+    let pronoun = person + 1 == n && OBJECT_PRONOUNS.contains(&p.lower(person).as_str());
+    let noun = person + 2 == n
+        && ["the", "my", "your", "his", "her", "our", "their"].contains(&p.lower(person).as_str())
+        && crate::rules::cleft::PEOPLE.contains(&p.lower(person + 1).as_str());
+    if !pronoun && !noun {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..=k].to_vec();
+    out.extend_from_slice(&p.items[person..n]);
+    out.extend_from_slice(&p.items[k + 1..thing_end]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 /// "It took us three hours to get there." -> "Getting there took us three hours."
 pub fn it_takes(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.lower(0) != "it" || !["takes", "took", "took"].contains(&p.lower(1).as_str()) {
@@ -708,6 +745,18 @@ mod tests {
             run(dative, "The nurse gave the patient some water.").as_deref(),
             Some("The nurse gave some water to the patient.")
         );
+    }
+
+    #[test]
+    fn dative_shift_back() {
+        assert_eq!(
+            run(dative_back, "He bought flowers for his wife.").as_deref(),
+            Some("He bought his wife flowers.")
+        );
+        assert_eq!(run(dative_back, "I saved a seat for you.").as_deref(), Some("I saved you a seat."));
+        assert_eq!(run(dative_back, "He bought plants for the garden."), None);
+        assert_eq!(run(dative_back, "I gave it to her."), None);
+        assert_eq!(run(dative_back, "They sold the car to a neighbour."), None);
     }
 
     #[test]
