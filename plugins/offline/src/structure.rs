@@ -75,6 +75,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         relative::reduce_relative,
         relative::relative_to_and,
         adverbs::move_manner_adverb,
+        adverbs::manner_adverb_before_verb,
         voice::existential,
         place::front_place_phrase,
         place::front_subject_place,

@@ -193,7 +193,12 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     // "painted her bedroom blue": a colour or state after the object is no part of it, and the
     // passive would carry it along ("Her bedroom blue was painted").
     let resultative = pos_share(&p.lower(object_end - 1), Pos::Adj) >= 0.5;
-    if body || !rest_ok || resultative {
+    // "ate their dinner quickly" (or "fast", as a synonym may leave it): an adverb of the verb
+    // is no part of the object, which the passive would carry ("Their dinner fast was eaten").
+    let last = p.lower(object_end - 1);
+    let adverb = crate::words::is_manner_adverb(&last)
+        || ["fast", "hard", "well", "late", "early"].contains(&last.as_str());
+    if body || !rest_ok || resultative || adverb {
         return None;
     }
     let participle = morph::inflect(lemma, Pos::Verb, Form::Participle)?;
@@ -756,6 +761,7 @@ mod tests {
         assert_eq!(run(dative_back, "I saved a seat for you.").as_deref(), Some("I saved you a seat."));
         assert_eq!(run(dative_back, "He bought plants for the garden."), None);
         assert_eq!(run(dative_back, "I gave it to her."), None);
+        assert_eq!(run(passive, "The children ate their dinner fast."), None);
         assert_eq!(run(dative_back, "They sold the car to a neighbour."), None);
     }
 
