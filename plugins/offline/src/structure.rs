@@ -71,6 +71,8 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         questions::will_you_be_at,
         questions::will_you_be_coming,
         questions::any_left,
+        questions::speak_language,
+        questions::spelled,
         light_verbs::light_verb,
         relative::reduce_relative,
         relative::relative_to_and,

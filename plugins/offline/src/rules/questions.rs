@@ -958,6 +958,71 @@ pub fn any_left(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// Languages one speaks: "Do you speak French?" asks whether one can.
+const LANGUAGES: &[&str] = &[
+    "english",
+    "french",
+    "german",
+    "spanish",
+    "italian",
+    "portuguese",
+    "dutch",
+    "russian",
+    "chinese",
+    "mandarin",
+    "japanese",
+    "arabic",
+    "polish",
+    "greek",
+    "turkish",
+    "welsh",
+    "swedish",
+    "hindi",
+];
+
+/// "Do you speak French?" -> "Can you speak French?": a language asked after either way.
+pub fn speak_language(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    // Only the language alone: "Do you speak French well?" or "at home" ask another thing.
+    if !question(p) || p.commas() != 0 || n != 4 || !written(p, &[0, 1, 2]) {
+        return None;
+    }
+    if p.lower(0) != "do"
+        || p.lower(1) != "you"
+        || p.lower(2) != "speak"
+        || !LANGUAGES.contains(&p.lower(3).as_str())
+    {
+        return None;
+    }
+    reopen(p, &["can", "you", "speak"], 3)
+}
+
+/// "How do you spell your name?" -> "How is your name spelled?": a single word or name asked
+/// after, with the same answer.
+pub fn spelled(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    if !question(p) || p.commas() != 0 || !(5..=6).contains(&n) || !written(p, &[0, 1, 2, 3]) {
+        return None;
+    }
+    if !["how", "do", "you", "spell"].iter().enumerate().all(|(k, w)| p.lower(k) == *w) {
+        return None;
+    }
+    let thing = match (n, p.lower(4).as_str()) {
+        (5, "it" | "that" | "this") => true,
+        (6, "your" | "his" | "her" | "their" | "the" | "that" | "this") => {
+            ["name", "surname", "word", "address", "street"].contains(&p.lower(5).as_str())
+        }
+        _ => false,
+    };
+    if !thing {
+        return None;
+    }
+    let mut out: Vec<Token> = vec![shape::word("How"), shape::word("is")];
+    out.extend_from_slice(&p.items[4..]);
+    out.push(shape::word("spelled"));
+    Some(shape::build(&out, &p.terminal))
+}
+
 /// "What are you doing this weekend?" -> "What are your plans for this weekend?": a question of
 /// plans for a time ahead, which the time phrase names ("tonight", "on Saturday", "for Christmas").
 pub fn plans_for(p: &Plain) -> Option<Vec<Token>> {
@@ -965,26 +1030,33 @@ pub fn plans_for(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let n = p.items.len();
-    if !question(p) || p.commas() != 0 || !(5..=7).contains(&n) {
+    if !question(p) || p.commas() != 0 || !(5..=9).contains(&n) {
         return None;
     }
-    if !["what", "are", "you", "doing"].iter().enumerate().all(|(k, w)| p.lower(k) == *w) {
+    // "What are you going to do this summer?" asks the same of the plans.
+    let going = ["what", "are", "you", "going", "to", "do"].iter().enumerate().all(|(k, w)| p.lower(k) == *w);
+    if !going && !["what", "are", "you", "doing"].iter().enumerate().all(|(k, w)| p.lower(k) == *w) {
         return None;
     }
-    let time: Vec<String> = (4..n).map(|k| p.lower(k)).collect();
+    let start = if going { 6 } else { 4 };
+    if going && !written(p, &[4, 5]) {
+        return None;
+    }
+    let time: Vec<String> = (start..n).map(|k| p.lower(k)).collect();
     let time: Vec<&str> = time.iter().map(String::as_str).collect();
     const AHEAD: &[&str] =
         &["weekend", "evening", "afternoon", "morning", "week", "summer", "holiday", "holidays"];
     let day = |w: &str| crate::words::DAY_NAMES.contains(&w);
-    let from = match time.as_slice() {
-        ["tonight" | "tomorrow"] => 4,
-        ["tomorrow", "night" | "evening" | "morning" | "afternoon"] => 4,
-        ["this" | "next", when] if AHEAD.contains(when) || day(when) => 4,
-        ["on", when] if day(when) => 5,
-        ["for", "christmas" | "easter" | "lunch" | "dinner" | "your", ..] => 5,
-        ["at", "the", "weekend"] => 5,
-        _ => return None,
-    };
+    let from = start
+        + match time.as_slice() {
+            ["tonight" | "tomorrow"] => 0,
+            ["tomorrow", "night" | "evening" | "morning" | "afternoon"] => 0,
+            ["this" | "next", when] if AHEAD.contains(when) || day(when) => 0,
+            ["on", when] if day(when) => 1,
+            ["for", "christmas" | "easter" | "lunch" | "dinner" | "your", ..] => 1,
+            ["at", "the", "weekend"] => 1,
+            _ => return None,
+        };
     let mut out: Vec<Token> = ["What", "are", "your", "plans", "for"].map(shape::word).to_vec();
     out.extend_from_slice(&p.items[from..]);
     Some(shape::build(&out, &p.terminal))
@@ -1531,5 +1603,21 @@ mod tests {
             Some("How long have you been living in Leeds?")
         );
         assert_eq!(apply(opening, "How long have you known her?"), None);
+    }
+
+    #[test]
+    fn plans_languages_and_spelling() {
+        assert_eq!(
+            apply(plans_for, "What are you going to do this summer?").as_deref(),
+            Some("What are your plans for this summer?")
+        );
+        assert_eq!(apply(plans_for, "What are you going to do about the leak?"), None);
+        assert_eq!(apply(speak_language, "Do you speak English?").as_deref(), Some("Can you speak English?"));
+        assert_eq!(apply(speak_language, "Do you speak French well?"), None);
+        assert_eq!(
+            apply(spelled, "How do you spell your name?").as_deref(),
+            Some("How is your name spelled?")
+        );
+        assert_eq!(apply(spelled, "How do you spell your children?"), None);
     }
 }
