@@ -73,6 +73,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         questions::any_left,
         questions::speak_language,
         questions::spelled,
+        questions::watch_see,
         light_verbs::light_verb,
         relative::reduce_relative,
         relative::relative_to_and,

@@ -732,6 +732,9 @@ const OPENINGS: &[(&[&str], &[&str], bool)] = &[
     (&["how", "often", "does"], &["how", "frequently", "does"], false),
     (&["how", "often", "do"], &["how", "frequently", "do"], false),
     (&["do", "you", "fancy", "some"], &["would", "you", "like", "some"], false),
+    (&["how", "often", "should"], &["how", "frequently", "should"], false),
+    (&["how", "often", "did"], &["how", "frequently", "did"], false),
+    (&["how", "often", "will"], &["how", "frequently", "will"], false),
     // A job asked about either way; only whole, since "What do you do for a living in winter?"
     // is another question.
     (&["what", "do", "you", "do", "for", "a", "living"], &["what", "is", "your", "job"], true),
@@ -862,6 +865,51 @@ pub fn good_time_at(p: &Plain) -> Option<Vec<Token>> {
     }
     occasion_at(p, 3, false)?;
     reopen(p, &["did", "you", "have", "a", "good", "time", "at"], 3)
+}
+
+/// What is shown and watched: "Did you watch the match?" asks what "Did you see the match?"
+/// asks; not "the story" or "the news" in a paper, which one may have read.
+const SHOWN: &[&str] = &[
+    "match",
+    "game",
+    "final",
+    "film",
+    "movie",
+    "show",
+    "race",
+    "programme",
+    "program",
+    "documentary",
+    "concert",
+];
+
+/// "Did you watch the final last night?" -> "Did you see the final last night?".
+pub fn watch_see(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    if !question(p) || p.commas() != 0 || !(5..=8).contains(&n) || !written(p, &[0, 1, 2]) {
+        return None;
+    }
+    if p.lower(0) != "did" || p.lower(1) != "you" || p.lower(2) != "watch" {
+        return None;
+    }
+    let determiner = ["the", "that", "this"].contains(&p.lower(3).as_str());
+    if !determiner || !SHOWN.contains(&p.lower(4).as_str()) {
+        return None;
+    }
+    // Only a time after the noun ("last night", "on Saturday"), nothing that could tell of it.
+    let after: Vec<String> = (5..n).map(|k| p.lower(k)).collect();
+    let after: Vec<&str> = after.iter().map(String::as_str).collect();
+    let timed = match after.as_slice() {
+        [] | ["yesterday"] => true,
+        ["last", "night" | "week" | "weekend"] => true,
+        ["on", "tv" | "television"] => true,
+        ["on", day] => crate::words::DAY_NAMES.contains(day),
+        _ => false,
+    };
+    if !timed {
+        return None;
+    }
+    reopen(p, &["did", "you", "see"], 3)
 }
 
 /// "Did you have a good weekend?" <-> "Did you enjoy your weekend?": a stretch of time one
@@ -1619,5 +1667,18 @@ mod tests {
             Some("How is your name spelled?")
         );
         assert_eq!(apply(spelled, "How do you spell your children?"), None);
+    }
+
+    #[test]
+    fn what_was_shown() {
+        assert_eq!(
+            apply(watch_see, "Did you watch the final last night?").as_deref(),
+            Some("Did you see the final last night?")
+        );
+        assert_eq!(apply(watch_see, "Did you watch the children?"), None);
+        assert_eq!(
+            apply(opening, "How often should I water it?").as_deref(),
+            Some("How frequently should I water it?")
+        );
     }
 }
