@@ -280,6 +280,16 @@ fn while_when(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     {
         return None;
     }
+    // Two actions going on together ("He was reading while she was cooking") want "while".
+    let progressives = (0..tokens.len().saturating_sub(2))
+        .filter(|&k| {
+            ["was", "were"].contains(&tokens[k].text.to_lowercase().as_str())
+                && tokens[k + 2].text.to_lowercase().ends_with("ing")
+        })
+        .count();
+    if progressives > 1 {
+        return None;
+    }
     Some((1, vec![to.to_string()]))
 }
 

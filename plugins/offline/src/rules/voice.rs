@@ -474,6 +474,14 @@ pub fn dative_back(p: &Plain) -> Option<Vec<Token>> {
     if k > 3 {
         return None;
     }
+    // "read" and "tell" take a person first only before what is told as a story: "read the
+    // children a story", not "read the team the report" nor "told her parents lies".
+    let told = ["read", "tell", "tells", "told", "reads"].contains(&p.lower(k).as_str());
+    let story = ["story", "stories", "book", "poem", "joke", "jokes", "truth", "news", "secret"]
+        .contains(&p.lower(thing_end - 1).as_str());
+    if told && !story {
+        return None;
+    }
     let person = thing_end + 1;
     let pronoun = person + 1 == n && OBJECT_PRONOUNS.contains(&p.lower(person).as_str());
     let noun = person + 2 == n
@@ -761,6 +769,7 @@ mod tests {
         assert_eq!(run(dative_back, "I saved a seat for you.").as_deref(), Some("I saved you a seat."));
         assert_eq!(run(dative_back, "He bought plants for the garden."), None);
         assert_eq!(run(dative_back, "I gave it to her."), None);
+        assert_eq!(run(dative_back, "She read the report to the team."), None);
         assert_eq!(run(passive, "The children ate their dinner fast."), None);
         assert_eq!(run(dative_back, "They sold the car to a neighbour."), None);
     }
