@@ -74,6 +74,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         questions::speak_language,
         questions::spelled,
         questions::watch_see,
+        questions::job_of,
         light_verbs::light_verb,
         relative::reduce_relative,
         relative::relative_to_and,

@@ -912,6 +912,30 @@ pub fn watch_see(p: &Plain) -> Option<Vec<Token>> {
     reopen(p, &["did", "you", "see"], 3)
 }
 
+/// "What does your husband do for a living?" -> "What is your husband's job?": the job of a
+/// person named by a possessive and a noun for people.
+pub fn job_of(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p) || p.commas() != 0 || p.items.len() != 8 || !written(p, &[0, 1, 4, 5, 6, 7]) {
+        return None;
+    }
+    let opening = p.lower(0) == "what" && p.lower(1) == "does";
+    let ending = ["do", "for", "a", "living"].iter().enumerate().all(|(k, w)| p.lower(4 + k) == *w);
+    let owner = ["your", "his", "her", "their", "our", "my"].contains(&p.lower(2).as_str());
+    let person = p.lower(3);
+    if !opening
+        || !ending
+        || !owner
+        || !crate::rules::cleft::PEOPLE.contains(&person.as_str())
+        || person.ends_with('s')
+    {
+        return None;
+    }
+    let mut out: Vec<Token> = vec![shape::word("What"), shape::word("is"), p.items[2].clone()];
+    out.push(shape::word(&format!("{}'s", p.items[3].text)));
+    out.push(shape::word("job"));
+    Some(shape::build(&out, &p.terminal))
+}
+
 /// "Did you have a good weekend?" <-> "Did you enjoy your weekend?": a stretch of time one
 /// spent, asked after either way.
 pub fn enjoy_your(p: &Plain) -> Option<Vec<Token>> {
@@ -1680,5 +1704,14 @@ mod tests {
             apply(opening, "How often should I water it?").as_deref(),
             Some("How frequently should I water it?")
         );
+    }
+
+    #[test]
+    fn a_job_of_someone_named() {
+        assert_eq!(
+            apply(job_of, "What does your husband do for a living?").as_deref(),
+            Some("What is your husband's job?")
+        );
+        assert_eq!(apply(job_of, "What does your company do for a living?"), None);
     }
 }
