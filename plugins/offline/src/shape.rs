@@ -149,6 +149,18 @@ pub fn leaving_start(token: &Token) -> Option<Token> {
     Some(Token { text, changed: true, ..token.clone() })
 }
 
+/// The sentence with its last phrase, from item `k` on, moved to the front before a comma ("We
+/// met at the station." -> "At the station, we met."); `None` when the first word cannot leave the
+/// start (see [`leaving_start`]).
+pub fn front(p: &Plain, k: usize) -> Option<Vec<Token>> {
+    let mut out = vec![starting(&p.items[k])];
+    out.extend_from_slice(&p.items[k + 1..]);
+    out.push(comma());
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..k]);
+    Some(build(&out, &p.terminal))
+}
+
 /// A word that comes to start a sentence, capitalised.
 pub fn starting(token: &Token) -> Token {
     recase(token, capitalise(&token.text))

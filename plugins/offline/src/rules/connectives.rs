@@ -242,12 +242,7 @@ pub fn front_due_to(p: &Plain) -> Option<Vec<Token>> {
     if phrase.iter().any(|t| heads_clause(&t.text.to_lowercase())) {
         return None;
     }
-    let mut out = vec![starting(&p.items[k])];
-    out.extend_from_slice(&p.items[k + 1..]);
-    out.push(comma());
-    out.push(leaving_start(&p.items[0])?);
-    out.extend_from_slice(&p.items[1..k]);
-    Some(shape::build(&out, &p.terminal))
+    shape::front(p, k)
 }
 
 /// Nouns of time that "before" or "after" may follow as an adverb of theirs ("the day before she

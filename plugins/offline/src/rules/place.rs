@@ -124,12 +124,7 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     if coordinated_clause(p, k) {
         return None;
     }
-    let mut out = vec![starting(&p.items[k])];
-    out.extend_from_slice(&p.items[k + 1..]);
-    out.push(comma());
-    out.push(leaving_start(&p.items[0])?);
-    out.extend_from_slice(&p.items[1..k]);
-    Some(shape::build(&out, &p.terminal))
+    shape::front(p, k)
 }
 
 /// "The tap in the bathroom is dripping." -> "In the bathroom, the tap is dripping.": a place

@@ -348,12 +348,7 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if n < len + 3 || LINKING_BE.contains(&p.from_end(len + 1).as_str()) {
         return None;
     }
-    let mut out = vec![starting(&p.items[n - len])];
-    out.extend_from_slice(&p.items[n - len + 1..]);
-    out.push(comma());
-    out.push(leaving_start(&p.items[0])?);
-    out.extend_from_slice(&p.items[1..n - len]);
-    Some(shape::build(&out, &p.terminal))
+    shape::front(p, n - len)
 }
 
 /// "After lunch, we will review the contracts." -> "We will review the contracts after lunch.": a
