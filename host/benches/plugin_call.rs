@@ -1,7 +1,11 @@
 //! Plugin call overhead: a fresh instance from the pool plus one call of a trivial export (the hostile
 //! fixture's `echo`, which reverses the words of its input and reads one setting through the host),
 //! the same call in the instance the client's previous call left (`[runtime] reuse_instances`), and
-//! the same Rust function called natively. Prints medians and the ratios.
+//! the same Rust function called natively. Prints medians and the ratios. Beside them, wasmtime alone:
+//! the same engine settings and component, linked with WASI, with wasi:http (refusing every request)
+//! and with the plugin contract's host interfaces as traps, a store that holds only WASI's state, a
+//! fresh instance made and dropped per iteration with no call: the part of a fresh call that any host
+//! built on wasmtime pays for this component.
 //!
 //! Run: `cargo bench -p parlance --bench plugin_call`
 
@@ -9,7 +13,7 @@ use parlance::plugins::api::PluginKind;
 use parlance::plugins::spec::{ComponentSource, PluginSpec};
 use parlance::plugins::{HOST_CLIENT, PluginHost, RuntimeConfig};
 use std::hint::black_box;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 fn echo(text: &str) -> String {
@@ -58,10 +62,115 @@ fn time_calls(runtime: &tokio::runtime::Runtime, host: &PluginHost) -> (Duration
     (p50, p90, (page_faults() - faults) as f64 / (200.0 * 50.0))
 }
 
+/// A store's state with nothing but WASI's.
+struct Bare {
+    wasi: wasmtime_wasi::WasiCtx,
+    http: wasmtime_wasi_http::WasiHttpCtx,
+    hooks: Refuse,
+    table: wasmtime::component::ResourceTable,
+}
+
+impl wasmtime_wasi::WasiView for Bare {
+    fn ctx(&mut self) -> wasmtime_wasi::WasiCtxView<'_> {
+        wasmtime_wasi::WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+    }
+}
+
+/// Outbound HTTP that refuses every request: the bare instance makes none, but wasi:http is linked
+/// as the host links it, so that the component's imports resolve to the same kind of functions.
+struct Refuse;
+
+type Sent = Box<dyn std::future::Future<Output = Result<(), wasmtime_wasi_http::Error>> + Send>;
+
+impl wasmtime_wasi_http::WasiHttpHooks for Refuse {
+    fn send_request(
+        &mut self,
+        _request: http::Request<wasmtime_wasi_http::WasiBody>,
+        _options: Option<wasmtime_wasi_http::RequestOptions>,
+        _fut: Sent,
+    ) -> Box<
+        dyn std::future::Future<
+                Output = Result<
+                    (http::Response<wasmtime_wasi_http::WasiBody>, Sent),
+                    wasmtime_wasi_http::Error,
+                >,
+            > + Send,
+    > {
+        Box::new(async { Err(wasmtime_wasi_http::Error::HttpRequestDenied) })
+    }
+}
+
+impl wasmtime_wasi_http::WasiHttpView for Bare {
+    fn http(&mut self) -> wasmtime_wasi_http::WasiHttpCtxView<'_> {
+        wasmtime_wasi_http::WasiHttpCtxView {
+            ctx: &mut self.http,
+            table: &mut self.table,
+            hooks: &mut self.hooks,
+        }
+    }
+}
+
+/// Median and 90th percentile of a fresh instance of `fixture` made and dropped by wasmtime alone, on
+/// an engine with Parlance's settings (`Runtime::new`), and its page faults per instance.
+fn time_bare(
+    runtime: &tokio::runtime::Runtime,
+    settings: &RuntimeConfig,
+    fixture: &Path,
+) -> (Duration, Duration, f64) {
+    use wasmtime::component::types::ComponentItem;
+    use wasmtime::component::{Component, Linker, ResourceTable};
+    let owner = parlance::plugins::Runtime::new(settings, 64 << 20).unwrap();
+    let engine = owner.engine();
+    let component = Component::from_file(engine, fixture).unwrap();
+    let mut linker = Linker::<Bare>::new(engine);
+    wasmtime_wasi::p2::add_to_linker_async(&mut linker).unwrap();
+    wasmtime_wasi_http::p2::add_only_http_to_linker_async(&mut linker).unwrap();
+    // The plugin contract's host interfaces as traps, function by function: wasmtime's own
+    // `define_unknown_imports_as_traps` matches names exactly, so it would shadow WASI's interfaces
+    // that the linker serves under another 0.2 patch version.
+    for (name, item) in component.component_type().imports(engine) {
+        let (false, ComponentItem::ComponentInstance(instance)) = (name.starts_with("wasi:"), item.ty) else {
+            continue;
+        };
+        let mut stubs = linker.instance(name).unwrap();
+        for (export, item) in instance.exports(engine) {
+            match item.ty {
+                ComponentItem::ComponentFunc(_) => stubs
+                    .func_new(export, |_, _, _, _| {
+                        Err(wasmtime::format_err!("not linked in the bare baseline"))
+                    })
+                    .unwrap(),
+                ComponentItem::Resource(_) => stubs
+                    .resource(export, wasmtime::component::ResourceType::host::<Refuse>(), |_, _| Ok(()))
+                    .unwrap(),
+                _ => {}
+            }
+        }
+    }
+    let pre = linker.instantiate_pre(&component).unwrap();
+    let once = || {
+        let state = Bare {
+            wasi: wasmtime_wasi::WasiCtx::builder().build(),
+            http: wasmtime_wasi_http::WasiHttpCtx::new(),
+            hooks: Refuse,
+            table: ResourceTable::new(),
+        };
+        let mut store = wasmtime::Store::new(engine, state);
+        store.set_epoch_deadline(1 << 20);
+        black_box(runtime.block_on(pre.instantiate_async(&mut store)).unwrap());
+    };
+    for _ in 0..1000 {
+        once();
+    }
+    let faults = page_faults();
+    let (p50, p90) = measure(200, 50, once);
+    (p50, p90, (page_faults() - faults) as f64 / (200.0 * 50.0))
+}
+
 fn main() {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let fixture = PathBuf::from(env!("PARLANCE_FIXTURES_DIR")).join("parlance_fixture_hostile.wasm");
-    let mut spec = PluginSpec::new("echo", PluginKind::Provider, ComponentSource::File(fixture));
+    let mut spec = PluginSpec::new("echo", PluginKind::Provider, ComponentSource::File(fixture.clone()));
     spec.settings.insert("behaviour".into(), "echo".into());
     let cache = std::env::temp_dir().join("parlance-bench-compile-cache");
     let start = |reuse_instances: bool| {
@@ -75,11 +184,14 @@ fn main() {
     };
     // Alternated, so that a change in the machine's load hits both.
     let (fresh_host, kept_host) = (start(false), start(true));
+    let bare_settings = RuntimeConfig { max_instances: 16, ..RuntimeConfig::default() };
     let mut fresh = Vec::new();
     let mut kept = Vec::new();
+    let mut bare = Vec::new();
     for _ in 0..3 {
         fresh.push(time_calls(&runtime, &fresh_host));
         kept.push(time_calls(&runtime, &kept_host));
+        bare.push(time_bare(&runtime, &bare_settings, &fixture));
     }
     let median = |runs: &mut Vec<(Duration, Duration, f64)>| {
         runs.sort_by_key(|r| r.0);
@@ -87,6 +199,7 @@ fn main() {
     };
     let (wasm_p50, wasm_p90, fresh_faults) = median(&mut fresh);
     let (kept_p50, kept_p90, kept_faults) = median(&mut kept);
+    let (bare_p50, bare_p90, bare_faults) = median(&mut bare);
     let (native_p50, native_p90) = measure(200, 5000, || {
         black_box(echo(black_box("a b c")));
     });
@@ -107,11 +220,23 @@ fn main() {
         kept_faults
     );
     println!(
+        "  wasmtime alone    p50 {:>9.2} µs   p90 {:>9.2} µs   page faults per call {:.3}   (a fresh instance made and dropped, no call)",
+        bare_p50.as_secs_f64() * 1e6,
+        bare_p90.as_secs_f64() * 1e6,
+        bare_faults
+    );
+    println!(
         "  native            p50 {:>9.3} µs   p90 {:>9.3} µs",
         native_p50.as_secs_f64() * 1e6,
         native_p90.as_secs_f64() * 1e6
     );
     println!("  ratio fresh / kept (p50): {:.2}", wasm_p50.as_secs_f64() / kept_p50.as_secs_f64());
+    println!(
+        "  fresh - kept (p50, what a fresh instance adds in Parlance): {:.2} µs; wasmtime alone: {:.2} µs ({:.0} %)",
+        (wasm_p50.as_secs_f64() - kept_p50.as_secs_f64()) * 1e6,
+        bare_p50.as_secs_f64() * 1e6,
+        100.0 * bare_p50.as_secs_f64() / (wasm_p50.as_secs_f64() - kept_p50.as_secs_f64())
+    );
     println!("  ratio (fresh / native, p50): {:.0}x", wasm_p50.as_secs_f64() / native_p50.as_secs_f64());
     for (issue, target) in [(2, 25), (21, 10), (45, 10)] {
         let verdict = if wasm_p50 <= Duration::from_micros(target) { "met" } else { "NOT met" };
