@@ -5,8 +5,8 @@
 //! place that knows their order.
 
 use crate::rules::{
-    adverbs, clauses, cleft, connectives, coordination, light_verbs, phrasal, place, questions, relative,
-    tense, time, voice,
+    adverbs, clauses, cleft, connectives, coordination, light_verbs, phrasal, place, possession, questions,
+    relative, tense, time, voice,
 };
 use crate::shape::plain;
 use crate::tokens::Token;
@@ -81,6 +81,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         adverbs::move_manner_adverb,
         adverbs::manner_adverb_before_verb,
         voice::existential,
+        possession::there_is,
         place::front_place_phrase,
         place::front_subject_place,
         coordination::swap_listed_objects,
