@@ -6,7 +6,7 @@
 
 use crate::rules::{
     adverbs, clauses, cleft, connectives, coordination, light_verbs, phrasal, place, possession, questions,
-    relative, tense, time, voice,
+    relative, suggestions, tense, time, voice,
 };
 use crate::shape::plain;
 use crate::tokens::Token;
@@ -75,6 +75,8 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         questions::spelled,
         questions::watch_see,
         questions::job_of,
+        suggestions::shall_we,
+        suggestions::how_about,
         light_verbs::light_verb,
         relative::reduce_relative,
         relative::relative_to_and,

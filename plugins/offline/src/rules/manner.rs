@@ -1,0 +1,99 @@
+//! A manner told by an adverb or by a phrase: "examined the patient carefully" <-> "examined the
+//! patient with care", "listened in silence" <-> "listened silently". A word-group site of its own.
+
+use crate::shape::words_like;
+use crate::sites::Sites;
+use crate::tokens::{Kind, Token, matches_at, next_word, prev_word};
+use crate::words::PREPOSITIONS;
+
+const MANNERS: &[(&[&str], &[&str])] = &[
+    (&["carefully"], &["with", "care"]),
+    (&["with", "great", "care"], &["very", "carefully"]),
+    (&["easily"], &["with", "ease"]),
+    (&["patiently"], &["with", "patience"]),
+    (&["in", "silence"], &["silently"]),
+    (&["silently"], &["in", "silence"]),
+];
+
+/// Whether the manner at `i..=last` stands after what it tells of, where a phrase may stand too:
+/// at the end of the clause or before a phrase ("drove carefully through the fog"), never before
+/// its verb ("She carefully wrapped", where "with care wrapped" breaks), after a degree word
+/// ("very carefully") or before an adjective ("easily the best").
+fn after_its_verb(tokens: &[Token], i: usize, last: usize) -> bool {
+    let pause = match tokens.get(last + 1) {
+        None => true,
+        Some(t) if t.kind == Kind::Punct => [".", ",", "!", "?", ";"].contains(&t.text.as_str()),
+        Some(_) => next_word(tokens, last).is_some_and(|w| PREPOSITIONS.contains(&w.as_str()) || w == "and"),
+    };
+    let degree = prev_word(tokens, i).is_some_and(|w| {
+        ["very", "so", "too", "more", "most", "less", "least", "quite", "really", "extremely", "not"]
+            .contains(&w.as_str())
+    });
+    // "listen carefully" and "look carefully" are said that way: "listened with care" is not.
+    let attending = from_care(tokens, i)
+        && prev_word(tokens, i)
+            .is_some_and(|w| ["listen", "look", "watch", "think"].iter().any(|v| w.starts_with(v)));
+    pause && !degree && !attending && prev_word(tokens, i).is_some()
+}
+
+fn from_care(tokens: &[Token], i: usize) -> bool {
+    matches_at(tokens, i, &["carefully"])
+}
+
+/// Rewrites each manner found, one site each.
+pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        let found =
+            tokens[i].is_word().then(|| MANNERS.iter().find(|(from, _)| matches_at(&tokens, i, from)));
+        if let Some(Some(&(from, to))) = found {
+            let last = i + 2 * (from.len() - 1);
+            if tokens[i..=last].iter().all(|t| !t.changed) && after_its_verb(&tokens, i, last) {
+                sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
+                i = last + 1;
+                continue;
+            }
+        }
+        out.push(tokens[i].clone());
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sites::Which;
+    use crate::tokens::{join, tokenize};
+
+    fn said(text: &str) -> String {
+        join(&rewrite(tokenize(text), &mut Sites::new(Which::All)))
+    }
+
+    #[test]
+    fn a_manner_told_by_a_phrase() {
+        assert_eq!(
+            said("The doctor examined the patient carefully."),
+            "The doctor examined the patient with care."
+        );
+        assert_eq!(said("He drove carefully through the fog."), "He drove with care through the fog.");
+        assert_eq!(
+            said("They listened to the lecture in silence."),
+            "They listened to the lecture silently."
+        );
+    }
+
+    #[test]
+    fn before_its_verb_or_after_a_degree_it_stays() {
+        for text in [
+            "She carefully wrapped the present.",
+            "He drove very carefully.",
+            "It was easily the best film of the year.",
+            "Carefully, he opened the box.",
+            "The students listened carefully to the lecture.",
+        ] {
+            assert_eq!(said(text), text);
+        }
+    }
+}
