@@ -4,7 +4,9 @@
 //! a last resort and the articles), and guarantees a change whenever any rule applies.
 
 use crate::rules::substitution::{self, Choice};
-use crate::rules::{articles, comparison, contraction, coordination, manner, phrasal, phrases, quantities};
+use crate::rules::{
+    articles, comparison, contraction, coordination, infinitives, manner, phrasal, phrases, quantities,
+};
 use crate::sites::{Sites, Which};
 use crate::structure;
 use crate::tokens::{self, Piece, Token};
@@ -156,6 +158,7 @@ pub fn paraphrase_counted(text: &str, options: &Options, plan: &Plan) -> (String
         t = quantities::rewrite(t, &mut groups);
         t = comparison::rewrite(t, &mut groups);
         t = manner::rewrite(t, &mut groups);
+        t = infinitives::rewrite(t, &mut groups);
         if !expand && !plan.keep_contractions {
             let before = t.len();
             t = contraction::contract(t, apostrophe);
