@@ -5,8 +5,8 @@
 //! place that knows their order.
 
 use crate::rules::{
-    adverbs, clauses, cleft, connectives, coordination, light_verbs, phrasal, place, possession, questions,
-    relative, suggestions, tense, time, voice,
+    adverbs, clauses, cleft, connectives, coordination, light_verbs, manner, phrasal, place, possession,
+    questions, relative, suggestions, tense, time, voice,
 };
 use crate::shape::plain;
 use crate::tokens::Token;
@@ -84,6 +84,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         adverbs::manner_adverb_before_verb,
         voice::existential,
         possession::there_is,
+        manner::fluent_in,
         place::front_place_phrase,
         place::front_subject_place,
         coordination::swap_listed_objects,

@@ -5,7 +5,7 @@
 use crate::shape::words_like;
 use crate::sites::Sites;
 use crate::tokens::{Token, matches_at, next_word, prev_word};
-use crate::words::FINITE_BE;
+use crate::words::{CLAUSE_WORDS, FINITE_BE};
 
 /// A comparative of the lesser degree and the plain adjective of its opposite, the one a
 /// question of degree asks with ("how expensive", "how old", "how big"), so that "not as ... as"
@@ -33,27 +33,53 @@ const SHORTER_THAN: &[&str] = &["usual", "expected", "i", "we", "last", "before"
 /// "more" and an adjective, and the comparative in "-er" that says the same.
 const PERIPHRASTIC: &[(&str, &str)] = &[("difficult", "harder")];
 
-/// The words a comparison at `i` covers and its other form: after a finite "be" with nothing
-/// between ("is cheaper than", never "is much cheaper than", "is not cheaper than", "is no
-/// cheaper than"), and with "than" right after it, in a statement.
-fn comparison_at(tokens: &[Token], i: usize, statement: bool) -> Option<(usize, Vec<&'static str>)> {
+/// Words that may stand between a comparative and its "than", as where or when the comparison
+/// holds ("is cheaper here than", "are cheaper at the market than").
+const BETWEEN: &[&str] = &["here", "there", "now", "today", "at", "in", "on", "the", "this", "these"];
+
+/// Where "than" comes after the comparative at `i`: right after it, or after a short phrase of
+/// place or time ("here", "at the market"), never past a comma or another clause.
+fn than_after(tokens: &[Token], i: usize) -> Option<usize> {
+    let mut k = i + 2;
+    for _ in 0..5 {
+        let t = tokens.get(k).filter(|t| t.is_word() && !t.frozen)?;
+        let w = t.text.to_lowercase();
+        if w == "than" {
+            return (tokens[k - 1].text == " ").then_some(k);
+        }
+        let place = BETWEEN.contains(&w.as_str())
+            || (k > i + 2 && crate::words::is_noun(&w) && !CLAUSE_WORDS.contains(&w.as_str()));
+        if !place || t.changed || tokens.get(k + 1).is_none_or(|s| s.text != " ") {
+            return None;
+        }
+        k += 2;
+    }
+    None
+}
+
+/// The comparison at `i`: the index of its "than" and the words that replace everything from `i`
+/// to it. After a finite "be" with nothing between ("is cheaper than", never "is much cheaper
+/// than", "is not cheaper than", "is no cheaper than"), in a statement.
+fn comparison_at(tokens: &[Token], i: usize, statement: bool) -> Option<(usize, Vec<String>)> {
     if !statement || !prev_word(tokens, i).is_some_and(|b| FINITE_BE.contains(&b.as_str()) || b == "am") {
         return None;
     }
     let word = tokens[i].text.to_lowercase();
+    let owned = |words: &[&str]| words.iter().map(|w| (*w).to_string()).collect::<Vec<_>>();
     if let Some(&(_, base)) = LESSER.iter().find(|(c, _)| *c == word) {
-        if !matches_at(tokens, i + 2, &["than"]) {
-            return None;
-        }
-        let after = next_word(tokens, i + 2)?;
+        let than = than_after(tokens, i)?;
+        let after = next_word(tokens, than)?;
         // "than normal" is a word group's, and "as long as normal" reads badly.
         if after == "normal" {
             return None;
         }
-        if word == "shorter" && !SHORTER_THAN.contains(&after.as_str()) {
+        if word == "shorter" && (than != i + 2 || !SHORTER_THAN.contains(&after.as_str())) {
             return None;
         }
-        return Some((3, vec!["not", "as", base, "as"]));
+        let mut words = owned(&["not", "as", base]);
+        words.extend(tokens[i + 1..than].iter().filter(|t| t.is_word()).map(|t| t.text.clone()));
+        words.push("as".to_string());
+        return Some((than, words));
     }
     let degree = match word.as_str() {
         "less" => None,
@@ -65,15 +91,14 @@ fn comparison_at(tokens: &[Token], i: usize, statement: bool) -> Option<(usize, 
         return None;
     }
     match degree {
-        // "is less busy than" -> "is not as busy as": any adjective, which "less" already graded.
-        None if crate::words::can_be(&adjective, crate::lexicon::Pos::Adj) => {
-            let adjective: &'static str = LESS_ADJECTIVES.iter().find(|a| **a == adjective)?;
-            Some((5, vec!["not", "as", adjective, "as"]))
+        // "is less busy than" -> "is not as busy as", for the adjectives of a closed list.
+        None => {
+            let adjective = LESS_ADJECTIVES.iter().find(|a| **a == adjective)?;
+            Some((i + 4, owned(&["not", "as", adjective, "as"])))
         }
-        None => None,
         Some(()) => {
             let &(_, short) = PERIPHRASTIC.iter().find(|(a, _)| *a == adjective)?;
-            Some((5, vec![short, "than"]))
+            Some((i + 4, owned(&[short, "than"])))
         }
     }
 }
@@ -108,13 +133,16 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
     let mut i = 0;
     while i < tokens.len() {
         if tokens[i].is_word()
-            && let Some((len, to)) = comparison_at(&tokens, i, statement)
+            && let Some((than, to)) = comparison_at(&tokens, i, statement)
             // The degree words must be the text's own; "than" may be a word group's ("than I
             // expected" -> "than I had expected"), which the comparison keeps.
-            && tokens[i..i + len - 2].iter().all(|t| !t.changed && !t.frozen)
+            && tokens[i..than].iter().all(|t| !t.changed && !t.frozen)
         {
-            sites.put(&mut out, &tokens[i..i + len], || words_like(&tokens[i].text, &to));
-            i += len;
+            sites.put(&mut out, &tokens[i..=than], || {
+                let to: Vec<&str> = to.iter().map(String::as_str).collect();
+                words_like(&tokens[i].text, &to)
+            });
+            i = than + 1;
             continue;
         }
         out.push(tokens[i].clone());
@@ -162,6 +190,8 @@ mod tests {
             "This bag is heavier than that one.",
             "The new one looks cheaper than the old one.",
             "Tea is cheaper in the market.",
+            "Tea is cheaper, I think, than coffee.",
+            "Tea is cheaper because it grows here than coffee.",
         ] {
             assert_eq!(said(text), text);
         }

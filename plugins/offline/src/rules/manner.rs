@@ -1,10 +1,13 @@
 //! A manner told by an adverb or by a phrase: "examined the patient carefully" <-> "examined the
-//! patient with care", "listened in silence" <-> "listened silently". A word-group site of its own.
+//! patient with care", "listened in silence" <-> "listened silently", each a word-group site of
+//! its own; and a skill told by an adjective, "She speaks three languages fluently." -> "She is
+//! fluent in three languages.", a word-order rewrite.
 
-use crate::shape::words_like;
+use crate::shape::{self, Plain, words_like};
 use crate::sites::Sites;
 use crate::tokens::{Kind, Token, matches_at, next_word, prev_word};
 use crate::words::PREPOSITIONS;
+use crate::words::{CLAUSE_WORDS, SUBJECT_PRONOUNS, is_plural_noun};
 
 const MANNERS: &[(&[&str], &[&str])] = &[
     (&["carefully"], &["with", "care"]),
@@ -61,6 +64,31 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
     out
 }
 
+/// "She speaks three languages fluently." -> "She is fluent in three languages.": "speaks" or
+/// "spoke" after a singular subject, a short object of no clause, "fluently" ending the sentence.
+pub fn fluent_in(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    if p.commas() != 0 || p.terminal.text != "." || p.from_end(1) != "fluently" {
+        return None;
+    }
+    let verb = (1..n.min(6)).find(|&k| ["speaks", "spoke"].contains(&p.lower(k).as_str()))?;
+    let subject = p.lower(verb - 1);
+    let plural = ["they", "we", "you", "i"].contains(&subject.as_str()) || is_plural_noun(&subject);
+    let object = verb + 1..n - 1;
+    let object_ok = !object.is_empty()
+        && object.len() <= 4
+        && object.clone().all(|k| !CLAUSE_WORDS.contains(&p.lower(k).as_str()))
+        && !SUBJECT_PRONOUNS.contains(&p.lower(verb + 1).as_str());
+    if plural || !object_ok {
+        return None;
+    }
+    let be = if p.lower(verb) == "speaks" { "is" } else { "was" };
+    let mut out = p.items[..verb].to_vec();
+    out.extend([shape::word(be), shape::word("fluent"), shape::word("in")]);
+    out.extend_from_slice(&p.items[object]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,6 +110,22 @@ mod tests {
             said("They listened to the lecture in silence."),
             "They listened to the lecture silently."
         );
+    }
+
+    #[test]
+    fn a_skill_told_by_an_adjective() {
+        let said = |text| shape::apply(fluent_in, text);
+        assert_eq!(
+            said("She speaks three languages fluently.").as_deref(),
+            Some("She is fluent in three languages.")
+        );
+        assert_eq!(
+            said("The tour guide spoke three languages fluently.").as_deref(),
+            Some("The tour guide was fluent in three languages.")
+        );
+        assert_eq!(said("They speak French fluently."), None);
+        assert_eq!(said("The twins spoke French fluently."), None);
+        assert_eq!(said("He speaks fluently."), None);
     }
 
     #[test]

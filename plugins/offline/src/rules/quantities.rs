@@ -1,6 +1,7 @@
 //! Lengths of time in their other spoken forms ("thirty minutes" <-> "half an hour", "two weeks"
-//! -> "a fortnight", "for a week" -> "for seven days", "a century ago" -> "a hundred years ago"):
-//! a word-group site of its own, which combines with every other rewrite of the sentence.
+//! -> "a fortnight", "for a week" -> "for seven days", "a century ago" -> "a hundred years ago"),
+//! and a pair by its plural ("a new pair of shoes" -> "new shoes"): a word-group site of its own,
+//! which combines with every other rewrite of the sentence.
 
 use crate::shape::words_like;
 use crate::sites::Sites;
@@ -77,13 +78,48 @@ fn length_at(tokens: &[Token], i: usize) -> Option<(usize, &'static [&'static st
     (free && !listed && is_length(tokens, i, last)).then_some((last + 1 - i, to))
 }
 
+/// "a new pair of shoes" -> "new shoes": a pair of what comes in pairs, said by the plural alone.
+fn pair_at(tokens: &[Token], i: usize) -> Option<(usize, &'static [&'static str])> {
+    let (len, to): (usize, &'static [&'static str]) = if matches_at(tokens, i, &["a", "new", "pair", "of"]) {
+        (7, &["new"])
+    } else if matches_at(tokens, i, &["a", "pair", "of", "new"]) {
+        (7, &["new"])
+    } else {
+        return None;
+    };
+    let free = tokens[i..i + len].iter().all(|t| !t.changed);
+    let noun = next_word(tokens, i + len - 1)?;
+    (free && PAIRED.iter().any(|p| noun == *p)).then_some((len, to))
+}
+
+/// Things that come in pairs and are named by a plural ("glasses", "running shoes" ends in one).
+const PAIRED: &[&str] = &[
+    "shoes",
+    "glasses",
+    "trainers",
+    "boots",
+    "jeans",
+    "trousers",
+    "socks",
+    "gloves",
+    "sunglasses",
+    "running",
+    "walking",
+    "headphones",
+    "earrings",
+    "sandals",
+    "slippers",
+    "shorts",
+    "scissors",
+];
+
 /// Rewrites each length of time found, one site each.
 pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
     let mut out = Vec::with_capacity(tokens.len());
     let mut i = 0;
     while i < tokens.len() {
         if tokens[i].is_word()
-            && let Some((len, to)) = length_at(&tokens, i)
+            && let Some((len, to)) = length_at(&tokens, i).or_else(|| pair_at(&tokens, i))
         {
             sites.put(&mut out, &tokens[i..i + len], || words_like(&tokens[i].text, to));
             i += len;
@@ -125,6 +161,7 @@ mod tests {
             "The train was delayed by three quarters of an hour."
         );
         assert_eq!(said("Thirty minutes later, it stopped."), "Half an hour later, it stopped.");
+        assert_eq!(said("I need a new pair of running shoes."), "I need new running shoes.");
     }
 
     #[test]
