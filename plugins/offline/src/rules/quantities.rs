@@ -24,7 +24,6 @@ const DURATIONS: &[(&[&str], &[&str])] = &[
     (&["twelve", "months"], &["a", "year"]),
     (&["a", "year"], &["twelve", "months"]),
     (&["one", "year"], &["twelve", "months"]),
-    (&["six", "months"], &["half", "a", "year"]),
     (&["a", "century"], &["a", "hundred", "years"]),
     (&["a", "hundred", "years"], &["a", "century"]),
     (&["one", "hundred", "years"], &["a", "century"]),
@@ -72,8 +71,8 @@ fn length_at(tokens: &[Token], i: usize) -> Option<(usize, &'static [&'static st
     let last = i + 2 * (from.len() - 1);
     // What an earlier word group wrote ("half an hour" -> "thirty minutes") is not written back.
     let free = tokens[i..=last].iter().all(|t| !t.changed && !t.frozen);
-    // "every six months" -> "every half a year" and "a year or two" read badly; "one year" after
-    // "than" may compare counts ("more than one year").
+    // "a year or two" reads badly as "twelve months or two". ("six months" is not told "half a
+    // year": a passport expires in months, and "half a year ago" reads as a guess.)
     let listed = next_word(tokens, last).is_some_and(|w| ["or", "and"].contains(&w.as_str()));
     (free && !listed && is_length(tokens, i, last)).then_some((last + 1 - i, to))
 }
@@ -175,6 +174,7 @@ mod tests {
             "Two weeks have passed.",
             "A week is a long time in politics.",
             "We change the filter every six months.",
+            "My passport expires in six months.",
             "It lasted a year or two.",
         ] {
             assert_eq!(said(text), text);
