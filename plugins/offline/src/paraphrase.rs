@@ -5,7 +5,8 @@
 
 use crate::rules::substitution::{self, Choice};
 use crate::rules::{
-    articles, comparison, contraction, coordination, infinitives, manner, phrasal, phrases, quantities,
+    articles, comparison, contraction, coordination, future, infinitives, manner, phrasal, phrases,
+    quantities,
 };
 use crate::sites::{Sites, Which};
 use crate::structure;
@@ -159,6 +160,7 @@ pub fn paraphrase_counted(text: &str, options: &Options, plan: &Plan) -> (String
         t = comparison::rewrite(t, &mut groups);
         t = manner::rewrite(t, &mut groups);
         t = infinitives::rewrite(t, &mut groups);
+        t = future::rewrite(t, &mut groups);
         if !expand && !plan.keep_contractions {
             let before = t.len();
             t = contraction::contract(t, apostrophe);

@@ -10,6 +10,7 @@ pub mod comparison;
 pub mod connectives;
 pub mod contraction;
 pub mod coordination;
+pub mod future;
 pub mod infinitives;
 pub mod light_verbs;
 pub mod manner;
