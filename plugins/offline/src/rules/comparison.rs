@@ -24,6 +24,8 @@ const LESSER: &[(&str, &str)] = &[
     ("shallower", "deep"),
     ("poorer", "rich"),
     ("shorter", "long"),
+    ("colder", "warm"),
+    ("cooler", "warm"),
 ];
 
 /// What may follow "shorter than" for it to be said of a length of time or of a thing, not of a
