@@ -82,13 +82,13 @@ fn length_at(tokens: &[Token], i: usize) -> Option<(usize, &'static [&'static st
 
 /// "a new pair of shoes" -> "new shoes": a pair of what comes in pairs, said by the plural alone.
 fn pair_at(tokens: &[Token], i: usize) -> Option<(usize, &'static [&'static str])> {
-    let (len, to): (usize, &'static [&'static str]) = if matches_at(tokens, i, &["a", "new", "pair", "of"]) {
-        (7, &["new"])
-    } else if matches_at(tokens, i, &["a", "pair", "of", "new"]) {
-        (7, &["new"])
-    } else {
+    // "a new pair of" and "a pair of new" both cover four words.
+    let (len, to): (usize, &'static [&'static str]) = (7, &["new"]);
+    if !matches_at(tokens, i, &["a", "new", "pair", "of"])
+        && !matches_at(tokens, i, &["a", "pair", "of", "new"])
+    {
         return None;
-    };
+    }
     let free = tokens[i..i + len].iter().all(|t| !t.changed);
     let noun = next_word(tokens, i + len - 1)?;
     (free && PAIRED.iter().any(|p| noun == *p)).then_some((len, to))
