@@ -71,8 +71,24 @@ fn comparison_at(tokens: &[Token], i: usize, statement: bool) -> Option<(usize, 
     if let Some(&(_, base)) = LESSER.iter().find(|(c, _)| *c == word) {
         let than = than_after(tokens, i)?;
         let after = next_word(tokens, than)?;
-        // "than normal" is a word group's, and "as long as normal" reads badly.
-        if after == "normal" {
+        // "than normal" is a word group's, and "as long as normal" reads badly; "lower than ever"
+        // and "younger than anyone" compare with every case, which "not as high as ever" no
+        // longer says.
+        if [
+            "normal",
+            "ever",
+            "anyone",
+            "anybody",
+            "anything",
+            "any",
+            "everyone",
+            "everybody",
+            "everything",
+            "all",
+            "most",
+        ]
+        .contains(&after.as_str())
+        {
             return None;
         }
         if word == "shorter" && (than != i + 2 || !SHORTER_THAN.contains(&after.as_str())) {
@@ -192,6 +208,8 @@ mod tests {
             "This bag is heavier than that one.",
             "The new one looks cheaper than the old one.",
             "Tea is cheaper in the market.",
+            "Prices are lower than ever.",
+            "She is younger than anyone in her class.",
             "Tea is cheaper, I think, than coffee.",
             "Tea is cheaper because it grows here than coffee.",
         ] {

@@ -72,6 +72,42 @@ const PLACES: &[&str] = &[
     "suburb",
 ];
 
+/// People and animals a place "has" as its own, where "has a new coach" tells who was taken on
+/// and "There is a new coach in the team" says something else; and pets, which a house "has" as
+/// its owners do.
+const OWN_PEOPLE: &[&str] = &[
+    "headteacher",
+    "teacher",
+    "coach",
+    "chef",
+    "mayor",
+    "manager",
+    "boss",
+    "owner",
+    "director",
+    "captain",
+    "president",
+    "leader",
+    "doctor",
+    "nurse",
+    "vicar",
+    "priest",
+    "landlord",
+    "caretaker",
+    "receptionist",
+    "principal",
+    "headmaster",
+    "headmistress",
+    "chairman",
+    "editor",
+    "player",
+    "member",
+    "dog",
+    "cat",
+    "puppy",
+    "kitten",
+];
+
 /// How the held thing starts, and whether it is plural: an article or a number, so that the
 /// verb of "there" can agree ("There is a", "There are three").
 fn held_number(word: &str) -> Option<bool> {
@@ -117,7 +153,8 @@ pub fn there_is(p: &Plain) -> Option<Vec<Token>> {
         let nominal = is_noun(&w) || can_be(&w, Pos::Adj) || held_number(&w).is_some();
         nominal && !PREPOSITIONS.contains(&w.as_str()) && !CLAUSE_WORDS.contains(&w.as_str())
     });
-    let last_ok = is_noun(&p.lower(n - 1));
+    let last_ok =
+        is_noun(&p.lower(n - 1)) && rest.clone().all(|k| !OWN_PEOPLE.contains(&p.lower(k).as_str()));
     let and = rest.clone().any(|k| p.lower(k) == "and");
     // "There is a sister and a brother" agrees with the first; with "and" only plurals are kept.
     if !inner_ok || !last_ok || (and && !plural) {
@@ -167,6 +204,8 @@ mod tests {
     fn people_pronouns_clauses_and_places_inside_are_left() {
         for text in [
             "The baby has a new tooth.",
+            "The team has a new coach.",
+            "The school has a new headteacher.",
             "My sister has a cold.",
             "It has three bedrooms.",
             "Our neighbours have a big dog that barks at the postman.",
