@@ -12,8 +12,8 @@ use crate::words::{CLAUSE_WORDS, SUBJECT_PRONOUNS, is_plural_noun};
 const MANNERS: &[(&[&str], &[&str])] = &[
     (&["carefully"], &["with", "care"]),
     (&["with", "great", "care"], &["very", "carefully"]),
-    // Not "patiently" -> "with patience": "waited with patience" is not how it is said.
-    (&["easily"], &["with", "ease"]),
+    // Not "patiently" -> "with patience" ("waited with patience" is not how it is said), nor
+    // "easily" -> "with ease", which needs someone skilled ("The glass breaks with ease").
     (&["in", "silence"], &["silently"]),
     (&["silently"], &["in", "silence"]),
 ];
