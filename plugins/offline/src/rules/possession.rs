@@ -108,6 +108,59 @@ const OWN_PEOPLE: &[&str] = &[
     "kitten",
 ];
 
+/// What a place has that is not in it: outside it ("a garden", "a balcony", "a view"), a part of
+/// its shell ("two doors"), or a quality ("a long history", "a population of", "a new menu"),
+/// where "There is a garden in the house" says something else.
+const NOT_INSIDE: &[&str] = &[
+    "garden",
+    "gardens",
+    "balcony",
+    "balconies",
+    "terrace",
+    "yard",
+    "view",
+    "views",
+    "roof",
+    "door",
+    "doors",
+    "entrance",
+    "entrances",
+    "exit",
+    "car",
+    "history",
+    "reputation",
+    "population",
+    "name",
+    "address",
+    "location",
+    "website",
+    "policy",
+    "rule",
+    "rules",
+    "limit",
+    "capacity",
+    "size",
+    "price",
+    "problem",
+    "problems",
+    "character",
+    "charm",
+    "future",
+    "past",
+    "tradition",
+    "culture",
+    "climate",
+    "economy",
+    "menu",
+    "feel",
+    "smell",
+    "shape",
+    "owner",
+    "owners",
+    "park",
+    "parking",
+];
+
 /// How the held thing starts, and whether it is plural: an article or a number, so that the
 /// verb of "there" can agree ("There is a", "There are three").
 fn held_number(word: &str) -> Option<bool> {
@@ -153,8 +206,11 @@ pub fn there_is(p: &Plain) -> Option<Vec<Token>> {
         let nominal = is_noun(&w) || can_be(&w, Pos::Adj) || held_number(&w).is_some();
         nominal && !PREPOSITIONS.contains(&w.as_str()) && !CLAUSE_WORDS.contains(&w.as_str())
     });
-    let last_ok =
-        is_noun(&p.lower(n - 1)) && rest.clone().all(|k| !OWN_PEOPLE.contains(&p.lower(k).as_str()));
+    let last_ok = is_noun(&p.lower(n - 1))
+        && rest.clone().all(|k| {
+            let w = p.lower(k);
+            !OWN_PEOPLE.contains(&w.as_str()) && !NOT_INSIDE.contains(&w.as_str())
+        });
     let and = rest.clone().any(|k| p.lower(k) == "and");
     // "There is a sister and a brother" agrees with the first; with "and" only plurals are kept.
     if !inner_ok || !last_ok || (and && !plural) {
@@ -205,6 +261,9 @@ mod tests {
         for text in [
             "The baby has a new tooth.",
             "The team has a new coach.",
+            "The house has a big garden.",
+            "The town has a long history.",
+            "The garage has two doors.",
             "The school has a new headteacher.",
             "My sister has a cold.",
             "It has three bedrooms.",
