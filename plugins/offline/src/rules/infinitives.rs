@@ -66,19 +66,49 @@ fn perfect_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     if !["has", "have", "had"].contains(&have.as_str()) {
         return None;
     }
-    // "for" must tell a length ("for ten years", "for the past month"), not whom or what ("has
-    // been waiting for the bus", "has played for Arsenal").
-    const LENGTHS: &[&str] = &[
-        "a", "an", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty",
-        "thirty", "forty", "fifty", "many", "several", "ages", "years", "months", "weeks", "over", "more",
-        "almost", "nearly", "about", "most",
+    // "for" must tell a length ("for ten years", "for the past month", "for over a year"), not
+    // whom or what ("has been waiting for the bus", "has worked for a charity", "has played for
+    // two clubs"): a unit of time within four words, past counting words only.
+    const COUNTING: &[&str] = &[
+        "a", "an", "the", "past", "last", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+        "ten", "twenty", "thirty", "forty", "fifty", "many", "several", "over", "more", "than", "almost",
+        "nearly", "about", "few", "couple", "of", "long", "whole",
     ];
+    const UNITS: &[&str] = &[
+        "years",
+        "year",
+        "months",
+        "month",
+        "weeks",
+        "week",
+        "days",
+        "day",
+        "decade",
+        "decades",
+        "hours",
+        "while",
+        "ages",
+        "time",
+        "lifetime",
+        "fortnight",
+    ];
+    let length_after = |k: usize| {
+        let mut j = k;
+        for _ in 0..5 {
+            let Some(w) = next_word(tokens, j) else { return false };
+            if UNITS.contains(&w.as_str()) {
+                return true;
+            }
+            if !COUNTING.contains(&w.as_str()) && !w.bytes().all(|b| b.is_ascii_digit()) {
+                return false;
+            }
+            j += 2;
+        }
+        false
+    };
     let lasting = (i..tokens.len()).any(|k| {
         let w = tokens[k].text.to_lowercase();
-        let after = next_word(tokens, k).unwrap_or_default();
-        let length = LENGTHS.contains(&after.as_str())
-            || (after == "the" && next_word(tokens, k + 2).is_some_and(|n| n == "past" || n == "last"));
-        tokens[k].is_word() && (w == "since" || (w == "all" && k > i + 2) || (w == "for" && length))
+        tokens[k].is_word() && (w == "since" || (w == "all" && k > i + 2) || (w == "for" && length_after(k)))
     });
     if !lasting {
         return None;
@@ -141,6 +171,8 @@ mod tests {
         for text in [
             "I have been waiting for the bus for ages.",
             "He has played for Arsenal.",
+            "She has worked for a charity.",
+            "He has played for two clubs.",
             "We have lived here.",
             "She has been reading the book for an hour.",
             "He learned the song by heart.",
