@@ -16,6 +16,18 @@ const MANNERS: &[(&[&str], &[&str])] = &[
     // "easily" -> "with ease", which needs someone skilled ("The glass breaks with ease").
     (&["in", "silence"], &["silently"]),
     (&["silently"], &["in", "silence"]),
+    // Of a voice only, see `VOICE_VERBS`.
+    (&["loudly"], &["in", "a", "loud", "voice"]),
+    (&["quietly"], &["in", "a", "quiet", "voice"]),
+    (&["softly"], &["in", "a", "soft", "voice"]),
+];
+
+/// Verbs a voice does, after which "loudly" is "in a loud voice" ("spoke loudly"); not "cheered
+/// loudly" (a crowd has no one voice), "closed the door quietly", nor "sing", which birds do too
+/// ("The birds sing in a loud voice").
+const VOICE_VERBS: &[&str] = &[
+    "speak", "speaks", "spoke", "speaking", "talk", "talks", "talked", "talking", "read", "reads", "reading",
+    "said", "says", "answered", "replied", "asked",
 ];
 
 /// Whether the manner at `i..=last` stands after what it tells of, where a phrase may stand too:
@@ -52,7 +64,9 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             tokens[i].is_word().then(|| MANNERS.iter().find(|(from, _)| matches_at(&tokens, i, from)));
         if let Some(Some(&(from, to))) = found {
             let last = i + 2 * (from.len() - 1);
-            if tokens[i..=last].iter().all(|t| !t.changed) && after_its_verb(&tokens, i, last) {
+            let voiced = !to.contains(&"voice")
+                || prev_word(&tokens, i).is_some_and(|w| VOICE_VERBS.contains(&w.as_str()));
+            if tokens[i..=last].iter().all(|t| !t.changed) && after_its_verb(&tokens, i, last) && voiced {
                 sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
                 i = last + 1;
                 continue;
@@ -110,6 +124,7 @@ mod tests {
             said("They listened to the lecture in silence."),
             "They listened to the lecture silently."
         );
+        assert_eq!(said("She spoke quietly to the child."), "She spoke in a quiet voice to the child.");
     }
 
     #[test]
@@ -136,6 +151,9 @@ mod tests {
             "It was easily the best film of the year.",
             "Carefully, he opened the box.",
             "The students listened carefully to the lecture.",
+            "The crowd cheered loudly.",
+            "He closed the door quietly.",
+            "The birds sing loudly in the morning.",
         ] {
             assert_eq!(said(text), text);
         }
