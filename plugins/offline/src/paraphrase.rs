@@ -4,7 +4,10 @@
 //! a last resort and the articles), and guarantees a change whenever any rule applies.
 
 use crate::rules::substitution::{self, Choice};
-use crate::rules::{articles, contraction, coordination, phrasal, phrases};
+use crate::rules::{
+    articles, comparison, contraction, coordination, future, infinitives, manner, phrasal, phrases,
+    quantities,
+};
 use crate::sites::{Sites, Which};
 use crate::structure;
 use crate::tokens::{self, Piece, Token};
@@ -153,6 +156,11 @@ pub fn paraphrase_counted(text: &str, options: &Options, plan: &Plan) -> (String
         t = phrases::phrases(t, &mut groups);
         phrases::protect_fixed_phrases(&mut t);
         t = phrasal::rewrite(t, &mut groups);
+        t = quantities::rewrite(t, &mut groups);
+        t = comparison::rewrite(t, &mut groups);
+        t = manner::rewrite(t, &mut groups);
+        t = infinitives::rewrite(t, &mut groups);
+        t = future::rewrite(t, &mut groups);
         if !expand && !plan.keep_contractions {
             let before = t.len();
             t = contraction::contract(t, apostrophe);

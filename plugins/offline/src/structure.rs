@@ -5,8 +5,8 @@
 //! place that knows their order.
 
 use crate::rules::{
-    adverbs, clauses, cleft, connectives, coordination, light_verbs, phrasal, place, questions, relative,
-    tense, time, voice,
+    adverbs, clauses, cleft, connectives, coordination, light_verbs, manner, phrasal, place, possession,
+    questions, relative, suggestions, tense, time, voice,
 };
 use crate::shape::plain;
 use crate::tokens::Token;
@@ -75,12 +75,16 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         questions::spelled,
         questions::watch_see,
         questions::job_of,
+        suggestions::shall_we,
+        suggestions::how_about,
         light_verbs::light_verb,
         relative::reduce_relative,
         relative::relative_to_and,
         adverbs::move_manner_adverb,
         adverbs::manner_adverb_before_verb,
         voice::existential,
+        possession::there_is,
+        manner::fluent_in,
         place::front_place_phrase,
         place::front_subject_place,
         coordination::swap_listed_objects,

@@ -236,7 +236,9 @@ fn listed_time_phrase(p: &Plain, phrases: &[&[Slot]]) -> Option<usize> {
     phrases
         .iter()
         .filter(|slots| {
+            // "half a year ago" is one phrase: "a year ago" alone would leave "half" behind.
             slots.len() < n
+                && p.lower(n - slots.len() - 1) != "half"
                 && slots.iter().enumerate().all(|(k, slot)| {
                     let item = &p.items[n - slots.len() + k];
                     item.is_word() && slot.fits(&item.text.to_lowercase())
@@ -436,6 +438,11 @@ mod tests {
             Some("On Mondays, the museum is closed.")
         );
         assert_eq!(run(f, "We moved to Lisbon in 2019.").as_deref(), Some("In 2019, we moved to Lisbon."));
+        assert_eq!(
+            run(f, "They moved to Spain half a year ago.").as_deref(),
+            None,
+            "the fronted phrase would leave \"half\" behind"
+        );
         assert_eq!(
             run(f, "We visit my grandparents at Easter.").as_deref(),
             Some("At Easter, we visit my grandparents.")

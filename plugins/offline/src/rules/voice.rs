@@ -176,6 +176,12 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     }
     let particle = PARTICLES.contains(&p.lower(subject + 1).as_str());
     let object = subject + 1 + usize::from(particle);
+    // "started crying" has a verb in "-ing" for its object, no thing done to ("Crying were begun
+    // by the children").
+    let first = p.lower(object);
+    if first.ends_with("ing") && crate::words::can_be(&first, Pos::Verb) {
+        return None;
+    }
     let object_end = noun_phrase(p, object, true).or_else(|| bare_plural_object(p, object))?;
     let rest = &p.items[object_end..];
     // A possessive after the object may point back to the subject ("sang a song for their mother").
@@ -198,7 +204,14 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     let last = p.lower(object_end - 1);
     let adverb = crate::words::is_manner_adverb(&last)
         || ["fast", "hard", "well", "late", "early"].contains(&last.as_str());
-    if body || !rest_ok || resultative || adverb {
+    // A manner told by a phrase ("examined the patient with care") is the verb's as the adverb
+    // was, and a passive between it and the agent reads stiffly ("was examined with care by").
+    let said: Vec<String> = rest.iter().take(2).map(|t| t.text.to_lowercase()).collect();
+    let manner = matches!(
+        said.iter().map(String::as_str).collect::<Vec<_>>().as_slice(),
+        ["with", "care" | "ease"] | ["in", "silence"] | ["silently", ..]
+    );
+    if body || !rest_ok || resultative || adverb || manner {
         return None;
     }
     let participle = morph::inflect(lemma, Pos::Verb, Form::Participle)?;
@@ -771,6 +784,8 @@ mod tests {
         assert_eq!(run(dative_back, "I gave it to her."), None);
         assert_eq!(run(dative_back, "She read the report to the team."), None);
         assert_eq!(run(passive, "The children ate their dinner fast."), None);
+        assert_eq!(run(passive, "The doctor examined the patient with care."), None);
+        assert_eq!(run(passive, "The children started crying."), None);
         assert_eq!(run(dative_back, "They sold the car to a neighbour."), None);
     }
 

@@ -1,0 +1,158 @@
+//! A plan or a prediction told with "going to": "The plumber will come on Tuesday." -> "The
+//! plumber is going to come on Tuesday." A word-group site of its own; only where a time to come
+//! is said, so that an offer or a promise ("I'll help you", "I'll have a flat white") keeps its
+//! "will", and never in a condition ("If it rains, we will stay in"), where "going to" would
+//! shift the weight. "it will" is the word groups' own (`phrasal`).
+
+use crate::shape::words_like;
+use crate::sites::Sites;
+use crate::tokens::{Token, next_word, prev_word};
+use crate::words::{
+    DAY_NAMES, DETERMINERS, MONTHS, PREPOSITIONS, can_be, is_noun, is_plural_noun, modifier_or_noun,
+};
+
+/// Words that tell a time to come on their own.
+const AHEAD: &[&str] = &["tomorrow", "tonight", "next", "soon", "later"];
+
+/// Whether the sentence says when, in the future: "tomorrow", "next week", "on Tuesday", "this
+/// weekend", "in April", "in twenty minutes".
+fn says_when(words: &[String]) -> bool {
+    words.iter().enumerate().any(|(k, w)| {
+        let next = words.get(k + 1).map(String::as_str).unwrap_or("");
+        let after = words.get(k + 2).map(String::as_str).unwrap_or("");
+        // "as soon as" tells no time to come: "I'll send them as soon as I have them" is a promise.
+        let as_soon = w == "soon" && k > 0 && words[k - 1] == "as";
+        (AHEAD.contains(&w.as_str()) && !as_soon)
+            || (w == "on" && DAY_NAMES.contains(&next))
+            || (w == "this"
+                && [
+                    "morning",
+                    "afternoon",
+                    "evening",
+                    "weekend",
+                    "week",
+                    "month",
+                    "year",
+                    "summer",
+                    "winter",
+                ]
+                .contains(&next))
+            || (w == "in" && MONTHS.contains(&next))
+            || (w == "in" && ["minutes", "hours", "days", "weeks", "hour", "week"].contains(&after))
+    })
+}
+
+/// "am", "is" or "are" for the subject before "will", if it is one that "going to" may follow: a
+/// personal pronoun other than "it", or a noun.
+fn be_for(subject: &str) -> Option<&'static str> {
+    match subject {
+        "i" => Some("am"),
+        "he" | "she" => Some("is"),
+        "we" | "you" | "they" => Some("are"),
+        "it" | "that" | "this" | "there" | "who" | "which" => None,
+        w if is_noun(w) => Some(if is_plural_noun(w) { "are" } else { "is" }),
+        _ => None,
+    }
+}
+
+/// Whether the words before "will" at `i`, back to the start of the sentence or a comma, are the
+/// whole subject whose head is the word before it: a pronoun, or at most four words of a
+/// determiner, modifiers and the noun ("our council tax", "dinner"). "The results of the
+/// election will" has its head further back, where "is" would not agree.
+fn whole_subject(tokens: &[Token], i: usize) -> bool {
+    let clause: Vec<String> = tokens[..i]
+        .iter()
+        .rev()
+        .take_while(|t| t.text != ",")
+        .filter(|t| t.is_word())
+        .map(|t| t.text.to_lowercase())
+        .collect();
+    match clause.as_slice() {
+        [] => false,
+        [_pronoun_or_noun] => true,
+        [_, rest @ ..] => {
+            clause.len() <= 4
+                && rest.iter().enumerate().all(|(k, w)| {
+                    let last = k + 1 == rest.len();
+                    (last && DETERMINERS.contains(&w.as_str()))
+                        || (!PREPOSITIONS.contains(&w.as_str()) && modifier_or_noun(w))
+                })
+        }
+    }
+}
+
+/// Rewrites each "will" of a plan found, one site each.
+pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
+    let statement = tokens.last().is_some_and(|t| t.text == "." || t.text == "!");
+    let words: Vec<String> = tokens.iter().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
+    let conditional =
+        words.iter().any(|w| ["if", "unless", "when", "once", "until", "before"].contains(&w.as_str()));
+    if !statement || conditional || !says_when(&words) {
+        return tokens;
+    }
+    let mut out = Vec::with_capacity(tokens.len() + 4);
+    for (i, t) in tokens.iter().enumerate() {
+        let will = t.is_word() && !t.frozen && !t.changed && t.text.eq_ignore_ascii_case("will");
+        let be = will.then(|| prev_word(&tokens, i)).flatten().and_then(|s| be_for(&s));
+        let be = be.filter(|_| whole_subject(&tokens, i));
+        // "will have to" and "will need to" would pile up into "is going to need to".
+        let obliged = matches!(next_word(&tokens, i).as_deref(), Some("have" | "need"))
+            && next_word(&tokens, i + 2).is_some_and(|w| w == "to");
+        let verb = next_word(&tokens, i).is_some_and(|v| {
+            // The commonest verbs the lexicon keeps as function words.
+            // Not "go": "is going to go" stutters.
+            ["be", "get", "come", "do", "make", "take", "see", "give", "keep"].contains(&v.as_str())
+                || (v != "not" && can_be(&v, crate::lexicon::Pos::Verb) && !v.ends_with("ing"))
+        }) && !obliged;
+        match be {
+            Some(be) if verb => {
+                sites.put(&mut out, std::slice::from_ref(t), || words_like(&t.text, &[be, "going", "to"]))
+            }
+            _ => out.push(t.clone()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sites::Which;
+    use crate::tokens::{join, tokenize};
+
+    fn said(text: &str) -> String {
+        join(&rewrite(tokenize(text), &mut Sites::new(Which::All)))
+    }
+
+    #[test]
+    fn a_plan_told_with_going_to() {
+        assert_eq!(said("The plumber will come on Tuesday."), "The plumber is going to come on Tuesday.");
+        assert_eq!(
+            said("Our neighbours will move next month."),
+            "Our neighbours are going to move next month."
+        );
+        assert_eq!(
+            said("The office will be closed on Monday."),
+            "The office is going to be closed on Monday."
+        );
+    }
+
+    #[test]
+    fn offers_conditions_questions_and_no_time_are_left() {
+        for text in [
+            "I will help you.",
+            "I will have a flat white, please.",
+            "If it rains tomorrow, we will stay inside.",
+            "Will you come tomorrow?",
+            "It will rain tomorrow.",
+            "She will not come tomorrow.",
+            "I will call you when I get home tomorrow.",
+            "I will send you the details as soon as I have them.",
+            "I will have to cancel our meeting on Thursday.",
+            "The results of the election will be announced tomorrow.",
+            "We will go to the market on Saturday.",
+        ] {
+            assert_eq!(said(text), text, "{text}");
+        }
+    }
+}
