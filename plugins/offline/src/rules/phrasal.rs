@@ -44,6 +44,12 @@ const PHRASAL: &[(&str, &str, &str, &str)] = &[
     ("turn", "on", "switch", "on"),
 ];
 
+/// Times and weather, which arrive but never turn up.
+const ARRIVING_TIMES: &[&str] = &[
+    "spring", "summer", "autumn", "winter", "fall", "season", "day", "night", "morning", "evening", "moment",
+    "time", "year", "storm", "rain", "snow", "weather", "news", "dawn", "darkness", "winds", "heatwave",
+];
+
 /// Whether the word after a verb (none at the end of a clause) allows its phrasal equivalent.
 type Follows = fn(Option<&str>) -> bool;
 
@@ -53,6 +59,28 @@ const TO_PHRASAL: &[(&str, &str, &str, Follows)] = &[
     ("apologise", "say", "sorry", |_| true),
     ("apologize", "say", "sorry", |_| true),
     ("continue", "carry", "on", |n| n.is_some_and(|n| n.ends_with("ing") || n == "with")),
+    // "arrived late" -> "turned up late": with a time or a place after it, or nothing.
+    ("arrive", "turn", "up", |n| {
+        n.is_none_or(|n| {
+            [
+                "late",
+                "early",
+                "at",
+                "on",
+                "just",
+                "yesterday",
+                "today",
+                "this",
+                "last",
+                "the",
+                "two",
+                "three",
+                "a",
+                "an",
+            ]
+            .contains(&n)
+        })
+    }),
     ("extinguish", "put", "out", |n| n.is_some_and(|n| ["the", "a", "it", "fire"].contains(&n))),
     ("postpone", "put", "off", |n| {
         n.is_some_and(|n| ["the", "a", "it", "our", "my", "their", "his", "her"].contains(&n))
@@ -123,6 +151,11 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         }
         if let Some(&(_, to, particle, follows)) = TO_PHRASAL.iter().find(|(v, ..)| *v == lemma) {
             if !follows(next.as_deref()) {
+                continue;
+            }
+            // People and parcels turn up; a season or a day arrives ("Spring arrived early").
+            if lemma == "arrive" && prev_word(tokens, i).is_some_and(|p| ARRIVING_TIMES.contains(&p.as_str()))
+            {
                 continue;
             }
             let verb = in_form(tokens, i, to, form)?;
@@ -1725,6 +1758,11 @@ mod tests {
         assert_eq!(rewritten("We continued working."), "We carried on working.");
         // Never "carried on to work"; the infinitive is told as the gerund instead.
         assert_eq!(rewritten("We continued to work."), "We continued working.");
+        assert_eq!(rewritten("The parcel arrived two days late."), "The parcel turned up two days late.");
+        assert_eq!(rewritten("She always arrives on time."), "She always turns up on time.");
+        // A season arrives; it does not turn up. And "arrived in" a city keeps its verb.
+        assert_eq!(rewritten("Spring arrived early this year."), "Spring arrived early this year.");
+        assert_eq!(rewritten("We arrived in Rome."), "We arrived in Rome.");
     }
 
     #[test]

@@ -95,6 +95,36 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["always", "forget"], &["never", "remember"], After::Anything),
     (&["always", "forgets"], &["never", "remembers"], After::Anything),
     (&["always", "forgot"], &["never", "remembered"], After::Anything),
+    (&["spare", "time"], &["free", "time"], After::Anything),
+    // The best part of a time or an event: "the highlight of the term".
+    (&["the", "highlight", "of"], &["the", "high", "point", "of"], After::Word),
+    // Against a plan, at the end of the clause: "finished two days ahead of schedule" -> "two days
+    // early", "running behind schedule" -> "running late".
+    (&["ahead", "of", "schedule"], &["early"], After::Pause),
+    (&["behind", "schedule"], &["late"], After::Pause),
+    // A time of day told by its middle: "by the middle of the afternoon" -> "by mid-afternoon".
+    (&["the", "middle", "of", "the", "afternoon"], &["mid-afternoon"], After::Anything),
+    (&["the", "middle", "of", "the", "morning"], &["mid-morning"], After::Anything),
+    // Sleep that comes: "The baby finally fell asleep." -> "... went to sleep.", of a limb too.
+    (&["fell", "asleep"], &["went", "to", "sleep"], After::Anything),
+    (&["fall", "asleep"], &["go", "to", "sleep"], After::Anything),
+    (&["falls", "asleep"], &["goes", "to", "sleep"], After::Anything),
+    (&["falling", "asleep"], &["going", "to", "sleep"], After::Anything),
+    (&["fallen", "asleep"], &["gone", "to", "sleep"], After::Anything),
+    // Weeds come out of the ground: "pulling up weeds" -> "pulling out weeds".
+    (&["pull", "up", "weeds"], &["pull", "out", "weeds"], After::Anything),
+    (&["pulls", "up", "weeds"], &["pulls", "out", "weeds"], After::Anything),
+    (&["pulled", "up", "weeds"], &["pulled", "out", "weeds"], After::Anything),
+    (&["pulling", "up", "weeds"], &["pulling", "out", "weeds"], After::Anything),
+    (&["pull", "up", "the", "weeds"], &["pull", "out", "the", "weeds"], After::Anything),
+    (&["pulled", "up", "the", "weeds"], &["pulled", "out", "the", "weeds"], After::Anything),
+    (&["pulling", "up", "the", "weeds"], &["pulling", "out", "the", "weeds"], After::Anything),
+    // A battery that runs down: "My phone battery dies by noon." -> "... runs out by noon."
+    (&["battery", "dies"], &["battery", "runs", "out"], After::Anything),
+    (&["battery", "died"], &["battery", "ran", "out"], After::Anything),
+    (&["batteries", "die"], &["batteries", "run", "out"], After::Anything),
+    (&["battery", "is", "dead"], &["battery", "is", "flat"], After::Pause),
+    (&["battery", "was", "dead"], &["battery", "was", "flat"], After::Pause),
 ];
 
 /// Whether "as soon as" at `i` may be told "the moment": before a clause with its subject ("as
@@ -689,6 +719,458 @@ fn number_in_digits(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> 
     MEASURES.contains(&unit.as_str()).then(|| (last + 3 - i, vec![value.to_string(), unit]))
 }
 
+/// Machines and appliances, which break down and are out of order; a person or a talk does that
+/// in another sense ("She broke down in tears", "His remark was out of order").
+const MACHINES: &[&str] = &[
+    "machine",
+    "car",
+    "van",
+    "bus",
+    "train",
+    "lift",
+    "elevator",
+    "boiler",
+    "printer",
+    "computer",
+    "laptop",
+    "fridge",
+    "freezer",
+    "heating",
+    "dishwasher",
+    "engine",
+    "lorry",
+    "truck",
+    "tractor",
+    "oven",
+    "cooker",
+    "kettle",
+    "toaster",
+    "microwave",
+    "escalator",
+    "photocopier",
+    "scanner",
+    "router",
+    "heater",
+    "cooler",
+];
+
+/// The subject of a verb at `i` is a machine: a word of `MACHINES` among the three words before it,
+/// with no word before it that could start another clause.
+fn machine_subject(tokens: &[Token], i: usize) -> bool {
+    let before: Vec<String> =
+        tokens[..i].iter().rev().filter(|t| t.is_word()).take(4).map(|t| t.text.to_lowercase()).collect();
+    let clause = before.iter().position(|w| {
+        ["and", "but", "or", "so", "because", "when", "while", "that", "which", "who", "if"]
+            .contains(&w.as_str())
+    });
+    let scope = clause.unwrap_or(before.len());
+    before[..scope].iter().any(|w| MACHINES.contains(&w.as_str()))
+}
+
+/// "The washing machine broke down." -> "... stopped working.", and "The lift is out of order." ->
+/// "... is not working.": of a machine alone (`machine_subject`), and "out of order" only ending its
+/// clause ("out of order" of a ranking is another phrase).
+fn stopped_working(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let first = word(i)?;
+    let words: Vec<&str> = match first.as_str() {
+        "broke" if word(i + 2).as_deref() == Some("down") && spaced(i + 1) => vec!["stopped", "working"],
+        "is" | "was" | "are" | "were"
+            if matches_at(tokens, i + 2, &["out", "of", "order"])
+                && spaced(i + 1)
+                && pause_after(tokens, i + 6) =>
+        {
+            let not = vec![first.as_str(), "not", "working"];
+            return machine_subject(tokens, i).then(|| (7, not.into_iter().map(String::from).collect()));
+        }
+        _ => return None,
+    };
+    machine_subject(tokens, i).then(|| (3, words.into_iter().map(String::from).collect()))
+}
+
+/// "cheer me up" -> "make me feel better": the object a pronoun, in each form of the verb.
+fn cheer_up(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let spaced = (1..5).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    let make = match word(i)?.as_str() {
+        "cheer" => "make",
+        "cheers" => "makes",
+        "cheered" => "made",
+        "cheering" => "making",
+        _ => return None,
+    };
+    let object = word(i + 2)?;
+    if !spaced
+        || !["me", "you", "him", "her", "us", "them"].contains(&object.as_str())
+        || word(i + 4)? != "up"
+    {
+        return None;
+    }
+    Some((5, vec![make.to_string(), object, "feel".to_string(), "better".to_string()]))
+}
+
+/// "The recipe calls for two eggs." -> "The recipe needs two eggs.": "call for" of what a plan or a
+/// recipe requires, never of a person who calls out for something ("She called for help").
+fn calls_for(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const REQUIRERS: &[&str] = &["recipe", "recipes", "dish", "job", "situation", "plan", "method", "design"];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let need = match word(i)?.as_str() {
+        "calls" => "needs",
+        "call" => "need",
+        "called" => "needed",
+        _ => return None,
+    };
+    let requirer = prev_word(tokens, i).is_some_and(|p| REQUIRERS.contains(&p.as_str()));
+    (requirer
+        && word(i + 2)? == "for"
+        && tokens[i + 1].is(Kind::Space, " ")
+        && next_word(tokens, i + 2).is_some())
+    .then(|| (3, vec![need.to_string()]))
+}
+
+/// Food that one tries is food one tastes: "Have you ever tried Ethiopian food?" -> "... tasted
+/// ...". Only with a food noun ending the phrase a word or two later, so that "tried to", "tried on
+/// the dress" and "tried the door" keep their verb.
+fn tried_food(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const FOOD: &[&str] = &["food", "cuisine", "dish", "dishes", "curry", "sushi", "cooking"];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let taste = match word(i)?.as_str() {
+        "try" => "taste",
+        "tries" => "tastes",
+        "tried" => "tasted",
+        "trying" => "tasting",
+        _ => return None,
+    };
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let food_at = [i + 2, i + 4, i + 6].into_iter().find(|&k| {
+        (i + 1..k).step_by(2).all(spaced)
+            && word(k).is_some_and(|w| FOOD.contains(&w.as_str()))
+            && pause_after(tokens, k)
+    })?;
+    // Nothing between but a determiner and a describing word: "tried Thai food", "tried the local
+    // dishes".
+    let between_ok = (i + 2..food_at).step_by(2).all(|k| {
+        word(k)
+            .is_some_and(|w| !["to", "on", "out", "and", "or"].contains(&w.as_str()) && !w.ends_with("ing"))
+    });
+    between_ok.then(|| (1, vec![taste.to_string()]))
+}
+
+/// "spent the whole afternoon" -> "spent all afternoon": a stretch of time as the object of a verb,
+/// never after a preposition ("for the whole week" is no "for all week").
+fn whole_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const TIMES: &[&str] = &["day", "night", "morning", "afternoon", "evening", "week", "weekend", "summer"];
+    if !matches_at(tokens, i, &["the", "whole"]) {
+        return None;
+    }
+    let time =
+        tokens.get(i + 4).filter(|t| t.is_word() && !t.frozen && tokens[i + 3].is(Kind::Space, " "))?;
+    let lower = time.text.to_lowercase();
+    if !TIMES.contains(&lower.as_str()) {
+        return None;
+    }
+    let object = prev_word(tokens, i).is_some_and(|p| {
+        !OBJECT_PREPOSITIONS.contains(&p.as_str())
+            && !["of", "during", "throughout", "all", "the"].contains(&p.as_str())
+    });
+    // "the whole week off" says more than a stretch of time.
+    let ends = !next_word(tokens, i + 4).is_some_and(|n| ["off", "long"].contains(&n.as_str()));
+    (object && ends).then(|| (5, vec!["all".to_string(), time.text.clone()]))
+}
+
+/// Things that break and are mended, which "fix" may be told "repair" of ("fixed the gate"), where
+/// a problem, a date or a meal is fixed in another sense.
+const REPAIRABLE: &[&str] = &[
+    "chair",
+    "table",
+    "gate",
+    "fence",
+    "door",
+    "window",
+    "roof",
+    "tap",
+    "leak",
+    "car",
+    "bike",
+    "bicycle",
+    "tooth",
+    "clock",
+    "watch",
+    "lamp",
+    "shelf",
+    "boiler",
+    "heating",
+    "printer",
+    "computer",
+    "laptop",
+    "machine",
+    "engine",
+    "brakes",
+    "wall",
+    "floor",
+    "sink",
+    "toilet",
+    "shower",
+    "lock",
+    "handle",
+    "bed",
+    "sofa",
+    "radio",
+    "television",
+    "fridge",
+    "oven",
+    "kettle",
+    "shoes",
+    "zip",
+    "puncture",
+    "tyre",
+    "tire",
+    "wheel",
+    "chain",
+    "road",
+    "bridge",
+    "pipe",
+    "pipes",
+    "ceiling",
+    "dishwasher",
+    "cooker",
+    "roof",
+    "fan",
+    "toy",
+    "bag",
+];
+
+/// "He fixed the broken gate." -> "He repaired the broken gate.": "fix" with a thing that breaks
+/// after a determiner and at most one describing word (`REPAIRABLE`), ending its phrase.
+fn fix_repair(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const DETERMINERS: &[&str] =
+        &["the", "a", "an", "my", "his", "her", "our", "their", "your", "its", "this", "that", "some"];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let repair = match word(i)?.as_str() {
+        "fix" => "repair",
+        "fixes" => "repairs",
+        "fixed" => "repaired",
+        "fixing" => "repairing",
+        _ => return None,
+    };
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    if !spaced(i + 1) || !word(i + 2).is_some_and(|d| DETERMINERS.contains(&d.as_str())) {
+        return None;
+    }
+    let thing_at = [i + 4, i + 6].into_iter().find(|&k| {
+        (i + 3..k).step_by(2).all(spaced) && word(k).is_some_and(|w| REPAIRABLE.contains(&w.as_str()))
+    })?;
+    let ends = tokens.get(thing_at + 1).is_none_or(|t| t.kind == Kind::Punct)
+        || next_word(tokens, thing_at).is_some_and(|n| PREPOSITIONS_AFTER_THING.contains(&n.as_str()));
+    ends.then(|| (1, vec![repair.to_string()]))
+}
+
+/// Words that may follow the object of "fix" when it ends its phrase.
+const PREPOSITIONS_AFTER_THING: &[&str] = &[
+    "with",
+    "for",
+    "in",
+    "on",
+    "at",
+    "before",
+    "after",
+    "yesterday",
+    "today",
+    "last",
+    "this",
+    "and",
+    "again",
+    "himself",
+    "herself",
+    "themselves",
+    "myself",
+    "ourselves",
+    "by",
+    "using",
+];
+
+/// Meals, which one has as well as eats or cooks: "ate dinner" -> "had dinner", "cooked dinner"
+/// -> "made dinner".
+const MEALS: &[&str] = &["breakfast", "lunch", "dinner", "supper", "brunch", "tea", "meal"];
+/// Dishes one makes as well as cooks: "cooked pasta" -> "made pasta".
+const DISHES: &[&str] =
+    &["pasta", "soup", "curry", "pancakes", "rice", "stew", "omelette", "pizza", "risotto"];
+
+/// "We ate dinner at seven." -> "We had dinner at seven.", "She cooked dinner." -> "She made
+/// dinner.": eating a meal, cooking a meal or a dish, the meal straight after the verb or after a
+/// determiner; never "cooks well" nor "ate the cake", where nothing is a meal.
+fn meal_verb(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let (to, cooked) = match word(i)?.as_str() {
+        "eat" => ("have", false),
+        "eats" => ("has", false),
+        "ate" => ("had", false),
+        "eating" => ("having", false),
+        "cook" => ("make", true),
+        "cooks" => ("makes", true),
+        "cooked" => ("made", true),
+        "cooking" => ("making", true),
+        _ => return None,
+    };
+    // "eaten" and a "cooked" after "be" or "have" would need the participle: left alone.
+    if prev_word(tokens, i).is_some_and(|p| {
+        ["is", "was", "were", "are", "be", "been", "being", "has", "have", "had"].contains(&p.as_str())
+    }) {
+        return None;
+    }
+    let mut k = i + 2;
+    if word(k).is_some_and(|w| {
+        ["a", "the", "our", "my", "his", "her", "their", "your", "some"].contains(&w.as_str())
+    }) {
+        k += 2;
+    }
+    let thing = word(k).filter(|_| (i + 1..k).step_by(2).all(spaced))?;
+    let fits = MEALS.contains(&thing.as_str()) || (cooked && DISHES.contains(&thing.as_str()));
+    // The meal ends its phrase: "tea towels" and "dinner party" are other things.
+    let ends = tokens.get(k + 1).is_none_or(|t| t.kind == Kind::Punct)
+        || next_word(tokens, k)
+            .is_some_and(|n| !crate::words::is_noun(&n) || PREPOSITIONS_AFTER_THING.contains(&n.as_str()));
+    (fits && ends).then(|| (1, vec![to.to_string()]))
+}
+
+/// "Our cat hates going to the vet." -> "Our cat can't stand going to the vet.": a dislike of a
+/// thing or an activity, said of its subject; never after "to", a modal or a negation ("would hate
+/// to", "don't hate"), nor before "to" ("hate to say").
+fn cannot_stand(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let to: &[&str] = match word(i)?.as_str() {
+        "hate" | "hates" => &["can't", "stand"],
+        "hated" => &["couldn't", "stand"],
+        _ => return None,
+    };
+    // The subject straight before: a pronoun, or a noun ending its phrase ("Our cat hates"); so
+    // never after "to", a modal, "not" or an adverb ("used to hate", "would hate", "don't hate").
+    let prev = prev_word(tokens, i)?.replace('’', "'");
+    let pronoun = ["i", "you", "we", "they", "he", "she"].contains(&prev.as_str());
+    let subject =
+        pronoun || (crate::words::is_noun(&prev) && !["to", "not", "never"].contains(&prev.as_str()));
+    // What is disliked: a thing or an activity, never "to" and a verb or a clause.
+    let after = next_word(tokens, i)?;
+    let object = after.ends_with("ing")
+        || ["it", "the", "people"].contains(&after.as_str())
+        || crate::words::is_noun(&after);
+    let ok = subject && object && !["to", "that"].contains(&after.as_str());
+    ok.then(|| (1, to.iter().map(|w| w.to_string()).collect()))
+}
+
+/// "a little" <-> "a bit" before a comparison or a state ("a little more salt", "a bit late"),
+/// never before a noun ("a little boy", "a bit of cake").
+fn little_bit(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const DEGREES: &[&str] = &[
+        "more",
+        "less",
+        "later",
+        "earlier",
+        "longer",
+        "late",
+        "early",
+        "tired",
+        "cold",
+        "hot",
+        "warm",
+        "overweight",
+        "worried",
+        "nervous",
+        "expensive",
+        "bigger",
+        "smaller",
+        "better",
+        "worse",
+        "slow",
+        "slower",
+        "faster",
+        "quieter",
+        "louder",
+        "strange",
+        "difficult",
+        "easier",
+        "harder",
+        "too",
+        "bland",
+        "disappointed",
+        "sad",
+        "nervous",
+        "shy",
+        "scared",
+        "confused",
+        "busy",
+        "salty",
+        "sweet",
+        "cheaper",
+    ];
+    let other = if matches_at(tokens, i, &["a", "little"]) {
+        "bit"
+    } else if matches_at(tokens, i, &["a", "bit"]) {
+        "little"
+    } else {
+        return None;
+    };
+    let next = next_word(tokens, i + 2)?;
+    if !DEGREES.contains(&next.as_str()) {
+        return None;
+    }
+    // After a state, a noun would make it describe that noun ("a little cold water").
+    let compares = ["more", "less", "too"].contains(&next.as_str()) || next.ends_with("er");
+    let after_ok = compares
+        || tokens.get(i + 5).is_none_or(|t| t.kind == Kind::Punct)
+        || next_word(tokens, i + 4).is_some_and(|n| {
+            ["to", "for", "than", "and", "but", "about", "after", "today", "now"].contains(&n.as_str())
+        });
+    after_ok.then(|| (3, vec![tokens[i].text.clone(), other.to_string()]))
+}
+
+/// "I sent you an email" -> "I emailed you": the pronoun kept, the email said by the verb.
+fn sent_email(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let emailed = match word(i)?.as_str() {
+        "send" => "email",
+        "sends" => "emails",
+        "sent" => "emailed",
+        "sending" => "emailing",
+        _ => return None,
+    };
+    if prev_word(tokens, i).is_some_and(|p| {
+        ["is", "was", "were", "are", "be", "been", "being", "has", "have", "had"].contains(&p.as_str())
+            && emailed == "emailed"
+    }) {
+        return None;
+    }
+    let pronoun = word(i + 2).filter(|w| ["me", "you", "him", "her", "us", "them"].contains(&w.as_str()))?;
+    let spaced = (1..7).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    (spaced && matches_at(tokens, i + 4, &["an", "email"])).then(|| (7, vec![emailed.to_string(), pronoun]))
+}
+
+/// "She looks after her grandmother." -> "She takes care of her grandmother.": never after "be"
+/// or "have" ("was looked after"), where the participle would be needed.
+fn look_after(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let take = match word(i)?.as_str() {
+        "look" => "take",
+        "looks" => "takes",
+        "looked" => "took",
+        "looking" => "taking",
+        _ => return None,
+    };
+    if word(i + 2)? != "after" || !tokens[i + 1].is(Kind::Space, " ") || next_word(tokens, i + 2).is_none() {
+        return None;
+    }
+    if prev_word(tokens, i).is_some_and(|p| {
+        ["is", "was", "were", "are", "be", "been", "being", "has", "have", "had", "get", "got"]
+            .contains(&p.as_str())
+            && take == "took"
+    }) {
+        return None;
+    }
+    Some((3, vec![take.to_string(), "care".to_string(), "of".to_string()]))
+}
+
 /// "many" for "a lot of" + a plural noun. Not "much" for a singular one: in a statement "much
 /// homework" reads stiffly ("She has much money"), so "a lot of" stays there.
 fn quantifier_for(noun: &str) -> Option<&'static str> {
@@ -765,7 +1247,18 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function, each of which gives its length in tokens and its
             // words.
             type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
-            let finders: [Finder; 8] = [
+            let finders: [Finder; 19] = [
+                fix_repair,
+                meal_verb,
+                cannot_stand,
+                little_bit,
+                sent_email,
+                look_after,
+                stopped_working,
+                cheer_up,
+                calls_for,
+                tried_food,
+                whole_time,
                 expectation,
                 number_in_digits,
                 habitual_day,
@@ -883,6 +1376,8 @@ const FIXED: &[&[&str]] = &[
     &["come", "true"],
     &["kind", "of"],
     &["sort", "of"],
+    // A letter's close: "Yours truly" is no "Yours really".
+    &["yours", "truly"],
 ];
 
 /// Idioms, whose meaning is not that of their words, so that a synonym for one of them ("kicked
@@ -1205,6 +1700,93 @@ mod tests {
     }
 
     #[test]
+    fn everyday_collocations_and_their_refusals() {
+        assert_eq!(
+            phrased("The trip was the highlight of the term."),
+            "The trip was the high point of the term."
+        );
+        assert_eq!(phrased("We finished two days ahead of schedule."), "We finished two days early.");
+        // Only ending its clause: "ahead of schedule and under budget" keeps its pair.
+        assert_eq!(
+            phrased("We finished ahead of schedule and under budget."),
+            "We finished ahead of schedule and under budget."
+        );
+        assert_eq!(
+            phrased("My battery dies by the middle of the afternoon."),
+            "My battery runs out by mid-afternoon."
+        );
+        assert_eq!(phrased("The baby fell asleep."), "The baby went to sleep.");
+        assert_eq!(phrased("She was pulling up weeds."), "She was pulling out weeds.");
+        // "pulling up" of a car stays.
+        assert_eq!(phrased("A taxi was pulling up outside."), "A taxi was pulling up outside.");
+    }
+
+    #[test]
+    fn machines_stop_working_and_people_do_not() {
+        assert_eq!(
+            phrased("The washing machine broke down in the middle of a cycle."),
+            "The washing machine stopped working in the middle of a cycle."
+        );
+        assert_eq!(phrased("The lift is out of order."), "The lift is not working.");
+        // A person breaks down in another sense, and a remark is out of order in another.
+        assert_eq!(phrased("She broke down in tears."), "She broke down in tears.");
+        assert_eq!(phrased("His remark was out of order."), "His remark was out of order.");
+        // The machine must be the subject of the clause, not of an earlier one.
+        assert_eq!(
+            phrased("I took the car and he broke down in tears."),
+            "I took the car and he broke down in tears."
+        );
+    }
+
+    #[test]
+    fn cheer_up_calls_for_tried_food_and_the_whole_day() {
+        assert_eq!(phrased("She knows how to cheer me up."), "She knows how to make me feel better.");
+        assert_eq!(phrased("The news cheered us up."), "The news made us feel better.");
+        assert_eq!(phrased("Cheer up!"), "Cheer up!");
+        assert_eq!(phrased("The recipe calls for two eggs."), "The recipe needs two eggs.");
+        // A person who calls for something calls out.
+        assert_eq!(phrased("She called for help."), "She called for help.");
+        assert_eq!(phrased("Have you ever tried Ethiopian food?"), "Have you ever tasted Ethiopian food?");
+        assert_eq!(phrased("I tried the local dishes."), "I tasted the local dishes.");
+        assert_eq!(phrased("I tried to cook Thai food."), "I tried to cook Thai food.");
+        assert_eq!(
+            phrased("He fixed the broken chair with glue."),
+            "He repaired the broken chair with glue."
+        );
+        assert_eq!(phrased("The plumber fixed the leak."), "The plumber repaired the leak.");
+        // A problem, a date or a meal is fixed in another sense.
+        assert_eq!(phrased("They fixed the problem."), "They fixed the problem.");
+        assert_eq!(phrased("We fixed a date for the party."), "We fixed a date for the party.");
+        assert_eq!(phrased("He fixed the car radio."), "He fixed the car radio.");
+        assert_eq!(phrased("We ate dinner at home."), "We had dinner at home.");
+        assert_eq!(phrased("She cooked pasta."), "She made pasta.");
+        assert_eq!(phrased("He cooks well."), "He cooks well.");
+        assert_eq!(phrased("The dog ate my sandwich."), "The dog ate my sandwich.");
+        assert_eq!(phrased("We ate the dinner party food."), "We ate the dinner party food.");
+        assert_eq!(phrased("Our cat hates going to the vet."), "Our cat can't stand going to the vet.");
+        assert_eq!(phrased("I hated waiting."), "I couldn't stand waiting.");
+        assert_eq!(phrased("I'd hate to miss it."), "I'd hate to miss it.");
+        assert_eq!(phrased("They used to hate it."), "They used to hate it.");
+        assert_eq!(phrased("The soup needs a little more salt."), "The soup needs a bit more salt.");
+        assert_eq!(phrased("I was a bit late."), "I was a little late.");
+        assert_eq!(phrased("A little boy cried."), "A little boy cried.");
+        assert_eq!(phrased("Have a bit of cake."), "Have a bit of cake.");
+        assert_eq!(phrased("I sent you an email about it."), "I emailed you about it.");
+        assert_eq!(phrased("She looks after her grandmother."), "She takes care of her grandmother.");
+        assert_eq!(phrased("The children were looked after well."), "The children were looked after well.");
+        assert_eq!(phrased("He tried the door."), "He tried the door.");
+        assert_eq!(phrased("We spent the whole afternoon cleaning."), "We spent all afternoon cleaning.");
+        // After a preposition, at the start, or with more after it, "the whole" stays.
+        assert_eq!(phrased("We rented a car for the whole week."), "We rented a car for the whole week.");
+        assert_eq!(phrased("The whole day was wasted."), "The whole day was wasted.");
+        assert_eq!(phrased("I took the whole week off."), "I took the whole week off.");
+        // A letter's close is fixed: "truly" is no "really" there.
+        let options = crate::Options::default();
+        assert_eq!(crate::paraphrase::paraphrase("Yours truly, Anna", &options), "Yours truly, Anna");
+        assert!(crate::paraphrase::paraphrase("I truly enjoyed it.", &options).contains("really"));
+    }
+
+    #[test]
     fn times_and_quantities_in_their_other_spoken_forms() {
         assert_eq!(phrased("The train leaves at half past nine."), "The train leaves at nine thirty.");
         assert_eq!(phrased("It starts at a quarter past ten."), "It starts at ten fifteen.");
@@ -1218,7 +1800,8 @@ mod tests {
         assert_eq!(phrased("The printer is out of paper."), "The printer has run out of paper.");
         assert_eq!(phrased("Our flight was delayed by two hours."), "Our flight was two hours late.");
         assert_eq!(phrased("The match was delayed by rain."), "The match was delayed by rain.");
-        assert_eq!(phrased("The lift is out of order."), "The lift is out of order.");
+        // Not "has run out of order": a machine out of order is one not working.
+        assert_eq!(phrased("The lift is out of order."), "The lift is not working.");
         assert_eq!(phrased("We were out of paper towels."), "We were out of paper towels.");
         assert_eq!(phrased("Half of the class came."), "Half the class came.");
         assert_eq!(phrased("He paid a hundred dollars."), "He paid one hundred dollars.");
