@@ -96,6 +96,9 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["always", "forgets"], &["never", "remembers"], After::Anything),
     (&["always", "forgot"], &["never", "remembered"], After::Anything),
     (&["spare", "time"], &["free", "time"], After::Anything),
+    // A habit given up: "He stopped smoking last year." -> "He gave up smoking last year."
+    (&["stopped", "smoking"], &["gave", "up", "smoking"], After::Anything),
+    (&["stop", "smoking"], &["give", "up", "smoking"], After::Anything),
     // The best part of a time or an event: "the highlight of the term".
     (&["the", "highlight", "of"], &["the", "high", "point", "of"], After::Word),
     // Against a plan, at the end of the clause: "finished two days ahead of schedule" -> "two days
@@ -752,6 +755,12 @@ const MACHINES: &[&str] = &[
     "router",
     "heater",
     "cooler",
+    "lamp",
+    "clock",
+    "radio",
+    "television",
+    "shower",
+    "dryer",
 ];
 
 /// The subject of a verb at `i` is a machine: a word of `MACHINES` among the three words before it,
@@ -783,6 +792,16 @@ fn stopped_working(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         {
             let not = vec![first.as_str(), "not", "working"];
             return machine_subject(tokens, i).then(|| (7, not.into_iter().map(String::from).collect()));
+        }
+        // "The printer is broken." -> "The printer is not working.": ending its clause.
+        "is" | "was"
+            if word(i + 2).as_deref() == Some("broken") && spaced(i + 1) && pause_after(tokens, i + 2) =>
+        {
+            vec![first.as_str(), "not", "working"]
+        }
+        // "The heating doesn't work." -> "The heating isn't working."
+        "doesn't" | "doesn’t" if word(i + 2).as_deref() == Some("work") && spaced(i + 1) => {
+            vec!["isn't", "working"]
         }
         _ => return None,
     };
@@ -1171,6 +1190,145 @@ fn look_after(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     Some((3, vec![take.to_string(), "care".to_string(), "of".to_string()]))
 }
 
+/// "I can't remember his name." -> "I have forgotten his name.": the subject a pronoun, so that
+/// "have" agrees; not "the last time", "ever" nor "to", which ask for memory, not a lapse of it.
+fn cannot_remember(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| {
+        tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase().replace('’', "'"))
+    };
+    let have = match word(i)?.as_str() {
+        "i" | "you" | "we" | "they" => "have",
+        "he" | "she" => "has",
+        _ => return None,
+    };
+    let spaced = (1..5).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    if !spaced || !["can't", "cannot"].contains(&word(i + 2)?.as_str()) || word(i + 4)? != "remember" {
+        return None;
+    }
+    let next = next_word(tokens, i + 4)?;
+    let refused = ["ever", "to", "a", "that", "if", "whether", "anything", "much", "being", "seeing"];
+    let last = matches_at(tokens, i + 6, &["the", "last"]) || matches_at(tokens, i + 6, &["the", "first"]);
+    if refused.contains(&next.as_str()) || last {
+        return None;
+    }
+    Some((5, vec![tokens[i].text.clone(), have.to_string(), "forgotten".to_string()]))
+}
+
+/// "She lent me her umbrella." -> "She let me borrow her umbrella.": the borrower a pronoun and
+/// the thing lent after it.
+fn lent_me(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let let_ = match word(i)?.as_str() {
+        "lend" => "let",
+        "lends" => "lets",
+        "lent" => "let",
+        _ => return None,
+    };
+    // After "have" or "be" the participle would be needed: left alone.
+    let auxiliary = ["has", "have", "had", "was", "were", "been", "is", "are", "be"];
+    if prev_word(tokens, i).is_some_and(|p| auxiliary.contains(&p.as_str())) {
+        return None;
+    }
+    let borrower = word(i + 2).filter(|w| ["me", "you", "him", "her", "us", "them"].contains(&w.as_str()))?;
+    let thing = next_word(tokens, i + 2)?;
+    if !tokens[i + 1].is(Kind::Space, " ") || ["to", "for", "and", "a", "an"].contains(&thing.as_str()) {
+        return None;
+    }
+    Some((3, vec![let_.to_string(), borrower, "borrow".to_string()]))
+}
+
+/// Lights and power go out and go off alike: "The lights went out during the storm." <-> "...
+/// went off ...".
+fn lights_out(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const SUPPLIES: &[&str] = &["lights", "light", "power", "electricity"];
+    if !prev_word(tokens, i).is_some_and(|p| SUPPLIES.contains(&p.as_str())) {
+        return None;
+    }
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let verb = word(i)?;
+    if !["went", "go", "goes", "going", "gone"].contains(&verb.as_str())
+        || !tokens[i + 1].is(Kind::Space, " ")
+    {
+        return None;
+    }
+    let other = match word(i + 2)?.as_str() {
+        "out" => "off",
+        "off" => "out",
+        _ => return None,
+    };
+    Some((3, vec![tokens[i].text.clone(), other.to_string()]))
+}
+
+/// Parts of the body one hurts or injures.
+const BODY_PARTS: &[&str] = &[
+    "back", "knee", "knees", "ankle", "wrist", "leg", "arm", "hand", "foot", "shoulder", "neck", "elbow",
+    "hip",
+];
+
+/// "He hurt his knee playing football." -> "He injured his knee ...": a part of the body after a
+/// possessive; "hurt" taken as the past, so never after a word that makes it a present or a bare
+/// verb ("always hurt", "to hurt", "might hurt").
+fn hurt_injured(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let injured = match word(i)?.as_str() {
+        "hurt" => "injured",
+        "hurts" => "injures",
+        _ => return None,
+    };
+    let prev = prev_word(tokens, i).unwrap_or_default().replace('’', "'");
+    let bare = [
+        "to",
+        "always",
+        "often",
+        "usually",
+        "sometimes",
+        "never",
+        "will",
+        "would",
+        "can",
+        "could",
+        "might",
+        "may",
+        "must",
+        "should",
+        "do",
+        "does",
+        "did",
+        "not",
+        "it",
+        "really",
+        "still",
+        "has",
+        "have",
+        "had",
+    ];
+    if bare.contains(&prev.as_str()) || prev.ends_with("n't") || prev.ends_with("'ll") {
+        return None;
+    }
+    let spaced = (1..5).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    let owner =
+        word(i + 2).is_some_and(|w| ["my", "his", "her", "their", "our", "your"].contains(&w.as_str()));
+    let part = word(i + 4).is_some_and(|w| BODY_PARTS.contains(&w.as_str()));
+    (spaced && owner && part).then(|| (1, vec![injured.to_string()]))
+}
+
+/// "caught a cold" -> "came down with a cold", in the verb's form ("has caught" -> "has come").
+fn caught_cold(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let participle = prev_word(tokens, i).is_some_and(|p| ["has", "have", "had"].contains(&p.as_str()));
+    let come = match word(i)?.as_str() {
+        "catch" => "come",
+        "catches" => "comes",
+        "caught" if participle => "come",
+        "caught" => "came",
+        "catching" => "coming",
+        _ => return None,
+    };
+    let illness = matches_at(tokens, i + 2, &["a", "cold"]) || matches_at(tokens, i + 2, &["the", "flu"]);
+    (illness && tokens[i + 1].is(Kind::Space, " "))
+        .then(|| (1, vec![come.to_string(), "down".to_string(), "with".to_string()]))
+}
+
 /// "many" for "a lot of" + a plural noun. Not "much" for a singular one: in a statement "much
 /// homework" reads stiffly ("She has much money"), so "a lot of" stays there.
 fn quantifier_for(noun: &str) -> Option<&'static str> {
@@ -1247,8 +1405,13 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function, each of which gives its length in tokens and its
             // words.
             type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
-            let finders: [Finder; 19] = [
+            let finders: [Finder; 24] = [
                 fix_repair,
+                cannot_remember,
+                lent_me,
+                lights_out,
+                hurt_injured,
+                caught_cold,
                 meal_verb,
                 cannot_stand,
                 little_bit,
@@ -1773,6 +1936,24 @@ mod tests {
         assert_eq!(phrased("Have a bit of cake."), "Have a bit of cake.");
         assert_eq!(phrased("I sent you an email about it."), "I emailed you about it.");
         assert_eq!(phrased("She looks after her grandmother."), "She takes care of her grandmother.");
+        assert_eq!(phrased("I can't remember his name."), "I have forgotten his name.");
+        assert_eq!(phrased("I can't remember the last time."), "I can't remember the last time.");
+        assert_eq!(phrased("I can't remember to lock it."), "I can't remember to lock it.");
+        assert_eq!(phrased("She lent me her umbrella."), "She let me borrow her umbrella.");
+        assert_eq!(phrased("He lent me to them."), "He lent me to them.");
+        assert_eq!(phrased("The lights went out."), "The lights went off.");
+        assert_eq!(phrased("She went out."), "She went out.");
+        assert_eq!(phrased("He hurt his knee playing football."), "He injured his knee playing football.");
+        assert_eq!(phrased("My feet hurt."), "My feet hurt.");
+        assert_eq!(phrased("It might hurt your back."), "It might hurt your back.");
+        assert_eq!(phrased("She caught a cold at school."), "She came down with a cold at school.");
+        assert_eq!(phrased("He has caught a cold."), "He has come down with a cold.");
+        assert_eq!(phrased("He caught a fish."), "He caught a fish.");
+        assert_eq!(phrased("He stopped smoking."), "He gave up smoking.");
+        assert_eq!(phrased("The printer is broken."), "The printer is not working.");
+        assert_eq!(phrased("My leg is broken."), "My leg is broken.");
+        assert_eq!(phrased("The heating doesn't work."), "The heating isn't working.");
+        assert_eq!(phrased("He doesn't work on Sundays."), "He doesn't work on Sundays.");
         assert_eq!(phrased("The children were looked after well."), "The children were looked after well.");
         assert_eq!(phrased("He tried the door."), "He tried the door.");
         assert_eq!(phrased("We spent the whole afternoon cleaning."), "We spent all afternoon cleaning.");
