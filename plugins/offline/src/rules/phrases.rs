@@ -1075,7 +1075,11 @@ fn cannot_stand(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let object = after.ends_with("ing")
         || ["it", "the", "people"].contains(&after.as_str())
         || crate::words::is_noun(&after);
-    let ok = subject && object && !["to", "that"].contains(&after.as_str());
+    // "I hate it when it rains": the "it" stands for the clause after it, which "can't stand" would
+    // leave behind when the clause moves.
+    let placeholder =
+        after == "it" && next_word(tokens, i + 2).is_some_and(|n| ["when", "if"].contains(&n.as_str()));
+    let ok = subject && object && !placeholder && !["to", "that"].contains(&after.as_str());
     ok.then(|| (1, to.iter().map(|w| w.to_string()).collect()))
 }
 
@@ -1928,6 +1932,7 @@ mod tests {
         assert_eq!(phrased("We ate the dinner party food."), "We ate the dinner party food.");
         assert_eq!(phrased("Our cat hates going to the vet."), "Our cat can't stand going to the vet.");
         assert_eq!(phrased("I hated waiting."), "I couldn't stand waiting.");
+        assert_eq!(phrased("I hate it when it rains."), "I hate it when it rains.");
         assert_eq!(phrased("I'd hate to miss it."), "I'd hate to miss it.");
         assert_eq!(phrased("They used to hate it."), "They used to hate it.");
         assert_eq!(phrased("The soup needs a little more salt."), "The soup needs a bit more salt.");
