@@ -96,6 +96,15 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["always", "forgets"], &["never", "remembers"], After::Anything),
     (&["always", "forgot"], &["never", "remembered"], After::Anything),
     (&["spare", "time"], &["free", "time"], After::Anything),
+    // Suited to a use: "The weather was perfect for a picnic." -> "... ideal for a picnic."
+    (&["perfect", "for"], &["ideal", "for"], After::Word),
+    // A skill learned: "She learned how to swim." -> "She learned to swim."
+    (&["learned", "how", "to"], &["learned", "to"], After::Word),
+    (&["learnt", "how", "to"], &["learnt", "to"], After::Word),
+    (&["learn", "how", "to"], &["learn", "to"], After::Word),
+    (&["learning", "how", "to"], &["learning", "to"], After::Word),
+    (&["the", "people", "next", "door"], &["the", "neighbours"], After::Anything),
+    (&["long", "time", "no", "see"], &["it's", "been", "a", "long", "time"], After::Pause),
     // A habit given up: "He stopped smoking last year." -> "He gave up smoking last year."
     (&["stopped", "smoking"], &["gave", "up", "smoking"], After::Anything),
     (&["stop", "smoking"], &["give", "up", "smoking"], After::Anything),
@@ -1235,7 +1244,7 @@ fn lent_me(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     }
     let borrower = word(i + 2).filter(|w| ["me", "you", "him", "her", "us", "them"].contains(&w.as_str()))?;
     let thing = next_word(tokens, i + 2)?;
-    if !tokens[i + 1].is(Kind::Space, " ") || ["to", "for", "and", "a", "an"].contains(&thing.as_str()) {
+    if !tokens[i + 1].is(Kind::Space, " ") || ["to", "for", "and"].contains(&thing.as_str()) {
         return None;
     }
     Some((3, vec![let_.to_string(), borrower, "borrow".to_string()]))
@@ -1333,6 +1342,72 @@ fn caught_cold(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         .then(|| (1, vec![come.to_string(), "down".to_string(), "with".to_string()]))
 }
 
+/// "We had a great time at the party." -> "We really enjoyed ourselves at the party.": the subject
+/// a pronoun, whose reflexive says who enjoyed it.
+fn good_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let reflexive = match word(i)?.as_str() {
+        "i" => "myself",
+        "we" => "ourselves",
+        "they" => "themselves",
+        "he" => "himself",
+        "she" => "herself",
+        _ => return None,
+    };
+    let spaced = (1..9).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    if !spaced || word(i + 2)? != "had" || word(i + 4)? != "a" || word(i + 8)? != "time" {
+        return None;
+    }
+    let really = match word(i + 6)?.as_str() {
+        "good" | "nice" | "lovely" => false,
+        "great" | "wonderful" | "fantastic" | "brilliant" => true,
+        _ => return None,
+    };
+    let mut words = vec![tokens[i].text.clone()];
+    if really {
+        words.push("really".to_string());
+    }
+    words.extend(["enjoyed".to_string(), reflexive.to_string()]);
+    Some((9, words))
+}
+
+/// "I haven't seen him for years." -> "... in years.": a stretch with nothing in it, so only in a
+/// denial ("I lived there for years" is no "in years").
+fn for_years(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    if word(i)? != "for" || !tokens[i + 1].is(Kind::Space, " ") {
+        return None;
+    }
+    let span = word(i + 2)?;
+    if !["years", "months", "weeks"].contains(&span.as_str()) || !pause_after(tokens, i + 2) {
+        return None;
+    }
+    let denied = tokens[..i].iter().any(|t| {
+        let w = t.text.to_lowercase().replace('’', "'");
+        t.is_word() && (["not", "never", "haven't", "hasn't", "hadn't"].contains(&w.as_str()))
+    });
+    denied.then(|| (3, vec!["in".to_string(), span]))
+}
+
+/// "She answered the phone." -> "She picked up the phone.".
+fn answered_phone(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let picked = match word(i)?.as_str() {
+        "answer" => "pick",
+        "answers" => "picks",
+        "answered"
+            if !prev_word(tokens, i)
+                .is_some_and(|p| ["was", "were", "been", "be", "is"].contains(&p.as_str())) =>
+        {
+            "picked"
+        }
+        "answering" => "picking",
+        _ => return None,
+    };
+    (matches_at(tokens, i + 2, &["the", "phone"]) && tokens[i + 1].is(Kind::Space, " "))
+        .then(|| (1, vec![picked.to_string(), "up".to_string()]))
+}
+
 /// "many" for "a lot of" + a plural noun. Not "much" for a singular one: in a statement "much
 /// homework" reads stiffly ("She has much money"), so "a lot of" stays there.
 fn quantifier_for(noun: &str) -> Option<&'static str> {
@@ -1409,8 +1484,11 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function, each of which gives its length in tokens and its
             // words.
             type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
-            let finders: [Finder; 24] = [
+            let finders: [Finder; 27] = [
                 fix_repair,
+                good_time,
+                for_years,
+                answered_phone,
                 cannot_remember,
                 lent_me,
                 lights_out,
@@ -1946,6 +2024,17 @@ mod tests {
         assert_eq!(phrased("I can't remember to lock it."), "I can't remember to lock it.");
         assert_eq!(phrased("She lent me her umbrella."), "She let me borrow her umbrella.");
         assert_eq!(phrased("He lent me to them."), "He lent me to them.");
+        assert_eq!(phrased("My friend lent me a great book."), "My friend let me borrow a great book.");
+        assert_eq!(phrased("We had a great time at the party."), "We really enjoyed ourselves at the party.");
+        assert_eq!(phrased("She had a good time."), "She enjoyed herself.");
+        assert_eq!(phrased("We had a hard time."), "We had a hard time.");
+        assert_eq!(phrased("I haven't seen him for years."), "I haven't seen him in years.");
+        assert_eq!(phrased("I lived there for years."), "I lived there for years.");
+        assert_eq!(phrased("She answered the phone."), "She picked up the phone.");
+        assert_eq!(phrased("The weather was perfect for a picnic."), "The weather was ideal for a picnic.");
+        assert_eq!(phrased("She learned how to swim."), "She learned to swim.");
+        assert_eq!(phrased("The people next door are noisy."), "The neighbours are noisy.");
+        assert_eq!(phrased("Long time no see!"), "It's been a long time!");
         assert_eq!(phrased("The lights went out."), "The lights went off.");
         assert_eq!(phrased("She went out."), "She went out.");
         assert_eq!(phrased("He hurt his knee playing football."), "He injured his knee playing football.");
