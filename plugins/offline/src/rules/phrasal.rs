@@ -62,23 +62,31 @@ const TO_PHRASAL: &[(&str, &str, &str, Follows)] = &[
     // "arrived late" -> "turned up late": with a time or a place after it, or nothing.
     ("arrive", "turn", "up", |n| {
         n.is_none_or(|n| {
-            [
-                "late",
-                "early",
-                "at",
-                "on",
-                "just",
-                "yesterday",
-                "today",
-                "this",
-                "last",
-                "the",
-                "two",
-                "three",
-                "a",
-                "an",
-            ]
-            .contains(&n)
+            n.starts_with(|c: char| c.is_ascii_digit())
+                || [
+                    "late",
+                    "early",
+                    "at",
+                    "on",
+                    "just",
+                    "yesterday",
+                    "today",
+                    "this",
+                    "last",
+                    "the",
+                    "two",
+                    "three",
+                    "five",
+                    "ten",
+                    "fifteen",
+                    "twenty",
+                    "thirty",
+                    "forty",
+                    "half",
+                    "a",
+                    "an",
+                ]
+                .contains(&n)
         })
     }),
     ("extinguish", "put", "out", |n| n.is_some_and(|n| ["the", "a", "it", "fire"].contains(&n))),
@@ -1760,6 +1768,10 @@ mod tests {
         assert_eq!(rewritten("We continued to work."), "We continued working.");
         assert_eq!(rewritten("The parcel arrived two days late."), "The parcel turned up two days late.");
         assert_eq!(rewritten("She always arrives on time."), "She always turns up on time.");
+        assert_eq!(
+            rewritten("The bus arrived twenty minutes late."),
+            "The bus turned up twenty minutes late."
+        );
         // A season arrives; it does not turn up. And "arrived in" a city keeps its verb.
         assert_eq!(rewritten("Spring arrived early this year."), "Spring arrived early this year.");
         assert_eq!(rewritten("We arrived in Rome."), "We arrived in Rome.");

@@ -105,6 +105,23 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["learning", "how", "to"], &["learning", "to"], After::Word),
     (&["the", "people", "next", "door"], &["the", "neighbours"], After::Anything),
     (&["long", "time", "no", "see"], &["it's", "been", "a", "long", "time"], After::Pause),
+    (&["in", "silence"], &["silently"], After::Pause),
+    (&["all", "through", "the", "night"], &["throughout", "the", "night"], After::Anything),
+    (&["all", "through", "the", "day"], &["throughout", "the", "day"], After::Anything),
+    (&["in", "a", "hurry"], &["in", "a", "rush"], After::Anything),
+    (&["for", "a", "while"], &["for", "some", "time"], After::Anything),
+    (&["as", "usual"], &["as", "always"], After::Anything),
+    // Alone, both ways: "on my own" <-> "by myself".
+    (&["on", "my", "own"], &["by", "myself"], After::Pause),
+    (&["on", "his", "own"], &["by", "himself"], After::Pause),
+    (&["on", "her", "own"], &["by", "herself"], After::Pause),
+    (&["on", "our", "own"], &["by", "ourselves"], After::Pause),
+    (&["on", "their", "own"], &["by", "themselves"], After::Pause),
+    (&["by", "myself"], &["on", "my", "own"], After::Pause),
+    (&["by", "himself"], &["on", "his", "own"], After::Pause),
+    (&["by", "herself"], &["on", "her", "own"], After::Pause),
+    (&["by", "ourselves"], &["on", "our", "own"], After::Pause),
+    (&["by", "themselves"], &["on", "their", "own"], After::Pause),
     // A habit given up: "He stopped smoking last year." -> "He gave up smoking last year."
     (&["stopped", "smoking"], &["gave", "up", "smoking"], After::Anything),
     (&["stop", "smoking"], &["give", "up", "smoking"], After::Anything),
@@ -1408,6 +1425,83 @@ fn answered_phone(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         .then(|| (1, vec![picked.to_string(), "up".to_string()]))
 }
 
+/// "The noise kept me awake." -> "The noise stopped me from sleeping.", the sleeper a pronoun.
+fn kept_awake(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let stop = match word(i)?.as_str() {
+        "keep" => "stop",
+        "keeps" => "stops",
+        "kept" => "stopped",
+        _ => return None,
+    };
+    let sleeper = word(i + 2).filter(|w| ["me", "you", "him", "her", "us", "them"].contains(&w.as_str()))?;
+    let spaced = (1..5).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    // "kept me awake all night" says how long, which "stopped me from sleeping" would lose.
+    let ends = pause_after(tokens, i + 4);
+    (spaced && ends && word(i + 4)? == "awake")
+        .then(|| (5, vec![stop.to_string(), sleeper, "from".to_string(), "sleeping".to_string()]))
+}
+
+/// Places that are empty of people, which "deserted" says as well.
+const PLACES: &[&str] = &[
+    "streets",
+    "street",
+    "roads",
+    "road",
+    "beach",
+    "beaches",
+    "town",
+    "village",
+    "station",
+    "restaurant",
+    "cinema",
+    "park",
+    "square",
+    "shop",
+    "shops",
+    "café",
+    "cafe",
+    "pub",
+    "bar",
+    "office",
+    "car park",
+    "city",
+];
+
+/// "The streets were empty." -> "The streets were deserted.": of a place (`PLACES`, the subject
+/// just before "be"), ending its clause; a bottle or a box is empty, never deserted.
+fn empty_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    // Ending its clause, or before a time ("empty on Christmas morning"); "empty of people" would
+    // leave "deserted of".
+    let time_after = next_word(tokens, i).is_some_and(|n| {
+        ["on", "at", "during", "after", "before", "early", "late", "this", "last", "all"]
+            .contains(&n.as_str())
+    });
+    if word(i)? != "empty" || !(pause_after(tokens, i) || time_after) {
+        return None;
+    }
+    // "The streets were empty", "The cinema was almost empty": the place is the whole subject,
+    // after a determiner that opens the sentence ("The house at the end of the street is empty" is
+    // about a house, which would be abandoned).
+    let before: Vec<String> =
+        tokens[..i].iter().rev().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
+    let be = ["is", "was", "are", "were"];
+    let degree =
+        before.first().is_some_and(|d| ["almost", "nearly", "completely", "totally"].contains(&d.as_str()));
+    let rest = &before[usize::from(degree)..];
+    let place = match rest {
+        [b, p, d]
+            if be.contains(&b.as_str())
+                && ["the", "our", "this", "that", "these", "those"].contains(&d.as_str()) =>
+        {
+            p.clone()
+        }
+        _ => return None,
+    };
+    PLACES.contains(&place.as_str()).then(|| (1, vec!["deserted".to_string()]))
+}
+
 /// "many" for "a lot of" + a plural noun. Not "much" for a singular one: in a statement "much
 /// homework" reads stiffly ("She has much money"), so "a lot of" stays there.
 fn quantifier_for(noun: &str) -> Option<&'static str> {
@@ -1484,8 +1578,10 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function, each of which gives its length in tokens and its
             // words.
             type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
-            let finders: [Finder; 27] = [
+            let finders: [Finder; 29] = [
                 fix_repair,
+                kept_awake,
+                empty_place,
                 good_time,
                 for_years,
                 answered_phone,
@@ -2035,6 +2131,21 @@ mod tests {
         assert_eq!(phrased("She learned how to swim."), "She learned to swim.");
         assert_eq!(phrased("The people next door are noisy."), "The neighbours are noisy.");
         assert_eq!(phrased("Long time no see!"), "It's been a long time!");
+        assert_eq!(phrased("The noise kept me awake."), "The noise stopped me from sleeping.");
+        assert_eq!(phrased("The noise kept me awake all night."), "The noise kept me awake all night.");
+        assert_eq!(phrased("The streets were empty."), "The streets were deserted.");
+        assert_eq!(phrased("The streets were empty on Sunday."), "The streets were deserted on Sunday.");
+        assert_eq!(phrased("The streets were empty of people."), "The streets were empty of people.");
+        assert_eq!(phrased("The cinema was almost empty."), "The cinema was almost deserted.");
+        assert_eq!(phrased("The bottle was empty."), "The bottle was empty.");
+        assert_eq!(
+            phrased("The house at the end of the street is empty."),
+            "The house at the end of the street is empty."
+        );
+        assert_eq!(phrased("She lives on her own."), "She lives by herself.");
+        assert_eq!(phrased("I did it by myself."), "I did it on my own.");
+        // Not "on my own initiative", where "own" takes a noun.
+        assert_eq!(phrased("I came on my own initiative."), "I came on my own initiative.");
         assert_eq!(phrased("The lights went out."), "The lights went off.");
         assert_eq!(phrased("She went out."), "She went out.");
         assert_eq!(phrased("He hurt his knee playing football."), "He injured his knee playing football.");
