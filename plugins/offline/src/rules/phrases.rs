@@ -1,6 +1,8 @@
 //! Wordy phrases and their short forms ("in order to" -> "to", "a lot of" -> "many" or "much",
-//! "for example" <-> "for instance"), and the fixed phrases whose words mean nothing alone ("of
-//! course"), frozen so that no later rule touches them.
+//! "for example" <-> "for instance"), everyday collocations told in other words where their
+//! context settles the sense ("the highlight of" -> "the high point of", "the washing machine broke
+//! down" -> "stopped working", "fixed the gate" -> "repaired"), and the fixed phrases whose words
+//! mean nothing alone ("of course"), frozen so that no later rule touches them.
 
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
