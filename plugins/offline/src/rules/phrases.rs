@@ -871,7 +871,7 @@ fn calls_for(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let requirer = prev_word(tokens, i).is_some_and(|p| REQUIRERS.contains(&p.as_str()));
     (requirer
         && word(i + 2)? == "for"
-        && tokens[i + 1].is(Kind::Space, " ")
+        && tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " "))
         && next_word(tokens, i + 2).is_some())
     .then(|| (3, vec![need.to_string()]))
 }
@@ -1209,7 +1209,10 @@ fn look_after(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         "looking" => "taking",
         _ => return None,
     };
-    if word(i + 2)? != "after" || !tokens[i + 1].is(Kind::Space, " ") || next_word(tokens, i + 2).is_none() {
+    if word(i + 2)? != "after"
+        || !tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " "))
+        || next_word(tokens, i + 2).is_none()
+    {
         return None;
     }
     if prev_word(tokens, i).is_some_and(|p| {
@@ -1263,7 +1266,9 @@ fn lent_me(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     }
     let borrower = word(i + 2).filter(|w| ["me", "you", "him", "her", "us", "them"].contains(&w.as_str()))?;
     let thing = next_word(tokens, i + 2)?;
-    if !tokens[i + 1].is(Kind::Space, " ") || ["to", "for", "and"].contains(&thing.as_str()) {
+    if !tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " "))
+        || ["to", "for", "and"].contains(&thing.as_str())
+    {
         return None;
     }
     Some((3, vec![let_.to_string(), borrower, "borrow".to_string()]))
@@ -1279,7 +1284,7 @@ fn lights_out(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
     let verb = word(i)?;
     if !["went", "go", "goes", "going", "gone"].contains(&verb.as_str())
-        || !tokens[i + 1].is(Kind::Space, " ")
+        || !tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " "))
     {
         return None;
     }
@@ -1357,7 +1362,7 @@ fn caught_cold(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         _ => return None,
     };
     let illness = matches_at(tokens, i + 2, &["a", "cold"]) || matches_at(tokens, i + 2, &["the", "flu"]);
-    (illness && tokens[i + 1].is(Kind::Space, " "))
+    (illness && tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " ")))
         .then(|| (1, vec![come.to_string(), "down".to_string(), "with".to_string()]))
 }
 
@@ -1394,7 +1399,7 @@ fn good_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// denial ("I lived there for years" is no "in years").
 fn for_years(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
-    if word(i)? != "for" || !tokens[i + 1].is(Kind::Space, " ") {
+    if word(i)? != "for" || !tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " ")) {
         return None;
     }
     let span = word(i + 2)?;
@@ -1423,8 +1428,9 @@ fn answered_phone(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         "answering" => "picking",
         _ => return None,
     };
-    (matches_at(tokens, i + 2, &["the", "phone"]) && tokens[i + 1].is(Kind::Space, " "))
-        .then(|| (1, vec![picked.to_string(), "up".to_string()]))
+    (matches_at(tokens, i + 2, &["the", "phone"])
+        && tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " ")))
+    .then(|| (1, vec![picked.to_string(), "up".to_string()]))
 }
 
 /// "The noise kept me awake." -> "The noise stopped me from sleeping.", the sleeper a pronoun.
@@ -2062,6 +2068,28 @@ mod tests {
         assert_eq!(phrased("She was pulling up weeds."), "She was pulling out weeds.");
         // "pulling up" of a car stays.
         assert_eq!(phrased("A taxi was pulling up outside."), "A taxi was pulling up outside.");
+    }
+
+    #[test]
+    fn a_phrase_cut_off_at_any_word_does_not_panic() {
+        // Every finder looks ahead: each must stop at the end of the tokens, wherever the text ends.
+        let texts = [
+            "I haven't seen him for years and the lights went out when the power went off so we ate dinner",
+            "She answered the phone and he fixed the gate and they cheered me up and the recipe calls for eggs",
+            "We had a great time and I can't remember his name and she lent me a book and he hurt his knee",
+            "He caught a cold and the noise kept me awake and the streets were empty and I sent you an email",
+            "She looks after the baby and I hate waiting and a little more salt and the washing machine broke down",
+            "They tried Thai food and spent the whole day and the lift is out of order and the printer is broken",
+        ];
+        for text in texts {
+            let words: Vec<&str> = text.split(' ').collect();
+            for k in 1..=words.len() {
+                let cut = words[..k].join(" ");
+                phrased(&cut);
+                phrased(&format!("{cut}."));
+                crate::paraphrase::paraphrase(&cut, &crate::Options::default());
+            }
+        }
     }
 
     #[test]
