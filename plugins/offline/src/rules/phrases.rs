@@ -90,6 +90,7 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     // again".
     (&["again"], &["once", "again"], After::Pause),
     // Only before a clause, see `moment_ok`: "as soon as possible" stays.
+    (&["as", "soon", "as", "possible"], &["as", "quickly", "as", "possible"], After::Anything),
     (&["as", "soon", "as"], &["the", "moment"], After::Word),
     // Only in a question (see `phrases`): "Is there a bank nearby?" -> "near here"; in a story
     // "nearby" is near the place told of, not the speaker.
@@ -108,6 +109,21 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["the", "people", "next", "door"], &["the", "neighbours"], After::Anything),
     (&["long", "time", "no", "see"], &["it's", "been", "a", "long", "time"], After::Pause),
     (&["in", "silence"], &["silently"], After::Pause),
+    // "It's been ages since we met." -> "It's been a long time since we met."
+    (&["been", "ages"], &["been", "a", "long", "time"], After::Anything),
+    (&["take", "a", "seat"], &["sit", "down"], After::Pause),
+    (&["took", "a", "seat"], &["sat", "down"], After::Pause),
+    (&["give", "me", "a", "call"], &["call", "me"], After::Anything),
+    (&["give", "us", "a", "call"], &["call", "us"], After::Anything),
+    (&["give", "me", "a", "ring"], &["call", "me"], After::Anything),
+    (&["have", "a", "look", "at"], &["take", "a", "look", "at"], After::Word),
+    (&["had", "a", "look", "at"], &["took", "a", "look", "at"], After::Word),
+    (&["get", "in", "touch", "with"], &["contact"], After::Word),
+    (&["got", "in", "touch", "with"], &["contacted"], After::Word),
+    (&["it", "doesn't", "matter"], &["it's", "not", "important"], After::Pause),
+    (&["it", "does", "not", "matter"], &["it", "is", "not", "important"], After::Pause),
+    (&["it's", "up", "to", "you"], &["it's", "your", "decision"], After::Pause),
+    (&["for", "good"], &["forever"], After::Pause),
     (&["all", "through", "the", "night"], &["throughout", "the", "night"], After::Anything),
     (&["all", "through", "the", "day"], &["throughout", "the", "day"], After::Anything),
     (&["in", "a", "hurry"], &["in", "a", "rush"], After::Anything),
@@ -1510,6 +1526,98 @@ fn empty_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     PLACES.contains(&place.as_str()).then(|| (1, vec!["deserted".to_string()]))
 }
 
+/// Events one can be halfway through: "in the middle of the film" -> "halfway through the film".
+const EVENTS: &[&str] = &[
+    "film",
+    "movie",
+    "meeting",
+    "match",
+    "game",
+    "lesson",
+    "class",
+    "lecture",
+    "concert",
+    "cycle",
+    "exam",
+    "test",
+    "show",
+    "speech",
+    "conversation",
+    "meal",
+    "dinner",
+    "lunch",
+    "book",
+    "race",
+    "performance",
+];
+
+/// "The washing machine broke down in the middle of a cycle." -> "... halfway through a cycle.":
+/// an event (`EVENTS`) after a determiner; "the middle of the road" is a place, not a time.
+fn halfway_through(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if !matches_at(tokens, i, &["in", "the", "middle", "of"]) {
+        return None;
+    }
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let determiner = word(i + 8)?;
+    if !["a", "the", "my", "our", "his", "her", "their", "your", "an"].contains(&determiner.as_str()) {
+        return None;
+    }
+    let event = word(i + 10).filter(|_| tokens.get(i + 9).is_some_and(|t| t.is(Kind::Space, " ")))?;
+    // The event ends its phrase: "the middle of the film festival" says more.
+    let ends = tokens.get(i + 11).is_none_or(|t| t.kind == Kind::Punct)
+        || next_word(tokens, i + 10).is_some_and(|n| !crate::words::is_noun(&n));
+    (EVENTS.contains(&event.as_str()) && ends)
+        .then(|| (7, vec!["halfway".to_string(), "through".to_string()]))
+}
+
+/// "I'm looking forward to the weekend." -> "I can't wait for the weekend.": a thing after "to" (a
+/// determiner first), never "looking forward to seeing you", which would need "to see".
+fn looking_forward(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| {
+        tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase().replace('’', "'"))
+    };
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let first = word(i)?;
+    let (subject, start) = match first.as_str() {
+        "i'm" | "we're" | "they're" | "you're" | "he's" | "she's" => {
+            (first.split('\'').next()?.to_string(), i + 2)
+        }
+        "i" | "we" | "they" | "you" | "he" | "she" => {
+            let be = word(i + 2)?;
+            let agrees = match first.as_str() {
+                "i" => be == "am",
+                "he" | "she" => be == "is",
+                _ => be == "are",
+            };
+            if !agrees || !spaced(i + 1) {
+                return None;
+            }
+            (first.clone(), i + 4)
+        }
+        _ => return None,
+    };
+    if !matches_at(tokens, start, &["looking", "forward", "to"]) || !spaced(start - 1) {
+        return None;
+    }
+    let thing = word(start + 6)?;
+    if !["the", "my", "our", "this", "your", "his", "her", "their", "a", "next"].contains(&thing.as_str()) {
+        return None;
+    }
+    // A time after the thing ("a lie-in tomorrow") belongs to the thing, but a later rule may front
+    // it, where it would tell when the waiting is: left alone.
+    let timed =
+        tokens[start + 6..].iter().take_while(|t| t.kind != Kind::Punct).filter(|t| t.is_word()).any(|t| {
+            ["tomorrow", "tonight", "today", "next", "this", "on", "at", "in", "later", "soon"]
+                .contains(&t.text.to_lowercase().as_str())
+        });
+    if timed {
+        return None;
+    }
+    // Capitalised like the first word by the caller; "I" always.
+    let subject = if subject == "i" { "I".to_string() } else { subject };
+    Some((start + 5 - i, vec![subject, "can't".to_string(), "wait".to_string(), "for".to_string()]))
+}
+
 /// "many" for "a lot of" + a plural noun. Not "much" for a singular one: in a statement "much
 /// homework" reads stiffly ("She has much money"), so "a lot of" stays there.
 fn quantifier_for(noun: &str) -> Option<&'static str> {
@@ -1586,8 +1694,10 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function, each of which gives its length in tokens and its
             // words.
             type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
-            let finders: [Finder; 29] = [
+            let finders: [Finder; 31] = [
                 fix_repair,
+                halfway_through,
+                looking_forward,
                 kept_awake,
                 empty_place,
                 good_time,
@@ -2096,7 +2206,7 @@ mod tests {
     fn machines_stop_working_and_people_do_not() {
         assert_eq!(
             phrased("The washing machine broke down in the middle of a cycle."),
-            "The washing machine stopped working in the middle of a cycle."
+            "The washing machine stopped working halfway through a cycle."
         );
         assert_eq!(phrased("The lift is out of order."), "The lift is not working.");
         // A person breaks down in another sense, and a remark is out of order in another.
@@ -2162,6 +2272,26 @@ mod tests {
         assert_eq!(phrased("The people next door are noisy."), "The neighbours are noisy.");
         assert_eq!(phrased("Long time no see!"), "It's been a long time!");
         assert_eq!(phrased("The noise kept me awake."), "The noise stopped me from sleeping.");
+        assert_eq!(phrased("It's been ages since we met."), "It's been a long time since we met.");
+        assert_eq!(phrased("Please take a seat."), "Please sit down.");
+        assert_eq!(phrased("Give me a call tomorrow."), "Call me tomorrow.");
+        assert_eq!(phrased("We got in touch with the owner."), "We contacted the owner.");
+        assert_eq!(phrased("It doesn't matter."), "It's not important.");
+        assert_eq!(phrased("He left for good."), "He left forever.");
+        assert_eq!(phrased("It's for good reasons."), "It's for good reasons.");
+        assert_eq!(phrased("Reply as soon as possible."), "Reply as quickly as possible.");
+        assert_eq!(
+            phrased("It broke down in the middle of a cycle."),
+            "It broke down halfway through a cycle."
+        );
+        assert_eq!(phrased("He stopped in the middle of the road."), "He stopped in the middle of the road.");
+        assert_eq!(phrased("I'm looking forward to the weekend."), "I can't wait for the weekend.");
+        assert_eq!(phrased("We are looking forward to our holiday."), "We can't wait for our holiday.");
+        assert_eq!(phrased("I'm looking forward to seeing you."), "I'm looking forward to seeing you.");
+        assert_eq!(
+            phrased("I'm looking forward to a lie-in tomorrow."),
+            "I'm looking forward to a lie-in tomorrow."
+        );
         assert_eq!(phrased("The noise kept me awake all night."), "The noise kept me awake all night.");
         assert_eq!(phrased("The streets were empty."), "The streets were deserted.");
         assert_eq!(phrased("The streets were empty on Sunday."), "The streets were deserted on Sunday.");
@@ -2314,7 +2444,8 @@ mod tests {
         assert_eq!(phrased("I will never do that again."), "I will never do that again.");
         assert_eq!(phrased("We had to start all over again."), "We had to start all over again.");
         assert_eq!(phrased("Call me as soon as you land."), "Call me the moment you land.");
-        assert_eq!(phrased("Reply as soon as possible."), "Reply as soon as possible.");
+        // Never "the moment possible": an effort, told "as quickly as possible".
+        assert_eq!(phrased("Reply as soon as possible."), "Reply as quickly as possible.");
         assert_eq!(phrased("Call me as soon as you can."), "Call me as soon as you can.");
         assert_eq!(phrased("He always forgets it."), "He never remembers it.");
         assert_eq!(phrased("He doesn't always forget it."), "He doesn't always forget it.");
