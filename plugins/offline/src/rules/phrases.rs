@@ -1211,6 +1211,14 @@ fn sent_email(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     }
     let pronoun = word(i + 2).filter(|w| ["me", "you", "him", "her", "us", "them"].contains(&w.as_str()))?;
     let spaced = (1..7).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    if spaced && matches_at(tokens, i + 4, &["a", "text"]) {
+        let texted = same_form(
+            &word(i)?,
+            &["send", "sends", "sent", "sending"],
+            &["text", "texts", "texted", "texting"],
+        )?;
+        return Some((7, vec![texted.to_string(), pronoun]));
+    }
     (spaced && matches_at(tokens, i + 4, &["an", "email"])).then(|| (7, vec![emailed.to_string(), pronoun]))
 }
 
@@ -1618,6 +1626,180 @@ fn looking_forward(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     Some((start + 5 - i, vec![subject, "can't".to_string(), "wait".to_string(), "for".to_string()]))
 }
 
+/// The forms of a verb: base, third person, past, gerund.
+type Forms = [&'static str; 4];
+
+/// The form of `to` that `word` has in `from`, if `word` is one of them.
+fn same_form(word: &str, from: &Forms, to: &Forms) -> Option<&'static str> {
+    from.iter().position(|f| *f == word).map(|k| to[k])
+}
+
+/// A determiner, then at most one describing word, then one of `nouns` ending its phrase: the
+/// index of the noun.
+fn object_of(tokens: &[Token], at: usize, nouns: &[&str]) -> Option<usize> {
+    const OPENERS: &[&str] = &["the", "a", "an", "my", "his", "her", "our", "their", "your", "this", "that"];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    if !spaced(at - 1) || !word(at).is_some_and(|w| OPENERS.contains(&w.as_str())) {
+        return None;
+    }
+    let noun = [at + 2, at + 4].into_iter().find(|&k| {
+        (at + 1..k).step_by(2).all(spaced) && word(k).is_some_and(|w| nouns.contains(&w.as_str()))
+    })?;
+    let ends = tokens.get(noun + 1).is_none_or(|t| t.kind == Kind::Punct)
+        || next_word(tokens, noun).is_some_and(|n| !crate::words::is_noun(&n));
+    ends.then_some(noun)
+}
+
+/// Relatives and friends, whom one visits or goes to see.
+const PEOPLE: &[&str] = &[
+    "aunt",
+    "uncle",
+    "parents",
+    "grandparents",
+    "grandmother",
+    "grandfather",
+    "grandma",
+    "grandpa",
+    "mother",
+    "father",
+    "mum",
+    "dad",
+    "friend",
+    "friends",
+    "cousin",
+    "cousins",
+    "sister",
+    "brother",
+    "family",
+    "daughter",
+    "son",
+    "niece",
+    "nephew",
+    "neighbours",
+    "relatives",
+];
+
+/// "We visited my aunt." -> "We went to see my aunt.", and "visit us" -> "come to see us": a
+/// person, never a place ("visited the castle"), and never after "have" ("have visited").
+fn visit_see(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    const VISIT: Forms = ["visit", "visits", "visited", "visiting"];
+    let w = word(i)?;
+    if !VISIT.contains(&w.as_str())
+        || prev_word(tokens, i)
+            .is_some_and(|p| ["has", "have", "had", "was", "were", "been", "be"].contains(&p.as_str()))
+    {
+        return None;
+    }
+    // "went to see" beside another "went" reads as a repetition.
+    let going = tokens.iter().any(|t| {
+        t.is_word() && ["go", "goes", "went", "going", "gone"].contains(&t.text.to_lowercase().as_str())
+    });
+    if going {
+        return None;
+    }
+    let spaced = tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " "));
+    let pronoun = word(i + 2).is_some_and(|o| ["us", "me"].contains(&o.as_str()));
+    // After "to" the verb alone: "to visit his parents" -> "to see his parents".
+    if w == "visit"
+        && prev_word(tokens, i).as_deref() == Some("to")
+        && spaced
+        && (pronoun || object_of(tokens, i + 2, PEOPLE).is_some())
+    {
+        return Some((1, vec!["see".to_string()]));
+    }
+    let verb = if pronoun && spaced {
+        same_form(&w, &VISIT, &["come", "comes", "came", "coming"])?
+    } else if object_of(tokens, i + 2, PEOPLE).is_some() {
+        same_form(&w, &VISIT, &["go", "goes", "went", "going"])?
+    } else {
+        return None;
+    };
+    Some((1, vec![verb.to_string(), "to".to_string(), "see".to_string()]))
+}
+
+/// "We watched a funny film." -> "We saw a funny film.": a show one watches or sees alike.
+fn watched_saw(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const SHOWS: &[&str] = &[
+        "film",
+        "movie",
+        "match",
+        "game",
+        "show",
+        "play",
+        "fireworks",
+        "race",
+        "final",
+        "concert",
+        "documentary",
+    ];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    // The past only: "watch the match" and "see the match" differ before it happens.
+    if word(i)? != "watched"
+        || prev_word(tokens, i)
+            .is_some_and(|p| ["has", "have", "had", "was", "were", "been"].contains(&p.as_str()))
+    {
+        return None;
+    }
+    object_of(tokens, i + 2, SHOWS).map(|_| (1, vec!["saw".to_string()]))
+}
+
+/// "She finished her homework." -> "She completed her homework.": work with an end (`TASKS`),
+/// where "completed" says the same; not "finished the wine" nor "finished work at five".
+fn finished_completed(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const TASKS: &[&str] = &[
+        "homework",
+        "report",
+        "essay",
+        "project",
+        "projects",
+        "assignment",
+        "course",
+        "puzzle",
+        "form",
+        "degree",
+        "training",
+        "survey",
+        "application",
+    ];
+    const FINISH: Forms = ["finish", "finishes", "finished", "finishing"];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let to = same_form(&word(i)?, &FINISH, &["complete", "completes", "completed", "completing"])?;
+    object_of(tokens, i + 2, TASKS).map(|_| (1, vec![to.to_string()]))
+}
+
+/// "He cleaned the windows." -> "He washed the windows.", "cleaned my teeth" -> "brushed my teeth".
+fn cleaned_washed(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const CLEAN: Forms = ["clean", "cleans", "cleaned", "cleaning"];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let w = word(i)?;
+    if !CLEAN.contains(&w.as_str()) {
+        return None;
+    }
+    let to = if object_of(tokens, i + 2, &["windows", "car", "dishes", "cups", "plates"]).is_some() {
+        same_form(&w, &CLEAN, &["wash", "washes", "washed", "washing"])?
+    } else if object_of(tokens, i + 2, &["teeth"]).is_some()
+        && prev_word(tokens, i).is_some_and(|p| ["i", "you", "we", "they", "he", "she"].contains(&p.as_str()))
+    {
+        // One's own teeth: a dentist who cleans them does not brush them.
+        same_form(&w, &CLEAN, &["brush", "brushes", "brushed", "brushing"])?
+    } else {
+        return None;
+    };
+    Some((1, vec![to.to_string()]))
+}
+
+/// "She gave me a lift to the station." -> "She drove me to the station."
+fn gave_lift(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    const GIVE: Forms = ["give", "gives", "gave", "giving"];
+    let drive = same_form(&word(i)?, &GIVE, &["drive", "drives", "drove", "driving"])?;
+    let rider = word(i + 2).filter(|w| ["me", "you", "him", "her", "us", "them"].contains(&w.as_str()))?;
+    let spaced = (1..7).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    (spaced && matches_at(tokens, i + 4, &["a", "lift"])).then(|| (7, vec![drive.to_string(), rider]))
+}
+
 /// "many" for "a lot of" + a plural noun. Not "much" for a singular one: in a statement "much
 /// homework" reads stiffly ("She has much money"), so "a lot of" stays there.
 fn quantifier_for(noun: &str) -> Option<&'static str> {
@@ -1694,8 +1876,13 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function, each of which gives its length in tokens and its
             // words.
             type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
-            let finders: [Finder; 31] = [
+            let finders: [Finder; 36] = [
                 fix_repair,
+                visit_see,
+                watched_saw,
+                finished_completed,
+                cleaned_washed,
+                gave_lift,
                 halfway_through,
                 looking_forward,
                 kept_awake,
@@ -2273,6 +2460,25 @@ mod tests {
         assert_eq!(phrased("Long time no see!"), "It's been a long time!");
         assert_eq!(phrased("The noise kept me awake."), "The noise stopped me from sleeping.");
         assert_eq!(phrased("It's been ages since we met."), "It's been a long time since we met.");
+        assert_eq!(phrased("We visited my aunt in Leeds."), "We went to see my aunt in Leeds.");
+        assert_eq!(phrased("My parents visit us every summer."), "My parents come to see us every summer.");
+        assert_eq!(phrased("We visited the castle."), "We visited the castle.");
+        assert_eq!(phrased("I have visited my aunt."), "I have visited my aunt.");
+        assert_eq!(phrased("We watched a funny movie."), "We saw a funny movie.");
+        assert_eq!(phrased("We watched the news."), "We watched the news.");
+        assert_eq!(phrased("She finished her homework."), "She completed her homework.");
+        assert_eq!(phrased("He finished the wine."), "He finished the wine.");
+        assert_eq!(phrased("I cleaned my teeth."), "I brushed my teeth.");
+        assert_eq!(phrased("The dentist cleaned my teeth."), "The dentist cleaned my teeth.");
+        assert_eq!(phrased("I want to visit my parents."), "I want to see my parents.");
+        assert_eq!(
+            phrased("We visited my parents and went to the beach."),
+            "We visited my parents and went to the beach."
+        );
+        assert_eq!(phrased("He cleaned the car on Sunday."), "He washed the car on Sunday.");
+        assert_eq!(phrased("He cleaned the kitchen."), "He cleaned the kitchen.");
+        assert_eq!(phrased("She gave me a lift to the station."), "She drove me to the station.");
+        assert_eq!(phrased("She sent me a text."), "She texted me.");
         assert_eq!(phrased("Please take a seat."), "Please sit down.");
         assert_eq!(phrased("Give me a call tomorrow."), "Call me tomorrow.");
         assert_eq!(phrased("We got in touch with the owner."), "We contacted the owner.");
@@ -2378,7 +2584,7 @@ mod tests {
             "The guests arrived just before seven o'clock."
         );
         assert_eq!(phrased("She always arrives on time."), "She always arrives punctually.");
-        assert_eq!(phrased("They finished the project on time."), "They finished the project on time.");
+        assert_eq!(phrased("They finished the project on time."), "They completed the project on time.");
         assert_eq!(phrased("I call my mother every week."), "I call my mother weekly.");
         assert_eq!(phrased("Every week we meet."), "Every week we meet.");
         assert_eq!(phrased("She bakes bread every Sunday."), "She bakes bread on Sundays.");
