@@ -123,6 +123,7 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["it", "doesn't", "matter"], &["it's", "not", "important"], After::Pause),
     (&["it", "does", "not", "matter"], &["it", "is", "not", "important"], After::Pause),
     (&["it's", "up", "to", "you"], &["it's", "your", "decision"], After::Pause),
+    (&["it", "is", "up", "to", "you"], &["it", "is", "your", "decision"], After::Pause),
     (&["for", "good"], &["forever"], After::Pause),
     (&["all", "through", "the", "night"], &["throughout", "the", "night"], After::Anything),
     (&["all", "through", "the", "day"], &["throughout", "the", "day"], After::Anything),
@@ -846,6 +847,10 @@ fn stopped_working(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         // "The heating doesn't work." -> "The heating isn't working."
         "doesn't" | "doesn’t" if word(i + 2).as_deref() == Some("work") && spaced(i + 1) => {
             vec!["isn't", "working"]
+        }
+        "does" if matches_at(tokens, i + 2, &["not", "work"]) && spaced(i + 1) => {
+            return machine_subject(tokens, i)
+                .then(|| (5, ["is", "not", "working"].into_iter().map(String::from).collect()));
         }
         _ => return None,
     };
@@ -1829,6 +1834,7 @@ const COLLOCATION_STARTS: &[&str] = &[
     "cooked",
     "cooking",
     "cooks",
+    "does",
     "doesn't",
     "eat",
     "eating",
@@ -2596,6 +2602,11 @@ mod tests {
         assert_eq!(phrased("Give me a call tomorrow."), "Call me tomorrow.");
         assert_eq!(phrased("We got in touch with the owner."), "We contacted the owner.");
         assert_eq!(phrased("It doesn't matter."), "It's not important.");
+        assert_eq!(phrased("It is up to you."), "It is your decision.");
+        assert_eq!(
+            crate::paraphrase::paraphrase("It's up to you.", &crate::Options::default()),
+            "It is your decision."
+        );
         assert_eq!(phrased("He left for good."), "He left forever.");
         assert_eq!(phrased("It's for good reasons."), "It's for good reasons.");
         assert_eq!(phrased("Reply as soon as possible."), "Reply as quickly as possible.");
@@ -2637,6 +2648,7 @@ mod tests {
         assert_eq!(phrased("The printer is broken."), "The printer is not working.");
         assert_eq!(phrased("My leg is broken."), "My leg is broken.");
         assert_eq!(phrased("The heating doesn't work."), "The heating isn't working.");
+        assert_eq!(phrased("The heating does not work."), "The heating is not working.");
         assert_eq!(phrased("He doesn't work on Sundays."), "He doesn't work on Sundays.");
         assert_eq!(phrased("The children were looked after well."), "The children were looked after well.");
         assert_eq!(phrased("He tried the door."), "He tried the door.");
