@@ -30,6 +30,9 @@ const PHRASAL: &[(&str, &str, &str, &str)] = &[
     ("give", "up", "quit", ""),
     ("call", "off", "cancel", ""),
     ("clean", "up", "tidy", "up"),
+    ("close", "down", "shut", "down"),
+    ("meet", "up", "get", "together"),
+    ("save", "up", "save", ""),
     ("tidy", "up", "clean", "up"),
     ("go", "back", "return", ""),
     ("go", "up", "rise", ""),
@@ -90,6 +93,8 @@ const TO_PHRASAL: &[(&str, &str, &str, Follows)] = &[
         })
     }),
     ("extinguish", "put", "out", |n| n.is_some_and(|n| ["the", "a", "it", "fire"].contains(&n))),
+    // "Our council tax will increase by four percent." -> "... go up by ...": only before "by".
+    ("increase", "go", "up", |n| n == Some("by")),
     ("postpone", "put", "off", |n| {
         n.is_some_and(|n| ["the", "a", "it", "our", "my", "their", "his", "her"].contains(&n))
     }),
@@ -1772,6 +1777,14 @@ mod tests {
             rewritten("The bus arrived twenty minutes late."),
             "The bus turned up twenty minutes late."
         );
+        assert_eq!(rewritten("Most of the shops have closed down."), "Most of the shops have shut down.");
+        assert_eq!(rewritten("Let's meet up for a drink."), "Let's get together for a drink.");
+        assert_eq!(rewritten("We're saving up for a house."), "We're saving for a house.");
+        assert_eq!(
+            rewritten("The tax will increase by four percent."),
+            "The tax will go up by four percent."
+        );
+        assert_eq!(rewritten("They will increase the price."), "They will increase the price.");
         // A season arrives; it does not turn up. And "arrived in" a city keeps its verb.
         assert_eq!(rewritten("Spring arrived early this year."), "Spring arrived early this year.");
         assert_eq!(rewritten("We arrived in Rome."), "We arrived in Rome.");

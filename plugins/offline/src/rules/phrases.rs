@@ -109,6 +109,16 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["the", "people", "next", "door"], &["the", "neighbours"], After::Anything),
     (&["long", "time", "no", "see"], &["it's", "been", "a", "long", "time"], After::Pause),
     (&["in", "silence"], &["silently"], After::Pause),
+    (&["escaped", "from"], &["got", "out", "of"], After::Word),
+    (&["escape", "from"], &["get", "out", "of"], After::Word),
+    (&["a", "century", "ago"], &["a", "hundred", "years", "ago"], After::Anything),
+    (&["been", "turned", "into"], &["been", "converted", "into"], After::Word),
+    (&["was", "turned", "into"], &["was", "converted", "into"], After::Word),
+    (&["taught", "me", "how", "to"], &["taught", "me", "to"], After::Word),
+    (&["taught", "us", "how", "to"], &["taught", "us", "to"], After::Word),
+    (&["taught", "him", "how", "to"], &["taught", "him", "to"], After::Word),
+    (&["taught", "her", "how", "to"], &["taught", "her", "to"], After::Word),
+    (&["taught", "them", "how", "to"], &["taught", "them", "to"], After::Word),
     // "It's been ages since we met." -> "It's been a long time since we met."
     (&["been", "ages"], &["been", "a", "long", "time"], After::Anything),
     (&["take", "a", "seat"], &["sit", "down"], After::Pause),
@@ -1784,6 +1794,8 @@ fn cleaned_washed(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     }
     let to = if object_of(tokens, i + 2, &["windows", "car", "dishes", "cups", "plates"]).is_some() {
         same_form(&w, &CLEAN, &["wash", "washes", "washed", "washing"])?
+    } else if object_of(tokens, i + 2, &["room", "rooms", "bedroom", "bedrooms", "desk"]).is_some() {
+        same_form(&w, &CLEAN, &["tidy", "tidies", "tidied", "tidying"])?
     } else if object_of(tokens, i + 2, &["teeth"]).is_some()
         && prev_word(tokens, i).is_some_and(|p| ["i", "you", "we", "they", "he", "she"].contains(&p.as_str()))
     {
@@ -1814,6 +1826,10 @@ const COLLOCATION_STARTS: &[&str] = &[
     "answers",
     "are",
     "ate",
+    "bake",
+    "baked",
+    "bakes",
+    "baking",
     "broke",
     "call",
     "called",
@@ -1836,10 +1852,15 @@ const COLLOCATION_STARTS: &[&str] = &[
     "cooks",
     "does",
     "doesn't",
+    "dropped",
+    "drops",
     "eat",
     "eating",
     "eats",
     "empty",
+    "expire",
+    "expired",
+    "expires",
     "finish",
     "finished",
     "finishes",
@@ -1849,6 +1870,8 @@ const COLLOCATION_STARTS: &[&str] = &[
     "fixes",
     "fixing",
     "for",
+    "forgot",
+    "full",
     "gave",
     "give",
     "gives",
@@ -1857,12 +1880,16 @@ const COLLOCATION_STARTS: &[&str] = &[
     "goes",
     "going",
     "gone",
+    "had",
+    "has",
     "hate",
     "hated",
     "hates",
+    "have",
     "he",
     "he's",
     "hurt",
+    "hurting",
     "hurts",
     "i",
     "i'm",
@@ -1871,6 +1898,8 @@ const COLLOCATION_STARTS: &[&str] = &[
     "keep",
     "keeps",
     "kept",
+    "lasted",
+    "lasts",
     "lend",
     "lends",
     "lent",
@@ -1878,12 +1907,27 @@ const COLLOCATION_STARTS: &[&str] = &[
     "looked",
     "looking",
     "looks",
+    "move",
+    "moved",
+    "moves",
+    "moving",
+    "pick",
+    "picked",
+    "picking",
+    "picks",
+    "rent",
+    "rented",
+    "renting",
+    "rents",
     "send",
     "sending",
     "sends",
     "sent",
     "she",
     "she's",
+    "speaking",
+    "speaks",
+    "spoke",
     "the",
     "they",
     "they're",
@@ -1904,6 +1948,338 @@ const COLLOCATION_STARTS: &[&str] = &[
     "you",
     "you're",
 ];
+
+/// "He forgot his keys at the office." -> "He left his keys at the office.": a thing of one's own
+/// and the place it stayed; "forgot my password" has no place, and stays.
+fn forgot_left(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    if word(i)? != "forgot" || !spaced(i + 1) {
+        return None;
+    }
+    if !word(i + 2).is_some_and(|w| ["my", "his", "her", "our", "their", "your"].contains(&w.as_str())) {
+        return None;
+    }
+    // One or two words for the thing ("keys", "lunch box"), then "at", "in" or "on".
+    let place_at = [i + 6, i + 8].into_iter().find(|&k| {
+        (i + 3..k).step_by(2).all(spaced) && word(k).is_some_and(|w| ["at", "in", "on"].contains(&w.as_str()))
+    })?;
+    // A thing one carries: a password, a name or a date is forgotten, never left.
+    const KNOWN: &[&str] =
+        &["password", "pin", "code", "name", "number", "birthday", "appointment", "lines", "words"];
+    let thing_ok = (i + 4..place_at)
+        .step_by(2)
+        .all(|k| word(k).is_some_and(|w| crate::words::is_noun(&w) && !KNOWN.contains(&w.as_str())));
+    thing_ok.then(|| (1, vec!["left".to_string()]))
+}
+
+/// "She will pick us up from the station." -> "She will collect us from the station.": a person
+/// picked up, the particle after the pronoun.
+fn pick_up(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    const PICK: Forms = ["pick", "picks", "picked", "picking"];
+    let collect = same_form(&word(i)?, &PICK, &["collect", "collects", "collected", "collecting"])?;
+    let person = word(i + 2).filter(|w| ["me", "us", "him", "her", "them", "you"].contains(&w.as_str()))?;
+    let spaced = (1..5).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    (spaced && word(i + 4)? == "up").then(|| (5, vec![collect.to_string(), person]))
+}
+
+/// Documents that run out: "My passport expires next year." -> "My passport runs out next year."
+fn expires(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const DOCUMENTS: &[&str] = &[
+        "passport",
+        "visa",
+        "licence",
+        "license",
+        "contract",
+        "membership",
+        "subscription",
+        "lease",
+        "card",
+        "ticket",
+        "warranty",
+    ];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let runs = match word(i)?.as_str() {
+        "expires" => "runs",
+        "expired" if !prev_word(tokens, i).is_some_and(|p| ["has", "have", "had"].contains(&p.as_str())) => {
+            "ran"
+        }
+        "expire" => "run",
+        _ => return None,
+    };
+    let document = prev_word(tokens, i).is_some_and(|p| DOCUMENTS.contains(&p.as_str()));
+    document.then(|| (1, vec![runs.to_string(), "out".to_string()]))
+}
+
+/// "We rented a small car." -> "We hired a small car.": a vehicle, which one hires as one rents it;
+/// a flat is rented, not hired.
+fn rented_hired(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    const RENT: Forms = ["rent", "rents", "rented", "renting"];
+    let hire = same_form(&word(i)?, &RENT, &["hire", "hires", "hired", "hiring"])?;
+    object_of(tokens, i + 2, &["car", "van", "bike", "bikes", "boat", "scooter", "minibus"])
+        .map(|_| (1, vec![hire.to_string()]))
+}
+
+/// "My back has been hurting." -> "My back has been aching.": a part of the body as the subject.
+fn hurting_aching(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    if word(i)? != "hurting" {
+        return None;
+    }
+    let before: Vec<String> =
+        tokens[..i].iter().rev().filter(|t| t.is_word()).take(3).map(|t| t.text.to_lowercase()).collect();
+    let parts = [
+        "back", "head", "feet", "legs", "knee", "knees", "neck", "shoulder", "arm", "eyes", "tooth",
+        "stomach",
+    ];
+    let be = ["is", "are", "was", "were", "been"];
+    let subject = match before.as_slice() {
+        [b, p, ..] if be.contains(&b.as_str()) && parts.contains(&p.as_str()) => true,
+        [b, h, p]
+            if b == "been" && ["has", "have", "had"].contains(&h.as_str()) && parts.contains(&p.as_str()) =>
+        {
+            true
+        }
+        _ => false,
+    };
+    subject.then(|| (1, vec!["aching".to_string()]))
+}
+
+/// "The headteacher spoke to the parents." -> "... talked to the parents.": speaking to someone;
+/// "speaks English" and "spoke at the conference" keep their verb.
+fn spoke_to(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let talk = match word(i)?.as_str() {
+        "spoke"
+            if !prev_word(tokens, i)
+                .is_some_and(|p| ["has", "have", "had", "was", "were"].contains(&p.as_str())) =>
+        {
+            "talked"
+        }
+        "speaks" => "talks",
+        "speaking" => "talking",
+        _ => return None,
+    };
+    let spaced = (1..5).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    let person = word(i + 4).is_some_and(|w| {
+        ["the", "his", "her", "my", "our", "their", "your", "a", "me", "us", "him", "them", "you"]
+            .contains(&w.as_str())
+    });
+    (spaced && word(i + 2)? == "to" && person).then(|| (1, vec![talk.to_string()]))
+}
+
+/// Events that end as they finish: "The concert finished just before eleven." -> "... ended ...".
+fn event_ended(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const OCCASIONS: &[&str] = &[
+        "concert",
+        "film",
+        "movie",
+        "meeting",
+        "match",
+        "game",
+        "lesson",
+        "class",
+        "party",
+        "show",
+        "term",
+        "season",
+        "lecture",
+        "festival",
+        "race",
+        "performance",
+    ];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let ended = match word(i)?.as_str() {
+        "finished" => "ended",
+        "finishes" => "ends",
+        _ => return None,
+    };
+    if !prev_word(tokens, i).is_some_and(|p| OCCASIONS.contains(&p.as_str())) {
+        return None;
+    }
+    // Intransitive only: "The match finished the season" is another verb.
+    let next_ok = next_word(tokens, i).is_none_or(|n| {
+        ["at", "just", "early", "late", "before", "after", "on", "in", "with", "and", "so", "around", "about"]
+            .contains(&n.as_str())
+    });
+    next_ok.then(|| (1, vec![ended.to_string()]))
+}
+
+/// "The printer has been broken since Monday." -> "The printer has not been working since Monday.":
+/// a machine (`machine_subject`), after "has been" or "have been".
+fn been_broken(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let have = word(i)?;
+    if !["has", "have", "had"].contains(&have.as_str()) || !matches_at(tokens, i + 2, &["been", "broken"]) {
+        return None;
+    }
+    let spaced = tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " "));
+    (spaced && machine_subject(tokens, i))
+        .then(|| (5, vec![have, "not".to_string(), "been".to_string(), "working".to_string()]))
+}
+
+/// "The meeting lasted almost three hours." -> "The meeting went on for almost three hours.": a
+/// gathering that is the subject, in the past, and a length of time after it; "goes on for" of a
+/// film or a battery would say it is too long, which "lasts" does not.
+fn lasted(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const GATHERINGS: &[&str] = &[
+        "meeting",
+        "call",
+        "conference",
+        "party",
+        "match",
+        "game",
+        "lecture",
+        "talk",
+        "storm",
+        "rain",
+        "argument",
+        "discussion",
+        "speech",
+    ];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    if word(i)? != "lasted" || !prev_word(tokens, i).is_some_and(|p| GATHERINGS.contains(&p.as_str())) {
+        return None;
+    }
+    let went = "went";
+    let next = next_word(tokens, i)?;
+    let length = next.starts_with(|c: char| c.is_ascii_digit())
+        || [
+            "almost", "nearly", "about", "over", "around", "just", "an", "a", "two", "three", "four", "five",
+            "six", "ten", "twenty", "thirty", "forty", "ninety", "several", "half",
+        ]
+        .contains(&next.as_str());
+    length.then(|| (1, vec![went.to_string(), "on".to_string(), "for".to_string()]))
+}
+
+/// Events moved to another time: "moved the meeting to Thursday" -> "changed the meeting to
+/// Thursday", "the deadline had been moved to Friday" -> "... changed to Friday"; a person or a
+/// thing moves in place, and keeps its verb.
+fn moved_changed(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const PLANS: &[&str] =
+        &["meeting", "appointment", "lesson", "class", "deadline", "match", "party", "exam", "interview"];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    const MOVE: Forms = ["move", "moves", "moved", "moving"];
+    let w = word(i)?;
+    let change = same_form(&w, &MOVE, &["change", "changes", "changed", "changing"])?;
+    // Active: the plan as the object, then "to".
+    if let Some(noun) = object_of(tokens, i + 2, PLANS) {
+        return (next_word(tokens, noun).as_deref() == Some("to")).then(|| (1, vec![change.to_string()]));
+    }
+    // Passive: "has been moved to", the plan the subject.
+    let passive = prev_word(tokens, i).is_some_and(|p| ["been", "was", "were", "be"].contains(&p.as_str()))
+        && next_word(tokens, i).as_deref() == Some("to");
+    let plan = tokens[..i]
+        .iter()
+        .rev()
+        .filter(|t| t.is_word())
+        .take(4)
+        .any(|t| PLANS.contains(&t.text.to_lowercase().as_str()));
+    (w == "moved" && passive && plan).then(|| (1, vec!["changed".to_string()]))
+}
+
+/// Temperatures and prices fall as they drop: "The temperature dropped below zero." -> "... fell
+/// below zero."
+fn dropped_fell(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let fell = match word(i)?.as_str() {
+        "dropped" if !prev_word(tokens, i).is_some_and(|p| ["has", "have", "had"].contains(&p.as_str())) => {
+            "fell"
+        }
+        "drops" => "falls",
+        _ => return None,
+    };
+    let subject = prev_word(tokens, i)
+        .is_some_and(|p| ["temperature", "temperatures", "price", "prices"].contains(&p.as_str()));
+    subject.then(|| (1, vec![fell.to_string()]))
+}
+
+/// "She answered every question correctly." -> "She got every question right."
+fn answered_correctly(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    if word(i)? != "answered"
+        || prev_word(tokens, i).is_some_and(|p| ["has", "have", "had", "was", "were"].contains(&p.as_str()))
+    {
+        return None;
+    }
+    let (questions, len): (Vec<&str>, usize) =
+        if matches_at(tokens, i + 2, &["every", "question", "correctly"]) {
+            (vec!["every", "question"], 7)
+        } else if matches_at(tokens, i + 2, &["all", "the", "questions", "correctly"]) {
+            (vec!["all", "the", "questions"], 9)
+        } else {
+            return None;
+        };
+    let mut words = vec!["got".to_string()];
+    words.extend(questions.iter().map(|w| w.to_string()));
+    words.push("right".to_string());
+    Some((len, words))
+}
+
+/// "She baked a chocolate cake." -> "She made a chocolate cake.": what one bakes one makes.
+fn baked_made(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    const BAKE: Forms = ["bake", "bakes", "baked", "baking"];
+    let make = same_form(&word(i)?, &BAKE, &["make", "makes", "made", "making"])?;
+    if prev_word(tokens, i)
+        .is_some_and(|p| ["has", "have", "had", "was", "were", "is", "are", "been"].contains(&p.as_str()))
+    {
+        return None;
+    }
+    object_of(
+        tokens,
+        i + 2,
+        &["cake", "cakes", "bread", "biscuits", "cookies", "pie", "muffins", "loaf", "scones"],
+    )
+    .map(|_| (1, vec![make.to_string()]))
+}
+
+/// Places that fill with people, which "packed" says of them.
+const CROWDED_PLACES: &[&str] = &[
+    "restaurant",
+    "bus",
+    "train",
+    "cinema",
+    "shop",
+    "pub",
+    "bar",
+    "beach",
+    "park",
+    "station",
+    "streets",
+    "café",
+    "cafe",
+    "supermarket",
+    "museum",
+    "stadium",
+    "room",
+    "hall",
+];
+
+/// "The restaurant was full." -> "The restaurant was packed.": a place that is the whole subject,
+/// ending its clause ("full of tourists" keeps its word).
+fn full_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    if word(i)? != "full" {
+        return None;
+    }
+    let pause = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct);
+    if !pause {
+        return None;
+    }
+    let before: Vec<String> =
+        tokens[..i].iter().rev().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
+    let be = ["is", "was", "are", "were"];
+    let place = match before.as_slice() {
+        [b, p, d] if be.contains(&b.as_str()) && ["the", "our", "this", "that"].contains(&d.as_str()) => {
+            p.clone()
+        }
+        _ => return None,
+    };
+    CROWDED_PLACES.contains(&place.as_str()).then(|| (1, vec!["packed".to_string()]))
+}
 
 /// "many" for "a lot of" + a plural noun. Not "much" for a singular one: in a statement "much
 /// homework" reads stiffly ("She has much money"), so "a lot of" stays there.
@@ -1983,8 +2359,22 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
             // The everyday collocations run only from a word one of them starts with, so that most
             // words cost one lookup (`COLLOCATION_STARTS`).
-            let collocations: [Finder; 28] = [
+            let collocations: [Finder; 42] = [
                 fix_repair,
+                forgot_left,
+                pick_up,
+                expires,
+                rented_hired,
+                hurting_aching,
+                spoke_to,
+                event_ended,
+                been_broken,
+                lasted,
+                moved_changed,
+                dropped_fell,
+                answered_correctly,
+                baked_made,
+                full_place,
                 visit_see,
                 watched_saw,
                 finished_completed,
@@ -2579,6 +2969,43 @@ mod tests {
         assert_eq!(phrased("Long time no see!"), "It's been a long time!");
         assert_eq!(phrased("The noise kept me awake."), "The noise stopped me from sleeping.");
         assert_eq!(phrased("It's been ages since we met."), "It's been a long time since we met.");
+        assert_eq!(phrased("He forgot his keys at the office."), "He left his keys at the office.");
+        assert_eq!(phrased("I forgot my password at work."), "I forgot my password at work.");
+        assert_eq!(phrased("Mum will pick us up from school."), "Mum will collect us from school.");
+        assert_eq!(phrased("The film lasts two hours."), "The film lasts two hours.");
+        assert_eq!(phrased("My passport expires next year."), "My passport runs out next year.");
+        assert_eq!(phrased("The offer expires soon."), "The offer expires soon.");
+        assert_eq!(phrased("We rented a small car."), "We hired a small car.");
+        assert_eq!(phrased("We rented a flat."), "We rented a flat.");
+        assert_eq!(phrased("My back has been hurting."), "My back has been aching.");
+        assert_eq!(phrased("He spoke to the parents."), "He talked to the parents.");
+        assert_eq!(phrased("She speaks English."), "She speaks English.");
+        assert_eq!(phrased("The concert finished early."), "The concert ended early.");
+        assert_eq!(phrased("He finished early."), "He finished early.");
+        assert_eq!(
+            phrased("The printer has been broken since Monday."),
+            "The printer has not been working since Monday."
+        );
+        assert_eq!(
+            phrased("The meeting lasted almost three hours."),
+            "The meeting went on for almost three hours."
+        );
+        assert_eq!(phrased("He moved the meeting to Friday."), "He changed the meeting to Friday.");
+        assert_eq!(
+            phrased("The deadline has been moved to Friday."),
+            "The deadline has been changed to Friday."
+        );
+        assert_eq!(phrased("He moved the table to the window."), "He moved the table to the window.");
+        assert_eq!(phrased("The temperature dropped below zero."), "The temperature fell below zero.");
+        assert_eq!(phrased("She dropped her phone."), "She dropped her phone.");
+        assert_eq!(phrased("She answered every question correctly."), "She got every question right.");
+        assert_eq!(phrased("She baked a chocolate cake."), "She made a chocolate cake.");
+        assert_eq!(phrased("The restaurant was full."), "The restaurant was packed.");
+        assert_eq!(phrased("The train was full of tourists."), "The train was full of tourists.");
+        assert_eq!(phrased("The bottle was full."), "The bottle was full.");
+        assert_eq!(phrased("The children cleaned their rooms."), "The children tidied their rooms.");
+        assert_eq!(phrased("My hamster escaped from its cage."), "My hamster got out of its cage.");
+        assert_eq!(phrased("My father taught me how to ride a bike."), "My father taught me to ride a bike.");
         assert_eq!(phrased("We visited my aunt in Leeds."), "We went to see my aunt in Leeds.");
         assert_eq!(phrased("My parents visit us every summer."), "My parents come to see us every summer.");
         assert_eq!(phrased("We visited the castle."), "We visited the castle.");
@@ -2654,7 +3081,7 @@ mod tests {
         assert_eq!(phrased("He tried the door."), "He tried the door.");
         assert_eq!(phrased("We spent the whole afternoon cleaning."), "We spent all afternoon cleaning.");
         // After a preposition, at the start, or with more after it, "the whole" stays.
-        assert_eq!(phrased("We rented a car for the whole week."), "We rented a car for the whole week.");
+        assert_eq!(phrased("We rented a flat for the whole week."), "We rented a flat for the whole week.");
         assert_eq!(phrased("The whole day was wasted."), "The whole day was wasted.");
         assert_eq!(phrased("I took the whole week off."), "I took the whole week off.");
         // A letter's close is fixed: "truly" is no "really" there.
