@@ -2158,8 +2158,7 @@ fn lasted(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// Thursday", "the deadline had been moved to Friday" -> "... changed to Friday"; a person or a
 /// thing moves in place, and keeps its verb.
 fn moved_changed(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    const PLANS: &[&str] =
-        &["meeting", "appointment", "lesson", "class", "deadline", "match", "party", "exam", "interview"];
+    const PLANS: &[&str] = &["meeting", "appointment", "lesson", "class", "deadline", "exam", "interview"];
     let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
     const MOVE: Forms = ["move", "moves", "moved", "moving"];
     let w = word(i)?;
@@ -2996,6 +2995,8 @@ mod tests {
             "The deadline has been changed to Friday."
         );
         assert_eq!(phrased("He moved the table to the window."), "He moved the table to the window.");
+        // A party is moved, not changed, to another day.
+        assert_eq!(phrased("They moved the party to Saturday."), "They moved the party to Saturday.");
         assert_eq!(phrased("The temperature dropped below zero."), "The temperature fell below zero.");
         assert_eq!(phrased("She dropped her phone."), "She dropped her phone.");
         assert_eq!(phrased("She answered every question correctly."), "She got every question right.");
