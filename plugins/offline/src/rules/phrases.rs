@@ -132,6 +132,20 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["it's", "up", "to", "you"], &["it's", "your", "decision"], After::Pause),
     (&["it", "is", "up", "to", "you"], &["it", "is", "your", "decision"], After::Pause),
     (&["for", "good"], &["forever"], After::Pause),
+    (&["after", "a", "while"], &["after", "some", "time"], After::Anything),
+    // How often, as an adverb ending the clause: "I go to the gym once a week." -> "... weekly."
+    (&["once", "a", "week"], &["weekly"], After::Pause),
+    (&["once", "a", "month"], &["monthly"], After::Pause),
+    (&["once", "a", "year"], &["yearly"], After::Pause),
+    // A rest taken or had alike: "had a nap" <-> "took a nap".
+    (&["had", "a", "nap"], &["took", "a", "nap"], After::Anything),
+    (&["took", "a", "nap"], &["had", "a", "nap"], After::Anything),
+    (&["have", "a", "nap"], &["take", "a", "nap"], After::Anything),
+    (&["take", "a", "nap"], &["have", "a", "nap"], After::Anything),
+    (&["had", "a", "bath"], &["took", "a", "bath"], After::Anything),
+    (&["took", "a", "bath"], &["had", "a", "bath"], After::Anything),
+    (&["had", "a", "rest"], &["took", "a", "rest"], After::Anything),
+    (&["took", "a", "rest"], &["had", "a", "rest"], After::Anything),
     (&["all", "through", "the", "night"], &["throughout", "the", "night"], After::Anything),
     (&["all", "through", "the", "day"], &["throughout", "the", "day"], After::Anything),
     // Alone, both ways: "on my own" <-> "by myself".
@@ -1909,6 +1923,9 @@ const COLLOCATION_STARTS: &[&str] = &[
     "picked",
     "picking",
     "picks",
+    "put",
+    "puts",
+    "putting",
     "rent",
     "rented",
     "renting",
@@ -2274,6 +2291,68 @@ fn full_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     CROWDED_PLACES.contains(&place.as_str()).then(|| (1, vec!["packed".to_string()]))
 }
 
+/// "We got lost in the woods." -> "We lost our way in the woods.": the subject a pronoun, whose
+/// possessive says whose way.
+fn got_lost(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let own = match word(i)?.as_str() {
+        "i" => "my",
+        "we" => "our",
+        "they" => "their",
+        "he" => "his",
+        "she" => "her",
+        "you" => "your",
+        _ => return None,
+    };
+    // "lost our way on the way to the hotel" says "way" twice.
+    let way = tokens.iter().any(|t| t.is_word() && t.text.eq_ignore_ascii_case("way"));
+    (!way
+        && matches_at(tokens, i + 2, &["got", "lost"])
+        && tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " ")))
+    .then(|| (5, vec![tokens[i].text.clone(), "lost".to_string(), own.to_string(), "way".to_string()]))
+}
+
+/// "He has put on weight." -> "He has gained weight.": "put" as the past or the participle, or
+/// the bare verb after "to" or a modal ("want to put on weight" -> "want to gain weight").
+fn put_on_weight(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let first = word(i)?;
+    if !["put", "puts", "putting"].contains(&first.as_str()) || !matches_at(tokens, i + 2, &["on", "weight"])
+    {
+        return None;
+    }
+    let bare = prev_word(tokens, i).is_some_and(|p| {
+        let p = p.replace('’', "'");
+        ["to", "will", "would", "can", "could", "might", "may", "must", "should", "not", "never"]
+            .contains(&p.as_str())
+            || p.ends_with("n't")
+    });
+    let gain = match first.as_str() {
+        "puts" => "gains",
+        "putting" => "gaining",
+        _ if bare => "gain",
+        _ => "gained",
+    };
+    tokens
+        .get(i + 1)
+        .is_some_and(|t| t.is(Kind::Space, " "))
+        .then(|| (5, vec![gain.to_string(), "weight".to_string()]))
+}
+
+/// "a lot" before a comparison: "a lot cheaper" -> "much cheaper", "a lot more" -> "much more".
+fn a_lot_comparative(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if !matches_at(tokens, i, &["a", "lot"]) {
+        return None;
+    }
+    let next = next_word(tokens, i + 2)?;
+    let graded = ["more", "less", "better", "worse", "fewer"].contains(&next.as_str())
+        || (next.ends_with("er")
+            && morph::analyse(&next)
+                .iter()
+                .any(|a| matches!(a.pos, Pos::Adj | Pos::Adv) && a.form == Form::Comparative));
+    graded.then(|| (3, vec![crate::shape::word_like(&tokens[i].text, "much").text]))
+}
+
 /// "many" for "a lot of" + a plural noun. Not "much" for a singular one: in a statement "much
 /// homework" reads stiffly ("She has much money"), so "a lot of" stays there.
 fn quantifier_for(noun: &str) -> Option<&'static str> {
@@ -2352,8 +2431,11 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
             // The everyday collocations run only from a word one of them starts with, so that most
             // words cost one lookup (`COLLOCATION_STARTS`).
-            let collocations: [Finder; 42] = [
+            let collocations: [Finder; 45] = [
                 fix_repair,
+                got_lost,
+                put_on_weight,
+                a_lot_comparative,
                 forgot_left,
                 pick_up,
                 expires,
@@ -2963,6 +3045,15 @@ mod tests {
         assert_eq!(phrased("The noise kept me awake."), "The noise stopped me from sleeping.");
         assert_eq!(phrased("It's been ages since we met."), "It's been a long time since we met.");
         assert_eq!(phrased("He forgot his keys at the office."), "He left his keys at the office.");
+        assert_eq!(phrased("We got lost in the woods."), "We lost our way in the woods.");
+        assert_eq!(phrased("We got lost on the way home."), "We got lost on the way home.");
+        assert_eq!(phrased("He has put on weight."), "He has gained weight.");
+        assert_eq!(phrased("I don't want to put on weight."), "I don't want to gain weight.");
+        assert_eq!(phrased("It was a lot cheaper."), "It was much cheaper.");
+        assert_eq!(phrased("It costs a lot."), "It costs a lot.");
+        assert_eq!(phrased("She had a nap."), "She took a nap.");
+        assert_eq!(phrased("I go to the gym once a week."), "I go to the gym weekly.");
+        assert_eq!(phrased("After a while, it stopped."), "After some time, it stopped.");
         assert_eq!(phrased("I forgot my password at work."), "I forgot my password at work.");
         assert_eq!(phrased("Mum will pick us up from school."), "Mum will collect us from school.");
         assert_eq!(phrased("The film lasts two hours."), "The film lasts two hours.");
