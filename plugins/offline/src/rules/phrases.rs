@@ -1825,6 +1825,61 @@ fn gave_lift(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (spaced && matches_at(tokens, i + 4, &["a", "lift"])).then(|| (7, vec![drive.to_string(), rider]))
 }
 
+/// A phrase found by a function, which gives its length in tokens and its words.
+type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
+
+/// The everyday collocations, each with the lowercase words it may start with, tried in this order.
+const COLLOCATIONS: &[(&[&str], Finder)] = &[
+    (&["fix", "fixes", "fixed", "fixing"], fix_repair),
+    (&["i", "we", "they", "he", "she", "you"], got_lost),
+    (&["put", "puts", "putting"], put_on_weight),
+    (&["a"], a_lot_comparative),
+    (&["forgot"], forgot_left),
+    (&["pick", "picks", "picked", "picking"], pick_up),
+    (&["expires", "expired", "expire"], expires),
+    (&["rent", "rents", "rented", "renting"], rented_hired),
+    (&["hurting"], hurting_aching),
+    (&["spoke", "speaks", "speaking"], spoke_to),
+    (&["finished", "finishes"], event_ended),
+    (&["has", "have", "had"], been_broken),
+    (&["lasted"], lasted),
+    (&["move", "moves", "moved", "moving"], moved_changed),
+    (&["dropped", "drops"], dropped_fell),
+    (&["answered"], answered_correctly),
+    (&["bake", "bakes", "baked", "baking"], baked_made),
+    (&["full"], full_place),
+    (&["visit", "visits", "visited", "visiting"], visit_see),
+    (&["watched"], watched_saw),
+    (&["finish", "finishes", "finished", "finishing"], finished_completed),
+    (&["clean", "cleans", "cleaned", "cleaning"], cleaned_washed),
+    (&["give", "gives", "gave", "giving"], gave_lift),
+    (&["in"], halfway_through),
+    (
+        &["i'm", "we're", "they're", "you're", "he's", "she's", "i", "we", "they", "you", "he", "she"],
+        looking_forward,
+    ),
+    (&["keep", "keeps", "kept"], kept_awake),
+    (&["empty"], empty_place),
+    (&["i", "we", "they", "he", "she"], good_time),
+    (&["for"], for_years),
+    (&["answer", "answers", "answered", "answering"], answered_phone),
+    (&["i", "you", "we", "they", "he", "she"], cannot_remember),
+    (&["lend", "lends", "lent"], lent_me),
+    (&["went", "go", "goes", "going", "gone"], lights_out),
+    (&["hurt", "hurts"], hurt_injured),
+    (&["catch", "catches", "caught", "catching"], caught_cold),
+    (&["eat", "eats", "ate", "eating", "cook", "cooks", "cooked", "cooking"], meal_verb),
+    (&["hate", "hates", "hated"], cannot_stand),
+    (&["a"], little_bit),
+    (&["send", "sends", "sent", "sending"], sent_email),
+    (&["look", "looks", "looked", "looking"], look_after),
+    (&["broke", "is", "was", "are", "were", "doesn't", "does"], stopped_working),
+    (&["cheer", "cheers", "cheered", "cheering"], cheer_up),
+    (&["calls", "call", "called"], calls_for),
+    (&["try", "tries", "tried", "trying"], tried_food),
+    (&["the"], whole_time),
+];
+
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
 const COLLOCATION_STARTS: &[&str] = &[
     "a",
@@ -2426,58 +2481,9 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     continue 'scan;
                 }
             }
-            // The phrases found by a function, each of which gives its length in tokens and its
-            // words.
-            type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
-            // The everyday collocations run only from a word one of them starts with, so that most
-            // words cost one lookup (`COLLOCATION_STARTS`).
-            let collocations: [Finder; 45] = [
-                fix_repair,
-                got_lost,
-                put_on_weight,
-                a_lot_comparative,
-                forgot_left,
-                pick_up,
-                expires,
-                rented_hired,
-                hurting_aching,
-                spoke_to,
-                event_ended,
-                been_broken,
-                lasted,
-                moved_changed,
-                dropped_fell,
-                answered_correctly,
-                baked_made,
-                full_place,
-                visit_see,
-                watched_saw,
-                finished_completed,
-                cleaned_washed,
-                gave_lift,
-                halfway_through,
-                looking_forward,
-                kept_awake,
-                empty_place,
-                good_time,
-                for_years,
-                answered_phone,
-                cannot_remember,
-                lent_me,
-                lights_out,
-                hurt_injured,
-                caught_cold,
-                meal_verb,
-                cannot_stand,
-                little_bit,
-                sent_email,
-                look_after,
-                stopped_working,
-                cheer_up,
-                calls_for,
-                tried_food,
-                whole_time,
-            ];
+            // The phrases found by a function (`Finder`): the everyday collocations first, tried
+            // only from a word one of them starts with (`COLLOCATIONS`), so that most words cost one
+            // lookup, then the others.
             let finders: [Finder; 8] = [
                 expectation,
                 number_in_digits,
@@ -2490,7 +2496,14 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             ];
             let lower = tokens[i].text.to_lowercase().replace('’', "'");
             let starts = COLLOCATION_STARTS.binary_search(&lower.as_str()).is_ok();
-            let found = starts.then(|| collocations.iter().find_map(|find| find(&tokens, i))).flatten();
+            let found = starts
+                .then(|| {
+                    COLLOCATIONS
+                        .iter()
+                        .filter(|(first, _)| first.contains(&lower.as_str()))
+                        .find_map(|(_, find)| find(&tokens, i))
+                })
+                .flatten();
             if let Some((len, words)) = found.or_else(|| finders.iter().find_map(|find| find(&tokens, i))) {
                 sites.put(&mut out, &tokens[i..i + len], || {
                     let words: Vec<&str> = words.iter().map(String::as_str).collect();
@@ -2967,9 +2980,14 @@ mod tests {
     }
 
     #[test]
-    fn collocation_starts_are_sorted() {
+    fn collocation_starts_are_sorted_and_cover_every_collocation() {
         for pair in COLLOCATION_STARTS.windows(2) {
             assert!(pair[0] < pair[1], "{pair:?}");
+        }
+        for (first, _) in COLLOCATIONS {
+            for word in *first {
+                assert!(COLLOCATION_STARTS.binary_search(word).is_ok(), "{word} is missing from the starts");
+            }
         }
     }
 
