@@ -30,6 +30,9 @@ const PHRASAL: &[(&str, &str, &str, &str)] = &[
     ("give", "up", "quit", ""),
     ("call", "off", "cancel", ""),
     ("clean", "up", "tidy", "up"),
+    ("close", "down", "shut", "down"),
+    ("meet", "up", "get", "together"),
+    ("save", "up", "save", ""),
     ("tidy", "up", "clean", "up"),
     ("go", "back", "return", ""),
     ("go", "up", "rise", ""),
@@ -44,6 +47,12 @@ const PHRASAL: &[(&str, &str, &str, &str)] = &[
     ("turn", "on", "switch", "on"),
 ];
 
+/// Times and weather, which arrive but never turn up.
+const ARRIVING_TIMES: &[&str] = &[
+    "spring", "summer", "autumn", "winter", "fall", "season", "day", "night", "morning", "evening", "moment",
+    "time", "year", "storm", "rain", "snow", "weather", "news", "dawn", "darkness", "winds", "heatwave",
+];
+
 /// Whether the word after a verb (none at the end of a clause) allows its phrasal equivalent.
 type Follows = fn(Option<&str>) -> bool;
 
@@ -53,7 +62,39 @@ const TO_PHRASAL: &[(&str, &str, &str, Follows)] = &[
     ("apologise", "say", "sorry", |_| true),
     ("apologize", "say", "sorry", |_| true),
     ("continue", "carry", "on", |n| n.is_some_and(|n| n.ends_with("ing") || n == "with")),
+    // "arrived late" -> "turned up late": with a time or a place after it, or nothing.
+    ("arrive", "turn", "up", |n| {
+        n.is_none_or(|n| {
+            n.starts_with(|c: char| c.is_ascii_digit())
+                || [
+                    "late",
+                    "early",
+                    "at",
+                    "on",
+                    "just",
+                    "yesterday",
+                    "today",
+                    "this",
+                    "last",
+                    "the",
+                    "two",
+                    "three",
+                    "five",
+                    "ten",
+                    "fifteen",
+                    "twenty",
+                    "thirty",
+                    "forty",
+                    "half",
+                    "a",
+                    "an",
+                ]
+                .contains(&n)
+        })
+    }),
     ("extinguish", "put", "out", |n| n.is_some_and(|n| ["the", "a", "it", "fire"].contains(&n))),
+    // "Our council tax will increase by four percent." -> "... go up by ...": only before "by".
+    ("increase", "go", "up", |n| n == Some("by")),
     ("postpone", "put", "off", |n| {
         n.is_some_and(|n| ["the", "a", "it", "our", "my", "their", "his", "her"].contains(&n))
     }),
@@ -123,6 +164,11 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         }
         if let Some(&(_, to, particle, follows)) = TO_PHRASAL.iter().find(|(v, ..)| *v == lemma) {
             if !follows(next.as_deref()) {
+                continue;
+            }
+            // People and parcels turn up; a season or a day arrives ("Spring arrived early").
+            if lemma == "arrive" && prev_word(tokens, i).is_some_and(|p| ARRIVING_TIMES.contains(&p.as_str()))
+            {
                 continue;
             }
             let verb = in_form(tokens, i, to, form)?;
@@ -1725,6 +1771,23 @@ mod tests {
         assert_eq!(rewritten("We continued working."), "We carried on working.");
         // Never "carried on to work"; the infinitive is told as the gerund instead.
         assert_eq!(rewritten("We continued to work."), "We continued working.");
+        assert_eq!(rewritten("The parcel arrived two days late."), "The parcel turned up two days late.");
+        assert_eq!(rewritten("She always arrives on time."), "She always turns up on time.");
+        assert_eq!(
+            rewritten("The bus arrived twenty minutes late."),
+            "The bus turned up twenty minutes late."
+        );
+        assert_eq!(rewritten("Most of the shops have closed down."), "Most of the shops have shut down.");
+        assert_eq!(rewritten("Let's meet up for a drink."), "Let's get together for a drink.");
+        assert_eq!(rewritten("We're saving up for a house."), "We're saving for a house.");
+        assert_eq!(
+            rewritten("The tax will increase by four percent."),
+            "The tax will go up by four percent."
+        );
+        assert_eq!(rewritten("They will increase the price."), "They will increase the price.");
+        // A season arrives; it does not turn up. And "arrived in" a city keeps its verb.
+        assert_eq!(rewritten("Spring arrived early this year."), "Spring arrived early this year.");
+        assert_eq!(rewritten("We arrived in Rome."), "We arrived in Rome.");
     }
 
     #[test]

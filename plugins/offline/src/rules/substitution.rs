@@ -30,6 +30,9 @@ const TAKE_INFINITIVE: &[&str] = &[
     "prepare", "deserve", "aim", "wait", "struggle", "hurry", "rush",
 ];
 
+/// Base forms of verbs that the lexicon lists as function words, never analysed as verbs.
+const FUNCTION_VERBS: &[&str] = &["go", "get", "make", "say", "be", "have", "do", "let"];
+
 /// A reading wins only with this share of the evidence: with no tagger, an ambiguous word
 /// ("leaves", "present") is left alone.
 const DOMINANCE: f64 = 0.75;
@@ -300,6 +303,26 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
     Some(best)
 }
 
+/// Whether "buy" at `i` means to believe: before a claim ("buy the story"), or before "it", "that"
+/// or "this" in a denial ("I don't buy it").
+fn buy_is_belief(tokens: &[Token], i: usize) -> bool {
+    const CLAIMS: &[&str] =
+        &["excuse", "excuses", "story", "explanation", "argument", "idea", "claim", "theory", "line"];
+    let after: Vec<String> = (0..3)
+        .scan(i, |k, _| {
+            let w = next_word(tokens, *k)?;
+            *k += 2;
+            Some(w)
+        })
+        .collect();
+    let claim = after.iter().any(|w| CLAIMS.contains(&w.as_str()));
+    let denied = tokens[..i].iter().any(|t| {
+        let w = t.text.to_lowercase().replace('’', "'");
+        t.is_word() && (["not", "never", "nobody"].contains(&w.as_str()) || w.ends_with("n't"))
+    });
+    claim || (denied && after.first().is_some_and(|w| ["it", "that", "this"].contains(&w.as_str())))
+}
+
 /// The forms a replacement must take, with a past-or-participle settled by context.
 fn target_forms(tokens: &[Token], i: usize, reading: &Reading) -> Vec<Form> {
     let participle = wants_participle(tokens, i);
@@ -409,10 +432,27 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     }
     // "need to leave" must not become "require to leave": before "to" and a verb, a verb's
     // replacement must take an infinitive too.
+    // The verbs the lexicon keeps as function words ("go", "get", "be") count as verbs here.
     let infinitive_after = reading.pos == Pos::Verb
         && next_word(tokens, i).is_some_and(|n| n == "to")
-        && next_word(tokens, i + 2)
-            .is_some_and(|v| morph::analyse(&v).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base));
+        && next_word(tokens, i + 2).is_some_and(|v| {
+            FUNCTION_VERBS.contains(&v.as_str())
+                || morph::analyse(&v).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
+        });
+    // "I'd love a coffee" is a wish, which "adore" is not: a verb of liking after "would" stays.
+    let wish = reading.entry.lemma == "love"
+        && prev_word(tokens, i).is_some_and(|p| {
+            let p = p.replace('’', "'");
+            ["would", "wouldn't", "should"].contains(&p.as_str()) || (p.ends_with("'d") && p.len() > 2)
+        });
+    if wish {
+        return None;
+    }
+    // "I don't buy that excuse" is belief, not shopping: "buy" keeps its verb before a claim, or
+    // before "it" or "that" in a denial.
+    if reading.entry.lemma == "buy" && buy_is_belief(tokens, i) {
+        return None;
+    }
     // "more difficult" must not become "more hard".
     let periphrastic = reading.pos == Pos::Adj
         && prev_word(tokens, i).is_some_and(|p| ["more", "most", "less", "least"].contains(&p.as_str()));
@@ -593,6 +633,17 @@ mod tests {
         assert_eq!(replaced("She chose a red dress.", "chose").as_deref(), Some("picked"));
         // "picked to stay" is not English.
         assert_eq!(replaced("She chose to stay at home.", "chose"), None);
+        // "go" is a function word to the lexicon, and still a verb after "to".
+        assert_eq!(replaced("I love to go there.", "love"), None);
+        assert_eq!(replaced("She loves old films.", "loves").as_deref(), Some("adores"));
+        // A wish: "I'd love a coffee" is no "I'd adore a coffee".
+        assert_eq!(replaced("I'd love a coffee.", "love"), None);
+        assert_eq!(replaced("I would love a coffee.", "love"), None);
+        assert_eq!(replaced("We bought a house last year.", "bought").as_deref(), Some("got"));
+        // Belief, not shopping.
+        assert_eq!(replaced("I don't buy that excuse.", "buy"), None);
+        assert_eq!(replaced("Nobody will buy it.", "buy"), None);
+        assert_eq!(replaced("She won't buy the story.", "buy"), None);
     }
 
     #[test]
