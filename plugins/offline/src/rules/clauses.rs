@@ -185,6 +185,23 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     if negation || s.words.iter().any(|&w| REPORTING.contains(&lower(w).as_str())) {
         return None;
     }
+    // A clause after the second of two coordinated clauses ("she cooked and he washed up after
+    // the film") may belong to that one alone: at the front it would cover both. The same holds
+    // the other way: "After the film, she cooked and he washed up" covers both, and at the end it
+    // would cover only the last.
+    if !subordinator.is_empty() {
+        let main_clause = match p.find(&subordinator) {
+            Some(0) => {
+                let after = p.items.iter().position(|t| !t.is_word()).unwrap_or(p.items.len());
+                Plain { items: p.items[after..].to_vec(), terminal: p.terminal.clone() }
+            }
+            Some(k) => Plain { items: p.items[..k].to_vec(), terminal: p.terminal.clone() },
+            None => return None,
+        };
+        if crate::syntax::coordinated_clause(&main_clause, main_clause.items.len()) {
+            return None;
+        }
+    }
     Some(moved)
 }
 
@@ -327,5 +344,17 @@ mod tests {
         assert_eq!(moved("If so, we go."), None);
         assert_eq!(moved("If it rains, then we stay."), None);
         assert_eq!(moved("Because, well, \"x\" and y, z."), None);
+    }
+
+    #[test]
+    fn a_clause_stays_with_the_second_of_two_coordinated_clauses() {
+        assert_eq!(moved("She cooked dinner and he washed the dishes after the film."), None);
+        assert_eq!(moved("After the film, she cooked dinner and he washed the dishes."), None);
+        assert_eq!(moved("I got home and then I went to bed because I was tired."), None);
+        // A coordination inside the moved clause is its own.
+        assert_eq!(
+            moved("We stayed home because it was cold and it rained.").as_deref(),
+            Some("Because it was cold and it rained, we stayed home.")
+        );
     }
 }

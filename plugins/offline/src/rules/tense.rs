@@ -116,7 +116,39 @@ const NO_PERFECT: &[&str] = &[
     "expect",
     "fit",
     "wear",
+    // Activities, movements and reactions: their perfect tells of an experience ("has walked along
+    // the beach", "has eaten ice cream on the pier", "has laughed at the puppy") where the past
+    // narrated one occasion, and leaves no result to speak of now.
+    "eat",
+    "drink",
+    "sing",
+    "dance",
+    "meet",
+    "watch",
+    "walk",
+    "run",
+    "ride",
+    "cycle",
+    "sail",
+    "swim",
+    "drive",
+    "fly",
+    "travel",
+    "laugh",
+    "smile",
+    "cry",
+    "bark",
+    "cheer",
+    "listen",
+    "grow",
+    "chat",
+    "talk",
+    "shout",
 ];
+
+/// Occasions that date an event they are the place of ("met them at the party").
+const OCCASIONS: &[&str] =
+    &["party", "wedding", "concert", "festival", "dinner", "lunch", "breakfast", "funeral", "match", "game"];
 
 /// Words that date an event or start another clause, either of which rules the perfect out
 /// ("left yesterday", "left when it rained", "sat down and ate").
@@ -162,6 +194,12 @@ const PAST_ANCHORS: &[&str] = &[
     "dusk",
     "noon",
     "midnight",
+    "christmas",
+    "easter",
+    "eve",
+    "birthday",
+    "holiday",
+    "holidays",
 ];
 
 /// A last resort for a finished event with no time given: the simple past as the present perfect
@@ -182,6 +220,7 @@ pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
                 && !(w == "time" && ["on", "in"].contains(&p.lower(j - 1).as_str())))
             || WEEKDAYS.contains(&w.as_str())
             || MONTHS.contains(&w.as_str())
+            || (OCCASIONS.contains(&w.as_str()) && j >= 2 && p.lower(j - 2) == "at")
             // "May" is a month after "in", "of" or a day's number ("met in May").
             || (t.text == "May" && j > 0)
             // A year ("in 2015") or a date in digits dates the event too.
@@ -376,6 +415,14 @@ mod tests {
             "The milk went sour when it was hot.",
             "I was born in Spain.",
             "She was married to a doctor.",
+            "We ate dinner at a quiet restaurant.",
+            "He walked slowly along the beach.",
+            "We ate far too much at the Christmas dinner.",
+            "My grandfather grew up on a farm.",
+            "We met our new neighbours at the party.",
+            "The choir sang at the town hall on Christmas Eve.",
+            "The baby laughed at the puppy.",
+            "I lost my ring at the wedding.",
         ] {
             assert_eq!(run(past_to_perfect, kept), None, "{kept}");
         }
