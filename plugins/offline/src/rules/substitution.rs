@@ -303,6 +303,25 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
     Some(best)
 }
 
+/// Whether "old" at `i` describes a person by age: "the old man", "an old lady", "those old
+/// people"; never after a possessive ("my old teacher" was one) nor before anything else.
+fn old_person(tokens: &[Token], i: usize) -> bool {
+    const PEOPLE: &[&str] =
+        &["man", "men", "woman", "women", "lady", "ladies", "gentleman", "gentlemen", "couple", "people"];
+    const BEFORE: &[&str] = &["a", "an", "the", "this", "that", "these", "those"];
+    prev_word(tokens, i).is_some_and(|p| BEFORE.contains(&p.to_lowercase().as_str()))
+        && next_word(tokens, i).is_some_and(|n| PEOPLE.contains(&n.as_str()))
+}
+
+/// Whether "queue" at `i` follows "in" ("in the queue", "in a long queue") or a form of "jump"
+/// within the three words before it.
+fn queue_kept(tokens: &[Token], i: usize) -> bool {
+    tokens[i.saturating_sub(6)..i].iter().filter(|t| t.is_word()).any(|t| {
+        let w = t.text.to_lowercase();
+        w == "in" || w.starts_with("jump")
+    })
+}
+
 /// Whether "buy" at `i` means to believe: before a claim ("buy the story"), or before "it", "that"
 /// or "this" in a denial ("I don't buy it").
 fn buy_is_belief(tokens: &[Token], i: usize) -> bool {
@@ -448,6 +467,17 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     if wish {
         return None;
     }
+    // "an old man" is an elderly one, but "my old teacher" is a former one, "an old friend" a
+    // long-standing one and "an old car" no person at all: "old" changes only before a listed
+    // person, after an article or a demonstrative.
+    if reading.entry.lemma == "old" && !old_person(tokens, i) {
+        return None;
+    }
+    // "The queue was long" is "the line", but one waits "in the queue" and "in line", not "in the
+    // line", and "jumped the queue" is an idiom: "queue" stays after "in" or a form of "jump".
+    if reading.entry.lemma == "queue" && queue_kept(tokens, i) {
+        return None;
+    }
     // "I don't buy that excuse" is belief, not shopping: "buy" keeps its verb before a claim, or
     // before "it" or "that" in a denial.
     if reading.entry.lemma == "buy" && buy_is_belief(tokens, i) {
@@ -561,6 +591,47 @@ mod tests {
         // Before a noun "quick" is brief: "a quick question" is no "fast question".
         assert_eq!(replaced("Can I ask a quick question?", "quick"), None);
         assert_eq!(replaced("It was a bigger house.", "bigger").as_deref(), Some("larger"));
+    }
+
+    #[test]
+    fn old_changes_only_of_a_person_by_age() {
+        assert_eq!(replaced("The old man walked to the shop.", "old").as_deref(), Some("elderly"));
+        assert_eq!(replaced("An old lady sat next to me.", "old").as_deref(), Some("elderly"));
+        assert_eq!(replaced("Those old people feed the ducks.", "old").as_deref(), Some("elderly"));
+        // A former teacher, a long-standing friend, a thing, a predicate, a comparative.
+        assert_eq!(replaced("My old teacher still lives here.", "old"), None);
+        assert_eq!(replaced("He met an old friend.", "old"), None);
+        assert_eq!(replaced("We sold the old car.", "old"), None);
+        assert_eq!(replaced("She is too old to climb.", "old"), None);
+        assert_eq!(replaced("The man is old.", "old"), None);
+        assert_eq!(replaced("The older man smiled.", "older"), None);
+    }
+
+    #[test]
+    fn queue_is_a_line_but_not_in_it_nor_jumped() {
+        assert_eq!(replaced("The queue was very long.", "queue").as_deref(), Some("line"));
+        assert_eq!(replaced("We waited in the queue for an hour.", "queue"), None);
+        assert_eq!(replaced("We stood in a long queue.", "queue"), None);
+        assert_eq!(replaced("He jumped the queue.", "queue"), None);
+    }
+
+    #[test]
+    fn later_replacements_come_from_the_table_in_order() {
+        let nth = |text: &str, word: &str, n: usize| {
+            let tokens = tokenize(text);
+            let i = tokens.iter().position(|t| t.text == word).unwrap();
+            alternative(&tokens, i, n).map(|c| c.text)
+        };
+        let text = "The view was beautiful.";
+        assert_eq!(nth(text, "beautiful", 0).as_deref(), Some("lovely"));
+        assert_eq!(nth(text, "beautiful", 1).as_deref(), Some("gorgeous"));
+        assert_eq!(nth(text, "beautiful", 2).as_deref(), Some("stunning"));
+        assert_eq!(nth(text, "beautiful", 3), None);
+        assert_eq!(nth("I phoned my mother.", "phoned", 1).as_deref(), Some("rang"));
+        assert_eq!(nth("He has phoned twice.", "phoned", 1).as_deref(), Some("rung"));
+        // "afraid" never stands before its noun: "a frightened child" keeps to "scared".
+        assert_eq!(nth("The frightened child hid.", "frightened", 1), None);
+        assert_eq!(nth("The traffic was terrible.", "terrible", 2).as_deref(), Some("horrible"));
     }
 
     #[test]
