@@ -322,6 +322,34 @@ fn queue_kept(tokens: &[Token], i: usize) -> bool {
     })
 }
 
+/// Whether "sure" at `i` may be "certain": after "am", "is", "was", a contraction of them or of
+/// "not", "not", "for", "quite", "very", "so", "feel", and never before "enough".
+fn sure_is_certain(tokens: &[Token], i: usize) -> bool {
+    const BEFORE: &[&str] = &[
+        "am",
+        "is",
+        "are",
+        "was",
+        "were",
+        "not",
+        "for",
+        "quite",
+        "very",
+        "so",
+        "completely",
+        "absolutely",
+        "feel",
+        "feels",
+        "felt",
+    ];
+    let before = prev_word(tokens, i).is_some_and(|p| {
+        let p = p.replace('’', "'");
+        BEFORE.contains(&p.as_str())
+            || ["'m", "'re", "'s", "n't"].iter().any(|e| p.ends_with(e) && p.len() > 2)
+    });
+    before && next_word(tokens, i).is_none_or(|n| n != "enough")
+}
+
 /// Whether "buy" at `i` means to believe: before a claim ("buy the story"), or before "it", "that"
 /// or "this" in a denial ("I don't buy it").
 fn buy_is_belief(tokens: &[Token], i: usize) -> bool {
@@ -478,6 +506,11 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     if reading.entry.lemma == "queue" && queue_kept(tokens, i) {
         return None;
     }
+    // "I'm sure" and "for sure" are "certain", but "Sure, I can help", "sure enough" and "Be sure
+    // to call" are not: "sure" changes only after a form of "be", a degree word, "not" or "for".
+    if reading.entry.lemma == "sure" && !sure_is_certain(tokens, i) {
+        return None;
+    }
     // "I don't buy that excuse" is belief, not shopping: "buy" keeps its verb before a claim, or
     // before "it" or "that" in a denial.
     if reading.entry.lemma == "buy" && buy_is_belief(tokens, i) {
@@ -605,6 +638,18 @@ mod tests {
         assert_eq!(replaced("She is too old to climb.", "old"), None);
         assert_eq!(replaced("The man is old.", "old"), None);
         assert_eq!(replaced("The older man smiled.", "older"), None);
+    }
+
+    #[test]
+    fn sure_is_certain_only_after_be_not_or_for() {
+        assert_eq!(replaced("I'm sure she will come.", "sure").as_deref(), Some("certain"));
+        assert_eq!(replaced("She was sure of her answer.", "sure").as_deref(), Some("certain"));
+        assert_eq!(replaced("I don't know for sure.", "sure").as_deref(), Some("certain"));
+        assert_eq!(replaced("Sure, I can help.", "Sure"), None);
+        assert_eq!(replaced("It is sure enough.", "sure"), None);
+        assert_eq!(replaced("Be sure to call me.", "sure"), None);
+        assert_eq!(replaced("Make sure you lock the door.", "sure"), None);
+        assert_eq!(replaced("It is a sure sign of spring.", "sure"), None);
     }
 
     #[test]
