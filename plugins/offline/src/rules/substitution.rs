@@ -350,6 +350,78 @@ fn sure_is_certain(tokens: &[Token], i: usize) -> bool {
     before && next_word(tokens, i).is_none_or(|n| n != "enough")
 }
 
+/// Things whose size "big" tells, where "large" says the same ("a big dog", "a big box").
+const SIZED: &[&str] = &[
+    "dog",
+    "dogs",
+    "house",
+    "houses",
+    "garden",
+    "gardens",
+    "room",
+    "rooms",
+    "box",
+    "boxes",
+    "bag",
+    "bags",
+    "kitchen",
+    "table",
+    "tree",
+    "trees",
+    "window",
+    "windows",
+    "city",
+    "town",
+    "crowd",
+    "crowds",
+    "car",
+    "cars",
+    "bed",
+    "bowl",
+    "plate",
+    "piece",
+    "pieces",
+    "cup",
+    "glass",
+    "suitcase",
+    "park",
+    "field",
+    "lake",
+    "building",
+    "buildings",
+    "hall",
+    "pot",
+    "garage",
+    "sofa",
+    "flat",
+    "fridge",
+    "shop",
+    "store",
+    "supermarket",
+];
+
+/// Whether a word that the table replaces only in one setting is in it at `i` (see `alternative`);
+/// true for every other word.
+fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
+    const WEATHER: &[&str] = &["rain", "rains", "rained", "raining", "snow", "snows", "snowed", "snowing"];
+    const HAZE: &[&str] = &["fog", "smoke", "mist", "cloud", "clouds", "forest", "forests", "jungle"];
+    const VEHICLES: &[&str] =
+        &["train", "trains", "bus", "buses", "flight", "flights", "plane", "coach", "ferry", "boat", "ship"];
+    const AFTER_LEAVING: &[&str] = &["at", "from", "in", "every", "on", "early", "late"];
+    let prev = prev_word(tokens, i);
+    let next = next_word(tokens, i);
+    match lemma {
+        "heavily" => prev.is_some_and(|p| WEATHER.contains(&p.as_str())),
+        "thick" => next.is_some_and(|n| HAZE.contains(&n.as_str())),
+        "leave" => {
+            prev.is_some_and(|p| VEHICLES.contains(&p.as_str()))
+                && (tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
+                    || next.is_some_and(|n| AFTER_LEAVING.contains(&n.as_str())))
+        }
+        _ => true,
+    }
+}
+
 /// Whether "buy" at `i` means to believe: before a claim ("buy the story"), or before "it", "that"
 /// or "this" in a denial ("I don't buy it").
 fn buy_is_belief(tokens: &[Token], i: usize) -> bool {
@@ -511,6 +583,13 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     if reading.entry.lemma == "sure" && !sure_is_certain(tokens, i) {
         return None;
     }
+    // Words that change only in one setting, where their other senses are far: "rained heavily"
+    // is "rained hard" (never "heavily pregnant", "smokes heavily", nor "poured hard"), "thick fog" is "dense fog"
+    // (never "a thick book"), and a train "leaves at nine" or "departs" (never "leaves the
+    // house", "leaves her job").
+    if !in_its_setting(reading.entry.lemma, tokens, i) {
+        return None;
+    }
     // "I don't buy that excuse" is belief, not shopping: "buy" keeps its verb before a claim, or
     // before "it" or "that" in a denial.
     if reading.entry.lemma == "buy" && buy_is_belief(tokens, i) {
@@ -525,8 +604,13 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
         next_word(tokens, i).is_some_and(|n| is_noun(&n)) && forms.iter().all(|&f| f == Form::Base);
     // A clear noun next, which the word describes or names a kind of ("the big game", "the shop
     // assistant"); a verb that could be a noun ("The shop sells") does not count.
+    // "a big dog" is a large one, where "a big game" or "a big brother" is no size: before a listed
+    // thing that has a size, "big" is no compound.
+    let sized =
+        reading.entry.lemma == "big" && next_word(tokens, i).is_some_and(|n| SIZED.contains(&n.as_str()));
     let compound = next_word(tokens, i).is_some_and(|n| is_noun(&n) && !clearly_finite(&n, false))
-        && forms.iter().all(|&f| f == Form::Base);
+        && forms.iter().all(|&f| f == Form::Base)
+        && !sized;
     // Nothing after the word but a pause: the end of its clause ("learn Python quickly?").
     let clause_end = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct);
     for candidate in candidates {
@@ -650,6 +734,22 @@ mod tests {
         assert_eq!(replaced("Be sure to call me.", "sure"), None);
         assert_eq!(replaced("Make sure you lock the door.", "sure"), None);
         assert_eq!(replaced("It is a sure sign of spring.", "sure"), None);
+    }
+
+    #[test]
+    fn words_of_one_setting() {
+        assert_eq!(replaced("It rained heavily all night.", "heavily").as_deref(), Some("hard"));
+        assert_eq!(replaced("He smokes heavily.", "heavily"), None);
+        assert_eq!(replaced("She was heavily pregnant.", "heavily"), None);
+        assert_eq!(replaced("There was thick fog on the motorway.", "thick").as_deref(), Some("dense"));
+        assert_eq!(replaced("It is a thick book.", "thick"), None);
+        assert_eq!(replaced("The train leaves at nine.", "leaves").as_deref(), Some("departs"));
+        assert_eq!(replaced("The bus left on time.", "left").as_deref(), Some("departed"));
+        assert_eq!(replaced("She leaves at nine.", "leaves"), None);
+        assert_eq!(replaced("The train left the station.", "left"), None);
+        assert_eq!(replaced("We have a big dog.", "big").as_deref(), Some("large"));
+        assert_eq!(replaced("We practised for the big game.", "big"), None);
+        assert_eq!(replaced("My big brother lives in Leeds.", "big"), None);
     }
 
     #[test]
