@@ -408,18 +408,111 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
     const VEHICLES: &[&str] =
         &["train", "trains", "bus", "buses", "flight", "flights", "plane", "coach", "ferry", "boat", "ship"];
     const AFTER_LEAVING: &[&str] = &["at", "from", "in", "every", "on", "early", "late"];
+    const PRONOUNS: &[&str] = &["i", "you", "he", "she", "we", "they", "it", "who", "that", "which"];
     let prev = prev_word(tokens, i);
     let next = next_word(tokens, i);
     match lemma {
         "heavily" => prev.is_some_and(|p| WEATHER.contains(&p.as_str())),
         "thick" => next.is_some_and(|n| HAZE.contains(&n.as_str())),
         "leave" => {
-            prev.is_some_and(|p| VEHICLES.contains(&p.as_str()))
+            // The vehicle heads the subject: right before the verb, or before a place it goes to
+            // ("The train to Edinburgh leaves"), with no pronoun or pause between.
+            let mut words =
+                tokens[..i].iter().rev().take_while(|t| t.kind != Kind::Punct).filter(|t| t.is_word());
+            let vehicle = words.by_ref().take(4).find_map(|t| {
+                let w = t.text.to_lowercase();
+                if PRONOUNS.contains(&w.as_str()) {
+                    Some(false)
+                } else {
+                    VEHICLES.contains(&w.as_str()).then_some(true)
+                }
+            });
+            vehicle == Some(true)
                 && (tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
                     || next.is_some_and(|n| AFTER_LEAVING.contains(&n.as_str())))
         }
+        "call" => call_is_phoning(tokens, i),
         _ => true,
     }
+}
+
+/// Whether "call" at `i` is to telephone a person: "call me", "called her mother", "I'll call you
+/// back", "call you when I get home"; never "call it a day", "call for help", "call me Tom",
+/// "called him a liar" (naming), which the word after the person tells apart.
+fn call_is_phoning(tokens: &[Token], i: usize) -> bool {
+    const OBJECTS: &[&str] = &["me", "you", "him", "her", "us", "them"];
+    const POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
+    const PEOPLE: &[&str] = &[
+        "mother",
+        "father",
+        "mum",
+        "dad",
+        "parents",
+        "sister",
+        "brother",
+        "wife",
+        "husband",
+        "friend",
+        "friends",
+        "boss",
+        "daughter",
+        "son",
+        "grandmother",
+        "grandfather",
+        "aunt",
+        "uncle",
+        "doctor",
+        "teacher",
+        "boyfriend",
+        "girlfriend",
+        "partner",
+        "colleague",
+        "neighbour",
+        "manager",
+    ];
+    const AFTER: &[&str] = &[
+        "back",
+        "when",
+        "as",
+        "to",
+        "at",
+        "tomorrow",
+        "later",
+        "tonight",
+        "after",
+        "before",
+        "in",
+        "on",
+        "if",
+        "and",
+        "every",
+        "this",
+        "next",
+        "last",
+        "again",
+        "about",
+        "from",
+        "yesterday",
+        "today",
+        "now",
+        "once",
+        "twice",
+        "straight",
+        "right",
+        "immediately",
+    ];
+    let Some(first) = next_word(tokens, i) else { return false };
+    let person_end = if POSSESSIVES.contains(&first.as_str())
+        && next_word(tokens, i + 2).is_some_and(|n| PEOPLE.contains(&n.as_str()))
+    {
+        i + 4
+    } else if OBJECTS.contains(&first.as_str()) {
+        i + 2
+    } else {
+        return false;
+    };
+    tokens.get(person_end + 1).is_none_or(|t| t.kind == Kind::Punct)
+        || next_word(tokens, person_end).is_some_and(|n| AFTER.contains(&n.as_str()))
 }
 
 /// Whether "buy" at `i` means to believe: before a claim ("buy the story"), or before "it", "that"
@@ -747,6 +840,17 @@ mod tests {
         assert_eq!(replaced("The bus left on time.", "left").as_deref(), Some("departed"));
         assert_eq!(replaced("She leaves at nine.", "leaves"), None);
         assert_eq!(replaced("The train left the station.", "left"), None);
+        assert_eq!(replaced("The train to Edinburgh leaves at nine.", "leaves").as_deref(), Some("departs"));
+        assert_eq!(replaced("When the bus stopped, she left at once.", "left"), None);
+        assert_eq!(replaced("I missed the train that left at six.", "left"), None);
+        assert_eq!(replaced("She called her mother to tell her.", "called").as_deref(), Some("phoned"));
+        assert_eq!(replaced("Just call me.", "call").as_deref(), Some("phone"));
+        assert_eq!(replaced("I will call you back in an hour.", "call").as_deref(), Some("phone"));
+        assert_eq!(replaced("Let's call it a day.", "call"), None);
+        assert_eq!(replaced("We had to call for help.", "call"), None);
+        assert_eq!(replaced("Please call me Tom.", "call"), None);
+        assert_eq!(replaced("He called him a liar.", "called"), None);
+        assert_eq!(replaced("They called their son Jack.", "called"), None);
         assert_eq!(replaced("We have a big dog.", "big").as_deref(), Some("large"));
         assert_eq!(replaced("We practised for the big game.", "big"), None);
         assert_eq!(replaced("My big brother lives in Leeds.", "big"), None);
