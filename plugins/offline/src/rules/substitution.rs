@@ -400,6 +400,55 @@ const SIZED: &[&str] = &[
     "supermarket",
 ];
 
+/// Places that are busy when many people are in them, where "crowded" says the same.
+const BUSY_PLACES: &[&str] = &[
+    "street",
+    "streets",
+    "shop",
+    "shops",
+    "store",
+    "stores",
+    "restaurant",
+    "restaurants",
+    "station",
+    "market",
+    "beach",
+    "beaches",
+    "town",
+    "centre",
+    "airport",
+    "pub",
+    "bar",
+    "supermarket",
+    "cafe",
+    "park",
+    "train",
+    "trains",
+    "bus",
+    "buses",
+    "platform",
+    "mall",
+    "museum",
+    "pool",
+    "gym",
+];
+
+/// Whether the clause before the "be" that precedes `i` is a determiner, at most one word more
+/// and a listed place: "The station was", "Our local shops were" (never "The manager of the
+/// shop was").
+fn place_subject(tokens: &[Token], i: usize) -> bool {
+    let subject: Vec<String> = tokens[..i.saturating_sub(2)]
+        .iter()
+        .rev()
+        .take_while(|t| t.kind != Kind::Punct)
+        .filter(|t| t.is_word())
+        .map(|t| t.text.to_lowercase())
+        .collect();
+    matches!(subject.len(), 2 | 3)
+        && BUSY_PLACES.contains(&subject[0].as_str())
+        && DETERMINERS.contains(&subject[subject.len() - 1].as_str())
+}
+
 /// Whether a word that the table replaces only in one setting is in it at `i` (see `alternative`);
 /// true for every other word.
 fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
@@ -432,6 +481,12 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                     || next.is_some_and(|n| AFTER_LEAVING.contains(&n.as_str())))
         }
         "call" => call_is_phoning(tokens, i),
+        // "The station was busy" is crowded, "I'm busy" is not, and "a busy street" has traffic
+        // more than people: a listed place heads the subject of "be" just before "busy".
+        "busy" => {
+            prev.is_some_and(|p| ["is", "was", "are", "were", "be", "been"].contains(&p.as_str()))
+                && place_subject(tokens, i)
+        }
         _ => true,
     }
 }
@@ -851,6 +906,12 @@ mod tests {
         assert_eq!(replaced("Please call me Tom.", "call"), None);
         assert_eq!(replaced("He called him a liar.", "called"), None);
         assert_eq!(replaced("They called their son Jack.", "called"), None);
+        assert_eq!(replaced("The station was busy this morning.", "busy").as_deref(), Some("crowded"));
+        assert_eq!(replaced("Our local pub was busy.", "busy").as_deref(), Some("crowded"));
+        assert_eq!(replaced("We walked down a busy street.", "busy"), None);
+        assert_eq!(replaced("I am busy this morning.", "busy"), None);
+        assert_eq!(replaced("It was a busy day.", "busy"), None);
+        assert_eq!(replaced("The manager of the shop was busy.", "busy"), None);
         assert_eq!(replaced("We have a big dog.", "big").as_deref(), Some("large"));
         assert_eq!(replaced("We practised for the big game.", "big"), None);
         assert_eq!(replaced("My big brother lives in Leeds.", "big"), None);
