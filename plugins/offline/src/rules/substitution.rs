@@ -400,6 +400,10 @@ const SIZED: &[&str] = &[
     "supermarket",
 ];
 
+/// Vehicles that leave at a time and can be late: "departs", "delayed".
+const VEHICLES: &[&str] =
+    &["train", "trains", "bus", "buses", "flight", "flights", "plane", "coach", "ferry", "boat", "ship"];
+
 /// Places that are busy when many people are in them, where "crowded" says the same.
 const BUSY_PLACES: &[&str] = &[
     "street",
@@ -434,9 +438,9 @@ const BUSY_PLACES: &[&str] = &[
 ];
 
 /// Whether the clause before the "be" that precedes `i` is a determiner, at most one word more
-/// and a listed place: "The station was", "Our local shops were" (never "The manager of the
+/// and one of `heads`: "The station was", "Our local shops were" (never "The manager of the
 /// shop was").
-fn place_subject(tokens: &[Token], i: usize) -> bool {
+fn subject_is(tokens: &[Token], i: usize, heads: &[&str]) -> bool {
     let subject: Vec<String> = tokens[..i.saturating_sub(2)]
         .iter()
         .rev()
@@ -445,7 +449,7 @@ fn place_subject(tokens: &[Token], i: usize) -> bool {
         .map(|t| t.text.to_lowercase())
         .collect();
     matches!(subject.len(), 2 | 3)
-        && BUSY_PLACES.contains(&subject[0].as_str())
+        && heads.contains(&subject[0].as_str())
         && DETERMINERS.contains(&subject[subject.len() - 1].as_str())
 }
 
@@ -454,8 +458,6 @@ fn place_subject(tokens: &[Token], i: usize) -> bool {
 fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
     const WEATHER: &[&str] = &["rain", "rains", "rained", "raining", "snow", "snows", "snowed", "snowing"];
     const HAZE: &[&str] = &["fog", "smoke", "mist", "cloud", "clouds", "forest", "forests", "jungle"];
-    const VEHICLES: &[&str] =
-        &["train", "trains", "bus", "buses", "flight", "flights", "plane", "coach", "ferry", "boat", "ship"];
     const AFTER_LEAVING: &[&str] = &["at", "from", "in", "every", "on", "early", "late"];
     const PRONOUNS: &[&str] = &["i", "you", "he", "she", "we", "they", "it", "who", "that", "which"];
     let prev = prev_word(tokens, i);
@@ -485,7 +487,18 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         // more than people: a listed place heads the subject of "be" just before "busy".
         "busy" => {
             prev.is_some_and(|p| ["is", "was", "are", "were", "be", "been"].contains(&p.as_str()))
-                && place_subject(tokens, i)
+                && subject_is(tokens, i, BUSY_PLACES)
+        }
+        // "The bus was late again" is delayed; a person who is late is not, nor "late at night",
+        // "ten minutes late" or "the late afternoon": a vehicle heads the subject of "be" just
+        // before "late", and the clause ends or goes on with a time.
+        "late" => {
+            prev.is_some_and(|p| ["is", "was", "are", "were"].contains(&p.as_str()))
+                && subject_is(tokens, i, VEHICLES)
+                && (tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
+                    || next.is_some_and(|n| {
+                        ["again", "this", "today", "yesterday", "because"].contains(&n.as_str())
+                    }))
         }
         _ => true,
     }
@@ -909,6 +922,11 @@ mod tests {
         assert_eq!(replaced("The station was busy this morning.", "busy").as_deref(), Some("crowded"));
         assert_eq!(replaced("Our local pub was busy.", "busy").as_deref(), Some("crowded"));
         assert_eq!(replaced("We walked down a busy street.", "busy"), None);
+        assert_eq!(replaced("The bus was late again.", "late").as_deref(), Some("delayed"));
+        assert_eq!(replaced("Our train was late.", "late").as_deref(), Some("delayed"));
+        assert_eq!(replaced("I was late again.", "late"), None);
+        assert_eq!(replaced("The train was ten minutes late.", "late"), None);
+        assert_eq!(replaced("The bus was late for the first time.", "late"), None);
         assert_eq!(replaced("I am busy this morning.", "busy"), None);
         assert_eq!(replaced("It was a busy day.", "busy"), None);
         assert_eq!(replaced("The manager of the shop was busy.", "busy"), None);
