@@ -483,6 +483,12 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                     || next.is_some_and(|n| AFTER_LEAVING.contains(&n.as_str())))
         }
         "call" => call_is_phoning(tokens, i),
+        // "lately" tells a stretch up to now, so only a perfect takes it: "I've been busy recently"
+        // -> "lately", but "I saw him recently" stays (the table puts it at the clause's end).
+        "recently" => tokens[..i].iter().rev().take_while(|t| t.kind != Kind::Punct).any(|t| {
+            let w = t.text.to_lowercase().replace('’', "'");
+            t.is_word() && (HAVE_FORMS.contains(&w.as_str()) || w.ends_with("'ve") || w == "been")
+        }),
         // "The station was busy" is crowded, "I'm busy" is not, and "a busy street" has traffic
         // more than people: a listed place heads the subject of "be" just before "busy".
         "busy" => {
@@ -922,6 +928,10 @@ mod tests {
         assert_eq!(replaced("The station was busy this morning.", "busy").as_deref(), Some("crowded"));
         assert_eq!(replaced("Our local pub was busy.", "busy").as_deref(), Some("crowded"));
         assert_eq!(replaced("We walked down a busy street.", "busy"), None);
+        assert_eq!(replaced("I've seen her twice recently.", "recently").as_deref(), Some("lately"));
+        assert_eq!(replaced("Prices have gone up recently.", "recently").as_deref(), Some("lately"));
+        assert_eq!(replaced("I saw him recently.", "recently"), None);
+        assert_eq!(replaced("He has recently moved.", "recently"), None);
         assert_eq!(replaced("The bus was late again.", "late").as_deref(), Some("delayed"));
         assert_eq!(replaced("Our train was late.", "late").as_deref(), Some("delayed"));
         assert_eq!(replaced("I was late again.", "late"), None);
