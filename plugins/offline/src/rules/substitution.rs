@@ -370,7 +370,6 @@ const SIZED: &[&str] = &[
     "trees",
     "window",
     "windows",
-    "city",
     "town",
     "crowd",
     "crowds",
@@ -585,8 +584,13 @@ fn call_is_phoning(tokens: &[Token], i: usize) -> bool {
     } else {
         return false;
     };
+    // "in" is a time only before a length ("call you in an hour"); "called them in" is to summon.
+    let after = next_word(tokens, person_end);
+    let particle = after.as_deref() == Some("in")
+        && next_word(tokens, person_end + 2)
+            .is_none_or(|n| !["a", "an", "the", "ten", "five", "two"].contains(&n.as_str()));
     tokens.get(person_end + 1).is_none_or(|t| t.kind == Kind::Punct)
-        || next_word(tokens, person_end).is_some_and(|n| AFTER.contains(&n.as_str()))
+        || after.is_some_and(|n| AFTER.contains(&n.as_str())) && !particle
 }
 
 /// Whether "buy" at `i` means to believe: before a claim ("buy the story"), or before "it", "that"
@@ -924,6 +928,8 @@ mod tests {
         assert_eq!(replaced("We had to call for help.", "call"), None);
         assert_eq!(replaced("Please call me Tom.", "call"), None);
         assert_eq!(replaced("He called him a liar.", "called"), None);
+        assert_eq!(replaced("The boss called them in.", "called"), None);
+        assert_eq!(replaced("I will call you in an hour.", "call").as_deref(), Some("phone"));
         assert_eq!(replaced("They called their son Jack.", "called"), None);
         assert_eq!(replaced("The station was busy this morning.", "busy").as_deref(), Some("crowded"));
         assert_eq!(replaced("Our local pub was busy.", "busy").as_deref(), Some("crowded"));
@@ -943,6 +949,7 @@ mod tests {
         assert_eq!(replaced("We have a big dog.", "big").as_deref(), Some("large"));
         assert_eq!(replaced("We practised for the big game.", "big"), None);
         assert_eq!(replaced("My big brother lives in Leeds.", "big"), None);
+        assert_eq!(replaced("She moved to the big city.", "big"), None);
     }
 
     #[test]
