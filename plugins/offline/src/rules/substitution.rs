@@ -1,9 +1,8 @@
 //! Lexical substitution: for a content word, a WordNet synonym put into the word's own
 //! inflected form, with cheap context cues to settle the part of speech. A few words of the
 //! hand-checked table change only in the setting that gives their sense (`old_person`,
-//! `sure_is_certain`, `in_its_setting`: "the
-//! old man" -> "elderly", "I'm sure" -> "certain", "call me" -> "phone", "The train leaves at nine"
-//! -> "departs"), and refuse everywhere else.
+//! `sure_is_certain`, `in_its_setting`: "the old man" -> "elderly", "I'm sure" -> "certain",
+//! "call me" -> "phone", "The train leaves at nine" -> "departs"), and refuse everywhere else.
 
 use crate::lexicon::{Entry, Pos};
 use crate::morph::{self, Form};
