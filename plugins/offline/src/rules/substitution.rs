@@ -1,5 +1,8 @@
 //! Lexical substitution: for a content word, a WordNet synonym put into the word's own
-//! inflected form, with cheap context cues to settle the part of speech.
+//! inflected form, with cheap context cues to settle the part of speech. A few words of the
+//! hand-checked table change only in the setting that gives their sense (`old_person`,
+//! `sure_is_certain`, `in_its_setting`: "the old man" -> "elderly", "I'm sure" -> "certain",
+//! "call me" -> "phone", "The train leaves at nine" -> "departs"), and refuse everywhere else.
 
 use crate::lexicon::{Entry, Pos};
 use crate::morph::{self, Form};
@@ -303,6 +306,296 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
     Some(best)
 }
 
+/// Whether "old" at `i` describes a person by age: "the old man", "an old lady", "those old
+/// people"; never after a possessive ("my old teacher" was one) nor before anything else.
+fn old_person(tokens: &[Token], i: usize) -> bool {
+    const PEOPLE: &[&str] =
+        &["man", "men", "woman", "women", "lady", "ladies", "gentleman", "gentlemen", "couple", "people"];
+    const BEFORE: &[&str] = &["a", "an", "the", "this", "that", "these", "those"];
+    prev_word(tokens, i).is_some_and(|p| BEFORE.contains(&p.to_lowercase().as_str()))
+        && next_word(tokens, i).is_some_and(|n| PEOPLE.contains(&n.as_str()))
+}
+
+/// Whether "queue" at `i` follows "in" ("in the queue", "in a long queue") or a form of "jump"
+/// within the three words before it.
+fn queue_kept(tokens: &[Token], i: usize) -> bool {
+    tokens[i.saturating_sub(6)..i].iter().filter(|t| t.is_word()).any(|t| {
+        let w = t.text.to_lowercase();
+        w == "in" || w.starts_with("jump")
+    })
+}
+
+/// Whether "sure" at `i` may be "certain": after "am", "is", "was", a contraction of them or of
+/// "not", "not", "for", "quite", "very", "so", "feel", and never before "enough".
+fn sure_is_certain(tokens: &[Token], i: usize) -> bool {
+    const BEFORE: &[&str] = &[
+        "am",
+        "is",
+        "are",
+        "was",
+        "were",
+        "not",
+        "for",
+        "quite",
+        "very",
+        "so",
+        "completely",
+        "absolutely",
+        "feel",
+        "feels",
+        "felt",
+    ];
+    let before = prev_word(tokens, i).is_some_and(|p| {
+        let p = p.replace('’', "'");
+        BEFORE.contains(&p.as_str())
+            || ["'m", "'re", "'s", "n't"].iter().any(|e| p.ends_with(e) && p.len() > 2)
+    });
+    before && next_word(tokens, i).is_none_or(|n| n != "enough")
+}
+
+/// Things whose size "big" tells, where "large" says the same ("a big dog", "a big box").
+const SIZED: &[&str] = &[
+    "dog",
+    "dogs",
+    "house",
+    "houses",
+    "garden",
+    "gardens",
+    "room",
+    "rooms",
+    "box",
+    "boxes",
+    "bag",
+    "bags",
+    "kitchen",
+    "table",
+    "tree",
+    "trees",
+    "window",
+    "windows",
+    "town",
+    "crowd",
+    "crowds",
+    "car",
+    "cars",
+    "bed",
+    "bowl",
+    "plate",
+    "piece",
+    "pieces",
+    "cup",
+    "glass",
+    "suitcase",
+    "park",
+    "field",
+    "lake",
+    "building",
+    "buildings",
+    "hall",
+    "pot",
+    "garage",
+    "sofa",
+    "flat",
+    "fridge",
+    "shop",
+    "store",
+    "supermarket",
+];
+
+/// Vehicles that leave at a time and can be late: "departs", "delayed".
+const VEHICLES: &[&str] =
+    &["train", "trains", "bus", "buses", "flight", "flights", "plane", "coach", "ferry", "boat", "ship"];
+
+/// Places that are busy when many people are in them, where "crowded" says the same.
+const BUSY_PLACES: &[&str] = &[
+    "street",
+    "streets",
+    "shop",
+    "shops",
+    "store",
+    "stores",
+    "restaurant",
+    "restaurants",
+    "station",
+    "market",
+    "beach",
+    "beaches",
+    "town",
+    "centre",
+    "airport",
+    "pub",
+    "bar",
+    "supermarket",
+    "cafe",
+    "park",
+    "train",
+    "trains",
+    "bus",
+    "buses",
+    "platform",
+    "mall",
+    "museum",
+    "pool",
+    "gym",
+];
+
+/// Whether the clause before the "be" that precedes `i` is a determiner, at most one word more
+/// and one of `heads`: "The station was", "Our local shops were" (never "The manager of the
+/// shop was").
+fn subject_is(tokens: &[Token], i: usize, heads: &[&str]) -> bool {
+    let subject: Vec<String> = tokens[..i.saturating_sub(2)]
+        .iter()
+        .rev()
+        .take_while(|t| t.kind != Kind::Punct)
+        .filter(|t| t.is_word())
+        .map(|t| t.text.to_lowercase())
+        .collect();
+    matches!(subject.len(), 2 | 3)
+        && heads.contains(&subject[0].as_str())
+        && DETERMINERS.contains(&subject[subject.len() - 1].as_str())
+}
+
+/// Whether a word that the table replaces only in one setting is in it at `i` (see `alternative`);
+/// true for every other word.
+fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
+    const WEATHER: &[&str] = &["rain", "rains", "rained", "raining", "snow", "snows", "snowed", "snowing"];
+    const HAZE: &[&str] = &["fog", "smoke", "mist", "cloud", "clouds", "forest", "forests", "jungle"];
+    const AFTER_LEAVING: &[&str] = &["at", "from", "in", "every", "on", "early", "late"];
+    const PRONOUNS: &[&str] = &["i", "you", "he", "she", "we", "they", "it", "who", "that", "which"];
+    let prev = prev_word(tokens, i);
+    let next = next_word(tokens, i);
+    match lemma {
+        "heavily" => prev.is_some_and(|p| WEATHER.contains(&p.as_str())),
+        "thick" => next.is_some_and(|n| HAZE.contains(&n.as_str())),
+        "leave" => {
+            // The vehicle heads the subject: right before the verb, or before a place it goes to
+            // ("The train to Edinburgh leaves"), with no pronoun or pause between.
+            let mut words =
+                tokens[..i].iter().rev().take_while(|t| t.kind != Kind::Punct).filter(|t| t.is_word());
+            let vehicle = words.by_ref().take(4).find_map(|t| {
+                let w = t.text.to_lowercase();
+                if PRONOUNS.contains(&w.as_str()) {
+                    Some(false)
+                } else {
+                    VEHICLES.contains(&w.as_str()).then_some(true)
+                }
+            });
+            vehicle == Some(true)
+                && (tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
+                    || next.is_some_and(|n| AFTER_LEAVING.contains(&n.as_str())))
+        }
+        "call" => call_is_phoning(tokens, i),
+        // "lately" tells a stretch up to now, so only a perfect takes it: "I've been busy recently"
+        // -> "lately", but "I saw him recently" stays (the table puts it at the clause's end).
+        "recently" => tokens[..i].iter().rev().take_while(|t| t.kind != Kind::Punct).any(|t| {
+            let w = t.text.to_lowercase().replace('’', "'");
+            t.is_word() && (HAVE_FORMS.contains(&w.as_str()) || w.ends_with("'ve") || w == "been")
+        }),
+        // "The station was busy" is crowded, "I'm busy" is not, and "a busy street" has traffic
+        // more than people: a listed place heads the subject of "be" just before "busy".
+        "busy" => {
+            prev.is_some_and(|p| ["is", "was", "are", "were", "be", "been"].contains(&p.as_str()))
+                && subject_is(tokens, i, BUSY_PLACES)
+        }
+        // "The bus was late again" is delayed; a person who is late is not, nor "late at night",
+        // "ten minutes late" or "the late afternoon": a vehicle heads the subject of "be" just
+        // before "late", and the clause ends or goes on with a time.
+        "late" => {
+            prev.is_some_and(|p| ["is", "was", "are", "were"].contains(&p.as_str()))
+                && subject_is(tokens, i, VEHICLES)
+                && (tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
+                    || next.is_some_and(|n| {
+                        ["again", "this", "today", "yesterday", "because"].contains(&n.as_str())
+                    }))
+        }
+        _ => true,
+    }
+}
+
+/// Whether "call" at `i` is to telephone a person: "call me", "called her mother", "I'll call you
+/// back", "call you when I get home"; never "call it a day", "call for help", "call me Tom",
+/// "called him a liar" (naming), which the word after the person tells apart.
+fn call_is_phoning(tokens: &[Token], i: usize) -> bool {
+    const OBJECTS: &[&str] = &["me", "you", "him", "her", "us", "them"];
+    const POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
+    const PEOPLE: &[&str] = &[
+        "mother",
+        "father",
+        "mum",
+        "dad",
+        "parents",
+        "sister",
+        "brother",
+        "wife",
+        "husband",
+        "friend",
+        "friends",
+        "boss",
+        "daughter",
+        "son",
+        "grandmother",
+        "grandfather",
+        "aunt",
+        "uncle",
+        "doctor",
+        "teacher",
+        "boyfriend",
+        "girlfriend",
+        "partner",
+        "colleague",
+        "neighbour",
+        "manager",
+    ];
+    const AFTER: &[&str] = &[
+        "back",
+        "when",
+        "as",
+        "to",
+        "at",
+        "tomorrow",
+        "later",
+        "tonight",
+        "after",
+        "before",
+        "in",
+        "on",
+        "if",
+        "and",
+        "every",
+        "this",
+        "next",
+        "last",
+        "again",
+        "about",
+        "from",
+        "yesterday",
+        "today",
+        "now",
+        "once",
+        "twice",
+        "straight",
+        "right",
+        "immediately",
+    ];
+    let Some(first) = next_word(tokens, i) else { return false };
+    let person_end = if POSSESSIVES.contains(&first.as_str())
+        && next_word(tokens, i + 2).is_some_and(|n| PEOPLE.contains(&n.as_str()))
+    {
+        i + 4
+    } else if OBJECTS.contains(&first.as_str()) {
+        i + 2
+    } else {
+        return false;
+    };
+    // "in" is a time only before a length ("call you in an hour"); "called them in" is to summon.
+    let after = next_word(tokens, person_end);
+    let particle = after.as_deref() == Some("in")
+        && next_word(tokens, person_end + 2)
+            .is_none_or(|n| !["a", "an", "the", "ten", "five", "two"].contains(&n.as_str()));
+    tokens.get(person_end + 1).is_none_or(|t| t.kind == Kind::Punct)
+        || after.is_some_and(|n| AFTER.contains(&n.as_str())) && !particle
+}
+
 /// Whether "buy" at `i` means to believe: before a claim ("buy the story"), or before "it", "that"
 /// or "this" in a denial ("I don't buy it").
 fn buy_is_belief(tokens: &[Token], i: usize) -> bool {
@@ -448,6 +741,29 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     if wish {
         return None;
     }
+    // "an old man" is an elderly one, but "my old teacher" is a former one, "an old friend" a
+    // long-standing one and "an old car" no person at all: "old" changes only before a listed
+    // person, after an article or a demonstrative.
+    if reading.entry.lemma == "old" && !old_person(tokens, i) {
+        return None;
+    }
+    // "The queue was long" is "the line", but one waits "in the queue" and "in line", not "in the
+    // line", and "jumped the queue" is an idiom: "queue" stays after "in" or a form of "jump".
+    if reading.entry.lemma == "queue" && queue_kept(tokens, i) {
+        return None;
+    }
+    // "I'm sure" and "for sure" are "certain", but "Sure, I can help", "sure enough" and "Be sure
+    // to call" are not: "sure" changes only after a form of "be", a degree word, "not" or "for".
+    if reading.entry.lemma == "sure" && !sure_is_certain(tokens, i) {
+        return None;
+    }
+    // Words that change only in one setting, where their other senses are far: "rained heavily"
+    // is "rained hard" (never "heavily pregnant", "smokes heavily", nor "poured hard"), "thick fog" is "dense fog"
+    // (never "a thick book"), and a train "leaves at nine" or "departs" (never "leaves the
+    // house", "leaves her job").
+    if !in_its_setting(reading.entry.lemma, tokens, i) {
+        return None;
+    }
     // "I don't buy that excuse" is belief, not shopping: "buy" keeps its verb before a claim, or
     // before "it" or "that" in a denial.
     if reading.entry.lemma == "buy" && buy_is_belief(tokens, i) {
@@ -462,8 +778,13 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
         next_word(tokens, i).is_some_and(|n| is_noun(&n)) && forms.iter().all(|&f| f == Form::Base);
     // A clear noun next, which the word describes or names a kind of ("the big game", "the shop
     // assistant"); a verb that could be a noun ("The shop sells") does not count.
+    // "a big dog" is a large one, where "a big game" or "a big brother" is no size: before a listed
+    // thing that has a size, "big" is no compound.
+    let sized =
+        reading.entry.lemma == "big" && next_word(tokens, i).is_some_and(|n| SIZED.contains(&n.as_str()));
     let compound = next_word(tokens, i).is_some_and(|n| is_noun(&n) && !clearly_finite(&n, false))
-        && forms.iter().all(|&f| f == Form::Base);
+        && forms.iter().all(|&f| f == Form::Base)
+        && !sized;
     // Nothing after the word but a pause: the end of its clause ("learn Python quickly?").
     let clause_end = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct);
     for candidate in candidates {
@@ -561,6 +882,104 @@ mod tests {
         // Before a noun "quick" is brief: "a quick question" is no "fast question".
         assert_eq!(replaced("Can I ask a quick question?", "quick"), None);
         assert_eq!(replaced("It was a bigger house.", "bigger").as_deref(), Some("larger"));
+    }
+
+    #[test]
+    fn old_changes_only_of_a_person_by_age() {
+        assert_eq!(replaced("The old man walked to the shop.", "old").as_deref(), Some("elderly"));
+        assert_eq!(replaced("An old lady sat next to me.", "old").as_deref(), Some("elderly"));
+        assert_eq!(replaced("Those old people feed the ducks.", "old").as_deref(), Some("elderly"));
+        // A former teacher, a long-standing friend, a thing, a predicate, a comparative.
+        assert_eq!(replaced("My old teacher still lives here.", "old"), None);
+        assert_eq!(replaced("He met an old friend.", "old"), None);
+        assert_eq!(replaced("We sold the old car.", "old"), None);
+        assert_eq!(replaced("She is too old to climb.", "old"), None);
+        assert_eq!(replaced("The man is old.", "old"), None);
+        assert_eq!(replaced("The older man smiled.", "older"), None);
+    }
+
+    #[test]
+    fn sure_is_certain_only_after_be_not_or_for() {
+        assert_eq!(replaced("I'm sure she will come.", "sure").as_deref(), Some("certain"));
+        assert_eq!(replaced("She was sure of her answer.", "sure").as_deref(), Some("certain"));
+        assert_eq!(replaced("I don't know for sure.", "sure").as_deref(), Some("certain"));
+        assert_eq!(replaced("Sure, I can help.", "Sure"), None);
+        assert_eq!(replaced("It is sure enough.", "sure"), None);
+        assert_eq!(replaced("Be sure to call me.", "sure"), None);
+        assert_eq!(replaced("Make sure you lock the door.", "sure"), None);
+        assert_eq!(replaced("It is a sure sign of spring.", "sure"), None);
+    }
+
+    #[test]
+    fn words_of_one_setting() {
+        assert_eq!(replaced("It rained heavily all night.", "heavily").as_deref(), Some("hard"));
+        assert_eq!(replaced("He smokes heavily.", "heavily"), None);
+        assert_eq!(replaced("She was heavily pregnant.", "heavily"), None);
+        assert_eq!(replaced("There was thick fog on the motorway.", "thick").as_deref(), Some("dense"));
+        assert_eq!(replaced("It is a thick book.", "thick"), None);
+        assert_eq!(replaced("The train leaves at nine.", "leaves").as_deref(), Some("departs"));
+        assert_eq!(replaced("The bus left on time.", "left").as_deref(), Some("departed"));
+        assert_eq!(replaced("She leaves at nine.", "leaves"), None);
+        assert_eq!(replaced("The train left the station.", "left"), None);
+        assert_eq!(replaced("The train to Edinburgh leaves at nine.", "leaves").as_deref(), Some("departs"));
+        assert_eq!(replaced("When the bus stopped, she left at once.", "left"), None);
+        assert_eq!(replaced("I missed the train that left at six.", "left"), None);
+        assert_eq!(replaced("She called her mother to tell her.", "called").as_deref(), Some("phoned"));
+        assert_eq!(replaced("Just call me.", "call").as_deref(), Some("phone"));
+        assert_eq!(replaced("I will call you back in an hour.", "call").as_deref(), Some("phone"));
+        assert_eq!(replaced("Let's call it a day.", "call"), None);
+        assert_eq!(replaced("We had to call for help.", "call"), None);
+        assert_eq!(replaced("Please call me Tom.", "call"), None);
+        assert_eq!(replaced("He called him a liar.", "called"), None);
+        assert_eq!(replaced("The boss called them in.", "called"), None);
+        assert_eq!(replaced("I will call you in an hour.", "call").as_deref(), Some("phone"));
+        assert_eq!(replaced("They called their son Jack.", "called"), None);
+        assert_eq!(replaced("The station was busy this morning.", "busy").as_deref(), Some("crowded"));
+        assert_eq!(replaced("Our local pub was busy.", "busy").as_deref(), Some("crowded"));
+        assert_eq!(replaced("We walked down a busy street.", "busy"), None);
+        assert_eq!(replaced("I've seen her twice recently.", "recently").as_deref(), Some("lately"));
+        assert_eq!(replaced("Prices have gone up recently.", "recently").as_deref(), Some("lately"));
+        assert_eq!(replaced("I saw him recently.", "recently"), None);
+        assert_eq!(replaced("He has recently moved.", "recently"), None);
+        assert_eq!(replaced("The bus was late again.", "late").as_deref(), Some("delayed"));
+        assert_eq!(replaced("Our train was late.", "late").as_deref(), Some("delayed"));
+        assert_eq!(replaced("I was late again.", "late"), None);
+        assert_eq!(replaced("The train was ten minutes late.", "late"), None);
+        assert_eq!(replaced("The bus was late for the first time.", "late"), None);
+        assert_eq!(replaced("I am busy this morning.", "busy"), None);
+        assert_eq!(replaced("It was a busy day.", "busy"), None);
+        assert_eq!(replaced("The manager of the shop was busy.", "busy"), None);
+        assert_eq!(replaced("We have a big dog.", "big").as_deref(), Some("large"));
+        assert_eq!(replaced("We practised for the big game.", "big"), None);
+        assert_eq!(replaced("My big brother lives in Leeds.", "big"), None);
+        assert_eq!(replaced("She moved to the big city.", "big"), None);
+    }
+
+    #[test]
+    fn queue_is_a_line_but_not_in_it_nor_jumped() {
+        assert_eq!(replaced("The queue was very long.", "queue").as_deref(), Some("line"));
+        assert_eq!(replaced("We waited in the queue for an hour.", "queue"), None);
+        assert_eq!(replaced("We stood in a long queue.", "queue"), None);
+        assert_eq!(replaced("He jumped the queue.", "queue"), None);
+    }
+
+    #[test]
+    fn later_replacements_come_from_the_table_in_order() {
+        let nth = |text: &str, word: &str, n: usize| {
+            let tokens = tokenize(text);
+            let i = tokens.iter().position(|t| t.text == word).unwrap();
+            alternative(&tokens, i, n).map(|c| c.text)
+        };
+        let text = "The view was beautiful.";
+        assert_eq!(nth(text, "beautiful", 0).as_deref(), Some("lovely"));
+        assert_eq!(nth(text, "beautiful", 1).as_deref(), Some("gorgeous"));
+        assert_eq!(nth(text, "beautiful", 2).as_deref(), Some("stunning"));
+        assert_eq!(nth(text, "beautiful", 3), None);
+        assert_eq!(nth("I phoned my mother.", "phoned", 1).as_deref(), Some("rang"));
+        assert_eq!(nth("He has phoned twice.", "phoned", 1).as_deref(), Some("rung"));
+        // "afraid" never stands before its noun: "a frightened child" keeps to "scared".
+        assert_eq!(nth("The frightened child hid.", "frightened", 1), None);
+        assert_eq!(nth("The traffic was terrible.", "terrible", 2).as_deref(), Some("horrible"));
     }
 
     #[test]
