@@ -1347,7 +1347,9 @@ const SEPARABLE: &[(&str, &str)] = &[
     ("clear", "up"),
     ("cut", "down"),
     ("dig", "up"),
+    ("fill", "in"),
     ("fill", "out"),
+    ("hang", "up"),
     ("give", "back"),
     ("hand", "out"),
     ("knock", "down"),
@@ -1357,6 +1359,7 @@ const SEPARABLE: &[(&str, &str)] = &[
     ("pull", "down"),
     ("put", "away"),
     ("put", "down"),
+    ("put", "on"),
     ("put", "out"),
     ("set", "up"),
     ("shut", "down"),
@@ -1376,10 +1379,59 @@ const SEPARABLE: &[(&str, &str)] = &[
     ("turn", "down"),
     ("turn", "off"),
     ("turn", "on"),
+    ("try", "on"),
     ("turn", "up"),
+    ("wake", "up"),
     ("wash", "up"),
     ("wipe", "down"),
     ("write", "down"),
+];
+
+/// What is put on (clothes, a machine, a show): "put on the table" is a place, and "put on a brave
+/// face" an idiom, so "put on" moves its particle round these only.
+const PUT_ON: &[&str] = &[
+    "coat",
+    "jacket",
+    "shoes",
+    "boots",
+    "hat",
+    "scarf",
+    "gloves",
+    "dress",
+    "shirt",
+    "jumper",
+    "sweater",
+    "clothes",
+    "uniform",
+    "glasses",
+    "socks",
+    "trousers",
+    "jeans",
+    "suit",
+    "tie",
+    "pyjamas",
+    "seatbelt",
+    "apron",
+    "helmet",
+    "mask",
+    "kettle",
+    "music",
+    "radio",
+    "tv",
+    "television",
+    "light",
+    "lights",
+    "heating",
+    "oven",
+    "film",
+    "movie",
+    "record",
+    "song",
+    "show",
+    "play",
+    "washing",
+    "dishwasher",
+    "fan",
 ];
 
 /// The forms of the irregular separable verbs, which the lexicon keeps as function words.
@@ -1408,6 +1460,9 @@ const IRREGULAR_FORMS: &[(&str, &str)] = &[
     ("tore", "tear"),
     ("torn", "tear"),
     ("dug", "dig"),
+    ("woke", "wake"),
+    ("woken", "wake"),
+    ("hung", "hang"),
     ("shuts", "shut"),
 ];
 
@@ -1449,11 +1504,19 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
     for k in 1..n.saturating_sub(2) {
         let lemmas = separable_lemma(&p.lower(k));
         let separable = |particle: &str| lemmas.iter().any(|l| SEPARABLE.contains(&(*l, particle)));
+        // "put on" only round a thing one puts on (`PUT_ON`), whose last word is `end - 1`.
+        let fits = |particle: &str, end: usize| {
+            particle != "on" || !lemmas.contains(&"put") || PUT_ON.contains(&p.lower(end - 1).as_str())
+        };
         // verb + particle + object -> verb + object + particle
         let particle = p.lower(k + 1);
-        // "take the lasagne out of the oven": "out of" is a preposition, not a particle.
+        // "take the lasagne out of the oven": "out of" is a preposition, not a particle. "The plane
+        // took off an hour late": a length with a time after it is no object.
         if separable(&particle)
             && let Some(end) = object_end(k + 2)
+            && !(end < n
+                && ["late", "early", "later", "earlier", "ago", "behind"].contains(&p.lower(end).as_str()))
+            && fits(&particle, end)
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
             out.extend_from_slice(&p.items[k + 2..end]);
@@ -1465,6 +1528,7 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
         if let Some(end) = object_end(k + 1)
             && end < n
             && separable(&p.lower(end))
+            && fits(&p.lower(end), end)
             && p.lower(end + 1) != "of"
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();

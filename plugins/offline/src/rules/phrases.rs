@@ -19,6 +19,8 @@ enum After {
     Word,
     /// A comma or the end of the sentence ("at the moment.").
     Pause,
+    /// A pause or "and" ("fell over and hurt my wrist"), never an object ("fell over the cable").
+    PauseOrAnd,
 }
 
 const PHRASES: &[(&[&str], &[&str], After)] = &[
@@ -1825,6 +1827,365 @@ fn gave_lift(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (spaced && matches_at(tokens, i + 4, &["a", "lift"])).then(|| (7, vec![drive.to_string(), rider]))
 }
 
+/// Everyday phrases said as well in other words, each tried only from its first word (see
+/// `everyday`), both ways where both read naturally.
+const EVERYDAY: &[(&[&str], &[&str], After)] = &[
+    // A degree, informal either way: "quite a lot of traffic" -> "quite a bit of traffic" (never
+    // "quite lots of").
+    (&["quite", "a", "lot", "of"], &["quite", "a", "bit", "of"], After::Word),
+    (&["quite", "a", "lot"], &["quite", "a", "bit"], After::Pause),
+    (&["straight", "away"], &["immediately"], After::Pause),
+    // A short wait, at the end of the clause: "I'll be there in a minute." <-> "in a moment".
+    (&["in", "a", "minute"], &["in", "a", "moment"], After::Pause),
+    (&["for", "a", "minute"], &["for", "a", "moment"], After::Pause),
+    (&["in", "a", "moment"], &["in", "a", "minute"], After::Pause),
+    (&["for", "a", "moment"], &["for", "a", "minute"], After::Pause),
+    (&["free", "time"], &["spare", "time"], After::Anything),
+    (&["thanks", "a", "lot"], &["thanks", "very", "much"], After::Pause),
+    (&["thanks", "very", "much"], &["thanks", "a", "lot"], After::Pause),
+    (&["hardly", "ever"], &["almost", "never"], After::Anything),
+    (&["from", "time", "to", "time"], &["every", "now", "and", "then"], After::Anything),
+    // "At first, I didn't like it." -> "Initially, ..."; never "at first sight".
+    (&["at", "first"], &["initially"], After::Pause),
+    // Contact made: "get in touch with the landlord" -> "contact the landlord".
+    (&["get", "in", "touch", "with"], &["contact"], After::Word),
+    (&["gets", "in", "touch", "with"], &["contacts"], After::Word),
+    (&["got", "in", "touch", "with"], &["contacted"], After::Word),
+    (&["getting", "in", "touch", "with"], &["contacting"], After::Word),
+    (&["keep", "in", "touch"], &["stay", "in", "touch"], After::Anything),
+    (&["keeps", "in", "touch"], &["stays", "in", "touch"], After::Anything),
+    (&["kept", "in", "touch"], &["stayed", "in", "touch"], After::Anything),
+    // A problem dealt with, at the end of the clause: "I'll sort it out." -> "I'll deal with it."
+    (&["sort", "it", "out"], &["deal", "with", "it"], After::Pause),
+    (&["sorts", "it", "out"], &["deals", "with", "it"], After::Pause),
+    (&["sorted", "it", "out"], &["dealt", "with", "it"], After::Pause),
+    (&["sort", "this", "out"], &["deal", "with", "this"], After::Pause),
+    (&["sort", "that", "out"], &["deal", "with", "that"], After::Pause),
+    // An answer promised, at the end of the clause: "I'll get back to you." -> "I'll let you know."
+    // ("get back to work" is a return, and has no pronoun).
+    (&["get", "back", "to", "you"], &["let", "you", "know"], After::Pause),
+    (&["get", "back", "to", "me"], &["let", "me", "know"], After::Pause),
+    (&["get", "back", "to", "us"], &["let", "us", "know"], After::Pause),
+    // A fall with nothing under it: "I fell over and hurt my wrist." -> "I fell and hurt my wrist.";
+    // "fell over the cable" is a trip, and stays.
+    (&["fell", "over"], &["fell"], After::PauseOrAnd),
+    (&["fall", "over"], &["fall"], After::PauseOrAnd),
+    // An appointment made or booked alike.
+    (&["make", "an", "appointment"], &["book", "an", "appointment"], After::Anything),
+    (&["makes", "an", "appointment"], &["books", "an", "appointment"], After::Anything),
+    (&["made", "an", "appointment"], &["booked", "an", "appointment"], After::Anything),
+    (&["making", "an", "appointment"], &["booking", "an", "appointment"], After::Anything),
+    (&["book", "an", "appointment"], &["make", "an", "appointment"], After::Anything),
+    (&["booked", "an", "appointment"], &["made", "an", "appointment"], After::Anything),
+];
+
+/// The first words of `EVERYDAY`, for `COLLOCATIONS`.
+const EVERYDAY_STARTS: &[&str] = &[
+    "quite", "straight", "in", "for", "free", "thanks", "hardly", "from", "at", "get", "gets", "got",
+    "getting", "keep", "keeps", "kept", "sort", "sorts", "sorted", "fell", "fall", "make", "makes", "made",
+    "making", "book", "booked",
+];
+
+/// The phrase of `EVERYDAY` at `i`, if what follows it fits.
+fn everyday(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let lower = tokens[i].text.to_lowercase();
+    EVERYDAY.iter().filter(|(from, _, _)| from[0] == lower).find_map(|&(from, to, after)| {
+        if !matches_at(tokens, i, from) {
+            return None;
+        }
+        let last = i + 2 * (from.len() - 1);
+        let ok = match after {
+            After::Anything => true,
+            After::Word => next_word(tokens, last).is_some(),
+            After::Pause => pause_after(tokens, last),
+            After::PauseOrAnd => {
+                pause_after(tokens, last) || next_word(tokens, last).as_deref() == Some("and")
+            }
+        };
+        ok.then(|| (last + 1 - i, to.iter().map(|w| w.to_string()).collect()))
+    })
+}
+
+/// Words after which a verb stands in its plain form: "to", a modal, "please", a "will" joined
+/// to its subject ("I'll"), a form of "do".
+fn plain_verb_after(prev: Option<&str>) -> bool {
+    prev.is_some_and(|p| {
+        [
+            "to", "will", "would", "can", "could", "should", "must", "might", "may", "please", "do", "don't",
+            "did", "didn't", "let's", "won't", "can't", "shall",
+        ]
+        .contains(&p)
+            || p.ends_with("'ll")
+    })
+}
+
+/// "I'll let you know when I get home." -> "I'll tell you when I get home.", "Let me know if ..."
+/// -> "Tell me if ...": the plain form only, where it cannot be a past ("She let me know").
+fn let_know(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let spaced = (1..5).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    let person = word(i + 2).filter(|w| ["me", "us", "you", "him", "her", "them"].contains(&w.as_str()))?;
+    if !spaced || word(i + 4)? != "know" {
+        return None;
+    }
+    let prev = prev_word(tokens, i).map(|p| p.replace('’', "'"));
+    let tell = match word(i)?.as_str() {
+        "lets" => "tells",
+        "let" if is_sentence_start(tokens, i) || plain_verb_after(prev.as_deref()) => "tell",
+        _ => return None,
+    };
+    Some((5, vec![tell.to_string(), person]))
+}
+
+/// "My cold is getting better." -> "My cold is improving.": "better" as the state reached, not
+/// before a noun ("get better marks").
+fn getting_better(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const GET: [&str; 5] = ["get", "gets", "got", "getting", "gotten"];
+    const IMPROVE: [&str; 5] = ["improve", "improves", "improved", "improving", "improved"];
+    let w = tokens[i].text.to_lowercase();
+    let k = GET.iter().position(|g| *g == w)?;
+    if !matches_at(tokens, i, &[GET[k], "better"]) {
+        return None;
+    }
+    let next = next_word(tokens, i + 2);
+    let ok = pause_after(tokens, i + 2)
+        || next.as_deref().is_some_and(|n| {
+            ["and", "at", "now", "already", "every", "slowly", "quickly", "soon", "but", "day", "though"]
+                .contains(&n)
+        });
+    // "You'd better get better" is fine; "had got better" too; "I've got better things" is not
+    // a change, and has a noun after it.
+    ok.then(|| (3, vec![IMPROVE[k].to_string()]))
+}
+
+/// What one picks up from a shop: "pick up some milk" -> "get some milk".
+const GROCERIES: &[&str] = &[
+    "milk",
+    "bread",
+    "eggs",
+    "coffee",
+    "tea",
+    "sugar",
+    "butter",
+    "cheese",
+    "fruit",
+    "vegetables",
+    "wine",
+    "beer",
+    "groceries",
+    "shopping",
+    "snacks",
+    "pizza",
+    "sandwich",
+    "sandwiches",
+    "takeaway",
+    "water",
+    "juice",
+    "apples",
+    "bananas",
+    "potatoes",
+    "rice",
+    "pasta",
+    "flowers",
+    "chocolate",
+    "biscuits",
+    "cake",
+];
+
+/// "Can you pick up some milk on the way home?" -> "Can you get some milk on the way home?".
+fn pick_up_groceries(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const PICK: Forms = ["pick", "picks", "picked", "picking"];
+    let get = same_form(&tokens[i].text.to_lowercase(), &PICK, &["get", "gets", "got", "getting"])?;
+    if !matches_at(tokens, i, &[&tokens[i].text.to_lowercase(), "up"]) {
+        return None;
+    }
+    let mut k = i + 4;
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    if word(k).is_some_and(|w| ["some", "a", "the", "more", "any", "fresh"].contains(&w.as_str())) {
+        k += 2;
+    }
+    let spaced = (i + 1..k).step_by(2).all(|s| tokens.get(s).is_some_and(|t| t.is(Kind::Space, " ")));
+    (spaced && word(k).is_some_and(|w| GROCERIES.contains(&w.as_str()))).then(|| (3, vec![get.to_string()]))
+}
+
+/// "We need to set off early." -> "We need to leave early.": a start on a journey, with a time, a
+/// place or nothing after it ("set off the alarm" is another verb), in a form that is not
+/// ambiguous between the present and the past.
+fn set_off(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = tokens[i].text.to_lowercase();
+    if !matches_at(tokens, i, &[&w, "off"]) {
+        return None;
+    }
+    let journey = pause_after(tokens, i + 2)
+        || next_word(tokens, i + 2).is_some_and(|n| {
+            [
+                "early", "at", "for", "from", "on", "tomorrow", "today", "tonight", "again", "home",
+                "before", "after", "around", "about", "soon", "now", "towards", "toward", "just", "late",
+                "together",
+            ]
+            .contains(&n.as_str())
+        });
+    if !journey {
+        return None;
+    }
+    let prev = prev_word(tokens, i).map(|p| p.replace('’', "'"));
+    let leave = match w.as_str() {
+        "sets" => "leaves",
+        "setting" => "leaving",
+        "set" if plain_verb_after(prev.as_deref()) => "leave",
+        "set"
+            if prev.as_deref().is_some_and(|p| ["he", "she", "we", "they", "i"].contains(&p))
+                && tokens.iter().any(|t| {
+                    t.is_word()
+                        && ["yesterday", "ago", "last", "then", "finally"]
+                            .contains(&t.text.to_lowercase().as_str())
+                }) =>
+        {
+            "left"
+        }
+        "set" if prev.as_deref().is_some_and(|p| ["he", "she"].contains(&p)) => "left",
+        _ => return None,
+    };
+    Some((3, vec![leave.to_string()]))
+}
+
+/// "She made a decision to leave." -> "She decided to leave.": before "to", "about" or a pause.
+fn made_decision(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const MAKE: Forms = ["make", "makes", "made", "making"];
+    let w = tokens[i].text.to_lowercase();
+    let decide = same_form(&w, &MAKE, &["decide", "decides", "decided", "deciding"])?;
+    let article = ["a", "the"].into_iter().find(|a| matches_at(tokens, i, &[&w, a, "decision"]))?;
+    let _ = article;
+    let ok = pause_after(tokens, i + 4)
+        || next_word(tokens, i + 4).is_some_and(|n| ["to", "about", "yet"].contains(&n.as_str()));
+    ok.then(|| (5, vec![decide.to_string()]))
+}
+
+/// "The meeting went on for three hours." -> "The meeting lasted three hours.": a gathering and a
+/// length ending the clause; "He went on for hours about his car" is talk, and stays.
+fn went_on_for(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = tokens[i].text.to_lowercase();
+    let lasted = match w.as_str() {
+        "went" => "lasted",
+        "goes" => "lasts",
+        _ => return None,
+    };
+    if !matches_at(tokens, i, &[&w, "on", "for"])
+        || !prev_word(tokens, i).is_some_and(|p| GATHERINGS.contains(&p.as_str()))
+    {
+        return None;
+    }
+    const UNITS: &[&str] =
+        &["minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "ages", "month", "months"];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let amount = |k: usize| {
+        word(k).is_some_and(|n| {
+            n.starts_with(|c: char| c.is_ascii_digit())
+                || [
+                    "a", "an", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                    "twenty", "thirty", "forty", "several", "many", "over", "almost", "nearly", "about",
+                    "around",
+                ]
+                .contains(&n.as_str())
+        })
+    };
+    let end = if word(i + 6).is_some_and(|n| UNITS.contains(&n.as_str())) {
+        i + 6
+    } else if amount(i + 6) && word(i + 8).is_some_and(|n| UNITS.contains(&n.as_str())) {
+        i + 8
+    } else {
+        return None;
+    };
+    let spaced = (i + 1..end).step_by(2).all(|s| tokens.get(s).is_some_and(|t| t.is(Kind::Space, " ")));
+    (spaced && pause_after(tokens, end)).then(|| (5, vec![lasted.to_string()]))
+}
+
+/// "It took me ages to find a space." <-> "It took me a long time to find a space.": a time that
+/// something takes, with its person if it has one.
+fn takes_ages(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let take = word(i).filter(|w| ["take", "takes", "took", "taking", "taken"].contains(&w.as_str()))?;
+    let mut out = vec![take];
+    let mut k = i + 2;
+    if let Some(p) = word(k).filter(|w| ["me", "us", "you", "him", "her", "them"].contains(&w.as_str())) {
+        out.push(p);
+        k += 2;
+    }
+    let spaced =
+        |to: usize| (i + 1..to).step_by(2).all(|s| tokens.get(s).is_some_and(|t| t.is(Kind::Space, " ")));
+    if matches_at(tokens, k, &["a", "long", "time"]) && spaced(k) {
+        // "a long time ago" is a date, not a length.
+        if next_word(tokens, k + 4).as_deref() == Some("ago") {
+            return None;
+        }
+        out.push("ages".to_string());
+        return Some((k + 5 - i, out));
+    }
+    if word(k).as_deref() == Some("ages")
+        && spaced(k)
+        && (pause_after(tokens, k) || next_word(tokens, k).as_deref() == Some("to"))
+    {
+        out.extend(["a", "long", "time"].map(String::from));
+        return Some((k + 1 - i, out));
+    }
+    None
+}
+
+/// "The weather is supposed to be nice." <-> "The weather is meant to be nice.": after a form of
+/// "be" only ("I meant to call" is an intention, and stays).
+fn supposed_meant(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = tokens[i].text.to_lowercase();
+    let other = match w.as_str() {
+        "supposed" => "meant",
+        "meant" => "supposed",
+        _ => return None,
+    };
+    if !matches_at(tokens, i, &[&w, "to"]) || next_word(tokens, i + 2).is_none() {
+        return None;
+    }
+    let be = prev_word(tokens, i).map(|p| p.replace('’', "'")).is_some_and(|p| {
+        ["is", "are", "was", "were", "am", "be", "been", "isn't", "aren't", "wasn't", "weren't"]
+            .contains(&p.as_str())
+            || (["'s", "'re", "'m"].iter().any(|e| p.ends_with(e)) && p != "let's")
+    });
+    be.then(|| (1, vec![other.to_string()]))
+}
+
+/// "When I get home" -> "When I arrive home": an arrival, with a time, a pause or a clause after it.
+fn get_home(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const GET: [&str; 5] = ["get", "gets", "got", "getting", "gotten"];
+    const ARRIVE: [&str; 5] = ["arrive", "arrives", "arrived", "arriving", "arrived"];
+    let w = tokens[i].text.to_lowercase();
+    let k = GET.iter().position(|g| *g == w)?;
+    if !matches_at(tokens, i, &[GET[k], "home"]) {
+        return None;
+    }
+    let ok = pause_after(tokens, i + 2)
+        || next_word(tokens, i + 2).is_some_and(|n| {
+            [
+                "from",
+                "late",
+                "early",
+                "safely",
+                "at",
+                "after",
+                "before",
+                "by",
+                "tonight",
+                "today",
+                "yesterday",
+                "and",
+                "when",
+                "soon",
+                "so",
+                "around",
+                "about",
+            ]
+            .contains(&n.as_str())
+        });
+    ok.then(|| (3, vec![ARRIVE[k].to_string(), "home".to_string()]))
+}
+
 /// A phrase found by a function, which gives its length in tokens and its words.
 type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
 
@@ -1878,6 +2239,16 @@ const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["calls", "call", "called"], calls_for),
     (&["try", "tries", "tried", "trying"], tried_food),
     (&["the"], whole_time),
+    (EVERYDAY_STARTS, everyday),
+    (&["let", "lets"], let_know),
+    (&["get", "gets", "got", "getting", "gotten"], getting_better),
+    (&["get", "gets", "got", "getting", "gotten"], get_home),
+    (&["pick", "picks", "picked", "picking"], pick_up_groceries),
+    (&["set", "sets", "setting"], set_off),
+    (&["make", "makes", "made", "making"], made_decision),
+    (&["went", "goes"], went_on_for),
+    (&["take", "takes", "took", "taking", "taken"], takes_ages),
+    (&["supposed", "meant"], supposed_meant),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -1888,11 +2259,14 @@ const COLLOCATION_STARTS: &[&str] = &[
     "answering",
     "answers",
     "are",
+    "at",
     "ate",
     "bake",
     "baked",
     "bakes",
     "baking",
+    "book",
+    "booked",
     "broke",
     "call",
     "called",
@@ -1924,6 +2298,8 @@ const COLLOCATION_STARTS: &[&str] = &[
     "expire",
     "expired",
     "expires",
+    "fall",
+    "fell",
     "finish",
     "finished",
     "finishes",
@@ -1934,8 +2310,13 @@ const COLLOCATION_STARTS: &[&str] = &[
     "fixing",
     "for",
     "forgot",
+    "free",
+    "from",
     "full",
     "gave",
+    "get",
+    "gets",
+    "getting",
     "give",
     "gives",
     "giving",
@@ -1943,7 +2324,10 @@ const COLLOCATION_STARTS: &[&str] = &[
     "goes",
     "going",
     "gone",
+    "got",
+    "gotten",
     "had",
+    "hardly",
     "has",
     "hate",
     "hated",
@@ -1966,10 +2350,17 @@ const COLLOCATION_STARTS: &[&str] = &[
     "lend",
     "lends",
     "lent",
+    "let",
+    "lets",
     "look",
     "looked",
     "looking",
     "looks",
+    "made",
+    "make",
+    "makes",
+    "making",
+    "meant",
     "move",
     "moved",
     "moves",
@@ -1981,6 +2372,7 @@ const COLLOCATION_STARTS: &[&str] = &[
     "put",
     "puts",
     "putting",
+    "quite",
     "rent",
     "rented",
     "renting",
@@ -1989,14 +2381,28 @@ const COLLOCATION_STARTS: &[&str] = &[
     "sending",
     "sends",
     "sent",
+    "set",
+    "sets",
+    "setting",
     "she",
     "she's",
+    "sort",
+    "sorted",
+    "sorts",
     "speaking",
     "speaks",
     "spoke",
+    "straight",
+    "supposed",
+    "take",
+    "taken",
+    "takes",
+    "taking",
+    "thanks",
     "the",
     "they",
     "they're",
+    "took",
     "tried",
     "tries",
     "try",
@@ -2190,21 +2596,6 @@ fn been_broken(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// gathering that is the subject, in the past, and a length of time after it; "goes on for" of a
 /// film or a battery would say it is too long, which "lasts" does not.
 fn lasted(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    const GATHERINGS: &[&str] = &[
-        "meeting",
-        "call",
-        "conference",
-        "party",
-        "match",
-        "game",
-        "lecture",
-        "talk",
-        "storm",
-        "rain",
-        "argument",
-        "discussion",
-        "speech",
-    ];
     let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
     if word(i)? != "lasted" || !prev_word(tokens, i).is_some_and(|p| GATHERINGS.contains(&p.as_str())) {
         return None;
@@ -2219,6 +2610,23 @@ fn lasted(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         .contains(&next.as_str());
     length.then(|| (1, vec![went.to_string(), "on".to_string(), "for".to_string()]))
 }
+
+/// Gatherings and spells that last a while, said of either way ("lasted" <-> "went on for").
+const GATHERINGS: &[&str] = &[
+    "meeting",
+    "call",
+    "conference",
+    "party",
+    "match",
+    "game",
+    "lecture",
+    "talk",
+    "storm",
+    "rain",
+    "argument",
+    "discussion",
+    "speech",
+];
 
 /// Events moved to another time: "moved the meeting to Thursday" -> "changed the meeting to
 /// Thursday", "the deadline had been moved to Friday" -> "... changed to Friday"; a person or a
@@ -2455,6 +2863,9 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     After::Anything => true,
                     After::Word => next_word(&tokens, last).is_some(),
                     After::Pause => pause_after(&tokens, last),
+                    After::PauseOrAnd => {
+                        pause_after(&tokens, last) || next_word(&tokens, last).as_deref() == Some("and")
+                    }
                 };
                 // "every month" is an adverb ("monthly") only where it is not a preposition's
                 // object ("the first Wednesday of every month").
@@ -2707,6 +3118,8 @@ const IDIOMS: &[&[&str]] = &[
     &["the", "wheel"],
     &["the", "feathers"],
     &["a", "storm"],
+    // "put on a brave face" is no "courageous face".
+    &["a", "brave", "face"],
 ];
 
 /// Idioms told in plain words, each form spelled out (an idiom's verb keeps its tense: "kicked
