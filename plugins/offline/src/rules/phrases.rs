@@ -1877,13 +1877,34 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     (&["making", "an", "appointment"], &["booking", "an", "appointment"], After::Anything),
     (&["book", "an", "appointment"], &["make", "an", "appointment"], After::Anything),
     (&["booked", "an", "appointment"], &["made", "an", "appointment"], After::Anything),
+    // A shower or a break taken or had alike, as "had a nap" <-> "took a nap".
+    (&["had", "a", "shower"], &["took", "a", "shower"], After::Anything),
+    (&["took", "a", "shower"], &["had", "a", "shower"], After::Anything),
+    (&["have", "a", "shower"], &["take", "a", "shower"], After::Anything),
+    (&["take", "a", "shower"], &["have", "a", "shower"], After::Anything),
+    (&["having", "a", "shower"], &["taking", "a", "shower"], After::Anything),
+    (&["taking", "a", "shower"], &["having", "a", "shower"], After::Anything),
+    (&["had", "a", "break"], &["took", "a", "break"], After::Anything),
+    (&["took", "a", "break"], &["had", "a", "break"], After::Anything),
+    (&["have", "a", "break"], &["take", "a", "break"], After::Anything),
+    (&["take", "a", "break"], &["have", "a", "break"], After::Anything),
+    (&["having", "a", "break"], &["taking", "a", "break"], After::Anything),
+    (&["taking", "a", "break"], &["having", "a", "break"], After::Anything),
+    // Darkness as a time: "before it gets dark" -> "before dark".
+    (&["before", "it", "gets", "dark"], &["before", "dark"], After::Anything),
+    (&["before", "it", "got", "dark"], &["before", "dark"], After::Anything),
+    (&["after", "it", "gets", "dark"], &["after", "dark"], After::Anything),
+    (&["after", "it", "got", "dark"], &["after", "dark"], After::Anything),
+    (&["later", "on"], &["later"], After::Pause),
+    (&["across", "from"], &["opposite"], After::Word),
 ];
 
 /// The first words of `EVERYDAY`, for `COLLOCATIONS`.
 const EVERYDAY_STARTS: &[&str] = &[
-    "quite", "straight", "in", "for", "free", "thanks", "hardly", "from", "at", "get", "gets", "got",
-    "getting", "keep", "keeps", "kept", "sort", "sorts", "sorted", "fell", "fall", "make", "makes", "made",
-    "making", "book", "booked",
+    "had", "took", "have", "take", "having", "taking", "before", "after", "later", "across", "quite",
+    "straight", "in", "for", "free", "thanks", "hardly", "from", "at", "get", "gets", "got", "getting",
+    "keep", "keeps", "kept", "sort", "sorts", "sorted", "fell", "fall", "make", "makes", "made", "making",
+    "book", "booked",
 ];
 
 /// The phrase of `EVERYDAY` at `i`, if what follows it fits.
@@ -2186,6 +2207,131 @@ fn get_home(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     ok.then(|| (3, vec![ARRIVE[k].to_string(), "home".to_string()]))
 }
 
+/// "The doctor told me to drink more water." -> "The doctor said I should drink more water.": an
+/// instruction to a person, told again as advice in its own clause.
+fn told_to(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let said = match word(i)?.as_str() {
+        "told" => "said",
+        "tells" => "says",
+        _ => return None,
+    };
+    let subject = match word(i + 2)?.as_str() {
+        "me" => "I",
+        "him" => "he",
+        "her" => "she",
+        "us" => "we",
+        "them" => "they",
+        "you" => "you",
+        _ => return None,
+    };
+    let spaced = (1..7).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    // A verb in its plain form after "to" ("told me to drink"), not "told me to the door".
+    let verb = word(i + 6)?;
+    let plain = morph::analyse(&verb).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
+        || ["be", "go", "take", "get", "make", "do", "have", "come", "stay", "keep", "see", "call", "rest"]
+            .contains(&verb.as_str());
+    // "not to" would need "shouldn't"; a passive "was told" has no teller to say it.
+    let passive = prev_word(tokens, i).is_some_and(|p| BE_FORMS.contains(&p.as_str()));
+    (spaced && word(i + 4)? == "to" && plain && !passive)
+        .then(|| (5, vec![said.to_string(), subject.to_string(), "should".to_string()]))
+}
+
+const BE_FORMS: &[&str] = &["is", "are", "was", "were", "am", "be", "been", "being"];
+
+/// "I caught the bus to work." -> "I took the bus to work.": a vehicle one rides, never a cold.
+fn caught_bus(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const CATCH: Forms = ["catch", "catches", "caught", "catching"];
+    const VEHICLES: &[&str] = &["bus", "train", "flight", "plane", "ferry", "tram", "coach", "boat"];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let take = same_form(&word(i)?, &CATCH, &["take", "takes", "took", "taking"])?;
+    // "ran to catch the last train", "didn't catch it", "just caught it": reached in time, or not.
+    let prev = prev_word(tokens, i).map(|p| p.replace('’', "'"));
+    if prev.is_some_and(|p| {
+        ["to", "not", "never", "just", "missed", "barely"].contains(&p.as_str()) || p.ends_with("n't")
+    }) {
+        return None;
+    }
+    if !word(i + 2)
+        .is_some_and(|w| ["the", "a", "an", "my", "our", "his", "her", "their"].contains(&w.as_str()))
+    {
+        return None;
+    }
+    let mut k = i + 4;
+    if word(k)
+        .is_some_and(|w| ["last", "first", "next", "early", "late", "night", "morning"].contains(&w.as_str()))
+    {
+        k += 2;
+    }
+    let spaced = (i + 1..k).step_by(2).all(|s| tokens.get(s).is_some_and(|t| t.is(Kind::Space, " ")));
+    (spaced && word(k).is_some_and(|w| VEHICLES.contains(&w.as_str()))).then(|| (1, vec![take.to_string()]))
+}
+
+/// "Let's grab a coffee." -> "Let's get a coffee.": a quick drink, a bite or a seat.
+fn grab_get(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const GRAB: Forms = ["grab", "grabs", "grabbed", "grabbing"];
+    const QUICK: &[&str] =
+        &["coffee", "drink", "bite", "sandwich", "snack", "taxi", "cab", "seat", "lunch", "breakfast", "tea"];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let get = same_form(&word(i)?, &GRAB, &["get", "gets", "got", "getting"])?;
+    let mut k = i + 2;
+    if word(k).is_some_and(|w| ["a", "some", "quick"].contains(&w.as_str())) {
+        k += 2;
+    }
+    if word(k).as_deref() == Some("quick") {
+        k += 2;
+    }
+    let spaced = (i + 1..k).step_by(2).all(|s| tokens.get(s).is_some_and(|t| t.is(Kind::Space, " ")));
+    (spaced && word(k).is_some_and(|w| QUICK.contains(&w.as_str()))).then(|| (1, vec![get.to_string()]))
+}
+
+/// "I ran into an old friend." <-> "I bumped into an old friend.": a meeting by chance with a
+/// person; "ran into a wall" is a crash, and stays.
+fn ran_into(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let other = match word(i)?.as_str() {
+        "ran" => "bumped",
+        "bumped" => "ran",
+        _ => return None,
+    };
+    if !matches_at(tokens, i, &[&word(i)?, "into"]) {
+        return None;
+    }
+    let mut k = i + 4;
+    if !word(k)
+        .is_some_and(|w| ["a", "an", "my", "our", "his", "her", "their", "your", "the"].contains(&w.as_str()))
+    {
+        return None;
+    }
+    k += 2;
+    if word(k).is_some_and(|w| ["old", "former", "new", "good"].contains(&w.as_str())) {
+        k += 2;
+    }
+    let spaced = (i + 1..k).step_by(2).all(|s| tokens.get(s).is_some_and(|t| t.is(Kind::Space, " ")));
+    let person = word(k).is_some_and(|w| {
+        PEOPLE.contains(&w.as_str())
+            || ["colleague", "colleagues", "teacher", "neighbour", "boss", "classmate", "friend"]
+                .contains(&w.as_str())
+    });
+    (spaced && person).then(|| (1, vec![other.to_string()]))
+}
+
+/// "Make sure you lock the door." -> "Be sure to lock the door.": an instruction opening the
+/// sentence, before a verb in its plain form.
+fn make_sure(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if !matches_at(tokens, i, &["make", "sure", "you"]) || !is_sentence_start(tokens, i) {
+        return None;
+    }
+    let verb = next_word(tokens, i + 4)?;
+    let plain = morph::analyse(&verb).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
+        || ["have", "get", "take", "keep", "bring", "turn", "switch", "lock", "leave", "check"]
+            .contains(&verb.as_str());
+    let modal =
+        ["can", "will", "would", "could", "should", "must", "don't", "do", "did", "didn't", "are", "were"]
+            .contains(&verb.as_str());
+    (plain && !modal).then(|| (5, ["be", "sure", "to"].map(String::from).to_vec()))
+}
+
 /// A phrase found by a function, which gives its length in tokens and its words.
 type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
 
@@ -2249,11 +2395,18 @@ const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["went", "goes"], went_on_for),
     (&["take", "takes", "took", "taking", "taken"], takes_ages),
     (&["supposed", "meant"], supposed_meant),
+    (&["told", "tells"], told_to),
+    (&["catch", "catches", "caught", "catching"], caught_bus),
+    (&["grab", "grabs", "grabbed", "grabbing"], grab_get),
+    (&["ran", "bumped"], ran_into),
+    (&["make"], make_sure),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
 const COLLOCATION_STARTS: &[&str] = &[
     "a",
+    "across",
+    "after",
     "answer",
     "answered",
     "answering",
@@ -2265,9 +2418,11 @@ const COLLOCATION_STARTS: &[&str] = &[
     "baked",
     "bakes",
     "baking",
+    "before",
     "book",
     "booked",
     "broke",
+    "bumped",
     "call",
     "called",
     "calls",
@@ -2326,6 +2481,10 @@ const COLLOCATION_STARTS: &[&str] = &[
     "gone",
     "got",
     "gotten",
+    "grab",
+    "grabbed",
+    "grabbing",
+    "grabs",
     "had",
     "hardly",
     "has",
@@ -2333,6 +2492,7 @@ const COLLOCATION_STARTS: &[&str] = &[
     "hated",
     "hates",
     "have",
+    "having",
     "he",
     "he's",
     "hurt",
@@ -2347,6 +2507,7 @@ const COLLOCATION_STARTS: &[&str] = &[
     "kept",
     "lasted",
     "lasts",
+    "later",
     "lend",
     "lends",
     "lent",
@@ -2373,6 +2534,7 @@ const COLLOCATION_STARTS: &[&str] = &[
     "puts",
     "putting",
     "quite",
+    "ran",
     "rent",
     "rented",
     "renting",
@@ -2398,10 +2560,12 @@ const COLLOCATION_STARTS: &[&str] = &[
     "taken",
     "takes",
     "taking",
+    "tells",
     "thanks",
     "the",
     "they",
     "they're",
+    "told",
     "took",
     "tried",
     "tries",
