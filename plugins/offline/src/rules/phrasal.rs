@@ -836,14 +836,6 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                     working || !PLACES_GONE_TO.contains(&n.as_str())
                 })
             }
-            // "These days, ..." is a time; "These days are long" a subject, which "nowadays" cannot be.
-            "these" if words.get(1) == Some(&"days") => next_word(tokens, last).is_none_or(|n| {
-                ![
-                    "are", "were", "have", "had", "will", "would", "can", "could", "seem", "seemed", "go",
-                    "went", "of", "and", "in", "at", "before", "after", "when",
-                ]
-                .contains(&n.as_str())
-            }),
             // "I meant to call" is an intention, not what is expected: only after "be".
             // An event is called off; a flight, an order or a card is cancelled.
             _ if words.get(1).is_some_and(|w| w.starts_with("cancel")) => {
@@ -976,7 +968,17 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                         .contains(&n.as_str())
                     })
             }
-            "these" => prev.is_none() || tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct),
+            // "These days are long" is a subject, which "nowadays" cannot be.
+            "these" => {
+                (prev.is_none() || tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct))
+                    && next_word(tokens, last).is_none_or(|n| {
+                        ![
+                            "are", "were", "have", "had", "will", "would", "can", "could", "seem", "seemed",
+                            "go", "went", "of", "and",
+                        ]
+                        .contains(&n.as_str())
+                    })
+            }
             // "for the whole week" is no "for all week": "all week" stands alone.
             "the" if words.get(1) == Some(&"whole") => {
                 prev.as_deref().is_none_or(|p| !PREPOSITIONS.contains(&p) && p != "during")
