@@ -273,6 +273,33 @@ fn function_swap(word: &str, next: Option<&str>) -> Option<&'static str> {
     })
 }
 
+/// Verbs that link a subject to an adjective, after which "so" is only a degree.
+const LINKING: &[&str] = &[
+    "is", "are", "was", "were", "am", "be", "been", "feel", "feels", "felt", "look", "looks", "looked",
+    "seem", "seems", "seemed", "sound", "sounds", "sounded", "get", "gets", "got", "getting",
+];
+
+/// "It was so nice to see you." -> "It was really nice to see you.": "so" as a degree after a
+/// linking verb, before an adjective; never with a result after it ("so tired that I can't
+/// think", "so far as"), nor after "not", where "not so bad" is milder than "not really bad".
+fn so_really(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+    if !tokens[i].text.eq_ignore_ascii_case("so") {
+        return None;
+    }
+    let prev = prev_word(tokens, i)?.replace('’', "'");
+    let linked = LINKING.contains(&prev.as_str())
+        || (["'s", "'re", "'m"].iter().any(|e| prev.ends_with(e)) && prev != "let's");
+    let next = next_word(tokens, i)?;
+    let adjective =
+        !["much", "many", "few", "little", "far", "long", "that", "as", "called", "on", "too", "to"]
+            .contains(&next.as_str())
+            && morph::evidence(&morph::analyse(&next), |a| a.pos == Pos::Adj).more_than(1, 2);
+    let result = tokens[i + 1..]
+        .iter()
+        .any(|t| t.is_word() && ["that", "as"].contains(&t.text.to_lowercase().as_str()));
+    (linked && adjective && !result).then(|| (i + 1, vec![shape::word_like(&tokens[i].text, "really")]))
+}
+
 /// Adjectives and their negative in "un-", "in-" or "dis-", which say the same as "not" and the
 /// adjective after "be" ("is not possible" <-> "is impossible").
 const NEGATIVES: &[(&str, &str)] = &[
@@ -836,6 +863,10 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                     working || !PLACES_GONE_TO.contains(&n.as_str())
                 })
             }
+            // "There's no need to worry": a noun after a determiner, never "no have to".
+            "need" | "needs" => prev.as_deref().is_none_or(|p| {
+                !["no", "the", "a", "any", "every", "some", "little", "of", "in"].contains(&p)
+            }),
             // "I meant to call" is an intention, not what is expected: only after "be".
             // An event is called off; a flight, an order or a card is cancelled.
             _ if words.get(1).is_some_and(|w| w.starts_with("cancel")) => {
@@ -1234,6 +1265,7 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 .or_else(|| gerund_or_infinitive(&tokens, i))
                 .or_else(|| negated_adjective(&tokens, i))
                 .or_else(|| too_or_not_enough(&tokens, i))
+                .or_else(|| so_really(&tokens, i))
                 .or_else(|| {
                     function_swap(&lower, next_word(&tokens, i).as_deref())
                         .map(|swap| (i + 1, vec![shape::word_like(&tokens[i].text, swap)]))
@@ -1987,6 +2019,11 @@ mod tests {
         assert_eq!(rewritten("The train was full of tourists."), "The train was filled with tourists.");
         assert_eq!(rewritten("He forgot it again."), "He forgot it again.");
         assert_eq!(rewritten("The box was too heavy to lift."), "The box was too heavy to lift.");
+        assert_eq!(rewritten("There's no need to worry."), "There's no need to worry.");
+        assert_eq!(rewritten("It was so nice to see you."), "It was really nice to see you.");
+        assert_eq!(rewritten("I was so tired that I slept."), "I was so tired that I slept.");
+        assert_eq!(rewritten("It's not so bad."), "It's not so bad.");
+        assert_eq!(rewritten("These days are long."), "These days are long.");
     }
 
     #[test]
