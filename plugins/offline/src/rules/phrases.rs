@@ -1899,6 +1899,9 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     (&["across", "from"], &["opposite"], After::Word),
     (&["for", "sure"], &["definitely"], After::Pause),
     (&["a", "while", "ago"], &["some", "time", "ago"], After::Anything),
+    // A wait asked for: "Hang on a minute." -> "Wait a minute."
+    (&["hang", "on"], &["wait"], After::Pause),
+    (&["hang", "on", "a"], &["wait", "a"], After::Word),
     // A recent day, ending the clause: "I saw him the other day." -> "... a few days ago."
     (&["the", "other", "day"], &["a", "few", "days", "ago"], After::Pause),
     (&["at", "the", "last", "minute"], &["at", "the", "last", "moment"], After::Anything),
@@ -1913,10 +1916,10 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
 
 /// The first words of `EVERYDAY`, for `COLLOCATIONS`.
 const EVERYDAY_STARTS: &[&str] = &[
-    "a", "the", "every", "taken", "takes", "had", "took", "have", "take", "having", "taking", "before",
-    "after", "later", "across", "quite", "straight", "in", "for", "free", "thanks", "hardly", "from", "at",
-    "get", "gets", "got", "getting", "keep", "keeps", "kept", "sort", "sorts", "sorted", "fell", "fall",
-    "make", "makes", "made", "making", "book", "booked",
+    "hang", "a", "the", "every", "taken", "takes", "had", "took", "have", "take", "having", "taking",
+    "before", "after", "later", "across", "quite", "straight", "in", "for", "free", "thanks", "hardly",
+    "from", "at", "get", "gets", "got", "getting", "keep", "keeps", "kept", "sort", "sorts", "sorted",
+    "fell", "fall", "make", "makes", "made", "making", "book", "booked",
 ];
 
 /// The phrase of `EVERYDAY` at `i`, if what follows it fits.
@@ -2669,6 +2672,57 @@ fn get_to_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (spaced && place && !obliged).then(|| (3, vec![reach.to_string()]))
 }
 
+/// "I liked it a lot." -> "I liked it very much.": a liking, its object a pronoun, ending the
+/// clause ("a lot" after another verb is an amount).
+fn like_a_lot(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const LIKING: &[&str] =
+        &["like", "likes", "liked", "love", "loves", "loved", "enjoy", "enjoys", "enjoyed"];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let w = word(i)?;
+    if !LIKING.contains(&w.as_str()) {
+        return None;
+    }
+    let it =
+        word(i + 2).filter(|o| ["it", "this", "that", "them", "him", "her", "you"].contains(&o.as_str()))?;
+    (matches_at(tokens, i, &[&w, &it, "a", "lot"]) && pause_after(tokens, i + 6))
+        .then(|| (7, vec![w, it, "very".to_string(), "much".to_string()]))
+}
+
+/// "You'd better take an umbrella." -> "You should take an umbrella.": advice before a verb.
+fn had_better(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| {
+        tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase().replace('’', "'"))
+    };
+    let w = word(i)?;
+    let (subject, better) = match w.as_str() {
+        "had" => (None, i + 2),
+        _ => {
+            let subject =
+                w.strip_suffix("'d").filter(|s| ["i", "you", "we", "they", "he", "she"].contains(s))?;
+            (Some(tokens[i].text[..subject.len()].to_string()), i + 2)
+        }
+    };
+    if subject.is_none()
+        && !prev_word(tokens, i)
+            .is_some_and(|p| ["i", "you", "we", "they", "he", "she"].contains(&p.as_str()))
+    {
+        return None;
+    }
+    if word(better)? != "better"
+        || !tokens[i + 1].is(Kind::Space, " ")
+        || !tokens.get(better + 1).is_some_and(|t| t.is(Kind::Space, " "))
+    {
+        return None;
+    }
+    let verb = word(better + 2)?;
+    if !plain_verb(&verb) && verb != "not" {
+        return None;
+    }
+    let mut out: Vec<String> = subject.into_iter().collect();
+    out.push("should".to_string());
+    Some((better + 1 - i, out))
+}
+
 /// A phrase found by a function, which gives its length in tokens and its words.
 type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
 
@@ -2749,6 +2803,8 @@ const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["work", "works", "worked", "working"], work_out),
     (&["there's", "there", "have", "has", "had"], no_any),
     (&["get", "gets", "got", "getting"], get_to_place),
+    (&["like", "likes", "liked", "love", "loves", "loved", "enjoy", "enjoys", "enjoyed"], like_a_lot),
+    (&["had", "i'd", "you'd", "we'd", "they'd", "he'd", "she'd"], had_better),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -2804,6 +2860,9 @@ const COLLOCATION_STARTS: &[&str] = &[
     "eating",
     "eats",
     "empty",
+    "enjoy",
+    "enjoyed",
+    "enjoys",
     "every",
     "expire",
     "expired",
@@ -2842,6 +2901,7 @@ const COLLOCATION_STARTS: &[&str] = &[
     "grabbing",
     "grabs",
     "had",
+    "hang",
     "hardly",
     "has",
     "hate",
@@ -2850,11 +2910,13 @@ const COLLOCATION_STARTS: &[&str] = &[
     "have",
     "having",
     "he",
+    "he'd",
     "he's",
     "hurt",
     "hurting",
     "hurts",
     "i",
+    "i'd",
     "i'm",
     "in",
     "is",
@@ -2869,10 +2931,16 @@ const COLLOCATION_STARTS: &[&str] = &[
     "lent",
     "let",
     "lets",
+    "like",
+    "liked",
+    "likes",
     "look",
     "looked",
     "looking",
     "looks",
+    "love",
+    "loved",
+    "loves",
     "made",
     "make",
     "makes",
@@ -2903,6 +2971,7 @@ const COLLOCATION_STARTS: &[&str] = &[
     "sets",
     "setting",
     "she",
+    "she'd",
     "she's",
     "sort",
     "sorted",
@@ -2925,6 +2994,7 @@ const COLLOCATION_STARTS: &[&str] = &[
     "there",
     "there's",
     "they",
+    "they'd",
     "they're",
     "told",
     "took",
@@ -2939,6 +3009,7 @@ const COLLOCATION_STARTS: &[&str] = &[
     "was",
     "watched",
     "we",
+    "we'd",
     "we're",
     "went",
     "were",
@@ -2947,6 +3018,7 @@ const COLLOCATION_STARTS: &[&str] = &[
     "working",
     "works",
     "you",
+    "you'd",
     "you're",
 ];
 
@@ -3914,6 +3986,7 @@ mod tests {
             "I'd rather stay in when we got there and I have no idea and I feel like cooking and do the washing up",
             "Make sure you get in touch with me and sort it out and get back to you and fell over and made a decision",
             "There's no bread and we have no time so we got to the station and I'll be back and she is in charge of",
+            "You'd better hang on and I liked it a lot and we had better work out and do my best to make up my mind",
         ];
         for text in texts {
             let words: Vec<&str> = text.split(' ').collect();
@@ -4020,6 +4093,12 @@ mod tests {
         assert_eq!(phrased("I work out at the gym."), "I exercise at the gym.");
         assert_eq!(phrased("He worked out the answer."), "He worked out the answer.");
         assert_eq!(phrased("It will work out in the end."), "It will work out eventually.");
+        assert_eq!(phrased("I liked it a lot."), "I liked it very much.");
+        assert_eq!(phrased("I like her a lot more now."), "I like her much more now.");
+        assert_eq!(phrased("You'd better take an umbrella."), "You should take an umbrella.");
+        assert_eq!(phrased("She had better marks than me."), "She had better marks than me.");
+        assert_eq!(phrased("Hang on a minute."), "Wait a minute.");
+        assert_eq!(phrased("Hang on to the rail."), "Hang on to the rail.");
     }
 
     #[test]
