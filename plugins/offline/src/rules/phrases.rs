@@ -1839,6 +1839,13 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     (&["for", "a", "minute"], &["for", "a", "moment"], After::Pause),
     (&["in", "a", "moment"], &["in", "a", "minute"], After::Pause),
     (&["for", "a", "moment"], &["for", "a", "minute"], After::Pause),
+    (&["just", "a", "minute"], &["just", "a", "moment"], After::Pause),
+    (&["wait", "a", "minute"], &["wait", "a", "moment"], After::Pause),
+    (&["give", "me", "a", "minute"], &["give", "me", "a", "moment"], After::Pause),
+    // An effort, as soon as it can be made: "I'll call you as soon as I can." -> "... as soon as
+    // possible."
+    (&["as", "soon", "as", "i", "can"], &["as", "soon", "as", "possible"], After::Pause),
+    (&["as", "soon", "as", "we", "can"], &["as", "soon", "as", "possible"], After::Pause),
     (&["free", "time"], &["spare", "time"], After::Anything),
     (&["thanks", "a", "lot"], &["thanks", "very", "much"], After::Pause),
     (&["thanks", "very", "much"], &["thanks", "a", "lot"], After::Pause),
@@ -1893,9 +1900,9 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
 
 /// The first words of `EVERYDAY`, for `COLLOCATIONS`.
 const EVERYDAY_STARTS: &[&str] = &[
-    "quite", "in", "for", "free", "thanks", "hardly", "at", "keep", "keeps", "kept", "sort", "sorts",
-    "sorted", "get", "fell", "fall", "make", "makes", "made", "making", "book", "booked", "before", "after",
-    "later", "hang", "the", "every", "take", "takes", "took", "taking", "taken",
+    "quite", "in", "for", "just", "wait", "give", "as", "free", "thanks", "hardly", "at", "keep", "keeps",
+    "kept", "sort", "sorts", "sorted", "get", "fell", "fall", "make", "makes", "made", "making", "book",
+    "booked", "before", "after", "later", "hang", "the", "every", "take", "takes", "took", "taking", "taken",
 ];
 
 /// The phrase of `EVERYDAY` at `i`, if what follows it fits.
@@ -2662,6 +2669,42 @@ fn had_better(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     Some((better + 1 - i, out))
 }
 
+/// "I can't make it tonight." -> "I can't come tonight.": being there, after "can", "can't",
+/// "to" or "will", with a time, a place or a pause after it ("We made it!" is a success, and
+/// "make it work" another verb).
+fn make_it(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if !matches_at(tokens, i, &["make", "it"]) {
+        return None;
+    }
+    let prev = prev_word(tokens, i).map(|p| p.replace('’', "'"))?;
+    let able = ["can", "can't", "cannot", "could", "couldn't", "to", "will", "won't", "not"]
+        .contains(&prev.as_str())
+        || prev.ends_with("'ll");
+    let there = pause_after(tokens, i + 2)
+        || next_word(tokens, i + 2).is_some_and(|n| {
+            ["tonight", "today", "tomorrow", "on", "at", "this", "next", "after", "before", "to"]
+                .contains(&n.as_str())
+        });
+    (able && there).then(|| (3, vec!["come".to_string()]))
+}
+
+/// "I'm off to the shops." -> "I'm going to the shops.": a going, after a form of "be" joined to
+/// its subject, before a place.
+fn off_to(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = tokens[i].text.to_lowercase().replace('’', "'");
+    let be =
+        (["'m", "'s", "'re"].iter().any(|e| w.ends_with(e)) && w != "let's" && w != "it's" && w != "that's")
+            || (["am", "is", "are", "was", "were"].contains(&w.as_str())
+                && prev_word(tokens, i)
+                    .is_some_and(|p| ["i", "he", "she", "we", "they", "you"].contains(&p.as_str())));
+    if !be || !matches_at(tokens, i + 2, &["off", "to"]) || !tokens[i + 1].is(Kind::Space, " ") {
+        return None;
+    }
+    let place = next_word(tokens, i + 4)?;
+    let ok = ["the", "bed", "work", "school", "my", "a", "town", "london", "paris"].contains(&place.as_str());
+    ok.then(|| (3, vec![tokens[i].text.clone(), "going".to_string()]))
+}
+
 /// A phrase found by a function, which gives its length in tokens and its words.
 type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
 
@@ -2743,17 +2786,21 @@ const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["get", "gets", "got", "getting"], get_to_place),
     (&["like", "likes", "liked", "love", "loves", "loved", "enjoy", "enjoys", "enjoyed"], like_a_lot),
     (&["had", "i'd", "you'd", "we'd", "they'd", "he'd", "she'd"], had_better),
+    (&["make"], make_it),
+    (&["i'm", "he's", "she's", "we're", "they're", "you're", "am", "is", "are", "was", "were"], off_to),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
 const COLLOCATION_STARTS: &[&str] = &[
     "a",
     "after",
+    "am",
     "answer",
     "answered",
     "answering",
     "answers",
     "are",
+    "as",
     "at",
     "ate",
     "bake",
@@ -2855,6 +2902,7 @@ const COLLOCATION_STARTS: &[&str] = &[
     "i'm",
     "in",
     "is",
+    "just",
     "keep",
     "keeps",
     "kept",
@@ -2939,6 +2987,7 @@ const COLLOCATION_STARTS: &[&str] = &[
     "visited",
     "visiting",
     "visits",
+    "wait",
     "was",
     "watched",
     "we",
@@ -3920,6 +3969,7 @@ mod tests {
             "Make sure you get in touch with me and sort it out and get back to you and fell over and made a decision",
             "There's no bread and we have no time so we got to the station and I'll be back and she is in charge of",
             "You'd better hang on and I liked it a lot and we had better work out and do my best to make up my mind",
+            "I can't make it and I'm off to the shops as soon as I can so wait a minute and give me a minute",
         ];
         for text in texts {
             let words: Vec<&str> = text.split(' ').collect();
@@ -4029,6 +4079,13 @@ mod tests {
         assert_eq!(phrased("She had better marks than me."), "She had better marks than me.");
         assert_eq!(phrased("Hang on a minute."), "Wait a minute.");
         assert_eq!(phrased("Hang on to the rail."), "Hang on to the rail.");
+        assert_eq!(phrased("I can't make it tonight."), "I can't come tonight.");
+        assert_eq!(phrased("We made it!"), "We made it!");
+        assert_eq!(phrased("Can you make it work?"), "Can you make it work?");
+        assert_eq!(phrased("I'm off to the shops."), "I'm going to the shops.");
+        assert_eq!(phrased("The milk is off."), "The milk is off.");
+        assert_eq!(phrased("She is off to the shops."), "She is going to the shops.");
+        assert_eq!(phrased("I'll call you as soon as I can."), "I'll call you as soon as possible.");
     }
 
     #[test]
