@@ -279,13 +279,19 @@ const LINKING: &[&str] = &[
     "seem", "seems", "seemed", "sound", "sounds", "sounded", "get", "gets", "got", "getting",
 ];
 
-/// "It was so nice to see you." -> "It was really nice to see you.": "so" as a degree after a
+/// "It was so nice to see you." -> "It was really nice to see you.", "It's pretty cold." -> "It's
+/// quite cold.": "so" or "pretty" as a degree after a
 /// linking verb, before an adjective; never with a result after it ("so tired that I can't
 /// think", "so far as"), nor after "not", where "not so bad" is milder than "not really bad".
 fn so_really(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
-    if !tokens[i].text.eq_ignore_ascii_case("so") {
+    // "pretty cold" -> "quite cold" alike; "a pretty dress" has a determiner before it.
+    let degree = if tokens[i].text.eq_ignore_ascii_case("so") {
+        "really"
+    } else if tokens[i].text.eq_ignore_ascii_case("pretty") {
+        "quite"
+    } else {
         return None;
-    }
+    };
     let prev = prev_word(tokens, i)?.replace('’', "'");
     let linked = LINKING.contains(&prev.as_str())
         || (["'s", "'re", "'m"].iter().any(|e| prev.ends_with(e)) && prev != "let's");
@@ -297,7 +303,7 @@ fn so_really(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     let result = tokens[i + 1..]
         .iter()
         .any(|t| t.is_word() && ["that", "as"].contains(&t.text.to_lowercase().as_str()));
-    (linked && adjective && !result).then(|| (i + 1, vec![shape::word_like(&tokens[i].text, "really")]))
+    (linked && adjective && !result).then(|| (i + 1, vec![shape::word_like(&tokens[i].text, degree)]))
 }
 
 /// Adjectives and their negative in "un-", "in-" or "dis-", which say the same as "not" and the
@@ -2023,6 +2029,8 @@ mod tests {
         assert_eq!(rewritten("It was so nice to see you."), "It was really nice to see you.");
         assert_eq!(rewritten("I was so tired that I slept."), "I was so tired that I slept.");
         assert_eq!(rewritten("It's not so bad."), "It's not so bad.");
+        assert_eq!(rewritten("It was pretty cold."), "It was quite cold.");
+        assert_eq!(rewritten("She wore a pretty dress."), "She wore a pretty dress.");
         assert_eq!(rewritten("These days are long."), "These days are long.");
     }
 

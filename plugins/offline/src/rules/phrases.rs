@@ -1840,6 +1840,11 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     (&["in", "a", "moment"], &["in", "a", "minute"], After::Pause),
     (&["for", "a", "moment"], &["for", "a", "minute"], After::Pause),
     (&["just", "a", "minute"], &["just", "a", "moment"], After::Pause),
+    // Lengths of time said plainly or informally: "a long time ago" <-> "ages ago".
+    (&["a", "long", "time", "ago"], &["ages", "ago"], After::Anything),
+    (&["ages", "ago"], &["a", "long", "time", "ago"], After::Anything),
+    (&["for", "a", "long", "time"], &["for", "ages"], After::Pause),
+    (&["a", "little", "bit"], &["a", "bit"], After::Word),
     (&["wait", "a", "minute"], &["wait", "a", "moment"], After::Pause),
     (&["give", "me", "a", "minute"], &["give", "me", "a", "moment"], After::Pause),
     // An effort, as soon as it can be made: "I'll call you as soon as I can." -> "... as soon as
@@ -1900,9 +1905,10 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
 
 /// The first words of `EVERYDAY`, for `COLLOCATIONS`.
 const EVERYDAY_STARTS: &[&str] = &[
-    "quite", "in", "for", "just", "wait", "give", "as", "free", "thanks", "hardly", "at", "keep", "keeps",
-    "kept", "sort", "sorts", "sorted", "get", "fell", "fall", "make", "makes", "made", "making", "book",
-    "booked", "before", "after", "later", "hang", "the", "every", "take", "takes", "took", "taking", "taken",
+    "quite", "in", "for", "just", "a", "ages", "wait", "give", "as", "free", "thanks", "hardly", "at",
+    "keep", "keeps", "kept", "sort", "sorts", "sorted", "get", "fell", "fall", "make", "makes", "made",
+    "making", "book", "booked", "before", "after", "later", "hang", "the", "every", "take", "takes", "took",
+    "taking", "taken",
 ];
 
 /// The phrase of `EVERYDAY` at `i`, if what follows it fits.
@@ -2618,7 +2624,7 @@ fn get_to_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (spaced && place && !obliged).then(|| (3, vec![reach.to_string()]))
 }
 
-/// "I liked it a lot." -> "I liked it very much.": a liking, its object a pronoun, ending the
+/// "I liked it a lot." <-> "I liked it very much.": a liking, its object a pronoun, ending the
 /// clause ("a lot" after another verb is an amount).
 fn like_a_lot(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     const LIKING: &[&str] =
@@ -2630,8 +2636,14 @@ fn like_a_lot(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     }
     let it =
         word(i + 2).filter(|o| ["it", "this", "that", "them", "him", "her", "you"].contains(&o.as_str()))?;
-    (matches_at(tokens, i, &[&w, &it, "a", "lot"]) && pause_after(tokens, i + 6))
-        .then(|| (7, vec![w, it, "very".to_string(), "much".to_string()]))
+    if !pause_after(tokens, i + 6) {
+        return None;
+    }
+    if matches_at(tokens, i, &[&w, &it, "a", "lot"]) {
+        return Some((7, vec![w, it, "very".to_string(), "much".to_string()]));
+    }
+    matches_at(tokens, i, &[&w, &it, "very", "much"])
+        .then(|| (7, vec![w, it, "a".to_string(), "lot".to_string()]))
 }
 
 /// "You'd better take an umbrella." -> "You should take an umbrella.": advice before a verb.
@@ -2794,6 +2806,7 @@ const COLLOCATIONS: &[(&[&str], Finder)] = &[
 const COLLOCATION_STARTS: &[&str] = &[
     "a",
     "after",
+    "ages",
     "am",
     "answer",
     "answered",
@@ -4011,7 +4024,7 @@ mod tests {
         assert_eq!(phrased("He went on for hours about his car."), "He went on for hours about his car.");
         assert_eq!(phrased("It took me ages to find it."), "It took me a long time to find it.");
         assert_eq!(phrased("He takes a long time to get ready."), "He takes ages to get ready.");
-        assert_eq!(phrased("It took place a long time ago."), "It took place a long time ago.");
+        assert_eq!(phrased("It took place a long time ago."), "It took place ages ago.");
         assert_eq!(phrased("I'll sort it out."), "I'll deal with it.");
         assert_eq!(phrased("I'll sort it out tomorrow."), "I'll sort it out tomorrow.");
         assert_eq!(phrased("I'll get back to you."), "I'll let you know.");
@@ -4085,6 +4098,11 @@ mod tests {
         assert_eq!(phrased("I'm off to the shops."), "I'm going to the shops.");
         assert_eq!(phrased("The milk is off."), "The milk is off.");
         assert_eq!(phrased("She is off to the shops."), "She is going to the shops.");
+        assert_eq!(phrased("We met a long time ago."), "We met ages ago.");
+        assert_eq!(phrased("I've known her for a long time."), "I've known her for ages.");
+        assert_eq!(phrased("I've known her for a long time now."), "I've known her for a long time now.");
+        assert_eq!(phrased("I'm a little bit tired."), "I'm a bit tired.");
+        assert_eq!(phrased("We enjoyed it very much."), "We enjoyed it a lot.");
         assert_eq!(phrased("I'll call you as soon as I can."), "I'll call you as soon as possible.");
     }
 
