@@ -1845,6 +1845,12 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     (&["ages", "ago"], &["a", "long", "time", "ago"], After::Anything),
     (&["for", "a", "long", "time"], &["for", "ages"], After::Pause),
     (&["a", "little", "bit"], &["a", "bit"], After::Word),
+    (&["fed", "up", "with"], &["tired", "of"], After::Word),
+    // Rest, ending the clause: "I'm going to take it easy." -> "I'm going to relax." ("take it easy
+    // on him" is gentleness).
+    (&["take", "it", "easy"], &["relax"], After::Pause),
+    (&["taking", "it", "easy"], &["relaxing"], After::Pause),
+    (&["took", "it", "easy"], &["relaxed"], After::Pause),
     (&["wait", "a", "minute"], &["wait", "a", "moment"], After::Pause),
     (&["give", "me", "a", "minute"], &["give", "me", "a", "moment"], After::Pause),
     // An effort, as soon as it can be made: "I'll call you as soon as I can." -> "... as soon as
@@ -1905,10 +1911,10 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
 
 /// The first words of `EVERYDAY`, for `COLLOCATIONS`.
 const EVERYDAY_STARTS: &[&str] = &[
-    "quite", "in", "for", "just", "a", "ages", "wait", "give", "as", "free", "thanks", "hardly", "at",
-    "keep", "keeps", "kept", "sort", "sorts", "sorted", "get", "fell", "fall", "make", "makes", "made",
-    "making", "book", "booked", "before", "after", "later", "hang", "the", "every", "take", "takes", "took",
-    "taking", "taken",
+    "quite", "in", "for", "just", "a", "ages", "fed", "take", "taking", "took", "wait", "give", "as", "free",
+    "thanks", "hardly", "at", "keep", "keeps", "kept", "sort", "sorts", "sorted", "get", "fell", "fall",
+    "make", "makes", "made", "making", "book", "booked", "before", "after", "later", "hang", "the", "every",
+    "takes", "taken",
 ];
 
 /// The phrase of `EVERYDAY` at `i`, if what follows it fits.
@@ -2717,6 +2723,22 @@ fn off_to(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     ok.then(|| (3, vec![tokens[i].text.clone(), "going".to_string()]))
 }
 
+/// "It's a shame you can't come." <-> "It's a pity you can't come.", "What a shame!" <-> "What a
+/// pity!": a regret, after "be" or "what" ("a shame to the family" is a disgrace, with "to").
+fn shame_pity(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let prev = prev_word(tokens, i).map(|p| p.replace('’', "'"))?;
+    let regret = ["is", "was", "what", "it's", "that's", "such"].contains(&prev.as_str());
+    let other = if matches_at(tokens, i, &["a", "shame"]) {
+        "pity"
+    } else if matches_at(tokens, i, &["a", "pity"]) {
+        "shame"
+    } else {
+        return None;
+    };
+    let to = next_word(tokens, i + 2).as_deref() == Some("to") && !pause_after(tokens, i + 2);
+    (regret && !to).then(|| (3, vec!["a".to_string(), other.to_string()]))
+}
+
 /// A phrase found by a function, which gives its length in tokens and its words.
 type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
 
@@ -2799,6 +2821,7 @@ const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["like", "likes", "liked", "love", "loves", "loved", "enjoy", "enjoys", "enjoyed"], like_a_lot),
     (&["had", "i'd", "you'd", "we'd", "they'd", "he'd", "she'd"], had_better),
     (&["make"], make_it),
+    (&["a"], shame_pity),
     (&["i'm", "he's", "she's", "we're", "they're", "you're", "am", "is", "are", "was", "were"], off_to),
 ];
 
@@ -2865,6 +2888,7 @@ const COLLOCATION_STARTS: &[&str] = &[
     "expired",
     "expires",
     "fall",
+    "fed",
     "feel",
     "fell",
     "finish",
@@ -4102,6 +4126,12 @@ mod tests {
         assert_eq!(phrased("I've known her for a long time."), "I've known her for ages.");
         assert_eq!(phrased("I've known her for a long time now."), "I've known her for a long time now.");
         assert_eq!(phrased("I'm a little bit tired."), "I'm a bit tired.");
+        assert_eq!(phrased("It's a shame you can't come."), "It's a pity you can't come.");
+        assert_eq!(phrased("What a pity!"), "What a shame!");
+        assert_eq!(phrased("He was a shame to the family."), "He was a shame to the family.");
+        assert_eq!(phrased("I'm fed up with the rain."), "I'm tired of the rain.");
+        assert_eq!(phrased("I'm going to take it easy."), "I'm going to relax.");
+        assert_eq!(phrased("Take it easy on him."), "Take it easy on him.");
         assert_eq!(phrased("We enjoyed it very much."), "We enjoyed it a lot.");
         assert_eq!(phrased("I'll call you as soon as I can."), "I'll call you as soon as possible.");
     }
