@@ -1,8 +1,8 @@
 //! Rewrites of small fixed word groups: phrasal verbs and their one-word equivalents ("find
 //! out" -> "discover", "postpone" -> "put off"), near-synonymous function words checked against
 //! the next word ("almost" -> "nearly", "have to" -> "need to", "are going to" + verb ->
-//! "will"), where "please" sits in a request, and, as a last resort, "have" of possession as
-//! "have got".
+//! "will", "so" and "pretty" as a degree after a linking verb -> "really", "quite"), where
+//! "please" sits in a request, and, as a last resort, "have" of possession as "have got".
 //!
 //! These are the words WordNet cannot help with: function words are never substituted, and a
 //! phrasal verb means something its parts do not.

@@ -1,8 +1,10 @@
 //! Wordy phrases and their short forms ("in order to" -> "to", "a lot of" -> "many" or "much",
 //! "for example" <-> "for instance"), everyday collocations told in other words where their
 //! context settles the sense ("the highlight of" -> "the high point of", "the washing machine broke
-//! down" -> "stopped working", "fixed the gate" -> "repaired"), and the fixed phrases whose words
-//! mean nothing alone ("of course"), frozen so that no later rule touches them.
+//! down" -> "stopped working", "fixed the gate" -> "repaired", "I'll get back to you" -> "I'll let
+//! you know", "told me to" -> "said I should"), each tried only from its own first words, and the
+//! fixed phrases whose words mean nothing alone ("of course"), frozen so that no later rule touches
+//! them.
 
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
