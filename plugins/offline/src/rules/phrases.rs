@@ -1899,7 +1899,9 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     (&["for", "sure"], &["definitely"], After::Pause),
     // A wait asked for: "Hang on a minute." -> "Wait a minute."
     (&["hang", "on"], &["wait"], After::Pause),
-    (&["hang", "on", "a"], &["wait", "a"], After::Word),
+    (&["hang", "on", "a", "minute"], &["wait", "a", "minute"], After::Anything),
+    (&["hang", "on", "a", "second"], &["wait", "a", "second"], After::Anything),
+    (&["hang", "on", "a", "moment"], &["wait", "a", "moment"], After::Anything),
     // A recent day, ending the clause: "I saw him the other day." -> "... a few days ago."
     (&["the", "other", "day"], &["a", "few", "days", "ago"], After::Pause),
     (&["at", "the", "last", "moment"], &["at", "the", "last", "minute"], After::Anything),
@@ -1981,11 +1983,14 @@ fn getting_better(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         return None;
     }
     let next = next_word(tokens, i + 2);
-    let ok = pause_after(tokens, i + 2)
-        || next.as_deref().is_some_and(|n| {
-            ["and", "at", "now", "already", "every", "slowly", "quickly", "soon", "but", "day", "though"]
-                .contains(&n)
-        });
+    // "better and better" is a comparison going on, not a state reached.
+    let and_better = next.as_deref() == Some("and") && next_word(tokens, i + 4).as_deref() == Some("better");
+    let ok = !and_better
+        && (pause_after(tokens, i + 2)
+            || next.as_deref().is_some_and(|n| {
+                ["and", "at", "now", "already", "every", "slowly", "quickly", "soon", "but", "day", "though"]
+                    .contains(&n)
+            }));
     // "You'd better get better" is fine; "had got better" too; "I've got better things" is not
     // a change, and has a noun after it.
     ok.then(|| (3, vec![IMPROVE[k].to_string()]))
@@ -2449,7 +2454,19 @@ fn be_back(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
                 .contains(&n.as_str())
                 || n.starts_with(|c: char| c.is_ascii_digit())
         });
-    (modal && timed && !in_place).then(|| (3, vec!["return".to_string()]))
+    // "back on track", "back at work" are states: "on" only before a day or "time", "at" only
+    // before a time of day.
+    let state = match next_word(tokens, i + 2).as_deref() {
+        Some("on") => !next_word(tokens, i + 4)
+            .is_some_and(|n| n == "time" || crate::words::DAY_NAMES.contains(&n.as_str())),
+        Some("at") => !next_word(tokens, i + 4).is_some_and(|n| {
+            n.starts_with(|c: char| c.is_ascii_digit())
+                || HOURS.contains(&n.as_str())
+                || ["noon", "midnight", "lunchtime", "about", "around"].contains(&n.as_str())
+        }),
+        _ => false,
+    };
+    (modal && timed && !in_place && !state).then(|| (3, vec!["return".to_string()]))
 }
 
 /// "I can't make up my mind." -> "I can't decide.": one's own mind, made up.
@@ -2510,10 +2527,17 @@ fn work_out(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
             ["at", "every", "twice", "three", "regularly", "daily", "before", "after", "most", "in"]
                 .contains(&n.as_str())
         });
+    // "worked out every detail" has an object: "every" only before a time.
+    let every_object = next_word(tokens, i + 2).as_deref() == Some("every")
+        && !next_word(tokens, i + 4).is_some_and(|n| {
+            ["day", "morning", "evening", "night", "week", "weekend"].contains(&n.as_str())
+                || crate::words::DAY_NAMES.contains(&n.as_str())
+        });
     // "in the end" would be a result.
-    let result = next_word(tokens, i + 2).as_deref() == Some("in")
-        && next_word(tokens, i + 4).as_deref() == Some("the")
-        && next_word(tokens, i + 6).as_deref() == Some("end");
+    let result = every_object
+        || next_word(tokens, i + 2).as_deref() == Some("in")
+            && next_word(tokens, i + 4).as_deref() == Some("the")
+            && next_word(tokens, i + 6).as_deref() == Some("end");
     (person && after && !result).then(|| (3, vec![exercise.to_string()]))
 }
 
@@ -2684,6 +2708,10 @@ fn had_better(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     if !plain_verb(&verb) && verb != "not" {
         return None;
     }
+    // "We had better weather" compares: after a plain "had", a word that is mostly a noun is one.
+    if subject.is_none() && crate::words::pos_share(&verb, Pos::Noun) >= 0.5 {
+        return None;
+    }
     let mut out: Vec<String> = subject.into_iter().collect();
     out.push("should".to_string());
     Some((better + 1 - i, out))
@@ -2721,7 +2749,8 @@ fn off_to(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         return None;
     }
     let place = next_word(tokens, i + 4)?;
-    let ok = ["the", "bed", "work", "school", "my", "a", "town", "london", "paris"].contains(&place.as_str());
+    // "off to a good start" is an idiom, and has "a".
+    let ok = ["the", "bed", "work", "school", "my", "town", "london", "paris"].contains(&place.as_str());
     ok.then(|| (3, vec![tokens[i].text.clone(), "going".to_string()]))
 }
 
@@ -4107,6 +4136,14 @@ mod tests {
         assert_eq!(phrased("I've got to the end."), "I've got to the end.");
         assert_eq!(phrased("I'll be back in an hour."), "I'll return in an hour.");
         assert_eq!(phrased("I'll be back in the office."), "I'll be back in the office.");
+        assert_eq!(phrased("We'll be back on track soon."), "We'll be back on track soon.");
+        assert_eq!(phrased("I'll be back at work on Monday."), "I'll be back at work on Monday.");
+        assert_eq!(phrased("I'll be back at six."), "I'll return at six o'clock.");
+        assert_eq!(phrased("They worked out every detail."), "They worked out every detail.");
+        assert_eq!(phrased("It's getting better and better."), "It's getting better and better.");
+        assert_eq!(phrased("He's off to a good start."), "He's off to a good start.");
+        assert_eq!(phrased("Hang on a minute."), "Wait a minute.");
+        assert_eq!(phrased("Hang your coat on a hook."), "Hang your coat on a hook.");
         assert_eq!(phrased("She is in charge of the team."), "She is responsible for the team.");
         assert_eq!(phrased("They put her in charge of the team."), "They put her in charge of the team.");
         assert_eq!(phrased("I work out at the gym."), "I exercise at the gym.");
@@ -4116,6 +4153,8 @@ mod tests {
         assert_eq!(phrased("I like her a lot more now."), "I like her much more now.");
         assert_eq!(phrased("You'd better take an umbrella."), "You should take an umbrella.");
         assert_eq!(phrased("She had better marks than me."), "She had better marks than me.");
+        assert_eq!(phrased("We had better weather yesterday."), "We had better weather yesterday.");
+        assert_eq!(phrased("We had better leave."), "We should leave.");
         assert_eq!(phrased("Hang on a minute."), "Wait a minute.");
         assert_eq!(phrased("Hang on to the rail."), "Hang on to the rail.");
         assert_eq!(phrased("I can't make it tonight."), "I can't come tonight.");
