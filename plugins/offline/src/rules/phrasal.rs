@@ -1,8 +1,8 @@
 //! Rewrites of small fixed word groups: phrasal verbs and their one-word equivalents ("find
 //! out" -> "discover", "postpone" -> "put off"), near-synonymous function words checked against
 //! the next word ("almost" -> "nearly", "have to" -> "need to", "are going to" + verb ->
-//! "will"), where "please" sits in a request, and, as a last resort, "have" of possession as
-//! "have got".
+//! "will", "so" and "pretty" as a degree after a linking verb -> "really", "quite"), where
+//! "please" sits in a request, and, as a last resort, "have" of possession as "have got".
 //!
 //! These are the words WordNet cannot help with: function words are never substituted, and a
 //! phrasal verb means something its parts do not.
@@ -271,6 +271,39 @@ fn function_swap(word: &str, next: Option<&str>) -> Option<&'static str> {
         }
         _ => return None,
     })
+}
+
+/// Verbs that link a subject to an adjective, after which "so" is only a degree.
+const LINKING: &[&str] = &[
+    "is", "are", "was", "were", "am", "be", "been", "feel", "feels", "felt", "look", "looks", "looked",
+    "seem", "seems", "seemed", "sound", "sounds", "sounded", "get", "gets", "got", "getting",
+];
+
+/// "It was so nice to see you." -> "It was really nice to see you.", "It's pretty cold." -> "It's
+/// quite cold.": "so" or "pretty" as a degree after a
+/// linking verb, before an adjective; never with a result after it ("so tired that I can't
+/// think", "so far as"), nor after "not", where "not so bad" is milder than "not really bad".
+fn so_really(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+    // "pretty cold" -> "quite cold" alike; "a pretty dress" has a determiner before it.
+    let degree = if tokens[i].text.eq_ignore_ascii_case("so") {
+        "really"
+    } else if tokens[i].text.eq_ignore_ascii_case("pretty") {
+        "quite"
+    } else {
+        return None;
+    };
+    let prev = prev_word(tokens, i)?.replace('’', "'");
+    let linked = LINKING.contains(&prev.as_str())
+        || (["'s", "'re", "'m"].iter().any(|e| prev.ends_with(e)) && prev != "let's");
+    let next = next_word(tokens, i)?;
+    let adjective =
+        !["much", "many", "few", "little", "far", "long", "that", "as", "called", "on", "too", "to"]
+            .contains(&next.as_str())
+            && morph::evidence(&morph::analyse(&next), |a| a.pos == Pos::Adj).more_than(1, 2);
+    let result = tokens[i + 1..]
+        .iter()
+        .any(|t| t.is_word() && ["that", "as"].contains(&t.text.to_lowercase().as_str()));
+    (linked && adjective && !result).then(|| (i + 1, vec![shape::word_like(&tokens[i].text, degree)]))
 }
 
 /// Adjectives and their negative in "un-", "in-" or "dis-", which say the same as "not" and the
@@ -836,6 +869,10 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                     working || !PLACES_GONE_TO.contains(&n.as_str())
                 })
             }
+            // "There's no need to worry": a noun after a determiner, never "no have to".
+            "need" | "needs" => prev.as_deref().is_none_or(|p| {
+                !["no", "the", "a", "any", "every", "some", "little", "of", "in"].contains(&p)
+            }),
             // "I meant to call" is an intention, not what is expected: only after "be".
             // An event is called off; a flight, an order or a card is cancelled.
             _ if words.get(1).is_some_and(|w| w.starts_with("cancel")) => {
@@ -968,7 +1005,17 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                         .contains(&n.as_str())
                     })
             }
-            "these" => prev.is_none() || tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct),
+            // "These days are long" is a subject, which "nowadays" cannot be.
+            "these" => {
+                (prev.is_none() || tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct))
+                    && next_word(tokens, last).is_none_or(|n| {
+                        ![
+                            "are", "were", "have", "had", "will", "would", "can", "could", "seem", "seemed",
+                            "go", "went", "of", "and",
+                        ]
+                        .contains(&n.as_str())
+                    })
+            }
             // "for the whole week" is no "for all week": "all week" stands alone.
             "the" if words.get(1) == Some(&"whole") => {
                 prev.as_deref().is_none_or(|p| !PREPOSITIONS.contains(&p) && p != "during")
@@ -1224,6 +1271,7 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 .or_else(|| gerund_or_infinitive(&tokens, i))
                 .or_else(|| negated_adjective(&tokens, i))
                 .or_else(|| too_or_not_enough(&tokens, i))
+                .or_else(|| so_really(&tokens, i))
                 .or_else(|| {
                     function_swap(&lower, next_word(&tokens, i).as_deref())
                         .map(|swap| (i + 1, vec![shape::word_like(&tokens[i].text, swap)]))
@@ -1347,7 +1395,9 @@ const SEPARABLE: &[(&str, &str)] = &[
     ("clear", "up"),
     ("cut", "down"),
     ("dig", "up"),
+    ("fill", "in"),
     ("fill", "out"),
+    ("hang", "up"),
     ("give", "back"),
     ("hand", "out"),
     ("knock", "down"),
@@ -1357,6 +1407,7 @@ const SEPARABLE: &[(&str, &str)] = &[
     ("pull", "down"),
     ("put", "away"),
     ("put", "down"),
+    ("put", "on"),
     ("put", "out"),
     ("set", "up"),
     ("shut", "down"),
@@ -1376,10 +1427,59 @@ const SEPARABLE: &[(&str, &str)] = &[
     ("turn", "down"),
     ("turn", "off"),
     ("turn", "on"),
+    ("try", "on"),
     ("turn", "up"),
+    ("wake", "up"),
     ("wash", "up"),
     ("wipe", "down"),
     ("write", "down"),
+];
+
+/// What is put on (clothes, a machine, a show): "put on the table" is a place, and "put on a brave
+/// face" an idiom, so "put on" moves its particle round these only.
+const PUT_ON: &[&str] = &[
+    "coat",
+    "jacket",
+    "shoes",
+    "boots",
+    "hat",
+    "scarf",
+    "gloves",
+    "dress",
+    "shirt",
+    "jumper",
+    "sweater",
+    "clothes",
+    "uniform",
+    "glasses",
+    "socks",
+    "trousers",
+    "jeans",
+    "suit",
+    "tie",
+    "pyjamas",
+    "seatbelt",
+    "apron",
+    "helmet",
+    "mask",
+    "kettle",
+    "music",
+    "radio",
+    "tv",
+    "television",
+    "light",
+    "lights",
+    "heating",
+    "oven",
+    "film",
+    "movie",
+    "record",
+    "song",
+    "show",
+    "play",
+    "washing",
+    "dishwasher",
+    "fan",
 ];
 
 /// The forms of the irregular separable verbs, which the lexicon keeps as function words.
@@ -1408,6 +1508,9 @@ const IRREGULAR_FORMS: &[(&str, &str)] = &[
     ("tore", "tear"),
     ("torn", "tear"),
     ("dug", "dig"),
+    ("woke", "wake"),
+    ("woken", "wake"),
+    ("hung", "hang"),
     ("shuts", "shut"),
 ];
 
@@ -1449,11 +1552,19 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
     for k in 1..n.saturating_sub(2) {
         let lemmas = separable_lemma(&p.lower(k));
         let separable = |particle: &str| lemmas.iter().any(|l| SEPARABLE.contains(&(*l, particle)));
+        // "put on" only round a thing one puts on (`PUT_ON`), whose last word is `end - 1`.
+        let fits = |particle: &str, end: usize| {
+            particle != "on" || !lemmas.contains(&"put") || PUT_ON.contains(&p.lower(end - 1).as_str())
+        };
         // verb + particle + object -> verb + object + particle
         let particle = p.lower(k + 1);
-        // "take the lasagne out of the oven": "out of" is a preposition, not a particle.
+        // "take the lasagne out of the oven": "out of" is a preposition, not a particle. "The plane
+        // took off an hour late": a length with a time after it is no object.
         if separable(&particle)
             && let Some(end) = object_end(k + 2)
+            && !(end < n
+                && ["late", "early", "later", "earlier", "ago", "behind"].contains(&p.lower(end).as_str()))
+            && fits(&particle, end)
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
             out.extend_from_slice(&p.items[k + 2..end]);
@@ -1465,6 +1576,7 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
         if let Some(end) = object_end(k + 1)
             && end < n
             && separable(&p.lower(end))
+            && fits(&p.lower(end), end)
             && p.lower(end + 1) != "of"
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
@@ -1913,6 +2025,13 @@ mod tests {
         assert_eq!(rewritten("The train was full of tourists."), "The train was filled with tourists.");
         assert_eq!(rewritten("He forgot it again."), "He forgot it again.");
         assert_eq!(rewritten("The box was too heavy to lift."), "The box was too heavy to lift.");
+        assert_eq!(rewritten("There's no need to worry."), "There's no need to worry.");
+        assert_eq!(rewritten("It was so nice to see you."), "It was really nice to see you.");
+        assert_eq!(rewritten("I was so tired that I slept."), "I was so tired that I slept.");
+        assert_eq!(rewritten("It's not so bad."), "It's not so bad.");
+        assert_eq!(rewritten("It was pretty cold."), "It was quite cold.");
+        assert_eq!(rewritten("She wore a pretty dress."), "She wore a pretty dress.");
+        assert_eq!(rewritten("These days are long."), "These days are long.");
     }
 
     #[test]
