@@ -149,10 +149,37 @@ pub fn leaving_start(token: &Token) -> Option<Token> {
     Some(Token { text, changed: true, ..token.clone() })
 }
 
+/// Words that modify the phrase after them ("just before midnight", "soon after lunch"), which a
+/// fronted phrase would leave behind ("After lunch, he left soon.").
+const PHRASE_MODIFIERS: &[&str] = &[
+    "just",
+    "right",
+    "shortly",
+    "soon",
+    "straight",
+    "immediately",
+    "directly",
+    "well",
+    "long",
+    "only",
+    "even",
+    "exactly",
+    "almost",
+    "nearly",
+    "sometime",
+    "mainly",
+    "mostly",
+    "partly",
+    "especially",
+];
+
 /// The sentence with its last phrase, from item `k` on, moved to the front before a comma ("We
 /// met at the station." -> "At the station, we met."); `None` when the first word cannot leave the
-/// start (see [`leaving_start`]).
+/// start (see [`leaving_start`]) or a word before the phrase modifies it (`PHRASE_MODIFIERS`).
 pub fn front(p: &Plain, k: usize) -> Option<Vec<Token>> {
+    if k > 0 && PHRASE_MODIFIERS.contains(&p.lower(k - 1).as_str()) {
+        return None;
+    }
     let mut out = vec![starting(&p.items[k])];
     out.extend_from_slice(&p.items[k + 1..]);
     out.push(comma());

@@ -427,6 +427,14 @@ mod tests {
     use crate::shape::apply as run;
 
     #[test]
+    fn a_time_phrase_leaves_no_modifier_of_its_own_behind() {
+        let f = front_time_phrase;
+        assert_eq!(run(f, "We got to the hotel just before midnight."), None);
+        assert_eq!(run(f, "He left soon after lunch."), None);
+        assert_eq!(run(f, "They arrived shortly after ten."), None);
+    }
+
+    #[test]
     fn time_phrases_move_to_the_front() {
         let f = front_time_phrase;
         assert_eq!(
