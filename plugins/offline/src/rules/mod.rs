@@ -1,6 +1,7 @@
-//! The rules, one file per family. No rule imports another: each stands on the layers below
-//! (the words layer, the token navigation, the sentence builder, the sentence's parts, the
-//! lexicon and its inflections), and `structure` and `paraphrase` put them in order.
+//! The rules, one file per family (a folder for the largest, `phrases`). No rule imports another:
+//! each stands on the layers below (the words layer, the token navigation, the sentence builder,
+//! the sentence's parts, the lexicon and its inflections), and `structure` and `paraphrase` put
+//! them in order.
 
 pub mod adverbs;
 pub mod articles;

@@ -1,0 +1,457 @@
+//! Numbers, times and dates in their other spoken or written forms: clock times said in words
+//! (`spoken_time`), numbers from ten in digits with their measures and currencies
+//! (`number_in_digits`), dates (`date_form`) and the days that come round (`habitual_day`).
+
+use crate::tokens::{Kind, Token, matches_at, next_word, prev_word};
+use crate::words::OBJECT_PREPOSITIONS;
+
+/// Ordinals said as words, for the days of a month.
+const ORDINALS: &[&str] = &[
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+    "twenty-first",
+    "twenty-second",
+    "twenty-third",
+    "twenty-fourth",
+    "twenty-fifth",
+    "twenty-sixth",
+    "twenty-seventh",
+    "twenty-eighth",
+    "twenty-ninth",
+    "thirtieth",
+    "thirty-first",
+];
+
+/// A date in its other written form: "the third of April" -> "3 April". Only from words: a date
+/// in digits is kept as written ("12 March", "the 14th of June"), as every number is.
+pub(super) fn date_form(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.clone());
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    if word(i)?.as_str() != "the" || !spaced(i + 1) || !spaced(i + 3) || !spaced(i + 5) {
+        return None;
+    }
+    if word(i + 4).as_deref() != Some("of") {
+        return None;
+    }
+    let day = word(i + 2)?.to_lowercase();
+    let n = ORDINALS.iter().position(|o| *o == day)? + 1;
+    // The month keeps its capital; "May" is a month in this shape.
+    let name = word(i + 6).filter(|w| {
+        let lower = w.to_lowercase();
+        crate::shape::is_title(w) && (crate::words::MONTHS.contains(&lower.as_str()) || lower == "may")
+    })?;
+    Some((7, vec![n.to_string(), name]))
+}
+
+/// Hours said as words, for the clock times.
+pub(super) const HOURS: &[&str] =
+    &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+
+/// The prepositions of time a clock time follows when it is one ("at seven", "until half past
+/// nine"): a number after anything else may count people or years ("a table for eight").
+const TIME_PREPOSITIONS: &[&str] =
+    &["at", "until", "till", "by", "before", "after", "since", "from", "to", "around", "about"];
+
+/// Minutes past or to the hour said in words, with their number.
+const CLOCK_MINUTES: &[(&str, u32)] =
+    &[("five", 5), ("ten", 10), ("twenty", 20), ("twenty-five", 25), ("quarter", 15), ("half", 30)];
+
+/// A clock time at `i` in its other spoken form: "half past nine" -> "nine thirty", "a quarter
+/// past ten" -> "ten fifteen", "ten past nine" -> "nine ten", "a quarter to eight" -> "seven
+/// forty-five", "twenty to six" -> "five forty", "seven o'clock" -> "seven"; the words it covers and
+/// the new ones. Only after a preposition of time, except the forms with "past", which are times
+/// wherever they stand ("ten to one" may be odds). Never from digits: numbers are kept as written.
+pub(super) fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let hour_at = |k: usize| {
+        let t = tokens.get(k).filter(|t| t.is_word() && !t.frozen)?;
+        HOURS.iter().position(|h| t.text.eq_ignore_ascii_case(h))
+    };
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word()).map(|t| t.text.to_lowercase());
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let before = (0..i).rev().find(|&k| tokens[k].is_word()).map(|k| tokens[k].text.to_lowercase());
+    let timed = before.as_deref().is_some_and(|b| TIME_PREPOSITIONS.contains(&b));
+    let hour = |h: usize| HOURS[h % 12].to_string();
+    // "half past nine", "a quarter to eight", "ten past six": the minutes, "past" or "to", the hour.
+    let article = usize::from(matches_at(tokens, i, &["a", "quarter"]));
+    let minutes_at = i + 2 * article;
+    if let Some(&(name, minutes)) = word(minutes_at).and_then(|w| CLOCK_MINUTES.iter().find(|(n, _)| *n == w))
+        && (name == "quarter") == (article == 1)
+        && spaced(minutes_at + 1)
+        && spaced(minutes_at + 3)
+    {
+        let relation = word(minutes_at + 2)?;
+        let h = hour_at(minutes_at + 4)?;
+        let len = minutes_at + 5 - i;
+        // "five past nine" would be "nine oh five"; "half to" is no time.
+        return match relation.as_str() {
+            "past" if minutes != 5 => Some((len, vec![hour(h), number_word(minutes)])),
+            "to" if minutes != 30 && timed => Some((len, vec![hour(h + 11), number_word(60 - minutes)])),
+            _ => None,
+        };
+    }
+    if !timed {
+        return None;
+    }
+    let h = hour_at(i)?;
+    let oclock = tokens
+        .get(i + 2)
+        .is_some_and(|t| t.is_word() && ["o'clock", "o’clock"].contains(&t.text.to_lowercase().as_str()));
+    if oclock {
+        return spaced(i + 1).then(|| (3, vec![hour(h)]));
+    }
+    // "closes at six" -> "closes at six o'clock": only after a word that says something happens at
+    // a time of day (an age may follow "at": "started school at five", "learned to read at six"),
+    // and with nothing after the hour that could count or tell the minutes ("at six thirty").
+    // The word before the preposition, past a "just" ("arrived just before seven").
+    let before_preposition = (0..i)
+        .rev()
+        .filter(|&k| tokens[k].is_word())
+        .map(|k| tokens[k].text.to_lowercase())
+        .skip(1)
+        .find(|w| w != "just");
+    let scheduled = before_preposition.as_deref().is_some_and(|w| SCHEDULED.contains(&w));
+    let after_ok = match tokens.get(i + 1) {
+        None => true,
+        Some(t) if t.kind == Kind::Punct => t.text != ":",
+        Some(_) => word(i + 2).filter(|_| spaced(i + 1)).is_some_and(|next| {
+            ["tonight", "tomorrow", "today", "on", "every", "in", "this", "and", "but", "so"]
+                .contains(&next.as_str())
+        }),
+    };
+    // After "at", "before", "after" or "by": "open until ten o'clock" would invite the time to the
+    // front ("Until ten o'clock, the shop is open.").
+    let at = before.as_deref().is_some_and(|b| ["at", "before", "after", "by"].contains(&b));
+    (at && scheduled && after_ok).then(|| (1, vec![hour(h), "o'clock".to_string()]))
+}
+
+/// Words after which "at" and an hour tell a time of day ("opens at nine", "home at six", "up at
+/// seven"), so that "o'clock" may follow the hour.
+const SCHEDULED: &[&str] = &[
+    "open",
+    "opens",
+    "opened",
+    "close",
+    "closes",
+    "closed",
+    "shut",
+    "shuts",
+    "start",
+    "starts",
+    "started",
+    "begin",
+    "begins",
+    "began",
+    "finish",
+    "finishes",
+    "finished",
+    "end",
+    "ends",
+    "ended",
+    "leave",
+    "leaves",
+    "left",
+    "arrive",
+    "arrives",
+    "arrived",
+    "meet",
+    "meets",
+    "met",
+    "home",
+    "up",
+    "back",
+    "dinner",
+    "lunch",
+    "breakfast",
+    "here",
+    "there",
+    "ready",
+    "bed",
+    "work",
+];
+
+/// A number of minutes from ten to fifty-nine said in words: 10 -> "ten", 45 -> "forty-five".
+fn number_word(n: u32) -> String {
+    let name = |list: &[(&'static str, u32)], v: u32| list.iter().find(|(_, x)| *x == v).map(|(w, _)| *w);
+    match (name(TENS_AND_TEENS, n), name(TENS_AND_TEENS, n - n % 10), name(UNITS_BELOW_TEN, n % 10)) {
+        (Some(exact), _, _) => exact.to_string(),
+        (None, Some(tens), Some(unit)) => format!("{tens}-{unit}"),
+        _ => n.to_string(),
+    }
+}
+
+/// A day that comes round, both ways: "every Sunday" <-> "on Sundays", "every Sunday morning" <->
+/// "on Sunday mornings", "every weekend" <-> "on weekends"; the words it covers and the new ones.
+/// Not in a list of days ("on Mondays and Fridays"), where every day of the list would have to
+/// change, nor after a preposition ("the first Monday of every month" has no "on").
+pub(super) fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const DAYS: &[&str] =
+        &["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekday", "weekend"];
+    const PARTS: &[&str] = &["morning", "afternoon", "evening", "night"];
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let every = match word(i)?.as_str() {
+        "every" => true,
+        "on" => false,
+        _ => return None,
+    };
+    let plural = |w: &str| format!("{w}s");
+    let at = |k: usize| word(k).filter(|_| spaced(k - 1));
+    // "every Sunday morning" and "on Sunday mornings": the day singular before a part of the day;
+    // "on Sundays" alone.
+    let day_word = at(i + 2)?;
+    let part_word = at(i + 4);
+    let part = PARTS.iter().copied().find(|p| {
+        let part = part_word.as_deref();
+        if every { part == Some(*p) } else { part == Some(plural(p).as_str()) }
+    });
+    let day = DAYS
+        .iter()
+        .copied()
+        .find(|d| if every || part.is_some() { day_word == *d } else { day_word == plural(d) })?;
+    let last = i + if part.is_some() { 4 } else { 2 };
+    let listed = |w: Option<String>| w.is_some_and(|w| ["and", "or"].contains(&w.as_str()));
+    let before = prev_word(tokens, i);
+    if listed(next_word(tokens, last)) || listed(before.clone()) {
+        return None;
+    }
+    if every && before.is_some_and(|b| OBJECT_PREPOSITIONS.contains(&b.as_str()) || b == "on") {
+        return None;
+    }
+    // "never works on Sundays" is no Sunday at all; "never works every Sunday" would leave some.
+    let denied = tokens[..i].iter().any(|t| {
+        let w = t.text.to_lowercase().replace('’', "'");
+        t.is_word()
+            && (["never", "not", "rarely", "seldom", "hardly"].contains(&w.as_str()) || w.ends_with("n't"))
+    });
+    if !every && denied {
+        return None;
+    }
+    let name = if day.starts_with("week") {
+        day.to_string()
+    } else {
+        let mut c = day.chars();
+        c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+    };
+    let words = match (every, part) {
+        (true, None) => vec!["on".to_string(), plural(&name)],
+        (true, Some(p)) => vec!["on".to_string(), name, plural(p)],
+        (false, None) => vec!["every".to_string(), name],
+        (false, Some(p)) => vec!["every".to_string(), name, p.to_string()],
+    };
+    Some((last + 1 - i, words))
+}
+
+/// The number words from ten up that are written in digits before a unit ("forty minutes" ->
+/// "40 minutes"); below ten, English writes the word.
+pub(super) const TENS_AND_TEENS: &[(&str, u32)] = &[
+    ("ten", 10),
+    ("eleven", 11),
+    ("twelve", 12),
+    ("thirteen", 13),
+    ("fourteen", 14),
+    ("fifteen", 15),
+    ("sixteen", 16),
+    ("seventeen", 17),
+    ("eighteen", 18),
+    ("nineteen", 19),
+    ("twenty", 20),
+    ("thirty", 30),
+    ("forty", 40),
+    ("fifty", 50),
+    ("sixty", 60),
+    ("seventy", 70),
+    ("eighty", 80),
+    ("ninety", 90),
+];
+pub(super) const UNITS_BELOW_TEN: &[(&str, u32)] = &[
+    ("one", 1),
+    ("two", 2),
+    ("three", 3),
+    ("four", 4),
+    ("five", 5),
+    ("six", 6),
+    ("seven", 7),
+    ("eight", 8),
+    ("nine", 9),
+];
+
+/// Units a number in digits reads naturally before, and the currencies written with their sign.
+const MEASURES: &[&str] = &[
+    "minutes",
+    "hours",
+    "days",
+    "weeks",
+    "months",
+    "years",
+    "seconds",
+    "people",
+    "miles",
+    "kilometres",
+    "kilometers",
+    "metres",
+    "meters",
+    "kilos",
+    "percent",
+    "pages",
+    "euros",
+    "guests",
+    "students",
+    "copies",
+    "tickets",
+    "items",
+];
+const CURRENCIES: &[(&str, &str)] = &[("pounds", "£"), ("dollars", "$")];
+
+/// A number said in words from ten to ninety-nine before a unit, written in digits: "forty
+/// pounds" -> "£40", "twenty-five minutes" -> "25 minutes". The words it covers and the new text.
+pub(super) fn number_in_digits(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let first = word(i)?;
+    // "45 dollars" -> "$45": digits take the sign of their currency.
+    if first.len() <= 6 && first.bytes().all(|b| b.is_ascii_digit()) {
+        let unit = word(i + 2)?;
+        let (_, sign) = CURRENCIES.iter().find(|(w, _)| *w == unit)?;
+        return tokens[i + 1].is(Kind::Space, " ").then(|| (3, vec![format!("{sign}{first}")]));
+    }
+    let (value, last) = match first.split_once('-') {
+        Some((tens, unit)) => {
+            let tens = TENS_AND_TEENS.iter().find(|(w, v)| *w == tens && v % 10 == 0 && *v >= 20)?.1;
+            (tens + UNITS_BELOW_TEN.iter().find(|(w, _)| *w == unit)?.1, i)
+        }
+        // "three hundred pounds" -> "£300": a whole number of hundreds.
+        None if word(i + 2).as_deref() == Some("hundred") && tokens[i + 1].is(Kind::Space, " ") => {
+            (UNITS_BELOW_TEN.iter().find(|(w, _)| *w == first)?.1 * 100, i + 2)
+        }
+        None => (TENS_AND_TEENS.iter().find(|(w, _)| *w == first)?.1, i),
+    };
+    // "a hundred and forty", "forty thousand": part of a larger number; and a sentence does not
+    // open with digits.
+    let before = (0..i).rev().find(|&k| tokens[k].is_word()).map(|k| tokens[k].text.to_lowercase());
+    if before.as_deref().is_none_or(|b| ["and", "hundred", "thousand"].contains(&b)) {
+        return None;
+    }
+    let unit = word(last + 2)?;
+    if !tokens.get(last + 1).is_some_and(|t| t.is(Kind::Space, " ")) {
+        return None;
+    }
+    // One style of number in a sentence: with another number said in words ("ten minutes ... half
+    // an hour"), digits for this one would mix the two.
+    let number_word = |t: &Token| {
+        let w = t.text.to_lowercase();
+        UNITS_BELOW_TEN.iter().any(|(u, _)| *u == w)
+            || TENS_AND_TEENS.iter().any(|(u, _)| *u == w)
+            || ["half", "hundred", "thousand", "dozen"].contains(&w.as_str())
+    };
+    if tokens.iter().enumerate().any(|(k, t)| (k < i || k > last) && t.is_word() && number_word(t)) {
+        return None;
+    }
+    if let Some((_, sign)) = CURRENCIES.iter().find(|(w, _)| *w == unit) {
+        return Some((last + 3 - i, vec![format!("{sign}{value}")]));
+    }
+    MEASURES.contains(&unit.as_str()).then(|| (last + 3 - i, vec![value.to_string(), unit]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::phrases;
+    use crate::sites::Sites;
+    use crate::tokens::{join, tokenize};
+
+    fn phrased(text: &str) -> String {
+        join(&phrases(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::All)))
+    }
+
+    #[test]
+    fn numbers_from_ten_in_digits() {
+        let all = |text: &str| join(&phrases(tokenize(text), &mut Sites::new(crate::sites::Which::All)));
+        assert_eq!(all("We spent forty pounds on food."), "We spent £40 on food.");
+        assert_eq!(all("The bus comes every twenty minutes."), "The bus comes every 20 minutes.");
+        assert_eq!(all("It took twenty-five minutes."), "It took 25 minutes.");
+        assert_eq!(all("We have three days left."), "We have three days left.");
+        assert_eq!(all("It cost a hundred and forty pounds."), "It cost one hundred and forty pounds.");
+        assert_eq!(all("Twenty people came."), "Twenty people came.");
+        assert_eq!(all("The tickets cost 45 dollars each."), "The tickets cost $45 each.");
+        assert_eq!(all("The repair cost three hundred pounds."), "The repair cost £300.");
+        assert_eq!(all("It weighs two hundred and fifty kilos."), "It weighs two hundred and fifty kilos.");
+        assert_eq!(all("They will create two hundred jobs."), "They will create two hundred jobs.");
+    }
+
+    #[test]
+    fn times_and_quantities_in_their_other_spoken_forms() {
+        assert_eq!(phrased("The train leaves at half past nine."), "The train leaves at nine thirty.");
+        assert_eq!(phrased("It starts at a quarter past ten."), "It starts at ten fifteen.");
+        assert_eq!(phrased("We eat at seven o'clock."), "We eat at seven.");
+        assert_eq!(phrased("It takes half an hour."), "It takes thirty minutes.");
+        assert_eq!(phrased("I swim twice a week."), "I swim twice a week.");
+        assert_eq!(phrased("Take one tablet twice a day."), "Take one tablet twice daily.");
+        assert_eq!(phrased("It was signed on the 14th of June."), "It was signed on the 14th of June.");
+        assert_eq!(phrased("She was born on the third of May."), "She was born on 3 May.");
+        assert_eq!(phrased("The meeting on 12 March starts soon."), "The meeting on 12 March starts soon.");
+        assert_eq!(phrased("The printer is out of paper."), "The printer has run out of paper.");
+        assert_eq!(phrased("Our flight was delayed by two hours."), "Our flight was two hours late.");
+        assert_eq!(phrased("The match was delayed by rain."), "The match was delayed by rain.");
+        // Not "has run out of order": a machine out of order is one not working.
+        assert_eq!(phrased("The lift is out of order."), "The lift is not working.");
+        assert_eq!(phrased("We were out of paper towels."), "We were out of paper towels.");
+        assert_eq!(phrased("Half of the class came."), "Half the class came.");
+        assert_eq!(phrased("He paid a hundred dollars."), "He paid one hundred dollars.");
+        // "for eight" would be eight people.
+        assert_eq!(phrased("We booked a table for eight o'clock."), "We booked a table for eight o'clock.");
+        // Not a clock time.
+        assert_eq!(phrased("Half past the gate is a tree."), "Half past the gate is a tree.");
+        assert_eq!(phrased("My appointment is at ten past nine."), "My appointment is at nine ten.");
+        assert_eq!(phrased("The film starts at a quarter to eight."), "The film starts at seven forty-five.");
+        assert_eq!(phrased("We left at twenty to one."), "We left at twelve forty.");
+        assert_eq!(phrased("Come by five to six."), "Come by five fifty-five.");
+        // "five past" would be "oh five"; "ten to one" is also odds or a score.
+        assert_eq!(phrased("It starts at five past six."), "It starts at five past six.");
+        assert_eq!(phrased("The score was ten to one."), "The score was ten to one.");
+        assert_eq!(phrased("The shop closes at 5:30."), "The shop closes at 5:30.");
+        assert_eq!(
+            phrased("The library closes at six on weekdays."),
+            "The library closes at six o'clock every weekday."
+        );
+        assert_eq!(phrased("We got home at ten."), "We got home at ten o'clock.");
+        // An age, the minutes, a count.
+        assert_eq!(phrased("She learned to read at five."), "She learned to read at five.");
+        assert_eq!(phrased("The film starts at six thirty."), "The film starts at six thirty.");
+        assert_eq!(phrased("We booked a table for eight."), "We booked a table for eight.");
+        assert_eq!(phrased("The shop is open until ten."), "The shop is open until ten.");
+        assert_eq!(
+            phrased("The guests arrived just before seven."),
+            "The guests arrived just before seven o'clock."
+        );
+        assert_eq!(phrased("She always arrives on time."), "She always arrives punctually.");
+        assert_eq!(phrased("They finished the project on time."), "They completed the project on time.");
+        assert_eq!(phrased("I call my mother every week."), "I call my mother weekly.");
+        assert_eq!(phrased("Every week we meet."), "Every week we meet.");
+        assert_eq!(phrased("She bakes bread every Sunday."), "She bakes bread on Sundays.");
+        assert_eq!(phrased("The gym is quiet on Monday mornings."), "The gym is quiet every Monday morning.");
+        assert_eq!(phrased("We play tennis every weekend."), "We play tennis on weekends.");
+        assert_eq!(phrased("Every Friday we eat out."), "On Fridays we eat out.");
+        // A list of days, a preposition before.
+        assert_eq!(phrased("She works on Mondays and Fridays."), "She works on Mondays and Fridays.");
+        assert_eq!(
+            phrased("It meets on the first Monday of every month."),
+            "It meets on the first Monday of every month."
+        );
+    }
+}

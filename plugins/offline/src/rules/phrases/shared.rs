@@ -1,0 +1,54 @@
+//! What the phrase pass and its finders share: what a phrase needs after it (`After`,
+//! `pause_after`), the type of a finder (`Finder`), and the quantifier a plural noun takes for
+//! "a lot of" (`quantifier_for`).
+
+use crate::lexicon::Pos;
+use crate::morph::{self, Form};
+use crate::tokens::{Kind, Token};
+
+/// What a phrase rewrite needs after the phrase.
+#[derive(Clone, Copy)]
+pub(super) enum After {
+    Anything,
+    /// A word (the phrase needs a complement: "in order to" + verb).
+    Word,
+    /// A comma or the end of the sentence ("at the moment.").
+    Pause,
+    /// A pause or "and" ("fell over and hurt my wrist"), never an object ("fell over the cable").
+    PauseOrAnd,
+}
+
+/// A phrase found by a function, which gives its length in tokens and its words.
+pub(super) type Finder = fn(&[Token], usize) -> Option<(usize, Vec<String>)>;
+
+pub(super) fn pause_after(tokens: &[Token], last: usize) -> bool {
+    match tokens.get(last + 1) {
+        None => true,
+        Some(t) => t.kind == Kind::Punct && [",", ".", "!", "?", ";"].contains(&t.text.as_str()),
+    }
+}
+
+/// "many" for "a lot of" + a plural noun. Not "much" for a singular one: in a statement "much
+/// homework" reads stiffly ("She has much money"), so "a lot of" stays there.
+pub(super) fn quantifier_for(noun: &str) -> Option<&'static str> {
+    if ["people", "children", "men", "women"].contains(&noun) {
+        return Some("many");
+    }
+    let analyses = morph::analyse(noun);
+    let total: f64 = analyses.iter().map(|a| f64::from(a.weight) + 0.5).sum();
+    let share = |form: Form| {
+        analyses
+            .iter()
+            .filter(|a| a.pos == Pos::Noun && a.form == form)
+            .map(|a| f64::from(a.weight) + 0.5)
+            .sum::<f64>()
+            / total
+    };
+    if analyses.is_empty() {
+        None
+    } else if share(Form::Plural) >= 0.75 {
+        Some("many")
+    } else {
+        None
+    }
+}
