@@ -42,6 +42,30 @@ impl Sites {
         }
     }
 
+    /// The text with each site that `site_at` finds met in turn: at each word, `site_at(i)` gives
+    /// the end of a site starting there (exclusive) and its rewrite, made only when the site is
+    /// taken; the scan goes on after the whole site either way, and past any other token as it is.
+    pub fn scan<F: FnOnce() -> Vec<Token>>(
+        &mut self,
+        tokens: &[Token],
+        mut site_at: impl FnMut(usize) -> Option<(usize, F)>,
+    ) -> Vec<Token> {
+        let mut out = Vec::with_capacity(tokens.len());
+        let mut i = 0;
+        while i < tokens.len() {
+            if tokens[i].is_word()
+                && let Some((end, new)) = site_at(i)
+            {
+                self.put(&mut out, &tokens[i..end], new);
+                i = end;
+                continue;
+            }
+            out.push(tokens[i].clone());
+            i += 1;
+        }
+        out
+    }
+
     /// Meets one more site: whether to rewrite it.
     fn take(&mut self) -> bool {
         let k = self.seen;

@@ -147,26 +147,18 @@ const LESS_ADJECTIVES: &[&str] = &[
 /// Rewrites each comparison found, one site each.
 pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
     let statement = tokens.last().is_some_and(|t| t.text == "." || t.text == "!");
-    let mut out = Vec::with_capacity(tokens.len());
-    let mut i = 0;
-    while i < tokens.len() {
-        if tokens[i].is_word()
-            && let Some((than, to)) = comparison_at(&tokens, i, statement)
-            // The degree words must be the text's own; "than" may be a word group's ("than I
-            // expected" -> "than I had expected"), which the comparison keeps.
-            && tokens[i..than].iter().all(|t| !t.changed && !t.frozen)
-        {
-            sites.put(&mut out, &tokens[i..=than], || {
+    let tokens = &tokens;
+    sites.scan(tokens, |i| {
+        let (than, to) = comparison_at(tokens, i, statement)?;
+        // The degree words must be the text's own; "than" may be a word group's ("than I
+        // expected" -> "than I had expected"), which the comparison keeps.
+        tokens[i..than].iter().all(|t| !t.changed && !t.frozen).then(|| {
+            (than + 1, move || {
                 let to: Vec<&str> = to.iter().map(String::as_str).collect();
                 words_like(&tokens[i].text, &to)
-            });
-            i = than + 1;
-            continue;
-        }
-        out.push(tokens[i].clone());
-        i += 1;
-    }
-    out
+            })
+        })
+    })
 }
 
 #[cfg(test)]

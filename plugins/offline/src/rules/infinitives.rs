@@ -127,25 +127,15 @@ fn perfect_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 
 /// Rewrites each complement and lasting perfect found, one site each.
 pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
-    let mut out = Vec::with_capacity(tokens.len());
-    let mut i = 0;
-    while i < tokens.len() {
-        if tokens[i].is_word()
-            && let Some((len, to)) = perfect_at(&tokens, i).or_else(|| complement_at(&tokens, i))
-            && i + 2 * (len - 1) < tokens.len()
-        {
-            let end = i + 2 * (len - 1) + 1;
-            sites.put(&mut out, &tokens[i..end], || {
-                let to: Vec<&str> = to.iter().map(String::as_str).collect();
-                words_like(&tokens[i].text, &to)
-            });
-            i = end;
-            continue;
-        }
-        out.push(tokens[i].clone());
-        i += 1;
-    }
-    out
+    let tokens = &tokens;
+    sites.scan(tokens, |i| {
+        let (len, to) = perfect_at(tokens, i).or_else(|| complement_at(tokens, i))?;
+        let end = i + 2 * (len - 1) + 1;
+        (end <= tokens.len()).then_some((end, move || {
+            let to: Vec<&str> = to.iter().map(String::as_str).collect();
+            words_like(&tokens[i].text, &to)
+        }))
+    })
 }
 
 #[cfg(test)]

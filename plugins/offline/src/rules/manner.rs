@@ -57,25 +57,15 @@ fn from_care(tokens: &[Token], i: usize) -> bool {
 
 /// Rewrites each manner found, one site each.
 pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
-    let mut out = Vec::with_capacity(tokens.len());
-    let mut i = 0;
-    while i < tokens.len() {
-        let found =
-            tokens[i].is_word().then(|| MANNERS.iter().find(|(from, _)| matches_at(&tokens, i, from)));
-        if let Some(Some(&(from, to))) = found {
-            let last = i + 2 * (from.len() - 1);
-            let voiced = !to.contains(&"voice")
-                || prev_word(&tokens, i).is_some_and(|w| VOICE_VERBS.contains(&w.as_str()));
-            if tokens[i..=last].iter().all(|t| !t.changed) && after_its_verb(&tokens, i, last) && voiced {
-                sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
-                i = last + 1;
-                continue;
-            }
-        }
-        out.push(tokens[i].clone());
-        i += 1;
-    }
-    out
+    let tokens = &tokens;
+    sites.scan(tokens, |i| {
+        let &(from, to) = MANNERS.iter().find(|(from, _)| matches_at(tokens, i, from))?;
+        let last = i + 2 * (from.len() - 1);
+        let voiced =
+            !to.contains(&"voice") || prev_word(tokens, i).is_some_and(|w| VOICE_VERBS.contains(&w.as_str()));
+        (tokens[i..=last].iter().all(|t| !t.changed) && after_its_verb(tokens, i, last) && voiced)
+            .then(|| (last + 1, move || words_like(&tokens[i].text, to)))
+    })
 }
 
 /// "She speaks three languages fluently." -> "She is fluent in three languages.": "speaks" or

@@ -117,20 +117,11 @@ const PAIRED: &[&str] = &[
 
 /// Rewrites each length of time found, one site each.
 pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
-    let mut out = Vec::with_capacity(tokens.len());
-    let mut i = 0;
-    while i < tokens.len() {
-        if tokens[i].is_word()
-            && let Some((len, to)) = length_at(&tokens, i).or_else(|| pair_at(&tokens, i))
-        {
-            sites.put(&mut out, &tokens[i..i + len], || words_like(&tokens[i].text, to));
-            i += len;
-            continue;
-        }
-        out.push(tokens[i].clone());
-        i += 1;
-    }
-    out
+    let tokens = &tokens;
+    sites.scan(tokens, |i| {
+        let (len, to) = length_at(tokens, i).or_else(|| pair_at(tokens, i))?;
+        Some((i + len, move || words_like(&tokens[i].text, to)))
+    })
 }
 
 #[cfg(test)]
