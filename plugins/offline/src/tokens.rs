@@ -245,6 +245,11 @@ fn word_at(tokens: &[Token], i: Option<usize>) -> Option<String> {
     t.is_word().then(|| t.text.to_lowercase())
 }
 
+/// Token `k`, lowercased, when it is a word a rule may read as such: not frozen (quoted text, code).
+pub fn open_word(tokens: &[Token], k: usize) -> Option<String> {
+    tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase())
+}
+
 /// The word token right before `i`, lowercased, separated by one run of spaces (of any width).
 pub fn prev_word(tokens: &[Token], i: usize) -> Option<String> {
     (i >= 2 && tokens[i - 1].kind == Kind::Space).then(|| word_at(tokens, Some(i - 2)))?

@@ -6,7 +6,7 @@ use super::numbers::{HOURS, TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::shared::{After, Finder, pause_after, quantifier_for};
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
-use crate::tokens::{Kind, Token, is_sentence_start, matches_at, next_word, prev_word};
+use crate::tokens::{Kind, Token, is_sentence_start, matches_at, next_word, open_word, prev_word};
 use crate::words::OBJECT_PREPOSITIONS;
 
 /// Pronouns whose expectation a comparison may report ("than I expected"); "it" is left out, since
@@ -101,7 +101,7 @@ const RUN_OUT: &[&str] = &[
 
 /// "is out of paper" -> "has run out of paper", in the tense of "be" ("was" -> "had run").
 pub(super) fn run_out(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let have = match word(i)?.as_str() {
         "is" => "has",
         "are" | "am" => "have",
@@ -125,7 +125,7 @@ pub(super) fn run_out(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)
 /// not carry), and "when" only opening a sentence or after a comma: after a noun it may be a
 /// relative ("the day when I was walking").
 pub(super) fn while_when(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let to = match word(i)?.as_str() {
         "while" => "when",
         "when" => {
@@ -166,7 +166,7 @@ pub(super) fn while_when(tokens: &[Token], i: usize) -> Option<(usize, Vec<Strin
 /// "was delayed by two hours" -> "was two hours late": a delay of a vehicle or an event, counted
 /// in hours or minutes, ending its phrase.
 pub(super) fn delayed_by(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let spaced = (1..9).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
     let be = word(i)?;
     if !["is", "was", "are", "were"].contains(&be.as_str())
@@ -253,7 +253,7 @@ fn machine_subject(tokens: &[Token], i: usize) -> bool {
 /// "... is not working.": of a machine alone (`machine_subject`), and "out of order" only ending its
 /// clause ("out of order" of a ranking is another phrase).
 fn stopped_working(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
     let first = word(i)?;
     let words: Vec<&str> = match first.as_str() {
@@ -287,7 +287,7 @@ fn stopped_working(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 
 /// "cheer me up" -> "make me feel better": the object a pronoun, in each form of the verb.
 fn cheer_up(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let spaced = (1..5).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
     let make = match word(i)?.as_str() {
         "cheer" => "make",
@@ -310,7 +310,7 @@ fn cheer_up(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// recipe requires, never of a person who calls out for something ("She called for help").
 fn calls_for(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     const REQUIRERS: &[&str] = &["recipe", "recipes", "dish", "job", "situation", "plan", "method", "design"];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let need = match word(i)?.as_str() {
         "calls" => "needs",
         "call" => "need",
@@ -330,7 +330,7 @@ fn calls_for(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// the dress" and "tried the door" keep their verb.
 fn tried_food(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     const FOOD: &[&str] = &["food", "cuisine", "dish", "dishes", "curry", "sushi", "cooking"];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let taste = match word(i)?.as_str() {
         "try" => "taste",
         "tries" => "tastes",
@@ -442,7 +442,7 @@ const REPAIRABLE: &[&str] = &[
 fn fix_repair(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     const DETERMINERS: &[&str] =
         &["the", "a", "an", "my", "his", "her", "our", "their", "your", "its", "this", "that", "some"];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let repair = match word(i)?.as_str() {
         "fix" => "repair",
         "fixes" => "repairs",
@@ -497,7 +497,7 @@ const DISHES: &[&str] =
 /// dinner.": eating a meal, cooking a meal or a dish, the meal straight after the verb or after a
 /// determiner; never "cooks well" nor "ate the cake", where nothing is a meal.
 fn meal_verb(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
     let (to, cooked) = match word(i)?.as_str() {
         "eat" => ("have", false),
@@ -535,7 +535,7 @@ fn meal_verb(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// thing or an activity, said of its subject; never after "to", a modal or a negation ("would hate
 /// to", "don't hate"), nor before "to" ("hate to say").
 fn cannot_stand(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let to: &[&str] = match word(i)?.as_str() {
         "hate" | "hates" => &["can't", "stand"],
         "hated" => &["couldn't", "stand"],
@@ -628,7 +628,7 @@ fn little_bit(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 
 /// "I sent you an email" -> "I emailed you": the pronoun kept, the email said by the verb.
 fn sent_email(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let emailed = match word(i)?.as_str() {
         "send" => "email",
         "sends" => "emails",
@@ -658,7 +658,7 @@ fn sent_email(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// "She looks after her grandmother." -> "She takes care of her grandmother.": never after "be"
 /// or "have" ("was looked after"), where the participle would be needed.
 fn look_after(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let take = match word(i)?.as_str() {
         "look" => "take",
         "looks" => "takes",
@@ -709,7 +709,7 @@ fn cannot_remember(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// "She lent me her umbrella." -> "She let me borrow her umbrella.": the borrower a pronoun and
 /// the thing lent after it.
 fn lent_me(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let let_ = match word(i)?.as_str() {
         "lend" => "let",
         "lends" => "lets",
@@ -738,7 +738,7 @@ fn lights_out(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     if !prev_word(tokens, i).is_some_and(|p| SUPPLIES.contains(&p.as_str())) {
         return None;
     }
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let verb = word(i)?;
     if !["went", "go", "goes", "going", "gone"].contains(&verb.as_str())
         || !tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " "))
@@ -763,7 +763,7 @@ const BODY_PARTS: &[&str] = &[
 /// possessive; "hurt" taken as the past, so never after a word that makes it a present or a bare
 /// verb ("always hurt", "to hurt", "might hurt").
 fn hurt_injured(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let injured = match word(i)?.as_str() {
         "hurt" => "injured",
         "hurts" => "injures",
@@ -808,7 +808,7 @@ fn hurt_injured(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 
 /// "caught a cold" -> "came down with a cold", in the verb's form ("has caught" -> "has come").
 fn caught_cold(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let participle = prev_word(tokens, i).is_some_and(|p| ["has", "have", "had"].contains(&p.as_str()));
     let come = match word(i)?.as_str() {
         "catch" => "come",
@@ -826,7 +826,7 @@ fn caught_cold(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// "We had a great time at the party." -> "We really enjoyed ourselves at the party.": the subject
 /// a pronoun, whose reflexive says who enjoyed it.
 fn good_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let reflexive = match word(i)?.as_str() {
         "i" => "myself",
         "we" => "ourselves",
@@ -855,7 +855,7 @@ fn good_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// "I haven't seen him for years." -> "... in years.": a stretch with nothing in it, so only in a
 /// denial ("I lived there for years" is no "in years").
 fn for_years(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     if word(i)? != "for" || !tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " ")) {
         return None;
     }
@@ -872,7 +872,7 @@ fn for_years(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 
 /// "She answered the phone." -> "She picked up the phone.".
 fn answered_phone(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let picked = match word(i)?.as_str() {
         "answer" => "pick",
         "answers" => "picks",
@@ -892,7 +892,7 @@ fn answered_phone(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 
 /// "The noise kept me awake." -> "The noise stopped me from sleeping.", the sleeper a pronoun.
 fn kept_awake(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let stop = match word(i)?.as_str() {
         "keep" => "stop",
         "keeps" => "stops",
@@ -936,7 +936,7 @@ const PLACES: &[&str] = &[
 /// "The streets were empty." -> "The streets were deserted.": of a place (`PLACES`, the subject
 /// just before "be"), ending its clause; a bottle or a box is empty, never deserted.
 fn empty_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     // Ending its clause, or before a time ("empty on Christmas morning"); "empty of people" would
     // leave "deserted of".
     let time_after = next_word(tokens, i).is_some_and(|n| {
@@ -998,7 +998,7 @@ fn halfway_through(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     if !matches_at(tokens, i, &["in", "the", "middle", "of"]) {
         return None;
     }
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let determiner = word(i + 8)?;
     if !["a", "the", "my", "our", "his", "her", "their", "your", "an"].contains(&determiner.as_str()) {
         return None;
@@ -1071,7 +1071,7 @@ fn same_form(word: &str, from: &Forms, to: &Forms) -> Option<&'static str> {
 /// index of the noun.
 fn object_of(tokens: &[Token], at: usize, nouns: &[&str]) -> Option<usize> {
     const OPENERS: &[&str] = &["the", "a", "an", "my", "his", "her", "our", "their", "your", "this", "that"];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
     if !spaced(at - 1) || !word(at).is_some_and(|w| OPENERS.contains(&w.as_str())) {
         return None;
@@ -1116,7 +1116,7 @@ const PEOPLE: &[&str] = &[
 /// "We visited my aunt." -> "We went to see my aunt.", and "visit us" -> "come to see us": a
 /// person, never a place ("visited the castle"), and never after "have" ("have visited").
 fn visit_see(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     const VISIT: Forms = ["visit", "visits", "visited", "visiting"];
     let w = word(i)?;
     if !VISIT.contains(&w.as_str())
@@ -1167,7 +1167,7 @@ fn watched_saw(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         "concert",
         "documentary",
     ];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     // The past only: "watch the match" and "see the match" differ before it happens.
     if word(i)? != "watched"
         || prev_word(tokens, i)
@@ -1197,7 +1197,7 @@ fn finished_completed(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)
         "application",
     ];
     const FINISH: Forms = ["finish", "finishes", "finished", "finishing"];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let to = same_form(&word(i)?, &FINISH, &["complete", "completes", "completed", "completing"])?;
     object_of(tokens, i + 2, TASKS).map(|_| (1, vec![to.to_string()]))
 }
@@ -1205,7 +1205,7 @@ fn finished_completed(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)
 /// "He cleaned the windows." -> "He washed the windows.", "cleaned my teeth" -> "brushed my teeth".
 fn cleaned_washed(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     const CLEAN: Forms = ["clean", "cleans", "cleaned", "cleaning"];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let w = word(i)?;
     if !CLEAN.contains(&w.as_str()) {
         return None;
@@ -1227,7 +1227,7 @@ fn cleaned_washed(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 
 /// "She gave me a lift to the station." -> "She drove me to the station."
 fn gave_lift(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     const GIVE: Forms = ["give", "gives", "gave", "giving"];
     let drive = same_form(&word(i)?, &GIVE, &["drive", "drives", "drove", "driving"])?;
     let rider = word(i + 2).filter(|w| ["me", "you", "him", "her", "us", "them"].contains(&w.as_str()))?;
@@ -1363,7 +1363,7 @@ fn plain_verb_after(prev: Option<&str>) -> bool {
 /// "I'll let you know when I get home." -> "I'll tell you when I get home.", "Let me know if ..."
 /// -> "Tell me if ...": the plain form only, where it cannot be a past ("She let me know").
 fn let_know(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let spaced = (1..5).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
     let person = word(i + 2).filter(|w| ["me", "us", "you", "him", "her", "them"].contains(&w.as_str()))?;
     if !spaced || word(i + 4)? != "know" {
@@ -1444,7 +1444,7 @@ fn pick_up_groceries(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)>
         return None;
     }
     let mut k = i + 4;
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     if word(k).is_some_and(|w| ["some", "a", "the", "more", "any", "fresh"].contains(&w.as_str())) {
         k += 2;
     }
@@ -1520,7 +1520,7 @@ fn went_on_for(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     }
     const UNITS: &[&str] =
         &["minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "ages", "month", "months"];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let amount = |k: usize| {
         word(k).is_some_and(|n| {
             n.starts_with(|c: char| c.is_ascii_digit())
@@ -1546,7 +1546,7 @@ fn went_on_for(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// "It took me ages to find a space." <-> "It took me a long time to find a space.": a time that
 /// something takes, with its person if it has one.
 fn takes_ages(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let take = word(i).filter(|w| ["take", "takes", "took", "taking", "taken"].contains(&w.as_str()))?;
     let mut out = vec![take];
     let mut k = i + 2;
@@ -1577,7 +1577,7 @@ fn takes_ages(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// "The doctor told me to drink more water." -> "The doctor said I should drink more water.": an
 /// instruction to a person, told again as advice in its own clause.
 fn told_to(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let said = match word(i)?.as_str() {
         "told" => "said",
         "tells" => "says",
@@ -1608,7 +1608,7 @@ const BE_FORMS: &[&str] = &["is", "are", "was", "were", "am", "be", "been", "bei
 fn caught_bus(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     const CATCH: Forms = ["catch", "catches", "caught", "catching"];
     const VEHICLES: &[&str] = &["bus", "train", "flight", "plane", "ferry", "tram", "coach", "boat"];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let take = same_form(&word(i)?, &CATCH, &["take", "takes", "took", "taking"])?;
     // "ran to catch the last train", "didn't catch it", "just caught it": reached in time, or not.
     let prev = prev_word(tokens, i).map(|p| p.replace('’', "'"));
@@ -1637,7 +1637,7 @@ fn grab_get(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     const GRAB: Forms = ["grab", "grabs", "grabbed", "grabbing"];
     const QUICK: &[&str] =
         &["coffee", "drink", "bite", "sandwich", "snack", "taxi", "cab", "seat", "lunch", "breakfast", "tea"];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let get = same_form(&word(i)?, &GRAB, &["get", "gets", "got", "getting"])?;
     let mut k = i + 2;
     if word(k).is_some_and(|w| ["a", "some", "quick"].contains(&w.as_str())) {
@@ -1653,7 +1653,7 @@ fn grab_get(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// "I ran into an old friend." <-> "I bumped into an old friend.": a meeting by chance with a
 /// person; "ran into a wall" is a crash, and stays.
 fn ran_into(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let other = match word(i)?.as_str() {
         "ran" => "bumped",
         "bumped" => "ran",
@@ -1878,7 +1878,7 @@ fn be_back(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// "I can't make up my mind." -> "I can't decide.": one's own mind, made up.
 fn make_up_mind(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     const MAKE: Forms = ["make", "makes", "made", "making"];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let w = word(i)?;
     let decide = same_form(&w, &MAKE, &["decide", "decides", "decided", "deciding"])?;
     let whose = word(i + 4).filter(|o| ["my", "his", "her", "our", "your", "their"].contains(&o.as_str()))?;
@@ -1887,7 +1887,7 @@ fn make_up_mind(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 
 /// "I'll do my best to finish it." -> "I'll try my hardest to finish it."
 fn do_best(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let w = word(i)?;
     let tried = match w.as_str() {
         "do" => "try",
@@ -2033,7 +2033,7 @@ fn no_any(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// determiner and its noun after "to" ("get to know", "got to go" are other verbs).
 fn get_to_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     const GET: Forms = ["get", "gets", "got", "getting"];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let w = word(i)?;
     let reach = same_form(&w, &GET, &["reach", "reaches", "reached", "reaching"])?;
     if !matches_at(tokens, i, &[&w, "to"]) {
@@ -2067,7 +2067,7 @@ fn get_to_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 fn like_a_lot(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     const LIKING: &[&str] =
         &["like", "likes", "liked", "love", "loves", "loved", "enjoy", "enjoys", "enjoyed"];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let w = word(i)?;
     if !LIKING.contains(&w.as_str()) {
         return None;
@@ -2478,7 +2478,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
 /// "He forgot his keys at the office." -> "He left his keys at the office.": a thing of one's own
 /// and the place it stayed; "forgot my password" has no place, and stays.
 fn forgot_left(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
     if word(i)? != "forgot" || !spaced(i + 1) {
         return None;
@@ -2502,7 +2502,7 @@ fn forgot_left(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// "She will pick us up from the station." -> "She will collect us from the station.": a person
 /// picked up, the particle after the pronoun.
 fn pick_up(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     const PICK: Forms = ["pick", "picks", "picked", "picking"];
     let collect = same_form(&word(i)?, &PICK, &["collect", "collects", "collected", "collecting"])?;
     let person = word(i + 2).filter(|w| ["me", "us", "him", "her", "them", "you"].contains(&w.as_str()))?;
@@ -2525,7 +2525,7 @@ fn expires(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         "ticket",
         "warranty",
     ];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let runs = match word(i)?.as_str() {
         "expires" => "runs",
         "expired" if !prev_word(tokens, i).is_some_and(|p| ["has", "have", "had"].contains(&p.as_str())) => {
@@ -2541,7 +2541,7 @@ fn expires(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// "We rented a small car." -> "We hired a small car.": a vehicle, which one hires as one rents it;
 /// a flat is rented, not hired.
 fn rented_hired(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     const RENT: Forms = ["rent", "rents", "rented", "renting"];
     let hire = same_form(&word(i)?, &RENT, &["hire", "hires", "hired", "hiring"])?;
     object_of(tokens, i + 2, &["car", "van", "bike", "bikes", "boat", "scooter", "minibus"])
@@ -2550,7 +2550,7 @@ fn rented_hired(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 
 /// "My back has been hurting." -> "My back has been aching.": a part of the body as the subject.
 fn hurting_aching(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     if word(i)? != "hurting" {
         return None;
     }
@@ -2576,7 +2576,7 @@ fn hurting_aching(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// "The headteacher spoke to the parents." -> "... talked to the parents.": speaking to someone;
 /// "speaks English" and "spoke at the conference" keep their verb.
 fn spoke_to(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let talk = match word(i)?.as_str() {
         "spoke"
             if !prev_word(tokens, i)
@@ -2616,7 +2616,7 @@ fn event_ended(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         "race",
         "performance",
     ];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let ended = match word(i)?.as_str() {
         "finished" => "ended",
         "finishes" => "ends",
@@ -2636,7 +2636,7 @@ fn event_ended(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// "The printer has been broken since Monday." -> "The printer has not been working since Monday.":
 /// a machine (`machine_subject`), after "has been" or "have been".
 fn been_broken(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let have = word(i)?;
     if !["has", "have", "had"].contains(&have.as_str()) || !matches_at(tokens, i + 2, &["been", "broken"]) {
         return None;
@@ -2650,7 +2650,7 @@ fn been_broken(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// gathering that is the subject, in the past, and a length of time after it; "goes on for" of a
 /// film or a battery would say it is too long, which "lasts" does not.
 fn lasted(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     if word(i)? != "lasted" || !prev_word(tokens, i).is_some_and(|p| GATHERINGS.contains(&p.as_str())) {
         return None;
     }
@@ -2687,7 +2687,7 @@ const GATHERINGS: &[&str] = &[
 /// thing moves in place, and keeps its verb.
 fn moved_changed(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     const PLANS: &[&str] = &["meeting", "appointment", "lesson", "class", "deadline", "exam", "interview"];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     const MOVE: Forms = ["move", "moves", "moved", "moving"];
     let w = word(i)?;
     let change = same_form(&w, &MOVE, &["change", "changes", "changed", "changing"])?;
@@ -2710,7 +2710,7 @@ fn moved_changed(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// Temperatures and prices fall as they drop: "The temperature dropped below zero." -> "... fell
 /// below zero."
 fn dropped_fell(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let fell = match word(i)?.as_str() {
         "dropped" if !prev_word(tokens, i).is_some_and(|p| ["has", "have", "had"].contains(&p.as_str())) => {
             "fell"
@@ -2725,7 +2725,7 @@ fn dropped_fell(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 
 /// "She answered every question correctly." -> "She got every question right."
 fn answered_correctly(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     if word(i)? != "answered"
         || prev_word(tokens, i).is_some_and(|p| ["has", "have", "had", "was", "were"].contains(&p.as_str()))
     {
@@ -2747,7 +2747,7 @@ fn answered_correctly(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)
 
 /// "She baked a chocolate cake." -> "She made a chocolate cake.": what one bakes one makes.
 fn baked_made(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     const BAKE: Forms = ["bake", "bakes", "baked", "baking"];
     let make = same_form(&word(i)?, &BAKE, &["make", "makes", "made", "making"])?;
     if prev_word(tokens, i)
@@ -2788,7 +2788,7 @@ const CROWDED_PLACES: &[&str] = &[
 /// "The restaurant was full." -> "The restaurant was packed.": a place that is the whole subject,
 /// ending its clause ("full of tourists" keeps its word).
 fn full_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     if word(i)? != "full" {
         return None;
     }
@@ -2811,7 +2811,7 @@ fn full_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// "We got lost in the woods." -> "We lost our way in the woods.": the subject a pronoun, whose
 /// possessive says whose way.
 fn got_lost(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let own = match word(i)?.as_str() {
         "i" => "my",
         "we" => "our",
@@ -2832,7 +2832,7 @@ fn got_lost(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
 /// "He has put on weight." -> "He has gained weight.": "put" as the past or the participle, or
 /// the bare verb after "to" or a modal ("want to put on weight" -> "want to gain weight").
 fn put_on_weight(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let first = word(i)?;
     if !["put", "puts", "putting"].contains(&first.as_str()) || !matches_at(tokens, i + 2, &["on", "weight"])
     {

@@ -2,7 +2,7 @@
 //! (`spoken_time`), numbers from ten in digits with their measures and currencies
 //! (`number_in_digits`), dates (`date_form`) and the days that come round (`habitual_day`).
 
-use crate::tokens::{Kind, Token, matches_at, next_word, prev_word};
+use crate::tokens::{Kind, Token, matches_at, next_word, open_word, prev_word};
 use crate::words::OBJECT_PREPOSITIONS;
 
 /// Ordinals said as words, for the days of a month.
@@ -205,7 +205,7 @@ pub(super) fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
     const DAYS: &[&str] =
         &["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekday", "weekend"];
     const PARTS: &[&str] = &["morning", "afternoon", "evening", "night"];
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
     let every = match word(i)?.as_str() {
         "every" => true,
@@ -323,7 +323,7 @@ const CURRENCIES: &[(&str, &str)] = &[("pounds", "£"), ("dollars", "$")];
 /// A number said in words from ten to ninety-nine before a unit, written in digits: "forty
 /// pounds" -> "£40", "twenty-five minutes" -> "25 minutes". The words it covers and the new text.
 pub(super) fn number_in_digits(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let word = |k: usize| tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase());
+    let word = |k: usize| open_word(tokens, k);
     let first = word(i)?;
     // "45 dollars" -> "$45": digits take the sign of their currency.
     if first.len() <= 6 && first.bytes().all(|b| b.is_ascii_digit()) {
