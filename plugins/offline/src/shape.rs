@@ -5,7 +5,7 @@
 //! comes to start a sentence or leaves the start.
 
 use crate::tokens::{Kind, Token};
-use crate::words::{common_word, lowercase_ok};
+use crate::words::{SMALL_NUMBERS, common_word, lowercase_ok};
 
 /// A plain sentence: its words and inner commas in order, and the terminal mark.
 #[derive(Clone, Debug)]
@@ -173,11 +173,41 @@ const PHRASE_MODIFIERS: &[&str] = &[
     "especially",
 ];
 
+/// Words that modify a number after them ("over a hundred years ago", "at least two weeks").
+const QUANTITY_MODIFIERS: &[&str] = &[
+    "over",
+    "under",
+    "about",
+    "around",
+    "roughly",
+    "approximately",
+    "than",
+    "least",
+    "most",
+    "some",
+    "barely",
+    "precisely",
+];
+
 /// The sentence with its last phrase, from item `k` on, moved to the front before a comma ("We
 /// met at the station." -> "At the station, we met."); `None` when the first word cannot leave the
 /// start (see [`leaving_start`]) or a word before the phrase modifies it (`PHRASE_MODIFIERS`).
 pub fn front(p: &Plain, k: usize) -> Option<Vec<Token>> {
     if k > 0 && PHRASE_MODIFIERS.contains(&p.lower(k - 1).as_str()) {
+        return None;
+    }
+    // A number's own modifier ("over four years ago", "about six years ago", "more than ten
+    // years ago") stays with it: fronted without it, the phrase says another number and the
+    // word is left dangling ("Six years ago, we moved here around."). A sentence does not start
+    // with digits ("10 years ago, ...").
+    let first = p.lower(k);
+    let counted = first.starts_with(|c: char| c.is_ascii_digit())
+        || SMALL_NUMBERS.contains(&first.as_str())
+        || ["a", "an", "one", "half", "eleven", "fifteen", "twenty", "thirty", "forty", "fifty", "hundred"]
+            .contains(&first.as_str());
+    if first.starts_with(|c: char| c.is_ascii_digit())
+        || (counted && k > 0 && QUANTITY_MODIFIERS.contains(&p.lower(k - 1).as_str()))
+    {
         return None;
     }
     let mut out = vec![starting(&p.items[k])];

@@ -113,12 +113,16 @@ enum Slot {
     /// Any word ("the Easter weekend").
     AnyWord,
     Month,
+    /// A day of the month in digits ("3", "21").
+    DayOfMonth,
 }
 
 const COUNTS: &[&str] = &[
     "a", "an", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
     "twelve", "fifteen", "twenty", "thirty", "forty", "fifty", "sixty", "ninety", "several", "few",
 ];
+const HOURS: &[&str] =
+    &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 const PARTS_OF_DAY: &[&str] = &["morning", "afternoon", "evening", "night"];
 const UNITS: &[&str] = &[
     "second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "month",
@@ -154,6 +158,9 @@ impl Slot {
             Slot::TimeNoun => TIME_NOUNS.contains(&word),
             Slot::Weekdays => WEEKDAYS.contains(&word),
             Slot::Month => MONTHS.contains(&word),
+            Slot::DayOfMonth => {
+                word.parse::<u8>().is_ok_and(|d| (1..=31).contains(&d)) && !word.starts_with('0')
+            }
             Slot::Noun => is_noun(word),
             Slot::AnyWord => true,
         }
@@ -166,6 +173,9 @@ impl Slot {
 const TIME_PHRASES: &[&[Slot]] = {
     use Slot::*;
     const EDGE: Slot = AnyOf(&["end", "start", "beginning", "middle"]);
+    // How long until something happens or how long it took: never "for", since "For two weeks,
+    // she stayed." is not English.
+    const LENGTH: Slot = AnyOf(&["in", "within", "after"]);
     &[
         &[Count, Unit, Word("ago")],
         &[Word("a"), Word("few"), Unit, Word("ago")],
@@ -198,6 +208,23 @@ const TIME_PHRASES: &[&[Slot]] = {
             Noun,
         ],
         &[Word("every"), AnyOf(DAY_NAMES), AnyOf(PARTS_OF_DAY)],
+        // The other spoken forms that the number and quantity rules write ("in thirty minutes" ->
+        // "in half an hour", "on the third of April" -> "on 3 April", "at half past nine" ->
+        // "at nine thirty"), so that a rewritten phrase still moves as the one it replaced did.
+        &[LENGTH, Word("half"), Word("an"), Word("hour")],
+        &[LENGTH, Word("a"), Word("quarter"), Word("of"), Word("an"), Word("hour")],
+        &[LENGTH, Word("an"), Word("hour"), Word("and"), Word("a"), Word("half")],
+        &[LENGTH, Word("a"), Word("fortnight")],
+        &[Word("a"), Word("century"), Word("ago")],
+        &[AnyOf(&["a", "one"]), Word("hundred"), Unit, Word("ago")],
+        &[Word("on"), DayOfMonth, Month],
+        &[Word("on"), Month, DayOfMonth],
+        // A clock time that no age or price reads the same ("at five" may be an age, "at two
+        // fifty" a price): with "o'clock", "half past", "a quarter past/to", or a quarter's minutes.
+        &[Word("at"), AnyOf(HOURS), AnyOf(&["o'clock", "o’clock"])],
+        &[Word("at"), Word("half"), Word("past"), AnyOf(HOURS)],
+        &[Word("at"), Word("a"), Word("quarter"), AnyOf(&["past", "to"]), AnyOf(HOURS)],
+        &[Word("at"), AnyOf(HOURS), AnyOf(&["fifteen", "thirty", "forty-five"])],
         &[
             AnyOf(&["over", "during"]),
             Word("the"),
@@ -341,6 +368,24 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if EVENTS.contains(&p.from_end(len + 1).as_str()) {
         return None;
     }
+    // "She was born on 3 April.": the date is what the sentence tells, and fronted it reads as
+    // the setting of a story ("On 3 April, she was born.").
+    if p.from_end(len + 1) == "born" {
+        return None;
+    }
+    // A clock time is one moment: after two actions ("finished his work and went home at five
+    // o'clock") it is the last one's, and after an event ("an appointment with the dentist at ten
+    // thirty") the event's, so at the front it would time the wrong thing.
+    let clock_time =
+        p.lower(n - len) == "at" && (n - len + 1..n).any(|k| HOURS.contains(&p.lower(k).as_str()));
+    if clock_time
+        && (0..n - len).any(|k| {
+            let w = p.lower(k);
+            ["and", "then", "or", "but"].contains(&w.as_str()) || EVENTS.contains(&w.as_str())
+        })
+    {
+        return None;
+    }
     // A subject pronoun after the first word opens a clause inside the sentence ("the clearest one
     // we have seen this year", "I think we should leave at noon"): the phrase belongs to it.
     if (1..n - len).any(|k| ["i", "he", "she", "we", "they"].contains(&p.lower(k).as_str())) {
@@ -429,6 +474,13 @@ mod tests {
     #[test]
     fn a_time_phrase_leaves_no_modifier_of_its_own_behind() {
         let f = front_time_phrase;
+        assert_eq!(run(f, "The house was built over four years ago."), None);
+        assert_eq!(run(f, "The bridge was built over a hundred years ago."), None);
+        assert_eq!(run(f, "We moved here about six years ago."), None);
+        assert_eq!(run(f, "The shop opened more than ten years ago."), None);
+        assert_eq!(run(f, "They left at least two weeks ago."), None);
+        assert_eq!(run(f, "The shop opened 10 years ago."), None, "no sentence starts with digits");
+        assert_eq!(run(f, "He came over last night.").as_deref(), Some("Last night, he came over."));
         assert_eq!(run(f, "We got to the hotel just before midnight."), None);
         assert_eq!(run(f, "He left soon after lunch."), None);
         assert_eq!(run(f, "They arrived shortly after ten."), None);
@@ -515,13 +567,21 @@ mod tests {
         for (text, fronted) in [
             ("We moved into this flat four years ago.", "Four years ago, we moved into this flat."),
             ("She works from home on Mondays and Fridays.", "On Mondays and Fridays, she works from home."),
-            ("Her sister was born on the third of April.", "On the third of April, her sister was born."),
+            ("Her sister left on the third of April.", "On the third of April, her sister left."),
             ("The bus comes every ten minutes.", "Every ten minutes, the bus comes."),
             ("I go swimming three times a week.", "Three times a week, I go swimming."),
             ("The shop closes at the end of March.", "At the end of March, the shop closes."),
             ("The path gets muddy after rain.", "After rain, the path gets muddy."),
             ("He washed his car every Sunday morning.", "Every Sunday morning, he washed his car."),
             ("We visited my aunt over the Easter weekend.", "Over the Easter weekend, we visited my aunt."),
+            ("She ran five kilometres in half an hour.", "In half an hour, she ran five kilometres."),
+            ("The parcel arrived in a fortnight.", "In a fortnight, the parcel arrived."),
+            ("They built the bridge a century ago.", "A century ago, they built the bridge."),
+            ("They built the bridge a hundred years ago.", "A hundred years ago, they built the bridge."),
+            ("We left the house at half past nine.", "At half past nine, we left the house."),
+            ("We left the house at nine thirty.", "At nine thirty, we left the house."),
+            ("We got home at ten o'clock.", "At ten o'clock, we got home."),
+            ("The film started at a quarter to eight.", "At a quarter to eight, the film started."),
             (
                 "She packed her suitcase the night before the trip.",
                 "The night before the trip, she packed her suitcase.",
@@ -534,6 +594,16 @@ mod tests {
             Some("Since May, we have not heard from them.")
         );
         assert_eq!(run(f, "She stayed with us for two weeks."), None);
+        assert_eq!(run(f, "She stayed with us for half an hour."), None);
+        // An age or a price, not a clock time; a clock time that is what the subject is.
+        assert_eq!(run(f, "She learned to read at five."), None);
+        assert_eq!(run(f, "I bought the apples at two fifty."), None);
+        assert_eq!(run(f, "The meeting is at half past nine."), None);
+        assert_eq!(run(f, "The flight is on 3 April."), None);
+        assert_eq!(run(f, "We met on 32 April."), None);
+        assert_eq!(run(f, "She was born on 3 April."), None);
+        assert_eq!(run(f, "He finished his work and went home at five o'clock."), None);
+        assert_eq!(run(f, "I have got an appointment with the dentist at ten thirty."), None);
         // What the subject is, or a phrase tied to a word before it, stays.
         assert_eq!(run(f, "That was four years ago."), None);
 
