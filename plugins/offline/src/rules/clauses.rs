@@ -251,8 +251,37 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
         if let Some(k) = k {
             let comma_ok = commas.is_empty() || commas == [k - 1];
             let single = s.words.iter().filter(|w| lower(w) == lower(s.words[k])).count() == 1;
+            // "doesn't open until ten": "not ... until" is one focus, which the front breaks
+            // ("Until ten, the museum does not open."). In "put off the meeting until next
+            // week" the new time is what was decided, so it belongs to the verb of putting off
+            // ("Until next week, they put off the meeting.").
+            let bound_until = lower(s.words[k]) == "until"
+                && s.words[..k].iter().any(|w| {
+                    let w = lower(w).replace('’', "'");
+                    ["not", "never", "no"].contains(&w.as_str())
+                        || w.ends_with("n't")
+                        || [
+                            "off",
+                            "back",
+                            "postpone",
+                            "postponed",
+                            "postpones",
+                            "delay",
+                            "delayed",
+                            "delays",
+                            "move",
+                            "moved",
+                            "moves",
+                            "adjourned",
+                            "rescheduled",
+                            "extended",
+                            "extend",
+                        ]
+                        .contains(&w.as_str())
+                });
             let focus = FOCUS_WORDS.contains(&lower(s.words[k - 1]).as_str())
-                || OBJECT_TAKERS.contains(&lower(s.words[k - 1]).as_str());
+                || OBJECT_TAKERS.contains(&lower(s.words[k - 1]).as_str())
+                || bound_until;
             let (y, x) = (&s.words[..k], &s.words[k + 1..]);
             // "while cooking": a participle alone is a whole clause.
             let x_ok = x.len() >= 2 || x.first().is_some_and(|w| w.text.ends_with("ing"));
@@ -317,6 +346,14 @@ mod tests {
         assert_eq!(
             moved("I stayed, although it was late.").as_deref(),
             Some("Although it was late, I stayed.")
+        );
+        assert_eq!(moved("The museum doesn't open until ten on Sundays."), None);
+        assert_eq!(moved("We did not leave until the rain stopped."), None);
+        assert_eq!(moved("They put off the meeting until next week."), None);
+        assert_eq!(moved("The match was postponed until Sunday."), None);
+        assert_eq!(
+            moved("We waited until the rain stopped.").as_deref(),
+            Some("Until the rain stopped, we waited.")
         );
         assert_eq!(moved("Weather is nice today.").as_deref(), Some("Today, weather is nice."));
         assert_eq!(moved("Today, the weather is nice.").as_deref(), Some("The weather is nice today."));

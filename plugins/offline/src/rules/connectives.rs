@@ -287,14 +287,17 @@ pub fn before_doing(p: &Plain) -> Option<Vec<Token>> {
     let lemma = if ["go", "goes", "went"].contains(&verb.as_str()) {
         "go"
     } else {
-        morph::analyse(&verb)
-            .into_iter()
-            .find(|a| {
-                a.pos == Pos::Verb
-                    && matches!(a.form, Form::Base | Form::Past | Form::PastOrParticiple | Form::ThirdPerson)
-            })?
-            .entry
-            .lemma
+        // A form of two verbs ("found": "find" or "found", "saw": "see" or "saw") is refused: the
+        // wrong one changes what was done ("before we found a cafe" is no "before founding").
+        let mut lemmas = morph::analyse(&verb).into_iter().filter(|a| {
+            a.pos == Pos::Verb
+                && matches!(a.form, Form::Base | Form::Past | Form::PastOrParticiple | Form::ThirdPerson)
+        });
+        let lemma = lemmas.next()?.entry.lemma;
+        if lemmas.any(|a| a.entry.lemma != lemma) {
+            return None;
+        }
+        lemma
     };
     // "before going." wants a place to go to.
     if ["be", "have", "do", "get"].contains(&lemma) || (lemma == "go" && k + 3 == n) {
@@ -380,6 +383,9 @@ mod tests {
             Some("She checked the oven before leaving the house.")
         );
         assert_eq!(run(before_doing, "We cleaned the house before the guests arrived."), None);
+        // "found" is "find" or "found", "saw" "see" or "saw": either reading would be a guess.
+        assert_eq!(run(before_doing, "We walked for two hours before we found a cafe."), None);
+        assert_eq!(run(before_doing, "I waved before I saw him."), None);
         assert_eq!(run(before_doing, "Feed the fish before you go."), None);
     }
 

@@ -12,7 +12,7 @@ use crate::morph::{self, Form};
 use crate::shape::{self, Plain, starting};
 use crate::sites::Sites;
 use crate::syntax::{has_clause_word, subject, wants_participle};
-use crate::tokens::{Kind, Token, next_word, prev_word};
+use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
 use crate::words::{
     ABILITY_VERBS, ARTICLES, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE,
     NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SINGULAR_DETERMINERS, SUBJECT_PRONOUNS,
@@ -143,6 +143,19 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     let word = tokens[i].text.to_lowercase();
     let next = next_word(tokens, i);
     for (lemma, form) in verb_forms(&word) {
+        // "put", "set", "shut" are present and past alike: "They put off the meeting" is no
+        // "They postpone the meeting". Only a word before that asks for the base form (a modal,
+        // "to", "do", a request) or a participle (a form of "have") settles which.
+        let same = |f: Form| morph::inflect(lemma, Pos::Verb, f).as_deref() == Some(word.as_str());
+        let form = if same(Form::Base) && same(Form::Past) {
+            match settled_tense(tokens, i) {
+                Some(true) => Form::PastOrParticiple,
+                Some(false) => Form::Base,
+                None => continue,
+            }
+        } else {
+            form
+        };
         if let Some(&(_, particle, to, to_particle)) =
             PHRASAL.iter().find(|(v, p, _, _)| *v == lemma && next.as_deref() == Some(p))
         {
@@ -179,6 +192,23 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         }
     }
     None
+}
+
+/// What the word before the verb at `i` says of a form that is base and past alike: `Some(false)`
+/// for a base form (after a modal, "to", "do", "please", or opening a request), `Some(true)` for a
+/// participle (after a form of "have"), `None` when nothing settles it ("They put off").
+fn settled_tense(tokens: &[Token], i: usize) -> Option<bool> {
+    let Some(prev) = prev_word(tokens, i) else { return is_sentence_start(tokens, i).then_some(false) };
+    let prev = prev.replace('’', "'");
+    if ["have", "has", "had", "having"].contains(&prev.as_str()) {
+        return Some(true);
+    }
+    [
+        "to", "will", "would", "can", "could", "should", "must", "may", "might", "shall", "do", "does",
+        "did", "don't", "doesn't", "didn't", "won't", "can't", "cannot", "please", "let's",
+    ]
+    .contains(&prev.as_str())
+    .then_some(false)
 }
 
 /// Verbs of feeling whose "-ing" form says what something does to one ("boring", "tiring"): after
@@ -869,6 +899,13 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                     working || !PLACES_GONE_TO.contains(&n.as_str())
                 })
             }
+            // "The smell of fish" is a noun, which takes no "like": only the verb ("It smells of
+            // smoke"), never after a determiner or an adjective.
+            "smell" | "smells" => prev.as_deref().is_some_and(|p| {
+                SUBJECT_PRONOUNS.contains(&p)
+                    || ["really", "still", "always", "all", "everything"].contains(&p)
+                    || (can_be(p, Pos::Noun) && !can_be(p, Pos::Adj) && !DETERMINERS.contains(&p))
+            }),
             // "There's no need to worry": a noun after a determiner, never "no have to".
             "need" | "needs" => prev.as_deref().is_none_or(|p| {
                 !["no", "the", "a", "any", "every", "some", "little", "of", "in"].contains(&p)
@@ -1873,6 +1910,11 @@ mod tests {
         assert_eq!(rewritten("She is looking for a job."), "She is searching for a job.");
         // "noted" reads as "noticed" as often as "wrote down".
         assert_eq!(rewritten("He wrote down the number."), "He wrote down the number.");
+        // "put" is present and past alike: only a word before it settles which.
+        assert_eq!(rewritten("They put off the meeting."), "They put off the meeting.");
+        assert_eq!(rewritten("They have put off the meeting."), "They have postponed the meeting.");
+        assert_eq!(rewritten("We will put off the meeting."), "We will postpone the meeting.");
+        assert_eq!(rewritten("Put off the meeting."), "Postpone the meeting.");
     }
 
     #[test]
@@ -1910,6 +1952,13 @@ mod tests {
         assert_eq!(rewritten("He always forgets my birthday."), "He always forgets my birthday.");
         assert_eq!(rewritten("I will always love you."), "I will always love you.");
         assert_eq!(rewritten("The room smells of smoke."), "The room smells like smoke.");
+        // A noun: "the smell like fish" is no English.
+        assert_eq!(rewritten("She can't stand the smell of fish."), "She can't stand the smell of fish.");
+        assert_eq!(rewritten("I love the sweet smell of roses."), "I love the sweet smell of roses.");
+        assert_eq!(
+            rewritten("The smells of the market were strong."),
+            "The smells of the market were strong."
+        );
         assert_eq!(rewritten("She lives by the sea."), "She lives beside the sea.");
         assert_eq!(rewritten("It was signed by the teacher."), "It was signed by the teacher.");
         assert_eq!(rewritten("I talked about it."), "I talked about it.");
