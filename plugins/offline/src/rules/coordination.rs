@@ -198,6 +198,13 @@ pub fn invert_comparison(p: &Plain) -> Option<Vec<Token>> {
             && p.items[from + 1..to]
                 .iter()
                 .all(|t| t.is_word() && !CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()))
+            // "than my father now": the adverb is the sentence's, and turned round it would end
+            // the subject ("My father now is not as tall as my brother.").
+            && ![
+                "now", "here", "there", "today", "tonight", "nowadays", "anymore", "already", "still", "again",
+                "too", "yet", "though", "instead", "then", "lately", "recently",
+            ]
+            .contains(&p.lower(to - 1).as_str())
     };
     // The number of a side is its head's, the noun before any place phrase ("the ones at the
     // market").
@@ -324,6 +331,7 @@ mod tests {
         );
         assert_eq!(run(f, "The film was more exciting than the books."), None);
         assert_eq!(run(f, "This chair is more comfortable than I thought."), None);
+        assert_eq!(run(f, "My brother is taller than my father now."), None);
         assert_eq!(
             run(f, "The blue jacket is warmer than the grey one.").as_deref(),
             Some("The grey one is not as warm as the blue jacket.")

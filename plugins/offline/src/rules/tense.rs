@@ -202,6 +202,35 @@ const PAST_ANCHORS: &[&str] = &[
     "holidays",
 ];
 
+/// Whether the two words after "for" say how long ("three hours", "a week", "hours", "ages").
+fn lasting(first: &str, second: &str) -> bool {
+    const UNITS: &[&str] = &[
+        "second",
+        "seconds",
+        "minute",
+        "minutes",
+        "hour",
+        "hours",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "while",
+        "decade",
+        "decades",
+        "ages",
+        "ever",
+        "fortnight",
+        "night",
+        "nights",
+    ];
+    UNITS.contains(&first) || UNITS.contains(&second) || ["long", "good"].contains(&first)
+}
+
 /// A last resort for a finished event with no time given: the simple past as the present perfect
 /// ("Our team scored three goals." -> "Our team has scored three goals.", "The flight was delayed
 /// by fog." -> "The flight has been delayed by fog.").
@@ -225,6 +254,9 @@ pub fn past_to_perfect(p: &Plain) -> Option<Vec<Token>> {
             || (t.text == "May" && j > 0)
             // A year ("in 2015") or a date in digits dates the event too.
             || (w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit()))
+            // A length of time ("cut the power for three hours"): with the perfect the event
+            // would still be going on.
+            || (w == "for" && lasting(&p.lower(j + 1), &p.lower(j + 2)))
             // "and" joins another verb unless a noun phrase follows ("a salad and a glass of water").
             || (w == "and" && !NOUN_PHRASE_DETERMINERS.contains(&p.lower(j + 1).as_str()))
             // "and the children started ...": another clause's verb.
@@ -401,6 +433,8 @@ mod tests {
             "We left on Saturday.",
             "The teacher collected the tests at the end of the lesson.",
             "The glass fell off the shelf and broke.",
+            "The storm cut the power for three hours.",
+            "They closed the road for a week.",
             "He borrowed my umbrella and never returned it.",
             "She lived in Paris.",
             "We waited an hour for the doctor.",
