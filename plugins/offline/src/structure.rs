@@ -103,22 +103,15 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
     out
 }
 
-/// The rewrite for a sentence that nothing else changed: close in meaning, but a change of
-/// tense or a heavier form ("has got", "can be found"), or, last, a cleft that shifts the focus
+/// The rewrite for a sentence that nothing else changed: close in meaning, but a heavier form
+/// ("Having fallen...", "has got", "can be found"), or, last, a cleft that shifts the focus
 /// onto the subject ("It is the museum that offers free guided tours."), so never preferred, and
 /// never offered among the candidates.
 pub fn last_resort(tokens: &[Token]) -> Option<Vec<Token>> {
     let p = plain(tokens)?;
-    [
-        tense::perfect_to_past,
-        tense::past_to_perfect,
-        tense::having_done,
-        phrasal::have_got,
-        voice::can_be_found,
-        cleft::cleft,
-    ]
-    .iter()
-    .find_map(|rewrite| rewrite(&p))
+    [tense::having_done, phrasal::have_got, voice::can_be_found, cleft::cleft]
+        .iter()
+        .find_map(|rewrite| rewrite(&p))
 }
 
 #[cfg(test)]

@@ -12,6 +12,62 @@ use crate::words::{
     clearly_finite, is_noun, is_plural_noun, is_verbish, modifier_or_noun,
 };
 
+/// Verbs that report what is said or thought, after which a clause may follow with no "that"
+/// ("The plumber said the pipe had burst"): a phrase at the sentence's end may be that clause's.
+pub const REPORTING: &[&str] = &[
+    "said",
+    "says",
+    "say",
+    "told",
+    "tells",
+    "tell",
+    "think",
+    "thinks",
+    "thought",
+    "believe",
+    "believes",
+    "believed",
+    "know",
+    "knows",
+    "knew",
+    "heard",
+    "explained",
+    "claimed",
+    "reported",
+    "mentioned",
+    "reckon",
+    "reckons",
+    "reckoned",
+    "hope",
+    "hopes",
+    "hoped",
+    "expect",
+    "expects",
+    "expected",
+    "promised",
+    "agreed",
+    "noticed",
+    "realised",
+    "realized",
+    "suppose",
+    "guess",
+];
+
+/// Whether a reporting verb (`REPORTING`) before `end` has a clause of its own after it (a finite
+/// verb two words on or later: "said the pipe had burst", not "feel tired").
+pub fn reported(p: &Plain, end: usize) -> bool {
+    reported_words(&(0..end).map(|k| p.lower(k)).collect::<Vec<_>>())
+}
+
+/// `reported` over lowercased words.
+pub fn reported_words(words: &[String]) -> bool {
+    let finite = |w: &str| FINITE_BE.contains(&w) || FINITE_HAVE.contains(&w) || clearly_finite(w, true);
+    words
+        .iter()
+        .enumerate()
+        .any(|(j, w)| REPORTING.contains(&w.as_str()) && words.iter().skip(j + 2).any(|v| finite(v)))
+}
+
 /// The end (exclusive) of a noun phrase "det (modifier) noun" starting at `k`; an object
 /// (`object`) must end the sentence or be followed by a preposition.
 pub fn noun_phrase(p: &Plain, k: usize, object: bool) -> Option<usize> {

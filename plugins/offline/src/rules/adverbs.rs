@@ -30,7 +30,8 @@ pub fn front_frequency_adverb(p: &Plain) -> Option<Vec<Token>> {
     }
     let s = subject_len(p)?;
     let adverb = p.lower(s);
-    if !FREQUENCY_ADVERBS.contains(&adverb.as_str()) || p.items.len() < s + 3 {
+    // "finally" after the subject is "at last"; in front it reads as "lastly", the end of a list.
+    if !FREQUENCY_ADVERBS.contains(&adverb.as_str()) || adverb == "finally" || p.items.len() < s + 3 {
         return None;
     }
     let mut out = vec![starting(&p.items[s]), comma(), leaving_start(&p.items[0])?];
@@ -115,6 +116,7 @@ mod tests {
         assert_eq!(run(f, "I usually walk to work.").as_deref(), Some("Usually, I walk to work."));
         assert_eq!(run(f, "The shop often closes early.").as_deref(), Some("Often, the shop closes early."));
         assert_eq!(run(f, "I usually do."), None);
+        assert_eq!(run(f, "Our landlord finally fixed the boiler after three weeks."), None);
     }
 
     #[test]

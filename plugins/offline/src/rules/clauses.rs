@@ -3,9 +3,9 @@
 //! where no clause moves and shares the clause's checks, which is why both are one rule.
 
 use crate::shape::{self, Plain, capitalise, decapitalise, is_title, recase};
-use crate::syntax::pronoun_would_dangle;
+use crate::syntax::{pronoun_would_dangle, reported_words};
 use crate::tokens::Token;
-use crate::words::{ADVERB_BINDERS, lowercase_ok};
+use crate::words::{ADVERB_BINDERS, DETERMINERS, clearly_finite, lowercase_ok};
 
 /// Subordinators whose clause may lead or trail the sentence.
 const LEADING_SUBORDINATORS: &[&str] = &[
@@ -21,11 +21,64 @@ const TRAILING_SUBORDINATORS: &[&str] =
 
 /// Words after which "when", "if", "before"... start an object or a complement, not a clause.
 const OBJECT_TAKERS: &[&str] = &[
-    "ask", "asks", "asked", "wonder", "wonders", "wondered", "see", "check", "checked", "sure", "know",
-    "knew", "look", "looks", "looked", "looking", "take", "takes", "took", "named", "ran", "run", "day",
-    "week", "year", "time", "moment", "minute", "hour", "long", "soon", "shortly", "right", "ever",
-    "whether", "what", "decide", "tell", "say", "doubt", "idea", "question", "matter", "one", "morning",
+    "ask",
+    "asks",
+    "asked",
+    "wonder",
+    "wonders",
+    "wondered",
+    "see",
+    "check",
+    "checked",
+    "sure",
+    "know",
+    "knew",
+    "look",
+    "looks",
+    "looked",
+    "looking",
+    "take",
+    "takes",
+    "took",
+    "named",
+    "ran",
+    "run",
+    "day",
+    "week",
+    "year",
+    "time",
+    "moment",
+    "minute",
+    "hour",
+    "long",
+    "soon",
+    "shortly",
+    "right",
+    "ever",
+    "whether",
+    "what",
+    "decide",
+    "tell",
+    "say",
+    "doubt",
+    "idea",
+    "question",
+    "matter",
+    "one",
+    "morning",
     "night",
+    "unsure",
+    "certain",
+    "uncertain",
+    "wondering",
+    "wondered",
+    "wonder",
+    "asking",
+    "checking",
+    "knows",
+    "remember",
+    "forgot",
+    "forget",
 ];
 
 /// Words before a trailing subordinator that tie it to the main clause ("not because").
@@ -279,9 +332,36 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
                         ]
                         .contains(&w.as_str())
                 });
-            let focus = FOCUS_WORDS.contains(&lower(s.words[k - 1]).as_str())
+            // "said the pipe had burst because of the frost": the cause is the reported clause's.
+            let reported = reported_words(&s.words[..k].iter().map(|w| lower(w)).collect::<Vec<_>>());
+            // "after lunch and came back at four": the "and" joins the main clause's verbs, so
+            // the phrase ends before it; "until two in the morning talking": the "-ing" is the
+            // main clause's. Neither moves.
+            let x_words: Vec<String> = s.words[k + 1..].iter().map(|w| lower(w)).collect();
+            let finite = |w: &String| {
+                ["is", "are", "was", "were", "am", "has", "have", "had"].contains(&w.as_str())
+                    || clearly_finite(w, true)
+            };
+            let joined = x_words
+                .iter()
+                .position(|w| ["and", "but", "or"].contains(&w.as_str()))
+                .is_some_and(|c| !x_words[..c].iter().any(finite));
+            // A "-ing" after the phrase's noun, not its own noun ("the meeting").
+            let trailing_ing = x_words.len() >= 3
+                && x_words.last().is_some_and(|w| w.ends_with("ing"))
+                && !DETERMINERS.contains(&x_words[x_words.len() - 2].as_str())
+                && !x_words.iter().any(finite);
+            // "I was about to call you when you texted me": the "when" clause interrupts the
+            // one about to happen, and in front it reads as a mere time.
+            let interrupting = (0..k.saturating_sub(1))
+                .any(|j| lower(s.words[j]) == "about" && lower(s.words[j + 1]) == "to");
+            let focus = interrupting
+                || FOCUS_WORDS.contains(&lower(s.words[k - 1]).as_str())
                 || OBJECT_TAKERS.contains(&lower(s.words[k - 1]).as_str())
-                || bound_until;
+                || bound_until
+                || reported
+                || joined
+                || trailing_ing;
             let (y, x) = (&s.words[..k], &s.words[k + 1..]);
             // "while cooking": a participle alone is a whole clause.
             let x_ok = x.len() >= 2 || x.first().is_some_and(|w| w.text.ends_with("ing"));
@@ -312,9 +392,24 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
     // "Y today." -> "Today, Y."
     let n = s.words.len();
     let last = lower(s.words[n - 1]);
-    if TIME_ADVERBS.contains(&last.as_str()) && commas.is_empty() && n >= 4 && s.terminal.text != "?" {
+    // "the service I received today": a subject pronoun after the first word opens a clause of
+    // its own, which the adverb may belong to.
+    let inner_clause =
+        (1..n - 1).any(|k| ["i", "he", "she", "we", "they"].contains(&lower(s.words[k]).as_str()));
+    if TIME_ADVERBS.contains(&last.as_str())
+        && commas.is_empty()
+        && n >= 4
+        && s.terminal.text != "?"
+        && !inner_clause
+    {
         let before = lower(s.words[n - 2]);
-        if !ADVERB_BINDERS.contains(&before.as_str()) && !before.ends_with("'s") && !before.ends_with("’s")
+        // "later today" and "sometime tomorrow" are one time ("early" and "late" are more often
+        // the verb's: "wake up early tomorrow").
+        let modified = ["later", "earlier", "sometime"].contains(&before.as_str());
+        if !ADVERB_BINDERS.contains(&before.as_str())
+            && !modified
+            && !before.ends_with("'s")
+            && !before.ends_with("’s")
         {
             let adverb = recase(s.words[n - 1], if capital { capitalise(&last) } else { last });
             let y = with_first(&s.words[..n - 1], from_front)?;
@@ -350,6 +445,22 @@ mod tests {
         assert_eq!(moved("The museum doesn't open until ten on Sundays."), None);
         assert_eq!(moved("We did not leave until the rain stopped."), None);
         assert_eq!(moved("They put off the meeting until next week."), None);
+        assert_eq!(moved("The plumber said the pipe had burst because of the frost."), None);
+        assert_eq!(moved("We went shopping after lunch and came back at four."), None);
+        assert_eq!(moved("We stayed up until two in the morning talking."), None);
+        assert_eq!(moved("I'll send you the details later today."), None);
+        assert_eq!(moved("I was about to call you when you texted me."), None);
+        assert_eq!(
+            moved("I tidied my desk before the meeting.").as_deref(),
+            Some("Before the meeting, I tidied my desk.")
+        );
+        assert_eq!(moved("I am unsure if I locked the front door."), None);
+        assert_eq!(moved("I would like to complain about the service I received today."), None);
+        assert_eq!(moved("The weather is lovely today.").as_deref(), Some("Today, the weather is lovely."));
+        assert_eq!(
+            moved("I feel tired because I slept badly.").as_deref(),
+            Some("Because I slept badly, I feel tired.")
+        );
         assert_eq!(moved("The match was postponed until Sunday."), None);
         assert_eq!(
             moved("We waited until the rain stopped.").as_deref(),

@@ -5,7 +5,7 @@
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, comma, leaving_start, starting};
-use crate::syntax::pronoun_would_dangle;
+use crate::syntax::{pronoun_would_dangle, reported};
 use crate::tokens::Token;
 use crate::words::{
     ARTICLES, CLAUSE_WORDS, DEFINITE_DETERMINERS, SUBJECT_PRONOUNS, heads_clause, is_verbish,
@@ -114,9 +114,17 @@ pub fn but_to_although(p: &Plain) -> Option<Vec<Token>> {
     }
     let c = p.items.iter().position(|t| !t.is_word())?;
     let (x, y) = (&p.items[..c], &p.items[c + 2..]);
+    // "We were going to have a picnic, but it started to rain": a plan that the "but" clause
+    // undid is no concession, which "although" would make it.
+    let planned = (0..c).any(|k| {
+        ["going", "about", "meant", "wanted", "tried", "hoped", "planned", "intended"]
+            .contains(&p.lower(k).as_str())
+            && p.lower(k + 1) == "to"
+    });
     if p.lower(c + 1) != "but"
         || x.len() < 2
         || y.len() < 2
+        || planned
         || !clause_with_subject(x)
         || !clause_with_subject(y)
     {
@@ -236,7 +244,14 @@ pub fn front_due_to(p: &Plain) -> Option<Vec<Token>> {
         let w = t.text.to_lowercase();
         w != "to" && CLAUSE_WORDS.contains(&w.as_str())
     });
-    if be || !determiner || clause || phrase.len() > 5 || !clause_with_subject(&p.items[..k]) {
+    // "said the pipe had burst due to the frost": the cause is the reported clause's.
+    if be
+        || !determiner
+        || clause
+        || phrase.len() > 5
+        || !clause_with_subject(&p.items[..k])
+        || reported(p, k)
+    {
         return None;
     }
     if phrase.iter().any(|t| heads_clause(&t.text.to_lowercase())) {
@@ -367,7 +382,9 @@ mod tests {
             run(front_due_to, "The flight was cancelled due to the storm.").as_deref(),
             Some("Due to the storm, the flight was cancelled.")
         );
+        assert_eq!(run(but_to_although, "We were going to have a picnic, but it started to rain."), None);
         assert_eq!(run(front_due_to, "The delay was due to the snow."), None);
+        assert_eq!(run(front_due_to, "The plumber said the pipe had burst due to the frost."), None);
         assert_eq!(run(front_due_to, "The train is due to arrive at noon."), None);
     }
 

@@ -1338,7 +1338,13 @@ pub fn please(p: &Plain) -> Option<Vec<Token>> {
     }
     // Only in a short request of one clause: after a long one, or one with a clause of its own,
     // "please" reads as tacked on ("Lock the door when you leave tonight, please.").
+    // The formulas of letters and notices keep "please" first ("Please find attached", "Please
+    // do not leave your bags"): at the end it reads as an afterthought.
+    let formula =
+        ["find", "note", "don't", "do", "ensure", "remember", "allow", "be", "let", "contact", "see"]
+            .contains(&p.lower(1).as_str());
     if p.lower(0) == "please"
+        && !formula
         && p.commas() == 0
         && (3..=8).contains(&n)
         && !has_clause_word(p, usize::MAX)
@@ -2094,6 +2100,9 @@ mod tests {
         assert_eq!(polite("Can you help me?").as_deref(), Some("Could you help me?"));
         assert_eq!(polite("Please, no."), None);
         assert_eq!(polite("Please!"), None);
+        // The formulas of letters and notices keep "please" first.
+        assert_eq!(run(please, "Please find attached the invoice."), None);
+        assert_eq!(run(please, "Please don't leave your bags unattended."), None);
     }
 
     #[test]

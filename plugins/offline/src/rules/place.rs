@@ -37,7 +37,10 @@ fn trailing_place_phrase(p: &Plain) -> Option<usize> {
         start
     };
     let last = p.lower(n - 1);
-    let last_ok = named || is_noun(&last) || last == "o'clock";
+    // "on the road nowadays": the adverb is the sentence's time, not part of the place.
+    const TIME_ADVERBS: &[&str] =
+        &["nowadays", "today", "tonight", "now", "yesterday", "tomorrow", "lately", "recently", "again"];
+    let last_ok = (named || is_noun(&last) || last == "o'clock") && !TIME_ADVERBS.contains(&last.as_str());
     let inner_ok = (start + 2..n - 1).all(|k| {
         let a = morph::analyse(&p.lower(k));
         !a.is_empty() && a.iter().all(|a| matches!(a.pos, Pos::Noun | Pos::Adj))
@@ -74,9 +77,24 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     const PLACING: &[&str] = &[
         "put", "puts", "placed", "set", "laid", "hung", "kept", "stored", "left", "hid", "keeps", "lives",
         "live", "lived", "dropped", "drops", "parked", "parks", "threw", "poured", "spilled", "spilt",
-        "stuck", "leaves",
+        "stuck", "leaves", "trapped", "jammed",
     ];
     if k < 3 || p.items[..k].iter().any(|t| PLACING.contains(&t.text.to_lowercase().as_str())) {
+        return None;
+    }
+    // "shut my finger in the car door": a part of one caught in something is placed there too.
+    const CAUGHT: &[&str] = &["shut", "caught", "close", "closed", "trapped", "slammed"];
+    const PARTS: &[&str] = &[
+        "finger", "fingers", "hand", "hands", "thumb", "foot", "feet", "arm", "leg", "toe", "coat", "sleeve",
+        "scarf", "skirt", "hair",
+    ];
+    // "expecting their second baby in May": the month is the baby's, not when they expect.
+    if (0..k).any(|j| ["expecting", "expect", "expects", "expected", "due"].contains(&p.lower(j).as_str())) {
+        return None;
+    }
+    if let Some(v) = (0..k).find(|&j| CAUGHT.contains(&p.lower(j).as_str()))
+        && (v + 1..k).any(|j| PARTS.contains(&p.lower(j).as_str()))
+    {
         return None;
     }
     // "has a few errors in the totals": what one has is told with where it is.
@@ -122,6 +140,17 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     }
     // After two coordinated clauses the place belongs to the second alone: it stays in it.
     if coordinated_clause(p, k) {
+        return None;
+    }
+    // "makes the best apple pie in the world": the place is the superlative's range, not where
+    // the making happens. After "be" the range may lead ("In his class, he is the tallest boy.").
+    let superlative = p.items[..k].iter().any(|t| {
+        let w = t.text.to_lowercase();
+        ["best", "worst"].contains(&w.as_str())
+            || morph::analyse(&w).iter().any(|a| a.pos == Pos::Adj && a.form == morph::Form::Superlative)
+    });
+    let be = p.items[..k].iter().any(|t| FINITE_BE.contains(&t.text.to_lowercase().as_str()));
+    if superlative && !be {
         return None;
     }
     shape::front(p, k)
@@ -240,6 +269,12 @@ mod tests {
         assert_eq!(run(f, "She lives in a small flat."), None);
         assert_eq!(run(f, "We met in Rome."), None);
         assert_eq!(run(f, "He put the keys in the drawer."), None);
+        assert_eq!(run(f, "I shut my finger in the car door."), None);
+        assert_eq!(run(f, "They are expecting their second baby in May."), None);
+        assert_eq!(
+            run(f, "The cat caught a mouse in the garden.").as_deref(),
+            Some("In the garden, the cat caught a mouse.")
+        );
         assert_eq!(run(f, "She dropped her phone in the sink."), None);
         assert_eq!(run(f, "He is interested in the film."), None);
         assert_eq!(run(f, "He spends far too much time on his phone."), None);
@@ -247,6 +282,14 @@ mod tests {
         assert_eq!(run(f, "She loves swimming in the sea."), None);
         // What a look is at.
         assert_eq!(run(f, "Let me take a look at your essay."), None);
+        // A superlative's range, and a time adverb that is no part of the place.
+        assert_eq!(run(f, "My mum makes the best apple pie in the world."), None);
+        assert_eq!(run(f, "He owns the biggest house in the village."), None);
+        assert_eq!(run(f, "There are too many cars on the road nowadays."), None);
+        assert_eq!(
+            run(f, "He spends most evenings reading in the garden.").as_deref(),
+            Some("In the garden, he spends most evenings reading.")
+        );
     }
 
     #[test]

@@ -369,8 +369,12 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     // "She was born on 3 April.": the date is what the sentence tells, and fronted it reads as
-    // the setting of a story ("On 3 April, she was born.").
-    if p.from_end(len + 1) == "born" {
+    // the setting of a story ("On 3 April, she was born."). "expecting their second baby in
+    // May": the date is the baby's, not when they are expecting.
+    if p.from_end(len + 1) == "born"
+        || (0..n - len)
+            .any(|k| ["expecting", "expect", "expects", "expected", "due"].contains(&p.lower(k).as_str()))
+    {
         return None;
     }
     // A clock time is one moment: after two actions ("finished his work and went home at five
@@ -602,6 +606,7 @@ mod tests {
         assert_eq!(run(f, "The flight is on 3 April."), None);
         assert_eq!(run(f, "We met on 32 April."), None);
         assert_eq!(run(f, "She was born on 3 April."), None);
+        assert_eq!(run(f, "They are expecting their second baby in May."), None);
         assert_eq!(run(f, "He finished his work and went home at five o'clock."), None);
         assert_eq!(run(f, "I have got an appointment with the dentist at ten thirty."), None);
         // What the subject is, or a phrase tied to a word before it, stays.

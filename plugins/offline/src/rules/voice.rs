@@ -432,6 +432,53 @@ pub fn dative(p: &Plain) -> Option<Vec<Token>> {
     let Some((k, preposition)) = found else { return dative_noun(p) };
     // "her" may be a possessive: "sent her aunt a card".
     let Some(object_end) = noun_phrase(p, k + 2, true) else { return dative_noun(p) };
+    // "told the story to me", "gave a refund to us": a pronoun put last takes a stress the
+    // sentence did not give it, which only a thing handed over carries naturally ("gave the
+    // keys to me"); what is told, and a favour or a service done, stay with the pronoun first.
+    const SERVICES: &[&str] = &[
+        "refund",
+        "discount",
+        "lift",
+        "ride",
+        "hand",
+        "call",
+        "ring",
+        "hug",
+        "kiss",
+        "chance",
+        "break",
+        "look",
+        "hint",
+        "warning",
+        "idea",
+        "advice",
+        "news",
+        "story",
+        "truth",
+        "answer",
+        "details",
+        "availability",
+        "address",
+        "number",
+        "name",
+        "directions",
+        "way",
+        "favour",
+        "favor",
+        "hard",
+        "time",
+        "ticket",
+        "fine",
+        "fright",
+        "shock",
+        "smile",
+        "wave",
+    ];
+    let told = ["tell", "told", "tells", "telling", "ask", "asked", "asks", "show", "showed", "shown"]
+        .contains(&p.lower(k).as_str());
+    if told || SERVICES.contains(&p.lower(object_end - 1).as_str()) {
+        return None;
+    }
     let mut out: Vec<Token> = p.items[..=k].to_vec();
     out.extend_from_slice(&p.items[k + 2..object_end]);
     out.push(shape::word(preposition));
@@ -516,6 +563,14 @@ pub fn it_takes(p: &Plain) -> Option<Vec<Token>> {
     }
     let to = p.find("to")?;
     if to < 3 || to + 1 >= p.items.len() {
+        return None;
+    }
+    // "to get there because of the traffic": a cause or another clause after the infinitive is
+    // the sentence's, and would end up inside the "-ing" subject.
+    if (to + 2..p.items.len()).any(|k| {
+        ["because", "due", "since", "as", "so", "but", "and", "although", "though", "if", "when", "thanks"]
+            .contains(&p.lower(k).as_str())
+    }) {
         return None;
     }
     let verb = p.lower(to + 1);
@@ -767,6 +822,8 @@ mod tests {
             Some("The waiter brought the menu to us.")
         );
         assert_eq!(run(dative, "She brought the menu."), None);
+        assert_eq!(run(dative, "The manager gave us a refund."), None);
+        assert_eq!(run(dative, "She told me the story over dinner."), None);
         assert_eq!(
             run(dative, "The nurse gave the patient some water.").as_deref(),
             Some("The nurse gave some water to the patient.")
@@ -796,6 +853,7 @@ mod tests {
             Some("Getting there took us three hours.")
         );
         assert_eq!(run(it_takes, "It took a while."), None);
+        assert_eq!(run(it_takes, "It took us three hours to get there because of the traffic."), None);
     }
 
     #[test]

@@ -244,6 +244,15 @@ pub(super) fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
     if !every && denied {
         return None;
     }
+    // "usually cuts the grass on Saturday mornings": "every Saturday morning" would say each one,
+    // against the "usually".
+    let hedged = tokens[..i].iter().any(|t| {
+        ["usually", "often", "sometimes", "normally", "generally", "occasionally", "frequently", "mostly"]
+            .contains(&t.text.to_lowercase().as_str())
+    });
+    if !every && hedged {
+        return None;
+    }
     let name = if day.starts_with("week") {
         day.to_string()
     } else {
@@ -446,6 +455,10 @@ mod tests {
         assert_eq!(phrased("She bakes bread every Sunday."), "She bakes bread on Sundays.");
         assert_eq!(phrased("The gym is quiet on Monday mornings."), "The gym is quiet every Monday morning.");
         assert_eq!(phrased("We play tennis every weekend."), "We play tennis on weekends.");
+        assert_eq!(
+            phrased("I usually cut the grass on Saturday mornings."),
+            "I usually cut the grass on Saturday mornings."
+        );
         assert_eq!(phrased("Every Friday we eat out."), "On Fridays we eat out.");
         // A list of days, a preposition before.
         assert_eq!(phrased("She works on Mondays and Fridays."), "She works on Mondays and Fridays.");
