@@ -220,11 +220,18 @@ pub fn pronoun_would_dangle(moved: &[&Token], other: &[&Token]) -> bool {
         &[&["he", "him", "his"], &["she", "her"], &["it", "its"], &["they", "them", "their"]];
     let set_of = |w: &str| SETS.iter().position(|set| set.contains(&w));
     let other_sets: Vec<usize> = other.iter().filter_map(|t| set_of(&t.text.to_lowercase())).collect();
-    let lower: Vec<String> = moved.iter().map(|t| t.text.to_lowercase()).collect();
+    // "it's" and "they're" are the pronoun and its verb: the pronoun is the part before the
+    // apostrophe.
+    let lower: Vec<String> = moved
+        .iter()
+        .map(|t| t.text.to_lowercase().split(['\'', '’']).next().unwrap_or_default().to_string())
+        .collect();
     let pronoun = lower.iter().enumerate().any(|(k, w)| {
+        let contracted = moved[k].text.len() > w.len();
         let dummy = w == "it"
-            && lower.get(k + 1).is_some_and(|b| FINITE_BE.contains(&b.as_str()))
-            && lower.get(k + 2).is_some_and(|a| WEATHER.contains(&a.as_str()));
+            && ((lower.get(k + 1).is_some_and(|b| FINITE_BE.contains(&b.as_str()))
+                && lower.get(k + 2).is_some_and(|a| WEATHER.contains(&a.as_str())))
+                || (contracted && lower.get(k + 1).is_some_and(|a| WEATHER.contains(&a.as_str()))));
         let shared = set_of(w).is_some_and(|s| other_sets.contains(&s));
         THIRD_PERSON.contains(&w.as_str()) && !dummy && !shared
     });

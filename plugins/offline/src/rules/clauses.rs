@@ -449,6 +449,11 @@ mod tests {
         assert_eq!(moved("We went shopping after lunch and came back at four."), None);
         assert_eq!(moved("We stayed up until two in the morning talking."), None);
         assert_eq!(moved("I'll send you the details later today."), None);
+        assert_eq!(moved("The meat should be cooked until it's no longer pink."), None);
+        assert_eq!(
+            moved("The match was cancelled because it's raining.").as_deref(),
+            Some("Because it's raining, the match was cancelled.")
+        );
         assert_eq!(moved("I was about to call you when you texted me."), None);
         assert_eq!(
             moved("I tidied my desk before the meeting.").as_deref(),
