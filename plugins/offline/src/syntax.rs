@@ -51,6 +51,17 @@ pub const REPORTING: &[&str] = &[
     "realized",
     "suppose",
     "guess",
+    "realise",
+    "realize",
+    "forgot",
+    "remember",
+    "remembered",
+    "learned",
+    "learnt",
+    "found",
+    "discovered",
+    "read",
+    "wrote",
 ];
 
 /// Whether a reporting verb (`REPORTING`) before `end` has a clause of its own after it (a finite
@@ -242,5 +253,28 @@ pub fn pronoun_would_dangle(moved: &[&Token], other: &[&Token]) -> bool {
             || (t.text.starts_with(|c: char| c.is_ascii_uppercase())
                 && (k > 0 || !SUBJECT_PRONOUNS.contains(&lower.as_str()) && lower != "i"))
     });
-    pronoun && names
+    // "borrowed some from next door": a quantifier standing for a noun of the other clause
+    // ("we ran out of sugar") has it only after it, whatever that noun's determiner.
+    let elliptical = lower.iter().enumerate().any(|(k, w)| {
+        ["some", "any", "none", "one", "more"].contains(&w.as_str())
+            && lower.get(k + 1).is_none_or(|n| {
+                [
+                    "from",
+                    "for",
+                    "at",
+                    "in",
+                    "on",
+                    "to",
+                    "with",
+                    "too",
+                    "as",
+                    "back",
+                    "again",
+                    "yesterday",
+                    "today",
+                ]
+                .contains(&n.as_str())
+            })
+    });
+    (pronoun && names) || elliptical
 }

@@ -98,6 +98,60 @@ const FOCUS_WORDS: &[&str] = &[
     "but",
 ];
 
+/// Verbs of movement, after which "after" and a thing may be what is chased ("ran after the bus").
+const MOVEMENTS: &[&str] = &[
+    "ran", "run", "runs", "running", "jumped", "jumps", "jump", "chased", "chase", "went", "go", "goes",
+    "dived", "swam", "raced", "rushed", "came", "come", "looked", "look", "looks", "shouted", "called",
+    "leapt", "hurried",
+];
+
+/// The things "after" dates a clause by even after a movement ("ran home after the match").
+const AFTER_EVENTS: &[&str] = &[
+    "breakfast",
+    "lunch",
+    "dinner",
+    "supper",
+    "work",
+    "school",
+    "class",
+    "classes",
+    "meeting",
+    "match",
+    "game",
+    "party",
+    "film",
+    "show",
+    "concert",
+    "storm",
+    "rain",
+    "accident",
+    "operation",
+    "exam",
+    "test",
+    "interview",
+    "holiday",
+    "holidays",
+    "trip",
+    "journey",
+    "walk",
+    "drive",
+    "flight",
+    "race",
+    "wedding",
+    "funeral",
+    "war",
+    "dark",
+    "midnight",
+    "noon",
+    "sunset",
+    "lesson",
+    "lessons",
+    "practice",
+    "training",
+    "shift",
+    "break",
+];
+
 const TIME_ADVERBS: &[&str] =
     &["today", "tomorrow", "yesterday", "tonight", "nowadays", "recently", "lately"];
 
@@ -355,7 +409,14 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
             // one about to happen, and in front it reads as a mere time.
             let interrupting = (0..k.saturating_sub(1))
                 .any(|j| lower(s.words[j]) == "about" && lower(s.words[j + 1]) == "to");
+            // "jumped into the river after the ball": after a movement, "after" and a thing
+            // says what was chased, not when.
+            let chased = lower(s.words[k]) == "after"
+                && !x_words.iter().any(finite)
+                && x_words.last().is_some_and(|h| !AFTER_EVENTS.contains(&h.as_str()))
+                && s.words[..k].iter().any(|w| MOVEMENTS.contains(&lower(w).as_str()));
             let focus = interrupting
+                || chased
                 || FOCUS_WORDS.contains(&lower(s.words[k - 1]).as_str())
                 || OBJECT_TAKERS.contains(&lower(s.words[k - 1]).as_str())
                 || bound_until
@@ -449,6 +510,11 @@ mod tests {
         assert_eq!(moved("We went shopping after lunch and came back at four."), None);
         assert_eq!(moved("We stayed up until two in the morning talking."), None);
         assert_eq!(moved("I'll send you the details later today."), None);
+        assert_eq!(moved("The dog jumped into the river after the ball."), None);
+        assert_eq!(
+            moved("The children ran home after the match.").as_deref(),
+            Some("After the match, the children ran home.")
+        );
         assert_eq!(moved("The meat should be cooked until it's no longer pink."), None);
         assert_eq!(
             moved("The match was cancelled because it's raining.").as_deref(),

@@ -1330,7 +1330,15 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
 pub fn please(p: &Plain) -> Option<Vec<Token>> {
     let n = p.items.len();
     let polite = ["could", "can", "would", "will"].contains(&p.lower(0).as_str()) && p.lower(1) == "you";
-    if n >= 5 && p.lower(n - 1) == "please" && p.is_comma(n - 2) && polite && p.terminal.text == "?" {
+    // "Would you mind closing the window, please?" keeps "please" last: "Would you please mind"
+    // is not said.
+    if n >= 5
+        && p.lower(n - 1) == "please"
+        && p.is_comma(n - 2)
+        && polite
+        && p.lower(2) != "mind"
+        && p.terminal.text == "?"
+    {
         let mut out: Vec<Token> = p.items[..2].to_vec();
         out.push(shape::word("please"));
         out.extend_from_slice(&p.items[2..n - 2]);
@@ -1607,6 +1615,9 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             && let Some(end) = object_end(k + 2)
             && !(end < n
                 && ["late", "early", "later", "earlier", "ago", "behind"].contains(&p.lower(end).as_str()))
+            // "picked up a few words of Greek": the object goes on after "of", and the particle
+            // would split it.
+            && !(end < n && p.lower(end) == "of")
             && fits(&particle, end)
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
@@ -1859,6 +1870,7 @@ mod vehicle_tests {
             Some("She picked the kids up from school.")
         );
         assert_eq!(run(f, "We walked up the hill."), None);
+        assert_eq!(run(f, "She picked up a few words of Greek on holiday."), None);
         assert_eq!(run(f, "He wrote down the phone number."), Some("He wrote the phone number down.".into()));
         assert_eq!(run(f, "Take the lasagne out of the oven."), None);
         assert_eq!(run(f, "Turn it off."), None);
@@ -2103,6 +2115,7 @@ mod tests {
         // The formulas of letters and notices keep "please" first.
         assert_eq!(run(please, "Please find attached the invoice."), None);
         assert_eq!(run(please, "Please don't leave your bags unattended."), None);
+        assert_eq!(run(please, "Would you mind closing the window, please?"), None);
     }
 
     #[test]

@@ -77,7 +77,7 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     const PLACING: &[&str] = &[
         "put", "puts", "placed", "set", "laid", "hung", "kept", "stored", "left", "hid", "keeps", "lives",
         "live", "lived", "dropped", "drops", "parked", "parks", "threw", "poured", "spilled", "spilt",
-        "stuck", "leaves", "trapped", "jammed",
+        "stuck", "leaves", "leave", "trapped", "jammed",
     ];
     if k < 3 || p.items[..k].iter().any(|t| PLACING.contains(&t.text.to_lowercase().as_str())) {
         return None;
@@ -88,6 +88,100 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
         "finger", "fingers", "hand", "hands", "thumb", "foot", "feet", "arm", "leg", "toe", "coat", "sleeve",
         "scarf", "skirt", "hair",
     ];
+    // After "be" as the verb (not a progressive's or a passive's) the phrase is part of what the subject is ("is full of leftovers from the
+    // party", "is at the end of this street on the left"); a request keeps its place last
+    // ("Please don't leave your bikes in the corridor.").
+    let linking = (1..k).any(|j| {
+        if !FINITE_BE.contains(&p.lower(j).as_str()) || p.lower(j - 1) == "there" {
+            return false;
+        }
+        // What "be" links to, past the adverbs ("is finally repairing", "is not working"): an
+        // adjective ("full of") or a place ("at the end"), not a verb, a noun or a number.
+        const ADVERBS: &[&str] = &[
+            "not", "finally", "still", "always", "now", "just", "also", "really", "usually", "often", "never",
+        ];
+        let Some(w) = (j + 1..k).map(|m| p.lower(m)).find(|w| !ADVERBS.contains(&w.as_str())) else {
+            return false;
+        };
+        let a = morph::analyse(&w);
+        let adjective = !a.is_empty() && a.iter().all(|a| matches!(a.pos, Pos::Adj | Pos::Adv));
+        adjective
+            || PLACE_PREPOSITIONS.contains(&w.as_str())
+            || ["of", "from", "on", "at", "in"].contains(&w.as_str())
+    });
+    if linking || p.lower(0) == "please" {
+        return None;
+    }
+    // What the thing is like, not where ("a dress in my size", "paid in cash"), and where an
+    // event's things came from ("leftovers from the party").
+    const NOT_PLACES: &[&str] = &[
+        "size",
+        "colour",
+        "color",
+        "shape",
+        "style",
+        "price",
+        "stock",
+        "cash",
+        "ink",
+        "pencil",
+        "pen",
+        "detail",
+        "general",
+        "particular",
+        "person",
+        "public",
+        "private",
+        "secret",
+        "advance",
+        "return",
+        "exchange",
+        "total",
+        "order",
+        "way",
+        "mind",
+        "hurry",
+        "charge",
+        "trouble",
+        "danger",
+        "pain",
+        "tears",
+        "silence",
+        "writing",
+        "words",
+        "half",
+        "pieces",
+        "bits",
+        "pairs",
+        "rows",
+        "groups",
+        "love",
+        "time",
+        "turn",
+    ];
+    const EVENTS: &[&str] = &[
+        "party",
+        "wedding",
+        "meeting",
+        "trip",
+        "holiday",
+        "conference",
+        "concert",
+        "match",
+        "game",
+        "festival",
+        "dinner",
+        "lunch",
+        "breakfast",
+        "funeral",
+        "show",
+        "sale",
+        "barbecue",
+    ];
+    let head = p.lower(p.items.len() - 1);
+    if NOT_PLACES.contains(&head.as_str()) || (p.lower(k) == "from" && EVENTS.contains(&head.as_str())) {
+        return None;
+    }
     // "expecting their second baby in May": the month is the baby's, not when they expect.
     if (0..k).any(|j| ["expecting", "expect", "expects", "expected", "due"].contains(&p.lower(j).as_str())) {
         return None;
@@ -223,6 +317,8 @@ pub fn front_subject_place(p: &Plain) -> Option<Vec<Token>> {
                         .any(|a| a.pos == Pos::Adj && a.form == morph::Form::Base))
         }
         "has" | "have" | "had" => q + 1 == n && participle(&state),
+        // "The carpet in the hall needs cleaning": which carpet is the point, not where.
+        "needs" | "need" | "needed" => false,
         _ => {
             be + 1 == n
                 || (be + 2 == n && (p.lower(be + 1).ends_with("ing") || is_manner_adverb(&p.lower(be + 1))))
@@ -271,6 +367,10 @@ mod tests {
         assert_eq!(run(f, "He put the keys in the drawer."), None);
         assert_eq!(run(f, "I shut my finger in the car door."), None);
         assert_eq!(run(f, "They are expecting their second baby in May."), None);
+        assert_eq!(run(f, "The shop assistant helped me find a dress in my size."), None);
+        assert_eq!(run(f, "The fridge is full of leftovers from the party."), None);
+        assert_eq!(run(f, "The town hall is at the end of this street on the left."), None);
+        assert_eq!(run(f, "Please don't leave your bikes in the corridor."), None);
         assert_eq!(
             run(f, "The cat caught a mouse in the garden.").as_deref(),
             Some("In the garden, the cat caught a mouse.")
@@ -325,5 +425,6 @@ mod tests {
         assert_eq!(run(f, "The man in the car is my uncle."), None);
         assert_eq!(run(f, "The man in the car stopped the bus."), None);
         assert_eq!(run(f, "The bread is in the cupboard."), None);
+        assert_eq!(run(front_subject_place, "The carpet in the hall needs cleaning."), None);
     }
 }

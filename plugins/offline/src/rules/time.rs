@@ -368,6 +368,19 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if EVENTS.contains(&p.from_end(len + 1).as_str()) {
         return None;
     }
+    // "didn't realise the shop was closed on Sundays": the phrase is the reported clause's.
+    if crate::syntax::reported(p, n - len) {
+        return None;
+    }
+    // "wants the figures by the end of the day": a deadline is what is wanted, not when.
+    if p.lower(n - len) == "by"
+        && (0..n - len).any(|k| {
+            ["want", "wants", "wanted", "need", "needs", "needed", "expect", "expects", "expected", "asked"]
+                .contains(&p.lower(k).as_str())
+        })
+    {
+        return None;
+    }
     // "She was born on 3 April.": the date is what the sentence tells, and fronted it reads as
     // the setting of a story ("On 3 April, she was born."). "expecting their second baby in
     // May": the date is the baby's, not when they are expecting.
@@ -606,6 +619,8 @@ mod tests {
         assert_eq!(run(f, "The flight is on 3 April."), None);
         assert_eq!(run(f, "We met on 32 April."), None);
         assert_eq!(run(f, "She was born on 3 April."), None);
+        assert_eq!(run(f, "I didn't realise the shop was closed on Sundays."), None);
+        assert_eq!(run(f, "My manager wants the figures by the end of the day."), None);
         assert_eq!(run(f, "They are expecting their second baby in May."), None);
         assert_eq!(run(f, "He finished his work and went home at five o'clock."), None);
         assert_eq!(run(f, "I have got an appointment with the dentist at ten thirty."), None);

@@ -53,6 +53,15 @@ pub(super) fn date_form(tokens: &[Token], i: usize) -> Option<(usize, Vec<String
     }
     let day = word(i + 2)?.to_lowercase();
     let n = ORDINALS.iter().position(|o| *o == day)? + 1;
+    // "from the third to the seventeenth of August": with another day of the month in words
+    // the date stays as it is, so both ends of a range keep one form.
+    let ranged = tokens[..i]
+        .iter()
+        .chain(&tokens[(i + 7).min(tokens.len())..])
+        .any(|t| t.is_word() && ORDINALS.contains(&t.text.to_lowercase().as_str()));
+    if ranged {
+        return None;
+    }
     // The month keeps its capital; "May" is a month in this shape.
     let name = word(i + 6).filter(|w| {
         let lower = w.to_lowercase();
@@ -245,10 +254,25 @@ pub(super) fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
         return None;
     }
     // "usually cuts the grass on Saturday mornings": "every Saturday morning" would say each one,
-    // against the "usually".
+    // against the "usually"; and "always forgets ... on Thursdays", which another rule may tell
+    // as "never remembers", would read "never ... every Thursday", not every week.
     let hedged = tokens[..i].iter().any(|t| {
-        ["usually", "often", "sometimes", "normally", "generally", "occasionally", "frequently", "mostly"]
-            .contains(&t.text.to_lowercase().as_str())
+        [
+            "usually",
+            "often",
+            "sometimes",
+            "normally",
+            "generally",
+            "occasionally",
+            "frequently",
+            "mostly",
+            "always",
+            "never",
+            "forgets",
+            "forget",
+            "forgot",
+        ]
+        .contains(&t.text.to_lowercase().as_str())
     });
     if !every && hedged {
         return None;
@@ -413,6 +437,10 @@ mod tests {
         assert_eq!(phrased("Take one tablet twice a day."), "Take one tablet twice daily.");
         assert_eq!(phrased("It was signed on the 14th of June."), "It was signed on the 14th of June.");
         assert_eq!(phrased("She was born on the third of May."), "She was born on 3 May.");
+        assert_eq!(
+            phrased("I'll be away from the third to the seventeenth of August."),
+            "I'll be away from the third to the seventeenth of August."
+        );
         assert_eq!(phrased("The meeting on 12 March starts soon."), "The meeting on 12 March starts soon.");
         assert_eq!(phrased("The printer is out of paper."), "The printer has run out of paper.");
         assert_eq!(phrased("Our flight was delayed by two hours."), "Our flight was two hours late.");
