@@ -153,6 +153,7 @@ pub fn leaving_start(token: &Token) -> Option<Token> {
 /// fronted phrase would leave behind ("After lunch, he left soon.").
 const PHRASE_MODIFIERS: &[&str] = &[
     "just",
+    "all",
     "right",
     "shortly",
     "soon",

@@ -239,16 +239,45 @@ pub fn pronoun_would_dangle(moved: &[&Token], other: &[&Token]) -> bool {
         .collect();
     let pronoun = lower.iter().enumerate().any(|(k, w)| {
         let contracted = moved[k].text.len() > w.len();
+        // Past an adverb ("it was already dark").
+        let adverb = |j: usize| {
+            lower.get(j).is_some_and(|a| {
+                ["already", "still", "very", "so", "too", "quite", "really", "getting"].contains(&a.as_str())
+            })
+        };
+        let state = k + 2 + usize::from(adverb(k + 2));
+        let state_contracted = k + 1 + usize::from(adverb(k + 1));
+        // "it's easier to save money": the "it" of an infinitive that follows.
+        let extraposed = (k + 1..(k + 5).min(lower.len())).any(|j| lower[j] == "to")
+            && (contracted || lower.get(k + 1).is_some_and(|b| FINITE_BE.contains(&b.as_str())));
         let dummy = w == "it"
-            && ((lower.get(k + 1).is_some_and(|b| FINITE_BE.contains(&b.as_str()))
-                && lower.get(k + 2).is_some_and(|a| WEATHER.contains(&a.as_str())))
-                || (contracted && lower.get(k + 1).is_some_and(|a| WEATHER.contains(&a.as_str()))));
+            && (extraposed
+                || (lower.get(k + 1).is_some_and(|b| FINITE_BE.contains(&b.as_str()))
+                    && lower.get(state).is_some_and(|a| WEATHER.contains(&a.as_str())))
+                || (contracted
+                    && lower.get(state_contracted).is_some_and(|a| WEATHER.contains(&a.as_str())))
+                || lower.get(k + 1).is_some_and(|v| {
+                    [
+                        "rained",
+                        "rains",
+                        "snowed",
+                        "snows",
+                        "poured",
+                        "pours",
+                        "drizzled",
+                        "froze",
+                        "thundered",
+                    ]
+                    .contains(&v.as_str())
+                }));
         let shared = set_of(w).is_some_and(|s| other_sets.contains(&s));
         THIRD_PERSON.contains(&w.as_str()) && !dummy && !shared
     });
     let names = other.iter().enumerate().any(|(k, t)| {
         let lower = t.text.to_lowercase();
-        DEFINITE_DETERMINERS.contains(&lower.as_str())
+        // A bare noun names a thing too ("If you heat ice, it melts."): one that is no verb.
+        (k > 0 && is_noun(&lower) && !is_verbish(&lower) && !SUBJECT_PRONOUNS.contains(&lower.as_str()))
+            || DEFINITE_DETERMINERS.contains(&lower.as_str())
             || ARTICLES.contains(&lower.as_str())
             || (t.text.starts_with(|c: char| c.is_ascii_uppercase())
                 && (k > 0 || !SUBJECT_PRONOUNS.contains(&lower.as_str()) && lower != "i"))

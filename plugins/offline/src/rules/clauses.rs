@@ -79,6 +79,14 @@ const OBJECT_TAKERS: &[&str] = &[
     "remember",
     "forgot",
     "forget",
+    "days",
+    "weeks",
+    "months",
+    "years",
+    "hours",
+    "minutes",
+    "seconds",
+    "moments",
 ];
 
 /// Words before a trailing subordinator that tie it to the main clause ("not because").
@@ -333,7 +341,9 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
             let w = lower(w);
             w != "to" && w != "and" && crate::words::CLAUSE_WORDS.contains(&w.as_str())
         });
-        if x_ok && y.len() >= 2 && lower(y[0]) != "then" && !inner_clause {
+        // "If you heat ice, it melts." -> "It melts if you heat ice.": the pronoun would come
+        // before its noun.
+        if x_ok && y.len() >= 2 && lower(y[0]) != "then" && !inner_clause && !pronoun_would_dangle(y, x) {
             let mut y = with_first(y, to_front)?;
             y.push(recase(s.words[0], first.clone()));
             y.extend(x.iter().map(|&t| t.clone()));
@@ -415,8 +425,13 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
                 && !x_words.iter().any(finite)
                 && x_words.last().is_some_and(|h| !AFTER_EVENTS.contains(&h.as_str()))
                 && s.words[..k].iter().any(|w| MOVEMENTS.contains(&lower(w).as_str()));
+            // "either pay now or pay when the goods are delivered": the clause is the second
+            // choice's, and in front it would cover both.
+            let choice =
+                s.words[..k].iter().any(|w| ["either", "or", "neither", "nor"].contains(&lower(w).as_str()));
             let focus = interrupting
                 || chased
+                || choice
                 || FOCUS_WORDS.contains(&lower(s.words[k - 1]).as_str())
                 || OBJECT_TAKERS.contains(&lower(s.words[k - 1]).as_str())
                 || bound_until
@@ -511,6 +526,17 @@ mod tests {
         assert_eq!(moved("We stayed up until two in the morning talking."), None);
         assert_eq!(moved("I'll send you the details later today."), None);
         assert_eq!(moved("The dog jumped into the river after the ball."), None);
+        assert_eq!(moved("She handed in her thesis two days before the deadline."), None);
+        assert_eq!(moved("You can either pay now or pay when the goods are delivered."), None);
+        assert_eq!(moved("If you heat ice, it melts."), None);
+        assert_eq!(
+            moved("When we arrived in Rome, it was already dark.").as_deref(),
+            Some("It was already dark when we arrived in Rome.")
+        );
+        assert_eq!(
+            moved("If you set up a budget, it's easier to save money.").as_deref(),
+            Some("It's easier to save money if you set up a budget.")
+        );
         assert_eq!(
             moved("The children ran home after the match.").as_deref(),
             Some("After the match, the children ran home.")

@@ -268,7 +268,8 @@ fn function_swap(word: &str, next: Option<&str>) -> Option<&'static str> {
         "maybe" => "perhaps",
         "perhaps" => "maybe",
         // "asked whether he could" -> "asked if he could"; not "whether or not".
-        "whether" if next.is_some_and(|n| n != "or") => "if",
+        // "whether to go" has no "if to go".
+        "whether" if next.is_some_and(|n| n != "or" && n != "to") => "if",
         "nobody" => "no one",
         "everybody" => "everyone",
         "everyone" => "everybody",
@@ -2099,6 +2100,10 @@ mod tests {
         assert_eq!(rewritten("It was pretty cold."), "It was quite cold.");
         assert_eq!(rewritten("She wore a pretty dress."), "She wore a pretty dress.");
         assert_eq!(rewritten("These days are long."), "These days are long.");
+        assert_eq!(
+            rewritten("I am not sure whether to take the bus."),
+            "I am unsure whether to take the bus."
+        );
     }
 
     #[test]

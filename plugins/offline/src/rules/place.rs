@@ -182,6 +182,27 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     if NOT_PLACES.contains(&head.as_str()) || (p.lower(k) == "from" && EVENTS.contains(&head.as_str())) {
         return None;
     }
+    // "complained about the noise in the library": after a preposition's noun the place may be
+    // that noun's; "spent the afternoon at the beach": the time is what was spent, and the
+    // place is what the sentence tells.
+    if (k.saturating_sub(3)..k).any(|j| ["about", "of", "with", "for"].contains(&p.lower(j).as_str()))
+        || [
+            "afternoon",
+            "morning",
+            "evening",
+            "day",
+            "weekend",
+            "night",
+            "week",
+            "month",
+            "year",
+            "summer",
+            "holidays",
+        ]
+        .contains(&p.lower(k - 1).as_str())
+    {
+        return None;
+    }
     // "expecting their second baby in May": the month is the baby's, not when they expect.
     if (0..k).any(|j| ["expecting", "expect", "expects", "expected", "due"].contains(&p.lower(j).as_str())) {
         return None;
@@ -344,9 +365,11 @@ mod tests {
     #[test]
     fn place_phrases_move_to_the_front() {
         let f = front_place_phrase;
+        // A length of time spent somewhere: where is what the sentence tells.
+        assert_eq!(run(f, "We spent the weekend at the beach."), None);
         assert_eq!(
-            run(f, "We spent the weekend at the beach.").as_deref(),
-            Some("At the beach, we spent the weekend.")
+            run(f, "We watched the boats at the beach.").as_deref(),
+            Some("At the beach, we watched the boats.")
         );
         assert_eq!(
             run(f, "I have a meeting at three o'clock.").as_deref(),
@@ -368,6 +391,7 @@ mod tests {
         assert_eq!(run(f, "I shut my finger in the car door."), None);
         assert_eq!(run(f, "They are expecting their second baby in May."), None);
         assert_eq!(run(f, "The shop assistant helped me find a dress in my size."), None);
+        assert_eq!(run(f, "The students complained about the noise in the library."), None);
         assert_eq!(run(f, "The fridge is full of leftovers from the party."), None);
         assert_eq!(run(f, "The town hall is at the end of this street on the left."), None);
         assert_eq!(run(f, "Please don't leave your bikes in the corridor."), None);

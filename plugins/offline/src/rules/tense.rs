@@ -37,7 +37,17 @@ pub fn having_done(p: &Plain) -> Option<Vec<Token>> {
         ["sit", "stand", "lie"].contains(&lemma) && !["up", "down"].contains(&p.lower(k + 1).as_str());
     let sequence = !posture
         && !["be", "have", "do", "get", "can", "will", "shall", "may", "must", "used"].contains(&lemma);
-    if !sequence || !clause_free || finite_lemma(&p.lower(second), Tense::Past, true).is_none() {
+    // "I dropped my phone and cracked the screen": the second is what the first did, not a later
+    // act of its own, which "Having dropped my phone" would make it.
+    const RESULTS: &[&str] = &[
+        "crack", "break", "smash", "spill", "hurt", "injure", "damage", "lose", "miss", "burn", "cut", "tear",
+    ];
+    // With an object only: "The glass fell off the shelf and broke." is two happenings.
+    let object = ["the", "a", "an", "my", "his", "her", "our", "their", "its", "your"]
+        .contains(&p.lower(second + 1).as_str());
+    let result =
+        object && finite_lemma(&p.lower(second), Tense::Past, true).is_some_and(|l| RESULTS.contains(&l));
+    if !sequence || result || !clause_free || finite_lemma(&p.lower(second), Tense::Past, true).is_none() {
         return None;
     }
     let mut out =
@@ -70,6 +80,7 @@ mod tests {
             "The old man sat on the bench and fed the birds.",
             "He was tired and went home.",
             "He left when we arrived and waited.",
+            "I dropped my phone and cracked the screen.",
         ] {
             assert_eq!(run(having_done, kept), None, "{kept}");
         }

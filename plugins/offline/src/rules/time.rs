@@ -368,6 +368,16 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if EVENTS.contains(&p.from_end(len + 1).as_str()) {
         return None;
     }
+    // "The deadline is midnight on Sunday": the phrase tells which midnight the subject is.
+    let told = p.from_end(len + 1);
+    if LINKING_BE.contains(&p.from_end(len + 2).as_str())
+        && (TIME_NOUNS.contains(&told.as_str())
+            || ["midnight", "noon", "midday", "dawn", "o'clock"].contains(&told.as_str())
+            || told.bytes().all(|b| b.is_ascii_digit())
+            || COUNTS.contains(&told.as_str()))
+    {
+        return None;
+    }
     // "didn't realise the shop was closed on Sundays": the phrase is the reported clause's.
     if crate::syntax::reported(p, n - len) {
         return None;
@@ -500,6 +510,7 @@ mod tests {
         assert_eq!(run(f, "He came over last night.").as_deref(), Some("Last night, he came over."));
         assert_eq!(run(f, "We got to the hotel just before midnight."), None);
         assert_eq!(run(f, "He left soon after lunch."), None);
+        assert_eq!(run(f, "My back hurt all last week."), None);
         assert_eq!(run(f, "They arrived shortly after ten."), None);
     }
 
@@ -620,6 +631,7 @@ mod tests {
         assert_eq!(run(f, "We met on 32 April."), None);
         assert_eq!(run(f, "She was born on 3 April."), None);
         assert_eq!(run(f, "I didn't realise the shop was closed on Sundays."), None);
+        assert_eq!(run(f, "The deadline for applications is midnight on Sunday."), None);
         assert_eq!(run(f, "My manager wants the figures by the end of the day."), None);
         assert_eq!(run(f, "They are expecting their second baby in May."), None);
         assert_eq!(run(f, "He finished his work and went home at five o'clock."), None);

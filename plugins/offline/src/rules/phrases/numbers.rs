@@ -109,6 +109,12 @@ pub(super) fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<Stri
         let relation = word(minutes_at + 2)?;
         let h = hour_at(minutes_at + 4)?;
         let len = minutes_at + 5 - i;
+        // "grown from five to twelve people": a range of a count, not a time.
+        let counted = word(minutes_at + 6).is_some_and(|n| crate::words::is_noun(&n) && n != "tonight")
+            && spaced(minutes_at + 5);
+        if counted {
+            return None;
+        }
         // "five past nine" would be "nine oh five"; "half to" is no time.
         return match relation.as_str() {
             "past" if minutes != 5 => Some((len, vec![hour(h), number_word(minutes)])),
@@ -360,6 +366,10 @@ pub(super) fn number_in_digits(tokens: &[Token], i: usize) -> Option<(usize, Vec
     let first = word(i)?;
     // "45 dollars" -> "$45": digits take the sign of their currency.
     if first.len() <= 6 && first.bytes().all(|b| b.is_ascii_digit()) {
+        // "320,000 dollars": the digits after a thousands comma are the end of one number.
+        if i > 0 && tokens[i - 1].kind == Kind::Punct {
+            return None;
+        }
         let unit = word(i + 2)?;
         let (_, sign) = CURRENCIES.iter().find(|(w, _)| *w == unit)?;
         return tokens[i + 1].is(Kind::Space, " ").then(|| (3, vec![format!("{sign}{first}")]));
@@ -422,6 +432,7 @@ mod tests {
         assert_eq!(all("It cost a hundred and forty pounds."), "It cost one hundred and forty pounds.");
         assert_eq!(all("Twenty people came."), "Twenty people came.");
         assert_eq!(all("The tickets cost 45 dollars each."), "The tickets cost $45 each.");
+        assert_eq!(all("The house was sold for 320,000 dollars."), "The house was sold for 320,000 dollars.");
         assert_eq!(all("The repair cost three hundred pounds."), "The repair cost £300.");
         assert_eq!(all("It weighs two hundred and fifty kilos."), "It weighs two hundred and fifty kilos.");
         assert_eq!(all("They will create two hundred jobs."), "They will create two hundred jobs.");
@@ -457,6 +468,10 @@ mod tests {
         assert_eq!(phrased("My appointment is at ten past nine."), "My appointment is at nine ten.");
         assert_eq!(phrased("The film starts at a quarter to eight."), "The film starts at seven forty-five.");
         assert_eq!(phrased("We left at twenty to one."), "We left at twelve forty.");
+        assert_eq!(
+            phrased("Our team has grown from five to twelve people."),
+            "Our team has grown from five to twelve people."
+        );
         assert_eq!(phrased("Come by five to six."), "Come by five fifty-five.");
         // "five past" would be "oh five"; "ten to one" is also odds or a score.
         assert_eq!(phrased("It starts at five past six."), "It starts at five past six.");
