@@ -508,8 +508,268 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                         ["again", "this", "today", "yesterday", "because"].contains(&n.as_str())
                     }))
         }
+        // "I lost my keys" is "misplaced", but not "lost the match", "lost weight", "lost his job"
+        // or "lost my phone signal": a belonging one carries, after a possessive, heads the object.
+        "lose" => lost_belonging(tokens, i),
+        // "I enjoy cooking" is "I like cooking", but "enjoy yourself", "enjoyed the meal" (a
+        // weaker word for a thing had) and "I'm enjoying" ("I'm liking") are not: only before an
+        // "-ing" form, never itself one, and not after "would" ("I'd like going" is odd).
+        "enjoy" => {
+            let token = tokens[i].text.to_lowercase();
+            next.is_some_and(|n| n.len() > 4 && n.ends_with("ing") && gerund(&n))
+                && !token.ends_with("ing")
+                && !prev.is_some_and(|p| p == "would" || p.ends_with("'d") || p.ends_with("’d"))
+        }
+        // "jumped over the puddle" is "leapt", but "jumped the queue", "jumped the gun", "jumped
+        // ship" are idioms, and "she jumped when the door slammed" is a start of fright: only a
+        // jump that goes somewhere, before a preposition of direction.
+        "jump" => next.is_some_and(|n| JUMP_DIRECTIONS.contains(&n.as_str())),
+        // "hard to find" and "a hard exam" are "difficult", where "a hard floor", "hard work" and
+        // "a hard time" are not; "simple to use" and "a simple question" are "easy", where "a
+        // simple dress" is not: before "to" and a verb, before a listed task, or said of one.
+        // "easy" the same way: "an easy life", "easy money" and "an easy chair" are no "simple"
+        // ones. Before "to", "easy" and "simple" say nothing of a person ("She's easy to talk to"
+        // is no "simple" one): their subject is "it", "this" or "that", or a listed thing.
+        "hard" | "simple" | "easy" => {
+            let before_verb = next.as_deref() == Some("to")
+                && next_word(tokens, i + 2).is_some_and(|v| {
+                    morph::analyse(&v).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
+                });
+            let of_a_thing = lemma == "hard" || impersonal_subject(tokens, i);
+            (before_verb && of_a_thing)
+                || next.is_some_and(|n| TASKS.contains(&n.as_str()))
+                || said_of(tokens, i, TASKS)
+        }
+        // "great" is "large" or "important" before many nouns ("a great deal", "great care"), but
+        // "a great time" and "The food was great" are only good: before a listed experience after
+        // an article, or at the end of a clause after "be" or a verb of seeming.
+        "great" => {
+            let experience = prev.as_deref().is_some_and(|p| ["a", "an", "the", "such", "what"].contains(&p))
+                && next.as_deref().is_some_and(|n| EXPERIENCES.contains(&n));
+            let ends = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
+                || next.as_deref().is_some_and(|n| ["and", "but"].contains(&n));
+            let at = match prev.as_deref() {
+                Some(p) if ["really", "so", "absolutely", "just"].contains(&p) && i >= 2 => i - 2,
+                _ => i,
+            };
+            let predicate = prev_word(tokens, at).is_some_and(|p| {
+                let p = p.replace('’', "'");
+                SEEMING.contains(&p.as_str())
+                    || ["'s", "'re", "'m"].iter().any(|e| p.ends_with(e) && p.len() > 2)
+            });
+            experience || (predicate && ends)
+        }
+        // "happy to help" and "happy that you came" are "glad" and "pleased", where "a happy child"
+        // and "happy with the result" take neither: only before "to" and a verb, or "that".
+        "happy" => {
+            next.as_deref() == Some("that")
+                || next.as_deref() == Some("to")
+                    && next_word(tokens, i + 2).is_some_and(|v| {
+                        FUNCTION_VERBS.contains(&v.as_str())
+                            || morph::analyse(&v).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
+                    })
+        }
+        // "raised the rent" is "increased", never "raised his hand", "raised money" or "raised
+        // three children": only of a listed amount, right after it or after a determiner.
+        "raise" => {
+            let object = match next.as_deref() {
+                Some(d) if DETERMINERS.contains(&d) => next_word(tokens, i + 2),
+                _ => next.clone(),
+            };
+            object.is_some_and(|o| AMOUNTS.contains(&o.as_str()))
+        }
+        // "Prices rose" is "increased", where "the sun rose" and "rose from his chair" are not: the
+        // amount is the word before, or before "has", "have" or "had".
+        "rise" => {
+            let at = match prev.as_deref() {
+                Some("has" | "have" | "had") if i >= 2 => i - 2,
+                _ => i,
+            };
+            prev_word(tokens, at).is_some_and(|s| AMOUNTS.contains(&s.as_str()))
+        }
+        // "afraid of the dark" is fear, "I'm afraid I can't come" a polite regret: only before "of".
+        "afraid" => next.as_deref() == Some("of"),
+        // "She speaks quietly" is "softly", but "He quietly left the room" is without a sound, or
+        // unnoticed: only right after a verb of the voice, or after one and a degree word.
+        "quietly" => {
+            let voice = |w: &str| VOICE_VERBS.contains(&w);
+            match prev.as_deref() {
+                Some(p) if DEGREE_WORDS.contains(&p) => prev_word(tokens, i - 2).is_some_and(|v| voice(&v)),
+                Some(p) => voice(p),
+                None => false,
+            }
+        }
         _ => true,
     }
+}
+
+/// Prepositions after which a jump goes somewhere ("jumped over the fence", "into the pool").
+const JUMP_DIRECTIONS: &[&str] = &["over", "onto", "into", "across", "from", "through"];
+
+/// Things hard or simple to do, where "difficult" and "easy" say the same.
+const TASKS: &[&str] = &[
+    "question",
+    "questions",
+    "exam",
+    "exams",
+    "test",
+    "tests",
+    "quiz",
+    "task",
+    "tasks",
+    "puzzle",
+    "puzzles",
+    "decision",
+    "decisions",
+    "choice",
+    "choices",
+    "problem",
+    "problems",
+];
+
+/// Good times and things, which "great" before them tells only as good ("a great time").
+const EXPERIENCES: &[&str] = &[
+    "time", "day", "evening", "night", "weekend", "holiday", "party", "idea", "film", "movie", "book",
+    "meal", "view", "trip", "show", "concert", "place", "job", "news", "fun",
+];
+
+/// Forms of "be" and verbs of seeming, after which "great" at the end of a clause is good.
+const SEEMING: &[&str] = &[
+    "is", "was", "are", "were", "be", "been", "feel", "feels", "felt", "look", "looks", "looked", "sound",
+    "sounds", "sounded", "seem", "seems", "seemed",
+];
+
+/// Amounts that rise and that one raises, where "increase" says the same.
+const AMOUNTS: &[&str] = &[
+    "rent",
+    "rents",
+    "price",
+    "prices",
+    "fee",
+    "fees",
+    "fare",
+    "fares",
+    "tax",
+    "taxes",
+    "salary",
+    "salaries",
+    "wages",
+    "cost",
+    "costs",
+    "temperature",
+    "temperatures",
+    "bills",
+];
+
+/// Things a person uses or follows, which may be "easy" or "simple" to use.
+const TOOLS: &[&str] = &[
+    "software",
+    "app",
+    "recipe",
+    "instructions",
+    "form",
+    "website",
+    "machine",
+    "camera",
+    "system",
+    "program",
+    "map",
+    "game",
+    "rules",
+    "oven",
+    "phone",
+];
+
+/// Whether the subject of the "be" before the word at `i` (or before a degree word and it) is "it",
+/// "this" or "that", or a listed task or thing ("It is easy to see", "The software is simple to
+/// use"), never a person ("She is easy to talk to").
+fn impersonal_subject(tokens: &[Token], i: usize) -> bool {
+    let at = match prev_word(tokens, i) {
+        Some(p) if DEGREE_WORDS.contains(&p.as_str()) && i >= 2 => i - 2,
+        _ => i,
+    };
+    let Some(be) = prev_word(tokens, at).map(|b| b.replace('’', "'")) else { return false };
+    if ["it's", "that's"].contains(&be.as_str()) {
+        return true;
+    }
+    const BE: &[&str] = &["is", "was", "are", "were"];
+    BE.contains(&be.as_str())
+        && (at >= 2
+            && prev_word(tokens, at - 2).is_some_and(|s| ["it", "this", "that"].contains(&s.as_str()))
+            || subject_is(tokens, at, TASKS)
+            || subject_is(tokens, at, TOOLS))
+}
+
+/// Verbs of the voice, after which "quietly" is "softly".
+const VOICE_VERBS: &[&str] = &[
+    "speak", "speaks", "spoke", "speaking", "talk", "talks", "talked", "talking", "sing", "sings", "sang",
+    "singing", "said", "answered", "replied",
+];
+
+/// Things one carries and can put down and forget, which "misplaced" says of as well as "lost".
+const BELONGINGS: &[&str] = &[
+    "keys",
+    "key",
+    "wallet",
+    "purse",
+    "phone",
+    "glasses",
+    "sunglasses",
+    "umbrella",
+    "passport",
+    "ticket",
+    "tickets",
+    "gloves",
+    "glove",
+    "charger",
+    "watch",
+    "ring",
+    "earrings",
+    "pen",
+    "notebook",
+    "scarf",
+    "hat",
+    "remote",
+    "keyring",
+];
+
+/// Words that name which belonging ("my car keys", "his reading glasses").
+const BELONGING_KINDS: &[&str] = &["car", "house", "door", "front", "spare", "reading", "phone", "bike"];
+
+/// Whether "lose" at `i` has for its object a belonging after a possessive ("lost my keys", "lost
+/// his reading glasses"), which ends the noun phrase ("lost my phone signal" is no phone).
+fn lost_belonging(tokens: &[Token], i: usize) -> bool {
+    const POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
+    if !next_word(tokens, i).is_some_and(|p| POSSESSIVES.contains(&p.as_str())) {
+        return false;
+    }
+    let Some(first) = next_word(tokens, i + 2) else { return false };
+    let head = if BELONGING_KINDS.contains(&first.as_str())
+        && next_word(tokens, i + 4).is_some_and(|n| BELONGINGS.contains(&n.as_str()))
+    {
+        i + 6
+    } else if BELONGINGS.contains(&first.as_str()) {
+        i + 4
+    } else {
+        return false;
+    };
+    next_word(tokens, head).is_none_or(|n| !is_noun(&n) || PREPOSITIONS.contains(&n.as_str()))
+}
+
+/// Whether a word is an "-ing" form of a verb ("cooking", "reading").
+fn gerund(word: &str) -> bool {
+    morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Gerund)
+}
+
+/// Whether the word at `i` follows a form of "be" (and at most a degree word: "was very hard")
+/// whose subject is a determiner, at most one word and one of `heads` ("The exam was hard").
+fn said_of(tokens: &[Token], i: usize, heads: &[&str]) -> bool {
+    const BE: &[&str] = &["is", "was", "are", "were", "be", "been"];
+    let at = match prev_word(tokens, i) {
+        Some(p) if DEGREE_WORDS.contains(&p.as_str()) && i >= 2 => i - 2,
+        _ => i,
+    };
+    prev_word(tokens, at).is_some_and(|b| BE.contains(&b.as_str())) && subject_is(tokens, at, heads)
 }
 
 /// Whether "call" at `i` is to telephone a person: "call me", "called her mother", "I'll call you
@@ -869,7 +1129,7 @@ mod tests {
     fn keeps_the_inflection() {
         assert_eq!(replaced("The fox jumps over the dog.", "jumps").as_deref(), Some("leaps"));
         assert_eq!(replaced("He jumped over it.", "jumped").as_deref(), Some("leapt"));
-        assert_eq!(replaced("They are jumping.", "jumping").as_deref(), Some("leaping"));
+        assert_eq!(replaced("They are jumping into the lake.", "jumping").as_deref(), Some("leaping"));
         assert_eq!(replaced("Both journeys were long.", "journeys").as_deref(), Some("trips"));
         assert_eq!(replaced("The fox is quick.", "quick").as_deref(), Some("fast"));
         // "a big game" is an important one, not a large one; "The house is big." is its size.
@@ -953,6 +1213,157 @@ mod tests {
         assert_eq!(replaced("We practised for the big game.", "big"), None);
         assert_eq!(replaced("My big brother lives in Leeds.", "big"), None);
         assert_eq!(replaced("She moved to the big city.", "big"), None);
+    }
+
+    #[test]
+    fn lost_is_misplaced_only_of_a_belonging() {
+        assert_eq!(replaced("I lost my keys.", "lost").as_deref(), Some("misplaced"));
+        assert_eq!(replaced("He lost his wallet on the bus.", "lost").as_deref(), Some("misplaced"));
+        assert_eq!(replaced("I have lost my phone charger.", "lost").as_deref(), Some("misplaced"));
+        assert_eq!(replaced("She lost her reading glasses again.", "lost").as_deref(), Some("misplaced"));
+        for text in [
+            "He lost the match.",
+            "She lost weight.",
+            "He lost his job.",
+            "I lost my phone signal.",
+            "I lost my temper.",
+            "We lost our way.",
+            "I lost my luggage at the airport.",
+            "She lost her mother last year.",
+            "I lost my voice.",
+        ] {
+            assert_eq!(replaced(text, "lost"), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn enjoy_is_like_only_before_an_ing_form() {
+        assert_eq!(replaced("I enjoyed reading your article.", "enjoyed").as_deref(), Some("liked"));
+        assert_eq!(replaced("I don't enjoy driving in the dark.", "enjoy").as_deref(), Some("like"));
+        for text in [
+            "Enjoy yourself at the party.",
+            "Everyone enjoyed the meal.",
+            "We are enjoying working here.",
+            "I'd enjoy going there.",
+            "She enjoys good health.",
+        ] {
+            assert!(synonyms(text).iter().all(|(w, _)| !w.to_lowercase().starts_with("enjoy")), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_jump_that_goes_somewhere_is_a_leap() {
+        assert_eq!(replaced("The cat jumped onto the table.", "jumped").as_deref(), Some("leapt"));
+        assert_eq!(replaced("The kids jumped into the pool.", "jumped").as_deref(), Some("leapt"));
+        for text in [
+            "He jumped the queue at the bakery.",
+            "She jumped the gun.",
+            "They jumped ship.",
+            "She jumped when the door slammed.",
+            "He jumped at the chance.",
+        ] {
+            assert_eq!(replaced(text, "jumped"), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn hard_and_simple_only_of_a_task() {
+        assert_eq!(replaced("It is hard to find a parking space.", "hard").as_deref(), Some("difficult"));
+        assert_eq!(replaced("We had a hard exam on Friday.", "hard").as_deref(), Some("difficult"));
+        assert_eq!(replaced("The test was very hard.", "hard").as_deref(), Some("difficult"));
+        assert_eq!(replaced("The question was very simple.", "simple").as_deref(), Some("easy"));
+        assert_eq!(replaced("The software is simple to use.", "simple").as_deref(), Some("easy"));
+        for (text, word) in [
+            ("The floor was hard.", "hard"),
+            ("They worked hard all day.", "hard"),
+            ("Thanks for your hard work.", "hard"),
+            ("He gave me a hard time.", "hard"),
+            ("The bread was hard to the touch.", "hard"),
+            ("She wore a simple dress.", "simple"),
+            ("The idea is simple.", "simple"),
+            ("The teacher of the test was hard.", "hard"),
+        ] {
+            assert_eq!(replaced(text, word), None, "{text}");
+        }
+        // "harder" grades as "tougher", never "difficulter".
+        let tokens = tokenize("It is harder to park here.");
+        let i = tokens.iter().position(|t| t.text == "harder").unwrap();
+        assert_eq!(synonym(&tokens, i).map(|c| c.text).as_deref(), Some("tougher"));
+    }
+
+    #[test]
+    fn easy_only_of_a_task_or_a_thing() {
+        assert_eq!(replaced("The exam was easy.", "easy").as_deref(), Some("simple"));
+        assert_eq!(replaced("It is easy to see why.", "easy").as_deref(), Some("simple"));
+        assert_eq!(replaced("The software is easy to use.", "easy").as_deref(), Some("simple"));
+        for text in [
+            "She has an easy life.",
+            "He wants easy money.",
+            "It's an easy chair.",
+            "She is easy to talk to.",
+            "He's easy to please.",
+            "The teacher of the class was easy.",
+        ] {
+            assert_eq!(replaced(text, "easy"), None, "{text}");
+        }
+        assert_eq!(replaced("She is simple to talk to.", "simple"), None);
+    }
+
+    #[test]
+    fn great_only_where_it_is_good() {
+        assert_eq!(replaced("We had a great time.", "great").as_deref(), Some("wonderful"));
+        assert_eq!(replaced("What a great idea!", "great").as_deref(), Some("wonderful"));
+        assert_eq!(replaced("The food was great.", "great").as_deref(), Some("wonderful"));
+        assert_eq!(replaced("That sounds great.", "great").as_deref(), Some("wonderful"));
+        for text in [
+            "It took a great deal of effort.",
+            "She showed great courage.",
+            "He is a great man.",
+            "It was a great success for the team.",
+            "The wall was great in height.",
+            "Their house is greater than ours.",
+        ] {
+            assert!(synonyms(text).iter().all(|(w, _)| !w.to_lowercase().starts_with("great")), "{text}");
+        }
+    }
+
+    #[test]
+    fn happy_only_before_to_or_that() {
+        assert_eq!(replaced("I'd be happy to help.", "happy").as_deref(), Some("glad"));
+        assert_eq!(replaced("We are happy that you came.", "happy").as_deref(), Some("glad"));
+        assert_eq!(replaced("She is a happy child.", "happy"), None);
+        assert_eq!(replaced("He was happy with the result.", "happy"), None);
+        assert_eq!(replaced("Happy birthday to you.", "Happy"), None);
+        assert_eq!(replaced("They were happy.", "happy"), None);
+    }
+
+    #[test]
+    fn raise_and_rise_only_of_an_amount() {
+        assert_eq!(replaced("Our landlord raised the rent again.", "raised").as_deref(), Some("increased"));
+        assert_eq!(replaced("Prices rose last year.", "rose").as_deref(), Some("increased"));
+        assert_eq!(replaced("Prices have risen again.", "risen").as_deref(), Some("increased"));
+        for (text, word) in [
+            ("She raised her hand.", "raised"),
+            ("They raised money for the school.", "raised"),
+            ("She raised three children.", "raised"),
+            ("The sun rose at six.", "rose"),
+            ("He rose from his chair.", "rose"),
+            ("She bought a red rose.", "rose"),
+        ] {
+            assert_eq!(replaced(text, word), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn afraid_and_quietly_in_their_settings() {
+        assert_eq!(replaced("The boy is afraid of the dark.", "afraid").as_deref(), Some("scared"));
+        assert_eq!(replaced("I'm afraid I can't come.", "afraid"), None);
+        assert_eq!(replaced("I am afraid so.", "afraid"), None);
+        assert_eq!(replaced("He was afraid to ask.", "afraid"), None);
+        assert_eq!(replaced("She speaks very quietly.", "quietly").as_deref(), Some("softly"));
+        assert_eq!(replaced("He spoke quietly.", "quietly").as_deref(), Some("softly"));
+        assert_eq!(replaced("He quietly left the room.", "quietly"), None);
+        assert_eq!(replaced("She closed the door quietly.", "quietly"), None);
     }
 
     #[test]
