@@ -10,8 +10,8 @@ use crate::register::{self, Verdict};
 use crate::syntax::wants_participle;
 use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
 use crate::words::{
-    BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, PREPOSITIONS, SUBJECT_PRONOUNS, clear_pos,
-    clearly_finite, is_noun,
+    BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, OBJECT_PRONOUNS, PREPOSITIONS, SUBJECT_PRONOUNS,
+    clear_pos, clearly_finite, is_noun,
 };
 
 /// A replacement for one word token.
@@ -599,9 +599,87 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                 None => false,
             }
         }
+        // "invited us to their wedding" is "asked us to", but "invited him to speak" is no request
+        // to: only a person asked to an occasion ("to" and a determiner).
+        "invite" => {
+            next.as_deref().is_some_and(|n| OBJECT_PRONOUNS.contains(&n))
+                && next_word(tokens, i + 2).as_deref() == Some("to")
+                && next_word(tokens, i + 4).is_some_and(|d| DETERMINERS.contains(&d.as_str()))
+        }
+        // "drinks coffee" is "has coffee", where "he drinks" is a habit and "drink more water"
+        // sounds odd with "have": only before a drink or a measure of one, bare or after a
+        // determiner or a number.
+        "drink" => {
+            let object = match next.as_deref() {
+                Some(d) if DETERMINERS.contains(&d) || NUMBERS.contains(&d) => next_word(tokens, i + 2),
+                _ => next.clone(),
+            };
+            object.is_some_and(|o| DRINKS.contains(&o.as_str()))
+        }
+        // "organised a party" is "arranged" one, but "She is very organised" is tidy of mind: only
+        // the verb with an object after it.
+        "organise" | "organize" => next.as_deref().is_some_and(|n| DETERMINERS.contains(&n)),
+        // "catch the last train" is "get" it, never "caught a cold" nor "caught a mouse": only of a
+        // vehicle, after a determiner and at most one word ("the last bus").
+        "catch" => {
+            next.as_deref().is_some_and(|d| DETERMINERS.contains(&d))
+                && (next_word(tokens, i + 2).is_some_and(|v| VEHICLES.contains(&v.as_str()))
+                    || next_word(tokens, i + 4).is_some_and(|v| VEHICLES.contains(&v.as_str())))
+        }
+        // "The concert finished at midnight" is "ended", but "I finished at five" is a person done
+        // with work, and "finished the wine" has an object: an occasion right before the verb, and
+        // nothing after it but a pause or a time.
+        "finish" => {
+            prev.as_deref().is_some_and(|p| OCCASIONS.contains(&p))
+                && (tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
+                    || next
+                        .as_deref()
+                        .is_some_and(|n| ["at", "early", "late", "before", "after"].contains(&n)))
+        }
+        // "The hotel offers free breakfast" is "provides", where "offered me a lift" is a
+        // proposal: only when a listed business is the word before.
+        "offer" => prev.as_deref().is_some_and(|p| BUSINESSES.contains(&p)),
         _ => true,
     }
 }
+
+/// Number words before a measure of a drink ("three cups of coffee").
+const NUMBERS: &[&str] = &["two", "three", "four", "five", "six", "several"];
+
+/// Drinks and their measures, which one "has" as well as "drinks".
+const DRINKS: &[&str] = &[
+    "coffee", "coffees", "tea", "teas", "water", "juice", "milk", "beer", "beers", "wine", "cup", "cups",
+    "glass", "glasses", "mug", "mugs", "bottle", "lemonade", "cocoa",
+];
+
+/// Occasions that end at a time, which "ended" says as well as "finished".
+const OCCASIONS: &[&str] = &[
+    "film", "movie", "match", "game", "meeting", "concert", "show", "lesson", "class", "party", "term",
+    "season", "course", "race", "play", "lecture", "festival", "wedding",
+];
+
+/// Businesses, whose offer is what they provide.
+const BUSINESSES: &[&str] = &[
+    "hotel",
+    "museum",
+    "restaurant",
+    "shop",
+    "store",
+    "gym",
+    "cafe",
+    "café",
+    "library",
+    "school",
+    "bank",
+    "company",
+    "airline",
+    "supermarket",
+    "college",
+    "university",
+    "centre",
+    "council",
+    "club",
+];
 
 /// Prepositions after which a jump goes somewhere ("jumped over the fence", "into the pool").
 const JUMP_DIRECTIONS: &[&str] = &["over", "onto", "into", "across", "from", "through"];
@@ -1351,6 +1429,32 @@ mod tests {
             ("She bought a red rose.", "rose"),
         ] {
             assert_eq!(replaced(text, word), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn verbs_of_one_setting() {
+        let cases = [
+            ("They invited us to their wedding.", "invited", Some("asked")),
+            ("She invited him to speak.", "invited", None),
+            ("They invited the whole street.", "invited", None),
+            ("He drinks coffee every morning.", "drinks", Some("has")),
+            ("He drank three cups of tea.", "drank", Some("had")),
+            ("He drinks too much.", "drinks", None),
+            ("You should drink more water.", "drink", None),
+            ("My friends organised a surprise party.", "organised", Some("arranged")),
+            ("She is very organised.", "organised", None),
+            ("She ran to catch the last train.", "catch", Some("get")),
+            ("He caught a cold.", "caught", None),
+            ("The cat caught a mouse.", "caught", None),
+            ("The concert finished at midnight.", "finished", Some("ended")),
+            ("I finished at five.", "finished", None),
+            ("He finished the wine.", "finished", None),
+            ("The hotel offers free breakfast.", "offers", Some("provides")),
+            ("He offered me a lift.", "offered", None),
+        ];
+        for (text, word, expected) in cases {
+            assert_eq!(replaced(text, word).as_deref(), expected, "{text}");
         }
     }
 
