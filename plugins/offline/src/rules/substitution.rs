@@ -493,9 +493,15 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         }),
         // "The station was busy" is crowded, "I'm busy" is not, and "a busy street" has traffic
         // more than people: a listed place heads the subject of "be" just before "busy".
+        // A frequency adverb may stand between ("The new restaurant is always busy").
         "busy" => {
-            prev.is_some_and(|p| ["is", "was", "are", "were", "be", "been"].contains(&p.as_str()))
-                && subject_is(tokens, i, BUSY_PLACES)
+            let at = match prev.as_deref() {
+                Some(p) if FREQUENCY.contains(&p) && i >= 2 => i - 2,
+                _ => i,
+            };
+            prev_word(tokens, at)
+                .is_some_and(|p| ["is", "was", "are", "were", "be", "been"].contains(&p.as_str()))
+                && subject_is(tokens, at, BUSY_PLACES)
         }
         // "The bus was late again" is delayed; a person who is late is not, nor "late at night",
         // "ten minutes late" or "the late afternoon": a vehicle heads the subject of "be" just
@@ -531,10 +537,7 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         // ones. Before "to", "easy" and "simple" say nothing of a person ("She's easy to talk to"
         // is no "simple" one): their subject is "it", "this" or "that", or a listed thing.
         "hard" | "simple" | "easy" => {
-            let before_verb = next.as_deref() == Some("to")
-                && next_word(tokens, i + 2).is_some_and(|v| {
-                    morph::analyse(&v).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
-                });
+            let before_verb = to_and_verb(tokens, i);
             let of_a_thing = lemma == "hard" || impersonal_subject(tokens, i);
             (before_verb && of_a_thing)
                 || next.is_some_and(|n| TASKS.contains(&n.as_str()))
@@ -561,14 +564,7 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         }
         // "happy to help" and "happy that you came" are "glad" and "pleased", where "a happy child"
         // and "happy with the result" take neither: only before "to" and a verb, or "that".
-        "happy" => {
-            next.as_deref() == Some("that")
-                || next.as_deref() == Some("to")
-                    && next_word(tokens, i + 2).is_some_and(|v| {
-                        FUNCTION_VERBS.contains(&v.as_str())
-                            || morph::analyse(&v).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
-                    })
-        }
+        "happy" => next.as_deref() == Some("that") || to_and_verb(tokens, i),
         // "raised the rent" is "increased", never "raised his hand", "raised money" or "raised
         // three children": only of a listed amount, right after it or after a determiner.
         "raise" => {
@@ -578,9 +574,11 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
             };
             object.is_some_and(|o| AMOUNTS.contains(&o.as_str()))
         }
-        // "Prices rose" is "increased", where "the sun rose" and "rose from his chair" are not: the
-        // amount is the word before, or before "has", "have" or "had".
-        "rise" => {
+        // "Prices rose" is "increased", where "the sun rose" and "rose from his chair" are not, and
+        // the same of "fell" ("dropped", never "the tree fell", "fell asleep") and "increased"
+        // ("rose", never "increased the rent"): the amount is the word before, or before "has",
+        // "have" or "had".
+        "rise" | "fall" | "increase" => {
             let at = match prev.as_deref() {
                 Some("has" | "have" | "had") if i >= 2 => i - 2,
                 _ => i,
@@ -609,12 +607,16 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         // "drinks coffee" is "has coffee", where "he drinks" is a habit and "drink more water"
         // sounds odd with "have": only before a drink or a measure of one, bare or after a
         // determiner or a number.
+        // One word may describe the drink ("drinks green tea", "a cup of").
         "drink" => {
             let object = match next.as_deref() {
-                Some(d) if DETERMINERS.contains(&d) || NUMBERS.contains(&d) => next_word(tokens, i + 2),
-                _ => next.clone(),
+                Some(d) if DETERMINERS.contains(&d) || NUMBERS.contains(&d) => i + 2,
+                _ => i,
             };
-            object.is_some_and(|o| DRINKS.contains(&o.as_str()))
+            let drink = |k: usize| next_word(tokens, k).is_some_and(|o| DRINKS.contains(&o.as_str()));
+            drink(object)
+                || (!next_word(tokens, object).is_some_and(|w| w == "more" || w == "less")
+                    && drink(object + 2))
         }
         // "organised a party" is "arranged" one, but "She is very organised" is tidy of mind: only
         // the verb with an object after it.
@@ -639,9 +641,15 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         // "The hotel offers free breakfast" is "provides", where "offered me a lift" is a
         // proposal: only when a listed business is the word before.
         "offer" => prev.as_deref().is_some_and(|p| BUSINESSES.contains(&p)),
+        // "The parcel arrived" is "came", where a person or a train that arrives has travelled: only
+        // when a listed thing that is sent or brought is the word before.
+        "arrive" => prev.as_deref().is_some_and(|p| DELIVERIES.contains(&p)),
         _ => true,
     }
 }
+
+/// Adverbs of frequency, which may stand between "be" and its complement.
+const FREQUENCY: &[&str] = &["always", "usually", "often", "sometimes", "never", "still", "normally"];
 
 /// Number words before a measure of a drink ("three cups of coffee").
 const NUMBERS: &[&str] = &["two", "three", "four", "five", "six", "several"];
@@ -656,6 +664,28 @@ const DRINKS: &[&str] = &[
 const OCCASIONS: &[&str] = &[
     "film", "movie", "match", "game", "meeting", "concert", "show", "lesson", "class", "party", "term",
     "season", "course", "race", "play", "lecture", "festival", "wedding",
+];
+
+/// Things that are sent or brought, whose arrival is their coming.
+const DELIVERIES: &[&str] = &[
+    "parcel",
+    "parcels",
+    "package",
+    "packages",
+    "letter",
+    "letters",
+    "post",
+    "delivery",
+    "order",
+    "pizza",
+    "food",
+    "bill",
+    "email",
+    "results",
+    "invitation",
+    "postcard",
+    "furniture",
+    "sofa",
 ];
 
 /// Businesses, whose offer is what they provide.
@@ -832,6 +862,16 @@ fn lost_belonging(tokens: &[Token], i: usize) -> bool {
         return false;
     };
     next_word(tokens, head).is_none_or(|n| !is_noun(&n) || PREPOSITIONS.contains(&n.as_str()))
+}
+
+/// Whether "to" and a bare verb follow the word at `i` ("hard to find", "happy to help"), the
+/// verbs the lexicon keeps as function words ("to say", "to get") included.
+fn to_and_verb(tokens: &[Token], i: usize) -> bool {
+    next_word(tokens, i).as_deref() == Some("to")
+        && next_word(tokens, i + 2).is_some_and(|v| {
+            FUNCTION_VERBS.contains(&v.as_str())
+                || morph::analyse(&v).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
+        })
 }
 
 /// Whether a word is an "-ing" form of a verb ("cooking", "reading").
@@ -1347,6 +1387,7 @@ mod tests {
     #[test]
     fn hard_and_simple_only_of_a_task() {
         assert_eq!(replaced("It is hard to find a parking space.", "hard").as_deref(), Some("difficult"));
+        assert_eq!(replaced("It is hard to say.", "hard").as_deref(), Some("difficult"));
         assert_eq!(replaced("We had a hard exam on Friday.", "hard").as_deref(), Some("difficult"));
         assert_eq!(replaced("The test was very hard.", "hard").as_deref(), Some("difficult"));
         assert_eq!(replaced("The question was very simple.", "simple").as_deref(), Some("easy"));
@@ -1442,6 +1483,10 @@ mod tests {
             ("He drank three cups of tea.", "drank", Some("had")),
             ("He drinks too much.", "drinks", None),
             ("You should drink more water.", "drink", None),
+            ("She always drinks green tea.", "drinks", Some("has")),
+            ("He drinks too much coffee.", "drinks", None),
+            ("The new restaurant is always busy.", "busy", Some("crowded")),
+            ("I am always busy.", "busy", None),
             ("My friends organised a surprise party.", "organised", Some("arranged")),
             ("She is very organised.", "organised", None),
             ("She ran to catch the last train.", "catch", Some("get")),
@@ -1452,6 +1497,16 @@ mod tests {
             ("He finished the wine.", "finished", None),
             ("The hotel offers free breakfast.", "offers", Some("provides")),
             ("He offered me a lift.", "offered", None),
+            ("The parcel arrived yesterday.", "arrived", Some("came")),
+            ("The pizza arrived cold.", "arrived", Some("came")),
+            ("We arrived at the station.", "arrived", None),
+            ("The train arrived late.", "arrived", None),
+            ("Prices fell last month.", "fell", Some("dropped")),
+            ("The temperature has fallen.", "fallen", Some("dropped")),
+            ("The old tree fell in the storm.", "fell", None),
+            ("She fell asleep.", "fell", None),
+            ("Prices have increased again.", "increased", Some("risen")),
+            ("The landlord increased the rent.", "increased", None),
         ];
         for (text, word, expected) in cases {
             assert_eq!(replaced(text, word).as_deref(), expected, "{text}");
