@@ -641,6 +641,9 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         // "The hotel offers free breakfast" is "provides", where "offered me a lift" is a
         // proposal: only when a listed business is the word before.
         "offer" => prev.as_deref().is_some_and(|p| BUSINESSES.contains(&p)),
+        // "The price includes breakfast" is "the cost", but a seller's "prices" are not its
+        // "costs" ("The shop raised its prices", "house prices"): only the singular.
+        "price" => !tokens[i].text.to_lowercase().ends_with('s'),
         // "The parcel arrived" is "came", where a person or a train that arrives has travelled: only
         // when a listed thing that is sent or brought is the word before.
         "arrive" => prev.as_deref().is_some_and(|p| DELIVERIES.contains(&p)),
@@ -1506,11 +1509,23 @@ mod tests {
             ("The old tree fell in the storm.", "fell", None),
             ("She fell asleep.", "fell", None),
             ("Prices have increased again.", "increased", Some("risen")),
+            ("The price includes breakfast.", "price", Some("cost")),
+            ("The shop raised its prices.", "prices", None),
+            ("House prices have gone up.", "prices", None),
             ("The landlord increased the rent.", "increased", None),
         ];
         for (text, word, expected) in cases {
             assert_eq!(replaced(text, word).as_deref(), expected, "{text}");
         }
+        let second = |text: &str, word: &str| {
+            let tokens = tokenize(text);
+            let i = tokens.iter().position(|t| t.text == word).unwrap();
+            alternative(&tokens, i, 1).map(|c| c.text)
+        };
+        // "decreased below zero" is not said: "fell" has one replacement.
+        assert_eq!(second("Prices fell last month.", "fell"), None);
+        assert_eq!(second("She ran to catch the last train.", "catch").as_deref(), Some("take"));
+        assert_eq!(second("We caught the bus to work.", "caught").as_deref(), Some("took"));
     }
 
     #[test]
