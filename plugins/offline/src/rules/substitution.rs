@@ -641,6 +641,22 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         // "The hotel offers free breakfast" is "provides", where "offered me a lift" is a
         // proposal: only when a listed business is the word before.
         "offer" => prev.as_deref().is_some_and(|p| BUSINESSES.contains(&p)),
+        // "My back hurts" is "aches", but "hurts my back" has an object, "it hurts" may be any
+        // pain, and "his feelings hurt" is no ache: a body part right before (or before "is"), no
+        // object after.
+        "hurt" => {
+            let at = match prev.as_deref() {
+                Some("is" | "was" | "are" | "were") if i >= 2 => i - 2,
+                _ => i,
+            };
+            // "hurt" alone is present or past ("My feet hurt yesterday"): only "hurts", "hurting".
+            let form = tokens[i].text.to_lowercase();
+            (form == "hurts" || form == "hurting")
+                && prev_word(tokens, at).is_some_and(|p| BODY_PARTS.contains(&p.as_str()))
+                && !next
+                    .as_deref()
+                    .is_some_and(|n| DETERMINERS.contains(&n) || OBJECT_PRONOUNS.contains(&n) || is_noun(n))
+        }
         // "The price includes breakfast" is "the cost", but a seller's "prices" are not its
         // "costs" ("The shop raised its prices", "house prices"): only the singular.
         "price" => !tokens[i].text.to_lowercase().ends_with('s'),
@@ -667,6 +683,35 @@ const DRINKS: &[&str] = &[
 const OCCASIONS: &[&str] = &[
     "film", "movie", "match", "game", "meeting", "concert", "show", "lesson", "class", "party", "term",
     "season", "course", "race", "play", "lecture", "festival", "wedding",
+];
+
+/// Parts of the body that ache ("My back hurts").
+const BODY_PARTS: &[&str] = &[
+    "back",
+    "head",
+    "neck",
+    "shoulder",
+    "shoulders",
+    "knee",
+    "knees",
+    "leg",
+    "legs",
+    "foot",
+    "feet",
+    "arm",
+    "arms",
+    "ankle",
+    "wrist",
+    "stomach",
+    "tooth",
+    "teeth",
+    "ear",
+    "ears",
+    "eyes",
+    "hip",
+    "hand",
+    "hands",
+    "throat",
 ];
 
 /// Things that are sent or brought, whose arrival is their coming.
@@ -1510,6 +1555,12 @@ mod tests {
             ("She fell asleep.", "fell", None),
             ("Prices have increased again.", "increased", Some("risen")),
             ("The price includes breakfast.", "price", Some("cost")),
+            ("My back hurts when I bend down.", "hurts", Some("aches")),
+            ("Her knee is hurting again.", "hurting", Some("aching")),
+            ("It hurts when I laugh.", "hurts", None),
+            ("My feet hurt yesterday.", "hurt", None),
+            ("He hurt his back.", "hurt", None),
+            ("The remark hurt her.", "hurt", None),
             ("The shop raised its prices.", "prices", None),
             ("House prices have gone up.", "prices", None),
             ("The landlord increased the rent.", "increased", None),
