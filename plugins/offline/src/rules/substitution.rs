@@ -607,8 +607,18 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         // "drinks coffee" is "has coffee", where "he drinks" is a habit and "drink more water"
         // sounds odd with "have": only before a drink or a measure of one, bare or after a
         // determiner or a number.
-        // One word may describe the drink ("drinks green tea", "a cup of").
+        // One word may describe the drink ("drinks green tea", "a cup of"). After "do" or a modal
+        // "have" is to own or to be given ("Do you have coffee?", "Can I have the water?"), so
+        // the verb changes only where it is finite or after "to".
         "drink" => {
+            // "do" or a modal anywhere before it in the clause: "Do you drink", "Can I drink".
+            let after_do = tokens[..i].iter().rev().take_while(|t| t.kind != Kind::Punct).any(|t| {
+                let w = t.text.to_lowercase().replace('’', "'");
+                t.is_word() && (BARE_VERB_CUES.contains(&w.as_str()) || w.ends_with("n't") || w == "not")
+            });
+            if after_do {
+                return false;
+            }
             let object = match next.as_deref() {
                 Some(d) if DETERMINERS.contains(&d) || NUMBERS.contains(&d) => i + 2,
                 _ => i,
@@ -783,6 +793,9 @@ const TASKS: &[&str] = &[
     "problems",
 ];
 
+/// Verbs that "pleased to" takes ("pleased to help", "pleased to see you").
+const PLEASED_TO: &[&str] = &["help", "see", "hear", "meet", "say", "announce", "report", "welcome", "know"];
+
 /// Good times and things, which "great" before them tells only as good ("a great time").
 const EXPERIENCES: &[&str] = &[
     "time", "day", "evening", "night", "weekend", "holiday", "party", "idea", "film", "movie", "book",
@@ -909,7 +922,11 @@ fn lost_belonging(tokens: &[Token], i: usize) -> bool {
     } else {
         return false;
     };
-    next_word(tokens, head).is_none_or(|n| !is_noun(&n) || PREPOSITIONS.contains(&n.as_str()))
+    // "lost my ring down the drain" or "in the river" is gone for good, not mislaid.
+    const GONE: &[&str] = &["sea", "river", "lake", "canal", "ocean", "water", "drain", "fire"];
+    let gone = next_word(tokens, head).is_some_and(|n| n == "down" || n == "overboard")
+        || tokens[head..].iter().take(8).any(|t| GONE.contains(&t.text.to_lowercase().as_str()));
+    !gone && next_word(tokens, head).is_none_or(|n| !is_noun(&n) || PREPOSITIONS.contains(&n.as_str()))
 }
 
 /// Whether "to" and a bare verb follow the word at `i` ("hard to find", "happy to help"), the
@@ -1228,6 +1245,16 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
         if infinitive_after && !TAKE_INFINITIVE.contains(&candidate) {
             continue;
         }
+        // "tough" is said of a task ("a tough exam"), rarely before "to" ("not tough to see why"),
+        // and "pleased to" takes a few verbs ("pleased to help", not "pleased to wait").
+        let before_to = to_and_verb(tokens, i);
+        let verb_after_to = next_word(tokens, i + 2).unwrap_or_default();
+        if before_to
+            && (candidate == "tough"
+                || candidate == "pleased" && !PLEASED_TO.contains(&verb_after_to.as_str()))
+        {
+            continue;
+        }
         let Some(word) = inflect_all(candidate, reading.pos, &forms) else { continue };
         // A comparative or superlative is checked as it comes out: "longer" may become "lengthier"
         // by the rules of inflection, but "much lengthier" is not how anyone says it.
@@ -1396,6 +1423,8 @@ mod tests {
             "We lost our way.",
             "I lost my luggage at the airport.",
             "She lost her mother last year.",
+            "I lost my ring down the drain.",
+            "He lost his phone in the river.",
             "I lost my voice.",
         ] {
             assert_eq!(replaced(text, "lost"), None, "{text}");
@@ -1452,10 +1481,9 @@ mod tests {
         ] {
             assert_eq!(replaced(text, word), None, "{text}");
         }
-        // "harder" grades as "tougher", never "difficulter".
-        let tokens = tokenize("It is harder to park here.");
-        let i = tokens.iter().position(|t| t.text == "harder").unwrap();
-        assert_eq!(synonym(&tokens, i).map(|c| c.text).as_deref(), Some("tougher"));
+        // "harder" grades as "tougher", never "difficulter"; before "to", not at all.
+        assert_eq!(replaced("The exam was harder than I expected.", "harder").as_deref(), Some("tougher"));
+        assert_eq!(replaced("It is harder to park here.", "harder"), None);
     }
 
     #[test]
@@ -1498,6 +1526,15 @@ mod tests {
     fn happy_only_before_to_or_that() {
         assert_eq!(replaced("I'd be happy to help.", "happy").as_deref(), Some("glad"));
         assert_eq!(replaced("We are happy that you came.", "happy").as_deref(), Some("glad"));
+        let second = |text: &str, word: &str| {
+            let tokens = tokenize(text);
+            let i = tokens.iter().position(|t| t.text == word).unwrap();
+            alternative(&tokens, i, 1).map(|c| c.text)
+        };
+        assert_eq!(second("We were happy to help.", "happy").as_deref(), Some("pleased"));
+        assert_eq!(second("I'm happy to wait.", "happy"), None);
+        assert_eq!(second("The exam was hard.", "hard").as_deref(), Some("tough"));
+        assert_eq!(second("It's not hard to see why.", "hard"), None);
         assert_eq!(replaced("She is a happy child.", "happy"), None);
         assert_eq!(replaced("He was happy with the result.", "happy"), None);
         assert_eq!(replaced("Happy birthday to you.", "Happy"), None);
@@ -1531,6 +1568,9 @@ mod tests {
             ("He drank three cups of tea.", "drank", Some("had")),
             ("He drinks too much.", "drinks", None),
             ("You should drink more water.", "drink", None),
+            ("Do you drink coffee?", "drink", None),
+            ("I don't drink coffee.", "drink", None),
+            ("Can I drink the water here?", "drink", None),
             ("She always drinks green tea.", "drinks", Some("has")),
             ("He drinks too much coffee.", "drinks", None),
             ("The new restaurant is always busy.", "busy", Some("crowded")),
