@@ -543,12 +543,11 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                 || next.is_some_and(|n| TASKS.contains(&n.as_str()))
                 || said_of(tokens, i, TASKS)
         }
-        // "great" is "large" or "important" before many nouns ("a great deal", "great care"), but
-        // "a great time" and "The food was great" are only good: before a listed experience after
-        // an article, or at the end of a clause after "be" or a verb of seeming.
+        // "great" is "large" or "important" before many nouns ("a great deal", "great care", "a
+        // great success"), but "a great time" and "The food was great" are only good: before a
+        // listed experience, or at the end of a clause after "be" or a verb of seeming.
         "great" => {
-            let experience = prev.as_deref().is_some_and(|p| ["a", "an", "the", "such", "what"].contains(&p))
-                && next.as_deref().is_some_and(|n| EXPERIENCES.contains(&n));
+            let experience = next.as_deref().is_some_and(|n| EXPERIENCES.contains(&n));
             let ends = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
                 || next.as_deref().is_some_and(|n| ["and", "but"].contains(&n));
             let at = match prev.as_deref() {
@@ -744,6 +743,13 @@ const DELIVERIES: &[&str] = &[
     "postcard",
     "furniture",
     "sofa",
+    "shopping",
+    "groceries",
+    "payment",
+    "reply",
+    "present",
+    "card",
+    "cheque",
 ];
 
 /// Businesses, whose offer is what they provide.
@@ -791,6 +797,12 @@ const TASKS: &[&str] = &[
     "choices",
     "problem",
     "problems",
+    "job",
+    "jobs",
+    "recipe",
+    "homework",
+    "exercise",
+    "exercises",
 ];
 
 /// Verbs that "pleased to" takes ("pleased to help", "pleased to see you").
@@ -798,8 +810,38 @@ const PLEASED_TO: &[&str] = &["help", "see", "hear", "meet", "say", "announce", 
 
 /// Good times and things, which "great" before them tells only as good ("a great time").
 const EXPERIENCES: &[&str] = &[
-    "time", "day", "evening", "night", "weekend", "holiday", "party", "idea", "film", "movie", "book",
-    "meal", "view", "trip", "show", "concert", "place", "job", "news", "fun",
+    "time",
+    "day",
+    "evening",
+    "night",
+    "weekend",
+    "holiday",
+    "party",
+    "idea",
+    "film",
+    "movie",
+    "book",
+    "meal",
+    "view",
+    "trip",
+    "show",
+    "concert",
+    "place",
+    "job",
+    "news",
+    "fun",
+    "weather",
+    "food",
+    "game",
+    "song",
+    "story",
+    "present",
+    "gift",
+    "photo",
+    "opportunity",
+    "restaurant",
+    "atmosphere",
+    "match",
 ];
 
 /// Forms of "be" and verbs of seeming, after which "great" at the end of a clause is good.
@@ -828,6 +870,8 @@ const AMOUNTS: &[&str] = &[
     "temperature",
     "temperatures",
     "bills",
+    "pay",
+    "rates",
 ];
 
 /// Things a person uses or follows, which may be "easy" or "simple" to use.
@@ -900,10 +944,25 @@ const BELONGINGS: &[&str] = &[
     "hat",
     "remote",
     "keyring",
+    "handbag",
+    "headphones",
+    "earphones",
+    "camera",
+    "diary",
+    "homework",
+    "notes",
+    "jacket",
+    "coat",
+    "bracelet",
+    "necklace",
+    "card",
 ];
 
 /// Words that name which belonging ("my car keys", "his reading glasses").
-const BELONGING_KINDS: &[&str] = &["car", "house", "door", "front", "spare", "reading", "phone", "bike"];
+const BELONGING_KINDS: &[&str] = &[
+    "car", "house", "door", "front", "spare", "reading", "phone", "bike", "bank", "credit", "library",
+    "debit",
+];
 
 /// Whether "lose" at `i` has for its object a belonging after a possessive ("lost my keys", "lost
 /// his reading glasses"), which ends the noun phrase ("lost my phone signal" is no phone).
@@ -926,7 +985,10 @@ fn lost_belonging(tokens: &[Token], i: usize) -> bool {
     const GONE: &[&str] = &["sea", "river", "lake", "canal", "ocean", "water", "drain", "fire"];
     let gone = next_word(tokens, head).is_some_and(|n| n == "down" || n == "overboard")
         || tokens[head..].iter().take(8).any(|t| GONE.contains(&t.text.to_lowercase().as_str()));
-    !gone && next_word(tokens, head).is_none_or(|n| !is_noun(&n) || PREPOSITIONS.contains(&n.as_str()))
+    // "his coat of paint" is no coat: "of" after the belonging makes it another thing.
+    !gone
+        && next_word(tokens, head)
+            .is_none_or(|n| n != "of" && (!is_noun(&n) || PREPOSITIONS.contains(&n.as_str())))
 }
 
 /// Whether "to" and a bare verb follow the word at `i` ("hard to find", "happy to help"), the
@@ -1061,7 +1123,12 @@ fn buy_is_belief(tokens: &[Token], i: usize) -> bool {
 
 /// The forms a replacement must take, with a past-or-participle settled by context.
 fn target_forms(tokens: &[Token], i: usize, reading: &Reading) -> Vec<Form> {
-    let participle = wants_participle(tokens, i);
+    // `wants_participle` passes over a word in "-ly" as an adverb ("has recently left"), so a
+    // noun in "-ly" right before the verb ("Your reply arrived") would make "Your" its
+    // auxiliary: that noun is the subject, and the verb is a past ("came", never "come").
+    let noun_in_ly = prev_word(tokens, i)
+        .is_some_and(|p| p.ends_with("ly") && is_noun(&p) && crate::words::pos_share(&p, Pos::Adv) < 0.5);
+    let participle = !noun_in_ly && wants_participle(tokens, i);
     reading
         .forms
         .iter()
@@ -1424,6 +1491,8 @@ mod tests {
             "I lost my luggage at the airport.",
             "She lost her mother last year.",
             "I lost my ring down the drain.",
+            "She lost her card game.",
+            "He lost his coat of paint.",
             "He lost his phone in the river.",
             "I lost my voice.",
         ] {
@@ -1493,6 +1562,7 @@ mod tests {
         assert_eq!(replaced("The software is easy to use.", "easy").as_deref(), Some("simple"));
         for text in [
             "She has an easy life.",
+            "I had an easy day.",
             "He wants easy money.",
             "It's an easy chair.",
             "She is easy to talk to.",
@@ -1510,6 +1580,7 @@ mod tests {
         assert_eq!(replaced("What a great idea!", "great").as_deref(), Some("wonderful"));
         assert_eq!(replaced("The food was great.", "great").as_deref(), Some("wonderful"));
         assert_eq!(replaced("That sounds great.", "great").as_deref(), Some("wonderful"));
+        assert_eq!(replaced("They serve great food here.", "great").as_deref(), Some("wonderful"));
         for text in [
             "It took a great deal of effort.",
             "She showed great courage.",
@@ -1587,6 +1658,7 @@ mod tests {
             ("He offered me a lift.", "offered", None),
             ("The parcel arrived yesterday.", "arrived", Some("came")),
             ("The pizza arrived cold.", "arrived", Some("came")),
+            ("Your reply arrived just in time.", "arrived", Some("came")),
             ("We arrived at the station.", "arrived", None),
             ("The train arrived late.", "arrived", None),
             ("Prices fell last month.", "fell", Some("dropped")),
