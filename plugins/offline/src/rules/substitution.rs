@@ -10,8 +10,8 @@ use crate::register::{self, Verdict};
 use crate::syntax::wants_participle;
 use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
 use crate::words::{
-    BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, OBJECT_PRONOUNS, PREPOSITIONS, SUBJECT_PRONOUNS,
-    clear_pos, clearly_finite, is_noun,
+    BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES,
+    PREPOSITIONS, SUBJECT_PRONOUNS, clear_pos, clearly_finite, is_noun,
 };
 
 /// A replacement for one word token.
@@ -559,7 +559,18 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                 SEEMING.contains(&p.as_str())
                     || ["'s", "'re", "'m"].iter().any(|e| p.ends_with(e) && p.len() > 2)
             });
-            experience || (predicate && ends)
+            // Said of a size ("The damage was great", "The risk is great") it is large: the subject
+            // is a pronoun or a listed experience ("It was great", "The food was great").
+            let good_subject = prev_word(tokens, at).is_some_and(|v| {
+                let v = v.replace('’', "'");
+                ["'s", "'re", "'m"].iter().any(|e| v.ends_with(e) && v.len() > 2)
+            }) || (at >= 4
+                && prev_word(tokens, at - 2).is_some_and(|s| {
+                    ["it", "that", "this", "everything", "he", "she", "you", "they", "we", "i"]
+                        .contains(&s.as_str())
+                }))
+                || subject_is(tokens, at, EXPERIENCES);
+            experience || (predicate && ends && good_subject)
         }
         // "happy to help" and "happy that you came" are "glad" and "pleased", where "a happy child"
         // and "happy with the result" take neither: only before "to" and a verb, or "that".
@@ -632,10 +643,18 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         "organise" | "organize" => next.as_deref().is_some_and(|n| DETERMINERS.contains(&n)),
         // "catch the last train" is "get" it, never "caught a cold" nor "caught a mouse": only of a
         // vehicle, after a determiner and at most one word ("the last bus").
+        // The vehicle ends its noun phrase: "caught the train driver" is a person caught.
         "catch" => {
+            let vehicle_at = |k: usize| {
+                next_word(tokens, k).is_some_and(|v| VEHICLES.contains(&v.as_str()))
+                    && next_word(tokens, k + 2).is_none_or(|n| {
+                        !is_noun(&n)
+                            || PREPOSITIONS.contains(&n.as_str())
+                            || ["home", "today", "tonight", "tomorrow", "yesterday"].contains(&n.as_str())
+                    })
+            };
             next.as_deref().is_some_and(|d| DETERMINERS.contains(&d))
-                && (next_word(tokens, i + 2).is_some_and(|v| VEHICLES.contains(&v.as_str()))
-                    || next_word(tokens, i + 4).is_some_and(|v| VEHICLES.contains(&v.as_str())))
+                && (vehicle_at(i + 2) || vehicle_at(i + 4))
         }
         // "The concert finished at midnight" is "ended", but "I finished at five" is a person done
         // with work, and "finished the wine" has an object: an occasion right before the verb, and
@@ -649,7 +668,18 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         }
         // "The hotel offers free breakfast" is "provides", where "offered me a lift" is a
         // proposal: only when a listed business is the word before.
-        "offer" => prev.as_deref().is_some_and(|p| BUSINESSES.contains(&p)),
+        // An offer to someone ("offered him a job", "offered my brother a loan", "offered to
+        // help") is a proposal, not a provision: no person, "to" or second object after it.
+        "offer" => {
+            let to_someone =
+                next.as_deref().is_some_and(|n| {
+                    OBJECT_PRONOUNS.contains(&n) || PERSONAL_POSSESSIVES.contains(&n) || n == "to"
+                }) || tokens.get(i + 2).is_some_and(|t| t.text.starts_with(|c: char| c.is_ascii_uppercase()))
+                    || [i + 4, i + 6].iter().any(|&k| {
+                        next_word(tokens, k).is_some_and(|w| ["a", "an", "some"].contains(&w.as_str()))
+                    });
+            prev.as_deref().is_some_and(|p| BUSINESSES.contains(&p)) && !to_someone
+        }
         // "My back hurts" is "aches", but "hurts my back" has an object, "it hurts" may be any
         // pain, and "his feelings hurt" is no ache: a body part right before (or before "is"), no
         // object after.
@@ -1588,6 +1618,9 @@ mod tests {
             "It was a great success for the team.",
             "The wall was great in height.",
             "Their house is greater than ours.",
+            "The damage to the house was great.",
+            "The risk is great.",
+            "The demand for tickets was great.",
         ] {
             assert!(synonyms(text).iter().all(|(w, _)| !w.to_lowercase().starts_with("great")), "{text}");
         }
@@ -1656,6 +1689,11 @@ mod tests {
             ("He finished the wine.", "finished", None),
             ("The hotel offers free breakfast.", "offers", Some("provides")),
             ("He offered me a lift.", "offered", None),
+            ("The company offered him a job.", "offered", None),
+            ("The bank offered my brother a loan.", "offered", None),
+            ("The shop offers its customers a discount.", "offers", None),
+            ("The police caught the train driver.", "caught", None),
+            ("He caught the last bus home.", "caught", Some("got")),
             ("The parcel arrived yesterday.", "arrived", Some("came")),
             ("The pizza arrived cold.", "arrived", Some("came")),
             ("Your reply arrived just in time.", "arrived", Some("came")),
