@@ -285,6 +285,10 @@ fn plural(noun: &str) -> String {
 }
 
 fn third_person(verb: &str) -> String {
+    // The one verb whose third person drops a letter ("drinks coffee" -> "has coffee").
+    if verb == "have" {
+        return "has".to_owned();
+    }
     if sibilant(verb) || verb.ends_with('o') {
         format!("{verb}es")
     } else if ends_consonant_y(verb) {
@@ -576,6 +580,7 @@ mod tests {
             ("reach", "reaches", "reached", "reached", "reaching"),
             ("show", "shows", "showed", "shown", "showing"),
             ("sit", "sits", "sat", "sat", "sitting"),
+            ("have", "has", "had", "had", "having"),
         ];
         for (base, third, past, participle, ing) in table {
             assert_eq!(inflect(base, Pos::Verb, Form::Base).as_deref(), Some(base));

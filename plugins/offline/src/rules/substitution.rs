@@ -10,8 +10,8 @@ use crate::register::{self, Verdict};
 use crate::syntax::wants_participle;
 use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
 use crate::words::{
-    BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, PREPOSITIONS, SUBJECT_PRONOUNS, clear_pos,
-    clearly_finite, is_noun,
+    BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES,
+    PREPOSITIONS, SUBJECT_PRONOUNS, clear_pos, clearly_finite, is_noun,
 };
 
 /// A replacement for one word token.
@@ -493,9 +493,15 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         }),
         // "The station was busy" is crowded, "I'm busy" is not, and "a busy street" has traffic
         // more than people: a listed place heads the subject of "be" just before "busy".
+        // A frequency adverb may stand between ("The new restaurant is always busy").
         "busy" => {
-            prev.is_some_and(|p| ["is", "was", "are", "were", "be", "been"].contains(&p.as_str()))
-                && subject_is(tokens, i, BUSY_PLACES)
+            let at = match prev.as_deref() {
+                Some(p) if FREQUENCY.contains(&p) && i >= 2 => i - 2,
+                _ => i,
+            };
+            prev_word(tokens, at)
+                .is_some_and(|p| ["is", "was", "are", "were", "be", "been"].contains(&p.as_str()))
+                && subject_is(tokens, at, BUSY_PLACES)
         }
         // "The bus was late again" is delayed; a person who is late is not, nor "late at night",
         // "ten minutes late" or "the late afternoon": a vehicle heads the subject of "be" just
@@ -508,8 +514,537 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                         ["again", "this", "today", "yesterday", "because"].contains(&n.as_str())
                     }))
         }
+        // "I lost my keys" is "misplaced", but not "lost the match", "lost weight", "lost his job"
+        // or "lost my phone signal": a belonging one carries, after a possessive, heads the object.
+        "lose" => lost_belonging(tokens, i),
+        // "I enjoy cooking" is "I like cooking", but "enjoy yourself", "enjoyed the meal" (a
+        // weaker word for a thing had) and "I'm enjoying" ("I'm liking") are not: only before an
+        // "-ing" form, never itself one, and not after "would" ("I'd like going" is odd).
+        "enjoy" => {
+            let token = tokens[i].text.to_lowercase();
+            next.is_some_and(|n| n.len() > 4 && n.ends_with("ing") && gerund(&n))
+                && !token.ends_with("ing")
+                && !prev.is_some_and(|p| p == "would" || p.ends_with("'d") || p.ends_with("’d"))
+        }
+        // "jumped over the puddle" is "leapt", but "jumped the queue", "jumped the gun", "jumped
+        // ship" are idioms, and "she jumped when the door slammed" is a start of fright: only a
+        // jump that goes somewhere, before a preposition of direction.
+        "jump" => next.is_some_and(|n| JUMP_DIRECTIONS.contains(&n.as_str())),
+        // "hard to find" and "a hard exam" are "difficult", where "a hard floor", "hard work" and
+        // "a hard time" are not; "simple to use" and "a simple question" are "easy", where "a
+        // simple dress" is not: before "to" and a verb, before a listed task, or said of one.
+        // "easy" the same way: "an easy life", "easy money" and "an easy chair" are no "simple"
+        // ones. Before "to", "easy" and "simple" say nothing of a person ("She's easy to talk to"
+        // is no "simple" one): their subject is "it", "this" or "that", or a listed thing.
+        "hard" | "simple" | "easy" => {
+            let before_verb = to_and_verb(tokens, i);
+            let of_a_thing = lemma == "hard" || impersonal_subject(tokens, i);
+            (before_verb && of_a_thing)
+                || next.is_some_and(|n| TASKS.contains(&n.as_str()))
+                || said_of(tokens, i, TASKS)
+        }
+        // "great" is "large" or "important" before many nouns ("a great deal", "great care", "a
+        // great success"), but "a great time" and "The food was great" are only good: before a
+        // listed experience, or at the end of a clause after "be" or a verb of seeming.
+        "great" => {
+            let experience = next.as_deref().is_some_and(|n| EXPERIENCES.contains(&n));
+            let ends = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
+                || next.as_deref().is_some_and(|n| ["and", "but"].contains(&n));
+            let at = match prev.as_deref() {
+                Some(p) if ["really", "so", "absolutely", "just"].contains(&p) && i >= 2 => i - 2,
+                _ => i,
+            };
+            let predicate = prev_word(tokens, at).is_some_and(|p| {
+                let p = p.replace('’', "'");
+                SEEMING.contains(&p.as_str())
+                    || ["'s", "'re", "'m"].iter().any(|e| p.ends_with(e) && p.len() > 2)
+            });
+            // Said of a size ("The damage was great", "The risk is great") it is large: the subject
+            // is a pronoun or a listed experience ("It was great", "The food was great").
+            let good_subject = prev_word(tokens, at).is_some_and(|v| {
+                let v = v.replace('’', "'");
+                ["'s", "'re", "'m"].iter().any(|e| v.ends_with(e) && v.len() > 2)
+            }) || (at >= 4
+                && prev_word(tokens, at - 2).is_some_and(|s| {
+                    ["it", "that", "this", "everything", "he", "she", "you", "they", "we", "i"]
+                        .contains(&s.as_str())
+                }))
+                || subject_is(tokens, at, EXPERIENCES);
+            experience || (predicate && ends && good_subject)
+        }
+        // "happy to help" and "happy that you came" are "glad" and "pleased", where "a happy child"
+        // and "happy with the result" take neither: only before "to" and a verb, or "that".
+        "happy" => next.as_deref() == Some("that") || to_and_verb(tokens, i),
+        // "raised the rent" is "increased", never "raised his hand", "raised money" or "raised
+        // three children": only of a listed amount, right after it or after a determiner.
+        "raise" => {
+            let object = match next.as_deref() {
+                Some(d) if DETERMINERS.contains(&d) => next_word(tokens, i + 2),
+                _ => next.clone(),
+            };
+            object.is_some_and(|o| AMOUNTS.contains(&o.as_str()))
+        }
+        // "Prices rose" is "increased", where "the sun rose" and "rose from his chair" are not, and
+        // the same of "fell" ("dropped", never "the tree fell", "fell asleep") and "increased"
+        // ("rose", never "increased the rent"): the amount is the word before, or before "has",
+        // "have" or "had".
+        "rise" | "fall" | "increase" => {
+            let at = match prev.as_deref() {
+                Some("has" | "have" | "had") if i >= 2 => i - 2,
+                _ => i,
+            };
+            prev_word(tokens, at).is_some_and(|s| AMOUNTS.contains(&s.as_str()))
+        }
+        // "afraid of the dark" is fear, "I'm afraid I can't come" a polite regret: only before "of".
+        "afraid" => next.as_deref() == Some("of"),
+        // "She speaks quietly" is "softly", but "He quietly left the room" is without a sound, or
+        // unnoticed: only right after a verb of the voice, or after one and a degree word.
+        "quietly" => {
+            let voice = |w: &str| VOICE_VERBS.contains(&w);
+            match prev.as_deref() {
+                Some(p) if DEGREE_WORDS.contains(&p) => prev_word(tokens, i - 2).is_some_and(|v| voice(&v)),
+                Some(p) => voice(p),
+                None => false,
+            }
+        }
+        // "invited us to their wedding" is "asked us to", but "invited him to speak" is no request
+        // to: only a person asked to an occasion ("to" and a determiner).
+        "invite" => {
+            next.as_deref().is_some_and(|n| OBJECT_PRONOUNS.contains(&n))
+                && next_word(tokens, i + 2).as_deref() == Some("to")
+                && next_word(tokens, i + 4).is_some_and(|d| DETERMINERS.contains(&d.as_str()))
+        }
+        // "drinks coffee" is "has coffee", where "he drinks" is a habit and "drink more water"
+        // sounds odd with "have": only before a drink or a measure of one, bare or after a
+        // determiner or a number.
+        // One word may describe the drink ("drinks green tea", "a cup of"). After "do" or a modal
+        // "have" is to own or to be given ("Do you have coffee?", "Can I have the water?"), so
+        // the verb changes only where it is finite or after "to".
+        "drink" => {
+            // "do" or a modal anywhere before it in the clause: "Do you drink", "Can I drink".
+            let after_do = tokens[..i].iter().rev().take_while(|t| t.kind != Kind::Punct).any(|t| {
+                let w = t.text.to_lowercase().replace('’', "'");
+                t.is_word() && (BARE_VERB_CUES.contains(&w.as_str()) || w.ends_with("n't") || w == "not")
+            });
+            if after_do {
+                return false;
+            }
+            let object = match next.as_deref() {
+                Some(d) if DETERMINERS.contains(&d) || NUMBERS.contains(&d) => i + 2,
+                _ => i,
+            };
+            let drink = |k: usize| next_word(tokens, k).is_some_and(|o| DRINKS.contains(&o.as_str()));
+            drink(object)
+                || (!next_word(tokens, object).is_some_and(|w| w == "more" || w == "less")
+                    && drink(object + 2))
+        }
+        // "organised a party" is "arranged" one, but "She is very organised" is tidy of mind: only
+        // the verb with an object after it.
+        "organise" | "organize" => next.as_deref().is_some_and(|n| DETERMINERS.contains(&n)),
+        // "catch the last train" is "get" it, never "caught a cold" nor "caught a mouse": only of a
+        // vehicle, after a determiner and at most one word ("the last bus").
+        // The vehicle ends its noun phrase: "caught the train driver" is a person caught.
+        "catch" => {
+            let vehicle_at = |k: usize| {
+                next_word(tokens, k).is_some_and(|v| VEHICLES.contains(&v.as_str()))
+                    && next_word(tokens, k + 2).is_none_or(|n| {
+                        !is_noun(&n)
+                            || PREPOSITIONS.contains(&n.as_str())
+                            || ["home", "today", "tonight", "tomorrow", "yesterday"].contains(&n.as_str())
+                    })
+            };
+            next.as_deref().is_some_and(|d| DETERMINERS.contains(&d))
+                && (vehicle_at(i + 2) || vehicle_at(i + 4))
+        }
+        // "The concert finished at midnight" is "ended", but "I finished at five" is a person done
+        // with work, and "finished the wine" has an object: an occasion right before the verb, and
+        // nothing after it but a pause or a time.
+        "finish" => {
+            prev.as_deref().is_some_and(|p| OCCASIONS.contains(&p))
+                && (tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
+                    || next
+                        .as_deref()
+                        .is_some_and(|n| ["at", "early", "late", "before", "after"].contains(&n)))
+        }
+        // "The hotel offers free breakfast" is "provides", where "offered me a lift" is a
+        // proposal: only when a listed business is the word before.
+        // An offer to someone ("offered him a job", "offered my brother a loan", "offered to
+        // help") is a proposal, not a provision: no person, "to" or second object after it.
+        "offer" => {
+            let to_someone =
+                next.as_deref().is_some_and(|n| {
+                    OBJECT_PRONOUNS.contains(&n) || PERSONAL_POSSESSIVES.contains(&n) || n == "to"
+                }) || tokens.get(i + 2).is_some_and(|t| t.text.starts_with(|c: char| c.is_ascii_uppercase()))
+                    || [i + 4, i + 6].iter().any(|&k| {
+                        next_word(tokens, k).is_some_and(|w| ["a", "an", "some"].contains(&w.as_str()))
+                    });
+            prev.as_deref().is_some_and(|p| BUSINESSES.contains(&p)) && !to_someone
+        }
+        // "My back hurts" is "aches", but "hurts my back" has an object, "it hurts" may be any
+        // pain, and "his feelings hurt" is no ache: a body part right before (or before "is"), no
+        // object after.
+        "hurt" => {
+            let at = match prev.as_deref() {
+                Some("is" | "was" | "are" | "were") if i >= 2 => i - 2,
+                _ => i,
+            };
+            // "hurt" alone is present or past ("My feet hurt yesterday"): only "hurts", "hurting".
+            let form = tokens[i].text.to_lowercase();
+            (form == "hurts" || form == "hurting")
+                && prev_word(tokens, at).is_some_and(|p| BODY_PARTS.contains(&p.as_str()))
+                && !next
+                    .as_deref()
+                    .is_some_and(|n| DETERMINERS.contains(&n) || OBJECT_PRONOUNS.contains(&n) || is_noun(n))
+        }
+        // "The price includes breakfast" is "the cost", but a seller's "prices" are not its
+        // "costs" ("The shop raised its prices", "house prices"): only the singular.
+        "price" => !tokens[i].text.to_lowercase().ends_with('s'),
+        // "The parcel arrived" is "came", where a person or a train that arrives has travelled: only
+        // when a listed thing that is sent or brought is the word before.
+        "arrive" => prev.as_deref().is_some_and(|p| DELIVERIES.contains(&p)),
         _ => true,
     }
+}
+
+/// Adverbs of frequency, which may stand between "be" and its complement.
+const FREQUENCY: &[&str] = &["always", "usually", "often", "sometimes", "never", "still", "normally"];
+
+/// Number words before a measure of a drink ("three cups of coffee").
+const NUMBERS: &[&str] = &["two", "three", "four", "five", "six", "several"];
+
+/// Drinks and their measures, which one "has" as well as "drinks".
+const DRINKS: &[&str] = &[
+    "coffee", "coffees", "tea", "teas", "water", "juice", "milk", "beer", "beers", "wine", "cup", "cups",
+    "glass", "glasses", "mug", "mugs", "bottle", "lemonade", "cocoa",
+];
+
+/// Occasions that end at a time, which "ended" says as well as "finished".
+const OCCASIONS: &[&str] = &[
+    "film", "movie", "match", "game", "meeting", "concert", "show", "lesson", "class", "party", "term",
+    "season", "course", "race", "play", "lecture", "festival", "wedding",
+];
+
+/// Parts of the body that ache ("My back hurts").
+const BODY_PARTS: &[&str] = &[
+    "back",
+    "head",
+    "neck",
+    "shoulder",
+    "shoulders",
+    "knee",
+    "knees",
+    "leg",
+    "legs",
+    "foot",
+    "feet",
+    "arm",
+    "arms",
+    "ankle",
+    "wrist",
+    "stomach",
+    "tooth",
+    "teeth",
+    "ear",
+    "ears",
+    "eyes",
+    "hip",
+    "hand",
+    "hands",
+    "throat",
+];
+
+/// Things that are sent or brought, whose arrival is their coming.
+const DELIVERIES: &[&str] = &[
+    "parcel",
+    "parcels",
+    "package",
+    "packages",
+    "letter",
+    "letters",
+    "post",
+    "delivery",
+    "order",
+    "pizza",
+    "food",
+    "bill",
+    "email",
+    "results",
+    "invitation",
+    "postcard",
+    "furniture",
+    "sofa",
+    "shopping",
+    "groceries",
+    "payment",
+    "reply",
+    "present",
+    "card",
+    "cheque",
+];
+
+/// Businesses, whose offer is what they provide.
+const BUSINESSES: &[&str] = &[
+    "hotel",
+    "museum",
+    "restaurant",
+    "shop",
+    "store",
+    "gym",
+    "cafe",
+    "café",
+    "library",
+    "school",
+    "bank",
+    "company",
+    "airline",
+    "supermarket",
+    "college",
+    "university",
+    "centre",
+    "council",
+    "club",
+];
+
+/// Prepositions after which a jump goes somewhere ("jumped over the fence", "into the pool").
+const JUMP_DIRECTIONS: &[&str] = &["over", "onto", "into", "across", "from", "through"];
+
+/// Things hard or simple to do, where "difficult" and "easy" say the same.
+const TASKS: &[&str] = &[
+    "question",
+    "questions",
+    "exam",
+    "exams",
+    "test",
+    "tests",
+    "quiz",
+    "task",
+    "tasks",
+    "puzzle",
+    "puzzles",
+    "decision",
+    "decisions",
+    "choice",
+    "choices",
+    "problem",
+    "problems",
+    "job",
+    "jobs",
+    "recipe",
+    "homework",
+    "exercise",
+    "exercises",
+];
+
+/// Verbs that "pleased to" takes ("pleased to help", "pleased to see you").
+const PLEASED_TO: &[&str] = &["help", "see", "hear", "meet", "say", "announce", "report", "welcome", "know"];
+
+/// Good times and things, which "great" before them tells only as good ("a great time").
+const EXPERIENCES: &[&str] = &[
+    "time",
+    "day",
+    "evening",
+    "night",
+    "weekend",
+    "holiday",
+    "party",
+    "idea",
+    "film",
+    "movie",
+    "book",
+    "meal",
+    "view",
+    "trip",
+    "show",
+    "concert",
+    "place",
+    "job",
+    "news",
+    "fun",
+    "weather",
+    "food",
+    "game",
+    "song",
+    "story",
+    "present",
+    "gift",
+    "photo",
+    "opportunity",
+    "restaurant",
+    "atmosphere",
+    "match",
+];
+
+/// Forms of "be" and verbs of seeming, after which "great" at the end of a clause is good.
+const SEEMING: &[&str] = &[
+    "is", "was", "are", "were", "be", "been", "feel", "feels", "felt", "look", "looks", "looked", "sound",
+    "sounds", "sounded", "seem", "seems", "seemed",
+];
+
+/// Amounts that rise and that one raises, where "increase" says the same.
+const AMOUNTS: &[&str] = &[
+    "rent",
+    "rents",
+    "price",
+    "prices",
+    "fee",
+    "fees",
+    "fare",
+    "fares",
+    "tax",
+    "taxes",
+    "salary",
+    "salaries",
+    "wages",
+    "cost",
+    "costs",
+    "temperature",
+    "temperatures",
+    "bills",
+    "pay",
+    "rates",
+];
+
+/// Things a person uses or follows, which may be "easy" or "simple" to use.
+const TOOLS: &[&str] = &[
+    "software",
+    "app",
+    "recipe",
+    "instructions",
+    "form",
+    "website",
+    "machine",
+    "camera",
+    "system",
+    "program",
+    "map",
+    "game",
+    "rules",
+    "oven",
+    "phone",
+];
+
+/// Whether the subject of the "be" before the word at `i` (or before a degree word and it) is "it",
+/// "this" or "that", or a listed task or thing ("It is easy to see", "The software is simple to
+/// use"), never a person ("She is easy to talk to").
+fn impersonal_subject(tokens: &[Token], i: usize) -> bool {
+    let at = match prev_word(tokens, i) {
+        Some(p) if DEGREE_WORDS.contains(&p.as_str()) && i >= 2 => i - 2,
+        _ => i,
+    };
+    let Some(be) = prev_word(tokens, at).map(|b| b.replace('’', "'")) else { return false };
+    if ["it's", "that's"].contains(&be.as_str()) {
+        return true;
+    }
+    const BE: &[&str] = &["is", "was", "are", "were"];
+    BE.contains(&be.as_str())
+        && (at >= 2
+            && prev_word(tokens, at - 2).is_some_and(|s| ["it", "this", "that"].contains(&s.as_str()))
+            || subject_is(tokens, at, TASKS)
+            || subject_is(tokens, at, TOOLS))
+}
+
+/// Verbs of the voice, after which "quietly" is "softly".
+const VOICE_VERBS: &[&str] = &[
+    "speak", "speaks", "spoke", "speaking", "talk", "talks", "talked", "talking", "sing", "sings", "sang",
+    "singing", "said", "answered", "replied",
+];
+
+/// Things one carries and can put down and forget, which "misplaced" says of as well as "lost".
+const BELONGINGS: &[&str] = &[
+    "keys",
+    "key",
+    "wallet",
+    "purse",
+    "phone",
+    "glasses",
+    "sunglasses",
+    "umbrella",
+    "passport",
+    "ticket",
+    "tickets",
+    "gloves",
+    "glove",
+    "charger",
+    "watch",
+    "ring",
+    "earrings",
+    "pen",
+    "notebook",
+    "scarf",
+    "hat",
+    "remote",
+    "keyring",
+    "handbag",
+    "headphones",
+    "earphones",
+    "camera",
+    "diary",
+    "homework",
+    "notes",
+    "jacket",
+    "coat",
+    "bracelet",
+    "necklace",
+    "card",
+];
+
+/// Words that name which belonging ("my car keys", "his reading glasses").
+const BELONGING_KINDS: &[&str] = &[
+    "car", "house", "door", "front", "spare", "reading", "phone", "bike", "bank", "credit", "library",
+    "debit",
+];
+
+/// Whether "lose" at `i` has for its object a belonging after a possessive ("lost my keys", "lost
+/// his reading glasses"), which ends the noun phrase ("lost my phone signal" is no phone).
+fn lost_belonging(tokens: &[Token], i: usize) -> bool {
+    const POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
+    if !next_word(tokens, i).is_some_and(|p| POSSESSIVES.contains(&p.as_str())) {
+        return false;
+    }
+    let Some(first) = next_word(tokens, i + 2) else { return false };
+    let head = if BELONGING_KINDS.contains(&first.as_str())
+        && next_word(tokens, i + 4).is_some_and(|n| BELONGINGS.contains(&n.as_str()))
+    {
+        i + 6
+    } else if BELONGINGS.contains(&first.as_str()) {
+        i + 4
+    } else {
+        return false;
+    };
+    // "lost my ring down the drain" or "in the river" is gone for good, not mislaid.
+    const GONE: &[&str] = &["sea", "river", "lake", "canal", "ocean", "water", "drain", "fire"];
+    let gone = next_word(tokens, head).is_some_and(|n| n == "down" || n == "overboard")
+        || tokens[head..].iter().take(8).any(|t| GONE.contains(&t.text.to_lowercase().as_str()));
+    // "his coat of paint" is no coat: "of" after the belonging makes it another thing.
+    !gone
+        && next_word(tokens, head)
+            .is_none_or(|n| n != "of" && (!is_noun(&n) || PREPOSITIONS.contains(&n.as_str())))
+}
+
+/// Whether "to" and a bare verb follow the word at `i` ("hard to find", "happy to help"), the
+/// verbs the lexicon keeps as function words ("to say", "to get") included.
+fn to_and_verb(tokens: &[Token], i: usize) -> bool {
+    next_word(tokens, i).as_deref() == Some("to")
+        && next_word(tokens, i + 2).is_some_and(|v| {
+            FUNCTION_VERBS.contains(&v.as_str())
+                || morph::analyse(&v).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
+        })
+}
+
+/// Whether a word is an "-ing" form of a verb ("cooking", "reading").
+fn gerund(word: &str) -> bool {
+    morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Gerund)
+}
+
+/// Whether the word at `i` follows a form of "be" (and at most a degree word: "was very hard")
+/// whose subject is a determiner, at most one word and one of `heads` ("The exam was hard").
+fn said_of(tokens: &[Token], i: usize, heads: &[&str]) -> bool {
+    const BE: &[&str] = &["is", "was", "are", "were", "be", "been"];
+    let at = match prev_word(tokens, i) {
+        Some(p) if DEGREE_WORDS.contains(&p.as_str()) && i >= 2 => i - 2,
+        _ => i,
+    };
+    prev_word(tokens, at).is_some_and(|b| BE.contains(&b.as_str())) && subject_is(tokens, at, heads)
 }
 
 /// Whether "call" at `i` is to telephone a person: "call me", "called her mother", "I'll call you
@@ -618,7 +1153,12 @@ fn buy_is_belief(tokens: &[Token], i: usize) -> bool {
 
 /// The forms a replacement must take, with a past-or-participle settled by context.
 fn target_forms(tokens: &[Token], i: usize, reading: &Reading) -> Vec<Form> {
-    let participle = wants_participle(tokens, i);
+    // `wants_participle` passes over a word in "-ly" as an adverb ("has recently left"), so a
+    // noun in "-ly" right before the verb ("Your reply arrived") would make "Your" its
+    // auxiliary: that noun is the subject, and the verb is a past ("came", never "come").
+    let noun_in_ly = prev_word(tokens, i)
+        .is_some_and(|p| p.ends_with("ly") && is_noun(&p) && crate::words::pos_share(&p, Pos::Adv) < 0.5);
+    let participle = !noun_in_ly && wants_participle(tokens, i);
     reading
         .forms
         .iter()
@@ -802,6 +1342,16 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
         if infinitive_after && !TAKE_INFINITIVE.contains(&candidate) {
             continue;
         }
+        // "tough" is said of a task ("a tough exam"), rarely before "to" ("not tough to see why"),
+        // and "pleased to" takes a few verbs ("pleased to help", not "pleased to wait").
+        let before_to = to_and_verb(tokens, i);
+        let verb_after_to = next_word(tokens, i + 2).unwrap_or_default();
+        if before_to
+            && (candidate == "tough"
+                || candidate == "pleased" && !PLEASED_TO.contains(&verb_after_to.as_str()))
+        {
+            continue;
+        }
         let Some(word) = inflect_all(candidate, reading.pos, &forms) else { continue };
         // A comparative or superlative is checked as it comes out: "longer" may become "lengthier"
         // by the rules of inflection, but "much lengthier" is not how anyone says it.
@@ -869,7 +1419,7 @@ mod tests {
     fn keeps_the_inflection() {
         assert_eq!(replaced("The fox jumps over the dog.", "jumps").as_deref(), Some("leaps"));
         assert_eq!(replaced("He jumped over it.", "jumped").as_deref(), Some("leapt"));
-        assert_eq!(replaced("They are jumping.", "jumping").as_deref(), Some("leaping"));
+        assert_eq!(replaced("They are jumping into the lake.", "jumping").as_deref(), Some("leaping"));
         assert_eq!(replaced("Both journeys were long.", "journeys").as_deref(), Some("trips"));
         assert_eq!(replaced("The fox is quick.", "quick").as_deref(), Some("fast"));
         // "a big game" is an important one, not a large one; "The house is big." is its size.
@@ -953,6 +1503,242 @@ mod tests {
         assert_eq!(replaced("We practised for the big game.", "big"), None);
         assert_eq!(replaced("My big brother lives in Leeds.", "big"), None);
         assert_eq!(replaced("She moved to the big city.", "big"), None);
+    }
+
+    #[test]
+    fn lost_is_misplaced_only_of_a_belonging() {
+        assert_eq!(replaced("I lost my keys.", "lost").as_deref(), Some("misplaced"));
+        assert_eq!(replaced("He lost his wallet on the bus.", "lost").as_deref(), Some("misplaced"));
+        assert_eq!(replaced("I have lost my phone charger.", "lost").as_deref(), Some("misplaced"));
+        assert_eq!(replaced("She lost her reading glasses again.", "lost").as_deref(), Some("misplaced"));
+        for text in [
+            "He lost the match.",
+            "She lost weight.",
+            "He lost his job.",
+            "I lost my phone signal.",
+            "I lost my temper.",
+            "We lost our way.",
+            "I lost my luggage at the airport.",
+            "She lost her mother last year.",
+            "I lost my ring down the drain.",
+            "She lost her card game.",
+            "He lost his coat of paint.",
+            "He lost his phone in the river.",
+            "I lost my voice.",
+        ] {
+            assert_eq!(replaced(text, "lost"), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn enjoy_is_like_only_before_an_ing_form() {
+        assert_eq!(replaced("I enjoyed reading your article.", "enjoyed").as_deref(), Some("liked"));
+        assert_eq!(replaced("I don't enjoy driving in the dark.", "enjoy").as_deref(), Some("like"));
+        for text in [
+            "Enjoy yourself at the party.",
+            "Everyone enjoyed the meal.",
+            "We are enjoying working here.",
+            "I'd enjoy going there.",
+            "She enjoys good health.",
+        ] {
+            assert!(synonyms(text).iter().all(|(w, _)| !w.to_lowercase().starts_with("enjoy")), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_jump_that_goes_somewhere_is_a_leap() {
+        assert_eq!(replaced("The cat jumped onto the table.", "jumped").as_deref(), Some("leapt"));
+        assert_eq!(replaced("The kids jumped into the pool.", "jumped").as_deref(), Some("leapt"));
+        for text in [
+            "He jumped the queue at the bakery.",
+            "She jumped the gun.",
+            "They jumped ship.",
+            "She jumped when the door slammed.",
+            "He jumped at the chance.",
+        ] {
+            assert_eq!(replaced(text, "jumped"), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn hard_and_simple_only_of_a_task() {
+        assert_eq!(replaced("It is hard to find a parking space.", "hard").as_deref(), Some("difficult"));
+        assert_eq!(replaced("It is hard to say.", "hard").as_deref(), Some("difficult"));
+        assert_eq!(replaced("We had a hard exam on Friday.", "hard").as_deref(), Some("difficult"));
+        assert_eq!(replaced("The test was very hard.", "hard").as_deref(), Some("difficult"));
+        assert_eq!(replaced("The question was very simple.", "simple").as_deref(), Some("easy"));
+        assert_eq!(replaced("The software is simple to use.", "simple").as_deref(), Some("easy"));
+        for (text, word) in [
+            ("The floor was hard.", "hard"),
+            ("They worked hard all day.", "hard"),
+            ("Thanks for your hard work.", "hard"),
+            ("He gave me a hard time.", "hard"),
+            ("The bread was hard to the touch.", "hard"),
+            ("She wore a simple dress.", "simple"),
+            ("The idea is simple.", "simple"),
+            ("The teacher of the test was hard.", "hard"),
+        ] {
+            assert_eq!(replaced(text, word), None, "{text}");
+        }
+        // "harder" grades as "tougher", never "difficulter"; before "to", not at all.
+        assert_eq!(replaced("The exam was harder than I expected.", "harder").as_deref(), Some("tougher"));
+        assert_eq!(replaced("It is harder to park here.", "harder"), None);
+    }
+
+    #[test]
+    fn easy_only_of_a_task_or_a_thing() {
+        assert_eq!(replaced("The exam was easy.", "easy").as_deref(), Some("simple"));
+        assert_eq!(replaced("It is easy to see why.", "easy").as_deref(), Some("simple"));
+        assert_eq!(replaced("The software is easy to use.", "easy").as_deref(), Some("simple"));
+        for text in [
+            "She has an easy life.",
+            "I had an easy day.",
+            "He wants easy money.",
+            "It's an easy chair.",
+            "She is easy to talk to.",
+            "He's easy to please.",
+            "The teacher of the class was easy.",
+        ] {
+            assert_eq!(replaced(text, "easy"), None, "{text}");
+        }
+        assert_eq!(replaced("She is simple to talk to.", "simple"), None);
+    }
+
+    #[test]
+    fn great_only_where_it_is_good() {
+        assert_eq!(replaced("We had a great time.", "great").as_deref(), Some("wonderful"));
+        assert_eq!(replaced("What a great idea!", "great").as_deref(), Some("wonderful"));
+        assert_eq!(replaced("The food was great.", "great").as_deref(), Some("wonderful"));
+        assert_eq!(replaced("That sounds great.", "great").as_deref(), Some("wonderful"));
+        assert_eq!(replaced("They serve great food here.", "great").as_deref(), Some("wonderful"));
+        for text in [
+            "It took a great deal of effort.",
+            "She showed great courage.",
+            "He is a great man.",
+            "It was a great success for the team.",
+            "The wall was great in height.",
+            "Their house is greater than ours.",
+            "The damage to the house was great.",
+            "The risk is great.",
+            "The demand for tickets was great.",
+        ] {
+            assert!(synonyms(text).iter().all(|(w, _)| !w.to_lowercase().starts_with("great")), "{text}");
+        }
+    }
+
+    #[test]
+    fn happy_only_before_to_or_that() {
+        assert_eq!(replaced("I'd be happy to help.", "happy").as_deref(), Some("glad"));
+        assert_eq!(replaced("We are happy that you came.", "happy").as_deref(), Some("glad"));
+        let second = |text: &str, word: &str| {
+            let tokens = tokenize(text);
+            let i = tokens.iter().position(|t| t.text == word).unwrap();
+            alternative(&tokens, i, 1).map(|c| c.text)
+        };
+        assert_eq!(second("We were happy to help.", "happy").as_deref(), Some("pleased"));
+        assert_eq!(second("I'm happy to wait.", "happy"), None);
+        assert_eq!(second("The exam was hard.", "hard").as_deref(), Some("tough"));
+        assert_eq!(second("It's not hard to see why.", "hard"), None);
+        assert_eq!(replaced("She is a happy child.", "happy"), None);
+        assert_eq!(replaced("He was happy with the result.", "happy"), None);
+        assert_eq!(replaced("Happy birthday to you.", "Happy"), None);
+        assert_eq!(replaced("They were happy.", "happy"), None);
+    }
+
+    #[test]
+    fn raise_and_rise_only_of_an_amount() {
+        assert_eq!(replaced("Our landlord raised the rent again.", "raised").as_deref(), Some("increased"));
+        assert_eq!(replaced("Prices rose last year.", "rose").as_deref(), Some("increased"));
+        assert_eq!(replaced("Prices have risen again.", "risen").as_deref(), Some("increased"));
+        for (text, word) in [
+            ("She raised her hand.", "raised"),
+            ("They raised money for the school.", "raised"),
+            ("She raised three children.", "raised"),
+            ("The sun rose at six.", "rose"),
+            ("He rose from his chair.", "rose"),
+            ("She bought a red rose.", "rose"),
+        ] {
+            assert_eq!(replaced(text, word), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn verbs_of_one_setting() {
+        let cases = [
+            ("They invited us to their wedding.", "invited", Some("asked")),
+            ("She invited him to speak.", "invited", None),
+            ("They invited the whole street.", "invited", None),
+            ("He drinks coffee every morning.", "drinks", Some("has")),
+            ("He drank three cups of tea.", "drank", Some("had")),
+            ("He drinks too much.", "drinks", None),
+            ("You should drink more water.", "drink", None),
+            ("Do you drink coffee?", "drink", None),
+            ("I don't drink coffee.", "drink", None),
+            ("Can I drink the water here?", "drink", None),
+            ("She always drinks green tea.", "drinks", Some("has")),
+            ("He drinks too much coffee.", "drinks", None),
+            ("The new restaurant is always busy.", "busy", Some("crowded")),
+            ("I am always busy.", "busy", None),
+            ("My friends organised a surprise party.", "organised", Some("arranged")),
+            ("She is very organised.", "organised", None),
+            ("She ran to catch the last train.", "catch", Some("get")),
+            ("He caught a cold.", "caught", None),
+            ("The cat caught a mouse.", "caught", None),
+            ("The concert finished at midnight.", "finished", Some("ended")),
+            ("I finished at five.", "finished", None),
+            ("He finished the wine.", "finished", None),
+            ("The hotel offers free breakfast.", "offers", Some("provides")),
+            ("He offered me a lift.", "offered", None),
+            ("The company offered him a job.", "offered", None),
+            ("The bank offered my brother a loan.", "offered", None),
+            ("The shop offers its customers a discount.", "offers", None),
+            ("The police caught the train driver.", "caught", None),
+            ("He caught the last bus home.", "caught", Some("got")),
+            ("The parcel arrived yesterday.", "arrived", Some("came")),
+            ("The pizza arrived cold.", "arrived", Some("came")),
+            ("Your reply arrived just in time.", "arrived", Some("came")),
+            ("We arrived at the station.", "arrived", None),
+            ("The train arrived late.", "arrived", None),
+            ("Prices fell last month.", "fell", Some("dropped")),
+            ("The temperature has fallen.", "fallen", Some("dropped")),
+            ("The old tree fell in the storm.", "fell", None),
+            ("She fell asleep.", "fell", None),
+            ("Prices have increased again.", "increased", Some("risen")),
+            ("The price includes breakfast.", "price", Some("cost")),
+            ("My back hurts when I bend down.", "hurts", Some("aches")),
+            ("Her knee is hurting again.", "hurting", Some("aching")),
+            ("It hurts when I laugh.", "hurts", None),
+            ("My feet hurt yesterday.", "hurt", None),
+            ("He hurt his back.", "hurt", None),
+            ("The remark hurt her.", "hurt", None),
+            ("The shop raised its prices.", "prices", None),
+            ("House prices have gone up.", "prices", None),
+            ("The landlord increased the rent.", "increased", None),
+        ];
+        for (text, word, expected) in cases {
+            assert_eq!(replaced(text, word).as_deref(), expected, "{text}");
+        }
+        let second = |text: &str, word: &str| {
+            let tokens = tokenize(text);
+            let i = tokens.iter().position(|t| t.text == word).unwrap();
+            alternative(&tokens, i, 1).map(|c| c.text)
+        };
+        // "decreased below zero" is not said: "fell" has one replacement.
+        assert_eq!(second("Prices fell last month.", "fell"), None);
+        assert_eq!(second("She ran to catch the last train.", "catch").as_deref(), Some("take"));
+        assert_eq!(second("We caught the bus to work.", "caught").as_deref(), Some("took"));
+    }
+
+    #[test]
+    fn afraid_and_quietly_in_their_settings() {
+        assert_eq!(replaced("The boy is afraid of the dark.", "afraid").as_deref(), Some("scared"));
+        assert_eq!(replaced("I'm afraid I can't come.", "afraid"), None);
+        assert_eq!(replaced("I am afraid so.", "afraid"), None);
+        assert_eq!(replaced("He was afraid to ask.", "afraid"), None);
+        assert_eq!(replaced("She speaks very quietly.", "quietly").as_deref(), Some("softly"));
+        assert_eq!(replaced("He spoke quietly.", "quietly").as_deref(), Some("softly"));
+        assert_eq!(replaced("He quietly left the room.", "quietly"), None);
+        assert_eq!(replaced("She closed the door quietly.", "quietly"), None);
     }
 
     #[test]
