@@ -5,7 +5,7 @@
 
 use crate::lexicon::Pos;
 use crate::shape::Plain;
-use crate::tokens::{Kind, Token, prev_word};
+use crate::tokens::{Kind, Token, is_sentence_start, prev_word};
 use crate::words::{
     ARTICLES, BE_FORMS, CLAUSE_WORDS, DEFINITE_DETERMINERS, DETERMINERS, FINITE_BE, FINITE_HAVE, HAVE_FORMS,
     NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, clear_pos,
@@ -306,4 +306,21 @@ pub fn pronoun_would_dangle(moved: &[&Token], other: &[&Token]) -> bool {
             })
     });
     (pronoun && names) || elliptical
+}
+
+/// What the word before the verb at `i` says of a form that is base and past alike: `Some(false)`
+/// for a base form (after a modal, "to", "do", "please", or opening a request), `Some(true)` for a
+/// participle (after a form of "have"), `None` when nothing settles it ("They put off").
+pub fn settled_tense(tokens: &[Token], i: usize) -> Option<bool> {
+    let Some(prev) = prev_word(tokens, i) else { return is_sentence_start(tokens, i).then_some(false) };
+    let prev = prev.replace('’', "'");
+    if ["have", "has", "had", "having"].contains(&prev.as_str()) {
+        return Some(true);
+    }
+    [
+        "to", "will", "would", "can", "could", "should", "must", "may", "might", "shall", "do", "does",
+        "did", "don't", "doesn't", "didn't", "won't", "can't", "cannot", "please", "let's",
+    ]
+    .contains(&prev.as_str())
+    .then_some(false)
 }

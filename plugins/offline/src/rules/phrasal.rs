@@ -12,7 +12,7 @@ use crate::morph::{self, Form};
 use crate::shape::{self, Plain, starting};
 use crate::sites::Sites;
 use crate::syntax::{has_clause_word, subject, wants_participle};
-use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
+use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
     ABILITY_VERBS, ARTICLES, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE,
     NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SINGULAR_DETERMINERS, SUBJECT_PRONOUNS,
@@ -52,6 +52,10 @@ const ARRIVING_TIMES: &[&str] = &[
     "spring", "summer", "autumn", "winter", "fall", "season", "day", "night", "morning", "evening", "moment",
     "time", "year", "storm", "rain", "snow", "weather", "news", "dawn", "darkness", "winds", "heatwave",
 ];
+
+/// The vehicles of a timetable, which arrive at their time: "the train would turn up at 8:15"
+/// reads as if it might not (a bus that "turned up twenty minutes late" is fine).
+const TIMETABLED: &[&str] = &["train", "bus", "plane", "flight", "ferry", "coach", "tram", "boat", "ship"];
 
 /// Whether the word after a verb (none at the end of a clause) allows its phrasal equivalent.
 type Follows = fn(Option<&str>) -> bool;
@@ -148,7 +152,7 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         // "to", "do", a request) or a participle (a form of "have") settles which.
         let same = |f: Form| morph::inflect(lemma, Pos::Verb, f).as_deref() == Some(word.as_str());
         let form = if same(Form::Base) && same(Form::Past) {
-            match settled_tense(tokens, i) {
+            match crate::syntax::settled_tense(tokens, i) {
                 Some(true) => Form::PastOrParticiple,
                 Some(false) => Form::Base,
                 None => continue,
@@ -167,6 +171,10 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             if to_particle.is_empty() && next_word(tokens, i + 2).as_deref() == Some("about") {
                 continue;
             }
+            // "puts off doing the washing up": "postpones doing" is stiff for a chore put off.
+            if to == "postpone" && next_word(tokens, i + 2).is_some_and(|n| n.ends_with("ing")) {
+                continue;
+            }
             let verb = in_form(tokens, i, to, form)?;
             let mut out = vec![shape::word_like(&tokens[i].text, &verb)];
             if !to_particle.is_empty() {
@@ -180,8 +188,17 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 continue;
             }
             // People and parcels turn up; a season or a day arrives ("Spring arrived early").
-            if lemma == "arrive" && prev_word(tokens, i).is_some_and(|p| ARRIVING_TIMES.contains(&p.as_str()))
-            {
+            // The subject, past an auxiliary ("the train would arrive").
+            let subject = |list: &[&str]| {
+                tokens[..i]
+                    .iter()
+                    .rev()
+                    .filter(|t| t.is_word())
+                    .take(3)
+                    .any(|t| list.contains(&t.text.to_lowercase().as_str()))
+            };
+            let timetabled = subject(TIMETABLED) && next.as_deref() == Some("at");
+            if lemma == "arrive" && (subject(ARRIVING_TIMES) || timetabled) {
                 continue;
             }
             let verb = in_form(tokens, i, to, form)?;
@@ -192,23 +209,6 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         }
     }
     None
-}
-
-/// What the word before the verb at `i` says of a form that is base and past alike: `Some(false)`
-/// for a base form (after a modal, "to", "do", "please", or opening a request), `Some(true)` for a
-/// participle (after a form of "have"), `None` when nothing settles it ("They put off").
-fn settled_tense(tokens: &[Token], i: usize) -> Option<bool> {
-    let Some(prev) = prev_word(tokens, i) else { return is_sentence_start(tokens, i).then_some(false) };
-    let prev = prev.replace('’', "'");
-    if ["have", "has", "had", "having"].contains(&prev.as_str()) {
-        return Some(true);
-    }
-    [
-        "to", "will", "would", "can", "could", "should", "must", "may", "might", "shall", "do", "does",
-        "did", "don't", "doesn't", "didn't", "won't", "can't", "cannot", "please", "let's",
-    ]
-    .contains(&prev.as_str())
-    .then_some(false)
 }
 
 /// Verbs of feeling whose "-ing" form says what something does to one ("boring", "tiring"): after
@@ -1934,6 +1934,11 @@ mod tests {
         assert_eq!(rewritten("They have put off the meeting."), "They have postponed the meeting.");
         assert_eq!(rewritten("We will put off the meeting."), "We will postpone the meeting.");
         assert_eq!(rewritten("Put off the meeting."), "Postpone the meeting.");
+        assert_eq!(rewritten("The train would arrive at noon."), "The train would arrive at noon.");
+        assert_eq!(
+            rewritten("He always puts off cleaning his room."),
+            "He always puts off cleaning his room."
+        );
     }
 
     #[test]

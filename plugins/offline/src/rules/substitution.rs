@@ -1159,7 +1159,7 @@ fn target_forms(tokens: &[Token], i: usize, reading: &Reading) -> Vec<Form> {
     let noun_in_ly = prev_word(tokens, i)
         .is_some_and(|p| p.ends_with("ly") && is_noun(&p) && crate::words::pos_share(&p, Pos::Adv) < 0.5);
     let participle = !noun_in_ly && wants_participle(tokens, i);
-    reading
+    let mut forms: Vec<Form> = reading
         .forms
         .iter()
         .map(|&f| match f {
@@ -1167,7 +1167,22 @@ fn target_forms(tokens: &[Token], i: usize, reading: &Reading) -> Vec<Form> {
             Form::PastOrParticiple => Form::Past,
             f => f,
         })
-        .collect()
+        .collect();
+    // "She shut the laptop": "shut" is present and past alike, so unless a word before settles
+    // it (`settled_tense`), the replacement must be the same in both ("She close" is no past).
+    let word = tokens[i].text.to_lowercase();
+    let lemma = reading.entry.lemma;
+    let invariant = reading.pos == Pos::Verb
+        && forms.contains(&Form::Base)
+        && morph::inflect(lemma, Pos::Verb, Form::Past).as_deref() == Some(word.as_str());
+    if invariant {
+        match crate::syntax::settled_tense(tokens, i) {
+            Some(false) => {}
+            Some(true) => forms = vec![Form::Participle],
+            None => forms.push(Form::Past),
+        }
+    }
+    forms
 }
 
 /// Whether an adjective or adverb put into its comparative or superlative ("-er", "-est") is one
@@ -1704,7 +1719,8 @@ mod tests {
             ("The old tree fell in the storm.", "fell", None),
             ("She fell asleep.", "fell", None),
             ("Prices have increased again.", "increased", Some("risen")),
-            ("The price includes breakfast.", "price", Some("cost")),
+            // "price" keeps its word: "the cost was reduced in the sale" is not said of a price.
+            ("The price includes breakfast.", "price", None),
             ("My back hurts when I bend down.", "hurts", Some("aches")),
             ("Her knee is hurting again.", "hurting", Some("aching")),
             ("It hurts when I laugh.", "hurts", None),
@@ -1813,7 +1829,11 @@ mod tests {
         assert_eq!(replaced("We had a flat tyre.", "flat"), None);
         assert_eq!(replaced("Our new flat is bigger.", "flat").as_deref(), Some("apartment"));
         // "crowded" is as much the past of "crowd"; after "was" at the end it is the adjective.
-        assert_eq!(replaced("The train was crowded.", "crowded").as_deref(), Some("packed"));
+        assert_eq!(replaced("The train was crowded.", "crowded").as_deref(), Some("busy"));
+        // "shut" is present and past alike: only a word before it settles which.
+        assert_eq!(replaced("She shut the laptop and left.", "shut"), None);
+        assert_eq!(replaced("Please shut the door.", "shut").as_deref(), Some("close"));
+        assert_eq!(replaced("You should shut the window.", "shut").as_deref(), Some("close"));
         assert_eq!(replaced("The lecture was boring.", "boring").as_deref(), Some("dull"));
         // After another adjective and "and", the same.
         assert_eq!(replaced("The lecture was long and boring.", "boring").as_deref(), Some("dull"));
