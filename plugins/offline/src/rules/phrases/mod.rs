@@ -11,6 +11,7 @@
 //! the pass in `shared`.
 
 mod collocations;
+mod compounds;
 mod numbers;
 mod shared;
 
@@ -21,6 +22,7 @@ use crate::words::OBJECT_PREPOSITIONS;
 use collocations::{
     COLLOCATION_STARTS, COLLOCATIONS, been_to_place, delayed_by, expectation, run_out, while_when,
 };
+use compounds::{place_compound, placed_thing};
 use numbers::{date_form, habitual_day, number_in_digits, spoken_time};
 use shared::{After, Finder, pause_after, quantifier_for};
 
@@ -285,7 +287,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function (`Finder`): the everyday collocations first, tried
             // only from a word one of them starts with (`COLLOCATIONS`), so that most words cost one
             // lookup, then the others.
-            let finders: [Finder; 8] = [
+            let finders: [Finder; 10] = [
                 expectation,
                 number_in_digits,
                 habitual_day,
@@ -294,6 +296,8 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 date_form,
                 delayed_by,
                 while_when,
+                place_compound,
+                placed_thing,
             ];
             let lower = tokens[i].text.to_lowercase().replace('’', "'");
             let starts = COLLOCATION_STARTS.binary_search(&lower.as_str()).is_ok();
