@@ -13,6 +13,7 @@
 mod collocations;
 mod compounds;
 mod numbers;
+mod objects;
 mod shared;
 
 use crate::shape::words_like;

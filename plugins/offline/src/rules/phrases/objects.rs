@@ -1,0 +1,298 @@
+//! Verbs told in other words by their object, where the object settles the sense: "took my blood
+//! pressure" -> "checked", "sat the exam" -> "took", "takes
+//! the dog for a walk" -> "walks the dog", "gave me a refund" -> "refunded me", "has gone sour"
+//! -> "has turned sour", "checked my teeth" -> "examined", "clapped" -> "applauded", "vacuumed"
+//! <-> "hoovered", "organised a party" -> "arranged", "burst its banks" -> "flooded". Each
+//! finder gives the number of tokens it replaces and the words that replace them, and refuses
+//! where the object or the verb's form leaves the sense or the tense open.
+
+use crate::tokens::{Kind, Token, is_sentence_start, open_word, prev_word};
+
+/// The forms of a verb: base, third person, past, gerund, participle.
+type Forms = [&'static str; 5];
+
+const TAKE: Forms = ["take", "takes", "took", "taking", "taken"];
+
+/// Owners of a thing measured or looked at: "my blood pressure", "the brakes".
+const OWNERS: &[&str] = &["my", "his", "her", "your", "our", "their", "the"];
+
+/// The form of `to` that `word` has in `from`.
+fn same_form(word: &str, from: &Forms, to: &Forms) -> Option<&'static str> {
+    from.iter().position(|f| *f == word).map(|k| to[k])
+}
+
+/// Whether tokens `from..to` (odd indices) are single spaces.
+fn spaced(tokens: &[Token], from: usize, to: usize) -> bool {
+    (from..to).step_by(2).all(|k| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " ")))
+}
+
+/// Whether token `k` ends a clause: the end, or a pause.
+fn pause_at(tokens: &[Token], k: usize) -> bool {
+    tokens
+        .get(k)
+        .is_none_or(|t| t.kind == Kind::Punct && [",", ".", "!", "?", ";"].contains(&t.text.as_str()))
+}
+
+/// The words at `k`, `k + 2`, ... if they are `words` and open: the index after the last.
+fn words_at(tokens: &[Token], k: usize, words: &[&str]) -> Option<usize> {
+    let ok = words.iter().enumerate().all(|(n, w)| open_word(tokens, k + 2 * n).as_deref() == Some(*w))
+        && spaced(tokens, k + 1, k + 2 * words.len() - 1);
+    ok.then_some(k + 2 * words.len() - 1)
+}
+
+/// "The nurse took my blood pressure." -> "... checked my blood pressure.": a measure taken of
+/// someone, whose owner follows the verb; never "took the temperature down" (no owner first is
+/// needed: "the" is one) nor "took part".
+pub(super) fn took_measure(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let verb =
+        same_form(&open_word(tokens, i)?, &TAKE, &["check", "checks", "checked", "checking", "checked"])?;
+    let owner = open_word(tokens, i + 2).filter(|w| OWNERS.contains(&w.as_str()))?;
+    [&["blood", "pressure"][..], &["temperature"], &["pulse"]]
+        .iter()
+        .find_map(|m| words_at(tokens, i + 4, m))?;
+    (spaced(tokens, i + 1, i + 4) && owner != "a").then(|| (1, vec![verb.to_string()]))
+}
+
+/// "The students sat the exam." -> "... took the exam.": "sit" with an exam for object is taking
+/// it; the participle "sat" after "have" is "taken".
+pub(super) fn sat_exam(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = open_word(tokens, i)?;
+    let perfect = prev_word(tokens, i).is_some_and(|p| ["has", "have", "had"].contains(&p.as_str()));
+    let to = match w.as_str() {
+        "sit" => "take",
+        "sits" => "takes",
+        "sat" if perfect => "taken",
+        "sat" => "took",
+        "sitting" => "taking",
+        _ => return None,
+    };
+    let owner = open_word(tokens, i + 2)?;
+    if !["the", "an", "a", "my", "his", "her", "their", "our", "your"].contains(&owner.as_str()) {
+        return None;
+    }
+    // At most one word between ("the maths exam"), then the exam ending its phrase.
+    let exam = [i + 4, i + 6].into_iter().find(|&k| {
+        spaced(tokens, i + 1, k)
+            && open_word(tokens, k).is_some_and(|n| ["exam", "exams", "test"].contains(&n.as_str()))
+    })?;
+    let ends = tokens.get(exam + 1).is_none_or(|t| t.kind == Kind::Punct)
+        || open_word(tokens, exam + 2).is_some_and(|n| !crate::words::is_noun(&n) || n == "on" || n == "at");
+    ends.then(|| (1, vec![to.to_string()]))
+}
+
+/// "He takes the dog for a walk." -> "He walks the dog.": the whole phrase, the dog kept.
+pub(super) fn walked_dog(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let verb = same_form(&open_word(tokens, i)?, &TAKE, &["walk", "walks", "walked", "walking", "walked"])?;
+    let owner = open_word(tokens, i + 2).filter(|w| OWNERS.contains(&w.as_str()))?;
+    let end = words_at(tokens, i + 4, &["dog", "for", "a", "walk"])?;
+    spaced(tokens, i + 1, i + 4).then(|| (end - i, vec![verb.to_string(), owner, "dog".to_string()]))
+}
+
+/// "The shop gave me a refund." -> "The shop refunded me.": to a person named by a pronoun.
+pub(super) fn gave_refund(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let verb = same_form(
+        &open_word(tokens, i)?,
+        &["give", "gives", "gave", "giving", "given"],
+        &["refund", "refunds", "refunded", "refunding", "refunded"],
+    )?;
+    let person = open_word(tokens, i + 2)
+        .filter(|w| ["me", "us", "him", "her", "them", "you"].contains(&w.as_str()))?;
+    let end = words_at(tokens, i + 4, &["a", "refund"])?;
+    (spaced(tokens, i + 1, i + 4)).then(|| (end - i, vec![verb.to_string(), person]))
+}
+
+/// "The milk has gone sour." -> "... has turned sour.": food going off, said either way.
+pub(super) fn gone_sour(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let verb = same_form(
+        &open_word(tokens, i)?,
+        &["go", "goes", "went", "going", "gone"],
+        &["turn", "turns", "turned", "turning", "turned"],
+    )?;
+    let end = words_at(tokens, i + 2, &["sour"])?;
+    spaced(tokens, i + 1, i + 2).then(|| (end - i, vec![verb.to_string(), "sour".to_string()]))
+}
+
+/// "The dentist checked my teeth." -> "... examined my teeth.", "checked the brakes" ->
+/// "inspected the brakes": a body or a machine looked over; never "checked the time" nor
+/// "checked my email", which are not in the lists.
+pub(super) fn checked_examined(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const CHECK: Forms = ["check", "checks", "checked", "checking", "checked"];
+    let w = open_word(tokens, i)?;
+    if !CHECK.contains(&w.as_str()) {
+        return None;
+    }
+    open_word(tokens, i + 2).filter(|o| OWNERS.contains(&o.as_str()))?;
+    let noun = open_word(tokens, i + 4)?;
+    let to: Forms = match noun.as_str() {
+        "teeth" | "eyes" => ["examine", "examines", "examined", "examining", "examined"],
+        "brakes" | "tyres" | "tires" | "wiring" => {
+            ["inspect", "inspects", "inspected", "inspecting", "inspected"]
+        }
+        _ => return None,
+    };
+    let ends = tokens.get(i + 5).is_none_or(|t| t.kind == Kind::Punct)
+        || open_word(tokens, i + 6).is_some_and(|n| !crate::words::is_noun(&n) || n == "and");
+    let verb = same_form(&w, &CHECK, &to)?;
+    (spaced(tokens, i + 1, i + 4) && ends).then(|| (1, vec![verb.to_string()]))
+}
+
+/// "The audience clapped loudly." -> "... applauded loudly.": clapping with no object ("clapped
+/// his hands", "clapped him on the back" stay), before a pause, a manner or a time.
+pub(super) fn clapped_applauded(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let verb = same_form(
+        &open_word(tokens, i)?,
+        &["clap", "claps", "clapped", "clapping", "clapped"],
+        &["applaud", "applauds", "applauded", "applauding", "applauded"],
+    )?;
+    let next_ok = pause_at(tokens, i + 1)
+        || (spaced(tokens, i + 1, i + 2)
+            && open_word(tokens, i + 2).is_some_and(|n| {
+                ["loudly", "politely", "warmly", "enthusiastically", "at", "when", "and", "as", "again"]
+                    .contains(&n.as_str())
+            }));
+    next_ok.then(|| (1, vec![verb.to_string()]))
+}
+
+/// "vacuumed the stairs" <-> "hoovered the stairs": the verb only (never the noun "a vacuum"),
+/// before its object's determiner or a pause.
+pub(super) fn vacuumed_hoovered(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const VACUUM: Forms = ["vacuum", "vacuums", "vacuumed", "vacuuming", "vacuumed"];
+    const HOOVER: Forms = ["hoover", "hoovers", "hoovered", "hoovering", "hoovered"];
+    let w = open_word(tokens, i)?;
+    let to = same_form(&w, &VACUUM, &HOOVER).or_else(|| same_form(&w, &HOOVER, &VACUUM))?;
+    let after_determiner = prev_word(tokens, i).is_some_and(|p| {
+        ["a", "an", "the", "my", "our", "his", "her", "their", "your", "new", "old"].contains(&p.as_str())
+    });
+    if after_determiner || (is_sentence_start(tokens, i) && !["vacuum", "hoover"].contains(&w.as_str())) {
+        return None;
+    }
+    let next_ok = pause_at(tokens, i + 1)
+        || (spaced(tokens, i + 1, i + 2)
+            && open_word(tokens, i + 2).is_some_and(|n| {
+                ["the", "my", "our", "his", "her", "their", "your", "every", "all", "upstairs", "downstairs"]
+                    .contains(&n.as_str())
+            }));
+    next_ok.then(|| (1, vec![to.to_string()]))
+}
+
+/// "She organised a surprise party." -> "She arranged a surprise party.": a gathering or a trip
+/// one sets up (`EVENTS`); not "organised her desk" nor "organised the files", which are order.
+pub(super) fn organised_arranged(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const EVENTS: &[&str] =
+        &["party", "trip", "meeting", "barbecue", "picnic", "outing", "visit", "dinner", "tour"];
+    let w = open_word(tokens, i)?;
+    let to = same_form(&w, &["organise", "organises", "organised", "organising", "organised"], &ARRANGE)
+        .or_else(|| {
+            same_form(&w, &["organize", "organizes", "organized", "organizing", "organized"], &ARRANGE)
+        })?;
+    let owner = open_word(tokens, i + 2)?;
+    if !["a", "an", "the", "our", "their", "his", "her", "my", "this"].contains(&owner.as_str()) {
+        return None;
+    }
+    let event = [i + 4, i + 6].into_iter().find(|&k| {
+        spaced(tokens, i + 1, k) && open_word(tokens, k).is_some_and(|n| EVENTS.contains(&n.as_str()))
+    })?;
+    let ends = tokens.get(event + 1).is_none_or(|t| t.kind == Kind::Punct)
+        || open_word(tokens, event + 2).is_some_and(|n| !crate::words::is_noun(&n));
+    ends.then(|| (1, vec![to.to_string()]))
+}
+
+const ARRANGE: Forms = ["arrange", "arranges", "arranged", "arranging", "arranged"];
+
+/// "The river burst its banks." -> "The river flooded.": "its" says one river, so "burst" is
+/// the past unless a modal or "to" stands before it ("could burst its banks" -> "could flood").
+/// "their banks" leaves the tense open ("rivers burst their banks every spring"), and stays.
+pub(super) fn burst_banks(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = open_word(tokens, i)?;
+    let prev = prev_word(tokens, i).unwrap_or_default();
+    let plain = ["to", "will", "would", "could", "can", "might", "may", "should", "must", "did", "didn't"]
+        .contains(&prev.as_str());
+    let to = match w.as_str() {
+        "burst" if plain => "flood",
+        "burst" => "flooded",
+        "bursts" => "floods",
+        "bursting" => "flooding",
+        _ => return None,
+    };
+    let end = words_at(tokens, i + 2, &["its", "banks"])?;
+    spaced(tokens, i + 1, i + 2).then(|| (end - i, vec![to.to_string()]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokens::tokenize;
+
+    fn told(find: super::super::shared::Finder, text: &str) -> String {
+        let tokens = tokenize(text);
+        let mut out: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < tokens.len() {
+            if tokens[i].is_word()
+                && let Some((len, words)) = find(&tokens, i)
+            {
+                out.push(words.join(" "));
+                i += len;
+                continue;
+            }
+            out.push(tokens[i].text.clone());
+            i += 1;
+        }
+        out.concat()
+    }
+
+    #[test]
+    fn verbs_are_told_by_their_objects() {
+        assert_eq!(
+            told(took_measure, "The nurse took my blood pressure."),
+            "The nurse checked my blood pressure."
+        );
+        assert_eq!(told(took_measure, "She took his temperature."), "She checked his temperature.");
+        assert_eq!(told(sat_exam, "The students sat the maths exam."), "The students took the maths exam.");
+        assert_eq!(told(sat_exam, "She has sat the exam twice."), "She has taken the exam twice.");
+        assert_eq!(
+            told(walked_dog, "He takes the dog for a walk every evening."),
+            "He walks the dog every evening."
+        );
+        assert_eq!(told(gave_refund, "The store gave me a refund."), "The store refunded me.");
+        assert_eq!(told(gone_sour, "The milk has gone sour."), "The milk has turned sour.");
+        assert_eq!(told(checked_examined, "The dentist checked my teeth."), "The dentist examined my teeth.");
+        assert_eq!(
+            told(checked_examined, "The mechanic checked the brakes."),
+            "The mechanic inspected the brakes."
+        );
+        assert_eq!(told(clapped_applauded, "The audience clapped loudly."), "The audience applauded loudly.");
+        assert_eq!(told(vacuumed_hoovered, "I vacuumed the stairs."), "I hoovered the stairs.");
+        assert_eq!(
+            told(organised_arranged, "She organised a surprise party for me."),
+            "She arranged a surprise party for me."
+        );
+        assert_eq!(told(burst_banks, "The river burst its banks."), "The river flooded.");
+        assert_eq!(told(burst_banks, "The river could burst its banks."), "The river could flood.");
+    }
+
+    #[test]
+    fn other_objects_keep_the_verb() {
+        for (find, text) in [
+            (took_measure as super::super::shared::Finder, "He took the bus to work."),
+            (took_measure, "They took part in the race."),
+            (sat_exam, "She sat the baby on the chair."),
+            (sat_exam, "We sat at the table."),
+            (walked_dog, "She takes the dog to the vet."),
+            (gave_refund, "They gave the shop a refund form."),
+            (gone_sour, "The milk has gone off."),
+            (checked_examined, "I checked my email."),
+            (checked_examined, "He checked the time."),
+            (clapped_applauded, "He clapped his hands."),
+            (clapped_applauded, "She clapped him on the back."),
+            (vacuumed_hoovered, "We bought a new vacuum."),
+            (vacuumed_hoovered, "The vacuum is broken."),
+            (organised_arranged, "She organised her desk."),
+            (organised_arranged, "He organised the files."),
+            (burst_banks, "Rivers burst their banks every spring."),
+            (burst_banks, "The balloon burst."),
+        ] {
+            assert_eq!(told(find, text), text);
+        }
+    }
+}
