@@ -2,6 +2,7 @@
 //! words (`COLLOCATIONS`, `COLLOCATION_STARTS`, `EVERYDAY`), with the word lists they need:
 //! machines, meals, places, events, people and the things one repairs or picks up.
 
+use super::complements::{help_to, like_to};
 use super::numbers::{HOURS, TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::objects::{
     burst_banks, checked_examined, clapped_applauded, gave_refund, gone_sour, organised_arranged, sat_exam,
@@ -2286,6 +2287,24 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
         organised_arranged,
     ),
     (&["burst", "bursts", "bursting"], burst_banks),
+    (&["help", "helps", "helped", "helping"], help_to),
+    (
+        &[
+            "like",
+            "likes",
+            "liked",
+            "love",
+            "loves",
+            "loved",
+            "hate",
+            "hates",
+            "hated",
+            "prefer",
+            "prefers",
+            "preferred",
+        ],
+        like_to,
+    ),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -2406,6 +2425,10 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "he",
     "he'd",
     "he's",
+    "help",
+    "helped",
+    "helping",
+    "helps",
     "hoover",
     "hoovered",
     "hoovering",
@@ -2459,6 +2482,9 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "picked",
     "picking",
     "picks",
+    "prefer",
+    "preferred",
+    "prefers",
     "put",
     "puts",
     "putting",

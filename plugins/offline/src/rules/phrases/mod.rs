@@ -11,6 +11,7 @@
 //! the pass in `shared`.
 
 mod collocations;
+mod complements;
 mod compounds;
 mod numbers;
 mod objects;
