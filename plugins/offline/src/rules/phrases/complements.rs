@@ -111,7 +111,7 @@ pub(super) fn help_to(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)
     let keep = vec![tokens[i].text.clone(), person];
     if next == "to" {
         let verb = open_word(tokens, i + 6)?;
-        (spaced(tokens, i + 5, i + 6) && base_verb(&verb)).then(|| (5, keep))
+        (spaced(tokens, i + 5, i + 6) && base_verb(&verb)).then_some((5, keep))
     } else if plain_verb(&next) && !PREPOSITIONS.contains(&next.as_str()) {
         let mut words = keep;
         words.push("to".to_string());
