@@ -5,8 +5,9 @@
 use super::complements::{help_to, like_to};
 use super::numbers::{HOURS, TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::objects::{
-    burst_banks, checked_examined, clapped_applauded, gave_refund, gone_sour, organised_arranged, sat_exam,
-    took_measure, vacuumed_hoovered, walked_dog,
+    allergic, broke_bone, burst_banks, checked_examined, clapped_applauded, gave_refund, gone_sour,
+    organised_arranged, replied_to, sat_exam, took_back, took_measure, vacuumed_hoovered, walked_dog,
+    washed_dishes,
 };
 use super::shared::{After, Finder, pause_after, quantifier_for};
 use crate::lexicon::Pos;
@@ -2305,6 +2306,11 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
         ],
         like_to,
     ),
+    (&["wash", "washes", "washed", "washing"], washed_dishes),
+    (&["answer", "answers", "answered", "answering"], replied_to),
+    (&["break", "breaks", "broke", "breaking", "broken"], broke_bone),
+    (&["return", "returns", "returned", "returning"], took_back),
+    (&["is", "was"], allergic),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -2329,7 +2335,11 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "before",
     "book",
     "booked",
+    "break",
+    "breaking",
+    "breaks",
     "broke",
+    "broken",
     "bumped",
     "burst",
     "bursting",
@@ -2495,6 +2505,10 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "rented",
     "renting",
     "rents",
+    "return",
+    "returned",
+    "returning",
+    "returns",
     "sat",
     "send",
     "sending",
@@ -2547,6 +2561,10 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "visits",
     "wait",
     "was",
+    "wash",
+    "washed",
+    "washes",
+    "washing",
     "watched",
     "we",
     "we'd",

@@ -119,6 +119,14 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["escaped", "from"], &["got", "out", "of"], After::Word),
     (&["escape", "from"], &["get", "out", "of"], After::Word),
     (&["a", "century", "ago"], &["a", "hundred", "years", "ago"], After::Anything),
+    (&["a", "hundred", "years", "ago"], &["a", "century", "ago"], After::Anything),
+    // The first light of day, told either way.
+    (&["at", "dawn"], &["at", "daybreak"], After::Anything),
+    // The set or the medium, said either way.
+    (&["on", "television"], &["on", "TV"], After::Anything),
+    (&["on", "tv"], &["on", "television"], After::Anything),
+    (&["the", "television"], &["the", "TV"], After::Anything),
+    (&["the", "tv"], &["the", "television"], After::Anything),
     (&["been", "turned", "into"], &["been", "converted", "into"], After::Word),
     (&["was", "turned", "into"], &["was", "converted", "into"], After::Word),
     (&["taught", "me", "how", "to"], &["taught", "me", "to"], After::Word),

@@ -2,7 +2,9 @@
 //! pressure" -> "checked", "sat the exam" -> "took", "takes
 //! the dog for a walk" -> "walks the dog", "gave me a refund" -> "refunded me", "has gone sour"
 //! -> "has turned sour", "checked my teeth" -> "examined", "clapped" -> "applauded", "vacuumed"
-//! <-> "hoovered", "organised a party" -> "arranged", "burst its banks" -> "flooded". Each
+//! <-> "hoovered", "organised a party" -> "arranged", "burst its banks" -> "flooded", "washed
+//! the dishes" -> "did", "answered the emails" -> "replied to", "broke his leg" -> "fractured",
+//! "returned the shoes" -> "took the shoes back", "is allergic to" -> "has an allergy to". Each
 //! finder gives the number of tokens it replaces and the words that replace them, and refuses
 //! where the object or the verb's form leaves the sense or the tense open.
 
@@ -218,6 +220,147 @@ pub(super) fn burst_banks(tokens: &[Token], i: usize) -> Option<(usize, Vec<Stri
     spaced(tokens, i + 1, i + 2).then(|| (end - i, vec![to.to_string()]))
 }
 
+/// Whether the noun at `k` ends its phrase: a pause or a word that is no noun ("the shoes
+/// because", "the maths exam on Tuesday"), not "the shoe shop".
+fn noun_ends(tokens: &[Token], k: usize) -> bool {
+    tokens.get(k + 1).is_none_or(|t| t.kind == Kind::Punct)
+        || open_word(tokens, k + 2).is_some_and(|n| {
+            !crate::words::is_noun(&n) || crate::words::PREPOSITIONS.contains(&n.as_str()) || n == "and"
+        })
+}
+
+/// "I washed the dishes after lunch." -> "I did the dishes after lunch.": the chore, either word.
+pub(super) fn washed_dishes(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = open_word(tokens, i)?;
+    let perfect = prev_word(tokens, i).is_some_and(|p| ["has", "have", "had"].contains(&p.as_str()));
+    let verb = match w.as_str() {
+        "washed" if perfect => "done",
+        _ => same_form(
+            &w,
+            &["wash", "washes", "washed", "washing", "washed"],
+            &["do", "does", "did", "doing", "done"],
+        )?,
+    };
+    let end = words_at(tokens, i + 2, &["the", "dishes"])?;
+    (spaced(tokens, i + 1, i + 2) && noun_ends(tokens, end - 1)).then(|| (1, vec![verb.to_string()]))
+}
+
+/// "She answered all the emails." -> "She replied to all the emails.": a message written back
+/// to; a question only where no "correctly" or "wrong" makes it a test ("answered the questions
+/// correctly" stays).
+pub(super) fn replied_to(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const MESSAGES: &[&str] = &[
+        "email",
+        "emails",
+        "letter",
+        "letters",
+        "message",
+        "messages",
+        "question",
+        "questions",
+        "text",
+        "texts",
+    ];
+    let verb = same_form(
+        &open_word(tokens, i)?,
+        &["answer", "answers", "answered", "answering", "answered"],
+        &["reply", "replies", "replied", "replying", "replied"],
+    )?;
+    let mut k = i + 2;
+    if open_word(tokens, k).as_deref() == Some("all") {
+        k += 2;
+    }
+    let owner = open_word(tokens, k)?;
+    if !["the", "my", "his", "her", "our", "their", "your", "every", "each", "an", "a", "her"]
+        .contains(&owner.as_str())
+    {
+        return None;
+    }
+    let noun = [k + 2, k + 4].into_iter().find(|&n| {
+        spaced(tokens, i + 1, n) && open_word(tokens, n).is_some_and(|w| MESSAGES.contains(&w.as_str()))
+    })?;
+    let tested = tokens[noun..].iter().any(|t| {
+        t.is_word()
+            && ["correctly", "incorrectly", "right", "wrong", "wrongly", "well"]
+                .contains(&t.text.to_lowercase().as_str())
+    });
+    (!tested && noun_ends(tokens, noun)).then(|| (1, vec![verb.to_string(), "to".to_string()]))
+}
+
+/// "He broke his leg while skiing." -> "He fractured his leg ...": a bone of one's own body,
+/// owned ("break a leg" is a wish, "broke the leg of the chair" no bone).
+pub(super) fn broke_bone(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const BONES: &[&str] = &[
+        "arm",
+        "leg",
+        "wrist",
+        "ankle",
+        "finger",
+        "toe",
+        "nose",
+        "rib",
+        "ribs",
+        "collarbone",
+        "hip",
+        "jaw",
+        "elbow",
+        "foot",
+        "thumb",
+    ];
+    let verb = same_form(
+        &open_word(tokens, i)?,
+        &["break", "breaks", "broke", "breaking", "broken"],
+        &["fracture", "fractures", "fractured", "fracturing", "fractured"],
+    )?;
+    open_word(tokens, i + 2)
+        .filter(|w| ["my", "his", "her", "your", "their", "our"].contains(&w.as_str()))?;
+    open_word(tokens, i + 4).filter(|w| BONES.contains(&w.as_str()))?;
+    (spaced(tokens, i + 1, i + 4) && noun_ends(tokens, i + 4)).then(|| (1, vec![verb.to_string()]))
+}
+
+/// "She returned the shoes." -> "She took the shoes back.": goods taken back to the shop or the
+/// library (`GOODS`); "returned home", "returned the call", "returned the favour" are not in it.
+pub(super) fn took_back(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const GOODS: &[&str] = &[
+        "shoes", "dress", "jacket", "jeans", "shirt", "books", "book", "coat", "trousers", "boots", "jumper",
+        "sweater", "dvd", "dvds", "top", "skirt", "toaster", "kettle",
+    ];
+    let w = open_word(tokens, i)?;
+    let perfect = prev_word(tokens, i).is_some_and(|p| ["has", "have", "had"].contains(&p.as_str()));
+    let verb = match w.as_str() {
+        "returned" if perfect => "taken",
+        _ => same_form(&w, &["return", "returns", "returned", "returning", "returned"], &TAKE)?,
+    };
+    let owner = open_word(tokens, i + 2)?;
+    if !["the", "these", "those", "my", "his", "her", "our", "their", "your", "this", "that"]
+        .contains(&owner.as_str())
+    {
+        return None;
+    }
+    let noun = [i + 4, i + 6].into_iter().find(|&n| {
+        spaced(tokens, i + 1, n) && open_word(tokens, n).is_some_and(|w| GOODS.contains(&w.as_str()))
+    })?;
+    if !noun_ends(tokens, noun) {
+        return None;
+    }
+    let mut words = vec![verb.to_string()];
+    words.extend((i + 2..=noun).step_by(2).map(|k| tokens[k].text.clone()));
+    words.push("back".to_string());
+    Some((noun + 1 - i, words))
+}
+
+/// "My brother is allergic to peanuts." -> "My brother has an allergy to peanuts.": one person
+/// ("is", "was"), so that "an allergy" agrees.
+pub(super) fn allergic(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let have = match open_word(tokens, i)?.as_str() {
+        "is" => "has",
+        "was" => "had",
+        _ => return None,
+    };
+    let end = words_at(tokens, i + 2, &["allergic", "to"])?;
+    spaced(tokens, i + 1, i + 2).then(|| (end - i, [have, "an", "allergy", "to"].map(String::from).to_vec()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,6 +412,26 @@ mod tests {
         );
         assert_eq!(told(burst_banks, "The river burst its banks."), "The river flooded.");
         assert_eq!(told(burst_banks, "The river could burst its banks."), "The river could flood.");
+        assert_eq!(told(washed_dishes, "I washed the dishes after lunch."), "I did the dishes after lunch.");
+        assert_eq!(told(washed_dishes, "I have washed the dishes."), "I have done the dishes.");
+        assert_eq!(told(replied_to, "She answered all the emails."), "She replied to all the emails.");
+        assert_eq!(
+            told(replied_to, "She answered my question politely."),
+            "She replied to my question politely."
+        );
+        assert_eq!(told(broke_bone, "He broke his leg while skiing."), "He fractured his leg while skiing.");
+        assert_eq!(
+            told(took_back, "She returned the shoes because they were small."),
+            "She took the shoes back because they were small."
+        );
+        assert_eq!(
+            told(took_back, "I need to return these books to the library."),
+            "I need to take these books back to the library."
+        );
+        assert_eq!(
+            told(allergic, "My brother is allergic to peanuts."),
+            "My brother has an allergy to peanuts."
+        );
     }
 
     #[test]
@@ -291,6 +454,15 @@ mod tests {
             (organised_arranged, "He organised the files."),
             (burst_banks, "Rivers burst their banks every spring."),
             (burst_banks, "The balloon burst."),
+            (washed_dishes, "I washed the dishes towels."),
+            (replied_to, "He answered all the questions correctly."),
+            (replied_to, "She answered the door."),
+            (broke_bone, "Break a leg!"),
+            (broke_bone, "He broke the leg of the chair."),
+            (took_back, "She returned home late."),
+            (took_back, "He returned the call."),
+            (took_back, "She returned the book shop keys."),
+            (allergic, "They are allergic to cats."),
         ] {
             assert_eq!(told(find, text), text);
         }
