@@ -5,9 +5,9 @@
 use super::complements::{help_to, like_to};
 use super::numbers::{HOURS, TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::objects::{
-    allergic, broke_bone, burst_banks, checked_examined, clapped_applauded, gave_refund, gone_sour,
-    organised_arranged, replied_to, sat_exam, took_back, took_measure, vacuumed_hoovered, walked_dog,
-    washed_dishes,
+    allergic, broke_bone, burst_banks, checked_examined, clapped_applauded, drank_had, gave_refund,
+    gone_sour, invited_asked, organised_arranged, replied_to, sat_exam, shed_leaves, took_back, took_measure,
+    turn_go, vacuumed_hoovered, walked_dog, washed_dishes,
 };
 use super::shared::{After, Finder, pause_after, quantifier_for};
 use crate::lexicon::Pos;
@@ -2311,6 +2311,10 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["break", "breaks", "broke", "breaking", "broken"], broke_bone),
     (&["return", "returns", "returned", "returning"], took_back),
     (&["is", "was"], allergic),
+    (&["invite", "invites", "invited", "inviting"], invited_asked),
+    (&["turn", "turns", "turned", "turning"], turn_go),
+    (&["lose", "loses", "lost", "losing"], shed_leaves),
+    (&["drink", "drinks", "drank", "drinking", "drunk"], drank_had),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -2377,8 +2381,13 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "doesn't",
     "doing",
     "done",
+    "drank",
+    "drink",
+    "drinking",
+    "drinks",
     "dropped",
     "drops",
+    "drunk",
     "eat",
     "eating",
     "eats",
@@ -2450,6 +2459,10 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "i'd",
     "i'm",
     "in",
+    "invite",
+    "invited",
+    "invites",
+    "inviting",
     "is",
     "just",
     "keep",
@@ -2469,6 +2482,10 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "looked",
     "looking",
     "looks",
+    "lose",
+    "loses",
+    "losing",
+    "lost",
     "love",
     "loved",
     "loves",
@@ -2551,6 +2568,10 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "tries",
     "try",
     "trying",
+    "turn",
+    "turned",
+    "turning",
+    "turns",
     "vacuum",
     "vacuumed",
     "vacuuming",

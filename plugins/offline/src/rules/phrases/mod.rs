@@ -122,6 +122,16 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["a", "hundred", "years", "ago"], &["a", "century", "ago"], After::Anything),
     // The first light of day, told either way.
     (&["at", "dawn"], &["at", "daybreak"], After::Anything),
+    // A machine that stops or starts by itself: "My phone keeps turning itself off." -> "...
+    // switching itself off.", either way.
+    (&["turning", "itself", "off"], &["switching", "itself", "off"], After::Anything),
+    (&["turned", "itself", "off"], &["switched", "itself", "off"], After::Anything),
+    (&["turns", "itself", "off"], &["switches", "itself", "off"], After::Anything),
+    (&["switching", "itself", "off"], &["turning", "itself", "off"], After::Anything),
+    (&["switched", "itself", "off"], &["turned", "itself", "off"], After::Anything),
+    (&["switches", "itself", "off"], &["turns", "itself", "off"], After::Anything),
+    (&["turned", "itself", "on"], &["switched", "itself", "on"], After::Anything),
+    (&["switched", "itself", "on"], &["turned", "itself", "on"], After::Anything),
     // The set or the medium, said either way.
     (&["on", "television"], &["on", "TV"], After::Anything),
     (&["on", "tv"], &["on", "television"], After::Anything),

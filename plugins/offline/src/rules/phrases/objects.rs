@@ -4,7 +4,9 @@
 //! -> "has turned sour", "checked my teeth" -> "examined", "clapped" -> "applauded", "vacuumed"
 //! <-> "hoovered", "organised a party" -> "arranged", "burst its banks" -> "flooded", "washed
 //! the dishes" -> "did", "answered the emails" -> "replied to", "broke his leg" -> "fractured",
-//! "returned the shoes" -> "took the shoes back", "is allergic to" -> "has an allergy to". Each
+//! "returned the shoes" -> "took the shoes back", "is allergic to" -> "has an allergy to",
+//! "invited us to their wedding" -> "asked", "turn red" -> "go red", "lose their leaves" ->
+//! "shed", "drank three cups of" -> "had". Each
 //! finder gives the number of tokens it replaces and the words that replace them, and refuses
 //! where the object or the verb's form leaves the sense or the tense open.
 
@@ -361,6 +363,101 @@ pub(super) fn allergic(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>
     spaced(tokens, i + 1, i + 2).then(|| (end - i, [have, "an", "allergy", "to"].map(String::from).to_vec()))
 }
 
+/// "They invited us to their wedding." -> "They asked us to their wedding.": an invitation to an
+/// event (a determiner or a meal after "to"); never before a verb ("invited us to stay" offers,
+/// "asked us to stay" requests).
+pub(super) fn invited_asked(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let verb = same_form(
+        &open_word(tokens, i)?,
+        &["invite", "invites", "invited", "inviting", "invited"],
+        &["ask", "asks", "asked", "asking", "asked"],
+    )?;
+    // The guests: a pronoun, or a determiner and at most two words ("the whole family").
+    let guest = open_word(tokens, i + 2)?;
+    let to = if ["us", "me", "him", "them", "you", "her"].contains(&guest.as_str()) {
+        i + 4
+    } else if ["the", "my", "our", "his", "her", "their", "your", "all"].contains(&guest.as_str()) {
+        [i + 6, i + 8].into_iter().find(|&k| open_word(tokens, k).as_deref() == Some("to"))?
+    } else {
+        return None;
+    };
+    if open_word(tokens, to).as_deref() != Some("to") || !spaced(tokens, i + 1, to + 2) {
+        return None;
+    }
+    let event = open_word(tokens, to + 2)?;
+    let ok =
+        ["the", "a", "an", "my", "our", "his", "her", "their", "your", "dinner", "lunch", "breakfast", "tea"]
+            .contains(&event.as_str());
+    ok.then(|| (1, vec![verb.to_string()]))
+}
+
+/// "The leaves turn red in autumn." -> "The leaves go red in autumn.": a change of colour or of
+/// light, told either way; only before a colour word (`COLOURS`), where "go" cannot mean moving.
+pub(super) fn turn_go(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const COLOURS: &[&str] = &[
+        "red", "yellow", "brown", "golden", "green", "grey", "gray", "white", "black", "dark", "pale",
+        "blue", "orange",
+    ];
+    let verb = same_form(
+        &open_word(tokens, i)?,
+        &["turn", "turns", "turned", "turning", "turned"],
+        &["go", "goes", "went", "going", "gone"],
+    )?;
+    let perfect = prev_word(tokens, i).is_some_and(|p| ["has", "have", "had"].contains(&p.as_str()));
+    open_word(tokens, i + 2).filter(|c| COLOURS.contains(&c.as_str()))?;
+    // "turned dark green paint" would be no change of colour: the colour ends the phrase or is
+    // followed by another colour word ("golden brown").
+    let ends = pause_at(tokens, i + 3)
+        || open_word(tokens, i + 4).is_some_and(|n| {
+            COLOURS.contains(&n.as_str())
+                || n == "brown"
+                || !crate::words::is_noun(&n)
+                || crate::words::PREPOSITIONS.contains(&n.as_str())
+        });
+    // The participle after "have" is "gone" either way ("has turned" -> "has gone").
+    let verb = if perfect { "gone" } else { verb };
+    (spaced(tokens, i + 1, i + 2) && ends).then(|| (1, vec![verb.to_string()]))
+}
+
+/// "The trees lose their leaves in autumn." -> "The trees shed their leaves ...": leaves only.
+pub(super) fn shed_leaves(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let verb = same_form(
+        &open_word(tokens, i)?,
+        &["lose", "loses", "lost", "losing", "lost"],
+        &["shed", "sheds", "shed", "shedding", "shed"],
+    )?;
+    words_at(tokens, i + 2, &["their", "leaves"]).or_else(|| words_at(tokens, i + 2, &["its", "leaves"]))?;
+    spaced(tokens, i + 1, i + 2).then(|| (1, vec![verb.to_string()]))
+}
+
+/// "He drank three cups of coffee." -> "He had three cups of coffee.": a drink measured out
+/// ("cups of", "a glass of"), where "have" can only be drinking it.
+pub(super) fn drank_had(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const CONTAINERS: &[&str] = &[
+        "cup", "cups", "glass", "glasses", "mug", "mugs", "bottle", "bottles", "can", "cans", "pint", "pints",
+    ];
+    let w = open_word(tokens, i)?;
+    let perfect = prev_word(tokens, i).is_some_and(|p| ["has", "have", "had"].contains(&p.as_str()));
+    let verb = match w.as_str() {
+        "drunk" if perfect => "had",
+        "drunk" => return None,
+        _ => same_form(
+            &w,
+            &["drink", "drinks", "drank", "drinking", "drunk"],
+            &["have", "has", "had", "having", "had"],
+        )?,
+    };
+    [i + 4, i + 6].into_iter().find(|&k| {
+        spaced(tokens, i + 1, k + 2)
+            && open_word(tokens, k).is_some_and(|c| CONTAINERS.contains(&c.as_str()))
+            && open_word(tokens, k + 2).as_deref() == Some("of")
+    })?;
+    let amount = open_word(tokens, i + 2)?;
+    let counted =
+        ["a", "one", "two", "three", "four", "five", "several", "another", "some"].contains(&amount.as_str());
+    counted.then(|| (1, vec![verb.to_string()]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -463,6 +560,14 @@ mod tests {
             (took_back, "He returned the call."),
             (took_back, "She returned the book shop keys."),
             (allergic, "They are allergic to cats."),
+            // An offer to do something is no request.
+            (invited_asked, "They invited us to stay."),
+            (invited_asked, "She invited him to speak at the meeting."),
+            (turn_go, "Turn left at the lights."),
+            (turn_go, "He turned green paint into blue."),
+            (shed_leaves, "They lose their keys."),
+            (drank_had, "He drank coffee."),
+            (drank_had, "She drank the glass of wine I poured."),
         ] {
             assert_eq!(told(find, text), text);
         }
