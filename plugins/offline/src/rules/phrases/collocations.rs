@@ -6,8 +6,8 @@ use super::complements::{help_to, like_to};
 use super::numbers::{HOURS, TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::objects::{
     allergic, broke_bone, burst_banks, checked_examined, clapped_applauded, drank_had, gave_refund,
-    gone_sour, invited_asked, organised_arranged, replied_to, sat_exam, shed_leaves, took_back, took_measure,
-    turn_go, vacuumed_hoovered, walked_dog, washed_dishes,
+    getting_becoming, gone_sour, invited_asked, organised_arranged, replied_to, sat_exam, shed_leaves,
+    took_back, took_measure, turn_go, vacuumed_hoovered, walked_dog, washed_car, washed_dishes,
 };
 use super::shared::{After, Finder, pause_after, quantifier_for};
 use crate::lexicon::Pos;
@@ -499,6 +499,10 @@ const MEALS: &[&str] = &["breakfast", "lunch", "dinner", "supper", "brunch", "te
 const DISHES: &[&str] =
     &["pasta", "soup", "curry", "pancakes", "rice", "stew", "omelette", "pizza", "risotto"];
 
+/// Foods one eats as a meal, which "had" may tell in the past: "We ate fish and chips."
+const EATEN: &[&str] =
+    &["fish", "sandwich", "sandwiches", "salad", "porridge", "noodles", "steak", "burgers", "chips", "toast"];
+
 /// "We ate dinner at seven." -> "We had dinner at seven.", "She cooked dinner." -> "She made
 /// dinner.": eating a meal, cooking a meal or a dish, the meal straight after the verb or after a
 /// determiner; never "cooks well" nor "ate the cake", where nothing is a meal.
@@ -529,7 +533,12 @@ fn meal_verb(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         k += 2;
     }
     let thing = word(k).filter(|_| (i + 1..k).step_by(2).all(spaced))?;
-    let fits = MEALS.contains(&thing.as_str()) || (cooked && DISHES.contains(&thing.as_str()));
+    // A food eaten, in the past and with no owner: "ate fish and chips" -> "had fish and chips";
+    // "had the cake" or "has pizza" could be owning it.
+    let eaten = to == "had"
+        && (k == i + 2 || word(i + 2).is_some_and(|d| ["a", "some"].contains(&d.as_str())))
+        && (DISHES.contains(&thing.as_str()) || EATEN.contains(&thing.as_str()));
+    let fits = MEALS.contains(&thing.as_str()) || (cooked && DISHES.contains(&thing.as_str())) || eaten;
     // The meal ends its phrase: "tea towels" and "dinner party" are other things.
     let ends = tokens.get(k + 1).is_none_or(|t| t.kind == Kind::Punct)
         || next_word(tokens, k)
@@ -2315,6 +2324,8 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["turn", "turns", "turned", "turning"], turn_go),
     (&["lose", "loses", "lost", "losing"], shed_leaves),
     (&["drink", "drinks", "drank", "drinking", "drunk"], drank_had),
+    (&["get", "gets", "got", "getting", "gotten"], getting_becoming),
+    (&["wash", "washes", "washed", "washing"], washed_car),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -2719,7 +2730,9 @@ fn spoke_to(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         ["the", "his", "her", "my", "our", "their", "your", "a", "me", "us", "him", "them", "you"]
             .contains(&w.as_str())
     });
-    (spaced && word(i + 2)? == "to" && person).then(|| (1, vec![talk.to_string()]))
+    // "spoke about his plans" -> "talked about his plans" alike.
+    (spaced && ["to", "about"].contains(&word(i + 2)?.as_str()) && person)
+        .then(|| (1, vec![talk.to_string()]))
 }
 
 /// Events that end as they finish: "The concert finished just before eleven." -> "... ended ...".

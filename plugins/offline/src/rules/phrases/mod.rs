@@ -132,6 +132,9 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["switches", "itself", "off"], &["turns", "itself", "off"], After::Anything),
     (&["turned", "itself", "on"], &["switched", "itself", "on"], After::Anything),
     (&["switched", "itself", "on"], &["turned", "itself", "on"], After::Anything),
+    // Darkness as a time: "played until it got dark" -> "played until dark".
+    (&["until", "it", "got", "dark"], &["until", "dark"], After::Anything),
+    (&["until", "it", "gets", "dark"], &["until", "dark"], After::Anything),
     // The set or the medium, said either way.
     (&["on", "television"], &["on", "TV"], After::Anything),
     (&["on", "tv"], &["on", "television"], After::Anything),

@@ -6,10 +6,13 @@
 //! the dishes" -> "did", "answered the emails" -> "replied to", "broke his leg" -> "fractured",
 //! "returned the shoes" -> "took the shoes back", "is allergic to" -> "has an allergy to",
 //! "invited us to their wedding" -> "asked", "turn red" -> "go red", "lose their leaves" ->
-//! "shed", "drank three cups of" -> "had". Each
+//! "shed", "drank three cups of" -> "had", "getting darker" -> "becoming darker", "washed the
+//! car" -> "cleaned". Each
 //! finder gives the number of tokens it replaces and the words that replace them, and refuses
 //! where the object or the verb's form leaves the sense or the tense open.
 
+use crate::lexicon::Pos;
+use crate::morph::{self, Form};
 use crate::tokens::{Kind, Token, is_sentence_start, open_word, prev_word};
 
 /// The forms of a verb: base, third person, past, gerund, participle.
@@ -458,6 +461,49 @@ pub(super) fn drank_had(tokens: &[Token], i: usize) -> Option<(usize, Vec<String
     counted.then(|| (1, vec![verb.to_string()]))
 }
 
+/// "It's getting colder." -> "It's becoming colder.": a change told by a comparative ending the
+/// clause ("darker", "worse"); "got bigger problems" has a noun after it, and is owning.
+/// "getting better" is `getting_better`'s ("improving").
+pub(super) fn getting_becoming(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = open_word(tokens, i)?;
+    let verb = match w.as_str() {
+        "gotten" => "become",
+        _ => same_form(
+            &w,
+            &["get", "gets", "got", "getting", "got"],
+            &["become", "becomes", "became", "becoming", "become"],
+        )?,
+    };
+    // After "have", "got" is the participle ("has got colder" -> "has become colder").
+    let verb =
+        if w == "got" && prev_word(tokens, i).is_some_and(|p| ["has", "have", "had"].contains(&p.as_str())) {
+            "become"
+        } else {
+            verb
+        };
+    let degree = open_word(tokens, i + 2)?;
+    let comparative = degree == "worse"
+        || morph::analyse(&degree).iter().any(|a| a.pos == Pos::Adj && a.form == Form::Comparative);
+    let ends = pause_at(tokens, i + 3)
+        || open_word(tokens, i + 4)
+            .is_some_and(|n| ["and", "every", "by", "as", "all", "but"].contains(&n.as_str()));
+    (comparative && degree != "better" && spaced(tokens, i + 1, i + 2) && ends)
+        .then(|| (1, vec![verb.to_string()]))
+}
+
+/// "My dad washed the car." -> "My dad cleaned the car.": one's car, washed or cleaned alike.
+pub(super) fn washed_car(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let verb = same_form(
+        &open_word(tokens, i)?,
+        &["wash", "washes", "washed", "washing", "washed"],
+        &["clean", "cleans", "cleaned", "cleaning", "cleaned"],
+    )?;
+    open_word(tokens, i + 2)
+        .filter(|o| ["the", "my", "his", "her", "our", "their", "your"].contains(&o.as_str()))?;
+    let end = words_at(tokens, i + 4, &["car"])?;
+    (spaced(tokens, i + 1, i + 4) && noun_ends(tokens, end - 1)).then(|| (1, vec![verb.to_string()]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -568,6 +614,9 @@ mod tests {
             (shed_leaves, "They lose their keys."),
             (drank_had, "He drank coffee."),
             (drank_had, "She drank the glass of wine I poured."),
+            (getting_becoming, "I've got bigger problems."),
+            (getting_becoming, "He is getting better."),
+            (washed_car, "He washed the car park floor."),
         ] {
             assert_eq!(told(find, text), text);
         }
