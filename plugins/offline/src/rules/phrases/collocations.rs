@@ -6,8 +6,9 @@ use super::complements::{help_to, like_to};
 use super::numbers::{HOURS, TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::objects::{
     allergic, broke_bone, burst_banks, checked_examined, clapped_applauded, drank_had, gave_refund,
-    getting_becoming, gone_sour, invited_asked, organised_arranged, replied_to, sat_exam, shed_leaves,
-    took_back, took_measure, turn_go, vacuumed_hoovered, walked_dog, washed_car, washed_dishes,
+    getting_becoming, gone_sour, had_food, invited_asked, many_lot, needs_doing, organised_arranged,
+    replied_to, sat_exam, shed_leaves, took_back, took_measure, turn_go, vacuumed_hoovered, walked_dog,
+    washed_car, washed_dishes,
 };
 use super::shared::{After, Finder, pause_after, quantifier_for};
 use crate::lexicon::Pos;
@@ -1210,6 +1211,9 @@ fn finished_completed(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)
         "training",
         "survey",
         "application",
+        "job",
+        "task",
+        "tasks",
     ];
     const FINISH: Forms = ["finish", "finishes", "finished", "finishing"];
     let word = |k: usize| open_word(tokens, k);
@@ -2326,6 +2330,9 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["drink", "drinks", "drank", "drinking", "drunk"], drank_had),
     (&["get", "gets", "got", "getting", "gotten"], getting_becoming),
     (&["wash", "washes", "washed", "washing"], washed_car),
+    (&["need", "needs", "needed"], needs_doing),
+    (&["many"], many_lot),
+    (&["had"], had_food),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -2504,10 +2511,14 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "make",
     "makes",
     "making",
+    "many",
     "move",
     "moved",
     "moves",
     "moving",
+    "need",
+    "needed",
+    "needs",
     "organise",
     "organised",
     "organises",

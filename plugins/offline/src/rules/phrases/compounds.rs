@@ -33,10 +33,10 @@ impl Prep {
 const PARTS: &[&str] = &["floor", "walls", "ceiling", "door", "window", "windows"];
 
 /// Each place (one or two words) with the things found in it (`Prep::In` or `Prep::At`) and
-/// whether `PARTS` are told of it. Left out on purpose: "hotel" ("our hotel room" is a room we
-/// stay in, "the hotel staff" are its people), "school" + "bus", "trip", "uniform", "run" (kinds
-/// and events), "garden" + "centre", "party", "furniture", "gate" and "fence" ("the garden fence"
-/// may stand between two gardens), "office" + "party", "chair", "building", "hours", "staff".
+/// whether `PARTS` are told of it. Left out on purpose: "school" + "bus", "trip", "uniform",
+/// "run" (kinds and events), "hotel" + "room" ("our hotel room" is a room we stay in), "garden"
+/// + "centre", "party", "furniture", "gate" and "fence" ("the garden fence" may stand between
+/// two gardens), "office" + "party", "chair", "building", "hours", "staff".
 const PLACED: &[(&[&str], &[&str], Prep, bool)] = &[
     (
         &["kitchen"],
@@ -98,6 +98,8 @@ const PLACED: &[(&[&str], &[&str], Prep, bool)] = &[
     (&["garden"], &["shed", "pond", "path", "bench", "hose"], Prep::In, false),
     (&["station"], &["cafe", "café", "car park", "clock", "toilets"], Prep::At, false),
     (&["school"], &["library", "playground", "canteen"], Prep::At, false),
+    // Its people and rooms, which belong to it ("our hotel room" is left out above).
+    (&["hotel"], &["staff", "restaurant", "bar", "pool", "receptionist", "lobby"], Prep::At, false),
     (&["car"], &["radio", "seats"], Prep::In, true),
 ];
 

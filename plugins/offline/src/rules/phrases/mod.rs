@@ -135,6 +135,12 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     // Darkness as a time: "played until it got dark" -> "played until dark".
     (&["until", "it", "got", "dark"], &["until", "dark"], After::Anything),
     (&["until", "it", "gets", "dark"], &["until", "dark"], After::Anything),
+    // The person serving in a shop, said either way.
+    (&["shop", "assistant"], &["sales", "assistant"], After::Anything),
+    (&["sales", "assistant"], &["shop", "assistant"], After::Anything),
+    // An accent heard strongly.
+    (&["a", "strong", "accent"], &["a", "heavy", "accent"], After::Anything),
+    (&["a", "heavy", "accent"], &["a", "strong", "accent"], After::Anything),
     // The set or the medium, said either way.
     (&["on", "television"], &["on", "TV"], After::Anything),
     (&["on", "tv"], &["on", "television"], After::Anything),

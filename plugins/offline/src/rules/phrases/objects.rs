@@ -7,7 +7,8 @@
 //! "returned the shoes" -> "took the shoes back", "is allergic to" -> "has an allergy to",
 //! "invited us to their wedding" -> "asked", "turn red" -> "go red", "lose their leaves" ->
 //! "shed", "drank three cups of" -> "had", "getting darker" -> "becoming darker", "washed the
-//! car" -> "cleaned". Each
+//! car" -> "cleaned", "needs a wash" -> "needs washing", "asked many questions" -> "a lot
+//! of", "had pancakes" -> "ate pancakes". Each
 //! finder gives the number of tokens it replaces and the words that replace them, and refuses
 //! where the object or the verb's form leaves the sense or the tense open.
 
@@ -504,6 +505,99 @@ pub(super) fn washed_car(tokens: &[Token], i: usize) -> Option<(usize, Vec<Strin
     (spaced(tokens, i + 1, i + 4) && noun_ends(tokens, end - 1)).then(|| (1, vec![verb.to_string()]))
 }
 
+/// "The car needs a wash." -> "The car needs washing.": a job the thing needs done to it (`JOBS`),
+/// the noun told as the gerund; "needs repairs" -> "needs repairing" too. Only with nothing
+/// describing the job ("a good clean" stays).
+pub(super) fn needs_doing(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const JOBS: &[(&str, &str)] = &[
+        ("wash", "washing"),
+        ("clean", "cleaning"),
+        ("service", "servicing"),
+        ("trim", "trimming"),
+        ("haircut", "cutting"),
+        ("repairs", "repairing"),
+        ("repair", "repairing"),
+    ];
+    let need = open_word(tokens, i)?;
+    if !["need", "needs", "needed"].contains(&need.as_str()) {
+        return None;
+    }
+    let (k, job) = if open_word(tokens, i + 2).as_deref() == Some("a") {
+        (i + 4, open_word(tokens, i + 4)?)
+    } else {
+        (i + 2, open_word(tokens, i + 2)?)
+    };
+    let &(noun, gerund) = JOBS.iter().find(|(n, _)| *n == job)?;
+    // "a repair" and "repairs": "needs a repairs" is no phrase, "needs wash" neither.
+    let fits = (k == i + 4) == !noun.ends_with('s') && !(k == i + 2 && noun != "repairs")
+        || (k == i + 2 && noun == "repairs");
+    // "a haircut" is one's own hair: "needs cutting" would lose it.
+    if !fits || noun == "haircut" || !spaced(tokens, i + 1, k) || !noun_ends(tokens, k) {
+        return None;
+    }
+    Some((k + 1 - i, vec![tokens[i].text.clone(), gerund.to_string()]))
+}
+
+/// "The students asked many questions." -> "... asked a lot of questions.": "many" opening a
+/// verb's object, where "a lot of" says the same; not "how many", "so many", "too many", "as
+/// many", "for many years" (after a preposition), nor before "of".
+pub(super) fn many_lot(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if open_word(tokens, i)? != "many" {
+        return None;
+    }
+    let prev = prev_word(tokens, i)?;
+    let verb = crate::words::heads_clause(&prev)
+        || ["asked", "made", "met", "saw", "took", "bought", "visited", "have", "has", "had", "ask", "make"]
+            .contains(&prev.as_str());
+    let noun = open_word(tokens, i + 2)?;
+    let plural = morph::analyse(&noun).iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural)
+        || ["people", "children"].contains(&noun.as_str());
+    let ok = verb
+        && plural
+        && !["how", "so", "too", "as", "very", "not", "the", "of", "for", "in", "with", "there"]
+            .contains(&prev.as_str())
+        && spaced(tokens, i + 1, i + 2);
+    ok.then(|| (1, ["a", "lot", "of"].map(String::from).to_vec()))
+}
+
+/// "We had pancakes for breakfast." -> "We ate pancakes for breakfast.": a food after "had",
+/// with no owner ("had the cake" may be owning it) and no "have" before ("had had").
+pub(super) fn had_food(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const FOODS: &[&str] = &[
+        "pancakes",
+        "pasta",
+        "soup",
+        "curry",
+        "pizza",
+        "fish",
+        "sandwich",
+        "sandwiches",
+        "salad",
+        "porridge",
+        "noodles",
+        "steak",
+        "burgers",
+        "toast",
+        "omelette",
+        "risotto",
+        "stew",
+    ];
+    if open_word(tokens, i)? != "had"
+        || prev_word(tokens, i)
+            .is_some_and(|p| ["had", "have", "has", "i'd", "we'd", "you'd", "they'd"].contains(&p.as_str()))
+    {
+        return None;
+    }
+    let k = if open_word(tokens, i + 2).is_some_and(|d| ["a", "some"].contains(&d.as_str())) {
+        i + 4
+    } else {
+        i + 2
+    };
+    let food = open_word(tokens, k)?;
+    (FOODS.contains(&food.as_str()) && spaced(tokens, i + 1, k) && noun_ends(tokens, k))
+        .then(|| (1, vec!["ate".to_string()]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -617,6 +711,15 @@ mod tests {
             (getting_becoming, "I've got bigger problems."),
             (getting_becoming, "He is getting better."),
             (washed_car, "He washed the car park floor."),
+            (needs_doing, "The carpet needs a good clean."),
+            (needs_doing, "I need a haircut."),
+            (needs_doing, "He needs a wash bag."),
+            (many_lot, "How many people came?"),
+            (many_lot, "There were too many people."),
+            (many_lot, "We lived there for many years."),
+            (many_lot, "Many of them left."),
+            (had_food, "We had the pizza in the freezer."),
+            (had_food, "We had had pasta."),
         ] {
             assert_eq!(told(find, text), text);
         }
