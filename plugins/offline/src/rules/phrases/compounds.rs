@@ -34,9 +34,9 @@ const PARTS: &[&str] = &["floor", "walls", "ceiling", "door", "window", "windows
 
 /// Each place (one or two words) with the things found in it (`Prep::In` or `Prep::At`) and
 /// whether `PARTS` are told of it. Left out on purpose: "school" + "bus", "trip", "uniform",
-/// "run" (kinds and events), "hotel" + "room" ("our hotel room" is a room we stay in), "garden"
-/// + "centre", "party", "furniture", "gate" and "fence" ("the garden fence" may stand between
-/// two gardens), "office" + "party", "chair", "building", "hours", "staff".
+/// "run" (kinds and events), "hotel" + "room" ("our hotel room" is a room we stay in),
+/// "garden" + "centre", "party", "furniture", "gate" and "fence" ("the garden fence" may stand
+/// between two gardens), "office" + "party", "chair", "building", "hours", "staff".
 const PLACED: &[(&[&str], &[&str], Prep, bool)] = &[
     (
         &["kitchen"],

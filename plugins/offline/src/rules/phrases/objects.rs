@@ -514,7 +514,6 @@ pub(super) fn needs_doing(tokens: &[Token], i: usize) -> Option<(usize, Vec<Stri
         ("clean", "cleaning"),
         ("service", "servicing"),
         ("trim", "trimming"),
-        ("haircut", "cutting"),
         ("repairs", "repairing"),
         ("repair", "repairing"),
     ];
@@ -528,11 +527,9 @@ pub(super) fn needs_doing(tokens: &[Token], i: usize) -> Option<(usize, Vec<Stri
         (i + 2, open_word(tokens, i + 2)?)
     };
     let &(noun, gerund) = JOBS.iter().find(|(n, _)| *n == job)?;
-    // "a repair" and "repairs": "needs a repairs" is no phrase, "needs wash" neither.
-    let fits = (k == i + 4) == !noun.ends_with('s') && !(k == i + 2 && noun != "repairs")
-        || (k == i + 2 && noun == "repairs");
-    // "a haircut" is one's own hair: "needs cutting" would lose it.
-    if !fits || noun == "haircut" || !spaced(tokens, i + 1, k) || !noun_ends(tokens, k) {
+    // "a wash", "a repair", but "repairs" with no "a".
+    let fits = if noun == "repairs" { k == i + 2 } else { k == i + 4 };
+    if !fits || !spaced(tokens, i + 1, k) || !noun_ends(tokens, k) {
         return None;
     }
     Some((k + 1 - i, vec![tokens[i].text.clone(), gerund.to_string()]))
@@ -713,6 +710,7 @@ mod tests {
             (washed_car, "He washed the car park floor."),
             (needs_doing, "The carpet needs a good clean."),
             (needs_doing, "I need a haircut."),
+            (needs_doing, "The bridge needs a repairs."),
             (needs_doing, "He needs a wash bag."),
             (many_lot, "How many people came?"),
             (many_lot, "There were too many people."),
