@@ -8,7 +8,7 @@ use super::objects::{
     allergic, broke_bone, burst_banks, checked_examined, clapped_applauded, drank_had, gave_refund,
     getting_becoming, gone_sour, had_food, invited_asked, many_lot, needs_doing, organised_arranged,
     replied_to, sat_exam, shed_leaves, took_back, took_measure, turn_go, vacuumed_hoovered, walked_dog,
-    washed_car, washed_dishes,
+    walked_on_foot, washed_car, washed_dishes,
 };
 use super::shared::{After, Finder, pause_after, quantifier_for};
 use crate::lexicon::Pos;
@@ -1006,6 +1006,8 @@ const EVENTS: &[&str] = &[
     "book",
     "race",
     "performance",
+    "presentation",
+    "interview",
 ];
 
 /// "The washing machine broke down in the middle of a cycle." -> "... halfway through a cycle.":
@@ -2333,6 +2335,7 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["need", "needs", "needed"], needs_doing),
     (&["many"], many_lot),
     (&["had"], had_food),
+    (&["walk", "walks", "walked", "walking"], walked_on_foot),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -2603,6 +2606,10 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "visiting",
     "visits",
     "wait",
+    "walk",
+    "walked",
+    "walking",
+    "walks",
     "was",
     "wash",
     "washed",

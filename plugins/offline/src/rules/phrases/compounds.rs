@@ -191,7 +191,12 @@ fn phrase_ends(tokens: &[Token], end: usize, head: &str) -> bool {
     if head.starts_with("light") && ["up", "on"].contains(&word.as_str()) {
         return false;
     }
+    // The verbs that are nouns too, in the plural's present ("The lights in the kitchen keep
+    // flickering").
+    const VERBS: &[&str] =
+        &["keep", "keeps", "need", "needs", "look", "looks", "work", "works", "stay", "stays"];
     PHRASE_PREPOSITIONS.contains(&word.as_str())
+        || VERBS.contains(&word.as_str())
         || ["and", "or", "but", "again", "back", "too", "when", "because", "so"].contains(&word.as_str())
         || heads_clause(&word)
         || !is_noun(&word)
@@ -378,6 +383,7 @@ mod tests {
         let f = |t: &str| told(placed_thing, t);
         assert_eq!(f("The window in the bathroom is stuck."), "the bathroom window is stuck.");
         assert_eq!(f("The lights in the hall flickered."), "the hall lights flickered.");
+        assert_eq!(f("The lights in the kitchen keep flickering."), "the kitchen lights keep flickering.");
         assert_eq!(f("The printer in the office isn't working."), "the office printer isn't working.");
         assert_eq!(f("She painted the walls of her bedroom blue."), "She painted her bedroom walls blue.");
         assert_eq!(f("The keys are on the table in the kitchen."), "The keys are on the kitchen table.");

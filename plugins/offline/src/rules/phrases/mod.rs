@@ -141,6 +141,12 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     // An accent heard strongly.
     (&["a", "strong", "accent"], &["a", "heavy", "accent"], After::Anything),
     (&["a", "heavy", "accent"], &["a", "strong", "accent"], After::Anything),
+    // What one likes: "too salty for my taste" <-> "for my liking".
+    (&["for", "my", "taste"], &["for", "my", "liking"], After::Anything),
+    (&["for", "my", "liking"], &["for", "my", "taste"], After::Anything),
+    // More pay asked for: "a raise" (American) <-> "a pay rise" (British).
+    (&["for", "a", "raise"], &["for", "a", "pay", "rise"], After::Anything),
+    (&["for", "a", "pay", "rise"], &["for", "a", "raise"], After::Anything),
     // The set or the medium, said either way.
     (&["on", "television"], &["on", "TV"], After::Anything),
     (&["on", "tv"], &["on", "television"], After::Anything),

@@ -8,7 +8,7 @@
 //! "invited us to their wedding" -> "asked", "turn red" -> "go red", "lose their leaves" ->
 //! "shed", "drank three cups of" -> "had", "getting darker" -> "becoming darker", "washed the
 //! car" -> "cleaned", "needs a wash" -> "needs washing", "asked many questions" -> "a lot
-//! of", "had pancakes" -> "ate pancakes". Each
+//! of", "had pancakes" -> "ate pancakes", "walked to school" -> "went to school on foot". Each
 //! finder gives the number of tokens it replaces and the words that replace them, and refuses
 //! where the object or the verb's form leaves the sense or the tense open.
 
@@ -231,7 +231,11 @@ pub(super) fn burst_banks(tokens: &[Token], i: usize) -> Option<(usize, Vec<Stri
 fn noun_ends(tokens: &[Token], k: usize) -> bool {
     tokens.get(k + 1).is_none_or(|t| t.kind == Kind::Punct)
         || open_word(tokens, k + 2).is_some_and(|n| {
-            !crate::words::is_noun(&n) || crate::words::PREPOSITIONS.contains(&n.as_str()) || n == "and"
+            !crate::words::is_noun(&n)
+                || crate::words::PREPOSITIONS.contains(&n.as_str())
+                || n == "and"
+                // A gerund telling how ("broke his arm playing football").
+                || (n.ends_with("ing") && crate::words::is_verbish(&n))
         })
 }
 
@@ -595,6 +599,36 @@ pub(super) fn had_food(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>
         .then(|| (1, vec!["ate".to_string()]))
 }
 
+/// "The children walked to school." -> "The children went to school on foot.": the way to school
+/// or work, the place ending its phrase; "walked to school buses" would be another thing.
+pub(super) fn walked_on_foot(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = open_word(tokens, i)?;
+    let perfect = prev_word(tokens, i).is_some_and(|p| ["has", "have", "had"].contains(&p.as_str()));
+    let verb = match w.as_str() {
+        "walked" if perfect => "gone",
+        _ => same_form(
+            &w,
+            &["walk", "walks", "walked", "walking", "walked"],
+            &["go", "goes", "went", "going", "gone"],
+        )?,
+    };
+    let place = open_word(tokens, i + 4).filter(|p| ["school", "work"].contains(&p.as_str()))?;
+    // Said once only: "on foot" beside another way of going ("walked to work in the rain" is
+    // fine, "walked to work by the river" too, but not a second "on foot").
+    let said_on_foot = tokens.iter().any(|t| t.text.eq_ignore_ascii_case("foot"));
+    if open_word(tokens, i + 2).as_deref() != Some("to") || !spaced(tokens, i + 1, i + 4) || said_on_foot {
+        return None;
+    }
+    // The place ends the clause, or a preposition, a time or "and" follows it.
+    let ends = pause_at(tokens, i + 5)
+        || open_word(tokens, i + 6).is_some_and(|n| {
+            crate::words::PREPOSITIONS.contains(&n.as_str())
+                || ["and", "every", "each", "today", "yesterday", "together", "alone", "because", "when"]
+                    .contains(&n.as_str())
+        });
+    ends.then(|| (5, vec![verb.to_string(), "to".to_string(), place, "on".to_string(), "foot".to_string()]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -718,6 +752,8 @@ mod tests {
             (many_lot, "Many of them left."),
             (had_food, "We had the pizza in the freezer."),
             (had_food, "We had had pasta."),
+            (walked_on_foot, "They walked to school buses."),
+            (walked_on_foot, "She walked to the shop."),
         ] {
             assert_eq!(told(find, text), text);
         }
