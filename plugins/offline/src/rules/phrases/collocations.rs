@@ -7,8 +7,8 @@ use super::numbers::{HOURS, TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::objects::{
     allergic, broke_bone, burst_banks, checked_examined, clapped_applauded, drank_had, gave_refund,
     getting_becoming, gone_sour, had_food, invited_asked, many_lot, needs_doing, organised_arranged,
-    replied_to, sat_exam, shed_leaves, took_back, took_measure, turn_go, vacuumed_hoovered, walked_dog,
-    walked_on_foot, washed_car, washed_dishes,
+    remote_control, replied_to, sat_exam, shed_leaves, studied_revised, took_back, took_measure, turn_go,
+    vacuumed_hoovered, walked_dog, walked_on_foot, washed_car, washed_dishes,
 };
 use super::shared::{After, Finder, pause_after, quantifier_for};
 use crate::lexicon::Pos;
@@ -2336,6 +2336,8 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["many"], many_lot),
     (&["had"], had_food),
     (&["walk", "walks", "walked", "walking"], walked_on_foot),
+    (&["the", "my", "your", "his", "her", "our", "their"], remote_control),
+    (&["study", "studies", "studied", "studying"], studied_revised),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -2469,6 +2471,8 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "helped",
     "helping",
     "helps",
+    "her",
+    "his",
     "hoover",
     "hoovered",
     "hoovering",
@@ -2519,6 +2523,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "moved",
     "moves",
     "moving",
+    "my",
     "need",
     "needed",
     "needs",
@@ -2530,6 +2535,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "organized",
     "organizes",
     "organizing",
+    "our",
     "pick",
     "picked",
     "picking",
@@ -2575,6 +2581,10 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "stayed",
     "staying",
     "stays",
+    "studied",
+    "studies",
+    "study",
+    "studying",
     "take",
     "taken",
     "takes",
@@ -2582,6 +2592,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "tells",
     "thanks",
     "the",
+    "their",
     "there",
     "there's",
     "they",
@@ -2628,6 +2639,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "you",
     "you'd",
     "you're",
+    "your",
 ];
 
 /// "He forgot his keys at the office." -> "He left his keys at the office.": a thing of one's own

@@ -147,6 +147,9 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     // More pay asked for: "a raise" (American) <-> "a pay rise" (British).
     (&["for", "a", "raise"], &["for", "a", "pay", "rise"], After::Anything),
     (&["for", "a", "pay", "rise"], &["for", "a", "raise"], After::Anything),
+    // The best mark: "got the highest mark in the class" -> "the top mark".
+    (&["the", "highest", "mark"], &["the", "top", "mark"], After::Anything),
+    (&["the", "highest", "marks"], &["the", "top", "marks"], After::Anything),
     // The set or the medium, said either way.
     (&["on", "television"], &["on", "TV"], After::Anything),
     (&["on", "tv"], &["on", "television"], After::Anything),

@@ -8,7 +8,8 @@
 //! "invited us to their wedding" -> "asked", "turn red" -> "go red", "lose their leaves" ->
 //! "shed", "drank three cups of" -> "had", "getting darker" -> "becoming darker", "washed the
 //! car" -> "cleaned", "needs a wash" -> "needs washing", "asked many questions" -> "a lot
-//! of", "had pancakes" -> "ate pancakes", "walked to school" -> "went to school on foot". Each
+//! of", "had pancakes" -> "ate pancakes", "walked to school" -> "went to school on foot", "the
+//! remote control" -> "the remote", "studied for the test" -> "revised". Each
 //! finder gives the number of tokens it replaces and the words that replace them, and refuses
 //! where the object or the verb's form leaves the sense or the tense open.
 
@@ -629,6 +630,49 @@ pub(super) fn walked_on_foot(tokens: &[Token], i: usize) -> Option<(usize, Vec<S
     ends.then(|| (5, vec![verb.to_string(), "to".to_string(), place, "on".to_string(), "foot".to_string()]))
 }
 
+/// "I can't find the remote control." -> "I can't find the remote.": the control of a TV, ending
+/// its phrase ("a remote control car" is a toy).
+pub(super) fn remote_control(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let owner = open_word(tokens, i)?;
+    if !["the", "my", "your", "his", "her", "our", "their"].contains(&owner.as_str()) {
+        return None;
+    }
+    let end = words_at(tokens, i + 2, &["remote", "control"])?;
+    let ends = pause_at(tokens, end)
+        || open_word(tokens, end + 1).is_some_and(|n| {
+            ["anywhere", "again", "is", "was", "and", "under", "behind", "on", "in", "down"]
+                .contains(&n.as_str())
+        });
+    (spaced(tokens, i + 1, i + 2) && ends)
+        .then(|| (end - i, vec![tokens[i].text.clone(), "remote".to_string()]))
+}
+
+/// "They studied for the history test." -> "They revised for the history test.": studying before
+/// an exam is revising (British); "studied for a degree" or "studied for years" stay.
+pub(super) fn studied_revised(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let verb = same_form(
+        &open_word(tokens, i)?,
+        &["study", "studies", "studied", "studying", "studied"],
+        &["revise", "revises", "revised", "revising", "revised"],
+    )?;
+    // "studied together for the test": one word between at most.
+    let for_at = [i + 2, i + 4].into_iter().find(|&k| open_word(tokens, k).as_deref() == Some("for"))?;
+    if for_at == i + 4
+        && !open_word(tokens, i + 2).is_some_and(|w| ["together", "hard", "all"].contains(&w.as_str()))
+    {
+        return None;
+    }
+    let owner = open_word(tokens, for_at + 2)?;
+    if !["the", "my", "his", "her", "our", "their", "an", "a", "this"].contains(&owner.as_str()) {
+        return None;
+    }
+    let exam = [for_at + 4, for_at + 6].into_iter().find(|&k| {
+        spaced(tokens, i + 1, k)
+            && open_word(tokens, k).is_some_and(|n| ["test", "exam", "exams", "tests"].contains(&n.as_str()))
+    })?;
+    noun_ends(tokens, exam).then(|| (1, vec![verb.to_string()]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -752,6 +796,10 @@ mod tests {
             (many_lot, "Many of them left."),
             (had_food, "We had the pizza in the freezer."),
             (had_food, "We had had pasta."),
+            (remote_control, "He bought a remote control car."),
+            (remote_control, "The remote control car broke."),
+            (studied_revised, "She studied for a degree in law."),
+            (studied_revised, "He studied for years."),
             (walked_on_foot, "They walked to school buses."),
             (walked_on_foot, "She walked to the shop."),
         ] {
