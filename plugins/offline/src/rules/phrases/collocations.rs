@@ -5,10 +5,11 @@
 use super::complements::{help_to, like_to};
 use super::numbers::{HOURS, TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::objects::{
-    allergic, broke_bone, burst_banks, checked_examined, clapped_applauded, drank_had, gave_refund,
-    getting_becoming, gone_sour, had_food, invited_asked, many_lot, needs_doing, organised_arranged,
-    remote_control, replied_to, sat_exam, shed_leaves, studied_revised, took_back, took_measure, turn_go,
-    vacuumed_hoovered, walked_dog, walked_on_foot, washed_car, washed_dishes,
+    allergic, ate_too_much, broke_bone, burst_banks, checked_examined, clapped_applauded, drank_had,
+    gave_refund, getting_becoming, gone_sour, had_food, invited_asked, many_lot, needs_doing,
+    organised_arranged, remote_control, replied_to, sat_exam, shed_leaves, studied_revised, took_back,
+    took_measure, turn_go, vacuumed_hoovered, walked_dog, walked_on_foot, washed_car, washed_dishes,
+    wrong_way,
 };
 use super::shared::{After, Finder, pause_after, quantifier_for};
 use crate::lexicon::Pos;
@@ -2338,6 +2339,8 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["walk", "walks", "walked", "walking"], walked_on_foot),
     (&["the", "my", "your", "his", "her", "our", "their"], remote_control),
     (&["study", "studies", "studied", "studying"], studied_revised),
+    (&["take", "takes", "took", "taking", "taken"], wrong_way),
+    (&["eat", "eats", "ate", "eating", "eaten"], ate_too_much),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -2412,6 +2415,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "drops",
     "drunk",
     "eat",
+    "eaten",
     "eating",
     "eats",
     "empty",

@@ -150,6 +150,8 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     // The best mark: "got the highest mark in the class" -> "the top mark".
     (&["the", "highest", "mark"], &["the", "top", "mark"], After::Anything),
     (&["the", "highest", "marks"], &["the", "top", "marks"], After::Anything),
+    // The yearly injection: "Have you had your flu jab yet?" -> "... your flu vaccination yet?"
+    (&["flu", "jab"], &["flu", "vaccination"], After::Anything),
     // The set or the medium, said either way.
     (&["on", "television"], &["on", "TV"], After::Anything),
     (&["on", "tv"], &["on", "television"], After::Anything),

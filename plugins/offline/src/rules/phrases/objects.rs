@@ -9,7 +9,8 @@
 //! "shed", "drank three cups of" -> "had", "getting darker" -> "becoming darker", "washed the
 //! car" -> "cleaned", "needs a wash" -> "needs washing", "asked many questions" -> "a lot
 //! of", "had pancakes" -> "ate pancakes", "walked to school" -> "went to school on foot", "the
-//! remote control" -> "the remote", "studied for the test" -> "revised". Each
+//! remote control" -> "the remote", "studied for the test" -> "revised", "took the wrong road" ->
+//! "went the wrong way", "ate too much" -> "overate". Each
 //! finder gives the number of tokens it replaces and the words that replace them, and refuses
 //! where the object or the verb's form leaves the sense or the tense open.
 
@@ -673,6 +674,54 @@ pub(super) fn studied_revised(tokens: &[Token], i: usize) -> Option<(usize, Vec<
     noun_ends(tokens, exam).then(|| (1, vec![verb.to_string()]))
 }
 
+/// "The taxi driver took the wrong road." -> "... went the wrong way.": a wrong road, route or
+/// turning taken is the wrong way gone.
+pub(super) fn wrong_way(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = open_word(tokens, i)?;
+    let perfect = prev_word(tokens, i).is_some_and(|p| ["has", "have", "had"].contains(&p.as_str()));
+    let verb = match w.as_str() {
+        "taken" if perfect => "gone",
+        "taken" => return None,
+        _ => same_form(&w, &TAKE, &["go", "goes", "went", "going", "gone"])?,
+    };
+    let end = ["road", "route", "turning", "turn"]
+        .iter()
+        .find_map(|n| words_at(tokens, i + 2, &["the", "wrong", n]))?;
+    let words = [verb, "the", "wrong", "way"].map(String::from).to_vec();
+    (spaced(tokens, i + 1, i + 2) && noun_ends(tokens, end - 1)).then(|| (end - i, words))
+}
+
+/// "I ate too much at lunch." -> "I overate at lunch.": eating more than enough, said in one
+/// verb; "far too much" and "too much cake" stay (the degree and the food would be lost).
+pub(super) fn ate_too_much(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = open_word(tokens, i)?;
+    let verb = same_form(
+        &w,
+        &["eat", "eats", "ate", "eating", "eaten"],
+        &["overeat", "overeats", "overate", "overeating", "overeaten"],
+    )?;
+    let end = words_at(tokens, i + 2, &["too", "much"])?;
+    let ends = pause_at(tokens, end)
+        || open_word(tokens, end + 1).is_some_and(|n| {
+            [
+                "at",
+                "for",
+                "and",
+                "last",
+                "yesterday",
+                "today",
+                "again",
+                "during",
+                "over",
+                "on",
+                "when",
+                "because",
+            ]
+            .contains(&n.as_str())
+        });
+    (spaced(tokens, i + 1, i + 2) && ends).then(|| (end - i, vec![verb.to_string()]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -796,6 +845,9 @@ mod tests {
             (many_lot, "Many of them left."),
             (had_food, "We had the pizza in the freezer."),
             (had_food, "We had had pasta."),
+            (wrong_way, "He took the wrong road sign down."),
+            (ate_too_much, "We ate far too much."),
+            (ate_too_much, "She ate too much cake."),
             (remote_control, "He bought a remote control car."),
             (remote_control, "The remote control car broke."),
             (studied_revised, "She studied for a degree in law."),
