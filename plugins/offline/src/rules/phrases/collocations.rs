@@ -5,8 +5,8 @@
 use super::complements::{help_to, like_to};
 use super::numbers::{HOURS, TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::objects::{
-    allergic, ate_too_much, broke_bone, burst_banks, checked_examined, clapped_applauded, drank_had,
-    gave_refund, getting_becoming, gone_sour, had_food, invited_asked, many_lot, needs_doing,
+    allergic, ate_too_much, broke_bone, burst_banks, by_card, checked_examined, clapped_applauded, drank_had,
+    gave_refund, getting_becoming, gone_sour, had_food, invited_asked, many_lot, most_majority, needs_doing,
     organised_arranged, remote_control, replied_to, sat_exam, shed_leaves, studied_revised, took_back,
     took_measure, turn_go, vacuumed_hoovered, walked_dog, walked_on_foot, washed_car, washed_dishes,
     wrong_way,
@@ -2341,6 +2341,8 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["study", "studies", "studied", "studying"], studied_revised),
     (&["take", "takes", "took", "taking", "taken"], wrong_way),
     (&["eat", "eats", "ate", "eating", "eaten"], ate_too_much),
+    (&["with"], by_card),
+    (&["most"], most_majority),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -2523,6 +2525,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "makes",
     "making",
     "many",
+    "most",
     "move",
     "moved",
     "moves",
@@ -2636,6 +2639,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "we're",
     "went",
     "were",
+    "with",
     "work",
     "worked",
     "working",

@@ -10,7 +10,8 @@
 //! car" -> "cleaned", "needs a wash" -> "needs washing", "asked many questions" -> "a lot
 //! of", "had pancakes" -> "ate pancakes", "walked to school" -> "went to school on foot", "the
 //! remote control" -> "the remote", "studied for the test" -> "revised", "took the wrong road" ->
-//! "went the wrong way", "ate too much" -> "overate". Each
+//! "went the wrong way", "ate too much" -> "overate", "paid with my card" -> "by card", "most
+//! of the staff" -> "the majority of the staff". Each
 //! finder gives the number of tokens it replaces and the words that replace them, and refuses
 //! where the object or the verb's form leaves the sense or the tense open.
 
@@ -722,6 +723,50 @@ pub(super) fn ate_too_much(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
     (spaced(tokens, i + 1, i + 2) && ends).then(|| (end - i, vec![verb.to_string()]))
 }
 
+/// "I paid for the tickets with my card." -> "I paid for the tickets by card.": the way of paying,
+/// after a "pay" in the same clause; "with her card" said of anything else (a door opened with a
+/// card) stays.
+pub(super) fn by_card(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if open_word(tokens, i)? != "with" {
+        return None;
+    }
+    open_word(tokens, i + 2)
+        .filter(|w| ["my", "her", "his", "our", "their", "your"].contains(&w.as_str()))?;
+    let end = words_at(tokens, i + 4, &["card"])?;
+    let clause_start = tokens[..i].iter().rposition(|t| t.kind == Kind::Punct).map_or(0, |k| k + 1);
+    let paid = tokens[clause_start..i]
+        .iter()
+        .any(|t| t.is_word() && ["pay", "pays", "paid", "paying"].contains(&t.text.to_lowercase().as_str()));
+    (paid && spaced(tokens, i + 1, i + 4) && pause_at(tokens, end))
+        .then(|| (end - i, vec!["by".to_string(), "card".to_string()]))
+}
+
+/// "Most of the staff take the train." -> "The majority of the staff take the train.": most of a
+/// group of people or things counted (a plural, or a group noun); "most of the day" is time, and
+/// stays.
+pub(super) fn most_majority(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const GROUPS: &[&str] = &["staff", "team", "class", "family", "group", "crowd", "audience", "public"];
+    if open_word(tokens, i)? != "most" || open_word(tokens, i + 2)? != "of" {
+        return None;
+    }
+    let owner = open_word(tokens, i + 4)
+        .filter(|w| ["the", "my", "our", "their", "his", "her", "your"].contains(&w.as_str()))?;
+    let noun = open_word(tokens, i + 6)?;
+    let counted = GROUPS.contains(&noun.as_str())
+        || (morph::analyse(&noun).iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural)
+            && !["days", "weeks", "years", "months", "hours", "nights", "evenings", "mornings"]
+                .contains(&noun.as_str()));
+    let ends = tokens.get(i + 7).is_none_or(|t| t.kind == Kind::Punct)
+        || open_word(tokens, i + 8).is_some_and(|n| {
+            !crate::words::is_noun(&n)
+                || crate::words::heads_clause(&n)
+                || crate::words::PREPOSITIONS.contains(&n.as_str())
+                || n == "that"
+        });
+    (counted && ends && spaced(tokens, i + 1, i + 6))
+        .then(|| (5, vec!["the".to_string(), "majority".to_string(), "of".to_string(), owner]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -848,6 +893,11 @@ mod tests {
             (wrong_way, "He took the wrong road sign down."),
             (ate_too_much, "We ate far too much."),
             (ate_too_much, "She ate too much cake."),
+            (by_card, "She opened the door with her card."),
+            (by_card, "I paid, and he opened it with his card."),
+            (most_majority, "The cat sleeps most of the day."),
+            (most_majority, "He spent most of the weeks at home."),
+            (most_majority, "She handles most of the client calls."),
             (remote_control, "He bought a remote control car."),
             (remote_control, "The remote control car broke."),
             (studied_revised, "She studied for a degree in law."),
