@@ -11,7 +11,8 @@
 //! of", "had pancakes" -> "ate pancakes", "walked to school" -> "went to school on foot", "the
 //! remote control" -> "the remote", "studied for the test" -> "revised", "took the wrong road" ->
 //! "went the wrong way", "ate too much" -> "overate", "paid with my card" -> "by card", "most
-//! of the staff" -> "the majority of the staff". Each
+//! of the staff" -> "the majority of the staff", "at my aunt's house" -> "at my aunt's", "drinks
+//! his coffee without sugar" -> "takes", "had a view of" -> "looked out over". Each
 //! finder gives the number of tokens it replaces and the words that replace them, and refuses
 //! where the object or the verb's form leaves the sense or the tense open.
 
@@ -767,6 +768,87 @@ pub(super) fn most_majority(tokens: &[Token], i: usize) -> Option<(usize, Vec<St
         .then(|| (5, vec!["the".to_string(), "majority".to_string(), "of".to_string(), owner]))
 }
 
+/// "at my aunt's house" -> "at my aunt's": a relative's home, told by the possessive alone; only
+/// after "at" or "to" and before a pause or a preposition ("my aunt's house party" stays).
+pub(super) fn relatives_house(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const RELATIVES: &[&str] = &[
+        "aunt's",
+        "uncle's",
+        "parents'",
+        "grandparents'",
+        "grandmother's",
+        "grandfather's",
+        "grandma's",
+        "grandpa's",
+        "mum's",
+        "mom's",
+        "dad's",
+        "sister's",
+        "brother's",
+        "cousin's",
+        "friend's",
+        "friends'",
+    ];
+    let at = open_word(tokens, i)?;
+    if !["at", "to"].contains(&at.as_str()) {
+        return None;
+    }
+    open_word(tokens, i + 2)
+        .filter(|w| ["my", "his", "her", "our", "their", "your"].contains(&w.as_str()))?;
+    let relative = tokens.get(i + 4).filter(|t| t.is_word() && !t.frozen)?;
+    let lower = relative.text.to_lowercase().replace('’', "'");
+    if !RELATIVES.contains(&lower.as_str()) || open_word(tokens, i + 6).as_deref() != Some("house") {
+        return None;
+    }
+    let ends = pause_at(tokens, i + 7)
+        || open_word(tokens, i + 8).is_some_and(|n| {
+            crate::words::PREPOSITIONS.contains(&n.as_str())
+                || ["and", "last", "this", "every", "yesterday", "today", "tonight", "tomorrow"]
+                    .contains(&n.as_str())
+        });
+    let owner = tokens[i + 2].text.clone();
+    (spaced(tokens, i + 1, i + 6) && ends)
+        .then(|| (7, vec![tokens[i].text.clone(), owner, relative.text.clone()]))
+}
+
+/// "He drinks his coffee without sugar." -> "He takes his coffee without sugar.": how one has
+/// one's coffee or tea, with or without milk or sugar.
+pub(super) fn takes_coffee(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let verb = same_form(
+        &open_word(tokens, i)?,
+        &["drink", "drinks", "drank", "drinking", "drunk"],
+        &["take", "takes", "took", "taking", "taken"],
+    )?;
+    open_word(tokens, i + 2)
+        .filter(|w| ["my", "his", "her", "our", "their", "your"].contains(&w.as_str()))?;
+    open_word(tokens, i + 4).filter(|w| ["coffee", "tea"].contains(&w.as_str()))?;
+    let how = open_word(tokens, i + 6)?;
+    (spaced(tokens, i + 1, i + 6) && ["with", "without", "black", "white"].contains(&how.as_str()))
+        .then(|| (1, vec![verb.to_string()]))
+}
+
+/// "Our hotel room had a view of the harbour." -> "Our hotel room looked out over the harbour.":
+/// a plain view (a described one, "a lovely view of", stays, its word would be lost).
+pub(super) fn view_of(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let looked = match open_word(tokens, i)?.as_str() {
+        "had" => "looked",
+        "has" => "looks",
+        _ => return None,
+    };
+    let end = words_at(tokens, i + 2, &["a", "view", "of"])?;
+    let owner = open_word(tokens, end + 1)?;
+    if !["the", "a"].contains(&owner.as_str()) || !spaced(tokens, i + 1, i + 2) {
+        return None;
+    }
+    // "had had": the perfect, left alone; "I had a view of" is a person seeing, not a room.
+    if prev_word(tokens, i)
+        .is_some_and(|p| ["had", "have", "has", "i", "we", "you", "they", "he", "she"].contains(&p.as_str()))
+    {
+        return None;
+    }
+    Some((end - i, vec![looked.to_string(), "out".to_string(), "over".to_string()]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -894,6 +976,11 @@ mod tests {
             (ate_too_much, "We ate far too much."),
             (ate_too_much, "She ate too much cake."),
             (by_card, "She opened the door with her card."),
+            (relatives_house, "We went to my aunt's house party."),
+            (relatives_house, "We painted my aunt's house."),
+            (takes_coffee, "He drinks his coffee quickly."),
+            (view_of, "Our room had a lovely view of the sea."),
+            (view_of, "I had a view of the stage."),
             (by_card, "I paid, and he opened it with his card."),
             (most_majority, "The cat sleeps most of the day."),
             (most_majority, "He spent most of the weeks at home."),
