@@ -446,7 +446,9 @@ fn each_sentence_level_rewrite_applies_end_to_end() {
         ("He was tired, but he kept working.", "Although he was"),
         ("We spent the weekend at the beach.", "At the beach,"),
         ("It took us three hours to get there.", "Getting there took us"),
-        ("The milk has gone sour.", "The milk went sour."),
+        // "gone sour" is now told "turned sour" (a site of its own): the perfect's last resort is
+        // shown on another spoiling.
+        ("The bread has gone stale.", "The bread went stale."),
     ];
     for (text, expected) in cases {
         let out = para(text);
