@@ -7,9 +7,9 @@ use super::numbers::{HOURS, TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::objects::{
     allergic, ate_too_much, broke_bone, burst_banks, by_card, checked_examined, clapped_applauded, drank_had,
     gave_refund, getting_becoming, gone_sour, had_food, invited_asked, many_lot, most_majority, needs_doing,
-    organised_arranged, relatives_house, remote_control, replied_to, sat_exam, shed_leaves, studied_revised,
-    takes_coffee, took_back, took_measure, turn_go, vacuumed_hoovered, view_of, walked_dog, walked_on_foot,
-    washed_car, washed_dishes, wrong_way,
+    nowhere_found, organised_arranged, relatives_house, remote_control, replied_to, sat_exam, shed_leaves,
+    studied_revised, takes_coffee, took_back, took_measure, turn_go, vacuumed_hoovered, view_of, walked_dog,
+    walked_on_foot, washed_car, washed_dishes, works_as, wrong_way,
 };
 use super::shared::{After, Finder, pause_after, quantifier_for};
 use crate::lexicon::Pos;
@@ -2346,6 +2346,8 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["at", "to"], relatives_house),
     (&["drink", "drinks", "drank", "drinking", "drunk"], takes_coffee),
     (&["had", "has"], view_of),
+    (&["works", "worked"], works_as),
+    (&["i", "we"], nowhere_found),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.

@@ -12,7 +12,8 @@
 //! remote control" -> "the remote", "studied for the test" -> "revised", "took the wrong road" ->
 //! "went the wrong way", "ate too much" -> "overate", "paid with my card" -> "by card", "most
 //! of the staff" -> "the majority of the staff", "at my aunt's house" -> "at my aunt's", "drinks
-//! his coffee without sugar" -> "takes", "had a view of" -> "looked out over". Each
+//! his coffee without sugar" -> "takes", "had a view of" -> "looked out over", "works as a nurse"
+//! -> "is a nurse", "I can't find my keys anywhere." -> "My keys are nowhere to be found.". Each
 //! finder gives the number of tokens it replaces and the words that replace them, and refuses
 //! where the object or the verb's form leaves the sense or the tense open.
 
@@ -849,6 +850,68 @@ pub(super) fn view_of(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)
     Some((end - i, vec![looked.to_string(), "out".to_string(), "over".to_string()]))
 }
 
+/// "My brother works as a nurse." -> "My brother is a nurse.": a job held by one person ("he",
+/// "my sister", a name), told by "be"; "they worked as" would need "were", and a thing that "works
+/// as a filter" is none.
+pub(super) fn works_as(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const ONE: &[&str] = &[
+        "i", "he", "she", "brother", "sister", "mother", "father", "son", "daughter", "wife", "husband",
+        "friend", "aunt", "uncle", "cousin", "mum", "dad",
+    ];
+    // A person works as a nurse; a thing that "works as a filter" is no filter.
+    let person = prev_word(tokens, i).is_some_and(|p| ONE.contains(&p.as_str()))
+        || (i >= 2
+            && tokens[i - 2].is_word()
+            && tokens[i - 2].text.chars().next().is_some_and(char::is_uppercase)
+            && !crate::words::common_word(&tokens[i - 2].text.to_lowercase()));
+    let be = match open_word(tokens, i)?.as_str() {
+        "works" if person => "is",
+        "worked" if person => "was",
+        _ => return None,
+    };
+    let article = open_word(tokens, i + 4)?;
+    (open_word(tokens, i + 2).as_deref() == Some("as")
+        && ["a", "an"].contains(&article.as_str())
+        && spaced(tokens, i + 1, i + 4))
+    .then(|| (3, vec![be.to_string()]))
+}
+
+/// "I can't find my keys anywhere." -> "My keys are nowhere to be found.": a whole sentence of
+/// a search that failed, the thing (a determiner and one to three words) becoming the subject,
+/// "is" or "are" by its number; only the whole sentence, so that nothing else hangs on "I".
+pub(super) fn nowhere_found(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const PAIRS: &[&str] =
+        &["glasses", "keys", "scissors", "jeans", "trousers", "headphones", "shoes", "gloves"];
+    if !is_sentence_start(tokens, i) || !["i", "we"].contains(&open_word(tokens, i)?.as_str()) {
+        return None;
+    }
+    let cannot = open_word(tokens, i + 2)?.replace('’', "'");
+    if !["can't", "cannot"].contains(&cannot.as_str()) || open_word(tokens, i + 4)? != "find" {
+        return None;
+    }
+    let owner = open_word(tokens, i + 6)
+        .filter(|w| ["my", "our", "the", "his", "her", "your", "their"].contains(&w.as_str()))?;
+    let anywhere = [i + 10, i + 12, i + 14]
+        .into_iter()
+        .find(|&k| open_word(tokens, k).as_deref() == Some("anywhere"))?;
+    let ends = tokens.get(anywhere + 1).is_some_and(|t| [".", "!"].contains(&t.text.as_str()))
+        && tokens.len() == anywhere + 2;
+    if !ends || !spaced(tokens, i + 1, anywhere) {
+        return None;
+    }
+    let thing: Vec<String> = (i + 8..anywhere).step_by(2).map(|k| tokens[k].text.clone()).collect();
+    if thing.iter().any(|w| !w.chars().all(|c| c.is_ascii_lowercase() || c == '-')) {
+        return None;
+    }
+    let head = thing.last()?.as_str();
+    let plural = PAIRS.contains(&head)
+        || morph::analyse(head).iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural);
+    let mut words = vec![owner];
+    words.extend(thing.iter().cloned());
+    words.extend([if plural { "are" } else { "is" }, "nowhere", "to", "be", "found"].map(String::from));
+    Some((anywhere + 1 - i, words))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -976,6 +1039,12 @@ mod tests {
             (ate_too_much, "We ate far too much."),
             (ate_too_much, "She ate too much cake."),
             (by_card, "She opened the door with her card."),
+            (works_as, "They worked as a team."),
+            (works_as, "It works as a charm."),
+            (works_as, "The app works as a diary."),
+            (nowhere_found, "I can't find my keys anywhere, so I'm late."),
+            (nowhere_found, "I can't find anything anywhere."),
+            (nowhere_found, "If I can't find my keys anywhere, I'll call."),
             (relatives_house, "We went to my aunt's house party."),
             (relatives_house, "We painted my aunt's house."),
             (takes_coffee, "He drinks his coffee quickly."),
