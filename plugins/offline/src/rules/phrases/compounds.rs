@@ -177,7 +177,7 @@ fn head_at(tokens: &[Token], k: usize, heads: &[&'static str]) -> Option<(Vec<&'
 /// Whether the noun phrase ends before token `end`: a pause, a verb of the clause ("is", "needs",
 /// "stopped"), a preposition or a word that is no noun; not a noun going on ("the kitchen table
 /// leg"), nor "lights up", where "lights" is the verb.
-fn phrase_ends(tokens: &[Token], end: usize, head: &str) -> bool {
+fn phrase_ends(tokens: &[Token], end: usize, head: &str, strict: bool) -> bool {
     let Some(next) = tokens.get(end) else { return true };
     if next.kind == Kind::Punct {
         return true;
@@ -195,13 +195,25 @@ fn phrase_ends(tokens: &[Token], end: usize, head: &str) -> bool {
     // flickering").
     const VERBS: &[&str] =
         &["keep", "keeps", "need", "needs", "look", "looks", "work", "works", "stay", "stays"];
+    const COLOURS: &[&str] = &["blue", "green", "white", "red", "yellow", "black", "grey", "brown", "pink"];
+    let adjective = morph::analyse(&word).iter().any(|a| a.pos == Pos::Adj);
+    if strict {
+        // Told back, a place may not leave behind what said which place it was ("the printer in
+        // the office upstairs", "the lights in the kitchen of the flat"): a verb, "and" or a
+        // colour the verb gives ("painted the walls of her bedroom blue") only.
+        return VERBS.contains(&word.as_str())
+            || ["and", "but", "again", "too"].contains(&word.as_str())
+            || (heads_clause(&word) && !PHRASE_PREPOSITIONS.contains(&word.as_str()))
+            || word.replace('’', "'").ends_with("n't")
+            || COLOURS.contains(&word.as_str());
+    }
     PHRASE_PREPOSITIONS.contains(&word.as_str())
         || VERBS.contains(&word.as_str())
         || ["and", "or", "but", "again", "back", "too", "when", "because", "so"].contains(&word.as_str())
         || heads_clause(&word)
         || !is_noun(&word)
         // A colour or state the verb gives it ("painted the kitchen walls green").
-        || morph::analyse(&word).iter().any(|a| a.pos == Pos::Adj)
+        || adjective
 }
 
 /// The word before token `i`, lowercase, whatever it is (frozen or not).
@@ -255,7 +267,9 @@ pub(super) fn place_compound(tokens: &[Token], i: usize) -> Option<(usize, Vec<S
             }
         };
         let (head, end, prep) = thing.or_else(part)?;
-        if !phrase_ends(tokens, end, head[0]) || !fits_here(tokens, i, prep) {
+        // "led him up the garden path" deceives: the path stays the garden's.
+        let idiom = head[0] == "path" && before(tokens, i).as_deref() == Some("up");
+        if idiom || !phrase_ends(tokens, end, head[0], false) || !fits_here(tokens, i, prep) {
             return None;
         }
         let mut words: Vec<String> = vec!["the".to_string()];
@@ -296,7 +310,7 @@ pub(super) fn placed_thing(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
         }
         let end = words_at(tokens, after_head + 5, place)?;
         if !tokens.get(after_head + 4).is_some_and(|t| t.is(Kind::Space, " "))
-            || !phrase_ends(tokens, end, "")
+            || !phrase_ends(tokens, end, "", true)
         {
             return None;
         }
@@ -373,6 +387,9 @@ mod tests {
             "The kitchen table leg broke.",
             "The office lights up at night.",
             "All the kitchen cupboards are full.",
+            // Idioms: a deceit and "everything".
+            "He led me up the garden path.",
+            "They packed everything but the kitchen sink.",
         ] {
             assert_eq!(f(text), text);
         }
@@ -401,6 +418,9 @@ mod tests {
             "The shower in our hotel was cold.",
             "The tap in the kitchen sink drips.",
             "The staff at the station were kind.",
+            // What follows the place says which place: it stays with it.
+            "The printer in the office upstairs is broken.",
+            "The lights in the kitchen of the flat flickered.",
         ] {
             assert_eq!(f(text), text);
         }

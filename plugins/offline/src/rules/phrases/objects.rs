@@ -355,7 +355,11 @@ pub(super) fn took_back(tokens: &[Token], i: usize) -> Option<(usize, Vec<String
     let noun = [i + 4, i + 6].into_iter().find(|&n| {
         spaced(tokens, i + 1, n) && open_word(tokens, n).is_some_and(|w| GOODS.contains(&w.as_str()))
     })?;
-    if !noun_ends(tokens, noun) {
+    // "returned the book to me" comes back to the speaker: "took ... back to me" would go away.
+    let to_person = open_word(tokens, noun + 2).as_deref() == Some("to")
+        && open_word(tokens, noun + 4)
+            .is_some_and(|p| ["me", "us", "you", "him", "her", "them"].contains(&p.as_str()));
+    if !noun_ends(tokens, noun) || to_person {
         return None;
     }
     let mut words = vec![verb.to_string()];
@@ -600,7 +604,11 @@ pub(super) fn had_food(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>
         i + 2
     };
     let food = open_word(tokens, k)?;
-    (FOODS.contains(&food.as_str()) && spaced(tokens, i + 1, k) && noun_ends(tokens, k))
+    // "We had pizza delivered" is having it brought, not eating it.
+    let causative = open_word(tokens, k + 2).is_some_and(|n| {
+        n.ends_with("ed") || ["made", "brought", "sent", "done", "taken"].contains(&n.as_str())
+    });
+    (FOODS.contains(&food.as_str()) && !causative && spaced(tokens, i + 1, k) && noun_ends(tokens, k))
         .then(|| (1, vec!["ate".to_string()]))
 }
 
@@ -1035,6 +1043,8 @@ mod tests {
             (many_lot, "Many of them left."),
             (had_food, "We had the pizza in the freezer."),
             (had_food, "We had had pasta."),
+            (had_food, "We had pizza delivered."),
+            (took_back, "He returned the book to me."),
             (wrong_way, "He took the wrong road sign down."),
             (ate_too_much, "We ate far too much."),
             (ate_too_much, "She ate too much cake."),
