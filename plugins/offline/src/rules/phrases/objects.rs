@@ -542,7 +542,9 @@ pub(super) fn needs_doing(tokens: &[Token], i: usize) -> Option<(usize, Vec<Stri
     let &(noun, gerund) = JOBS.iter().find(|(n, _)| *n == job)?;
     // "a wash", "a repair", but "repairs" with no "a".
     let fits = if noun == "repairs" { k == i + 2 } else { k == i + 4 };
-    if !fits || !spaced(tokens, i + 1, k) || !noun_ends(tokens, k) {
+    // "needs a wash and a service": a gerund beside a noun would not match it.
+    let and = open_word(tokens, k + 2).as_deref() == Some("and");
+    if !fits || and || !spaced(tokens, i + 1, k) || !noun_ends(tokens, k) {
         return None;
     }
     Some((k + 1 - i, vec![tokens[i].text.clone(), gerund.to_string()]))
@@ -608,7 +610,28 @@ pub(super) fn had_food(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>
     let causative = open_word(tokens, k + 2).is_some_and(|n| {
         n.ends_with("ed") || ["made", "brought", "sent", "done", "taken"].contains(&n.as_str())
     });
-    (FOODS.contains(&food.as_str()) && !causative && spaced(tokens, i + 1, k) && noun_ends(tokens, k))
+    // "He had a sandwich in his bag" owns it: only where the sentence tells a meal or a place to
+    // eat.
+    let meal = tokens.iter().any(|t| {
+        t.is_word()
+            && [
+                "breakfast",
+                "lunch",
+                "dinner",
+                "supper",
+                "brunch",
+                "restaurant",
+                "cafe",
+                "café",
+                "pub",
+                "seafront",
+                "picnic",
+                "meal",
+                "takeaway",
+            ]
+            .contains(&t.text.to_lowercase().as_str())
+    });
+    (FOODS.contains(&food.as_str()) && meal && !causative && spaced(tokens, i + 1, k) && noun_ends(tokens, k))
         .then(|| (1, vec!["ate".to_string()]))
 }
 
@@ -1044,6 +1067,8 @@ mod tests {
             (had_food, "We had the pizza in the freezer."),
             (had_food, "We had had pasta."),
             (had_food, "We had pizza delivered."),
+            (had_food, "He had a sandwich in his bag."),
+            (needs_doing, "The car needs a wash and a service."),
             (took_back, "He returned the book to me."),
             (wrong_way, "He took the wrong road sign down."),
             (ate_too_much, "We ate far too much."),
