@@ -9,7 +9,7 @@ use super::objects::{
     gave_refund, getting_becoming, gone_sour, had_food, invited_asked, many_lot, most_majority, needs_doing,
     nowhere_found, organised_arranged, relatives_house, remote_control, replied_to, sat_exam, shed_leaves,
     studied_revised, takes_coffee, took_back, took_measure, turn_go, vacuumed_hoovered, view_of, walked_dog,
-    walked_on_foot, washed_car, washed_dishes, works_as, wrong_way,
+    walked_on_foot, washed_car, washed_dishes, with_using, works_as, wrong_way,
 };
 use super::shared::{After, Finder, pause_after, quantifier_for};
 use crate::lexicon::Pos;
@@ -2348,6 +2348,7 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["had", "has"], view_of),
     (&["works", "worked"], works_as),
     (&["i", "we"], nowhere_found),
+    (&["with"], with_using),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -3257,7 +3258,7 @@ mod tests {
         assert_eq!(phrased("I tried to cook Thai food."), "I tried to cook Thai food.");
         assert_eq!(
             phrased("He fixed the broken chair with glue."),
-            "He repaired the broken chair with glue."
+            "He repaired the broken chair using glue."
         );
         assert_eq!(phrased("The plumber fixed the leak."), "The plumber repaired the leak.");
         // A problem, a date or a meal is fixed in another sense.

@@ -152,6 +152,8 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["the", "highest", "marks"], &["the", "top", "marks"], After::Anything),
     // The yearly injection: "Have you had your flu jab yet?" -> "... your flu vaccination yet?"
     (&["flu", "jab"], &["flu", "vaccination"], After::Anything),
+    // A whole task done in one day: "She read the whole book in one day." -> "... in a single day."
+    (&["in", "one", "day"], &["in", "a", "single", "day"], After::Anything),
     // The set or the medium, said either way.
     (&["on", "television"], &["on", "TV"], After::Anything),
     (&["on", "tv"], &["on", "television"], After::Anything),
@@ -317,6 +319,14 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 let forget = from[0] != "always" || forget_ok(&tokens, i);
                 let again = from != ["again"] || again_ok(&tokens, i);
                 let asked = from != ["nearby"] || tokens.last().is_some_and(|t| t.text == "?");
+                // "suddenly" after its verb may also be followed by a time or a place ("The
+                // weather changed suddenly in the afternoon"); before the verb it stays ("He
+                // suddenly stopped").
+                let ok = ok
+                    || (from == ["suddenly"]
+                        && next_word(&tokens, last)
+                            .is_some_and(|n| ["in", "at", "on", "during"].contains(&n.as_str()))
+                        && prev_word(&tokens, i).is_some_and(|p| crate::words::clearly_finite(&p, true)));
                 let ok = ok && !object && punctual && moment && forget && again && asked;
                 if ok {
                     sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
@@ -865,6 +875,15 @@ mod tests {
         assert_eq!(phrased("He deleted the file by mistake."), "He deleted the file accidentally.");
         assert_eq!(phrased("The car stopped suddenly."), "The car stopped all of a sudden.");
         assert_eq!(phrased("He suddenly stopped."), "He suddenly stopped.");
+        assert_eq!(
+            phrased("The weather changed suddenly in the afternoon."),
+            "The weather changed all of a sudden in the afternoon."
+        );
+        assert_eq!(phrased("She suddenly in a panic ran."), "She suddenly in a panic ran.");
+        assert_eq!(
+            phrased("She read the whole book in one day."),
+            "She read the whole book in a single day."
+        );
         assert_eq!(phrased("In the end, we stayed at home."), "Eventually, we stayed in.");
         assert_eq!(phrased("In the end of the film he dies."), "In the end of the film he dies.");
     }

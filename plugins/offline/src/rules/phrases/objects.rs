@@ -13,7 +13,8 @@
 //! "went the wrong way", "ate too much" -> "overate", "paid with my card" -> "by card", "most
 //! of the staff" -> "the majority of the staff", "at my aunt's house" -> "at my aunt's", "drinks
 //! his coffee without sugar" -> "takes", "had a view of" -> "looked out over", "works as a nurse"
-//! -> "is a nurse", "I can't find my keys anywhere." -> "My keys are nowhere to be found.". Each
+//! -> "is a nurse", "I can't find my keys anywhere." -> "My keys are nowhere to be found.",
+//! "fixed it with some glue" -> "using some glue". Each
 //! finder gives the number of tokens it replaces and the words that replace them, and refuses
 //! where the object or the verb's form leaves the sense or the tense open.
 
@@ -943,6 +944,46 @@ pub(super) fn nowhere_found(tokens: &[Token], i: usize) -> Option<(usize, Vec<St
     Some((anywhere + 1 - i, words))
 }
 
+/// "He fixed the chair with some glue." -> "He fixed the chair using some glue.": "with" before a
+/// tool or a material (`TOOLS`), which one uses; "with a friend", "with my sister" are company.
+pub(super) fn with_using(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const TOOLS: &[&str] = &[
+        "glue",
+        "tape",
+        "string",
+        "rope",
+        "nails",
+        "screws",
+        "screwdriver",
+        "hammer",
+        "wood",
+        "wire",
+        "washer",
+        "ribbon",
+        "cloth",
+        "sponge",
+        "brush",
+        "spanner",
+    ];
+    if open_word(tokens, i)? != "with" || is_sentence_start(tokens, i) {
+        return None;
+    }
+    // A determiner or none, then at most two describing words, then the tool ending its phrase.
+    let tool = [i + 2, i + 4, i + 6, i + 8].into_iter().find(|&k| {
+        spaced(tokens, i + 1, k) && open_word(tokens, k).is_some_and(|w| TOOLS.contains(&w.as_str()))
+    })?;
+    let between_ok = (i + 2..tool).step_by(2).all(|k| {
+        open_word(tokens, k).is_some_and(|w| {
+            [
+                "some", "a", "an", "his", "her", "my", "their", "our", "the", "old", "new", "rubber",
+                "strong", "little", "small", "wet", "sticky",
+            ]
+            .contains(&w.as_str())
+        })
+    });
+    (between_ok && noun_ends(tokens, tool)).then(|| (1, vec!["using".to_string()]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1074,6 +1115,8 @@ mod tests {
             (ate_too_much, "We ate far too much."),
             (ate_too_much, "She ate too much cake."),
             (by_card, "She opened the door with her card."),
+            (with_using, "She went with her sister."),
+            (with_using, "A box with string handles."),
             (works_as, "They worked as a team."),
             (works_as, "It works as a charm."),
             (works_as, "The app works as a diary."),
