@@ -11,7 +11,10 @@
 //! the pass in `shared`.
 
 mod collocations;
+mod complements;
+mod compounds;
 mod numbers;
+mod objects;
 mod shared;
 
 use crate::shape::words_like;
@@ -21,6 +24,7 @@ use crate::words::OBJECT_PREPOSITIONS;
 use collocations::{
     COLLOCATION_STARTS, COLLOCATIONS, been_to_place, delayed_by, expectation, run_out, while_when,
 };
+use compounds::{place_compound, placed_thing};
 use numbers::{date_form, habitual_day, number_in_digits, spoken_time};
 use shared::{After, Finder, pause_after, quantifier_for};
 
@@ -115,6 +119,46 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["escaped", "from"], &["got", "out", "of"], After::Word),
     (&["escape", "from"], &["get", "out", "of"], After::Word),
     (&["a", "century", "ago"], &["a", "hundred", "years", "ago"], After::Anything),
+    (&["a", "hundred", "years", "ago"], &["a", "century", "ago"], After::Anything),
+    // The first light of day, told either way.
+    (&["at", "dawn"], &["at", "daybreak"], After::Anything),
+    // A machine that stops or starts by itself: "My phone keeps turning itself off." -> "...
+    // switching itself off.", either way.
+    (&["turning", "itself", "off"], &["switching", "itself", "off"], After::Anything),
+    (&["turned", "itself", "off"], &["switched", "itself", "off"], After::Anything),
+    (&["turns", "itself", "off"], &["switches", "itself", "off"], After::Anything),
+    (&["switching", "itself", "off"], &["turning", "itself", "off"], After::Anything),
+    (&["switched", "itself", "off"], &["turned", "itself", "off"], After::Anything),
+    (&["switches", "itself", "off"], &["turns", "itself", "off"], After::Anything),
+    (&["turned", "itself", "on"], &["switched", "itself", "on"], After::Anything),
+    (&["switched", "itself", "on"], &["turned", "itself", "on"], After::Anything),
+    // Darkness as a time: "played until it got dark" -> "played until dark".
+    (&["until", "it", "got", "dark"], &["until", "dark"], After::Anything),
+    (&["until", "it", "gets", "dark"], &["until", "dark"], After::Anything),
+    // The person serving in a shop, said either way.
+    (&["shop", "assistant"], &["sales", "assistant"], After::Anything),
+    (&["sales", "assistant"], &["shop", "assistant"], After::Anything),
+    // An accent heard strongly.
+    (&["a", "strong", "accent"], &["a", "heavy", "accent"], After::Anything),
+    (&["a", "heavy", "accent"], &["a", "strong", "accent"], After::Anything),
+    // What one likes: "too salty for my taste" <-> "for my liking".
+    (&["for", "my", "taste"], &["for", "my", "liking"], After::Anything),
+    (&["for", "my", "liking"], &["for", "my", "taste"], After::Anything),
+    // More pay asked for: "a raise" (American) <-> "a pay rise" (British).
+    (&["for", "a", "raise"], &["for", "a", "pay", "rise"], After::Anything),
+    (&["for", "a", "pay", "rise"], &["for", "a", "raise"], After::Anything),
+    // The best mark: "got the highest mark in the class" -> "the top mark".
+    (&["the", "highest", "mark"], &["the", "top", "mark"], After::Anything),
+    (&["the", "highest", "marks"], &["the", "top", "marks"], After::Anything),
+    // The yearly injection: "Have you had your flu jab yet?" -> "... your flu vaccination yet?"
+    (&["flu", "jab"], &["flu", "vaccination"], After::Anything),
+    // A whole task done in one day: "She read the whole book in one day." -> "... in a single day."
+    (&["in", "one", "day"], &["in", "a", "single", "day"], After::Anything),
+    // The set or the medium, said either way.
+    (&["on", "television"], &["on", "TV"], After::Anything),
+    (&["on", "tv"], &["on", "television"], After::Anything),
+    (&["the", "television"], &["the", "TV"], After::Anything),
+    (&["the", "tv"], &["the", "television"], After::Anything),
     (&["been", "turned", "into"], &["been", "converted", "into"], After::Word),
     (&["was", "turned", "into"], &["was", "converted", "into"], After::Word),
     (&["taught", "me", "how", "to"], &["taught", "me", "to"], After::Word),
@@ -275,6 +319,14 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 let forget = from[0] != "always" || forget_ok(&tokens, i);
                 let again = from != ["again"] || again_ok(&tokens, i);
                 let asked = from != ["nearby"] || tokens.last().is_some_and(|t| t.text == "?");
+                // "suddenly" after its verb may also be followed by a time or a place ("The
+                // weather changed suddenly in the afternoon"); before the verb it stays ("He
+                // suddenly stopped").
+                let ok = ok
+                    || (from == ["suddenly"]
+                        && next_word(&tokens, last)
+                            .is_some_and(|n| ["in", "at", "on", "during"].contains(&n.as_str()))
+                        && prev_word(&tokens, i).is_some_and(|p| crate::words::clearly_finite(&p, true)));
                 let ok = ok && !object && punctual && moment && forget && again && asked;
                 if ok {
                     sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
@@ -285,7 +337,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function (`Finder`): the everyday collocations first, tried
             // only from a word one of them starts with (`COLLOCATIONS`), so that most words cost one
             // lookup, then the others.
-            let finders: [Finder; 8] = [
+            let finders: [Finder; 10] = [
                 expectation,
                 number_in_digits,
                 habitual_day,
@@ -294,6 +346,8 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 date_form,
                 delayed_by,
                 while_when,
+                place_compound,
+                placed_thing,
             ];
             let lower = tokens[i].text.to_lowercase().replace('’', "'");
             let starts = COLLOCATION_STARTS.binary_search(&lower.as_str()).is_ok();
@@ -821,6 +875,15 @@ mod tests {
         assert_eq!(phrased("He deleted the file by mistake."), "He deleted the file accidentally.");
         assert_eq!(phrased("The car stopped suddenly."), "The car stopped all of a sudden.");
         assert_eq!(phrased("He suddenly stopped."), "He suddenly stopped.");
+        assert_eq!(
+            phrased("The weather changed suddenly in the afternoon."),
+            "The weather changed all of a sudden in the afternoon."
+        );
+        assert_eq!(phrased("She suddenly in a panic ran."), "She suddenly in a panic ran.");
+        assert_eq!(
+            phrased("She read the whole book in one day."),
+            "She read the whole book in a single day."
+        );
         assert_eq!(phrased("In the end, we stayed at home."), "Eventually, we stayed in.");
         assert_eq!(phrased("In the end of the film he dies."), "In the end of the film he dies.");
     }
