@@ -565,8 +565,11 @@ pub(super) fn many_lot(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>
     let noun = open_word(tokens, i + 2)?;
     let plural = morph::analyse(&noun).iter().any(|a| a.pos == Pos::Noun && a.form == Form::Plural)
         || ["people", "children"].contains(&noun.as_str());
+    // "asked many times", "lived there many years": a count of times, an adverb, stays.
+    let times = ["times", "years", "days", "weeks", "months", "hours", "minutes"].contains(&noun.as_str());
     let ok = verb
         && plural
+        && !times
         && !["how", "so", "too", "as", "very", "not", "the", "of", "for", "in", "with", "there"]
             .contains(&prev.as_str())
         && spaced(tokens, i + 1, i + 2);
@@ -1105,6 +1108,7 @@ mod tests {
             (many_lot, "There were too many people."),
             (many_lot, "We lived there for many years."),
             (many_lot, "Many of them left."),
+            (many_lot, "She asked many times."),
             (had_food, "We had the pizza in the freezer."),
             (had_food, "We had had pasta."),
             (had_food, "We had pizza delivered."),
