@@ -442,7 +442,7 @@ fn each_sentence_level_rewrite_applies_end_to_end() {
         ("There is a small cafe next to the bank.", "A little cafe is beside the bank"),
         ("The teacher explained the problem.", "was explained by the"),
         ("The road was blocked by a fallen tree.", "A fallen tree blocked the road"),
-        ("The waiter brought us the menu.", "brought the menu to us"),
+        ("The nurse gave the patient some water.", "gave some water to the patient"),
         ("Please close the window.", ", please."),
         ("We found out the truth.", "discovered"),
         ("I will call you when I get home.", "When I arrive home,"),

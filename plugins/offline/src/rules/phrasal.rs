@@ -198,7 +198,9 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                     .any(|t| list.contains(&t.text.to_lowercase().as_str()))
             };
             let timetabled = subject(TIMETABLED) && next.as_deref() == Some("at");
-            if lemma == "arrive" && (subject(ARRIVING_TIMES) || timetabled) {
+            // "call me as soon as you arrive": "turn up" is arriving where the speaker is.
+            let you = prev_word(tokens, i).is_some_and(|p| p == "you");
+            if lemma == "arrive" && (subject(ARRIVING_TIMES) || timetabled || you) {
                 continue;
             }
             let verb = in_form(tokens, i, to, form)?;
@@ -1935,6 +1937,7 @@ mod tests {
         assert_eq!(rewritten("We will put off the meeting."), "We will postpone the meeting.");
         assert_eq!(rewritten("Put off the meeting."), "Postpone the meeting.");
         assert_eq!(rewritten("The train would arrive at noon."), "The train would arrive at noon.");
+        assert_eq!(rewritten("Call me when you arrive."), "Call me when you arrive.");
         assert_eq!(
             rewritten("He always puts off cleaning his room."),
             "He always puts off cleaning his room."

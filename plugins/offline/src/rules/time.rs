@@ -378,6 +378,15 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     {
         return None;
     }
+    // "can't afford to go out every weekend": a negation covers "every", and in front the
+    // phrase would take it out of the negation ("Every weekend, I cannot afford to go out.").
+    let negated = (0..n - len).any(|k| {
+        let w = p.lower(k).replace('’', "'");
+        ["not", "never", "no", "cannot"].contains(&w.as_str()) || w.ends_with("n't")
+    });
+    if negated && ["every", "each", "all"].contains(&p.lower(n - len).as_str()) {
+        return None;
+    }
     // "didn't realise the shop was closed on Sundays": the phrase is the reported clause's.
     if crate::syntax::reported(p, n - len) {
         return None;
@@ -632,6 +641,7 @@ mod tests {
         assert_eq!(run(f, "She was born on 3 April."), None);
         assert_eq!(run(f, "I didn't realise the shop was closed on Sundays."), None);
         assert_eq!(run(f, "The deadline for applications is midnight on Sunday."), None);
+        assert_eq!(run(f, "I can't afford to go out every weekend."), None);
         assert_eq!(run(f, "My manager wants the figures by the end of the day."), None);
         assert_eq!(run(f, "They are expecting their second baby in May."), None);
         assert_eq!(run(f, "He finished his work and went home at five o'clock."), None);

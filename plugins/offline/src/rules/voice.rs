@@ -434,72 +434,24 @@ fn dative_preposition(word: &str) -> Option<&'static str> {
     DATIVE.iter().find(|(l, _)| *l == lemma).map(|&(_, prep)| prep)
 }
 
-/// "The waiter brought us the menu." -> "The waiter brought the menu to us."
+/// "The nurse gave the patient some water." -> "The nurse gave some water to the patient." A
+/// pronoun recipient stays first ("brought us the menu"): put last it takes a stress the sentence
+/// never gave it, and four independent readers found every "gave a refund to us", "brought the
+/// wrong order to us", "gave the wrong change to me" unnatural.
 pub fn dative(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text == "?" {
         return None;
     }
-    let found = (1..p.items.len().saturating_sub(2)).find_map(|k| {
-        let preposition = dative_preposition(&p.lower(k))?;
-        OBJECT_PRONOUNS.contains(&p.lower(k + 1).as_str()).then_some((k, preposition))
+    // "her" may be a possessive: "sent her aunt a card" has a noun recipient.
+    let pronoun = (1..p.items.len().saturating_sub(2)).any(|k| {
+        dative_preposition(&p.lower(k)).is_some()
+            && OBJECT_PRONOUNS.contains(&p.lower(k + 1).as_str())
+            && noun_phrase(p, k + 2, true).is_some()
     });
-    // "gave the patient some water": a person as a noun phrase, then the thing.
-    let Some((k, preposition)) = found else { return dative_noun(p) };
-    // "her" may be a possessive: "sent her aunt a card".
-    let Some(object_end) = noun_phrase(p, k + 2, true) else { return dative_noun(p) };
-    // "told the story to me", "gave a refund to us": a pronoun put last takes a stress the
-    // sentence did not give it, which only a thing handed over carries naturally ("gave the
-    // keys to me"); what is told, and a favour or a service done, stay with the pronoun first.
-    const SERVICES: &[&str] = &[
-        "refund",
-        "discount",
-        "lift",
-        "ride",
-        "hand",
-        "call",
-        "ring",
-        "hug",
-        "kiss",
-        "chance",
-        "break",
-        "look",
-        "hint",
-        "warning",
-        "idea",
-        "advice",
-        "news",
-        "story",
-        "truth",
-        "answer",
-        "details",
-        "availability",
-        "address",
-        "number",
-        "name",
-        "directions",
-        "way",
-        "favour",
-        "favor",
-        "hard",
-        "time",
-        "ticket",
-        "fine",
-        "fright",
-        "shock",
-        "smile",
-        "wave",
-    ];
-    let told = ["tell", "told", "tells", "telling", "ask", "asked", "asks", "show", "showed", "shown"]
-        .contains(&p.lower(k).as_str());
-    if told || SERVICES.contains(&p.lower(object_end - 1).as_str()) {
+    if pronoun {
         return None;
     }
-    let mut out: Vec<Token> = p.items[..=k].to_vec();
-    out.extend_from_slice(&p.items[k + 2..object_end]);
-    out.push(shape::word(preposition));
-    out.push(p.items[k + 1].clone());
-    out.extend_from_slice(&p.items[object_end..]);
-    Some(shape::build(&out, &p.terminal))
+    dative_noun(p)
 }
 
 /// "The nurse gave the patient some water." -> "The nurse gave some water to the patient."
@@ -815,10 +767,7 @@ mod tests {
 
     #[test]
     fn dative_shift_with_for() {
-        assert_eq!(
-            run(dative, "My mother knitted me a scarf.").as_deref(),
-            Some("My mother knitted a scarf for me.")
-        );
+        assert_eq!(run(dative, "My mother knitted me a scarf."), None);
         assert_eq!(
             run(dative, "She sent her aunt a birthday card.").as_deref(),
             Some("She sent a birthday card to her aunt.")
@@ -828,10 +777,7 @@ mod tests {
 
     #[test]
     fn dative_shift() {
-        assert_eq!(
-            run(dative, "The waiter brought us the menu.").as_deref(),
-            Some("The waiter brought the menu to us.")
-        );
+        assert_eq!(run(dative, "The waiter brought us the menu."), None);
         assert_eq!(run(dative, "She brought the menu."), None);
         assert_eq!(run(dative, "The manager gave us a refund."), None);
         assert_eq!(run(dative, "She told me the story over dinner."), None);

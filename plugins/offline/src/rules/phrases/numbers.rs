@@ -256,7 +256,8 @@ pub(super) fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
         t.is_word()
             && (["never", "not", "rarely", "seldom", "hardly"].contains(&w.as_str()) || w.ends_with("n't"))
     });
-    if !every && denied {
+    // And "can't afford to go out every weekend" is not every one, where "on weekends" is none.
+    if denied {
         return None;
     }
     // "usually cuts the grass on Saturday mornings": "every Saturday morning" would say each one,
@@ -498,6 +499,10 @@ mod tests {
         assert_eq!(phrased("She bakes bread every Sunday."), "She bakes bread on Sundays.");
         assert_eq!(phrased("The gym is quiet on Monday mornings."), "The gym is quiet every Monday morning.");
         assert_eq!(phrased("We play tennis every weekend."), "We play tennis on weekends.");
+        assert_eq!(
+            phrased("I can't afford to go out every weekend."),
+            "I can't afford to go out every weekend."
+        );
         assert_eq!(
             phrased("I usually cut the grass on Saturday mornings."),
             "I usually cut the grass on Saturday mornings."
