@@ -254,7 +254,8 @@ pub(super) fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
     let denied = tokens[..i].iter().any(|t| {
         let w = t.text.to_lowercase().replace('’', "'");
         t.is_word()
-            && (["never", "not", "rarely", "seldom", "hardly"].contains(&w.as_str()) || w.ends_with("n't"))
+            && (["never", "not", "cannot", "no", "rarely", "seldom", "hardly"].contains(&w.as_str())
+                || w.ends_with("n't"))
     });
     // And "can't afford to go out every weekend" is not every one, where "on weekends" is none.
     if denied {
@@ -502,6 +503,10 @@ mod tests {
         assert_eq!(
             phrased("I can't afford to go out every weekend."),
             "I can't afford to go out every weekend."
+        );
+        assert_eq!(
+            phrased("I cannot afford to go out every weekend."),
+            "I cannot afford to go out every weekend."
         );
         assert_eq!(
             phrased("I usually cut the grass on Saturday mornings."),
