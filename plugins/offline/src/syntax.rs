@@ -12,6 +12,40 @@ use crate::words::{
     clearly_finite, is_noun, is_plural_noun, is_verbish, modifier_or_noun,
 };
 
+/// Whether the sentence already opens with a time or frequency phrase written without a comma
+/// ("Every morning he walks the dog", "On weekdays I have lunch"): a second phrase fronted
+/// before it stacks two ("Around the block, every morning he walks the dog.").
+pub fn opens_with_adverbial(p: &Plain) -> bool {
+    const OPENERS: &[&str] = &[
+        "every",
+        "each",
+        "on",
+        "in",
+        "at",
+        "last",
+        "next",
+        "after",
+        "before",
+        "during",
+        "most",
+        "once",
+        "twice",
+        "yesterday",
+        "today",
+        "tomorrow",
+        "tonight",
+        "usually",
+        "often",
+        "sometimes",
+        "always",
+        "never",
+        "normally",
+        "generally",
+        "occasionally",
+    ];
+    OPENERS.contains(&p.lower(0).as_str())
+}
+
 /// Verbs that report what is said or thought, after which a clause may follow with no "that"
 /// ("The plumber said the pipe had burst"): a phrase at the sentence's end may be that clause's.
 pub const REPORTING: &[&str] = &[

@@ -429,7 +429,12 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
             // choice's, and in front it would cover both.
             let choice =
                 s.words[..k].iter().any(|w| ["either", "or", "neither", "nor"].contains(&lower(w).as_str()));
+            // "a party that lasted until three in the morning": the clause may be the relative
+            // clause's, which the front would leave stranded.
+            let relative =
+                s.words[..k].iter().skip(1).any(|w| ["that", "which", "who"].contains(&lower(w).as_str()));
             let focus = interrupting
+                || relative
                 || chased
                 || choice
                 || FOCUS_WORDS.contains(&lower(s.words[k - 1]).as_str())
@@ -481,7 +486,15 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
         let before = lower(s.words[n - 2]);
         // "later today" and "sometime tomorrow" are one time ("early" and "late" are more often
         // the verb's: "wake up early tomorrow").
-        let modified = ["later", "earlier", "sometime"].contains(&before.as_str());
+        let modified = ["later", "earlier", "sometime"].contains(&before.as_str())
+            // "remind Tom about the dentist appointment tomorrow": the time may be the event's, which
+            // the sentence is about.
+            || ([
+                "appointment", "meeting", "party", "interview", "exam", "test", "match", "game", "flight",
+                "lesson", "class", "concert", "wedding", "dinner", "visit", "trip",
+            ]
+            .contains(&before.as_str())
+                && (n.saturating_sub(6)..n - 2).any(|j| ["about", "of", "regarding"].contains(&lower(s.words[j]).as_str())));
         if !ADVERB_BINDERS.contains(&before.as_str())
             && !modified
             && !before.ends_with("'s")
@@ -529,6 +542,12 @@ mod tests {
         assert_eq!(moved("She handed in her thesis two days before the deadline."), None);
         assert_eq!(moved("You can either pay now or pay when the goods are delivered."), None);
         assert_eq!(moved("If you heat ice, it melts."), None);
+        assert_eq!(moved("Our neighbours threw a party that lasted until three in the morning."), None);
+        assert_eq!(moved("Please remind Tom about the dentist appointment tomorrow."), None);
+        assert_eq!(
+            moved("The students are taking an exam today.").as_deref(),
+            Some("Today, the students are taking an exam.")
+        );
         assert_eq!(
             moved("When we arrived in Rome, it was already dark.").as_deref(),
             Some("It was already dark when we arrived in Rome.")

@@ -1621,6 +1621,9 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             // "picked up a few words of Greek": the object goes on after "of", and the particle
             // would split it.
             && !(end < n && p.lower(end) == "of")
+            // "paid back the money he owed": a clause after the object is the object's.
+            && !(end < n
+                && (["that", "which", "who", "i", "you", "he", "she", "we", "they"].contains(&p.lower(end).as_str())))
             && fits(&particle, end)
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
@@ -1874,6 +1877,7 @@ mod vehicle_tests {
         );
         assert_eq!(run(f, "We walked up the hill."), None);
         assert_eq!(run(f, "She picked up a few words of Greek on holiday."), None);
+        assert_eq!(run(f, "He paid back the money he owed."), None);
         assert_eq!(run(f, "He wrote down the phone number."), Some("He wrote the phone number down.".into()));
         assert_eq!(run(f, "Take the lasagne out of the oven."), None);
         assert_eq!(run(f, "Turn it off."), None);

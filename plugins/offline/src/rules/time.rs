@@ -378,6 +378,11 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     {
         return None;
     }
+    // "Every Friday the team goes to the pub after work": a second phrase in front would stack
+    // two ("After work, every Friday the team goes to the pub.").
+    if crate::syntax::opens_with_adverbial(p) {
+        return None;
+    }
     // "can't afford to go out every weekend": a negation covers "every", and in front the
     // phrase would take it out of the negation ("Every weekend, I cannot afford to go out.").
     let negated = (0..n - len).any(|k| {
@@ -642,6 +647,7 @@ mod tests {
         assert_eq!(run(f, "I didn't realise the shop was closed on Sundays."), None);
         assert_eq!(run(f, "The deadline for applications is midnight on Sunday."), None);
         assert_eq!(run(f, "I can't afford to go out every weekend."), None);
+        assert_eq!(run(f, "Every Friday the team goes to the pub after work."), None);
         assert_eq!(run(f, "My manager wants the figures by the end of the day."), None);
         assert_eq!(run(f, "They are expecting their second baby in May."), None);
         assert_eq!(run(f, "He finished his work and went home at five o'clock."), None);

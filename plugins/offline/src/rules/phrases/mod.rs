@@ -301,6 +301,12 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 // object ("the first Wednesday of every month").
                 let object = from[0] == "every"
                     && prev_word(&tokens, i).is_some_and(|p| OBJECT_PREPOSITIONS.contains(&p.as_str()));
+                // "the second half of the game": "half" is a noun there, whose "of" stays.
+                let noun_half = from[0] == "half"
+                    && prev_word(&tokens, i).is_some_and(|p| {
+                        ["the", "a", "first", "second", "other", "last", "this", "that", "each"]
+                            .contains(&p.as_str())
+                    });
                 // "finished the project on time" is no "finished it punctually": only of coming,
                 // going and starting.
                 let punctual = from != ["on", "time"]
@@ -323,7 +329,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                         && next_word(&tokens, last)
                             .is_some_and(|n| ["in", "at", "on", "during"].contains(&n.as_str()))
                         && prev_word(&tokens, i).is_some_and(|p| crate::words::clearly_finite(&p, true)));
-                let ok = ok && !object && punctual && moment && forget && again && asked;
+                let ok = ok && !object && !noun_half && punctual && moment && forget && again && asked;
                 if ok {
                     sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
                     i = last + 1;

@@ -462,6 +462,10 @@ mod tests {
         assert_eq!(phrased("The lift is out of order."), "The lift is not working.");
         assert_eq!(phrased("We were out of paper towels."), "We were out of paper towels.");
         assert_eq!(phrased("Half of the class came."), "Half the class came.");
+        assert_eq!(
+            phrased("The second half of the game was better."),
+            "The second half of the game was better."
+        );
         assert_eq!(phrased("He paid a hundred dollars."), "He paid one hundred dollars.");
         // "for eight" would be eight people.
         assert_eq!(phrased("We booked a table for eight o'clock."), "We booked a table for eight o'clock.");
