@@ -282,8 +282,16 @@ pub fn pronoun_would_dangle(moved: &[&Token], other: &[&Token]) -> bool {
         let state = k + 2 + usize::from(adverb(k + 2));
         let state_contracted = k + 1 + usize::from(adverb(k + 1));
         // "it's easier to save money": the "it" of an infinitive that follows.
-        let extraposed = (k + 1..(k + 5).min(lower.len())).any(|j| lower[j] == "to")
-            && (contracted || lower.get(k + 1).is_some_and(|b| FINITE_BE.contains(&b.as_str())));
+        // ("it was diverted to Bristol" is no infinitive: a verb must follow "to").
+        let extraposed = (k + 1..(k + 5).min(lower.len())).any(|j| {
+            lower[j] == "to"
+                && lower.get(j + 1).is_some_and(|v| {
+                    crate::morph::analyse(v)
+                        .iter()
+                        .any(|a| a.pos == Pos::Verb && a.form == crate::morph::Form::Base)
+                })
+        }) && (contracted
+            || lower.get(k + 1).is_some_and(|b| FINITE_BE.contains(&b.as_str())));
         let dummy = w == "it"
             && (extraposed
                 || (lower.get(k + 1).is_some_and(|b| FINITE_BE.contains(&b.as_str()))

@@ -495,6 +495,14 @@ pub fn lowercase_ok(word: &str) -> bool {
     if lower == "i" || lower.starts_with("i'") || lower.starts_with("i’") || !lower.is_ascii() {
         return false;
     }
+    // "Dad fell asleep": a family word with no determiner is used as a name.
+    const KIN: &[&str] = &[
+        "dad", "mum", "mom", "mummy", "daddy", "mama", "papa", "grandma", "grandpa", "granny", "grandad",
+        "nan", "nana",
+    ];
+    if KIN.contains(&lower.as_str()) {
+        return false;
+    }
     if lexicon::is_stopword(&lower) {
         return true;
     }

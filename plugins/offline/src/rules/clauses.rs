@@ -372,30 +372,39 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
             // ("Until ten, the museum does not open."). In "put off the meeting until next
             // week" the new time is what was decided, so it belongs to the verb of putting off
             // ("Until next week, they put off the meeting.").
-            let bound_until = lower(s.words[k]) == "until"
-                && s.words[..k].iter().any(|w| {
-                    let w = lower(w).replace('’', "'");
-                    ["not", "never", "no"].contains(&w.as_str())
-                        || w.ends_with("n't")
-                        || [
-                            "off",
-                            "back",
-                            "postpone",
-                            "postponed",
-                            "postpones",
-                            "delay",
-                            "delayed",
-                            "delays",
-                            "move",
-                            "moved",
-                            "moves",
-                            "adjourned",
-                            "rescheduled",
-                            "extended",
-                            "extend",
-                        ]
-                        .contains(&w.as_str())
+            // "stayed until after midnight": a bare time after "until" is how long, which in
+            // front reads oddly ("Until after midnight, the guests stayed.").
+            let bare_until = ["until", "till"].contains(&lower(s.words[k]).as_str())
+                && !s.words[k + 1..].iter().any(|w| {
+                    let w = lower(w);
+                    ["is", "are", "was", "were", "am", "has", "have", "had"].contains(&w.as_str())
+                        || clearly_finite(&w, true)
                 });
+            let bound_until = bare_until
+                || lower(s.words[k]) == "until"
+                    && s.words[..k].iter().any(|w| {
+                        let w = lower(w).replace('’', "'");
+                        ["not", "never", "no"].contains(&w.as_str())
+                            || w.ends_with("n't")
+                            || [
+                                "off",
+                                "back",
+                                "postpone",
+                                "postponed",
+                                "postpones",
+                                "delay",
+                                "delayed",
+                                "delays",
+                                "move",
+                                "moved",
+                                "moves",
+                                "adjourned",
+                                "rescheduled",
+                                "extended",
+                                "extend",
+                            ]
+                            .contains(&w.as_str())
+                    });
             // "said the pipe had burst because of the frost": the cause is the reported clause's.
             let reported = reported_words(&s.words[..k].iter().map(|w| lower(w)).collect::<Vec<_>>());
             // "after lunch and came back at four": the "and" joins the main clause's verbs, so
@@ -542,6 +551,8 @@ mod tests {
         assert_eq!(moved("She handed in her thesis two days before the deadline."), None);
         assert_eq!(moved("You can either pay now or pay when the goods are delivered."), None);
         assert_eq!(moved("If you heat ice, it melts."), None);
+        assert_eq!(moved("The guests stayed until after midnight."), None);
+
         assert_eq!(moved("Our neighbours threw a party that lasted until three in the morning."), None);
         assert_eq!(moved("Please remind Tom about the dentist appointment tomorrow."), None);
         assert_eq!(

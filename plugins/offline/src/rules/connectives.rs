@@ -382,6 +382,10 @@ mod tests {
             run(front_due_to, "The flight was cancelled due to the storm.").as_deref(),
             Some("Due to the storm, the flight was cancelled.")
         );
+        assert_eq!(
+            run(so_to_because, "The plane couldn't land in the fog, so it was diverted to Bristol."),
+            None
+        );
         assert_eq!(run(so_to_because, "We ran out of sugar, so I borrowed some from next door."), None);
         assert_eq!(run(but_to_although, "We were going to have a picnic, but it started to rain."), None);
         assert_eq!(run(front_due_to, "The delay was due to the snow."), None);

@@ -77,7 +77,7 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     const PLACING: &[&str] = &[
         "put", "puts", "placed", "set", "laid", "hung", "kept", "stored", "left", "hid", "keeps", "lives",
         "live", "lived", "dropped", "drops", "parked", "parks", "threw", "poured", "spilled", "spilt",
-        "stuck", "leaves", "leave", "trapped", "jammed",
+        "stuck", "leaves", "leave", "trapped", "jammed", "needs", "need", "needed",
     ];
     if k < 3 || p.items[..k].iter().any(|t| PLACING.contains(&t.text.to_lowercase().as_str())) {
         return None;
@@ -88,6 +88,14 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
         "finger", "fingers", "hand", "hands", "thumb", "foot", "feet", "arm", "leg", "toe", "coat", "sleeve",
         "scarf", "skirt", "hair",
     ];
+    // "My card was declined even though there was enough money in the account": the place is
+    // the second clause's.
+    if (0..k).any(|j| {
+        ["though", "although", "while", "whereas", "unless", "until", "since", "because", "if", "when"]
+            .contains(&p.lower(j).as_str())
+    }) {
+        return None;
+    }
     // After "be" as the verb (not a progressive's or a passive's) the phrase is part of what the subject is ("is full of leftovers from the
     // party", "is at the end of this street on the left"); a request keeps its place last
     // ("Please don't leave your bikes in the corridor.").
@@ -369,8 +377,11 @@ pub fn front_subject_place(p: &Plain) -> Option<Vec<Token>> {
         })
     };
     let state_ok = match verb.as_str() {
+        // "The car park near the station is full by eight": more after the state makes the place
+        // tell which car park, not where the state is.
         "is" | "are" | "was" | "were" => {
-            !state.is_empty()
+            q + 1 == n
+                && !state.is_empty()
                 && (state.ends_with("ing")
                     || participle(&state)
                     || morph::analyse(&state)
@@ -450,6 +461,8 @@ mod tests {
         assert_eq!(run(f, "My mum makes the best apple pie in the world."), None);
         assert_eq!(run(f, "He owns the biggest house in the village."), None);
         assert_eq!(run(f, "This is the most comfortable chair in the house."), None);
+        assert_eq!(run(f, "My card was declined even though there was enough money in the account."), None);
+        assert_eq!(run(f, "The roast needs another half an hour in the oven."), None);
         assert_eq!(run(f, "Every morning he walks the dog around the block."), None);
         assert_eq!(run(f, "He walks the dog around the block."), None);
         assert_eq!(
@@ -498,5 +511,6 @@ mod tests {
         assert_eq!(run(f, "The man in the car stopped the bus."), None);
         assert_eq!(run(f, "The bread is in the cupboard."), None);
         assert_eq!(run(front_subject_place, "The carpet in the hall needs cleaning."), None);
+        assert_eq!(run(front_subject_place, "The car park near the station is full by eight."), None);
     }
 }

@@ -1918,7 +1918,16 @@ fn be_back(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         }),
         _ => false,
     };
-    (modal && timed && !in_place && !state).then(|| (3, vec!["return".to_string()]))
+    // "The results should be back by Friday": a thing is back when it comes; only a person
+    // (a pronoun, or a person's noun) returns.
+    let person = tokens[..i].iter().rev().filter(|t| t.is_word()).take(3).any(|t| {
+        let w = t.text.to_lowercase();
+        ["i", "we", "you", "he", "she", "they"].contains(&w.as_str())
+            || w.ends_with("'ll")
+            || w.ends_with("’ll")
+            || crate::rules::cleft::PEOPLE.contains(&w.as_str())
+    });
+    (modal && timed && person && !in_place && !state).then(|| (3, vec!["return".to_string()]))
 }
 
 /// "I can't make up my mind." -> "I can't decide.": one's own mind, made up.

@@ -257,6 +257,10 @@ pub(super) fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
             && (["never", "not", "cannot", "no", "rarely", "seldom", "hardly"].contains(&w.as_str())
                 || w.ends_with("n't"))
     });
+    // "Are there trains on Sundays?" asks about any Sunday, "every Sunday" about each.
+    if tokens.iter().rev().find(|t| !t.is(Kind::Space, " ")).is_some_and(|t| t.text == "?") {
+        return None;
+    }
     // And "can't afford to go out every weekend" is not every one, where "on weekends" is none.
     if denied {
         return None;
