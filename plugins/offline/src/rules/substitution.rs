@@ -537,7 +537,14 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         // ones. Before "to", "easy" and "simple" say nothing of a person ("She's easy to talk to"
         // is no "simple" one): their subject is "it", "this" or "that", or a listed thing.
         "hard" | "simple" | "easy" => {
-            let before_verb = to_and_verb(tokens, i);
+            // "snowing too hard to see": after a verb (past a degree word) "hard" is how much it
+            // snowed, an adverb, not "difficult".
+            let degree = prev.as_deref().is_some_and(|p| ["too", "so", "very", "really"].contains(&p));
+            let at = if degree && i >= 2 { i - 2 } else { i };
+            let after_verb = prev_word(tokens, at)
+                .is_some_and(|v| v.ends_with("ing") || crate::words::clearly_finite(&v, true))
+                && !prev_word(tokens, at).is_some_and(|v| BE_FORMS.contains(&v.as_str()));
+            let before_verb = to_and_verb(tokens, i) && !after_verb;
             let of_a_thing = lemma == "hard" || impersonal_subject(tokens, i);
             (before_verb && of_a_thing)
                 || next.is_some_and(|n| TASKS.contains(&n.as_str()))
@@ -1579,6 +1586,7 @@ mod tests {
     fn hard_and_simple_only_of_a_task() {
         assert_eq!(replaced("It is hard to find a parking space.", "hard").as_deref(), Some("difficult"));
         assert_eq!(replaced("It is hard to say.", "hard").as_deref(), Some("difficult"));
+        assert_eq!(replaced("It was snowing too hard to see.", "hard"), None);
         assert_eq!(replaced("We had a hard exam on Friday.", "hard").as_deref(), Some("difficult"));
         assert_eq!(replaced("The test was very hard.", "hard").as_deref(), Some("difficult"));
         assert_eq!(replaced("The question was very simple.", "simple").as_deref(), Some("easy"));
