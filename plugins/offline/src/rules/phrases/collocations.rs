@@ -1279,6 +1279,40 @@ fn gave_lift(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (spaced && matches_at(tokens, i + 4, &["a", "lift"])).then(|| (7, vec![drive.to_string(), rider]))
 }
 
+/// A call made to pass on news: "He called to say he would be late." -> "He phoned to say ...".
+/// Never after a form of "be" ("was called to say grace" is being asked to speak) nor "have"
+/// (the rule gives a past tense, not a participle).
+fn phoned_to_say(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if !matches_at(tokens, i, &["called", "to", "say"]) {
+        return None;
+    }
+    let before = prev_word(tokens, i);
+    let refused =
+        ["was", "were", "is", "are", "be", "been", "being", "am", "has", "have", "had", "get", "got"];
+    if before.as_deref().is_none_or(|w| refused.contains(&w)) {
+        return None;
+    }
+    Some((1, vec!["phoned".to_string()]))
+}
+
+/// A person's age told without its unit: "since we were five years old" -> "since we were
+/// five". Only a person (a personal pronoun, never "it": "the house is fifty years old" needs its
+/// unit), a form of "be" and a number word, ending the clause.
+fn age_without_years(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| open_word(tokens, k);
+    let person = ["i", "we", "you", "he", "she"].contains(&word(i)?.as_str());
+    let be = ["am", "was", "were", "is", "are", "'m"].contains(&word(i + 2)?.as_str());
+    let count = word(i + 4)?;
+    let number = UNITS_BELOW_TEN.iter().any(|(u, _)| *u == count)
+        || TENS_AND_TEENS.iter().any(|(u, _)| *u == count)
+        || ["ten", "eleven", "twelve"].contains(&count.as_str());
+    let spaced = (1..9).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    if !(person && be && number && spaced && matches_at(tokens, i + 6, &["years", "old"])) {
+        return None;
+    }
+    pause_after(tokens, i + 8).then(|| (9, vec![tokens[i].text.clone(), tokens[i + 2].text.clone(), count]))
+}
+
 /// Everyday phrases said as well in other words, each tried only from its first word (see
 /// `everyday`), both ways where both read naturally.
 const EVERYDAY: &[(&[&str], &[&str], After)] = &[
@@ -1361,6 +1395,45 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     (&["took", "part", "in"], &["participated", "in"], After::Word),
     (&["taking", "part", "in"], &["participating", "in"], After::Word),
     (&["taken", "part", "in"], &["participated", "in"], After::Word),
+    // A machine's noise, made over and over: "The washing machine makes a loud noise." -> "...
+    // makes a lot of noise." Only after "make", never "I heard a loud noise" (one sound).
+    (&["makes", "a", "loud", "noise"], &["makes", "a", "lot", "of", "noise"], After::Anything),
+    (&["making", "a", "loud", "noise"], &["making", "a", "lot", "of", "noise"], After::Anything),
+    (&["make", "a", "loud", "noise"], &["make", "a", "lot", "of", "noise"], After::Anything),
+    // A guest for a meal: "Sarah's coming to dinner tonight." -> "... coming for dinner tonight."
+    (&["coming", "to", "dinner"], &["coming", "for", "dinner"], After::Anything),
+    (&["come", "to", "dinner"], &["come", "for", "dinner"], After::Anything),
+    (&["came", "to", "dinner"], &["came", "for", "dinner"], After::Anything),
+    (&["coming", "to", "lunch"], &["coming", "for", "lunch"], After::Anything),
+    (&["come", "to", "lunch"], &["come", "for", "lunch"], After::Anything),
+    // Food no longer fresh: "The milk is past its sale date." -> "The milk is out of date."
+    (&["past", "its", "sale", "date"], &["out", "of", "date"], After::Pause),
+    (&["past", "its", "use-by", "date"], &["out", "of", "date"], After::Pause),
+    // Air let in, the particle after its object, ending the clause: "She opened the window to let
+    // in some fresh air." -> "... to let some fresh air in."
+    (&["let", "in", "some", "fresh", "air"], &["let", "some", "fresh", "air", "in"], After::Pause),
+    (&["let", "in", "fresh", "air"], &["let", "fresh", "air", "in"], After::Pause),
+    // A greeting after a while: "How have you been since I last saw you?" -> "... since we last
+    // met?" (the same meeting, told from both sides).
+    (&["since", "i", "last", "saw", "you"], &["since", "we", "last", "met"], After::Pause),
+    // A saying reported: "..., or so they say." -> "..., or so people say." ("they" is no one in
+    // particular there).
+    (&["or", "so", "they", "say"], &["or", "so", "people", "say"], After::Pause),
+    // A reminder opening a note: "Just a quick reminder that the payment is due." -> "Just to
+    // remind you that ...".
+    (&["just", "a", "quick", "reminder", "that"], &["just", "to", "remind", "you", "that"], After::Word),
+    (&["just", "a", "reminder", "that"], &["just", "to", "remind", "you", "that"], After::Word),
+    // A device restarted: "turning it off and on again" -> "switching it off and on again".
+    (&["turning", "it", "off", "and", "on"], &["switching", "it", "off", "and", "on"], After::Anything),
+    (&["turn", "it", "off", "and", "on"], &["switch", "it", "off", "and", "on"], After::Anything),
+    // Held up on the road: "We were stuck in traffic." -> "We were caught in traffic."
+    (&["stuck", "in", "traffic"], &["caught", "in", "traffic"], After::Anything),
+    (&["stuck", "in", "a", "traffic", "jam"], &["caught", "in", "traffic"], After::Anything),
+    // Woken, the particle said or not: "The noise woke us up early." -> "The noise woke us early."
+    (&["woke", "us", "up"], &["woke", "us"], After::Anything),
+    (&["woke", "me", "up"], &["woke", "me"], After::Anything),
+    (&["woke", "him", "up"], &["woke", "him"], After::Anything),
+    (&["woke", "her", "up"], &["woke", "her"], After::Anything),
 ];
 
 /// The first words of `EVERYDAY`, for `COLLOCATIONS`.
@@ -1368,7 +1441,8 @@ const EVERYDAY_STARTS: &[&str] = &[
     "quite", "in", "for", "just", "a", "ages", "fed", "take", "taking", "took", "wait", "give", "as", "free",
     "thanks", "hardly", "at", "keep", "keeps", "kept", "sort", "sorts", "sorted", "get", "fell", "fall",
     "make", "makes", "made", "making", "book", "booked", "before", "after", "later", "hang", "the", "every",
-    "takes", "taken",
+    "takes", "taken", "making", "coming", "come", "came", "past", "let", "since", "or", "turning", "turn",
+    "stuck", "woke",
 ];
 
 /// The phrase of `EVERYDAY` at `i`, if what follows it fits.
@@ -2272,6 +2346,8 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["try", "tries", "tried", "trying"], tried_food),
     (&["the"], whole_time),
     (EVERYDAY_STARTS, everyday),
+    (&["called"], phoned_to_say),
+    (&["i", "we", "you", "he", "she"], age_without_years),
     (&["let", "lets"], let_know),
     (&["get", "gets", "got", "getting", "gotten"], getting_better),
     (&["pick", "picks", "picked", "picking"], pick_up_groceries),
@@ -2408,6 +2484,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "call",
     "called",
     "calls",
+    "came",
     "catch",
     "catches",
     "catching",
@@ -2428,6 +2505,8 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "cleaned",
     "cleaning",
     "cleans",
+    "come",
+    "coming",
     "cook",
     "cooked",
     "cooking",
@@ -2563,6 +2642,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "need",
     "needed",
     "needs",
+    "or",
     "organise",
     "organised",
     "organises",
@@ -2572,6 +2652,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "organizes",
     "organizing",
     "our",
+    "past",
     "pick",
     "picked",
     "picking",
@@ -2604,6 +2685,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "she",
     "she'd",
     "she's",
+    "since",
     "sit",
     "sits",
     "sitting",
@@ -2617,6 +2699,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "stayed",
     "staying",
     "stays",
+    "stuck",
     "studied",
     "studies",
     "study",
@@ -2670,6 +2753,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "went",
     "were",
     "with",
+    "woke",
     "work",
     "worked",
     "working",
@@ -3125,6 +3209,55 @@ mod tests {
         assert_eq!(phrased("It was love at first sight."), "It was love at first sight.");
         assert_eq!(phrased("We hardly ever eat out."), "We almost never eat out.");
         assert_eq!(phrased("I'd like to make an appointment."), "I'd like to book an appointment.");
+    }
+
+    #[test]
+    fn everyday_phrases_of_the_eleventh_round_and_their_refusals() {
+        assert_eq!(
+            phrased("The washing machine makes a loud noise when it spins."),
+            "The washing machine makes a lot of noise when it spins."
+        );
+        // One sound heard is no noise made over and over.
+        assert_eq!(phrased("I heard a loud noise outside."), "I heard a loud noise outside.");
+        assert_eq!(phrased("Sarah's coming to dinner tonight."), "Sarah's coming for dinner tonight.");
+        assert_eq!(phrased("The milk is past its sale date."), "The milk is out of date.");
+        assert_eq!(
+            phrased("She opened the window to let in some fresh air."),
+            "She opened the window to let some fresh air in."
+        );
+        // The particle moves only where the air ends the clause.
+        assert_eq!(
+            phrased("She let in some fresh air from the garden."),
+            "She let in some fresh air from the garden."
+        );
+        assert_eq!(
+            phrased("How have you been since I last saw you?"),
+            "How have you been since we last met?"
+        );
+        assert_eq!(
+            phrased("Just a quick reminder that the payment is due tomorrow."),
+            "Just to remind you that the payment is due tomorrow."
+        );
+        assert_eq!(
+            phrased("We were stuck in traffic for an hour."),
+            "We were caught in traffic for an hour."
+        );
+        assert_eq!(phrased("The noise woke us up early."), "The noise woke us early.");
+        assert_eq!(phrased("He called to say he would be late."), "He phoned to say he would be late.");
+        // Asked to speak, or a participle: the call stays.
+        assert_eq!(phrased("He was called to say grace."), "He was called to say grace.");
+        assert_eq!(phrased("She has called to say sorry."), "She has called to say sorry.");
+        assert_eq!(
+            phrased("Sarah and I have been friends since we were five years old."),
+            "Sarah and I have been friends since we were five."
+        );
+        // A thing's age keeps its unit, and so does an age before more of the clause.
+        assert!(phrased("It is fifty years old.").ends_with("years old."));
+        assert!(phrased("The house is fifty years old.").ends_with("years old."));
+        assert_eq!(
+            phrased("She was five years old when she moved."),
+            "She was five years old when she moved."
+        );
     }
 
     #[test]
