@@ -11,7 +11,7 @@ use super::objects::{
     studied_revised, takes_coffee, took_back, took_measure, turn_go, vacuumed_hoovered, view_of, walked_dog,
     walked_on_foot, washed_car, washed_dishes, with_using, works_as, wrong_way,
 };
-use super::shared::{After, Finder, pause_after, quantifier_for};
+use super::shared::{After, Finder, opening, pause_after, quantifier_for};
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::tokens::{Kind, Token, is_sentence_start, matches_at, next_word, open_word, prev_word};
@@ -1434,15 +1434,163 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     (&["woke", "me", "up"], &["woke", "me"], After::Anything),
     (&["woke", "him", "up"], &["woke", "him"], After::Anything),
     (&["woke", "her", "up"], &["woke", "her"], After::Anything),
+    // Excess, informally either way: "far too much time" -> "way too much time".
+    (&["far", "too", "much"], &["way", "too", "much"], After::Word),
+    (&["far", "too", "many"], &["way", "too", "many"], After::Word),
+    // A margin of one unit: "missed the train by one minute" -> "by a minute".
+    (&["by", "one", "minute"], &["by", "a", "minute"], After::Anything),
+    (&["by", "one", "second"], &["by", "a", "second"], After::Anything),
+    (&["by", "one", "point"], &["by", "a", "point"], After::Anything),
+    // No table or room left, only of a restaurant or a hotel (a course "fully booked" has no
+    // tables): "The restaurant was fully booked." -> "The restaurant had no free tables."
+    (
+        &["restaurant", "was", "fully", "booked"],
+        &["restaurant", "had", "no", "free", "tables"],
+        After::Anything,
+    ),
+    (
+        &["restaurant", "is", "fully", "booked"],
+        &["restaurant", "has", "no", "free", "tables"],
+        After::Anything,
+    ),
+    (&["hotel", "was", "fully", "booked"], &["hotel", "had", "no", "free", "rooms"], After::Anything),
+    (&["hotel", "is", "fully", "booked"], &["hotel", "has", "no", "free", "rooms"], After::Anything),
+    // An attachment announced: "Please find attached the invoice." -> "I have attached the
+    // invoice." (the verb agrees with any number of things attached).
+    (&["please", "find", "attached", "the"], &["i", "have", "attached", "the"], After::Word),
+    // Trees flowering: "The cherry trees are in bloom." -> "... are in flower."
+    (&["are", "in", "bloom"], &["are", "in", "flower"], After::Anything),
+    (&["were", "in", "bloom"], &["were", "in", "flower"], After::Anything),
+    (&["is", "in", "bloom"], &["is", "in", "flower"], After::Anything),
+    // A bridge spans what it crosses: "a new bridge across the river" -> "a new bridge over the river".
+    (&["bridge", "across", "the"], &["bridge", "over", "the"], After::Word),
+    (&["got", "soaked"], &["got", "drenched"], After::Anything),
+    // Punctual arrivals, before more of the clause too (the phrase pass has "on time" ending it):
+    // "The train arrived on time for once." -> "The train arrived punctually for once."
+    (&["arrived", "on", "time"], &["arrived", "punctually"], After::Anything),
+    (&["arrives", "on", "time"], &["arrives", "punctually"], After::Anything),
+    // A cut of half, ending the clause: "The budget was cut by half." -> "The budget was halved."
+    (&["cut", "by", "half"], &["halved"], After::Pause),
+    // One period skipped between two: "every two years" -> "every other year" (the reverse of
+    // "every other day" above).
+    (&["every", "two", "years"], &["every", "other", "year"], After::Anything),
+    (&["every", "two", "weeks"], &["every", "other", "week"], After::Anything),
+    // The whole night, ending the clause: "I left the lights on all night." -> "... the whole night."
+    (&["all", "night"], &["the", "whole", "night"], After::Pause),
+    // Sentence adverbs opening the sentence: "On the whole, the trip was a success." -> "Overall,
+    // ..."; inside the clause they may belong to a noun ("people in general").
+    (&["on", "the", "whole"], &["overall"], After::Opening),
+    (&["all", "in", "all"], &["overall"], After::Opening),
+    (&["in", "general"], &["generally"], After::Opening),
+    (&["to", "be", "honest"], &["honestly"], After::Opening),
+    (&["in", "fact"], &["actually"], After::Opening),
+    (&["of", "course"], &["naturally"], After::Opening),
+    // A repetition said the other way: "over and over again" -> "again and again".
+    (&["over", "and", "over", "again"], &["again", "and", "again"], After::Anything),
+    // A wash, as a verb: "I had a shower and went to bed." -> "I showered and went to bed."; never
+    // before more ("a shower of rain").
+    (&["had", "a", "shower"], &["showered"], After::PauseOrAnd),
+    (&["took", "a", "shower"], &["showered"], After::PauseOrAnd),
+    (&["having", "a", "shower"], &["showering"], After::PauseOrAnd),
+    // Friends: "He gets on well with his brother." -> "He gets along well with his brother."
+    (&["gets", "on", "well", "with"], &["gets", "along", "well", "with"], After::Word),
+    (&["get", "on", "well", "with"], &["get", "along", "well", "with"], After::Word),
+    (&["got", "on", "well", "with"], &["got", "along", "well", "with"], After::Word),
+    // A run of periods, after its count ("the children sat in a row" is a line, and stays):
+    // "It rained three days in a row." -> "It rained three days running."
+    (&["days", "in", "a", "row"], &["days", "running"], After::Pause),
+    (&["nights", "in", "a", "row"], &["nights", "running"], After::Pause),
+    (&["weeks", "in", "a", "row"], &["weeks", "running"], After::Pause),
+    (&["years", "in", "a", "row"], &["years", "running"], After::Pause),
+    (&["times", "in", "a", "row"], &["times", "running"], After::Pause),
+    // Nothing paid, ending the clause: "Children get in for free." -> "... get in free of charge."
+    (&["for", "free"], &["free", "of", "charge"], After::Pause),
 ];
 
 /// The first words of `EVERYDAY`, for `COLLOCATIONS`.
 const EVERYDAY_STARTS: &[&str] = &[
-    "quite", "in", "for", "just", "a", "ages", "fed", "take", "taking", "took", "wait", "give", "as", "free",
-    "thanks", "hardly", "at", "keep", "keeps", "kept", "sort", "sorts", "sorted", "get", "fell", "fall",
-    "make", "makes", "made", "making", "book", "booked", "before", "after", "later", "hang", "the", "every",
-    "takes", "taken", "making", "coming", "come", "came", "past", "let", "since", "or", "turning", "turn",
-    "stuck", "woke",
+    "quite",
+    "in",
+    "for",
+    "just",
+    "a",
+    "ages",
+    "fed",
+    "take",
+    "taking",
+    "took",
+    "wait",
+    "give",
+    "as",
+    "free",
+    "thanks",
+    "hardly",
+    "at",
+    "keep",
+    "keeps",
+    "kept",
+    "sort",
+    "sorts",
+    "sorted",
+    "get",
+    "fell",
+    "fall",
+    "make",
+    "makes",
+    "made",
+    "making",
+    "book",
+    "booked",
+    "before",
+    "after",
+    "later",
+    "hang",
+    "the",
+    "every",
+    "takes",
+    "taken",
+    "making",
+    "coming",
+    "come",
+    "came",
+    "past",
+    "let",
+    "since",
+    "or",
+    "turning",
+    "turn",
+    "stuck",
+    "woke",
+    "far",
+    "by",
+    "restaurant",
+    "hotel",
+    "please",
+    "are",
+    "were",
+    "is",
+    "bridge",
+    "got",
+    "arrived",
+    "arrives",
+    "left",
+    "leaves",
+    "half",
+    "cut",
+    "all",
+    "dropped",
+    "on",
+    "to",
+    "of",
+    "over",
+    "had",
+    "having",
+    "gets",
+    "days",
+    "nights",
+    "weeks",
+    "years",
+    "times",
 ];
 
 /// The phrase of `EVERYDAY` at `i`, if what follows it fits.
@@ -1460,6 +1608,7 @@ fn everyday(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
             After::PauseOrAnd => {
                 pause_after(tokens, last) || next_word(tokens, last).as_deref() == Some("and")
             }
+            After::Opening => opening(tokens, i, last),
         };
         ok.then(|| (last + 1 - i, to.iter().map(|w| w.to_string()).collect()))
     })
@@ -2455,12 +2604,15 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "a",
     "after",
     "ages",
+    "all",
     "am",
     "answer",
     "answered",
     "answering",
     "answers",
     "are",
+    "arrived",
+    "arrives",
     "as",
     "at",
     "ate",
@@ -2475,12 +2627,14 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "break",
     "breaking",
     "breaks",
+    "bridge",
     "broke",
     "broken",
     "bumped",
     "burst",
     "bursting",
     "bursts",
+    "by",
     "call",
     "called",
     "calls",
@@ -2511,6 +2665,8 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "cooked",
     "cooking",
     "cooks",
+    "cut",
+    "days",
     "did",
     "do",
     "does",
@@ -2537,6 +2693,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "expired",
     "expires",
     "fall",
+    "far",
     "fed",
     "feel",
     "fell",
@@ -2571,6 +2728,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "grabbing",
     "grabs",
     "had",
+    "half",
     "hang",
     "hardly",
     "has",
@@ -2578,6 +2736,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "hated",
     "hates",
     "have",
+    "having",
     "he",
     "he'd",
     "he's",
@@ -2591,6 +2750,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "hoovered",
     "hoovering",
     "hoovers",
+    "hotel",
     "hurt",
     "hurting",
     "hurts",
@@ -2609,6 +2769,8 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "kept",
     "lasted",
     "later",
+    "leaves",
+    "left",
     "lend",
     "lends",
     "lent",
@@ -2642,6 +2804,9 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "need",
     "needed",
     "needs",
+    "nights",
+    "of",
+    "on",
     "or",
     "organise",
     "organised",
@@ -2652,11 +2817,13 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "organizes",
     "organizing",
     "our",
+    "over",
     "past",
     "pick",
     "picked",
     "picking",
     "picks",
+    "please",
     "prefer",
     "preferred",
     "prefers",
@@ -2670,6 +2837,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "rented",
     "renting",
     "rents",
+    "restaurant",
     "return",
     "returned",
     "returning",
@@ -2717,6 +2885,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "they",
     "they'd",
     "they're",
+    "times",
     "to",
     "told",
     "took",
@@ -2750,6 +2919,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "we",
     "we'd",
     "we're",
+    "weeks",
     "went",
     "were",
     "with",
@@ -2758,6 +2928,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "worked",
     "working",
     "works",
+    "years",
     "you",
     "you'd",
     "you're",
@@ -3258,6 +3429,53 @@ mod tests {
             phrased("She was five years old when she moved."),
             "She was five years old when she moved."
         );
+    }
+
+    #[test]
+    fn everyday_phrases_of_the_eleventh_round_in_their_places() {
+        assert_eq!(
+            phrased("He spends far too much time on his phone."),
+            "He spends way too much time on his phone."
+        );
+        assert_eq!(phrased("He missed the train by one minute."), "He missed the train by a minute.");
+        assert_eq!(
+            phrased("The restaurant was fully booked, so we ate at the pub."),
+            "The restaurant had no free tables, so we ate at the pub."
+        );
+        // A course is booked up, not short of tables.
+        assert_eq!(phrased("The course was fully booked."), "The course was fully booked.");
+        assert_eq!(
+            phrased("Please find attached the invoice for March."),
+            "I have attached the invoice for March."
+        );
+        assert_eq!(phrased("The cherry trees are in bloom."), "The cherry trees are in flower.");
+        assert_eq!(phrased("They built a bridge across the river."), "They built a bridge over the river.");
+        // Only a bridge spans: a walk across the river is a crossing.
+        assert_eq!(phrased("We swam across the river."), "We swam across the river.");
+        assert_eq!(phrased("The train arrived on time for once."), "The train arrived punctually for once.");
+        assert_eq!(phrased("The budget was cut by half."), "The budget was halved.");
+        // "cut in half" is two pieces, and "cut by half the time" goes on: both stay.
+        assert_eq!(phrased("She cut the cake in half."), "She cut the cake in half.");
+        assert_eq!(
+            phrased("I get my eyes tested every two years."),
+            "I get my eyes tested every other year."
+        );
+        assert_eq!(phrased("I left the lights on all night."), "I left the lights on the whole night.");
+        assert_eq!(phrased("We danced all night long."), "We danced all night long.");
+        assert_eq!(phrased("On the whole, the trip was a success."), "Overall, the trip was a success.");
+        assert_eq!(phrased("In general, the food was good."), "Generally, the food was good.");
+        // Inside the clause the phrase may be a noun's: it stays.
+        assert_eq!(phrased("I like animals in general."), "I like animals in general.");
+        assert_eq!(phrased("Of course not."), "Of course not.");
+        assert_eq!(phrased("He played the song over and over again."), "He played the song again and again.");
+        assert_eq!(phrased("I had a shower and went to bed."), "I showered and went to bed.");
+        // A shower of rain is weather.
+        assert_eq!(phrased("We had a shower of rain."), "We had a shower of rain.");
+        assert_eq!(phrased("He gets on well with his brother."), "He gets along well with his brother.");
+        assert_eq!(phrased("It rained three days in a row."), "It rained three days running.");
+        // A row of seats or people is a line, not a run.
+        assert_eq!(phrased("The children sat in a row."), "The children sat in a row.");
+        assert_eq!(phrased("Children get in for free."), "Children get in free of charge.");
     }
 
     #[test]

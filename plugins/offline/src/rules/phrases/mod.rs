@@ -26,7 +26,7 @@ use collocations::{
 };
 use compounds::{place_compound, placed_thing};
 use numbers::{date_form, habitual_day, number_in_digits, spoken_time};
-use shared::{After, Finder, pause_after, quantifier_for};
+use shared::{After, Finder, opening, pause_after, quantifier_for};
 
 const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["in", "order", "not", "to"], &["not", "to"], After::Word),
@@ -296,6 +296,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     After::PauseOrAnd => {
                         pause_after(&tokens, last) || next_word(&tokens, last).as_deref() == Some("and")
                     }
+                    After::Opening => opening(&tokens, i, last),
                 };
                 // "every month" is an adverb ("monthly") only where it is not a preposition's
                 // object ("the first Wednesday of every month").
