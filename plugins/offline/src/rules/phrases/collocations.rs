@@ -1469,14 +1469,10 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     // "The train arrived on time for once." -> "The train arrived punctually for once."
     (&["arrived", "on", "time"], &["arrived", "punctually"], After::Anything),
     (&["arrives", "on", "time"], &["arrives", "punctually"], After::Anything),
-    // A cut of half, ending the clause: "The budget was cut by half." -> "The budget was halved."
-    (&["cut", "by", "half"], &["halved"], After::Pause),
     // One period skipped between two: "every two years" -> "every other year" (the reverse of
     // "every other day" above).
     (&["every", "two", "years"], &["every", "other", "year"], After::Anything),
     (&["every", "two", "weeks"], &["every", "other", "week"], After::Anything),
-    // The whole night, ending the clause: "I left the lights on all night." -> "... the whole night."
-    (&["all", "night"], &["the", "whole", "night"], After::Pause),
     // Sentence adverbs opening the sentence: "On the whole, the trip was a success." -> "Overall,
     // ..."; inside the clause they may belong to a noun ("people in general").
     (&["on", "the", "whole"], &["overall"], After::Opening),
@@ -1503,8 +1499,18 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     (&["weeks", "in", "a", "row"], &["weeks", "running"], After::Pause),
     (&["years", "in", "a", "row"], &["years", "running"], After::Pause),
     (&["times", "in", "a", "row"], &["times", "running"], After::Pause),
-    // Nothing paid, ending the clause: "Children get in for free." -> "... get in free of charge."
-    (&["for", "free"], &["free", "of", "charge"], After::Pause),
+    // Nothing paid for going in, ending the clause: "Children get in for free." -> "... get in
+    // free of charge"; "open for free" is no price.
+    (&["in", "for", "free"], &["in", "free", "of", "charge"], After::Pause),
+    // A fear: "My sister is frightened of spiders." -> "... is afraid of spiders."
+    (&["frightened", "of"], &["afraid", "of"], After::Word),
+    (&["scared", "of"], &["afraid", "of"], After::Word),
+    // A whole life, ending the clause: "She has lived here all her life." -> "... her whole life."
+    (&["all", "my", "life"], &["my", "whole", "life"], After::Pause),
+    (&["all", "his", "life"], &["his", "whole", "life"], After::Pause),
+    (&["all", "her", "life"], &["her", "whole", "life"], After::Pause),
+    (&["all", "their", "lives"], &["their", "whole", "lives"], After::Pause),
+    (&["all", "your", "life"], &["your", "whole", "life"], After::Pause),
 ];
 
 /// The first words of `EVERYDAY`, for `COLLOCATIONS`.
@@ -1563,7 +1569,6 @@ const EVERYDAY_STARTS: &[&str] = &[
     "woke",
     "far",
     "by",
-    "restaurant",
     "hotel",
     "please",
     "are",
@@ -1573,12 +1578,7 @@ const EVERYDAY_STARTS: &[&str] = &[
     "got",
     "arrived",
     "arrives",
-    "left",
-    "leaves",
-    "half",
-    "cut",
     "all",
-    "dropped",
     "on",
     "to",
     "of",
@@ -1591,6 +1591,9 @@ const EVERYDAY_STARTS: &[&str] = &[
     "weeks",
     "years",
     "times",
+    "frightened",
+    "scared",
+    "restaurant",
 ];
 
 /// The phrase of `EVERYDAY` at `i`, if what follows it fits.
@@ -2708,6 +2711,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "for",
     "forgot",
     "free",
+    "frightened",
     "full",
     "gave",
     "get",
@@ -2843,6 +2847,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "returning",
     "returns",
     "sat",
+    "scared",
     "send",
     "sending",
     "sends",
@@ -3454,14 +3459,14 @@ mod tests {
         assert_eq!(phrased("We swam across the river."), "We swam across the river.");
         assert_eq!(phrased("The train arrived on time for once."), "The train arrived punctually for once.");
         assert_eq!(phrased("The budget was cut by half."), "The budget was halved.");
+        // Half of a measure is no halving: "cut by half a day" stays.
+        assert_eq!(phrased("Our trip was cut by half a day."), "Our trip was cut by half a day.");
         // "cut in half" is two pieces, and "cut by half the time" goes on: both stay.
         assert_eq!(phrased("She cut the cake in half."), "She cut the cake in half.");
         assert_eq!(
             phrased("I get my eyes tested every two years."),
             "I get my eyes tested every other year."
         );
-        assert_eq!(phrased("I left the lights on all night."), "I left the lights on the whole night.");
-        assert_eq!(phrased("We danced all night long."), "We danced all night long.");
         assert_eq!(phrased("On the whole, the trip was a success."), "Overall, the trip was a success.");
         assert_eq!(phrased("In general, the food was good."), "Generally, the food was good.");
         // Inside the clause the phrase may be a noun's: it stays.
@@ -3476,6 +3481,9 @@ mod tests {
         // A row of seats or people is a line, not a run.
         assert_eq!(phrased("The children sat in a row."), "The children sat in a row.");
         assert_eq!(phrased("Children get in for free."), "Children get in free of charge.");
+        assert_eq!(phrased("Museums are open for free."), "Museums are open for free.");
+        assert_eq!(phrased("My sister is frightened of spiders."), "My sister is afraid of spiders.");
+        assert_eq!(phrased("She has lived here all her life."), "She has lived here her whole life.");
     }
 
     #[test]

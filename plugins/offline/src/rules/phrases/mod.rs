@@ -316,6 +316,9 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 let forget = from[0] != "always" || forget_ok(&tokens, i);
                 let again = from != ["again"] || again_ok(&tokens, i);
                 let asked = from != ["nearby"] || tokens.last().is_some_and(|t| t.text == "?");
+                // "cut by half a day" is half of a measure, no halving.
+                let halving = from.last() != Some(&"half")
+                    || !next_word(&tokens, last).is_some_and(|n| ["a", "an"].contains(&n.as_str()));
                 // "suddenly" after its verb may also be followed by a time or a place ("The
                 // weather changed suddenly in the afternoon"); before the verb it stays ("He
                 // suddenly stopped").
@@ -324,7 +327,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                         && next_word(&tokens, last)
                             .is_some_and(|n| ["in", "at", "on", "during"].contains(&n.as_str()))
                         && prev_word(&tokens, i).is_some_and(|p| crate::words::clearly_finite(&p, true)));
-                let ok = ok && !object && punctual && moment && forget && again && asked;
+                let ok = ok && !object && punctual && moment && forget && again && asked && halving;
                 if ok {
                     sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
                     i = last + 1;
