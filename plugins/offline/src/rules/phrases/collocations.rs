@@ -909,6 +909,81 @@ fn for_years(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     denied.then(|| (3, vec!["in".to_string(), span]))
 }
 
+/// Verbs whose present perfect with "for" + a count of days tells a stretch up to now ("has lived
+/// here for ten years"); another verb's "for" may be a stretch ahead ("have booked the hall for two
+/// hours"), so only these, or any verb denied ("haven't seen him for three years").
+const LASTING: &[&str] = &[
+    "be", "live", "know", "work", "have", "wait", "stay", "study", "teach", "own", "want", "feel", "love",
+    "rain", "snow", "run", "manage", "use", "play", "sleep",
+];
+
+/// "She has had a cold for three days." -> "... for the past three days.": a count of days, weeks,
+/// months or years ending the clause, after a present perfect of its own clause (`LASTING`, or
+/// denied); never after "had" (a stretch up to a past time), a modal or "to" ("will have worked
+/// here for ten years" reaches the future).
+fn for_the_past(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| open_word(tokens, k);
+    let spaced = (1..5).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    if word(i)? != "for" || !spaced {
+        return None;
+    }
+    let count = tokens.get(i + 2).filter(|t| t.is_word() && !t.frozen)?;
+    let lower = count.text.to_lowercase();
+    let counted = (UNITS_BELOW_TEN.iter().any(|(u, _)| *u == lower) && lower != "one")
+        || TENS_AND_TEENS.iter().any(|(u, _)| *u == lower)
+        || lower == "several"
+        || (lower.chars().all(|c| c.is_ascii_digit()) && lower != "1");
+    let unit = word(i + 4)?;
+    if !counted
+        || !["days", "weeks", "months", "years", "hours"].contains(&unit.as_str())
+        || !pause_after(tokens, i + 4)
+    {
+        return None;
+    }
+    // The words of the clause before "for", nearest first, up to a comma or a clause word.
+    let mut clause = Vec::new();
+    for t in tokens[..i].iter().rev() {
+        if t.kind == Kind::Punct && [",", ";", ":"].contains(&t.text.as_str()) {
+            break;
+        }
+        if !t.is_word() {
+            continue;
+        }
+        let w = t.text.to_lowercase().replace('’', "'");
+        if ["and", "but", "when", "because", "since", "after", "before", "while", "so", "that", "if", "until"]
+            .contains(&w.as_str())
+        {
+            break;
+        }
+        clause.push(w);
+    }
+    let at = clause
+        .iter()
+        .position(|w| ["has", "have", "hasn't", "haven't"].contains(&w.as_str()) || w.ends_with("'ve"))?;
+    let before = clause.get(at + 1).map(String::as_str);
+    let modal = ["will", "would", "could", "should", "must", "might", "may", "to", "won't", "'ll"];
+    if before.is_some_and(|b| modal.contains(&b)) || clause[at].ends_with("'ve") && clause[at].contains("ll")
+    {
+        return None;
+    }
+    let denied =
+        clause[at].ends_with("n't") || clause[..at].iter().any(|w| ["not", "never"].contains(&w.as_str()));
+    // The participle: the word after "have", past "not", "never", "just", "always", "already".
+    let skip = ["not", "never", "just", "always", "already", "only", "both", "all"];
+    let participle = clause[..at].iter().rev().find(|w| !skip.contains(&w.as_str()))?;
+    // "been" and "had" are function words to the lexicon.
+    let lemma = match participle.as_str() {
+        "been" => Some("be"),
+        "had" => Some("have"),
+        other => crate::words::participle_lemma(other),
+    };
+    let lasting = lemma.is_some_and(|l| LASTING.contains(&l));
+    if !(lasting || denied && lemma.is_some()) {
+        return None;
+    }
+    Some((3, vec![tokens[i].text.clone(), "the".to_string(), "past".to_string(), count.text.clone()]))
+}
+
 /// "She answered the phone." -> "She picked up the phone.".
 fn answered_phone(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let word = |k: usize| open_word(tokens, k);
@@ -2481,6 +2556,7 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["empty"], empty_place),
     (&["i", "we", "they", "he", "she"], good_time),
     (&["for"], for_years),
+    (&["for"], for_the_past),
     (&["answer", "answers", "answered", "answering"], answered_phone),
     (&["i", "you", "we", "they", "he", "she"], cannot_remember),
     (&["lend", "lends", "lent"], lent_me),
@@ -3483,6 +3559,29 @@ mod tests {
         assert_eq!(phrased("Children get in for free."), "Children get in free of charge.");
         assert_eq!(phrased("Museums are open for free."), "Museums are open for free.");
         assert_eq!(phrased("My sister is frightened of spiders."), "My sister is afraid of spiders.");
+        assert_eq!(
+            phrased("She has had a cold for three days."),
+            "She has had a cold for the past three days."
+        );
+        assert_eq!(
+            phrased("I haven't seen him for six months."),
+            "I haven't seen him for the past six months."
+        );
+        // A stretch ahead, a past one, or one reaching the future: "for" stays.
+        assert_eq!(
+            phrased("We have booked the hall for two hours."),
+            "We have booked the hall for two hours."
+        );
+        assert_eq!(phrased("She had lived there for nine years."), "She had lived there for nine years.");
+        assert_eq!(
+            phrased("By June I will have worked here for nine years."),
+            "By June I will have worked here for nine years."
+        );
+        assert_eq!(phrased("She has lessons for two hours."), "She has lessons for two hours.");
+        assert_eq!(
+            phrased("I have lived here, and worked for nine years."),
+            "I have lived here, and worked for nine years."
+        );
         assert_eq!(phrased("She has lived here all her life."), "She has lived here her whole life.");
     }
 
