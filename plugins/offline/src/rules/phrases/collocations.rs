@@ -984,6 +984,29 @@ fn for_the_past(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     Some((3, vec![tokens[i].text.clone(), "the".to_string(), "past".to_string(), count.text.clone()]))
 }
 
+/// Verbs that take no object, after which "a lot" is how much or how often ("cries a lot"); after
+/// another verb it may be the object ("bought a lot"), or a plot of land.
+const UNTAKING: &[&str] = &[
+    "cry", "rain", "snow", "travel", "laugh", "talk", "sleep", "smile", "worry", "argue", "complain", "walk",
+    "improve", "change", "chat", "swim", "exercise", "moan",
+];
+
+/// "The baby cries a lot." -> "The baby cries a great deal.": after a verb of `UNTAKING`, ending
+/// the clause or before a time or place ("It rains a lot in November.").
+fn a_lot_adverb(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if !matches_at(tokens, i, &["a", "lot"]) {
+        return None;
+    }
+    let verb = prev_word(tokens, i)?;
+    let untaking = morph::analyse(&verb)
+        .iter()
+        .any(|a| a.pos == Pos::Verb && a.form != Form::Plural && UNTAKING.contains(&a.entry.lemma));
+    let ends = pause_after(tokens, i + 2)
+        || next_word(tokens, i + 2)
+            .is_some_and(|n| ["in", "at", "during", "when", "these", "lately"].contains(&n.as_str()));
+    (untaking && ends).then(|| (3, ["a", "great", "deal"].iter().map(|w| w.to_string()).collect()))
+}
+
 /// "She answered the phone." -> "She picked up the phone.".
 fn answered_phone(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let word = |k: usize| open_word(tokens, k);
@@ -2557,6 +2580,7 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["i", "we", "they", "he", "she"], good_time),
     (&["for"], for_years),
     (&["for"], for_the_past),
+    (&["a"], a_lot_adverb),
     (&["answer", "answers", "answered", "answering"], answered_phone),
     (&["i", "you", "we", "they", "he", "she"], cannot_remember),
     (&["lend", "lends", "lent"], lent_me),
@@ -3583,6 +3607,12 @@ mod tests {
             "I have lived here, and worked for nine years."
         );
         assert_eq!(phrased("She has lived here all her life."), "She has lived here her whole life.");
+        assert_eq!(phrased("The baby cries a lot."), "The baby cries a great deal.");
+        assert_eq!(phrased("It rains a lot in November."), "It rains a great deal in November.");
+        // An object, a plot, or more of the phrase: "a lot" stays.
+        assert_eq!(phrased("We bought a lot."), "We bought a lot.");
+        assert_eq!(phrased("He parked in a lot."), "He parked in a lot.");
+        assert_eq!(phrased("She talks a lot about her dog."), "She talks a lot about her dog.");
     }
 
     #[test]
