@@ -1603,12 +1603,6 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     // A fear: "My sister is frightened of spiders." -> "... is afraid of spiders."
     (&["frightened", "of"], &["afraid", "of"], After::Word),
     (&["scared", "of"], &["afraid", "of"], After::Word),
-    // A whole life, ending the clause: "She has lived here all her life." -> "... her whole life."
-    (&["all", "my", "life"], &["my", "whole", "life"], After::Pause),
-    (&["all", "his", "life"], &["his", "whole", "life"], After::Pause),
-    (&["all", "her", "life"], &["her", "whole", "life"], After::Pause),
-    (&["all", "their", "lives"], &["their", "whole", "lives"], After::Pause),
-    (&["all", "your", "life"], &["your", "whole", "life"], After::Pause),
 ];
 
 /// The first words of `EVERYDAY`, for `COLLOCATIONS`.
@@ -3606,7 +3600,6 @@ mod tests {
             phrased("I have lived here, and worked for nine years."),
             "I have lived here, and worked for nine years."
         );
-        assert_eq!(phrased("She has lived here all her life."), "She has lived here her whole life.");
         assert_eq!(phrased("The baby cries a lot."), "The baby cries a great deal.");
         assert_eq!(phrased("It rains a lot in November."), "It rains a great deal in November.");
         // An object, a plot, or more of the phrase: "a lot" stays.

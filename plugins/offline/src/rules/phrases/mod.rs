@@ -839,7 +839,7 @@ mod tests {
         assert_eq!(phrased("The phone rang while I was cooking."), "The phone rang when I was cooking.");
         assert_eq!(
             phrased("When we were living in Rome, we walked a lot."),
-            "While we were living in Rome, we walked a lot."
+            "While we were living in Rome, we walked a great deal."
         );
         assert_eq!(
             phrased("I remember the day when I was walking home."),
