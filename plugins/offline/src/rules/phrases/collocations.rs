@@ -14,7 +14,9 @@ use super::objects::{
 use super::shared::{After, Finder, opening, pause_after, quantifier_for};
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
-use crate::tokens::{Kind, Token, is_sentence_start, matches_at, next_word, open_word, prev_word};
+use crate::tokens::{
+    Kind, Token, is_sentence_start, matches_at, next_word, open_word, prev_word, word_before,
+};
 use crate::words::OBJECT_PREPOSITIONS;
 
 /// Pronouns whose expectation a comparison may report ("than I expected"); "it" is left out, since
@@ -2249,6 +2251,26 @@ fn make_up_mind(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     matches_at(tokens, i, &[&w, "up", &whose, "mind"]).then(|| (7, vec![decide.to_string()]))
 }
 
+/// "He decided to sell his car." -> "He made up his mind to sell his car.": the simple past right
+/// after a personal pronoun, whose mind it is, and "to" + a verb after it (never "decided on",
+/// "decided that", nor "has decided", whose participle would need "made" too).
+fn decided_mind(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    // Several subjects make up their minds; "you" may be one or several, and stays.
+    const WHOSE: &[(&str, &str, &str)] = &[
+        ("i", "my", "mind"),
+        ("we", "our", "minds"),
+        ("they", "their", "minds"),
+        ("he", "his", "mind"),
+        ("she", "her", "mind"),
+    ];
+    if !matches_at(tokens, i, &["decided", "to"]) || next_word(tokens, i + 2).is_none() {
+        return None;
+    }
+    let subject = word_before(tokens, i)?;
+    let &(_, whose, mind) = WHOSE.iter().find(|(p, ..)| *p == subject)?;
+    Some((1, ["made", "up", whose, mind].iter().map(|w| w.to_string()).collect()))
+}
+
 /// "I'll do my best to finish it." -> "I'll try my hardest to finish it."
 fn do_best(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let word = |k: usize| open_word(tokens, k);
@@ -2575,6 +2597,7 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["for"], for_years),
     (&["for"], for_the_past),
     (&["a"], a_lot_adverb),
+    (&["decided"], decided_mind),
     (&["answer", "answers", "answered", "answering"], answered_phone),
     (&["i", "you", "we", "they", "he", "she"], cannot_remember),
     (&["lend", "lends", "lent"], lent_me),
@@ -2764,6 +2787,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "cooks",
     "cut",
     "days",
+    "decided",
     "did",
     "do",
     "does",
@@ -3600,6 +3624,13 @@ mod tests {
             phrased("I have lived here, and worked for nine years."),
             "I have lived here, and worked for nine years."
         );
+        assert_eq!(phrased("He decided to sell his old car."), "He made up his mind to sell his old car.");
+        // A name has no pronoun to lend its mind; a participle or "on" stays.
+        assert_eq!(phrased("We decided to stay."), "We made up our minds to stay.");
+        assert_eq!(phrased("Tom decided to stay."), "Tom decided to stay.");
+        assert_eq!(phrased("You decided to stay."), "You decided to stay.");
+        assert_eq!(phrased("She has decided to stay."), "She has decided to stay.");
+        assert_eq!(phrased("We decided on the red one."), "We decided on the red one.");
         assert_eq!(phrased("The baby cries a lot."), "The baby cries a great deal.");
         assert_eq!(phrased("It rains a lot in November."), "It rains a great deal in November.");
         // An object, a plot, or more of the phrase: "a lot" stays.
