@@ -1602,6 +1602,12 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     // Nothing paid for going in, ending the clause: "Children get in for free." -> "... get in
     // free of charge"; "open for free" is no price.
     (&["in", "for", "free"], &["in", "free", "of", "charge"], After::Pause),
+    // A place near another, after "be" and before "the" ("close to her mother" is a bond, "close
+    // to 100 people" a number): "The museum is close to the river." -> "The museum is near the river."
+    (&["is", "close", "to", "the"], &["is", "near", "the"], After::Word),
+    (&["are", "close", "to", "the"], &["are", "near", "the"], After::Word),
+    (&["was", "close", "to", "the"], &["was", "near", "the"], After::Word),
+    (&["were", "close", "to", "the"], &["were", "near", "the"], After::Word),
     // A fear: "My sister is frightened of spiders." -> "... is afraid of spiders."
     (&["frightened", "of"], &["afraid", "of"], After::Word),
     (&["scared", "of"], &["afraid", "of"], After::Word),
@@ -1688,6 +1694,7 @@ const EVERYDAY_STARTS: &[&str] = &[
     "frightened",
     "scared",
     "restaurant",
+    "was",
 ];
 
 /// The phrase of `EVERYDAY` at `i`, if what follows it fits.
@@ -3631,6 +3638,8 @@ mod tests {
         assert_eq!(phrased("You decided to stay."), "You decided to stay.");
         assert_eq!(phrased("She has decided to stay."), "She has decided to stay.");
         assert_eq!(phrased("We decided on the red one."), "We decided on the red one.");
+        assert_eq!(phrased("The museum is close to the river."), "The museum is near the river.");
+        assert_eq!(phrased("She is close to her mother."), "She is close to her mother.");
         assert_eq!(phrased("The baby cries a lot."), "The baby cries a great deal.");
         assert_eq!(phrased("It rains a lot in November."), "It rains a great deal in November.");
         // An object, a plot, or more of the phrase: "a lot" stays.
