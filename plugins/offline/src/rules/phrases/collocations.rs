@@ -1602,12 +1602,6 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     // Nothing paid for going in, ending the clause: "Children get in for free." -> "... get in
     // free of charge"; "open for free" is no price.
     (&["in", "for", "free"], &["in", "free", "of", "charge"], After::Pause),
-    // A place near another, after "be" and before "the" ("close to her mother" is a bond, "close
-    // to 100 people" a number): "The museum is close to the river." -> "The museum is near the river."
-    (&["is", "close", "to", "the"], &["is", "near", "the"], After::Word),
-    (&["are", "close", "to", "the"], &["are", "near", "the"], After::Word),
-    (&["was", "close", "to", "the"], &["was", "near", "the"], After::Word),
-    (&["were", "close", "to", "the"], &["were", "near", "the"], After::Word),
     // A fear: "My sister is frightened of spiders." -> "... is afraid of spiders."
     (&["frightened", "of"], &["afraid", "of"], After::Word),
     (&["scared", "of"], &["afraid", "of"], After::Word),
@@ -1694,7 +1688,6 @@ const EVERYDAY_STARTS: &[&str] = &[
     "frightened",
     "scared",
     "restaurant",
-    "was",
 ];
 
 /// The phrase of `EVERYDAY` at `i`, if what follows it fits.
@@ -2278,6 +2271,28 @@ fn decided_mind(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     Some((1, ["made", "up", whose, mind].iter().map(|w| w.to_string()).collect()))
 }
 
+/// Places one may be near, for `close_near`.
+const NEAR_PLACES: &[&str] = &[
+    "beach", "river", "sea", "station", "centre", "center", "park", "school", "shops", "airport", "city",
+    "coast", "border", "motorway", "hospital", "church", "lake", "harbour", "canal", "castle", "museum",
+    "village", "town", "road", "window", "door", "edge", "top", "end",
+];
+
+/// "The museum is close to the river." -> "The museum is near the river.": after "be", of a
+/// place of `NEAR_PLACES` only ("close to the children" is a bond, "close to the record" a
+/// number).
+fn close_near(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let be = open_word(tokens, i)?;
+    if !["is", "are", "was", "were"].contains(&be.as_str())
+        || !matches_at(tokens, i, &[&be, "close", "to", "the"])
+    {
+        return None;
+    }
+    open_word(tokens, i + 8).filter(|w| NEAR_PLACES.contains(&w.as_str()))?;
+    tokens[i + 7].is(Kind::Space, " ").then_some(())?;
+    Some((5, vec![tokens[i].text.clone(), "near".to_string()]))
+}
+
 /// "I'll do my best to finish it." -> "I'll try my hardest to finish it."
 fn do_best(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let word = |k: usize| open_word(tokens, k);
@@ -2605,6 +2620,7 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["for"], for_the_past),
     (&["a"], a_lot_adverb),
     (&["decided"], decided_mind),
+    (&["is", "are", "was", "were"], close_near),
     (&["answer", "answers", "answered", "answering"], answered_phone),
     (&["i", "you", "we", "they", "he", "she"], cannot_remember),
     (&["lend", "lends", "lent"], lent_me),
@@ -3640,6 +3656,7 @@ mod tests {
         assert_eq!(phrased("We decided on the red one."), "We decided on the red one.");
         assert_eq!(phrased("The museum is close to the river."), "The museum is near the river.");
         assert_eq!(phrased("She is close to her mother."), "She is close to her mother.");
+        assert_eq!(phrased("She was close to the children."), "She was close to the children.");
         assert_eq!(phrased("The baby cries a lot."), "The baby cries a great deal.");
         assert_eq!(phrased("It rains a lot in November."), "It rains a great deal in November.");
         // An object, a plot, or more of the phrase: "a lot" stays.
