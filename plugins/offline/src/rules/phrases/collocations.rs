@@ -1574,13 +1574,13 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     (&["every", "two", "years"], &["every", "other", "year"], After::Anything),
     (&["every", "two", "weeks"], &["every", "other", "week"], After::Anything),
     // Sentence adverbs opening the sentence: "On the whole, the trip was a success." -> "Overall,
-    // ..."; inside the clause they may belong to a noun ("people in general").
+    // ..."; inside the clause they may belong to a noun ("people in general"). Not "Of course" ->
+    // "Naturally": a consent ("Of course, you can borrow my car") is no matter of course.
     (&["on", "the", "whole"], &["overall"], After::Opening),
     (&["all", "in", "all"], &["overall"], After::Opening),
     (&["in", "general"], &["generally"], After::Opening),
     (&["to", "be", "honest"], &["honestly"], After::Opening),
     (&["in", "fact"], &["actually"], After::Opening),
-    (&["of", "course"], &["naturally"], After::Opening),
     // A repetition said the other way: "over and over again" -> "again and again".
     (&["over", "and", "over", "again"], &["again", "and", "again"], After::Anything),
     // A wash, as a verb: "I had a shower and went to bed." -> "I showered and went to bed."; never
@@ -1675,7 +1675,6 @@ const EVERYDAY_STARTS: &[&str] = &[
     "all",
     "on",
     "to",
-    "of",
     "over",
     "had",
     "having",
@@ -3613,6 +3612,7 @@ mod tests {
         // Inside the clause the phrase may be a noun's: it stays.
         assert_eq!(phrased("I like animals in general."), "I like animals in general.");
         assert_eq!(phrased("Of course not."), "Of course not.");
+        assert_eq!(phrased("Of course, you can borrow my car."), "Of course, you can borrow my car.");
         assert_eq!(phrased("He played the song over and over again."), "He played the song again and again.");
         assert_eq!(phrased("I had a shower and went to bed."), "I showered and went to bed.");
         // A shower of rain is weather.
