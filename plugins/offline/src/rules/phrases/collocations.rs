@@ -11,10 +11,12 @@ use super::objects::{
     studied_revised, takes_coffee, took_back, took_measure, turn_go, vacuumed_hoovered, view_of, walked_dog,
     walked_on_foot, washed_car, washed_dishes, with_using, works_as, wrong_way,
 };
-use super::shared::{After, Finder, pause_after, quantifier_for};
+use super::shared::{After, Finder, opening, pause_after, quantifier_for};
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
-use crate::tokens::{Kind, Token, is_sentence_start, matches_at, next_word, open_word, prev_word};
+use crate::tokens::{
+    Kind, Token, is_sentence_start, matches_at, next_word, open_word, prev_word, word_before,
+};
 use crate::words::OBJECT_PREPOSITIONS;
 
 /// Pronouns whose expectation a comparison may report ("than I expected"); "it" is left out, since
@@ -909,6 +911,104 @@ fn for_years(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     denied.then(|| (3, vec!["in".to_string(), span]))
 }
 
+/// Verbs whose present perfect with "for" + a count of days tells a stretch up to now ("has lived
+/// here for ten years"); another verb's "for" may be a stretch ahead ("have booked the hall for two
+/// hours"), so only these, or any verb denied ("haven't seen him for three years").
+const LASTING: &[&str] = &[
+    "be", "live", "know", "work", "have", "wait", "stay", "study", "teach", "own", "want", "feel", "love",
+    "rain", "snow", "run", "manage", "use", "play", "sleep",
+];
+
+/// "She has had a cold for three days." -> "... for the past three days.": a count of days, weeks,
+/// months or years ending the clause, after a present perfect of its own clause (`LASTING`, or
+/// denied); never after "had" (a stretch up to a past time), a modal or "to" ("will have worked
+/// here for ten years" reaches the future).
+fn for_the_past(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| open_word(tokens, k);
+    let spaced = (1..5).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    if word(i)? != "for" || !spaced {
+        return None;
+    }
+    let count = tokens.get(i + 2).filter(|t| t.is_word() && !t.frozen)?;
+    let lower = count.text.to_lowercase();
+    let counted = (UNITS_BELOW_TEN.iter().any(|(u, _)| *u == lower) && lower != "one")
+        || TENS_AND_TEENS.iter().any(|(u, _)| *u == lower)
+        || lower == "several"
+        || (lower.chars().all(|c| c.is_ascii_digit()) && lower != "1");
+    let unit = word(i + 4)?;
+    if !counted
+        || !["days", "weeks", "months", "years", "hours"].contains(&unit.as_str())
+        || !pause_after(tokens, i + 4)
+    {
+        return None;
+    }
+    // The words of the clause before "for", nearest first, up to a comma or a clause word.
+    let mut clause = Vec::new();
+    for t in tokens[..i].iter().rev() {
+        if t.kind == Kind::Punct && [",", ";", ":"].contains(&t.text.as_str()) {
+            break;
+        }
+        if !t.is_word() {
+            continue;
+        }
+        let w = t.text.to_lowercase().replace('’', "'");
+        if ["and", "but", "when", "because", "since", "after", "before", "while", "so", "that", "if", "until"]
+            .contains(&w.as_str())
+        {
+            break;
+        }
+        clause.push(w);
+    }
+    let at = clause
+        .iter()
+        .position(|w| ["has", "have", "hasn't", "haven't"].contains(&w.as_str()) || w.ends_with("'ve"))?;
+    let before = clause.get(at + 1).map(String::as_str);
+    let modal = ["will", "would", "could", "should", "must", "might", "may", "to", "won't", "'ll"];
+    if before.is_some_and(|b| modal.contains(&b)) || clause[at].ends_with("'ve") && clause[at].contains("ll")
+    {
+        return None;
+    }
+    let denied =
+        clause[at].ends_with("n't") || clause[..at].iter().any(|w| ["not", "never"].contains(&w.as_str()));
+    // The participle: the word after "have", past "not", "never", "just", "always", "already".
+    let skip = ["not", "never", "just", "always", "already", "only", "both", "all"];
+    let participle = clause[..at].iter().rev().find(|w| !skip.contains(&w.as_str()))?;
+    // "been" and "had" are function words to the lexicon.
+    let lemma = match participle.as_str() {
+        "been" => Some("be"),
+        "had" => Some("have"),
+        other => crate::words::participle_lemma(other),
+    };
+    let lasting = lemma.is_some_and(|l| LASTING.contains(&l));
+    if !(lasting || denied && lemma.is_some()) {
+        return None;
+    }
+    Some((3, vec![tokens[i].text.clone(), "the".to_string(), "past".to_string(), count.text.clone()]))
+}
+
+/// Verbs that take no object, after which "a lot" is how much or how often ("cries a lot"); after
+/// another verb it may be the object ("bought a lot"), or a plot of land.
+const UNTAKING: &[&str] = &[
+    "cry", "rain", "snow", "travel", "laugh", "talk", "sleep", "smile", "worry", "argue", "complain", "walk",
+    "improve", "change", "chat", "swim", "exercise", "moan",
+];
+
+/// "The baby cries a lot." -> "The baby cries a great deal.": after a verb of `UNTAKING`, ending
+/// the clause or before a time or place ("It rains a lot in November.").
+fn a_lot_adverb(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if !matches_at(tokens, i, &["a", "lot"]) {
+        return None;
+    }
+    let verb = prev_word(tokens, i)?;
+    let untaking = morph::analyse(&verb)
+        .iter()
+        .any(|a| a.pos == Pos::Verb && a.form != Form::Plural && UNTAKING.contains(&a.entry.lemma));
+    let ends = pause_after(tokens, i + 2)
+        || next_word(tokens, i + 2)
+            .is_some_and(|n| ["in", "at", "during", "when", "these", "lately"].contains(&n.as_str()));
+    (untaking && ends).then(|| (3, ["a", "great", "deal"].iter().map(|w| w.to_string()).collect()))
+}
+
 /// "She answered the phone." -> "She picked up the phone.".
 fn answered_phone(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let word = |k: usize| open_word(tokens, k);
@@ -1279,6 +1379,40 @@ fn gave_lift(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (spaced && matches_at(tokens, i + 4, &["a", "lift"])).then(|| (7, vec![drive.to_string(), rider]))
 }
 
+/// A call made to pass on news: "He called to say he would be late." -> "He phoned to say ...".
+/// Never after a form of "be" ("was called to say grace" is being asked to speak) nor "have"
+/// (the rule gives a past tense, not a participle).
+fn phoned_to_say(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if !matches_at(tokens, i, &["called", "to", "say"]) {
+        return None;
+    }
+    let before = prev_word(tokens, i);
+    let refused =
+        ["was", "were", "is", "are", "be", "been", "being", "am", "has", "have", "had", "get", "got"];
+    if before.as_deref().is_none_or(|w| refused.contains(&w)) {
+        return None;
+    }
+    Some((1, vec!["phoned".to_string()]))
+}
+
+/// A person's age told without its unit: "since we were five years old" -> "since we were
+/// five". Only a person (a personal pronoun, never "it": "the house is fifty years old" needs its
+/// unit), a form of "be" and a number word, ending the clause.
+fn age_without_years(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| open_word(tokens, k);
+    let person = ["i", "we", "you", "he", "she"].contains(&word(i)?.as_str());
+    let be = ["am", "was", "were", "is", "are", "'m"].contains(&word(i + 2)?.as_str());
+    let count = word(i + 4)?;
+    let number = UNITS_BELOW_TEN.iter().any(|(u, _)| *u == count)
+        || TENS_AND_TEENS.iter().any(|(u, _)| *u == count)
+        || ["ten", "eleven", "twelve"].contains(&count.as_str());
+    let spaced = (1..9).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
+    if !(person && be && number && spaced && matches_at(tokens, i + 6, &["years", "old"])) {
+        return None;
+    }
+    pause_after(tokens, i + 8).then(|| (9, vec![tokens[i].text.clone(), tokens[i + 2].text.clone(), count]))
+}
+
 /// Everyday phrases said as well in other words, each tried only from its first word (see
 /// `everyday`), both ways where both read naturally.
 const EVERYDAY: &[(&[&str], &[&str], After)] = &[
@@ -1361,14 +1495,198 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     (&["took", "part", "in"], &["participated", "in"], After::Word),
     (&["taking", "part", "in"], &["participating", "in"], After::Word),
     (&["taken", "part", "in"], &["participated", "in"], After::Word),
+    // A machine's noise, made over and over: "The washing machine makes a loud noise." -> "...
+    // makes a lot of noise." Only after "make", never "I heard a loud noise" (one sound).
+    (&["makes", "a", "loud", "noise"], &["makes", "a", "lot", "of", "noise"], After::Anything),
+    (&["making", "a", "loud", "noise"], &["making", "a", "lot", "of", "noise"], After::Anything),
+    (&["make", "a", "loud", "noise"], &["make", "a", "lot", "of", "noise"], After::Anything),
+    // A guest for a meal: "Sarah's coming to dinner tonight." -> "... coming for dinner tonight."
+    (&["coming", "to", "dinner"], &["coming", "for", "dinner"], After::Anything),
+    (&["come", "to", "dinner"], &["come", "for", "dinner"], After::Anything),
+    (&["came", "to", "dinner"], &["came", "for", "dinner"], After::Anything),
+    (&["coming", "to", "lunch"], &["coming", "for", "lunch"], After::Anything),
+    (&["come", "to", "lunch"], &["come", "for", "lunch"], After::Anything),
+    // Food no longer fresh: "The milk is past its sale date." -> "The milk is out of date."
+    (&["past", "its", "sale", "date"], &["out", "of", "date"], After::Pause),
+    (&["past", "its", "use-by", "date"], &["out", "of", "date"], After::Pause),
+    // Air let in, the particle after its object, ending the clause: "She opened the window to let
+    // in some fresh air." -> "... to let some fresh air in."
+    (&["let", "in", "some", "fresh", "air"], &["let", "some", "fresh", "air", "in"], After::Pause),
+    (&["let", "in", "fresh", "air"], &["let", "fresh", "air", "in"], After::Pause),
+    // A greeting after a while: "How have you been since I last saw you?" -> "... since we last
+    // met?" (the same meeting, told from both sides).
+    (&["since", "i", "last", "saw", "you"], &["since", "we", "last", "met"], After::Pause),
+    // A saying reported: "..., or so they say." -> "..., or so people say." ("they" is no one in
+    // particular there).
+    (&["or", "so", "they", "say"], &["or", "so", "people", "say"], After::Pause),
+    // A reminder opening a note: "Just a quick reminder that the payment is due." -> "Just to
+    // remind you that ...".
+    (&["just", "a", "quick", "reminder", "that"], &["just", "to", "remind", "you", "that"], After::Word),
+    (&["just", "a", "reminder", "that"], &["just", "to", "remind", "you", "that"], After::Word),
+    // A device restarted: "turning it off and on again" -> "switching it off and on again".
+    (&["turning", "it", "off", "and", "on"], &["switching", "it", "off", "and", "on"], After::Anything),
+    (&["turn", "it", "off", "and", "on"], &["switch", "it", "off", "and", "on"], After::Anything),
+    // Held up on the road: "We were stuck in traffic." -> "We were caught in traffic."
+    (&["stuck", "in", "traffic"], &["caught", "in", "traffic"], After::Anything),
+    (&["stuck", "in", "a", "traffic", "jam"], &["caught", "in", "traffic"], After::Anything),
+    // Woken, the particle said or not: "The noise woke us up early." -> "The noise woke us early."
+    (&["woke", "us", "up"], &["woke", "us"], After::Anything),
+    (&["woke", "me", "up"], &["woke", "me"], After::Anything),
+    (&["woke", "him", "up"], &["woke", "him"], After::Anything),
+    (&["woke", "her", "up"], &["woke", "her"], After::Anything),
+    // Excess, informally either way: "far too much time" -> "way too much time".
+    (&["far", "too", "much"], &["way", "too", "much"], After::Word),
+    (&["far", "too", "many"], &["way", "too", "many"], After::Word),
+    // A margin of one unit: "missed the train by one minute" -> "by a minute".
+    (&["by", "one", "minute"], &["by", "a", "minute"], After::Anything),
+    (&["by", "one", "second"], &["by", "a", "second"], After::Anything),
+    (&["by", "one", "point"], &["by", "a", "point"], After::Anything),
+    // No table or room left, only of a restaurant or a hotel (a course "fully booked" has no
+    // tables): "The restaurant was fully booked." -> "The restaurant had no free tables."
+    (
+        &["restaurant", "was", "fully", "booked"],
+        &["restaurant", "had", "no", "free", "tables"],
+        After::Anything,
+    ),
+    (
+        &["restaurant", "is", "fully", "booked"],
+        &["restaurant", "has", "no", "free", "tables"],
+        After::Anything,
+    ),
+    (&["hotel", "was", "fully", "booked"], &["hotel", "had", "no", "free", "rooms"], After::Anything),
+    (&["hotel", "is", "fully", "booked"], &["hotel", "has", "no", "free", "rooms"], After::Anything),
+    // An attachment announced: "Please find attached the invoice." -> "I have attached the
+    // invoice." (the verb agrees with any number of things attached).
+    (&["please", "find", "attached", "the"], &["i", "have", "attached", "the"], After::Word),
+    // Trees flowering: "The cherry trees are in bloom." -> "... are in flower."
+    (&["are", "in", "bloom"], &["are", "in", "flower"], After::Anything),
+    (&["were", "in", "bloom"], &["were", "in", "flower"], After::Anything),
+    (&["is", "in", "bloom"], &["is", "in", "flower"], After::Anything),
+    // A bridge spans what it crosses: "a new bridge across the river" -> "a new bridge over the river".
+    (&["bridge", "across", "the"], &["bridge", "over", "the"], After::Word),
+    (&["got", "soaked"], &["got", "drenched"], After::Anything),
+    // Punctual arrivals, before more of the clause too (the phrase pass has "on time" ending it):
+    // "The train arrived on time for once." -> "The train arrived punctually for once."
+    (&["arrived", "on", "time"], &["arrived", "punctually"], After::Anything),
+    (&["arrives", "on", "time"], &["arrives", "punctually"], After::Anything),
+    // One period skipped between two: "every two years" -> "every other year" (the reverse of
+    // "every other day" above).
+    (&["every", "two", "years"], &["every", "other", "year"], After::Anything),
+    (&["every", "two", "weeks"], &["every", "other", "week"], After::Anything),
+    // Sentence adverbs opening the sentence: "On the whole, the trip was a success." -> "Overall,
+    // ..."; inside the clause they may belong to a noun ("people in general"). Not "Of course" ->
+    // "Naturally": a consent ("Of course, you can borrow my car") is no matter of course.
+    (&["on", "the", "whole"], &["overall"], After::Opening),
+    (&["all", "in", "all"], &["overall"], After::Opening),
+    (&["in", "general"], &["generally"], After::Opening),
+    (&["to", "be", "honest"], &["honestly"], After::Opening),
+    (&["in", "fact"], &["actually"], After::Opening),
+    // A repetition said the other way: "over and over again" -> "again and again".
+    (&["over", "and", "over", "again"], &["again", "and", "again"], After::Anything),
+    // A wash, as a verb: "I had a shower and went to bed." -> "I showered and went to bed."; never
+    // before more ("a shower of rain").
+    (&["had", "a", "shower"], &["showered"], After::PauseOrAnd),
+    (&["took", "a", "shower"], &["showered"], After::PauseOrAnd),
+    (&["having", "a", "shower"], &["showering"], After::PauseOrAnd),
+    // Friends: "He gets on well with his brother." -> "He gets along well with his brother."
+    (&["gets", "on", "well", "with"], &["gets", "along", "well", "with"], After::Word),
+    (&["get", "on", "well", "with"], &["get", "along", "well", "with"], After::Word),
+    (&["got", "on", "well", "with"], &["got", "along", "well", "with"], After::Word),
+    // A run of periods, after its count ("the children sat in a row" is a line, and stays):
+    // "It rained three days in a row." -> "It rained three days running."
+    (&["days", "in", "a", "row"], &["days", "running"], After::Pause),
+    (&["nights", "in", "a", "row"], &["nights", "running"], After::Pause),
+    (&["weeks", "in", "a", "row"], &["weeks", "running"], After::Pause),
+    (&["years", "in", "a", "row"], &["years", "running"], After::Pause),
+    (&["times", "in", "a", "row"], &["times", "running"], After::Pause),
+    // Nothing paid for going in, ending the clause: "Children get in for free." -> "... get in
+    // free of charge"; "open for free" is no price.
+    (&["in", "for", "free"], &["in", "free", "of", "charge"], After::Pause),
+    // A fear: "My sister is frightened of spiders." -> "... is afraid of spiders."
+    (&["frightened", "of"], &["afraid", "of"], After::Word),
+    (&["scared", "of"], &["afraid", "of"], After::Word),
 ];
 
 /// The first words of `EVERYDAY`, for `COLLOCATIONS`.
 const EVERYDAY_STARTS: &[&str] = &[
-    "quite", "in", "for", "just", "a", "ages", "fed", "take", "taking", "took", "wait", "give", "as", "free",
-    "thanks", "hardly", "at", "keep", "keeps", "kept", "sort", "sorts", "sorted", "get", "fell", "fall",
-    "make", "makes", "made", "making", "book", "booked", "before", "after", "later", "hang", "the", "every",
-    "takes", "taken",
+    "quite",
+    "in",
+    "for",
+    "just",
+    "a",
+    "ages",
+    "fed",
+    "take",
+    "taking",
+    "took",
+    "wait",
+    "give",
+    "as",
+    "free",
+    "thanks",
+    "hardly",
+    "at",
+    "keep",
+    "keeps",
+    "kept",
+    "sort",
+    "sorts",
+    "sorted",
+    "get",
+    "fell",
+    "fall",
+    "make",
+    "makes",
+    "made",
+    "making",
+    "book",
+    "booked",
+    "before",
+    "after",
+    "later",
+    "hang",
+    "the",
+    "every",
+    "takes",
+    "taken",
+    "making",
+    "coming",
+    "come",
+    "came",
+    "past",
+    "let",
+    "since",
+    "or",
+    "turning",
+    "turn",
+    "stuck",
+    "woke",
+    "far",
+    "by",
+    "hotel",
+    "please",
+    "are",
+    "were",
+    "is",
+    "bridge",
+    "got",
+    "arrived",
+    "arrives",
+    "all",
+    "on",
+    "to",
+    "over",
+    "had",
+    "having",
+    "gets",
+    "days",
+    "nights",
+    "weeks",
+    "years",
+    "times",
+    "frightened",
+    "scared",
+    "restaurant",
 ];
 
 /// The phrase of `EVERYDAY` at `i`, if what follows it fits.
@@ -1386,6 +1704,7 @@ fn everyday(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
             After::PauseOrAnd => {
                 pause_after(tokens, last) || next_word(tokens, last).as_deref() == Some("and")
             }
+            After::Opening => opening(tokens, i, last),
         };
         ok.then(|| (last + 1 - i, to.iter().map(|w| w.to_string()).collect()))
     })
@@ -1940,6 +2259,48 @@ fn make_up_mind(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     matches_at(tokens, i, &[&w, "up", &whose, "mind"]).then(|| (7, vec![decide.to_string()]))
 }
 
+/// "He decided to sell his car." -> "He made up his mind to sell his car.": the simple past right
+/// after a personal pronoun, whose mind it is, and "to" + a verb after it (never "decided on",
+/// "decided that", nor "has decided", whose participle would need "made" too).
+fn decided_mind(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    // Several subjects make up their minds; "you" may be one or several, and stays.
+    const WHOSE: &[(&str, &str, &str)] = &[
+        ("i", "my", "mind"),
+        ("we", "our", "minds"),
+        ("they", "their", "minds"),
+        ("he", "his", "mind"),
+        ("she", "her", "mind"),
+    ];
+    if !matches_at(tokens, i, &["decided", "to"]) || next_word(tokens, i + 2).is_none() {
+        return None;
+    }
+    let subject = word_before(tokens, i)?;
+    let &(_, whose, mind) = WHOSE.iter().find(|(p, ..)| *p == subject)?;
+    Some((1, ["made", "up", whose, mind].iter().map(|w| w.to_string()).collect()))
+}
+
+/// Places one may be near, for `close_near`.
+const NEAR_PLACES: &[&str] = &[
+    "beach", "river", "sea", "station", "centre", "center", "park", "school", "shops", "airport", "city",
+    "coast", "border", "motorway", "hospital", "church", "lake", "harbour", "canal", "castle", "museum",
+    "village", "town", "road", "window", "door", "edge", "top", "end",
+];
+
+/// "The museum is close to the river." -> "The museum is near the river.": after "be", of a
+/// place of `NEAR_PLACES` only ("close to the children" is a bond, "close to the record" a
+/// number).
+fn close_near(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let be = open_word(tokens, i)?;
+    if !["is", "are", "was", "were"].contains(&be.as_str())
+        || !matches_at(tokens, i, &[&be, "close", "to", "the"])
+    {
+        return None;
+    }
+    open_word(tokens, i + 8).filter(|w| NEAR_PLACES.contains(&w.as_str()))?;
+    tokens[i + 7].is(Kind::Space, " ").then_some(())?;
+    Some((5, vec![tokens[i].text.clone(), "near".to_string()]))
+}
+
 /// "I'll do my best to finish it." -> "I'll try my hardest to finish it."
 fn do_best(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let word = |k: usize| open_word(tokens, k);
@@ -2264,6 +2625,10 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["empty"], empty_place),
     (&["i", "we", "they", "he", "she"], good_time),
     (&["for"], for_years),
+    (&["for"], for_the_past),
+    (&["a"], a_lot_adverb),
+    (&["decided"], decided_mind),
+    (&["is", "are", "was", "were"], close_near),
     (&["answer", "answers", "answered", "answering"], answered_phone),
     (&["i", "you", "we", "they", "he", "she"], cannot_remember),
     (&["lend", "lends", "lent"], lent_me),
@@ -2281,6 +2646,8 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["try", "tries", "tried", "trying"], tried_food),
     (&["the"], whole_time),
     (EVERYDAY_STARTS, everyday),
+    (&["called"], phoned_to_say),
+    (&["i", "we", "you", "he", "she"], age_without_years),
     (&["let", "lets"], let_know),
     (&["get", "gets", "got", "getting", "gotten"], getting_better),
     (&["pick", "picks", "picked", "picking"], pick_up_groceries),
@@ -2388,12 +2755,15 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "a",
     "after",
     "ages",
+    "all",
     "am",
     "answer",
     "answered",
     "answering",
     "answers",
     "are",
+    "arrived",
+    "arrives",
     "as",
     "at",
     "ate",
@@ -2408,15 +2778,18 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "break",
     "breaking",
     "breaks",
+    "bridge",
     "broke",
     "broken",
     "bumped",
     "burst",
     "bursting",
     "bursts",
+    "by",
     "call",
     "called",
     "calls",
+    "came",
     "catch",
     "catches",
     "catching",
@@ -2437,10 +2810,15 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "cleaned",
     "cleaning",
     "cleans",
+    "come",
+    "coming",
     "cook",
     "cooked",
     "cooking",
     "cooks",
+    "cut",
+    "days",
+    "decided",
     "did",
     "do",
     "does",
@@ -2467,6 +2845,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "expired",
     "expires",
     "fall",
+    "far",
     "fed",
     "feel",
     "fell",
@@ -2481,6 +2860,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "for",
     "forgot",
     "free",
+    "frightened",
     "full",
     "gave",
     "get",
@@ -2501,6 +2881,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "grabbing",
     "grabs",
     "had",
+    "half",
     "hang",
     "hardly",
     "has",
@@ -2508,6 +2889,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "hated",
     "hates",
     "have",
+    "having",
     "he",
     "he'd",
     "he's",
@@ -2521,6 +2903,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "hoovered",
     "hoovering",
     "hoovers",
+    "hotel",
     "hurt",
     "hurting",
     "hurts",
@@ -2539,6 +2922,8 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "kept",
     "lasted",
     "later",
+    "leaves",
+    "left",
     "lend",
     "lends",
     "lent",
@@ -2572,6 +2957,10 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "need",
     "needed",
     "needs",
+    "nights",
+    "of",
+    "on",
+    "or",
     "organise",
     "organised",
     "organises",
@@ -2581,10 +2970,13 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "organizes",
     "organizing",
     "our",
+    "over",
+    "past",
     "pick",
     "picked",
     "picking",
     "picks",
+    "please",
     "prefer",
     "preferred",
     "prefers",
@@ -2598,11 +2990,13 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "rented",
     "renting",
     "rents",
+    "restaurant",
     "return",
     "returned",
     "returning",
     "returns",
     "sat",
+    "scared",
     "send",
     "sending",
     "sends",
@@ -2613,6 +3007,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "she",
     "she'd",
     "she's",
+    "since",
     "sit",
     "sits",
     "sitting",
@@ -2626,6 +3021,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "stayed",
     "staying",
     "stays",
+    "stuck",
     "studied",
     "studies",
     "study",
@@ -2643,6 +3039,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "they",
     "they'd",
     "they're",
+    "times",
     "to",
     "told",
     "took",
@@ -2676,13 +3073,16 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "we",
     "we'd",
     "we're",
+    "weeks",
     "went",
     "were",
     "with",
+    "woke",
     "work",
     "worked",
     "working",
     "works",
+    "years",
     "you",
     "you'd",
     "you're",
@@ -3134,6 +3534,144 @@ mod tests {
         assert_eq!(phrased("It was love at first sight."), "It was love at first sight.");
         assert_eq!(phrased("We hardly ever eat out."), "We almost never eat out.");
         assert_eq!(phrased("I'd like to make an appointment."), "I'd like to book an appointment.");
+    }
+
+    #[test]
+    fn everyday_phrases_of_the_eleventh_round_and_their_refusals() {
+        assert_eq!(
+            phrased("The washing machine makes a loud noise when it spins."),
+            "The washing machine makes a lot of noise when it spins."
+        );
+        // One sound heard is no noise made over and over.
+        assert_eq!(phrased("I heard a loud noise outside."), "I heard a loud noise outside.");
+        assert_eq!(phrased("Sarah's coming to dinner tonight."), "Sarah's coming for dinner tonight.");
+        assert_eq!(phrased("The milk is past its sale date."), "The milk is out of date.");
+        assert_eq!(
+            phrased("She opened the window to let in some fresh air."),
+            "She opened the window to let some fresh air in."
+        );
+        // The particle moves only where the air ends the clause.
+        assert_eq!(
+            phrased("She let in some fresh air from the garden."),
+            "She let in some fresh air from the garden."
+        );
+        assert_eq!(
+            phrased("How have you been since I last saw you?"),
+            "How have you been since we last met?"
+        );
+        assert_eq!(
+            phrased("Just a quick reminder that the payment is due tomorrow."),
+            "Just to remind you that the payment is due tomorrow."
+        );
+        assert_eq!(
+            phrased("We were stuck in traffic for an hour."),
+            "We were caught in traffic for an hour."
+        );
+        assert_eq!(phrased("The noise woke us up early."), "The noise woke us early.");
+        assert_eq!(phrased("He called to say he would be late."), "He phoned to say he would be late.");
+        // Asked to speak, or a participle: the call stays.
+        assert_eq!(phrased("He was called to say grace."), "He was called to say grace.");
+        assert_eq!(phrased("She has called to say sorry."), "She has called to say sorry.");
+        assert_eq!(
+            phrased("Sarah and I have been friends since we were five years old."),
+            "Sarah and I have been friends since we were five."
+        );
+        // A thing's age keeps its unit, and so does an age before more of the clause.
+        assert!(phrased("It is fifty years old.").ends_with("years old."));
+        assert!(phrased("The house is fifty years old.").ends_with("years old."));
+        assert_eq!(
+            phrased("She was five years old when she moved."),
+            "She was five years old when she moved."
+        );
+    }
+
+    #[test]
+    fn everyday_phrases_of_the_eleventh_round_in_their_places() {
+        assert_eq!(
+            phrased("He spends far too much time on his phone."),
+            "He spends way too much time on his phone."
+        );
+        assert_eq!(phrased("He missed the train by one minute."), "He missed the train by a minute.");
+        assert_eq!(
+            phrased("The restaurant was fully booked, so we ate at the pub."),
+            "The restaurant had no free tables, so we ate at the pub."
+        );
+        // A course is booked up, not short of tables.
+        assert_eq!(phrased("The course was fully booked."), "The course was fully booked.");
+        assert_eq!(
+            phrased("Please find attached the invoice for March."),
+            "I have attached the invoice for March."
+        );
+        assert_eq!(phrased("The cherry trees are in bloom."), "The cherry trees are in flower.");
+        assert_eq!(phrased("They built a bridge across the river."), "They built a bridge over the river.");
+        // Only a bridge spans: a walk across the river is a crossing.
+        assert_eq!(phrased("We swam across the river."), "We swam across the river.");
+        assert_eq!(phrased("The train arrived on time for once."), "The train arrived punctually for once.");
+        assert_eq!(phrased("The budget was cut by half."), "The budget was halved.");
+        // Half of a measure is no halving: "cut by half a day" stays.
+        assert_eq!(phrased("Our trip was cut by half a day."), "Our trip was cut by half a day.");
+        // "cut in half" is two pieces, and "cut by half the time" goes on: both stay.
+        assert_eq!(phrased("She cut the cake in half."), "She cut the cake in half.");
+        assert_eq!(
+            phrased("I get my eyes tested every two years."),
+            "I get my eyes tested every other year."
+        );
+        assert_eq!(phrased("On the whole, the trip was a success."), "Overall, the trip was a success.");
+        assert_eq!(phrased("In general, the food was good."), "Generally, the food was good.");
+        // Inside the clause the phrase may be a noun's: it stays.
+        assert_eq!(phrased("I like animals in general."), "I like animals in general.");
+        assert_eq!(phrased("Of course not."), "Of course not.");
+        assert_eq!(phrased("Of course, you can borrow my car."), "Of course, you can borrow my car.");
+        assert_eq!(phrased("He played the song over and over again."), "He played the song again and again.");
+        assert_eq!(phrased("I had a shower and went to bed."), "I showered and went to bed.");
+        // A shower of rain is weather.
+        assert_eq!(phrased("We had a shower of rain."), "We had a shower of rain.");
+        assert_eq!(phrased("He gets on well with his brother."), "He gets along well with his brother.");
+        assert_eq!(phrased("It rained three days in a row."), "It rained three days running.");
+        // A row of seats or people is a line, not a run.
+        assert_eq!(phrased("The children sat in a row."), "The children sat in a row.");
+        assert_eq!(phrased("Children get in for free."), "Children get in free of charge.");
+        assert_eq!(phrased("Museums are open for free."), "Museums are open for free.");
+        assert_eq!(phrased("My sister is frightened of spiders."), "My sister is afraid of spiders.");
+        assert_eq!(
+            phrased("She has had a cold for three days."),
+            "She has had a cold for the past three days."
+        );
+        assert_eq!(
+            phrased("I haven't seen him for six months."),
+            "I haven't seen him for the past six months."
+        );
+        // A stretch ahead, a past one, or one reaching the future: "for" stays.
+        assert_eq!(
+            phrased("We have booked the hall for two hours."),
+            "We have booked the hall for two hours."
+        );
+        assert_eq!(phrased("She had lived there for nine years."), "She had lived there for nine years.");
+        assert_eq!(
+            phrased("By June I will have worked here for nine years."),
+            "By June I will have worked here for nine years."
+        );
+        assert_eq!(phrased("She has lessons for two hours."), "She has lessons for two hours.");
+        assert_eq!(
+            phrased("I have lived here, and worked for nine years."),
+            "I have lived here, and worked for nine years."
+        );
+        assert_eq!(phrased("He decided to sell his old car."), "He made up his mind to sell his old car.");
+        // A name has no pronoun to lend its mind; a participle or "on" stays.
+        assert_eq!(phrased("We decided to stay."), "We made up our minds to stay.");
+        assert_eq!(phrased("Tom decided to stay."), "Tom decided to stay.");
+        assert_eq!(phrased("You decided to stay."), "You decided to stay.");
+        assert_eq!(phrased("She has decided to stay."), "She has decided to stay.");
+        assert_eq!(phrased("We decided on the red one."), "We decided on the red one.");
+        assert_eq!(phrased("The museum is close to the river."), "The museum is near the river.");
+        assert_eq!(phrased("She is close to her mother."), "She is close to her mother.");
+        assert_eq!(phrased("She was close to the children."), "She was close to the children.");
+        assert_eq!(phrased("The baby cries a lot."), "The baby cries a great deal.");
+        assert_eq!(phrased("It rains a lot in November."), "It rains a great deal in November.");
+        // An object, a plot, or more of the phrase: "a lot" stays.
+        assert_eq!(phrased("We bought a lot."), "We bought a lot.");
+        assert_eq!(phrased("He parked in a lot."), "He parked in a lot.");
+        assert_eq!(phrased("She talks a lot about her dog."), "She talks a lot about her dog.");
     }
 
     #[test]

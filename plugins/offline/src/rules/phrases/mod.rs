@@ -26,7 +26,7 @@ use collocations::{
 };
 use compounds::{place_compound, placed_thing};
 use numbers::{date_form, habitual_day, number_in_digits, spoken_time};
-use shared::{After, Finder, pause_after, quantifier_for};
+use shared::{After, Finder, opening, pause_after, quantifier_for};
 
 const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["in", "order", "not", "to"], &["not", "to"], After::Word),
@@ -296,6 +296,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     After::PauseOrAnd => {
                         pause_after(&tokens, last) || next_word(&tokens, last).as_deref() == Some("and")
                     }
+                    After::Opening => opening(&tokens, i, last),
                 };
                 // "every month" is an adverb ("monthly") only where it is not a preposition's
                 // object ("the first Wednesday of every month").
@@ -321,6 +322,9 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 let forget = from[0] != "always" || forget_ok(&tokens, i);
                 let again = from != ["again"] || again_ok(&tokens, i);
                 let asked = from != ["nearby"] || tokens.last().is_some_and(|t| t.text == "?");
+                // "cut by half a day" is half of a measure, no halving.
+                let halving = from.last() != Some(&"half")
+                    || !next_word(&tokens, last).is_some_and(|n| ["a", "an"].contains(&n.as_str()));
                 // "suddenly" after its verb may also be followed by a time or a place ("The
                 // weather changed suddenly in the afternoon"); before the verb it stays ("He
                 // suddenly stopped").
@@ -329,7 +333,8 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                         && next_word(&tokens, last)
                             .is_some_and(|n| ["in", "at", "on", "during"].contains(&n.as_str()))
                         && prev_word(&tokens, i).is_some_and(|p| crate::words::clearly_finite(&p, true)));
-                let ok = ok && !object && !noun_half && punctual && moment && forget && again && asked;
+                let ok =
+                    ok && !object && !noun_half && punctual && moment && forget && again && asked && halving;
                 if ok {
                     sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
                     i = last + 1;
@@ -841,7 +846,7 @@ mod tests {
         assert_eq!(phrased("The phone rang while I was cooking."), "The phone rang when I was cooking.");
         assert_eq!(
             phrased("When we were living in Rome, we walked a lot."),
-            "While we were living in Rome, we walked a lot."
+            "While we were living in Rome, we walked a great deal."
         );
         assert_eq!(
             phrased("I remember the day when I was walking home."),

@@ -4,7 +4,7 @@
 
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
-use crate::tokens::{Kind, Token};
+use crate::tokens::{Kind, Token, is_sentence_start};
 
 /// What a phrase rewrite needs after the phrase.
 #[derive(Clone, Copy)]
@@ -16,6 +16,15 @@ pub(super) enum After {
     Pause,
     /// A pause or "and" ("fell over and hurt my wrist"), never an object ("fell over the cable").
     PauseOrAnd,
+    /// Opening the sentence, a comma after it ("On the whole, ..."): a sentence adverb there,
+    /// where in the clause it may be a noun's ("people in general").
+    Opening,
+}
+
+/// Whether the phrase from `i` to `last` opens the sentence and a comma follows it.
+pub(super) fn opening(tokens: &[Token], i: usize, last: usize) -> bool {
+    is_sentence_start(tokens, i)
+        && tokens.get(last + 1).is_some_and(|t| t.kind == Kind::Punct && t.text == ",")
 }
 
 /// A phrase found by a function, which gives its length in tokens and its words.
