@@ -1138,7 +1138,7 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
 
 /// Nouns whose "that" opens what they tell, not a relative clause: "the news that he had left"
 /// is no "the news he had left".
-const CONTENT_NOUNS: &[&str] = &[
+pub(crate) const CONTENT_NOUNS: &[&str] = &[
     "fact",
     "news",
     "idea",

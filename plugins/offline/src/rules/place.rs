@@ -161,6 +161,7 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
         "pieces",
         "bits",
         "pairs",
+        "row",
         "rows",
         "groups",
         "love",
@@ -209,6 +210,13 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
         ]
         .contains(&p.lower(k - 1).as_str())
     {
+        return None;
+    }
+    // "I can hear the rain on the roof": what is perceived is where the place is, not the
+    // perceiver ("On the roof, I can hear the rain.").
+    const PERCEIVING: &[&str] =
+        &["hear", "hears", "heard", "listen", "listened", "smell", "smelled", "smelt", "feel", "felt"];
+    if (0..k).any(|j| PERCEIVING.contains(&p.lower(j).as_str())) {
         return None;
     }
     // "expecting their second baby in May": the month is the baby's, not when they expect.
@@ -463,6 +471,8 @@ mod tests {
         assert_eq!(run(f, "This is the most comfortable chair in the house."), None);
         assert_eq!(run(f, "My card was declined even though there was enough money in the account."), None);
         assert_eq!(run(f, "The roast needs another half an hour in the oven."), None);
+        assert_eq!(run(f, "I can hear the rain on the roof."), None);
+        assert_eq!(run(f, "It snowed four days in a row."), None);
         assert_eq!(run(f, "Every morning he walks the dog around the block."), None);
         assert_eq!(run(f, "He walks the dog around the block."), None);
         assert_eq!(

@@ -45,7 +45,14 @@ pub fn reduce_relative(p: &Plain) -> Option<Vec<Token>> {
         }
         out.extend_from_slice(&p.items[r + 2..]);
     } else {
-        // Right after the pronoun, a word with a third-person reading is that verb ("lives").
+        // Right after the pronoun, a word with a third-person reading is that verb ("lives"), but
+        // not after a noun that a "that" clause completes ("a reminder that tickets are limited")
+        // nor where a finite verb follows, which makes the word a plural subject.
+        if crate::rules::phrasal::CONTENT_NOUNS.contains(&p.lower(r - 1).as_str())
+            || heads_clause(&p.lower(r + 2))
+        {
+            return None;
+        }
         let a = analyses(&next).into_iter().find(|a| a.form == Form::ThirdPerson)?;
         // A habit ("a choir that sings every Christmas") is no ongoing "-ing"; and an "-ing" that
         // is as often a noun would make a compound ("a book club meeting": SemCor tags "meeting"
@@ -138,6 +145,7 @@ mod tests {
 
     #[test]
     fn a_relative_clause_becomes_a_participle() {
+        assert_eq!(run(reduce_relative, "Just a quick reminder that tickets are limited."), None);
         let f = reduce_relative;
         for (text, reduced) in [
             ("The man who is waiting outside wants to see you.", "The man waiting outside wants to see you."),
