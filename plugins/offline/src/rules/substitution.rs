@@ -803,9 +803,44 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
             .filter(|&k| tokens[k].is_word())
             .take(3)
             .any(|k| PROBLEMS.contains(&tokens[k].text.to_lowercase().as_str())),
+        // "a funny story" is "an amusing" one, where "a funny smell" and "a funny feeling" are
+        // strange: only before a listed thing told or shown.
+        "funny" => next.as_deref().is_some_and(|n| TOLD.contains(&n)),
+        // "The company moved its office to Leeds" is "relocated", where "moved the chair" and "moved
+        // to Canada" are not: only a business's own site after "its" or "their".
+        "move" => {
+            next.as_deref().is_some_and(|n| n == "its" || n == "their")
+                && next_word(tokens, i + 2).is_some_and(|o| {
+                    ["office", "offices", "headquarters", "factory", "factories", "warehouse"]
+                        .contains(&o.as_str())
+                })
+        }
         _ => true,
     }
 }
+
+/// Things told or shown, which may be "amusing" where they are funny.
+const TOLD: &[&str] = &[
+    "story",
+    "stories",
+    "joke",
+    "jokes",
+    "film",
+    "films",
+    "movie",
+    "movies",
+    "video",
+    "videos",
+    "anecdote",
+    "anecdotes",
+    "speech",
+    "show",
+    "sketch",
+    "comedy",
+    "book",
+    "card",
+    "poem",
+];
 
 /// Whether a word of `objects` follows `i` after a determiner, possessive or number and at most
 /// one word more: "built a new bridge", "sewed a button".
@@ -2122,5 +2157,11 @@ mod tests {
         assert_eq!(r("She soaked the beans overnight.", "soaked"), None);
         assert_eq!(r("We must tackle the problem.", "tackle").as_deref(), Some("address"));
         assert_eq!(r("He tried to tackle the striker.", "tackle"), None);
+        assert_eq!(r("He told a funny story.", "funny").as_deref(), Some("amusing"));
+        assert_eq!(r("There is a funny smell here.", "funny"), None);
+        assert_eq!(r("I have a funny feeling.", "funny"), None);
+        assert_eq!(r("The firm moved its office to Leeds.", "moved").as_deref(), Some("relocated"));
+        assert_eq!(r("We moved the sofa to the window.", "moved"), None);
+        assert_eq!(r("My cousin moved to Canada.", "moved"), None);
     }
 }
