@@ -815,9 +815,43 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                         .contains(&o.as_str())
                 })
         }
+        // "a tough decision" and "a tough week" are "difficult", where "tough meat", "a tough
+        // guy" and "tough luck" are not: only before a listed task or stretch of time.
+        "tough" => next.as_deref().is_some_and(|n| {
+            TASKS.contains(&n) || ["time", "times", "week", "day", "year", "month", "situation", "start"].contains(&n)
+        }),
+        // "a dull lecture" is "boring", where "a dull knife", "a dull pain" and "a dull day" are
+        // blunt, faint or grey: only before a listed thing one sits through, or said of one.
+        "dull" => next.as_deref().is_some_and(|n| SAT_THROUGH.contains(&n)) || said_of(tokens, i, SAT_THROUGH),
+        // "a peaceful village" is "quiet", where "a peaceful protest" is without violence: only
+        // before a listed place or part of the day.
+        "peaceful" => next.as_deref().is_some_and(|n| {
+            [
+                "village", "town", "street", "spot", "place", "garden", "corner", "neighbourhood", "area", "beach",
+                "walk", "evening", "morning", "afternoon", "weekend", "day",
+            ]
+            .contains(&n)
+        }),
+        // "grab a coffee" is "get" one, where "grabbed my arm" seizes: only before a bite to eat,
+        // a drink or a taxi, bare or after "a" or "some".
+        "grab" => {
+            const QUICK: &[&str] =
+                &["coffee", "drink", "bite", "sandwich", "snack", "tea", "taxi", "lunch", "breakfast", "dinner"];
+            let object = match next.as_deref() {
+                Some("a" | "some" | "something") => next_word(tokens, i + 2),
+                _ => next.clone(),
+            };
+            object.is_some_and(|o| QUICK.contains(&o.as_str()))
+        }
         _ => true,
     }
 }
+
+/// Things one sits through, which are "boring" where they are dull.
+const SAT_THROUGH: &[&str] = &[
+    "film", "films", "movie", "book", "books", "lecture", "lectures", "meeting", "meetings", "speech", "class",
+    "lesson", "lessons", "party", "game", "match", "job", "evening", "story", "programme", "show", "conversation",
+];
 
 /// Things told or shown, which may be "amusing" where they are funny.
 const TOLD: &[&str] = &[
@@ -2163,5 +2197,15 @@ mod tests {
         assert_eq!(r("The firm moved its office to Leeds.", "moved").as_deref(), Some("relocated"));
         assert_eq!(r("We moved the sofa to the window.", "moved"), None);
         assert_eq!(r("My cousin moved to Canada.", "moved"), None);
+        assert_eq!(r("It was a tough decision.", "tough").as_deref(), Some("difficult"));
+        assert_eq!(r("The meat was tough.", "tough"), None);
+        assert_eq!(r("He is a tough guy.", "tough"), None);
+        assert_eq!(r("It was a dull lecture.", "dull").as_deref(), Some("boring"));
+        assert_eq!(r("This knife is dull.", "dull"), None);
+        assert_eq!(r("I have a dull pain in my back.", "dull"), None);
+        assert_eq!(r("They live in a peaceful village.", "peaceful").as_deref(), Some("quiet"));
+        assert_eq!(r("It was a peaceful protest.", "peaceful"), None);
+        assert_eq!(r("Let's grab a coffee.", "grab").as_deref(), Some("get"));
+        assert_eq!(r("He grabbed my arm.", "grabbed"), None);
     }
 }
