@@ -818,39 +818,143 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         // "a tough decision" and "a tough week" are "difficult", where "tough meat", "a tough
         // guy" and "tough luck" are not: only before a listed task or stretch of time.
         "tough" => next.as_deref().is_some_and(|n| {
-            TASKS.contains(&n) || ["time", "times", "week", "day", "year", "month", "situation", "start"].contains(&n)
+            TASKS.contains(&n)
+                || ["time", "times", "week", "day", "year", "month", "situation", "start"].contains(&n)
         }),
         // "a dull lecture" is "boring", where "a dull knife", "a dull pain" and "a dull day" are
         // blunt, faint or grey: only before a listed thing one sits through, or said of one.
-        "dull" => next.as_deref().is_some_and(|n| SAT_THROUGH.contains(&n)) || said_of(tokens, i, SAT_THROUGH),
+        "dull" => {
+            next.as_deref().is_some_and(|n| SAT_THROUGH.contains(&n)) || said_of(tokens, i, SAT_THROUGH)
+        }
         // "a peaceful village" is "quiet", where "a peaceful protest" is without violence: only
         // before a listed place or part of the day.
         "peaceful" => next.as_deref().is_some_and(|n| {
             [
-                "village", "town", "street", "spot", "place", "garden", "corner", "neighbourhood", "area", "beach",
-                "walk", "evening", "morning", "afternoon", "weekend", "day",
+                "village",
+                "town",
+                "street",
+                "spot",
+                "place",
+                "garden",
+                "corner",
+                "neighbourhood",
+                "area",
+                "beach",
+                "walk",
+                "evening",
+                "morning",
+                "afternoon",
+                "weekend",
+                "day",
             ]
             .contains(&n)
         }),
         // "grab a coffee" is "get" one, where "grabbed my arm" seizes: only before a bite to eat,
         // a drink or a taxi, bare or after "a" or "some".
         "grab" => {
-            const QUICK: &[&str] =
-                &["coffee", "drink", "bite", "sandwich", "snack", "tea", "taxi", "lunch", "breakfast", "dinner"];
+            const QUICK: &[&str] = &[
+                "coffee",
+                "drink",
+                "bite",
+                "sandwich",
+                "snack",
+                "tea",
+                "taxi",
+                "lunch",
+                "breakfast",
+                "dinner",
+            ];
             let object = match next.as_deref() {
                 Some("a" | "some" | "something") => next_word(tokens, i + 2),
                 _ => next.clone(),
             };
             object.is_some_and(|o| QUICK.contains(&o.as_str()))
         }
+        // "prepared dinner" and "baked a cake" are "made" them, where "prepare for the exam",
+        // "prepared the room" and "baked in the sun" are not: only before a listed dish, bare or
+        // after a determiner and at most two words ("a big roast dinner").
+        // A participle before its dish ("freshly baked bread", "a home-baked pie") names a kind,
+        // which "made" does not: never after an adverb, a determiner or "home".
+        "prepare" | "bake" => {
+            let modifier = prev.as_deref().is_some_and(|p| {
+                p.ends_with("ly")
+                    || p == "home"
+                    || DETERMINERS.contains(&p)
+                    || PERSONAL_POSSESSIVES.contains(&p)
+            });
+            !modifier && dish_after(tokens, i, if lemma == "bake" { BAKES } else { MEALS })
+        }
+        // "hired a car" is "rented" one, where "hired a new manager" employs: only of a vehicle.
+        "hire" => object_within_two(
+            tokens,
+            i,
+            &["car", "cars", "van", "bike", "bikes", "bicycle", "boat", "minibus", "kayak"],
+        ),
         _ => true,
     }
 }
 
+/// Meals that one "makes" where one prepares them.
+const MEALS: &[&str] = &[
+    "dinner",
+    "lunch",
+    "breakfast",
+    "meal",
+    "meals",
+    "supper",
+    "sandwich",
+    "sandwiches",
+    "salad",
+    "soup",
+    "curry",
+];
+
+/// Things baked, which one "makes" where one bakes them.
+const BAKES: &[&str] = &[
+    "cake", "cakes", "bread", "biscuits", "cookies", "pie", "pies", "muffins", "scones", "loaf", "pizza",
+    "brownies",
+];
+
+/// Whether a word of `dishes` is the object after `i`: bare ("cooked dinner"), or after a
+/// determiner, possessive or number and at most two words ("a big roast dinner").
+fn dish_after(tokens: &[Token], i: usize, dishes: &[&str]) -> bool {
+    let Some(first) = next_word(tokens, i) else { return false };
+    if dishes.contains(&first.as_str()) {
+        return true;
+    }
+    let det = DETERMINERS.contains(&first.as_str())
+        || PERSONAL_POSSESSIVES.contains(&first.as_str())
+        || NUMBERS.contains(&first.as_str());
+    det && [i + 2, i + 4, i + 6].iter().any(|&k| {
+        tokens.get(k + 1).is_some_and(|t| t.kind != Kind::Punct)
+            && next_word(tokens, k).is_some_and(|o| dishes.contains(&o.as_str()))
+    })
+}
+
 /// Things one sits through, which are "boring" where they are dull.
 const SAT_THROUGH: &[&str] = &[
-    "film", "films", "movie", "book", "books", "lecture", "lectures", "meeting", "meetings", "speech", "class",
-    "lesson", "lessons", "party", "game", "match", "job", "evening", "story", "programme", "show", "conversation",
+    "film",
+    "films",
+    "movie",
+    "book",
+    "books",
+    "lecture",
+    "lectures",
+    "meeting",
+    "meetings",
+    "speech",
+    "class",
+    "lesson",
+    "lessons",
+    "party",
+    "game",
+    "match",
+    "job",
+    "evening",
+    "story",
+    "programme",
+    "show",
+    "conversation",
 ];
 
 /// Things told or shown, which may be "amusing" where they are funny.
@@ -2207,5 +2311,13 @@ mod tests {
         assert_eq!(r("It was a peaceful protest.", "peaceful"), None);
         assert_eq!(r("Let's grab a coffee.", "grab").as_deref(), Some("get"));
         assert_eq!(r("He grabbed my arm.", "grabbed"), None);
+        assert_eq!(r("She prepared a big roast dinner.", "prepared").as_deref(), Some("made"));
+        assert_eq!(r("We prepared for the exam.", "prepared"), None);
+        assert_eq!(r("They prepared the room.", "prepared"), None);
+        assert_eq!(r("He baked a chocolate cake.", "baked").as_deref(), Some("made"));
+        assert_eq!(r("We baked in the sun.", "baked"), None);
+        assert_eq!(r("It smells of freshly baked bread.", "baked"), None);
+        assert_eq!(r("We hired a car in Spain.", "hired").as_deref(), Some("rented"));
+        assert_eq!(r("They hired a new manager.", "hired"), None);
     }
 }
