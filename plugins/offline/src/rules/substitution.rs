@@ -884,12 +884,6 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
             });
             !modifier && dish_after(tokens, i, if lemma == "bake" { BAKES } else { MEALS })
         }
-        // "hired a car" is "rented" one, where "hired a new manager" employs: only of a vehicle.
-        "hire" => object_within_two(
-            tokens,
-            i,
-            &["car", "cars", "van", "bike", "bikes", "bicycle", "boat", "minibus", "kayak"],
-        ),
         _ => true,
     }
 }
@@ -2317,7 +2311,5 @@ mod tests {
         assert_eq!(r("He baked a chocolate cake.", "baked").as_deref(), Some("made"));
         assert_eq!(r("We baked in the sun.", "baked"), None);
         assert_eq!(r("It smells of freshly baked bread.", "baked"), None);
-        assert_eq!(r("We hired a car in Spain.", "hired").as_deref(), Some("rented"));
-        assert_eq!(r("They hired a new manager.", "hired"), None);
     }
 }
