@@ -884,6 +884,11 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
             });
             !modifier && dish_after(tokens, i, if lemma == "bake" { BAKES } else { MEALS })
         }
+        // "seriously injured" is "badly injured", where "seriously ill" is not said "badly" and
+        // "take it seriously" or "seriously, stop" are earnest: only before a listed harm.
+        "seriously" => next
+            .as_deref()
+            .is_some_and(|n| ["injured", "hurt", "damaged", "wounded", "burned", "burnt"].contains(&n)),
         _ => true,
     }
 }
@@ -985,30 +990,11 @@ fn object_within_two(tokens: &[Token], i: usize, objects: &[&str]) -> bool {
     det && [i + 2, i + 4].iter().any(|&k| next_word(tokens, k).is_some_and(|o| objects.contains(&o.as_str())))
 }
 
-/// Things that are built, where "constructed" says the same.
+/// Public works that are built, where "constructed" says the same (a shed, a fence or an
+/// extension one builds at home is not said "constructed").
 const STRUCTURES: &[&str] = &[
-    "bridge",
-    "bridges",
-    "road",
-    "roads",
-    "house",
-    "houses",
-    "wall",
-    "walls",
-    "school",
-    "schools",
-    "hospital",
-    "tower",
-    "station",
-    "stadium",
-    "dam",
-    "tunnel",
-    "shed",
-    "garage",
-    "extension",
-    "fence",
-    "church",
-    "factory",
+    "bridge", "bridges", "road", "roads", "school", "schools", "hospital", "tower", "station", "stadium",
+    "dam", "tunnel", "church", "factory", "motorway", "airport",
 ];
 
 /// People in numbers, who "assemble" where they gather.
@@ -2311,5 +2297,10 @@ mod tests {
         assert_eq!(r("He baked a chocolate cake.", "baked").as_deref(), Some("made"));
         assert_eq!(r("We baked in the sun.", "baked"), None);
         assert_eq!(r("It smells of freshly baked bread.", "baked"), None);
+        assert_eq!(r("My grandfather built the shed.", "built"), None);
+        assert_eq!(r("The defender tackled him.", "defender"), None);
+        assert_eq!(r("He was seriously injured.", "seriously").as_deref(), Some("badly"));
+        assert_eq!(r("She was seriously ill.", "seriously"), None);
+        assert_eq!(r("Take it seriously.", "seriously"), None);
     }
 }
