@@ -889,6 +889,24 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         "seriously" => next
             .as_deref()
             .is_some_and(|n| ["injured", "hurt", "damaged", "wounded", "burned", "burnt"].contains(&n)),
+        // "quit her job" is "left" it, where "quit smoking" stops a habit: only before a possessive
+        // and a listed post. "quit" alone is present and past alike ("I quit my job"), so it
+        // changes only as "quits", "quitting", or bare after "to" or after "did", "will" or a
+        // modal and its subject ("Why did you quit your job?").
+        "quit" => {
+            let form = tokens[i].text.to_lowercase();
+            let bare = prev.as_deref() == Some("to")
+                || (i >= 2
+                    && prev_word(tokens, i - 2)
+                        .is_some_and(|c| BARE_VERB_CUES.contains(&c.replace('’', "'").as_str())));
+            let tense_clear = form != "quit" || bare;
+            tense_clear
+                && next.as_deref().is_some_and(|n| PERSONAL_POSSESSIVES.contains(&n))
+                && next_word(tokens, i + 2).is_some_and(|o| {
+                    ["job", "post", "position", "course", "team", "band", "club", "studies"]
+                        .contains(&o.as_str())
+                })
+        }
         _ => true,
     }
 }
@@ -2302,5 +2320,10 @@ mod tests {
         assert_eq!(r("He was seriously injured.", "seriously").as_deref(), Some("badly"));
         assert_eq!(r("She was seriously ill.", "seriously"), None);
         assert_eq!(r("Take it seriously.", "seriously"), None);
+        assert_eq!(r("She wants to quit her job.", "quit").as_deref(), Some("leave"));
+        assert_eq!(r("He is quitting his job.", "quitting").as_deref(), Some("leaving"));
+        // Present or past alike.
+        assert_eq!(r("I quit my job.", "quit"), None);
+        assert_eq!(r("She quit smoking.", "quit"), None);
     }
 }
