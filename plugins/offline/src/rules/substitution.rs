@@ -1033,6 +1033,15 @@ const CROWDS: &[&str] = &[
     "relatives",
     "friends",
     "children",
+    "parents",
+    "tourists",
+    "visitors",
+    "shoppers",
+    "locals",
+    "reporters",
+    "journalists",
+    "workers",
+    "staff",
 ];
 
 /// Things of glass or china, which "shatter" where they smash.
