@@ -890,7 +890,7 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
             .as_deref()
             .is_some_and(|n| ["injured", "hurt", "damaged", "wounded", "burned", "burnt"].contains(&n)),
         // "quit her job" is "left" it, where "quit smoking" stops a habit: only before a possessive
-        // and a listed post. "quit" alone is present and past alike ("I quit my job"), so it
+        // and a listed post ("leaving her course" may be finishing it, so a course stays). "quit" alone is present and past alike ("I quit my job"), so it
         // changes only as "quits", "quitting", or bare after "to" or after "did", "will" or a
         // modal and its subject ("Why did you quit your job?").
         "quit" => {
@@ -902,10 +902,8 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
             let tense_clear = form != "quit" || bare;
             tense_clear
                 && next.as_deref().is_some_and(|n| PERSONAL_POSSESSIVES.contains(&n))
-                && next_word(tokens, i + 2).is_some_and(|o| {
-                    ["job", "post", "position", "course", "team", "band", "club", "studies"]
-                        .contains(&o.as_str())
-                })
+                && next_word(tokens, i + 2)
+                    .is_some_and(|o| ["job", "post", "position", "band", "team"].contains(&o.as_str()))
         }
         _ => true,
     }
@@ -2334,5 +2332,6 @@ mod tests {
         // Present or past alike.
         assert_eq!(r("I quit my job.", "quit"), None);
         assert_eq!(r("She quit smoking.", "quit"), None);
+        assert_eq!(r("She is quitting her course.", "quitting"), None);
     }
 }
