@@ -905,6 +905,13 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                 && next_word(tokens, i + 2)
                     .is_some_and(|o| ["job", "post", "position", "band", "team"].contains(&o.as_str()))
         }
+        // "My phone battery is dead" is "flat", said of nothing else ("the plant is dead", "a dead
+        // end"): a battery heads the subject of "be" right before, and the clause ends.
+        "dead" => {
+            prev.as_deref().is_some_and(|p| ["is", "was", "are", "were"].contains(&p))
+                && subject_is(tokens, i, &["battery", "batteries"])
+                && tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
+        }
         _ => true,
     }
 }
@@ -2332,6 +2339,9 @@ mod tests {
         // Present or past alike.
         assert_eq!(r("I quit my job.", "quit"), None);
         assert_eq!(r("She quit smoking.", "quit"), None);
+        assert_eq!(r("My phone battery is dead.", "dead").as_deref(), Some("flat"));
+        assert_eq!(r("The plant is dead.", "dead"), None);
+        assert_eq!(r("The battery is dead tired.", "dead"), None);
         assert_eq!(r("She is quitting her course.", "quitting"), None);
     }
 }
