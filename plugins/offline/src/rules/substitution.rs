@@ -912,6 +912,35 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                 && subject_is(tokens, i, &["battery", "batteries"])
                 && tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
         }
+        // "a brilliant cook" and "a brilliant idea" are "excellent", where "brilliant sunshine" is
+        // bright and "Brilliant!" a cheer: only before a listed person at work or piece of work.
+        "brilliant" => next.as_deref().is_some_and(|n| {
+            [
+                "cook",
+                "teacher",
+                "player",
+                "singer",
+                "dancer",
+                "musician",
+                "writer",
+                "chef",
+                "doctor",
+                "idea",
+                "ideas",
+                "result",
+                "results",
+                "performance",
+                "job",
+            ]
+            .contains(&n)
+        }),
+        // "He was sacked" is "fired", where "sacked the city" plunders it: only the passive after
+        // "be" or "get", or a person right after.
+        "sack" => {
+            prev.as_deref().is_some_and(|p| {
+                ["was", "were", "been", "be", "got", "get", "gets", "getting", "is", "are"].contains(&p)
+            }) || next.as_deref().is_some_and(|n| ["him", "her", "them", "me", "us"].contains(&n))
+        }
         _ => true,
     }
 }
@@ -2341,6 +2370,10 @@ mod tests {
         assert_eq!(r("She quit smoking.", "quit"), None);
         assert_eq!(r("My phone battery is dead.", "dead").as_deref(), Some("flat"));
         assert_eq!(r("The plant is dead.", "dead"), None);
+        assert_eq!(r("He is a brilliant cook.", "brilliant").as_deref(), Some("excellent"));
+        assert_eq!(r("We woke to brilliant sunshine.", "brilliant"), None);
+        assert_eq!(r("He was sacked for being late.", "sacked").as_deref(), Some("fired"));
+        assert_eq!(r("The army sacked the city.", "sacked"), None);
         assert_eq!(r("The battery is dead tired.", "dead"), None);
         assert_eq!(r("She is quitting her course.", "quitting"), None);
     }
