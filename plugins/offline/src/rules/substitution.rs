@@ -941,6 +941,30 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                 ["was", "were", "been", "be", "got", "get", "gets", "getting", "is", "are"].contains(&p)
             }) || next.as_deref().is_some_and(|n| ["him", "her", "them", "me", "us"].contains(&n))
         }
+        // "a breathtaking view" is "stunning", where "breathtaking arrogance" is astonishing: only
+        // before a listed sight, or after "be" when a sight is among the first three words of the
+        // sentence ("The view from the top was breathtaking").
+        "breathtaking" => {
+            const SIGHTS: &[&str] = &[
+                "view",
+                "views",
+                "scenery",
+                "sunset",
+                "sunsets",
+                "landscape",
+                "landscapes",
+                "coastline",
+                "sight",
+            ];
+            next.as_deref().is_some_and(|n| SIGHTS.contains(&n))
+                || (prev.as_deref().is_some_and(|p| ["is", "was", "are", "were"].contains(&p))
+                    && tokens[..i]
+                        .iter()
+                        .take_while(|t| t.kind != Kind::Punct)
+                        .filter(|t| t.is_word())
+                        .take(3)
+                        .any(|t| SIGHTS.contains(&t.text.to_lowercase().as_str())))
+        }
         _ => true,
     }
 }
@@ -2374,6 +2398,8 @@ mod tests {
         assert_eq!(r("We woke to brilliant sunshine.", "brilliant"), None);
         assert_eq!(r("He was sacked for being late.", "sacked").as_deref(), Some("fired"));
         assert_eq!(r("The army sacked the city.", "sacked"), None);
+        assert_eq!(r("The view from the top was breathtaking.", "breathtaking").as_deref(), Some("stunning"));
+        assert_eq!(r("His arrogance was breathtaking.", "breathtaking"), None);
         assert_eq!(r("The battery is dead tired.", "dead"), None);
         assert_eq!(r("She is quitting her course.", "quitting"), None);
     }
