@@ -965,6 +965,19 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                         .take(3)
                         .any(|t| SIGHTS.contains(&t.text.to_lowercase().as_str())))
         }
+        // "The audience clapped" is "applauded", where "clapped her hands", "clapped him on the
+        // back" and "clapped along" are the gesture: an audience right before, and no object or
+        // "along" after.
+        "clap" => {
+            prev.as_deref().is_some_and(|p| {
+                ["audience", "crowd", "crowds", "spectators", "everyone", "everybody", "fans"].contains(&p)
+            }) && !next.as_deref().is_some_and(|n| {
+                DETERMINERS.contains(&n)
+                    || OBJECT_PRONOUNS.contains(&n)
+                    || PERSONAL_POSSESSIVES.contains(&n)
+                    || ["along", "hands"].contains(&n)
+            })
+        }
         _ => true,
     }
 }
@@ -2400,6 +2413,10 @@ mod tests {
         assert_eq!(r("The army sacked the city.", "sacked"), None);
         assert_eq!(r("The view from the top was breathtaking.", "breathtaking").as_deref(), Some("stunning"));
         assert_eq!(r("His arrogance was breathtaking.", "breathtaking"), None);
+        assert_eq!(r("The audience clapped loudly.", "clapped").as_deref(), Some("applauded"));
+        assert_eq!(r("The audience clapped along.", "clapped"), None);
+        assert_eq!(r("Everyone clapped their hands.", "clapped"), None);
+        assert_eq!(r("She clapped him on the back.", "clapped"), None);
         assert_eq!(r("The battery is dead tired.", "dead"), None);
         assert_eq!(r("She is quitting her course.", "quitting"), None);
     }
