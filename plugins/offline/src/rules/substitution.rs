@@ -978,6 +978,26 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                     || ["along", "hands"].contains(&n)
             })
         }
+        // "The instructions were vague" is "unclear", where "a vague idea", "a vague memory" and
+        // "a vague shape" are faint or rough: only before or said of a listed thing put in words.
+        "vague" => {
+            const WORDED: &[&str] = &[
+                "instructions",
+                "directions",
+                "answer",
+                "answers",
+                "reply",
+                "description",
+                "explanation",
+                "wording",
+                "rules",
+                "guidance",
+                "promise",
+                "promises",
+                "statement",
+            ];
+            next.as_deref().is_some_and(|n| WORDED.contains(&n)) || said_of(tokens, i, WORDED)
+        }
         _ => true,
     }
 }
@@ -2417,6 +2437,9 @@ mod tests {
         assert_eq!(r("The audience clapped along.", "clapped"), None);
         assert_eq!(r("Everyone clapped their hands.", "clapped"), None);
         assert_eq!(r("She clapped him on the back.", "clapped"), None);
+        assert_eq!(r("The instructions were vague.", "vague").as_deref(), Some("unclear"));
+        assert_eq!(r("I have a vague idea.", "vague"), None);
+        assert_eq!(r("I have a vague memory of it.", "vague"), None);
         assert_eq!(r("The battery is dead tired.", "dead"), None);
         assert_eq!(r("She is quitting her course.", "quitting"), None);
     }
