@@ -1376,6 +1376,8 @@ const AMOUNTS: &[&str] = &[
     "bills",
     "pay",
     "rates",
+    "sales",
+    "profits",
 ];
 
 /// Things a person uses or follows, which may be "easy" or "simple" to use.
@@ -2440,6 +2442,7 @@ mod tests {
         assert_eq!(r("The instructions were vague.", "vague").as_deref(), Some("unclear"));
         assert_eq!(r("I have a vague idea.", "vague"), None);
         assert_eq!(r("I have a vague memory of it.", "vague"), None);
+        assert_eq!(r("Sales increased last quarter.", "increased").as_deref(), Some("rose"));
         assert_eq!(r("The battery is dead tired.", "dead"), None);
         assert_eq!(r("She is quitting her course.", "quitting"), None);
     }
