@@ -905,13 +905,6 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                 && next_word(tokens, i + 2)
                     .is_some_and(|o| ["job", "post", "position", "band", "team"].contains(&o.as_str()))
         }
-        // "My phone battery is dead" is "flat", said of nothing else ("the plant is dead", "a dead
-        // end"): a battery heads the subject of "be" right before, and the clause ends.
-        "dead" => {
-            prev.as_deref().is_some_and(|p| ["is", "was", "are", "were"].contains(&p))
-                && subject_is(tokens, i, &["battery", "batteries"])
-                && tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
-        }
         // "a brilliant cook" and "a brilliant idea" are "excellent", where "brilliant sunshine" is
         // bright and "Brilliant!" a cheer: only before a listed person at work or piece of work.
         "brilliant" => next.as_deref().is_some_and(|n| {
@@ -964,19 +957,6 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                         .filter(|t| t.is_word())
                         .take(3)
                         .any(|t| SIGHTS.contains(&t.text.to_lowercase().as_str())))
-        }
-        // "The audience clapped" is "applauded", where "clapped her hands", "clapped him on the
-        // back" and "clapped along" are the gesture: an audience right before, and no object or
-        // "along" after.
-        "clap" => {
-            prev.as_deref().is_some_and(|p| {
-                ["audience", "crowd", "crowds", "spectators", "everyone", "everybody", "fans"].contains(&p)
-            }) && !next.as_deref().is_some_and(|n| {
-                DETERMINERS.contains(&n)
-                    || OBJECT_PRONOUNS.contains(&n)
-                    || PERSONAL_POSSESSIVES.contains(&n)
-                    || ["along", "hands"].contains(&n)
-            })
         }
         // "The instructions were vague" is "unclear", where "a vague idea", "a vague memory" and
         // "a vague shape" are faint or rough: only before or said of a listed thing put in words.
@@ -2427,23 +2407,16 @@ mod tests {
         // Present or past alike.
         assert_eq!(r("I quit my job.", "quit"), None);
         assert_eq!(r("She quit smoking.", "quit"), None);
-        assert_eq!(r("My phone battery is dead.", "dead").as_deref(), Some("flat"));
-        assert_eq!(r("The plant is dead.", "dead"), None);
         assert_eq!(r("He is a brilliant cook.", "brilliant").as_deref(), Some("excellent"));
         assert_eq!(r("We woke to brilliant sunshine.", "brilliant"), None);
         assert_eq!(r("He was sacked for being late.", "sacked").as_deref(), Some("fired"));
         assert_eq!(r("The army sacked the city.", "sacked"), None);
         assert_eq!(r("The view from the top was breathtaking.", "breathtaking").as_deref(), Some("stunning"));
         assert_eq!(r("His arrogance was breathtaking.", "breathtaking"), None);
-        assert_eq!(r("The audience clapped loudly.", "clapped").as_deref(), Some("applauded"));
-        assert_eq!(r("The audience clapped along.", "clapped"), None);
-        assert_eq!(r("Everyone clapped their hands.", "clapped"), None);
-        assert_eq!(r("She clapped him on the back.", "clapped"), None);
         assert_eq!(r("The instructions were vague.", "vague").as_deref(), Some("unclear"));
         assert_eq!(r("I have a vague idea.", "vague"), None);
         assert_eq!(r("I have a vague memory of it.", "vague"), None);
         assert_eq!(r("Sales increased last quarter.", "increased").as_deref(), Some("rose"));
-        assert_eq!(r("The battery is dead tired.", "dead"), None);
         assert_eq!(r("She is quitting her course.", "quitting"), None);
     }
 }
