@@ -958,6 +958,42 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                         .take(3)
                         .any(|t| SIGHTS.contains(&t.text.to_lowercase().as_str())))
         }
+        // "a small village" is "a little village", but after "a" "little" reads as a quantity before
+        // a measure or a group ("a little number of people", "a little fee", "a little crowd"):
+        // never before one of those.
+        "small" => !next.as_deref().is_some_and(|n| {
+            [
+                "number",
+                "numbers",
+                "amount",
+                "amounts",
+                "quantity",
+                "quantities",
+                "group",
+                "groups",
+                "crowd",
+                "fee",
+                "fees",
+                "charge",
+                "sum",
+                "price",
+                "cost",
+                "percentage",
+                "proportion",
+                "minority",
+                "portion",
+                "portions",
+                "audience",
+                "team",
+                "minority",
+                "fraction",
+                "share",
+                "deposit",
+                "salary",
+                "change",
+            ]
+            .contains(&n)
+        }),
         // "The instructions were vague" is "unclear", where "a vague idea", "a vague memory" and
         // "a vague shape" are faint or rough: only before or said of a listed thing put in words.
         "vague" => {
@@ -2416,6 +2452,9 @@ mod tests {
         assert_eq!(r("The instructions were vague.", "vague").as_deref(), Some("unclear"));
         assert_eq!(r("I have a vague idea.", "vague"), None);
         assert_eq!(r("I have a vague memory of it.", "vague"), None);
+        assert_eq!(r("A small number of people came.", "small"), None);
+        assert_eq!(r("We paid a small fee.", "small"), None);
+        assert_eq!(r("A small crowd gathered.", "small"), None);
         assert_eq!(r("Sales increased last quarter.", "increased").as_deref(), Some("rose"));
         assert_eq!(r("She is quitting her course.", "quitting"), None);
     }
