@@ -30,7 +30,7 @@ const TAKE_INFINITIVE: &[&str] = &[
     "want", "like", "love", "hate", "prefer", "try", "attempt", "start", "begin", "continue", "decide",
     "choose", "plan", "intend", "hope", "expect", "wish", "need", "agree", "refuse", "promise", "learn",
     "forget", "remember", "manage", "seem", "appear", "offer", "afford", "arrange", "fail", "tend", "mean",
-    "prepare", "deserve", "aim", "wait", "struggle", "hurry", "rush",
+    "prepare", "deserve", "aim", "wait", "struggle", "hurry", "rush", "decline",
 ];
 
 /// Base forms of verbs that the lexicon lists as function words, never analysed as verbs.
@@ -647,7 +647,11 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         }
         // "organised a party" is "arranged" one, but "She is very organised" is tidy of mind: only
         // the verb with an object after it.
-        "organise" | "organize" => next.as_deref().is_some_and(|n| DETERMINERS.contains(&n)),
+        // The passive with its doer is the same verb: "was organised by local parents".
+        "organise" | "organize" => {
+            next.as_deref().is_some_and(|n| DETERMINERS.contains(&n))
+                || (next.as_deref() == Some("by") && prev.as_deref().is_some_and(|p| BE_FORMS.contains(&p)))
+        }
         // "catch the last train" is "get" it, never "caught a cold" nor "caught a mouse": only of a
         // vehicle, after a determiner and at most one word ("the last bus").
         // The vehicle ends its noun phrase: "caught the train driver" is a person caught.
@@ -709,9 +713,495 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         // "The parcel arrived" is "came", where a person or a train that arrives has travelled: only
         // when a listed thing that is sent or brought is the word before.
         "arrive" => prev.as_deref().is_some_and(|p| DELIVERIES.contains(&p)),
+        // "built a new bridge" is "constructed" one, where "built a career", "built trust" and
+        // "built up" are not: only before a listed structure, after a determiner and at most one
+        // word ("a new bridge").
+        "build" => object_within_two(tokens, i, STRUCTURES),
+        // "The baby finally fell asleep" is "eventually", but "Finally, add the salt" orders steps
+        // and "finally!" is relief: only between a subject and a past verb of an event.
+        "finally" => {
+            prev.as_deref().is_some_and(|p| is_noun(p) || SUBJECT_PRONOUNS.contains(&p))
+                && next.as_deref().is_some_and(|n| {
+                    (n.len() > 4 && n.ends_with("ed"))
+                        || ["fell", "got", "came", "went", "found", "left", "gave", "began", "made"]
+                            .contains(&n)
+                })
+        }
+        // "Fans gathered outside the stadium" is "assembled", but "gathered her things", "gathered
+        // information" and "I gather you're busy" are not: people right before, a place after.
+        "gather" => {
+            prev.as_deref().is_some_and(|p| CROWDS.contains(&p))
+                && next.as_deref().is_some_and(|n| {
+                    ["outside", "in", "at", "around", "round", "on", "near", "inside", "behind"].contains(&n)
+                })
+        }
+        // "glued the leg back on" is "stuck", where "glued to the screen" is watching: only with an
+        // object after a determiner, and never eyes or a face.
+        "glue" => {
+            next.as_deref().is_some_and(|n| DETERMINERS.contains(&n) || PERSONAL_POSSESSIVES.contains(&n))
+                && !next_word(tokens, i + 2)
+                    .is_some_and(|o| ["eyes", "eye", "face", "ear", "ears"].contains(&o.as_str()))
+        }
+        // "folded the clothes neatly" is "tidily", where "neatly summed up" and "fits neatly" are
+        // apt, not orderly: only in a clause about folding, packing, stacking or writing things.
+        "neatly" => tokens[..i].iter().rev().take_while(|t| t.kind != Kind::Punct).any(|t| {
+            let w = t.text.to_lowercase();
+            ["fold", "pack", "stack", "pile", "arrang", "tuck", "lined", "hung", "hang"]
+                .iter()
+                .any(|s| w.starts_with(s))
+        }),
+        // "refused to pay" is "declined to", but "refused to believe" is no polite no, and
+        // "refused the offer" takes no infinitive: only before "to" and a listed verb.
+        "refuse" => {
+            const ANSWERS: &[&str] = &[
+                "pay", "comment", "answer", "sign", "accept", "give", "attend", "discuss", "reveal", "take",
+                "join",
+            ];
+            next.as_deref() == Some("to")
+                && next_word(tokens, i + 2).is_some_and(|v| ANSWERS.contains(&v.as_str()))
+        }
+        // "sewed a button on" is "stitched", "sew a dress" makes one: only of a listed small piece.
+        "sew" => object_within_two(
+            tokens,
+            i,
+            &["button", "buttons", "patch", "patches", "badge", "badges", "hem", "pocket", "label"],
+        ),
+        // "the glass smashed on the floor" is "shattered", where "smashed the record" and "a car
+        // smashed into a wall" are not: a glass thing right before (or "it" after one), and no
+        // object or "into" after.
+        "smash" => {
+            let glass = |w: &str| GLASSWARE.contains(&w);
+            let subject = prev.as_deref().is_some_and(|p| {
+                glass(p)
+                    || (p == "it"
+                        && tokens[..i].iter().filter(|t| t.is_word()).any(|t| glass(&t.text.to_lowercase())))
+            });
+            subject
+                && (tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
+                    || next.as_deref().is_some_and(|n| ["on", "against", "when", "as"].contains(&n)))
+        }
+        // "got soaked in the rain" is "drenched", where "soak the beans" is to steep them: only the
+        // participle after "get" or "be", with no object after.
+        "soak" => {
+            let form = tokens[i].text.to_lowercase();
+            form == "soaked"
+                && prev.as_deref().is_some_and(|p| {
+                    [
+                        "got",
+                        "get",
+                        "gets",
+                        "getting",
+                        "was",
+                        "were",
+                        "is",
+                        "are",
+                        "am",
+                        "be",
+                        "been",
+                        "completely",
+                    ]
+                    .contains(&p)
+                })
+                && !next.as_deref().is_some_and(|n| DETERMINERS.contains(&n) || OBJECT_PRONOUNS.contains(&n))
+        }
+        // "measures to tackle rising prices" is "address", where "tackled the player" is a
+        // football one: only before a listed problem, within three words.
+        "tackle" => (i + 1..tokens.len())
+            .filter(|&k| tokens[k].is_word())
+            .take(3)
+            .any(|k| PROBLEMS.contains(&tokens[k].text.to_lowercase().as_str())),
+        // "a funny story" is "an amusing" one, where "a funny smell" and "a funny feeling" are
+        // strange: only before a listed thing told or shown.
+        "funny" => next.as_deref().is_some_and(|n| TOLD.contains(&n)),
+        // "The company moved its office to Leeds" is "relocated", where "moved the chair" and "moved
+        // to Canada" are not: only a business's own site after "its" or "their".
+        "move" => {
+            next.as_deref().is_some_and(|n| n == "its" || n == "their")
+                && next_word(tokens, i + 2).is_some_and(|o| {
+                    ["office", "offices", "headquarters", "factory", "factories", "warehouse"]
+                        .contains(&o.as_str())
+                })
+        }
+        // "a tough decision" and "a tough week" are "difficult", where "tough meat", "a tough
+        // guy" and "tough luck" are not: only before a listed task or stretch of time.
+        "tough" => next.as_deref().is_some_and(|n| {
+            TASKS.contains(&n)
+                || ["time", "times", "week", "day", "year", "month", "situation", "start"].contains(&n)
+        }),
+        // "a dull lecture" is "boring", where "a dull knife", "a dull pain" and "a dull day" are
+        // blunt, faint or grey: only before a listed thing one sits through, or said of one.
+        "dull" => {
+            next.as_deref().is_some_and(|n| SAT_THROUGH.contains(&n)) || said_of(tokens, i, SAT_THROUGH)
+        }
+        // "a peaceful village" is "quiet", where "a peaceful protest" is without violence: only
+        // before a listed place or part of the day.
+        "peaceful" => next.as_deref().is_some_and(|n| {
+            [
+                "village",
+                "town",
+                "street",
+                "spot",
+                "place",
+                "garden",
+                "corner",
+                "neighbourhood",
+                "area",
+                "beach",
+                "walk",
+                "evening",
+                "morning",
+                "afternoon",
+                "weekend",
+                "day",
+            ]
+            .contains(&n)
+        }),
+        // "grab a coffee" is "get" one, where "grabbed my arm" seizes: only before a bite to eat,
+        // a drink or a taxi, bare or after "a" or "some".
+        "grab" => {
+            const QUICK: &[&str] = &[
+                "coffee",
+                "drink",
+                "bite",
+                "sandwich",
+                "snack",
+                "tea",
+                "taxi",
+                "lunch",
+                "breakfast",
+                "dinner",
+            ];
+            let object = match next.as_deref() {
+                Some("a" | "some" | "something") => next_word(tokens, i + 2),
+                _ => next.clone(),
+            };
+            object.is_some_and(|o| QUICK.contains(&o.as_str()))
+        }
+        // "prepared dinner" and "baked a cake" are "made" them, where "prepare for the exam",
+        // "prepared the room" and "baked in the sun" are not: only before a listed dish, bare or
+        // after a determiner and at most two words ("a big roast dinner").
+        // A participle before its dish ("freshly baked bread", "a home-baked pie") names a kind,
+        // which "made" does not: never after an adverb, a determiner or "home".
+        "prepare" | "bake" => {
+            let modifier = prev.as_deref().is_some_and(|p| {
+                p.ends_with("ly")
+                    || p == "home"
+                    || DETERMINERS.contains(&p)
+                    || PERSONAL_POSSESSIVES.contains(&p)
+            });
+            !modifier && dish_after(tokens, i, if lemma == "bake" { BAKES } else { MEALS })
+        }
+        // "seriously injured" is "badly injured", where "seriously ill" is not said "badly" and
+        // "take it seriously" or "seriously, stop" are earnest: only before a listed harm.
+        "seriously" => next
+            .as_deref()
+            .is_some_and(|n| ["injured", "hurt", "damaged", "wounded", "burned", "burnt"].contains(&n)),
+        // "quit her job" is "left" it, where "quit smoking" stops a habit: only before a possessive
+        // and a listed post ("leaving her course" may be finishing it, so a course stays). "quit" alone is present and past alike ("I quit my job"), so it
+        // changes only as "quits", "quitting", or bare after "to" or after "did", "will" or a
+        // modal and its subject ("Why did you quit your job?").
+        "quit" => {
+            let form = tokens[i].text.to_lowercase();
+            let bare = prev.as_deref() == Some("to")
+                || (i >= 2
+                    && prev_word(tokens, i - 2)
+                        .is_some_and(|c| BARE_VERB_CUES.contains(&c.replace('’', "'").as_str())));
+            let tense_clear = form != "quit" || bare;
+            tense_clear
+                && next.as_deref().is_some_and(|n| PERSONAL_POSSESSIVES.contains(&n))
+                && next_word(tokens, i + 2)
+                    .is_some_and(|o| ["job", "post", "position", "band", "team"].contains(&o.as_str()))
+        }
+        // "a brilliant cook" and "a brilliant idea" are "excellent", where "brilliant sunshine" is
+        // bright and "Brilliant!" a cheer: only before a listed person at work or piece of work.
+        "brilliant" => next.as_deref().is_some_and(|n| {
+            [
+                "cook",
+                "teacher",
+                "player",
+                "singer",
+                "dancer",
+                "musician",
+                "writer",
+                "chef",
+                "doctor",
+                "idea",
+                "ideas",
+                "result",
+                "results",
+                "performance",
+                "job",
+            ]
+            .contains(&n)
+        }),
+        // "He was sacked" is "fired", where "sacked the city" plunders it: only the passive after
+        // "be" or "get", or a person right after.
+        "sack" => {
+            prev.as_deref().is_some_and(|p| {
+                ["was", "were", "been", "be", "got", "get", "gets", "getting", "is", "are"].contains(&p)
+            }) || next.as_deref().is_some_and(|n| ["him", "her", "them", "me", "us"].contains(&n))
+        }
+        // "a breathtaking view" is "stunning", where "breathtaking arrogance" is astonishing: only
+        // before a listed sight, or after "be" when a sight is among the first three words of the
+        // sentence ("The view from the top was breathtaking").
+        "breathtaking" => {
+            const SIGHTS: &[&str] = &[
+                "view",
+                "views",
+                "scenery",
+                "sunset",
+                "sunsets",
+                "landscape",
+                "landscapes",
+                "coastline",
+                "sight",
+            ];
+            next.as_deref().is_some_and(|n| SIGHTS.contains(&n))
+                || (prev.as_deref().is_some_and(|p| ["is", "was", "are", "were"].contains(&p))
+                    && tokens[..i]
+                        .iter()
+                        .take_while(|t| t.kind != Kind::Punct)
+                        .filter(|t| t.is_word())
+                        .take(3)
+                        .any(|t| SIGHTS.contains(&t.text.to_lowercase().as_str())))
+        }
+        // "a small village" is "a little village", but after "a" "little" reads as a quantity before
+        // a measure or a group ("a little number of people", "a little fee", "a little crowd"):
+        // never before one of those.
+        "small" => !next.as_deref().is_some_and(|n| {
+            [
+                "number",
+                "numbers",
+                "amount",
+                "amounts",
+                "quantity",
+                "quantities",
+                "group",
+                "groups",
+                "crowd",
+                "fee",
+                "fees",
+                "charge",
+                "sum",
+                "price",
+                "cost",
+                "percentage",
+                "proportion",
+                "minority",
+                "portion",
+                "portions",
+                "audience",
+                "team",
+                "minority",
+                "fraction",
+                "share",
+                "deposit",
+                "salary",
+                "change",
+            ]
+            .contains(&n)
+        }),
+        // "The instructions were vague" is "unclear", where "a vague idea", "a vague memory" and
+        // "a vague shape" are faint or rough: only before or said of a listed thing put in words.
+        "vague" => {
+            const WORDED: &[&str] = &[
+                "instructions",
+                "directions",
+                "answer",
+                "answers",
+                "reply",
+                "description",
+                "explanation",
+                "wording",
+                "rules",
+                "guidance",
+                "promise",
+                "promises",
+                "statement",
+            ];
+            next.as_deref().is_some_and(|n| WORDED.contains(&n)) || said_of(tokens, i, WORDED)
+        }
         _ => true,
     }
 }
+
+/// Meals that one "makes" where one prepares them.
+const MEALS: &[&str] = &[
+    "dinner",
+    "lunch",
+    "breakfast",
+    "meal",
+    "meals",
+    "supper",
+    "sandwich",
+    "sandwiches",
+    "salad",
+    "soup",
+    "curry",
+];
+
+/// Things baked, which one "makes" where one bakes them.
+const BAKES: &[&str] = &[
+    "cake", "cakes", "bread", "biscuits", "cookies", "pie", "pies", "muffins", "scones", "loaf", "pizza",
+    "brownies",
+];
+
+/// Whether a word of `dishes` is the object after `i`: bare ("cooked dinner"), or after a
+/// determiner, possessive or number and at most two words ("a big roast dinner").
+fn dish_after(tokens: &[Token], i: usize, dishes: &[&str]) -> bool {
+    let Some(first) = next_word(tokens, i) else { return false };
+    if dishes.contains(&first.as_str()) {
+        return true;
+    }
+    let det = DETERMINERS.contains(&first.as_str())
+        || PERSONAL_POSSESSIVES.contains(&first.as_str())
+        || NUMBERS.contains(&first.as_str());
+    det && [i + 2, i + 4, i + 6].iter().any(|&k| {
+        tokens.get(k + 1).is_some_and(|t| t.kind != Kind::Punct)
+            && next_word(tokens, k).is_some_and(|o| dishes.contains(&o.as_str()))
+    })
+}
+
+/// Things one sits through, which are "boring" where they are dull.
+const SAT_THROUGH: &[&str] = &[
+    "film",
+    "films",
+    "movie",
+    "book",
+    "books",
+    "lecture",
+    "lectures",
+    "meeting",
+    "meetings",
+    "speech",
+    "class",
+    "lesson",
+    "lessons",
+    "party",
+    "game",
+    "match",
+    "job",
+    "evening",
+    "story",
+    "programme",
+    "show",
+    "conversation",
+];
+
+/// Things told or shown, which may be "amusing" where they are funny.
+const TOLD: &[&str] = &[
+    "story",
+    "stories",
+    "joke",
+    "jokes",
+    "film",
+    "films",
+    "movie",
+    "movies",
+    "video",
+    "videos",
+    "anecdote",
+    "anecdotes",
+    "speech",
+    "show",
+    "sketch",
+    "comedy",
+    "book",
+    "card",
+    "poem",
+];
+
+/// Whether a word of `objects` follows `i` after a determiner, possessive or number and at most
+/// one word more: "built a new bridge", "sewed a button".
+fn object_within_two(tokens: &[Token], i: usize, objects: &[&str]) -> bool {
+    let det = next_word(tokens, i).is_some_and(|d| {
+        DETERMINERS.contains(&d.as_str())
+            || PERSONAL_POSSESSIVES.contains(&d.as_str())
+            || NUMBERS.contains(&d.as_str())
+    });
+    det && [i + 2, i + 4].iter().any(|&k| next_word(tokens, k).is_some_and(|o| objects.contains(&o.as_str())))
+}
+
+/// Public works that are built, where "constructed" says the same (a shed, a fence or an
+/// extension one builds at home is not said "constructed").
+const STRUCTURES: &[&str] = &[
+    "bridge", "bridges", "road", "roads", "school", "schools", "hospital", "tower", "station", "stadium",
+    "dam", "tunnel", "church", "factory", "motorway", "airport",
+];
+
+/// People in numbers, who "assemble" where they gather.
+const CROWDS: &[&str] = &[
+    "fans",
+    "people",
+    "crowds",
+    "crowd",
+    "students",
+    "protesters",
+    "families",
+    "neighbours",
+    "neighbors",
+    "supporters",
+    "villagers",
+    "residents",
+    "guests",
+    "relatives",
+    "friends",
+    "children",
+    "parents",
+    "tourists",
+    "visitors",
+    "shoppers",
+    "locals",
+    "reporters",
+    "journalists",
+    "workers",
+    "staff",
+];
+
+/// Things of glass or china, which "shatter" where they smash.
+const GLASSWARE: &[&str] = &[
+    "glass",
+    "glasses",
+    "window",
+    "windows",
+    "plate",
+    "plates",
+    "cup",
+    "cups",
+    "vase",
+    "mirror",
+    "bottle",
+    "bottles",
+    "mug",
+    "bowl",
+    "jar",
+    "windscreen",
+];
+
+/// Problems one may "address": "tackle crime", "tackle rising prices".
+const PROBLEMS: &[&str] = &[
+    "problem",
+    "problems",
+    "issue",
+    "issues",
+    "crime",
+    "poverty",
+    "prices",
+    "costs",
+    "inflation",
+    "pollution",
+    "waste",
+    "unemployment",
+    "shortage",
+    "shortages",
+    "congestion",
+    "loneliness",
+    "homelessness",
+    "bullying",
+    "climate",
+    "litter",
+    "debt",
+];
 
 /// Adverbs of frequency, which may stand between "be" and its complement.
 const FREQUENCY: &[&str] = &["always", "usually", "often", "sometimes", "never", "still", "normally"];
@@ -909,6 +1399,8 @@ const AMOUNTS: &[&str] = &[
     "bills",
     "pay",
     "rates",
+    "sales",
+    "profits",
 ];
 
 /// Things a person uses or follows, which may be "easy" or "simple" to use.
@@ -1895,5 +2387,83 @@ mod tests {
         assert_eq!(replaced("They started out early.", "started"), None);
         assert_eq!(replaced("The law will take effect.", "effect"), None);
         assert_eq!(replaced("The outcome was good.", "outcome").as_deref(), Some("result"));
+    }
+
+    #[test]
+    fn eleventh_round_words_change_only_in_their_sense() {
+        let r = |s: &str, w: &str| replaced(s, w);
+        assert_eq!(r("They built a new bridge across the river.", "built").as_deref(), Some("constructed"));
+        assert_eq!(r("She built a successful career.", "built"), None);
+        assert_eq!(r("They built up trust.", "built"), None);
+        assert_eq!(r("The baby finally fell asleep.", "finally").as_deref(), Some("eventually"));
+        assert_eq!(r("Finally, add the salt.", "Finally"), None);
+        assert_eq!(r("We are finally here.", "finally"), None);
+        assert_eq!(r("Fans gathered outside the stadium.", "gathered").as_deref(), Some("assembled"));
+        assert_eq!(r("She gathered her things.", "gathered"), None);
+        assert_eq!(r("I gathered that he was busy.", "gathered"), None);
+        assert_eq!(r("He glued the leg back on.", "glued").as_deref(), Some("stuck"));
+        assert_eq!(r("He was glued to the screen.", "glued"), None);
+        assert_eq!(r("She folded the clothes neatly.", "neatly").as_deref(), Some("tidily"));
+        assert_eq!(r("That sums it up neatly.", "neatly"), None);
+        assert_eq!(r("They refused to pay the fine.", "refused").as_deref(), Some("declined"));
+        assert_eq!(r("She refused to believe it.", "refused"), None);
+        assert_eq!(r("He refused the offer.", "refused"), None);
+        assert_eq!(r("The party was organised by parents.", "organised").as_deref(), Some("arranged"));
+        assert_eq!(r("She is very organised.", "organised"), None);
+        assert_eq!(r("I will sew a button on.", "sew").as_deref(), Some("stitch"));
+        assert_eq!(r("I will sew a dress.", "sew"), None);
+        assert_eq!(r("The glass smashed on the floor.", "smashed").as_deref(), Some("shattered"));
+        assert_eq!(r("The car smashed into a wall.", "smashed"), None);
+        assert_eq!(r("He smashed the record.", "smashed"), None);
+        assert_eq!(r("We got soaked in the rain.", "soaked").as_deref(), Some("drenched"));
+        assert_eq!(r("She soaked the beans overnight.", "soaked"), None);
+        assert_eq!(r("We must tackle the problem.", "tackle").as_deref(), Some("address"));
+        assert_eq!(r("He tried to tackle the striker.", "tackle"), None);
+        assert_eq!(r("He told a funny story.", "funny").as_deref(), Some("amusing"));
+        assert_eq!(r("There is a funny smell here.", "funny"), None);
+        assert_eq!(r("I have a funny feeling.", "funny"), None);
+        assert_eq!(r("The firm moved its office to Leeds.", "moved").as_deref(), Some("relocated"));
+        assert_eq!(r("We moved the sofa to the window.", "moved"), None);
+        assert_eq!(r("My cousin moved to Canada.", "moved"), None);
+        assert_eq!(r("It was a tough decision.", "tough").as_deref(), Some("difficult"));
+        assert_eq!(r("The meat was tough.", "tough"), None);
+        assert_eq!(r("He is a tough guy.", "tough"), None);
+        assert_eq!(r("It was a dull lecture.", "dull").as_deref(), Some("boring"));
+        assert_eq!(r("This knife is dull.", "dull"), None);
+        assert_eq!(r("I have a dull pain in my back.", "dull"), None);
+        assert_eq!(r("They live in a peaceful village.", "peaceful").as_deref(), Some("quiet"));
+        assert_eq!(r("It was a peaceful protest.", "peaceful"), None);
+        assert_eq!(r("Let's grab a coffee.", "grab").as_deref(), Some("get"));
+        assert_eq!(r("He grabbed my arm.", "grabbed"), None);
+        assert_eq!(r("She prepared a big roast dinner.", "prepared").as_deref(), Some("made"));
+        assert_eq!(r("We prepared for the exam.", "prepared"), None);
+        assert_eq!(r("They prepared the room.", "prepared"), None);
+        assert_eq!(r("He baked a chocolate cake.", "baked").as_deref(), Some("made"));
+        assert_eq!(r("We baked in the sun.", "baked"), None);
+        assert_eq!(r("It smells of freshly baked bread.", "baked"), None);
+        assert_eq!(r("My grandfather built the shed.", "built"), None);
+        assert_eq!(r("The defender tackled him.", "defender"), None);
+        assert_eq!(r("He was seriously injured.", "seriously").as_deref(), Some("badly"));
+        assert_eq!(r("She was seriously ill.", "seriously"), None);
+        assert_eq!(r("Take it seriously.", "seriously"), None);
+        assert_eq!(r("She wants to quit her job.", "quit").as_deref(), Some("leave"));
+        assert_eq!(r("He is quitting his job.", "quitting").as_deref(), Some("leaving"));
+        // Present or past alike.
+        assert_eq!(r("I quit my job.", "quit"), None);
+        assert_eq!(r("She quit smoking.", "quit"), None);
+        assert_eq!(r("He is a brilliant cook.", "brilliant").as_deref(), Some("excellent"));
+        assert_eq!(r("We woke to brilliant sunshine.", "brilliant"), None);
+        assert_eq!(r("He was sacked for being late.", "sacked").as_deref(), Some("fired"));
+        assert_eq!(r("The army sacked the city.", "sacked"), None);
+        assert_eq!(r("The view from the top was breathtaking.", "breathtaking").as_deref(), Some("stunning"));
+        assert_eq!(r("His arrogance was breathtaking.", "breathtaking"), None);
+        assert_eq!(r("The instructions were vague.", "vague").as_deref(), Some("unclear"));
+        assert_eq!(r("I have a vague idea.", "vague"), None);
+        assert_eq!(r("I have a vague memory of it.", "vague"), None);
+        assert_eq!(r("A small number of people came.", "small"), None);
+        assert_eq!(r("We paid a small fee.", "small"), None);
+        assert_eq!(r("A small crowd gathered.", "small"), None);
+        assert_eq!(r("Sales increased last quarter.", "increased").as_deref(), Some("rose"));
+        assert_eq!(r("She is quitting her course.", "quitting"), None);
     }
 }
