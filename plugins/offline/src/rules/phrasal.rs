@@ -927,6 +927,12 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                     || ["really", "still", "always", "all", "everything"].contains(&p)
                     || (can_be(p, Pos::Noun) && !can_be(p, Pos::Adj) && !DETERMINERS.contains(&p))
             }),
+            // "a new plan to tackle bullying": a noun after a determiner or an adjective, never a
+            // verb ("a new intend to").
+            "plan" | "plans" => prev.as_deref().is_none_or(|p| {
+                !DETERMINERS.contains(&p) && !PERSONAL_POSSESSIVES.contains(&p) && !can_be(p, Pos::Adj)
+                    || SUBJECT_PRONOUNS.contains(&p)
+            }),
             // "There's no need to worry": a noun after a determiner, never "no have to".
             "need" | "needs" => prev.as_deref().is_none_or(|p| {
                 !["no", "the", "a", "any", "every", "some", "little", "of", "in"].contains(&p)
@@ -1975,6 +1981,11 @@ mod tests {
             rewritten("He always puts off cleaning his room."),
             "He always puts off cleaning his room."
         );
+        assert_eq!(
+            rewritten("The school has a new plan to tackle bullying."),
+            "The school has a new plan to tackle bullying."
+        );
+        assert_eq!(rewritten("We plan to leave early."), "We intend to leave early.");
     }
 
     #[test]

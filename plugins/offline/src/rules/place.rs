@@ -404,7 +404,43 @@ pub fn front_subject_place(p: &Plain) -> Option<Vec<Token>> {
                 || (be + 2 == n && (p.lower(be + 1).ends_with("ing") || is_manner_adverb(&p.lower(be + 1))))
         }
     };
-    if !place_ok || !state_ok {
+    // A room or an outdoor place, where the state is ("the tap in the bathroom"); a thing that
+    // holds another tells which one it is ("the battery in the remote", "the car park near the
+    // station").
+    const ROOMS: &[&str] = &[
+        "kitchen",
+        "bathroom",
+        "bedroom",
+        "hall",
+        "hallway",
+        "garden",
+        "garage",
+        "office",
+        "attic",
+        "basement",
+        "cellar",
+        "lounge",
+        "corridor",
+        "lake",
+        "river",
+        "sea",
+        "pond",
+        "park",
+        "street",
+        "road",
+        "village",
+        "town",
+        "city",
+        "building",
+        "classroom",
+        "library",
+        "shed",
+        "loft",
+        "house",
+        "flat",
+        "room",
+    ];
+    if !place_ok || !state_ok || !ROOMS.contains(&p.lower(be - 1).as_str()) {
         return None;
     }
     let mut out = vec![starting(&p.items[prep])];
@@ -501,10 +537,8 @@ mod tests {
             run(f, "The tap in the bathroom is dripping.").as_deref(),
             Some("In the bathroom, the tap is dripping.")
         );
-        assert_eq!(
-            run(f, "The water in the kettle is still hot.").as_deref(),
-            Some("In the kettle, the water is still hot.")
-        );
+        // A container tells which water, not where a state is.
+        assert_eq!(run(f, "The water in the kettle is still hot."), None);
         assert_eq!(
             run(f, "The house at the end of the street is empty.").as_deref(),
             Some("At the end of the street, the house is empty.")
@@ -522,5 +556,6 @@ mod tests {
         assert_eq!(run(f, "The bread is in the cupboard."), None);
         assert_eq!(run(front_subject_place, "The carpet in the hall needs cleaning."), None);
         assert_eq!(run(front_subject_place, "The car park near the station is full by eight."), None);
+        assert_eq!(run(front_subject_place, "The battery in the remote is dead."), None);
     }
 }
