@@ -15,8 +15,8 @@ use crate::syntax::{has_clause_word, subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
     ABILITY_VERBS, ARTICLES, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE,
-    NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SINGULAR_DETERMINERS, SUBJECT_PRONOUNS,
-    can_be, concat, is_noun, is_verbish,
+    NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SUBJECT_PRONOUNS, can_be, concat, is_noun,
+    is_verbish,
 };
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
@@ -1041,8 +1041,6 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                         .is_some_and(|b| ["is", "are", "was", "were", "am"].contains(&b.as_str()));
                 prev.as_deref().is_some_and(after_be) || asked
             }
-            // "the plan to" is a noun.
-            "plan" | "plans" => prev.as_deref().is_none_or(|p| !SINGULAR_DETERMINERS.contains(&p)),
             // "I can hear" is a perception, not an ability: "I am able to hear" says too much.
             "remember" => prev.as_deref().is_none_or(|p| p == "please"),
             "must" => {
