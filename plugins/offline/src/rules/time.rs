@@ -364,6 +364,11 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
         "class",
         "flight",
         "visit",
+        "housewarming",
+        "homework",
+        "assignment",
+        "project",
+        "essay",
     ];
     if EVENTS.contains(&p.from_end(len + 1).as_str()) {
         return None;
@@ -381,6 +386,21 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     // "Every Friday the team goes to the pub after work": a second phrase in front would stack
     // two ("After work, every Friday the team goes to the pub.").
     if crate::syntax::opens_with_adverbial(p) {
+        return None;
+    }
+    // "booked a table for six at eight o'clock", "were invited to their party on Sunday": the time
+    // is the booked or the invited thing's, not when the booking was made; "thinking of
+    // redecorating the living room in spring": the time is the "-ing" clause's.
+    let arranged = (0..n - len).any(|k| {
+        let w = p.lower(k);
+        ["booked", "reserved", "ordered", "scheduled", "arranged", "invited", "planning"]
+            .contains(&w.as_str())
+            || (w.ends_with("ing")
+                && k >= 1
+                && ["of", "about", "on", "for", "without"].contains(&p.lower(k - 1).as_str())
+                && crate::words::can_be(&w, crate::lexicon::Pos::Verb))
+    });
+    if arranged {
         return None;
     }
     // "can't afford to go out every weekend": a negation covers "every", and in front the
@@ -648,6 +668,10 @@ mod tests {
         assert_eq!(run(f, "The deadline for applications is midnight on Sunday."), None);
         assert_eq!(run(f, "I can't afford to go out every weekend."), None);
         assert_eq!(run(f, "Every Friday the team goes to the pub after work."), None);
+        assert_eq!(run(f, "We're thinking of redecorating the living room in spring."), None);
+        assert_eq!(run(f, "We've booked a table for six at eight o'clock."), None);
+        assert_eq!(run(f, "We were invited to their housewarming on Sunday."), None);
+        assert_eq!(run(f, "Our teacher gave us a lot of homework over the weekend."), None);
         assert_eq!(run(f, "My manager wants the figures by the end of the day."), None);
         assert_eq!(run(f, "They are expecting their second baby in May."), None);
         assert_eq!(run(f, "He finished his work and went home at five o'clock."), None);
