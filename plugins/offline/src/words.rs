@@ -527,6 +527,56 @@ pub fn common_word(lower: &str) -> bool {
         || lower.strip_suffix("ies").is_some_and(|s| lemma(&format!("{s}y")))
 }
 
+/// Nouns whose "that" opens what they tell, not a relative clause: "the news that he had left"
+/// is no "the news he had left".
+pub const CONTENT_NOUNS: &[&str] = &[
+    "fact",
+    "news",
+    "idea",
+    "belief",
+    "hope",
+    "feeling",
+    "chance",
+    "sign",
+    "rumour",
+    "rumor",
+    "claim",
+    "possibility",
+    "evidence",
+    "proof",
+    "thought",
+    "risk",
+    "danger",
+    "message",
+    "warning",
+    "promise",
+    "condition",
+    "impression",
+    "suggestion",
+    "doubt",
+    "fear",
+    "assumption",
+    "point",
+    "view",
+    "opinion",
+    "report",
+    "argument",
+    "decision",
+    "rule",
+    "theory",
+    "announcement",
+    "reminder",
+    "statement",
+    "complaint",
+    "truth",
+    "excuse",
+    "guarantee",
+    "proposal",
+    "request",
+    "advice",
+    "information",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,7 @@ use crate::sites::Sites;
 use crate::syntax::{has_clause_word, subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
-    ABILITY_VERBS, ARTICLES, CLAUSE_WORDS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE,
+    ABILITY_VERBS, ARTICLES, CLAUSE_WORDS, CONTENT_NOUNS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE,
     NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SUBJECT_PRONOUNS, can_be, concat, is_noun,
     is_verbish,
 };
@@ -1139,56 +1139,6 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     }
     None
 }
-
-/// Nouns whose "that" opens what they tell, not a relative clause: "the news that he had left"
-/// is no "the news he had left".
-pub(crate) const CONTENT_NOUNS: &[&str] = &[
-    "fact",
-    "news",
-    "idea",
-    "belief",
-    "hope",
-    "feeling",
-    "chance",
-    "sign",
-    "rumour",
-    "rumor",
-    "claim",
-    "possibility",
-    "evidence",
-    "proof",
-    "thought",
-    "risk",
-    "danger",
-    "message",
-    "warning",
-    "promise",
-    "condition",
-    "impression",
-    "suggestion",
-    "doubt",
-    "fear",
-    "assumption",
-    "point",
-    "view",
-    "opinion",
-    "report",
-    "argument",
-    "decision",
-    "rule",
-    "theory",
-    "announcement",
-    "reminder",
-    "statement",
-    "complaint",
-    "truth",
-    "excuse",
-    "guarantee",
-    "proposal",
-    "request",
-    "advice",
-    "information",
-];
 
 /// "the apps that I never use" -> "the apps I never use": a "that" between a noun that a
 /// determiner opens and a subject pronoun opens a relative clause whose object it is, and may go.

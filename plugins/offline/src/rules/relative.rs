@@ -48,9 +48,7 @@ pub fn reduce_relative(p: &Plain) -> Option<Vec<Token>> {
         // Right after the pronoun, a word with a third-person reading is that verb ("lives"), but
         // not after a noun that a "that" clause completes ("a reminder that tickets are limited")
         // nor where a finite verb follows, which makes the word a plural subject.
-        if crate::rules::phrasal::CONTENT_NOUNS.contains(&p.lower(r - 1).as_str())
-            || heads_clause(&p.lower(r + 2))
-        {
+        if crate::words::CONTENT_NOUNS.contains(&p.lower(r - 1).as_str()) || heads_clause(&p.lower(r + 2)) {
             return None;
         }
         let a = analyses(&next).into_iter().find(|a| a.form == Form::ThirdPerson)?;
