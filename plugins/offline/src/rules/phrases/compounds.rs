@@ -327,27 +327,8 @@ pub(super) fn placed_thing(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
 
 #[cfg(test)]
 mod tests {
-    use super::super::shared::Finder;
+    use super::super::shared::told;
     use super::*;
-    use crate::tokens::tokenize;
-
-    fn told(find: Finder, text: &str) -> String {
-        let tokens = tokenize(text);
-        let mut out: Vec<String> = Vec::new();
-        let mut i = 0;
-        while i < tokens.len() {
-            if tokens[i].is_word()
-                && let Some((len, words)) = find(&tokens, i)
-            {
-                out.push(words.join(" "));
-                i += len;
-                continue;
-            }
-            out.push(tokens[i].text.clone());
-            i += 1;
-        }
-        out.concat()
-    }
 
     #[test]
     fn a_placed_thing_is_told_with_its_place() {

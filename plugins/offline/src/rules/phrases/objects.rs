@@ -989,26 +989,8 @@ pub(super) fn with_using(tokens: &[Token], i: usize) -> Option<(usize, Vec<Strin
 
 #[cfg(test)]
 mod tests {
+    use super::super::shared::told;
     use super::*;
-    use crate::tokens::tokenize;
-
-    fn told(find: super::super::shared::Finder, text: &str) -> String {
-        let tokens = tokenize(text);
-        let mut out: Vec<String> = Vec::new();
-        let mut i = 0;
-        while i < tokens.len() {
-            if tokens[i].is_word()
-                && let Some((len, words)) = find(&tokens, i)
-            {
-                out.push(words.join(" "));
-                i += len;
-                continue;
-            }
-            out.push(tokens[i].text.clone());
-            i += 1;
-        }
-        out.concat()
-    }
 
     #[test]
     fn verbs_are_told_by_their_objects() {

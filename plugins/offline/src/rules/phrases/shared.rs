@@ -61,3 +61,23 @@ pub(super) fn quantifier_for(noun: &str) -> Option<&'static str> {
         None
     }
 }
+
+/// A finder run over a whole text, each site it finds told its way: the tests' view of one finder.
+#[cfg(test)]
+pub(super) fn told(find: Finder, text: &str) -> String {
+    let tokens = crate::tokens::tokenize(text);
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i].is_word()
+            && let Some((len, words)) = find(&tokens, i)
+        {
+            out.push(words.join(" "));
+            i += len;
+            continue;
+        }
+        out.push(tokens[i].text.clone());
+        i += 1;
+    }
+    out.concat()
+}
