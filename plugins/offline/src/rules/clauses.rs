@@ -495,7 +495,10 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
         let before = lower(s.words[n - 2]);
         // "later today" and "sometime tomorrow" are one time ("early" and "late" are more often
         // the verb's: "wake up early tomorrow").
-        let modified = ["later", "earlier", "sometime"].contains(&before.as_str())
+        // "moved to 3 pm tomorrow": a clock time before the adverb makes them one time.
+        let modified = ["later", "earlier", "sometime", "pm", "am", "p.m.", "a.m.", "o'clock", "noon", "midnight"]
+            .contains(&before.as_str())
+            || before.starts_with(|c: char| c.is_ascii_digit())
             // "remind Tom about the dentist appointment tomorrow": the time may be the event's, which
             // the sentence is about.
             || ([
@@ -547,6 +550,7 @@ mod tests {
         assert_eq!(moved("We went shopping after lunch and came back at four."), None);
         assert_eq!(moved("We stayed up until two in the morning talking."), None);
         assert_eq!(moved("I'll send you the details later today."), None);
+        assert_eq!(moved("The meeting has been moved to 3 pm tomorrow."), None);
         assert_eq!(moved("The dog jumped into the river after the ball."), None);
         assert_eq!(moved("She handed in her thesis two days before the deadline."), None);
         assert_eq!(moved("You can either pay now or pay when the goods are delivered."), None);

@@ -659,6 +659,17 @@ pub fn idiom_meanings(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     continue;
                 }
                 let last = i + 2 * (idiom.len() - 1);
+                // "sold out of the blue ones": a noun after the words makes them literal.
+                let literal = next_word(&tokens, last).is_some_and(|n| {
+                    ["one", "ones"].contains(&n.as_str())
+                        || (crate::words::is_noun(&n)
+                            && !crate::words::is_verbish(&n)
+                            && !["today", "tonight", "yesterday", "tomorrow", "again", "now"]
+                                .contains(&n.as_str()))
+                });
+                if literal {
+                    continue;
+                }
                 sites.put(&mut out, &tokens[i..=last], || {
                     let mut new = words_like(&tokens[i].text, plain);
                     for t in &mut new {
@@ -771,6 +782,8 @@ mod tests {
     fn idioms_are_told_in_plain_words() {
         let plain =
             |text: &str| join(&idiom_meanings(tokenize(text), &mut Sites::new(crate::sites::Which::All)));
+        // A noun after the words makes them literal.
+        assert_eq!(plain("They've sold out of the blue ones."), "They've sold out of the blue ones.");
         assert_eq!(plain("The exam was a piece of cake."), "The exam was very easy.");
         assert_eq!(plain("He finally kicked the bucket at ninety."), "He finally died at ninety.");
         assert_eq!(plain("She let the cat out of the bag."), "She gave away the secret.");
