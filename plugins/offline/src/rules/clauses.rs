@@ -493,20 +493,35 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
         && !inner_clause
     {
         let before = lower(s.words[n - 2]);
-        // "later today" and "sometime tomorrow" are one time ("early" and "late" are more often
-        // the verb's: "wake up early tomorrow").
-        // "moved to 3 pm tomorrow": a clock time before the adverb makes them one time.
-        let modified = ["later", "earlier", "sometime", "pm", "am", "p.m.", "a.m.", "o'clock", "noon", "midnight"]
-            .contains(&before.as_str())
+        // "later today", "sometime tomorrow" and "3 pm tomorrow" are one time ("early" and "late"
+        // are more often the verb's: "wake up early tomorrow").
+        const ONE_TIME: &[&str] =
+            &["later", "earlier", "sometime", "pm", "am", "p.m.", "a.m.", "o'clock", "noon", "midnight"];
+        // "remind Tom about the dentist appointment tomorrow": the time may be the event's, which
+        // the sentence is about.
+        const EVENTS: &[&str] = &[
+            "appointment",
+            "meeting",
+            "party",
+            "interview",
+            "exam",
+            "test",
+            "match",
+            "game",
+            "flight",
+            "lesson",
+            "class",
+            "concert",
+            "wedding",
+            "dinner",
+            "visit",
+            "trip",
+        ];
+        let about = (n.saturating_sub(6)..n - 2)
+            .any(|j| ["about", "of", "regarding"].contains(&lower(s.words[j]).as_str()));
+        let modified = ONE_TIME.contains(&before.as_str())
             || before.starts_with(|c: char| c.is_ascii_digit())
-            // "remind Tom about the dentist appointment tomorrow": the time may be the event's, which
-            // the sentence is about.
-            || ([
-                "appointment", "meeting", "party", "interview", "exam", "test", "match", "game", "flight",
-                "lesson", "class", "concert", "wedding", "dinner", "visit", "trip",
-            ]
-            .contains(&before.as_str())
-                && (n.saturating_sub(6)..n - 2).any(|j| ["about", "of", "regarding"].contains(&lower(s.words[j]).as_str())));
+            || (EVENTS.contains(&before.as_str()) && about);
         if !ADVERB_BINDERS.contains(&before.as_str())
             && !modified
             && !before.ends_with("'s")

@@ -1169,8 +1169,9 @@ fn relative_that(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
 }
 
 /// "started crying" <-> "started to cry": after "start", "begin" and "continue" the gerund and
-/// the infinitive say the same; so do "likes swimming" and "likes to swim", told one way only. Not after their own "-ing" form ("is starting to rain" is no
-/// "is starting raining"), nor for "be" ("started to be" is no "started being").
+/// the infinitive say the same; so do "likes swimming" and "likes to swim", told one way only.
+/// Not after their own "-ing" form ("is starting to rain" is no "is starting raining"), nor for
+/// "be" ("started to be" is no "started being").
 fn gerund_or_infinitive(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     const ASPECT: &[&str] = &[
         "start",
@@ -1561,6 +1562,8 @@ fn separable_lemma(word: &str) -> Vec<&'static str> {
 /// pronoun object already stands between ("turn it off"), and one after the particle is not
 /// English, so pronouns are left alone.
 pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
+    /// Words that open a clause right after a noun ("the money he owed", "the one that broke").
+    const OPENS_CLAUSE: &[&str] = &["that", "which", "who", "i", "you", "he", "she", "we", "they"];
     if p.commas() != 0 {
         return None;
     }
@@ -1600,8 +1603,7 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             // "woke up this morning": a time is no object.
             && !crate::words::TIME_NOUNS.contains(&p.lower(end - 1).as_str())
             // "paid back the money he owed": a clause after the object is the object's.
-            && !(end < n
-                && (["that", "which", "who", "i", "you", "he", "she", "we", "they"].contains(&p.lower(end).as_str())))
+            && !(end < n && OPENS_CLAUSE.contains(&p.lower(end).as_str()))
             && fits(&particle, end)
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();

@@ -96,9 +96,9 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     }) {
         return None;
     }
-    // After "be" as the verb (not a progressive's or a passive's) the phrase is part of what the subject is ("is full of leftovers from the
-    // party", "is at the end of this street on the left"); a request keeps its place last
-    // ("Please don't leave your bikes in the corridor.").
+    // After "be" as the verb (not a progressive's or a passive's) the phrase is part of what the
+    // subject is ("is full of leftovers from the party", "is at the end of this street on the
+    // left"); a request keeps its place last ("Please don't leave your bikes in the corridor.").
     let linking = (1..k).any(|j| {
         if !FINITE_BE.contains(&p.lower(j).as_str()) || p.lower(j - 1) == "there" {
             return false;

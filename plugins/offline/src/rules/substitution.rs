@@ -707,9 +707,6 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                     .as_deref()
                     .is_some_and(|n| DETERMINERS.contains(&n) || OBJECT_PRONOUNS.contains(&n) || is_noun(n))
         }
-        // "The price includes breakfast" is "the cost", but a seller's "prices" are not its
-        // "costs" ("The shop raised its prices", "house prices"): only the singular.
-        "price" => !tokens[i].text.to_lowercase().ends_with('s'),
         // "The parcel arrived" is "came", where a person or a train that arrives has travelled: only
         // when a listed thing that is sent or brought is the word before.
         "arrive" => prev.as_deref().is_some_and(|p| DELIVERIES.contains(&p)),
