@@ -18,6 +18,8 @@ const INNER: &[&str] = &[
     "your", "his", "her", "their", "this", "that", "these", "those", "first", "second", "third", "fourth",
     "fifth", "last", "next", "ground", "top",
 ];
+/// The prepositions that open a subject's place or "of" phrase.
+const OPENS_PHRASE: &[&str] = &["on", "in", "at", "of", "near", "by", "behind", "under", "next"];
 /// Determiners a cleft's subject may open with.
 const OPENERS: &[&str] =
     &["the", "my", "our", "your", "his", "her", "their", "this", "that", "these", "those"];
@@ -122,7 +124,9 @@ pub fn cleft(p: &Plain) -> Option<Vec<Token>> {
         let w = p.lower(verb);
         // The phrase opens with a preposition and holds determiners, modifiers and nouns.
         let inner = INNER.contains(&w.as_str()) || (verb > head && modifier_or_noun(&w));
-        if !inner || !INNER.contains(&p.lower(head).as_str()) || verb > head + 5 {
+        // The phrase opens with a preposition: "The building my father designed is tall" has a
+        // relative clause there, whose subject ("my father") would be clefted instead.
+        if !inner || !OPENS_PHRASE.contains(&p.lower(head).as_str()) || verb > head + 5 {
             return None;
         }
         verb += 1;
@@ -193,5 +197,11 @@ mod tests {
         assert_eq!(run(cleft, "Did the shop open?"), None);
         assert_eq!(run(cleft, "The shop opens when the bell rings."), None);
         assert_eq!(run(cleft, "The shop, sadly, closed."), None);
+        // A relative clause after the subject's noun is no phrase of it.
+        assert_eq!(run(cleft, "The building my father designed won a prize."), None);
+        assert_eq!(
+            run(cleft, "The lamp on my desk flickered all night.").as_deref(),
+            Some("It was the lamp on my desk that flickered all night.")
+        );
     }
 }
