@@ -11,7 +11,7 @@ use crate::syntax::wants_participle;
 use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
 use crate::words::{
     BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES,
-    PREPOSITIONS, SUBJECT_PRONOUNS, clear_pos, clearly_finite, is_noun,
+    PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS, clear_pos, clearly_finite, is_noun,
 };
 
 /// A replacement for one word token.
@@ -229,6 +229,17 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
     readings.retain(|(r, _)| !r.forms.is_empty());
     // What follows: a pause or a preposition ends the phrase the word is in.
     let next = next_word(tokens, i);
+    // An "-ing" form with an object after it ("for booking the room", "after meeting her") is
+    // the verb: the noun ("reservation the room") takes none. After a determiner it is the noun
+    // all the same, and what follows opens a clause of its own ("the building my father
+    // designed"); a time after it is no object ("swimming this morning").
+    if spelling.lower.ends_with("ing")
+        && cue != Cue::NounPhrase
+        && spelling.suffix.is_empty()
+        && next.as_deref().is_some_and(|n| opens_object(tokens, i + 2, n))
+    {
+        readings.retain(|(r, _)| r.pos != Pos::Noun);
+    }
     let pause = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct);
     let preposition = next.as_deref().is_some_and(|n| PREPOSITIONS.contains(&n));
     // After a determiner, a word that ends its noun phrase ("a flat in the city", "the test.",
@@ -305,6 +316,40 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
     }
     Some(best)
 }
+
+/// Whether `word`, the word token at `i`, opens an object: an article, a
+/// possessive, an object pronoun or a demonstrative, but not one that opens a time ("this
+/// morning", "that week").
+fn opens_object(tokens: &[Token], i: usize, word: &str) -> bool {
+    const OPENERS: &[&str] = &["the", "a", "an", "its", "it", "this", "that", "these", "those"];
+    let opens =
+        OPENERS.contains(&word) || PERSONAL_POSSESSIVES.contains(&word) || OBJECT_PRONOUNS.contains(&word);
+    let time = ["this", "that", "these", "those"].contains(&word)
+        && next_word(tokens, i)
+            .is_some_and(|t| TIME_NOUNS.contains(&t.as_str()) || WHEN_NOUNS.contains(&t.as_str()));
+    opens && !time
+}
+
+/// Parts of a day or year after "this" or "that" ("this morning", "that summer").
+const WHEN_NOUNS: &[&str] = &[
+    "morning",
+    "afternoon",
+    "evening",
+    "night",
+    "week",
+    "weekend",
+    "month",
+    "year",
+    "time",
+    "summer",
+    "winter",
+    "spring",
+    "autumn",
+    "term",
+    "semester",
+    "season",
+    "day",
+];
 
 /// Whether "old" at `i` describes a person by age: "the old man", "an old lady", "those old
 /// people"; never after a possessive ("my old teacher" was one) nor before anything else.
@@ -1924,6 +1969,15 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn an_ing_form_with_an_object_is_the_verb() {
+        let booking = |text| replaced(text, "booking");
+        assert_eq!(booking("Who is responsible for booking the room?").as_deref(), Some("reserving"));
+        assert_eq!(booking("I am thinking about booking a table.").as_deref(), Some("reserving"));
+        assert_eq!(booking("Thanks for booking it.").as_deref(), Some("reserving"));
+        assert_eq!(booking("The booking was confirmed.").as_deref(), Some("reservation"));
     }
 
     #[test]
