@@ -2333,6 +2333,11 @@ mod tests {
         // "afraid" never stands before its noun: "a frightened child" keeps to "scared".
         assert_eq!(nth("The frightened child hid.", "frightened", 1), None);
         assert_eq!(nth("The traffic was terrible.", "terrible", 2).as_deref(), Some("horrible"));
+        assert_eq!(nth("She loathed the winter.", "loathed", 1).as_deref(), Some("detested"));
+        assert_eq!(nth("The film was enormously popular.", "enormously", 1).as_deref(), Some("immensely"));
+        assert_eq!(nth("Sleep is crucial for health.", "crucial", 1).as_deref(), Some("essential"));
+        // "a crucial moment" is no "essential moment": the second only where no noun follows.
+        assert_eq!(nth("It was a crucial moment.", "crucial", 1), None);
     }
 
     #[test]
