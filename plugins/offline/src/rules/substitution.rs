@@ -530,6 +530,11 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                     || next.is_some_and(|n| AFTER_LEAVING.contains(&n.as_str())))
         }
         "call" => call_is_phoning(tokens, i),
+        // "the disadvantage of renting" is its "drawback", but "at a disadvantage" is a weaker
+        // position, which no drawback is.
+        "disadvantage" => {
+            !(prev.as_deref() == Some("a") && prev_word(tokens, i - 2).as_deref() == Some("at"))
+        }
         // "lately" tells a stretch up to now, so only a perfect takes it: "I've been busy recently"
         // -> "lately", but "I saw him recently" stays (the table puts it at the clause's end).
         "recently" => tokens[..i].iter().rev().take_while(|t| t.kind != Kind::Punct).any(|t| {
@@ -2334,6 +2339,8 @@ mod tests {
         assert_eq!(nth("The frightened child hid.", "frightened", 1), None);
         assert_eq!(nth("The traffic was terrible.", "terrible", 2).as_deref(), Some("horrible"));
         assert_eq!(nth("She loathed the winter.", "loathed", 1).as_deref(), Some("detested"));
+        assert_eq!(nth("We are at a disadvantage.", "disadvantage", 0), None);
+        assert_eq!(nth("The disadvantage is the noise.", "disadvantage", 0).as_deref(), Some("drawback"));
         assert_eq!(nth("The film was enormously popular.", "enormously", 1).as_deref(), Some("immensely"));
         assert_eq!(nth("Sleep is crucial for health.", "crucial", 1).as_deref(), Some("essential"));
         // "a crucial moment" is no "essential moment": the second only where no noun follows.
