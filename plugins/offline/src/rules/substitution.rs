@@ -11,7 +11,7 @@ use crate::syntax::wants_participle;
 use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
 use crate::words::{
     BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES,
-    PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS, clear_pos, clearly_finite, is_noun,
+    PREPOSITIONS, SMALL_NUMBERS, SUBJECT_PRONOUNS, TIME_NOUNS, clear_pos, clearly_finite, is_noun,
 };
 
 /// A replacement for one word token.
@@ -233,12 +233,14 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
     // the verb: the noun ("reservation the room") takes none. After a determiner it is the noun
     // all the same, and what follows opens a clause of its own ("the building my father
     // designed"); a time after it is no object ("swimming this morning").
-    if spelling.lower.ends_with("ing")
-        && cue != Cue::NounPhrase
-        && spelling.suffix.is_empty()
-        && next.as_deref().is_some_and(|n| opens_object(tokens, i + 2, n))
-    {
+    let ing = spelling.lower.ends_with("ing") && spelling.suffix.is_empty();
+    if ing && cue != Cue::NounPhrase && next.as_deref().is_some_and(|n| opens_object(tokens, i + 2, n)) {
         readings.retain(|(r, _)| r.pos != Pos::Noun);
+    } else if ing && cue == Cue::Preposition && readings.iter().any(|(r, _)| r.pos == Pos::Verb) {
+        // With no object, a bare "-ing" after a preposition may be either, and each misleads
+        // somewhere: the noun wants an article ("thinking about reservation this week"), the verb
+        // breaks a pair ("from starting to end").
+        readings.retain(|(r, _)| !matches!(r.pos, Pos::Noun | Pos::Verb));
     }
     let pause = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct);
     let preposition = next.as_deref().is_some_and(|n| PREPOSITIONS.contains(&n));
@@ -317,20 +319,57 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
     Some(best)
 }
 
-/// Whether `word`, the word token at `i`, opens an object: an article, a
-/// possessive, an object pronoun or a demonstrative, but not one that opens a time ("this
-/// morning", "that week").
+/// Whether `word`, the word token at `i`, opens an object: an article, a possessive, a pronoun,
+/// a number or a quantifier, but not one that opens a time ("this morning", "every day", "two
+/// weeks").
 fn opens_object(tokens: &[Token], i: usize, word: &str) -> bool {
-    const OPENERS: &[&str] = &["the", "a", "an", "its", "it", "this", "that", "these", "those"];
-    let opens =
-        OPENERS.contains(&word) || PERSONAL_POSSESSIVES.contains(&word) || OBJECT_PRONOUNS.contains(&word);
-    let time = ["this", "that", "these", "those"].contains(&word)
-        && next_word(tokens, i)
-            .is_some_and(|t| TIME_NOUNS.contains(&t.as_str()) || WHEN_NOUNS.contains(&t.as_str()));
+    const OPENERS: &[&str] = &[
+        "the",
+        "a",
+        "an",
+        "its",
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "some",
+        "any",
+        "all",
+        "both",
+        "several",
+        "many",
+        "every",
+        "each",
+        "another",
+        "something",
+        "anything",
+        "everything",
+        "nothing",
+        "someone",
+        "somebody",
+        "anyone",
+        "anybody",
+        "everyone",
+        "everybody",
+    ];
+    let opens = OPENERS.contains(&word)
+        || PERSONAL_POSSESSIVES.contains(&word)
+        || OBJECT_PRONOUNS.contains(&word)
+        || SMALL_NUMBERS.contains(&word)
+        || word.bytes().all(|b| b.is_ascii_digit());
+    // "booking the day off" and "spent his summer" take a time for their object.
+    let owned = ["the", "a", "an", "its"].contains(&word) || PERSONAL_POSSESSIVES.contains(&word);
+    let time = !owned
+        && next_word(tokens, i).is_some_and(|t| {
+            let t = t.strip_suffix('s').unwrap_or(&t);
+            TIME_NOUNS.contains(&t) || WHEN_NOUNS.contains(&t)
+        });
     opens && !time
 }
 
-/// Parts of a day or year after "this" or "that" ("this morning", "that summer").
+/// Parts of a day or year, and spans, which after a determiner or a number make a time ("this
+/// morning", "every day", "two hours").
 const WHEN_NOUNS: &[&str] = &[
     "morning",
     "afternoon",
@@ -349,6 +388,9 @@ const WHEN_NOUNS: &[&str] = &[
     "semester",
     "season",
     "day",
+    "hour",
+    "minute",
+    "second",
 ];
 
 /// Whether "old" at `i` describes a person by age: "the old man", "an old lady", "those old
@@ -1982,7 +2024,10 @@ mod tests {
         assert_eq!(booking("Who is responsible for booking the room?").as_deref(), Some("reserving"));
         assert_eq!(booking("I am thinking about booking a table.").as_deref(), Some("reserving"));
         assert_eq!(booking("Thanks for booking it.").as_deref(), Some("reserving"));
+        assert_eq!(booking("Thanks for booking two rooms.").as_deref(), Some("reserving"));
+        assert_eq!(booking("We talked about booking something nice.").as_deref(), Some("reserving"));
         assert_eq!(booking("The booking was confirmed.").as_deref(), Some("reservation"));
+        assert_eq!(booking("I am thinking about booking this week."), None);
     }
 
     #[test]
