@@ -1290,6 +1290,12 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 .or_else(|| too_or_not_enough(&tokens, i))
                 .or_else(|| so_really(&tokens, i))
                 .or_else(|| {
+                    // "not nearly as good" is far from it, where "almost" would be close to it.
+                    let negated = prev_word(&tokens, i)
+                        .is_some_and(|p| p == "not" || p.ends_with("n't") || p.ends_with("n’t"));
+                    if lower == "nearly" && negated {
+                        return None;
+                    }
                     function_swap(&lower, next_word(&tokens, i).as_deref())
                         .map(|swap| (i + 1, vec![shape::word_like(&tokens[i].text, swap)]))
                 });
@@ -1968,6 +1974,8 @@ mod tests {
     #[test]
     fn function_words_and_groups() {
         assert_eq!(rewritten("It is almost done."), "It is nearly done.");
+        assert_eq!(rewritten("It is not nearly done."), "It is not nearly done.");
+        assert_eq!(rewritten("It isn't nearly done."), "It isn't nearly done.");
         assert_eq!(rewritten("It costs about 20 dollars."), "It costs around 20 dollars.");
         // "invariably" reads stiffer than "always": left alone.
         assert_eq!(rewritten("He always forgets my birthday."), "He always forgets my birthday.");

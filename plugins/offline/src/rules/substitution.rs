@@ -11,7 +11,7 @@ use crate::syntax::wants_participle;
 use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
 use crate::words::{
     BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES,
-    PREPOSITIONS, SUBJECT_PRONOUNS, clear_pos, clearly_finite, is_noun,
+    PREPOSITIONS, SMALL_NUMBERS, SUBJECT_PRONOUNS, TIME_NOUNS, clear_pos, clearly_finite, is_noun,
 };
 
 /// A replacement for one word token.
@@ -229,6 +229,19 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
     readings.retain(|(r, _)| !r.forms.is_empty());
     // What follows: a pause or a preposition ends the phrase the word is in.
     let next = next_word(tokens, i);
+    // An "-ing" form with an object after it ("for booking the room", "after meeting her") is
+    // the verb: the noun ("reservation the room") takes none. After a determiner it is the noun
+    // all the same, and what follows opens a clause of its own ("the building my father
+    // designed"); a time after it is no object ("swimming this morning").
+    let ing = spelling.lower.ends_with("ing") && spelling.suffix.is_empty();
+    if ing && cue != Cue::NounPhrase && next.as_deref().is_some_and(|n| opens_object(tokens, i + 2, n)) {
+        readings.retain(|(r, _)| r.pos != Pos::Noun);
+    } else if ing && cue == Cue::Preposition && readings.iter().any(|(r, _)| r.pos == Pos::Verb) {
+        // With no object, a bare "-ing" after a preposition may be either, and each misleads
+        // somewhere: the noun wants an article ("thinking about reservation this week"), the verb
+        // breaks a pair ("from starting to end").
+        readings.retain(|(r, _)| !matches!(r.pos, Pos::Noun | Pos::Verb));
+    }
     let pause = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct);
     let preposition = next.as_deref().is_some_and(|n| PREPOSITIONS.contains(&n));
     // After a determiner, a word that ends its noun phrase ("a flat in the city", "the test.",
@@ -305,6 +318,80 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
     }
     Some(best)
 }
+
+/// Whether `word`, the word token at `i`, opens an object: an article, a possessive, a pronoun,
+/// a number or a quantifier, but not one that opens a time ("this morning", "every day", "two
+/// weeks").
+fn opens_object(tokens: &[Token], i: usize, word: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "the",
+        "a",
+        "an",
+        "its",
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "some",
+        "any",
+        "all",
+        "both",
+        "several",
+        "many",
+        "every",
+        "each",
+        "another",
+        "something",
+        "anything",
+        "everything",
+        "nothing",
+        "someone",
+        "somebody",
+        "anyone",
+        "anybody",
+        "everyone",
+        "everybody",
+    ];
+    let opens = OPENERS.contains(&word)
+        || PERSONAL_POSSESSIVES.contains(&word)
+        || OBJECT_PRONOUNS.contains(&word)
+        || SMALL_NUMBERS.contains(&word)
+        || word.bytes().all(|b| b.is_ascii_digit());
+    // "booking the day off" and "spent his summer" take a time for their object.
+    let owned = ["the", "a", "an", "its"].contains(&word) || PERSONAL_POSSESSIVES.contains(&word);
+    let time = !owned
+        && next_word(tokens, i).is_some_and(|t| {
+            let t = t.strip_suffix('s').unwrap_or(&t);
+            TIME_NOUNS.contains(&t) || WHEN_NOUNS.contains(&t)
+        });
+    opens && !time
+}
+
+/// Parts of a day or year, and spans, which after a determiner or a number make a time ("this
+/// morning", "every day", "two hours").
+const WHEN_NOUNS: &[&str] = &[
+    "morning",
+    "afternoon",
+    "evening",
+    "night",
+    "week",
+    "weekend",
+    "month",
+    "year",
+    "time",
+    "summer",
+    "winter",
+    "spring",
+    "autumn",
+    "term",
+    "semester",
+    "season",
+    "day",
+    "hour",
+    "minute",
+    "second",
+];
 
 /// Whether "old" at `i` describes a person by age: "the old man", "an old lady", "those old
 /// people"; never after a possessive ("my old teacher" was one) nor before anything else.
@@ -485,6 +572,11 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                     || next.is_some_and(|n| AFTER_LEAVING.contains(&n.as_str())))
         }
         "call" => call_is_phoning(tokens, i),
+        // "the disadvantage of renting" is its "drawback", but "at a disadvantage" is a weaker
+        // position, which no drawback is.
+        "disadvantage" => {
+            !(prev.as_deref() == Some("a") && prev_word(tokens, i - 2).as_deref() == Some("at"))
+        }
         // "lately" tells a stretch up to now, so only a perfect takes it: "I've been busy recently"
         // -> "lately", but "I saw him recently" stays (the table puts it at the clause's end).
         "recently" => tokens[..i].iter().rev().take_while(|t| t.kind != Kind::Punct).any(|t| {
@@ -1927,6 +2019,18 @@ mod tests {
     }
 
     #[test]
+    fn an_ing_form_with_an_object_is_the_verb() {
+        let booking = |text| replaced(text, "booking");
+        assert_eq!(booking("Who is responsible for booking the room?").as_deref(), Some("reserving"));
+        assert_eq!(booking("I am thinking about booking a table.").as_deref(), Some("reserving"));
+        assert_eq!(booking("Thanks for booking it.").as_deref(), Some("reserving"));
+        assert_eq!(booking("Thanks for booking two rooms.").as_deref(), Some("reserving"));
+        assert_eq!(booking("We talked about booking something nice.").as_deref(), Some("reserving"));
+        assert_eq!(booking("The booking was confirmed.").as_deref(), Some("reservation"));
+        assert_eq!(booking("I am thinking about booking this week."), None);
+    }
+
+    #[test]
     fn keeps_the_inflection() {
         assert_eq!(replaced("The fox jumps over the dog.", "jumps").as_deref(), Some("leaps"));
         assert_eq!(replaced("He jumped over it.", "jumped").as_deref(), Some("leapt"));
@@ -2279,6 +2383,13 @@ mod tests {
         // "afraid" never stands before its noun: "a frightened child" keeps to "scared".
         assert_eq!(nth("The frightened child hid.", "frightened", 1), None);
         assert_eq!(nth("The traffic was terrible.", "terrible", 2).as_deref(), Some("horrible"));
+        assert_eq!(nth("She loathed the winter.", "loathed", 1).as_deref(), Some("detested"));
+        assert_eq!(nth("We are at a disadvantage.", "disadvantage", 0), None);
+        assert_eq!(nth("The disadvantage is the noise.", "disadvantage", 0).as_deref(), Some("drawback"));
+        assert_eq!(nth("The film was enormously popular.", "enormously", 1).as_deref(), Some("immensely"));
+        assert_eq!(nth("Sleep is crucial for health.", "crucial", 1).as_deref(), Some("essential"));
+        // "a crucial moment" is no "essential moment": the second only where no noun follows.
+        assert_eq!(nth("It was a crucial moment.", "crucial", 1), None);
     }
 
     #[test]
