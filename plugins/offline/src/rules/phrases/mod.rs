@@ -277,6 +277,16 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["plane", "gets", "in"], &["plane", "lands"], After::Anything),
     // A deadline or an event set later, in its British form.
     (&["pushed", "back", "to"], &["put", "back", "to"], After::Word),
+    // Advice, the other way from `phrasal`'s "should" -> "ought to".
+    (&["ought", "to"], &["should"], After::Word),
+    // Spending reduced, either way.
+    (&["cut", "back", "on"], &["cut", "down", "on"], After::Word),
+    (&["cut", "down", "on"], &["cut", "back", "on"], After::Word),
+    (&["cutting", "back", "on"], &["cutting", "down", "on"], After::Word),
+    (&["cutting", "down", "on"], &["cutting", "back", "on"], After::Word),
+    (&["split", "into", "groups"], &["divided", "into", "groups"], After::Anything),
+    (&["with", "great", "care"], &["very", "carefully"], After::Anything),
+    (&["with", "great", "efficiency"], &["very", "efficiently"], After::Anything),
 ];
 
 /// Whether "as soon as" at `i` may be told "the moment": before a clause with its subject ("as
@@ -917,6 +927,10 @@ mod tests {
         assert_eq!(phrased("Feel free to use the kitchen."), "Feel free to use the kitchen.");
         assert_eq!(phrased("My train gets in at six."), "My train arrives at six.");
         assert_eq!(phrased("The deadline was pushed back to May."), "The deadline was put back to May.");
+        assert_eq!(phrased("You ought to see a doctor."), "You should see a doctor.");
+        assert_eq!(phrased("We have cut back on travel."), "We have cut down on travel.");
+        assert_eq!(phrased("The class was split into groups."), "The class was divided into groups.");
+        assert_eq!(phrased("He runs it with great efficiency."), "He runs it very efficiently.");
     }
 
     #[test]

@@ -1,15 +1,16 @@
 //! Phrases of everyday errands, waits, journeys and plans told in other words, each where its
 //! context settles it: "less than an hour" -> "under an hour", "three pounds an hour" -> "three
 //! pounds per hour", "on the way to work" -> "on my way to work", "has been moved to Thursday" ->
-//! "has been rescheduled for Thursday", "ran out of milk" -> "had no milk left", "until the sun
+//! "has been rescheduled for Thursday", "Had I known" -> "If I had known", "ran out of milk" -> "had no milk left", "until the sun
 //! went down" -> "until sunset", "thinking about moving" -> "considering moving", "might help" ->
 //! "may help", "make sure the door is locked" -> "check that the door is locked", "waited an
 //! hour." -> "waited for an hour.", "by Friday at the latest" -> "no later than Friday".
 //!
-//! Left out on purpose: "a few more days" -> "a couple more" (a couple is two), "next door" ->
-//! "from the neighbours" (a place, not people), "took a long time" -> "took ages" (slang in a
-//! neutral sentence), "all the time" -> "constantly" ("the keys were in my pocket all the time"
-//! is the whole time).
+//! Left out on purpose: "so loud that it woke" -> "so loud it woke" (it took the place of the
+//! sentence's "because" turn, "I fell asleep because the film was so boring"), "a few more days"
+//! -> "a couple more" (a couple is two), "next door" -> "from the neighbours" (a place, not
+//! people), "took a long time" -> "took ages" (slang in a neutral sentence), "all the time" ->
+//! "constantly" ("the keys were in my pocket all the time" is the whole time).
 
 use super::numbers::{TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::shared::{Finder, pause_after};
@@ -19,8 +20,10 @@ use crate::tokens::{Kind, Token, is_sentence_start, open_word, prev_word};
 
 /// Every finder of this file, tried in turn from each word.
 pub(super) fn routine(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    const FINDERS: [Finder; 16] = [
+    const FINDERS: [Finder; 18] = [
         under_over,
+        had_i_known,
+        closed_down,
         clock_period,
         took_up,
         in_a_row,
@@ -129,11 +132,15 @@ fn per_unit(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     if !["a", "an"].contains(&w[0].as_str()) || !span.contains(&w[1].as_str()) {
         return None;
     }
-    let amount = prev_word(tokens, i).is_some_and(|p| {
+    let named = prev_word(tokens, i).is_some_and(|p| {
         ["pounds", "dollars", "euros", "pence", "quid", "miles", "kilometres", "calories"]
             .contains(&p.as_str())
     });
-    (amount && pause_after(tokens, i + 2)).then(|| (3, owned(&["per", &w[1]])))
+    let then = open_word(tokens, i + 4);
+    let ends = pause_after(tokens, i + 2)
+        || (tokens.get(i + 3).is_some_and(|t| t.is(Kind::Space, " "))
+            && then.is_some_and(|n| ["in", "for", "and"].contains(&n.as_str())));
+    (named && ends).then(|| (3, owned(&["per", &w[1]])))
 }
 
 /// Possessives of the subject pronouns a journey is told from.
@@ -296,6 +303,56 @@ fn have_ever(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         _ => return None,
     };
     (w[1] == "have" && w[2] == "ever").then(|| (3, vec![short.to_string()]))
+}
+
+/// "Had I known, I would have left earlier." -> "If I had known, ...": the condition opening the
+/// sentence, its "would" after it.
+fn had_i_known(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 3)?;
+    if w[0] != "had" || !is_sentence_start(tokens, i) {
+        return None;
+    }
+    let pronoun = ["i", "we", "you", "he", "she", "they"].contains(&w[1].as_str());
+    let participle = morph::analyse(&w[2])
+        .iter()
+        .any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Participle | Form::PastOrParticiple));
+    let would = tokens.iter().any(|t| t.is_word() && t.text.eq_ignore_ascii_case("would"));
+    let comma = tokens.iter().any(|t| t.text == ",");
+    let subject = if w[1] == "i" { "I".to_string() } else { w[1].clone() };
+    (pronoun && participle && would && comma).then(|| (3, vec!["If".to_string(), subject, "had".to_string()]))
+}
+
+/// "The petrol station has shut down." -> "... has closed down.": a business that stopped trading,
+/// not a machine ("the computer shut down" stays).
+fn closed_down(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 2)?;
+    let business = [
+        "shop",
+        "store",
+        "station",
+        "restaurant",
+        "cafe",
+        "café",
+        "pub",
+        "bank",
+        "factory",
+        "cinema",
+        "bakery",
+        "club",
+        "branch",
+        "business",
+        "library",
+        "post",
+    ];
+    let before =
+        if i >= 2 && ["has", "have", "had"].contains(&prev_word(tokens, i).unwrap_or_default().as_str()) {
+            i - 2
+        } else {
+            i
+        };
+    let owner = prev_word(tokens, before).is_some_and(|p| business.contains(&p.as_str()));
+    (w[0] == "shut" && w[1] == "down" && owner && pause_after(tokens, i + 2))
+        .then(|| (3, owned(&["closed", "down"])))
 }
 
 /// Whether `word` names a day or a time a meeting may be set for.
@@ -711,6 +768,21 @@ mod tests {
         assert_eq!(
             told(routine, "Please reply by Monday at the latest."),
             "Please reply no later than Monday."
+        );
+    }
+
+    #[test]
+    fn conditions_results_and_closures() {
+        assert_eq!(
+            told(routine, "Had I known, I would have left earlier."),
+            "If I had known, I would have left earlier."
+        );
+        assert_eq!(told(routine, "Had I known?"), "Had I known?");
+        assert_eq!(told(routine, "The bank has shut down."), "The bank has closed down.");
+        assert_eq!(told(routine, "The computer shut down."), "The computer shut down.");
+        assert_eq!(
+            told(routine, "It costs ten pounds a year in fees."),
+            "It costs ten pounds per year in fees."
         );
     }
 
