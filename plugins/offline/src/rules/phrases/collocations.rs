@@ -197,7 +197,12 @@ pub(super) fn delayed_by(tokens: &[Token], i: usize) -> Option<(usize, Vec<Strin
     } else {
         ["hours", "minutes"].contains(&unit.as_str())
     };
-    if !spaced || !counted || !unit_ok || !pause_after(tokens, i + 8) {
+    // Or its cause or its day after it: "was delayed by forty minutes due to signal problems".
+    let then = tokens.get(i + 9).is_some_and(|t| t.is(Kind::Space, " "))
+        && word(i + 10).is_some_and(|n| {
+            ["due", "because", "owing", "today", "yesterday", "again"].contains(&n.as_str())
+        });
+    if !spaced || !counted || !unit_ok || !(pause_after(tokens, i + 8) || then) {
         return None;
     }
     let count_text = tokens[i + 6].text.clone();
