@@ -58,9 +58,17 @@ pub(super) fn been_to_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<St
     let name =
         tokens.get(i + 4).filter(|t| t.is_word() && !t.frozen && tokens[i + 3].is(Kind::Space, " "))?;
     let lower = name.text.to_lowercase();
-    let named = name.text.chars().next().is_some_and(char::is_uppercase)
-        && name.text.chars().skip(1).all(|c| c.is_ascii_lowercase())
-        && !crate::words::common_word(&lower)
+    let capital = |t: &Token| {
+        t.text.chars().next().is_some_and(char::is_uppercase)
+            && t.text.chars().skip(1).all(|c| c.is_ascii_lowercase())
+    };
+    // A name of two capitalised words whose first is common ("New York", "Hong Kong").
+    let two_words = tokens.get(i + 5).is_some_and(|t| t.is(Kind::Space, " "))
+        && tokens
+            .get(i + 6)
+            .is_some_and(|t| t.is_word() && capital(t) && !crate::words::common_word(&t.text.to_lowercase()));
+    let named = capital(name)
+        && (!crate::words::common_word(&lower) || two_words)
         && !crate::words::DAY_NAMES.contains(&lower.as_str())
         && !crate::words::MONTHS.contains(&lower.as_str());
     // A place one has seen in one's life ("have you ever been to Japan", "been to Paris twice"),

@@ -787,6 +787,17 @@ mod tests {
     }
 
     #[test]
+    fn places_of_two_words_visited() {
+        use super::super::collocations::been_to_place;
+        assert_eq!(told(been_to_place, "Have you ever been to New York?"), "Have you ever visited New York?");
+        assert_eq!(told(been_to_place, "Have you ever been to Paris?"), "Have you ever visited Paris?");
+        assert_eq!(
+            told(been_to_place, "Have you ever been to New places?"),
+            "Have you ever been to New places?"
+        );
+    }
+
+    #[test]
     fn clock_times_by_their_part_of_day() {
         assert_eq!(told(routine, "We left at six in the morning."), "We left at 6 am.");
         assert_eq!(told(routine, "It is open until ten in the evening."), "It is open until 10 pm.");
