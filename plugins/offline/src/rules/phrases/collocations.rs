@@ -14,6 +14,7 @@ use super::objects::{
 use super::shared::{After, Finder, opening, pause_after, quantifier_for};
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
+use crate::syntax::phrase_ends_after;
 use crate::tokens::{
     Kind, Token, is_sentence_start, matches_at, next_word, open_word, prev_word, word_before,
 };
@@ -502,10 +503,38 @@ fn fix_repair(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let thing_at = [i + 4, i + 6].into_iter().find(|&k| {
         (i + 3..k).step_by(2).all(spaced) && word(k).is_some_and(|w| REPAIRABLE.contains(&w.as_str()))
     })?;
+    // Any function word but one that makes "fix" a fastening ("fixed the shelf to the wall",
+    // "fixed the bike up") ends the thing's phrase too: "fixed the leak but left", "fix the
+    // window soon".
+    let next = next_word(tokens, thing_at);
+    let fastened = next.as_deref().is_some_and(|n| ["to", "onto", "into", "up", "together"].contains(&n));
     let ends = tokens.get(thing_at + 1).is_none_or(|t| t.kind == Kind::Punct)
-        || next_word(tokens, thing_at).is_some_and(|n| PREPOSITIONS_AFTER_THING.contains(&n.as_str()));
+        || next
+            .as_deref()
+            .is_some_and(|n| PREPOSITIONS_AFTER_THING.contains(&n) || ADVERBS_AFTER_THING.contains(&n))
+        || (!fastened && phrase_ends_after(tokens, thing_at, false));
     ends.then(|| (1, vec![repair.to_string()]))
 }
+
+/// Adverbs of time and manner that end the object of "fix" ("fix the window soon").
+const ADVERBS_AFTER_THING: &[&str] = &[
+    "soon",
+    "quickly",
+    "properly",
+    "tomorrow",
+    "tonight",
+    "now",
+    "yet",
+    "already",
+    "eventually",
+    "finally",
+    "immediately",
+    "straight",
+    "next",
+    "first",
+    "twice",
+    "once",
+];
 
 /// Words that may follow the object of "fix" when it ends its phrase.
 const PREPOSITIONS_AFTER_THING: &[&str] = &[
@@ -3821,6 +3850,14 @@ mod tests {
             "He repaired the broken chair using glue."
         );
         assert_eq!(phrased("The plumber fixed the leak."), "The plumber repaired the leak.");
+        assert_eq!(
+            phrased("The plumber fixed the leak but left a mess."),
+            "The plumber repaired the leak but left a mess."
+        );
+        assert_eq!(phrased("He promised to fix the window soon."), "He promised to repair the window soon.");
+        // Fastened, not mended.
+        assert_eq!(phrased("He fixed the shelf to the wall."), "He fixed the shelf to the wall.");
+        assert_eq!(phrased("She fixed the bike up."), "She fixed the bike up.");
         // A problem, a date or a meal is fixed in another sense.
         assert_eq!(phrased("They fixed the problem."), "They fixed the problem.");
         assert_eq!(phrased("We fixed a date for the party."), "We fixed a date for the party.");
