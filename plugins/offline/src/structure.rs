@@ -5,8 +5,8 @@
 //! place that knows their order.
 
 use crate::rules::{
-    adverbs, clauses, cleft, connectives, coordination, light_verbs, manner, phrasal, place, possession,
-    questions, relative, suggestions, tense, time, voice,
+    adverbs, clauses, cleft, comparison, connectives, coordination, light_verbs, manner, phrasal, place,
+    possession, questions, relative, suggestions, tense, time, voice,
 };
 use crate::shape::plain;
 use crate::tokens::Token;
@@ -77,6 +77,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         questions::job_of,
         suggestions::shall_we,
         suggestions::how_about,
+        comparison::ever_superlative,
         light_verbs::light_verb,
         relative::reduce_relative,
         relative::relative_to_and,

@@ -623,6 +623,14 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     // An obligation: "I must leave" -> "I have to leave"; only after "I", "we", "you" and before
     // a verb of doing (`group_at`), since "He must know" and "must be" tell a guess.
     (&["must"], &["have", "to"], Next::Verb),
+    // The same obligation for one person or thing: "Students must wear" -> "have to", "The essay
+    // must be handed in" -> "has to be handed in"; only after a plain subject that opens the
+    // sentence and before a verb of doing (`must_oblige`), since "He must live nearby" is a guess.
+    (&["must"], &["has", "to"], Next::Verb),
+    // A possibility: "It might rain" <-> "It may rain" (`maybe_at`): "may" may also give
+    // permission ("You may leave"), so it turns into "might" only where it cannot.
+    (&["might"], &["may"], Next::Verb),
+    (&["may"], &["might"], Next::Verb),
     (&["arrive", "at"], &["reach"], Next::Determiner),
     (&["arrives", "at"], &["reaches"], Next::Determiner),
     (&["arrived", "at"], &["reached"], Next::Determiner),
@@ -859,6 +867,144 @@ fn clause_follows(tokens: &[Token], last: usize) -> bool {
     false
 }
 
+/// Verbs that "must" joins as a rule to follow, not as a guess, after a subject in the third
+/// person: "Students must submit" is a rule, while "He must earn a lot" or "They must live nearby"
+/// guesses, so only these.
+const OBLIGED: &[&str] = &[
+    "submit", "hand", "wear", "pay", "sign", "show", "bring", "return", "complete", "finish", "book",
+    "register", "apply", "attend", "follow", "carry", "report", "stay", "use", "fill", "switch", "turn",
+    "keep", "leave", "arrive", "check", "wash", "remove", "send", "renew", "tell", "inform", "ask",
+];
+
+/// Participles of what is done as a rule: "The essay must be handed in" is "has to be handed in",
+/// while "It must be broken" guesses.
+const OBLIGED_PASSIVE: &[&str] = &[
+    "handed",
+    "submitted",
+    "finished",
+    "completed",
+    "paid",
+    "returned",
+    "signed",
+    "sent",
+    "booked",
+    "renewed",
+    "kept",
+    "worn",
+    "filled",
+    "written",
+    "cleaned",
+    "switched",
+    "turned",
+    "removed",
+    "collected",
+    "checked",
+    "approved",
+    "registered",
+];
+
+/// Whether the "must" at `i` is an obligation that "have to" (or with `singular`, "has to") says
+/// the same of: after a subject that opens the sentence ("Students", "The essay", "He"), with a
+/// verb from `OBLIGED` or a passive from `OBLIGED_PASSIVE` after it. "must be tired", "must have
+/// left" guess, and "must not" forbids, which "does not have to" does not.
+fn must_oblige(tokens: &[Token], i: usize, singular: bool) -> bool {
+    let before: Vec<String> =
+        tokens[..i].iter().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
+    // Not after a comma or a clause: the subject is the sentence's first words.
+    if before.is_empty() || tokens[..i].iter().any(|t| t.kind == Kind::Punct) {
+        return false;
+    }
+    let head = before.last().map(String::as_str).unwrap_or_default();
+    let subject_singular = match before.as_slice() {
+        [p] if ["he", "she", "it", "everyone", "everybody"].contains(&p.as_str()) => true,
+        [p] if ["they", "i", "we", "you"].contains(&p.as_str()) => false,
+        _ => {
+            // A determiner, adjectives, and the head noun: never past a preposition ("the list of
+            // students must"), nor after a word that could be a verb of its own.
+            let opens = before.len() == 1
+                || NOUN_PHRASE_DETERMINERS.contains(&before[0].as_str())
+                || PERSONAL_POSSESSIVES.contains(&before[0].as_str());
+            if before.len() > 4
+                || !opens
+                || before.iter().any(|w| PREPOSITIONS.contains(&w.as_str()) || w == "and" || w == "or")
+                || !is_noun(head)
+                || crate::words::clearly_finite(head, false)
+            {
+                return false;
+            }
+            !crate::words::is_plural_noun(head)
+        }
+    };
+    if subject_singular != singular {
+        return false;
+    }
+    let Some(verb) = next_word(tokens, i) else { return false };
+    if verb == "be" {
+        return next_word(tokens, i + 2).is_some_and(|p| OBLIGED_PASSIVE.contains(&p.as_str()))
+            && !tokens[i..].iter().any(|t| ["now", "already"].contains(&t.text.to_lowercase().as_str()));
+    }
+    OBLIGED.contains(&verb.as_str())
+}
+
+/// Whether the "might" (or with `may`, the "may") at `i` tells a possibility the other says the
+/// same: in a statement, right after its subject, never in reported speech ("She said it might
+/// rain", where "may" shifts the time). "may" becomes "might" only where it cannot give
+/// permission: after "it" or "there", or before "be" or a perfect ("may have left"), so that
+/// "You may leave" stays; and never the month ("in May").
+fn maybe_at(tokens: &[Token], i: usize, may: bool) -> bool {
+    const REPORTING: &[&str] = &[
+        "said",
+        "told",
+        "thought",
+        "asked",
+        "wondered",
+        "knew",
+        "warned",
+        "promised",
+        "felt",
+        "believed",
+        "hoped",
+        "worried",
+        "realised",
+        "realized",
+        "feared",
+        "suspected",
+        "if",
+        "whether",
+    ];
+    let Some(prev) = prev_word(tokens, i) else { return false };
+    let before: Vec<String> =
+        tokens[..i].iter().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
+    let subject = SUBJECT_PRONOUNS.contains(&prev.as_str())
+        || prev == "there"
+        || (is_noun(&prev)
+            && !PREPOSITIONS.contains(&prev.as_str())
+            && !crate::words::clearly_finite(&prev, true));
+    if tokens.last().is_some_and(|t| t.text == "?")
+        || !subject
+        || before.iter().any(|w| REPORTING.contains(&w.as_str()))
+        // Nor inside a clause of a past sentence ("talked about where we might go").
+        || before.iter().any(|w| {
+            ["where", "what", "when", "how", "why", "which", "who", "that", "was", "were", "had", "did"]
+                .contains(&w.as_str())
+                || (w.ends_with("ed") && crate::words::clearly_finite(w, true))
+        })
+        || tokens[i].text.starts_with('M')
+    {
+        return false;
+    }
+    let Some(next) = next_word(tokens, i) else { return false };
+    if !may {
+        return true;
+    }
+    let perfect = next == "have"
+        && next_word(tokens, i + 2).is_some_and(|p| {
+            morph::analyse(&p).iter().any(|a| matches!(a.form, Form::Participle | Form::PastOrParticiple))
+                && !morph::analyse(&p).iter().any(|a| a.pos == Pos::Noun)
+        });
+    ["it", "there"].contains(&prev.as_str()) || next == "be" || perfect
+}
+
 fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     for &(words, to, need) in GROUPS {
         let ok = words.iter().enumerate().all(|(k, w)| {
@@ -1043,6 +1189,10 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             }
             // "I can hear" is a perception, not an ability: "I am able to hear" says too much.
             "remember" => prev.as_deref().is_none_or(|p| p == "please"),
+            "must" if to[0] == "has" || prev.as_deref().is_some_and(|p| !["i", "we", "you"].contains(&p)) => {
+                must_oblige(tokens, i, to[0] == "has")
+            }
+            "might" | "may" => maybe_at(tokens, i, words[0] == "may"),
             "must" => {
                 prev.as_deref().is_some_and(|p| ["i", "we", "you"].contains(&p))
                     && next_word(tokens, last).is_some_and(|n| {
@@ -1906,6 +2056,46 @@ mod tests {
 
     fn polite(text: &str) -> Option<String> {
         please(&plain(&tokenize(text))?).map(|t| join(&t))
+    }
+
+    #[test]
+    fn an_obligation_agrees_with_its_subject() {
+        assert_eq!(rewritten("Students must wear a helmet."), "Students have to wear a helmet.");
+        assert_eq!(rewritten("She must wear a uniform."), "She has to wear a uniform.");
+        assert_eq!(
+            rewritten("The report must be finished by Friday."),
+            "The report has to be finished by Friday."
+        );
+        // Guesses, prohibitions and a subject past a preposition stay.
+        for text in [
+            "They must live nearby.",
+            "He must earn a lot.",
+            "It must be broken.",
+            "The cake must be done by now.",
+            "The children must not play in the road.",
+            "The list of students must be sent to the office.",
+        ] {
+            assert_eq!(rewritten(text), text);
+        }
+    }
+
+    #[test]
+    fn a_possibility_said_with_may_or_might() {
+        assert_eq!(rewritten("It might rain later."), "It may rain later.");
+        assert_eq!(rewritten("It may rain later."), "It might rain later.");
+        assert_eq!(rewritten("You may be right."), "You might be right.");
+        assert_eq!(rewritten("She may have missed the bus."), "She might have missed the bus.");
+        // Permission, questions, the month and reported or past clauses stay.
+        for text in [
+            "You may leave now.",
+            "Students may use a calculator.",
+            "Might I ask a question?",
+            "We are going to Spain in May.",
+            "She warned us it might rain.",
+            "We talked about where we might go next summer.",
+        ] {
+            assert_eq!(rewritten(text), text);
+        }
     }
 
     #[test]
