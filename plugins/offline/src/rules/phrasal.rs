@@ -631,6 +631,15 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     // permission ("You may leave"), so it turns into "might" only where it cannot.
     (&["might"], &["may"], Next::Verb),
     (&["may"], &["might"], Next::Verb),
+    // A result after a comma: "The door was locked, so we waited outside." -> ", and so we
+    // waited"; only after the comma and before a new subject (`group_at`), never "so that".
+    (&["so"], &["and", "so"], Next::Clause),
+    // A habit: "I always feel tired when I wake up early." -> "whenever"; only in a sentence
+    // with "always" and nothing past (`whenever_at`).
+    (&["when"], &["whenever"], Next::Clause),
+    // At the end of a clause: "She called the police immediately." -> "straight away"; never
+    // before what it measures from ("immediately after lunch").
+    (&["immediately"], &["straight", "away"], Next::Any),
     (&["arrive", "at"], &["reach"], Next::Determiner),
     (&["arrives", "at"], &["reaches"], Next::Determiner),
     (&["arrived", "at"], &["reached"], Next::Determiner),
@@ -1005,6 +1014,92 @@ fn maybe_at(tokens: &[Token], i: usize, may: bool) -> bool {
     ["it", "there"].contains(&prev.as_str()) || next == "be" || perfect
 }
 
+/// Whether the "when" at `i` opens a clause of a habit, which "whenever" says the same of: the
+/// sentence, a statement with no comma but the one after a fronted "when" clause, has "always"
+/// and no past; and "when" follows no word it could complete as a
+/// question ("forget when the bus leaves") or a time ("the day when").
+fn whenever_at(tokens: &[Token], i: usize) -> bool {
+    // Only "always": "usually", "often" or "sometimes" with "when" tell of some of the times,
+    // where "whenever" tells of every one.
+    const FREQUENCY: &[&str] = &["always"];
+    const ASKS: &[&str] = &[
+        "know",
+        "knows",
+        "forget",
+        "forgets",
+        "remember",
+        "remembers",
+        "ask",
+        "asks",
+        "wonder",
+        "sure",
+        "idea",
+        "tell",
+        "tells",
+        "decide",
+        "decides",
+        "understand",
+        "explain",
+        "see",
+        "check",
+        "find",
+        "out",
+        "learn",
+        "guess",
+        "say",
+        "says",
+        "about",
+        "of",
+        "day",
+        "days",
+        "time",
+        "times",
+        "moment",
+        "year",
+        "years",
+        "week",
+        "month",
+        "morning",
+        "evening",
+        "night",
+        "season",
+        "hour",
+        "period",
+        "since",
+        "until",
+        "from",
+        "and",
+        "or",
+        "but",
+        "just",
+        "only",
+        "even",
+        "except",
+    ];
+    let words: Vec<String> = tokens.iter().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
+    // A past form in the verb after "always" or after the pronoun that opens the "when" clause:
+    // the whole sentence is not read, since "tired" would look past.
+    let past_form = |w: &str| {
+        let a = morph::analyse(w);
+        ["was", "were", "had", "did", "used", "got"].contains(&w)
+            || a.iter().any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Past | Form::PastOrParticiple))
+                && !a.iter().any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Base | Form::ThirdPerson))
+    };
+    let after = |w: &str| words.iter().position(|x| x == w).and_then(|k| words.get(k + 1));
+    let when_subject = next_word(tokens, i);
+    let past = words.iter().any(|w| ["was", "were", "had", "did", "used"].contains(&w.as_str()))
+        || after("always").is_none_or(|v| past_form(v))
+        || !when_subject.as_deref().is_some_and(|s| SUBJECT_PRONOUNS.contains(&s) || s == "there")
+        || next_word(tokens, i + 2).is_none_or(|v| past_form(&v));
+    let prev = prev_word(tokens, i);
+    tokens.last().is_some_and(|t| t.text == ".")
+        && words.iter().any(|w| FREQUENCY.contains(&w.as_str()))
+        && !past
+        && !words.iter().any(|w| w == "whenever")
+        && tokens.iter().filter(|t| t.text == ",").count() <= usize::from(prev.is_none())
+        && prev.as_deref().is_none_or(|p| !ASKS.contains(&p))
+}
+
 fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     for &(words, to, need) in GROUPS {
         let ok = words.iter().enumerate().all(|(k, w)| {
@@ -1193,6 +1288,15 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 must_oblige(tokens, i, to[0] == "has")
             }
             "might" | "may" => maybe_at(tokens, i, words[0] == "may"),
+            "so" => {
+                let before = tokens[..i].iter().rev().find(|t| t.kind != Kind::Space);
+                before.is_some_and(|t| t.text == ",") && tokens.last().is_some_and(|t| t.text == ".")
+            }
+            "when" => whenever_at(tokens, i),
+            "immediately" => {
+                prev.is_some()
+                    && tokens.get(i + 1).is_some_and(|t| [".", ",", "!"].contains(&t.text.as_str()))
+            }
             "must" => {
                 prev.as_deref().is_some_and(|p| ["i", "we", "you"].contains(&p))
                     && next_word(tokens, last).is_some_and(|n| {
@@ -1281,7 +1385,8 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         // A "that" before a determiner or a subject pronoun (`Next::Clause`) already opens one.
         let clause_ok = !matches!(need, Next::Clause)
             || words[0] == "think"
-            || ["that", "if", "although", "though", "whenever", "time"].contains(words.last().unwrap_or(&""))
+            || ["that", "if", "although", "though", "whenever", "time", "so", "when"]
+                .contains(words.last().unwrap_or(&""))
             || clause_follows(tokens, last);
         if ok && subject_ok && clause_ok && next_ok(next_word(tokens, last).as_deref(), need) {
             return Some((last + 1, shape::words_like(&tokens[i].text, to)));
@@ -2074,6 +2179,28 @@ mod tests {
             "The cake must be done by now.",
             "The children must not play in the road.",
             "The list of students must be sent to the office.",
+        ] {
+            assert_eq!(rewritten(text), text);
+        }
+    }
+
+    #[test]
+    fn a_result_a_habit_and_at_once() {
+        assert_eq!(
+            rewritten("The door was locked, so we waited outside."),
+            "The door was locked, and so we waited outside."
+        );
+        assert_eq!(
+            rewritten("I always feel tired when I wake up early."),
+            "I always feel tired whenever I wake up early."
+        );
+        assert_eq!(rewritten("She called the police immediately."), "She called the police straight away.");
+        for text in [
+            "So we waited outside.",
+            "I usually walk when it is sunny.",
+            "I always forget when the bus leaves.",
+            "I always felt tired when I woke up.",
+            "Call me immediately after lunch.",
         ] {
             assert_eq!(rewritten(text), text);
         }
