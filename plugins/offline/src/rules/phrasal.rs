@@ -1288,7 +1288,7 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 must_oblige(tokens, i, to[0] == "has")
             }
             "might" | "may" => maybe_at(tokens, i, words[0] == "may"),
-            "so" => {
+            "so" if words.len() == 1 => {
                 let before = tokens[..i].iter().rev().find(|t| t.kind != Kind::Space);
                 before.is_some_and(|t| t.text == ",") && tokens.last().is_some_and(|t| t.text == ".")
             }
@@ -2195,6 +2195,7 @@ mod tests {
             "I always feel tired whenever I wake up early."
         );
         assert_eq!(rewritten("She called the police immediately."), "She called the police straight away.");
+        assert_eq!(rewritten("It changed so quickly."), "It changed so fast.");
         for text in [
             "So we waited outside.",
             "I usually walk when it is sunny.",
