@@ -485,6 +485,19 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["realised"], &["realised", "that"], Next::Clause),
     (&["realized"], &["realized", "that"], Next::Clause),
     (&["noticed"], &["noticed", "that"], Next::Clause),
+    // The same, after a teller and the one told ("He told me he would be late."), or of what is
+    // known or agreed; `clause_follows` wants a finite verb soon after, so "told me the time" and
+    // "know the way" stay.
+    (&["told", "me"], &["told", "me", "that"], Next::Clause),
+    (&["told", "us"], &["told", "us", "that"], Next::Clause),
+    (&["told", "him"], &["told", "him", "that"], Next::Clause),
+    (&["told", "them"], &["told", "them", "that"], Next::Clause),
+    (&["know"], &["know", "that"], Next::Clause),
+    (&["knows"], &["knows", "that"], Next::Clause),
+    (&["agreed"], &["agreed", "that"], Next::Clause),
+    (&["admitted"], &["admitted", "that"], Next::Clause),
+    (&["mentioned"], &["mentioned", "that"], Next::Clause),
+    (&["heard"], &["heard", "that"], Next::Clause),
     // "quickly" -> "fast" only after a degree word: "he fast wrote" is not English.
     (&["too", "quickly"], &["too", "fast"], Next::Any),
     (&["so", "quickly"], &["so", "fast"], Next::Any),
@@ -862,6 +875,10 @@ const FINITE: &[&str] = &concat::<18>(&[
 /// is a clause ("said my teeth are fine") and not an object ("said her name"), nor an object
 /// with its relative clause ("noticed the man who was").
 fn clause_follows(tokens: &[Token], last: usize) -> bool {
+    // A pronoun that is only ever a subject opens a clause ("said I need two fillings").
+    if next_word(tokens, last).is_some_and(|w| ["i", "he", "she", "we", "they"].contains(&w.as_str())) {
+        return true;
+    }
     let mut k = last;
     for _ in 0..4 {
         let Some(w) = next_word(tokens, k) else { return false };
@@ -2180,6 +2197,21 @@ mod tests {
             "The children must not play in the road.",
             "The list of students must be sent to the office.",
         ] {
+            assert_eq!(rewritten(text), text);
+        }
+    }
+
+    #[test]
+    fn a_reported_clause_opened_with_that() {
+        assert_eq!(rewritten("He told me he would be late."), "He told me that he would be late.");
+        assert_eq!(
+            rewritten("The dentist said I need a filling."),
+            "The dentist said that I need a filling."
+        );
+        assert_eq!(rewritten("We agreed we would meet at six."), "We agreed that we would meet at six.");
+        for text in
+            ["He told me the time.", "I know the way.", "I heard the baby crying.", "Let me know if you can."]
+        {
             assert_eq!(rewritten(text), text);
         }
     }
