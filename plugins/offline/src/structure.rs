@@ -83,6 +83,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         relative::relative_to_and,
         adverbs::move_manner_adverb,
         adverbs::manner_adverb_before_verb,
+        adverbs::manner_adverb_past_phrase,
         voice::existential,
         possession::there_is,
         manner::fluent_in,
