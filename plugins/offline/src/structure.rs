@@ -63,6 +63,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         questions::shall_i,
         questions::how_much_cost,
         questions::known_time,
+        questions::ever_before,
         questions::favourite,
         questions::able_to,
         questions::enjoy_like,
