@@ -5,8 +5,8 @@
 //! place that knows their order.
 
 use crate::rules::{
-    adverbs, clauses, cleft, connectives, coordination, light_verbs, manner, phrasal, place, possession,
-    questions, relative, suggestions, tense, time, voice,
+    adverbs, clauses, cleft, comparison, connectives, coordination, light_verbs, manner, phrasal, place,
+    possession, questions, relative, suggestions, tense, time, voice,
 };
 use crate::shape::plain;
 use crate::tokens::Token;
@@ -63,6 +63,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         questions::shall_i,
         questions::how_much_cost,
         questions::known_time,
+        questions::ever_before,
         questions::favourite,
         questions::able_to,
         questions::enjoy_like,
@@ -77,11 +78,13 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         questions::job_of,
         suggestions::shall_we,
         suggestions::how_about,
+        comparison::ever_superlative,
         light_verbs::light_verb,
         relative::reduce_relative,
         relative::relative_to_and,
         adverbs::move_manner_adverb,
         adverbs::manner_adverb_before_verb,
+        adverbs::manner_adverb_past_phrase,
         voice::existential,
         possession::there_is,
         manner::fluent_in,

@@ -1,7 +1,8 @@
 //! Adverbs move round their verb: a frequency adverb after the subject goes to the front
 //! ("Usually, I walk to work."), a manner adverb in "-ly" goes from before the verb to the end of
 //! the clause, and back for a few ("He answered the phone quickly." -> "He quickly answered the
-//! phone."; most read stiffly there, "He fluently speaks"). Only in a sentence of one clause,
+//! phone."; most read stiffly there, "He fluently speaks"), or past a phrase of place ("walked
+//! slowly along the beach" -> "walked along the beach slowly"). Only in a sentence of one clause,
 //! where the adverb cannot come to modify another verb.
 
 use crate::lexicon::Pos;
@@ -9,7 +10,8 @@ use crate::shape::{self, Plain, comma, leaving_start, starting};
 use crate::syntax::has_clause_word;
 use crate::tokens::Token;
 use crate::words::{
-    DEFINITE_DETERMINERS, FREQUENCY_ADVERBS, SUBJECT_PRONOUNS, can_be, clearly_finite, is_manner_adverb,
+    DEFINITE_DETERMINERS, FREQUENCY_ADVERBS, PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, can_be, clearly_finite,
+    is_manner_adverb,
 };
 
 /// How many items the subject takes at the start: a pronoun, or a determiner and a noun.
@@ -113,10 +115,71 @@ pub fn manner_adverb_before_verb(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// "He walked slowly along the beach." -> "He walked along the beach slowly.": after a verb in
+/// the past with no object, the adverb goes past the one phrase of place that follows, which it
+/// still modifies, as the clause's last word, when the phrase tells a way or a goal. Only the adverbs of `BEFORE_THE_VERB` and a few of
+/// sound, and only a phrase of at most four words with no verb or clause in it ("The snow melted
+/// quickly once the sun came out" keeps its adverb with "melted").
+pub fn manner_adverb_past_phrase(p: &Plain) -> Option<Vec<Token>> {
+    // A way or a goal: after "at the end" or "in the kitchen" the adverb reads as an afterthought.
+    const WAYS: &[&str] = &[
+        "along", "through", "across", "into", "towards", "toward", "to", "past", "around", "round", "down",
+        "up",
+    ];
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let s = subject_len(p)?;
+    let n = p.items.len();
+    let adverb = p.lower(s + 1);
+    let sound = ["loudly", "softly", "patiently", "silently", "happily"];
+    let verb = p.lower(s);
+    if !(s + 4..=s + 6).contains(&n)
+        || !(BEFORE_THE_VERB.contains(&adverb.as_str()) || sound.contains(&adverb.as_str()))
+        || !verb.ends_with("ed")
+        || !clearly_finite(&verb, true)
+        || !WAYS.contains(&p.lower(s + 2).as_str())
+        || has_clause_word(p, usize::MAX)
+    {
+        return None;
+    }
+    // The phrase is a determiner and nouns or adjectives: no verb, no second phrase after it.
+    let phrase_ok = (s + 3..n).all(|k| {
+        let w = p.lower(k);
+        !["and", "or", "but", "to", "of"].contains(&w.as_str())
+            && !PHRASE_PREPOSITIONS.contains(&w.as_str())
+            && !clearly_finite(&w, false)
+            && !w.ends_with("ing")
+    });
+    if !phrase_ok {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..s + 1].to_vec();
+    out.extend_from_slice(&p.items[s + 2..]);
+    out.push(Token { changed: true, ..p.items[s + 1].clone() });
+    Some(shape::build(&out, &p.terminal))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::shape::apply as run;
+
+    #[test]
+    fn a_manner_adverb_goes_past_its_way() {
+        let f = manner_adverb_past_phrase;
+        assert_eq!(
+            run(f, "He walked slowly along the beach.").as_deref(),
+            Some("He walked along the beach slowly.")
+        );
+        assert_eq!(
+            run(f, "The students listened carefully to the lecture.").as_deref(),
+            Some("The students listened to the lecture carefully.")
+        );
+        assert_eq!(run(f, "The audience clapped loudly at the end."), None);
+        assert_eq!(run(f, "She walked quickly to the station and caught the train."), None);
+        assert_eq!(run(f, "The snow melted quickly once the sun came out."), None);
+    }
 
     #[test]
     fn frequency_adverbs_move_to_the_front() {

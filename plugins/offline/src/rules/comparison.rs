@@ -1,11 +1,16 @@
 //! Comparatives told by their opposite: "is cheaper than" -> "is not as expensive as", "was
 //! easier than I expected" -> "was not as difficult as I expected", "is less busy than" -> "is not
 //! as busy as", "was more difficult than" -> "was harder than". A word-group site of its own.
+//! And the best one ever told as none better: "This is the best pizza I have ever eaten." -> "I
+//! have never eaten a better pizza.", a structural rewrite.
 
+use crate::lexicon::Pos;
+use crate::morph::{self, Form};
+use crate::shape::Plain;
 use crate::shape::words_like;
 use crate::sites::Sites;
 use crate::tokens::{Token, matches_at, next_word, prev_word};
-use crate::words::{CLAUSE_WORDS, FINITE_BE};
+use crate::words::{CLAUSE_WORDS, FINITE_BE, can_be};
 
 /// A comparative of the lesser degree and the plain adjective of its opposite, the one a
 /// question of degree asks with ("how expensive", "how old", "how big"), so that "not as ... as"
@@ -161,6 +166,96 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
     })
 }
 
+/// The comparative of a superlative adjective: "best" -> "better", "coldest" -> "colder"; "most"
+/// comes with its adjective ("most comfortable" -> "more comfortable"), so the words it takes.
+fn comparative_of(words: &[String]) -> Option<(Vec<String>, usize)> {
+    let first = words.first()?.as_str();
+    match first {
+        "best" => return Some((vec!["better".into()], 1)),
+        "worst" => return Some((vec!["worse".into()], 1)),
+        "most" => {
+            let adjective = words.get(1)?;
+            return can_be(adjective, Pos::Adj).then(|| (vec!["more".into(), adjective.clone()], 2));
+        }
+        _ => {}
+    }
+    morph::analyse(first)
+        .iter()
+        .find(|a| a.pos == Pos::Adj && a.form == Form::Superlative)
+        .and_then(|a| morph::inflect(a.entry.lemma, Pos::Adj, Form::Comparative))
+        .map(|c| (vec![c], 1))
+}
+
+/// "This is the best pizza I have ever eaten." -> "I have never eaten a better pizza."; "That was
+/// the best concert we have ever been to." -> "We have never been to a better concert." Only the
+/// whole sentence in that shape: "this", "that" or "it" and "is" or "was", one singular thing
+/// (so that "a" fits), a pronoun and "have", "has" or "had" with "ever" and a participle, and at
+/// most a preposition left after it; "the best holiday we have had in years" says less than ever.
+pub fn ever_superlative(p: &Plain) -> Option<Vec<Token>> {
+    if p.terminal.text != "." || p.commas() != 0 || p.items.len() < 8 || p.items.iter().any(|t| t.frozen) {
+        return None;
+    }
+    let w: Vec<String> = (0..p.items.len()).map(|k| p.lower(k).replace('’', "'")).collect();
+    if !["this", "that", "it"].contains(&w[0].as_str())
+        || !["is", "was"].contains(&w[1].as_str())
+        || w[2] != "the"
+    {
+        return None;
+    }
+    let (comparative, taken) = comparative_of(&w[3..])?;
+    let ever = w.iter().position(|x| x == "ever")?;
+    // The pronoun and its "have" before "ever", and the thing between the superlative and them.
+    let (pronoun, have, noun_end) = if ever >= 2 && ["have", "has", "had"].contains(&w[ever - 1].as_str()) {
+        (w[ever - 2].clone(), w[ever - 1].clone(), ever - 2)
+    } else if let Some((pronoun, have)) = w[ever - 1].split_once('\'') {
+        let have = match have {
+            "ve" => "have",
+            "d" => "had",
+            _ => return None,
+        };
+        (pronoun.to_string(), have.to_string(), ever - 1)
+    } else {
+        return None;
+    };
+    let agrees = match have.as_str() {
+        "have" => ["i", "we", "you", "they"].contains(&pronoun.as_str()),
+        "has" => ["he", "she"].contains(&pronoun.as_str()),
+        _ => ["i", "we", "you", "they", "he", "she"].contains(&pronoun.as_str()),
+    };
+    let thing = &w[3 + taken..noun_end];
+    let head = thing.last()?;
+    if !agrees
+        || thing.is_empty()
+        || thing.len() > 3
+        || !crate::words::is_noun(head)
+        || crate::words::is_plural_noun(head)
+        || !thing.iter().all(|x| crate::words::modifier_or_noun(x) || crate::words::is_noun(x))
+    {
+        return None;
+    }
+    let participle = &w[ever + 1..ever + 2];
+    let rest = &w[ever + 2..];
+    // The lexicon keeps the commonest verbs as function words.
+    let is_participle = ["had", "been", "done", "got"].contains(&participle.first()?.as_str())
+        || morph::analyse(participle.first()?)
+            .iter()
+            .any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Participle | Form::PastOrParticiple));
+    if !is_participle
+        || rest.len() > 1
+        || rest.iter().any(|x| !["to", "in", "at", "on", "with"].contains(&x.as_str()))
+    {
+        return None;
+    }
+    let article = if comparative[0].starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    let subject = if pronoun == "i" { "I".to_string() } else { crate::shape::capitalise(&pronoun) };
+    let mut out: Vec<Token> = vec![Token::word(&subject), Token::word(&have), Token::word("never")];
+    out.extend(p.items[ever + 1..].iter().cloned());
+    out.push(Token::word(article));
+    out.extend(comparative.iter().map(String::as_str).map(Token::word));
+    out.extend(p.items[3 + taken..noun_end].iter().cloned());
+    Some(crate::shape::build(&out, &p.terminal))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,6 +264,35 @@ mod tests {
 
     fn said(text: &str) -> String {
         join(&rewrite(tokenize(text), &mut Sites::new(Which::All)))
+    }
+
+    fn never_better(text: &str) -> Option<String> {
+        ever_superlative(&crate::shape::plain(&tokenize(text))?).map(|t| join(&t))
+    }
+
+    #[test]
+    fn the_best_ever_is_none_better() {
+        assert_eq!(
+            never_better("This is the best pizza I have ever eaten.").as_deref(),
+            Some("I have never eaten a better pizza.")
+        );
+        assert_eq!(
+            never_better("That was the best concert I have ever been to.").as_deref(),
+            Some("I have never been to a better concert.")
+        );
+        assert_eq!(
+            never_better("This is the easiest recipe I have ever tried.").as_deref(),
+            Some("I have never tried an easier recipe.")
+        );
+        // Not without "ever", nor of several things, nor in a question.
+        for text in [
+            "It was the best holiday we have had in years.",
+            "These are the best shoes I have ever bought.",
+            "This is the best pizza in town.",
+            "Is this the best pizza you have ever eaten?",
+        ] {
+            assert_eq!(never_better(text), None, "{text}");
+        }
     }
 
     #[test]

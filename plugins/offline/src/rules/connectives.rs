@@ -17,13 +17,15 @@ pub fn so_to_because(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let c = p.items.iter().position(|t| !t.is_word())?;
-    let follows = p.lower(c + 2);
-    if p.lower(c + 1) != "so"
+    // ", and so" (a word group's, from ", so") reads the same.
+    let and = usize::from(p.lower(c + 1) == "and");
+    let follows = p.lower(c + 2 + and);
+    if p.lower(c + 1 + and) != "so"
         || ["that", "much", "many", "far", "long", "do", "did", "is"].contains(&follows.as_str())
     {
         return None;
     }
-    let (x, y) = (&p.items[..c], &p.items[c + 2..]);
+    let (x, y) = (&p.items[..c], &p.items[c + 2 + and..]);
     if x.len() < 2 || y.len() < 2 {
         return None;
     }
@@ -415,6 +417,10 @@ mod tests {
     fn so_becomes_because() {
         assert_eq!(
             run(so_to_because, "It is raining, so we will stay inside.").as_deref(),
+            Some("We will stay inside because it is raining.")
+        );
+        assert_eq!(
+            run(so_to_because, "It is raining, and so we will stay inside.").as_deref(),
             Some("We will stay inside because it is raining.")
         );
         assert_eq!(run(so_to_because, "It was late, so that we left."), None);

@@ -485,6 +485,19 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["realised"], &["realised", "that"], Next::Clause),
     (&["realized"], &["realized", "that"], Next::Clause),
     (&["noticed"], &["noticed", "that"], Next::Clause),
+    // The same, after a teller and the one told ("He told me he would be late."), or of what is
+    // known or agreed; `clause_follows` wants a finite verb soon after, so "told me the time" and
+    // "know the way" stay.
+    (&["told", "me"], &["told", "me", "that"], Next::Clause),
+    (&["told", "us"], &["told", "us", "that"], Next::Clause),
+    (&["told", "him"], &["told", "him", "that"], Next::Clause),
+    (&["told", "them"], &["told", "them", "that"], Next::Clause),
+    (&["know"], &["know", "that"], Next::Clause),
+    (&["knows"], &["knows", "that"], Next::Clause),
+    (&["agreed"], &["agreed", "that"], Next::Clause),
+    (&["admitted"], &["admitted", "that"], Next::Clause),
+    (&["mentioned"], &["mentioned", "that"], Next::Clause),
+    (&["heard"], &["heard", "that"], Next::Clause),
     // "quickly" -> "fast" only after a degree word: "he fast wrote" is not English.
     (&["too", "quickly"], &["too", "fast"], Next::Any),
     (&["so", "quickly"], &["so", "fast"], Next::Any),
@@ -623,6 +636,23 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     // An obligation: "I must leave" -> "I have to leave"; only after "I", "we", "you" and before
     // a verb of doing (`group_at`), since "He must know" and "must be" tell a guess.
     (&["must"], &["have", "to"], Next::Verb),
+    // The same obligation for one person or thing: "Students must wear" -> "have to", "The essay
+    // must be handed in" -> "has to be handed in"; only after a plain subject that opens the
+    // sentence and before a verb of doing (`must_oblige`), since "He must live nearby" is a guess.
+    (&["must"], &["has", "to"], Next::Verb),
+    // A possibility: "It might rain" <-> "It may rain" (`maybe_at`): "may" may also give
+    // permission ("You may leave"), so it turns into "might" only where it cannot.
+    (&["might"], &["may"], Next::Verb),
+    (&["may"], &["might"], Next::Verb),
+    // A result after a comma: "The door was locked, so we waited outside." -> ", and so we
+    // waited"; only after the comma and before a new subject (`group_at`), never "so that".
+    (&["so"], &["and", "so"], Next::Clause),
+    // A habit: "I always feel tired when I wake up early." -> "whenever"; only in a sentence
+    // with "always" and nothing past (`whenever_at`).
+    (&["when"], &["whenever"], Next::Clause),
+    // At the end of a clause: "She called the police immediately." -> "straight away"; never
+    // before what it measures from ("immediately after lunch").
+    (&["immediately"], &["straight", "away"], Next::Any),
     (&["arrive", "at"], &["reach"], Next::Determiner),
     (&["arrives", "at"], &["reaches"], Next::Determiner),
     (&["arrived", "at"], &["reached"], Next::Determiner),
@@ -845,6 +875,10 @@ const FINITE: &[&str] = &concat::<18>(&[
 /// is a clause ("said my teeth are fine") and not an object ("said her name"), nor an object
 /// with its relative clause ("noticed the man who was").
 fn clause_follows(tokens: &[Token], last: usize) -> bool {
+    // A pronoun that is only ever a subject opens a clause ("said I need two fillings").
+    if next_word(tokens, last).is_some_and(|w| ["i", "he", "she", "we", "they"].contains(&w.as_str())) {
+        return true;
+    }
     let mut k = last;
     for _ in 0..4 {
         let Some(w) = next_word(tokens, k) else { return false };
@@ -857,6 +891,230 @@ fn clause_follows(tokens: &[Token], last: usize) -> bool {
         k += 2;
     }
     false
+}
+
+/// Verbs that "must" joins as a rule to follow, not as a guess, after a subject in the third
+/// person: "Students must submit" is a rule, while "He must earn a lot" or "They must live nearby"
+/// guesses, so only these.
+const OBLIGED: &[&str] = &[
+    "submit", "hand", "wear", "pay", "sign", "show", "bring", "return", "complete", "finish", "book",
+    "register", "apply", "attend", "follow", "carry", "report", "stay", "use", "fill", "switch", "turn",
+    "keep", "leave", "arrive", "check", "wash", "remove", "send", "renew", "tell", "inform", "ask",
+];
+
+/// Participles of what is done as a rule: "The essay must be handed in" is "has to be handed in",
+/// while "It must be broken" guesses.
+const OBLIGED_PASSIVE: &[&str] = &[
+    "handed",
+    "submitted",
+    "finished",
+    "completed",
+    "paid",
+    "returned",
+    "signed",
+    "sent",
+    "booked",
+    "renewed",
+    "kept",
+    "worn",
+    "filled",
+    "written",
+    "cleaned",
+    "switched",
+    "turned",
+    "removed",
+    "collected",
+    "checked",
+    "approved",
+    "registered",
+];
+
+/// Whether the "must" at `i` is an obligation that "have to" (or with `singular`, "has to") says
+/// the same of: after a subject that opens the sentence ("Students", "The essay", "He"), with a
+/// verb from `OBLIGED` or a passive from `OBLIGED_PASSIVE` after it. "must be tired", "must have
+/// left" guess, and "must not" forbids, which "does not have to" does not.
+fn must_oblige(tokens: &[Token], i: usize, singular: bool) -> bool {
+    let before: Vec<String> =
+        tokens[..i].iter().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
+    // Not after a comma or a clause: the subject is the sentence's first words.
+    if before.is_empty() || tokens[..i].iter().any(|t| t.kind == Kind::Punct) {
+        return false;
+    }
+    let head = before.last().map(String::as_str).unwrap_or_default();
+    let subject_singular = match before.as_slice() {
+        [p] if ["he", "she", "it", "everyone", "everybody"].contains(&p.as_str()) => true,
+        [p] if ["they", "i", "we", "you"].contains(&p.as_str()) => false,
+        _ => {
+            // A determiner, adjectives, and the head noun: never past a preposition ("the list of
+            // students must"), nor after a word that could be a verb of its own.
+            let opens = before.len() == 1
+                || NOUN_PHRASE_DETERMINERS.contains(&before[0].as_str())
+                || PERSONAL_POSSESSIVES.contains(&before[0].as_str());
+            if before.len() > 4
+                || !opens
+                || before.iter().any(|w| PREPOSITIONS.contains(&w.as_str()) || w == "and" || w == "or")
+                || !is_noun(head)
+                || crate::words::clearly_finite(head, false)
+            {
+                return false;
+            }
+            !crate::words::is_plural_noun(head)
+        }
+    };
+    if subject_singular != singular {
+        return false;
+    }
+    let Some(verb) = next_word(tokens, i) else { return false };
+    if verb == "be" {
+        return next_word(tokens, i + 2).is_some_and(|p| OBLIGED_PASSIVE.contains(&p.as_str()))
+            && !tokens[i..].iter().any(|t| ["now", "already"].contains(&t.text.to_lowercase().as_str()));
+    }
+    OBLIGED.contains(&verb.as_str())
+}
+
+/// Whether the "might" (or with `may`, the "may") at `i` tells a possibility the other says the
+/// same: in a statement, right after its subject, never in reported speech ("She said it might
+/// rain", where "may" shifts the time). "may" becomes "might" only where it cannot give
+/// permission: after "it" or "there", or before "be" or a perfect ("may have left"), so that
+/// "You may leave" stays; and never the month ("in May").
+fn maybe_at(tokens: &[Token], i: usize, may: bool) -> bool {
+    const REPORTING: &[&str] = &[
+        "said",
+        "told",
+        "thought",
+        "asked",
+        "wondered",
+        "knew",
+        "warned",
+        "promised",
+        "felt",
+        "believed",
+        "hoped",
+        "worried",
+        "realised",
+        "realized",
+        "feared",
+        "suspected",
+        "if",
+        "whether",
+    ];
+    let Some(prev) = prev_word(tokens, i) else { return false };
+    let before: Vec<String> =
+        tokens[..i].iter().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
+    let subject = SUBJECT_PRONOUNS.contains(&prev.as_str())
+        || prev == "there"
+        || (is_noun(&prev)
+            && !PREPOSITIONS.contains(&prev.as_str())
+            && !crate::words::clearly_finite(&prev, true));
+    if tokens.last().is_some_and(|t| t.text == "?")
+        || !subject
+        || before.iter().any(|w| REPORTING.contains(&w.as_str()))
+        // Nor inside a clause of a past sentence ("talked about where we might go").
+        || before.iter().any(|w| {
+            ["where", "what", "when", "how", "why", "which", "who", "that", "was", "were", "had", "did"]
+                .contains(&w.as_str())
+                || (w.ends_with("ed") && crate::words::clearly_finite(w, true))
+        })
+        || tokens[i].text.starts_with('M')
+    {
+        return false;
+    }
+    let Some(next) = next_word(tokens, i) else { return false };
+    if !may {
+        return true;
+    }
+    let perfect = next == "have"
+        && next_word(tokens, i + 2).is_some_and(|p| {
+            morph::analyse(&p).iter().any(|a| matches!(a.form, Form::Participle | Form::PastOrParticiple))
+                && !morph::analyse(&p).iter().any(|a| a.pos == Pos::Noun)
+        });
+    ["it", "there"].contains(&prev.as_str()) || next == "be" || perfect
+}
+
+/// Whether the "when" at `i` opens a clause of a habit, which "whenever" says the same of: the
+/// sentence, a statement with no comma but the one after a fronted "when" clause, has "always"
+/// and no past; and "when" follows no word it could complete as a
+/// question ("forget when the bus leaves") or a time ("the day when").
+fn whenever_at(tokens: &[Token], i: usize) -> bool {
+    // Only "always": "usually", "often" or "sometimes" with "when" tell of some of the times,
+    // where "whenever" tells of every one.
+    const FREQUENCY: &[&str] = &["always"];
+    const ASKS: &[&str] = &[
+        "know",
+        "knows",
+        "forget",
+        "forgets",
+        "remember",
+        "remembers",
+        "ask",
+        "asks",
+        "wonder",
+        "sure",
+        "idea",
+        "tell",
+        "tells",
+        "decide",
+        "decides",
+        "understand",
+        "explain",
+        "see",
+        "check",
+        "find",
+        "out",
+        "learn",
+        "guess",
+        "say",
+        "says",
+        "about",
+        "of",
+        "day",
+        "days",
+        "time",
+        "times",
+        "moment",
+        "year",
+        "years",
+        "week",
+        "month",
+        "morning",
+        "evening",
+        "night",
+        "season",
+        "hour",
+        "period",
+        "since",
+        "until",
+        "from",
+        "and",
+        "or",
+        "but",
+        "just",
+        "only",
+        "even",
+        "except",
+    ];
+    let words: Vec<String> = tokens.iter().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
+    // A past form in the verb after "always" or after the pronoun that opens the "when" clause:
+    // the whole sentence is not read, since "tired" would look past.
+    let past_form = |w: &str| {
+        let a = morph::analyse(w);
+        ["was", "were", "had", "did", "used", "got"].contains(&w)
+            || a.iter().any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Past | Form::PastOrParticiple))
+                && !a.iter().any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Base | Form::ThirdPerson))
+    };
+    let after = |w: &str| words.iter().position(|x| x == w).and_then(|k| words.get(k + 1));
+    let when_subject = next_word(tokens, i);
+    let past = words.iter().any(|w| ["was", "were", "had", "did", "used"].contains(&w.as_str()))
+        || after("always").is_none_or(|v| past_form(v))
+        || !when_subject.as_deref().is_some_and(|s| SUBJECT_PRONOUNS.contains(&s) || s == "there")
+        || next_word(tokens, i + 2).is_none_or(|v| past_form(&v));
+    let prev = prev_word(tokens, i);
+    tokens.last().is_some_and(|t| t.text == ".")
+        && words.iter().any(|w| FREQUENCY.contains(&w.as_str()))
+        && !past
+        && !words.iter().any(|w| w == "whenever")
+        && tokens.iter().filter(|t| t.text == ",").count() <= usize::from(prev.is_none())
+        && prev.as_deref().is_none_or(|p| !ASKS.contains(&p))
 }
 
 fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
@@ -1043,6 +1301,19 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             }
             // "I can hear" is a perception, not an ability: "I am able to hear" says too much.
             "remember" => prev.as_deref().is_none_or(|p| p == "please"),
+            "must" if to[0] == "has" || prev.as_deref().is_some_and(|p| !["i", "we", "you"].contains(&p)) => {
+                must_oblige(tokens, i, to[0] == "has")
+            }
+            "might" | "may" => maybe_at(tokens, i, words[0] == "may"),
+            "so" if words.len() == 1 => {
+                let before = tokens[..i].iter().rev().find(|t| t.kind != Kind::Space);
+                before.is_some_and(|t| t.text == ",") && tokens.last().is_some_and(|t| t.text == ".")
+            }
+            "when" => whenever_at(tokens, i),
+            "immediately" => {
+                prev.is_some()
+                    && tokens.get(i + 1).is_some_and(|t| [".", ",", "!"].contains(&t.text.as_str()))
+            }
             "must" => {
                 prev.as_deref().is_some_and(|p| ["i", "we", "you"].contains(&p))
                     && next_word(tokens, last).is_some_and(|n| {
@@ -1131,7 +1402,8 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         // A "that" before a determiner or a subject pronoun (`Next::Clause`) already opens one.
         let clause_ok = !matches!(need, Next::Clause)
             || words[0] == "think"
-            || ["that", "if", "although", "though", "whenever", "time"].contains(words.last().unwrap_or(&""))
+            || ["that", "if", "although", "though", "whenever", "time", "so", "when"]
+                .contains(words.last().unwrap_or(&""))
             || clause_follows(tokens, last);
         if ok && subject_ok && clause_ok && next_ok(next_word(tokens, last).as_deref(), need) {
             return Some((last + 1, shape::words_like(&tokens[i].text, to)));
@@ -1912,6 +2184,84 @@ mod tests {
 
     fn polite(text: &str) -> Option<String> {
         please(&plain(&tokenize(text))?).map(|t| join(&t))
+    }
+
+    #[test]
+    fn an_obligation_agrees_with_its_subject() {
+        assert_eq!(rewritten("Students must wear a helmet."), "Students have to wear a helmet.");
+        assert_eq!(rewritten("She must wear a uniform."), "She has to wear a uniform.");
+        assert_eq!(
+            rewritten("The report must be finished by Friday."),
+            "The report has to be finished by Friday."
+        );
+        // Guesses, prohibitions and a subject past a preposition stay.
+        for text in [
+            "They must live nearby.",
+            "He must earn a lot.",
+            "It must be broken.",
+            "The cake must be done by now.",
+            "The children must not play in the road.",
+            "The list of students must be sent to the office.",
+        ] {
+            assert_eq!(rewritten(text), text);
+        }
+    }
+
+    #[test]
+    fn a_reported_clause_opened_with_that() {
+        assert_eq!(rewritten("He told me he would be late."), "He told me that he would be late.");
+        assert_eq!(
+            rewritten("The dentist said I need a filling."),
+            "The dentist said that I need a filling."
+        );
+        assert_eq!(rewritten("We agreed we would meet at six."), "We agreed that we would meet at six.");
+        for text in
+            ["He told me the time.", "I know the way.", "I heard the baby crying.", "Let me know if you can."]
+        {
+            assert_eq!(rewritten(text), text);
+        }
+    }
+
+    #[test]
+    fn a_result_a_habit_and_at_once() {
+        assert_eq!(
+            rewritten("The door was locked, so we waited outside."),
+            "The door was locked, and so we waited outside."
+        );
+        assert_eq!(
+            rewritten("I always feel tired when I wake up early."),
+            "I always feel tired whenever I wake up early."
+        );
+        assert_eq!(rewritten("She called the police immediately."), "She called the police straight away.");
+        assert_eq!(rewritten("It changed so quickly."), "It changed so fast.");
+        for text in [
+            "So we waited outside.",
+            "I usually walk when it is sunny.",
+            "I always forget when the bus leaves.",
+            "I always felt tired when I woke up.",
+            "Call me immediately after lunch.",
+        ] {
+            assert_eq!(rewritten(text), text);
+        }
+    }
+
+    #[test]
+    fn a_possibility_said_with_may_or_might() {
+        assert_eq!(rewritten("It might rain later."), "It may rain later.");
+        assert_eq!(rewritten("It may rain later."), "It might rain later.");
+        assert_eq!(rewritten("You may be right."), "You might be right.");
+        assert_eq!(rewritten("She may have missed the bus."), "She might have missed the bus.");
+        // Permission, questions, the month and reported or past clauses stay.
+        for text in [
+            "You may leave now.",
+            "Students may use a calculator.",
+            "Might I ask a question?",
+            "We are going to Spain in May.",
+            "She warned us it might rain.",
+            "We talked about where we might go next summer.",
+        ] {
+            assert_eq!(rewritten(text), text);
+        }
     }
 
     #[test]

@@ -1450,6 +1450,39 @@ pub fn favourite(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// "Have you ever been to Japan?" -> "Have you been to Japan before?": an experience at any time
+/// up to now, asked with "before" at the end. Only a short question of "have" or "has", its
+/// pronoun, "ever" and a participle, with no time of its own after it ("this year", "since
+/// May", "in your life"), which "before" would clash with.
+pub fn ever_before(p: &Plain) -> Option<Vec<Token>> {
+    if !question(p) || p.commas() != 0 || !(5..=9).contains(&p.items.len()) || !written(p, &[0, 1, 2, 3]) {
+        return None;
+    }
+    let agrees = match p.lower(0).as_str() {
+        "have" => ["you", "they", "we"].contains(&p.lower(1).as_str()),
+        "has" => ["he", "she"].contains(&p.lower(1).as_str()),
+        _ => false,
+    };
+    let participle = p.lower(3);
+    let is_participle = ["been", "had", "done", "seen", "eaten", "tried", "worked", "travelled", "traveled"]
+        .contains(&participle.as_str())
+        || morph::analyse(&participle)
+            .iter()
+            .any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Participle | Form::PastOrParticiple));
+    const TIMED: &[&str] = &[
+        "before", "yet", "this", "last", "since", "for", "recently", "again", "in", "during", "today",
+        "lately", "or", "and", "when", "who", "that", "which", "if",
+    ];
+    let timed = (4..p.items.len()).any(|k| TIMED.contains(&p.lower(k).as_str()));
+    if !agrees || p.lower(2) != "ever" || !is_participle || timed {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..2].to_vec();
+    out.extend_from_slice(&p.items[3..]);
+    out.push(shape::word("before"));
+    Some(shape::build(&out, &p.terminal))
+}
+
 /// Verbs of what one means to do: "Are you going to apply?" asks an intention, and so does
 /// "Are you planning to apply?"; "Are you going to be late?" asks a forecast, so only these.
 const INTENDED: &[&str] = &[
@@ -1482,6 +1515,22 @@ pub fn planning_to(p: &Plain) -> Option<Vec<Token>> {
 mod tests {
     use super::*;
     use crate::shape::apply;
+
+    #[test]
+    fn an_experience_asked_with_before() {
+        assert_eq!(
+            apply(ever_before, "Have you ever been to Japan?").as_deref(),
+            Some("Have you been to Japan before?")
+        );
+        assert_eq!(
+            apply(ever_before, "Has she ever been late?").as_deref(),
+            Some("Has she been late before?")
+        );
+        // A time of its own, a statement or a question of another shape stay.
+        assert_eq!(apply(ever_before, "Have you ever been to Paris in the spring?"), None);
+        assert_eq!(apply(ever_before, "Have you ever been there before?"), None);
+        assert_eq!(apply(ever_before, "Who has ever been there?"), None);
+    }
 
     #[test]
     fn requests_and_abilities() {

@@ -183,6 +183,9 @@ const TIME_PHRASES: &[&[Slot]] = {
         &[Count, Unit, Word("later")],
         &[Word("on"), Weekdays, Word("and"), Weekdays],
         &[Word("in"), Month],
+        // "last February", "next March": a month as "last week" is a week; not "this June", which
+        // may tell a date to come ("have been married for forty years this June").
+        &[AnyOf(&["last", "next"]), Month],
         &[Word("in"), AnyOf(&["early", "late"]), Month],
         &[Word("on"), Word("the"), AnyOf(ORDINALS), Word("of"), Month],
         &[Word("at"), Word("the"), EDGE, Word("of"), Month],
@@ -555,6 +558,12 @@ mod tests {
             run(f, "He reads the newspaper every morning.").as_deref(),
             Some("Every morning, he reads the newspaper.")
         );
+        assert_eq!(
+            run(f, "We went skiing in the Alps last February.").as_deref(),
+            Some("Last February, we went skiing in the Alps.")
+        );
+        // A month after "by" is a deadline, and "last" alone dates nothing.
+        assert_eq!(run(f, "The essay is due by March."), None);
         assert_eq!(
             run(f, "The museum is closed on Mondays.").as_deref(),
             Some("On Mondays, the museum is closed.")

@@ -10,7 +10,7 @@ use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, leaving_start, starting};
 use crate::syntax::{noun_phrase, noun_subject_end};
-use crate::tokens::Token;
+use crate::tokens::{Kind, Token};
 use crate::words::{
     ARTICLES, CLAUSE_WORDS, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES,
     PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS, Tense, concat, finite_lemma, is_noun, is_plural_noun,
@@ -357,7 +357,41 @@ pub fn active(p: &Plain) -> Option<Vec<Token>> {
         && (FORCES.contains(&agent.as_str()) || is_plural_noun(&agent))
         && !shape::is_title(&p.items[subject + 3].text);
     let agent_end = if bare { subject + 4 } else { noun_phrase(p, subject + 3, true)? };
-    if agent_end != p.items.len() || NO_PASSIVE.contains(&lemma) {
+    // A time phrase may close the sentence and stays last: "The dishwasher was fixed by my
+    // neighbour last weekend." -> "My neighbour fixed the dishwasher last weekend."
+    let tail = &p.items[agent_end..];
+    let tail_words: Vec<String> = tail.iter().map(|t| t.text.to_lowercase()).collect();
+    let tail_ok = match tail_words.as_slice() {
+        [] => true,
+        [w] => ["yesterday", "today", "recently"].contains(&w.as_str()),
+        [when, what] => {
+            ["last", "this"].contains(&when.as_str())
+                && [
+                    "week",
+                    "weekend",
+                    "month",
+                    "year",
+                    "night",
+                    "morning",
+                    "afternoon",
+                    "evening",
+                    "monday",
+                    "tuesday",
+                    "wednesday",
+                    "thursday",
+                    "friday",
+                    "saturday",
+                    "sunday",
+                    "summer",
+                    "winter",
+                    "spring",
+                    "autumn",
+                ]
+                .contains(&what.as_str())
+        }
+        _ => false,
+    };
+    if !tail_ok || tail.iter().any(|t| t.frozen || t.kind == Kind::Punct) || NO_PASSIVE.contains(&lemma) {
         return None;
     }
     // "delayed by an hour", "cut by half", "raised by ten percent": an amount, not an agent.
@@ -399,6 +433,7 @@ pub fn active(p: &Plain) -> Option<Vec<Token>> {
     out.push(shape::word(&past));
     out.push(leaving_start(&p.items[0])?);
     out.extend_from_slice(&p.items[1..subject]);
+    out.extend_from_slice(tail);
     Some(shape::build(&out, &p.terminal))
 }
 
@@ -763,6 +798,13 @@ mod tests {
         assert_eq!(run(active, "The road was blocked by noon."), None);
         assert_eq!(run(active, "The road was blocked by snow.").as_deref(), Some("Snow blocked the road."));
         assert_eq!(run(active, "The letter was sent by post."), None);
+        assert_eq!(
+            run(active, "The dishwasher was fixed by my neighbour last weekend.").as_deref(),
+            Some("My neighbour fixed the dishwasher last weekend.")
+        );
+        // Only a time phrase may follow the agent.
+        assert_eq!(run(active, "The letter was sent by my lawyer to the bank."), None);
+        assert_eq!(run(active, "The letter was sent by post last week."), None);
     }
 
     #[test]
