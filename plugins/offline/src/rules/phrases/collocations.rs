@@ -4004,7 +4004,7 @@ mod tests {
         assert_eq!(phrased("She went out."), "She went out.");
         assert_eq!(phrased("He hurt his knee playing football."), "He injured his knee playing football.");
         assert_eq!(phrased("My feet hurt."), "My feet hurt.");
-        assert_eq!(phrased("It might hurt your back."), "It may hurt your back.");
+        assert_eq!(phrased("It might hurt your back."), "It might hurt your back.");
         assert_eq!(phrased("She caught a cold at school."), "She came down with a cold at school.");
         assert_eq!(phrased("He has caught a cold."), "He has come down with a cold.");
         assert_eq!(phrased("He caught a fish."), "He caught a fish.");

@@ -2,8 +2,7 @@
 //! context settles it: "less than an hour" -> "under an hour", "three pounds an hour" -> "three
 //! pounds per hour", "on the way to work" -> "on my way to work", "has been moved to Thursday" ->
 //! "has been rescheduled for Thursday", "Had I known" -> "If I had known", "ran out of milk" -> "had no milk left", "until the sun
-//! went down" -> "until sunset", "thinking about moving" -> "considering moving", "might help" ->
-//! "may help", "make sure the door is locked" -> "check that the door is locked", "waited an
+//! went down" -> "until sunset", "thinking about moving" -> "considering moving", "make sure the door is locked" -> "check that the door is locked", "waited an
 //! hour." -> "waited for an hour.", "by Friday at the latest" -> "no later than Friday".
 //!
 //! Left out on purpose: "so loud that it woke" -> "so loud it woke" (it took the place of the
@@ -20,7 +19,7 @@ use crate::tokens::{Kind, Token, is_sentence_start, open_word, prev_word};
 
 /// Every finder of this file, tried in turn from each word.
 pub(super) fn routine(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    const FINDERS: [Finder; 18] = [
+    const FINDERS: [Finder; 17] = [
         under_over,
         had_i_known,
         closed_down,
@@ -36,7 +35,6 @@ pub(super) fn routine(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)
         none_left,
         sunset,
         considering,
-        might_may,
         check_that,
         waited_for,
     ];
@@ -520,28 +518,6 @@ fn considering(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (doing && be).then(|| (3, owned(&["considering"])))
 }
 
-/// "Drinking more water might help." -> "... may help.": a possibility now or to come. Not "might
-/// have" (a past that did not happen), not in a sentence that sets up a condition or a wish ("If I
-/// won, I might buy a house" is a hypothesis that "may" would make a plan), not opening a
-/// question ("Might I ask" asks leave), and not "might as well".
-fn might_may(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    let w = words_from(tokens, i, 2)?;
-    if w[0] != "might" || is_sentence_start(tokens, i) {
-        return None;
-    }
-    let plain = morph::analyse(&w[1]).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
-        || ["be", "go", "get", "need", "want", "help", "rain", "snow", "hail", "take", "come"]
-            .contains(&w[1].as_str());
-    let refused = ["have", "as", "not", "well", "just", "never", "also", "still"].contains(&w[1].as_str());
-    let hypothetical = tokens.iter().filter(|t| t.is_word()).any(|t| {
-        let t = t.text.to_lowercase();
-        ["if", "would", "could", "wish", "wished", "unless", "otherwise", "though"].contains(&t.as_str())
-            || t.ends_with("'d")
-    });
-    let question = tokens.iter().any(|t| t.text == "?");
-    (plain && !refused && !hypothetical && !question).then(|| (1, owned(&["may"])))
-}
-
 /// States a look can confirm.
 const CHECKABLE: &[&str] = &[
     "locked",
@@ -737,13 +713,6 @@ mod tests {
             "We are considering getting a puppy."
         );
         assert_eq!(told(routine, "I was thinking about you."), "I was thinking about you.");
-    }
-
-    #[test]
-    fn might_as_a_possibility() {
-        assert_eq!(told(routine, "Water might help with headaches."), "Water may help with headaches.");
-        assert_eq!(told(routine, "If I won, I might buy a house."), "If I won, I might buy a house.");
-        assert_eq!(told(routine, "He might have missed the bus."), "He might have missed the bus.");
     }
 
     #[test]
