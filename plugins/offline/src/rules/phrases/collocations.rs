@@ -18,7 +18,7 @@ use crate::syntax::phrase_ends_after;
 use crate::tokens::{
     Kind, Token, is_sentence_start, matches_at, next_word, open_word, prev_word, word_before,
 };
-use crate::words::OBJECT_PREPOSITIONS;
+use crate::words::{OBJECT_PREPOSITIONS, is_noun};
 
 /// Pronouns whose expectation a comparison may report ("than I expected"); "it" is left out, since
 /// "than it looked" is no expectation.
@@ -2156,7 +2156,20 @@ fn stay_in(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
                     .contains(&n.as_str())
             })
     };
-    if matches_at(tokens, i, &[&w, "in"]) && after(i + 2) {
+    // "the nicest hotel we have ever stayed in": a relative clause's "in", whose place is the
+    // noun before its subject, not home.
+    let relative = {
+        let mut k = i;
+        while prev_word(tokens, k).is_some_and(|p| {
+            ["have", "has", "had", "ever", "never", "just", "already", "once", "always"].contains(&p.as_str())
+        }) {
+            k -= 2;
+        }
+        prev_word(tokens, k).is_some_and(|s| SUBJECT_OR_OBJECT.contains(&s.as_str()))
+            && k >= 2
+            && prev_word(tokens, k - 2).is_some_and(|n| is_noun(&n))
+    };
+    if matches_at(tokens, i, &[&w, "in"]) && after(i + 2) && !relative {
         return Some((3, vec![w, "at".to_string(), "home".to_string()]));
     }
     if matches_at(tokens, i, &[&w, "at", "home"]) && after(i + 4) {
@@ -3743,6 +3756,11 @@ mod tests {
         assert_eq!(phrased("I'd rather you didn't."), "I'd rather you didn't.");
         assert_eq!(phrased("It was rather cold."), "It was rather cold.");
         assert_eq!(phrased("She stayed in bed."), "She stayed in bed.");
+        assert_eq!(
+            phrased("It is the nicest hotel we have ever stayed in."),
+            "It is the nicest hotel we've ever stayed in."
+        );
+        assert_eq!(phrased("It rained, so we stayed in."), "It rained, so we stayed at home.");
         assert_eq!(phrased("We stayed at home and watched a film."), "We stayed in and saw a film.");
         assert_eq!(phrased("The shop was closed when we got there."), "The shop was closed when we arrived.");
         // "Getting there" in the end is a success, not an arrival.
