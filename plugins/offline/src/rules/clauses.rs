@@ -5,7 +5,7 @@
 use crate::shape::{self, Plain, capitalise, decapitalise, is_title, recase};
 use crate::syntax::{pronoun_would_dangle, reported_words};
 use crate::tokens::Token;
-use crate::words::{ADVERB_BINDERS, DETERMINERS, clearly_finite, lowercase_ok};
+use crate::words::{ADVERB_BINDERS, DETERMINERS, EVENTS, clearly_finite, lowercase_ok};
 
 /// Subordinators whose clause may lead or trail the sentence.
 const LEADING_SUBORDINATORS: &[&str] = &[
@@ -499,24 +499,6 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
             &["later", "earlier", "sometime", "pm", "am", "p.m.", "a.m.", "o'clock", "noon", "midnight"];
         // "remind Tom about the dentist appointment tomorrow": the time may be the event's, which
         // the sentence is about.
-        const EVENTS: &[&str] = &[
-            "appointment",
-            "meeting",
-            "party",
-            "interview",
-            "exam",
-            "test",
-            "match",
-            "game",
-            "flight",
-            "lesson",
-            "class",
-            "concert",
-            "wedding",
-            "dinner",
-            "visit",
-            "trip",
-        ];
         let about = (n.saturating_sub(6)..n - 2)
             .any(|j| ["about", "of", "regarding"].contains(&lower(s.words[j]).as_str()));
         let modified = ONE_TIME.contains(&before.as_str())

@@ -463,10 +463,10 @@ const BE_ALL: &[&str] = &["is", "are", "was", "were", "am", "be", "been", "being
 const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["have", "to"], &["need", "to"], Next::Verb),
     (&["has", "to"], &["needs", "to"], Next::Verb),
-    (&["had", "to"], &["needed", "to"], Next::Verb),
+    // Not in the past: "had to walk" says the walk happened, where "needed to walk" only says it
+    // was needed (a reader took the one for the other).
     (&["need", "to"], &["have", "to"], Next::Verb),
     (&["needs", "to"], &["has", "to"], Next::Verb),
-    (&["needed", "to"], &["had", "to"], Next::Verb),
     (&["am", "going", "to"], &["will"], Next::Verb),
     (&["is", "going", "to"], &["will"], Next::Verb),
     (&["are", "going", "to"], &["will"], Next::Verb),

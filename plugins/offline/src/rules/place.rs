@@ -10,7 +10,7 @@ use crate::shape::{self, Plain, comma, leaving_start, starting};
 use crate::syntax::{coordinated_clause, has_clause_word};
 use crate::tokens::Token;
 use crate::words::{
-    DEFINITE_DETERMINERS, FINITE_BE, FINITE_HAVE, PHRASE_DETERMINERS, PHRASE_PREPOSITIONS,
+    DEFINITE_DETERMINERS, EVENTS, FINITE_BE, FINITE_HAVE, PHRASE_DETERMINERS, PHRASE_PREPOSITIONS,
     PLACE_PREPOSITIONS, TIME_NOUNS, clearly_finite, is_manner_adverb, is_noun, is_verbish, modifier_or_noun,
 };
 
@@ -167,25 +167,6 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
         "love",
         "time",
         "turn",
-    ];
-    const EVENTS: &[&str] = &[
-        "party",
-        "wedding",
-        "meeting",
-        "trip",
-        "holiday",
-        "conference",
-        "concert",
-        "match",
-        "game",
-        "festival",
-        "dinner",
-        "lunch",
-        "breakfast",
-        "funeral",
-        "show",
-        "sale",
-        "barbecue",
     ];
     let head = p.lower(p.items.len() - 1);
     if NOT_PLACES.contains(&head.as_str()) || (p.lower(k) == "from" && EVENTS.contains(&head.as_str())) {

@@ -1538,6 +1538,7 @@ const VOICE_VERBS: &[&str] = &[
 ];
 
 /// Things one carries and can put down and forget, which "misplaced" says of as well as "lost".
+/// Not "notes": "the laptop restarted and I lost my notes" is gone, not mislaid.
 const BELONGINGS: &[&str] = &[
     "keys",
     "key",
@@ -1568,7 +1569,6 @@ const BELONGINGS: &[&str] = &[
     "camera",
     "diary",
     "homework",
-    "notes",
     "jacket",
     "coat",
     "bracelet",
@@ -1893,6 +1893,16 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     // "The queue was long" is "the line", but one waits "in the queue" and "in line", not "in the
     // line", and "jumped the queue" is an idiom: "queue" stays after "in" or a form of "jump".
     if reading.entry.lemma == "queue" && queue_kept(tokens, i) {
+        return None;
+    }
+    // "a coffee shop" is a café and "a barber shop" a barber's, which no "store" is: a shop named
+    // by a service, not by the goods it sells ("a shoe shop"), keeps its name.
+    const SERVICE_SHOPS: &[&str] = &[
+        "coffee", "tea", "barber", "charity", "pawn", "betting", "chip", "print", "repair", "body", "tattoo",
+    ];
+    if reading.entry.lemma == "shop"
+        && prev_word(tokens, i).is_some_and(|p| SERVICE_SHOPS.contains(&p.as_str()))
+    {
         return None;
     }
     // "I'm sure" and "for sure" are "certain", but "Sure, I can help", "sure enough" and "Be sure
@@ -2477,6 +2487,21 @@ mod tests {
         assert_eq!(replaced("I don't buy that excuse.", "buy"), None);
         assert_eq!(replaced("Nobody will buy it.", "buy"), None);
         assert_eq!(replaced("She won't buy the story.", "buy"), None);
+    }
+
+    #[test]
+    fn the_twelfth_reading_s_words() {
+        // A café, not a store; a shop named by its goods is one.
+        assert_eq!(replaced("Let's meet at the coffee shop at ten.", "shop"), None);
+        assert_eq!(replaced("She works in a shoe shop.", "shop").as_deref(), Some("store"));
+        // Notes lost in a crash are gone, not mislaid; keys are mislaid.
+        assert_eq!(replaced("The laptop restarted and I lost my notes.", "lost"), None);
+        assert_eq!(replaced("I lost my keys again.", "lost").as_deref(), Some("misplaced"));
+        // A chef is no cook, an exam no test, a load of towels no burden, and "nice" is no "lovely".
+        assert_eq!(replaced("The chef recommended the fish.", "chef"), None);
+        assert_eq!(replaced("I failed my statistics exam.", "exam"), None);
+        assert_eq!(replaced("It broke down halfway through a load of towels.", "load"), None);
+        assert_eq!(replaced("Please submit your expense claims.", "expense"), None);
     }
 
     #[test]

@@ -11,9 +11,9 @@ use crate::shape::{self, Plain, comma, leaving_start, starting};
 use crate::syntax::{coordinated_clause, has_clause_word};
 use crate::tokens::Token;
 use crate::words::{
-    CLAUSE_WORDS, DAY_NAMES, DEFINITE_DETERMINERS, FINITE_BE, HAVE_FORMS, MONTHS, PERSONAL_POSSESSIVES,
-    PHRASE_DETERMINERS, SUBJECT_PRONOUNS, TIME_BINDERS, TIME_NOUNS, WEEKDAYS, clearly_finite, concat,
-    is_noun,
+    CLAUSE_WORDS, DAY_NAMES, DEFINITE_DETERMINERS, EVENTS, FINITE_BE, HAVE_FORMS, MONTHS,
+    PERSONAL_POSSESSIVES, PHRASE_DETERMINERS, SUBJECT_PRONOUNS, TIME_BINDERS, TIME_NOUNS, Tense, WEEKDAYS,
+    clearly_finite, concat, finite_lemma, is_noun,
 };
 
 /// Forms of "be" after which a time phrase is what the subject is ("The meeting is in the
@@ -295,6 +295,20 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if has_clause_word(p, usize::MAX) && infinitive {
         return None;
     }
+    // "we stayed up talking until 2 am" tells how long, and "Until 2 am, we ..." reads as a
+    // setting it is not; "fixed the tap in ten minutes" is how long it took, which at the front
+    // reads as ten minutes from now.
+    let opener = p.lower(n - len);
+    let count = p.lower(n - len + 1);
+    let unit = p.lower(n - len + 2);
+    let counted = COUNTS.contains(&count.as_str()) || count.bytes().all(|b| b.is_ascii_digit());
+    let length = ["second", "minute", "hour", "day", "week", "month", "year"]
+        .iter()
+        .any(|u| unit.strip_suffix('s').unwrap_or(&unit) == *u);
+    let past = (0..n - len).any(|k| finite_lemma(&p.lower(k), Tense::Past, true).is_some());
+    if opener == "until" || opener == "till" || (opener == "in" && counted && length && past) {
+        return None;
+    }
     // The phrase belongs to the last of two coordinated clauses: it stays in that clause.
     if coordinated_clause(p, n - len) {
         return None;
@@ -321,7 +335,7 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
             && (CLAUSE_WORDS.contains(&w.as_str())
                 || [
                     "once", "said", "says", "say", "told", "asked", "forward", "reminder", "think", "thinks",
-                    "thought", "hope", "hopes", "believe", "believes", "expect", "expects",
+                    "thought", "hope", "hopes", "believe", "believes", "expect", "expects", "whether",
                 ]
                 .contains(&w.as_str()))
     }) {
@@ -347,32 +361,6 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     // After an event ("their barbecue on Saturday") the date may be the event's.
-    const EVENTS: &[&str] = &[
-        "party",
-        "barbecue",
-        "wedding",
-        "meeting",
-        "concert",
-        "match",
-        "game",
-        "dinner",
-        "trip",
-        "holiday",
-        "appointment",
-        "show",
-        "festival",
-        "interview",
-        "exam",
-        "lesson",
-        "class",
-        "flight",
-        "visit",
-        "housewarming",
-        "homework",
-        "assignment",
-        "project",
-        "essay",
-    ];
     if EVENTS.contains(&p.from_end(len + 1).as_str()) {
         return None;
     }
@@ -396,7 +384,7 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     // redecorating the living room in spring": the time is the "-ing" clause's.
     let arranged = (0..n - len).any(|k| {
         let w = p.lower(k);
-        ["booked", "reserved", "ordered", "scheduled", "arranged", "invited", "planning"]
+        ["booked", "reserved", "ordered", "scheduled", "arranged", "invited", "planning", "considering"]
             .contains(&w.as_str())
             || (w.ends_with("ing")
                 && w.len() > 4
@@ -453,6 +441,13 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     // A subject pronoun after the first word opens a clause inside the sentence ("the clearest one
     // we have seen this year", "I think we should leave at noon"): the phrase belongs to it.
     if (1..n - len).any(|k| ["i", "he", "she", "we", "they"].contains(&p.lower(k).as_str())) {
+        return None;
+    }
+    // "The baby is sleeping through the night": sleeping the night through is what is told, not
+    // when.
+    if p.lower(n - len) == "through"
+        && ["sleep", "sleeps", "slept", "sleeping"].contains(&p.from_end(len + 1).as_str())
+    {
         return None;
     }
     // "The meeting is in the afternoon.": the phrase is what the subject is, so it stays.
@@ -679,6 +674,12 @@ mod tests {
         assert_eq!(run(f, "Every Friday the team goes to the pub after work."), None);
         assert_eq!(run(f, "We're thinking of redecorating the living room in spring."), None);
         assert_eq!(run(f, "I'm thinking about going back to college next year."), None);
+        assert_eq!(run(f, "We are considering moving to a bigger flat next year."), None);
+        assert_eq!(run(f, "We stayed up talking until 2 am."), None);
+        assert_eq!(run(f, "My brother fixed the tap in 10 minutes."), None);
+        assert_eq!(run(f, "The baby is finally sleeping through the night."), None);
+        assert_eq!(run(f, "I need to buy a present for my nephew's birthday on Saturday."), None);
+        assert_eq!(run(f, "I'm not sure whether the pharmacy opens on Sunday mornings."), None);
         assert_eq!(run(f, "We've booked a table for six at eight o'clock."), None);
         assert_eq!(run(f, "We were invited to their housewarming on Sunday."), None);
         assert_eq!(run(f, "Our teacher gave us a lot of homework over the weekend."), None);

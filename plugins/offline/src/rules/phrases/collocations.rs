@@ -1063,7 +1063,8 @@ fn answered_phone(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         {
             "picked"
         }
-        "answering" => "picking",
+        // "while I was answering the phone" is the call going on, where picking it up is only
+        // its first moment: "answering" stays.
         _ => return None,
     };
     (matches_at(tokens, i + 2, &["the", "phone"])
@@ -3909,6 +3910,10 @@ mod tests {
         assert_eq!(phrased("I haven't seen him for years."), "I haven't seen him in years.");
         assert_eq!(phrased("I lived there for years."), "I lived there for years.");
         assert_eq!(phrased("She answered the phone."), "She picked up the phone.");
+        assert_eq!(
+            phrased("I burned the rice as I was answering the phone."),
+            "I burned the rice as I was answering the phone."
+        );
         assert_eq!(phrased("The weather was perfect for a picnic."), "The weather was ideal for a picnic.");
         assert_eq!(phrased("She learned how to swim."), "She learned to swim.");
         assert_eq!(phrased("The people next door are noisy."), "The neighbours are noisy.");

@@ -191,11 +191,17 @@ fn phrase_ends(tokens: &[Token], end: usize, head: &str, strict: bool) -> bool {
     if head.starts_with("light") && ["up", "on"].contains(&word.as_str()) {
         return false;
     }
+    const COLOURS: &[&str] = &["blue", "green", "white", "red", "yellow", "black", "grey", "brown", "pink"];
+    // "painted the living room light grey": "light" before a colour is its shade, no lamp.
+    if head == "light"
+        && (COLOURS.contains(&word.as_str()) || ["gray", "beige", "purple"].contains(&word.as_str()))
+    {
+        return false;
+    }
     // The verbs that are nouns too, in the plural's present ("The lights in the kitchen keep
     // flickering").
     const VERBS: &[&str] =
         &["keep", "keeps", "need", "needs", "look", "looks", "work", "works", "stay", "stays"];
-    const COLOURS: &[&str] = &["blue", "green", "white", "red", "yellow", "black", "grey", "brown", "pink"];
     let adjective = morph::analyse(&word).iter().any(|a| a.pos == Pos::Adj);
     if strict {
         // Told back, a place may not leave behind what said which place it was ("the printer in
@@ -337,6 +343,7 @@ mod tests {
         assert_eq!(f("I put the keys on the hall table."), "I put the keys on the table in the hall.");
         assert_eq!(f("The office coffee machine broke."), "the coffee machine in the office broke.");
         assert_eq!(f("We painted the kitchen walls green."), "We painted the walls of the kitchen green.");
+        assert_eq!(f("We painted the kitchen light grey."), "We painted the kitchen light grey.");
         assert_eq!(f("My bedroom window is stuck."), "the window of my bedroom is stuck.");
         assert_eq!(
             f("The living room carpet needs a clean."),
