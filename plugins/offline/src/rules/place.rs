@@ -236,6 +236,16 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     {
         return None;
     }
+    // "is finally sleeping through the night": an adverb between "be" and the "-ing" changes
+    // nothing, and sleeping the night through is what is told.
+    let adverb_between = k >= 3
+        && FINITE_BE.contains(&p.lower(k - 3).as_str())
+        && (is_manner_adverb(&p.lower(k - 2))
+            || ["finally", "still", "just", "now", "already", "always", "really"]
+                .contains(&p.lower(k - 2).as_str()));
+    if before.ends_with("ing") && adverb_between {
+        return None;
+    }
     // "loves swimming in the sea": the place is the activity's, inside the "-ing" clause.
     if before.ends_with("ing") && k >= 2 && is_verbish(&p.lower(k - 2)) {
         return None;
@@ -461,6 +471,7 @@ mod tests {
         );
         // After a verb or an adjective the phrase is a complement.
         assert_eq!(run(f, "The cat is sleeping on the sofa."), None);
+        assert_eq!(run(f, "The baby is finally sleeping through the night."), None);
         assert_eq!(run(f, "She lives in a small flat."), None);
         assert_eq!(run(f, "We met in Rome."), None);
         assert_eq!(run(f, "He put the keys in the drawer."), None);
