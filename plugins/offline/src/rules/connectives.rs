@@ -123,10 +123,27 @@ pub fn but_to_although(p: &Plain) -> Option<Vec<Token>> {
             .contains(&p.lower(k).as_str())
             && p.lower(k + 1) == "to"
     });
+    // A concession needs an expectation that the "but" clause defeats: "He was tired, but he
+    // kept working" (a state), "It rained, but we didn't mind" (a denial). "We went to see the new
+    // musical, but it was too long" is only a contrast, which "although" would make a concession
+    // of: an action before "but" needs a denial or "still" after it.
+    let lower = |t: &Token| t.text.to_lowercase().replace('’', "'");
+    let state = x.iter().any(|t| {
+        let w = lower(t);
+        ["am", "is", "are", "was", "were", "has", "have", "had", "seemed", "looked", "felt"]
+            .contains(&w.as_str())
+    });
+    let defeated = y.iter().any(|t| {
+        let w = lower(t);
+        w.ends_with("n't")
+            || ["not", "never", "no", "nobody", "nothing", "still", "anyway", "kept", "even"]
+                .contains(&w.as_str())
+    });
     if p.lower(c + 1) != "but"
         || x.len() < 2
         || y.len() < 2
         || planned
+        || !(state || defeated)
         || !clause_with_subject(x)
         || !clause_with_subject(y)
     {
@@ -502,6 +519,12 @@ mod tests {
             Some("Although he was tired, he kept working.")
         );
         assert_eq!(run(but_to_although, "It is cheap, but good."), None);
+        // A contrast with nothing expected is no concession.
+        assert_eq!(run(but_to_although, "We went to see the new musical, but it was too long."), None);
+        assert_eq!(
+            run(but_to_although, "We left early, but we still missed the train.").as_deref(),
+            Some("Although we left early, we still missed the train.")
+        );
         assert_eq!(
             run(but_to_although, "We had booked a sea view, but our room looked onto the car park.")
                 .as_deref(),

@@ -1145,6 +1145,11 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 prev.as_deref().is_some_and(|p| ["i", "we", "you", "they"].contains(&p))
                     && before_subject.is_none_or(|b| !FINITE.contains(&b.as_str()) && !b.ends_with("n't"))
             }
+            // "It took me an hour to get home" is the journey's length, which arriving, a moment,
+            // cannot take.
+            "get" | "gets" | "got" | "getting" if words.get(1) == Some(&"home") => !tokens[..i]
+                .iter()
+                .any(|t| ["took", "takes", "take", "taking"].contains(&t.text.to_lowercase().as_str())),
             // "going to bed" and "going to work" go somewhere: "will bed" is no English, and "will
             // work" is another thing.
             "am" | "is" | "are" if words.get(1) == Some(&"going") => {
@@ -2243,6 +2248,12 @@ mod tests {
         ] {
             assert_eq!(rewritten(text), text);
         }
+    }
+
+    #[test]
+    fn getting_home_is_arriving_unless_it_took_long() {
+        assert_eq!(rewritten("We got home at midnight."), "We arrived home at midnight.");
+        assert_eq!(rewritten("It took me an hour to get home."), "It took me an hour to get home.");
     }
 
     #[test]

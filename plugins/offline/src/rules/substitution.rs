@@ -1895,6 +1895,15 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     if reading.entry.lemma == "queue" && queue_kept(tokens, i) {
         return None;
     }
+    // "The online chat closed" is a support chat, whose noun the verb's reading would take:
+    // "chat" is "talk" only as a verb after its subject or "to".
+    if reading.entry.lemma == "chat"
+        && prev_word(tokens, i).is_some_and(|p| {
+            DETERMINERS.contains(&p.as_str()) || ["online", "live", "group", "web"].contains(&p.as_str())
+        })
+    {
+        return None;
+    }
     // "a coffee shop" is a café and "a barber shop" a barber's, which no "store" is: a shop named
     // by a service, not by the goods it sells ("a shoe shop"), keeps its name.
     const SERVICE_SHOPS: &[&str] = &[
@@ -2502,6 +2511,11 @@ mod tests {
         assert_eq!(replaced("I failed my statistics exam.", "exam"), None);
         assert_eq!(replaced("It broke down halfway through a load of towels.", "load"), None);
         assert_eq!(replaced("Please submit your expense claims.", "expense"), None);
+        // A car's test is no trial, a support chat no talk, a depot no terminal, damp no moist.
+        assert_eq!(replaced("The car failed its test.", "test"), None);
+        assert_eq!(replaced("The online chat closed.", "chat"), None);
+        assert_eq!(replaced("I have to collect it from the depot.", "depot"), None);
+        assert_eq!(replaced("There is damp in the ceiling.", "damp"), None);
     }
 
     #[test]

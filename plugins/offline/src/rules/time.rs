@@ -86,11 +86,15 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
         || (["last", "this", "yesterday", "tomorrow"].contains(&w(2).as_str()) && two);
     // After "be" the word is what the subject was ("The bus was late this morning.").
     let linked = LINKING_BE.contains(&w(len + 2).as_str());
-    let len = if part_of_day && !linked && n > len && ["early", "late"].contains(&w(len + 1).as_str()) {
-        len + 1
-    } else {
-        len
-    };
+    // "a bit late this morning": the degree is the lateness's, which would be left behind.
+    let graded =
+        ["bit", "little", "very", "too", "quite", "so", "rather", "slightly"].contains(&w(len + 2).as_str());
+    let len =
+        if part_of_day && !linked && !graded && n > len && ["early", "late"].contains(&w(len + 1).as_str()) {
+            len + 1
+        } else {
+            len
+        };
     let before = w(len + 1);
     (!TIME_BINDERS.contains(&before.as_str()) && !before.ends_with("'s")).then_some(len)
 }
@@ -676,6 +680,10 @@ mod tests {
         assert_eq!(run(f, "I'm thinking about going back to college next year."), None);
         assert_eq!(run(f, "We are considering moving to a bigger flat next year."), None);
         assert_eq!(run(f, "We stayed up talking until 2 am."), None);
+        assert_ne!(
+            run(f, "I dropped Emma off at nursery a bit late this morning.").as_deref(),
+            Some("Late this morning, I dropped Emma off at nursery a bit.")
+        );
         assert_eq!(run(f, "My brother fixed the tap in 10 minutes."), None);
         assert_eq!(run(f, "The baby is finally sleeping through the night."), None);
         assert_eq!(run(f, "I need to buy a present for my nephew's birthday on Saturday."), None);
