@@ -130,6 +130,9 @@ pub fn leaving_start(token: &Token) -> Option<Token> {
     if t == "I" || t.starts_with("I'") || t.starts_with("I’") || !is_title(t) {
         return Some(token.clone());
     }
+    if crate::words::first_name(t) {
+        return Some(token.clone());
+    }
     // "It's" and "There's" are fine lowercased when their first part is.
     let stem = t.split(['\'', '’']).next().unwrap_or(t);
     let lower = stem.to_lowercase();
@@ -289,6 +292,7 @@ mod tests {
         // A name, though the lexicon reads it as the plural of "mare": it keeps its capital.
         assert_eq!(leaving_start(&maria[0]).unwrap().text, "Maria");
         assert_eq!(leaving_start(&tokenize("Tom")[0]).unwrap().text, "Tom");
+        assert_eq!(leaving_start(&tokenize("Mike")[0]).unwrap().text, "Mike");
         // A plural the lexicon does not know may be a word: neither case is safe.
         assert!(leaving_start(&tokenize("Carrots")[0]).is_none());
         assert_eq!(leaving_start(&tokenize("Children")[0]).unwrap().text, "children");

@@ -219,7 +219,11 @@ pub fn wants_participle(tokens: &[Token], i: usize) -> bool {
         {
             return true;
         }
-        if !(ADVERBS_BEFORE_PARTICIPLE.contains(&prev.as_str()) || prev.ends_with("ly")) {
+        // "Have you started": in a question the subject stands between "have" and the participle.
+        let inverted = ["i", "you", "he", "she", "it", "we", "they"].contains(&prev.as_str())
+            && k >= 2
+            && prev_word(tokens, k - 2).is_some_and(|h| HAVE_FORMS.contains(&h.as_str()));
+        if !(ADVERBS_BEFORE_PARTICIPLE.contains(&prev.as_str()) || prev.ends_with("ly") || inverted) {
             return false;
         }
         k -= 2;

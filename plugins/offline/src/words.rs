@@ -488,6 +488,17 @@ pub fn clear_pos(word: &str) -> Option<Pos> {
     Pos::ALL.into_iter().find(|&p| pos_share(word, p) >= 0.8)
 }
 
+/// Whether a capitalised word is a first name that is a word too ("Mike and Helen have split
+/// up", "Rose called"): at the start of a sentence it is the name far more often than the word, so
+/// it keeps its capital wherever it moves.
+pub fn first_name(word: &str) -> bool {
+    const FIRST_NAMES: &[&str] = &[
+        "Bill", "Bob", "Daisy", "Dawn", "Frank", "Grace", "Guy", "Harry", "Holly", "Jack", "Joy", "Lily",
+        "Mike", "Pat", "Penny", "Ray", "Rob", "Rose", "Ruby", "Sandy", "Sue",
+    ];
+    FIRST_NAMES.contains(&word)
+}
+
 /// Whether a word at the start of a sentence may be written in lowercase when a rewrite moves it
 /// inside: a function word or a common noun, never "I" or a possible name.
 pub fn lowercase_ok(word: &str) -> bool {
@@ -596,6 +607,7 @@ pub const EVENTS: &[&str] = &[
     "dinner",
     "essay",
     "exam",
+    "exhibition",
     "festival",
     "flight",
     "funeral",
@@ -608,6 +620,7 @@ pub const EVENTS: &[&str] = &[
     "launch",
     "lesson",
     "lunch",
+    "marathon",
     "match",
     "meeting",
     "operation",

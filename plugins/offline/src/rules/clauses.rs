@@ -217,7 +217,7 @@ fn with_first(words: &[&Token], how: First) -> Option<Vec<Token>> {
         First::Capitalise | First::Lowercase if first.frozen => return None,
         First::Capitalise => capitalise(&first.text),
         First::Keep => first.text.clone(),
-        First::Lowercase if is_i => first.text.clone(),
+        First::Lowercase if is_i || crate::words::first_name(&first.text) => first.text.clone(),
         First::Lowercase if lowercase_ok(&first.text) => decapitalise(&first.text),
         // A word the lexicon does not know is a name and keeps its capital ("Sarah and I");
         // one that may be a word or a name ("Rose") is left where it is.

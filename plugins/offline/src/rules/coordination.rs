@@ -102,7 +102,18 @@ pub fn swap_coordination(tokens: &mut [Token]) -> bool {
             && next_word(tokens, j).is_some_and(|n| {
                 ["of", "with", "for", "about", "from", "at", "in", "on", "to", "by"].contains(&n.as_str())
             });
-        if before_ok && after_ok && !complement {
+        // "ten minutes from the beach and breakfast is included": a verb after the second noun
+        // makes it the next clause's subject, which the "and" joins; only a pair that opens the
+        // sentence is one subject ("Salt and sugar are ...").
+        let clause_follows = !start
+            && next_word(tokens, j).is_some_and(|n| {
+                FINITE_BE.contains(&n.as_str())
+                    || FINITE_HAVE.contains(&n.as_str())
+                    || ["will", "would", "can", "could", "should", "must", "may", "might"]
+                        .contains(&n.as_str())
+                    || clearly_finite(&n, false)
+            });
+        if before_ok && after_ok && !complement && !clause_follows {
             tokens[i].text = if titled { capitalise(&b) } else { b };
             tokens[j].text = a;
             tokens[i].changed = true;
@@ -309,6 +320,11 @@ mod tests {
         assert_eq!(swapped("The sky was clear and full of stars."), "The sky was clear and full of stars.");
         // Verbs keep their order: it is the order of events.
         assert_eq!(swapped("She smiled and waved."), "She smiled and waved.");
+        // A verb after the second noun: the "and" joins two clauses.
+        assert_eq!(
+            swapped("The hotel is ten minutes from the beach and breakfast is included."),
+            "The hotel is ten minutes from the beach and breakfast is included."
+        );
     }
 
     #[test]

@@ -236,6 +236,11 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     {
         return None;
     }
+    // "recommended a great Thai restaurant near the office": a place told by what it is near or
+    // opposite mostly describes the noun before it, which at the front it would leave.
+    if ["near", "opposite", "beside", "next", "close"].contains(&p.lower(k).as_str()) && is_noun(&before) {
+        return None;
+    }
     // "is finally sleeping through the night": an adverb between "be" and the "-ing" changes
     // nothing, and sleeping the night through is what is told.
     let adverb_between = k >= 3
@@ -472,6 +477,7 @@ mod tests {
         // After a verb or an adjective the phrase is a complement.
         assert_eq!(run(f, "The cat is sleeping on the sofa."), None);
         assert_eq!(run(f, "The baby is finally sleeping through the night."), None);
+        assert_eq!(run(f, "My colleague recommended a great Thai restaurant near the office."), None);
         assert_eq!(run(f, "She lives in a small flat."), None);
         assert_eq!(run(f, "We met in Rome."), None);
         assert_eq!(run(f, "He put the keys in the drawer."), None);

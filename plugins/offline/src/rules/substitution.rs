@@ -2516,6 +2516,12 @@ mod tests {
         assert_eq!(replaced("The online chat closed.", "chat"), None);
         assert_eq!(replaced("I have to collect it from the depot.", "depot"), None);
         assert_eq!(replaced("There is damp in the ceiling.", "damp"), None);
+        // First aid and a hearing aid are no help; a buzzing noise is no noisy one.
+        assert_eq!(replaced("The first aid course runs on Saturday.", "aid"), None);
+        assert_eq!(replaced("Has his hearing aid been fixed?", "aid"), None);
+        assert_eq!(replaced("The fridge makes a buzzing noise.", "buzzing"), None);
+        // After an inverted "have" the participle: "Have you begun", never "Have you began".
+        assert_ne!(replaced("Have you started packing yet?", "started").as_deref(), Some("began"));
     }
 
     #[test]

@@ -96,7 +96,9 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
             len
         };
     let before = w(len + 1);
-    (!TIME_BINDERS.contains(&before.as_str()) && !before.ends_with("'s")).then_some(len)
+    // "on Wednesdays starting next month": the phrase is the object of the word before it.
+    let bound = ["starting", "beginning", "ending", "from", "effective"].contains(&before.as_str());
+    (!TIME_BINDERS.contains(&before.as_str()) && !bound && !before.ends_with("'s")).then_some(len)
 }
 
 /// What one word of a time phrase may be.
@@ -252,6 +254,8 @@ const SINCE_PHRASES: &[&[Slot]] = {
         &[Word("since"), AnyOf(DAY_NAMES)],
         &[Word("since"), AnyOf(&["yesterday", "then", "christmas", "easter"])],
         &[Word("since"), Word("last"), TimeNoun],
+        &[Word("since"), Word("last"), AnyOf(DAY_NAMES)],
+        &[Word("since"), Word("last"), Month],
         &[Word("since"), AnyOf(DAY_NAMES), AnyOf(PARTS_OF_DAY)],
     ]
 };
@@ -680,6 +684,8 @@ mod tests {
         assert_eq!(run(f, "I'm thinking about going back to college next year."), None);
         assert_eq!(run(f, "We are considering moving to a bigger flat next year."), None);
         assert_eq!(run(f, "We stayed up talking until 2 am."), None);
+        assert_eq!(run(f, "We're training for the half marathon in October."), None);
+        assert_eq!(run(f, "I'll be working from home on Wednesdays starting next month."), None);
         assert_ne!(
             run(f, "I dropped Emma off at nursery a bit late this morning.").as_deref(),
             Some("Late this morning, I dropped Emma off at nursery a bit.")

@@ -358,8 +358,12 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 // "the second half of the game": "half" is a noun there, whose "of" stays.
                 let noun_half = from[0] == "half"
                     && prev_word(&tokens, i).is_some_and(|p| {
-                        ["the", "a", "first", "second", "other", "last", "this", "that", "each"]
-                            .contains(&p.as_str())
+                        [
+                            "the", "a", "first", "second", "other", "last", "this", "that", "each", "top",
+                            "bottom", "better", "front", "back", "lower", "upper",
+                        ]
+                        .contains(&p.as_str())
+                            || crate::words::PERSONAL_POSSESSIVES.contains(&p.as_str())
                     });
                 // "finished the project on time" is no "finished it punctually": only of coming,
                 // going and starting.
@@ -861,6 +865,19 @@ mod tests {
 
     fn phrased(text: &str) -> String {
         join(&phrases(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::All)))
+    }
+
+    #[test]
+    fn half_of_the_is_half_the_only_before_its_noun() {
+        assert_eq!(phrased("Half of the cake was gone."), "Half the cake was gone.");
+        assert_eq!(
+            phrased("Please transfer your half of the rent."),
+            "Please transfer your half of the rent."
+        );
+        assert_eq!(
+            phrased("We finished in the top half of the table."),
+            "We finished in the top half of the table."
+        );
     }
 
     #[test]
