@@ -300,6 +300,20 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     if negation || s.words.iter().any(|&w| REPORTING.contains(&lower(w).as_str())) {
         return None;
     }
+    // A second clause word ("quit after two months because the boss shouted", "so nervous before
+    // the appointment that I barely slept", "dies before lunch since the update"): the moved
+    // clause would take the other one with it, or break a "so ... that".
+    let clause_words = s
+        .words
+        .iter()
+        .filter(|&&w| {
+            let w = lower(w);
+            LEADING_SUBORDINATORS.contains(&w.as_str()) || w == "that"
+        })
+        .count();
+    if !subordinator.is_empty() && clause_words >= 2 {
+        return None;
+    }
     // A clause after the second of two coordinated clauses ("she cooked and he washed up after
     // the film") may belong to that one alone: at the front it would cover both. The same holds
     // the other way: "After the film, she cooked and he washed up" covers both, and at the end it
@@ -524,6 +538,13 @@ mod tests {
 
     fn moved(text: &str) -> Option<String> {
         move_clause(&tokenize(text)).map(|t| join(&t))
+    }
+
+    #[test]
+    fn a_clause_with_another_clause_word_stays() {
+        assert_eq!(moved("She quit the job after two months because the boss shouted at everyone."), None);
+        assert_eq!(moved("I was so nervous before the appointment that I barely slept."), None);
+        assert_eq!(moved("My phone battery dies before lunch since the last update."), None);
     }
 
     #[test]

@@ -187,6 +187,13 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             if !follows(next.as_deref()) {
                 continue;
             }
+            // "my tax return": after a singular noun a plain form is no verb (that would be
+            // "returns"), but the compound's noun.
+            let compound = form == Form::Base
+                && prev_word(tokens, i).is_some_and(|p| is_noun(&p) && !crate::words::is_plural_noun(&p));
+            if compound {
+                continue;
+            }
             // People and parcels turn up; a season or a day arrives ("Spring arrived early").
             // "the one I returned": after a noun and its subject the verb's object is that noun,
             // and "come back" takes none.
@@ -2248,6 +2255,12 @@ mod tests {
         ] {
             assert_eq!(rewritten(text), text);
         }
+    }
+
+    #[test]
+    fn a_compound_s_noun_is_no_verb() {
+        assert_eq!(rewritten("Keep the receipt for my tax return."), "Keep the receipt for my tax return.");
+        assert_eq!(rewritten("When do the kids return?"), "When do the kids come back?");
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
 use crate::words::{
     BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES,
     PREPOSITIONS, SMALL_NUMBERS, SUBJECT_PRONOUNS, TIME_NOUNS, clear_pos, clearly_finite, is_noun,
+    is_plural_noun,
 };
 
 /// A replacement for one word token.
@@ -1600,9 +1601,10 @@ fn lost_belonging(tokens: &[Token], i: usize) -> bool {
         return false;
     };
     // "lost my ring down the drain" or "in the river" is gone for good, not mislaid.
-    const GONE: &[&str] = &["sea", "river", "lake", "canal", "ocean", "water", "drain", "fire"];
+    // In a crowd it slipped away or was taken, not put down and forgotten.
+    const GONE: &[&str] = &["sea", "river", "lake", "canal", "ocean", "water", "drain", "fire", "crowd"];
     let gone = next_word(tokens, head).is_some_and(|n| n == "down" || n == "overboard")
-        || tokens[head..].iter().take(8).any(|t| GONE.contains(&t.text.to_lowercase().as_str()));
+        || tokens[head..].iter().take(12).any(|t| GONE.contains(&t.text.to_lowercase().as_str()));
     // "his coat of paint" is no coat: "of" after the belonging makes it another thing.
     !gone
         && next_word(tokens, head)
@@ -1893,6 +1895,14 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     // "The queue was long" is "the line", but one waits "in the queue" and "in line", not "in the
     // line", and "jumped the queue" is an idiom: "queue" stays after "in" or a form of "jump".
     if reading.entry.lemma == "queue" && queue_kept(tokens, i) {
+        return None;
+    }
+    // "the lunch rush", "my tax return": after a singular noun a plain form is no verb (its
+    // subject would ask for "rushes"), but the compound's noun.
+    if reading.pos == Pos::Verb
+        && spelling.lower == reading.entry.lemma
+        && prev_word(tokens, i).is_some_and(|p| clear_pos(&p) == Some(Pos::Noun) && !is_plural_noun(&p))
+    {
         return None;
     }
     // "The online chat closed" is a support chat, whose noun the verb's reading would take:
@@ -2506,6 +2516,10 @@ mod tests {
         // Notes lost in a crash are gone, not mislaid; keys are mislaid.
         assert_eq!(replaced("The laptop restarted and I lost my notes.", "lost"), None);
         assert_eq!(replaced("I lost my keys again.", "lost").as_deref(), Some("misplaced"));
+        assert_eq!(replaced("I lost my phone somewhere in the crowd.", "lost"), None);
+        // A lunch rush is no hurry, and dark mode no manner.
+        assert_eq!(replaced("It stopped during the lunch rush.", "rush"), None);
+        assert_eq!(replaced("The update added a dark mode.", "mode"), None);
         // A chef is no cook, an exam no test, a load of towels no burden, and "nice" is no "lovely".
         assert_eq!(replaced("The chef recommended the fish.", "chef"), None);
         assert_eq!(replaced("I failed my statistics exam.", "exam"), None);

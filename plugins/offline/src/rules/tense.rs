@@ -26,9 +26,33 @@ pub fn having_done(p: &Plain) -> Option<Vec<Token>> {
         + usize::from(
             ["never", "then", "also", "quickly", "immediately"].contains(&p.lower(and + 1).as_str()),
         );
+    // A time in the first part ("raked up the leaves on Saturday and filled three bags") dates
+    // both actions, which "Having raked up the leaves on Saturday," would give to the first alone.
+    const TIMED: &[&str] = &[
+        "yesterday",
+        "today",
+        "tonight",
+        "morning",
+        "afternoon",
+        "evening",
+        "night",
+        "weekend",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "week",
+        "month",
+        "year",
+        "ago",
+    ];
     let clause_free = p.items[k + 1..and].iter().all(|t| {
         let w = t.text.to_lowercase();
         !["and", "but", "or", "that", "who", "which", "when", "because", "if"].contains(&w.as_str())
+            && !TIMED.contains(&w.as_str())
             && finite_lemma(&w, Tense::Past, false).is_none()
     });
     // Auxiliaries, and postures that last through the second action ("sat on the bench and fed
@@ -67,6 +91,7 @@ mod tests {
 
     #[test]
     fn one_action_after_another() {
+        assert_eq!(run(having_done, "We raked up the leaves on Saturday and filled three bags."), None);
         assert_eq!(
             run(having_done, "The glass fell off the shelf and broke.").as_deref(),
             Some("Having fallen off the shelf, the glass broke.")

@@ -303,6 +303,19 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if has_clause_word(p, usize::MAX) && infinitive {
         return None;
     }
+    // "the work completed in October": after a noun and its participle the time is the
+    // participle's, which at the front would date the whole sentence; and "At the end of the
+    // day," in front is the idiom for "ultimately".
+    let participle = p.from_end(len + 1);
+    // A noun that opens the sentence is its subject ("The parcel arrived in a fortnight").
+    let reduced = participle.ends_with("ed")
+        && n >= len + 5
+        && is_noun(&p.from_end(len + 2))
+        && !FINITE_BE.contains(&p.from_end(len + 2).as_str());
+    let idiom = (n - len..n).map(|k| p.lower(k)).collect::<Vec<_>>().join(" ") == "at the end of the day";
+    if reduced || idiom {
+        return None;
+    }
     // "we stayed up talking until 2 am" tells how long, and "Until 2 am, we ..." reads as a
     // setting it is not; "fixed the tap in ten minutes" is how long it took, which at the front
     // reads as ten minutes from now.
@@ -684,6 +697,8 @@ mod tests {
         assert_eq!(run(f, "I'm thinking about going back to college next year."), None);
         assert_eq!(run(f, "We are considering moving to a bigger flat next year."), None);
         assert_eq!(run(f, "We stayed up talking until 2 am."), None);
+        assert_eq!(run(f, "Please find attached my invoice for the work completed in October."), None);
+        assert_eq!(run(f, "The bakery gives us the unsold bread at the end of the day."), None);
         assert_eq!(run(f, "We're training for the half marathon in October."), None);
         assert_eq!(run(f, "I'll be working from home on Wednesdays starting next month."), None);
         assert_ne!(
