@@ -1901,7 +1901,15 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     // subject would ask for "rushes"), but the compound's noun.
     if reading.pos == Pos::Verb
         && spelling.lower == reading.entry.lemma
-        && prev_word(tokens, i).is_some_and(|p| clear_pos(&p) == Some(Pos::Noun) && !is_plural_noun(&p))
+        && i >= 2
+        && tokens[i - 1].is(Kind::Space, " ")
+        && tokens[i - 2].is_word()
+        && {
+            let p = tokens[i - 2].text.to_lowercase();
+            // A name before it ("the Christmas rush") counts as its noun.
+            let named = !is_sentence_start(tokens, i - 2) && crate::shape::is_title(&tokens[i - 2].text);
+            named || (clear_pos(&p) == Some(Pos::Noun) && !is_plural_noun(&p))
+        }
     {
         return None;
     }
@@ -2519,6 +2527,7 @@ mod tests {
         assert_eq!(replaced("I lost my phone somewhere in the crowd.", "lost"), None);
         // A lunch rush is no hurry, and dark mode no manner.
         assert_eq!(replaced("It stopped during the lunch rush.", "rush"), None);
+        assert_eq!(replaced("They hired two students for the Christmas rush.", "rush"), None);
         assert_eq!(replaced("The update added a dark mode.", "mode"), None);
         // A chef is no cook, an exam no test, a load of towels no burden, and "nice" is no "lovely".
         assert_eq!(replaced("The chef recommended the fish.", "chef"), None);
