@@ -1983,6 +1983,9 @@ pub fn by_vehicle(p: &Plain) -> Option<Vec<Token>> {
             && place(k + 4)
             && (2..=5).contains(&(n - (k + 3)))
             && p.items[k + 4..].iter().all(|t| !CLAUSE_WORDS.contains(&t.text.to_lowercase().as_str()))
+            // "taking the train to Paris instead": what "instead" sets against the others is the
+            // vehicle, which at the end it would no longer follow.
+            && p.items[k + 4..].iter().all(|t| !["instead", "too", "also", "either"].contains(&t.text.to_lowercase().as_str()))
         {
             let mut out: Vec<Token> = p.items[..k].to_vec();
             out.push(shape::word_like(&p.items[k].text, go));
@@ -2180,6 +2183,7 @@ mod vehicle_tests {
         // The destination does not end the sentence, or something else follows "to".
         assert_eq!(run(f, "We took the bus to the station and walked home."), None);
         assert_eq!(run(f, "He took the train to see his mother."), None);
+        assert_eq!(run(f, "We ended up taking the train to Paris instead."), None);
     }
 }
 

@@ -1927,8 +1927,15 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     const SERVICE_SHOPS: &[&str] = &[
         "coffee", "tea", "barber", "charity", "pawn", "betting", "chip", "print", "repair", "body", "tattoo",
     ];
+    // "do a big shop" is a shopping trip, no store.
+    let trip = tokens[..i]
+        .iter()
+        .rev()
+        .filter(|t| t.is_word())
+        .take(3)
+        .any(|t| ["do", "does", "did", "doing", "done"].contains(&t.text.to_lowercase().as_str()));
     if reading.entry.lemma == "shop"
-        && prev_word(tokens, i).is_some_and(|p| SERVICE_SHOPS.contains(&p.as_str()))
+        && (trip || prev_word(tokens, i).is_some_and(|p| SERVICE_SHOPS.contains(&p.as_str())))
     {
         return None;
     }
@@ -2521,6 +2528,8 @@ mod tests {
         // A café, not a store; a shop named by its goods is one.
         assert_eq!(replaced("Let's meet at the coffee shop at ten.", "shop"), None);
         assert_eq!(replaced("She works in a shoe shop.", "shop").as_deref(), Some("store"));
+        assert_eq!(replaced("We do a big shop on Sundays.", "shop"), None);
+        assert_eq!(replaced("The kitchen was spotless.", "spotless"), None);
         // Notes lost in a crash are gone, not mislaid; keys are mislaid.
         assert_eq!(replaced("The laptop restarted and I lost my notes.", "lost"), None);
         assert_eq!(replaced("I lost my keys again.", "lost").as_deref(), Some("misplaced"));

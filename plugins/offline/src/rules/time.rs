@@ -12,8 +12,8 @@ use crate::syntax::{coordinated_clause, has_clause_word};
 use crate::tokens::Token;
 use crate::words::{
     CLAUSE_WORDS, DAY_NAMES, DEFINITE_DETERMINERS, EVENTS, FINITE_BE, HAVE_FORMS, MONTHS,
-    PERSONAL_POSSESSIVES, PHRASE_DETERMINERS, SUBJECT_PRONOUNS, TIME_BINDERS, TIME_NOUNS, Tense, WEEKDAYS,
-    clearly_finite, concat, finite_lemma, is_noun,
+    PERSONAL_POSSESSIVES, PHRASE_DETERMINERS, SUBJECT_PRONOUNS, TIME_BINDERS, TIME_NOUNS, WEEKDAYS,
+    clearly_finite, concat, is_noun,
 };
 
 /// Forms of "be" after which a time phrase is what the subject is ("The meeting is in the
@@ -317,17 +317,8 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     // "we stayed up talking until 2 am" tells how long, and "Until 2 am, we ..." reads as a
-    // setting it is not; "fixed the tap in ten minutes" is how long it took, which at the front
-    // reads as ten minutes from now.
-    let opener = p.lower(n - len);
-    let count = p.lower(n - len + 1);
-    let unit = p.lower(n - len + 2);
-    let counted = COUNTS.contains(&count.as_str()) || count.bytes().all(|b| b.is_ascii_digit());
-    let length = ["second", "minute", "hour", "day", "week", "month", "year"]
-        .iter()
-        .any(|u| unit.strip_suffix('s').unwrap_or(&unit) == *u);
-    let past = (0..n - len).any(|k| finite_lemma(&p.lower(k), Tense::Past, true).is_some());
-    if opener == "until" || opener == "till" || (opener == "in" && counted && length && past) {
+    // setting it is not.
+    if ["until", "till"].contains(&p.lower(n - len).as_str()) {
         return None;
     }
     // The phrase belongs to the last of two coordinated clauses: it stays in that clause.
@@ -343,6 +334,7 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
             TIME_NOUNS.contains(&w.as_str())
                 || PARTS_OF_DAY.contains(&w.as_str())
                 || WEEKDAYS.contains(&w.as_str())
+                || MONTHS.contains(&w.as_str())
         })
     }) {
         return None;
@@ -405,8 +397,23 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     // redecorating the living room in spring": the time is the "-ing" clause's.
     let arranged = (0..n - len).any(|k| {
         let w = p.lower(k);
-        ["booked", "reserved", "ordered", "scheduled", "arranged", "invited", "planning", "considering"]
-            .contains(&w.as_str())
+        [
+            "booked",
+            "reserved",
+            "ordered",
+            "scheduled",
+            "arranged",
+            "invited",
+            "planning",
+            "considering",
+            "reserve",
+            "schedule",
+            "arrange",
+            "invite",
+            "organise",
+            "organize",
+        ]
+        .contains(&w.as_str())
             || (w.ends_with("ing")
                 && w.len() > 4
                 && k >= 1
@@ -697,6 +704,8 @@ mod tests {
         assert_eq!(run(f, "I'm thinking about going back to college next year."), None);
         assert_eq!(run(f, "We are considering moving to a bigger flat next year."), None);
         assert_eq!(run(f, "We stayed up talking until 2 am."), None);
+        assert_eq!(run(f, "My exams start on the fifth of June and finish two weeks later."), None);
+        assert_eq!(run(f, "Let's schedule a quick catch-up on Thursday afternoon."), None);
         assert_eq!(run(f, "Please find attached my invoice for the work completed in October."), None);
         assert_eq!(run(f, "The bakery gives us the unsold bread at the end of the day."), None);
         assert_eq!(run(f, "We're training for the half marathon in October."), None);
@@ -705,7 +714,6 @@ mod tests {
             run(f, "I dropped Emma off at nursery a bit late this morning.").as_deref(),
             Some("Late this morning, I dropped Emma off at nursery a bit.")
         );
-        assert_eq!(run(f, "My brother fixed the tap in 10 minutes."), None);
         assert_eq!(run(f, "The baby is finally sleeping through the night."), None);
         assert_eq!(run(f, "I need to buy a present for my nephew's birthday on Saturday."), None);
         assert_eq!(run(f, "I'm not sure whether the pharmacy opens on Sunday mornings."), None);

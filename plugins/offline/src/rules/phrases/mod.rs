@@ -324,11 +324,20 @@ fn again_ok(tokens: &[Token], i: usize) -> bool {
 
 /// "always forgets" is "never remembers" only where nothing denies it already ("doesn't always
 /// forget").
+/// Nor where a place follows the thing forgotten ("always forget my bags in the car"): that
+/// forgetting is leaving it behind, which "never remember" does not say.
 fn forget_ok(tokens: &[Token], i: usize) -> bool {
-    !prev_word(tokens, i).is_some_and(|p| {
+    let denied = prev_word(tokens, i).is_some_and(|p| {
         let p = p.replace('’', "'");
         p == "not" || p == "never" || p.ends_with("n't")
-    })
+    });
+    let left_behind = tokens[i..]
+        .iter()
+        .filter(|t| t.is_word())
+        .skip(2)
+        .take(5)
+        .any(|t| ["in", "at", "on"].contains(&t.text.to_lowercase().as_str()));
+    !denied && !left_behind
 }
 
 /// Shortens wordy phrases and swaps "for example"/"for instance"; each phrase is one of `sites`.
@@ -488,6 +497,9 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
 /// in "of course" would be nonsense.
 const FIXED: &[&[&str]] = &[
     &["in", "order"],
+    // Party games, by their names.
+    &["pass", "the", "parcel"],
+    &["musical", "chairs"],
     // "sick of waiting" is not "ill of waiting"; "a great distance" is not "a wonderful" one.
     &["sick", "of"],
     &["every", "single"],
@@ -987,6 +999,14 @@ mod tests {
         assert_eq!(phrased("Reply as soon as possible."), "Reply as quickly as possible.");
         assert_eq!(phrased("Call me as soon as you can."), "Call me as soon as you can.");
         assert_eq!(phrased("He always forgets it."), "He never remembers it.");
+        assert_eq!(
+            phrased("I always forget my shopping bags in the car."),
+            "I always forget my shopping bags in the car."
+        );
+        assert_eq!(
+            phrased("We played musical chairs and pass the parcel."),
+            "We played musical chairs and pass the parcel."
+        );
         assert_eq!(phrased("He doesn't always forget it."), "He doesn't always forget it.");
         assert_eq!(phrased("I want one as well, please."), "I want one too, please.");
         assert_eq!(phrased("She has a lot of money."), "She has lots of money.");
