@@ -9,7 +9,7 @@ use crate::morph::{self, Form};
 use crate::shape::{self, Plain, leaving_start};
 use crate::syntax::subject;
 use crate::tokens::Token;
-use crate::words::{Tense, finite_lemma};
+use crate::words::{DAY_NAMES, Tense, concat, finite_lemma};
 
 /// Two past actions of one subject, the first told as done before the second: "The glass fell
 /// off the shelf and broke." -> "Having fallen off the shelf, the glass broke."
@@ -28,27 +28,23 @@ pub fn having_done(p: &Plain) -> Option<Vec<Token>> {
         );
     // A time in the first part ("raked up the leaves on Saturday and filled three bags") dates
     // both actions, which "Having raked up the leaves on Saturday," would give to the first alone.
-    const TIMED: &[&str] = &[
-        "yesterday",
-        "today",
-        "tonight",
-        "morning",
-        "afternoon",
-        "evening",
-        "night",
-        "weekend",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "week",
-        "month",
-        "year",
-        "ago",
-    ];
+    const TIMED: &[&str] = &concat::<19>(&[
+        &[
+            "yesterday",
+            "today",
+            "tonight",
+            "morning",
+            "afternoon",
+            "evening",
+            "night",
+            "weekend",
+            "week",
+            "month",
+            "year",
+            "ago",
+        ],
+        DAY_NAMES,
+    ]);
     let clause_free = p.items[k + 1..and].iter().all(|t| {
         let w = t.text.to_lowercase();
         !["and", "but", "or", "that", "who", "which", "when", "because", "if"].contains(&w.as_str())

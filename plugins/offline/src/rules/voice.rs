@@ -364,30 +364,12 @@ pub fn active(p: &Plain) -> Option<Vec<Token>> {
     let tail_ok = match tail_words.as_slice() {
         [] => true,
         [w] => ["yesterday", "today", "recently"].contains(&w.as_str()),
+        // "last week", "this morning", "last Sunday": any time noun but "day" and "time" ("this
+        // time" is an occasion).
         [when, what] => {
             ["last", "this"].contains(&when.as_str())
-                && [
-                    "week",
-                    "weekend",
-                    "month",
-                    "year",
-                    "night",
-                    "morning",
-                    "afternoon",
-                    "evening",
-                    "monday",
-                    "tuesday",
-                    "wednesday",
-                    "thursday",
-                    "friday",
-                    "saturday",
-                    "sunday",
-                    "summer",
-                    "winter",
-                    "spring",
-                    "autumn",
-                ]
-                .contains(&what.as_str())
+                && TIME_NOUNS.contains(&what.as_str())
+                && !["day", "time"].contains(&what.as_str())
         }
         _ => false,
     };

@@ -18,7 +18,7 @@ use crate::syntax::phrase_ends_after;
 use crate::tokens::{
     Kind, Token, is_sentence_start, matches_at, next_word, open_word, prev_word, word_before,
 };
-use crate::words::{OBJECT_PREPOSITIONS, is_noun};
+use crate::words::{OBJECT_PREPOSITIONS, concat, is_noun};
 
 /// Pronouns whose expectation a comparison may report ("than I expected"); "it" is left out, since
 /// "than it looked" is no expectation.
@@ -80,9 +80,9 @@ pub(super) fn been_to_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<St
     (named && lifetime).then(|| (3, vec!["visited".to_string()]))
 }
 
-/// What runs out: "The printer is out of paper." -> "The printer has run out of paper.". Not
-/// "out of order", "out of town", "out of breath", which are states and places.
-const RUN_OUT: &[&str] = &[
+/// What runs out, for both ways of saying so: "is out of" (`RUN_OUT`) and "ran out of"
+/// (`routines`), each with a few of its own.
+pub(super) const CONSUMABLES: &[&str] = &[
     "paper",
     "milk",
     "eggs",
@@ -108,15 +108,15 @@ const RUN_OUT: &[&str] = &[
     "space",
     "ideas",
     "patience",
-    "change",
     "biscuits",
     "cheese",
     "juice",
-    "wine",
-    "beer",
     "food",
-    "stock",
 ];
+
+/// What runs out: "The printer is out of paper." -> "The printer has run out of paper.". Not
+/// "out of order", "out of town", "out of breath", which are states and places.
+const RUN_OUT: &[&str] = &concat::<33>(&[CONSUMABLES, &["wine", "stock", "change", "beer"]]);
 
 /// "is out of paper" -> "has run out of paper", in the tense of "be" ("was" -> "had run").
 pub(super) fn run_out(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {

@@ -12,11 +12,13 @@
 //! people), "took a long time" -> "took ages" (slang in a neutral sentence), "all the time" ->
 //! "constantly" ("the keys were in my pocket all the time" is the whole time).
 
+use super::collocations::CONSUMABLES;
 use super::numbers::{TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::shared::{Finder, pause_after};
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::tokens::{Kind, Token, is_sentence_start, open_word, prev_word};
+use crate::words::concat;
 
 /// Every finder of this file, tried in turn from each word.
 pub(super) fn routine(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
@@ -178,21 +180,6 @@ fn way_of(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (!other_person && past).then(|| (5, owned(&["on", own, "way"])))
 }
 
-/// The hours a time of day may be told by, with their number.
-const CLOCK_HOURS: &[(&str, u32)] = &[
-    ("one", 1),
-    ("two", 2),
-    ("three", 3),
-    ("four", 4),
-    ("five", 5),
-    ("six", 6),
-    ("seven", 7),
-    ("eight", 8),
-    ("nine", 9),
-    ("ten", 10),
-    ("eleven", 11),
-];
-
 /// "at six in the morning" -> "at 6 am", "until ten in the evening" -> "until 10 pm", "eleven at
 /// night" -> "11 pm": an hour after a preposition of time (a number after anything else may count
 /// people), its part of the day agreeing with it ("six in the evening" is 6 pm, "two in the
@@ -206,7 +193,11 @@ fn clock_period(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     }
     let mut w = (3..=4).rev().find_map(|n| words_from(tokens, i, n))?;
     w.resize(4, String::new());
-    let (_, hour) = CLOCK_HOURS.iter().find(|(name, _)| *name == w[0])?;
+    // One to eleven: twelve is noon or midnight, which "am" and "pm" do not say plainly.
+    let (_, hour) = UNITS_BELOW_TEN
+        .iter()
+        .chain(TENS_AND_TEENS.iter().filter(|(_, n)| *n <= 11))
+        .find(|(name, _)| *name == w[0])?;
     let (len, suffix) = match (w[1].as_str(), w[2].as_str(), w[3].as_str()) {
         ("in", "the", "morning") if (1..=11).contains(hour) => (7, "am"),
         ("in", "the", "afternoon") if (1..=5).contains(hour) => (7, "pm"),
@@ -379,41 +370,8 @@ fn rescheduled(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (passive && (when_word(&w[2]) || clock)).then(|| (3, owned(to)))
 }
 
-/// What runs out, counted or not.
-const SUPPLIES: &[&str] = &[
-    "paper",
-    "milk",
-    "eggs",
-    "bread",
-    "coffee",
-    "tea",
-    "sugar",
-    "petrol",
-    "fuel",
-    "ink",
-    "toner",
-    "money",
-    "cash",
-    "butter",
-    "salt",
-    "flour",
-    "rice",
-    "pasta",
-    "stamps",
-    "soap",
-    "shampoo",
-    "batteries",
-    "space",
-    "ideas",
-    "patience",
-    "biscuits",
-    "cheese",
-    "juice",
-    "food",
-    "time",
-    "water",
-    "nappies",
-];
+/// What runs out: the shared supplies, and what "ran out of" says of time and the nursery.
+const RUN_OUT_OF: &[&str] = &concat::<32>(&[CONSUMABLES, &["time", "water", "nappies"]]);
 
 /// "We ran out of coffee." -> "We had no coffee left.", "has run out of ink" -> "has no ink left",
 /// "is running out of milk" -> "is running low on milk": a supply, then the end of the clause, a
@@ -429,7 +387,7 @@ fn none_left(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     };
     let w = words_from(tokens, at, 4)?;
     let supply = w[3].as_str();
-    if w[1] != "out" || w[2] != "of" || !SUPPLIES.contains(&supply) {
+    if w[1] != "out" || w[2] != "of" || !RUN_OUT_OF.contains(&supply) {
         return None;
     }
     let last = at + 6;
