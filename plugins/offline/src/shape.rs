@@ -130,7 +130,8 @@ pub fn leaving_start(token: &Token) -> Option<Token> {
     if t == "I" || t.starts_with("I'") || t.starts_with("I’") || !is_title(t) {
         return Some(token.clone());
     }
-    if crate::words::first_name(t) {
+    // "IT will set up the printers": an acronym keeps its capitals anywhere ("iT" is no word).
+    if crate::words::first_name(t) || is_all_caps(t) {
         return Some(token.clone());
     }
     // "It's" and "There's" are fine lowercased when their first part is.

@@ -208,6 +208,9 @@ pub fn phrase_ends_after(tokens: &[Token], last: usize, verb_ok: bool) -> bool {
 /// Whether a past-or-participle form is a participle here: it follows a form of "have" or "be"
 /// (perhaps across "not", "already") or a determiner ("the broken window").
 pub fn wants_participle(tokens: &[Token], i: usize) -> bool {
+    if question_subject_before(tokens, i) {
+        return true;
+    }
     let mut k = i;
     for _ in 0..4 {
         let Some(prev) = prev_word(tokens, k) else { return false };
@@ -227,6 +230,28 @@ pub fn wants_participle(tokens: &[Token], i: usize) -> bool {
             return false;
         }
         k -= 2;
+    }
+    false
+}
+
+/// Whether the words before `i` are a question's "have" and its subject noun phrase: "Has the
+/// new SIM card arrived", where the determiner and the nouns stand between the auxiliary and its
+/// participle. None of those words may be a verb, so "Has the man who called left" is not read.
+fn question_subject_before(tokens: &[Token], i: usize) -> bool {
+    let mut k = i;
+    let mut between = Vec::new();
+    for _ in 0..6 {
+        let Some(prev) = prev_word(tokens, k) else { return false };
+        k -= 2;
+        let auxiliary = ["has", "have", "had", "hasn't", "haven't", "hadn't"].contains(&prev.as_str());
+        if auxiliary {
+            return is_sentence_start(tokens, k)
+                && between.last().is_some_and(|d: &String| DETERMINERS.contains(&d.as_str()))
+                && between
+                    .iter()
+                    .all(|w| clear_pos(w) != Some(Pos::Verb) && !FINITE_BE.contains(&w.as_str()));
+        }
+        between.push(prev);
     }
     false
 }

@@ -608,8 +608,10 @@ pub const EVENTS: &[&str] = &[
     "essay",
     "exam",
     "exhibition",
+    "fair",
     "festival",
     "flight",
+    "fundraiser",
     "funeral",
     "game",
     "graduation",
@@ -625,9 +627,12 @@ pub const EVENTS: &[&str] = &[
     "meeting",
     "operation",
     "party",
+    "parade",
     "performance",
+    "picnic",
     "presentation",
     "project",
+    "quiz",
     "race",
     "recital",
     "reunion",
@@ -645,6 +650,14 @@ pub const EVENTS: &[&str] = &[
     "wedding",
     "workshop",
 ];
+
+/// Whether `word`, after `before`, names an event (`EVENTS`): "a charity run" or "a sponsored
+/// walk" is one, where "go for a run" is an outing with no date of its own.
+pub fn is_event(before: &str, word: &str) -> bool {
+    EVENTS.contains(&word)
+        || (["run", "walk", "swim", "ride", "climb"].contains(&word)
+            && ["charity", "fun", "sponsored", "fundraising"].contains(&before))
+}
 
 #[cfg(test)]
 mod tests {

@@ -2,7 +2,7 @@
 //! the front, and a one-word time adverb ("today") the same way. The adverb's move is tried only
 //! where no clause moves and shares the clause's checks, which is why both are one rule.
 
-use crate::shape::{self, Plain, capitalise, decapitalise, is_title, recase};
+use crate::shape::{self, Plain, capitalise, decapitalise, is_all_caps, is_title, recase};
 use crate::syntax::{pronoun_would_dangle, reported_words};
 use crate::tokens::Token;
 use crate::words::{ADVERB_BINDERS, DETERMINERS, EVENTS, clearly_finite, lowercase_ok};
@@ -217,7 +217,10 @@ fn with_first(words: &[&Token], how: First) -> Option<Vec<Token>> {
         First::Capitalise | First::Lowercase if first.frozen => return None,
         First::Capitalise => capitalise(&first.text),
         First::Keep => first.text.clone(),
-        First::Lowercase if is_i || crate::words::first_name(&first.text) => first.text.clone(),
+        // A name or an acronym ("IT will set up the printers") keeps its capitals anywhere.
+        First::Lowercase if is_i || crate::words::first_name(&first.text) || is_all_caps(&first.text) => {
+            first.text.clone()
+        }
         First::Lowercase if lowercase_ok(&first.text) => decapitalise(&first.text),
         // A word the lexicon does not know is a name and keeps its capital ("Sarah and I");
         // one that may be a word or a name ("Rose") is left where it is.

@@ -171,6 +171,22 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             if to_particle.is_empty() && next_word(tokens, i + 2).as_deref() == Some("about") {
                 continue;
             }
+            // "The results should come back on Wednesday" are received, not returned: a reply,
+            // a report or a test's results "come back" to whoever waits for them.
+            const RECEIVED: &[&str] = &[
+                "result", "results", "test", "tests", "scan", "scans", "report", "reports", "reply",
+                "replies", "answer", "answers", "grades", "marks", "quote", "quotes", "email", "emails",
+            ];
+            let received = tokens[..i]
+                .iter()
+                .rev()
+                .take_while(|t| t.kind != Kind::Punct)
+                .filter(|t| t.is_word())
+                .take(4)
+                .any(|t| RECEIVED.contains(&t.text.to_lowercase().as_str()));
+            if lemma == "come" && received {
+                continue;
+            }
             // "puts off doing the washing up": "postpones doing" is stiff for a chore put off.
             if to == "postpone" && next_word(tokens, i + 2).is_some_and(|n| n.ends_with("ing")) {
                 continue;
@@ -2320,6 +2336,8 @@ mod tests {
             "The school has a new plan to tackle bullying."
         );
         assert_eq!(rewritten("We plan to leave early."), "We intend to leave early.");
+        assert!(rewritten("The results should come back soon.").contains("come back"));
+        assert_eq!(rewritten("She came back late."), "She returned late.");
     }
 
     #[test]

@@ -148,7 +148,10 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
             || PLACE_PREPOSITIONS.contains(&w.as_str())
             || ["of", "from", "on", "at", "in"].contains(&w.as_str())
     });
-    if linking || p.lower(0) == "please" {
+    // "The volunteers are students from the local college": after "be", where the people or
+    // things come from is said of its noun, and a "from" at the front would leave it nobody's.
+    let origin = p.lower(k) == "from" && (1..k).any(|j| FINITE_BE.contains(&p.lower(j).as_str()));
+    if linking || origin || p.lower(0) == "please" {
         return None;
     }
     // What the thing is like, not where ("a dress in my size", "paid in cash"), and where an
@@ -517,6 +520,7 @@ mod tests {
         assert_eq!(run(f, "The shop assistant helped me find a dress in my size."), None);
         assert_eq!(run(f, "The students complained about the noise in the library."), None);
         assert_eq!(run(f, "The fridge is full of leftovers from the party."), None);
+        assert_eq!(run(f, "Most of the volunteers are students from the local college."), None);
         assert_eq!(run(f, "The town hall is at the end of this street on the left."), None);
         assert_eq!(run(f, "Please don't leave your bikes in the corridor."), None);
         assert_eq!(

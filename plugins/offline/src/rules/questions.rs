@@ -457,7 +457,25 @@ fn where_find(p: &Plain, find: &[&str]) -> Option<Vec<Token>> {
             .contains(&p.lower(w + 1).as_str())
             && place.len() <= 4
             && !clause_after(p, w + 1);
-        if !plain_noun_phrase {
+        // "where my order is" asks how far a thing on its way has come, not where to go and
+        // look for it.
+        const ON_THE_WAY: &[&str] = &[
+            "order",
+            "orders",
+            "parcel",
+            "parcels",
+            "package",
+            "packages",
+            "delivery",
+            "shipment",
+            "refund",
+            "taxi",
+            "cab",
+            "bus",
+            "driver",
+            "application",
+        ];
+        if !plain_noun_phrase || place.iter().any(|t| ON_THE_WAY.contains(&t.text.to_lowercase().as_str())) {
             return None;
         }
         let mut out: Vec<Token> = p.items[..=w].to_vec();
@@ -1584,6 +1602,8 @@ mod tests {
             apply(where_to_find, "Do you know where the nearest pharmacy is?").as_deref(),
             Some("Do you know where to find the nearest pharmacy?")
         );
+        assert_eq!(apply(where_to_find, "Can you tell me where my order is?"), None);
+        assert_eq!(apply(where_i_can_find, "Can you tell me where my parcel is?"), None);
         assert_eq!(apply(how_was, "How did the interview go?").as_deref(), Some("How was the interview?"));
         assert_eq!(apply(how_was, "How was your weekend?").as_deref(), Some("What was your weekend like?"));
         assert_eq!(apply(how_was, "How was your mother?"), None);

@@ -707,6 +707,12 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                 None => false,
             }
         }
+        // "The heating isn't working properly" is "correctly", but "I haven't slept properly" or
+        // "eat properly" is enough and well, which no "correctly" says.
+        "properly" => !prev.as_deref().is_some_and(|p| {
+            let rest = |l: &str| ["sleep", "eat", "rest", "relax", "breathe", "heal", "recover"].contains(&l);
+            crate::morph::analyse(p).iter().any(|a| a.pos == Pos::Verb && rest(a.entry.lemma))
+        }),
         // "invited us to their wedding" is "asked us to", but "invited him to speak" is no request
         // to: only a person asked to an occasion ("to" and a determiner).
         "invite" => {
@@ -1956,6 +1962,13 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     if reading.entry.lemma == "buy" && buy_is_belief(tokens, i) {
         return None;
     }
+    // "everyone who baked, bought or helped out": in a list of doings with no object "got" is no
+    // purchase ("the bottle we bought." keeps its object before it).
+    let no_object = tokens.get(i + 1).is_some_and(|t| t.text == ",")
+        || next_word(tokens, i).is_some_and(|n| ["or", "and", "but", "then"].contains(&n.as_str()));
+    if reading.entry.lemma == "buy" && no_object {
+        return None;
+    }
     // "bought the house across the road" is a purchase that "got" would leave open (rented, won).
     const PROPERTY: &[&str] = &["house", "flat", "apartment", "home", "property", "cottage", "car"];
     if reading.entry.lemma == "buy"
@@ -2567,6 +2580,10 @@ mod tests {
         assert_eq!(replaced("The first aid course runs on Saturday.", "aid"), None);
         assert_eq!(replaced("Has his hearing aid been fixed?", "aid"), None);
         assert_eq!(replaced("The fridge makes a buzzing noise.", "buzzing"), None);
+        // Sleeping properly is enough; buying with no object is no getting.
+        assert_eq!(replaced("I haven't slept properly since May.", "properly"), None);
+        assert_eq!(replaced("The printer isn't working properly.", "properly").as_deref(), Some("correctly"));
+        assert_eq!(replaced("Thanks to all who baked, bought or helped.", "bought"), None);
         // After an inverted "have" the participle: "Have you begun", never "Have you began".
         assert_ne!(replaced("Have you started packing yet?", "started").as_deref(), Some("began"));
     }

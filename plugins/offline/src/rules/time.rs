@@ -11,9 +11,9 @@ use crate::shape::{self, Plain, comma, leaving_start, starting};
 use crate::syntax::{coordinated_clause, has_clause_word};
 use crate::tokens::Token;
 use crate::words::{
-    CLAUSE_WORDS, DAY_NAMES, DEFINITE_DETERMINERS, EVENTS, FINITE_BE, HAVE_FORMS, MONTHS,
-    PERSONAL_POSSESSIVES, PHRASE_DETERMINERS, SUBJECT_PRONOUNS, TIME_BINDERS, TIME_NOUNS, WEEKDAYS,
-    clearly_finite, concat, is_noun,
+    CLAUSE_WORDS, DAY_NAMES, DEFINITE_DETERMINERS, FINITE_BE, HAVE_FORMS, MONTHS, PERSONAL_POSSESSIVES,
+    PHRASE_DETERMINERS, SUBJECT_PRONOUNS, TIME_BINDERS, TIME_NOUNS, WEEKDAYS, clearly_finite, concat,
+    is_event, is_noun,
 };
 
 /// Forms of "be" after which a time phrase is what the subject is ("The meeting is in the
@@ -374,7 +374,7 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     // After an event ("their barbecue on Saturday") the date may be the event's.
-    if EVENTS.contains(&p.from_end(len + 1).as_str()) {
+    if is_event(&p.from_end(len + 2), &p.from_end(len + 1)) {
         return None;
     }
     // "The deadline is midnight on Sunday": the phrase tells which midnight the subject is.
@@ -461,7 +461,8 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if clock_time
         && (0..n - len).any(|k| {
             let w = p.lower(k);
-            ["and", "then", "or", "but"].contains(&w.as_str()) || EVENTS.contains(&w.as_str())
+            let before = if k > 0 { p.lower(k - 1) } else { String::new() };
+            ["and", "then", "or", "but"].contains(&w.as_str()) || is_event(&before, &w)
         })
     {
         return None;
@@ -709,6 +710,9 @@ mod tests {
         assert_eq!(run(f, "Please find attached my invoice for the work completed in October."), None);
         assert_eq!(run(f, "The bakery gives us the unsold bread at the end of the day."), None);
         assert_eq!(run(f, "We're training for the half marathon in October."), None);
+        assert_eq!(run(f, "We're organising a charity run in the spring."), None);
+        assert_eq!(run(f, "We're short of volunteers for the charity run on Saturday morning."), None);
+        assert!(run(f, "I usually go for a run before breakfast.").is_some());
         assert_eq!(run(f, "I'll be working from home on Wednesdays starting next month."), None);
         assert_ne!(
             run(f, "I dropped Emma off at nursery a bit late this morning.").as_deref(),

@@ -164,8 +164,10 @@ pub(super) fn like_to(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)
         "still", "usually", "often", "both", "all",
     ]
     .contains(&prev.as_str());
-    // "would like to" is a wish; "was liked" a passive.
-    let wish = prev == "would" || prev.ends_with("'d") || prev == "should";
+    // "would like to" is a wish, also asked ("Would you like to join us"); "was liked" a passive.
+    let wishes = |w: &str| w == "would" || w.ends_with("'d") || w == "should";
+    let asked = i >= 2 && prev_word(tokens, i - 2).is_some_and(|w| wishes(&w));
+    let wish = wishes(&prev) || asked;
     let passive = ["is", "are", "was", "were", "be", "been", "being", "am"].contains(&prev.as_str());
     if !(plain && after_subject || finite) || wish || passive {
         return None;
@@ -198,6 +200,7 @@ mod tests {
             (help_to as super::super::shared::Finder, "Thanks for your help me."),
             (help_to, "She helped her mother cook."),
             (help_to, "He helped him home."),
+            (like_to, "Would you like to join us at the shelter?"),
             (help_to, "They helped us with the move."),
             (like_to, "I would like to stay."),
             (like_to, "I'd like to go."),

@@ -497,6 +497,9 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
 /// in "of course" would be nonsense.
 const FIXED: &[&[&str]] = &[
     &["in", "order"],
+    // A contract's conditions: "the small print" is no "little print", "the fine print" no "good".
+    &["small", "print"],
+    &["fine", "print"],
     // Party games, by their names.
     &["pass", "the", "parcel"],
     &["musical", "chairs"],
@@ -1039,5 +1042,8 @@ mod tests {
         let mut t = tokenize("Of course, in order to go.");
         protect_fixed_phrases(&mut t);
         assert!(t.iter().filter(|t| t.text == "course" || t.text == "order").all(|t| t.frozen));
+        let mut t = tokenize("Read the small print first.");
+        protect_fixed_phrases(&mut t);
+        assert!(t.iter().filter(|t| t.text == "small").all(|t| t.frozen));
     }
 }
