@@ -9,7 +9,7 @@ use crate::tokens::{Kind, Token, is_sentence_start, prev_word};
 use crate::words::{
     ARTICLES, BE_FORMS, CLAUSE_WORDS, DEFINITE_DETERMINERS, DETERMINERS, FINITE_BE, FINITE_HAVE, HAVE_FORMS,
     NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, clear_pos,
-    clearly_finite, is_noun, is_plural_noun, is_verbish, modifier_or_noun,
+    clearly_finite, heads_clause, is_noun, is_plural_noun, is_verbish, modifier_or_noun,
 };
 
 /// Whether the sentence already opens with a time or frequency phrase written without a comma
@@ -256,6 +256,67 @@ fn question_subject_before(tokens: &[Token], i: usize) -> bool {
     false
 }
 
+/// Whether item `k` opens an infinitive: "to" and a verb's plain form, not a place ("a packed
+/// lunch to work", "goes to bed").
+pub fn infinitive_at(p: &Plain, k: usize) -> bool {
+    const PLACES: &[&str] = &["work", "school", "class", "church", "town", "bed", "market", "court"];
+    let verb = p.lower(k + 1);
+    p.lower(k) == "to"
+        && !PLACES.contains(&verb.as_str())
+        && crate::morph::analyse(&verb)
+            .iter()
+            .any(|a| a.pos == Pos::Verb && a.form == crate::morph::Form::Base)
+}
+
+/// Whether a time said after items `..end` may belong to a verb or a noun inside them rather
+/// than to the whole sentence, so that in front it would time the wrong thing: something booked,
+/// invited or planned ("booked a table for six at eight o'clock", "I'll book the car in for a
+/// service after the holidays"), an object's infinitive of purpose ("ring the surgery to cancel my
+/// check-up tomorrow"), or an "-ing" after a preposition ("thinking of redecorating the living
+/// room in spring").
+pub fn time_inside(p: &Plain, end: usize) -> bool {
+    const ARRANGED: &[&str] = &[
+        "booked",
+        "reserved",
+        "ordered",
+        "scheduled",
+        "arranged",
+        "invited",
+        "planning",
+        "considering",
+        "reserve",
+        "schedule",
+        "arrange",
+        "invite",
+        "organise",
+        "organize",
+    ];
+    (0..end).any(|k| {
+        let w = p.lower(k);
+        // "book" as a verb, after its subject, a modal or "to" ("the whole book" is none).
+        let booking = ["book", "books"].contains(&w.as_str()) && k >= 1 && {
+            let v = p.lower(k - 1).replace('’', "'");
+            SUBJECT_PRONOUNS.contains(&v.as_str())
+                || ["to", "will", "would", "can", "could", "should", "must", "might"].contains(&v.as_str())
+                || v.ends_with("'ll")
+                || v.ends_with("'d")
+        };
+        let purpose = k >= 1 && infinitive_at(p, k) && {
+            let object = p.lower(k - 1);
+            crate::words::OBJECT_PRONOUNS.contains(&object.as_str())
+                || clear_pos(&object) == Some(Pos::Noun)
+                || (is_noun(&object) && !is_verbish(&object))
+        };
+        ARRANGED.contains(&w.as_str())
+            || booking
+            || purpose
+            || (w.ends_with("ing")
+                && w.len() > 4
+                && k >= 1
+                && ["of", "about", "on", "for", "without"].contains(&p.lower(k - 1).as_str()))
+    })
+}
+
 /// Words skipped when looking back for the auxiliary of a participle ("has not yet gone").
 const ADVERBS_BEFORE_PARTICIPLE: &[&str] =
     &["not", "never", "already", "just", "also", "always", "yet", "since"];
@@ -270,8 +331,11 @@ pub fn coordinated_clause(p: &Plain, end: usize) -> bool {
                 let w = p.lower(j);
                 SUBJECT_PRONOUNS.contains(&w.as_str())
                     || w == "then"
-                    || clearly_finite(&w, true)
-                    || (j == k + 1 && is_verbish(&w) && !is_noun(&w))
+                                        || clearly_finite(&w, true)
+                    // "and got a ticket": right after the coordinator, the common verbs the
+                    // lexicon keeps as function words count, as do auxiliaries and modals ("Mike
+                    // and Helen have" is a subject's).
+                    || (j == k + 1 && (heads_clause(&w) || (is_verbish(&w) && !is_noun(&w))))
             })
     })
 }

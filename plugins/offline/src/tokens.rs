@@ -260,6 +260,19 @@ pub fn next_word(tokens: &[Token], i: usize) -> Option<String> {
     (tokens.get(i + 1)?.kind == Kind::Space).then(|| word_at(tokens, Some(i + 2)))?
 }
 
+/// Whether one of the `n` words before token `i` in its clause (back to the last punctuation),
+/// lowercased, is in `list`: the subject or the thing a verb is said of ("the car wouldn't
+/// start", "the results should come back").
+pub fn listed_before(tokens: &[Token], i: usize, n: usize, list: &[&str]) -> bool {
+    tokens[..i]
+        .iter()
+        .rev()
+        .take_while(|t| t.kind != Kind::Punct)
+        .filter(|t| t.is_word())
+        .take(n)
+        .any(|t| list.contains(&t.text.to_lowercase().as_str()))
+}
+
 /// Whether token `i` opens the sentence: only punctuation (an opening quote) before it.
 pub fn is_sentence_start(tokens: &[Token], i: usize) -> bool {
     tokens[..i].iter().all(|t| t.kind == Kind::Punct)

@@ -651,6 +651,11 @@ pub const EVENTS: &[&str] = &[
     "workshop",
 ];
 
+/// What a place keeps to a timetable ("extended its opening hours on Saturdays", "the fares at
+/// weekends"): a time after one of these, not counted ("for two hours"), is its own, not the
+/// sentence's.
+pub const SCHEDULES: &[&str] = &["hours", "prices", "fares", "rates", "menu", "deliveries", "collections"];
+
 /// Whether `word`, after `before`, names an event (`EVENTS`): "a charity run" or "a sponsored
 /// walk" is one, where "go for a run" is an outing with no date of its own.
 pub fn is_event(before: &str, word: &str) -> bool {

@@ -303,6 +303,20 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     if negation || s.words.iter().any(|&w| REPORTING.contains(&lower(w).as_str())) {
         return None;
     }
+    // A time moved from the end ("tomorrow", "after the holidays") that may belong to a booked
+    // thing or an infinitive inside ("book the car in for a service after the holidays").
+    // Only a phrase, not a clause of its own ("before you visit the centre" has its subject).
+    let time_phrase = |k: usize| {
+        ["after", "before", "until", "till", "during", "by"].contains(&subordinator.as_str())
+            && p.items[k + 1..].iter().all(|t| {
+                let w = t.text.to_lowercase();
+                !crate::words::SUBJECT_PRONOUNS.contains(&w.as_str()) && !crate::words::heads_clause(&w)
+            })
+    };
+    let from_end = subordinator.is_empty() || p.find(&subordinator).is_some_and(|k| k > 0 && time_phrase(k));
+    if from_end && crate::syntax::time_inside(&p, p.items.len()) {
+        return None;
+    }
     // A second clause word ("quit after two months because the boss shouted", "so nervous before
     // the appointment that I barely slept", "dies before lunch since the update"): the moved
     // clause would take the other one with it, or break a "so ... that".
@@ -548,6 +562,9 @@ mod tests {
         assert_eq!(moved("She quit the job after two months because the boss shouted at everyone."), None);
         assert_eq!(moved("I was so nervous before the appointment that I barely slept."), None);
         assert_eq!(moved("My phone battery dies before lunch since the last update."), None);
+        // A time that may be the booked thing's or the infinitive's stays with it.
+        assert_eq!(moved("I will book the car in for a service after the holidays."), None);
+        assert_eq!(moved("Please ring the surgery to cancel my check-up tomorrow."), None);
     }
 
     #[test]

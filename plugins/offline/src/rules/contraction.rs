@@ -364,10 +364,60 @@ const NEGATABLE: &[&str] =
 /// it is"), so the next word must clearly continue it.
 fn continues_clause(next: &str) -> bool {
     const STARTERS: &[&str] = &[
-        "a", "an", "the", "very", "so", "too", "really", "quite", "all", "just", "still", "also", "always",
-        "never", "going", "here", "now", "my", "your", "his", "her", "our", "their", "no", "time", "been",
-        "only", "in", "on", "at", "out", "from", "with", "about", "under", "behind", "near", "inside",
-        "outside", "up", "over",
+        "a",
+        "an",
+        "the",
+        "very",
+        "so",
+        "too",
+        "really",
+        "quite",
+        "all",
+        "just",
+        "still",
+        "also",
+        "always",
+        "never",
+        "going",
+        "here",
+        "now",
+        "my",
+        "your",
+        "his",
+        "her",
+        "our",
+        "their",
+        "no",
+        "time",
+        "been",
+        "only",
+        "in",
+        "on",
+        "at",
+        "out",
+        "from",
+        "with",
+        "about",
+        "under",
+        "behind",
+        "near",
+        "inside",
+        "outside",
+        "up",
+        "over",
+        "away",
+        "back",
+        "home",
+        "off",
+        "both",
+        "almost",
+        "nearly",
+        "already",
+        "probably",
+        "definitely",
+        "due",
+        "supposed",
+        "able",
     ];
     STARTERS.contains(&next) || next.ends_with("ing") || {
         // Smoothed, so that an adjective SemCor never tagged ("allergic") still counts.
@@ -484,9 +534,16 @@ fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
                         || PERSONAL_POSSESSIVES.contains(&after)
                         || ["this", "that", "it"].contains(&after)
                 }
+                // "I have had a sore throat": "have" before a participle is the auxiliary, which
+                // contracts; "I have a car" keeps its full form.
                 ("i" | "you" | "we" | "they", "have") => {
                     ["been", "got", "never", "already", "just", "always"].contains(&after)
                         || (after.ends_with("ed") && after.len() > 4)
+                        || [
+                            "had", "done", "seen", "gone", "made", "taken", "found", "lost", "left", "heard",
+                            "told",
+                        ]
+                        .contains(&after)
                 }
                 ("i" | "you" | "he" | "she" | "we" | "they", "will") => true,
                 ("i" | "you" | "he" | "she" | "we" | "they", "would") => {
@@ -619,6 +676,9 @@ mod tests {
         assert_eq!(contracted("I do not know."), "I don't know.");
         assert_eq!(contracted("Do not go."), "Don't go.");
         assert_eq!(contracted("It is a test."), "It's a test.");
+        assert_eq!(contracted("I have had a cold since Tuesday."), "I've had a cold since Tuesday.");
+        assert_eq!(contracted("I have a cold."), "I have a cold.");
+        assert_eq!(contracted("Water them while we are away."), "Water them while we're away.");
         assert_eq!(contracted("I will not go and I cannot stay."), "I won't go and I can't stay.");
         assert_eq!(contracted("I am happy."), "I'm happy.");
         assert_eq!(contracted("We are out of coffee."), "We're out of coffee.");

@@ -177,13 +177,7 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 "result", "results", "test", "tests", "scan", "scans", "report", "reports", "reply",
                 "replies", "answer", "answers", "grades", "marks", "quote", "quotes", "email", "emails",
             ];
-            let received = tokens[..i]
-                .iter()
-                .rev()
-                .take_while(|t| t.kind != Kind::Punct)
-                .filter(|t| t.is_word())
-                .take(4)
-                .any(|t| RECEIVED.contains(&t.text.to_lowercase().as_str()));
+            let received = crate::tokens::listed_before(tokens, i, 4, RECEIVED);
             if lemma == "come" && received {
                 continue;
             }

@@ -209,7 +209,9 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     // "complained about the noise in the library": after a preposition's noun the place may be
     // that noun's; "spent the afternoon at the beach": the time is what was spent, and the
     // place is what the sentence tells.
-    if (k.saturating_sub(3)..k).any(|j| ["about", "of", "with", "for"].contains(&p.lower(j).as_str()))
+    // "looked nothing like the photos on the website": after a comparison's noun, the same.
+    if (k.saturating_sub(3)..k)
+        .any(|j| ["about", "of", "with", "for", "like", "than"].contains(&p.lower(j).as_str()))
         || [
             "afternoon",
             "morning",
@@ -521,6 +523,7 @@ mod tests {
         assert_eq!(run(f, "The students complained about the noise in the library."), None);
         assert_eq!(run(f, "The fridge is full of leftovers from the party."), None);
         assert_eq!(run(f, "Most of the volunteers are students from the local college."), None);
+        assert_eq!(run(f, "The jacket looked nothing like the photos on the website."), None);
         assert_eq!(run(f, "The town hall is at the end of this street on the left."), None);
         assert_eq!(run(f, "Please don't leave your bikes in the corridor."), None);
         assert_eq!(

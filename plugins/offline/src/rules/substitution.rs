@@ -709,9 +709,42 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         }
         // "The heating isn't working properly" is "correctly", but "I haven't slept properly" or
         // "eat properly" is enough and well, which no "correctly" says.
-        "properly" => !prev.as_deref().is_some_and(|p| {
-            let rest = |l: &str| ["sleep", "eat", "rest", "relax", "breathe", "heal", "recover"].contains(&l);
-            crate::morph::analyse(p).iter().any(|a| a.pos == Pos::Verb && rest(a.entry.lemma))
+        // Only after a verb of a thing that works or is set up: "hasn't rained properly" is heavily.
+        "properly" => prev.as_deref().is_some_and(|p| {
+            const WORKING: &[&str] = &[
+                "work",
+                "function",
+                "install",
+                "fill",
+                "spell",
+                "pronounce",
+                "connect",
+                "plug",
+                "fit",
+                "close",
+                "shut",
+                "lock",
+                "load",
+                "display",
+                "print",
+                "charge",
+                "format",
+                "label",
+                "set",
+                "fix",
+                "seal",
+                "attach",
+                "configure",
+                "update",
+                "save",
+                "register",
+                "sign",
+            ];
+            // "do" is a function word the lexicon does not inflect.
+            ["do", "does", "did", "done", "doing"].contains(&p)
+                || crate::morph::analyse(p)
+                    .iter()
+                    .any(|a| a.pos == Pos::Verb && WORKING.contains(&a.entry.lemma))
         }),
         // "invited us to their wedding" is "asked us to", but "invited him to speak" is no request
         // to: only a person asked to an occasion ("to" and a determiner).
@@ -1874,6 +1907,55 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     if reading.pos == Pos::Verb && reading.entry.lemma == "start" && object_after {
         return None;
     }
+    // "the car wouldn't start" is an engine that did not run, which no "begin" says: a machine
+    // or its engine in the clause before, or "start" after a refusing "won't" or "wouldn't".
+    const MACHINES: &[&str] = &[
+        "car",
+        "engine",
+        "van",
+        "motorbike",
+        "scooter",
+        "mower",
+        "boiler",
+        "generator",
+        "laptop",
+        "computer",
+        "pc",
+        "printer",
+        "truck",
+        "lorry",
+        "tractor",
+        "bus",
+    ];
+    let machine = crate::tokens::listed_before(tokens, i, 5, MACHINES);
+    // "the band won't start until nine" begins late; "wouldn't start this morning" did not run.
+    let refused = (prev_word(tokens, i)
+        .is_some_and(|p| ["won't", "wouldn't", "won’t", "wouldn’t"].contains(&p.as_str()))
+        || (prev_word(tokens, i).as_deref() == Some("not")
+            && i >= 2
+            && prev_word(tokens, i - 2).is_some_and(|p| ["will", "would"].contains(&p.as_str()))))
+        && (tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
+            || next_word(tokens, i).is_some_and(|n| {
+                ["again", "this", "because", "so", "when", "properly"].contains(&n.as_str())
+            }));
+    // "The engine started making a noise" began to: a gerund or an infinitive after it.
+    let complement = next_word(tokens, i).is_some_and(|n| n == "to" || n.ends_with("ing"));
+    if reading.pos == Pos::Verb && reading.entry.lemma == "start" && ((machine && !complement) || refused) {
+        return None;
+    }
+    // "booked him in with the vet", "book the car in for a service": the phrasal "book in" is
+    // no "reserve in".
+    let particle_in = (1..=4).any(|k| {
+        let at = i + 2 * k;
+        tokens.get(at).is_some_and(|t| t.text.eq_ignore_ascii_case("in"))
+            && (tokens.get(at + 1).is_none_or(|t| t.kind == Kind::Punct)
+                || next_word(tokens, at).is_some_and(|n| {
+                    ["for", "with", "at", "to", "on", "early", "first"].contains(&n.as_str())
+                }))
+    });
+    if reading.entry.lemma == "book" && particle_in {
+        return None;
+    }
     // "need to leave" must not become "require to leave": before "to" and a verb, a verb's
     // replacement must take an infinitive too.
     // The verbs the lexicon keeps as function words ("go", "get", "be") count as verbs here.
@@ -1916,6 +1998,17 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
             let named = !is_sentence_start(tokens, i - 2) && crate::shape::is_title(&tokens[i - 2].text);
             named || (clear_pos(&p) == Some(Pos::Noun) && !is_plural_noun(&p))
         }
+    {
+        return None;
+    }
+    // "the new parking permits", "a driving licence": after a determiner and an "-ing" word that
+    // names a kind, the word is the compound's noun, never a verb.
+    if reading.pos == Pos::Verb
+        && prev_word(tokens, i).is_some_and(|p| KIND_GERUNDS.contains(&p.as_str()))
+        && i >= 4
+        && prev_word(tokens, i - 2).is_some_and(|d| {
+            DETERMINERS.contains(&d.as_str()) || (clear_pos(&d) == Some(Pos::Adj) && !d.ends_with("ly"))
+        })
     {
         return None;
     }
@@ -2050,6 +2143,47 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     }
     None
 }
+
+/// "-ing" words that name a kind of the noun after them ("a parking permit", "the swimming
+/// pool"), never a subject that the next word would be the verb of, as "the meeting starts" is.
+const KIND_GERUNDS: &[&str] = &[
+    "parking",
+    "driving",
+    "swimming",
+    "shopping",
+    "washing",
+    "cooking",
+    "training",
+    "waiting",
+    "boarding",
+    "walking",
+    "running",
+    "reading",
+    "sleeping",
+    "changing",
+    "dining",
+    "living",
+    "sitting",
+    "hearing",
+    "baking",
+    "fishing",
+    "hiking",
+    "camping",
+    "skating",
+    "ironing",
+    "recycling",
+    "printing",
+    "landing",
+    "spending",
+    "working",
+    "teaching",
+    "booking",
+    "loading",
+    "charging",
+    "cleaning",
+    "dressing",
+    "mixing",
+];
 
 #[cfg(test)]
 mod tests {
@@ -2584,6 +2718,12 @@ mod tests {
         assert_eq!(replaced("I haven't slept properly since May.", "properly"), None);
         assert_eq!(replaced("The printer isn't working properly.", "properly").as_deref(), Some("correctly"));
         assert_eq!(replaced("Thanks to all who baked, bought or helped.", "bought"), None);
+        // A car that won't start, a parking permit, a vet's booking in, rain that fell properly.
+        assert_eq!(replaced("I was late because the car wouldn't start.", "start"), None);
+        assert_eq!(replaced("The council sent a letter about the new parking permits.", "permits"), None);
+        assert_eq!(replaced("I booked him in with the vet.", "booked"), None);
+        assert_eq!(replaced("It hasn't rained properly for weeks.", "properly"), None);
+        assert_eq!(replaced("The meeting will start at nine.", "start").as_deref(), Some("begin"));
         // After an inverted "have" the participle: "Have you begun", never "Have you began".
         assert_ne!(replaced("Have you started packing yet?", "started").as_deref(), Some("began"));
     }

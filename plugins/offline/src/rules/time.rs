@@ -5,15 +5,13 @@
 //! on Sunday."), it belongs to that clause alone, and moving it to the front of the whole sentence
 //! would date the first clause too, so it stays.
 
-use crate::lexicon::Pos;
-use crate::morph;
 use crate::shape::{self, Plain, comma, leaving_start, starting};
-use crate::syntax::{coordinated_clause, has_clause_word};
+use crate::syntax::{coordinated_clause, has_clause_word, infinitive_at, time_inside};
 use crate::tokens::Token;
 use crate::words::{
     CLAUSE_WORDS, DAY_NAMES, DEFINITE_DETERMINERS, FINITE_BE, HAVE_FORMS, MONTHS, PERSONAL_POSSESSIVES,
-    PHRASE_DETERMINERS, SUBJECT_PRONOUNS, TIME_BINDERS, TIME_NOUNS, WEEKDAYS, clearly_finite, concat,
-    is_event, is_noun,
+    PHRASE_DETERMINERS, SCHEDULES, SUBJECT_PRONOUNS, TIME_BINDERS, TIME_NOUNS, Tense, WEEKDAYS,
+    clearly_finite, concat, finite_lemma, is_event, is_noun,
 };
 
 /// Forms of "be" after which a time phrase is what the subject is ("The meeting is in the
@@ -294,12 +292,7 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     let len = trailing_time_phrase(p)?;
     let n = p.items.len();
     // "promised to help him move on Saturday": the day may belong to either verb.
-    let infinitive = (0..n).any(|k| {
-        p.lower(k) == "to"
-            && morph::analyse(&p.lower(k + 1))
-                .iter()
-                .any(|a| a.pos == Pos::Verb && a.form == morph::Form::Base)
-    });
+    let infinitive = (0..n).any(|k| infinitive_at(p, k));
     if has_clause_word(p, usize::MAX) && infinitive {
         return None;
     }
@@ -374,7 +367,30 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     // After an event ("their barbecue on Saturday") the date may be the event's.
-    if is_event(&p.from_end(len + 2), &p.from_end(len + 1)) {
+    let counted = {
+        let c = p.from_end(len + 2);
+        COUNTS.contains(&c.as_str()) || c.bytes().all(|b| b.is_ascii_digit())
+    };
+    let scheduled = SCHEDULES.contains(&p.from_end(len + 1).as_str()) && !counted;
+    if is_event(&p.from_end(len + 2), &p.from_end(len + 1)) || scheduled {
+        return None;
+    }
+    // "We got tickets for the concert next summer": a time to come after a past verb is what was
+    // got's, not when it was got.
+    let coming = ["next", "tomorrow", "tonight"].contains(&p.lower(n - len).as_str());
+    let future = (0..n - len).any(|k| {
+        let w = p.lower(k).replace('’', "'");
+        ["will", "shall", "going", "is", "are", "am", "can", "could", "might", "may"].contains(&w.as_str())
+            || w.ends_with("'ll")
+    });
+    let past = !future
+        && (0..n - len).any(|k| {
+            let w = p.lower(k);
+            ["got", "went", "made", "took", "said", "came", "bought", "booked", "was", "were", "did", "had"]
+                .contains(&w.as_str())
+                || finite_lemma(&w, Tense::Past, true).is_some()
+        });
+    if coming && past {
         return None;
     }
     // "The deadline is midnight on Sunday": the phrase tells which midnight the subject is.
@@ -392,34 +408,9 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if crate::syntax::opens_with_adverbial(p) {
         return None;
     }
-    // "booked a table for six at eight o'clock", "were invited to their party on Sunday": the time
-    // is the booked or the invited thing's, not when the booking was made; "thinking of
-    // redecorating the living room in spring": the time is the "-ing" clause's.
-    let arranged = (0..n - len).any(|k| {
-        let w = p.lower(k);
-        [
-            "booked",
-            "reserved",
-            "ordered",
-            "scheduled",
-            "arranged",
-            "invited",
-            "planning",
-            "considering",
-            "reserve",
-            "schedule",
-            "arrange",
-            "invite",
-            "organise",
-            "organize",
-        ]
-        .contains(&w.as_str())
-            || (w.ends_with("ing")
-                && w.len() > 4
-                && k >= 1
-                && ["of", "about", "on", "for", "without"].contains(&p.lower(k - 1).as_str()))
-    });
-    if arranged {
+    // Booked, invited or planned things, an object's infinitive of purpose, an "-ing" after a
+    // preposition: the time may be theirs (`syntax::time_inside`).
+    if time_inside(p, n - len) {
         return None;
     }
     // "can't afford to go out every weekend": a negation covers "every", and in front the
@@ -711,6 +702,16 @@ mod tests {
         assert_eq!(run(f, "The bakery gives us the unsold bread at the end of the day."), None);
         assert_eq!(run(f, "We're training for the half marathon in October."), None);
         assert_eq!(run(f, "We're organising a charity run in the spring."), None);
+        assert_eq!(run(f, "The library has extended its opening hours on Saturdays."), None);
+        assert_eq!(run(f, "Please ring the surgery to cancel my check-up tomorrow."), None);
+        assert_eq!(run(f, "We got tickets for the Coldplay concert in Cardiff next summer."), None);
+        assert_eq!(run(f, "I parked outside the library and got a ticket within ten minutes."), None);
+        assert!(run(f, "We are flying to Rome next summer.").is_some());
+        assert!(run(f, "They are going to get married next spring.").is_some());
+        assert!(run(f, "She has been to the gym three times this week.").is_some());
+        assert!(run(f, "The water was cut off for two hours this morning.").is_some());
+
+        assert_eq!(run(f, "I'll book the car in for a service after the holidays."), None);
         assert_eq!(run(f, "We're short of volunteers for the charity run on Saturday morning."), None);
         assert!(run(f, "I usually go for a run before breakfast.").is_some());
         assert_eq!(run(f, "I'll be working from home on Wednesdays starting next month."), None);

@@ -247,6 +247,11 @@ pub(super) fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
     if listed(next_word(tokens, last)) || listed(before.clone()) {
         return None;
     }
+    // "extended its opening hours on Saturdays" are the hours kept on each Saturday, where "every
+    // Saturday" would tell a change made again each week.
+    if before.as_deref().is_some_and(|b| crate::words::SCHEDULES.contains(&b)) {
+        return None;
+    }
     if every && before.is_some_and(|b| OBJECT_PREPOSITIONS.contains(&b.as_str()) || b == "on") {
         return None;
     }
@@ -532,6 +537,10 @@ mod tests {
         assert_eq!(phrased("Every Friday we eat out."), "On Fridays we eat out.");
         // A list of days, a preposition before.
         assert_eq!(phrased("She works on Mondays and Fridays."), "She works on Mondays and Fridays.");
+        assert_eq!(
+            phrased("The library has extended its opening hours on Saturdays."),
+            "The library has extended its opening hours on Saturdays."
+        );
         assert_eq!(
             phrased("It meets on the first Monday of every month."),
             "It meets on the first Monday of every month."
