@@ -459,10 +459,11 @@ pub fn dative(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text == "?" {
         return None;
     }
-    // "her" may be a possessive: "sent her aunt a card" has a noun recipient.
+    // "her" may be a possessive: "sent her aunt a card" has a noun recipient. The pronoun is read
+    // first: it is a list, where the verb takes the lexicon.
     let pronoun = (1..p.items.len().saturating_sub(2)).any(|k| {
-        dative_preposition(&p.lower(k)).is_some()
-            && OBJECT_PRONOUNS.contains(&p.lower(k + 1).as_str())
+        OBJECT_PRONOUNS.contains(&p.lower(k + 1).as_str())
+            && dative_preposition(&p.lower(k)).is_some()
             && noun_phrase(p, k + 2, true).is_some()
     });
     if pronoun {
@@ -475,9 +476,11 @@ pub fn dative(p: &Plain) -> Option<Vec<Token>> {
 fn dative_noun(p: &Plain) -> Option<Vec<Token>> {
     const THING_DETERMINERS: &[&str] = &concat::<10>(&[ARTICLES, PERSONAL_POSSESSIVES, &["some"]]);
     let (k, preposition) = (1..p.items.len().saturating_sub(3)).find_map(|k| {
-        let preposition = dative_preposition(&p.lower(k))?;
         let person = p.lower(k + 1);
-        (person == "the" || PERSONAL_POSSESSIVES.contains(&person.as_str())).then_some((k, preposition))
+        if person != "the" && !PERSONAL_POSSESSIVES.contains(&person.as_str()) {
+            return None;
+        }
+        dative_preposition(&p.lower(k)).map(|preposition| (k, preposition))
     })?;
     let person_end = k + 3;
     let person_ok = is_noun(&p.lower(k + 2)) && THING_DETERMINERS.contains(&p.lower(person_end).as_str());
