@@ -12,8 +12,8 @@ use crate::syntax::{coordinated_clause, has_clause_word};
 use crate::tokens::Token;
 use crate::words::{
     CLAUSE_WORDS, DAY_NAMES, DEFINITE_DETERMINERS, EVENTS, FINITE_BE, HAVE_FORMS, MONTHS,
-    PERSONAL_POSSESSIVES, PHRASE_DETERMINERS, SUBJECT_PRONOUNS, TIME_BINDERS, TIME_NOUNS, WEEKDAYS,
-    clearly_finite, concat, is_noun,
+    PERSONAL_POSSESSIVES, PHRASE_DETERMINERS, SUBJECT_PRONOUNS, TIME_BINDERS, TIME_NOUNS, TIME_UNITS,
+    WEEKDAYS, clearly_finite, concat, is_noun,
 };
 
 /// Forms of "be" after which a time phrase is what the subject is ("The meeting is in the
@@ -132,10 +132,8 @@ const COUNTS: &[&str] = &[
 const HOURS: &[&str] =
     &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 const PARTS_OF_DAY: &[&str] = &["morning", "afternoon", "evening", "night"];
-const UNITS: &[&str] = &[
-    "second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "month",
-    "months", "year", "years", "decade", "decades",
-];
+/// The units a time phrase counts ("in two decades"): those of time, and the decade.
+const UNITS: &[&str] = &concat::<16>(&[TIME_UNITS, &["decade", "decades"]]);
 const ORDINALS: &[&str] = &[
     "first",
     "second",

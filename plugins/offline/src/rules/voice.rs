@@ -12,9 +12,9 @@ use crate::shape::{self, Plain, leaving_start, starting};
 use crate::syntax::{noun_phrase, noun_subject_end};
 use crate::tokens::{Kind, Token};
 use crate::words::{
-    ARTICLES, CLAUSE_WORDS, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES,
-    PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS, Tense, concat, finite_lemma, is_noun, is_plural_noun,
-    is_verbish, modifier_or_noun, participle_lemma, pos_share,
+    AMOUNT_UNITS, ARTICLES, CLAUSE_WORDS, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS,
+    PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS, Tense, concat, finite_lemma,
+    is_noun, is_plural_noun, is_verbish, modifier_or_noun, participle_lemma, pos_share,
 };
 
 /// Nouns for the body, whose possessor's verb is something that happened to them.
@@ -376,36 +376,12 @@ pub fn active(p: &Plain) -> Option<Vec<Token>> {
     if !tail_ok || tail.iter().any(|t| t.frozen || t.kind == Kind::Punct) || NO_PASSIVE.contains(&lemma) {
         return None;
     }
-    // "delayed by an hour", "cut by half", "raised by ten percent": an amount, not an agent.
-    const AMOUNTS: &[&str] = &[
-        "hour",
-        "hours",
-        "minute",
-        "minutes",
-        "day",
-        "days",
-        "week",
-        "weeks",
-        "month",
-        "months",
-        "year",
-        "years",
-        "half",
-        "third",
-        "quarter",
-        "percent",
-        "per",
-        "pounds",
-        "dollars",
-        "euros",
-        "metres",
-        "meters",
-        "miles",
-        "kilometres",
-        "seconds",
-        "points",
-        "goals",
-    ];
+    // "delayed by an hour", "cut by half", "raised by ten percent": an amount, not an agent. The
+    // units are those "under" and "over" bound; a share ("by half"), a rate ("per week") and a
+    // score ("by two goals") are amounts after "by" too, but the units' other reader tells
+    // "more than a third" and "more than two goals" as they are, so they are this rule's own.
+    const AMOUNTS: &[&str] =
+        &concat::<39>(&[AMOUNT_UNITS, &["half", "third", "quarter", "per", "points", "goals"]]);
     if p.items[subject + 3..agent_end].iter().any(|t| AMOUNTS.contains(&t.text.to_lowercase().as_str())) {
         return None;
     }

@@ -18,7 +18,7 @@ use super::shared::{Finder, pause_after};
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::tokens::{Kind, Token, is_sentence_start, lower_is, open_word, prev_word};
-use crate::words::concat;
+use crate::words::{AMOUNT_UNITS, concat};
 
 /// Every finder of this file after the first words it reads, in the order they are tried: a
 /// finder runs only from one of its words (and collects the words after it only there), so that
@@ -80,43 +80,6 @@ fn counts(word: &str) -> bool {
             && word.split('-').all(|p| UNITS_BELOW_TEN.iter().chain(TENS_AND_TEENS).any(|(w, _)| *w == p)))
 }
 
-/// Units of time, distance, weight and money, whose amount "under" and "over" can bound.
-const UNITS: &[&str] = &[
-    "second",
-    "seconds",
-    "minute",
-    "minutes",
-    "hour",
-    "hours",
-    "day",
-    "days",
-    "week",
-    "weeks",
-    "month",
-    "months",
-    "year",
-    "years",
-    "mile",
-    "miles",
-    "metre",
-    "metres",
-    "meter",
-    "meters",
-    "kilometre",
-    "kilometres",
-    "kilo",
-    "kilos",
-    "kilogram",
-    "kilograms",
-    "pound",
-    "pounds",
-    "dollar",
-    "dollars",
-    "euro",
-    "euros",
-    "percent",
-];
-
 /// "in less than an hour" -> "in under an hour", "more than two weeks" -> "over two weeks": only
 /// before a counted unit ("less than ideal" stays), never after a word that grades the
 /// comparison ("no less than", "much more than", which "under" and "over" cannot take), and
@@ -133,7 +96,7 @@ fn under_over(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
             .contains(&p.as_str())
     });
     let one = to == "over" && w[2] == "one";
-    (counts(&w[2]) && UNITS.contains(&w[3].as_str()) && !graded && !one).then(|| (3, owned(&[to])))
+    (counts(&w[2]) && AMOUNT_UNITS.contains(&w[3].as_str()) && !graded && !one).then(|| (3, owned(&[to])))
 }
 
 /// "three pounds an hour" -> "three pounds per hour": a rate of money or distance, never of
