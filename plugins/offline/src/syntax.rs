@@ -1,7 +1,7 @@
 //! Where the parts of a sentence are, as several rules read them: the subject that opens a plain
 //! sentence, a noun phrase, another clause hanging in the sentence, where a noun phrase may end,
-//! and whether a past form is a participle where it stands. Built on the words layer, the token
-//! navigation and the plain shape; it rewrites nothing.
+//! whether a word is a compound's noun, and whether a past form is a participle where it stands.
+//! Built on the words layer, the token navigation and the plain shape; it rewrites nothing.
 
 use crate::lexicon::Pos;
 use crate::shape::Plain;
@@ -458,4 +458,20 @@ pub fn settled_tense(tokens: &[Token], i: usize) -> Option<bool> {
     ]
     .contains(&prev.as_str())
     .then_some(false)
+}
+
+/// Whether the word before `i` makes the word at `i` the noun of a compound ("my tax return",
+/// "the lunch rush", "the Christmas rush"): a singular noun by `noun` or a name, one space before
+/// it. A verb's plain form there is no verb, whose singular subject would ask for "returns".
+/// `noun` is the caller's: a rule that turns the word into a phrasal verb takes any noun
+/// (`is_noun`: "tax" is a verb too, and "my tax come back" is no English), one that changes its
+/// synonym only a clear noun (`clear_pos`: "pay" is a verb too, and "a pay rise" may be "a pay
+/// increase").
+pub fn compound_noun_before(tokens: &[Token], i: usize, noun: fn(&str) -> bool) -> bool {
+    i >= 2 && tokens[i - 1].is(Kind::Space, " ") && tokens[i - 2].is_word() && {
+        let p = tokens[i - 2].text.to_lowercase();
+        // A name before it ("the Christmas rush") counts as its noun.
+        let named = !is_sentence_start(tokens, i - 2) && crate::shape::is_title(&tokens[i - 2].text);
+        named || (noun(&p) && !is_plural_noun(&p))
+    }
 }

@@ -250,6 +250,16 @@ pub fn open_word(tokens: &[Token], k: usize) -> Option<String> {
     tokens.get(k).filter(|t| t.is_word() && !t.frozen).map(|t| t.text.to_lowercase())
 }
 
+/// Whether `text` lowercased is `word` (lowercase), as `text.to_lowercase() == word` would say
+/// but without allocating: a finder asks it of every token before collecting any words.
+pub fn lower_is(text: &str, word: &str) -> bool {
+    if text.is_ascii() {
+        return text.eq_ignore_ascii_case(word);
+    }
+    // Lowercasing may change a letter's length ("İ") or make it ASCII (the Kelvin sign).
+    text.chars().flat_map(char::to_lowercase).eq(word.chars())
+}
+
 /// The word token right before `i`, lowercased, separated by one run of spaces (of any width).
 pub fn prev_word(tokens: &[Token], i: usize) -> Option<String> {
     (i >= 2 && tokens[i - 1].kind == Kind::Space).then(|| word_at(tokens, Some(i - 2)))?
@@ -398,6 +408,9 @@ mod tests {
 
     #[test]
     fn word_comparison() {
+        assert!(lower_is("Had", "had"));
+        assert!(lower_is("TOO\u{212A}", "took"));
+        assert!(!lower_is("Hadn", "had"));
         assert!(same_word("Don’t", "don't"));
         assert!(same_word("IN", "in"));
         assert!(!same_word("in", "inn"));

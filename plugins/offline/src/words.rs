@@ -269,6 +269,40 @@ pub const TIME_NOUNS: &[&str] = &concat::<21>(&[
     DAY_NAMES,
 ]);
 
+/// Units of time, singular and plural, from the second to the year.
+pub const TIME_UNITS: &[&str] = &[
+    "second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "month",
+    "months", "year", "years",
+];
+
+/// Units an amount is counted in: of time, distance, weight and money, and "percent". A count of
+/// one is an amount "under" and "over" bound ("under an hour"), and after "by" no agent ("delayed
+/// by an hour").
+pub const AMOUNT_UNITS: &[&str] = &concat::<33>(&[
+    TIME_UNITS,
+    &[
+        "mile",
+        "miles",
+        "metre",
+        "metres",
+        "meter",
+        "meters",
+        "kilometre",
+        "kilometres",
+        "kilo",
+        "kilos",
+        "kilogram",
+        "kilograms",
+        "pound",
+        "pounds",
+        "dollar",
+        "dollars",
+        "euro",
+        "euros",
+        "percent",
+    ],
+]);
+
 /// The days in the plural, which tell a habit ("on Mondays").
 pub const WEEKDAYS: &[&str] = &[
     "mondays",

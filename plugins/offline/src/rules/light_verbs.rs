@@ -90,11 +90,15 @@ pub fn light_verb(p: &Plain) -> Option<Vec<Token>> {
         // The verb, told with its noun; after a determiner or an adjective the word is the noun
         // ("a quick look at", "the call you made").
         let prev = p.lower(k - 1);
-        let noun_place = DETERMINERS.contains(&prev.as_str()) || pos_share(&prev, Pos::Adj) >= 0.5;
-        for a in morph::analyse(&word).into_iter().filter(|a| a.pos == Pos::Verb && !noun_place) {
-            let Some(&(_, then, light, noun)) = PAIRS.iter().find(|(v, ..)| *v == a.entry.lemma) else {
-                continue;
-            };
+        // Read only before a verb of the pairs: the adjective's share takes the lexicon.
+        let noun_place = || DETERMINERS.contains(&prev.as_str()) || pos_share(&prev, Pos::Adj) >= 0.5;
+        let paired = morph::analyse(&word).into_iter().filter(|a| a.pos == Pos::Verb).find_map(|a| {
+            PAIRS
+                .iter()
+                .find(|(v, ..)| *v == a.entry.lemma)
+                .map(|&(_, then, light, noun)| (a, then, light, noun))
+        });
+        if let Some((a, then, light, noun)) = paired.filter(|_| !noun_place()) {
             // The noun told with "make" is heavier than the verb ("made the decision to"): only
             // the short everyday pairs are told that way round.
             if light == "make" {

@@ -11,7 +11,7 @@ use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, starting};
 use crate::sites::Sites;
-use crate::syntax::{has_clause_word, subject, wants_participle};
+use crate::syntax::{compound_noun_before, has_clause_word, subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
     ABILITY_VERBS, ARTICLES, CLAUSE_WORDS, CONTENT_NOUNS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE,
@@ -199,9 +199,7 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             }
             // "my tax return": after a singular noun a plain form is no verb (that would be
             // "returns"), but the compound's noun.
-            let compound = form == Form::Base
-                && prev_word(tokens, i).is_some_and(|p| is_noun(&p) && !crate::words::is_plural_noun(&p));
-            if compound {
+            if form == Form::Base && compound_noun_before(tokens, i, is_noun) {
                 continue;
             }
             // People and parcels turn up; a season or a day arrives ("Spring arrived early").

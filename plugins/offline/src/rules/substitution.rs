@@ -7,12 +7,11 @@
 use crate::lexicon::{Entry, Pos};
 use crate::morph::{self, Form};
 use crate::register::{self, Verdict};
-use crate::syntax::wants_participle;
+use crate::syntax::{compound_noun_before, wants_participle};
 use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
 use crate::words::{
     BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES,
     PREPOSITIONS, SMALL_NUMBERS, SUBJECT_PRONOUNS, TIME_NOUNS, clear_pos, clearly_finite, is_noun,
-    is_plural_noun,
 };
 
 /// A replacement for one word token.
@@ -1989,15 +1988,7 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     // subject would ask for "rushes"), but the compound's noun.
     if reading.pos == Pos::Verb
         && spelling.lower == reading.entry.lemma
-        && i >= 2
-        && tokens[i - 1].is(Kind::Space, " ")
-        && tokens[i - 2].is_word()
-        && {
-            let p = tokens[i - 2].text.to_lowercase();
-            // A name before it ("the Christmas rush") counts as its noun.
-            let named = !is_sentence_start(tokens, i - 2) && crate::shape::is_title(&tokens[i - 2].text);
-            named || (clear_pos(&p) == Some(Pos::Noun) && !is_plural_noun(&p))
-        }
+        && compound_noun_before(tokens, i, |p| clear_pos(p) == Some(Pos::Noun))
     {
         return None;
     }

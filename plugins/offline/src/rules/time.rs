@@ -10,7 +10,7 @@ use crate::syntax::{coordinated_clause, has_clause_word, infinitive_at, time_ins
 use crate::tokens::Token;
 use crate::words::{
     CLAUSE_WORDS, DAY_NAMES, DEFINITE_DETERMINERS, FINITE_BE, HAVE_FORMS, MONTHS, PERSONAL_POSSESSIVES,
-    PHRASE_DETERMINERS, SCHEDULES, SUBJECT_PRONOUNS, TIME_BINDERS, TIME_NOUNS, Tense, WEEKDAYS,
+    PHRASE_DETERMINERS, SCHEDULES, SUBJECT_PRONOUNS, TIME_BINDERS, TIME_NOUNS, TIME_UNITS, Tense, WEEKDAYS,
     clearly_finite, concat, finite_lemma, is_event, is_noun,
 };
 
@@ -22,51 +22,53 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
     let n = p.items.len();
     let w = |k: usize| p.from_end(k);
     let last = w(1);
+    // Read once: each is compared with a dozen lists below.
+    let (w2, w3, w4) = (w(2), w(3), w(4));
     let two = n >= 2
-        && ((["last", "next", "this", "every", "each", "tomorrow", "yesterday"].contains(&w(2).as_str())
+        && ((["last", "next", "this", "every", "each", "tomorrow", "yesterday"].contains(&w2.as_str())
             && TIME_NOUNS.contains(&last.as_str()))
-            || (w(2) == "most"
+            || (w2 == "most"
                 && ["mornings", "evenings", "nights", "days", "weekends"].contains(&last.as_str()))
-            || (w(2) == "in" && ["minutes", "seconds", "moments"].contains(&last.as_str()))
-            || (w(2) == "before"
+            || (w2 == "in" && ["minutes", "seconds", "moments"].contains(&last.as_str()))
+            || (w2 == "before"
                 && ["lunch", "dinner", "breakfast", "work", "school", "dark", "noon", "midnight"]
                     .contains(&last.as_str()))
-            || (w(2) == "on" && (WEEKDAYS.contains(&last.as_str()) || DAY_NAMES.contains(&last.as_str())))
-            || (w(2) == "at"
+            || (w2 == "on" && (WEEKDAYS.contains(&last.as_str()) || DAY_NAMES.contains(&last.as_str())))
+            || (w2 == "at"
                 && ["night", "weekends", "midnight", "noon", "dawn", "dusk", "sunset", "sunrise"]
                     .contains(&last.as_str()))
             // The feasts that date a year's events as a season does ("every Christmas", "at Easter").
-            || (["last", "next", "this", "every", "at"].contains(&w(2).as_str())
+            || (["last", "next", "this", "every", "at"].contains(&w2.as_str())
                 && ["christmas", "easter"].contains(&last.as_str()))
-            || (w(2) == "for" && ["breakfast", "lunch", "dinner", "supper"].contains(&last.as_str()))
-            || (w(2) == "after"
+            || (w2 == "for" && ["breakfast", "lunch", "dinner", "supper"].contains(&last.as_str()))
+            || (w2 == "after"
                 && ["work", "school", "lunch", "dinner", "breakfast"].contains(&last.as_str()))
-            || (w(2) == "in" && last.len() == 4 && last.bytes().all(|b| b.is_ascii_digit()))
-            || (w(2) == "in" && ["summer", "winter", "spring", "autumn"].contains(&last.as_str())));
+            || (w2 == "in" && last.len() == 4 && last.bytes().all(|b| b.is_ascii_digit()))
+            || (w2 == "in" && ["summer", "winter", "spring", "autumn"].contains(&last.as_str())));
     let three = n >= 3
-        && ["in", "during"].contains(&w(3).as_str())
-        && w(2) == "the"
+        && ["in", "during"].contains(&w3.as_str())
+        && w2 == "the"
         && ["morning", "afternoon", "evening", "summer", "winter", "spring", "autumn", "night"]
             .contains(&last.as_str());
     const DURATIONS: &[&str] = &["minutes", "hours", "days", "weeks", "months", "years", "seconds"];
     let numbered = n >= 3
-        && w(3) == "in"
+        && w3 == "in"
         && (DURATIONS.contains(&last.as_str())
-            || (["one", "a", "an"].contains(&w(2).as_str())
+            || (["one", "a", "an"].contains(&w2.as_str())
                 && ["day", "week", "hour", "minute", "month", "year", "afternoon", "evening"]
                     .contains(&last.as_str())));
     let weekday = |x: &str| WEEKDAYS.iter().any(|d| d.strip_suffix('s') == Some(x));
     let day_part = n >= 3
-        && w(3) == "on"
-        && weekday(&w(2))
+        && w3 == "on"
+        && weekday(&w2)
         && ["mornings", "evenings", "afternoons", "nights", "morning", "evening", "afternoon", "night"]
             .contains(&last.as_str());
     // "during the storm", "in his spare time": always about time.
-    let during = n >= 3 && w(3) == "during" && PHRASE_DETERMINERS.contains(&w(2).as_str());
+    let during = n >= 3 && w3 == "during" && PHRASE_DETERMINERS.contains(&w2.as_str());
     let spare = n >= 4
-        && w(4) == "in"
-        && PERSONAL_POSSESSIVES.contains(&w(3).as_str())
-        && ["spare", "free"].contains(&w(2).as_str())
+        && w4 == "in"
+        && PERSONAL_POSSESSIVES.contains(&w3.as_str())
+        && ["spare", "free"].contains(&w2.as_str())
         && last == "time";
     let len = if spare {
         4
@@ -128,10 +130,8 @@ const COUNTS: &[&str] = &[
 const HOURS: &[&str] =
     &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 const PARTS_OF_DAY: &[&str] = &["morning", "afternoon", "evening", "night"];
-const UNITS: &[&str] = &[
-    "second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "month",
-    "months", "year", "years", "decade", "decades",
-];
+/// The units a time phrase counts ("in two decades"): those of time, and the decade.
+const UNITS: &[&str] = &concat::<16>(&[TIME_UNITS, &["decade", "decades"]]);
 const ORDINALS: &[&str] = &[
     "first",
     "second",
@@ -269,15 +269,19 @@ fn perfect(p: &Plain) -> bool {
 /// The length of the longest of `phrases` that ends the sentence.
 fn listed_time_phrase(p: &Plain, phrases: &[&[Slot]]) -> Option<usize> {
     let n = p.items.len();
+    // Every phrase reads the sentence's last words: lowercased once, not once a phrase.
+    let longest = phrases.iter().map(|slots| slots.len()).max().unwrap_or(0);
+    let from = n.saturating_sub(longest + 1);
+    let tail: Vec<String> = (from..n).map(|k| p.lower(k)).collect();
     phrases
         .iter()
         .filter(|slots| {
             // "half a year ago" is one phrase: "a year ago" alone would leave "half" behind.
             slots.len() < n
-                && p.lower(n - slots.len() - 1) != "half"
+                && tail[n - slots.len() - 1 - from] != "half"
                 && slots.iter().enumerate().all(|(k, slot)| {
-                    let item = &p.items[n - slots.len() + k];
-                    item.is_word() && slot.fits(&item.text.to_lowercase())
+                    let at = n - slots.len() + k;
+                    p.items[at].is_word() && slot.fits(&tail[at - from])
                 })
         })
         .map(|slots| slots.len())

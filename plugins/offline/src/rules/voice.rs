@@ -12,9 +12,9 @@ use crate::shape::{self, Plain, leaving_start, starting};
 use crate::syntax::{noun_phrase, noun_subject_end};
 use crate::tokens::{Kind, Token};
 use crate::words::{
-    ARTICLES, CLAUSE_WORDS, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES,
-    PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS, Tense, concat, finite_lemma, is_noun, is_plural_noun,
-    is_verbish, modifier_or_noun, participle_lemma, pos_share,
+    AMOUNT_UNITS, ARTICLES, CLAUSE_WORDS, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS,
+    PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS, Tense, concat, finite_lemma,
+    is_noun, is_plural_noun, is_verbish, modifier_or_noun, participle_lemma, pos_share,
 };
 
 /// Nouns for the body, whose possessor's verb is something that happened to them.
@@ -376,36 +376,12 @@ pub fn active(p: &Plain) -> Option<Vec<Token>> {
     if !tail_ok || tail.iter().any(|t| t.frozen || t.kind == Kind::Punct) || NO_PASSIVE.contains(&lemma) {
         return None;
     }
-    // "delayed by an hour", "cut by half", "raised by ten percent": an amount, not an agent.
-    const AMOUNTS: &[&str] = &[
-        "hour",
-        "hours",
-        "minute",
-        "minutes",
-        "day",
-        "days",
-        "week",
-        "weeks",
-        "month",
-        "months",
-        "year",
-        "years",
-        "half",
-        "third",
-        "quarter",
-        "percent",
-        "per",
-        "pounds",
-        "dollars",
-        "euros",
-        "metres",
-        "meters",
-        "miles",
-        "kilometres",
-        "seconds",
-        "points",
-        "goals",
-    ];
+    // "delayed by an hour", "cut by half", "raised by ten percent": an amount, not an agent. The
+    // units are those "under" and "over" bound; a share ("by half"), a rate ("per week") and a
+    // score ("by two goals") are amounts after "by" too, but the units' other reader tells
+    // "more than a third" and "more than two goals" as they are, so they are this rule's own.
+    const AMOUNTS: &[&str] =
+        &concat::<39>(&[AMOUNT_UNITS, &["half", "third", "quarter", "per", "points", "goals"]]);
     if p.items[subject + 3..agent_end].iter().any(|t| AMOUNTS.contains(&t.text.to_lowercase().as_str())) {
         return None;
     }
@@ -459,10 +435,11 @@ pub fn dative(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text == "?" {
         return None;
     }
-    // "her" may be a possessive: "sent her aunt a card" has a noun recipient.
+    // "her" may be a possessive: "sent her aunt a card" has a noun recipient. The pronoun is read
+    // first: it is a list, where the verb takes the lexicon.
     let pronoun = (1..p.items.len().saturating_sub(2)).any(|k| {
-        dative_preposition(&p.lower(k)).is_some()
-            && OBJECT_PRONOUNS.contains(&p.lower(k + 1).as_str())
+        OBJECT_PRONOUNS.contains(&p.lower(k + 1).as_str())
+            && dative_preposition(&p.lower(k)).is_some()
             && noun_phrase(p, k + 2, true).is_some()
     });
     if pronoun {
@@ -475,9 +452,11 @@ pub fn dative(p: &Plain) -> Option<Vec<Token>> {
 fn dative_noun(p: &Plain) -> Option<Vec<Token>> {
     const THING_DETERMINERS: &[&str] = &concat::<10>(&[ARTICLES, PERSONAL_POSSESSIVES, &["some"]]);
     let (k, preposition) = (1..p.items.len().saturating_sub(3)).find_map(|k| {
-        let preposition = dative_preposition(&p.lower(k))?;
         let person = p.lower(k + 1);
-        (person == "the" || PERSONAL_POSSESSIVES.contains(&person.as_str())).then_some((k, preposition))
+        if person != "the" && !PERSONAL_POSSESSIVES.contains(&person.as_str()) {
+            return None;
+        }
+        dative_preposition(&p.lower(k)).map(|preposition| (k, preposition))
     })?;
     let person_end = k + 3;
     let person_ok = is_noun(&p.lower(k + 2)) && THING_DETERMINERS.contains(&p.lower(person_end).as_str());

@@ -7,7 +7,7 @@
 
 use crate::lexicon::Pos;
 use crate::morph;
-use crate::tokens::{Kind, Token, open_word};
+use crate::tokens::{Kind, Token, lower_is, open_word};
 use crate::words::{OBJECT_PREPOSITIONS, PHRASE_PREPOSITIONS, heads_clause, is_noun};
 
 /// How a thing is told with its place: "in" what holds it, "of" what it is part of, "at" the
@@ -151,14 +151,15 @@ const TENDING: &[&str] = &[
 ];
 
 /// The words at `k`, `k + 2`, ... (one space between) if they are `words`, lowercase and open:
-/// the index after the last.
-fn words_at(tokens: &[Token], k: usize, words: &[&str]) -> Option<usize> {
+/// the index after the last. Compared in place, since every "the" tries every place and thing.
+fn words_at<'w>(tokens: &[Token], k: usize, words: impl IntoIterator<Item = &'w str>) -> Option<usize> {
     let mut at = k;
-    for (n, w) in words.iter().enumerate() {
+    for (n, w) in words.into_iter().enumerate() {
         if n > 0 && !tokens.get(at - 1).is_some_and(|t| t.is(Kind::Space, " ")) {
             return None;
         }
-        if open_word(tokens, at)? != *w {
+        let open = tokens.get(at).filter(|t| t.is_word() && !t.frozen)?;
+        if !lower_is(&open.text, w) {
             return None;
         }
         at += 2;
@@ -168,10 +169,7 @@ fn words_at(tokens: &[Token], k: usize, words: &[&str]) -> Option<usize> {
 
 /// The thing of `heads` (one or two words) at `k`: its words and the index after it.
 fn head_at(tokens: &[Token], k: usize, heads: &[&'static str]) -> Option<(Vec<&'static str>, usize)> {
-    heads.iter().find_map(|h| {
-        let words: Vec<&str> = h.split(' ').collect();
-        words_at(tokens, k, &words).map(|end| (words, end))
-    })
+    heads.iter().find_map(|h| words_at(tokens, k, h.split(' ')).map(|end| (h.split(' ').collect(), end)))
 }
 
 /// Whether the noun phrase ends before token `end`: a pause, a verb of the clause ("is", "needs",
@@ -260,7 +258,7 @@ pub(super) fn place_compound(tokens: &[Token], i: usize) -> Option<(usize, Vec<S
         return None;
     }
     PLACED.iter().find_map(|&(place, heads, prep, parts)| {
-        let after_place = words_at(tokens, i + 2, place)?;
+        let after_place = words_at(tokens, i + 2, place.iter().copied())?;
         if !tokens.get(after_place).is_some_and(|t| t.is(Kind::Space, " ")) {
             return None;
         }
@@ -314,7 +312,7 @@ pub(super) fn placed_thing(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
         if !tokens.get(after_head + 2).is_some_and(|t| t.is(Kind::Space, " ")) {
             return None;
         }
-        let end = words_at(tokens, after_head + 5, place)?;
+        let end = words_at(tokens, after_head + 5, place.iter().copied())?;
         if !tokens.get(after_head + 4).is_some_and(|t| t.is(Kind::Space, " "))
             || !phrase_ends(tokens, end, "", true)
         {

@@ -17,30 +17,42 @@ use super::numbers::{TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::shared::{Finder, pause_after};
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
-use crate::tokens::{Kind, Token, is_sentence_start, open_word, prev_word};
-use crate::words::concat;
+use crate::tokens::{Kind, Token, is_sentence_start, lower_is, open_word, prev_word};
+use crate::words::{AMOUNT_UNITS, concat};
 
-/// Every finder of this file, tried in turn from each word.
+/// Every finder of this file after the first words it reads, in the order they are tried: a
+/// finder runs only from one of its words (and collects the words after it only there), so that
+/// the most words, which start none, cost no finder at all. An empty list is the clock hours,
+/// whose names `hour_at` reads.
+const FINDERS: &[(&[&str], Finder)] = &[
+    (&["less", "more"], under_over),
+    (&["had"], had_i_known),
+    (&["shut"], closed_down),
+    (&[], clock_period),
+    (&["took", "take", "takes"], took_up),
+    (&["in"], in_a_row),
+    (&["turn", "turns", "turned", "turning"], turned_up),
+    (&["has", "is", "was"], not_working),
+    (&["i", "we", "you", "they"], have_ever),
+    (&["a", "an"], per_unit),
+    (&["on"], way_of),
+    (&["moved", "rescheduled"], rescheduled),
+    (&["ran", "has", "have", "had", "running"], none_left),
+    (&["until", "till", "before", "after", "when"], sunset),
+    (&["thinking"], considering),
+    (&["wait", "waits", "waited", "waiting"], waited_for),
+    (&["by"], no_later_than),
+];
+
+/// The first phrase of this file found from the word at `i`.
 pub(super) fn routine(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
-    const FINDERS: [Finder; 16] = [
-        under_over,
-        had_i_known,
-        closed_down,
-        clock_period,
-        took_up,
-        in_a_row,
-        turned_up,
-        not_working,
-        have_ever,
-        per_unit,
-        way_of,
-        rescheduled,
-        none_left,
-        sunset,
-        considering,
-        waited_for,
-    ];
-    FINDERS.iter().find_map(|find| find(tokens, i)).or_else(|| no_later_than(tokens, i))
+    let text = &tokens.get(i)?.text;
+    FINDERS
+        .iter()
+        .filter(|(firsts, _)| {
+            if firsts.is_empty() { hour_at(text).is_some() } else { firsts.iter().any(|w| lower_is(text, w)) }
+        })
+        .find_map(|(_, find)| find(tokens, i))
 }
 
 /// The words at `i`, `i + 2`, ... while each is an open word joined to the last by one space.
@@ -68,43 +80,6 @@ fn counts(word: &str) -> bool {
             && word.split('-').all(|p| UNITS_BELOW_TEN.iter().chain(TENS_AND_TEENS).any(|(w, _)| *w == p)))
 }
 
-/// Units of time, distance, weight and money, whose amount "under" and "over" can bound.
-const UNITS: &[&str] = &[
-    "second",
-    "seconds",
-    "minute",
-    "minutes",
-    "hour",
-    "hours",
-    "day",
-    "days",
-    "week",
-    "weeks",
-    "month",
-    "months",
-    "year",
-    "years",
-    "mile",
-    "miles",
-    "metre",
-    "metres",
-    "meter",
-    "meters",
-    "kilometre",
-    "kilometres",
-    "kilo",
-    "kilos",
-    "kilogram",
-    "kilograms",
-    "pound",
-    "pounds",
-    "dollar",
-    "dollars",
-    "euro",
-    "euros",
-    "percent",
-];
-
 /// "in less than an hour" -> "in under an hour", "more than two weeks" -> "over two weeks": only
 /// before a counted unit ("less than ideal" stays), never after a word that grades the
 /// comparison ("no less than", "much more than", which "under" and "over" cannot take), and
@@ -121,7 +96,7 @@ fn under_over(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
             .contains(&p.as_str())
     });
     let one = to == "over" && w[2] == "one";
-    (counts(&w[2]) && UNITS.contains(&w[3].as_str()) && !graded && !one).then(|| (3, owned(&[to])))
+    (counts(&w[2]) && AMOUNT_UNITS.contains(&w[3].as_str()) && !graded && !one).then(|| (3, owned(&[to])))
 }
 
 /// "three pounds an hour" -> "three pounds per hour": a rate of money or distance, never of
@@ -180,11 +155,22 @@ fn way_of(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (!other_person && past).then(|| (5, owned(&["on", own, "way"])))
 }
 
+/// The hour a word names, one to eleven: twelve is noon or midnight, which "am" and "pm" do not
+/// say plainly.
+fn hour_at(text: &str) -> Option<u32> {
+    UNITS_BELOW_TEN
+        .iter()
+        .chain(TENS_AND_TEENS.iter().filter(|(_, n)| *n <= 11))
+        .find(|(name, _)| lower_is(text, name))
+        .map(|(_, hour)| *hour)
+}
+
 /// "at six in the morning" -> "at 6 am", "until ten in the evening" -> "until 10 pm", "eleven at
 /// night" -> "11 pm": an hour after a preposition of time (a number after anything else may count
 /// people), its part of the day agreeing with it ("six in the evening" is 6 pm, "two in the
 /// evening" is no time anyone says, so it stays).
 fn clock_period(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let hour = hour_at(&tokens[i].text)?;
     let before = prev_word(tokens, i)?;
     if !["at", "until", "till", "by", "from", "before", "after", "around", "since", "about"]
         .contains(&before.as_str())
@@ -193,16 +179,11 @@ fn clock_period(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     }
     let mut w = (3..=4).rev().find_map(|n| words_from(tokens, i, n))?;
     w.resize(4, String::new());
-    // One to eleven: twelve is noon or midnight, which "am" and "pm" do not say plainly.
-    let (_, hour) = UNITS_BELOW_TEN
-        .iter()
-        .chain(TENS_AND_TEENS.iter().filter(|(_, n)| *n <= 11))
-        .find(|(name, _)| *name == w[0])?;
     let (len, suffix) = match (w[1].as_str(), w[2].as_str(), w[3].as_str()) {
-        ("in", "the", "morning") if (1..=11).contains(hour) => (7, "am"),
-        ("in", "the", "afternoon") if (1..=5).contains(hour) => (7, "pm"),
-        ("in", "the", "evening") if (5..=11).contains(hour) => (7, "pm"),
-        ("at", "night", _) if (8..=11).contains(hour) => (5, "pm"),
+        ("in", "the", "morning") if (1..=11).contains(&hour) => (7, "am"),
+        ("in", "the", "afternoon") if (1..=5).contains(&hour) => (7, "pm"),
+        ("in", "the", "evening") if (5..=11).contains(&hour) => (7, "pm"),
+        ("at", "night", _) if (8..=11).contains(&hour) => (5, "pm"),
         _ => return None,
     };
     // Ending its clause: a mover would carry a word after it along ("until 2 am talking").
