@@ -540,6 +540,13 @@ pub fn lowercase_ok(word: &str) -> bool {
     if lower == "i" || lower.starts_with("i'") || lower.starts_with("i’") || !lower.is_ascii() {
         return false;
     }
+    // "We're", "It's", "There's": a pronoun's contraction is read by its pronoun; a name's
+    // ("Sarah's") by the name, which keeps its capital.
+    if let Some((stem, _)) = lower.split_once('\'')
+        && ["we", "you", "they", "it", "he", "she", "there", "that", "what"].contains(&stem)
+    {
+        return true;
+    }
     // "Dad fell asleep": a family word with no determiner is used as a name.
     const KIN: &[&str] = &[
         "dad", "mum", "mom", "mummy", "daddy", "mama", "papa", "grandma", "grandpa", "granny", "grandad",
@@ -718,6 +725,8 @@ mod tests {
     #[test]
     fn lowercasing() {
         assert!(lowercase_ok("The"));
+        assert!(lowercase_ok("We're"));
+        assert!(!lowercase_ok("Sarah's"));
         assert!(lowercase_ok("Weather"));
         assert!(!lowercase_ok("I"));
         assert!(!lowercase_ok("Smith"));
