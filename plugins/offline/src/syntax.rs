@@ -243,17 +243,26 @@ fn question_subject_before(tokens: &[Token], i: usize) -> bool {
     for _ in 0..6 {
         let Some(prev) = prev_word(tokens, k) else { return false };
         k -= 2;
-        let auxiliary = ["has", "have", "had", "hasn't", "haven't", "hadn't"].contains(&prev.as_str());
-        if auxiliary {
-            return is_sentence_start(tokens, k)
-                && between.last().is_some_and(|d: &String| DETERMINERS.contains(&d.as_str()))
-                && between
-                    .iter()
-                    .all(|w| clear_pos(w) != Some(Pos::Verb) && !FINITE_BE.contains(&w.as_str()));
-        }
         between.push(prev);
+        if is_sentence_start(tokens, k) {
+            between.reverse();
+            return have_question_subject(&between);
+        }
     }
     false
+}
+
+/// Whether a question's opening words (`words`, lowercase, from the first) are "have" and its
+/// subject, so that the verb after them is a participle: "Has the new SIM card", "Has anyone from
+/// the claims team".
+pub fn have_question_subject(words: &[String]) -> bool {
+    let Some((have, subject)) = words.split_first() else { return false };
+    ["has", "have", "had", "hasn't", "haven't", "hadn't"].contains(&have.as_str())
+        && subject.first().is_some_and(|d| {
+            DETERMINERS.contains(&d.as_str())
+                || ["anyone", "anybody", "someone", "somebody", "everyone", "everybody"].contains(&d.as_str())
+        })
+        && subject.iter().all(|w| clear_pos(w) != Some(Pos::Verb) && !FINITE_BE.contains(&w.as_str()))
 }
 
 /// Whether item `k` opens an infinitive: "to" and a verb's plain form, not a place ("a packed
@@ -307,9 +316,20 @@ pub fn time_inside(p: &Plain, end: usize) -> bool {
                 || clear_pos(&object) == Some(Pos::Noun)
                 || (is_noun(&object) && !is_verbish(&object))
         };
+        // "let us check out late on Sunday": a bare infinitive after "let" or "make" and its object.
+        let bare = ["let", "lets", "make", "makes", "made", "help", "helps", "helped"].contains(&w.as_str())
+            && k + 2 < end
+            && {
+                let object = p.lower(k + 1);
+                crate::words::OBJECT_PRONOUNS.contains(&object.as_str())
+            }
+            && crate::morph::analyse(&p.lower(k + 2))
+                .iter()
+                .any(|a| a.pos == Pos::Verb && a.form == crate::morph::Form::Base);
         ARRANGED.contains(&w.as_str())
             || booking
             || purpose
+            || bare
             || (w.ends_with("ing")
                 && w.len() > 4
                 && k >= 1
@@ -335,7 +355,10 @@ pub fn coordinated_clause(p: &Plain, end: usize) -> bool {
                     // "and got a ticket": right after the coordinator, the common verbs the
                     // lexicon keeps as function words count, as do auxiliaries and modals ("Mike
                     // and Helen have" is a subject's).
-                    || (j == k + 1 && (heads_clause(&w) || (is_verbish(&w) && !is_noun(&w))))
+                                        || (j == k + 1 && (heads_clause(&w) || (is_verbish(&w) && !is_noun(&w))))
+                    // "but none of them could come": after "but" or "or" a modal or an auxiliary
+                    // anywhere heads a clause of its own.
+                    || (p.lower(k) != "and" && heads_clause(&w))
             })
     })
 }

@@ -576,7 +576,10 @@ pub fn common_word(lower: &str) -> bool {
         || lemma(lower)
         || lower.strip_suffix('s').is_some_and(lemma)
         || lower.strip_suffix("es").is_some_and(lemma)
-        || lower.strip_suffix("ies").is_some_and(|s| lemma(&format!("{s}y")))
+                || lower.strip_suffix("ies").is_some_and(|s| lemma(&format!("{s}y")))
+        // "Swimming lessons start again": a gerund of a common verb is no name.
+        || (lower.ends_with("ing")
+            && morph::analyse(lower).iter().any(|a| a.form == Form::Gerund && lemma(a.entry.lemma)))
 }
 
 /// Nouns whose "that" opens what they tell, not a relative clause: "the news that he had left"

@@ -303,6 +303,32 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     if negation || s.words.iter().any(|&w| REPORTING.contains(&lower(w).as_str())) {
         return None;
     }
+    // "confirm whether you can attend", told "confirm if you can attend": an "if" that stands for
+    // "whether" opens what is asked, never a condition to move to the front.
+    const ASKING: &[&str] = &[
+        "confirm",
+        "know",
+        "ask",
+        "asked",
+        "check",
+        "see",
+        "wonder",
+        "tell",
+        "sure",
+        "decide",
+        "find",
+        "unsure",
+        "doubt",
+        "clear",
+        "wondering",
+        "let",
+    ];
+    if subordinator == "if"
+        && p.find("if")
+            .is_some_and(|k| p.items[k].changed && (0..k).any(|j| ASKING.contains(&p.lower(j).as_str())))
+    {
+        return None;
+    }
     // A time moved from the end ("tomorrow", "after the holidays") that may belong to a booked
     // thing or an infinitive inside ("book the car in for a service after the holidays").
     // Only a phrase, not a clause of its own ("before you visit the centre" has its subject).

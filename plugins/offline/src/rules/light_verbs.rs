@@ -86,7 +86,9 @@ pub fn light_verb(p: &Plain) -> Option<Vec<Token>> {
     let n = p.items.len();
     for k in 1..n {
         let word = p.lower(k);
-        let after_have = HAVE_FORMS.contains(&p.lower(k - 1).as_str());
+        let opening: Vec<String> = (0..k).map(|j| p.lower(j)).collect();
+        let after_have = HAVE_FORMS.contains(&p.lower(k - 1).as_str())
+            || (p.terminal.text == "?" && crate::syntax::have_question_subject(&opening));
         // The verb, told with its noun; after a determiner or an adjective the word is the noun
         // ("a quick look at", "the call you made").
         let prev = p.lower(k - 1);

@@ -181,6 +181,26 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             if lemma == "come" && received {
                 continue;
             }
+            // "gave up smoking", "gave up my job" quit, but "gave up their time" or "their seat"
+            // was given to others, which no "quit" says.
+            const GIVEN: &[&str] = &[
+                "time", "seat", "seats", "place", "hope", "chance", "life", "lives", "day", "days",
+                "weekend", "weekends", "evening", "evenings", "room", "space", "spot", "share", "right",
+                "rights", "turn", "money", "blood", "bed", "holiday", "lunch", "break", "saturday", "sunday",
+            ];
+            let quit_object = |k: usize| {
+                let w = next_word(tokens, k).unwrap_or_default();
+                let w = if DETERMINERS.contains(&w.as_str()) {
+                    next_word(tokens, k + 2).unwrap_or_default()
+                } else {
+                    w
+                };
+                !w.is_empty() && !GIVEN.contains(&w.as_str())
+            };
+            let ends = tokens.get(i + 3).is_none_or(|t| t.kind == Kind::Punct);
+            if lemma == "give" && !(ends || quit_object(i + 2)) {
+                continue;
+            }
             // "puts off doing the washing up": "postpones doing" is stiff for a chore put off.
             if to == "postpone" && next_word(tokens, i + 2).is_some_and(|n| n.ends_with("ing")) {
                 continue;
@@ -1212,9 +1232,18 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                     || SUBJECT_PRONOUNS.contains(&p)
             }),
             // "There's no need to worry": a noun after a determiner, never "no have to".
-            "need" | "needs" => prev.as_deref().is_none_or(|p| {
-                !["no", "the", "a", "any", "every", "some", "little", "of", "in"].contains(&p)
-            }),
+            // "Ms Clarke said Ella needs to read more" is advice reported, which "has to" makes a
+            // rule: not after a verb of saying or thinking.
+            "need" | "needs" => {
+                let reported = tokens[..i].iter().any(|t| {
+                    ["said", "says", "say", "told", "tells", "thinks", "think", "thought", "feels", "reckons"]
+                        .contains(&t.text.to_lowercase().as_str())
+                });
+                !reported
+                    && prev.as_deref().is_none_or(|p| {
+                        !["no", "the", "a", "any", "every", "some", "little", "of", "in"].contains(&p)
+                    })
+            }
             // "I meant to call" is an intention, not what is expected: only after "be".
             // An event is called off; a flight, an order or a card is cancelled.
             _ if words.get(1).is_some_and(|w| w.starts_with("cancel")) => {
@@ -1687,6 +1716,33 @@ pub fn would_you_mind(p: &Plain) -> Option<Vec<Token>> {
         let lemma = verb_forms(&verb).into_iter().find(|&(_, form)| form == Form::Base).map(|(l, _)| l)?;
         // A bare verb by most of its evidence ("help", "close"), not a word that is mostly a noun,
         // and not a skill or a sense ("Could you imagine living there?" asks no favour).
+        // "Would you recommend this place?" asks an opinion, which no "Would you mind" asks.
+        const OPINION: &[&str] = &[
+            "recommend",
+            "suggest",
+            "say",
+            "prefer",
+            "like",
+            "rather",
+            "think",
+            "consider",
+            "agree",
+            "believe",
+            "describe",
+            "rate",
+            "choose",
+            "advise",
+            "know",
+            "do",
+            "go",
+            "buy",
+            "want",
+            "need",
+            "expect",
+        ];
+        if OPINION.contains(&verb.as_str()) {
+            return None;
+        }
         if (!is_verbish(&verb) && !GO.iter().any(|(w, _)| *w == verb))
             || (ABILITY_VERBS.contains(&verb.as_str()) && !["me", "us"].contains(&p.lower(3).as_str()))
         {
@@ -1910,12 +1966,22 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             out.extend_from_slice(&p.items[end..]);
             return Some(shape::build(&out, &p.terminal));
         }
+        // "took the day off work": "off work" is a place, not the particle of "take off"; a time
+        // after the particle is none.
+        let placed_after = |j: usize| {
+            let w = p.lower(j);
+            j < n
+                && crate::words::is_noun(&w)
+                && !crate::words::TIME_NOUNS.contains(&w.as_str())
+                && !["yesterday", "today", "tonight", "tomorrow", "again", "now"].contains(&w.as_str())
+        };
         // verb + object + particle -> verb + particle + object
         if let Some(end) = object_end(k + 1)
             && end < n
             && separable(&p.lower(end))
             && fits(&p.lower(end), end)
             && p.lower(end + 1) != "of"
+            && !placed_after(end + 1)
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
             out.push(p.items[end].clone());
@@ -2329,6 +2395,7 @@ mod tests {
         );
         assert_eq!(rewritten("We plan to leave early."), "We intend to leave early.");
         assert!(rewritten("The results should come back soon.").contains("come back"));
+        assert!(rewritten("She said Ella needs to read more.").contains("needs to"));
         assert_eq!(rewritten("She came back late."), "She returned late.");
     }
 

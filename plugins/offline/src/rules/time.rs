@@ -397,6 +397,24 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if coming && past {
         return None;
     }
+    // "my message about the cricket on Sunday": after "about" and a noun phrase the time may be
+    // that noun's; and a present perfect takes no past date ("hasn't replied ... on Sunday"), so
+    // the date is something else's.
+    let about = ((n - len).saturating_sub(4)..(n - len).saturating_sub(1)).any(|k| {
+        ["about", "regarding"].contains(&p.lower(k).as_str())
+            && (PHRASE_DETERMINERS.contains(&p.lower(k + 1).as_str())
+                || PERSONAL_POSSESSIVES.contains(&p.lower(k + 1).as_str()))
+    });
+    let perfect_clause = (1..n - len).any(|k| {
+        let have = p.lower(k - 1).replace('’', "'");
+        let verb = p.lower(k);
+        (["has", "have", "hasn't", "haven't"].contains(&have.as_str()) || have.ends_with("'ve"))
+            && (verb == "been" || verb == "not" || crate::words::participle_lemma(&verb).is_some())
+    });
+    let dated = ["on", "last", "yesterday"].contains(&p.lower(n - len).as_str());
+    if about || (perfect_clause && dated) {
+        return None;
+    }
     // "The deadline is midnight on Sunday": the phrase tells which midnight the subject is.
     let told = p.from_end(len + 1);
     if LINKING_BE.contains(&p.from_end(len + 2).as_str())
@@ -716,6 +734,9 @@ mod tests {
         assert!(run(f, "The water was cut off for two hours this morning.").is_some());
 
         assert_eq!(run(f, "I'll book the car in for a service after the holidays."), None);
+        assert_eq!(run(f, "Tom hasn't replied to my message about the cricket on Sunday."), None);
+        assert_eq!(run(f, "The host kindly let us check out late on Sunday."), None);
+        assert_eq!(run(f, "I called three plumbers but none of them could come this week."), None);
         assert_eq!(run(f, "We're short of volunteers for the charity run on Saturday morning."), None);
         assert!(run(f, "I usually go for a run before breakfast.").is_some());
         assert_eq!(run(f, "I'll be working from home on Wednesdays starting next month."), None);

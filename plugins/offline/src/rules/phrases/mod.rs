@@ -497,6 +497,11 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
 /// in "of course" would be nonsense.
 const FIXED: &[&[&str]] = &[
     &["in", "order"],
+    // A form to fill in and send back: "the reply slip" is no "answer slip".
+    &["reply", "slip"],
+    &["reply", "form"],
+    &["reply", "card"],
+    &["reply", "envelope"],
     // A contract's conditions: "the small print" is no "little print", "the fine print" no "good".
     &["small", "print"],
     &["fine", "print"],
