@@ -38,6 +38,9 @@ const PHRASAL: &[(&str, &str, &str, &str)] = &[
     ("go", "up", "rise", ""),
     ("hand", "in", "submit", ""),
     ("look", "for", "search", "for"),
+    // A debt paid: "paid back the loan" -> "repaid the loan" (an object between, "pay me back",
+    // is `GROUPS`').
+    ("pay", "back", "repay", ""),
     ("put", "off", "postpone", ""),
     ("show", "up", "arrive", ""),
     ("switch", "off", "turn", "off"),
@@ -603,6 +606,68 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["told", "us", "that"], &["told", "us"], Next::Clause),
     (&["told", "him", "that"], &["told", "him"], Next::Clause),
     (&["told", "them", "that"], &["told", "them"], Next::Clause),
+    // Said of a feeling or a belief: "I'm sorry I missed your call." <-> "I'm sorry that I missed
+    // your call."; `clause_follows` wants a clause after it ("sure of it" stays).
+    (&["sorry", "that"], &["sorry"], Next::Clause),
+    (&["glad", "that"], &["glad"], Next::Clause),
+    (&["sure", "that"], &["sure"], Next::Clause),
+    (&["afraid", "that"], &["afraid"], Next::Clause),
+    (&["say", "that"], &["say"], Next::Clause),
+    (&["sorry"], &["sorry", "that"], Next::Clause),
+    (&["glad"], &["glad", "that"], Next::Clause),
+    (&["sure"], &["sure", "that"], Next::Clause),
+    (&["afraid"], &["afraid", "that"], Next::Clause),
+    (&["say"], &["say", "that"], Next::Clause),
+    // Something that goes on happening: "The website keeps crashing." <-> "... keeps on crashing."
+    // (never after "be": "I was kept waiting" is another "keep", see `group_at`).
+    (&["keep", "on"], &["keep"], Next::Gerund),
+    (&["keeps", "on"], &["keeps"], Next::Gerund),
+    (&["kept", "on"], &["kept"], Next::Gerund),
+    (&["keeping", "on"], &["keeping"], Next::Gerund),
+    (&["keep"], &["keep", "on"], Next::Gerund),
+    (&["keeps"], &["keeps", "on"], Next::Gerund),
+    (&["kept"], &["kept", "on"], Next::Gerund),
+    // Amends made: "to make up for the delay" -> "to compensate for the delay"; with "for",
+    // "make up" has no other sense ("make up a story", "made up with her" stay).
+    (&["make", "up", "for"], &["compensate", "for"], Next::Any),
+    (&["makes", "up", "for"], &["compensates", "for"], Next::Any),
+    (&["made", "up", "for"], &["compensated", "for"], Next::Any),
+    (&["making", "up", "for"], &["compensating", "for"], Next::Any),
+    // A liking told by how much: "I really like it." -> "I like it a lot."; only after its subject
+    // (`group_at`), since "I don't really like it" is milder than "I don't like it a lot".
+    (&["really", "like", "it"], &["like", "it", "a", "lot"], Next::Any),
+    (&["really", "liked", "it"], &["liked", "it", "a", "lot"], Next::Any),
+    (&["really", "likes", "it"], &["likes", "it", "a", "lot"], Next::Any),
+    (&["really", "enjoyed", "it"], &["enjoyed", "it", "a", "lot"], Next::Any),
+    (&["really", "enjoy", "it"], &["enjoy", "it", "a", "lot"], Next::Any),
+    (&["really", "like", "them"], &["like", "them", "a", "lot"], Next::Any),
+    (&["really", "liked", "them"], &["liked", "them", "a", "lot"], Next::Any),
+    (&["really", "enjoyed", "them"], &["enjoyed", "them", "a", "lot"], Next::Any),
+    // A debt paid to someone: "He promised to pay me back." -> "He promised to repay me."
+    (&["pay", "me", "back"], &["repay", "me"], Next::Any),
+    (&["pay", "us", "back"], &["repay", "us"], Next::Any),
+    (&["pay", "him", "back"], &["repay", "him"], Next::Any),
+    (&["pay", "her", "back"], &["repay", "her"], Next::Any),
+    (&["pay", "them", "back"], &["repay", "them"], Next::Any),
+    (&["pay", "you", "back"], &["repay", "you"], Next::Any),
+    (&["pays", "me", "back"], &["repays", "me"], Next::Any),
+    (&["pays", "us", "back"], &["repays", "us"], Next::Any),
+    (&["pays", "him", "back"], &["repays", "him"], Next::Any),
+    (&["pays", "her", "back"], &["repays", "her"], Next::Any),
+    (&["pays", "them", "back"], &["repays", "them"], Next::Any),
+    (&["pays", "you", "back"], &["repays", "you"], Next::Any),
+    (&["paid", "me", "back"], &["repaid", "me"], Next::Any),
+    (&["paid", "us", "back"], &["repaid", "us"], Next::Any),
+    (&["paid", "him", "back"], &["repaid", "him"], Next::Any),
+    (&["paid", "her", "back"], &["repaid", "her"], Next::Any),
+    (&["paid", "them", "back"], &["repaid", "them"], Next::Any),
+    (&["paid", "you", "back"], &["repaid", "you"], Next::Any),
+    (&["paying", "me", "back"], &["repaying", "me"], Next::Any),
+    (&["paying", "us", "back"], &["repaying", "us"], Next::Any),
+    (&["paying", "him", "back"], &["repaying", "him"], Next::Any),
+    (&["paying", "her", "back"], &["repaying", "her"], Next::Any),
+    (&["paying", "them", "back"], &["repaying", "them"], Next::Any),
+    (&["paying", "you", "back"], &["repaying", "you"], Next::Any),
     (&["more", "than"], &["over"], Next::Number),
     // "for over forty years" -> "for more than forty years": only after a word that measures
     // (`group_at`), since "jumped over two fences" and "just over two hours" are no "more than".
@@ -819,6 +884,9 @@ enum Next {
     Number,
     /// A comparative adjective or adverb ("much higher").
     Comparative,
+    /// A verb's "-ing" form that most often is one ("keeps crashing"), not a noun in "-ing"
+    /// ("keep the building", "keep clothing dry").
+    Gerund,
     /// An adjective or a comparative that cannot be a noun ("a bit late", "a little louder"); not
     /// an adverb, where "a little" is how much ("exercise a little daily").
     Quality,
@@ -865,6 +933,11 @@ fn next_ok(next: Option<&str>, need: Next) -> bool {
                     })
                     .more_than(1, 2)
                     && !morph::evidence(&analyses, |a| a.pos == Pos::Noun).more_than(1, 5))
+        }
+        Next::Gerund => {
+            n.ends_with("ing")
+                && morph::evidence(&analyses, |a| a.pos == Pos::Verb && a.form == Form::Gerund)
+                    .more_than(1, 2)
         }
         Next::Any => true,
     }
@@ -1350,6 +1423,68 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                         .contains(&n.as_str())
                     })
             }
+            // "paid her back wages" is her wages: only before a pause, a time, an amount or "for".
+            "pay" | "pays" | "paid" | "paying" if words.len() == 3 => {
+                tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct && t.text != "'")
+                    || next_word(tokens, last).is_some_and(|n| {
+                        [
+                            "for",
+                            "by",
+                            "in",
+                            "on",
+                            "when",
+                            "as",
+                            "next",
+                            "tomorrow",
+                            "today",
+                            "later",
+                            "with",
+                            "and",
+                            "before",
+                            "after",
+                            "within",
+                            "the",
+                            "every",
+                            "soon",
+                            "tonight",
+                            "this",
+                            "last",
+                            "at",
+                            "once",
+                            "straight",
+                            "immediately",
+                            "eventually",
+                            "yet",
+                        ]
+                        .contains(&n.as_str())
+                    })
+            }
+            // "I was kept waiting", "it gets kept running": a passive's "keep" makes one wait.
+            "keep" | "keeps" | "kept" | "keeping" => prev.as_deref().is_none_or(|p| {
+                let p = p.replace('’', "'");
+                !BE_ALL.contains(&p.as_str())
+                    && !["get", "gets", "got", "getting"].contains(&p.as_str())
+                    && !["'s", "'re", "'m"].iter().any(|e| p.ends_with(e))
+            }),
+            // Only the subject before it, and a pause or "and" after: "don't really like it" is
+            // milder, and "really like it here" or "like it when" may tell another thing.
+            "really" if words.len() == 3 => {
+                prev.as_deref().is_some_and(|p| ["i", "we", "you", "they", "he", "she"].contains(&p))
+                    && tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct && t.text != "'")
+            }
+            // The adjectives of feeling after their "be" ("I'm sorry", "We are glad"), not "a sure
+            // sign" nor "sorry for".
+            "sorry" | "glad" | "sure" | "afraid" => prev.as_deref().is_some_and(|p| {
+                let p = p.replace('’', "'");
+                BE_ALL.contains(&p.as_str())
+                    || ["'s", "'re", "'m"].iter().any(|e| p.ends_with(e))
+                    || ["so", "very", "really", "quite", "feel", "felt"].contains(&p.as_str())
+            }),
+            // "say" of reporting, after its subject or "to", never a request ("Say the word").
+            "say" => prev.as_deref().is_some_and(|p| {
+                ["i", "we", "you", "they", "to", "would", "could", "will", "can", "might", "did", "didn't"]
+                    .contains(&p)
+            }),
             // "These days are long" is a subject, which "nowadays" cannot be.
             "these" => {
                 (prev.is_none() || tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct))
@@ -2203,6 +2338,30 @@ mod tests {
     }
 
     #[test]
+    fn keeps_on_that_amends_debts_and_likings() {
+        assert_eq!(rewritten("The website keeps crashing."), "The website keeps on crashing.");
+        assert_eq!(rewritten("I keep on forgetting it."), "I keep forgetting it.");
+        // A passive's "keep", and an "-ing" noun, stay.
+        assert_eq!(rewritten("I was kept waiting."), "I was kept waiting.");
+        assert_eq!(rewritten("We keep clothing in the loft."), "We keep clothing in the loft.");
+        assert_eq!(rewritten("I'm sorry I missed your call."), "I'm sorry that I missed your call.");
+        assert_eq!(rewritten("We were glad that they came."), "We were glad they came.");
+        assert_eq!(rewritten("She called to say that she was fine."), "She called to say she was fine.");
+        // No clause after it, or no "be" before it.
+        assert_eq!(rewritten("I'm sorry about the delay."), "I'm sorry about the delay.");
+        assert_eq!(rewritten("It is a sure sign of rain."), "It is a sure sign of rain.");
+        assert_eq!(rewritten("Say the word."), "Say the word.");
+        assert_eq!(rewritten("It made up for the delay."), "It compensated for the delay.");
+        assert_eq!(rewritten("She made up a story."), "She made up a story.");
+        assert_eq!(rewritten("He promised to pay me back."), "He promised to repay me.");
+        assert_eq!(rewritten("They paid back the loan."), "They repaid the loan.");
+        assert_eq!(rewritten("They paid her back wages."), "They paid her back wages.");
+        assert_eq!(rewritten("I really like it."), "I like it a lot.");
+        assert_eq!(rewritten("I don't really like it."), "I don't really like it.");
+        assert_eq!(rewritten("I really like it here."), "I really like it here.");
+    }
+
+    #[test]
     fn an_obligation_agrees_with_its_subject() {
         assert_eq!(rewritten("Students must wear a helmet."), "Students have to wear a helmet.");
         assert_eq!(rewritten("She must wear a uniform."), "She has to wear a uniform.");
@@ -2405,7 +2564,7 @@ mod tests {
         assert_eq!(rewritten("It rattles whenever it drains."), "It rattles every time it drains.");
         assert_eq!(rewritten("I am late every time."), "I am late each time.");
         assert_eq!(rewritten("We rarely eat out these days."), "We rarely eat out nowadays.");
-        assert_eq!(rewritten("I paid him back the following week."), "I paid him back the next week.");
+        assert_eq!(rewritten("I paid him back the following week."), "I repaid him the next week.");
         assert_eq!(rewritten("The Wi-Fi is really slow."), "The Wi-Fi is very slow.");
         assert_eq!(rewritten("I must leave now."), "I have to leave now.");
         assert_eq!(rewritten("I am going to bed now."), "I am going to bed now.");
@@ -2415,7 +2574,8 @@ mod tests {
         assert_eq!(rewritten("You must be tired."), "You must be tired.");
         assert_eq!(rewritten("He must know the answer."), "He must know the answer.");
         assert_eq!(rewritten("We must not go."), "We must not go.");
-        assert_eq!(rewritten("I really like it."), "I really like it.");
+        // A verb, which "very" cannot grade ("I really like it." is "I like it a lot.").
+        assert_eq!(rewritten("We really like it here."), "We really like it here.");
         assert_eq!(rewritten("The trip was really tiring."), "The trip was very tiring.");
         assert_eq!(rewritten("He was really trying to help."), "He was really trying to help.");
         assert_eq!(rewritten("Book a month in advance."), "Book a month ahead of time.");

@@ -1601,6 +1601,9 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     // An attachment announced: "Please find attached the invoice." -> "I have attached the
     // invoice." (the verb agrees with any number of things attached).
     (&["please", "find", "attached", "the"], &["i", "have", "attached", "the"], After::Word),
+    (&["please", "find", "attached", "a"], &["i", "have", "attached", "a"], After::Word),
+    (&["please", "find", "attached", "my"], &["i", "have", "attached", "my"], After::Word),
+    (&["please", "find", "attached", "our"], &["i", "have", "attached", "our"], After::Word),
     // Trees flowering: "The cherry trees are in bloom." -> "... are in flower."
     (&["are", "in", "bloom"], &["are", "in", "flower"], After::Anything),
     (&["were", "in", "bloom"], &["were", "in", "flower"], After::Anything),
@@ -3525,6 +3528,14 @@ mod tests {
 
     fn phrased(text: &str) -> String {
         join(&phrases(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::All)))
+    }
+
+    #[test]
+    fn an_attachment_is_announced() {
+        assert_eq!(
+            phrased("Please find attached a copy of my receipt."),
+            "I have attached a copy of my receipt."
+        );
     }
 
     #[test]

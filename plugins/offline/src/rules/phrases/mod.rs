@@ -285,6 +285,9 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["cutting", "back", "on"], &["cutting", "down", "on"], After::Word),
     (&["cutting", "down", "on"], &["cutting", "back", "on"], After::Word),
     (&["split", "into", "groups"], &["divided", "into", "groups"], After::Anything),
+    // A time not yet fixed: "Are you free sometime this week?" -> "... at some point this week?"
+    // (see `sometime_ok`).
+    (&["sometime"], &["at", "some", "point"], After::Word),
     (&["with", "great", "care"], &["very", "carefully"], After::Anything),
     (&["with", "great", "efficiency"], &["very", "efficiently"], After::Anything),
 ];
@@ -403,7 +406,20 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                         && next_word(&tokens, last)
                             .is_some_and(|n| ["in", "at", "on", "during"].contains(&n.as_str()))
                         && prev_word(&tokens, i).is_some_and(|p| crate::words::clearly_finite(&p, true)));
+                // "sometime" before the time it falls in; "for sometime" and "sometime ago" are
+                // "some time", a length.
+                let sometime = from != ["sometime"]
+                    || (next_word(&tokens, last).is_some_and(|n| {
+                        [
+                            "this", "next", "last", "today", "tomorrow", "tonight", "soon", "later", "on",
+                            "in", "during", "before", "after", "around", "between", "over", "early",
+                        ]
+                        .contains(&n.as_str())
+                    }) && prev_word(&tokens, i).is_none_or(|p| {
+                        !["for", "a", "the", "in", "some", "quite", "long"].contains(&p.as_str())
+                    }));
                 let ok = ok
+                    && sometime
                     && !object
                     && !noun_half
                     && punctual
@@ -1032,6 +1048,16 @@ mod tests {
         );
         assert_eq!(phrased("In the end, we stayed at home."), "Eventually, we stayed in.");
         assert_eq!(phrased("In the end of the film he dies."), "In the end of the film he dies.");
+    }
+
+    #[test]
+    fn sometime_before_its_time_is_at_some_point() {
+        assert_eq!(phrased("Are you free sometime this week?"), "Are you free at some point this week?");
+        assert_eq!(phrased("Let's meet sometime soon."), "Let's meet at some point soon.");
+        // A length misspelt, and "sometime" with no time after it, stay.
+        assert_eq!(phrased("I haven't seen her for sometime."), "I haven't seen her for sometime.");
+        assert_eq!(phrased("It happened sometime ago."), "It happened sometime ago.");
+        assert_eq!(phrased("Come and visit sometime."), "Come and visit sometime.");
     }
 
     #[test]
