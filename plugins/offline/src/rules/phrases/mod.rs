@@ -285,6 +285,21 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["cutting", "back", "on"], &["cutting", "down", "on"], After::Word),
     (&["cutting", "down", "on"], &["cutting", "back", "on"], After::Word),
     (&["split", "into", "groups"], &["divided", "into", "groups"], After::Anything),
+    // A little under or over an amount: "in just under four hours" -> "in slightly under four
+    // hours" (see `amount_ok`: never "just under the bridge").
+    (&["just", "under"], &["slightly", "under"], After::Word),
+    (&["just", "over"], &["slightly", "over"], After::Word),
+    // A length of time since it last happened, after a perfect (see `perfect_before`): "the best
+    // pizza I have had in a long time" -> "for a long time", "I haven't seen her in years".
+    (&["in", "a", "long", "time"], &["for", "a", "long", "time"], After::Pause),
+    (&["in", "years"], &["for", "years"], After::Pause),
+    (&["in", "ages"], &["for", "ages"], After::Pause),
+    // A weekend told of, past or to come (see `told_weekend`): "We bought a sofa at the weekend."
+    // <-> "... over the weekend."; a habit ("I play golf at the weekend") stays.
+    (&["at", "the", "weekend"], &["over", "the", "weekend"], After::Pause),
+    (&["over", "the", "weekend"], &["at", "the", "weekend"], After::Pause),
+    // How much one tells or knows: "told us a lot about the castle" -> "a great deal about".
+    (&["a", "lot", "about"], &["a", "great", "deal", "about"], After::Word),
     // A time not yet fixed: "Are you free sometime this week?" -> "... at some point this week?"
     // (see `sometime_ok`).
     (&["sometime"], &["at", "some", "point"], After::Word),
@@ -323,6 +338,87 @@ fn again_ok(tokens: &[Token], i: usize) -> bool {
         && !off_and_on
         && prev_word(tokens, i)
             .is_some_and(|p| !["over", "once", "all", "then", "now", "ever"].contains(&p.as_str()))
+}
+
+/// Whether an amount follows the token `last`: a number, or "a" or "an" and a unit of time ("just
+/// over a week"), so that "just under the bridge" keeps its place.
+fn amount_ok(tokens: &[Token], last: usize) -> bool {
+    let Some(next) = next_word(tokens, last) else { return false };
+    let number = next.bytes().all(|b| b.is_ascii_digit())
+        || numbers::UNITS_BELOW_TEN.iter().chain(numbers::TENS_AND_TEENS).any(|(w, _)| *w == next)
+        || ["half", "hundred", "thousand"].contains(&next.as_str());
+    let unit = ["a", "an"].contains(&next.as_str())
+        && next_word(tokens, last + 2).is_some_and(|u| {
+            crate::words::TIME_NOUNS.contains(&u.as_str())
+                || ["hour", "minute", "minutes", "mile", "kilo", "metre", "pound", "decade", "fortnight"]
+                    .contains(&u.as_str())
+        });
+    number || unit
+}
+
+/// Whether a perfect comes before token `i` ("have had", "haven't seen", "I've been"), which
+/// "in a long time" and "for a long time" both measure back from.
+fn perfect_before(tokens: &[Token], i: usize) -> bool {
+    tokens[..i].iter().filter(|t| t.is_word()).any(|t| {
+        let w = t.text.to_lowercase().replace('’', "'");
+        ["have", "has", "haven't", "hasn't", "hadn't"].contains(&w.as_str()) || w.ends_with("'ve")
+    })
+}
+
+/// Whether the sentence tells a weekend past or to come: a past verb, or "will" or "going to",
+/// and no habit ("always", "usually", "every").
+fn told_weekend(tokens: &[Token]) -> bool {
+    const PAST: &[&str] =
+        &["was", "were", "went", "got", "came", "made", "took", "had", "did", "gave", "saw", "said"];
+    let words: Vec<String> =
+        tokens.iter().filter(|t| t.is_word()).map(|t| t.text.to_lowercase().replace('’', "'")).collect();
+    let habit = words
+        .iter()
+        .any(|w| ["always", "usually", "often", "every", "normally", "sometimes"].contains(&w.as_str()));
+    let told = words.iter().any(|w| {
+        PAST.contains(&w.as_str())
+            || ["will", "going"].contains(&w.as_str())
+            || w.ends_with("'ll")
+            || crate::morph::evidence(&crate::morph::analyse(w), |a| {
+                a.pos == crate::lexicon::Pos::Verb
+                    && matches!(a.form, crate::morph::Form::Past | crate::morph::Form::PastOrParticiple)
+            })
+            .more_than(1, 2)
+    });
+    told && !habit && tokens.last().is_some_and(|t| t.text != "?")
+}
+
+/// Whether "a lot about" at `i` is how much is told or known ("told us a lot about the castle",
+/// "knows a lot about cars"), which "a great deal" says too; after "talks" it may be how often
+/// ("She talks a lot about her dog"), so only these verbs, with the one told between.
+fn knowledge_told(tokens: &[Token], i: usize) -> bool {
+    const TELLING: &[&str] = &[
+        "told",
+        "tell",
+        "tells",
+        "know",
+        "knows",
+        "knew",
+        "learned",
+        "learnt",
+        "learn",
+        "heard",
+        "taught",
+        "teach",
+        "read",
+        "explained",
+        "showed",
+        "understand",
+    ];
+    let before: Vec<String> =
+        tokens[..i].iter().rev().filter(|t| t.is_word()).take(2).map(|t| t.text.to_lowercase()).collect();
+    match before.as_slice() {
+        [verb, ..] if TELLING.contains(&verb.as_str()) => true,
+        [object, verb] => {
+            crate::words::OBJECT_PRONOUNS.contains(&object.as_str()) && TELLING.contains(&verb.as_str())
+        }
+        _ => false,
+    }
 }
 
 /// "always forgets" is "never remembers" only where nothing denies it already ("doesn't always
@@ -418,7 +514,17 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     }) && prev_word(&tokens, i).is_none_or(|p| {
                         !["for", "a", "the", "in", "some", "quite", "long"].contains(&p.as_str())
                     }));
+                let amount = from[0] != "just" || amount_ok(&tokens, last);
+                let perfect = !(from[0] == "in"
+                    && ["time", "years", "ages"].contains(from.last().unwrap_or(&"")))
+                    || perfect_before(&tokens, i);
+                let weekend = from.last() != Some(&"weekend") || told_weekend(&tokens);
+                let told = from != ["a", "lot", "about"] || knowledge_told(&tokens, i);
                 let ok = ok
+                    && told
+                    && amount
+                    && perfect
+                    && weekend
                     && sometime
                     && !object
                     && !noun_half
@@ -1048,6 +1154,32 @@ mod tests {
         );
         assert_eq!(phrased("In the end, we stayed at home."), "Eventually, we stayed in.");
         assert_eq!(phrased("In the end of the film he dies."), "In the end of the film he dies.");
+    }
+
+    #[test]
+    fn amounts_lengths_and_weekends() {
+        assert_eq!(
+            phrased("She ran it in just under four hours."),
+            "She ran it in slightly under four hours."
+        );
+        assert_eq!(phrased("It took just over a week."), "It took slightly over a week.");
+        assert_eq!(phrased("The cat hid just under the bed."), "The cat hid just under the bed.");
+        assert_eq!(
+            phrased("It is the best pizza I have had in a long time."),
+            "It is the best pizza I have had for a long time."
+        );
+        assert_eq!(phrased("I haven't seen her in years."), "I haven't seen her for years.");
+        // No perfect: the length is not measured back.
+        assert_eq!(phrased("It was the first snow in years."), "It was the first snow in years.");
+        assert_eq!(phrased("We bought a sofa at the weekend."), "We bought a sofa over the weekend.");
+        assert_eq!(phrased("They will update it over the weekend."), "They will update it at the weekend.");
+        // A habit, or a question, stays.
+        assert_eq!(phrased("I usually play golf at the weekend."), "I usually play golf at the weekend.");
+        assert_eq!(phrased("What did you do at the weekend?"), "What did you do at the weekend?");
+        assert_eq!(
+            phrased("The guide told us a lot about the castle."),
+            "The guide told us a great deal about the castle."
+        );
     }
 
     #[test]
