@@ -668,6 +668,21 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["paying", "her", "back"], &["repaying", "her"], Next::Any),
     (&["paying", "them", "back"], &["repaying", "them"], Next::Any),
     (&["paying", "you", "back"], &["repaying", "you"], Next::Any),
+    // A season or a month through: "They trained all summer." <-> "... the whole summer."
+    // (`group_at` wants a pause or a preposition after it: "all summer long" stays).
+    (&["all", "summer"], &["the", "whole", "summer"], Next::Any),
+    (&["all", "winter"], &["the", "whole", "winter"], Next::Any),
+    (&["all", "month"], &["the", "whole", "month"], Next::Any),
+    (&["all", "weekend"], &["the", "whole", "weekend"], Next::Any),
+    (&["the", "whole", "summer"], &["all", "summer"], Next::Any),
+    (&["the", "whole", "winter"], &["all", "winter"], Next::Any),
+    (&["the", "whole", "month"], &["all", "month"], Next::Any),
+    // An event gone to: "Hundreds of people attended the festival." -> "... went to the festival."
+    // (`group_at` wants one of `EVENTS` in the next words: "attended the patient" is a doctor's).
+    (&["attended", "the"], &["went", "to", "the"], Next::Any),
+    (&["attend", "the"], &["go", "to", "the"], Next::Any),
+    (&["attends", "the"], &["goes", "to", "the"], Next::Any),
+    (&["attending", "the"], &["going", "to", "the"], Next::Any),
     (&["more", "than"], &["over"], Next::Number),
     // "for over forty years" -> "for more than forty years": only after a word that measures
     // (`group_at`), since "jumped over two fences" and "just over two hours" are no "more than".
@@ -959,11 +974,23 @@ fn clause_follows(tokens: &[Token], last: usize) -> bool {
     if next_word(tokens, last).is_some_and(|w| ["i", "he", "she", "we", "they"].contains(&w.as_str())) {
         return true;
     }
+    // A subject that a determiner opens, then a verb that is finite by most of its evidence
+    // ("hope the weather clears up"): a past or third-person form, never an "-ed" form that may be
+    // a participle ("noticed the car parked outside").
+    let determined = next_word(tokens, last).is_some_and(|w| NOUN_PHRASE_DETERMINERS.contains(&w.as_str()));
     let mut k = last;
-    for _ in 0..4 {
+    for step in 0..4 {
         let Some(w) = next_word(tokens, k) else { return false };
         if FINITE.contains(&w.as_str()) {
             return true;
+        }
+        if determined && step >= 2 && crate::words::clearly_finite(&w, false) {
+            return true;
+        }
+        // A subject of its own inside the noun phrase ("heard the news we had won"): the noun
+        // may be the object, whose clause the finite verb is.
+        if step >= 1 && ["i", "he", "she", "we", "they", "you"].contains(&w.as_str()) {
+            return false;
         }
         if ["who", "which", "that", "whose", "where", "when", "whom"].contains(&w.as_str()) {
             return false;
@@ -1423,6 +1450,23 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                         .contains(&n.as_str())
                     })
             }
+            "all" if words.len() == 2 && ["summer", "winter", "month", "weekend"].contains(&words[1]) => {
+                tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct && t.text != "'")
+                    || next_word(tokens, last).is_some_and(|n| {
+                        (PREPOSITIONS.contains(&n.as_str())
+                            || ["and", "but", "so", "because"].contains(&n.as_str()))
+                            && n != "long"
+                    })
+            }
+            "the" if words.len() == 3 && ["summer", "winter", "month"].contains(&words[2]) => {
+                prev.as_deref().is_none_or(|p| !PREPOSITIONS.contains(&p) && p != "during")
+                    && tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct && t.text != "'")
+            }
+            "attended" | "attend" | "attends" | "attending" => tokens[last..]
+                .iter()
+                .filter(|t| t.is_word())
+                .take(4)
+                .any(|t| crate::words::EVENTS.contains(&t.text.to_lowercase().as_str())),
             // "paid her back wages" is her wages: only before a pause, a time, an amount or "for".
             "pay" | "pays" | "paid" | "paying" if words.len() == 3 => {
                 tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct && t.text != "'")
@@ -1587,6 +1631,66 @@ fn relative_that(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     (determined && !result).then(|| (i + 2, Vec::new()))
 }
 
+/// "the book you lent me" -> "the book that you lent me": the other way from `relative_that`. A
+/// noun that a determiner opens, right after a verb ("finished reading the book", "is the best
+/// pizza"), and a subject pronoun with its verb after it, open a clause that "that" may open as
+/// well, whether it is a relative clause or one told ("told the kids we were leaving"). Never
+/// after a word that opens another clause before it ("When I met the man he was old", "After the
+/// meeting we left"), before "I think" said in passing, nor after a noun of what is told
+/// (`CONTENT_NOUNS`), left to the reader's "that". Covers the noun.
+fn relative_that_added(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+    const SUBORDINATORS: &[&str] = &[
+        "when", "whenever", "if", "because", "although", "though", "since", "as", "while", "before", "after",
+        "until", "once", "unless", "where", "that", "who", "which", "so",
+    ];
+    const ASIDES: &[&str] = &[
+        "think", "thought", "guess", "suppose", "believe", "mean", "hope", "know", "reckon", "said", "say",
+        "bet", "feel", "felt", "see", "wonder", "imagine", "am", "are", "is", "was", "were",
+    ];
+    let noun = tokens[i].text.to_lowercase();
+    if !tokens.get(i + 1)?.is(Kind::Space, " ")
+        || !is_noun(&noun)
+        || is_verbish(&noun)
+        || CONTENT_NOUNS.contains(&noun.as_str())
+        || noun.chars().next().is_none_or(|c| !c.is_ascii_lowercase())
+    {
+        return None;
+    }
+    let pronoun = next_word(tokens, i)?;
+    if !["i", "you", "we", "they", "he", "she"].contains(&pronoun.as_str()) {
+        return None;
+    }
+    // The pronoun's verb, past an adverb ("I have ever tasted", "you just sent").
+    let mut k = i + 2;
+    let mut verb = next_word(tokens, k)?;
+    if ["ever", "never", "just", "always", "really", "already", "recently", "once", "finally"]
+        .contains(&verb.as_str())
+    {
+        k += 2;
+        verb = next_word(tokens, k)?;
+    }
+    let verb = verb.replace('’', "'");
+    if ASIDES.contains(&verb.as_str()) || !crate::words::heads_clause(&verb) {
+        return None;
+    }
+    // Back from the noun: at most two adjectives, then the determiner, then a verb.
+    let before: Vec<String> =
+        tokens[..i].iter().rev().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
+    let d = (0..before.len().min(3)).find(|&d| NOUN_PHRASE_DETERMINERS.contains(&before[d].as_str()))?;
+    let verb_before = before.get(d + 1)?;
+    if PREPOSITIONS.contains(&verb_before.as_str())
+        || CLAUSE_WORDS.contains(&verb_before.as_str())
+        || !(is_verbish(verb_before)
+            || crate::words::heads_clause(verb_before)
+            || verb_before.ends_with("ing"))
+        || before.iter().any(|w| SUBORDINATORS.contains(&w.as_str()))
+        || tokens[..i].iter().any(|t| t.kind == Kind::Punct)
+    {
+        return None;
+    }
+    Some((i + 1, vec![tokens[i].clone(), Token::space(), Token::word("that")]))
+}
+
 /// "started crying" <-> "started to cry": after "start", "begin" and "continue" the gerund and
 /// the infinitive say the same; so do "likes swimming" and "likes to swim", told one way only.
 /// Not after their own "-ing" form ("is starting to rain" is no "is starting raining"), nor for
@@ -1703,6 +1807,7 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             let lower = tokens[i].text.to_lowercase();
             let site: Option<(usize, Vec<Token>)> = group_at(&tokens, i)
                 .or_else(|| relative_that(&tokens, i))
+                .or_else(|| relative_that_added(&tokens, i))
                 .or_else(|| phrasal_at(&tokens, i))
                 .or_else(|| gerund_or_infinitive(&tokens, i))
                 .or_else(|| negated_adjective(&tokens, i))
@@ -2335,6 +2440,50 @@ mod tests {
 
     fn polite(text: &str) -> Option<String> {
         please(&plain(&tokenize(text))?).map(|t| join(&t))
+    }
+
+    #[test]
+    fn a_clause_may_open_with_that() {
+        assert_eq!(
+            rewritten("I just finished the book you lent me."),
+            "I just finished the book that you lent me."
+        );
+        assert_eq!(
+            rewritten("She makes the best pancakes I have ever tasted."),
+            "She makes the best pancakes that I have ever tasted."
+        );
+        // Another clause before the noun, a preposition, an aside, or a noun of what is told.
+        for text in [
+            "When I met the man he was old.",
+            "After the meeting we went home.",
+            "I finished the report I think.",
+            "We heard the news we had won.",
+        ] {
+            assert_eq!(rewritten(text), text);
+        }
+        // A subject that a determiner opens, with a finite verb after it.
+        assert_eq!(
+            rewritten("I hope the weather clears up soon."),
+            "I hope that the weather clears up soon."
+        );
+        assert_eq!(
+            rewritten("I hope the weather forecast is wrong."),
+            "I hope that the weather forecast is wrong."
+        );
+        assert_eq!(rewritten("She noticed the car parked outside."), "She noticed the car parked outside.");
+    }
+
+    #[test]
+    fn seasons_through_and_events_gone_to() {
+        assert_eq!(rewritten("They trained all summer."), "They trained the whole summer.");
+        assert_eq!(rewritten("It rained the whole winter."), "It rained all winter.");
+        assert_eq!(rewritten("It stays light all summer long."), "It stays light all summer long.");
+        assert_eq!(rewritten("We bought all summer clothes."), "We bought all summer clothes.");
+        assert_eq!(
+            rewritten("Hundreds attended the summer festival."),
+            "Hundreds went to the summer festival."
+        );
+        assert_eq!(rewritten("The nurse attended the patient."), "The nurse attended the patient.");
     }
 
     #[test]
