@@ -300,6 +300,10 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["over", "the", "weekend"], &["at", "the", "weekend"], After::Pause),
     // How much one tells or knows: "told us a lot about the castle" -> "a great deal about".
     (&["a", "lot", "about"], &["a", "great", "deal", "about"], After::Word),
+    // The stretch of time up to now: "for the last few weeks" <-> "for the past few weeks" (see
+    // `span_to_now`: "the last few pages of the book" stays).
+    (&["the", "last"], &["the", "past"], After::Word),
+    (&["the", "past"], &["the", "last"], After::Word),
     // A time not yet fixed: "Are you free sometime this week?" -> "... at some point this week?"
     // (see `sometime_ok`).
     (&["sometime"], &["at", "some", "point"], After::Word),
@@ -386,6 +390,27 @@ fn told_weekend(tokens: &[Token]) -> bool {
             .more_than(1, 2)
     });
     told && !habit && tokens.last().is_some_and(|t| t.text != "?")
+}
+
+/// Whether a stretch of time up to now follows "the last" or "the past" (ending at `last`): "few",
+/// a number or "couple of", then a unit of time in the plural, which ends the phrase ("the last
+/// few weeks", never "the last few weeks of term", nor "the last person").
+fn span_to_now(tokens: &[Token], last: usize) -> bool {
+    const UNITS: &[&str] = &["days", "weeks", "months", "years", "hours", "minutes", "decades", "nights"];
+    let mut k = last;
+    let Some(first) = next_word(tokens, k) else { return false };
+    let counted = first == "few"
+        || first.bytes().all(|b| b.is_ascii_digit())
+        || numbers::UNITS_BELOW_TEN.iter().chain(numbers::TENS_AND_TEENS).any(|(w, _)| *w == first);
+    if first == "couple" && next_word(tokens, k + 2).as_deref() == Some("of") {
+        k += 4;
+    } else if counted {
+        k += 2;
+    } else {
+        return false;
+    }
+    next_word(tokens, k).is_some_and(|u| UNITS.contains(&u.as_str()))
+        && next_word(tokens, k + 2).is_none_or(|n| n != "of")
 }
 
 /// Whether "a lot about" at `i` is how much is told or known ("told us a lot about the castle",
@@ -519,8 +544,10 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     && ["time", "years", "ages"].contains(from.last().unwrap_or(&"")))
                     || perfect_before(&tokens, i);
                 let weekend = from.last() != Some(&"weekend") || told_weekend(&tokens);
+                let span = from.len() != 2 || from[0] != "the" || span_to_now(&tokens, last);
                 let told = from != ["a", "lot", "about"] || knowledge_told(&tokens, i);
                 let ok = ok
+                    && span
                     && told
                     && amount
                     && perfect
@@ -1180,6 +1207,20 @@ mod tests {
             phrased("The guide told us a lot about the castle."),
             "The guide told us a great deal about the castle."
         );
+    }
+
+    #[test]
+    fn a_stretch_up_to_now_is_the_last_or_the_past() {
+        assert_eq!(phrased("It was hot for the last few weeks."), "It was hot for the past few weeks.");
+        assert_eq!(phrased("It grew over the past two years."), "It grew over the last two years.");
+        assert_eq!(
+            phrased("I was ill for the last couple of days."),
+            "I was ill for the past couple of days."
+        );
+        // Part of a whole, or no stretch of time.
+        assert_eq!(phrased("I loved the last few weeks of term."), "I loved the last few weeks of term.");
+        assert_eq!(phrased("She was the last person to leave."), "She was the last person to leave.");
+        assert_eq!(phrased("I read the last few pages."), "I read the last few pages.");
     }
 
     #[test]
