@@ -683,6 +683,22 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["attend", "the"], &["go", "to", "the"], Next::Any),
     (&["attends", "the"], &["goes", "to", "the"], Next::Any),
     (&["attending", "the"], &["going", "to", "the"], Next::Any),
+    // A polite condition: "I would be grateful if you could look into it." -> "... if you were
+    // able to look into it." (`group_at` wants "would" before it, and no "wonder if", which asks).
+    (&["if", "you", "could"], &["if", "you", "were", "able", "to"], Next::Verb),
+    // How a thing looks to one: "The number does not seem to work." <-> "... appear to work."
+    (&["seem", "to"], &["appear", "to"], Next::Verb),
+    (&["seems", "to"], &["appears", "to"], Next::Verb),
+    (&["seemed", "to"], &["appeared", "to"], Next::Verb),
+    (&["appear", "to"], &["seem", "to"], Next::Verb),
+    (&["appears", "to"], &["seems", "to"], Next::Verb),
+    (&["appeared", "to"], &["seemed", "to"], Next::Verb),
+    // A matter looked into: "We will look into your request." -> "We will investigate your
+    // request." (`group_at` wants a matter after it: "looked into her eyes" stays).
+    (&["look", "into"], &["investigate"], Next::Any),
+    (&["looks", "into"], &["investigates"], Next::Any),
+    (&["looked", "into"], &["investigated"], Next::Any),
+    (&["looking", "into"], &["investigating"], Next::Any),
     (&["more", "than"], &["over"], Next::Number),
     // "for over forty years" -> "for more than forty years": only after a word that measures
     // (`group_at`), since "jumped over two fences" and "just over two hours" are no "more than".
@@ -1467,6 +1483,59 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 .filter(|t| t.is_word())
                 .take(4)
                 .any(|t| crate::words::EVENTS.contains(&t.text.to_lowercase().as_str())),
+            "if" if words.len() == 3 => {
+                let before: Vec<String> = tokens[..i]
+                    .iter()
+                    .filter(|t| t.is_word())
+                    .map(|t| t.text.to_lowercase().replace('’', "'"))
+                    .collect();
+                before.iter().any(|w| w == "would" || w.ends_with("'d"))
+                    && prev.as_deref().is_some_and(|p| {
+                        ![
+                            "wonder",
+                            "wondering",
+                            "wondered",
+                            "ask",
+                            "asked",
+                            "asking",
+                            "see",
+                            "know",
+                            "even",
+                            "as",
+                        ]
+                        .contains(&p)
+                    })
+            }
+            "look" | "looks" | "looked" | "looking" if words.get(1) == Some(&"into") => {
+                const MATTERS: &[&str] = &[
+                    "matter",
+                    "issue",
+                    "problem",
+                    "complaint",
+                    "request",
+                    "case",
+                    "question",
+                    "claim",
+                    "situation",
+                    "error",
+                    "delay",
+                    "query",
+                    "concern",
+                    "incident",
+                    "complaints",
+                    "issues",
+                    "problems",
+                    "options",
+                    "cause",
+                    "possibility",
+                ];
+                tokens[last..]
+                    .iter()
+                    .filter(|t| t.is_word())
+                    .skip(1)
+                    .take(3)
+                    .any(|t| MATTERS.contains(&t.text.to_lowercase().as_str()))
+            }
             // "paid her back wages" is her wages: only before a pause, a time, an amount or "for".
             "pay" | "pays" | "paid" | "paying" if words.len() == 3 => {
                 tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct && t.text != "'")
@@ -1691,6 +1760,100 @@ fn relative_that_added(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)
     Some((i + 1, vec![tokens[i].clone(), Token::space(), Token::word("that")]))
 }
 
+/// Acts just done, each past with its participle: the verbs of an event that "just" tells as
+/// recent, where "have just" says the same. Not "wanted", "thought", "called" or the like, whose
+/// "just" is "only" ("I just wanted to say", "I just called to say").
+const JUST_DONE: &[(&str, &str)] = &[
+    ("finished", "finished"),
+    ("started", "started"),
+    ("arrived", "arrived"),
+    ("got", "got"),
+    ("left", "left"),
+    ("received", "received"),
+    ("sent", "sent"),
+    ("bought", "bought"),
+    ("booked", "booked"),
+    ("moved", "moved"),
+    ("ordered", "ordered"),
+    ("landed", "landed"),
+    ("returned", "returned"),
+    ("woke", "woken"),
+    ("came", "come"),
+    ("saw", "seen"),
+    ("heard", "heard"),
+    ("ate", "eaten"),
+    ("won", "won"),
+    ("lost", "lost"),
+    ("found", "found"),
+    ("passed", "passed"),
+    ("signed", "signed"),
+    ("broke", "broken"),
+];
+
+/// "My son just started school." -> "My son has just started school.": "just" and a past of
+/// `JUST_DONE` after the subject that opens the sentence (a personal pronoun, or a determiner and
+/// its noun), in a statement that names no past time ("I just finished it yesterday" is no
+/// present perfect). Covers "just" and the verb.
+fn just_done(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+    if !tokens[i].text.eq_ignore_ascii_case("just") || !tokens.get(i + 1)?.is(Kind::Space, " ") {
+        return None;
+    }
+    let verb = tokens.get(i + 2).filter(|t| plain_word(t))?;
+    let &(_, participle) = JUST_DONE.iter().find(|(past, _)| verb.text.eq_ignore_ascii_case(past))?;
+    let before: Vec<String> =
+        tokens[..i].iter().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
+    let have = match before.as_slice() {
+        [p] if ["i", "we", "you", "they"].contains(&p.as_str()) => "have",
+        [p] if ["he", "she"].contains(&p.as_str()) => "has",
+        [d, noun]
+            if PERSONAL_POSSESSIVES.contains(&d.as_str()) || ["the", "our", "my"].contains(&d.as_str()) =>
+        {
+            if !is_noun(noun) || is_verbish(noun) {
+                return None;
+            }
+            if crate::words::is_plural_noun(noun) { "have" } else { "has" }
+        }
+        _ => return None,
+    };
+    const THEN: &[&str] = &[
+        "yesterday",
+        "ago",
+        "last",
+        "earlier",
+        "then",
+        "when",
+        "while",
+        "before",
+        "after",
+        "at",
+        "once",
+        "tonight",
+        "today",
+        "this",
+        "if",
+        "because",
+    ];
+    let timed = tokens.iter().filter(|t| t.is_word()).any(|t| {
+        let w = t.text.to_lowercase();
+        THEN.contains(&w.as_str())
+            || crate::words::TIME_NOUNS.contains(&w.as_str())
+            || crate::words::MONTHS.contains(&w.as_str())
+    });
+    if timed || tokens.iter().any(|t| t.kind == Kind::Punct && ["?", ",", ";"].contains(&t.text.as_str())) {
+        return None;
+    }
+    Some((
+        i + 3,
+        vec![
+            shape::word_like(&tokens[i].text, have),
+            Token::space(),
+            Token::word("just"),
+            Token::space(),
+            Token::word(participle),
+        ],
+    ))
+}
+
 /// "started crying" <-> "started to cry": after "start", "begin" and "continue" the gerund and
 /// the infinitive say the same; so do "likes swimming" and "likes to swim", told one way only.
 /// Not after their own "-ing" form ("is starting to rain" is no "is starting raining"), nor for
@@ -1808,6 +1971,7 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             let site: Option<(usize, Vec<Token>)> = group_at(&tokens, i)
                 .or_else(|| relative_that(&tokens, i))
                 .or_else(|| relative_that_added(&tokens, i))
+                .or_else(|| just_done(&tokens, i))
                 .or_else(|| phrasal_at(&tokens, i))
                 .or_else(|| gerund_or_infinitive(&tokens, i))
                 .or_else(|| negated_adjective(&tokens, i))
@@ -2444,10 +2608,7 @@ mod tests {
 
     #[test]
     fn a_clause_may_open_with_that() {
-        assert_eq!(
-            rewritten("I just finished the book you lent me."),
-            "I just finished the book that you lent me."
-        );
+        assert_eq!(rewritten("I finished the book you lent me."), "I finished the book that you lent me.");
         assert_eq!(
             rewritten("She makes the best pancakes I have ever tasted."),
             "She makes the best pancakes that I have ever tasted."
@@ -2471,6 +2632,32 @@ mod tests {
             "I hope that the weather forecast is wrong."
         );
         assert_eq!(rewritten("She noticed the car parked outside."), "She noticed the car parked outside.");
+    }
+
+    #[test]
+    fn conditions_appearances_matters_and_acts_just_done() {
+        assert_eq!(
+            rewritten("I would be grateful if you could help."),
+            "I would be grateful if you were able to help."
+        );
+        // No "would", or an indirect question: stays.
+        assert_eq!(rewritten("If you could help, call me."), "If you could help, call me.");
+        assert_eq!(rewritten("I'd wonder if you could help."), "I'd wonder whether you could help.");
+        assert_eq!(rewritten("It does not seem to work."), "It does not appear to work.");
+        assert_eq!(rewritten("She appeared to be asleep."), "She seemed to be asleep.");
+        assert_eq!(rewritten("We will look into your complaint."), "We will investigate your complaint.");
+        assert_eq!(rewritten("She looked into his eyes."), "She looked into his eyes.");
+        assert_eq!(rewritten("My son just started school."), "My son has just started school.");
+        assert_eq!(rewritten("They just left."), "They have just left.");
+        // A past time named, a "just" that is "only", or a question: stays.
+        for text in [
+            "I just finished it yesterday.",
+            "I just wanted to say thanks.",
+            "Did you just finish?",
+            "My friends just finished at six.",
+        ] {
+            assert_eq!(rewritten(text), text);
+        }
     }
 
     #[test]
