@@ -466,6 +466,10 @@ fn too_or_not_enough(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> 
     after_ok.then(|| (end, shape::words_like(&tokens[i].text, &new)))
 }
 
+/// Who a time suits: "works for you", "for your team", "for everyone".
+const OBJECT_PRONOUNS_OR_YOURS: &[&str] =
+    &["me", "us", "you", "him", "her", "them", "everyone", "everybody", "your", "our", "my", "their", "his"];
+
 /// Every form of "be" before a predicate.
 const BE_ALL: &[&str] = &["is", "are", "was", "were", "am", "be", "been", "being"];
 
@@ -699,6 +703,23 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["looks", "into"], &["investigates"], Next::Any),
     (&["looked", "into"], &["investigated"], Next::Any),
     (&["looking", "into"], &["investigating"], Next::Any),
+    // Looking forward, in either aspect: "I am looking forward to seeing you." <-> "I look forward
+    // to seeing you." (`group_at`: only after the subject, never in a question).
+    (&["am", "looking", "forward", "to"], &["look", "forward", "to"], Next::Any),
+    (&["are", "looking", "forward", "to"], &["look", "forward", "to"], Next::Any),
+    (&["is", "looking", "forward", "to"], &["looks", "forward", "to"], Next::Any),
+    // A time that suits: "if the new schedule works for your team" -> "suits your team"; only
+    // after a time or a plan (`group_at`): "The app works for me" is no "suits me".
+    (&["works", "for"], &["suits"], Next::Any),
+    (&["work", "for"], &["suit"], Next::Any),
+    // An approval: "waiting for the legal team to sign off on the deal" -> "to approve the deal".
+    (&["sign", "off", "on"], &["approve"], Next::Any),
+    (&["signs", "off", "on"], &["approves"], Next::Any),
+    (&["signed", "off", "on"], &["approved"], Next::Any),
+    (&["signing", "off", "on"], &["approving"], Next::Any),
+    // A complaint made: "I am writing to complain about the service." -> "... to make a complaint
+    // about the service."
+    (&["to", "complain", "about"], &["to", "make", "a", "complaint", "about"], Next::Any),
     (&["more", "than"], &["over"], Next::Number),
     // "for over forty years" -> "for more than forty years": only after a word that measures
     // (`group_at`), since "jumped over two fences" and "just over two hours" are no "more than".
@@ -1535,6 +1556,39 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                     .skip(1)
                     .take(3)
                     .any(|t| MATTERS.contains(&t.text.to_lowercase().as_str()))
+            }
+            "am" | "are" | "is" if words.get(1) == Some(&"looking") => {
+                prev.as_deref().is_some_and(|p| SUBJECT_PRONOUNS.contains(&p) || is_noun(p))
+                    && tokens.last().is_none_or(|t| t.text != "?")
+            }
+            "works" | "work" => {
+                const SUITING: &[&str] = &[
+                    "schedule",
+                    "time",
+                    "date",
+                    "day",
+                    "plan",
+                    "slot",
+                    "arrangement",
+                    "that",
+                    "this",
+                    "timing",
+                    "times",
+                    "dates",
+                    "days",
+                    "plans",
+                    "week",
+                    "morning",
+                    "afternoon",
+                    "evening",
+                    "deadline",
+                ];
+                let suited =
+                    next_word(tokens, last).is_some_and(|n| OBJECT_PRONOUNS_OR_YOURS.contains(&n.as_str()));
+                suited
+                    && prev
+                        .as_deref()
+                        .is_some_and(|p| SUITING.contains(&p) || crate::words::DAY_NAMES.contains(&p))
             }
             // "paid her back wages" is her wages: only before a pause, a time, an amount or "for".
             "pay" | "pays" | "paid" | "paying" if words.len() == 3 => {
@@ -2658,6 +2712,21 @@ mod tests {
         ] {
             assert_eq!(rewritten(text), text);
         }
+    }
+
+    #[test]
+    fn email_phrases_looking_forward_suiting_approving_complaining() {
+        assert_eq!(rewritten("I am looking forward to it."), "I look forward to it.");
+        assert_eq!(rewritten("Are you looking forward to it?"), "Are you looking forward to it?");
+        assert_eq!(rewritten("Let me know if Tuesday works for you."), "Let me know if Tuesday suits you.");
+        // A thing that works is no time that suits.
+        assert_eq!(rewritten("The app works for me."), "The app works for me.");
+        assert_eq!(rewritten("She works for a bank."), "She works for a bank.");
+        assert_eq!(rewritten("They will sign off on the budget."), "They will approve the budget.");
+        assert_eq!(
+            rewritten("I am writing to complain about the noise."),
+            "I am writing to make a complaint about the noise."
+        );
     }
 
     #[test]
