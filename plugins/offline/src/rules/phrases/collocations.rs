@@ -481,6 +481,9 @@ const REPAIRABLE: &[&str] = &[
     "fan",
     "toy",
     "bag",
+    // A council's repairs: "promised to fix the potholes on our street".
+    "pothole",
+    "potholes",
 ];
 
 /// "He fixed the broken gate." -> "He repaired the broken gate.": "fix" with a thing that breaks

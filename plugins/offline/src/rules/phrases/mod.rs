@@ -27,6 +27,7 @@ use collocations::{
 };
 use compounds::{place_compound, placed_thing};
 use numbers::{date_form, habitual_day, number_in_digits, spoken_time};
+use objects::of_ones_own;
 use routines::routine;
 use shared::{After, Finder, opening, pause_after, quantifier_for};
 
@@ -304,6 +305,14 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     // `span_to_now`: "the last few pages of the book" stays).
     (&["the", "last"], &["the", "past"], After::Word),
     (&["the", "past"], &["the", "last"], After::Word),
+    // A yearly event: "took the car in for its annual service" -> "its yearly service"; only
+    // before the nouns the pass lists, where both words are used alike ("annual leave" and an
+    // "annual report" are names of their own).
+    (&["annual"], &["yearly"], After::Word),
+    // Unworn or unused: "it is still like new" -> "as good as new" (after "be", "look" or "still").
+    (&["like", "new"], &["as", "good", "as", "new"], After::Pause),
+    (&["thanks", "again", "for"], &["thank", "you", "again", "for"], After::Word),
+    (&["thank", "you", "again", "for"], &["thanks", "again", "for"], After::Word),
     // A time not yet fixed: "Are you free sometime this week?" -> "... at some point this week?"
     // (see `sometime_ok`).
     (&["sometime"], &["at", "some", "point"], After::Word),
@@ -544,9 +553,36 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     && ["time", "years", "ages"].contains(from.last().unwrap_or(&"")))
                     || perfect_before(&tokens, i);
                 let weekend = from.last() != Some(&"weekend") || told_weekend(&tokens);
+                let yearly = from != ["annual"]
+                    || next_word(&tokens, last).is_some_and(|n| {
+                        [
+                            "service",
+                            "check",
+                            "check-up",
+                            "checkup",
+                            "fee",
+                            "fees",
+                            "meeting",
+                            "event",
+                            "festival",
+                            "subscription",
+                            "inspection",
+                            "visit",
+                            "trip",
+                            "party",
+                        ]
+                        .contains(&n.as_str())
+                    });
+                let unused = from != ["like", "new"]
+                    || prev_word(&tokens, i).is_some_and(|p| {
+                        ["still", "is", "was", "are", "were", "looks", "looked", "look", "be"]
+                            .contains(&p.as_str())
+                    });
                 let span = from.len() != 2 || from[0] != "the" || span_to_now(&tokens, last);
                 let told = from != ["a", "lot", "about"] || knowledge_told(&tokens, i);
                 let ok = ok
+                    && yearly
+                    && unused
                     && span
                     && told
                     && amount
@@ -571,7 +607,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function (`Finder`): the everyday collocations first, tried
             // only from a word one of them starts with (`COLLOCATIONS`), so that most words cost one
             // lookup, then the others.
-            let finders: [Finder; 11] = [
+            let finders: [Finder; 12] = [
                 expectation,
                 number_in_digits,
                 habitual_day,
@@ -583,6 +619,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 place_compound,
                 placed_thing,
                 routine,
+                of_ones_own,
             ];
             let lower = tokens[i].text.to_lowercase().replace('’', "'");
             let starts = COLLOCATION_STARTS.binary_search(&lower.as_str()).is_ok();
@@ -1221,6 +1258,25 @@ mod tests {
         assert_eq!(phrased("I loved the last few weeks of term."), "I loved the last few weeks of term.");
         assert_eq!(phrased("She was the last person to leave."), "She was the last person to leave.");
         assert_eq!(phrased("I read the last few pages."), "I read the last few pages.");
+    }
+
+    #[test]
+    fn yearly_things_new_things_thanks_and_ones_own() {
+        assert_eq!(phrased("It is due for its annual service."), "It is due for its yearly service.");
+        assert_eq!(phrased("I have some annual leave."), "I have some annual leave.");
+        assert_eq!(phrased("The jacket is still like new."), "The jacket is still as good as new.");
+        assert_eq!(phrased("It smells like new paint."), "It smells like new paint.");
+        assert_eq!(phrased("Thanks again for dinner."), "Thank you again for dinner.");
+        assert_eq!(phrased("He left to start his own business."), "He left to start a business of his own.");
+        // A noun after it, a list, or no verb of having before it: stays.
+        for text in [
+            "He wrote his own business plan.",
+            "We have our own room and bathroom.",
+            "She painted her own room.",
+        ] {
+            assert_eq!(phrased(text), text);
+        }
+        assert_eq!(phrased("The mayor will fix the potholes."), "The mayor will repair the potholes.");
     }
 
     #[test]
