@@ -720,6 +720,21 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     // A complaint made: "I am writing to complain about the service." -> "... to make a complaint
     // about the service."
     (&["to", "complain", "about"], &["to", "make", "a", "complaint", "about"], Next::Any),
+    // A complaint made: "Residents complained about the noise." -> "... made complaints about
+    // ..."; one complaint for one person (`group_at` wants a pronoun or a plural noun before).
+    (&["complained", "about"], &["made", "a", "complaint", "about"], Next::Any),
+    (&["complained", "about"], &["made", "complaints", "about"], Next::Any),
+    // Let down by a thing: "disappointed with the service" -> "disappointed by the service"; not
+    // "with myself", as "by myself" is alone.
+    (&["disappointed", "with"], &["disappointed", "by"], Next::Any),
+    // A thing one may have seen by now: "Did you see the news about the line?" -> "Have you seen
+    // the news ...?" (`group_at`: a question with no time of its own, of news or a message).
+    (&["did", "you", "see"], &["have", "you", "seen"], Next::Any),
+    // A plan told in the simple present: "The council is planning to build a library." -> "The
+    // council plans to build a library."
+    (&["is", "planning", "to"], &["plans", "to"], Next::Verb),
+    (&["are", "planning", "to"], &["plan", "to"], Next::Verb),
+    (&["am", "planning", "to"], &["plan", "to"], Next::Verb),
     (&["more", "than"], &["over"], Next::Number),
     // "for over forty years" -> "for more than forty years": only after a word that measures
     // (`group_at`), since "jumped over two fences" and "just over two hours" are no "more than".
@@ -1021,7 +1036,10 @@ fn clause_follows(tokens: &[Token], last: usize) -> bool {
         if FINITE.contains(&w.as_str()) {
             return true;
         }
-        if determined && step >= 2 && crate::words::clearly_finite(&w, false) {
+        // "said the brakes need to be replaced": "need" or "want" before "to" is a verb.
+        let verb_to = ["need", "needs", "want", "wants"].contains(&w.as_str())
+            && next_word(tokens, k + 2).as_deref() == Some("to");
+        if determined && step >= 2 && (verb_to || crate::words::clearly_finite(&w, false)) {
             return true;
         }
         // A subject of its own inside the noun phrase ("heard the news we had won"): the noun
@@ -1557,7 +1575,7 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                     .take(3)
                     .any(|t| MATTERS.contains(&t.text.to_lowercase().as_str()))
             }
-            "am" | "are" | "is" if words.get(1) == Some(&"looking") => {
+            "am" | "are" | "is" if ["looking", "planning"].contains(&words[1]) => {
                 prev.as_deref().is_some_and(|p| SUBJECT_PRONOUNS.contains(&p) || is_noun(p))
                     && tokens.last().is_none_or(|t| t.text != "?")
             }
@@ -1589,6 +1607,56 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                     && prev
                         .as_deref()
                         .is_some_and(|p| SUITING.contains(&p) || crate::words::DAY_NAMES.contains(&p))
+            }
+            "complained" => prev.as_deref().is_some_and(|p| {
+                if to[1] == "a" {
+                    ["i", "he", "she", "you"].contains(&p)
+                } else {
+                    ["we", "they"].contains(&p)
+                        || (crate::words::is_plural_noun(p) && !DETERMINERS.contains(&p))
+                }
+            }),
+            "disappointed" => {
+                next_word(tokens, last).is_some_and(|n| !n.ends_with("self") && !n.ends_with("selves"))
+            }
+            "did" if words.get(2) == Some(&"see") => {
+                const SEEN: &[&str] = &[
+                    "news",
+                    "email",
+                    "e-mail",
+                    "message",
+                    "text",
+                    "article",
+                    "post",
+                    "video",
+                    "note",
+                    "letter",
+                    "report",
+                    "photos",
+                    "pictures",
+                    "comments",
+                    "announcement",
+                    "update",
+                ];
+                const WHEN: &[&str] = &[
+                    "yesterday",
+                    "ago",
+                    "last",
+                    "when",
+                    "earlier",
+                    "this",
+                    "on",
+                    "at",
+                    "while",
+                    "today",
+                    "tonight",
+                ];
+                let words_after: Vec<String> =
+                    tokens[last..].iter().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
+                prev.is_none()
+                    && tokens.last().is_some_and(|t| t.text == "?")
+                    && words_after.iter().skip(1).take(3).any(|w| SEEN.contains(&w.as_str()))
+                    && !words_after.iter().any(|w| WHEN.contains(&w.as_str()))
             }
             // "paid her back wages" is her wages: only before a pause, a time, an amount or "for".
             "pay" | "pays" | "paid" | "paying" if words.len() == 3 => {
@@ -2726,6 +2794,28 @@ mod tests {
         assert_eq!(
             rewritten("I am writing to complain about the noise."),
             "I am writing to make a complaint about the noise."
+        );
+    }
+
+    #[test]
+    fn complaints_disappointments_things_seen_and_plans() {
+        assert_eq!(rewritten("I complained about the lamp."), "I made a complaint about the lamp.");
+        assert_eq!(rewritten("Residents complained about it."), "Residents made complaints about it.");
+        assert_eq!(rewritten("The man complained about it."), "The man complained about it.");
+        assert_eq!(rewritten("We were disappointed with the food."), "We were disappointed by the food.");
+        assert_eq!(rewritten("I was disappointed with myself."), "I was disappointed with myself.");
+        assert_eq!(rewritten("Did you see the news about it?"), "Have you seen the news about it?");
+        // A time of its own, or a thing not a message: stays.
+        assert_eq!(rewritten("Did you see the news last night?"), "Did you see the news last night?");
+        assert_eq!(rewritten("Did you see the match?"), "Did you see the match?");
+        assert_eq!(
+            rewritten("The council is planning to build a library."),
+            "The council plans to build a library."
+        );
+        assert_eq!(rewritten("Is he planning to come?"), "Is he planning to come?");
+        assert_eq!(
+            rewritten("The mechanic said the brakes need to be replaced."),
+            "The mechanic said that the brakes have to be replaced."
         );
     }
 
