@@ -1709,12 +1709,14 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             }
             // The adjectives of feeling after their "be" ("I'm sorry", "We are glad"), not "a sure
             // sign" nor "sorry for".
-            "sorry" | "glad" | "sure" | "afraid" => prev.as_deref().is_some_and(|p| {
-                let p = p.replace('’', "'");
-                BE_ALL.contains(&p.as_str())
-                    || ["'s", "'re", "'m"].iter().any(|e| p.ends_with(e))
-                    || ["so", "very", "really", "quite", "feel", "felt"].contains(&p.as_str())
-            }),
+            "sorry" | "glad" | "sure" | "afraid" if words.len() == 1 || words[1] == "that" => {
+                prev.as_deref().is_some_and(|p| {
+                    let p = p.replace('’', "'");
+                    BE_ALL.contains(&p.as_str())
+                        || ["'s", "'re", "'m"].iter().any(|e| p.ends_with(e))
+                        || ["so", "very", "really", "quite", "feel", "felt"].contains(&p.as_str())
+                })
+            }
             // "say" of reporting, after its subject or "to", never a request ("Say the word").
             "say" => prev.as_deref().is_some_and(|p| {
                 ["i", "we", "you", "they", "to", "would", "could", "will", "can", "might", "did", "didn't"]
@@ -2845,6 +2847,8 @@ mod tests {
         // No clause after it, or no "be" before it.
         assert_eq!(rewritten("I'm sorry about the delay."), "I'm sorry about the delay.");
         assert_eq!(rewritten("It is a sure sign of rain."), "It is a sure sign of rain.");
+        // "afraid of" keeps its own rule, after any word.
+        assert_eq!(rewritten("Children afraid of the dark."), "Children scared of the dark.");
         assert_eq!(rewritten("Say the word."), "Say the word.");
         assert_eq!(rewritten("It made up for the delay."), "It compensated for the delay.");
         assert_eq!(rewritten("She made up a story."), "She made up a story.");

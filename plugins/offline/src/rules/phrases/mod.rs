@@ -578,7 +578,8 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                         ["still", "is", "was", "are", "were", "looks", "looked", "look", "be"]
                             .contains(&p.as_str())
                     });
-                let span = from.len() != 2 || from[0] != "the" || span_to_now(&tokens, last);
+                let span =
+                    !(from == ["the", "last"] || from == ["the", "past"]) || span_to_now(&tokens, last);
                 let told = from != ["a", "lot", "about"] || knowledge_told(&tokens, i);
                 let ok = ok
                     && yearly
@@ -1258,6 +1259,11 @@ mod tests {
         assert_eq!(phrased("I loved the last few weeks of term."), "I loved the last few weeks of term.");
         assert_eq!(phrased("She was the last person to leave."), "She was the last person to leave.");
         assert_eq!(phrased("I read the last few pages."), "I read the last few pages.");
+        // Other phrases of "the" and a word keep their own rules.
+        assert_eq!(
+            phrased("He fell asleep in front of the television."),
+            "He fell asleep in front of the TV."
+        );
     }
 
     #[test]
