@@ -313,6 +313,27 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["like", "new"], &["as", "good", "as", "new"], After::Pause),
     (&["thanks", "again", "for"], &["thank", "you", "again", "for"], After::Word),
     (&["thank", "you", "again", "for"], &["thanks", "again", "for"], After::Word),
+    // A success at once: "passed her driving test on the first try" <-> "at the first attempt".
+    (&["on", "the", "first", "try"], &["at", "the", "first", "attempt"], After::Anything),
+    (&["at", "the", "first", "attempt"], &["on", "the", "first", "try"], After::Anything),
+    // A night slept without waking: "The baby slept through the night." -> "... slept all night."
+    (&["slept", "through", "the", "night"], &["slept", "all", "night"], After::Anything),
+    (&["sleep", "through", "the", "night"], &["sleep", "all", "night"], After::Anything),
+    (&["sleeps", "through", "the", "night"], &["sleeps", "all", "night"], After::Anything),
+    // An email's attachment: "for your reference" -> "for reference", ending the clause.
+    (&["for", "your", "reference"], &["for", "reference"], After::Pause),
+    // Away from work, after "be" (see `everyday_ok`): "I will be out of the office until Monday."
+    (&["out", "of", "the", "office"], &["away", "from", "the", "office"], After::Anything),
+    // A queue waited in (see `everyday_ok`): "I had to wait an hour in the queue." -> "in line".
+    (&["in", "the", "queue"], &["in", "line"], After::Anything),
+    // What starts suddenly: "A fire broke out in a warehouse." -> "A fire started in a warehouse."
+    // (never "broke out of", an escape).
+    (&["fire", "broke", "out"], &["fire", "started"], After::Anything),
+    (&["fight", "broke", "out"], &["fight", "started"], After::Anything),
+    (&["fighting", "broke", "out"], &["fighting", "started"], After::Anything),
+    // A verdict opening the sentence (see `everyday_ok`): "Overall it was good value." -> "All in
+    // all it was good value."; "Overall costs rose" is the adjective.
+    (&["overall"], &["all", "in", "all"], After::Anything),
     // A time not yet fixed: "Are you free sometime this week?" -> "... at some point this week?"
     // (see `sometime_ok`).
     (&["sometime"], &["at", "some", "point"], After::Word),
@@ -420,6 +441,35 @@ fn span_to_now(tokens: &[Token], last: usize) -> bool {
     }
     next_word(tokens, k).is_some_and(|u| UNITS.contains(&u.as_str()))
         && next_word(tokens, k + 2).is_none_or(|n| n != "of")
+}
+
+/// The conditions of the everyday phrases of the table that depend on the words round them: "out
+/// of the office" after "be", "in the queue" after waiting or standing, "broke out" not before
+/// "of", and "overall" opening the sentence before its subject or a comma.
+fn everyday_ok(from: &[&str], tokens: &[Token], i: usize, last: usize) -> bool {
+    let prev = prev_word(tokens, i);
+    let next = next_word(tokens, last);
+    match from {
+        ["out", "of", "the", "office"] => prev.is_some_and(|p| {
+            ["be", "is", "am", "are", "was", "were", "been", "being"].contains(&p.as_str())
+                || p.ends_with("'ll")
+        }),
+        ["in", "the", "queue"] => {
+            prev.as_deref().is_some_and(|p| {
+                ["wait", "waits", "waited", "waiting", "stood", "standing", "stand", "stands"].contains(&p)
+            }) || matches!(prev.as_deref(), Some("hour" | "hours" | "minutes" | "ages"))
+        }
+        [_, "broke", "out"] => next.is_none_or(|n| n != "of"),
+        ["overall"] => {
+            crate::tokens::is_sentence_start(tokens, i)
+                && (tokens.get(i + 1).is_some_and(|t| t.text == ",")
+                    || next.is_some_and(|n| {
+                        crate::words::SUBJECT_PRONOUNS.contains(&n.as_str())
+                            || ["the", "this", "that", "we", "our", "my", "their"].contains(&n.as_str())
+                    }))
+        }
+        _ => true,
+    }
 }
 
 /// Whether "a lot about" at `i` is how much is told or known ("told us a lot about the castle",
@@ -578,10 +628,12 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                         ["still", "is", "was", "are", "were", "looks", "looked", "look", "be"]
                             .contains(&p.as_str())
                     });
+                let everyday = everyday_ok(from, &tokens, i, last);
                 let span =
                     !(from == ["the", "last"] || from == ["the", "past"]) || span_to_now(&tokens, last);
                 let told = from != ["a", "lot", "about"] || knowledge_told(&tokens, i);
                 let ok = ok
+                    && everyday
                     && yearly
                     && unused
                     && span
@@ -1283,6 +1335,21 @@ mod tests {
             assert_eq!(phrased(text), text);
         }
         assert_eq!(phrased("The mayor will fix the potholes."), "The mayor will repair the potholes.");
+    }
+
+    #[test]
+    fn everyday_phrases_in_their_context() {
+        assert_eq!(phrased("She passed on the first try."), "She passed at the first attempt.");
+        assert_eq!(phrased("The baby slept through the night."), "The baby slept all night.");
+        assert_eq!(phrased("I attached it for your reference."), "I attached it for reference.");
+        assert_eq!(phrased("I will be out of the office today."), "I will be away from the office today.");
+        assert_eq!(phrased("He ran out of the office."), "He ran out of the office.");
+        assert_eq!(phrased("I waited an hour in the queue."), "I waited an hour in line.");
+        assert_eq!(phrased("She was first in the queue."), "She was first in the queue.");
+        assert_eq!(phrased("A fire broke out in a shed."), "A fire started in a shed.");
+        assert_eq!(phrased("The fire broke out of the room."), "The fire broke out of the room.");
+        assert_eq!(phrased("Overall it was good value."), "All in all it was good value.");
+        assert_eq!(phrased("Overall costs rose."), "Overall costs rose.");
     }
 
     #[test]
