@@ -26,7 +26,7 @@ use collocations::{
     COLLOCATION_STARTS, COLLOCATIONS, been_to_place, delayed_by, expectation, run_out, while_when,
 };
 use compounds::{place_compound, placed_thing};
-use numbers::{date_form, habitual_day, number_in_digits, spoken_time};
+use numbers::{date_form, habitual_day, number_in_digits, ordinal_birthday, spoken_time};
 use objects::of_ones_own;
 use routines::routine;
 use shared::{After, Finder, opening, pause_after, quantifier_for};
@@ -660,7 +660,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function (`Finder`): the everyday collocations first, tried
             // only from a word one of them starts with (`COLLOCATIONS`), so that most words cost one
             // lookup, then the others.
-            let finders: [Finder; 12] = [
+            let finders: [Finder; 13] = [
                 expectation,
                 number_in_digits,
                 habitual_day,
@@ -673,6 +673,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 placed_thing,
                 routine,
                 of_ones_own,
+                ordinal_birthday,
             ];
             let lower = tokens[i].text.to_lowercase().replace('’', "'");
             let starts = COLLOCATION_STARTS.binary_search(&lower.as_str()).is_ok();
