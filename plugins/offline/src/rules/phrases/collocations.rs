@@ -1860,8 +1860,17 @@ fn pick_up_groceries(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)>
     if word(k).is_some_and(|w| ["some", "a", "the", "more", "any", "fresh"].contains(&w.as_str())) {
         k += 2;
     }
+    // "pick up a few things from the supermarket": things bought, where a shop is named.
+    if word(k).as_deref() == Some("few") {
+        k += 2;
+    }
+    let shop = word(k + 2).is_some_and(|w| ["from", "at"].contains(&w.as_str()))
+        && word(k + 6).is_some_and(|w| {
+            ["supermarket", "shop", "shops", "store", "market", "chemist"].contains(&w.as_str())
+        });
     let spaced = (i + 1..k).step_by(2).all(|s| tokens.get(s).is_some_and(|t| t.is(Kind::Space, " ")));
-    (spaced && word(k).is_some_and(|w| GROCERIES.contains(&w.as_str()))).then(|| (3, vec![get.to_string()]))
+    let bought = word(k).is_some_and(|w| GROCERIES.contains(&w.as_str()) || (w == "things" && shop));
+    (spaced && bought).then(|| (3, vec![get.to_string()]))
 }
 
 /// "We need to set off early." -> "We need to leave early.": a start on a journey, with a time, a
@@ -3531,6 +3540,18 @@ mod tests {
 
     fn phrased(text: &str) -> String {
         join(&phrases(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::All)))
+    }
+
+    #[test]
+    fn things_picked_up_from_a_shop_are_got() {
+        assert_eq!(
+            phrased("I need to pick up a few things from the supermarket."),
+            "I need to get a few things from the supermarket."
+        );
+        assert_eq!(
+            phrased("Please pick up a few things from the floor."),
+            "Please pick up a few things from the floor."
+        );
     }
 
     #[test]
