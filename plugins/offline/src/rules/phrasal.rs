@@ -2067,8 +2067,24 @@ fn gerund_or_infinitive(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>
                     || CLAUSE_WORDS.contains(&a.as_str())
                     || DETERMINERS.contains(&a.as_str())
                     || [
-                        "it", "them", "him", "her", "me", "us", "you", "again", "now", "today", "here",
+                        "it",
+                        "them",
+                        "him",
+                        "her",
+                        "me",
+                        "us",
+                        "you",
+                        "again",
+                        "now",
+                        "today",
+                        "here",
                         "there",
+                        "just",
+                        "heavily",
+                        "slowly",
+                        "quickly",
+                        "immediately",
+                        "soon",
                     ]
                     .contains(&a.as_str()))
         }
@@ -2819,6 +2835,15 @@ mod tests {
             rewritten("The mechanic said the brakes need to be replaced."),
             "The mechanic said that the brakes have to be replaced."
         );
+    }
+
+    #[test]
+    fn a_start_told_with_an_infinitive_before_an_adverb() {
+        assert_eq!(
+            rewritten("The snow started falling just as we left."),
+            "The snow started to fall just as we left."
+        );
+        assert_eq!(rewritten("It began raining heavily."), "It began to rain heavily.");
     }
 
     #[test]
