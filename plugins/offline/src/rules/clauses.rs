@@ -209,6 +209,7 @@ enum First {
 
 /// The words with the first one recased for its new position, or `None` when that is unsafe.
 fn with_first(words: &[&Token], how: First) -> Option<Vec<Token>> {
+    let next_determiner = words.get(1).map(|t| t.text.to_lowercase());
     let mut out: Vec<Token> = words.iter().map(|&t| t.clone()).collect();
     let first = out.first_mut()?;
     let is_i = first.text == "I" || first.text.starts_with("I'") || first.text.starts_with("I’");
@@ -223,9 +224,11 @@ fn with_first(words: &[&Token], how: First) -> Option<Vec<Token>> {
         }
         First::Lowercase if lowercase_ok(&first.text) => decapitalise(&first.text),
         // A word the lexicon does not know is a name and keeps its capital ("Sarah and I");
-        // one that may be a word or a name ("Rose") is left where it is.
+        // one that may be a word or a name ("Rose") is left where it is, and so is one before a
+        // determiner, a verb the lexicon lacks giving an order ("Prune the roses").
         First::Lowercase
-            if first.text.chars().all(|c| c.is_ascii_alphabetic())
+            if next_determiner.is_none_or(|d| !DETERMINERS.contains(&d.as_str()))
+                && first.text.chars().all(|c| c.is_ascii_alphabetic())
                 && !crate::lexicon::is_stopword(&first.text.to_lowercase())
                 && crate::morph::analyse(&first.text.to_lowercase()).is_empty() =>
         {

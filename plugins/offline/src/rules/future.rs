@@ -2,7 +2,9 @@
 //! plumber is going to come on Tuesday." A word-group site of its own; only where a time to come
 //! is said, so that an offer or a promise ("I'll help you", "I'll have a flat white") keeps its
 //! "will", and never in a condition ("If it rains, we will stay in"), where "going to" would
-//! shift the weight. "it will" is the word groups' own (`phrasal`).
+//! shift the weight. "it will" is the word groups' own (`phrasal`). An arrangement in the present
+//! progressive with its time is told with "will" too ("The shop is opening next week." -> "The
+//! shop will open next week.").
 
 use crate::shape::words_like;
 use crate::sites::Sites;
@@ -81,6 +83,37 @@ fn whole_subject(tokens: &[Token], i: usize) -> bool {
     }
 }
 
+/// Arrangements told in the present progressive, and the verb "will" takes for each.
+const ARRANGED: &[(&str, &str)] = &[
+    ("coming", "come"),
+    ("leaving", "leave"),
+    ("arriving", "arrive"),
+    ("opening", "open"),
+    ("closing", "close"),
+    ("starting", "start"),
+    ("flying", "fly"),
+    ("moving", "move"),
+    ("visiting", "visit"),
+    ("returning", "return"),
+];
+
+/// "A new supermarket is opening next week." -> "A new supermarket will open next week.": an
+/// arrangement (`ARRANGED`) told as a plan with its time (`rewrite` wants one), after "am", "is"
+/// or "are" and the whole subject. Not "going" ("is going to rain" is the other future), and not
+/// after "it" or "there". The base form, if the site at `i` is one.
+fn arranged(tokens: &[Token], i: usize) -> Option<&'static str> {
+    let t = &tokens[i];
+    if !t.is_word() || t.frozen || t.changed || !["am", "is", "are"].contains(&t.text.to_lowercase().as_str())
+    {
+        return None;
+    }
+    let verb =
+        tokens.get(i + 2).filter(|v| v.is_word() && !v.frozen && !v.changed && tokens[i + 1].text == " ")?;
+    let &(_, base) = ARRANGED.iter().find(|(ing, _)| verb.text.eq_ignore_ascii_case(ing))?;
+    let subject = prev_word(tokens, i)?;
+    (be_for(&subject).is_some() && whole_subject(tokens, i)).then_some(base)
+}
+
 /// Rewrites each "will" of a plan found, one site each.
 pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
     let statement = tokens.last().is_some_and(|t| t.text == "." || t.text == "!");
@@ -91,7 +124,17 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
         return tokens;
     }
     let mut out = Vec::with_capacity(tokens.len() + 4);
+    let mut skip = 0;
     for (i, t) in tokens.iter().enumerate() {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        if let Some(base) = arranged(&tokens, i) {
+            sites.put(&mut out, &tokens[i..=i + 2], || words_like(&t.text, &["will", base]));
+            skip = 2;
+            continue;
+        }
         let will = t.is_word() && !t.frozen && !t.changed && t.text.eq_ignore_ascii_case("will");
         let be = will.then(|| prev_word(&tokens, i)).flatten().and_then(|s| be_for(&s));
         let be = be.filter(|_| whole_subject(&tokens, i));
@@ -135,6 +178,28 @@ mod tests {
             said("The office will be closed on Monday."),
             "The office is going to be closed on Monday."
         );
+    }
+
+    #[test]
+    fn an_arrangement_with_its_time_told_with_will() {
+        assert_eq!(
+            said("A new supermarket is opening on the high street next week."),
+            "A new supermarket will open on the high street next week."
+        );
+        assert_eq!(
+            said("The plumber is coming tomorrow morning."),
+            "The plumber will come tomorrow morning."
+        );
+        // No time, a question, a condition, or another verb: stays.
+        for text in [
+            "Our parents are coming to stay with us.",
+            "Is the plumber coming tomorrow?",
+            "If the shop is closing tomorrow, we should go today.",
+            "It is going to rain tomorrow.",
+            "She is cooking dinner tonight.",
+        ] {
+            assert_eq!(said(text), text, "{text}");
+        }
     }
 
     #[test]

@@ -87,7 +87,12 @@ pub fn light_verb(p: &Plain) -> Option<Vec<Token>> {
     for k in 1..n {
         let word = p.lower(k);
         let opening: Vec<String> = (0..k).map(|j| p.lower(j)).collect();
-        let after_have = HAVE_FORMS.contains(&p.lower(k - 1).as_str())
+        // "has not called me back": the auxiliary may stand before "not" or an adverb.
+        let auxiliary = (0..k).rev().find(|&j| {
+            !["not", "never", "already", "just", "yet", "still", "also", "ever"]
+                .contains(&p.lower(j).as_str())
+        });
+        let after_have = auxiliary.is_some_and(|j| HAVE_FORMS.contains(&p.lower(j).as_str()))
             || (p.terminal.text == "?" && crate::syntax::have_question_subject(&opening));
         // The verb, told with its noun; after a determiner or an adjective the word is the noun
         // ("a quick look at", "the call you made").

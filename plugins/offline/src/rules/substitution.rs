@@ -1932,7 +1932,8 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     let spelling = spelling(&tokens[i], is_sentence_start(tokens, i))?;
     let reading = read(tokens, i, &spelling)?;
     let sense = reading.entry.sense(reading.pos)?;
-    let (candidates, quality): (Vec<&str>, u8) = match register::verdict(reading.entry.lemma, reading.pos) {
+    let (mut candidates, quality): (Vec<&str>, u8) = match register::verdict(reading.entry.lemma, reading.pos)
+    {
         Some(Verdict::Keep) => return None,
         Some(use_) => (use_.replacements().collect(), 9),
         None if nth > 0 => return None,
@@ -2109,6 +2110,22 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
             .skip(1)
             .take(3)
             .any(|t| PROPERTY.contains(&t.text.to_lowercase().as_str()))
+    {
+        return None;
+    }
+    // "has been received" is no "has been gotten": "get" makes no passive of its own.
+    let passive = reading.pos == Pos::Verb
+        && forms.contains(&Form::Participle)
+        && prev_word(tokens, i).is_some_and(|p| BE_FORMS.contains(&p.as_str()));
+    if passive && candidates.contains(&"get") {
+        candidates.retain(|c| *c != "get");
+    }
+    // "United won three one": an adjective opening the sentence right before a finite verb is
+    // the subject's name (a team, a firm), not a word to replace.
+    if matches!(reading.pos, Pos::Adj | Pos::Verb)
+        && is_sentence_start(tokens, i)
+        && !is_noun(&tokens[i].text.to_lowercase())
+        && next_word(tokens, i).is_some_and(|n| crate::words::heads_clause(&n) || clearly_finite(&n, false))
     {
         return None;
     }
@@ -2762,6 +2779,9 @@ mod tests {
         assert_eq!(replaced("The council sent a letter about the new parking permits.", "permits"), None);
         assert_eq!(replaced("I booked him in with the vet.", "booked"), None);
         assert_eq!(replaced("It hasn't rained properly for weeks.", "properly"), None);
+        // A team's name opening the sentence; a passive's "received" is no "gotten".
+        assert_eq!(replaced("United won three one on Saturday.", "United"), None);
+        assert_ne!(replaced("My complaint has been received.", "received").as_deref(), Some("gotten"));
         assert_eq!(replaced("The meeting will start at nine.", "start").as_deref(), Some("begin"));
         // After an inverted "have" the participle: "Have you begun", never "Have you began".
         assert_ne!(replaced("Have you started packing yet?", "started").as_deref(), Some("began"));

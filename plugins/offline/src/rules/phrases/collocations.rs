@@ -481,6 +481,9 @@ const REPAIRABLE: &[&str] = &[
     "fan",
     "toy",
     "bag",
+    // A council's repairs: "promised to fix the potholes on our street".
+    "pothole",
+    "potholes",
 ];
 
 /// "He fixed the broken gate." -> "He repaired the broken gate.": "fix" with a thing that breaks
@@ -1604,6 +1607,9 @@ const EVERYDAY: &[(&[&str], &[&str], After)] = &[
     // An attachment announced: "Please find attached the invoice." -> "I have attached the
     // invoice." (the verb agrees with any number of things attached).
     (&["please", "find", "attached", "the"], &["i", "have", "attached", "the"], After::Word),
+    (&["please", "find", "attached", "a"], &["i", "have", "attached", "a"], After::Word),
+    (&["please", "find", "attached", "my"], &["i", "have", "attached", "my"], After::Word),
+    (&["please", "find", "attached", "our"], &["i", "have", "attached", "our"], After::Word),
     // Trees flowering: "The cherry trees are in bloom." -> "... are in flower."
     (&["are", "in", "bloom"], &["are", "in", "flower"], After::Anything),
     (&["were", "in", "bloom"], &["were", "in", "flower"], After::Anything),
@@ -1857,8 +1863,17 @@ fn pick_up_groceries(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)>
     if word(k).is_some_and(|w| ["some", "a", "the", "more", "any", "fresh"].contains(&w.as_str())) {
         k += 2;
     }
+    // "pick up a few things from the supermarket": things bought, where a shop is named.
+    if word(k).as_deref() == Some("few") {
+        k += 2;
+    }
+    let shop = word(k + 2).is_some_and(|w| ["from", "at"].contains(&w.as_str()))
+        && word(k + 6).is_some_and(|w| {
+            ["supermarket", "shop", "shops", "store", "market", "chemist"].contains(&w.as_str())
+        });
     let spaced = (i + 1..k).step_by(2).all(|s| tokens.get(s).is_some_and(|t| t.is(Kind::Space, " ")));
-    (spaced && word(k).is_some_and(|w| GROCERIES.contains(&w.as_str()))).then(|| (3, vec![get.to_string()]))
+    let bought = word(k).is_some_and(|w| GROCERIES.contains(&w.as_str()) || (w == "things" && shop));
+    (spaced && bought).then(|| (3, vec![get.to_string()]))
 }
 
 /// "We need to set off early." -> "We need to leave early.": a start on a journey, with a time, a
@@ -3488,6 +3503,26 @@ mod tests {
 
     fn phrased(text: &str) -> String {
         join(&phrases(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::All)))
+    }
+
+    #[test]
+    fn things_picked_up_from_a_shop_are_got() {
+        assert_eq!(
+            phrased("I need to pick up a few things from the supermarket."),
+            "I need to get a few things from the supermarket."
+        );
+        assert_eq!(
+            phrased("Please pick up a few things from the floor."),
+            "Please pick up a few things from the floor."
+        );
+    }
+
+    #[test]
+    fn an_attachment_is_announced() {
+        assert_eq!(
+            phrased("Please find attached a copy of my receipt."),
+            "I have attached a copy of my receipt."
+        );
     }
 
     #[test]

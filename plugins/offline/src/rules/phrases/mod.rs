@@ -26,7 +26,8 @@ use collocations::{
     COLLOCATION_STARTS, COLLOCATIONS, been_to_place, delayed_by, expectation, run_out, while_when,
 };
 use compounds::{place_compound, placed_thing};
-use numbers::{date_form, habitual_day, number_in_digits, spoken_time};
+use numbers::{date_form, habitual_day, number_in_digits, ordinal_birthday, spoken_time};
+use objects::of_ones_own;
 use routines::routine;
 use shared::{After, Finder, opening, pause_after, quantifier_for};
 
@@ -285,6 +286,57 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["cutting", "back", "on"], &["cutting", "down", "on"], After::Word),
     (&["cutting", "down", "on"], &["cutting", "back", "on"], After::Word),
     (&["split", "into", "groups"], &["divided", "into", "groups"], After::Anything),
+    // A little under or over an amount: "in just under four hours" -> "in slightly under four
+    // hours" (see `amount_ok`: never "just under the bridge").
+    (&["just", "under"], &["slightly", "under"], After::Word),
+    (&["just", "over"], &["slightly", "over"], After::Word),
+    // A length of time since it last happened, after a perfect (see `perfect_before`): "the best
+    // pizza I have had in a long time" -> "for a long time", "I haven't seen her in years".
+    (&["in", "a", "long", "time"], &["for", "a", "long", "time"], After::Pause),
+    (&["in", "years"], &["for", "years"], After::Pause),
+    (&["in", "ages"], &["for", "ages"], After::Pause),
+    // A weekend told of, past or to come (see `told_weekend`): "We bought a sofa at the weekend."
+    // <-> "... over the weekend."; a habit ("I play golf at the weekend") stays.
+    (&["at", "the", "weekend"], &["over", "the", "weekend"], After::Pause),
+    (&["over", "the", "weekend"], &["at", "the", "weekend"], After::Pause),
+    // How much one tells or knows: "told us a lot about the castle" -> "a great deal about".
+    (&["a", "lot", "about"], &["a", "great", "deal", "about"], After::Word),
+    // The stretch of time up to now: "for the last few weeks" <-> "for the past few weeks" (see
+    // `span_to_now`: "the last few pages of the book" stays).
+    (&["the", "last"], &["the", "past"], After::Word),
+    (&["the", "past"], &["the", "last"], After::Word),
+    // A yearly event: "took the car in for its annual service" -> "its yearly service"; only
+    // before the nouns the pass lists, where both words are used alike ("annual leave" and an
+    // "annual report" are names of their own).
+    (&["annual"], &["yearly"], After::Word),
+    // Unworn or unused: "it is still like new" -> "as good as new" (after "be", "look" or "still").
+    (&["like", "new"], &["as", "good", "as", "new"], After::Pause),
+    (&["thanks", "again", "for"], &["thank", "you", "again", "for"], After::Word),
+    (&["thank", "you", "again", "for"], &["thanks", "again", "for"], After::Word),
+    // A success at once: "passed her driving test on the first try" <-> "at the first attempt".
+    (&["on", "the", "first", "try"], &["at", "the", "first", "attempt"], After::Anything),
+    (&["at", "the", "first", "attempt"], &["on", "the", "first", "try"], After::Anything),
+    // A night slept without waking: "The baby slept through the night." -> "... slept all night."
+    (&["slept", "through", "the", "night"], &["slept", "all", "night"], After::Anything),
+    (&["sleep", "through", "the", "night"], &["sleep", "all", "night"], After::Anything),
+    (&["sleeps", "through", "the", "night"], &["sleeps", "all", "night"], After::Anything),
+    // An email's attachment: "for your reference" -> "for reference", ending the clause.
+    (&["for", "your", "reference"], &["for", "reference"], After::Pause),
+    // Away from work, after "be" (see `everyday_ok`): "I will be out of the office until Monday."
+    (&["out", "of", "the", "office"], &["away", "from", "the", "office"], After::Anything),
+    // A queue waited in (see `everyday_ok`): "I had to wait an hour in the queue." -> "in line".
+    (&["in", "the", "queue"], &["in", "line"], After::Anything),
+    // What starts suddenly: "A fire broke out in a warehouse." -> "A fire started in a warehouse."
+    // (never "broke out of", an escape).
+    (&["fire", "broke", "out"], &["fire", "started"], After::Anything),
+    (&["fight", "broke", "out"], &["fight", "started"], After::Anything),
+    (&["fighting", "broke", "out"], &["fighting", "started"], After::Anything),
+    // A verdict opening the sentence (see `everyday_ok`): "Overall it was good value." -> "All in
+    // all it was good value."; "Overall costs rose" is the adjective.
+    (&["overall"], &["all", "in", "all"], After::Anything),
+    // A time not yet fixed: "Are you free sometime this week?" -> "... at some point this week?"
+    // (see `sometime_ok`).
+    (&["sometime"], &["at", "some", "point"], After::Word),
     (&["with", "great", "care"], &["very", "carefully"], After::Anything),
     (&["with", "great", "efficiency"], &["very", "efficiently"], After::Anything),
 ];
@@ -320,6 +372,137 @@ fn again_ok(tokens: &[Token], i: usize) -> bool {
         && !off_and_on
         && prev_word(tokens, i)
             .is_some_and(|p| !["over", "once", "all", "then", "now", "ever"].contains(&p.as_str()))
+}
+
+/// Whether an amount follows the token `last`: a number, or "a" or "an" and a unit of time ("just
+/// over a week"), so that "just under the bridge" keeps its place.
+fn amount_ok(tokens: &[Token], last: usize) -> bool {
+    let Some(next) = next_word(tokens, last) else { return false };
+    let number = next.bytes().all(|b| b.is_ascii_digit())
+        || numbers::UNITS_BELOW_TEN.iter().chain(numbers::TENS_AND_TEENS).any(|(w, _)| *w == next)
+        || ["half", "hundred", "thousand"].contains(&next.as_str());
+    let unit = ["a", "an"].contains(&next.as_str())
+        && next_word(tokens, last + 2).is_some_and(|u| {
+            crate::words::TIME_NOUNS.contains(&u.as_str())
+                || ["hour", "minute", "minutes", "mile", "kilo", "metre", "pound", "decade", "fortnight"]
+                    .contains(&u.as_str())
+        });
+    number || unit
+}
+
+/// Whether a perfect comes before token `i` ("have had", "haven't seen", "I've been"), which
+/// "in a long time" and "for a long time" both measure back from.
+fn perfect_before(tokens: &[Token], i: usize) -> bool {
+    tokens[..i].iter().filter(|t| t.is_word()).any(|t| {
+        let w = t.text.to_lowercase().replace('’', "'");
+        ["have", "has", "haven't", "hasn't", "hadn't"].contains(&w.as_str()) || w.ends_with("'ve")
+    })
+}
+
+/// Whether the sentence tells a weekend past or to come: a past verb, or "will" or "going to",
+/// and no habit ("always", "usually", "every").
+fn told_weekend(tokens: &[Token]) -> bool {
+    const PAST: &[&str] =
+        &["was", "were", "went", "got", "came", "made", "took", "had", "did", "gave", "saw", "said"];
+    let words: Vec<String> =
+        tokens.iter().filter(|t| t.is_word()).map(|t| t.text.to_lowercase().replace('’', "'")).collect();
+    let habit = words
+        .iter()
+        .any(|w| ["always", "usually", "often", "every", "normally", "sometimes"].contains(&w.as_str()));
+    let told = words.iter().any(|w| {
+        PAST.contains(&w.as_str())
+            || ["will", "going"].contains(&w.as_str())
+            || w.ends_with("'ll")
+            || crate::morph::evidence(&crate::morph::analyse(w), |a| {
+                a.pos == crate::lexicon::Pos::Verb
+                    && matches!(a.form, crate::morph::Form::Past | crate::morph::Form::PastOrParticiple)
+            })
+            .more_than(1, 2)
+    });
+    told && !habit && tokens.last().is_some_and(|t| t.text != "?")
+}
+
+/// Whether a stretch of time up to now follows "the last" or "the past" (ending at `last`): "few",
+/// a number or "couple of", then a unit of time in the plural, which ends the phrase ("the last
+/// few weeks", never "the last few weeks of term", nor "the last person").
+fn span_to_now(tokens: &[Token], last: usize) -> bool {
+    const UNITS: &[&str] = &["days", "weeks", "months", "years", "hours", "minutes", "decades", "nights"];
+    let mut k = last;
+    let Some(first) = next_word(tokens, k) else { return false };
+    let counted = first == "few"
+        || first.bytes().all(|b| b.is_ascii_digit())
+        || numbers::UNITS_BELOW_TEN.iter().chain(numbers::TENS_AND_TEENS).any(|(w, _)| *w == first);
+    if first == "couple" && next_word(tokens, k + 2).as_deref() == Some("of") {
+        k += 4;
+    } else if counted {
+        k += 2;
+    } else {
+        return false;
+    }
+    next_word(tokens, k).is_some_and(|u| UNITS.contains(&u.as_str()))
+        && next_word(tokens, k + 2).is_none_or(|n| n != "of")
+}
+
+/// The conditions of the everyday phrases of the table that depend on the words round them: "out
+/// of the office" after "be", "in the queue" after waiting or standing, "broke out" not before
+/// "of", and "overall" opening the sentence before its subject or a comma.
+fn everyday_ok(from: &[&str], tokens: &[Token], i: usize, last: usize) -> bool {
+    let prev = prev_word(tokens, i);
+    let next = next_word(tokens, last);
+    match from {
+        ["out", "of", "the", "office"] => prev.is_some_and(|p| {
+            ["be", "is", "am", "are", "was", "were", "been", "being"].contains(&p.as_str())
+                || p.ends_with("'ll")
+        }),
+        ["in", "the", "queue"] => {
+            prev.as_deref().is_some_and(|p| {
+                ["wait", "waits", "waited", "waiting", "stood", "standing", "stand", "stands"].contains(&p)
+            }) || matches!(prev.as_deref(), Some("hour" | "hours" | "minutes" | "ages"))
+        }
+        [_, "broke", "out"] => next.is_none_or(|n| n != "of"),
+        ["overall"] => {
+            crate::tokens::is_sentence_start(tokens, i)
+                && (tokens.get(i + 1).is_some_and(|t| t.text == ",")
+                    || next.is_some_and(|n| {
+                        crate::words::SUBJECT_PRONOUNS.contains(&n.as_str())
+                            || ["the", "this", "that", "we", "our", "my", "their"].contains(&n.as_str())
+                    }))
+        }
+        _ => true,
+    }
+}
+
+/// Whether "a lot about" at `i` is how much is told or known ("told us a lot about the castle",
+/// "knows a lot about cars"), which "a great deal" says too; after "talks" it may be how often
+/// ("She talks a lot about her dog"), so only these verbs, with the one told between.
+fn knowledge_told(tokens: &[Token], i: usize) -> bool {
+    const TELLING: &[&str] = &[
+        "told",
+        "tell",
+        "tells",
+        "know",
+        "knows",
+        "knew",
+        "learned",
+        "learnt",
+        "learn",
+        "heard",
+        "taught",
+        "teach",
+        "read",
+        "explained",
+        "showed",
+        "understand",
+    ];
+    let before: Vec<String> =
+        tokens[..i].iter().rev().filter(|t| t.is_word()).take(2).map(|t| t.text.to_lowercase()).collect();
+    match before.as_slice() {
+        [verb, ..] if TELLING.contains(&verb.as_str()) => true,
+        [object, verb] => {
+            crate::words::OBJECT_PRONOUNS.contains(&object.as_str()) && TELLING.contains(&verb.as_str())
+        }
+        _ => false,
+    }
 }
 
 /// "always forgets" is "never remembers" only where nothing denies it already ("doesn't always
@@ -403,7 +586,62 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                         && next_word(&tokens, last)
                             .is_some_and(|n| ["in", "at", "on", "during"].contains(&n.as_str()))
                         && prev_word(&tokens, i).is_some_and(|p| crate::words::clearly_finite(&p, true)));
+                // "sometime" before the time it falls in; "for sometime" and "sometime ago" are
+                // "some time", a length.
+                let sometime = from != ["sometime"]
+                    || (next_word(&tokens, last).is_some_and(|n| {
+                        [
+                            "this", "next", "last", "today", "tomorrow", "tonight", "soon", "later", "on",
+                            "in", "during", "before", "after", "around", "between", "over", "early",
+                        ]
+                        .contains(&n.as_str())
+                    }) && prev_word(&tokens, i).is_none_or(|p| {
+                        !["for", "a", "the", "in", "some", "quite", "long"].contains(&p.as_str())
+                    }));
+                let amount = from[0] != "just" || amount_ok(&tokens, last);
+                let perfect = !(from[0] == "in"
+                    && ["time", "years", "ages"].contains(from.last().unwrap_or(&"")))
+                    || perfect_before(&tokens, i);
+                let weekend = from.last() != Some(&"weekend") || told_weekend(&tokens);
+                let yearly = from != ["annual"]
+                    || next_word(&tokens, last).is_some_and(|n| {
+                        [
+                            "service",
+                            "check",
+                            "check-up",
+                            "checkup",
+                            "fee",
+                            "fees",
+                            "meeting",
+                            "event",
+                            "festival",
+                            "subscription",
+                            "inspection",
+                            "visit",
+                            "trip",
+                            "party",
+                        ]
+                        .contains(&n.as_str())
+                    });
+                let unused = from != ["like", "new"]
+                    || prev_word(&tokens, i).is_some_and(|p| {
+                        ["still", "is", "was", "are", "were", "looks", "looked", "look", "be"]
+                            .contains(&p.as_str())
+                    });
+                let everyday = everyday_ok(from, &tokens, i, last);
+                let span =
+                    !(from == ["the", "last"] || from == ["the", "past"]) || span_to_now(&tokens, last);
+                let told = from != ["a", "lot", "about"] || knowledge_told(&tokens, i);
                 let ok = ok
+                    && everyday
+                    && yearly
+                    && unused
+                    && span
+                    && told
+                    && amount
+                    && perfect
+                    && weekend
+                    && sometime
                     && !object
                     && !noun_half
                     && punctual
@@ -422,7 +660,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function (`Finder`): the everyday collocations first, tried
             // only from a word one of them starts with (`COLLOCATIONS`), so that most words cost one
             // lookup, then the others.
-            let finders: [Finder; 11] = [
+            let finders: [Finder; 13] = [
                 expectation,
                 number_in_digits,
                 habitual_day,
@@ -434,6 +672,8 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 place_compound,
                 placed_thing,
                 routine,
+                of_ones_own,
+                ordinal_birthday,
             ];
             let lower = tokens[i].text.to_lowercase().replace('’', "'");
             let starts = COLLOCATION_STARTS.binary_search(&lower.as_str()).is_ok();
@@ -1040,6 +1280,95 @@ mod tests {
         );
         assert_eq!(phrased("In the end, we stayed at home."), "Eventually, we stayed in.");
         assert_eq!(phrased("In the end of the film he dies."), "In the end of the film he dies.");
+    }
+
+    #[test]
+    fn amounts_lengths_and_weekends() {
+        assert_eq!(
+            phrased("She ran it in just under four hours."),
+            "She ran it in slightly under four hours."
+        );
+        assert_eq!(phrased("It took just over a week."), "It took slightly over a week.");
+        assert_eq!(phrased("The cat hid just under the bed."), "The cat hid just under the bed.");
+        assert_eq!(
+            phrased("It is the best pizza I have had in a long time."),
+            "It is the best pizza I have had for a long time."
+        );
+        assert_eq!(phrased("I haven't seen her in years."), "I haven't seen her for years.");
+        // No perfect: the length is not measured back.
+        assert_eq!(phrased("It was the first snow in years."), "It was the first snow in years.");
+        assert_eq!(phrased("We bought a sofa at the weekend."), "We bought a sofa over the weekend.");
+        assert_eq!(phrased("They will update it over the weekend."), "They will update it at the weekend.");
+        // A habit, or a question, stays.
+        assert_eq!(phrased("I usually play golf at the weekend."), "I usually play golf at the weekend.");
+        assert_eq!(phrased("What did you do at the weekend?"), "What did you do at the weekend?");
+        assert_eq!(
+            phrased("The guide told us a lot about the castle."),
+            "The guide told us a great deal about the castle."
+        );
+    }
+
+    #[test]
+    fn a_stretch_up_to_now_is_the_last_or_the_past() {
+        assert_eq!(phrased("It was hot for the last few weeks."), "It was hot for the past few weeks.");
+        assert_eq!(phrased("It grew over the past two years."), "It grew over the last two years.");
+        assert_eq!(
+            phrased("I was ill for the last couple of days."),
+            "I was ill for the past couple of days."
+        );
+        // Part of a whole, or no stretch of time.
+        assert_eq!(phrased("I loved the last few weeks of term."), "I loved the last few weeks of term.");
+        assert_eq!(phrased("She was the last person to leave."), "She was the last person to leave.");
+        assert_eq!(phrased("I read the last few pages."), "I read the last few pages.");
+        // Other phrases of "the" and a word keep their own rules.
+        assert_eq!(
+            phrased("He fell asleep in front of the television."),
+            "He fell asleep in front of the TV."
+        );
+    }
+
+    #[test]
+    fn yearly_things_new_things_thanks_and_ones_own() {
+        assert_eq!(phrased("It is due for its annual service."), "It is due for its yearly service.");
+        assert_eq!(phrased("I have some annual leave."), "I have some annual leave.");
+        assert_eq!(phrased("The jacket is still like new."), "The jacket is still as good as new.");
+        assert_eq!(phrased("It smells like new paint."), "It smells like new paint.");
+        assert_eq!(phrased("Thanks again for dinner."), "Thank you again for dinner.");
+        assert_eq!(phrased("He left to start his own business."), "He left to start a business of his own.");
+        // A noun after it, a list, or no verb of having before it: stays.
+        for text in [
+            "He wrote his own business plan.",
+            "We have our own room and bathroom.",
+            "She painted her own room.",
+        ] {
+            assert_eq!(phrased(text), text);
+        }
+        assert_eq!(phrased("The mayor will fix the potholes."), "The mayor will repair the potholes.");
+    }
+
+    #[test]
+    fn everyday_phrases_in_their_context() {
+        assert_eq!(phrased("She passed on the first try."), "She passed at the first attempt.");
+        assert_eq!(phrased("The baby slept through the night."), "The baby slept all night.");
+        assert_eq!(phrased("I attached it for your reference."), "I attached it for reference.");
+        assert_eq!(phrased("I will be out of the office today."), "I will be away from the office today.");
+        assert_eq!(phrased("He ran out of the office."), "He ran out of the office.");
+        assert_eq!(phrased("I waited an hour in the queue."), "I waited an hour in line.");
+        assert_eq!(phrased("She was first in the queue."), "She was first in the queue.");
+        assert_eq!(phrased("A fire broke out in a shed."), "A fire started in a shed.");
+        assert_eq!(phrased("The fire broke out of the room."), "The fire broke out of the room.");
+        assert_eq!(phrased("Overall it was good value."), "All in all it was good value.");
+        assert_eq!(phrased("Overall costs rose."), "Overall costs rose.");
+    }
+
+    #[test]
+    fn sometime_before_its_time_is_at_some_point() {
+        assert_eq!(phrased("Are you free sometime this week?"), "Are you free at some point this week?");
+        assert_eq!(phrased("Let's meet sometime soon."), "Let's meet at some point soon.");
+        // A length misspelt, and "sometime" with no time after it, stay.
+        assert_eq!(phrased("I haven't seen her for sometime."), "I haven't seen her for sometime.");
+        assert_eq!(phrased("It happened sometime ago."), "It happened sometime ago.");
+        assert_eq!(phrased("Come and visit sometime."), "Come and visit sometime.");
     }
 
     #[test]

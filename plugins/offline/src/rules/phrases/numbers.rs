@@ -40,6 +40,42 @@ const ORDINALS: &[&str] = &[
     "thirty-first",
 ];
 
+/// The round ordinals past the days of a month, with their numbers.
+const ROUND_ORDINALS: &[(&str, u32)] = &[
+    ("fortieth", 40),
+    ("fiftieth", 50),
+    ("sixtieth", 60),
+    ("seventieth", 70),
+    ("eightieth", 80),
+    ("ninetieth", 90),
+    ("hundredth", 100),
+];
+
+/// "my grandfather's ninetieth birthday" -> "my grandfather's 90th birthday": an ordinal from
+/// tenth before "birthday" or "anniversary", written as birthday cards write it (below tenth the
+/// word reads better: "her first birthday" stays).
+pub(super) fn ordinal_birthday(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = open_word(tokens, i)?;
+    let number = ORDINALS
+        .iter()
+        .position(|o| *o == word)
+        .map(|k| k as u32 + 1)
+        .or_else(|| ROUND_ORDINALS.iter().find(|(o, _)| *o == word).map(|&(_, n)| n))
+        .filter(|&n| n >= 10)?;
+    let next = next_word(tokens, i)?;
+    if !["birthday", "anniversary"].contains(&next.as_str()) || !tokens.get(i + 1)?.is(Kind::Space, " ") {
+        return None;
+    }
+    let suffix = match (number % 10, number % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    Some((1, vec![format!("{number}{suffix}")]))
+}
+
 /// A date in its other written form: "the third of April" -> "3 April". Only from words: a date
 /// in digits is kept as written ("12 March", "the 14th of June"), as every number is.
 pub(super) fn date_form(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
@@ -431,6 +467,30 @@ mod tests {
 
     fn phrased(text: &str) -> String {
         join(&phrases(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::All)))
+    }
+
+    #[test]
+    fn ordinal_birthdays_in_digits() {
+        assert_eq!(
+            super::super::shared::told(super::ordinal_birthday, "his ninetieth birthday"),
+            "his 90th birthday"
+        );
+        assert_eq!(
+            super::super::shared::told(super::ordinal_birthday, "our twenty-first anniversary"),
+            "our 21st anniversary"
+        );
+        assert_eq!(
+            super::super::shared::told(super::ordinal_birthday, "her twelfth birthday"),
+            "her 12th birthday"
+        );
+        assert_eq!(
+            super::super::shared::told(super::ordinal_birthday, "her first birthday"),
+            "her first birthday"
+        );
+        assert_eq!(
+            super::super::shared::told(super::ordinal_birthday, "the ninetieth minute"),
+            "the ninetieth minute"
+        );
     }
 
     #[test]

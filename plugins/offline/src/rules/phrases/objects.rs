@@ -54,6 +54,61 @@ fn words_at(tokens: &[Token], k: usize, words: &[&str]) -> Option<usize> {
     ok.then_some(k + 2 * words.len() - 1)
 }
 
+/// Things one has, starts or runs for oneself, each counted ("a business").
+const OWNED: &[&str] = &[
+    "business",
+    "company",
+    "room",
+    "house",
+    "flat",
+    "car",
+    "bedroom",
+    "office",
+    "shop",
+    "restaurant",
+    "garden",
+    "bike",
+    "website",
+    "blog",
+    "podcast",
+    "channel",
+    "band",
+    "studio",
+    "place",
+    "bathroom",
+];
+
+/// Verbs of having, starting or running that take what is one's own.
+const OWNING: &[&str] = &[
+    "start", "starts", "started", "starting", "open", "opens", "opened", "opening", "run", "runs", "ran",
+    "running", "have", "has", "had", "having", "want", "wants", "wanted", "set", "get", "got", "buy",
+    "bought",
+];
+
+/// "He left to start his own business." -> "He left to start a business of his own.": after a verb
+/// of `OWNING`, a possessive, "own" and a counted thing of `OWNED`, ending its phrase (not "his own
+/// business plan", nor a list, "our own room and bathroom").
+pub(super) fn of_ones_own(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let owner = open_word(tokens, i)?;
+    if !["my", "his", "her", "our", "their", "your"].contains(&owner.as_str())
+        || !prev_word(tokens, i).is_some_and(|p| OWNING.contains(&p.as_str()))
+    {
+        return None;
+    }
+    let thing = open_word(tokens, i + 4)?;
+    if open_word(tokens, i + 2).as_deref() != Some("own")
+        || !OWNED.contains(&thing.as_str())
+        || !spaced(tokens, i + 1, i + 4)
+    {
+        return None;
+    }
+    let ends = pause_at(tokens, i + 5)
+        || open_word(tokens, i + 6).is_some_and(|n| {
+            ["in", "at", "on", "near", "with", "by", "for", "when", "after", "before"].contains(&n.as_str())
+        });
+    ends.then(|| (5, ["a", &thing, "of", &owner, "own"].map(String::from).to_vec()))
+}
+
 /// "The nurse took my blood pressure." -> "... checked my blood pressure.": a measure taken of
 /// someone, whose owner follows the verb; never "took the temperature down" (no owner first is
 /// needed: "the" is one) nor "took part".

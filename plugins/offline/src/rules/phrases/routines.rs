@@ -147,10 +147,14 @@ fn way_of(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         ]
         .contains(&w.as_str())
     });
+    // The lexicon keeps the commonest verbs as function words, without analyses: their pasts by
+    // name ("I got a flat tyre on the way to work").
     let past = before.iter().any(|w| {
-        morph::analyse(w)
-            .iter()
-            .any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Past | Form::PastOrParticiple))
+        ["got", "went", "came", "made", "took", "had", "did", "was", "were", "gave", "kept"]
+            .contains(&w.as_str())
+            || morph::analyse(w)
+                .iter()
+                .any(|a| a.pos == Pos::Verb && matches!(a.form, Form::Past | Form::PastOrParticiple))
     });
     (!other_person && past).then(|| (5, owned(&["on", own, "way"])))
 }
@@ -530,6 +534,13 @@ mod tests {
             "The traffic was bad on the way to work."
         );
         assert_eq!(told(routine, "They live on the way to town."), "They live on the way to town.");
+        // The commonest verbs' pasts, which the lexicon does not analyse, tell a journey too; not
+        // their present.
+        assert_eq!(
+            told(routine, "I got a flat tyre on the way to work."),
+            "I got a flat tyre on my way to work."
+        );
+        assert_eq!(told(routine, "I get a coffee on the way to work."), "I get a coffee on the way to work.");
         assert_eq!(
             told(routine, "He said we got lost on the way to the hotel."),
             "He said we got lost on the way to the hotel."
