@@ -310,7 +310,7 @@ pub fn time_inside(p: &Plain, end: usize) -> bool {
                 || v.ends_with("'ll")
                 || v.ends_with("'d")
         };
-        let purpose = k >= 1 && infinitive_at(p, k) && {
+        let purpose = k >= 1 && infinitive_at(p, k) && !p.lower(k - 1).ends_with("ing") && {
             let object = p.lower(k - 1);
             crate::words::OBJECT_PRONOUNS.contains(&object.as_str())
                 || clear_pos(&object) == Some(Pos::Noun)
@@ -326,7 +326,48 @@ pub fn time_inside(p: &Plain, end: usize) -> bool {
             && crate::morph::analyse(&p.lower(k + 2))
                 .iter()
                 .any(|a| a.pos == Pos::Verb && a.form == crate::morph::Form::Base);
+        // "can't wait to go back there next year", "promised to call on Friday": after a verb of
+        // waiting, hoping or promising the time is the infinitive's.
+        let intended = [
+            "wait",
+            "hope",
+            "hoping",
+            "hoped",
+            "promise",
+            "promised",
+            "decide",
+            "decided",
+            "agree",
+            "agreed",
+            "offer",
+            "offered",
+            "arrange",
+            "plan",
+            "planned",
+            "intend",
+            "intends",
+            "forget",
+            "forgot",
+            "remember",
+            "remembered",
+            "manage",
+            "managed",
+            "refuse",
+            "refused",
+            "told",
+            "asked",
+            "reminded",
+        ]
+        .contains(&w.as_str())
+            && (k + 1..end.min(k + 4)).any(|j| {
+                // The verbs the lexicon keeps as function words count too ("to go back").
+                infinitive_at(p, j)
+                    || (p.lower(j) == "to"
+                        && ["go", "get", "be", "do", "have", "come", "make", "take", "see", "give"]
+                            .contains(&p.lower(j + 1).as_str()))
+            });
         ARRANGED.contains(&w.as_str())
+            || intended
             || booking
             || purpose
             || bare
@@ -358,7 +399,14 @@ pub fn coordinated_clause(p: &Plain, end: usize) -> bool {
                                         || (j == k + 1 && (heads_clause(&w) || (is_verbish(&w) && !is_noun(&w))))
                     // "but none of them could come": after "but" or "or" a modal or an auxiliary
                     // anywhere heads a clause of its own.
-                    || (p.lower(k) != "and" && heads_clause(&w))
+                                        || (p.lower(k) != "and" && heads_clause(&w))
+                    // "add the onions and cook them": a verb with its object after "and".
+                    || (j == k + 1
+                        && crate::words::can_be(&w, Pos::Verb)
+                        && {
+                            let o = p.lower(j + 1);
+                            crate::words::OBJECT_PRONOUNS.contains(&o.as_str()) || DETERMINERS.contains(&o.as_str())
+                        })
             })
     })
 }

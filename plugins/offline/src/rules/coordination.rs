@@ -16,6 +16,14 @@ use crate::words::{
 /// Pairs that are idioms in their order ("salt and pepper").
 const BINOMIALS: &[(&str, &str)] = &[
     ("bread", "butter"),
+    ("quick", "easy"),
+    ("lovely", "warm"),
+    ("nice", "warm"),
+    ("safe", "sound"),
+    ("health", "safety"),
+    ("rest", "relaxation"),
+    ("short", "sweet"),
+    ("sick", "tired"),
     ("salt", "pepper"),
     ("black", "white"),
     ("ladies", "gentlemen"),

@@ -546,7 +546,6 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["very", "quickly"], &["really", "fast"], Next::Any),
     (&["half", "an", "hour"], &["thirty", "minutes"], Next::Any),
     (&["full", "of"], &["filled", "with"], Next::Any),
-    (&["forgot", "to"], &["did", "not", "remember", "to"], Next::Verb),
     (&["do", "not", "forget", "to"], &["remember", "to"], Next::Verb),
     // Only as a request, at the start or after "please" (`group_at`): "I remember to" is no "I do
     // not forget to".
@@ -661,8 +660,6 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["kept"], &["kept", "on"], Next::Gerund),
     // Amends made: "to make up for the delay" -> "to compensate for the delay"; with "for",
     // "make up" has no other sense ("make up a story", "made up with her" stay).
-    (&["make", "up", "for"], &["compensate", "for"], Next::Any),
-    (&["makes", "up", "for"], &["compensates", "for"], Next::Any),
     (&["made", "up", "for"], &["compensated", "for"], Next::Any),
     (&["making", "up", "for"], &["compensating", "for"], Next::Any),
     // A liking told by how much: "I really like it." -> "I like it a lot."; only after its subject
@@ -733,8 +730,6 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["looking", "into"], &["investigating"], Next::Any),
     // Looking forward, in either aspect: "I am looking forward to seeing you." <-> "I look forward
     // to seeing you." (`group_at`: only after the subject, never in a question).
-    (&["am", "looking", "forward", "to"], &["look", "forward", "to"], Next::Any),
-    (&["are", "looking", "forward", "to"], &["look", "forward", "to"], Next::Any),
     (&["is", "looking", "forward", "to"], &["looks", "forward", "to"], Next::Any),
     // A time that suits: "if the new schedule works for your team" -> "suits your team"; only
     // after a time or a plan (`group_at`): "The app works for me" is no "suits me".
@@ -920,7 +915,6 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["as", "usual"], &["as", "always"], Next::Any),
     (&["straight", "away"], &["right", "away"], Next::Any),
     (&["from", "time", "to", "time"], &["now", "and", "then"], Next::Any),
-    (&["at", "the", "weekend"], &["on", "the", "weekend"], Next::Any),
     (&["at", "weekends"], &["on", "weekends"], Next::Any),
     (&["near", "the"], &["close", "to", "the"], Next::Any),
     (&["opposite", "the"], &["across", "from", "the"], Next::Any),
@@ -2876,7 +2870,8 @@ mod tests {
 
     #[test]
     fn email_phrases_looking_forward_suiting_approving_complaining() {
-        assert_eq!(rewritten("I am looking forward to it."), "I look forward to it.");
+        // "He's looking forward to Christmas" is one coming event, which "looks forward" makes a habit.
+        assert_eq!(rewritten("I am looking forward to it."), "I am looking forward to it.");
         assert_eq!(rewritten("Are you looking forward to it?"), "Are you looking forward to it?");
         assert_eq!(rewritten("Let me know if Tuesday works for you."), "Let me know if Tuesday suits you.");
         // A thing that works is no time that suits.
@@ -3234,7 +3229,7 @@ mod tests {
         assert_eq!(rewritten("I ate a bit of cake."), "I ate a bit of cake.");
         assert_eq!(rewritten("Walk a little daily."), "Walk a little daily.");
         assert_eq!(rewritten("It was too salty for me."), "It was too salty for me.");
-        assert_eq!(rewritten("I forgot to call."), "I did not remember to call.");
+        assert_eq!(rewritten("I forgot to call."), "I forgot to call.");
         assert_eq!(rewritten("My son wants a bike."), "My son would like a bike.");
         assert_eq!(rewritten("They don't want a bike."), "They don't want a bike.");
         assert_eq!(rewritten("A little girl came."), "A little girl came.");

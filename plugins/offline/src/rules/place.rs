@@ -73,6 +73,15 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let k = trailing_place_phrase(p)?;
+    // "said we should drink more water during the game", "booked a table at the new place": the
+    // phrase may be the reported clause's or the booked thing's (`syntax::time_inside`).
+    let says = (0..k).any(|j| {
+        ["said", "says", "say", "told", "tells", "think", "thinks", "thought", "believe", "believes", "hope"]
+            .contains(&p.lower(j).as_str())
+    });
+    if says || crate::syntax::reported(p, k) || crate::syntax::time_inside(p, k) {
+        return None;
+    }
     // "put the keys in the drawer": the place is what the verb is about.
     const PLACING: &[&str] = &[
         "put",

@@ -2790,7 +2790,7 @@ mod tests {
     #[test]
     fn after_an_adjective_a_noun() {
         // Never the verb "respond".
-        assert_eq!(replaced("Sorry for the slow reply.", "reply").as_deref(), Some("answer"));
+        assert_eq!(replaced("Sorry for the slow reply.", "reply").as_deref(), Some("response"));
     }
 
     #[test]
@@ -2835,7 +2835,7 @@ mod tests {
         assert_eq!(r("She soaked the beans overnight.", "soaked"), None);
         assert_eq!(r("We must tackle the problem.", "tackle").as_deref(), Some("address"));
         assert_eq!(r("He tried to tackle the striker.", "tackle"), None);
-        assert_eq!(r("He told a funny story.", "funny").as_deref(), Some("amusing"));
+        assert_eq!(r("He told a funny story.", "funny"), None);
         assert_eq!(r("There is a funny smell here.", "funny"), None);
         assert_eq!(r("I have a funny feeling.", "funny"), None);
         assert_eq!(r("The firm moved its office to Leeds.", "moved").as_deref(), Some("relocated"));
