@@ -730,7 +730,6 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["looking", "into"], &["investigating"], Next::Any),
     // Looking forward, in either aspect: "I am looking forward to seeing you." <-> "I look forward
     // to seeing you." (`group_at`: only after the subject, never in a question).
-    (&["is", "looking", "forward", "to"], &["looks", "forward", "to"], Next::Any),
     // A time that suits: "if the new schedule works for your team" -> "suits your team"; only
     // after a time or a plan (`group_at`): "The app works for me" is no "suits me".
     (&["works", "for"], &["suits"], Next::Any),

@@ -2235,11 +2235,11 @@ fn no_idea(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         ["i", "you", "we", "they"].contains(&subject.as_str())
             || (w == "had" && ["he", "she"].contains(&subject.as_str()))
     };
-    let ok = pause_after(tokens, i + 4)
-        || next_word(tokens, i + 4).is_some_and(|n| {
-            ["what", "where", "when", "why", "how", "who", "which", "whether", "if", "that"]
-                .contains(&n.as_str())
-        });
+    // "... but I have no idea." says one is at a loss, which a bare "I don't know" cuts short:
+    // only before what is not known.
+    let ok = next_word(tokens, i + 4).is_some_and(|n| {
+        ["what", "where", "when", "why", "how", "who", "which", "whether", "if", "that"].contains(&n.as_str())
+    });
     (subject_ok && ok).then(|| (5, vec![know.to_string(), "know".to_string()]))
 }
 
