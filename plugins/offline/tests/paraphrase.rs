@@ -419,7 +419,7 @@ fn never_harms_names_numbers_quotes_urls_code_and_addresses() {
 #[test]
 fn register_and_sense_mistakes_are_gone() {
     let out = para("My phone battery dies too quickly.");
-        assert_eq!(out, "My phone battery dies too fast.");
+    assert_eq!(out, "My phone battery dies too fast.");
     for wrong in ["telephone", "perish", "vertebrate", "feline", "idiom"] {
         for text in [
             "My phone battery dies too quickly.",
