@@ -208,7 +208,7 @@ pub fn phrase_ends_after(tokens: &[Token], last: usize, verb_ok: bool) -> bool {
 /// Whether a past-or-participle form is a participle here: it follows a form of "have" or "be"
 /// (perhaps across "not", "already") or a determiner ("the broken window").
 pub fn wants_participle(tokens: &[Token], i: usize) -> bool {
-    if question_subject_before(tokens, i) {
+    if question_subject_before(tokens, i) || shares_perfect(tokens, i) {
         return true;
     }
     let mut k = i;
@@ -265,6 +265,20 @@ pub fn have_question_subject(words: &[String]) -> bool {
         && subject.iter().all(|w| clear_pos(w) != Some(Pos::Verb) && !FINITE_BE.contains(&w.as_str()))
 }
 
+/// Whether the verb at `i` follows "and" in a perfect that it shares: "I've stopped using cling
+/// film and started using wraps", where "began" would break the tense.
+fn shares_perfect(tokens: &[Token], i: usize) -> bool {
+    if prev_word(tokens, i).as_deref() != Some("and") {
+        return false;
+    }
+    let words: Vec<String> =
+        tokens[..i].iter().filter(|t| t.is_word()).map(|t| t.text.to_lowercase().replace('’', "'")).collect();
+    words.windows(2).any(|w| {
+        (HAVE_FORMS.contains(&w[0].as_str()) || w[0].ends_with("'ve"))
+            && crate::words::participle_lemma(&w[1]).is_some()
+    })
+}
+
 /// Whether item `k` opens an infinitive: "to" and a verb's plain form, not a place ("a packed
 /// lunch to work", "goes to bed").
 pub fn infinitive_at(p: &Plain, k: usize) -> bool {
@@ -285,6 +299,8 @@ pub fn infinitive_at(p: &Plain, k: usize) -> bool {
 /// room in spring").
 pub fn time_inside(p: &Plain, end: usize) -> bool {
     const ARRANGED: &[&str] = &[
+        "rescheduled",
+        "postponed",
         "booked",
         "reserved",
         "ordered",
@@ -366,7 +382,15 @@ pub fn time_inside(p: &Plain, end: usize) -> bool {
                         && ["go", "get", "be", "do", "have", "come", "make", "take", "see", "give"]
                             .contains(&p.lower(j + 1).as_str()))
             });
+        // "has moved to Thursday evenings at half past seven": the time is the new day's, not the
+        // moving's ("We moved to Lisbon in 2019" keeps its year).
+        let moved_to_day = ["moved", "changed", "switched", "brought"].contains(&w.as_str())
+            && (k + 1..end.min(k + 5)).any(|j| {
+                let d = p.lower(j);
+                crate::words::DAY_NAMES.iter().any(|n| d == *n || d.strip_suffix('s') == Some(n))
+            });
         ARRANGED.contains(&w.as_str())
+            || moved_to_day
             || intended
             || booking
             || purpose

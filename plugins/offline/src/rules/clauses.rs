@@ -306,6 +306,13 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     if negation || s.words.iter().any(|&w| REPORTING.contains(&lower(w).as_str())) {
         return None;
     }
+    // "will only be returned if the kitchen is spotless": "only" bounds the condition, which in
+    // front would leave it bounding the verb.
+    if ["if", "when", "after", "once", "until"].contains(&subordinator.as_str())
+        && p.find(&subordinator).is_some_and(|k| (0..k).any(|j| p.lower(j) == "only"))
+    {
+        return None;
+    }
     // "confirm whether you can attend", told "confirm if you can attend": an "if" that stands for
     // "whether" opens what is asked, never a condition to move to the front.
     const ASKING: &[&str] = &[

@@ -29,6 +29,12 @@ pub fn so_to_because(p: &Plain) -> Option<Vec<Token>> {
     if x.len() < 2 || y.len() < 2 {
         return None;
     }
+    // "naps between two and four, so come after that": the result points back at the cause,
+    // which after the swap would come too late.
+    let points_back = y.iter().any(|t| ["that", "then", "those"].contains(&t.text.to_lowercase().as_str()));
+    if points_back {
+        return None;
+    }
     y_because_x(y, x, &p.terminal)
 }
 

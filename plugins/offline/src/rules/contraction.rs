@@ -75,6 +75,7 @@ fn expansion(word: &str, tokens: &[Token], i: usize) -> Option<Vec<&'static str>
 /// Adverbs that may stand between "'s" and the word that tells "is" from "has" ("she's already
 /// left", "it's not been easy").
 const BETWEEN: &[&str] = &[
+    "now",
     "already",
     "just",
     "never",

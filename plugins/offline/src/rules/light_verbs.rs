@@ -111,6 +111,16 @@ pub fn light_verb(p: &Plain) -> Option<Vec<Token>> {
             if light == "make" {
                 return None;
             }
+            // "She won't come back when I call her": a call to come is no phone call.
+            let summoned = a.entry.lemma == "call"
+                && (0..k).any(|j| {
+                    // "come back" may already be told "return".
+                    ["come", "comes", "came", "coming", "return", "returns", "returned"]
+                        .contains(&p.lower(j).as_str())
+                });
+            if summoned {
+                return None;
+            }
             let next = p.lower(k + 1);
             let verb = inflected(light, a.form, after_have)?;
             let mut out: Vec<Token> = p.items[..k].to_vec();
@@ -191,6 +201,7 @@ mod tests {
         }
         // Another sense: "call" a name, "look" a quality.
         assert_eq!(run(f, "They call the dog Rex."), None);
+        assert_eq!(run(f, "She won't come back when I call her."), None);
         assert_eq!(run(f, "You look tired."), None);
         // After a determiner or an adjective, the noun: "a quick look at" is no verb.
         assert_eq!(run(f, "I had a quick look at the report."), None);

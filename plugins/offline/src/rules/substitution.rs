@@ -746,6 +746,11 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
             };
             !object.is_some_and(|o| ABSTRACT.contains(&o.as_str()))
         }
+        // "Will the trains be running normally?" is as usual, not usually: only before the verb
+        // or opening the clause.
+        "normally" => {
+            !prev.as_deref().is_some_and(|p| p.ends_with("ing") || crate::words::clearly_finite(p, true))
+        }
         // "The room was poorly lit" is badly, but "Jack is still poorly" is ill: not after a
         // linking verb.
         "poorly" => !prev.as_deref().is_some_and(|p| {

@@ -87,8 +87,10 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
     // After "be" the word is what the subject was ("The bus was late this morning.").
     let linked = LINKING_BE.contains(&w(len + 2).as_str());
     // "a bit late this morning": the degree is the lateness's, which would be left behind.
-    let graded =
-        ["bit", "little", "very", "too", "quite", "so", "rather", "slightly"].contains(&w(len + 2).as_str());
+    // "arrived three hours late last night": "late" is the amount's, not the night's.
+    let graded = ["bit", "little", "very", "too", "quite", "so", "rather", "slightly"]
+        .contains(&w(len + 2).as_str())
+        || UNITS.contains(&w(len + 2).as_str());
     let len =
         if part_of_day && !linked && !graded && n > len && ["early", "late"].contains(&w(len + 1).as_str()) {
             len + 1

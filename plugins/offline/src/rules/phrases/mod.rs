@@ -61,7 +61,7 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["on", "purpose"], &["deliberately"], After::Pause),
     (&["all", "of", "a", "sudden"], &["suddenly"], After::Anything),
     (&["suddenly"], &["all", "of", "a", "sudden"], After::Pause),
-    (&["at", "last"], &["finally"], After::Anything),
+    (&["at", "last"], &["finally"], After::Pause),
     (&["in", "the", "end"], &["eventually"], After::Pause),
     (&["in", "the", "meantime"], &["meanwhile"], After::Anything),
     (&["meanwhile"], &["in", "the", "meantime"], After::Anything),
@@ -670,6 +670,9 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
 /// in "of course" would be nonsense.
 const FIXED: &[&[&str]] = &[
     &["in", "order"],
+    // Kitchen things named by two words: "cling film" is no "cling movie".
+    &["cling", "film"],
+    &["tin", "foil"],
     // A form to fill in and send back: "the reply slip" is no "answer slip".
     &["reply", "slip"],
     &["reply", "form"],
