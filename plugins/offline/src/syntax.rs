@@ -293,10 +293,13 @@ pub fn infinitive_at(p: &Plain, k: usize) -> bool {
 
 /// Whether a time said after items `..end` may belong to a verb or a noun inside them rather
 /// than to the whole sentence, so that in front it would time the wrong thing: something booked,
-/// invited or planned ("booked a table for six at eight o'clock", "I'll book the car in for a
-/// service after the holidays"), an object's infinitive of purpose ("ring the surgery to cancel my
-/// check-up tomorrow"), or an "-ing" after a preposition ("thinking of redecorating the living
-/// room in spring").
+/// invited, planned or moved to a day ("booked a table for six at eight o'clock", "I'll book the
+/// car in for a service after the holidays", "has moved to Thursday evenings at half past seven"),
+/// an object's infinitive of purpose ("ring the surgery to cancel my check-up tomorrow"), a bare
+/// infinitive after "let" or "make" ("let us check out late on Sunday"), an infinitive after
+/// waiting, hoping or promising ("can't wait to go back there next year"), or an "-ing" after a
+/// preposition ("thinking of redecorating the living room in spring"). The time, clause and place
+/// moves all ask it.
 pub fn time_inside(p: &Plain, end: usize) -> bool {
     const ARRANGED: &[&str] = &[
         "rescheduled",
@@ -411,26 +414,29 @@ const ADVERBS_BEFORE_PARTICIPLE: &[&str] =
 /// it ("and went", "and she cooked"). A coordination of nouns ("bread and milk") is not one.
 pub fn coordinated_clause(p: &Plain, end: usize) -> bool {
     (0..end).any(|k| {
-        ["and", "but", "or", "then"].contains(&p.lower(k).as_str())
+        let coordinator = p.lower(k);
+        ["and", "but", "or", "then"].contains(&coordinator.as_str())
             && (k + 1..end).any(|j| {
                 let w = p.lower(j);
+                let next = p.lower(j + 1);
+                // "and got a ticket": right after the coordinator, the common verbs the lexicon
+                // keeps as function words count, as do auxiliaries and modals ("Mike and Helen
+                // have" is a subject's, though), and a verb with its object ("add the onions and
+                // cook them").
+                let verb_after = j == k + 1
+                    && (heads_clause(&w)
+                        || (is_verbish(&w) && !is_noun(&w))
+                        || (crate::words::can_be(&w, Pos::Verb)
+                            && (crate::words::OBJECT_PRONOUNS.contains(&next.as_str())
+                                || DETERMINERS.contains(&next.as_str()))));
+                // "but none of them could come": after "but" or "or" a modal or an auxiliary
+                // anywhere heads a clause of its own.
+                let auxiliary = coordinator != "and" && heads_clause(&w);
                 SUBJECT_PRONOUNS.contains(&w.as_str())
                     || w == "then"
-                                        || clearly_finite(&w, true)
-                    // "and got a ticket": right after the coordinator, the common verbs the
-                    // lexicon keeps as function words count, as do auxiliaries and modals ("Mike
-                    // and Helen have" is a subject's).
-                                        || (j == k + 1 && (heads_clause(&w) || (is_verbish(&w) && !is_noun(&w))))
-                    // "but none of them could come": after "but" or "or" a modal or an auxiliary
-                    // anywhere heads a clause of its own.
-                                        || (p.lower(k) != "and" && heads_clause(&w))
-                    // "add the onions and cook them": a verb with its object after "and".
-                    || (j == k + 1
-                        && crate::words::can_be(&w, Pos::Verb)
-                        && {
-                            let o = p.lower(j + 1);
-                            crate::words::OBJECT_PRONOUNS.contains(&o.as_str()) || DETERMINERS.contains(&o.as_str())
-                        })
+                    || clearly_finite(&w, true)
+                    || verb_after
+                    || auxiliary
             })
     })
 }

@@ -576,7 +576,7 @@ pub fn common_word(lower: &str) -> bool {
         || lemma(lower)
         || lower.strip_suffix('s').is_some_and(lemma)
         || lower.strip_suffix("es").is_some_and(lemma)
-                || lower.strip_suffix("ies").is_some_and(|s| lemma(&format!("{s}y")))
+        || lower.strip_suffix("ies").is_some_and(|s| lemma(&format!("{s}y")))
         // "Swimming lessons start again": a gerund of a common verb is no name.
         || (lower.ends_with("ing")
             && morph::analyse(lower).iter().any(|a| a.form == Form::Gerund && lemma(a.entry.lemma)))
