@@ -706,8 +706,6 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                 None => false,
             }
         }
-        // "The heating isn't working properly" is "correctly", but "I haven't slept properly" or
-        // "eat properly" is enough and well, which no "correctly" says.
         // "close the door" is "shut", but a task, an account or a deal is closed, never shut.
         "close" => {
             const ABSTRACT: &[&str] = &[
@@ -760,7 +758,9 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
             ]
             .contains(&p)
         }),
-        // Only after a verb of a thing that works or is set up: "hasn't rained properly" is heavily.
+        // "The heating isn't working properly" is "correctly", but "I haven't slept properly" is
+        // enough and "hasn't rained properly" heavily: only after a verb of a thing that works,
+        // is set up or is done.
         "properly" => prev.as_deref().is_some_and(|p| {
             const WORKING: &[&str] = &[
                 "work",
@@ -2125,8 +2125,8 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     if passive && candidates.contains(&"get") {
         candidates.retain(|c| *c != "get");
     }
-    // "United won three one": an adjective opening the sentence right before a finite verb is
-    // the subject's name (a team, a firm), not a word to replace.
+    // "United won three one": a word opening the sentence right before a finite verb, read as an
+    // adjective or a verb ("united"), is the subject's name (a team, a firm), not a word to replace.
     if matches!(reading.pos, Pos::Adj | Pos::Verb)
         && is_sentence_start(tokens, i)
         && !is_noun(&tokens[i].text.to_lowercase())
