@@ -284,11 +284,7 @@ fn shares_perfect(tokens: &[Token], i: usize) -> bool {
 pub fn infinitive_at(p: &Plain, k: usize) -> bool {
     const PLACES: &[&str] = &["work", "school", "class", "church", "town", "bed", "market", "court"];
     let verb = p.lower(k + 1);
-    p.lower(k) == "to"
-        && !PLACES.contains(&verb.as_str())
-        && crate::morph::analyse(&verb)
-            .iter()
-            .any(|a| a.pos == Pos::Verb && a.form == crate::morph::Form::Base)
+    p.lower(k) == "to" && !PLACES.contains(&verb.as_str()) && crate::words::base_verb_reading(&verb)
 }
 
 /// Whether a time said after items `..end` may belong to a verb or a noun inside them rather
@@ -342,9 +338,7 @@ pub fn time_inside(p: &Plain, end: usize) -> bool {
                 let object = p.lower(k + 1);
                 crate::words::OBJECT_PRONOUNS.contains(&object.as_str())
             }
-            && crate::morph::analyse(&p.lower(k + 2))
-                .iter()
-                .any(|a| a.pos == Pos::Verb && a.form == crate::morph::Form::Base);
+            && crate::words::base_verb_reading(&p.lower(k + 2));
         // "can't wait to go back there next year", "promised to call on Friday": after a verb of
         // waiting, hoping or promising the time is the infinitive's.
         let intended = [
@@ -381,9 +375,7 @@ pub fn time_inside(p: &Plain, end: usize) -> bool {
             && (k + 1..end.min(k + 4)).any(|j| {
                 // The verbs the lexicon keeps as function words count too ("to go back").
                 infinitive_at(p, j)
-                    || (p.lower(j) == "to"
-                        && ["go", "get", "be", "do", "have", "come", "make", "take", "see", "give"]
-                            .contains(&p.lower(j + 1).as_str()))
+                    || (p.lower(j) == "to" && crate::words::FUNCTION_VERBS.contains(&p.lower(j + 1).as_str()))
             });
         // "has moved to Thursday evenings at half past seven": the time is the new day's, not the
         // moving's ("We moved to Lisbon in 2019" keeps its year).
@@ -478,12 +470,7 @@ pub fn pronoun_would_dangle(moved: &[&Token], other: &[&Token]) -> bool {
         // "it's easier to save money": the "it" of an infinitive that follows.
         // ("it was diverted to Bristol" is no infinitive: a verb must follow "to").
         let extraposed = (k + 1..(k + 5).min(lower.len())).any(|j| {
-            lower[j] == "to"
-                && lower.get(j + 1).is_some_and(|v| {
-                    crate::morph::analyse(v)
-                        .iter()
-                        .any(|a| a.pos == Pos::Verb && a.form == crate::morph::Form::Base)
-                })
+            lower[j] == "to" && lower.get(j + 1).is_some_and(|v| crate::words::base_verb_reading(v))
         }) && (contracted
             || lower.get(k + 1).is_some_and(|b| FINITE_BE.contains(&b.as_str())));
         let dummy = w == "it"

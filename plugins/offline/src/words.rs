@@ -386,6 +386,22 @@ pub const LY_NOT_MANNER: &[&str] = &[
 
 // The word classes, read from the lexicon's evidence.
 
+/// The verbs the lexicon keeps as function words (`data/stopwords.txt`), so that it has no
+/// reading of them: their plain forms.
+pub const FUNCTION_VERBS: &[&str] =
+    &["be", "become", "dare", "do", "get", "go", "have", "let", "make", "say", "seem"];
+
+/// Whether the lexicon reads the word as a verb's plain form ("rain", "carry").
+pub fn base_verb_reading(word: &str) -> bool {
+    morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
+}
+
+/// Whether the word may be a verb's plain form: a reading in the lexicon, or a function verb
+/// ("to go", "to say").
+pub fn plain_verb(word: &str) -> bool {
+    FUNCTION_VERBS.contains(&word) || base_verb_reading(word)
+}
+
 /// Whether the lexicon has some reading of the word in this part of speech, however rare.
 pub fn can_be(word: &str, pos: Pos) -> bool {
     morph::analyse(word).iter().any(|a| a.pos == pos)

@@ -16,7 +16,7 @@ use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
     ABILITY_VERBS, ARTICLES, CLAUSE_WORDS, CONTENT_NOUNS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE,
     NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SUBJECT_PRONOUNS, can_be, concat, is_noun,
-    is_verbish,
+    is_verbish, plain_verb,
 };
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
@@ -985,9 +985,7 @@ fn next_ok(next: Option<&str>, need: Next) -> bool {
     let Some(n) = next else { return matches!(need, Next::Any) };
     let analyses = morph::analyse(n);
     match need {
-        Next::Verb => {
-            FUNCTION_VERBS.contains(&n) || analyses.iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
-        }
+        Next::Verb => plain_verb(n),
         // Not "that": "said that" is already the long form ("said that that" is not English).
         Next::Clause => [
             "this", "the", "it", "he", "she", "they", "we", "you", "i", "there", "my", "your", "our", "his",
@@ -2126,10 +2124,6 @@ fn gerund_or_infinitive(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>
     out.extend([Token::word("to"), Token::space(), Token::word(lemma)]);
     Some((i + 3, out))
 }
-
-/// Verbs the lexicon keeps as function words, so that it has no reading of them.
-const FUNCTION_VERBS: &[&str] =
-    &["be", "do", "go", "get", "make", "see", "take", "have", "let", "become", "keep", "give"];
 
 /// Applies every phrasal-verb, function-word and word-group rewrite in one pass.
 pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {

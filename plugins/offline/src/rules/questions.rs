@@ -29,10 +29,7 @@ fn question(p: &Plain) -> bool {
 
 /// Whether the word has a reading as the bare form of a verb.
 fn base_verb(word: &str) -> bool {
-    REQUEST_VERBS.contains(&word)
-        // Verbs the lexicon's analysis leaves out as function words.
-        || ["go", "do", "be", "get", "come", "make", "take", "put", "give", "see", "say", "have", "let"].contains(&word)
-        || morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
+    REQUEST_VERBS.contains(&word) || crate::words::plain_verb(word)
 }
 
 /// Whether a clause word follows item `from`: a second clause the new opening could come to

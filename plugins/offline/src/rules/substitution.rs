@@ -12,6 +12,7 @@ use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
 use crate::words::{
     BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES,
     PREPOSITIONS, SMALL_NUMBERS, SUBJECT_PRONOUNS, TIME_NOUNS, clear_pos, clearly_finite, is_noun,
+    plain_verb,
 };
 
 /// A replacement for one word token.
@@ -32,9 +33,6 @@ const TAKE_INFINITIVE: &[&str] = &[
     "forget", "remember", "manage", "seem", "appear", "offer", "afford", "arrange", "fail", "tend", "mean",
     "prepare", "deserve", "aim", "wait", "struggle", "hurry", "rush", "decline",
 ];
-
-/// Base forms of verbs that the lexicon lists as function words, never analysed as verbs.
-const FUNCTION_VERBS: &[&str] = &["go", "get", "make", "say", "be", "have", "do", "let"];
 
 /// A reading wins only with this share of the evidence: with no tagger, an ambiguous word
 /// ("leaves", "present") is left alone.
@@ -1704,11 +1702,7 @@ fn lost_belonging(tokens: &[Token], i: usize) -> bool {
 /// Whether "to" and a bare verb follow the word at `i` ("hard to find", "happy to help"), the
 /// verbs the lexicon keeps as function words ("to say", "to get") included.
 fn to_and_verb(tokens: &[Token], i: usize) -> bool {
-    next_word(tokens, i).as_deref() == Some("to")
-        && next_word(tokens, i + 2).is_some_and(|v| {
-            FUNCTION_VERBS.contains(&v.as_str())
-                || morph::analyse(&v).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
-        })
+    next_word(tokens, i).as_deref() == Some("to") && next_word(tokens, i + 2).is_some_and(|v| plain_verb(&v))
 }
 
 /// Whether a word is an "-ing" form of a verb ("cooking", "reading").
@@ -2010,13 +2004,7 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     }
     // "need to leave" must not become "require to leave": before "to" and a verb, a verb's
     // replacement must take an infinitive too.
-    // The verbs the lexicon keeps as function words ("go", "get", "be") count as verbs here.
-    let infinitive_after = reading.pos == Pos::Verb
-        && next_word(tokens, i).is_some_and(|n| n == "to")
-        && next_word(tokens, i + 2).is_some_and(|v| {
-            FUNCTION_VERBS.contains(&v.as_str())
-                || morph::analyse(&v).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
-        });
+    let infinitive_after = reading.pos == Pos::Verb && to_and_verb(tokens, i);
     // "I'd love a coffee" is a wish, which "adore" is not: a verb of liking after "would" stays.
     let wish = reading.entry.lemma == "love"
         && prev_word(tokens, i).is_some_and(|p| {

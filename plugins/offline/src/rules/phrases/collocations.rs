@@ -18,7 +18,7 @@ use crate::syntax::phrase_ends_after;
 use crate::tokens::{
     Kind, Token, is_sentence_start, matches_at, next_word, open_word, prev_word, word_before,
 };
-use crate::words::{OBJECT_PREPOSITIONS, concat, is_noun};
+use crate::words::{OBJECT_PREPOSITIONS, base_verb_reading, concat, is_noun, plain_verb};
 
 /// Pronouns whose expectation a comparison may report ("than I expected"); "it" is left out, since
 /// "than it looked" is no expectation.
@@ -2112,25 +2112,13 @@ fn make_sure(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         return None;
     }
     let verb = next_word(tokens, i + 4)?;
-    let plain = morph::analyse(&verb).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
+    let plain = base_verb_reading(&verb)
         || ["have", "get", "take", "keep", "bring", "turn", "switch", "lock", "leave", "check"]
             .contains(&verb.as_str());
     let modal =
         ["can", "will", "would", "could", "should", "must", "don't", "do", "did", "didn't", "are", "were"]
             .contains(&verb.as_str());
     (plain && !modal).then(|| (5, ["be", "sure", "to"].map(String::from).to_vec()))
-}
-
-/// Whether `word` may be a verb in its plain form ("drink", "say"): the lexicon's base forms, and
-/// the everyday verbs it keeps as function words.
-fn plain_verb(word: &str) -> bool {
-    [
-        "be", "go", "say", "have", "do", "get", "make", "take", "come", "see", "know", "tell", "give",
-        "stay", "wait", "eat", "keep", "call", "rest", "put", "let", "bring", "leave", "find", "think",
-        "look", "use",
-    ]
-    .contains(&word)
-        || morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
 }
 
 /// "I'd rather stay in tonight." -> "I'd prefer to stay in tonight.": a preference before a verb

@@ -8,28 +8,17 @@
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::tokens::{Kind, Token, open_word, prev_word};
-use crate::words::{PREPOSITIONS, is_verbish};
+use crate::words::{PREPOSITIONS, is_verbish, plain_verb};
 
 /// Whether tokens `from..to` (odd indices) are single spaces.
 fn spaced(tokens: &[Token], from: usize, to: usize) -> bool {
     (from..to).step_by(2).all(|k| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " ")))
 }
 
-/// A word that may be a verb in its plain form ("rain" after "to"), with the everyday verbs the
-/// lexicon keeps as function words.
-fn base_verb(word: &str) -> bool {
-    [
-        "go", "get", "make", "take", "come", "see", "give", "stay", "wait", "eat", "keep", "call", "bring",
-        "leave", "find", "look", "use", "do",
-    ]
-    .contains(&word)
-        || morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)
-}
-
 /// A verb in its plain form by most of its evidence ("find", "carry"; not "home", "mother"),
 /// where nothing before it says it is a verb.
-fn plain_verb(word: &str) -> bool {
-    base_verb(word) && is_verbish(word)
+fn verbish_plain_verb(word: &str) -> bool {
+    plain_verb(word) && is_verbish(word)
 }
 
 /// The lemma of a gerund ("raining" -> "rain"), when the word is surely one.
@@ -111,8 +100,8 @@ pub(super) fn help_to(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)
     let keep = vec![tokens[i].text.clone(), person];
     if next == "to" {
         let verb = open_word(tokens, i + 6)?;
-        (spaced(tokens, i + 5, i + 6) && base_verb(&verb)).then_some((5, keep))
-    } else if plain_verb(&next) && !PREPOSITIONS.contains(&next.as_str()) {
+        (spaced(tokens, i + 5, i + 6) && plain_verb(&verb)).then_some((5, keep))
+    } else if verbish_plain_verb(&next) && !PREPOSITIONS.contains(&next.as_str()) {
         let mut words = keep;
         words.push("to".to_string());
         Some((3, words))
@@ -133,7 +122,7 @@ fn other_complement(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> 
         let verb = open_word(tokens, i + 4)?;
         // "I like to think that ..." says a hope, not a pleasure.
         if !spaced(tokens, i + 3, i + 4)
-            || !base_verb(&verb)
+            || !plain_verb(&verb)
             || ["think", "say", "believe", "know", "imagine", "be", "have"].contains(&verb.as_str())
             || !complement_ends(tokens, i + 4)
         {
