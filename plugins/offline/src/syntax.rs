@@ -279,12 +279,20 @@ fn shares_perfect(tokens: &[Token], i: usize) -> bool {
     })
 }
 
-/// Whether item `k` opens an infinitive: "to" and a verb's plain form, not a place ("a packed
-/// lunch to work", "goes to bed").
+/// Words after "to" that are places, not verbs ("a packed lunch to work", "goes to bed").
+const PLACES_AFTER_TO: &[&str] = &["work", "school", "class", "church", "town", "bed", "market", "court"];
+
+/// Whether item `k` opens an infinitive: "to" and a verb's plain form the lexicon reads, not a
+/// place.
 pub fn infinitive_at(p: &Plain, k: usize) -> bool {
-    const PLACES: &[&str] = &["work", "school", "class", "church", "town", "bed", "market", "court"];
     let verb = p.lower(k + 1);
-    p.lower(k) == "to" && !PLACES.contains(&verb.as_str()) && crate::words::base_verb_reading(&verb)
+    p.lower(k) == "to" && !PLACES_AFTER_TO.contains(&verb.as_str()) && crate::words::base_verb_reading(&verb)
+}
+
+/// Whether two words open an infinitive, the verbs the lexicon keeps as function words included
+/// ("to go over the notes").
+pub fn opens_infinitive(to: &str, verb: &str) -> bool {
+    to == "to" && !PLACES_AFTER_TO.contains(&verb) && crate::words::plain_verb(verb)
 }
 
 /// Whether a time said after items `..end` may belong to a verb or a noun inside them rather
@@ -372,11 +380,7 @@ pub fn time_inside(p: &Plain, end: usize) -> bool {
             "reminded",
         ]
         .contains(&w.as_str())
-            && (k + 1..end.min(k + 4)).any(|j| {
-                // The verbs the lexicon keeps as function words count too ("to go back").
-                infinitive_at(p, j)
-                    || (p.lower(j) == "to" && crate::words::FUNCTION_VERBS.contains(&p.lower(j + 1).as_str()))
-            });
+            && (k + 1..end.min(k + 4)).any(|j| opens_infinitive(&p.lower(j), &p.lower(j + 1)));
         // "has moved to Thursday evenings at half past seven": the time is the new day's, not the
         // moving's ("We moved to Lisbon in 2019" keeps its year).
         let moved_to_day = ["moved", "changed", "switched", "brought"].contains(&w.as_str())

@@ -1,5 +1,6 @@
 //! Clause moves: a leading because/when/if/although clause moves to the end and a trailing one to
-//! the front, and a one-word time adverb ("today") the same way. The adverb's move is tried only
+//! the front (a question's condition or time too: "If it rains, should I bring a coat?"), and a
+//! one-word time adverb ("today") the same way. The adverb's move is tried only
 //! where no clause moves and shares the clause's checks, which is why both are one rule.
 
 use crate::shape::{self, Plain, capitalise, decapitalise, is_all_caps, is_title, recase};
@@ -240,6 +241,27 @@ fn with_first(words: &[&Token], how: First) -> Option<Vec<Token>> {
     Some(out)
 }
 
+/// "confirm whether you can attend", told "confirm if you can attend": an "if" that stands for
+/// "whether" opens what is asked, never a condition to move to the front.
+const ASKING: &[&str] = &[
+    "confirm",
+    "know",
+    "ask",
+    "asked",
+    "check",
+    "see",
+    "wonder",
+    "tell",
+    "sure",
+    "decide",
+    "find",
+    "unsure",
+    "doubt",
+    "clear",
+    "wondering",
+    "let",
+];
+
 /// Verbs that take a clause, whose own time or reason a moved clause could be mistaken for.
 #[rustfmt::skip]
 const REPORTING: &[&str] = &[
@@ -252,6 +274,28 @@ const REPORTING: &[&str] = &[
     "ask", "asks", "asked", "agree", "agrees", "agreed", "explain", "explains", "explained", "mean", "means",
     "meant",
 ];
+
+/// Whether a question's trailing clause may lead it ("Will we get a refund if the concert is
+/// postponed?" -> "If the concert is postponed, will we get a refund?"): a condition or a time
+/// after a question that opens with its auxiliary or a question word. Never a reason or a limit,
+/// which may be what is asked ("Did you leave because you were tired?", "Can we wait until it
+/// stops?"); never after a dummy "it" or "mind" ("Is it all right if I leave early?", "Do you
+/// mind if I sit here?"), where the clause is what is asked about, nor after a verb of asking or
+/// knowing, where "if" and "when" open what is asked ("Can you tell me when it opens?").
+fn question_may_lead(y: &[&Token], subordinator: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "is", "are", "was", "were", "do", "does", "did", "can", "could", "will", "would", "should", "shall",
+        "may", "might", "have", "has", "what", "where", "who", "how", "which",
+    ];
+    let words: Vec<String> = y.iter().map(|w| lower(w)).collect();
+    ["if", "when", "before", "after", "once", "while"].contains(&subordinator)
+        && words.first().is_some_and(|w| OPENERS.contains(&w.as_str()))
+        && !words.iter().any(|w| {
+            ["it", "mind", "tell", "ask", "know", "wonder"].contains(&w.as_str())
+                || ASKING.contains(&w.as_str())
+                || OBJECT_TAKERS.contains(&w.as_str())
+        })
+}
 
 fn is_negation(word: &str) -> bool {
     let lower = word.replace('’', "'").to_lowercase();
@@ -313,26 +357,6 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     {
         return None;
     }
-    // "confirm whether you can attend", told "confirm if you can attend": an "if" that stands for
-    // "whether" opens what is asked, never a condition to move to the front.
-    const ASKING: &[&str] = &[
-        "confirm",
-        "know",
-        "ask",
-        "asked",
-        "check",
-        "see",
-        "wonder",
-        "tell",
-        "sure",
-        "decide",
-        "find",
-        "unsure",
-        "doubt",
-        "clear",
-        "wondering",
-        "let",
-    ];
     if subordinator == "if"
         && p.find("if")
             .is_some_and(|k| p.items[k].changed && (0..k).any(|j| ASKING.contains(&p.lower(j).as_str())))
@@ -418,7 +442,8 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
         }
     }
     // "Y because X." (or "Y, although X.") -> "Because X, Y."
-    if s.terminal.text != "?" && commas.len() <= 1 {
+    let question = s.terminal.text == "?";
+    if commas.len() <= 1 {
         let k = (2..s.words.len().saturating_sub(1)).find(|&k| {
             let w = lower(s.words[k]);
             let opens_clause = w != "once"
@@ -491,6 +516,13 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
                 && x_words.last().is_some_and(|w| w.ends_with("ing"))
                 && !DETERMINERS.contains(&x_words[x_words.len() - 2].as_str())
                 && !x_words.iter().any(finite);
+            // "met in the café after the lecture to go over the notes": an infinitive right after
+            // a short noun phrase (no clause of its own) is the main clause's purpose, which the
+            // front would leave behind the phrase.
+            let purpose = (1..x_words.len().min(4)).any(|j| {
+                let noun_phrase = j == 2 || (j == 3 && DETERMINERS.contains(&x_words[0].as_str()));
+                noun_phrase && crate::syntax::opens_infinitive(&x_words[j - 1], &x_words[j])
+            });
             // "I was about to call you when you texted me": the "when" clause interrupts the
             // one about to happen, and in front it reads as a mere time.
             let interrupting = (0..k.saturating_sub(1))
@@ -509,7 +541,10 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
             // clause's, which the front would leave stranded.
             let relative =
                 s.words[..k].iter().skip(1).any(|w| ["that", "which", "who"].contains(&lower(w).as_str()));
-            let focus = interrupting
+            let asked = question && !question_may_lead(&s.words[..k], &lower(s.words[k]));
+            let focus = asked
+                || purpose
+                || interrupting
                 || relative
                 || chased
                 || choice
@@ -688,6 +723,7 @@ mod tests {
             Some("She travelled around Spain after graduating.")
         );
         assert_eq!(moved("The bread was still warm when we got it home."), None);
+        assert_eq!(moved("We met in the café after the lecture to go over the notes."), None);
         // Shapes that are left alone.
         assert_eq!(moved("It is not because we stayed home."), None);
         assert_eq!(moved("I don't go because it rains."), None);
@@ -697,6 +733,31 @@ mod tests {
         assert_eq!(moved("If so, we go."), None);
         assert_eq!(moved("If it rains, then we stay."), None);
         assert_eq!(moved("Because, well, \"x\" and y, z."), None);
+    }
+
+    #[test]
+    fn a_question_s_condition_or_time_leads_it() {
+        assert_eq!(
+            moved("Will we get a refund if the concert is postponed?").as_deref(),
+            Some("If the concert is postponed, will we get a refund?")
+        );
+        assert_eq!(
+            moved("Can you hold this while I open the door?").as_deref(),
+            Some("While I open the door, can you hold this?")
+        );
+        assert_eq!(
+            moved("Should I cover the dahlias before the first frost?").as_deref(),
+            Some("Before the first frost, should I cover the dahlias?")
+        );
+        // A reason or a limit may be what is asked; after "is it" or "mind" the clause is.
+        assert_eq!(moved("Did you leave because you were tired?"), None);
+        assert_eq!(moved("Can we wait here until the rain stops?"), None);
+        assert_eq!(moved("Is it all right if I leave early?"), None);
+        assert_eq!(moved("Do you mind if I sit here?"), None);
+        // After a verb of asking or knowing, "when" and "if" open what is asked.
+        assert_eq!(moved("Can you tell me when the shop opens?"), None);
+        assert_eq!(moved("Could you let me know if you are coming?"), None);
+        assert_eq!(moved("Can we meet in the café after the lecture to go over the notes?"), None);
     }
 
     #[test]
