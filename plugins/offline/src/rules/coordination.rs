@@ -136,24 +136,31 @@ pub fn swap_coordination(tokens: &mut [Token]) -> bool {
 const LIST_OPENERS: &[&str] =
     &concat::<15>(&[ARTICLES, PERSONAL_POSSESSIVES, &["some", "two", "three", "four", "five", "several"]]);
 
-/// The end (exclusive) of a short noun phrase opening at `k` ("two brothers", "a big garden").
+/// The end (exclusive) of a short noun phrase opening at `k` ("two brothers", "a big garden",
+/// "a glass of wine").
 fn listed_phrase(p: &Plain, k: usize) -> Option<usize> {
     if !LIST_OPENERS.contains(&p.lower(k).as_str()) {
         return None;
     }
     let (noun, modifier) = (is_noun, modifier_or_noun);
-    (k + 2..=k + 3).find(|&end| {
+    let head = (k + 2..=k + 3).find(|&end| {
         end <= p.items.len()
             && noun(&p.lower(end - 1))
             && (k + 1..end - 1).all(|j| modifier(&p.lower(j)))
             && p.items[k..end].iter().all(Token::is_word)
-    })
+    })?;
+    // A measure of something: "of" and one plain noun ("a cup of tea", not "a cup of the tea").
+    let measure = head + 2 <= p.items.len()
+        && p.lower(head) == "of"
+        && p.items[head + 1].is_word()
+        && is_noun(&p.lower(head + 1));
+    Some(if measure { head + 2 } else { head })
 }
 
 /// Two noun phrases listed as the object at the end of the sentence swap: "He has two brothers
 /// and a sister." -> "He has a sister and two brothers."
 pub fn swap_listed_objects(p: &Plain) -> Option<Vec<Token>> {
-    if p.commas() != 0 || p.terminal.text == "?" {
+    if p.commas() != 0 {
         return None;
     }
     let n = p.items.len();
@@ -165,9 +172,18 @@ pub fn swap_listed_objects(p: &Plain) -> Option<Vec<Token>> {
     if listed_phrase(p, and + 1) != Some(n) || start == 0 {
         return None;
     }
-    // The list is the object of the verb right before it.
+    // The list is the object of the verb right before it: a finite one, or in a question one
+    // after its auxiliary and subject ("Did you pack the torches and the batteries?").
     let verb = p.lower(start - 1);
-    if !(clearly_finite(&verb, true) || FINITE_HAVE.contains(&verb.as_str())) {
+    let asked = p.terminal.text == "?"
+        && start == 3
+        && ["do", "did", "does", "can", "could", "will", "would", "should", "shall"]
+            .contains(&p.lower(0).as_str())
+        && ["i", "you", "we", "they"].contains(&p.lower(1).as_str())
+        && crate::words::base_verb_reading(&verb);
+    let stated =
+        p.terminal.text != "?" && (clearly_finite(&verb, true) || FINITE_HAVE.contains(&verb.as_str()));
+    if !(asked || stated) {
         return None;
     }
     let mut out: Vec<Token> = p.items[..start].to_vec();
@@ -348,6 +364,17 @@ mod tests {
         );
         assert_eq!(run(f, "The cat and the dog slept."), None);
         assert_eq!(run(f, "He opened the door and the window was open."), None);
+        assert_eq!(
+            run(f, "She ordered a salad and a glass of wine.").as_deref(),
+            Some("She ordered a glass of wine and a salad.")
+        );
+        assert_eq!(
+            run(f, "Did you pack the torches and the batteries?").as_deref(),
+            Some("Did you pack the batteries and the torches?")
+        );
+        // Only a question's object after its subject: "Where did you put the keys and the map?"
+        // has its list there too, but "Did the cat and the dog eat?" lists the subject.
+        assert_eq!(run(f, "Did the cat and the dog eat?"), None);
     }
 
     #[test]
