@@ -1068,7 +1068,9 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         // after a determiner and at most two words ("a big roast dinner").
         // A participle before its dish ("freshly baked bread", "a home-baked pie") names a kind,
         // which "made" does not: never after an adverb, a determiner or "home".
-        "prepare" | "bake" => {
+        // "cooked dinner" is "made" it too, where "cooked the books" and "the rice is cooking" are
+        // not: the same listed meal after it.
+        "prepare" | "bake" | "cook" => {
             let modifier = prev.as_deref().is_some_and(|p| {
                 p.ends_with("ly")
                     || p == "home"
@@ -1278,6 +1280,35 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
             next.as_deref().is_some_and(|n| AMOUNTS.contains(&n) || n == "deal" || n == "offer")
                 || said_of(tokens, i, AMOUNTS)
         }
+        // "talked to the manager" is "spoke to" him, where "talked him into it", "talk nonsense",
+        // "talked about the film" (a chat, where "spoke about" gives a talk), "the adults talked"
+        // and "speak French" are not: only the verb before "to" or "with", never after a
+        // preposition or a determiner ("after talks with the unions" is the noun); "speak" only
+        // before "to" or "with" a person named by a pronoun or a possessive ("speak with an
+        // accent" stays).
+        "talk" => {
+            let noun = prev.as_deref().is_some_and(|p| PREPOSITIONS.contains(&p) || DETERMINERS.contains(&p));
+            !noun && next.as_deref().is_some_and(|n| ["to", "with"].contains(&n))
+        }
+        "speak" => match next.as_deref() {
+            Some("to") => true,
+            Some("with") => next_word(tokens, i + 2).is_some_and(|o| {
+                OBJECT_PRONOUNS.contains(&o.as_str()) || PERSONAL_POSSESSIVES.contains(&o.as_str())
+            }),
+            _ => false,
+        },
+        // "a quick chat" is "a short chat", where "a quick question" or "a quick walk" (brisk) and
+        // "the quickest way" (the fastest) are not: before a noun only the plain form and a listed
+        // thing that lasts; at the end of its clause "fast", as the table says.
+        "quick" => {
+            let short_thing = next.as_deref().is_some_and(|n| {
+                ["chat", "call", "break", "visit", "trip", "stop", "stay", "meeting", "nap"].contains(&n)
+            });
+            let clause_end = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct);
+            clause_end || (short_thing && tokens[i].text.eq_ignore_ascii_case("quick"))
+        }
+        // "my mobile" is "my phone": only the noun after a possessive.
+        "mobile" => prev.as_deref().is_some_and(|p| PERSONAL_POSSESSIVES.contains(&p)),
         // "collected sticks for the fire" is "gathered", where "collected the children" fetches
         // them and "collects stamps" is a hobby: only before a listed thing picked up outdoors,
         // bare or after a determiner and at most one word.
@@ -3178,5 +3209,41 @@ mod tests {
             assert_eq!(replaced(text, word), None, "{text}");
         }
         assert_eq!(replaced("Thanks for the lovely gift.", "gift").as_deref(), Some("present"));
+    }
+
+    #[test]
+    fn talk_speak_quick_cook_and_mobile_in_their_sense() {
+        let r = replaced;
+        assert_eq!(r("We talked to the manager about the noise.", "talked").as_deref(), Some("spoke"));
+        assert_eq!(r("She is talking with her tutor.", "talking").as_deref(), Some("speaking"));
+        assert_eq!(r("I spoke to the manager yesterday.", "spoke").as_deref(), Some("talked"));
+        assert_eq!(r("I spoke with my manager.", "spoke").as_deref(), Some("talked"));
+        for (text, word) in [
+            ("She talked him into buying a car.", "talked"),
+            ("Stop talking nonsense.", "talking"),
+            ("We talked about the film.", "talked"),
+            ("The adults talked.", "talked"),
+            ("The strike ended after talks with the unions.", "talks"),
+            ("She speaks French fluently.", "speaks"),
+            ("He speaks with a strong accent.", "speaks"),
+        ] {
+            assert_eq!(r(text, word), None, "{text}");
+        }
+        assert_eq!(r("Do you have time for a quick chat?", "quick").as_deref(), Some("short"));
+        assert_eq!(r("Can we schedule a quick call?", "quick").as_deref(), Some("short"));
+        assert_eq!(r("The fox is quick.", "quick").as_deref(), Some("fast"));
+        for text in [
+            "Can I ask a quick question?",
+            "Let's go for a quick walk.",
+            "What is the quickest way to the station?",
+        ] {
+            assert!(synonyms(text).iter().all(|(w, _)| !w.starts_with("quick")), "{text}");
+        }
+        assert_eq!(r("She cooked dinner for us.", "cooked").as_deref(), Some("made"));
+        assert_eq!(r("My husband is cooking dinner tonight.", "cooking").as_deref(), Some("making"));
+        assert_eq!(r("He is cooking the rice.", "cooking"), None);
+        assert_eq!(r("They cooked the books.", "cooked"), None);
+        assert_eq!(r("I left my mobile at home.", "mobile").as_deref(), Some("phone"));
+        assert_eq!(r("The baby loves the mobile above her cot.", "mobile"), None);
     }
 }
