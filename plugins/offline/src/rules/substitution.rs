@@ -1267,13 +1267,46 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         }
         // "took a picture of the lake" is "a photo", where "a picture on the wall" may be a
         // painting and "get the picture" is to understand: only after a form of "take" within
-        // the three words before.
-        "picture" => tokens[..i]
-            .iter()
-            .rev()
-            .filter(|t| t.is_word())
-            .take(3)
-            .any(|t| TAKE_FORMS.contains(&t.text.to_lowercase().as_str())),
+        // the three words before, and never one carried somewhere ("took the picture off the
+        // wall", "took the pictures down").
+        "picture" => {
+            let taken = crate::tokens::listed_before(tokens, i, 3, TAKE_FORMS);
+            let carried = next.as_deref().is_some_and(|n| {
+                ["off", "down", "from", "out", "away", "back", "home", "to", "into", "up"].contains(&n)
+            });
+            taken && !carried
+        }
+        // "a keen gardener" is "an enthusiastic" one, where "keen eyesight", "keen on" and "keen
+        // to help" are not: only before a listed person who does a thing for pleasure.
+        "keen" => next.as_deref().is_some_and(|n| {
+            [
+                "gardener",
+                "gardeners",
+                "cyclist",
+                "cyclists",
+                "reader",
+                "readers",
+                "cook",
+                "walker",
+                "walkers",
+                "runner",
+                "runners",
+                "swimmer",
+                "photographer",
+                "golfer",
+                "footballer",
+                "fan",
+                "fans",
+                "supporter",
+                "supporters",
+                "hiker",
+                "hikers",
+                "baker",
+                "dancer",
+                "climber",
+            ]
+            .contains(&n)
+        }),
         // "a fair price" and "The rent is fair" are "reasonable", where "fair hair", "a fair
         // referee" and "It's not fair" are not: only before or said of a listed amount.
         "fair" => {
@@ -3166,6 +3199,13 @@ mod tests {
         assert_eq!(r("They took pictures in the garden.", "pictures").as_deref(), Some("photos"));
         assert_eq!(r("There is a picture on the wall.", "picture"), None);
         assert_eq!(r("She painted a picture of the sea.", "picture"), None);
+        assert_eq!(r("She took the picture off the wall.", "picture"), None);
+        assert_eq!(r("We took the pictures down.", "pictures"), None);
+        // "keen" of a person who does a thing for pleasure.
+        assert_eq!(r("Jack is a keen footballer.", "keen").as_deref(), Some("enthusiastic"));
+        assert_eq!(r("She is keen on tennis.", "keen"), None);
+        assert_eq!(r("He was keen to help.", "keen"), None);
+        assert_eq!(r("Owls have keen eyesight.", "keen"), None);
         // "fair" of an amount.
         assert_eq!(r("They offered us a fair price.", "fair").as_deref(), Some("reasonable"));
         assert_eq!(r("The rent is fair.", "fair").as_deref(), Some("reasonable"));
