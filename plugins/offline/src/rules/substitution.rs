@@ -1276,6 +1276,17 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
             });
             taken && !carried
         }
+        // "replaced the bulbs" and "replace the battery" are "changed" them, where "replaced the
+        // manager" and "replaced the kitchen" put another in its place: only before a listed
+        // part that wears out and is swapped, bare or after a determiner and at most one word
+        // ("the brake pads").
+        "replace" => {
+            next.as_deref().is_some_and(|n| WORN_PARTS.contains(&n))
+                || object_within_two(tokens, i, WORN_PARTS)
+        }
+        // "perfect for a picnic" is "ideal for" one, where "a perfect score", "perfect English"
+        // and "Perfect!" are not: only before "for".
+        "perfect" => next.as_deref() == Some("for"),
         // "a keen gardener" is "an enthusiastic" one, where "keen eyesight", "keen on" and "keen
         // to help" are not: only before a listed person who does a thing for pleasure.
         "keen" => next.as_deref().is_some_and(|n| {
@@ -1392,6 +1403,37 @@ fn after_change(tokens: &[Token], i: usize) -> bool {
         morph::analyse(&v).iter().any(|a| a.pos == Pos::Verb && CHANGES.contains(&a.entry.lemma))
     })
 }
+
+/// Parts that wear out and are swapped, which one "replaces" or "changes" alike.
+const WORN_PARTS: &[&str] = &[
+    "bulb",
+    "bulbs",
+    "battery",
+    "batteries",
+    "fuse",
+    "fuses",
+    "tyre",
+    "tyres",
+    "tire",
+    "tires",
+    "filter",
+    "filters",
+    "lock",
+    "locks",
+    "pads",
+    "chain",
+    "cartridge",
+    "cartridges",
+    "tube",
+    "strings",
+    "password",
+    "hose",
+    "plug",
+    "blade",
+    "blades",
+    "wipers",
+    "sheets",
+];
 
 /// Things that last a while, which "short" and "brief" say alike ("a short visit"); never a
 /// kind named by its length ("a short story", "a short film").
@@ -3201,6 +3243,16 @@ mod tests {
         assert_eq!(r("She painted a picture of the sea.", "picture"), None);
         assert_eq!(r("She took the picture off the wall.", "picture"), None);
         assert_eq!(r("We took the pictures down.", "pictures"), None);
+        // "replace" a part that wears out; "perfect for".
+        assert_eq!(r("I replaced the bulbs in the hallway.", "replaced").as_deref(), Some("changed"));
+        assert_eq!(r("IT can replace the battery by Thursday.", "replace").as_deref(), Some("change"));
+        assert_eq!(r("The garage replaced the brake pads.", "replaced").as_deref(), Some("changed"));
+        assert_eq!(r("They replaced the manager.", "replaced"), None);
+        assert_eq!(r("We need to replace the washing machine.", "replace"), None);
+        assert_eq!(r("They offered to replace it.", "replace"), None);
+        assert_eq!(r("The garden is perfect for children.", "perfect").as_deref(), Some("ideal"));
+        assert_eq!(r("She speaks perfect English.", "perfect"), None);
+        assert_eq!(r("He got a perfect score.", "perfect"), None);
         // "keen" of a person who does a thing for pleasure.
         assert_eq!(r("Jack is a keen footballer.", "keen").as_deref(), Some("enthusiastic"));
         assert_eq!(r("She is keen on tennis.", "keen"), None);
