@@ -303,7 +303,13 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
     if best.pos == Pos::Verb && next_word(tokens, i).is_some_and(|n| PARTICLES.contains(&n.as_str())) {
         return None;
     }
-    if best.pos == Pos::Noun && prev_word(tokens, i).is_some_and(|p| LIGHT_VERBS.contains(&p.as_str())) {
+    // "took pictures" is no idiom: the picture is a thing made, and keeps its meaning.
+    let taken = ["picture", "photo"].contains(&best.entry.lemma)
+        && prev_word(tokens, i).is_some_and(|p| TAKE_FORMS.contains(&p.as_str()));
+    if best.pos == Pos::Noun
+        && !taken
+        && prev_word(tokens, i).is_some_and(|p| LIGHT_VERBS.contains(&p.as_str()))
+    {
         return None;
     }
     // The first noun of a compound names a kind ("student card", "history test"), often a fixed
@@ -1060,7 +1066,9 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         // after a determiner and at most two words ("a big roast dinner").
         // A participle before its dish ("freshly baked bread", "a home-baked pie") names a kind,
         // which "made" does not: never after an adverb, a determiner or "home".
-        "prepare" | "bake" => {
+        // "cooked dinner" is "made" it too, where "cooked the books" and "the rice is cooking" are
+        // not: the same listed meal after it.
+        "prepare" | "bake" | "cook" => {
             let modifier = prev.as_deref().is_some_and(|p| {
                 p.ends_with("ly")
                     || p == "home"
@@ -1199,9 +1207,308 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
             ];
             next.as_deref().is_some_and(|n| WORDED.contains(&n)) || said_of(tokens, i, WORDED)
         }
+        // "a short speech" and "The meeting was short" are "brief", where "short hair", "a short
+        // man", "short of milk" and "a short story" (a kind of its own) are not: only the plain
+        // form ("a briefer chat" is not said) before or said of a listed thing that lasts.
+        "short" => {
+            tokens[i].text.eq_ignore_ascii_case("short")
+                && (next.as_deref().is_some_and(|n| LASTING.contains(&n)) || said_of(tokens, i, LASTING))
+        }
+        // "The main goal is to cut costs" is "aim", where "scored a goal" and "the goal of the
+        // season" are football: only after a word that ranks it or before "is to", "was to", and
+        // never in a sentence about a game.
+        "goal" => {
+            let ranked = prev.as_deref().is_some_and(|p| {
+                ["main", "only", "ultimate", "overall", "long-term", "common", "shared", "primary", "key"]
+                    .contains(&p)
+            });
+            let purpose = next.as_deref().is_some_and(|n| ["is", "was", "are", "were"].contains(&n))
+                && next_word(tokens, i + 2).as_deref() == Some("to");
+            let game = tokens.iter().filter(|t| t.is_word()).any(|t| {
+                let w = t.text.to_lowercase();
+                ["scor", "match", "game", "keeper", "kick", "penalt", "striker", "football", "net"]
+                    .iter()
+                    .any(|g| w.starts_with(g))
+            });
+            (ranked || purpose) && !game
+        }
+        // "concentrate on the road" and "can't concentrate in class" are "focus", where
+        // "concentrated the juice" thickens it: only with no object, before a preposition, a
+        // pause or a word of how well.
+        "concentrate" => {
+            tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
+                || next.as_deref().is_some_and(|n| {
+                    [
+                        "on", "in", "during", "at", "when", "while", "because", "and", "but", "so", "hard",
+                        "properly", "better", "fully",
+                    ]
+                    .contains(&n)
+                })
+        }
+        // "neat handwriting" and "The room was neat" are "tidy", where "neat whisky" is undiluted
+        // and "That's neat!" a cheer: only before or said of a listed thing kept in order.
+        "neat" => {
+            next.as_deref().is_some_and(|n| KEPT_IN_ORDER.contains(&n)) || said_of(tokens, i, KEPT_IN_ORDER)
+        }
+        // "the issue with the printer" and "aware of the issue ... working on a fix" are "the
+        // problem", where "the latest issue" is a magazine's and "a political issue" a subject:
+        // only before "with", or in a sentence about fixing it, and never before "of".
+        "issue" => {
+            let fixing = tokens.iter().filter(|t| t.is_word()).any(|t| {
+                let w = t.text.to_lowercase();
+                ["fix", "resolv", "solv", "troubleshoot"].iter().any(|f| w.starts_with(f))
+            });
+            let edition = prev.as_deref().is_some_and(|p| {
+                ["latest", "next", "current", "back", "special", "first", "last", "new"].contains(&p)
+            });
+            !edition && next.as_deref() != Some("of") && (next.as_deref() == Some("with") || fixing)
+        }
+        // "took a picture of the lake" is "a photo", where "a picture on the wall" may be a
+        // painting and "get the picture" is to understand: only after a form of "take" within
+        // the three words before, and never one carried somewhere ("took the picture off the
+        // wall", "took the pictures down").
+        "picture" => {
+            let taken = crate::tokens::listed_before(tokens, i, 3, TAKE_FORMS);
+            let carried = next.as_deref().is_some_and(|n| {
+                ["off", "down", "from", "out", "away", "back", "home", "to", "into", "up"].contains(&n)
+            });
+            taken && !carried
+        }
+        // "replaced the bulbs" and "replace the battery" are "changed" them, where "replaced the
+        // manager" and "replaced the kitchen" put another in its place: only before a listed
+        // part that wears out and is swapped, bare or after a determiner and at most one word
+        // ("the brake pads").
+        "replace" => {
+            next.as_deref().is_some_and(|n| WORN_PARTS.contains(&n))
+                || object_within_two(tokens, i, WORN_PARTS)
+        }
+        // "perfect for a picnic" is "ideal for" one, where "a perfect score", "perfect English"
+        // and "Perfect!" are not: only before "for".
+        "perfect" => next.as_deref() == Some("for"),
+        // "a keen gardener" is "an enthusiastic" one, where "keen eyesight", "keen on" and "keen
+        // to help" are not: only before a listed person who does a thing for pleasure.
+        "keen" => next.as_deref().is_some_and(|n| {
+            [
+                "gardener",
+                "gardeners",
+                "cyclist",
+                "cyclists",
+                "reader",
+                "readers",
+                "cook",
+                "walker",
+                "walkers",
+                "runner",
+                "runners",
+                "swimmer",
+                "photographer",
+                "golfer",
+                "footballer",
+                "fan",
+                "fans",
+                "supporter",
+                "supporters",
+                "hiker",
+                "hikers",
+                "baker",
+                "dancer",
+                "climber",
+            ]
+            .contains(&n)
+        }),
+        // "a fair price" and "The rent is fair" are "reasonable", where "fair hair", "a fair
+        // referee" and "It's not fair" are not: only before or said of a listed amount.
+        "fair" => {
+            next.as_deref().is_some_and(|n| AMOUNTS.contains(&n) || n == "deal" || n == "offer")
+                || said_of(tokens, i, AMOUNTS)
+        }
+        // "talked to the manager" is "spoke to" him, where "talked him into it", "talk nonsense",
+        // "talked about the film" (a chat, where "spoke about" gives a talk), "the adults talked"
+        // and "speak French" are not: only the verb before "to" or "with", never after a
+        // preposition or a determiner ("after talks with the unions" is the noun); "speak" only
+        // before "to" or "with" a person named by a pronoun or a possessive ("speak with an
+        // accent" stays).
+        "talk" => {
+            let noun = prev.as_deref().is_some_and(|p| PREPOSITIONS.contains(&p) || DETERMINERS.contains(&p));
+            !noun && next.as_deref().is_some_and(|n| ["to", "with"].contains(&n))
+        }
+        "speak" => match next.as_deref() {
+            Some("to") => true,
+            Some("with") => next_word(tokens, i + 2).is_some_and(|o| {
+                OBJECT_PRONOUNS.contains(&o.as_str()) || PERSONAL_POSSESSIVES.contains(&o.as_str())
+            }),
+            _ => false,
+        },
+        // "a quick chat" is "a short chat", where "a quick question" or "a quick walk" (brisk) and
+        // "the quickest way" (the fastest) are not: before a noun only the plain form and a listed
+        // thing that lasts; at the end of its clause "fast", as the table says.
+        "quick" => {
+            let short_thing = next.as_deref().is_some_and(|n| {
+                ["chat", "call", "break", "visit", "trip", "stop", "stay", "meeting", "nap"].contains(&n)
+            });
+            let clause_end = tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct);
+            clause_end || (short_thing && tokens[i].text.eq_ignore_ascii_case("quick"))
+        }
+        // "my mobile" is "my phone": only the noun after a possessive.
+        "mobile" => prev.as_deref().is_some_and(|p| PERSONAL_POSSESSIVES.contains(&p)),
+        // "collected sticks for the fire" is "gathered", where "collected the children" fetches
+        // them and "collects stamps" is a hobby: only before a listed thing picked up outdoors,
+        // bare or after a determiner and at most one word.
+        "collect" => {
+            next.as_deref().is_some_and(|n| PICKED_UP.contains(&n)) || object_within_two(tokens, i, PICKED_UP)
+        }
         _ => true,
     }
 }
+
+/// The forms of "take".
+const TAKE_FORMS: &[&str] = &["take", "takes", "took", "taken", "taking"];
+
+/// Verbs of a change in amount or state, whose speed "rapidly" tells as well as "quickly"
+/// ("drains quickly", "prices rose quickly").
+const CHANGES: &[&str] = &[
+    "grow",
+    "rise",
+    "fall",
+    "drop",
+    "spread",
+    "increase",
+    "decrease",
+    "change",
+    "drain",
+    "fill",
+    "improve",
+    "disappear",
+    "decline",
+    "melt",
+    "empty",
+    "expand",
+    "develop",
+    "heat",
+    "cool",
+    "shrink",
+    "fade",
+];
+
+/// Whether the verb right before `i`, past a degree word ("drains very quickly"), is one of
+/// `CHANGES`.
+fn after_change(tokens: &[Token], i: usize) -> bool {
+    let at = match prev_word(tokens, i) {
+        Some(p) if DEGREE_WORDS.contains(&p.as_str()) || p == "really" => i - 2,
+        _ => i,
+    };
+    prev_word(tokens, at).is_some_and(|v| {
+        morph::analyse(&v).iter().any(|a| a.pos == Pos::Verb && CHANGES.contains(&a.entry.lemma))
+    })
+}
+
+/// Parts that wear out and are swapped, which one "replaces" or "changes" alike.
+const WORN_PARTS: &[&str] = &[
+    "bulb",
+    "bulbs",
+    "battery",
+    "batteries",
+    "fuse",
+    "fuses",
+    "tyre",
+    "tyres",
+    "tire",
+    "tires",
+    "filter",
+    "filters",
+    "lock",
+    "locks",
+    "pads",
+    "chain",
+    "cartridge",
+    "cartridges",
+    "tube",
+    "strings",
+    "password",
+    "hose",
+    "plug",
+    "blade",
+    "blades",
+    "wipers",
+    "sheets",
+];
+
+/// Things that last a while, which "short" and "brief" say alike ("a short visit"); never a
+/// kind named by its length ("a short story", "a short film").
+const LASTING: &[&str] = &[
+    "speech",
+    "speeches",
+    "talk",
+    "visit",
+    "visits",
+    "break",
+    "breaks",
+    "chat",
+    "meeting",
+    "meetings",
+    "trip",
+    "stay",
+    "delay",
+    "delays",
+    "wait",
+    "message",
+    "note",
+    "pause",
+    "summary",
+    "conversation",
+    "call",
+    "introduction",
+    "presentation",
+    "interview",
+    "description",
+    "explanation",
+    "reply",
+    "email",
+    "letter",
+    "announcement",
+    "silence",
+    "moment",
+];
+
+/// Things kept in order, which "neat" and "tidy" say alike.
+const KEPT_IN_ORDER: &[&str] = &[
+    "handwriting",
+    "writing",
+    "room",
+    "rooms",
+    "bedroom",
+    "desk",
+    "house",
+    "flat",
+    "kitchen",
+    "garden",
+    "office",
+    "drawer",
+    "cupboard",
+    "pile",
+    "piles",
+    "stack",
+    "notes",
+    "hair",
+];
+
+/// Things picked up outdoors, which one "collects" or "gathers" alike.
+const PICKED_UP: &[&str] = &[
+    "sticks",
+    "twigs",
+    "wood",
+    "firewood",
+    "kindling",
+    "shells",
+    "leaves",
+    "berries",
+    "mushrooms",
+    "flowers",
+    "stones",
+    "pebbles",
+    "conkers",
+    "acorns",
+];
 
 /// Meals that one "makes" where one prepares them.
 const MEALS: &[&str] = &[
@@ -2155,6 +2462,11 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
         if infinitive_after && !TAKE_INFINITIVE.contains(&candidate) {
             continue;
         }
+        // "drains quickly" is "rapidly", but "wrapped the book rapidly" is not how one says it:
+        // "rapidly" tells the speed of a change.
+        if reading.entry.lemma == "quickly" && candidate == "rapidly" && !after_change(tokens, i) {
+            continue;
+        }
         // "tough" is said of a task ("a tough exam"), rarely before "to" ("not tough to see why"),
         // and "pleased to" takes a few verbs ("pleased to help", not "pleased to wait").
         let before_to = to_and_verb(tokens, i);
@@ -2247,6 +2559,13 @@ mod tests {
 
     fn replaced(text: &str, word: &str) -> Option<String> {
         synonyms(text).into_iter().find(|(w, _)| w == word).map(|(_, r)| r)
+    }
+
+    /// The `nth` replacement of `word` in `text`.
+    fn nth_replaced(text: &str, word: &str, nth: usize) -> Option<String> {
+        let tokens = tokenize(text);
+        let i = tokens.iter().position(|t| t.text == word)?;
+        alternative(&tokens, i, nth).map(|c| c.text)
     }
 
     #[test]
@@ -2497,11 +2816,7 @@ mod tests {
     fn happy_only_before_to_or_that() {
         assert_eq!(replaced("I'd be happy to help.", "happy").as_deref(), Some("glad"));
         assert_eq!(replaced("We are happy that you came.", "happy").as_deref(), Some("glad"));
-        let second = |text: &str, word: &str| {
-            let tokens = tokenize(text);
-            let i = tokens.iter().position(|t| t.text == word).unwrap();
-            alternative(&tokens, i, 1).map(|c| c.text)
-        };
+        let second = |text: &str, word: &str| nth_replaced(text, word, 1);
         assert_eq!(second("We were happy to help.", "happy").as_deref(), Some("pleased"));
         assert_eq!(second("I'm happy to wait.", "happy"), None);
         assert_eq!(second("The exam was hard.", "hard").as_deref(), Some("tough"));
@@ -2586,11 +2901,7 @@ mod tests {
         for (text, word, expected) in cases {
             assert_eq!(replaced(text, word).as_deref(), expected, "{text}");
         }
-        let second = |text: &str, word: &str| {
-            let tokens = tokenize(text);
-            let i = tokens.iter().position(|t| t.text == word).unwrap();
-            alternative(&tokens, i, 1).map(|c| c.text)
-        };
+        let second = |text: &str, word: &str| nth_replaced(text, word, 1);
         // "decreased below zero" is not said: "fell" has one replacement.
         assert_eq!(second("Prices fell last month.", "fell"), None);
         assert_eq!(second("She ran to catch the last train.", "catch").as_deref(), Some("take"));
@@ -2619,11 +2930,7 @@ mod tests {
 
     #[test]
     fn later_replacements_come_from_the_table_in_order() {
-        let nth = |text: &str, word: &str, n: usize| {
-            let tokens = tokenize(text);
-            let i = tokens.iter().position(|t| t.text == word).unwrap();
-            alternative(&tokens, i, n).map(|c| c.text)
-        };
+        let nth = nth_replaced;
         let text = "The view was beautiful.";
         assert_eq!(nth(text, "beautiful", 0).as_deref(), Some("lovely"));
         assert_eq!(nth(text, "beautiful", 1).as_deref(), Some("gorgeous"));
@@ -2874,5 +3181,149 @@ mod tests {
         assert_eq!(r("A small crowd gathered.", "small"), None);
         assert_eq!(r("Sales increased last quarter.", "increased").as_deref(), Some("rose"));
         assert_eq!(r("She is quitting her course.", "quitting"), None);
+    }
+
+    #[test]
+    fn everyday_words_change_only_in_their_sense() {
+        let r = replaced;
+        // "short" of a thing that lasts, in its plain form.
+        assert_eq!(r("The groom gave a short speech.", "short").as_deref(), Some("brief"));
+        assert_eq!(r("The meeting was short.", "short").as_deref(), Some("brief"));
+        for text in [
+            "She has short hair.",
+            "We are short of milk.",
+            "He wrote a short story.",
+            "Let's have a shorter meeting.",
+            "He is short.",
+            "It was a short film.",
+        ] {
+            assert!(synonyms(text).iter().all(|(w, _)| !w.starts_with("short")), "{text}");
+        }
+        // "goal" as a purpose, never in a game.
+        assert_eq!(r("The main goal is to reduce costs.", "goal").as_deref(), Some("aim"));
+        assert_eq!(r("Our goal is to finish by June.", "goal").as_deref(), Some("aim"));
+        assert_eq!(r("He scored a goal in the last minute.", "goal"), None);
+        assert_eq!(r("The goal of the game is to score points.", "goal"), None);
+        assert_eq!(r("That was a great goal.", "goal"), None);
+        // "concentrate" with no object.
+        assert_eq!(r("I can't concentrate in class.", "concentrate").as_deref(), Some("focus"));
+        assert_eq!(r("She needs to concentrate on the road.", "concentrate").as_deref(), Some("focus"));
+        assert_eq!(r("They concentrated the juice.", "concentrated"), None);
+        // "neat" of a thing kept in order.
+        assert_eq!(r("His handwriting is neat.", "neat").as_deref(), Some("tidy"));
+        assert_eq!(r("She keeps a neat desk.", "neat").as_deref(), Some("tidy"));
+        assert_eq!(r("I'll have a neat whisky.", "neat"), None);
+        assert_eq!(r("That's neat!", "neat"), None);
+        assert_eq!(r("It was a neat trick.", "neat"), None);
+        // "issue" as a fault to fix.
+        assert_eq!(r("There is an issue with the printer.", "issue").as_deref(), Some("problem"));
+        assert_eq!(
+            r("We know about the issue and are working on a fix.", "issue").as_deref(),
+            Some("problem")
+        );
+        assert_eq!(r("Have you read the latest issue of the magazine?", "issue"), None);
+        assert_eq!(r("Climate change is a big issue.", "issue"), None);
+        assert_eq!(r("The next issue comes out in May.", "issue"), None);
+        // "picture" that was taken.
+        assert_eq!(r("We took a picture of the lake.", "picture").as_deref(), Some("photo"));
+        assert_eq!(r("They took pictures in the garden.", "pictures").as_deref(), Some("photos"));
+        assert_eq!(r("There is a picture on the wall.", "picture"), None);
+        assert_eq!(r("She painted a picture of the sea.", "picture"), None);
+        assert_eq!(r("She took the picture off the wall.", "picture"), None);
+        assert_eq!(r("We took the pictures down.", "pictures"), None);
+        // "replace" a part that wears out; "perfect for".
+        assert_eq!(r("I replaced the bulbs in the hallway.", "replaced").as_deref(), Some("changed"));
+        assert_eq!(r("IT can replace the battery by Thursday.", "replace").as_deref(), Some("change"));
+        assert_eq!(r("The garage replaced the brake pads.", "replaced").as_deref(), Some("changed"));
+        assert_eq!(r("They replaced the manager.", "replaced"), None);
+        assert_eq!(r("We need to replace the washing machine.", "replace"), None);
+        assert_eq!(r("They offered to replace it.", "replace"), None);
+        assert_eq!(r("The garden is perfect for children.", "perfect").as_deref(), Some("ideal"));
+        assert_eq!(r("She speaks perfect English.", "perfect"), None);
+        assert_eq!(r("He got a perfect score.", "perfect"), None);
+        // "keen" of a person who does a thing for pleasure.
+        assert_eq!(r("Jack is a keen footballer.", "keen").as_deref(), Some("enthusiastic"));
+        assert_eq!(r("She is keen on tennis.", "keen"), None);
+        assert_eq!(r("He was keen to help.", "keen"), None);
+        assert_eq!(r("Owls have keen eyesight.", "keen"), None);
+        // "fair" of an amount.
+        assert_eq!(r("They offered us a fair price.", "fair").as_deref(), Some("reasonable"));
+        assert_eq!(r("The rent is fair.", "fair").as_deref(), Some("reasonable"));
+        assert_eq!(r("She has fair hair.", "fair"), None);
+        assert_eq!(r("It's not fair.", "fair"), None);
+        assert_eq!(r("The referee was fair.", "fair"), None);
+        // "collect" of things picked up outdoors.
+        assert_eq!(
+            r("The children collected sticks for the fire.", "collected").as_deref(),
+            Some("gathered")
+        );
+        assert_eq!(r("We collected some shells.", "collected").as_deref(), Some("gathered"));
+        assert_eq!(r("He collects stamps.", "collects"), None);
+        assert_eq!(r("I collected the children from school.", "collected"), None);
+        assert_eq!(r("They collected the rubbish on Monday.", "collected"), None);
+    }
+
+    #[test]
+    fn rapidly_tells_the_speed_of_a_change() {
+        assert_eq!(
+            nth_replaced("The battery drains very quickly.", "quickly", 1).as_deref(),
+            Some("rapidly")
+        );
+        assert_eq!(nth_replaced("Prices rose quickly last year.", "quickly", 0).as_deref(), Some("rapidly"));
+        assert_eq!(nth_replaced("He finished the work quickly.", "quickly", 1), None);
+        assert_eq!(nth_replaced("She quickly wrapped the book.", "quickly", 0), None);
+        assert_eq!(nth_replaced("He replied quickly to the email.", "quickly", 0), None);
+    }
+
+    #[test]
+    fn words_whose_replacement_shifts_strength_or_sense_are_kept() {
+        for (text, word) in [
+            ("The food was delicious.", "delicious"),
+            ("It was very tasty.", "tasty"),
+            ("The waiter was rude.", "rude"),
+            ("The waiter ignored us.", "ignored"),
+            ("My laptop will not connect to the network.", "connect"),
+            ("She fixed it straight away.", "straight"),
+            ("We sell gift vouchers.", "gift"),
+        ] {
+            assert_eq!(replaced(text, word), None, "{text}");
+        }
+        assert_eq!(replaced("Thanks for the lovely gift.", "gift").as_deref(), Some("present"));
+    }
+
+    #[test]
+    fn talk_speak_quick_cook_and_mobile_in_their_sense() {
+        let r = replaced;
+        assert_eq!(r("We talked to the manager about the noise.", "talked").as_deref(), Some("spoke"));
+        assert_eq!(r("She is talking with her tutor.", "talking").as_deref(), Some("speaking"));
+        assert_eq!(r("I spoke to the manager yesterday.", "spoke").as_deref(), Some("talked"));
+        assert_eq!(r("I spoke with my manager.", "spoke").as_deref(), Some("talked"));
+        for (text, word) in [
+            ("She talked him into buying a car.", "talked"),
+            ("Stop talking nonsense.", "talking"),
+            ("We talked about the film.", "talked"),
+            ("The adults talked.", "talked"),
+            ("The strike ended after talks with the unions.", "talks"),
+            ("She speaks French fluently.", "speaks"),
+            ("He speaks with a strong accent.", "speaks"),
+        ] {
+            assert_eq!(r(text, word), None, "{text}");
+        }
+        assert_eq!(r("Do you have time for a quick chat?", "quick").as_deref(), Some("short"));
+        assert_eq!(r("Can we schedule a quick call?", "quick").as_deref(), Some("short"));
+        assert_eq!(r("The fox is quick.", "quick").as_deref(), Some("fast"));
+        for text in [
+            "Can I ask a quick question?",
+            "Let's go for a quick walk.",
+            "What is the quickest way to the station?",
+        ] {
+            assert!(synonyms(text).iter().all(|(w, _)| !w.starts_with("quick")), "{text}");
+        }
+        assert_eq!(r("She cooked dinner for us.", "cooked").as_deref(), Some("made"));
+        assert_eq!(r("My husband is cooking dinner tonight.", "cooking").as_deref(), Some("making"));
+        assert_eq!(r("He is cooking the rice.", "cooking"), None);
+        assert_eq!(r("They cooked the books.", "cooked"), None);
+        assert_eq!(r("I left my mobile at home.", "mobile").as_deref(), Some("phone"));
+        assert_eq!(r("The baby loves the mobile above her cot.", "mobile"), None);
     }
 }
