@@ -539,14 +539,15 @@ pub fn clear_pos(word: &str) -> Option<Pos> {
 }
 
 /// Whether a capitalised word is a first name that is a word too ("Mike and Helen have split
-/// up", "Rose called"): at the start of a sentence it is the name far more often than the word, so
-/// it keeps its capital wherever it moves.
+/// up", "Rose called") or a title ("Dr Patel", "Mrs Smith"): at the start of a sentence it is the
+/// name far more often than the word, so it keeps its capital wherever it moves.
 pub fn first_name(word: &str) -> bool {
     const FIRST_NAMES: &[&str] = &[
         "Bill", "Bob", "Daisy", "Dawn", "Frank", "Grace", "Guy", "Harry", "Holly", "Jack", "Joy", "Lily",
         "Mike", "Pat", "Penny", "Ray", "Rob", "Rose", "Ruby", "Sandy", "Sue",
     ];
-    FIRST_NAMES.contains(&word)
+    const TITLES: &[&str] = &["Dr", "Mr", "Mrs", "Ms", "Miss", "St", "Sir", "Prof", "Rev"];
+    FIRST_NAMES.contains(&word) || TITLES.contains(&word.trim_end_matches('.'))
 }
 
 /// Whether a word at the start of a sentence may be written in lowercase when a rewrite moves it
@@ -568,7 +569,7 @@ pub fn lowercase_ok(word: &str) -> bool {
         "dad", "mum", "mom", "mummy", "daddy", "mama", "papa", "grandma", "grandpa", "granny", "grandad",
         "nan", "nana",
     ];
-    if KIN.contains(&lower.as_str()) {
+    if KIN.contains(&lower.as_str()) || first_name(word) {
         return false;
     }
     if lexicon::is_stopword(&lower) {
@@ -750,5 +751,7 @@ mod tests {
         assert!(!lowercase_ok("I"));
         assert!(!lowercase_ok("Smith"));
         assert!(!lowercase_ok("Xyzzy"));
+        assert!(!lowercase_ok("Dr"));
+        assert!(!lowercase_ok("Mrs"));
     }
 }

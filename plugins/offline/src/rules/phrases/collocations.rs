@@ -2577,7 +2577,16 @@ fn make_it(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
             ["tonight", "today", "tomorrow", "on", "at", "this", "next", "after", "before", "to"]
                 .contains(&n.as_str())
         });
-    (able && there).then(|| (3, vec!["come".to_string()]))
+    // "The deadline is tight, but we can make it.", "make it to the station in time": against a
+    // limit, "make it" is to succeed or arrive in time, which "come" is not.
+    const LIMITS: &[&str] =
+        &["deadline", "train", "bus", "flight", "plane", "ferry", "connection", "finish", "top", "final"];
+    let limit = (0..tokens.len()).any(|k| {
+        let w = tokens[k].text.to_lowercase();
+        LIMITS.contains(&w.as_str())
+            || (["in", "on"].contains(&w.as_str()) && next_word(tokens, k).as_deref() == Some("time"))
+    });
+    (able && there && !limit).then(|| (3, vec!["come".to_string()]))
 }
 
 /// "I'm off to the shops." -> "I'm going to the shops.": a going, after a form of "be" joined to
@@ -3788,6 +3797,14 @@ mod tests {
         assert_eq!(phrased("Hang on a minute."), "Wait a minute.");
         assert_eq!(phrased("Hang on to the rail."), "Hang on to the rail.");
         assert_eq!(phrased("I can't make it tonight."), "I can't come tonight.");
+        assert_eq!(
+            phrased("The deadline is tight, but we can make it."),
+            "The deadline is tight, but we can make it."
+        );
+        assert_eq!(
+            phrased("We'll never make it to the station in time."),
+            "We'll never make it to the station in time."
+        );
         assert_eq!(phrased("We made it!"), "We made it!");
         assert_eq!(phrased("Can you make it work?"), "Can you make it work?");
         assert_eq!(phrased("I'm off to the shops."), "I'm going to the shops.");
