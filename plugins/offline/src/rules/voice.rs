@@ -1,20 +1,21 @@
 //! Rewrites that change how a plain sentence is built rather than its words: the active voice
 //! to the passive ("The teacher explained the problem." -> "The problem was explained by the
 //! teacher.") and back, "there is" to and from a plain subject ("There is a café near the bank."
-//! <-> "A café is near the bank."), the person after the thing ("brought us the menu" ->
-//! "brought the menu to us"), "It took us an hour to get there." -> "Getting there took us an
-//! hour.", and, as a last resort, where a thing is as where it "can be found" ("is on the fifth
-//! floor" -> "can be found on the fifth floor").
+//! <-> "A café is near the bank."; "A woman is waiting in the lobby." <-> "There is a woman
+//! waiting in the lobby."), the person after the thing ("gave the patient some water" -> "gave
+//! some water to the patient", before a time or an occasion too), "It took us an hour to get
+//! there." -> "Getting there took us an hour.", and, as a last resort, where a thing is as where
+//! it "can be found" ("is on the fifth floor" -> "can be found on the fifth floor").
 
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, leaving_start, starting};
-use crate::syntax::{noun_phrase, noun_subject_end};
+use crate::syntax::{has_clause_word, noun_phrase, noun_subject_end};
 use crate::tokens::{Kind, Token};
 use crate::words::{
-    AMOUNT_UNITS, ARTICLES, CLAUSE_WORDS, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS,
-    PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS, Tense, concat, finite_lemma,
-    is_noun, is_plural_noun, is_verbish, modifier_or_noun, participle_lemma, pos_share,
+    AMOUNT_UNITS, ARTICLES, CLAUSE_WORDS, DAY_NAMES, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS,
+    PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS, Tense, WEEKDAYS, concat,
+    finite_lemma, is_noun, is_plural_noun, is_verbish, modifier_or_noun, participle_lemma, pos_share,
 };
 
 /// Nouns for the body, whose possessor's verb is something that happened to them.
@@ -324,6 +325,99 @@ pub fn existential(p: &Plain) -> Option<Vec<Token>> {
     None
 }
 
+/// The "-ing" words after which "There is a man ..." and "A man is ..." do not tell the same:
+/// the prepositions ("a problem concerning the bill"), what a sign or note says ("a sign saying
+/// no parking" is no sign speaking), a plan ("going to", "coming tomorrow") and a state.
+const NOT_DOING: &[&str] = &[
+    "being",
+    "going",
+    "coming",
+    "having",
+    "getting",
+    "including",
+    "concerning",
+    "regarding",
+    "following",
+    "considering",
+    "involving",
+    "containing",
+    "saying",
+    "reading",
+    "showing",
+    "telling",
+    "asking",
+    "meaning",
+    "costing",
+    "belonging",
+    "lacking",
+    "missing",
+];
+
+/// Words that make a progressive tell a plan rather than what is going on: "A friend is staying
+/// next week" is an arrangement, and "There is a friend staying next week" is not English for it.
+const PLANNED: &[&str] = &["tomorrow", "tonight", "next", "later", "soon", "then"];
+
+/// Whether the word is a verb's "-ing" form that tells what someone or something is doing.
+fn doing(word: &str) -> bool {
+    word.ends_with("ing")
+        && !NOT_DOING.contains(&word)
+        && morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Gerund)
+}
+
+/// Where an indefinite noun phrase that may stand after "There is" ends: "a woman", "a long
+/// queue", "two men", "someone". Not "a lot" nor "a couple", whose noun is a quantity.
+fn indefinite_end(p: &Plain, k: usize) -> Option<usize> {
+    let first = p.lower(k);
+    if ["someone", "somebody"].contains(&first.as_str()) {
+        return Some(k + 1);
+    }
+    if !EXISTENTIAL_DETERMINERS.contains(&first.as_str()) {
+        return None;
+    }
+    const QUANTITIES: &[&str] = &["lot", "lots", "couple", "number", "bit", "few", "pair", "group"];
+    (k + 2..=k + 3).find(|&end| {
+        let head = p.lower(end - 1);
+        is_noun(&head)
+            && !QUANTITIES.contains(&head.as_str())
+            && (k + 1..end - 1).all(|j| modifier_or_noun(&p.lower(j)) && !doing(&p.lower(j)))
+            && p.items[k..end].iter().all(Token::is_word)
+            && (end..end + 1).all(|j| doing(&p.lower(j)) || FINITE_BE.contains(&p.lower(j).as_str()))
+    })
+}
+
+/// "A woman is waiting in the lobby." <-> "There is a woman waiting in the lobby.": someone
+/// indefinite doing something now (or then), told as what there is. Only "is", "are", "was" or
+/// "were" before a verb of doing, and something after it; never a plan ("A friend is staying next
+/// week"), a preposition in "-ing" or a sign that says something, nor another clause.
+pub fn existential_doing(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." || has_clause_word(p, usize::MAX) {
+        return None;
+    }
+    if p.items.iter().any(|t| PLANNED.contains(&t.text.to_lowercase().as_str()) || t.frozen) {
+        return None;
+    }
+    let n = p.items.len();
+    if p.lower(0) == "there" && FINITE_BE.contains(&p.lower(1).as_str()) {
+        let end = indefinite_end(p, 2)?;
+        if !doing(&p.lower(end)) || end + 1 >= n {
+            return None;
+        }
+        let mut out = vec![starting(&p.items[2])];
+        out.extend_from_slice(&p.items[3..end]);
+        out.push(p.items[1].clone());
+        out.extend_from_slice(&p.items[end..]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    let be = indefinite_end(p, 0)?;
+    if !FINITE_BE.contains(&p.lower(be).as_str()) || !doing(&p.lower(be + 1)) || be + 2 >= n {
+        return None;
+    }
+    let mut out = vec![shape::word("There"), p.items[be].clone(), leaving_start(&p.items[0])?];
+    out.extend_from_slice(&p.items[1..be]);
+    out.extend_from_slice(&p.items[be + 1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 /// "The road was blocked by a fallen tree." -> "A fallen tree blocked the road."
 pub fn active(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text != "." {
@@ -460,18 +554,145 @@ fn dative_noun(p: &Plain) -> Option<Vec<Token>> {
     })?;
     let person_end = k + 3;
     let person_ok = is_noun(&p.lower(k + 2)) && THING_DETERMINERS.contains(&p.lower(person_end).as_str());
-    let thing_end = noun_phrase(p, person_end, true).or_else(|| {
-        // "some water": "some" is a determiner here too.
-        (p.lower(person_end) == "some" && is_noun(&p.lower(person_end + 1))).then_some(person_end + 2)
-    })?;
-    if !person_ok || thing_end != p.items.len() {
+    let head_end = noun_phrase(p, person_end, true)
+        // "a bottle of wine": the noun before "of" heads the thing.
+        .or_else(|| noun_phrase(p, person_end, false).filter(|&end| p.lower(end) == "of"))
+        .or_else(|| {
+            // "some water": "some" is a determiner here too.
+            (p.lower(person_end) == "some" && is_noun(&p.lower(person_end + 1))).then_some(person_end + 2)
+        })?;
+    let thing_end = of_end(p, head_end);
+    let head = p.lower(head_end - 1);
+    // "gave the door a push", "showed the guests the door", "taught the boy a lesson": the thing
+    // is no thing handed over, and told after "to" the idiom is lost or reads oddly.
+    let light = NOT_GIVEN.contains(&head.as_str());
+    // "sent my sister a bottle of wine for her birthday": a time or an occasion after the thing is
+    // the sending's, and stays last; any other phrase there might be read as the person's after
+    // the move ("gave a book to the boy in the library").
+    let rest: Vec<String> = (thing_end..p.items.len()).map(|j| p.lower(j)).collect();
+    let rest_ok = rest.is_empty()
+        || (adjunct_of_time(&rest, preposition) && p.items[thing_end..].iter().all(Token::is_word));
+    if !person_ok || light || !rest_ok {
         return None;
     }
     let mut out: Vec<Token> = p.items[..=k].to_vec();
     out.extend_from_slice(&p.items[person_end..thing_end]);
     out.push(shape::word(preposition));
     out.extend_from_slice(&p.items[k + 1..person_end]);
+    out.extend_from_slice(&p.items[thing_end..]);
     Some(shape::build(&out, &p.terminal))
+}
+
+/// The heads of a second object that is no thing given: light verbs ("gave the car a wash"),
+/// and the idioms "show someone the door", "teach someone a lesson", "give someone the sack".
+const NOT_GIVEN: &[&str] = &[
+    "hand",
+    "go",
+    "try",
+    "break",
+    "push",
+    "kick",
+    "wash",
+    "clean",
+    "look",
+    "taste",
+    "ring",
+    "call",
+    "shout",
+    "wave",
+    "smile",
+    "nod",
+    "hug",
+    "kiss",
+    "hint",
+    "wink",
+    "fright",
+    "scare",
+    "rest",
+    "miss",
+    "time",
+    "door",
+    "lesson",
+    "sack",
+    "boot",
+    "creeps",
+    "shoulder",
+    "benefit",
+    "slip",
+    "runaround",
+    "earful",
+    "way",
+    "ropes",
+    "chance",
+    "idea",
+    "feeling",
+    "impression",
+    "pleasure",
+    "trouble",
+    "headache",
+    "lift",
+    "hard",
+    "thought",
+    "word",
+    "piece",
+];
+
+/// Where a given thing ends with what it is made of or holds: "a bottle" -> "a bottle of wine",
+/// "a map" -> "a map of the old town", "a cup" -> "a cup of coffee".
+fn of_end(p: &Plain, end: usize) -> usize {
+    if p.lower(end) != "of" {
+        return end;
+    }
+    let bare = (end + 2..=end + 3).find(|&e| {
+        e <= p.items.len()
+            && is_noun(&p.lower(e - 1))
+            && (end + 1..e - 1).all(|j| modifier_or_noun(&p.lower(j)))
+            && !NOUN_PHRASE_DETERMINERS.contains(&p.lower(end + 1).as_str())
+            && (e == p.items.len() || PHRASE_PREPOSITIONS.contains(&p.lower(e).as_str()))
+    });
+    noun_phrase(p, end + 1, true).or(bare).unwrap_or(end)
+}
+
+/// A time or an occasion that dates the giving whatever stands before it: "yesterday", "last
+/// week", "every season", "on Friday", "before the match", "after his haircut" and, after "to"
+/// only ("bought a cake for her neighbour for his birthday" reads twice "for"), "for her birthday".
+fn adjunct_of_time(rest: &[String], preposition: &str) -> bool {
+    const OCCASIONS: &[&str] = &["birthday", "wedding", "anniversary", "christmas", "retirement"];
+    const EVENTS: &[&str] = &[
+        "match",
+        "game",
+        "meeting",
+        "lesson",
+        "class",
+        "party",
+        "wedding",
+        "trip",
+        "haircut",
+        "test",
+        "exam",
+        "holiday",
+        "holidays",
+        "concert",
+        "show",
+        "race",
+        "interview",
+        "operation",
+        "move",
+    ];
+    let words: Vec<&str> = rest.iter().map(String::as_str).collect();
+    match words.as_slice() {
+        [one] => ["yesterday", "today", "tonight"].contains(one),
+        [when, what] if ["last", "this", "every", "each", "next"].contains(when) => TIME_NOUNS.contains(what),
+        ["on", day] => WEEKDAYS.contains(day) || DAY_NAMES.contains(day),
+        ["for", "christmas"] => preposition == "to",
+        ["for", whose, occasion] => {
+            preposition == "to" && PERSONAL_POSSESSIVES.contains(whose) && OCCASIONS.contains(occasion)
+        }
+        ["before" | "after", whose, event] => {
+            (*whose == "the" || PERSONAL_POSSESSIVES.contains(whose)) && EVENTS.contains(event)
+        }
+        _ => false,
+    }
 }
 
 /// "He bought flowers for his wife." -> "He bought his wife flowers.": the thing given or made
@@ -788,6 +1009,77 @@ mod tests {
             run(dative, "The nurse gave the patient some water.").as_deref(),
             Some("The nurse gave some water to the patient.")
         );
+    }
+
+    #[test]
+    fn dative_shift_before_a_time_or_an_occasion() {
+        for (text, want) in [
+            (
+                "The hotel sent my sister a bottle of wine for her birthday.",
+                "The hotel sent a bottle of wine to my sister for her birthday.",
+            ),
+            (
+                "The coach told the players a story before the match.",
+                "The coach told a story to the players before the match.",
+            ),
+            ("The bakery gave the school a box of buns.", "The bakery gave a box of buns to the school."),
+            ("She writes the manager a letter every week.", "She writes a letter to the manager every week."),
+            ("The referee gave the captain a yellow card.", "The referee gave a yellow card to the captain."),
+        ] {
+            assert_eq!(run(dative, text).as_deref(), Some(want), "{text}");
+        }
+        for kept in [
+            // A phrase that might then be read as the person's, or two "for"s.
+            "The librarian gave the boy a book in the library.",
+            "She bought her neighbour a cake for his birthday.",
+            "He showed the guests the way to the car park.",
+            // Idioms and light verbs: no thing is handed over.
+            "The manager showed the salesman the door.",
+            "My brother gave the car a wash.",
+            "The old sailor taught the boy a lesson.",
+            "He gave his mother a hand with the shopping.",
+            // A pronoun recipient stays first.
+            "The instructor gave me a few tips for the test.",
+        ] {
+            assert_eq!(run(dative, kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn someone_doing_something_is_what_there_is() {
+        let f = existential_doing;
+        for (text, want) in [
+            ("A woman is waiting for you in the lobby.", "There is a woman waiting for you in the lobby."),
+            (
+                "A long queue was waiting outside the bakery.",
+                "There was a long queue waiting outside the bakery.",
+            ),
+            (
+                "Two boys are playing football in the street.",
+                "There are two boys playing football in the street.",
+            ),
+            ("Someone is knocking at the door.", "There is someone knocking at the door."),
+            ("There is a man waiting at the door.", "A man is waiting at the door."),
+        ] {
+            assert_eq!(run(f, text).as_deref(), Some(want), "{text}");
+        }
+        for kept in [
+            // A plan, a sign that says something, a preposition in "-ing", a quantity.
+            "A friend is staying with us next week.",
+            "A sign is saying no parking.",
+            "There is a note concerning the rent.",
+            "A lot of people are waiting outside.",
+            "A man is going to call you.",
+            // Definite: there is nothing to introduce.
+            "The man is waiting at the door.",
+            // Not a progressive; nothing after the verb; another clause.
+            "A man is still waiting at the door.",
+            "A baby is crying.",
+            "A man is waiting because the shop is shut.",
+            "There is a swimming pool in the hotel.",
+        ] {
+            assert_eq!(run(f, kept), None, "{kept}");
+        }
     }
 
     #[test]
