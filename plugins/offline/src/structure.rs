@@ -99,6 +99,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         voice::it_takes,
         voice::extraposed,
         voice::active,
+        voice::someone_did,
         voice::passive,
         phrasal::move_particle,
     ] {

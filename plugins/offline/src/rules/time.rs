@@ -123,6 +123,8 @@ enum Slot {
     Month,
     /// A day of the month in digits ("3", "21").
     DayOfMonth,
+    /// A year of the last century or this one in digits ("1998", "2015"), never a count.
+    Year,
 }
 
 const COUNTS: &[&str] = &[
@@ -166,6 +168,11 @@ impl Slot {
             Slot::Month => MONTHS.contains(&word),
             Slot::DayOfMonth => {
                 word.parse::<u8>().is_ok_and(|d| (1..=31).contains(&d)) && !word.starts_with('0')
+            }
+            Slot::Year => {
+                word.len() == 4
+                    && word.bytes().all(|b| b.is_ascii_digit())
+                    && (word.starts_with("19") || word.starts_with("20"))
             }
             Slot::Noun => is_noun(word),
             Slot::AnyWord => true,
@@ -249,6 +256,7 @@ const SINCE_PHRASES: &[&[Slot]] = {
     use Slot::*;
     &[
         &[Word("since"), Month],
+        &[Word("since"), Year],
         // "May" ends the sentence here, so it is the month.
         &[Word("since"), Word("may")],
         &[Word("since"), AnyOf(DAY_NAMES)],
@@ -703,6 +711,13 @@ mod tests {
             run(f, "We have not heard from them since May.").as_deref(),
             Some("Since May, we have not heard from them.")
         );
+        assert_eq!(
+            run(f, "She has worked at the hospital since 2015.").as_deref(),
+            Some("Since 2015, she has worked at the hospital.")
+        );
+        // Without a perfect "since" may be a cause; a number that is no year is no date.
+        assert_eq!(run(f, "She worked at the hospital since 2015."), None);
+        assert_eq!(run(f, "The shop has been open since 0900."), None);
         assert_eq!(run(f, "She stayed with us for two weeks."), None);
         assert_eq!(run(f, "She stayed with us for half an hour."), None);
         // An age or a price, not a clock time; a clock time that is what the subject is.

@@ -1,6 +1,7 @@
 //! Rewrites that change how a plain sentence is built rather than its words: the active voice
 //! to the passive ("The teacher explained the problem." -> "The problem was explained by the
-//! teacher.") and back, "there is" to and from a plain subject ("There is a café near the bank."
+//! teacher.") and back, a crime without its doer told as someone's ("My wallet was stolen." ->
+//! "Someone stole my wallet."), "there is" to and from a plain subject ("There is a café near the bank."
 //! <-> "A café is near the bank."; "A woman is waiting in the lobby." <-> "There is a woman
 //! waiting in the lobby."), the person after the thing ("gave the patient some water" -> "gave
 //! some water to the patient", before a time or an occasion too), "It took us an hour to get
@@ -415,6 +416,58 @@ pub fn existential_doing(p: &Plain) -> Option<Vec<Token>> {
     let mut out = vec![shape::word("There"), p.items[be].clone(), leaving_start(&p.items[0])?];
     out.extend_from_slice(&p.items[1..be]);
     out.extend_from_slice(&p.items[be + 1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// Crimes whose passive says only that someone unknown did them: the participle, any particle,
+/// and the past ("was stolen" -> "Someone stole"; "was broken into" -> "Someone broke into").
+const DONE_BY_SOMEONE: &[(&[&str], &str)] = &[
+    (&["stolen"], "stole"),
+    (&["broken", "into"], "broke into"),
+    (&["burgled"], "burgled"),
+    (&["vandalised"], "vandalised"),
+    (&["vandalized"], "vandalized"),
+];
+
+/// "My wallet was stolen on the train." -> "Someone stole my wallet on the train.": a crime told
+/// without its doer, whose doer can only be some unknown person. Only "was", "were", "has been"
+/// or "have been" right before the participle (no negation: "was not stolen" says nothing was),
+/// never with an agent ("by"), a second verb sharing the subject ("was stolen and never found")
+/// or a pronoun subject, whose case would change.
+pub fn someone_did(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    // "The bus shelter was": a noun after the shortest noun phrase is its compound's head.
+    let short = noun_phrase(p, 0, false)?;
+    let subject = if is_noun(&p.lower(short)) && short < 3 { short + 1 } else { short };
+    let (aux, participle) = match (p.lower(subject).as_str(), p.lower(subject + 1).as_str()) {
+        ("was" | "were", _) => (None, subject + 1),
+        ("has" | "have", "been") => (Some("has"), subject + 2),
+        _ => return None,
+    };
+    let (words, past) = DONE_BY_SOMEONE
+        .iter()
+        .find(|(words, _)| words.iter().enumerate().all(|(j, w)| p.lower(participle + j) == *w))?;
+    let rest = participle + words.len();
+    let shared =
+        (rest..p.items.len()).any(|k| ["by", "and", "or", "but", "then"].contains(&p.lower(k).as_str()));
+    if shared || p.items[..rest].iter().any(|t| t.frozen) {
+        return None;
+    }
+    let mut out = vec![shape::word("Someone")];
+    match aux {
+        Some(has) => {
+            out.push(shape::word(has));
+            let lemma = participle_lemma(words[0])?;
+            out.push(shape::word(&morph::inflect(lemma, Pos::Verb, Form::Participle)?));
+            out.extend(words[1..].iter().map(|w| shape::word(w)));
+        }
+        None => out.extend(past.split(' ').map(shape::word)),
+    }
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..subject]);
+    out.extend_from_slice(&p.items[rest..]);
     Some(shape::build(&out, &p.terminal))
 }
 
@@ -1077,6 +1130,32 @@ mod tests {
             "A baby is crying.",
             "A man is waiting because the shop is shut.",
             "There is a swimming pool in the hotel.",
+        ] {
+            assert_eq!(run(f, kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn a_crime_without_its_doer_is_someone_s() {
+        let f = someone_did;
+        for (text, want) in [
+            ("My wallet was stolen on the train.", "Someone stole my wallet on the train."),
+            ("My locker was broken into last week.", "Someone broke into my locker last week."),
+            ("Our bikes were stolen from the garden.", "Someone stole our bikes from the garden."),
+            ("My car has been broken into.", "Someone has broken into my car."),
+            ("The bus shelter was vandalised again.", "Someone vandalised the bus shelter again."),
+        ] {
+            assert_eq!(run(f, text).as_deref(), Some(want), "{text}");
+        }
+        for kept in [
+            "My wallet was stolen by a pickpocket.",
+            "My bike was stolen and never found.",
+            "Nothing was stolen.",
+            "My wallet was not stolen.",
+            "It was stolen on the train.",
+            "The window was broken in the storm.",
+            "My car was towed away last night.",
+            "Was my wallet stolen?",
         ] {
             assert_eq!(run(f, kept), None, "{kept}");
         }
