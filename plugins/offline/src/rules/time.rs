@@ -195,6 +195,16 @@ const TIME_PHRASES: &[&[Slot]] = {
         &[Word("a"), Word("long"), Word("time"), Word("ago")],
         &[Count, Unit, Word("later")],
         &[Word("on"), Weekdays, Word("and"), Weekdays],
+        // The meal times said as one word, which date a habit as "at night" does.
+        &[Word("at"), AnyOf(&["lunchtime", "teatime", "bedtime", "dinnertime", "breakfast-time"])],
+        // An occasion that something was given or done for ("bought him a football for his
+        // birthday"), which, fronted, still tells the occasion.
+        &[
+            Word("for"),
+            AnyOf(&["my", "your", "his", "her", "our", "their"]),
+            AnyOf(&["birthday", "anniversary"]),
+        ],
+        &[Word("for"), AnyOf(&["christmas", "easter"])],
         &[Word("in"), Month],
         // "last February", "next March": a month as "last week" is a week; not "this June", which
         // may tell a date to come ("have been married for forty years this June").
@@ -305,6 +315,19 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     }
     let len = trailing_time_phrase(p)?;
     let n = p.items.len();
+    // "looks lovely for Christmas", "was ready for her birthday": what something is like for an
+    // occasion, which in front would read as when it is so.
+    const LINKING: &[&str] = &[
+        "look", "looks", "looked", "seem", "seems", "seemed", "feel", "feels", "felt", "sound", "sounds",
+        "sounded",
+    ];
+    let occasion = p.lower(n - len) == "for";
+    if occasion
+        && (0..n - len)
+            .any(|k| LINKING_BE.contains(&p.lower(k).as_str()) || LINKING.contains(&p.lower(k).as_str()))
+    {
+        return None;
+    }
     // "promised to help him move on Saturday": the day may belong to either verb.
     let infinitive = (0..n).any(|k| infinitive_at(p, k));
     if has_clause_word(p, usize::MAX) && infinitive {
@@ -719,6 +742,23 @@ mod tests {
         assert_eq!(run(f, "She worked at the hospital since 2015."), None);
         assert_eq!(run(f, "The shop has been open since 0900."), None);
         assert_eq!(run(f, "She stayed with us for two weeks."), None);
+        assert_eq!(
+            run(f, "They sell sandwiches at lunchtime.").as_deref(),
+            Some("At lunchtime, they sell sandwiches.")
+        );
+        assert_eq!(
+            run(f, "I bought my nephew a football for his birthday.").as_deref(),
+            Some("For his birthday, I bought my nephew a football.")
+        );
+        assert_eq!(
+            run(f, "We went to Spain for Christmas.").as_deref(),
+            Some("For Christmas, we went to Spain.")
+        );
+        // What the thing is for, after "be", is no time of the sentence.
+        assert_eq!(run(f, "The cake is for her birthday."), None);
+        assert_eq!(run(f, "The window display looks lovely for Christmas."), None);
+        assert_eq!(run(f, "The house was ready for her birthday."), None);
+        assert_eq!(run(f, "What do you want for Christmas?"), None);
         assert_eq!(run(f, "She stayed with us for half an hour."), None);
         // An age or a price, not a clock time; a clock time that is what the subject is.
         assert_eq!(run(f, "She learned to read at five."), None);
