@@ -205,6 +205,9 @@ const TIME_PHRASES: &[&[Slot]] = {
             AnyOf(&["birthday", "anniversary"]),
         ],
         &[Word("for"), AnyOf(&["christmas", "easter"])],
+        // An occasion's first ("drove on the motorway for the first time"), which dates the event
+        // among the others of its kind wherever it stands.
+        &[Word("for"), Word("the"), Word("first"), Word("time")],
         &[Word("in"), Month],
         // "last February", "next March": a month as "last week" is a week; not "this June", which
         // may tell a date to come ("have been married for forty years this June").
@@ -756,6 +759,11 @@ mod tests {
         );
         // What the thing is for, after "be", is no time of the sentence.
         assert_eq!(run(f, "The cake is for her birthday."), None);
+        assert_eq!(
+            run(f, "I drove on the motorway for the first time.").as_deref(),
+            Some("For the first time, I drove on the motorway.")
+        );
+        assert_eq!(run(f, "It was for the first time."), None);
         assert_eq!(run(f, "The window display looks lovely for Christmas."), None);
         assert_eq!(run(f, "The house was ready for her birthday."), None);
         assert_eq!(run(f, "What do you want for Christmas?"), None);
