@@ -352,6 +352,17 @@ const NOT_DOING: &[&str] = &[
     "belonging",
     "lacking",
     "missing",
+    // States of mind and plans: "A woman is expecting a baby" is no scene to point at.
+    "expecting",
+    "hoping",
+    "planning",
+    "thinking",
+    "wondering",
+    "feeling",
+    "wanting",
+    "needing",
+    "seeing",
+    "hearing",
 ];
 
 /// Words that make a progressive tell a plan rather than what is going on: "A friend is staying
@@ -391,10 +402,15 @@ fn indefinite_end(p: &Plain, k: usize) -> Option<usize> {
 /// "were" before a verb of doing, and something after it; never a plan ("A friend is staying next
 /// week"), a preposition in "-ing" or a sign that says something, nor another clause.
 pub fn existential_doing(p: &Plain) -> Option<Vec<Token>> {
-    if p.commas() != 0 || p.terminal.text != "." || has_clause_word(p, usize::MAX) {
+    // "next to me": that "to" is a preposition.
+    let next_to = (1..p.items.len()).find(|&k| p.lower(k) == "to" && p.lower(k - 1) == "next");
+    if p.commas() != 0 || p.terminal.text != "." || has_clause_word(p, next_to.unwrap_or(usize::MAX)) {
         return None;
     }
-    if p.items.iter().any(|t| PLANNED.contains(&t.text.to_lowercase().as_str()) || t.frozen) {
+    // "next to me" is a place, not "next week".
+    let planned =
+        (0..p.items.len()).any(|k| PLANNED.contains(&p.lower(k).as_str()) && p.lower(k + 1) != "to");
+    if planned || p.items.iter().any(|t| t.frozen) {
         return None;
     }
     let n = p.items.len();
@@ -1113,6 +1129,8 @@ mod tests {
             ),
             ("Someone is knocking at the door.", "There is someone knocking at the door."),
             ("There is a man waiting at the door.", "A man is waiting at the door."),
+            ("There was a girl sitting next to me.", "A girl was sitting next to me."),
+            ("A new shop is opening on the corner.", "There is a new shop opening on the corner."),
         ] {
             assert_eq!(run(f, text).as_deref(), Some(want), "{text}");
         }
@@ -1123,6 +1141,8 @@ mod tests {
             "There is a note concerning the rent.",
             "A lot of people are waiting outside.",
             "A man is going to call you.",
+            "A woman is expecting a baby in May.",
+            "A colleague is thinking about the offer.",
             // Definite: there is nothing to introduce.
             "The man is waiting at the door.",
             // Not a progressive; nothing after the verb; another clause.
