@@ -757,6 +757,7 @@ fn adjunct_of_time(rest: &[String], preposition: &str) -> bool {
         ["for", whose, occasion] => {
             preposition == "to" && PERSONAL_POSSESSIVES.contains(whose) && OCCASIONS.contains(occasion)
         }
+        ["before" | "after", "bed" | "work" | "school" | "lunch" | "dinner" | "breakfast"] => true,
         ["before" | "after", whose, event] => {
             (*whose == "the" || PERSONAL_POSSESSIVES.contains(whose)) && EVENTS.contains(event)
         }
@@ -773,7 +774,7 @@ pub fn dative_back(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let n = p.items.len();
-    let (k, thing_end) = (1..n.saturating_sub(3)).find_map(|k| {
+    let (k, thing_end, preposition) = (1..n.saturating_sub(3)).find_map(|k| {
         let preposition = dative_preposition(&p.lower(k))?;
         let thing_end = noun_phrase(p, k + 1, true).or_else(|| {
             // A bare plural or "some" + a noun: "bought flowers", "poured some water".
@@ -781,7 +782,7 @@ pub fn dative_back(p: &Plain) -> Option<Vec<Token>> {
             let some = p.lower(k + 1) == "some" && is_noun(&p.lower(k + 2));
             if some { Some(k + 3) } else { bare.then_some(k + 2) }
         })?;
-        (p.lower(thing_end) == preposition).then_some((k, thing_end))
+        (p.lower(thing_end) == preposition).then_some((k, thing_end, preposition))
     })?;
     // The subject before the verb: a pronoun or a short noun phrase, so that the verb is finite.
     if k > 3 {
@@ -796,16 +797,24 @@ pub fn dative_back(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let person = thing_end + 1;
-    let pronoun = person + 1 == n && OBJECT_PRONOUNS.contains(&p.lower(person).as_str());
-    let noun = person + 2 == n
+    // A time or an occasion after the person dates the giving, and stays last ("read a story to
+    // the children before bed" -> "read the children a story before bed").
+    let tail = |end: usize| {
+        let rest: Vec<String> = (end..n).map(|j| p.lower(j)).collect();
+        end == n || (adjunct_of_time(&rest, preposition) && p.items[end..].iter().all(Token::is_word))
+    };
+    let pronoun = tail(person + 1) && OBJECT_PRONOUNS.contains(&p.lower(person).as_str());
+    let noun = tail(person + 2)
         && ["the", "my", "your", "his", "her", "our", "their"].contains(&p.lower(person).as_str())
         && crate::rules::cleft::PEOPLE.contains(&p.lower(person + 1).as_str());
     if !pronoun && !noun {
         return None;
     }
+    let person_end = if pronoun { person + 1 } else { person + 2 };
     let mut out: Vec<Token> = p.items[..=k].to_vec();
-    out.extend_from_slice(&p.items[person..n]);
+    out.extend_from_slice(&p.items[person..person_end]);
     out.extend_from_slice(&p.items[k + 1..thing_end]);
+    out.extend_from_slice(&p.items[person_end..]);
     Some(shape::build(&out, &p.terminal))
 }
 
@@ -1195,6 +1204,17 @@ mod tests {
         assert_eq!(run(passive, "The doctor examined the patient with care."), None);
         assert_eq!(run(passive, "The children started crying."), None);
         assert_eq!(run(dative_back, "They sold the car to a neighbour."), None);
+        assert_eq!(
+            run(dative_back, "She read a story to the children before bed.").as_deref(),
+            Some("She read the children a story before bed.")
+        );
+        assert_eq!(
+            run(dative_back, "He bought flowers for his wife last week.").as_deref(),
+            Some("He bought his wife flowers last week.")
+        );
+        // A second "for", or a phrase that is no time, keeps the order.
+        assert_eq!(run(dative_back, "He bought flowers for his wife for her birthday."), None);
+        assert_eq!(run(dative_back, "She gave the keys to the children in the car."), None);
     }
 
     #[test]
