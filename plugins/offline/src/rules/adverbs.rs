@@ -54,10 +54,11 @@ pub fn move_manner_adverb(p: &Plain) -> Option<Vec<Token>> {
     }
     let s = subject_len(p)?;
     let n = p.items.len();
-    // "rarely", "seldom", "hardly" say how often, and at the end read as an afterthought.
+    // "rarely", "seldom", "hardly" say how often, and at the end read as an afterthought;
+    // "happily agreed" is "willingly", where "agreed happily" tells a mood.
     let manner = |k: usize| {
         is_manner_adverb(&p.lower(k))
-            && !["rarely", "seldom", "hardly", "barely", "scarcely"].contains(&p.lower(k).as_str())
+            && !["rarely", "seldom", "hardly", "barely", "scarcely", "happily"].contains(&p.lower(k).as_str())
     };
     if n >= s + 3 && manner(s) && clearly_finite(&p.lower(s + 1), true) && !has_clause_word(p, usize::MAX) {
         let mut out: Vec<Token> = p.items[..s].to_vec();
@@ -207,6 +208,7 @@ mod tests {
             Some("She finished her homework quickly.")
         );
         assert_eq!(run(f, "He answered all the questions correctly."), None);
+        assert_eq!(run(f, "The boss happily agreed to the plan."), None);
         let f = manner_adverb_before_verb;
         assert_eq!(
             run(f, "He answered the phone quickly.").as_deref(),

@@ -324,11 +324,15 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
         "look", "looks", "looked", "seem", "seems", "seemed", "feel", "feels", "felt", "sound", "sounds",
         "sounded",
     ];
+    // "I'll see you for Christmas": a meeting for an occasion is when the meeting is, and in
+    // front reads as a reason.
+    const MEETING: &[&str] = &["see", "sees", "seeing", "saw", "meet", "meets", "meeting", "met"];
     let occasion = p.lower(n - len) == "for";
-    if occasion
-        && (0..n - len)
-            .any(|k| LINKING_BE.contains(&p.lower(k).as_str()) || LINKING.contains(&p.lower(k).as_str()))
-    {
+    let state = (0..n - len).any(|k| {
+        let w = p.lower(k);
+        LINKING_BE.contains(&w.as_str()) || LINKING.contains(&w.as_str()) || MEETING.contains(&w.as_str())
+    });
+    if occasion && state {
         return None;
     }
     // "promised to help him move on Saturday": the day may belong to either verb.
@@ -766,6 +770,7 @@ mod tests {
         assert_eq!(run(f, "It was for the first time."), None);
         assert_eq!(run(f, "The window display looks lovely for Christmas."), None);
         assert_eq!(run(f, "The house was ready for her birthday."), None);
+        assert_eq!(run(f, "I will see you for Christmas."), None);
         assert_eq!(run(f, "What do you want for Christmas?"), None);
         assert_eq!(run(f, "She stayed with us for half an hour."), None);
         // An age or a price, not a clock time; a clock time that is what the subject is.

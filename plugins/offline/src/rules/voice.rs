@@ -634,7 +634,7 @@ fn dative_noun(p: &Plain) -> Option<Vec<Token>> {
     let head = p.lower(head_end - 1);
     // "gave the door a push", "showed the guests the door", "taught the boy a lesson": the thing
     // is no thing handed over, and told after "to" the idiom is lost or reads oddly.
-    let light = NOT_GIVEN.contains(&head.as_str());
+    let light = NOT_GIVEN.contains(&head.as_str()) || HOW_OFTEN.contains(&head.as_str());
     // "sent my sister a bottle of wine for her birthday": a time or an occasion after the thing is
     // the sending's, and stays last; any other phrase there might be read as the person's after
     // the move ("gave a book to the boy in the library").
@@ -704,7 +704,20 @@ const NOT_GIVEN: &[&str] = &[
     "thought",
     "word",
     "piece",
+    "bath",
+    "shower",
+    "bite",
+    "cuddle",
+    "pat",
+    "stroke",
+    "squeeze",
+    "shake",
+    "boost",
 ];
+
+/// Words of how often that the lexicon also has as nouns ("a weekly"): after a thing they say when
+/// it was given, and are no part of it ("wrote her grandmother a letter weekly").
+const HOW_OFTEN: &[&str] = &["daily", "weekly", "monthly", "yearly", "nightly", "hourly", "fortnightly"];
 
 /// Where a given thing ends with what it is made of or holds: "a bottle" -> "a bottle of wine",
 /// "a map" -> "a map of the old town", "a cup" -> "a cup of coffee".
@@ -1116,6 +1129,8 @@ mod tests {
             "My brother gave the car a wash.",
             "The old sailor taught the boy a lesson.",
             "He gave his mother a hand with the shopping.",
+            "I gave the dog a bath yesterday.",
+            "She wrote her grandmother a letter weekly.",
             // A pronoun recipient stays first.
             "The instructor gave me a few tips for the test.",
         ] {
