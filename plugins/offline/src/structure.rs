@@ -86,6 +86,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         adverbs::manner_adverb_before_verb,
         adverbs::manner_adverb_past_phrase,
         voice::existential,
+        voice::existential_doing,
         possession::there_is,
         manner::fluent_in,
         place::front_place_phrase,
@@ -98,6 +99,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         voice::it_takes,
         voice::extraposed,
         voice::active,
+        voice::someone_did,
         voice::passive,
         phrasal::move_particle,
     ] {

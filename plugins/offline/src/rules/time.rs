@@ -123,6 +123,8 @@ enum Slot {
     Month,
     /// A day of the month in digits ("3", "21").
     DayOfMonth,
+    /// A year of the last century or this one in digits ("1998", "2015"), never a count.
+    Year,
 }
 
 const COUNTS: &[&str] = &[
@@ -167,6 +169,11 @@ impl Slot {
             Slot::DayOfMonth => {
                 word.parse::<u8>().is_ok_and(|d| (1..=31).contains(&d)) && !word.starts_with('0')
             }
+            Slot::Year => {
+                word.len() == 4
+                    && word.bytes().all(|b| b.is_ascii_digit())
+                    && (word.starts_with("19") || word.starts_with("20"))
+            }
             Slot::Noun => is_noun(word),
             Slot::AnyWord => true,
         }
@@ -188,6 +195,19 @@ const TIME_PHRASES: &[&[Slot]] = {
         &[Word("a"), Word("long"), Word("time"), Word("ago")],
         &[Count, Unit, Word("later")],
         &[Word("on"), Weekdays, Word("and"), Weekdays],
+        // The meal times said as one word, which date a habit as "at night" does.
+        &[Word("at"), AnyOf(&["lunchtime", "teatime", "bedtime", "dinnertime", "breakfast-time"])],
+        // An occasion that something was given or done for ("bought him a football for his
+        // birthday"), which, fronted, still tells the occasion.
+        &[
+            Word("for"),
+            AnyOf(&["my", "your", "his", "her", "our", "their"]),
+            AnyOf(&["birthday", "anniversary"]),
+        ],
+        &[Word("for"), AnyOf(&["christmas", "easter"])],
+        // An occasion's first ("drove on the motorway for the first time"), which dates the event
+        // among the others of its kind wherever it stands.
+        &[Word("for"), Word("the"), Word("first"), Word("time")],
         &[Word("in"), Month],
         // "last February", "next March": a month as "last week" is a week; not "this June", which
         // may tell a date to come ("have been married for forty years this June").
@@ -249,6 +269,7 @@ const SINCE_PHRASES: &[&[Slot]] = {
     use Slot::*;
     &[
         &[Word("since"), Month],
+        &[Word("since"), Year],
         // "May" ends the sentence here, so it is the month.
         &[Word("since"), Word("may")],
         &[Word("since"), AnyOf(DAY_NAMES)],
@@ -297,6 +318,23 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     }
     let len = trailing_time_phrase(p)?;
     let n = p.items.len();
+    // "looks lovely for Christmas", "was ready for her birthday": what something is like for an
+    // occasion, which in front would read as when it is so.
+    const LINKING: &[&str] = &[
+        "look", "looks", "looked", "seem", "seems", "seemed", "feel", "feels", "felt", "sound", "sounds",
+        "sounded",
+    ];
+    // "I'll see you for Christmas": a meeting for an occasion is when the meeting is, and in
+    // front reads as a reason.
+    const MEETING: &[&str] = &["see", "sees", "seeing", "saw", "meet", "meets", "meeting", "met"];
+    let occasion = p.lower(n - len) == "for";
+    let state = (0..n - len).any(|k| {
+        let w = p.lower(k);
+        LINKING_BE.contains(&w.as_str()) || LINKING.contains(&w.as_str()) || MEETING.contains(&w.as_str())
+    });
+    if occasion && state {
+        return None;
+    }
     // "promised to help him move on Saturday": the day may belong to either verb.
     let infinitive = (0..n).any(|k| infinitive_at(p, k));
     if has_clause_word(p, usize::MAX) && infinitive {
@@ -703,7 +741,37 @@ mod tests {
             run(f, "We have not heard from them since May.").as_deref(),
             Some("Since May, we have not heard from them.")
         );
+        assert_eq!(
+            run(f, "She has worked at the hospital since 2015.").as_deref(),
+            Some("Since 2015, she has worked at the hospital.")
+        );
+        // Without a perfect "since" may be a cause; a number that is no year is no date.
+        assert_eq!(run(f, "She worked at the hospital since 2015."), None);
+        assert_eq!(run(f, "The shop has been open since 0900."), None);
         assert_eq!(run(f, "She stayed with us for two weeks."), None);
+        assert_eq!(
+            run(f, "They sell sandwiches at lunchtime.").as_deref(),
+            Some("At lunchtime, they sell sandwiches.")
+        );
+        assert_eq!(
+            run(f, "I bought my nephew a football for his birthday.").as_deref(),
+            Some("For his birthday, I bought my nephew a football.")
+        );
+        assert_eq!(
+            run(f, "We went to Spain for Christmas.").as_deref(),
+            Some("For Christmas, we went to Spain.")
+        );
+        // What the thing is for, after "be", is no time of the sentence.
+        assert_eq!(run(f, "The cake is for her birthday."), None);
+        assert_eq!(
+            run(f, "I drove on the motorway for the first time.").as_deref(),
+            Some("For the first time, I drove on the motorway.")
+        );
+        assert_eq!(run(f, "It was for the first time."), None);
+        assert_eq!(run(f, "The window display looks lovely for Christmas."), None);
+        assert_eq!(run(f, "The house was ready for her birthday."), None);
+        assert_eq!(run(f, "I will see you for Christmas."), None);
+        assert_eq!(run(f, "What do you want for Christmas?"), None);
         assert_eq!(run(f, "She stayed with us for half an hour."), None);
         // An age or a price, not a clock time; a clock time that is what the subject is.
         assert_eq!(run(f, "She learned to read at five."), None);

@@ -1,20 +1,22 @@
 //! Rewrites that change how a plain sentence is built rather than its words: the active voice
 //! to the passive ("The teacher explained the problem." -> "The problem was explained by the
-//! teacher.") and back, "there is" to and from a plain subject ("There is a café near the bank."
-//! <-> "A café is near the bank."), the person after the thing ("brought us the menu" ->
-//! "brought the menu to us"), "It took us an hour to get there." -> "Getting there took us an
-//! hour.", and, as a last resort, where a thing is as where it "can be found" ("is on the fifth
-//! floor" -> "can be found on the fifth floor").
+//! teacher.") and back, a crime without its doer told as someone's ("My wallet was stolen." ->
+//! "Someone stole my wallet."), "there is" to and from a plain subject ("There is a café near the bank."
+//! <-> "A café is near the bank."; "A woman is waiting in the lobby." <-> "There is a woman
+//! waiting in the lobby."), the person after the thing ("gave the patient some water" -> "gave
+//! some water to the patient", before a time or an occasion too), "It took us an hour to get
+//! there." -> "Getting there took us an hour.", and, as a last resort, where a thing is as where
+//! it "can be found" ("is on the fifth floor" -> "can be found on the fifth floor").
 
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, leaving_start, starting};
-use crate::syntax::{noun_phrase, noun_subject_end};
+use crate::syntax::{has_clause_word, noun_phrase, noun_subject_end};
 use crate::tokens::{Kind, Token};
 use crate::words::{
-    AMOUNT_UNITS, ARTICLES, CLAUSE_WORDS, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS,
-    PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS, Tense, concat, finite_lemma,
-    is_noun, is_plural_noun, is_verbish, modifier_or_noun, participle_lemma, pos_share,
+    AMOUNT_UNITS, ARTICLES, CLAUSE_WORDS, DAY_NAMES, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS,
+    PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS, Tense, WEEKDAYS, concat,
+    finite_lemma, is_noun, is_plural_noun, is_verbish, modifier_or_noun, participle_lemma, pos_share,
 };
 
 /// Nouns for the body, whose possessor's verb is something that happened to them.
@@ -324,6 +326,167 @@ pub fn existential(p: &Plain) -> Option<Vec<Token>> {
     None
 }
 
+/// The "-ing" words after which "There is a man ..." and "A man is ..." do not tell the same:
+/// the prepositions ("a problem concerning the bill"), what a sign or note says ("a sign saying
+/// no parking" is no sign speaking), a plan ("going to", "coming tomorrow") and a state.
+const NOT_DOING: &[&str] = &[
+    "being",
+    "going",
+    "coming",
+    "having",
+    "getting",
+    "including",
+    "concerning",
+    "regarding",
+    "following",
+    "considering",
+    "involving",
+    "containing",
+    "saying",
+    "reading",
+    "showing",
+    "telling",
+    "asking",
+    "meaning",
+    "costing",
+    "belonging",
+    "lacking",
+    "missing",
+    // States of mind and plans: "A woman is expecting a baby" is no scene to point at.
+    "expecting",
+    "hoping",
+    "planning",
+    "thinking",
+    "wondering",
+    "feeling",
+    "wanting",
+    "needing",
+    "seeing",
+    "hearing",
+];
+
+/// Words that make a progressive tell a plan rather than what is going on: "A friend is staying
+/// next week" is an arrangement, and "There is a friend staying next week" is not English for it.
+const PLANNED: &[&str] = &["tomorrow", "tonight", "next", "later", "soon", "then"];
+
+/// Whether the word is a verb's "-ing" form that tells what someone or something is doing.
+fn doing(word: &str) -> bool {
+    word.ends_with("ing")
+        && !NOT_DOING.contains(&word)
+        && morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Gerund)
+}
+
+/// Where an indefinite noun phrase that may stand after "There is" ends: "a woman", "a long
+/// queue", "two men", "someone". Not "a lot" nor "a couple", whose noun is a quantity.
+fn indefinite_end(p: &Plain, k: usize) -> Option<usize> {
+    let first = p.lower(k);
+    if ["someone", "somebody"].contains(&first.as_str()) {
+        return Some(k + 1);
+    }
+    if !EXISTENTIAL_DETERMINERS.contains(&first.as_str()) {
+        return None;
+    }
+    const QUANTITIES: &[&str] = &["lot", "lots", "couple", "number", "bit", "few", "pair", "group"];
+    (k + 2..=k + 3).find(|&end| {
+        let head = p.lower(end - 1);
+        is_noun(&head)
+            && !QUANTITIES.contains(&head.as_str())
+            && (k + 1..end - 1).all(|j| modifier_or_noun(&p.lower(j)) && !doing(&p.lower(j)))
+            && p.items[k..end].iter().all(Token::is_word)
+            && (end..end + 1).all(|j| doing(&p.lower(j)) || FINITE_BE.contains(&p.lower(j).as_str()))
+    })
+}
+
+/// "A woman is waiting in the lobby." <-> "There is a woman waiting in the lobby.": someone
+/// indefinite doing something now (or then), told as what there is. Only "is", "are", "was" or
+/// "were" before a verb of doing, and something after it; never a plan ("A friend is staying next
+/// week"), a preposition in "-ing" or a sign that says something, nor another clause.
+pub fn existential_doing(p: &Plain) -> Option<Vec<Token>> {
+    // "next to me": that "to" is a preposition.
+    let next_to = (1..p.items.len()).find(|&k| p.lower(k) == "to" && p.lower(k - 1) == "next");
+    if p.commas() != 0 || p.terminal.text != "." || has_clause_word(p, next_to.unwrap_or(usize::MAX)) {
+        return None;
+    }
+    // "next to me" is a place, not "next week".
+    let planned =
+        (0..p.items.len()).any(|k| PLANNED.contains(&p.lower(k).as_str()) && p.lower(k + 1) != "to");
+    if planned || p.items.iter().any(|t| t.frozen) {
+        return None;
+    }
+    let n = p.items.len();
+    if p.lower(0) == "there" && FINITE_BE.contains(&p.lower(1).as_str()) {
+        let end = indefinite_end(p, 2)?;
+        if !doing(&p.lower(end)) || end + 1 >= n {
+            return None;
+        }
+        let mut out = vec![starting(&p.items[2])];
+        out.extend_from_slice(&p.items[3..end]);
+        out.push(p.items[1].clone());
+        out.extend_from_slice(&p.items[end..]);
+        return Some(shape::build(&out, &p.terminal));
+    }
+    let be = indefinite_end(p, 0)?;
+    if !FINITE_BE.contains(&p.lower(be).as_str()) || !doing(&p.lower(be + 1)) || be + 2 >= n {
+        return None;
+    }
+    let mut out = vec![shape::word("There"), p.items[be].clone(), leaving_start(&p.items[0])?];
+    out.extend_from_slice(&p.items[1..be]);
+    out.extend_from_slice(&p.items[be + 1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// Crimes whose passive says only that someone unknown did them: the participle, any particle,
+/// and the past ("was stolen" -> "Someone stole"; "was broken into" -> "Someone broke into").
+const DONE_BY_SOMEONE: &[(&[&str], &str)] = &[
+    (&["stolen"], "stole"),
+    (&["broken", "into"], "broke into"),
+    (&["burgled"], "burgled"),
+    (&["vandalised"], "vandalised"),
+    (&["vandalized"], "vandalized"),
+];
+
+/// "My wallet was stolen on the train." -> "Someone stole my wallet on the train.": a crime told
+/// without its doer, whose doer can only be some unknown person. Only "was", "were", "has been"
+/// or "have been" right before the participle (no negation: "was not stolen" says nothing was),
+/// never with an agent ("by"), a second verb sharing the subject ("was stolen and never found")
+/// or a pronoun subject, whose case would change.
+pub fn someone_did(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    // "The bus shelter was": a noun after the shortest noun phrase is its compound's head.
+    let short = noun_phrase(p, 0, false)?;
+    let subject = if is_noun(&p.lower(short)) && short < 3 { short + 1 } else { short };
+    let (aux, participle) = match (p.lower(subject).as_str(), p.lower(subject + 1).as_str()) {
+        ("was" | "were", _) => (None, subject + 1),
+        ("has" | "have", "been") => (Some("has"), subject + 2),
+        _ => return None,
+    };
+    let (words, past) = DONE_BY_SOMEONE
+        .iter()
+        .find(|(words, _)| words.iter().enumerate().all(|(j, w)| p.lower(participle + j) == *w))?;
+    let rest = participle + words.len();
+    let shared =
+        (rest..p.items.len()).any(|k| ["by", "and", "or", "but", "then"].contains(&p.lower(k).as_str()));
+    if shared || p.items[..rest].iter().any(|t| t.frozen) {
+        return None;
+    }
+    let mut out = vec![shape::word("Someone")];
+    match aux {
+        Some(has) => {
+            out.push(shape::word(has));
+            let lemma = participle_lemma(words[0])?;
+            out.push(shape::word(&morph::inflect(lemma, Pos::Verb, Form::Participle)?));
+            out.extend(words[1..].iter().map(|w| shape::word(w)));
+        }
+        None => out.extend(past.split(' ').map(shape::word)),
+    }
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..subject]);
+    out.extend_from_slice(&p.items[rest..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 /// "The road was blocked by a fallen tree." -> "A fallen tree blocked the road."
 pub fn active(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text != "." {
@@ -460,18 +623,159 @@ fn dative_noun(p: &Plain) -> Option<Vec<Token>> {
     })?;
     let person_end = k + 3;
     let person_ok = is_noun(&p.lower(k + 2)) && THING_DETERMINERS.contains(&p.lower(person_end).as_str());
-    let thing_end = noun_phrase(p, person_end, true).or_else(|| {
-        // "some water": "some" is a determiner here too.
-        (p.lower(person_end) == "some" && is_noun(&p.lower(person_end + 1))).then_some(person_end + 2)
-    })?;
-    if !person_ok || thing_end != p.items.len() {
+    let head_end = noun_phrase(p, person_end, true)
+        // "a bottle of wine": the noun before "of" heads the thing.
+        .or_else(|| noun_phrase(p, person_end, false).filter(|&end| p.lower(end) == "of"))
+        .or_else(|| {
+            // "some water": "some" is a determiner here too.
+            (p.lower(person_end) == "some" && is_noun(&p.lower(person_end + 1))).then_some(person_end + 2)
+        })?;
+    let thing_end = of_end(p, head_end);
+    let head = p.lower(head_end - 1);
+    // "gave the door a push", "showed the guests the door", "taught the boy a lesson": the thing
+    // is no thing handed over, and told after "to" the idiom is lost or reads oddly.
+    let light = NOT_GIVEN.contains(&head.as_str()) || HOW_OFTEN.contains(&head.as_str());
+    // "sent my sister a bottle of wine for her birthday": a time or an occasion after the thing is
+    // the sending's, and stays last; any other phrase there might be read as the person's after
+    // the move ("gave a book to the boy in the library").
+    let rest: Vec<String> = (thing_end..p.items.len()).map(|j| p.lower(j)).collect();
+    let rest_ok = rest.is_empty()
+        || (adjunct_of_time(&rest, preposition) && p.items[thing_end..].iter().all(Token::is_word));
+    if !person_ok || light || !rest_ok {
         return None;
     }
     let mut out: Vec<Token> = p.items[..=k].to_vec();
     out.extend_from_slice(&p.items[person_end..thing_end]);
     out.push(shape::word(preposition));
     out.extend_from_slice(&p.items[k + 1..person_end]);
+    out.extend_from_slice(&p.items[thing_end..]);
     Some(shape::build(&out, &p.terminal))
+}
+
+/// The heads of a second object that is no thing given: light verbs ("gave the car a wash"),
+/// and the idioms "show someone the door", "teach someone a lesson", "give someone the sack".
+const NOT_GIVEN: &[&str] = &[
+    "hand",
+    "go",
+    "try",
+    "break",
+    "push",
+    "kick",
+    "wash",
+    "clean",
+    "look",
+    "taste",
+    "ring",
+    "call",
+    "shout",
+    "wave",
+    "smile",
+    "nod",
+    "hug",
+    "kiss",
+    "hint",
+    "wink",
+    "fright",
+    "scare",
+    "rest",
+    "miss",
+    "time",
+    "door",
+    "lesson",
+    "sack",
+    "boot",
+    "creeps",
+    "shoulder",
+    "benefit",
+    "slip",
+    "runaround",
+    "earful",
+    "way",
+    "ropes",
+    "chance",
+    "idea",
+    "feeling",
+    "impression",
+    "pleasure",
+    "trouble",
+    "headache",
+    "lift",
+    "hard",
+    "thought",
+    "word",
+    "piece",
+    "bath",
+    "shower",
+    "bite",
+    "cuddle",
+    "pat",
+    "stroke",
+    "squeeze",
+    "shake",
+    "boost",
+];
+
+/// Words of how often that the lexicon also has as nouns ("a weekly"): after a thing they say when
+/// it was given, and are no part of it ("wrote her grandmother a letter weekly").
+const HOW_OFTEN: &[&str] = &["daily", "weekly", "monthly", "yearly", "nightly", "hourly", "fortnightly"];
+
+/// Where a given thing ends with what it is made of or holds: "a bottle" -> "a bottle of wine",
+/// "a map" -> "a map of the old town", "a cup" -> "a cup of coffee".
+fn of_end(p: &Plain, end: usize) -> usize {
+    if p.lower(end) != "of" {
+        return end;
+    }
+    let bare = (end + 2..=end + 3).find(|&e| {
+        e <= p.items.len()
+            && is_noun(&p.lower(e - 1))
+            && (end + 1..e - 1).all(|j| modifier_or_noun(&p.lower(j)))
+            && !NOUN_PHRASE_DETERMINERS.contains(&p.lower(end + 1).as_str())
+            && (e == p.items.len() || PHRASE_PREPOSITIONS.contains(&p.lower(e).as_str()))
+    });
+    noun_phrase(p, end + 1, true).or(bare).unwrap_or(end)
+}
+
+/// A time or an occasion that dates the giving whatever stands before it: "yesterday", "last
+/// week", "every season", "on Friday", "before the match", "after his haircut" and, after "to"
+/// only ("bought a cake for her neighbour for his birthday" reads twice "for"), "for her birthday".
+fn adjunct_of_time(rest: &[String], preposition: &str) -> bool {
+    const OCCASIONS: &[&str] = &["birthday", "wedding", "anniversary", "christmas", "retirement"];
+    const EVENTS: &[&str] = &[
+        "match",
+        "game",
+        "meeting",
+        "lesson",
+        "class",
+        "party",
+        "wedding",
+        "trip",
+        "haircut",
+        "test",
+        "exam",
+        "holiday",
+        "holidays",
+        "concert",
+        "show",
+        "race",
+        "interview",
+        "operation",
+        "move",
+    ];
+    let words: Vec<&str> = rest.iter().map(String::as_str).collect();
+    match words.as_slice() {
+        [one] => ["yesterday", "today", "tonight"].contains(one),
+        [when, what] if ["last", "this", "every", "each", "next"].contains(when) => TIME_NOUNS.contains(what),
+        ["on", day] => WEEKDAYS.contains(day) || DAY_NAMES.contains(day),
+        ["for", "christmas"] => preposition == "to",
+        ["for", whose, occasion] => {
+            preposition == "to" && PERSONAL_POSSESSIVES.contains(whose) && OCCASIONS.contains(occasion)
+        }
+        ["before" | "after", "bed" | "work" | "school" | "lunch" | "dinner" | "breakfast"] => true,
+        ["before" | "after", whose, event] => {
+            (*whose == "the" || PERSONAL_POSSESSIVES.contains(whose)) && EVENTS.contains(event)
+        }
+        _ => false,
+    }
 }
 
 /// "He bought flowers for his wife." -> "He bought his wife flowers.": the thing given or made
@@ -483,7 +787,7 @@ pub fn dative_back(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let n = p.items.len();
-    let (k, thing_end) = (1..n.saturating_sub(3)).find_map(|k| {
+    let (k, thing_end, preposition) = (1..n.saturating_sub(3)).find_map(|k| {
         let preposition = dative_preposition(&p.lower(k))?;
         let thing_end = noun_phrase(p, k + 1, true).or_else(|| {
             // A bare plural or "some" + a noun: "bought flowers", "poured some water".
@@ -491,7 +795,7 @@ pub fn dative_back(p: &Plain) -> Option<Vec<Token>> {
             let some = p.lower(k + 1) == "some" && is_noun(&p.lower(k + 2));
             if some { Some(k + 3) } else { bare.then_some(k + 2) }
         })?;
-        (p.lower(thing_end) == preposition).then_some((k, thing_end))
+        (p.lower(thing_end) == preposition).then_some((k, thing_end, preposition))
     })?;
     // The subject before the verb: a pronoun or a short noun phrase, so that the verb is finite.
     if k > 3 {
@@ -506,16 +810,24 @@ pub fn dative_back(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let person = thing_end + 1;
-    let pronoun = person + 1 == n && OBJECT_PRONOUNS.contains(&p.lower(person).as_str());
-    let noun = person + 2 == n
+    // A time or an occasion after the person dates the giving, and stays last ("read a story to
+    // the children before bed" -> "read the children a story before bed").
+    let tail = |end: usize| {
+        let rest: Vec<String> = (end..n).map(|j| p.lower(j)).collect();
+        end == n || (adjunct_of_time(&rest, preposition) && p.items[end..].iter().all(Token::is_word))
+    };
+    let pronoun = tail(person + 1) && OBJECT_PRONOUNS.contains(&p.lower(person).as_str());
+    let noun = tail(person + 2)
         && ["the", "my", "your", "his", "her", "our", "their"].contains(&p.lower(person).as_str())
         && crate::rules::cleft::PEOPLE.contains(&p.lower(person + 1).as_str());
     if !pronoun && !noun {
         return None;
     }
+    let person_end = if pronoun { person + 1 } else { person + 2 };
     let mut out: Vec<Token> = p.items[..=k].to_vec();
-    out.extend_from_slice(&p.items[person..n]);
+    out.extend_from_slice(&p.items[person..person_end]);
     out.extend_from_slice(&p.items[k + 1..thing_end]);
+    out.extend_from_slice(&p.items[person_end..]);
     Some(shape::build(&out, &p.terminal))
 }
 
@@ -791,6 +1103,109 @@ mod tests {
     }
 
     #[test]
+    fn dative_shift_before_a_time_or_an_occasion() {
+        for (text, want) in [
+            (
+                "The hotel sent my sister a bottle of wine for her birthday.",
+                "The hotel sent a bottle of wine to my sister for her birthday.",
+            ),
+            (
+                "The coach told the players a story before the match.",
+                "The coach told a story to the players before the match.",
+            ),
+            ("The bakery gave the school a box of buns.", "The bakery gave a box of buns to the school."),
+            ("She writes the manager a letter every week.", "She writes a letter to the manager every week."),
+            ("The referee gave the captain a yellow card.", "The referee gave a yellow card to the captain."),
+        ] {
+            assert_eq!(run(dative, text).as_deref(), Some(want), "{text}");
+        }
+        for kept in [
+            // A phrase that might then be read as the person's, or two "for"s.
+            "The librarian gave the boy a book in the library.",
+            "She bought her neighbour a cake for his birthday.",
+            "He showed the guests the way to the car park.",
+            // Idioms and light verbs: no thing is handed over.
+            "The manager showed the salesman the door.",
+            "My brother gave the car a wash.",
+            "The old sailor taught the boy a lesson.",
+            "He gave his mother a hand with the shopping.",
+            "I gave the dog a bath yesterday.",
+            "She wrote her grandmother a letter weekly.",
+            // A pronoun recipient stays first.
+            "The instructor gave me a few tips for the test.",
+        ] {
+            assert_eq!(run(dative, kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn someone_doing_something_is_what_there_is() {
+        let f = existential_doing;
+        for (text, want) in [
+            ("A woman is waiting for you in the lobby.", "There is a woman waiting for you in the lobby."),
+            (
+                "A long queue was waiting outside the bakery.",
+                "There was a long queue waiting outside the bakery.",
+            ),
+            (
+                "Two boys are playing football in the street.",
+                "There are two boys playing football in the street.",
+            ),
+            ("Someone is knocking at the door.", "There is someone knocking at the door."),
+            ("There is a man waiting at the door.", "A man is waiting at the door."),
+            ("There was a girl sitting next to me.", "A girl was sitting next to me."),
+            ("A new shop is opening on the corner.", "There is a new shop opening on the corner."),
+        ] {
+            assert_eq!(run(f, text).as_deref(), Some(want), "{text}");
+        }
+        for kept in [
+            // A plan, a sign that says something, a preposition in "-ing", a quantity.
+            "A friend is staying with us next week.",
+            "A sign is saying no parking.",
+            "There is a note concerning the rent.",
+            "A lot of people are waiting outside.",
+            "A man is going to call you.",
+            "A woman is expecting a baby in May.",
+            "A colleague is thinking about the offer.",
+            // Definite: there is nothing to introduce.
+            "The man is waiting at the door.",
+            // Not a progressive; nothing after the verb; another clause.
+            "A man is still waiting at the door.",
+            "A baby is crying.",
+            "A man is waiting because the shop is shut.",
+            "There is a swimming pool in the hotel.",
+        ] {
+            assert_eq!(run(f, kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn a_crime_without_its_doer_is_someone_s() {
+        let f = someone_did;
+        for (text, want) in [
+            ("My wallet was stolen on the train.", "Someone stole my wallet on the train."),
+            ("My locker was broken into last week.", "Someone broke into my locker last week."),
+            ("Our bikes were stolen from the garden.", "Someone stole our bikes from the garden."),
+            ("My car has been broken into.", "Someone has broken into my car."),
+            ("The bus shelter was vandalised again.", "Someone vandalised the bus shelter again."),
+        ] {
+            assert_eq!(run(f, text).as_deref(), Some(want), "{text}");
+        }
+        for kept in [
+            "My wallet was stolen by a pickpocket.",
+            "My bike was stolen and never found.",
+            "Nothing was stolen.",
+            "My wallet was not stolen.",
+            "It was stolen on the train.",
+            "The window was broken in the storm.",
+            "My car was towed away last night.",
+            "Was my wallet stolen?",
+        ] {
+            assert_eq!(run(f, kept), None, "{kept}");
+        }
+    }
+
+    #[test]
     fn dative_shift_back() {
         assert_eq!(
             run(dative_back, "He bought flowers for his wife.").as_deref(),
@@ -804,6 +1219,17 @@ mod tests {
         assert_eq!(run(passive, "The doctor examined the patient with care."), None);
         assert_eq!(run(passive, "The children started crying."), None);
         assert_eq!(run(dative_back, "They sold the car to a neighbour."), None);
+        assert_eq!(
+            run(dative_back, "She read a story to the children before bed.").as_deref(),
+            Some("She read the children a story before bed.")
+        );
+        assert_eq!(
+            run(dative_back, "He bought flowers for his wife last week.").as_deref(),
+            Some("He bought his wife flowers last week.")
+        );
+        // A second "for", or a phrase that is no time, keeps the order.
+        assert_eq!(run(dative_back, "He bought flowers for his wife for her birthday."), None);
+        assert_eq!(run(dative_back, "She gave the keys to the children in the car."), None);
     }
 
     #[test]
