@@ -73,6 +73,11 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let k = trailing_place_phrase(p)?;
+    // "works in a bank", "had lunch in a café": a place said with "a" is new to the reader, and
+    // in front it reads as a scene set for a story ("In a bank, her brother works.").
+    if ["a", "an"].contains(&p.lower(k + 1).as_str()) {
+        return None;
+    }
     // "said we should drink more water during the game", "booked a table at the new place": the
     // phrase may be the reported clause's or the booked thing's (`syntax::time_inside`).
     let says = (0..k).any(|j| {
@@ -524,6 +529,7 @@ mod tests {
         assert_eq!(run(f, "The baby is finally sleeping through the night."), None);
         assert_eq!(run(f, "My colleague recommended a great Thai restaurant near the office."), None);
         assert_eq!(run(f, "She lives in a small flat."), None);
+        assert_eq!(run(f, "Her brother works in a bank."), None);
         assert_eq!(run(f, "We met in Rome."), None);
         assert_eq!(run(f, "He put the keys in the drawer."), None);
         assert_eq!(run(f, "I shut my finger in the car door."), None);

@@ -197,13 +197,11 @@ const TIME_PHRASES: &[&[Slot]] = {
         &[Word("on"), Weekdays, Word("and"), Weekdays],
         // The meal times said as one word, which date a habit as "at night" does.
         &[Word("at"), AnyOf(&["lunchtime", "teatime", "bedtime", "dinnertime", "breakfast-time"])],
-        // An occasion that something was given or done for ("bought him a football for his
-        // birthday"), which, fronted, still tells the occasion.
-        &[
-            Word("for"),
-            AnyOf(&["my", "your", "his", "her", "our", "their"]),
-            AnyOf(&["birthday", "anniversary"]),
-        ],
+        // An occasion that something was given or done for ("bought Dad a football for my
+        // birthday"), which, fronted, still tells the occasion; not "his", "her" or "their",
+        // which in front would come before the person they point to ("For his birthday, she
+        // bought her neighbour a cake").
+        &[Word("for"), AnyOf(&["my", "your", "our"]), AnyOf(&["birthday", "anniversary"])],
         &[Word("for"), AnyOf(&["christmas", "easter"])],
         // An occasion's first ("drove on the motorway for the first time"), which dates the event
         // among the others of its kind wherever it stands.
@@ -754,9 +752,10 @@ mod tests {
             Some("At lunchtime, they sell sandwiches.")
         );
         assert_eq!(
-            run(f, "I bought my nephew a football for his birthday.").as_deref(),
-            Some("For his birthday, I bought my nephew a football.")
+            run(f, "My parents took us to Paris for our anniversary.").as_deref(),
+            Some("For our anniversary, my parents took us to Paris.")
         );
+        assert_eq!(run(f, "I bought my nephew a football for his birthday."), None);
         assert_eq!(
             run(f, "We went to Spain for Christmas.").as_deref(),
             Some("For Christmas, we went to Spain.")
