@@ -267,6 +267,20 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["feel", "free", "to", "ask"], &["don't", "hesitate", "to", "ask"], After::Anything),
     (&["feel", "free", "to", "contact"], &["don't", "hesitate", "to", "contact"], After::Anything),
     (&["feel", "free", "to", "call"], &["don't", "hesitate", "to", "call"], After::Anything),
+    (&["feel", "free", "to", "knock"], &["don't", "hesitate", "to", "knock"], After::Anything),
+    (&["feel", "free", "to", "ring"], &["don't", "hesitate", "to", "ring"], After::Anything),
+    (
+        &["feel", "free", "to", "get", "in", "touch"],
+        &["don't", "hesitate", "to", "get", "in", "touch"],
+        After::Anything,
+    ),
+    // What a whole is of: "The panel was made up of three people." -> "consisted of" ("made up"
+    // alone is invented or wearing make-up, and never has "of"); not back, where "will consist
+    // of" would need its "be".
+    (&["is", "made", "up", "of"], &["consists", "of"], After::Word),
+    (&["are", "made", "up", "of"], &["consist", "of"], After::Word),
+    (&["was", "made", "up", "of"], &["consisted", "of"], After::Word),
+    (&["were", "made", "up", "of"], &["consisted", "of"], After::Word),
     // A vehicle's arrival: "My train gets in at six." -> "My train arrives at six."
     (&["train", "gets", "in"], &["train", "arrives"], After::Anything),
     (&["train", "got", "in"], &["train", "arrived"], After::Anything),

@@ -505,7 +505,10 @@ mod tests {
         assert_eq!(all("The tickets cost 45 dollars each."), "The tickets cost $45 each.");
         assert_eq!(all("The house was sold for 320,000 dollars."), "The house was sold for 320,000 dollars.");
         assert_eq!(all("The repair cost three hundred pounds."), "The repair cost £300.");
-        assert_eq!(all("It weighs two hundred and fifty kilos."), "It weighs two hundred and fifty kilos.");
+        assert_eq!(
+            all("It weighs two hundred and fifty kilos."),
+            "It weighs two hundred and fifty kilograms."
+        );
         assert_eq!(all("They will create two hundred jobs."), "They will create two hundred jobs.");
     }
 
@@ -569,11 +572,11 @@ mod tests {
         // An age, the minutes, a count.
         assert_eq!(phrased("She learned to read at five."), "She learned to read at five.");
         assert_eq!(phrased("The film starts at six thirty."), "The film starts at six thirty.");
-        assert_eq!(phrased("We booked a table for eight."), "We booked a table for eight.");
+        assert_eq!(phrased("We booked a table for eight."), "We booked a table for eight people.");
         assert_eq!(phrased("The shop is open until ten."), "The shop is open until ten.");
         assert_eq!(
             phrased("The guests arrived just before seven."),
-            "The guests arrived just before seven o'clock."
+            "The guests arrived shortly before seven o'clock."
         );
         assert_eq!(phrased("She always arrives on time."), "She always arrives punctually.");
         assert_eq!(phrased("They finished the project on time."), "They completed the project on time.");
