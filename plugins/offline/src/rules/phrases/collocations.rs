@@ -2,7 +2,7 @@
 //! words (`COLLOCATIONS`, `COLLOCATION_STARTS`, `EVERYDAY`), with the word lists they need:
 //! machines, meals, places, events, people and the things one repairs or picks up.
 
-use super::complements::{help_to, like_to};
+use super::complements::{help_to, like_to, needs_passive};
 use super::numbers::{HOURS, TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::objects::{
     allergic, ate_too_much, broke_bone, burst_banks, by_card, checked_examined, clapped_applauded, drank_had,
@@ -2766,6 +2766,7 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["get", "gets", "got", "getting", "gotten"], getting_becoming),
     (&["wash", "washes", "washed", "washing"], washed_car),
     (&["need", "needs", "needed"], needs_doing),
+    (&["need", "needs", "needed"], needs_passive),
     (&["many"], many_lot),
     (&["had"], had_food),
     (&["walk", "walks", "walked", "walking"], walked_on_foot),
