@@ -54,6 +54,7 @@ const FINDERS: &[(&[&str], Finder)] = &[
     (&["kilo", "kilos"], kilograms),
     (&["about", "around"], or_so),
     (&["a"], minutes_walk),
+    (&["by"], by_one),
 ];
 
 /// The first phrase of this file found from the word at `i`.
@@ -752,6 +753,20 @@ fn minutes_walk(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (distance && travel && place && counted).then(|| (5, owned(&[count, plural, &w[2]])))
 }
 
+/// "lost the final by one point" <-> "by a single point": a margin in the units a score is kept in,
+/// where "a single" says the same count.
+fn by_one(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const SCORES: &[&str] = &["goal", "point", "run", "vote", "stroke", "wicket", "second"];
+    if let Some(w) = words_from(tokens, i, 4)
+        && w[..3] == ["by", "a", "single"]
+        && SCORES.contains(&w[3].as_str())
+    {
+        return Some((7, owned(&["by", "one", &w[3]])));
+    }
+    let w = words_from(tokens, i, 3)?;
+    (w[1] == "one" && SCORES.contains(&w[2].as_str())).then(|| (5, owned(&["by", "a", "single", &w[2]])))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -861,6 +876,16 @@ mod tests {
             "I took a ten-minute walk to the shops."
         );
         assert_eq!(told(routine, "It is a ten-minute walk every day."), "It is a ten-minute walk every day.");
+    }
+
+    #[test]
+    fn margins_of_one() {
+        assert_eq!(
+            told(routine, "The team lost the final by one point."),
+            "The team lost the final by a single point."
+        );
+        assert_eq!(told(routine, "They won by a single goal."), "They won by one goal.");
+        assert_eq!(told(routine, "It was extended by one week."), "It was extended by one week.");
     }
 
     #[test]
