@@ -55,6 +55,9 @@ const FINDERS: &[(&[&str], Finder)] = &[
     (&["about", "around"], or_so),
     (&["a"], minutes_walk),
     (&["by"], by_one),
+    (&["came", "comes", "come"], came_to),
+    (&["by", "in"], paid_with),
+    (&["shook", "shake", "shakes", "shaking"], shook_hands),
 ];
 
 /// The first phrase of this file found from the word at `i`.
@@ -767,6 +770,63 @@ fn by_one(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (w[1] == "one" && SCORES.contains(&w[2].as_str())).then(|| (5, owned(&["by", "a", "single", &w[2]])))
 }
 
+/// "The fare came to twenty pounds." -> "The fare amounted to twenty pounds.": a sum of money
+/// reached, after what is paid; "came to the door" and "came to a stop" are no sums.
+fn came_to(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const PAID: &[&str] =
+        &["bill", "fare", "total", "cost", "costs", "price", "shopping", "repairs", "damage"];
+    let w = words_from(tokens, i, 2)?;
+    let to = match w[0].as_str() {
+        "came" => "amounted",
+        "comes" => "amounts",
+        "come" => "amount",
+        _ => return None,
+    };
+    let paid = prev_word(tokens, i).is_some_and(|p| PAID.contains(&p.as_str()));
+    let amount = open_word(tokens, i + 4).unwrap_or_default();
+    let sum = counts(&amount)
+        || ["about", "around", "almost", "nearly", "over", "just", "under", "exactly", "more", "less"]
+            .contains(&amount.as_str())
+        || tokens.get(i + 4).is_some_and(|t| t.text.starts_with(['£', '$', '€']));
+    (paid && w[1] == "to" && sum).then(|| (3, owned(&[to, "to"])))
+}
+
+/// "She paid by card." -> "She paid with a card.", "paid in cash" -> "paid with cash": how one
+/// pays, after paying.
+fn paid_with(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let paying =
+        prev_word(tokens, i).is_some_and(|p| ["pay", "pays", "paid", "paying"].contains(&p.as_str()));
+    if !paying {
+        return None;
+    }
+    if let Some(w) = words_from(tokens, i, 3)
+        && w[0] == "by"
+        && w[1] == "credit"
+        && w[2] == "card"
+    {
+        return Some((5, owned(&["with", "a", "credit", "card"])));
+    }
+    let w = words_from(tokens, i, 2)?;
+    match (w[0].as_str(), w[1].as_str()) {
+        ("by", "card" | "cheque") => Some((3, owned(&["with", "a", &w[1]]))),
+        ("in", "cash") => Some((3, owned(&["with", "cash"]))),
+        _ => None,
+    }
+}
+
+/// "She shook my hand." -> "She shook hands with me.": the greeting, told by the one whose hand it
+/// was; "shook his hand free" and "shook her head" are not it, so the hand ends the clause.
+fn shook_hands(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const OWNERS: &[(&str, &str)] =
+        &[("my", "me"), ("his", "him"), ("her", "her"), ("our", "us"), ("their", "them"), ("your", "you")];
+    let w = words_from(tokens, i, 3)?;
+    let &(_, person) = OWNERS.iter().find(|(own, _)| *own == w[1])?;
+    let ends = pause_after(tokens, i + 4)
+        || open_word(tokens, i + 6)
+            .is_some_and(|n| ["and", "at", "when", "before", "after"].contains(&n.as_str()));
+    (w[2] == "hand" && ends).then(|| (5, owned(&[&w[0], "hands", "with", person])))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -886,6 +946,20 @@ mod tests {
         );
         assert_eq!(told(routine, "They won by a single goal."), "They won by one goal.");
         assert_eq!(told(routine, "It was extended by one week."), "It was extended by one week.");
+    }
+
+    #[test]
+    fn sums_payments_and_greetings() {
+        assert_eq!(told(routine, "The fare came to twenty pounds."), "The fare amounted to twenty pounds.");
+        assert_eq!(told(routine, "The bill came to £40."), "The bill amounted to £40.");
+        assert_eq!(told(routine, "The bus came to a stop."), "The bus came to a stop.");
+        assert_eq!(told(routine, "The price came to mind."), "The price came to mind.");
+        assert_eq!(told(routine, "She paid by card."), "She paid with a card.");
+        assert_eq!(told(routine, "We paid in cash."), "We paid with cash.");
+        assert_eq!(told(routine, "We arrived by car."), "We arrived by car.");
+        assert_eq!(told(routine, "She shook my hand."), "She shook hands with me.");
+        assert_eq!(told(routine, "He shook his hand free."), "He shook his hand free.");
+        assert_eq!(told(routine, "She shook her head."), "She shook her head.");
     }
 
     #[test]
