@@ -36,6 +36,7 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["in", "order", "to"], &["to"], After::Word),
     (&["due", "to", "the", "fact", "that"], &["because"], After::Word),
     (&["in", "spite", "of"], &["despite"], After::Word),
+    (&["despite"], &["in", "spite", "of"], After::Word),
     (&["prior", "to"], &["before"], After::Word),
     (&["a", "large", "number", "of"], &["many"], After::Word),
     (&["a", "great", "deal", "of"], &["much"], After::Word),
@@ -1075,6 +1076,18 @@ mod tests {
 
     fn phrased(text: &str) -> String {
         join(&phrases(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::All)))
+    }
+
+    #[test]
+    fn wholes_and_concessions() {
+        assert_eq!(
+            phrased("The plane landed safely despite the storm."),
+            "The plane landed safely in spite of the storm."
+        );
+        assert_eq!(phrased("The panel was made up of three people."), "The panel consisted of three people.");
+        assert_eq!(phrased("She made up a story."), "She made up a story.");
+        assert_eq!(phrased("Feel free to knock."), "Don't hesitate to knock.");
+        assert_eq!(phrased("Feel free to use the kitchen."), "Feel free to use the kitchen.");
     }
 
     #[test]
