@@ -37,6 +37,11 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["due", "to", "the", "fact", "that"], &["because"], After::Word),
     (&["in", "spite", "of"], &["despite"], After::Word),
     (&["despite"], &["in", "spite", "of"], After::Word),
+    // Alternate ones, counted: "The recycling goes out every other week." -> "every two weeks".
+    (&["every", "other", "day"], &["every", "two", "days"], After::Anything),
+    (&["every", "other", "week"], &["every", "two", "weeks"], After::Anything),
+    (&["every", "other", "month"], &["every", "two", "months"], After::Anything),
+    (&["every", "other", "year"], &["every", "two", "years"], After::Anything),
     (&["prior", "to"], &["before"], After::Word),
     (&["a", "large", "number", "of"], &["many"], After::Word),
     (&["a", "great", "deal", "of"], &["much"], After::Word),
@@ -1088,6 +1093,8 @@ mod tests {
         assert_eq!(phrased("She made up a story."), "She made up a story.");
         assert_eq!(phrased("Feel free to knock."), "Don't hesitate to knock.");
         assert_eq!(phrased("Feel free to use the kitchen."), "Feel free to use the kitchen.");
+        assert_eq!(phrased("The bins go out every other week."), "The bins go out every two weeks.");
+        assert_eq!(phrased("Every other child had a coat."), "Every other child had a coat.");
     }
 
     #[test]
@@ -1165,6 +1172,8 @@ mod tests {
         assert_eq!(phrased("Pack in case it rains tomorrow."), "Pack in case it rains tomorrow.");
         assert_eq!(phrased("Feel free to ask."), "Don't hesitate to ask.");
         assert_eq!(phrased("Feel free to use the kitchen."), "Feel free to use the kitchen.");
+        assert_eq!(phrased("The bins go out every other week."), "The bins go out every two weeks.");
+        assert_eq!(phrased("Every other child had a coat."), "Every other child had a coat.");
         assert_eq!(phrased("My train gets in at six."), "My train arrives at six.");
         assert_eq!(phrased("The deadline was pushed back to May."), "The deadline was put back to May.");
         assert_eq!(phrased("You ought to see a doctor."), "You should see a doctor.");
