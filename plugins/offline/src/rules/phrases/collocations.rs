@@ -2,7 +2,7 @@
 //! words (`COLLOCATIONS`, `COLLOCATION_STARTS`, `EVERYDAY`), with the word lists they need:
 //! machines, meals, places, events, people and the things one repairs or picks up.
 
-use super::complements::{help_to, like_to};
+use super::complements::{help_to, like_to, needs_passive};
 use super::numbers::{HOURS, TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::objects::{
     allergic, ate_too_much, broke_bone, burst_banks, by_card, checked_examined, clapped_applauded, drank_had,
@@ -2629,6 +2629,7 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["i", "we", "they", "he", "she", "you"], got_lost),
     (&["put", "puts", "putting"], put_on_weight),
     (&["a"], a_lot_comparative),
+    (&["much"], much_comparative),
     (&["forgot"], forgot_left),
     (&["pick", "picks", "picked", "picking"], pick_up),
     (&["expires", "expired", "expire"], expires),
@@ -2763,6 +2764,7 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["get", "gets", "got", "getting", "gotten"], getting_becoming),
     (&["wash", "washes", "washed", "washing"], washed_car),
     (&["need", "needs", "needed"], needs_doing),
+    (&["need", "needs", "needed"], needs_passive),
     (&["many"], many_lot),
     (&["had"], had_food),
     (&["walk", "walks", "walked", "walking"], walked_on_foot),
@@ -2983,6 +2985,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "moved",
     "moves",
     "moving",
+    "much",
     "my",
     "need",
     "needed",
@@ -3477,18 +3480,52 @@ fn put_on_weight(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         .then(|| (5, vec![gain.to_string(), "weight".to_string()]))
 }
 
+/// Whether a word is a comparison that "much" and "a lot" both grade ("cheaper", "more").
+fn graded(word: &str) -> bool {
+    ["more", "less", "better", "worse", "fewer"].contains(&word)
+        || (word.ends_with("er")
+            && morph::analyse(word)
+                .iter()
+                .any(|a| matches!(a.pos, Pos::Adj | Pos::Adv) && a.form == Form::Comparative))
+}
+
 /// "a lot" before a comparison: "a lot cheaper" -> "much cheaper", "a lot more" -> "much more".
 fn a_lot_comparative(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     if !matches_at(tokens, i, &["a", "lot"]) {
         return None;
     }
     let next = next_word(tokens, i + 2)?;
-    let graded = ["more", "less", "better", "worse", "fewer"].contains(&next.as_str())
-        || (next.ends_with("er")
-            && morph::analyse(&next)
-                .iter()
-                .any(|a| matches!(a.pos, Pos::Adj | Pos::Adv) && a.form == Form::Comparative));
-    graded.then(|| (3, vec![crate::shape::word_like(&tokens[i].text, "much").text]))
+    graded(&next).then(|| (3, vec![crate::shape::word_like(&tokens[i].text, "much").text]))
+}
+
+/// "much" before a comparison, the other way: "took much longer" -> "took a lot longer"; not
+/// after a word that grades "much" itself ("so much better", "how much more", "very much"), nor
+/// in a denial ("not much better" is barely better), nor before "fewer" ("a lot fewer" is fine,
+/// "much fewer" is not said, so it never comes).
+fn much_comparative(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if open_word(tokens, i)? != "much" {
+        return None;
+    }
+    let next = next_word(tokens, i)?;
+    let graded_much = prev_word(tokens, i).is_some_and(|p| {
+        [
+            "so", "too", "very", "how", "as", "that", "this", "not", "without", "nothing", "none", "no",
+            "pretty",
+        ]
+        .contains(&p.as_str())
+            || p.ends_with("n't")
+    });
+    // "a much better cook" cannot take "a lot" after its article, nor "much better food" before
+    // its noun; "a lot more money" can.
+    let article = prev_word(tokens, i).is_some_and(|p| crate::words::DETERMINERS.contains(&p.as_str()));
+    let noun_after = !["more", "less"].contains(&next.as_str())
+        && open_word(tokens, i + 4).is_some_and(|n| {
+            morph::evidence(&morph::analyse(&n), |a| a.pos == Pos::Noun).at_least(5, 10)
+                && !["now", "today", "tonight", "lately", "online", "inside", "outside", "here", "there"]
+                    .contains(&n.as_str())
+        });
+    (graded(&next) && !graded_much && !article && !noun_after)
+        .then(|| (1, vec!["a".to_string(), "lot".to_string()]))
 }
 
 #[cfg(test)]
@@ -3499,6 +3536,19 @@ mod tests {
 
     fn phrased(text: &str) -> String {
         join(&phrases(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::All)))
+    }
+
+    #[test]
+    fn much_before_a_comparison_is_a_lot() {
+        assert_eq!(phrased("It took much longer than we said."), "It took a lot longer than we said.");
+        assert_eq!(phrased("I feel much better today."), "I feel a lot better today.");
+        assert_eq!(phrased("It is not much better."), "It is not much better.");
+        assert_eq!(phrased("It was so much better."), "It was so much better.");
+        assert_eq!(phrased("How much more do we need?"), "How much more do we need?");
+        assert_eq!(phrased("We ate too much bread."), "We ate too much bread.");
+        assert_eq!(phrased("He is a much better cook."), "He is a much better cook.");
+        assert_eq!(phrased("They serve much better food now."), "They serve much better food now.");
+        assert_eq!(phrased("They have much more money."), "They have a lot more money.");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! A verb's complement told in its other form, where both say the same: "helped me find" <->
-//! "helped me to find", "I like getting up early" <-> "I like to get up early" ("started to
+//! "helped me to find", "I like getting up early" <-> "I like to get up early", "The windows need
+//! replacing." <-> "The windows need to be replaced." ("started to
 //! rain" <-> "started raining" is `phrasal`'s). Each only where the first verb is surely a verb
 //! (not "the help", "feel like", "would like to") and the second surely one ("helped him home"
 //! stays), and the complement ends where a gerund could not be read as a describing word ("loves
@@ -167,6 +168,64 @@ pub(super) fn like_to(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)
     Some((len + 1, out))
 }
 
+/// The verbs "needs" + gerund cannot take, having no passive ("needs going" is no "needs to be
+/// gone") or another sense.
+const NO_PASSIVE: &[&str] = &[
+    "be", "have", "go", "come", "stay", "wait", "look", "get", "sleep", "die", "arrive", "happen", "sit",
+    "stand", "lie", "work", "rain", "run",
+];
+
+/// "The windows need replacing." <-> "The windows need to be replaced.": a thing that wants a
+/// doing, before a pause or a time ("needs doing by Friday", "needs cleaning every week"); "need"
+/// is a verb (not "no need", "the need"), and the verb has a passive.
+pub(super) fn needs_passive(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const WHEN: &[&str] = &[
+        "every",
+        "once",
+        "twice",
+        "again",
+        "soon",
+        "today",
+        "tomorrow",
+        "now",
+        "before",
+        "this",
+        "regularly",
+    ];
+    let need = open_word(tokens, i)?;
+    let noun = prev_word(tokens, i).is_some_and(|p| {
+        ["the", "a", "no", "any", "its", "special", "basic"].contains(&p.as_str())
+            || crate::words::POSSESSIVE_DETERMINERS.contains(&p.as_str())
+    });
+    if !["need", "needs", "needed"].contains(&need.as_str()) || noun || !spaced(tokens, i + 1, i + 2) {
+        return None;
+    }
+    let ends = |k: usize| {
+        tokens.get(k + 1).is_none_or(|t| t.kind == Kind::Punct && t.text != "-")
+            || (spaced(tokens, k + 1, k + 2)
+                && open_word(tokens, k + 2).is_some_and(|n| WHEN.contains(&n.as_str())))
+    };
+    let next = open_word(tokens, i + 2)?;
+    if next == "to" {
+        let words: Vec<String> = (2..=3).map(|k| open_word(tokens, i + 2 * k)).collect::<Option<_>>()?;
+        let lemma = morph::analyse(&words[1])
+            .iter()
+            .find(|a| a.pos == Pos::Verb && matches!(a.form, Form::Participle | Form::PastOrParticiple))
+            .map(|a| a.entry.lemma)?;
+        let gerund = morph::inflect(lemma, Pos::Verb, Form::Gerund)?;
+        let regular =
+            morph::inflect(lemma, Pos::Verb, Form::Participle).as_deref() == Some(words[1].as_str());
+        let passive = words[0] == "be" && regular && !NO_PASSIVE.contains(&lemma);
+        (passive && spaced(tokens, i + 3, i + 6) && ends(i + 6))
+            .then(|| (7, vec![tokens[i].text.clone(), gerund]))
+    } else {
+        let lemma = gerund_lemma(&next)?;
+        let participle = morph::inflect(lemma, Pos::Verb, Form::Participle)?;
+        (!NO_PASSIVE.contains(&lemma) && ends(i + 2))
+            .then(|| (3, vec![tokens[i].text.clone(), "to".to_string(), "be".to_string(), participle]))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::shared::told;
@@ -181,6 +240,12 @@ mod tests {
         assert_eq!(told(help_to, "She helped us to find a dress."), "She helped us find a dress.");
         assert_eq!(told(like_to, "I don't like getting up early."), "I don't like to get up early.");
         assert_eq!(told(like_to, "My son loves to swim in the sea."), "My son loves swimming in the sea.");
+        assert_eq!(told(needs_passive, "The windows need replacing."), "The windows need to be replaced.");
+        assert_eq!(
+            told(needs_passive, "The cage needs cleaning every week."),
+            "The cage needs to be cleaned every week."
+        );
+        assert_eq!(told(needs_passive, "The form needs to be signed."), "The form needs signing.");
     }
 
     #[test]
@@ -198,6 +263,11 @@ mod tests {
             (like_to, "I like to think that he is right."),
             (like_to, "She loves reading books."),
             (like_to, "He was liked by everyone."),
+            (needs_passive, "There is no need worrying."),
+            (needs_passive, "The children need looking at the board."),
+            (needs_passive, "The plants need to be kept in the shade."),
+            (needs_passive, "We need to be going."),
+            (needs_passive, "The house needs painting the same colour."),
         ] {
             assert_eq!(told(find, text), text);
         }

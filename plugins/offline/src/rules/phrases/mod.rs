@@ -36,6 +36,12 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["in", "order", "to"], &["to"], After::Word),
     (&["due", "to", "the", "fact", "that"], &["because"], After::Word),
     (&["in", "spite", "of"], &["despite"], After::Word),
+    (&["despite"], &["in", "spite", "of"], After::Word),
+    // Alternate ones, counted: "The recycling goes out every other week." -> "every two weeks".
+    (&["every", "other", "day"], &["every", "two", "days"], After::Anything),
+    (&["every", "other", "week"], &["every", "two", "weeks"], After::Anything),
+    (&["every", "other", "month"], &["every", "two", "months"], After::Anything),
+    (&["every", "other", "year"], &["every", "two", "years"], After::Anything),
     (&["prior", "to"], &["before"], After::Word),
     (&["a", "large", "number", "of"], &["many"], After::Word),
     (&["a", "great", "deal", "of"], &["much"], After::Word),
@@ -267,6 +273,20 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     (&["feel", "free", "to", "ask"], &["don't", "hesitate", "to", "ask"], After::Anything),
     (&["feel", "free", "to", "contact"], &["don't", "hesitate", "to", "contact"], After::Anything),
     (&["feel", "free", "to", "call"], &["don't", "hesitate", "to", "call"], After::Anything),
+    (&["feel", "free", "to", "knock"], &["don't", "hesitate", "to", "knock"], After::Anything),
+    (&["feel", "free", "to", "ring"], &["don't", "hesitate", "to", "ring"], After::Anything),
+    (
+        &["feel", "free", "to", "get", "in", "touch"],
+        &["don't", "hesitate", "to", "get", "in", "touch"],
+        After::Anything,
+    ),
+    // What a whole is of: "The panel was made up of three people." -> "consisted of" ("made up"
+    // alone is invented or wearing make-up, and never has "of"); not back, where "will consist
+    // of" would need its "be".
+    (&["is", "made", "up", "of"], &["consists", "of"], After::Word),
+    (&["are", "made", "up", "of"], &["consist", "of"], After::Word),
+    (&["was", "made", "up", "of"], &["consisted", "of"], After::Word),
+    (&["were", "made", "up", "of"], &["consisted", "of"], After::Word),
     // A vehicle's arrival: "My train gets in at six." -> "My train arrives at six."
     (&["train", "gets", "in"], &["train", "arrives"], After::Anything),
     (&["train", "got", "in"], &["train", "arrived"], After::Anything),
@@ -1064,6 +1084,20 @@ mod tests {
     }
 
     #[test]
+    fn wholes_and_concessions() {
+        assert_eq!(
+            phrased("The plane landed safely despite the storm."),
+            "The plane landed safely in spite of the storm."
+        );
+        assert_eq!(phrased("The panel was made up of three people."), "The panel consisted of three people.");
+        assert_eq!(phrased("She made up a story."), "She made up a story.");
+        assert_eq!(phrased("Feel free to knock."), "Don't hesitate to knock.");
+        assert_eq!(phrased("Feel free to use the kitchen."), "Feel free to use the kitchen.");
+        assert_eq!(phrased("The bins go out every other week."), "The bins go out every two weeks.");
+        assert_eq!(phrased("Every other child had a coat."), "Every other child had a coat.");
+    }
+
+    #[test]
     fn half_of_the_is_half_the_only_before_its_noun() {
         assert_eq!(phrased("Half of the cake was gone."), "Half the cake was gone.");
         assert_eq!(
@@ -1138,6 +1172,8 @@ mod tests {
         assert_eq!(phrased("Pack in case it rains tomorrow."), "Pack in case it rains tomorrow.");
         assert_eq!(phrased("Feel free to ask."), "Don't hesitate to ask.");
         assert_eq!(phrased("Feel free to use the kitchen."), "Feel free to use the kitchen.");
+        assert_eq!(phrased("The bins go out every other week."), "The bins go out every two weeks.");
+        assert_eq!(phrased("Every other child had a coat."), "Every other child had a coat.");
         assert_eq!(phrased("My train gets in at six."), "My train arrives at six.");
         assert_eq!(phrased("The deadline was pushed back to May."), "The deadline was put back to May.");
         assert_eq!(phrased("You ought to see a doctor."), "You should see a doctor.");

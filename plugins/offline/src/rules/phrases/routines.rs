@@ -3,7 +3,10 @@
 //! pounds per hour", "on the way to work" -> "on my way to work", "has been moved to Thursday" ->
 //! "has been rescheduled for Thursday", "Had I known" -> "If I had known", "ran out of milk" -> "had no milk left", "until the sun
 //! went down" -> "until sunset", "thinking about moving" -> "considering moving", "waited an
-//! hour." -> "waited for an hour.", "by Friday at the latest" -> "no later than Friday".
+//! hour." -> "waited for an hour.", "by Friday at the latest" -> "no later than Friday", "sorry
+//! about the noise" <-> "sorry for the noise", "a table for four people" <-> "a table for four",
+//! "just after midnight" -> "shortly after midnight", "took about an hour." -> "took an hour or
+//! so.", "a ten-minute walk from" -> "ten minutes' walk from".
 //!
 //! Left out on purpose: "make sure the door is locked" -> "check that" (a reader took "make sure"
 //! as to ensure, where "check" only looks), "so loud that it woke" -> "so loud it woke" (it took the place of the
@@ -18,7 +21,7 @@ use super::shared::{Finder, pause_after};
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::tokens::{Kind, Token, is_sentence_start, lower_is, open_word, prev_word};
-use crate::words::{AMOUNT_UNITS, concat};
+use crate::words::{AMOUNT_UNITS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES, concat};
 
 /// Every finder of this file after the first words it reads, in the order they are tried: a
 /// finder runs only from one of its words (and collects the words after it only there), so that
@@ -42,6 +45,19 @@ const FINDERS: &[(&[&str], Finder)] = &[
     (&["thinking"], considering),
     (&["wait", "waits", "waited", "waiting"], waited_for),
     (&["by"], no_later_than),
+    (&["sorry"], sorry_for),
+    (FRIENDLY, friendly_towards),
+    (&["table"], table_for),
+    (&["just"], shortly_after),
+    (&["all"], all_the_way_through),
+    (&["most"], on_most_days),
+    (&["kilo", "kilos"], kilograms),
+    (&["about", "around"], or_so),
+    (&["a"], minutes_walk),
+    (&["by"], by_one),
+    (&["came", "comes", "come"], came_to),
+    (&["by", "in"], paid_with),
+    (&["shook", "shake", "shakes", "shaking"], shook_hands),
 ];
 
 /// The first phrase of this file found from the word at `i`.
@@ -503,6 +519,314 @@ fn no_later_than(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     None
 }
 
+/// What one is sorry for having caused, where "sorry about the" and "sorry for the" are one
+/// apology; "sorry about your dog" is sympathy, which "sorry for" would turn to pity.
+const APOLOGISED: &[&str] = &[
+    "noise",
+    "delay",
+    "delays",
+    "mess",
+    "confusion",
+    "inconvenience",
+    "wait",
+    "trouble",
+    "misunderstanding",
+];
+
+/// "Sorry about the noise." <-> "Sorry for the noise.": an apology for one of `APOLOGISED`, never
+/// after "feel" ("felt sorry for the" is pity).
+fn sorry_for(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 4)?;
+    let other = match w[1].as_str() {
+        "about" => "for",
+        "for" => "about",
+        _ => return None,
+    };
+    let pity =
+        prev_word(tokens, i).is_some_and(|p| ["feel", "feels", "felt", "feeling"].contains(&p.as_str()));
+    let apology = w[2] == "the" && APOLOGISED.contains(&w[3].as_str());
+    (apology && !pity).then(|| (3, owned(&["sorry", other])))
+}
+
+/// The manners shown to someone, which "to" and "towards" say alike before a person.
+const FRIENDLY: &[&str] = &["friendly", "unfriendly", "kind", "unkind", "polite", "rude", "generous"];
+
+/// "The driver was friendly to the passengers." -> "... friendly towards the passengers.": before
+/// a person or the determiner of one; "friendly to the environment" (harmless to it), "kind to the
+/// skin" and "rude to the point of" are no manners shown, and "kind to help" is an infinitive.
+fn friendly_towards(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const PEOPLE: &[&str] = &[
+        "everyone",
+        "everybody",
+        "strangers",
+        "customers",
+        "guests",
+        "visitors",
+        "passengers",
+        "people",
+        "children",
+    ];
+    const THINGS: &[&str] =
+        &["environment", "planet", "skin", "touch", "eye", "eyes", "ear", "point", "wallet", "pocket"];
+    let w = words_from(tokens, i, 4).or_else(|| words_from(tokens, i, 3))?;
+    let determiner = (["the", "all"].contains(&w[2].as_str())
+        || PERSONAL_POSSESSIVES.contains(&w[2].as_str()))
+        && w.get(3).is_some_and(|n| !THINGS.contains(&n.as_str()));
+    let person = PEOPLE.contains(&w[2].as_str()) || OBJECT_PRONOUNS.contains(&w[2].as_str());
+    (FRIENDLY.contains(&w[0].as_str()) && w[1] == "to" && (determiner || person))
+        .then(|| (3, owned(&[&w[0], "towards"])))
+}
+
+/// A count of two or more people at a table: "two" to "twelve" or digits.
+fn diners(word: &str) -> bool {
+    counts(word) && !["a", "an", "one", "1"].contains(&word)
+}
+
+/// "a table for four people" <-> "a table for four": a booking, where the number is the people;
+/// "for four" gains "people" only before a pause or a time or place of the booking ("a table for
+/// two hours" is a length).
+fn table_for(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 3)?;
+    if w[0] != "table" || w[1] != "for" || !diners(&w[2]) {
+        return None;
+    }
+    let kept = vec![tokens[i].text.clone(), "for".to_string(), tokens[i + 4].text.clone()];
+    if open_word(tokens, i + 6).as_deref() == Some("people") && tokens[i + 5].is(Kind::Space, " ") {
+        return Some((7, kept));
+    }
+    let booked = pause_after(tokens, i + 4)
+        || (tokens[i + 5].is(Kind::Space, " ")
+            && open_word(tokens, i + 6).is_some_and(|n| {
+                ["at", "on", "by", "tonight", "tomorrow", "this", "next", "please"].contains(&n.as_str())
+            }));
+    booked.then(|| {
+        let mut more = kept;
+        more.push("people".to_string());
+        (5, more)
+    })
+}
+
+/// "just after midnight" -> "shortly after midnight": a little after or before a time of day; "It
+/// is just after six" tells the time now, which "shortly" does not, and an hour must end there or
+/// be told as one ("just after six people" counts).
+fn shortly_after(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const TIMES: &[&str] = &[
+        "midnight",
+        "midday",
+        "noon",
+        "dawn",
+        "sunrise",
+        "sunset",
+        "lunch",
+        "lunchtime",
+        "breakfast",
+        "dinner",
+    ];
+    let w = words_from(tokens, i, 3)?;
+    if w[0] != "just" || !["after", "before"].contains(&w[1].as_str()) {
+        return None;
+    }
+    let hour = hour_at(&w[2]).is_some()
+        && (pause_after(tokens, i + 4)
+            || open_word(tokens, i + 6).is_some_and(|n| {
+                ["o'clock", "pm", "am", "in", "and", "on", "this", "last", "that", "tonight"]
+                    .contains(&n.as_str())
+            }));
+    let now = prev_word(tokens, i)
+        .is_some_and(|p| ["is", "was", "it's", "it’s", "it", "be", "'s"].contains(&p.as_str()));
+    ((TIMES.contains(&w[2].as_str()) || hour) && !now).then(|| (3, owned(&["shortly", &w[1]])))
+}
+
+/// "talked all the way through the film" -> "talked throughout the film": through the whole of an
+/// event; "all the way through the forest" is a path, so only these events.
+fn all_the_way_through(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const EVENTS: &[&str] = &[
+        "film",
+        "movie",
+        "show",
+        "concert",
+        "meeting",
+        "meal",
+        "match",
+        "game",
+        "lesson",
+        "flight",
+        "journey",
+        "performance",
+        "play",
+        "programme",
+        "speech",
+        "service",
+        "night",
+        "ceremony",
+        "trip",
+        "class",
+        "talk",
+        "lecture",
+        "interview",
+        "wedding",
+        "party",
+    ];
+    let w = words_from(tokens, i, 6)?;
+    let whole = w[..4] == ["all", "the", "way", "through"]
+        && ["the", "his", "her", "my", "our", "their", "this", "that"].contains(&w[4].as_str())
+        && EVENTS.contains(&w[5].as_str());
+    whole.then(|| (7, owned(&["throughout"])))
+}
+
+/// "She walked the dog most days." -> "... on most days.": how often, ending the clause after a
+/// noun or an adverb; after a verb "most days" may be its object ("I hate most days"), and after a
+/// preposition ("for most days") it is already that preposition's.
+fn on_most_days(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const SPANS: &[&str] = &["days", "mornings", "afternoons", "evenings", "nights", "weekends"];
+    let w = words_from(tokens, i, 2)?;
+    if w[0] != "most" || !SPANS.contains(&w[1].as_str()) {
+        return None;
+    }
+    let opening = is_sentence_start(tokens, i) && tokens.get(i + 3).is_some_and(|t| t.text == ",");
+    let after_noun = prev_word(tokens, i).is_some_and(|p| {
+        let analyses = morph::analyse(&p);
+        let verb = morph::evidence(&analyses, |a| a.pos == Pos::Verb).at_least(6, 10);
+        let adverb = ["home", "here", "there", "outside", "together", "out", "early", "late", "work"]
+            .contains(&p.as_str());
+        adverb
+            || (crate::words::is_noun(&p)
+                && !verb
+                && !crate::words::OBJECT_PREPOSITIONS.contains(&p.as_str()))
+    });
+    // "arrives on time most days" would read "on time on most days".
+    let on_time = prev_word(tokens, i).as_deref() == Some("time");
+    let season = open_word(tokens, i + 4).as_deref() == Some("in")
+        && open_word(tokens, i + 6)
+            .is_some_and(|n| ["summer", "winter", "spring", "autumn"].contains(&n.as_str()));
+    let ends = (pause_after(tokens, i + 2) || season) && !on_time;
+    (opening || (after_noun && ends)).then(|| (3, owned(&["on", "most", &w[1]])))
+}
+
+/// "two kilos of potatoes" -> "two kilograms of potatoes": the weight after its count.
+fn kilograms(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = open_word(tokens, i)?;
+    let counted = prev_word(tokens, i).is_some_and(|p| counts(&p) || p == "half");
+    let unit = if word == "kilos" { "kilograms" } else { "kilogram" };
+    counted.then(|| (1, owned(&[unit])))
+}
+
+/// The units a length of time is counted in, singular and plural.
+const TIME_UNITS: &[&str] = &[
+    "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "month", "months", "year", "years",
+];
+
+/// "It took about an hour." -> "It took an hour or so.": a rough length of time ending the clause,
+/// after what measures one ("took", "for", "in", "waited"); after "talked" or "thought" the
+/// "about" is a topic.
+fn or_so(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const MEASURES: &[&str] = &[
+        "took", "take", "takes", "taking", "for", "in", "lasted", "lasts", "last", "waited", "wait", "spent",
+        "spend", "after",
+    ];
+    let w = words_from(tokens, i, 3)?;
+    let measured = prev_word(tokens, i).is_some_and(|p| MEASURES.contains(&p.as_str()));
+    // "only took about an hour" stresses how little, which "or so" blurs.
+    let little = i >= 2
+        && prev_word(tokens, i - 2)
+            .is_some_and(|p| ["only", "just", "barely", "hardly"].contains(&p.as_str()));
+    let length = counts(&w[1]) && TIME_UNITS.contains(&w[2].as_str());
+    (measured && !little && length && pause_after(tokens, i + 4)).then(|| {
+        (5, vec![tokens[i + 2].text.clone(), tokens[i + 4].text.clone(), "or".to_string(), "so".to_string()])
+    })
+}
+
+/// "The flat is a ten-minute walk from the station." -> "... ten minutes' walk from the station.":
+/// a distance told by the time it takes, after "is" and before where from or to; "I took a
+/// ten-minute walk" is the walk itself, which "ten minutes' walk" is not.
+fn minutes_walk(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let w = words_from(tokens, i, 4)?;
+    let (count, unit) = w[1].rsplit_once('-')?;
+    let plural = match unit {
+        "minute" => "minutes'",
+        "hour" => "hours'",
+        _ => return None,
+    };
+    let distance = prev_word(tokens, i).is_some_and(|p| {
+        ["is", "was", "are", "were", "it's", "it’s", "just", "only", "about", "around"].contains(&p.as_str())
+    });
+    let travel = ["walk", "drive", "ride"].contains(&w[2].as_str());
+    let place = ["from", "to", "away"].contains(&w[3].as_str());
+    let counted = counts(count) && !["a", "an", "one", "1"].contains(&count);
+    (distance && travel && place && counted).then(|| (5, owned(&[count, plural, &w[2]])))
+}
+
+/// "lost the final by one point" <-> "by a single point": a margin in the units a score is kept in,
+/// where "a single" says the same count.
+fn by_one(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const SCORES: &[&str] = &["goal", "point", "run", "vote", "stroke", "wicket", "second"];
+    if let Some(w) = words_from(tokens, i, 4)
+        && w[..3] == ["by", "a", "single"]
+        && SCORES.contains(&w[3].as_str())
+    {
+        return Some((7, owned(&["by", "one", &w[3]])));
+    }
+    let w = words_from(tokens, i, 3)?;
+    (w[1] == "one" && SCORES.contains(&w[2].as_str())).then(|| (5, owned(&["by", "a", "single", &w[2]])))
+}
+
+/// "The fare came to twenty pounds." -> "The fare amounted to twenty pounds.": a sum of money
+/// reached, after what is paid; "came to the door" and "came to a stop" are no sums.
+fn came_to(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const PAID: &[&str] =
+        &["bill", "fare", "total", "cost", "costs", "price", "shopping", "repairs", "damage"];
+    let w = words_from(tokens, i, 2)?;
+    let to = match w[0].as_str() {
+        "came" => "amounted",
+        "comes" => "amounts",
+        "come" => "amount",
+        _ => return None,
+    };
+    let paid = prev_word(tokens, i).is_some_and(|p| PAID.contains(&p.as_str()));
+    let amount = open_word(tokens, i + 4).unwrap_or_default();
+    let sum = counts(&amount)
+        || ["about", "around", "almost", "nearly", "over", "just", "under", "exactly", "more", "less"]
+            .contains(&amount.as_str())
+        || tokens.get(i + 4).is_some_and(|t| t.text.starts_with(['£', '$', '€']));
+    (paid && w[1] == "to" && sum).then(|| (3, owned(&[to, "to"])))
+}
+
+/// "She paid by card." -> "She paid with a card.", "paid in cash" -> "paid with cash": how one
+/// pays, after paying.
+fn paid_with(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let paying =
+        prev_word(tokens, i).is_some_and(|p| ["pay", "pays", "paid", "paying"].contains(&p.as_str()));
+    if !paying {
+        return None;
+    }
+    if let Some(w) = words_from(tokens, i, 3)
+        && w[0] == "by"
+        && w[1] == "credit"
+        && w[2] == "card"
+    {
+        return Some((5, owned(&["with", "a", "credit", "card"])));
+    }
+    let w = words_from(tokens, i, 2)?;
+    match (w[0].as_str(), w[1].as_str()) {
+        ("by", "card" | "cheque") => Some((3, owned(&["with", "a", &w[1]]))),
+        ("in", "cash") => Some((3, owned(&["with", "cash"]))),
+        _ => None,
+    }
+}
+
+/// "She shook my hand." -> "She shook hands with me.": the greeting, told by the one whose hand it
+/// was; "shook his hand free" and "shook her head" are not it, so the hand ends the clause.
+fn shook_hands(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const OWNERS: &[(&str, &str)] =
+        &[("my", "me"), ("his", "him"), ("her", "her"), ("our", "us"), ("their", "them"), ("your", "you")];
+    let w = words_from(tokens, i, 3)?;
+    let &(_, person) = OWNERS.iter().find(|(own, _)| *own == w[1])?;
+    let ends = pause_after(tokens, i + 4)
+        || open_word(tokens, i + 6)
+            .is_some_and(|n| ["and", "at", "when", "before", "after"].contains(&n.as_str()));
+    (w[2] == "hand" && ends).then(|| (5, owned(&[&w[0], "hands", "with", person])))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -515,6 +839,133 @@ mod tests {
         assert_eq!(told(routine, "It was less than ideal."), "It was less than ideal.");
         assert_eq!(told(routine, "It took no less than an hour."), "It took no less than an hour.");
         assert_eq!(told(routine, "It took more than one day."), "It took more than one day.");
+    }
+
+    #[test]
+    fn apologies_for_what_one_caused() {
+        assert_eq!(told(routine, "Sorry about the noise last night."), "sorry for the noise last night.");
+        assert_eq!(told(routine, "I'm sorry for the delay."), "I'm sorry about the delay.");
+        assert_eq!(told(routine, "I'm sorry about your dog."), "I'm sorry about your dog.");
+        assert_eq!(told(routine, "I felt sorry for the children."), "I felt sorry for the children.");
+        assert_eq!(told(routine, "We felt sorry about the noise."), "We felt sorry about the noise.");
+    }
+
+    #[test]
+    fn manners_towards_people() {
+        assert_eq!(
+            told(routine, "The driver was friendly to the passengers."),
+            "The driver was friendly towards the passengers."
+        );
+        assert_eq!(told(routine, "She was very kind to us."), "She was very kind towards us.");
+        assert_eq!(told(routine, "The soap is kind to the skin."), "The soap is kind to the skin.");
+        assert_eq!(told(routine, "It is friendly to the environment."), "It is friendly to the environment.");
+        assert_eq!(told(routine, "It was kind to help."), "It was kind to help.");
+    }
+
+    #[test]
+    fn tables_for_diners() {
+        assert_eq!(told(routine, "I booked a table for four people."), "I booked a table for four.");
+        assert_eq!(
+            told(routine, "I booked a table for two at eight."),
+            "I booked a table for two people at eight."
+        );
+        assert_eq!(told(routine, "We had the table for two hours."), "We had the table for two hours.");
+        assert_eq!(told(routine, "A table for one, please."), "A table for one, please.");
+    }
+
+    #[test]
+    fn a_little_after_a_time_of_day() {
+        assert_eq!(told(routine, "We got home just after midnight."), "We got home shortly after midnight.");
+        assert_eq!(told(routine, "She left just before six."), "She left shortly before six.");
+        assert_eq!(told(routine, "It's just after six."), "It's just after six.");
+        assert_eq!(
+            told(routine, "It arrived just after six people left."),
+            "It arrived just after six people left."
+        );
+        assert_eq!(told(routine, "It stopped just after the bridge."), "It stopped just after the bridge.");
+    }
+
+    #[test]
+    fn through_a_whole_event() {
+        assert_eq!(
+            told(routine, "He talked all the way through the film."),
+            "He talked throughout the film."
+        );
+        assert_eq!(
+            told(routine, "We walked all the way through the forest."),
+            "We walked all the way through the forest."
+        );
+    }
+
+    #[test]
+    fn how_often_in_most_days() {
+        assert_eq!(
+            told(routine, "She took the dog to the park most days."),
+            "She took the dog to the park on most days."
+        );
+        assert_eq!(told(routine, "Most days, I walk to work."), "on most days, I walk to work.");
+        assert_eq!(
+            told(routine, "We went to the market most weekends in summer."),
+            "We went to the market on most weekends in summer."
+        );
+        assert_eq!(told(routine, "I hate most days."), "I hate most days.");
+        assert_eq!(told(routine, "It rained for most days."), "It rained for most days.");
+        assert_eq!(told(routine, "Most days are quiet."), "Most days are quiet.");
+    }
+
+    #[test]
+    fn rough_lengths_of_time() {
+        assert_eq!(told(routine, "The ride took about an hour."), "The ride took an hour or so.");
+        assert_eq!(told(routine, "We stayed for around ten minutes."), "We stayed for ten minutes or so.");
+        assert_eq!(told(routine, "We talked about an hour."), "We talked about an hour.");
+        assert_eq!(told(routine, "It only took about an hour."), "It only took about an hour.");
+        assert_eq!(
+            told(routine, "It took about an hour to get there."),
+            "It took about an hour to get there."
+        );
+    }
+
+    #[test]
+    fn distances_told_by_time() {
+        assert_eq!(
+            told(routine, "The flat is a ten-minute walk from the station."),
+            "The flat is ten minutes' walk from the station."
+        );
+        assert_eq!(
+            told(routine, "I took a ten-minute walk to the shops."),
+            "I took a ten-minute walk to the shops."
+        );
+        assert_eq!(told(routine, "It is a ten-minute walk every day."), "It is a ten-minute walk every day.");
+    }
+
+    #[test]
+    fn margins_of_one() {
+        assert_eq!(
+            told(routine, "The team lost the final by one point."),
+            "The team lost the final by a single point."
+        );
+        assert_eq!(told(routine, "They won by a single goal."), "They won by one goal.");
+        assert_eq!(told(routine, "It was extended by one week."), "It was extended by one week.");
+    }
+
+    #[test]
+    fn sums_payments_and_greetings() {
+        assert_eq!(told(routine, "The fare came to twenty pounds."), "The fare amounted to twenty pounds.");
+        assert_eq!(told(routine, "The bill came to £40."), "The bill amounted to £40.");
+        assert_eq!(told(routine, "The bus came to a stop."), "The bus came to a stop.");
+        assert_eq!(told(routine, "The price came to mind."), "The price came to mind.");
+        assert_eq!(told(routine, "She paid by card."), "She paid with a card.");
+        assert_eq!(told(routine, "We paid in cash."), "We paid with cash.");
+        assert_eq!(told(routine, "We arrived by car."), "We arrived by car.");
+        assert_eq!(told(routine, "She shook my hand."), "She shook hands with me.");
+        assert_eq!(told(routine, "He shook his hand free."), "He shook his hand free.");
+        assert_eq!(told(routine, "She shook her head."), "She shook her head.");
+    }
+
+    #[test]
+    fn kilos_counted() {
+        assert_eq!(told(routine, "I bought two kilos of potatoes."), "I bought two kilograms of potatoes.");
+        assert_eq!(told(routine, "It weighs a few kilos."), "It weighs a few kilos.");
     }
 
     #[test]
