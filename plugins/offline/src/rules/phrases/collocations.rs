@@ -812,8 +812,13 @@ fn lent_me(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     }
     let borrower = word(i + 2).filter(|w| ["me", "you", "him", "her", "us", "them"].contains(&w.as_str()))?;
     let thing = next_word(tokens, i + 2)?;
+    // "lent her brother some money": "her" before a noun and the thing lent is a possessive, and
+    // the borrower is the noun.
+    let possessive = borrower == "her"
+        && next_word(tokens, i + 4).is_some_and(|w| crate::words::DETERMINERS.contains(&w.as_str()));
     if !tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " "))
         || ["to", "for", "and"].contains(&thing.as_str())
+        || possessive
     {
         return None;
     }
@@ -3957,6 +3962,10 @@ mod tests {
         assert_eq!(phrased("She lent me her umbrella."), "She let me borrow her umbrella.");
         assert_eq!(phrased("He lent me to them."), "He lent me to them.");
         assert_eq!(phrased("My friend lent me a great book."), "My friend let me borrow a great book.");
+        assert_eq!(
+            phrased("She lent her brother some money for the deposit."),
+            "She lent her brother some money for the deposit."
+        );
         assert_eq!(phrased("We had a great time at the party."), "We really enjoyed ourselves at the party.");
         assert_eq!(phrased("She had a good time."), "She enjoyed herself.");
         assert_eq!(phrased("We had a hard time."), "We had a hard time.");
