@@ -699,6 +699,7 @@ pub const EVENTS: &[&str] = &[
     "reunion",
     "sale",
     "seminar",
+    "session",
     "shift",
     "show",
     "surgery",
@@ -720,7 +721,11 @@ pub const SCHEDULES: &[&str] = &["hours", "prices", "fares", "rates", "menu", "d
 /// Whether `word`, after `before`, names an event (`EVENTS`): "a charity run" or "a sponsored
 /// walk" is one, where "go for a run" is an outing with no date of its own.
 pub fn is_event(before: &str, word: &str) -> bool {
+    // "the story time sessions on Friday mornings": a plural names the events as its singular does.
+    let singular =
+        word.strip_suffix("es").filter(|w| w.ends_with(['s', 'h'])).or_else(|| word.strip_suffix('s'));
     EVENTS.contains(&word)
+        || singular.is_some_and(|w| EVENTS.contains(&w))
         || (["run", "walk", "swim", "ride", "climb"].contains(&word)
             && ["charity", "fun", "sponsored", "fundraising"].contains(&before))
 }

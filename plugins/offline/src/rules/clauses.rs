@@ -350,6 +350,17 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     if negation || s.words.iter().any(|&w| REPORTING.contains(&lower(w).as_str())) {
         return None;
     }
+    // "offered me a discount if I signed up": the condition is the offer's terms, and in front it
+    // would make the offering itself conditional. "Thanks for taking Max out while I was ill":
+    // the clause is the thanked deed's.
+    let offered = subordinator == "if"
+        && s.words
+            .iter()
+            .any(|&w| ["offer", "offers", "offered", "guarantee", "guaranteed"].contains(&lower(w).as_str()));
+    let thanks = s.words.iter().any(|&w| ["thanks", "thank"].contains(&lower(w).as_str()));
+    if offered || thanks {
+        return None;
+    }
     // "will only be returned if the kitchen is spotless": "only" bounds the condition, which in
     // front would leave it bounding the verb.
     if ["if", "when", "after", "once", "until"].contains(&subordinator.as_str())
@@ -385,7 +396,7 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
         .iter()
         .filter(|&&w| {
             let w = lower(w);
-            LEADING_SUBORDINATORS.contains(&w.as_str()) || w == "that"
+            LEADING_SUBORDINATORS.contains(&w.as_str()) || w == "that" || w == "whether"
         })
         .count();
     if !subordinator.is_empty() && clause_words >= 2 {
@@ -724,6 +735,9 @@ mod tests {
         );
         assert_eq!(moved("The bread was still warm when we got it home."), None);
         assert_eq!(moved("We met in the café after the lecture to go over the notes."), None);
+        assert_eq!(moved("They offered me a discount if I signed up for eighteen months."), None);
+        assert_eq!(moved("Please check whether any payments were made after nine last night."), None);
+        assert_eq!(moved("Thanks so much for taking Max out while I was ill."), None);
         // Shapes that are left alone.
         assert_eq!(moved("It is not because we stayed home."), None);
         assert_eq!(moved("I don't go because it rains."), None);

@@ -499,7 +499,10 @@ fn not_possessive(tokens: &[Token], is_at: usize) -> bool {
             || ["and", "but", "because", "now", "today", "again", "here"].contains(&a)
             || !is_noun(a)
     });
-    never_noun && after_ok
+    // "The neighbour's drilling started at seven": a verb of its own after the "-ing" makes it
+    // the possessed thing, the subject of that verb.
+    let own_verb = progressive && after.as_deref().is_some_and(crate::words::heads_clause);
+    never_noun && after_ok && !own_verb
 }
 
 /// The contraction of the word at `i` with the next one, if it is safe here.
@@ -654,6 +657,10 @@ mod tests {
         assert_eq!(expand("The kettle's boiling."), "The kettle is boiling.");
         assert_eq!(expand("The dog's bowl is empty."), "The dog's bowl is empty.");
         assert_eq!(expand("The dog's barking is loud."), "The dog's barking is loud.");
+        assert_eq!(
+            expand("The neighbour's drilling started at seven."),
+            "The neighbour's drilling started at seven."
+        );
         assert_eq!(expand("My brother's home."), "My brother's home.");
         assert_eq!(expand("Sarah's coming to dinner."), "Sarah's coming to dinner.");
     }

@@ -1313,6 +1313,18 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         let last = i + 2 * (words.len() - 1);
         // "want to" only after its subject: "I want to" is "I would like to", "don't want to" is not.
         let prev = prev_word(tokens, i);
+        // "I haven't practised all week" is no practice at all; "not ... the whole week" may be
+        // some practice, but not every day of it.
+        let whole = to.contains(&"whole") || words.contains(&"whole");
+        let negated = || {
+            tokens[..i].iter().rev().take_while(|t| t.kind != Kind::Punct).any(|t| {
+                let w = t.text.to_lowercase().replace('’', "'");
+                t.is_word() && (["not", "never", "no", "cannot"].contains(&w.as_str()) || w.ends_with("n't"))
+            })
+        };
+        if whole && negated() {
+            continue;
+        }
         let subject_ok = match words[0] {
             // Nor after an auxiliary before the subject: "Do you want to" is "Would you like to", never
             // "Do you would like to".
@@ -2912,6 +2924,8 @@ mod tests {
     fn seasons_through_and_events_gone_to() {
         assert_eq!(rewritten("They trained all summer."), "They trained the whole summer.");
         assert_eq!(rewritten("It rained the whole winter."), "It rained all winter.");
+        assert_eq!(rewritten("I haven't practised all week."), "I haven't practised all week.");
+        assert_eq!(rewritten("I didn't sleep the whole night."), "I didn't sleep the whole night.");
         assert_eq!(rewritten("It stays light all summer long."), "It stays light all summer long.");
         assert_eq!(rewritten("We bought all summer clothes."), "We bought all summer clothes.");
         assert_eq!(

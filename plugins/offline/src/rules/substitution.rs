@@ -2235,6 +2235,13 @@ pub fn synonym(tokens: &[Token], i: usize) -> Option<Choice> {
 /// main senses, where WordNet's later candidates drift from the sense ("big" -> "large", then
 /// "prominent").
 pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
+    // "the kids' uniforms": a plural's possessive mark is its "s" and an apostrophe, which an
+    // irregular replacement would lose ("the children' uniforms").
+    if tokens[i].text.ends_with(['\'', '’'])
+        || tokens.get(i + 1).is_some_and(|t| ["'", "’"].contains(&t.text.as_str()))
+    {
+        return None;
+    }
     let spelling = spelling(&tokens[i], is_sentence_start(tokens, i))?;
     let reading = read(tokens, i, &spelling)?;
     let sense = reading.entry.sense(reading.pos)?;
@@ -2400,6 +2407,24 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
         || next_word(tokens, i).is_some_and(|n| ["or", "and", "but", "then"].contains(&n.as_str()));
     if reading.entry.lemma == "buy" && no_object {
         return None;
+    }
+    // "Will people buy old books?", "products I never buy": a purchase to come or a habit told
+    // "get" may be to receive or to understand. A purchase done ("bought", "buying"), one to do
+    // ("need to buy"), or one asked for ("don't buy", "could you buy") is plain.
+    let form = tokens[i].text.to_lowercase();
+    let request = |p: &str| {
+        ["you", "we"].contains(&p)
+            && i >= 2
+            && prev_word(tokens, i - 2)
+                .is_some_and(|m| ["could", "can", "would", "should"].contains(&m.as_str()))
+    };
+    let asked_for = prev_word(tokens, i).is_some_and(|p| {
+        ["to", "don't", "didn't", "not", "please"].contains(&p.replace('’', "'").as_str()) || request(&p)
+    });
+    let plain_purchase =
+        ["bought", "buying"].contains(&form.as_str()) || asked_for || is_sentence_start(tokens, i);
+    if reading.entry.lemma == "buy" && candidates.contains(&"get") && !plain_purchase {
+        candidates.retain(|c| *c != "get");
     }
     // "bought the house across the road" is a purchase that "got" would leave open (rented, won).
     const PROPERTY: &[&str] = &["house", "flat", "apartment", "home", "property", "cottage", "car"];

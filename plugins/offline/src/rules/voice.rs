@@ -416,7 +416,10 @@ pub fn existential_doing(p: &Plain) -> Option<Vec<Token>> {
     let n = p.items.len();
     if p.lower(0) == "there" && FINITE_BE.contains(&p.lower(1).as_str()) {
         let end = indefinite_end(p, 2)?;
-        if !doing(&p.lower(end)) || end + 1 >= n {
+        // "There is a committee meeting in the clubhouse": an "-ing" that names an event is the
+        // head of a compound, not what the committee is doing.
+        let event = crate::words::is_event(&p.lower(end - 1), &p.lower(end));
+        if !doing(&p.lower(end)) || end + 1 >= n || event {
             return None;
         }
         let mut out = vec![starting(&p.items[2])];
@@ -1169,6 +1172,9 @@ mod tests {
             "A colleague is thinking about the offer.",
             // Definite: there is nothing to introduce.
             "The man is waiting at the door.",
+            // An event named by its "-ing": a compound.
+            "There is a committee meeting in the clubhouse.",
+            "There is a staff training in the hall.",
             // Not a progressive; nothing after the verb; another clause.
             "A man is still waiting at the door.",
             "A baby is crying.",
