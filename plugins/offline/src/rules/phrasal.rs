@@ -29,7 +29,6 @@ const PHRASAL: &[(&str, &str, &str, &str)] = &[
     ("get", "back", "return", ""),
     ("give", "up", "quit", ""),
     ("call", "off", "cancel", ""),
-    ("clean", "up", "tidy", "up"),
     ("close", "down", "shut", "down"),
     ("meet", "up", "get", "together"),
     ("save", "up", "save", ""),

@@ -81,7 +81,7 @@ fn verb_phrase_at(p: &Plain, k: usize) -> bool {
 /// A relative clause between commas says something more of its noun: told as a clause joined by
 /// "and", it says the same. "The new intern, who joined last week, is already busy." -> "The new
 /// intern joined last week and is already busy."; "We lost in the last minute, which was
-/// heartbreaking." -> "We lost in the last minute, and it was heartbreaking."
+/// heartbreaking." -> "We lost in the last minute, and that was heartbreaking."
 pub fn relative_to_and(p: &Plain) -> Option<Vec<Token>> {
     let commas: Vec<usize> = (0..p.items.len()).filter(|&k| p.is_comma(k)).collect();
     let n = p.items.len();
@@ -127,8 +127,12 @@ pub fn relative_to_and(p: &Plain) -> Option<Vec<Token>> {
             if !plain(0, c) {
                 return None;
             }
+            // "which drives me crazy", "which was annoying": what the whole clause did is "that"
+            // ("and it" would point at its last noun); "which was on sale" is the thing's, "it".
+            let thing = ["is", "was"].contains(&p.lower(c + 2).as_str())
+                && crate::words::PREPOSITIONS.contains(&p.lower(c + 3).as_str());
             let mut out: Vec<Token> = p.items[..=c].to_vec();
-            out.extend(["and", "it"].map(shape::word));
+            out.extend(["and", if thing { "it" } else { "that" }].map(shape::word));
             out.extend_from_slice(&p.items[c + 2..]);
             Some(shape::build(&out, &p.terminal))
         }
@@ -173,7 +177,7 @@ mod tests {
             ),
             (
                 "My flatmate never does the dishes, which drives me crazy.",
-                "My flatmate never does the dishes, and it drives me crazy.",
+                "My flatmate never does the dishes, and that drives me crazy.",
             ),
         ] {
             assert_eq!(run(f, text).as_deref(), Some(told), "{text}");
