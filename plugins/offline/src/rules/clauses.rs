@@ -553,7 +553,13 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
             let relative =
                 s.words[..k].iter().skip(1).any(|w| ["that", "which", "who"].contains(&lower(w).as_str()));
             let asked = question && !question_may_lead(&s.words[..k], &lower(s.words[k]));
+            // "ran out two weeks before the screen broke": a length before "before" or "after" is
+            // the clause's, and stays with it.
+            let length = lower(s.words[k - 1]);
+            let measured =
+                crate::words::TIME_UNITS.contains(&length.as_str()) || length.starts_with("fortnight");
             let focus = asked
+                || measured
                 || purpose
                 || interrupting
                 || relative
@@ -738,6 +744,7 @@ mod tests {
         assert_eq!(moved("They offered me a discount if I signed up for eighteen months."), None);
         assert_eq!(moved("Please check whether any payments were made after nine last night."), None);
         assert_eq!(moved("Thanks so much for taking Max out while I was ill."), None);
+        assert_eq!(moved("My warranty ran out two weeks before the screen broke."), None);
         // Shapes that are left alone.
         assert_eq!(moved("It is not because we stayed home."), None);
         assert_eq!(moved("I don't go because it rains."), None);

@@ -108,7 +108,11 @@ pub fn swap_coordination(tokens: &mut [Token]) -> bool {
         // ("full and clear of stars" says another thing); "than" is both's.
         let complement = pos == Pos::Adj
             && next_word(tokens, j).is_some_and(|n| {
-                ["of", "with", "for", "about", "from", "at", "in", "on", "to", "by"].contains(&n.as_str())
+                [
+                    "of", "with", "for", "about", "from", "at", "in", "on", "to", "by", "after", "before",
+                    "during", "until", "when", "if",
+                ]
+                .contains(&n.as_str())
             });
         // "ten minutes from the beach and breakfast is included": a verb after the second noun
         // makes it the next clause's subject, which the "and" joins; only a pair that opens the
@@ -120,6 +124,8 @@ pub fn swap_coordination(tokens: &mut [Token]) -> bool {
                     || ["will", "would", "can", "could", "should", "must", "may", "might"]
                         .contains(&n.as_str())
                     || clearly_finite(&n, false)
+                    || crate::words::FUNCTION_VERBS.contains(&n.as_str())
+                    || clear_pos(&n) == Some(Pos::Verb)
             });
         if before_ok && after_ok && !complement && !clause_follows {
             tokens[i].text = if titled { capitalise(&b) } else { b };
@@ -342,6 +348,14 @@ mod tests {
         assert_eq!(swapped("Dogs and cats are pets."), "Cats and dogs are pets.");
         assert_eq!(swapped("The room was clean and comfortable."), "The room was comfortable and clean.");
         assert_eq!(swapped("The sky was clear and full of stars."), "The sky was clear and full of stars.");
+        assert_eq!(
+            swapped("The path is steep and muddy after rain."),
+            "The path is steep and muddy after rain."
+        );
+        assert_eq!(
+            swapped("Tickets are five pounds and children go free."),
+            "Tickets are five pounds and children go free."
+        );
         // Verbs keep their order: it is the order of events.
         assert_eq!(swapped("She smiled and waved."), "She smiled and waved.");
         // A verb after the second noun: the "and" joins two clauses.

@@ -224,6 +224,15 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             if form == Form::Base && compound_noun_before(tokens, i, is_noun) {
                 continue;
             }
+            // "to do my return", "finish the return": after a determiner it is the noun. And "has
+            // been returned" is a passive, which "come back" has none of.
+            let before = prev_word(tokens, i);
+            let noun = before.as_deref().is_some_and(|b| DETERMINERS.contains(&b));
+            let passive =
+                form != Form::Base && before.as_deref().is_some_and(|b| ["been", "be", "being"].contains(&b));
+            if noun || passive {
+                continue;
+            }
             // People and parcels turn up; a season or a day arrives ("Spring arrived early").
             // "the one I returned": after a noun and its subject the verb's object is that noun,
             // and "come back" takes none.

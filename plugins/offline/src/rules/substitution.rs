@@ -576,6 +576,11 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                     || next.is_some_and(|n| AFTER_LEAVING.contains(&n.as_str())))
         }
         "call" => call_is_phoning(tokens, i),
+        // "had to queue to pay" is the verb, which "line" is not without "up": only a queue that
+        // is a thing, after its determiner or an adjective ("the queue", "a long queue").
+        "queue" => prev.is_some_and(|p| {
+            DETERMINERS.contains(&p.as_str()) || crate::words::clear_pos(&p) == Some(Pos::Adj)
+        }),
         // "the disadvantage of renting" is its "drawback", but "at a disadvantage" is a weaker
         // position, which no drawback is.
         "disadvantage" => {
@@ -2379,9 +2384,12 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
         .filter(|t| t.is_word())
         .take(3)
         .any(|t| ["do", "does", "did", "doing", "done"].contains(&t.text.to_lowercase().as_str()));
-    if reading.entry.lemma == "shop"
-        && (trip || prev_word(tokens, i).is_some_and(|p| SERVICE_SHOPS.contains(&p.as_str())))
-    {
+    // "a farm shop", "the charity shop", "a coffee shop": a kind of shop named by a noun before it
+    // is a fixed British name, which "store" is not.
+    let named_kind = prev_word(tokens, i).is_some_and(|p| {
+        SERVICE_SHOPS.contains(&p.as_str()) || (is_noun(&p) && !DETERMINERS.contains(&p.as_str()))
+    });
+    if reading.entry.lemma == "shop" && (trip || named_kind) {
         return None;
     }
     // "I'm sure" and "for sure" are "certain", but "Sure, I can help", "sure enough" and "Be sure
@@ -3069,7 +3077,11 @@ mod tests {
     fn the_twelfth_reading_s_words() {
         // A café, not a store; a shop named by its goods is one.
         assert_eq!(replaced("Let's meet at the coffee shop at ten.", "shop"), None);
-        assert_eq!(replaced("She works in a shoe shop.", "shop").as_deref(), Some("store"));
+        // A kind of shop named by a noun keeps its British name ("a farm shop").
+        assert_eq!(replaced("She works in a shoe shop.", "shop"), None);
+        assert_eq!(replaced("She works in a shop.", "shop").as_deref(), Some("store"));
+        assert_eq!(replaced("I had to queue to pay.", "queue"), None);
+        assert_eq!(replaced("The queue was long.", "queue").as_deref(), Some("line"));
         assert_eq!(replaced("We do a big shop on Sundays.", "shop"), None);
         assert_eq!(replaced("The family who bought the house across the road.", "bought"), None);
         assert_eq!(replaced("The kitchen was spotless.", "spotless"), None);

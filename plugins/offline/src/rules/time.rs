@@ -384,9 +384,15 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
                 || [
                     "once", "said", "says", "say", "told", "asked", "forward", "reminder", "think", "thinks",
                     "thought", "hope", "hopes", "believe", "believes", "expect", "expects", "whether",
+                    "what", "how", "why", "thanks", "thank",
                 ]
                 .contains(&w.as_str()))
     }) {
+        return None;
+    }
+    // "steep and muddy after rain": after a coordinated pair the time may be the last one's.
+    let paired_quality = crate::words::clear_pos(&p.from_end(len + 1)) == Some(crate::lexicon::Pos::Adj);
+    if paired_quality && ["and", "or"].contains(&p.from_end(len + 2).as_str()) {
         return None;
     }
     // "at eight in the morning": the part of the day tells which eight, so it stays with the
@@ -756,6 +762,9 @@ mod tests {
             Some("For our anniversary, my parents took us to Paris.")
         );
         assert_eq!(run(f, "I bought my nephew a football for his birthday."), None);
+        assert_eq!(run(f, "The path to the village is steep and muddy after rain."), None);
+        assert_eq!(run(f, "Let me know what time suits you next week."), None);
+        assert_eq!(run(f, "Thanks for all your hard work with the team this year."), None);
         assert_eq!(
             run(f, "We went to Spain for Christmas.").as_deref(),
             Some("For Christmas, we went to Spain.")

@@ -273,7 +273,11 @@ pub(super) fn place_compound(tokens: &[Token], i: usize) -> Option<(usize, Vec<S
         let (head, end, prep) = thing.or_else(part)?;
         // "led him up the garden path" deceives: the path stays the garden's.
         let idiom = head[0] == "path" && before(tokens, i).as_deref() == Some("up");
-        if idiom || !phrase_ends(tokens, end, head[0], false) || !fits_here(tokens, i, prep) {
+        // "your garden shed or recycling bin": the owner covers both things listed, and the
+        // phrase told out would leave the second one the place's.
+        let listed =
+            crate::tokens::next_word(tokens, end - 1).is_some_and(|n| ["or", "and"].contains(&n.as_str()));
+        if idiom || listed || !phrase_ends(tokens, end, head[0], false) || !fits_here(tokens, i, prep) {
             return None;
         }
         let mut words: Vec<String> = vec!["the".to_string()];
@@ -390,6 +394,11 @@ mod tests {
         assert_eq!(f("The printer in the office isn't working."), "the office printer isn't working.");
         assert_eq!(f("She painted the walls of her bedroom blue."), "She painted her bedroom walls blue.");
         assert_eq!(f("The keys are on the table in the kitchen."), "The keys are on the kitchen table.");
+        let g = |t: &str| told(place_compound, t);
+        assert_eq!(
+            g("Please check your garden shed or recycling bin."),
+            "Please check your garden shed or recycling bin."
+        );
     }
 
     #[test]
