@@ -386,6 +386,13 @@ pub const LY_NOT_MANNER: &[&str] = &[
 
 // The word classes, read from the lexicon's evidence.
 
+/// Whether a word denies: "not", "never", "no", "nobody" and the like, or a contracted "n't".
+pub fn is_negation(word: &str) -> bool {
+    let lower = word.replace('’', "'").to_lowercase();
+    ["not", "never", "no", "cannot", "nobody", "nothing", "neither", "nor"].contains(&lower.as_str())
+        || lower.ends_with("n't")
+}
+
 /// The verbs the lexicon keeps as function words (`data/stopwords.txt`), so that it has no
 /// reading of them: their plain forms.
 pub const FUNCTION_VERBS: &[&str] =

@@ -6,7 +6,7 @@
 use crate::shape::{self, Plain, capitalise, decapitalise, is_all_caps, is_title, recase};
 use crate::syntax::{pronoun_would_dangle, reported_words};
 use crate::tokens::Token;
-use crate::words::{ADVERB_BINDERS, DETERMINERS, EVENTS, clearly_finite, lowercase_ok};
+use crate::words::{ADVERB_BINDERS, DETERMINERS, EVENTS, clearly_finite, is_negation, lowercase_ok};
 
 /// Subordinators whose clause may lead or trail the sentence.
 const LEADING_SUBORDINATORS: &[&str] = &[
@@ -295,12 +295,6 @@ fn question_may_lead(y: &[&Token], subordinator: &str) -> bool {
                 || ASKING.contains(&w.as_str())
                 || OBJECT_TAKERS.contains(&w.as_str())
         })
-}
-
-fn is_negation(word: &str) -> bool {
-    let lower = word.replace('’', "'").to_lowercase();
-    ["not", "never", "no", "cannot", "nobody", "nothing", "neither", "nor"].contains(&lower.as_str())
-        || lower.ends_with("n't")
 }
 
 fn lower(t: &Token) -> String {

@@ -1325,10 +1325,11 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
         // some practice, but not every day of it.
         let whole = to.contains(&"whole") || words.contains(&"whole");
         let negated = || {
-            tokens[..i].iter().rev().take_while(|t| t.kind != Kind::Punct).any(|t| {
-                let w = t.text.to_lowercase().replace('’', "'");
-                t.is_word() && (["not", "never", "no", "cannot"].contains(&w.as_str()) || w.ends_with("n't"))
-            })
+            tokens[..i]
+                .iter()
+                .rev()
+                .take_while(|t| t.kind != Kind::Punct)
+                .any(|t| t.is_word() && crate::words::is_negation(&t.text))
         };
         if whole && negated() {
             continue;

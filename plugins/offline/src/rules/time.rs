@@ -481,10 +481,7 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     }
     // "can't afford to go out every weekend": a negation covers "every", and in front the
     // phrase would take it out of the negation ("Every weekend, I cannot afford to go out.").
-    let negated = (0..n - len).any(|k| {
-        let w = p.lower(k).replace('’', "'");
-        ["not", "never", "no", "cannot"].contains(&w.as_str()) || w.ends_with("n't")
-    });
+    let negated = (0..n - len).any(|k| crate::words::is_negation(&p.lower(k)));
     if negated && ["every", "each", "all"].contains(&p.lower(n - len).as_str()) {
         return None;
     }
