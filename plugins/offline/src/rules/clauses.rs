@@ -347,10 +347,13 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     // "offered me a discount if I signed up": the condition is the offer's terms, and in front it
     // would make the offering itself conditional. "Thanks for taking Max out while I was ill":
     // the clause is the thanked deed's.
-    let offered = subordinator == "if"
-        && s.words
-            .iter()
-            .any(|&w| ["offer", "offers", "offered", "guarantee", "guaranteed"].contains(&lower(w).as_str()));
+    let offering = |w: &str| ["offer", "offers", "offered", "guarantee", "guaranteed"].contains(&w);
+    // "offered to water our plants while we are away": the clause is the offered deed's.
+    let offered_deed = s
+        .words
+        .windows(3)
+        .any(|w| offering(&lower(w[0])) && crate::syntax::opens_infinitive(&lower(w[1]), &lower(w[2])));
+    let offered = (subordinator == "if" && s.words.iter().any(|&w| offering(&lower(w)))) || offered_deed;
     let thanks = s.words.iter().any(|&w| ["thanks", "thank"].contains(&lower(w).as_str()));
     if offered || thanks {
         return None;
@@ -550,8 +553,12 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
             // "ran out two weeks before the screen broke": a length before "before" or "after" is
             // the clause's, and stays with it.
             let length = lower(s.words[k - 1]);
+            // "on Tuesday after lunch", "tomorrow after work": the phrase tells which part of that day.
+            let day = crate::words::DAY_NAMES.contains(&length.as_str())
+                || crate::words::WEEKDAYS.contains(&length.as_str())
+                || ["today", "tomorrow", "tonight", "yesterday"].contains(&length.as_str());
             let measured =
-                crate::words::TIME_UNITS.contains(&length.as_str()) || length.starts_with("fortnight");
+                crate::words::TIME_UNITS.contains(&length.as_str()) || length.starts_with("fortnight") || day;
             let focus = asked
                 || measured
                 || purpose
@@ -739,6 +746,8 @@ mod tests {
         assert_eq!(moved("Please check whether any payments were made after nine last night."), None);
         assert_eq!(moved("Thanks so much for taking Max out while I was ill."), None);
         assert_eq!(moved("My warranty ran out two weeks before the screen broke."), None);
+        assert_eq!(moved("Our neighbour kindly offered to water our plants while we are away."), None);
+        assert_eq!(moved("The skip will be collected on Tuesday after lunch."), None);
         // Shapes that are left alone.
         assert_eq!(moved("It is not because we stayed home."), None);
         assert_eq!(moved("I don't go because it rains."), None);

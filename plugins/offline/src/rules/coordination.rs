@@ -126,6 +126,8 @@ pub fn swap_coordination(tokens: &mut [Token]) -> bool {
                     || clearly_finite(&n, false)
                     || crate::words::FUNCTION_VERBS.contains(&n.as_str())
                     || clear_pos(&n) == Some(Pos::Verb)
+                    // "scan the letter and email it": an object pronoun makes the second word a verb.
+                    || ["it", "them", "him", "her", "me", "us"].contains(&n.as_str())
             });
         if before_ok && after_ok && !complement && !clause_follows {
             tokens[i].text = if titled { capitalise(&b) } else { b };
@@ -351,6 +353,10 @@ mod tests {
         assert_eq!(
             swapped("The path is steep and muddy after rain."),
             "The path is steep and muddy after rain."
+        );
+        assert_eq!(
+            swapped("I'll scan the letter and email it to you."),
+            "I'll scan the letter and email it to you."
         );
         assert_eq!(
             swapped("Tickets are five pounds and children go free."),

@@ -146,6 +146,10 @@ fn plain_word(t: &Token) -> bool {
 
 /// The phrasal-verb rewrite for the verb token at `i`: the tokens to put in place of `i..end`.
 fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+    // "replace the switch on my hairdryer": after a determiner the word is a noun.
+    if prev_word(tokens, i).is_some_and(|p| DETERMINERS.contains(&p.as_str())) {
+        return None;
+    }
     let word = tokens[i].text.to_lowercase();
     let next = next_word(tokens, i);
     for (lemma, form) in verb_forms(&word) {
@@ -2489,6 +2493,10 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
         })
     };
     for k in 1..n.saturating_sub(2) {
+        // "replace the switch on my hairdryer": after a determiner the word is a noun.
+        if DETERMINERS.contains(&p.lower(k - 1).as_str()) {
+            continue;
+        }
         let lemmas = separable_lemma(&p.lower(k));
         let separable = |particle: &str| lemmas.iter().any(|l| SEPARABLE.contains(&(*l, particle)));
         // "put on" only round a thing one puts on (`PUT_ON`), whose last word is `end - 1`.
@@ -2510,6 +2518,12 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             && !crate::words::TIME_NOUNS.contains(&p.lower(end - 1).as_str())
             // "paid back the money he owed": a clause after the object is the object's.
             && !(end < n && OPENS_CLAUSE.contains(&p.lower(end).as_str()))
+            // "pick up the popcorn and drinks", "throw away the letter from the council": a list
+            // or a phrase after the object is the object's, which the particle would split.
+            && !(end < n
+                && (["and", "or"].contains(&p.lower(end).as_str())
+                    || (["from", "of", "about", "for", "with"].contains(&p.lower(end).as_str())
+                        && DETERMINERS.contains(&p.lower(end + 1).as_str()))))
             && fits(&particle, end)
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
@@ -2534,6 +2548,9 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             && fits(&p.lower(end), end)
             && p.lower(end + 1) != "of"
             && !placed_after(end + 1)
+            // "take a taxi back to the station": a way to somewhere after the particle makes it a
+            // direction, and "take back a taxi" a return.
+            && !["to", "from", "into", "home", "up", "down"].contains(&p.lower(end + 1).as_str())
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
             out.push(p.items[end].clone());
@@ -2769,6 +2786,10 @@ mod vehicle_tests {
         let f = move_particle;
         assert_eq!(run(f, "The wind blew down a tree.").as_deref(), Some("The wind blew a tree down."));
         assert_eq!(run(f, "The firefighters put out the fire fast."), None);
+        assert_eq!(run(f, "I'll pick up the popcorn and drinks."), None);
+        assert_eq!(run(f, "Please don't throw away the letter from the council."), None);
+        assert_eq!(run(f, "They replaced the switch on my hairdryer."), None);
+        assert_eq!(run(f, "We had to take a taxi back to the station."), None);
         assert_eq!(run(f, "Please turn the lights off.").as_deref(), Some("Please turn off the lights."));
         assert_eq!(
             run(f, "She picked up the kids from school.").as_deref(),

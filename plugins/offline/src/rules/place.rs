@@ -20,7 +20,11 @@ use crate::words::{
 fn trailing_place_phrase(p: &Plain) -> Option<usize> {
     let n = p.items.len();
     // "in Vienna": a capitalised name after "in" or "at" is a place.
+    // "in July" and "on Monday" are times, not places.
+    let calendar = crate::words::MONTHS.contains(&p.lower(n - 1).as_str())
+        || crate::words::DAY_NAMES.contains(&p.lower(n - 1).as_str());
     let named = n >= 3
+        && !calendar
         && ["in", "at"].contains(&p.lower(n - 2).as_str())
         && shape::is_title(&p.items[n - 1].text)
         && p.items[n - 1].text.chars().skip(1).all(|c| c.is_ascii_lowercase());
@@ -78,11 +82,28 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     if ["a", "an"].contains(&p.lower(k + 1).as_str()) {
         return None;
     }
+    // "a French comedy from the sixties": a decade is when, not where, and says which comedy.
+    let last = p.lower(p.items.len() - 1);
+    if last.ends_with("ties")
+        || (last.ends_with('s') && last.trim_end_matches('s').bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    // "fifty pounds behind the bar" is a bar tab: after an amount the place is the amount's.
+    let amount = p.lower(k - 1);
+    if ["pounds", "euros", "dollars", "pence", "quid"].contains(&amount.as_str())
+        || amount.bytes().any(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
     // "said we should drink more water during the game", "booked a table at the new place": the
     // phrase may be the reported clause's or the booked thing's (`syntax::time_inside`).
     let says = (0..k).any(|j| {
-        ["said", "says", "say", "told", "tells", "think", "thinks", "thought", "believe", "believes", "hope"]
-            .contains(&p.lower(j).as_str())
+        [
+            "said", "says", "say", "told", "tells", "think", "thinks", "thought", "believe", "believes",
+            "hope", "hopes", "hoping", "hoped",
+        ]
+        .contains(&p.lower(j).as_str())
     });
     if says || crate::syntax::reported(p, k) || crate::syntax::time_inside(p, k) {
         return None;
@@ -529,6 +550,9 @@ mod tests {
         assert_eq!(run(f, "The baby is finally sleeping through the night."), None);
         assert_eq!(run(f, "My colleague recommended a great Thai restaurant near the office."), None);
         assert_eq!(run(f, "She lives in a small flat."), None);
+        assert_eq!(run(f, "The prize this month is fifty pounds behind the bar."), None);
+        assert_eq!(run(f, "This month we are showing a French comedy from the sixties."), None);
+        assert_eq!(run(f, "I'm hoping the new neighbours will join the street party in July."), None);
         assert_eq!(run(f, "Her brother works in a bank."), None);
         assert_eq!(run(f, "We met in Rome."), None);
         assert_eq!(run(f, "He put the keys in the drawer."), None);

@@ -742,7 +742,6 @@ const OPENINGS: &[(&[&str], &[&str], bool)] = &[
     (&["is", "it", "ok", "to"], &["is", "it", "all", "right", "to"], false),
     (&["is", "it", "okay", "to"], &["is", "it", "all", "right", "to"], false),
     (&["do", "you", "fancy", "a"], &["would", "you", "like", "a"], false),
-    (&["how", "far", "is", "the"], &["how", "far", "away", "is", "the"], false),
     (&["do", "you", "know", "what", "time", "it", "is"], &["do", "you", "know", "the", "time"], true),
     (&["how", "often", "does"], &["how", "frequently", "does"], false),
     (&["how", "often", "do"], &["how", "frequently", "do"], false),

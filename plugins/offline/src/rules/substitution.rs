@@ -2318,7 +2318,19 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
                     ["for", "with", "at", "to", "on", "early", "first"].contains(&n.as_str())
                 }))
     });
-    if reading.entry.lemma == "book" && particle_in {
+    // "reserved the vet", "reserved a lesson": one reserves a place or a seat, not a person or
+    // a service.
+    const RESERVED: &[&str] = &[
+        "table", "tables", "room", "rooms", "seat", "seats", "ticket", "tickets", "space", "spaces", "pitch",
+        "court", "hotel", "cottage", "villa", "hall", "venue", "flight", "flights",
+    ];
+    let reservable = tokens[i..]
+        .iter()
+        .filter(|t| t.is_word())
+        .skip(1)
+        .take(3)
+        .any(|t| RESERVED.contains(&t.text.to_lowercase().as_str()));
+    if reading.entry.lemma == "book" && (particle_in || !reservable) {
         return None;
     }
     // "need to leave" must not become "require to leave": before "to" and a verb, a verb's
@@ -2626,9 +2638,11 @@ mod tests {
         let booking = |text| replaced(text, "booking");
         assert_eq!(booking("Who is responsible for booking the room?").as_deref(), Some("reserving"));
         assert_eq!(booking("I am thinking about booking a table.").as_deref(), Some("reserving"));
-        assert_eq!(booking("Thanks for booking it.").as_deref(), Some("reserving"));
         assert_eq!(booking("Thanks for booking two rooms.").as_deref(), Some("reserving"));
-        assert_eq!(booking("We talked about booking something nice.").as_deref(), Some("reserving"));
+        // One reserves a place or a seat; "it" and "something" may be a vet or a lesson.
+        assert_eq!(booking("Thanks for booking it."), None);
+        assert_eq!(booking("We talked about booking something nice."), None);
+        assert_eq!(replaced("I booked the vet for Monday.", "booked"), None);
         assert_eq!(booking("The booking was confirmed.").as_deref(), Some("reservation"));
         assert_eq!(booking("I am thinking about booking this week."), None);
     }

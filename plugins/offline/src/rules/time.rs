@@ -383,8 +383,9 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
             && (CLAUSE_WORDS.contains(&w.as_str())
                 || [
                     "once", "said", "says", "say", "told", "asked", "forward", "reminder", "think", "thinks",
-                    "thought", "hope", "hopes", "believe", "believes", "expect", "expects", "whether",
-                    "what", "how", "why", "thanks", "thank",
+                    "thought", "hope", "hopes", "hoping", "hoped", "require", "requires", "required",
+                    "believe", "believes", "expect", "expects", "whether", "what", "how", "why", "thanks",
+                    "thank",
                 ]
                 .contains(&w.as_str()))
     }) {
@@ -406,7 +407,7 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     // "by noon on Friday": the phrase tells which noon, so it stays with the other time.
-    if ["by", "at", "before", "until", "from"].contains(&p.from_end(len + 2).as_str())
+    if ["by", "at", "before", "until", "from", "on"].contains(&p.from_end(len + 2).as_str())
         && (TIME_NOUNS.contains(&before.as_str())
             || ["noon", "midnight", "dawn", "dusk"].contains(&before.as_str())
             || before.bytes().all(|b| b.is_ascii_digit())
@@ -761,6 +762,8 @@ mod tests {
         assert_eq!(run(f, "I bought my nephew a football for his birthday."), None);
         assert_eq!(run(f, "The path to the village is steep and muddy after rain."), None);
         assert_eq!(run(f, "Let me know what time suits you next week."), None);
+        assert_eq!(run(f, "The skip will be collected on Tuesday after lunch."), None);
+        assert_eq!(run(f, "Our insurance company requires the chimney to be swept once a year."), None);
         assert_eq!(run(f, "Thanks for all your hard work with the team this year."), None);
         assert_eq!(
             run(f, "We went to Spain for Christmas.").as_deref(),

@@ -843,6 +843,11 @@ pub fn it_takes(p: &Plain) -> Option<Vec<Token>> {
     if to < 3 || to + 1 >= p.items.len() {
         return None;
     }
+    // "It took three weeks for my passport to come through": the "for" names who or what does
+    // it, which the "-ing" subject would leave behind.
+    if (2..to).any(|k| p.lower(k) == "for") {
+        return None;
+    }
     // "to get there because of the traffic": a cause or another clause after the infinitive is
     // the sentence's, and would end up inside the "-ing" subject.
     if (to + 2..p.items.len()).any(|k| {
@@ -1245,6 +1250,7 @@ mod tests {
             Some("Getting there took us three hours.")
         );
         assert_eq!(run(it_takes, "It took a while."), None);
+        assert_eq!(run(it_takes, "It took three weeks for my new passport to come through."), None);
         assert_eq!(run(it_takes, "It took us three hours to get there because of the traffic."), None);
     }
 
