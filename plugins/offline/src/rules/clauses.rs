@@ -279,8 +279,9 @@ const REPORTING: &[&str] = &[
 /// postponed?" -> "If the concert is postponed, will we get a refund?"): a condition or a time
 /// after a question that opens with its auxiliary or a question word. Never a reason or a limit,
 /// which may be what is asked ("Did you leave because you were tired?", "Can we wait until it
-/// stops?"); never after a dummy "it" or "mind" ("Is it all right if I leave early?", "Do you
-/// mind if I sit here?"), where the clause is what is asked about, nor after a verb of asking or
+/// stops?"); never with an "it", which may stand for the clause ("Is it all right if I leave
+/// early?"), nor after "mind" ("Do you mind if I sit here?"), where the clause is what is asked
+/// about, nor after a verb of asking or
 /// knowing, where "if" and "when" open what is asked ("Can you tell me when it opens?").
 fn question_may_lead(y: &[&Token], subordinator: &str) -> bool {
     const OPENERS: &[&str] = &[
