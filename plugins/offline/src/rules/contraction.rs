@@ -363,6 +363,16 @@ const NEGATABLE: &[&str] =
 
 /// Words after which "it is" may become "it's": a contraction cannot end a clause ("I know what
 /// it is"), so the next word must clearly continue it.
+/// Words after "has" that make its "'s" unambiguous: "been", "got", "had", "gone" and adverbs of
+/// the perfect. Other participles read as a passive or a state after "'s" ("He's taken to
+/// hospital", "She's finished").
+const HAS_ONLY: &[&str] = &["been", "got", "had", "gone", "never", "already", "just", "always"];
+
+/// Whether `word` is the "-ing" form of a verb ("bringing", "covering").
+fn progressive(word: &str) -> bool {
+    word.ends_with("ing") && morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Gerund)
+}
+
 fn continues_clause(next: &str) -> bool {
     const STARTERS: &[&str] = &[
         "a",
@@ -532,12 +542,19 @@ fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
                 // "The kettle is boiling." -> "The kettle's boiling.", but never where the "'s"
                 // reads as a possessive ("My brother is home." is not "My brother's home.").
                 (noun, "is") if subject_noun(tokens, i, noun) => not_possessive(tokens, i + 2),
-                // "Where is the station?" -> "Where's the station?"
+                // "Where is the station?" -> "Where's the station?"; "Who is bringing the chairs?"
+                // -> "Who's bringing ...": after "who" or "what" an "-ing" form is the progressive,
+                // the only reading of "'s" there.
                 ("where" | "who" | "how", "is") => {
                     ARTICLES.contains(&after)
                         || PERSONAL_POSSESSIVES.contains(&after)
-                        || ["this", "that", "it"].contains(&after)
+                        || ["this", "that", "it", "he", "she"].contains(&after)
+                        || (subject == "who" && progressive(after))
                 }
+                // "He has been talking" -> "He's been talking": only before a participle that
+                // "is" cannot take, so that the "'s" reads as "has" ("She has finished" would read
+                // as a state).
+                ("it" | "he" | "she" | "that" | "there", "has") => HAS_ONLY.contains(&after),
                 // "I have had a sore throat": "have" before a participle is the auxiliary, which
                 // contracts; "I have a car" keeps its full form.
                 ("i" | "you" | "we" | "they", "have") => {
@@ -550,8 +567,10 @@ fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
                         .contains(&after)
                 }
                 ("i" | "you" | "he" | "she" | "we" | "they", "will") => true,
+                // "I would never rent there again" -> "I'd never ...": "'d" is "had" only before a
+                // participle, which none of these is.
                 ("i" | "you" | "he" | "she" | "we" | "they", "would") => {
-                    ["like", "love", "prefer", "rather"].contains(&after)
+                    ["like", "love", "prefer", "rather", "never", "be", "really"].contains(&after)
                 }
                 _ => false,
             };
@@ -561,7 +580,7 @@ fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
             let short = match verb {
                 "am" => "m",
                 "are" => "re",
-                "is" => "s",
+                "is" | "has" => "s",
                 "have" => "ve",
                 "would" => "d",
                 _ => "ll",
@@ -689,6 +708,14 @@ mod tests {
         assert_eq!(contracted("Water them while we are away."), "Water them while we're away.");
         assert_eq!(contracted("I will not go and I cannot stay."), "I won't go and I can't stay.");
         assert_eq!(contracted("I am happy."), "I'm happy.");
+        assert_eq!(contracted("He has been talking too much."), "He's been talking too much.");
+        assert_eq!(contracted("It has never worked."), "It's never worked.");
+        assert_eq!(contracted("She has finished."), "She has finished.");
+        assert_eq!(contracted("He has taken the car."), "He has taken the car.");
+        assert_eq!(contracted("Who is bringing the chairs?"), "Who's bringing the chairs?");
+        assert_eq!(contracted("Who is she?"), "Who's she?");
+        assert_eq!(contracted("I would never rent from them."), "I'd never rent from them.");
+        assert_eq!(contracted("I would go."), "I would go.");
         assert_eq!(contracted("We are out of coffee."), "We're out of coffee.");
         assert_eq!(contracted("The kettle is boiling."), "The kettle's boiling.");
         // Where the "'s" would read as a possessive, "is" stays.

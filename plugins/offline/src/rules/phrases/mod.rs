@@ -21,7 +21,7 @@ mod shared;
 use crate::shape::words_like;
 use crate::sites::Sites;
 use crate::tokens::{Token, matches_at, next_word, prev_word};
-use crate::words::OBJECT_PREPOSITIONS;
+use crate::words::{OBJECT_PREPOSITIONS, is_negation};
 use collocations::{
     COLLOCATION_STARTS, COLLOCATIONS, been_to_place, delayed_by, expectation, run_out, while_when,
 };
@@ -108,6 +108,9 @@ const PHRASES: &[(&[&str], &[&str], After)] = &[
     // Only in a question (see `phrases`): "Is there a bank nearby?" -> "near here"; in a story
     // "nearby" is near the place told of, not the speaker.
     (&["nearby"], &["near", "here"], After::Pause),
+    // "without any warning" -> "with no warning"; not after a denial, where "no" would make a
+    // second one ("I can't do it with no help"), see `phrases`.
+    (&["without", "any"], &["with", "no"], After::Word),
     (&["always", "forget"], &["never", "remember"], After::Anything),
     (&["always", "forgets"], &["never", "remembers"], After::Anything),
     (&["always", "forgot"], &["never", "remembered"], After::Anything),
@@ -564,8 +567,11 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 let span =
                     !(from == ["the", "last"] || from == ["the", "past"]) || span_to_now(&tokens, last);
                 let told = from != ["a", "lot", "about"] || knowledge_told(&tokens, i);
+                let single_denial = from != ["without", "any"]
+                    || !tokens[i.saturating_sub(24)..i].iter().any(|t| t.is_word() && is_negation(&t.text));
                 let ok = ok
                     && everyday
+                    && single_denial
                     && unused
                     && span
                     && told
@@ -1038,6 +1044,19 @@ pub fn protect_fixed_phrases(tokens: &mut [Token]) {
 mod tests {
     use super::*;
     use crate::tokens::{join, tokenize};
+
+    #[test]
+    fn without_any_is_with_no_but_never_a_second_denial() {
+        let all = |text: &str| join(&phrases(tokenize(text), &mut Sites::new(crate::sites::Which::All)));
+        assert_eq!(
+            all("They cancelled it without any explanation."),
+            "They cancelled it with no explanation."
+        );
+        assert_eq!(
+            all("I couldn't have done it without any help."),
+            "I couldn't have done it without any help."
+        );
+    }
 
     #[test]
     fn idioms_are_told_in_plain_words() {

@@ -422,20 +422,115 @@ const MEASURES: &[&str] = &[
 ];
 const CURRENCIES: &[(&str, &str)] = &[("pounds", "£"), ("dollars", "$")];
 
+/// Whether the sentence speaks of money, where "pounds" are a sum: "pounds" are also a weight
+/// ("The baby weighed eleven pounds", "I lost twelve pounds"), which "£" would turn into a sum.
+fn about_money(tokens: &[Token]) -> bool {
+    const MONEY: &[&str] = &[
+        "cost",
+        "costs",
+        "costing",
+        "paid",
+        "pay",
+        "pays",
+        "paying",
+        "charge",
+        "charged",
+        "charges",
+        "charging",
+        "spent",
+        "spend",
+        "spends",
+        "spending",
+        "owe",
+        "owed",
+        "owes",
+        "raised",
+        "raise",
+        "raising",
+        "price",
+        "prices",
+        "fine",
+        "fined",
+        "fines",
+        "fee",
+        "fees",
+        "worth",
+        "earn",
+        "earned",
+        "earns",
+        "saved",
+        "save",
+        "donated",
+        "donate",
+        "refund",
+        "refunded",
+        "bought",
+        "buy",
+        "sold",
+        "sell",
+        "rent",
+        "budget",
+        "deposit",
+        "bill",
+        "wage",
+        "salary",
+        "tip",
+        "ticket",
+        "tickets",
+        "afford",
+        "discount",
+        "bet",
+        "won",
+        "prize",
+        "lend",
+        "lent",
+        "lending",
+        "borrow",
+        "borrowed",
+        "loan",
+        "loaned",
+        "cash",
+        "change",
+        "spare",
+        "cheap",
+        "expensive",
+        "pocket",
+        "note",
+        "coins",
+        "withdraw",
+        "withdrew",
+        "reward",
+        "bonus",
+    ];
+    tokens.iter().any(|t| t.is_word() && MONEY.contains(&t.text.to_ascii_lowercase().as_str()))
+}
+
 /// A number said in words from ten to ninety-nine before a unit, written in digits: "forty
 /// pounds" -> "£40", "twenty-five minutes" -> "25 minutes". The words it covers and the new text.
 pub(super) fn number_in_digits(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let word = |k: usize| open_word(tokens, k);
     let first = word(i)?;
+    let digits = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
     // "45 dollars" -> "$45": digits take the sign of their currency.
-    if first.len() <= 6 && first.bytes().all(|b| b.is_ascii_digit()) {
-        // "320,000 dollars": the digits after a thousands comma are the end of one number.
+    if first.len() <= 6 && digits(&first) {
+        // "320,000 dollars": the digits after a thousands comma are the end of one number, which
+        // is read from its first group.
         if i > 0 && tokens[i - 1].kind == Kind::Punct {
             return None;
         }
-        let unit = word(i + 2)?;
+        let mut last = i;
+        while tokens.get(last + 1).is_some_and(|t| t.is(Kind::Punct, ","))
+            && tokens.get(last + 2).is_some_and(|t| t.text.len() == 3 && digits(&t.text))
+        {
+            last += 2;
+        }
+        let unit = word(last + 2)?;
         let (_, sign) = CURRENCIES.iter().find(|(w, _)| *w == unit)?;
-        return tokens[i + 1].is(Kind::Space, " ").then(|| (3, vec![format!("{sign}{first}")]));
+        if !tokens[last + 1].is(Kind::Space, " ") || !about_money(tokens) {
+            return None;
+        }
+        let number: String = tokens[i..=last].iter().map(|t| t.text.as_str()).collect();
+        return Some((last + 3 - i, vec![format!("{sign}{number}")]));
     }
     let (value, last) = match first.split_once('-') {
         Some((tens, unit)) => {
@@ -446,7 +541,15 @@ pub(super) fn number_in_digits(tokens: &[Token], i: usize) -> Option<(usize, Vec
         None if word(i + 2).as_deref() == Some("hundred") && tokens[i + 1].is(Kind::Space, " ") => {
             (UNITS_BELOW_TEN.iter().find(|(w, _)| *w == first)?.1 * 100, i + 2)
         }
-        None => (TENS_AND_TEENS.iter().find(|(w, _)| *w == first)?.1, i),
+        // "three pounds" -> "£3": a sum is written in figures whatever its size, where a count
+        // of days or people below ten stays in words.
+        None => match TENS_AND_TEENS.iter().find(|(w, _)| *w == first) {
+            Some((_, v)) => (*v, i),
+            None if word(i + 2).is_some_and(|u| CURRENCIES.iter().any(|(c, _)| *c == u)) => {
+                (UNITS_BELOW_TEN.iter().find(|(w, v)| *w == first && *v > 1)?.1, i)
+            }
+            None => return None,
+        },
     };
     // "a hundred and forty", "forty thousand": part of a larger number; and a sentence does not
     // open with digits.
@@ -470,7 +573,7 @@ pub(super) fn number_in_digits(tokens: &[Token], i: usize) -> Option<(usize, Vec
         return None;
     }
     if let Some((_, sign)) = CURRENCIES.iter().find(|(w, _)| *w == unit) {
-        return Some((last + 3 - i, vec![format!("{sign}{value}")]));
+        return about_money(tokens).then(|| (last + 3 - i, vec![format!("{sign}{value}")]));
     }
     MEASURES.contains(&unit.as_str()).then(|| (last + 3 - i, vec![value.to_string(), unit]))
 }
@@ -513,13 +616,22 @@ mod tests {
     fn numbers_from_ten_in_digits() {
         let all = |text: &str| join(&phrases(tokenize(text), &mut Sites::new(crate::sites::Which::All)));
         assert_eq!(all("We spent forty pounds on food."), "We spent £40 on food.");
+        assert_eq!(all("Tickets cost three pounds each."), "Tickets cost £3 each.");
+        assert_eq!(all("We raised over 2,000 pounds for the roof."), "We raised over £2,000 for the roof.");
+        assert_eq!(all("I owe the library 40 pounds."), "I owe the library £40.");
+        // Pounds of weight are no sum.
+        assert_eq!(all("The baby weighed eleven pounds."), "The baby weighed eleven pounds.");
+        assert_eq!(all("I lost 12 pounds since January."), "I lost 12 pounds since January.");
+        assert_eq!(all("She has put on ten pounds."), "She has put on ten pounds.");
+        assert_eq!(all("It is one pound."), "It is one pound.");
+        assert_eq!(all("He lent me twenty pounds."), "He let me borrow £20.");
         assert_eq!(all("The bus comes every twenty minutes."), "The bus comes every 20 minutes.");
         assert_eq!(all("It took twenty-five minutes."), "It took 25 minutes.");
         assert_eq!(all("We have three days left."), "We have three days left.");
         assert_eq!(all("It cost a hundred and forty pounds."), "It cost one hundred and forty pounds.");
         assert_eq!(all("Twenty people came."), "Twenty people came.");
         assert_eq!(all("The tickets cost 45 dollars each."), "The tickets cost $45 each.");
-        assert_eq!(all("The house was sold for 320,000 dollars."), "The house was sold for 320,000 dollars.");
+        assert_eq!(all("The house was sold for 320,000 dollars."), "The house was sold for $320,000.");
         assert_eq!(all("The repair cost three hundred pounds."), "The repair cost £300.");
         assert_eq!(
             all("It weighs two hundred and fifty kilos."),
