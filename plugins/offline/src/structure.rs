@@ -102,6 +102,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         voice::someone_did,
         voice::passive,
         phrasal::move_particle,
+        phrasal::please_asked,
     ] {
         out.extend(rewrite(&p));
     }

@@ -2188,6 +2188,11 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
     out
 }
 
+/// The verbs of letters' and notices' formulas after "please" ("Please find attached", "Please do
+/// not leave your bags"), which keep "please" first and stay statements.
+const PLEASE_FORMULAS: &[&str] =
+    &["find", "note", "don't", "do", "ensure", "remember", "allow", "be", "let", "contact", "see"];
+
 /// "Please close the door." -> "Close the door, please."; "Could you help, please?" -> "Could
 /// you please help?"; and "Can you" <-> "Could you" otherwise.
 pub fn please(p: &Plain) -> Option<Vec<Token>> {
@@ -2211,9 +2216,7 @@ pub fn please(p: &Plain) -> Option<Vec<Token>> {
     // "please" reads as tacked on ("Lock the door when you leave tonight, please.").
     // The formulas of letters and notices keep "please" first ("Please find attached", "Please
     // do not leave your bags"): at the end it reads as an afterthought.
-    let formula =
-        ["find", "note", "don't", "do", "ensure", "remember", "allow", "be", "let", "contact", "see"]
-            .contains(&p.lower(1).as_str());
+    let formula = PLEASE_FORMULAS.contains(&p.lower(1).as_str());
     if p.lower(0) == "please"
         && !formula
         && p.commas() == 0
@@ -2247,6 +2250,34 @@ pub fn please(p: &Plain) -> Option<Vec<Token>> {
         let mut out = vec![shape::word(swap)];
         out.extend_from_slice(&p.items[1..]);
         return Some(shape::build(&out, &p.terminal));
+    }
+    None
+}
+
+/// "Please sign the reply slip and return it by Friday." -> "Could you please sign the reply slip
+/// and return it by Friday?": a request told as one asked, "please" kept before the verb. The
+/// least preferred of the structural rewrites (`structure`), since it turns a statement into a
+/// question. Only a plain verb opens it ("Please, no."), the formulas of letters and notices stay
+/// ("Please note", "Please find attached"), and a request with a clause of time or condition is
+/// left to the clause's move ("Before you start, please read ..."), which keeps it as written.
+pub fn please_asked(p: &Plain) -> Option<Vec<Token>> {
+    let n = p.items.len();
+    let formula = PLEASE_FORMULAS.contains(&p.lower(1).as_str());
+    let timed = p.items.iter().any(|t| {
+        ["when", "while", "if", "until", "before", "after", "although", "since", "because", "once", "as"]
+            .contains(&t.text.to_lowercase().as_str())
+    });
+    if p.lower(0) == "please"
+        && !formula
+        && !timed
+        && n >= 4
+        && p.commas() <= 1
+        && p.terminal.text == "."
+        && crate::words::base_verb_reading(&p.lower(1))
+    {
+        let mut out = vec![shape::word("Could"), shape::word("you"), shape::word("please")];
+        out.extend_from_slice(&p.items[1..]);
+        return Some(shape::build(&out, &Token::new("?", Kind::Punct)));
     }
     None
 }
@@ -2849,6 +2880,10 @@ mod tests {
         please(&plain(&tokenize(text))?).map(|t| join(&t))
     }
 
+    fn asked(text: &str) -> Option<String> {
+        please_asked(&plain(&tokenize(text))?).map(|t| join(&t))
+    }
+
     #[test]
     fn a_clause_may_open_with_that() {
         assert_eq!(rewritten("I finished the book you lent me."), "I finished the book that you lent me.");
@@ -3291,6 +3326,16 @@ mod tests {
     fn please_moves() {
         assert_eq!(polite("Please close the window.").as_deref(), Some("Close the window, please."));
         assert_eq!(polite("Please remember to lock the door when you leave tonight."), None);
+        assert_eq!(
+            asked("Please sign the reply slip and return it by Friday.").as_deref(),
+            Some("Could you please sign the reply slip and return it by Friday?")
+        );
+        assert_eq!(
+            asked("Please send me the receipt for the laptop so I can claim it back.").as_deref(),
+            Some("Could you please send me the receipt for the laptop so I can claim it back?")
+        );
+        assert_eq!(asked("Please note that the office is closed on Monday."), None);
+        assert_eq!(asked("Please read the instructions before you start."), None);
         assert_eq!(
             polite("Could you turn the music down, please?").as_deref(),
             Some("Could you please turn the music down?")

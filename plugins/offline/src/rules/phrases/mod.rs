@@ -26,8 +26,8 @@ use collocations::{
     COLLOCATION_STARTS, COLLOCATIONS, been_to_place, delayed_by, expectation, run_out, while_when,
 };
 use compounds::{place_compound, placed_thing};
-use numbers::{date_form, habitual_day, number_in_digits, ordinal_birthday, spoken_time};
-use objects::of_ones_own;
+use numbers::{date_form, habitual_day, number_in_digits, ordinal_birthday, spoken_time, waited_for};
+use objects::{lets_allows, of_ones_own};
 use routines::routine;
 use shared::{After, Finder, opening, pause_after, quantifier_for};
 
@@ -594,8 +594,10 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function (`Finder`): the everyday collocations first, tried
             // only from a word one of them starts with (`COLLOCATIONS`), so that most words cost one
             // lookup, then the others.
-            let finders: [Finder; 13] = [
+            let finders: [Finder; 15] = [
                 expectation,
+                waited_for,
+                lets_allows,
                 number_in_digits,
                 habitual_day,
                 been_to_place,
@@ -1325,7 +1327,7 @@ mod tests {
         assert_eq!(phrased("I attached it for your reference."), "I attached it for reference.");
         assert_eq!(phrased("I will be out of the office today."), "I will be away from the office today.");
         assert_eq!(phrased("He ran out of the office."), "He ran out of the office.");
-        assert_eq!(phrased("I waited an hour in the queue."), "I waited an hour in line.");
+        assert_eq!(phrased("I waited an hour in the queue."), "I waited for an hour in line.");
         assert_eq!(phrased("She was first in the queue."), "She was first in the queue.");
         assert_eq!(phrased("A fire broke out in a shed."), "A fire started in a shed.");
         assert_eq!(phrased("The fire broke out of the room."), "The fire broke out of the room.");

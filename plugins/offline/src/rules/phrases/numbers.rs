@@ -422,6 +422,34 @@ const MEASURES: &[&str] = &[
 ];
 const CURRENCIES: &[(&str, &str)] = &[("pounds", "£"), ("dollars", "$")];
 
+/// "waited two hours" -> "waited for two hours": a wait's length, counted, takes "for" or not
+/// alike. Only a count and a unit of time ("waited an hour", "waited 40 minutes"), never "waited
+/// two days before replying"'s other readings, which a count of anything else would allow.
+pub(super) fn waited_for(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| open_word(tokens, k);
+    let verb = word(i)?;
+    if !["wait", "waits", "waited", "waiting"].contains(&verb.as_str())
+        || !tokens.get(i + 1)?.is(Kind::Space, " ")
+    {
+        return None;
+    }
+    let count = word(i + 2)?;
+    let unit = word(i + 4)?;
+    let one = ["an", "a", "one"].contains(&count.as_str());
+    let counted = one
+        || count.bytes().all(|b| b.is_ascii_digit())
+        || UNITS_BELOW_TEN.iter().any(|(w, _)| *w == count)
+        || TENS_AND_TEENS.iter().any(|(w, _)| *w == count)
+        || ["few", "couple"].contains(&count.as_str());
+    const UNITS: &[&str] = &["minute", "hour", "day", "week", "month", "year"];
+    let unit_ok = UNITS.iter().any(|u| if one { unit == *u } else { unit.strip_suffix('s') == Some(*u) })
+        || (count == "a" && unit == "few");
+    // "waited an hour for the doctor" would have two "for"s.
+    let unit_end = if count == "a" && unit == "few" { i + 6 } else { i + 4 };
+    let second_for = word(unit_end + 2).is_some_and(|w| w == "for");
+    (counted && unit_ok && !second_for).then(|| (1, vec![verb, "for".to_owned()]))
+}
+
 /// Whether the sentence speaks of money, where "pounds" are a sum: "pounds" are also a weight
 /// ("The baby weighed eleven pounds", "I lost twelve pounds"), which "£" would turn into a sum.
 fn about_money(tokens: &[Token]) -> bool {
@@ -624,6 +652,12 @@ mod tests {
         assert_eq!(all("I lost 12 pounds since January."), "I lost 12 pounds since January.");
         assert_eq!(all("She has put on ten pounds."), "She has put on ten pounds.");
         assert_eq!(all("It is one pound."), "It is one pound.");
+        assert_eq!(all("I waited two hours to see the doctor."), "I waited for two hours to see the doctor.");
+        assert_eq!(all("We waited an hour."), "We waited for an hour.");
+        assert_eq!(all("We waited a few minutes."), "We waited for a few minutes.");
+        assert_eq!(all("I waited for two hours."), "I waited two hours.");
+        assert_eq!(all("We waited two buses."), "We waited two buses.");
+        assert_eq!(all("We waited an hour for the doctor."), "We waited an hour for the doctor.");
         assert_eq!(all("He lent me twenty pounds."), "He let me borrow £20.");
         assert_eq!(all("The bus comes every twenty minutes."), "The bus comes every 20 minutes.");
         assert_eq!(all("It took twenty-five minutes."), "It took 25 minutes.");

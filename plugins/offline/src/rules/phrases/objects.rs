@@ -87,6 +87,24 @@ const OWNING: &[&str] = &[
 
 /// "He left to start his own business." -> "He left to start a business of his own.": after a verb
 /// of `OWNING`, a possessive, "own" and a counted thing of `OWNED`, ending its phrase (not "his own
+/// "The permit lets you park anywhere." -> "The permit allows you to park anywhere.": a thing or
+/// a person that lets someone do something allows it. Only "lets" (the past "let" is also a
+/// present and an imperative: "Let me see") before an object pronoun and a plain verb, and not
+/// the idioms "lets you know", "lets you down", "lets you go", "lets you in".
+pub(super) fn lets_allows(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if open_word(tokens, i)? != "lets" || !tokens.get(i + 1)?.is(Kind::Space, " ") {
+        return None;
+    }
+    let object = open_word(tokens, i + 2)?;
+    let verb = open_word(tokens, i + 4)?;
+    let pronoun =
+        ["you", "us", "them", "me", "him", "her", "people", "anyone", "everyone"].contains(&object.as_str());
+    let idiom = ["know", "down", "go", "in", "out", "off", "slip", "alone", "be"].contains(&verb.as_str());
+    let plain = morph::analyse(&verb).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base);
+    (pronoun && plain && !idiom && tokens.get(i + 3)?.is(Kind::Space, " "))
+        .then(|| (3, vec!["allows".to_owned(), object, "to".to_owned()]))
+}
+
 /// business plan", nor a list, "our own room and bathroom").
 pub(super) fn of_ones_own(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let owner = open_word(tokens, i)?;
@@ -1055,6 +1073,12 @@ mod tests {
         );
         assert_eq!(told(took_measure, "She took his temperature."), "She checked his temperature.");
         assert_eq!(told(sat_exam, "The students sat the maths exam."), "The students took the maths exam.");
+        assert_eq!(
+            told(lets_allows, "The permit lets you park anywhere in zone C."),
+            "The permit allows you to park anywhere in zone C."
+        );
+        assert_eq!(told(lets_allows, "She lets you know by Friday."), "She lets you know by Friday.");
+        assert_eq!(told(lets_allows, "Let me see."), "Let me see.");
         assert_eq!(told(sat_exam, "She has sat the exam twice."), "She has taken the exam twice.");
         assert_eq!(
             told(walked_dog, "He takes the dog for a walk every evening."),
