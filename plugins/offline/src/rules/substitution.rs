@@ -11,8 +11,8 @@ use crate::syntax::{compound_noun_before, wants_participle};
 use crate::tokens::{Kind, Token, is_sentence_start, next_word, prev_word};
 use crate::words::{
     BE_FORMS, DETERMINERS, HAVE_FORMS, OBJECT_PREPOSITIONS, OBJECT_PRONOUNS, PERSONAL_POSSESSIVES,
-    PREPOSITIONS, SMALL_NUMBERS, SUBJECT_PRONOUNS, TIME_NOUNS, clear_pos, clearly_finite, is_noun,
-    plain_verb,
+    POSSESSIVE_DETERMINERS, PREPOSITIONS, SMALL_NUMBERS, SUBJECT_PRONOUNS, TIME_NOUNS, clear_pos,
+    clearly_finite, is_noun, plain_verb,
 };
 
 /// A replacement for one word token.
@@ -111,6 +111,13 @@ enum Cue {
     /// After a clearly finite verb: its object or complement, never another finite verb ("needs
     /// repairs").
     Object,
+    /// After a word that modifies a noun still to come (a possessive noun, an "-ing" or a noun
+    /// used as an adjective): that noun, an adjective or an adverb, never a verb, whose subject
+    /// would have to be the modifier.
+    Head,
+    /// After a singular noun phrase that may be the subject ("the meeting", "the parking"): any
+    /// reading but a verb's plain form, which would not agree with it ("the parking permit").
+    Singular,
 }
 
 impl Cue {
@@ -161,6 +168,8 @@ impl Cue {
             Cue::Possessive => pos == Pos::Noun && form == Base,
             Cue::Preposition => matches!(pos, Pos::Noun | Pos::Adj) || (pos == Pos::Verb && form == Gerund),
             Cue::Object => pos != Pos::Verb || matches!(form, Gerund | Base),
+            Cue::Head => pos != Pos::Verb,
+            Cue::Singular => pos != Pos::Verb || form != Base,
         }
     }
 }
@@ -205,8 +214,7 @@ fn spelling(token: &Token, sentence_start: bool) -> Option<Spelling<'_>> {
 
 /// The dominant reading of the word at `i`, if the evidence and the context agree on one.
 fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
-    let cue =
-        if spelling.suffix.is_empty() { Cue::of(prev_word(tokens, i).as_deref()) } else { Cue::Possessive };
+    let cue = if spelling.suffix.is_empty() { cue_at(tokens, i, &spelling.lower) } else { Cue::Possessive };
     let analyses = morph::analyse(&spelling.lower);
     // One reading per lemma and part of speech, with every form the word can be of it.
     let mut readings: Vec<(Reading, f64)> = Vec::new();
@@ -321,6 +329,89 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
         return None;
     }
     Some(best)
+}
+
+/// What the words around the word `word` at `i` say about its part of speech: the word before
+/// (`Cue::of`), unless that one is a modifier whose noun is still to come, or "to" opens an
+/// infinitive. A single word before misleads there: "year's" or "parking" is no cue at all, so
+/// the verb, the commoner reading of "fete" or "permit", won ("Last year's celebrate").
+fn cue_at(tokens: &[Token], i: usize, word: &str) -> Cue {
+    let prev = prev_word(tokens, i).map(|p| p.replace('’', "'"));
+    let cue = Cue::of(prev.as_deref());
+    let Some(prev) = prev else { return cue };
+    let before = prev_word(tokens, i - 2).map(|p| p.replace('’', "'"));
+    let before = before.as_deref();
+    // "to" and a plain verb with an object or a second verb after it is the infinitive ("no need
+    // to film it", "allowed to film or take photos"): a noun after "to" ends its phrase.
+    if cue == Cue::To && crate::syntax::opens_infinitive("to", word) {
+        let next = next_word(tokens, i);
+        let object = next.as_deref().is_some_and(|n| opens_object(tokens, i + 2, n));
+        let second_verb = next.as_deref().is_some_and(|n| ["or", "and"].contains(&n))
+            && next_word(tokens, i + 2).is_some_and(|v| crate::syntax::opens_infinitive("to", &v));
+        if object || second_verb {
+            return Cue::BareVerb;
+        }
+    }
+    // The rest read a word that alone says nothing ("year's", "parking", "separate").
+    if cue != Cue::None {
+        return cue;
+    }
+    // A participle or an "-ing" may follow the "'s" of "is" or "has" ("The car's broken", "the
+    // bus's coming"): those keep the word before as their cue.
+    let participle = word.ends_with("ing")
+        || word.ends_with("ed")
+        || morph::analyse(word)
+            .iter()
+            .any(|a| matches!(a.form, Form::Gerund | Form::Participle | Form::PastOrParticiple));
+    // A common noun's "'s" before a word opens or continues a noun phrase ("Last year's fete", "a
+    // resident's permit"); a pronoun's or a name's is more often "is" or "has" ("it's", "there's",
+    // "John's coming").
+    if let Some(owner) = prev.strip_suffix("'s") {
+        const CONTRACTED: &[&str] = &[
+            "it", "that", "he", "she", "there", "here", "what", "who", "where", "how", "let", "this", "one",
+        ];
+        let common = tokens[i - 2].text.starts_with(|c: char| c.is_ascii_lowercase())
+            && !CONTRACTED.contains(&owner)
+            && (crate::words::pos_share(owner, Pos::Noun) >= 0.5 || TIME_NOUNS.contains(&owner));
+        return if common && !participle { Cue::Head } else { cue };
+    }
+    let Some(before) = before else { return cue };
+    // An "-ing" that is mostly a verb: after "be" it is the progressive, and what follows is its
+    // object ("was checking permits"); after a determiner, a noun or an adjective it modifies a
+    // noun ("the swimming lesson", "a visitor parking permit") or is one, the subject of a verb
+    // that then agrees with it ("the meeting starts", "the heating stopped").
+    let ing = prev.len() > 4
+        && prev.ends_with("ing")
+        && crate::words::can_be(&prev, Pos::Verb)
+        && clear_pos(&prev) != Some(Pos::Noun);
+    if ing && BE_FORMS.contains(&before) {
+        return Cue::Object;
+    }
+    if ing
+        && (DETERMINERS.contains(&before)
+            || clear_pos(before).is_some_and(|p| matches!(p, Pos::Noun | Pos::Adj)))
+    {
+        return Cue::Singular;
+    }
+    // After a number above one, a singular noun is a modifier and the head noun follows ("two
+    // visitor permits", "a ten minute walk").
+    let number = SMALL_NUMBERS.contains(&before)
+        || (before.bytes().all(|b| b.is_ascii_digit()) && before != "1" && before != "0");
+    if number && clear_pos(&prev) == Some(Pos::Noun) && !crate::words::is_plural_noun(&prev) {
+        return Cue::Head;
+    }
+    // A singular determiner and a word more often an adjective than a noun: a noun phrase again,
+    // which a verb after it agrees with ("a separate permit"). Not after "the", where the
+    // adjective may stand for people ("the elderly need help"), nor after one that counts more
+    // than one.
+    const SINGULAR: &[&str] = &["a", "an", "this", "each", "every", "another", "either", "neither"];
+    if (SINGULAR.contains(&before) || POSSESSIVE_DETERMINERS.contains(&before))
+        && crate::words::can_be(&prev, Pos::Adj)
+        && crate::words::pos_share(&prev, Pos::Adj) >= crate::words::pos_share(&prev, Pos::Noun)
+    {
+        return Cue::Singular;
+    }
+    cue
 }
 
 /// Whether `word`, the word token at `i`, opens an object: an article, a possessive, a pronoun,
@@ -3147,6 +3238,56 @@ mod tests {
     #[test]
     fn possessive_nouns() {
         assert_eq!(replaced("The author's book.", "author's").as_deref(), Some("writer's"));
+    }
+
+    /// The cue of the word `word` in `text`.
+    fn cue_in(text: &str, word: &str) -> Cue {
+        let tokens = tokenize(text);
+        let i = tokens.iter().position(|t| t.text == word).unwrap();
+        cue_at(&tokens, i, word)
+    }
+
+    #[test]
+    fn after_a_possessive_noun_no_verb() {
+        assert_eq!(replaced("Last year's fete was cancelled.", "fete"), None);
+        assert_eq!(replaced("A resident's permit costs sixty pounds.", "permit"), None);
+        // The noun still changes.
+        assert_eq!(replaced("Last year's film was great.", "film").as_deref(), Some("movie"));
+        // A pronoun's or a name's "'s" is "is" or "has", and so may be a noun's before a
+        // participle.
+        assert_eq!(cue_in("Last year's fete was cancelled.", "fete"), Cue::Head);
+        assert_ne!(cue_in("It's fine.", "fine"), Cue::Head);
+        assert_ne!(cue_in("John's coming.", "coming"), Cue::Head);
+        assert_ne!(cue_in("The car's broken.", "broken"), Cue::Head);
+    }
+
+    #[test]
+    fn to_with_an_object_or_a_second_verb_is_the_infinitive() {
+        assert_eq!(replaced("There is no need to film it yourself.", "film"), None);
+        assert_eq!(replaced("Visitors are not allowed to film or take photos.", "film"), None);
+        assert_eq!(replaced("I want to dispute the charge.", "dispute").as_deref(), Some("challenge"));
+        // With neither, "to" may open a noun phrase.
+        assert_eq!(replaced("We went back to the film.", "film").as_deref(), Some("movie"));
+    }
+
+    #[test]
+    fn after_a_noun_modifier_no_verb() {
+        assert_eq!(replaced("You need a visitor parking permit.", "permit"), None);
+        assert_eq!(replaced("The warden was checking permits.", "permits"), None);
+        assert_eq!(replaced("We get two visitor permits per household.", "permits"), None);
+        assert_eq!(replaced("You need a separate permit.", "permit"), None);
+        // The noun still changes, and an "-ing" noun may be the subject of a verb that agrees.
+        assert_eq!(replaced("The opening film was great.", "film").as_deref(), Some("movie"));
+        assert_eq!(replaced("He was watching films.", "films").as_deref(), Some("movies"));
+        assert_eq!(replaced("It is a two hour film.", "film").as_deref(), Some("movie"));
+        assert_eq!(replaced("They made a separate film.", "film").as_deref(), Some("movie"));
+        assert_eq!(replaced("The meeting starts at nine.", "starts").as_deref(), Some("begins"));
+    }
+
+    #[test]
+    fn a_switch_replaced_is_no_turn() {
+        let text = "They charged me twelve pounds to replace the switch on my hairdryer.";
+        assert_eq!(replaced(text, "switch"), None);
     }
 
     #[test]
