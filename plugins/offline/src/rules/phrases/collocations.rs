@@ -1781,16 +1781,20 @@ fn plain_verb_after(prev: Option<&str>) -> bool {
 }
 
 /// "I'll let you know when I get home." -> "I'll tell you when I get home.": the plain form only,
-/// where it cannot be a past ("She let me know"). Never "Let me know if ..." -> "Tell me if ...",
-/// which readers found blunt: one asked to tell the speaker keeps the softer request.
+/// where it cannot be a past ("She let me know"). Never "(Please) let me know if ..." -> "Tell me
+/// if ...", which readers found blunt: a bare request to tell the speaker keeps its softer form.
 fn let_know(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let word = |k: usize| open_word(tokens, k);
     let spaced = (1..5).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
-    let person = word(i + 2).filter(|w| ["you", "him", "her", "them"].contains(&w.as_str()))?;
+    let person = word(i + 2).filter(|w| ["me", "us", "you", "him", "her", "them"].contains(&w.as_str()))?;
     if !spaced || word(i + 4)? != "know" {
         return None;
     }
     let prev = prev_word(tokens, i).map(|p| p.replace('’', "'"));
+    let bare_request = is_sentence_start(tokens, i) || prev.as_deref() == Some("please");
+    if bare_request && ["me", "us"].contains(&person.as_str()) {
+        return None;
+    }
     let tell = match word(i)?.as_str() {
         "lets" => "tells",
         "let" if is_sentence_start(tokens, i) || plain_verb_after(prev.as_deref()) => "tell",
@@ -3613,6 +3617,7 @@ mod tests {
             "Let me know by Wednesday if you can come."
         );
         assert_eq!(phrased("I'll let you know tomorrow."), "I'll tell you tomorrow.");
+        assert_eq!(phrased("They will let me know by Friday."), "They will tell me by Friday.");
         // "let" after "she" may be the past: left alone.
         assert_eq!(phrased("She let me know yesterday."), "She let me know yesterday.");
         assert_eq!(phrased("My cold is getting better."), "My cold is improving.");
