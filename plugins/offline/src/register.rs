@@ -109,7 +109,7 @@ mod tests {
     #[test]
     fn verdicts() {
         assert_eq!(verdict("phone", Pos::Noun), Some(Verdict::Keep));
-        assert_eq!(verdict("quick", Pos::Adj), Some(Verdict::Use(">fast,+short")));
+        assert_eq!(verdict("quick", Pos::Adj), Some(Verdict::Use("+short")));
         assert_eq!(verdict("quick", Pos::Adv), Some(Verdict::Keep));
         assert_eq!(verdict("quick", Pos::Noun), None);
         assert_eq!(verdict("zebra", Pos::Noun), None);

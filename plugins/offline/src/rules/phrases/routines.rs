@@ -86,7 +86,7 @@ fn owned(words: &[&str]) -> Vec<String> {
 }
 
 /// A count before a unit: "an", "two", "forty-five", "3".
-fn counts(word: &str) -> bool {
+pub(super) fn counts(word: &str) -> bool {
     ["a", "an"].contains(&word)
         || (!word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()))
         || UNITS_BELOW_TEN.iter().any(|(w, _)| *w == word)
