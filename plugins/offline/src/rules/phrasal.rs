@@ -49,6 +49,43 @@ const PHRASAL: &[(&str, &str, &str, &str)] = &[
     ("turn", "on", "switch", "on"),
 ];
 
+/// What is handed in as it is submitted: documents and pieces of work.
+const SUBMITTED: &[&str] = &[
+    "homework",
+    "essay",
+    "essays",
+    "assignment",
+    "assignments",
+    "form",
+    "forms",
+    "application",
+    "applications",
+    "notice",
+    "resignation",
+    "report",
+    "reports",
+    "coursework",
+    "paper",
+    "papers",
+    "thesis",
+    "dissertation",
+    "project",
+    "projects",
+    "claim",
+    "claims",
+    "proposal",
+    "proposals",
+    "timesheet",
+    "timesheets",
+    "work",
+    "entry",
+    "entries",
+    "portfolio",
+    "expenses",
+    "receipts",
+    "petition",
+];
+
 /// Times and weather, which arrive but never turn up.
 const ARRIVING_TIMES: &[&str] = &[
     "spring", "summer", "autumn", "winter", "fall", "season", "day", "night", "morning", "evening", "moment",
@@ -2875,6 +2912,14 @@ mod tests {
             "I hope that the weather forecast is wrong."
         );
         assert_eq!(rewritten("She noticed the car parked outside."), "She noticed the car parked outside.");
+    }
+
+    #[test]
+    fn only_work_handed_in_is_submitted() {
+        assert!(!rewritten("I've been washing the baby's clothes by hand in the sink.").contains("submit"));
+        assert!(!rewritten("The dog warden said nobody had handed in a spaniel today.").contains("submit"));
+        assert!(rewritten("You need to hand in your essay by Friday.").contains("submit your essay"));
+        assert!(rewritten("She handed in her notice yesterday.").contains("submitted her notice"));
     }
 
     #[test]
