@@ -244,6 +244,22 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             if lemma == "give" && !(ends || quit_object(i + 2)) {
                 continue;
             }
+            // "by hand in the sink" has no verb at all, and "handed in a spaniel" was brought to
+            // someone: only a document or a piece of work handed in is submitted.
+            if lemma == "hand" {
+                // "to hand in" is the infinitive's "to".
+                let verb =
+                    prev_word(tokens, i).is_none_or(|p| p == "to" || !PREPOSITIONS.contains(&p.as_str()));
+                let work = tokens[i + 3..]
+                    .iter()
+                    .take_while(|t| t.kind != Kind::Punct)
+                    .filter(|t| t.is_word())
+                    .take(4)
+                    .any(|t| SUBMITTED.contains(&t.text.to_lowercase().as_str()));
+                if !(verb && work) {
+                    continue;
+                }
+            }
             // "puts off doing the washing up": "postpones doing" is stiff for a chore put off.
             if to == "postpone" && next_word(tokens, i + 2).is_some_and(|n| n.ends_with("ing")) {
                 continue;
@@ -2492,6 +2508,10 @@ const IRREGULAR_FORMS: &[(&str, &str)] = &[
     ("shuts", "shut"),
 ];
 
+/// The forms of "be" and "get" before a passive participle.
+const PASSIVE_AUXILIARIES: &[&str] =
+    &["be", "been", "being", "is", "are", "was", "were", "am", "get", "gets", "got", "gotten", "getting"];
+
 /// The verb lemma of a word, the listed irregular forms first.
 fn separable_lemma(word: &str) -> Vec<&'static str> {
     if let Some(&(_, lemma)) = IRREGULAR_FORMS.iter().find(|(w, _)| *w == word) {
@@ -2534,7 +2554,13 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
         if DETERMINERS.contains(&p.lower(k - 1).as_str()) {
             continue;
         }
-        let lemmas = separable_lemma(&p.lower(k));
+        // "asked to be taken off the late shifts": after a passive the noun is no object but
+        // what the subject is moved off, so the particle is a preposition and stays put.
+        let verb = p.lower(k);
+        if PASSIVE_AUXILIARIES.contains(&p.lower(k - 1).as_str()) && !verb.ends_with("ing") {
+            continue;
+        }
+        let lemmas = separable_lemma(&verb);
         let separable = |particle: &str| lemmas.iter().any(|l| SEPARABLE.contains(&(*l, particle)));
         // "put on" only round a thing one puts on (`PUT_ON`), whose last word is `end - 1`.
         let fits = |particle: &str, end: usize| {
@@ -2578,6 +2604,20 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
                 && !crate::words::TIME_NOUNS.contains(&w.as_str())
                 && !["yesterday", "today", "tonight", "tomorrow", "again", "now"].contains(&w.as_str())
         };
+        // A second particle standing alone ("back in when you get home") or any after "back"
+        // ("back up the stairs") is an adverb of its own; "pick the kids up on Saturday" has a
+        // preposition with its noun, which may follow either order.
+        let directed = |end: usize| {
+            let second = p.lower(end + 1);
+            let after = p.lower(end + 2);
+            let particle = SEPARABLE.iter().any(|&(_, q)| q == second)
+                || ["over", "round", "around", "through", "along"].contains(&second.as_str());
+            let alone = end + 2 >= n
+                || CLAUSE_WORDS.contains(&after.as_str())
+                || ["once", "as"].contains(&after.as_str());
+            ["to", "from", "into", "home", "here", "there", "inside", "outside"].contains(&second.as_str())
+                || (particle && (alone || p.lower(end) == "back"))
+        };
         // verb + object + particle -> verb + particle + object
         if let Some(end) = object_end(k + 1)
             && end < n
@@ -2585,9 +2625,13 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             && fits(&p.lower(end), end)
             && p.lower(end + 1) != "of"
             && !placed_after(end + 1)
-            // "take a taxi back to the station": a way to somewhere after the particle makes it a
-            // direction, and "take back a taxi" a return.
-            && !["to", "from", "into", "home", "up", "down"].contains(&p.lower(end + 1).as_str())
+            // "take a taxi back to the station", "bring the bins back in": a way somewhere or a
+            // second particle after the first makes the pair one direction, which the particle
+            // alone cannot carry ("bring back the bins in").
+            && !directed(end)
+            // "taking the afternoon off": time off is said so, and "taking off the afternoon"
+            // reads as removing it.
+            && !crate::words::TIME_NOUNS.contains(&p.lower(end - 1).as_str())
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
             out.push(p.items[end].clone());
@@ -2795,6 +2839,26 @@ mod vehicle_tests {
         assert_eq!(run(f, "Can you not shout?"), None);
         assert_eq!(run(f, "Can you swim?"), None);
         assert_eq!(run(f, "Could you swim when you were five?"), None);
+    }
+
+    #[test]
+    fn a_particle_stays_where_it_is_not_the_verb_s_alone() {
+        let f = move_particle;
+        // A second particle makes one direction with the first.
+        assert_eq!(run(f, "Could you bring the bins back in when you get home?"), None);
+        assert_eq!(run(f, "Could you bring the chairs back over here?"), None);
+        assert_eq!(
+            run(f, "Could you pick the kids up on Saturday?").as_deref(),
+            Some("Could you pick up the kids on Saturday?")
+        );
+        // After a passive the particle is a preposition.
+        assert_eq!(run(f, "Sam has asked to be taken off the late shifts because of college."), None);
+        // Time off is said so.
+        assert_eq!(run(f, "I am taking the afternoon off for my hospital appointment."), None);
+        assert_eq!(
+            run(f, "I am taking the bins out for my neighbour.").as_deref(),
+            Some("I am taking out the bins for my neighbour.")
+        );
     }
 
     #[test]
