@@ -2605,18 +2605,20 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
                 && !["yesterday", "today", "tonight", "tomorrow", "again", "now"].contains(&w.as_str())
         };
         // A second particle standing alone ("back in when you get home") or any after "back"
-        // ("back up the stairs") is an adverb of its own; "pick the kids up on Saturday" has a
-        // preposition with its noun, which may follow either order.
+        // ("back up the stairs") is an adverb of its own; "pick the kids up on Saturday" and
+        // "pay the loan back in the spring" have a time after it, which may follow either order.
         let directed = |end: usize| {
             let second = p.lower(end + 1);
             let after = p.lower(end + 2);
+            let time = |w: &str| crate::words::TIME_NOUNS.contains(&w) || crate::words::MONTHS.contains(&w);
+            let timed = time(&after) || (DETERMINERS.contains(&after.as_str()) && time(&p.lower(end + 3)));
             let particle = SEPARABLE.iter().any(|&(_, q)| q == second)
                 || ["over", "round", "around", "through", "along"].contains(&second.as_str());
             let alone = end + 2 >= n
                 || CLAUSE_WORDS.contains(&after.as_str())
                 || ["once", "as"].contains(&after.as_str());
             ["to", "from", "into", "home", "here", "there", "inside", "outside"].contains(&second.as_str())
-                || (particle && (alone || p.lower(end) == "back"))
+                || (particle && !timed && (alone || p.lower(end) == "back"))
         };
         // verb + object + particle -> verb + particle + object
         if let Some(end) = object_end(k + 1)
@@ -2850,6 +2852,14 @@ mod vehicle_tests {
         assert_eq!(
             run(f, "Could you pick the kids up on Saturday?").as_deref(),
             Some("Could you pick up the kids on Saturday?")
+        );
+        assert_eq!(
+            run(f, "Could you give the money back on Friday?").as_deref(),
+            Some("Could you give back the money on Friday?")
+        );
+        assert_eq!(
+            run(f, "I will pay the loan back in the spring.").as_deref(),
+            Some("I will pay back the loan in the spring.")
         );
         // After a passive the particle is a preposition.
         assert_eq!(run(f, "Sam has asked to be taken off the late shifts because of college."), None);
