@@ -301,8 +301,9 @@ pub fn opens_infinitive(to: &str, verb: &str) -> bool {
 /// car in for a service after the holidays", "has moved to Thursday evenings at half past seven"),
 /// an object's infinitive of purpose ("ring the surgery to cancel my check-up tomorrow"), a bare
 /// infinitive after "let" or "make" ("let us check out late on Sunday"), an infinitive after
-/// waiting, hoping or promising ("can't wait to go back there next year"), or an "-ing" after a
-/// preposition ("thinking of redecorating the living room in spring"). The time, clause and place
+/// waiting, hoping or promising ("can't wait to go back there next year"), an "-ing" after a
+/// preposition ("thinking of redecorating the living room in spring"), or an "-ing" clause with
+/// its own subject ("ended with everyone dancing until three in the morning"). The time, clause and place
 /// moves all ask it.
 pub fn time_inside(p: &Plain, end: usize) -> bool {
     const ARRANGED: &[&str] = &[
@@ -388,17 +389,57 @@ pub fn time_inside(p: &Plain, end: usize) -> bool {
                 let d = p.lower(j);
                 crate::words::DAY_NAMES.iter().any(|n| d == *n || d.strip_suffix('s') == Some(n))
             });
+        // "ended with everyone dancing until three", "saw the kids playing on Saturday": an "-ing"
+        // after its own subject or after "with" is a clause of its own, and the time may be that
+        // clause's; right after the main verb ("went swimming on Saturday") it is the verb's.
+        // A noun before it is the clause's subject only after "with" ("with the kids playing");
+        // elsewhere it makes a compound ("your meter reading", "the air conditioning").
+        let participle_clause = k >= 1 && gerund_reading(&w) && {
+            let before = p.lower(k - 1);
+            let with_noun = is_noun(&before)
+                && (k.saturating_sub(4)..k - 1).any(|j| p.lower(j) == "with")
+                && !modifier_or_noun(&w);
+            before == "with" || OWN_SUBJECTS.contains(&before.as_str()) || with_noun
+        };
         ARRANGED.contains(&w.as_str())
             || moved_to_day
             || intended
             || booking
             || purpose
+            || participle_clause
             || bare
             || (w.ends_with("ing")
                 && w.len() > 4
                 && k >= 1
                 && ["of", "about", "on", "for", "without"].contains(&p.lower(k - 1).as_str()))
     })
+}
+
+/// Pronouns that may be the subject of an "-ing" clause after the main verb or "with".
+const OWN_SUBJECTS: &[&str] = &[
+    "me",
+    "us",
+    "him",
+    "her",
+    "them",
+    "you",
+    "everyone",
+    "everybody",
+    "someone",
+    "somebody",
+    "nobody",
+    "anyone",
+    "anybody",
+    "people",
+];
+
+/// Whether the lexicon reads the word as an "-ing" form of a verb ("dancing", not "morning").
+fn gerund_reading(word: &str) -> bool {
+    word.len() > 4
+        && word.ends_with("ing")
+        && crate::morph::analyse(word)
+            .iter()
+            .any(|a| a.pos == Pos::Verb && a.form == crate::morph::Form::Gerund)
 }
 
 /// Words skipped when looking back for the auxiliary of a participle ("has not yet gone").

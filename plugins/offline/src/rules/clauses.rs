@@ -298,6 +298,11 @@ fn question_may_lead(y: &[&Token], subordinator: &str) -> bool {
         })
 }
 
+/// Whether word `j` is the "am" of a clock time ("until 3 am"), not the verb.
+fn clock_am(words: &[String], j: usize) -> bool {
+    words[j] == "am" && j > 0 && words[j - 1].starts_with(|c: char| c.is_ascii_digit())
+}
+
 fn lower(t: &Token) -> String {
     t.text.to_lowercase()
 }
@@ -376,14 +381,19 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     // thing or an infinitive inside ("book the car in for a service after the holidays").
     // Only a phrase, not a clause of its own ("before you visit the centre" has its subject).
     let time_phrase = |k: usize| {
+        let x: Vec<String> = (k + 1..p.items.len()).map(|j| p.lower(j)).collect();
         ["after", "before", "until", "till", "during", "by"].contains(&subordinator.as_str())
-            && p.items[k + 1..].iter().all(|t| {
-                let w = t.text.to_lowercase();
-                !crate::words::SUBJECT_PRONOUNS.contains(&w.as_str()) && !crate::words::heads_clause(&w)
+            && (0..x.len()).all(|j| {
+                let w = &x[j];
+                !crate::words::SUBJECT_PRONOUNS.contains(&w.as_str())
+                    && (!crate::words::heads_clause(w) || clock_am(&x, j))
             })
     };
     let from_end = subordinator.is_empty() || p.find(&subordinator).is_some_and(|k| k > 0 && time_phrase(k));
-    if from_end && crate::syntax::time_inside(&p, p.items.len()) {
+    // "ended with everyone dancing until the sun came up": an "until" clause binds to the
+    // nearest verb, so after a clause inside it is that clause's whatever follows "until".
+    let until = ["until", "till"].contains(&subordinator.as_str());
+    if (from_end || until) && crate::syntax::time_inside(&p, p.items.len()) {
         return None;
     }
     // A second clause word ("quit after two months because the boss shouted", "so nervous before
@@ -475,12 +485,15 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
             // ("Until next week, they put off the meeting.").
             // "stayed until after midnight": a bare time after "until" is how long, which in
             // front reads oddly ("Until after midnight, the guests stayed.").
-            let bare_until = ["until", "till"].contains(&lower(s.words[k]).as_str())
-                && !s.words[k + 1..].iter().any(|w| {
-                    let w = lower(w);
-                    ["is", "are", "was", "were", "am", "has", "have", "had"].contains(&w.as_str())
-                        || clearly_finite(&w, true)
-                });
+            let x_words: Vec<String> = s.words[k + 1..].iter().map(|w| lower(w)).collect();
+            let finite_at = |j: usize| {
+                let w = &x_words[j];
+                ["is", "are", "was", "were", "am", "has", "have", "had"].contains(&w.as_str())
+                    && !clock_am(&x_words, j)
+                    || clearly_finite(w, true)
+            };
+            let bare_until =
+                ["until", "till"].contains(&lower(s.words[k]).as_str()) && !(0..x_words.len()).any(finite_at);
             let bound_until = bare_until
                 || lower(s.words[k]) == "until"
                     && s.words[..k].iter().any(|w| {
@@ -511,20 +524,15 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
             // "after lunch and came back at four": the "and" joins the main clause's verbs, so
             // the phrase ends before it; "until two in the morning talking": the "-ing" is the
             // main clause's. Neither moves.
-            let x_words: Vec<String> = s.words[k + 1..].iter().map(|w| lower(w)).collect();
-            let finite = |w: &String| {
-                ["is", "are", "was", "were", "am", "has", "have", "had"].contains(&w.as_str())
-                    || clearly_finite(w, true)
-            };
             let joined = x_words
                 .iter()
                 .position(|w| ["and", "but", "or"].contains(&w.as_str()))
-                .is_some_and(|c| !x_words[..c].iter().any(finite));
+                .is_some_and(|c| !(0..c).any(finite_at));
             // A "-ing" after the phrase's noun, not its own noun ("the meeting").
             let trailing_ing = x_words.len() >= 3
                 && x_words.last().is_some_and(|w| w.ends_with("ing"))
                 && !DETERMINERS.contains(&x_words[x_words.len() - 2].as_str())
-                && !x_words.iter().any(finite);
+                && !(0..x_words.len()).any(finite_at);
             // "met in the café after the lecture to go over the notes": an infinitive right after
             // a short noun phrase (no clause of its own) is the main clause's purpose, which the
             // front would leave behind the phrase.
@@ -539,7 +547,7 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
             // "jumped into the river after the ball": after a movement, "after" and a thing
             // says what was chased, not when.
             let chased = lower(s.words[k]) == "after"
-                && !x_words.iter().any(finite)
+                && !(0..x_words.len()).any(finite_at)
                 && x_words.last().is_some_and(|h| !AFTER_EVENTS.contains(&h.as_str()))
                 && s.words[..k].iter().any(|w| MOVEMENTS.contains(&lower(w).as_str()));
             // "either pay now or pay when the goods are delivered": the clause is the second
@@ -625,7 +633,10 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
         let modified = ONE_TIME.contains(&before.as_str())
             || before.starts_with(|c: char| c.is_ascii_digit())
             || (EVENTS.contains(&before.as_str()) && about);
+        // "didn't empty our bin again today": "again" left at the end would read with the
+        // fronted day too.
         if !ADVERB_BINDERS.contains(&before.as_str())
+            && before != "again"
             && !modified
             && !before.ends_with("'s")
             && !before.ends_with("’s")
@@ -655,6 +666,21 @@ mod tests {
         // A time that may be the booked thing's or the infinitive's stays with it.
         assert_eq!(moved("I will book the car in for a service after the holidays."), None);
         assert_eq!(moved("Please ring the surgery to cancel my check-up tomorrow."), None);
+    }
+
+    #[test]
+    fn an_until_phrase_stays_with_the_nearest_verb() {
+        // "am" of a clock time is no verb, so "until 3 am" is a bare time, which stays.
+        assert_eq!(moved("Last year's hen party ended with everyone dancing until 3 am."), None);
+        assert_eq!(moved("We stayed up talking until 2 am."), None);
+        assert_eq!(moved("The party ended with everyone dancing until the sun came up."), None);
+        assert_eq!(
+            moved("We kept dancing until the sun came up.").as_deref(),
+            Some("Until the sun came up, we kept dancing.")
+        );
+        // "again" left at the end would read with the fronted day too.
+        assert_eq!(moved("They didn't empty our bin again today."), None);
+        assert_eq!(moved("They emptied our bin today.").as_deref(), Some("Today, they emptied our bin."));
     }
 
     #[test]

@@ -509,10 +509,22 @@ fn not_possessive(tokens: &[Token], is_at: usize) -> bool {
             || ["and", "but", "because", "now", "today", "again", "here"].contains(&a)
             || !is_noun(a)
     });
-    // "The neighbour's drilling started at seven": a verb of its own after the "-ing" makes it
-    // the possessed thing, the subject of that verb.
-    let own_verb = progressive && after.as_deref().is_some_and(crate::words::heads_clause);
-    never_noun && after_ok && !own_verb
+    // "The library's forgiving all fines": an "-ing" is also a noun or an adjective, and with
+    // an object after it reads first as what the library has ("the library's forgiving nature");
+    // only where the clause stops after it ("The kettle's boiling.", "... boiling again", "...
+    // barking at the postman") is the "'s" heard as "is". And "The neighbour's drilling started
+    // at seven": a verb after it makes it the possessed thing, the subject of that verb.
+    let ing_alone = after.as_deref().is_none_or(|a| {
+        PREPOSITIONS.contains(&a)
+            || ADVERBS.contains(&a)
+            || crate::words::is_manner_adverb(a)
+            || [
+                "and", "but", "because", "now", "today", "tonight", "tomorrow", "again", "here", "away",
+                "between", "round", "around", "into", "through", "after", "before", "late", "early", "soon",
+            ]
+            .contains(&a)
+    });
+    never_noun && after_ok && (!progressive || ing_alone)
 }
 
 /// The contraction of the word at `i` with the next one, if it is safe here.
@@ -682,6 +694,19 @@ mod tests {
         );
         assert_eq!(expand("My brother's home."), "My brother's home.");
         assert_eq!(expand("Sarah's coming to dinner."), "Sarah's coming to dinner.");
+    }
+
+    #[test]
+    fn no_contraction_where_it_reads_as_a_possessive() {
+        // An "-ing" with an object after it reads first as the noun's ("the library's forgiving").
+        assert_eq!(
+            contracted("The library is forgiving all fines during the month of March."),
+            "The library is forgiving all fines during the month of March."
+        );
+        assert_eq!(contracted("The kettle is boiling."), "The kettle's boiling.");
+        assert_eq!(contracted("The dog is barking at the postman."), "The dog's barking at the postman.");
+        assert_eq!(contracted("My computer is running very slowly."), "My computer's running very slowly.");
+        assert_eq!(contracted("The car is not ready."), "The car isn't ready.");
     }
 
     #[test]

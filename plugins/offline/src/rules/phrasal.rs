@@ -49,6 +49,43 @@ const PHRASAL: &[(&str, &str, &str, &str)] = &[
     ("turn", "on", "switch", "on"),
 ];
 
+/// What is handed in as it is submitted: documents and pieces of work.
+const SUBMITTED: &[&str] = &[
+    "homework",
+    "essay",
+    "essays",
+    "assignment",
+    "assignments",
+    "form",
+    "forms",
+    "application",
+    "applications",
+    "notice",
+    "resignation",
+    "report",
+    "reports",
+    "coursework",
+    "paper",
+    "papers",
+    "thesis",
+    "dissertation",
+    "project",
+    "projects",
+    "claim",
+    "claims",
+    "proposal",
+    "proposals",
+    "timesheet",
+    "timesheets",
+    "work",
+    "entry",
+    "entries",
+    "portfolio",
+    "expenses",
+    "receipts",
+    "petition",
+];
+
 /// Times, weather and a newborn, which arrive but never turn up: "after the baby turns up" is
 /// no birth.
 const ARRIVING_TIMES: &[&str] = &[
@@ -208,6 +245,22 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             let ends = tokens.get(i + 3).is_none_or(|t| t.kind == Kind::Punct);
             if lemma == "give" && !(ends || quit_object(i + 2)) {
                 continue;
+            }
+            // "by hand in the sink" has no verb at all, and "handed in a spaniel" was brought to
+            // someone: only a document or a piece of work handed in is submitted.
+            if lemma == "hand" {
+                // "to hand in" is the infinitive's "to".
+                let verb =
+                    prev_word(tokens, i).is_none_or(|p| p == "to" || !PREPOSITIONS.contains(&p.as_str()));
+                let work = tokens[i + 3..]
+                    .iter()
+                    .take_while(|t| t.kind != Kind::Punct)
+                    .filter(|t| t.is_word())
+                    .take(4)
+                    .any(|t| SUBMITTED.contains(&t.text.to_lowercase().as_str()));
+                if !(verb && work) {
+                    continue;
+                }
             }
             // "puts off doing the washing up": "postpones doing" is stiff for a chore put off.
             if to == "postpone" && next_word(tokens, i + 2).is_some_and(|n| n.ends_with("ing")) {
@@ -2522,6 +2575,10 @@ const IRREGULAR_FORMS: &[(&str, &str)] = &[
     ("shuts", "shut"),
 ];
 
+/// The forms of "be" and "get" before a passive participle.
+const PASSIVE_AUXILIARIES: &[&str] =
+    &["be", "been", "being", "is", "are", "was", "were", "am", "get", "gets", "got", "gotten", "getting"];
+
 /// The verb lemma of a word, the listed irregular forms first.
 fn separable_lemma(word: &str) -> Vec<&'static str> {
     if let Some(&(_, lemma)) = IRREGULAR_FORMS.iter().find(|(w, _)| *w == word) {
@@ -2564,7 +2621,13 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
         if DETERMINERS.contains(&p.lower(k - 1).as_str()) {
             continue;
         }
-        let lemmas = separable_lemma(&p.lower(k));
+        // "asked to be taken off the late shifts": after a passive the noun is no object but
+        // what the subject is moved off, so the particle is a preposition and stays put.
+        let verb = p.lower(k);
+        if PASSIVE_AUXILIARIES.contains(&p.lower(k - 1).as_str()) && !verb.ends_with("ing") {
+            continue;
+        }
+        let lemmas = separable_lemma(&verb);
         let separable = |particle: &str| lemmas.iter().any(|l| SEPARABLE.contains(&(*l, particle)));
         // "put on" only round a thing one puts on (`PUT_ON`), whose last word is `end - 1`.
         let fits = |particle: &str, end: usize| {
@@ -2608,6 +2671,22 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
                 && !crate::words::TIME_NOUNS.contains(&w.as_str())
                 && !["yesterday", "today", "tonight", "tomorrow", "again", "now"].contains(&w.as_str())
         };
+        // A second particle standing alone ("back in when you get home") or any after "back"
+        // ("back up the stairs") is an adverb of its own; "pick the kids up on Saturday" and
+        // "pay the loan back in the spring" have a time after it, which may follow either order.
+        let directed = |end: usize| {
+            let second = p.lower(end + 1);
+            let after = p.lower(end + 2);
+            let time = |w: &str| crate::words::TIME_NOUNS.contains(&w) || crate::words::MONTHS.contains(&w);
+            let timed = time(&after) || (DETERMINERS.contains(&after.as_str()) && time(&p.lower(end + 3)));
+            let particle = SEPARABLE.iter().any(|&(_, q)| q == second)
+                || ["over", "round", "around", "through", "along"].contains(&second.as_str());
+            let alone = end + 2 >= n
+                || CLAUSE_WORDS.contains(&after.as_str())
+                || ["once", "as"].contains(&after.as_str());
+            ["to", "from", "into", "home", "here", "there", "inside", "outside"].contains(&second.as_str())
+                || (particle && !timed && (alone || p.lower(end) == "back"))
+        };
         // verb + object + particle -> verb + particle + object
         if let Some(end) = object_end(k + 1)
             && end < n
@@ -2615,9 +2694,13 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             && fits(&p.lower(end), end)
             && p.lower(end + 1) != "of"
             && !placed_after(end + 1)
-            // "take a taxi back to the station": a way to somewhere after the particle makes it a
-            // direction, and "take back a taxi" a return.
-            && !["to", "from", "into", "home", "up", "down"].contains(&p.lower(end + 1).as_str())
+            // "take a taxi back to the station", "bring the bins back in": a way somewhere or a
+            // second particle after the first makes the pair one direction, which the particle
+            // alone cannot carry ("bring back the bins in").
+            && !directed(end)
+            // "taking the afternoon off": time off is said so, and "taking off the afternoon"
+            // reads as removing it.
+            && !crate::words::TIME_NOUNS.contains(&p.lower(end - 1).as_str())
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
             out.push(p.items[end].clone());
@@ -2828,6 +2911,34 @@ mod vehicle_tests {
     }
 
     #[test]
+    fn a_particle_stays_where_it_is_not_the_verb_s_alone() {
+        let f = move_particle;
+        // A second particle makes one direction with the first.
+        assert_eq!(run(f, "Could you bring the bins back in when you get home?"), None);
+        assert_eq!(run(f, "Could you bring the chairs back over here?"), None);
+        assert_eq!(
+            run(f, "Could you pick the kids up on Saturday?").as_deref(),
+            Some("Could you pick up the kids on Saturday?")
+        );
+        assert_eq!(
+            run(f, "Could you give the money back on Friday?").as_deref(),
+            Some("Could you give back the money on Friday?")
+        );
+        assert_eq!(
+            run(f, "I will pay the loan back in the spring.").as_deref(),
+            Some("I will pay back the loan in the spring.")
+        );
+        // After a passive the particle is a preposition.
+        assert_eq!(run(f, "Sam has asked to be taken off the late shifts because of college."), None);
+        // Time off is said so.
+        assert_eq!(run(f, "I am taking the afternoon off for my hospital appointment."), None);
+        assert_eq!(
+            run(f, "I am taking the bins out for my neighbour.").as_deref(),
+            Some("I am taking out the bins for my neighbour.")
+        );
+    }
+
+    #[test]
     fn negation_said_with_the_negative_adjective() {
         let all = |text: &str| join(&rewrite(tokenize(text), &mut Sites::new(crate::sites::Which::All)));
         assert_eq!(all("It is not possible to park here."), "It is impossible to park here.");
@@ -2977,6 +3088,14 @@ mod tests {
         assert_eq!(rewritten("Every student got a badge."), "Each student got a badge.");
         assert_eq!(rewritten("It took more than two hours."), "It took over two hours.");
         assert_eq!(rewritten("I want to book a table."), "I would like to book a table.");
+    }
+
+    #[test]
+    fn only_work_handed_in_is_submitted() {
+        assert!(!rewritten("I've been washing the baby's clothes by hand in the sink.").contains("submit"));
+        assert!(!rewritten("The dog warden said nobody had handed in a spaniel today.").contains("submit"));
+        assert!(rewritten("You need to hand in your essay by Friday.").contains("submit your essay"));
+        assert!(rewritten("She handed in her notice yesterday.").contains("submitted her notice"));
     }
 
     #[test]

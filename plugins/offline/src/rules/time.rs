@@ -534,6 +534,11 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     {
         return None;
     }
+    // "didn't empty our bin again this morning": "again" left at the end would read with the
+    // fronted time too ("This morning, they did not empty our bin again": again this morning?).
+    if p.from_end(len + 1) == "again" {
+        return None;
+    }
     // "The meeting is in the afternoon.": the phrase is what the subject is, so it stays.
     if n < len + 3 || LINKING_BE.contains(&p.from_end(len + 1).as_str()) {
         return None;
@@ -628,6 +633,22 @@ mod tests {
         assert_eq!(run(f, "He left soon after lunch."), None);
         assert_eq!(run(f, "My back hurt all last week."), None);
         assert_eq!(run(f, "They arrived shortly after ten."), None);
+    }
+
+    #[test]
+    fn a_time_phrase_stays_with_the_clause_it_may_modify() {
+        let f = front_time_phrase;
+        // An "-ing" clause with its own subject between the verb and the phrase may own it.
+        assert_eq!(run(f, "The party ended with everyone dancing on Saturday."), None);
+        assert_eq!(run(f, "I heard them playing the piano late last night."), None);
+        // Right after the main verb the "-ing" is that verb's, and the phrase still moves.
+        assert_eq!(run(f, "I went swimming on Saturday.").as_deref(), Some("On Saturday, I went swimming."));
+        // "again" left at the end would read with the fronted time too.
+        assert_eq!(run(f, "They didn't empty our bin again this morning."), None);
+        assert_eq!(
+            run(f, "They didn't empty our bin this morning.").as_deref(),
+            Some("This morning, they didn't empty our bin.")
+        );
     }
 
     #[test]
