@@ -14,9 +14,9 @@ use crate::sites::Sites;
 use crate::syntax::{compound_noun_before, has_clause_word, subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
-    ABILITY_VERBS, ARTICLES, CLAUSE_WORDS, CONTENT_NOUNS, DETERMINERS, FINITE_BE, FINITE_DO, FINITE_HAVE,
-    NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SUBJECT_PRONOUNS, can_be, concat, is_noun,
-    is_verbish, plain_verb,
+    ABILITY_VERBS, ARTICLES, BE_FORMS, CLAUSE_WORDS, CONTENT_NOUNS, DETERMINERS, FINITE_BE, FINITE_DO,
+    FINITE_HAVE, NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SUBJECT_PRONOUNS, can_be,
+    concat, is_noun, is_verbish, plain_verb,
 };
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
@@ -283,12 +283,20 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             if form == Form::Base && compound_noun_before(tokens, i, is_noun) {
                 continue;
             }
-            // "to do my return", "finish the return": after a determiner it is the noun. And "has
-            // been returned" is a passive, which "come back" has none of.
+            // "to do my return", "finish the return": after a determiner it is the noun. And "was
+            // returned", "got (quickly) returned" are passives, which "come back" has none of.
             let before = prev_word(tokens, i);
             let noun = before.as_deref().is_some_and(|b| DETERMINERS.contains(&b));
-            let passive =
-                form != Form::Base && before.as_deref().is_some_and(|b| ["been", "be", "being"].contains(&b));
+            const GET_FORMS: &[&str] = &["get", "gets", "got", "gotten", "getting"];
+            let passive = form != Form::Base
+                && form != Form::Gerund
+                && tokens[..i]
+                    .iter()
+                    .rev()
+                    .filter(|t| t.is_word())
+                    .map(|t| t.text.to_lowercase())
+                    .find(|w| !w.ends_with("ly"))
+                    .is_some_and(|b| BE_FORMS.contains(&b.as_str()) || GET_FORMS.contains(&b.as_str()));
             if noun || passive {
                 continue;
             }
@@ -3057,6 +3065,17 @@ mod tests {
             "I hope that the weather forecast is wrong."
         );
         assert_eq!(rewritten("She noticed the car parked outside."), "She noticed the car parked outside.");
+    }
+
+    #[test]
+    fn a_passive_return_is_never_come_back() {
+        assert_eq!(
+            rewritten("My wallet was returned to the lost property office at the station."),
+            "My wallet was returned to the lost property office at the station."
+        );
+        assert!(!rewritten("The parcel got quickly returned to the sender.").contains("come back"));
+        // Not a passive: the traveller came back.
+        assert_eq!(rewritten("She returned home."), "She came back home.");
     }
 
     #[test]
