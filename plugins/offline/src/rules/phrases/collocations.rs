@@ -2571,7 +2571,7 @@ fn like_a_lot(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         .then(|| (7, vec![w, it, "a".to_string(), "lot".to_string()]))
 }
 
-/// "I can't make it tonight." -> "I can't come tonight.": being there, after "can", "can't",
+/// "I can make it tonight." -> "I can come tonight.": being there, after "can", "could",
 /// "to" or "will", with a time, a place or a pause after it ("We made it!" is a success, and
 /// "make it work" another verb).
 fn make_it(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
@@ -2579,9 +2579,18 @@ fn make_it(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         return None;
     }
     let prev = prev_word(tokens, i).map(|p| p.replace('’', "'"))?;
-    let able = ["can", "can't", "cannot", "could", "couldn't", "to", "will", "won't", "not"]
-        .contains(&prev.as_str())
-        || prev.ends_with("'ll");
+    let able = ["can", "could", "to", "will"].contains(&prev.as_str()) || prev.ends_with("'ll");
+    // "I won't make it before lunch" cannot get there; "I will not come" would choose not to.
+    let negated = tokens[..i]
+        .iter()
+        .rev()
+        .filter(|t| t.is_word())
+        .take(3)
+        .map(|t| t.text.to_lowercase().replace('’', "'"))
+        .any(|w| ["not", "never", "cannot"].contains(&w.as_str()) || w.ends_with("n't"));
+    if negated {
+        return None;
+    }
     let there = pause_after(tokens, i + 2)
         || next_word(tokens, i + 2).is_some_and(|n| {
             ["tonight", "today", "tomorrow", "on", "at", "this", "next", "after", "before", "to"]
@@ -3562,6 +3571,17 @@ mod tests {
     }
 
     #[test]
+    fn making_it_is_no_coming_under_a_negation() {
+        assert_eq!(
+            phrased("Please let the team know I won't make it before lunch."),
+            "Please let the team know I won't make it before lunch."
+        );
+        assert_eq!(phrased("I can't make it tonight."), "I can't make it tonight.");
+        assert_eq!(phrased("Sorry, we will not make it on Friday."), "Sorry, we will not make it on Friday.");
+        assert_eq!(phrased("I can make it tonight."), "I can come tonight.");
+    }
+
+    #[test]
     fn things_picked_up_from_a_shop_are_got() {
         assert_eq!(
             phrased("I need to pick up a few things from the supermarket."),
@@ -3863,7 +3883,7 @@ mod tests {
         assert_eq!(phrased("We had better leave."), "We had better leave.");
         assert_eq!(phrased("Hang on a minute."), "Wait a minute.");
         assert_eq!(phrased("Hang on to the rail."), "Hang on to the rail.");
-        assert_eq!(phrased("I can't make it tonight."), "I can't come tonight.");
+        assert_eq!(phrased("I can make it tonight."), "I can come tonight.");
         assert_eq!(
             phrased("The deadline is tight, but we can make it."),
             "The deadline is tight, but we can make it."
