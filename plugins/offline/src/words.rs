@@ -478,6 +478,14 @@ pub fn heads_clause(word: &str) -> bool {
         "went", "goes", "got", "gets", "came", "comes", "made", "makes", "said", "says", "took", "takes",
         "gave", "gives", "knew", "knows", "saw", "sees",
     ];
+    // A negated auxiliary heads its clause as much as the plain one ("hats aren't allowed").
+    let word = &word.replace('’', "'");
+    let word = word.strip_suffix("n't").map_or(word.as_str(), |w| match w {
+        "ca" => "can",
+        "wo" => "will",
+        "sha" => "shall",
+        _ => w,
+    });
     [FINITE_BE, FINITE_HAVE, FINITE_DO, MODALS, COMMON].iter().any(|list| list.contains(&word))
         || clearly_finite(word, true)
 }
@@ -752,6 +760,24 @@ mod tests {
             assert!(part.iter().all(other), "{part:?}");
         }
         assert!(!PREPOSITIONS.contains(&"the"));
+    }
+
+    #[test]
+    fn a_negated_auxiliary_heads_its_clause() {
+        for w in ["aren't", "isn’t", "won't", "can't", "didn't"] {
+            assert!(heads_clause(w), "{w}");
+        }
+        // So "that hats aren't allowed" keeps its plural subject: no relative clause to reduce.
+        let reduced = |text: &str| {
+            crate::shape::plain(&crate::tokens::tokenize(text))
+                .and_then(|p| crate::rules::relative::reduce_relative(&p))
+                .map(|t| crate::tokens::join(&t))
+        };
+        assert_eq!(reduced("The school sends a text reminding parents that hats aren't allowed."), None);
+        assert_eq!(
+            reduced("I know the man that lives next door.").as_deref(),
+            Some("I know the man living next door.")
+        );
     }
 
     #[test]
