@@ -120,6 +120,12 @@ enum Cue {
     Singular,
 }
 
+/// Prepositions that double as particles ("log in", "turn on"), and so are no
+/// `OBJECT_PREPOSITIONS`, but before which no plain verb stands either way: what follows is
+/// their noun ("at rush hour", "on retreat"), never a verb ("at hurry hour").
+const BARE_NOUN_PREPOSITIONS: &[&str] =
+    &["at", "on", "in", "by", "near", "behind", "beside", "across", "above", "below", "until", "since"];
+
 impl Cue {
     fn of(prev: Option<&str>) -> Cue {
         let Some(prev) = prev else { return Cue::None };
@@ -139,7 +145,7 @@ impl Cue {
             Cue::Have
         } else if is(DEGREE_WORDS) {
             Cue::Degree
-        } else if is(OBJECT_PREPOSITIONS) {
+        } else if is(OBJECT_PREPOSITIONS) || is(BARE_NOUN_PREPOSITIONS) {
             Cue::Preposition
         } else if clearly_finite(&prev, false) {
             Cue::Object
@@ -262,6 +268,36 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
         && readings.iter().any(|(r, _)| r.pos == Pos::Noun)
     {
         readings.retain(|(r, _)| r.pos != Pos::Adj);
+    }
+    // "A kind stranger found my wallet": a comparative ending its noun phrase (a determiner and
+    // any adjectives) before a finite verb is the noun, since "a kind odder" would need a noun
+    // after it. Only the comparative: a plain adjective may modify a participle ("the red
+    // painted door").
+    let after_determiner = (1..=3).any(|back| {
+        let words: Vec<String> = tokens[..i]
+            .iter()
+            .rev()
+            .filter(|t| t.is_word())
+            .take(back)
+            .map(|t| t.text.to_lowercase())
+            .collect();
+        words.len() == back
+            && DETERMINERS.contains(&words[back - 1].as_str())
+            // "kind" and "other" are function words to the lexicon, adjectives here all the same.
+            && words[..back - 1]
+                .iter()
+                .all(|w| crate::words::can_be(w, Pos::Adj) || crate::lexicon::is_stopword(w))
+    });
+    if (cue == Cue::NounPhrase || after_determiner)
+        && next.as_deref().is_some_and(crate::words::heads_clause)
+        && readings.iter().any(|(r, _)| r.pos == Pos::Noun)
+    {
+        for (r, _) in &mut readings {
+            if r.pos == Pos::Adj {
+                r.forms.retain(|&f| f != Form::Comparative);
+            }
+        }
+        readings.retain(|(r, _)| !r.forms.is_empty());
     }
     // After "be" or "very", an "-ed" or "-ing" form that the hand-checked table lists as an
     // adjective, with nothing after it but a pause, a preposition or a conjunction ("was
@@ -2725,6 +2761,21 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_noun_phrase_s_last_word_and_a_preposition_s_object_are_nouns() {
+        // A comparative ending its noun phrase before a verb is the noun.
+        assert_eq!(replaced("A kind stranger found my wallet and posted it back to me.", "stranger"), None);
+        assert_eq!(replaced("The film was stranger than I expected.", "stranger").as_deref(), Some("odder"));
+        // After "at" or "on", no plain verb: the compound's or the phrase's noun.
+        assert_eq!(replaced("it might be busier at rush hour", "rush"), None);
+        assert_eq!(
+            replaced("Father James will be away on retreat from the 10th to the 17th.", "retreat"),
+            None
+        );
+        assert_eq!(replaced("My results were borderline.", "borderline"), None);
+        assert_eq!(replaced("Please don't rush your lunch.", "rush").as_deref(), Some("hurry"));
     }
 
     #[test]
