@@ -270,7 +270,7 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
         readings.retain(|(r, _)| r.pos != Pos::Adj);
     }
     // "A kind stranger found my wallet": a comparative ending its noun phrase (a determiner and
-    // any adjectives) before a finite verb is the noun, since "a kind odder" would need a noun
+    // any adjectives) before a pause, a preposition or a finite verb is the noun, since "a kind odder" would need a noun
     // after it. Only the comparative: a plain adjective may modify a participle ("the red
     // painted door").
     let after_determiner = (1..=3).any(|back| {
@@ -289,7 +289,7 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
                 .all(|w| crate::words::can_be(w, Pos::Adj) || crate::lexicon::is_stopword(w))
     });
     if (cue == Cue::NounPhrase || after_determiner)
-        && next.as_deref().is_some_and(crate::words::heads_clause)
+        && (pause || preposition || next.as_deref().is_some_and(crate::words::heads_clause))
         && readings.iter().any(|(r, _)| r.pos == Pos::Noun)
     {
         for (r, _) in &mut readings {
@@ -2767,6 +2767,7 @@ mod tests {
     fn a_noun_phrase_s_last_word_and_a_preposition_s_object_are_nouns() {
         // A comparative ending its noun phrase before a verb is the noun.
         assert_eq!(replaced("A kind stranger found my wallet and posted it back to me.", "stranger"), None);
+        assert_eq!(replaced("She thanked the kind stranger at the door.", "stranger"), None);
         assert_eq!(replaced("The film was stranger than I expected.", "stranger").as_deref(), Some("odder"));
         // After "at" or "on", no plain verb: the compound's or the phrase's noun.
         assert_eq!(replaced("it might be busier at rush hour", "rush"), None);
