@@ -2360,7 +2360,7 @@ pub fn please_asked(p: &Plain) -> Option<Vec<Token>> {
         && !formula
         && !timed
         && n >= 4
-        && p.commas() <= 1
+        && p.commas() == 0
         && p.terminal.text == "."
         && crate::words::base_verb_reading(&p.lower(1))
     {
@@ -3057,6 +3057,12 @@ mod tests {
             "I hope that the weather forecast is wrong."
         );
         assert_eq!(rewritten("She noticed the car parked outside."), "She noticed the car parked outside.");
+    }
+
+    #[test]
+    fn a_request_with_a_comma_is_not_asked() {
+        assert_eq!(asked("Please keep it a secret, she doesn't know yet."), None);
+        assert_eq!(asked("Please keep it a secret.").as_deref(), Some("Could you please keep it a secret?"));
     }
 
     #[test]
