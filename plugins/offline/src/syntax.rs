@@ -306,6 +306,20 @@ pub fn opens_infinitive(to: &str, verb: &str) -> bool {
 /// its own subject ("ended with everyone dancing until three in the morning"). The time, clause and place
 /// moves all ask it.
 pub fn time_inside(p: &Plain, end: usize) -> bool {
+    // "forgot our anniversary for the first time in twelve years", "the best meal in years": a
+    // span after a first, last or superlative counts back from that one, not from the sentence.
+    let span = p.lower(end) == "in"
+        && (end + 1..(end + 5).min(p.items.len())).any(|k| {
+            ["years", "months", "weeks", "days", "decades", "ages", "while", "ever", "forever"]
+                .contains(&p.lower(k).as_str())
+        });
+    let ranked = |w: &str| {
+        ["first", "last", "only"].contains(&w)
+            || crate::morph::analyse(w).iter().any(|a| a.form == crate::morph::Form::Superlative)
+    };
+    if span && (0..end).any(|k| ranked(&p.lower(k))) {
+        return true;
+    }
     const ARRANGED: &[&str] = &[
         "rescheduled",
         "postponed",

@@ -273,6 +273,11 @@ const REPORTING: &[&str] = &[
     "heard", "remember", "remembers", "remembered", "forget", "forgets", "forgot", "warn", "warns", "warned",
     "ask", "asks", "asked", "agree", "agrees", "agreed", "explain", "explains", "explained", "mean", "means",
     "meant",
+    // "We're hoping the extension will add value when ...": the progressive too, only in the
+    // forms seldom a noun ("a warning light", "town planning" name things).
+    "saying", "telling", "thinking", "believing", "knowing", "predicting", "expecting", "announcing",
+    "claiming", "hoping", "promising", "wanting", "deciding", "remembering", "forgetting", "asking",
+    "agreeing", "explaining",
 ];
 
 /// Whether a question's trailing clause may lead it ("Will we get a refund if the concert is
@@ -362,6 +367,17 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     let offered = (subordinator == "if" && s.words.iter().any(|&w| offering(&lower(w)))) || offered_deed;
     let thanks = s.words.iter().any(|&w| ["thanks", "thank"].contains(&lower(w).as_str()));
     if offered || thanks {
+        return None;
+    }
+    // "practises in the evening when the house is quiet": right after a time a "when" clause
+    // says which evenings, and in front it would make the whole sentence conditional.
+    let narrows_time = subordinator == "when"
+        && p.find("when").is_some_and(|k| {
+            let w = p.lower(k.saturating_sub(1));
+            let w = w.strip_suffix('s').unwrap_or(&w);
+            k > 0 && (crate::words::TIME_NOUNS.contains(&w) || crate::words::MONTHS.contains(&w))
+        });
+    if narrows_time {
         return None;
     }
     // "will only be returned if the kitchen is spotless": "only" bounds the condition, which in
@@ -666,6 +682,16 @@ mod tests {
         // A time that may be the booked thing's or the infinitive's stays with it.
         assert_eq!(moved("I will book the car in for a service after the holidays."), None);
         assert_eq!(moved("Please ring the surgery to cancel my check-up tomorrow."), None);
+    }
+
+    #[test]
+    fn a_when_clause_stays_with_the_time_or_the_thought_it_belongs_to() {
+        assert_eq!(moved("He usually practises in the evening when the house is quiet."), None);
+        assert_eq!(moved("We're hoping the extension will add value when we sell the house."), None);
+        assert_eq!(
+            moved("He usually practises the piano when the house is quiet.").as_deref(),
+            Some("When the house is quiet, he usually practises the piano.")
+        );
     }
 
     #[test]

@@ -10,7 +10,9 @@ use crate::morph;
 use crate::shape::{self, Plain, leaving_start};
 use crate::syntax::{has_clause_word, noun_subject_end};
 use crate::tokens::Token;
-use crate::words::{FINITE_BE, FINITE_HAVE, Tense, finite_lemma, is_noun, modifier_or_noun};
+use crate::words::{
+    FINITE_BE, FINITE_HAVE, Tense, finite_lemma, heads_clause, is_noun, is_plural_noun, modifier_or_noun,
+};
 
 /// Words that may stand inside a subject's place or "of" phrase ("on the second floor").
 const INNER: &[&str] = &[
@@ -132,6 +134,11 @@ pub fn cleft(p: &Plain) -> Option<Vec<Token>> {
         verb += 1;
     }
     let past = finite(&p.lower(verb))?;
+    // "The book sale volunteers met in the staff room": a plural noun with a clear verb after
+    // it is the subject's head, and the subject runs on past it.
+    if is_plural_noun(&p.lower(verb)) && heads_clause(&p.lower(verb + 1)) {
+        return None;
+    }
     // A cleft of "be" and a quality ("It is our neighbours who are friendly."), of "be" and a
     // place ("It was my keys that were in my pocket." answers "what was in my pocket?", not
     // "where were the keys?") or of a linking verb ("It is the garden that looks lovely.") singles
@@ -202,6 +209,15 @@ mod tests {
         assert_eq!(
             run(cleft, "The lamp on my desk flickered all night.").as_deref(),
             Some("It was the lamp on my desk that flickered all night.")
+        );
+    }
+
+    #[test]
+    fn a_plural_noun_before_a_verb_is_the_subjects_head() {
+        assert_eq!(run(cleft, "The book sale volunteers met in the staff room at eight."), None);
+        assert_eq!(
+            run(cleft, "The book club meets in the staff room at eight.").as_deref(),
+            Some("It is the book club that meets in the staff room at eight.")
         );
     }
 }

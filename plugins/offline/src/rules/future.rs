@@ -110,8 +110,19 @@ fn arranged(tokens: &[Token], i: usize) -> Option<&'static str> {
     let verb =
         tokens.get(i + 2).filter(|v| v.is_word() && !v.frozen && !v.changed && tokens[i + 1].text == " ")?;
     let &(_, base) = ARRANGED.iter().find(|(ing, _)| verb.text.eq_ignore_ascii_case(ing))?;
+    // "are flying out on Friday and coming back on Sunday": the "am" or "are" carries the second
+    // "-ing" too, which "will" would leave without a verb. A short look ahead within the clause.
+    let coordinated = tokens[i + 3..]
+        .iter()
+        .take(40)
+        .take_while(|t| t.is_word() || t.text.trim().is_empty())
+        .filter(|t| t.is_word())
+        .map(|t| t.text.to_lowercase())
+        .collect::<Vec<_>>()
+        .windows(2)
+        .any(|w| ["and", "or", "but", "then"].contains(&w[0].as_str()) && w[1].ends_with("ing"));
     let subject = prev_word(tokens, i)?;
-    (be_for(&subject).is_some() && whole_subject(tokens, i)).then_some(base)
+    (!coordinated && be_for(&subject).is_some() && whole_subject(tokens, i)).then_some(base)
 }
 
 /// Rewrites each "will" of a plan found, one site each.
@@ -177,6 +188,18 @@ mod tests {
         assert_eq!(
             said("The office will be closed on Monday."),
             "The office is going to be closed on Monday."
+        );
+    }
+
+    #[test]
+    fn an_arrangement_with_a_second_ing_keeps_its_be() {
+        assert_eq!(
+            said("We are flying out on Friday and coming back the following Sunday."),
+            "We are flying out on Friday and coming back the following Sunday."
+        );
+        assert_eq!(
+            said("We are flying out on Friday and back on Sunday."),
+            "We will fly out on Friday and back on Sunday."
         );
     }
 

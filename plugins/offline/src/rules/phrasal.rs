@@ -2368,7 +2368,7 @@ pub fn please_asked(p: &Plain) -> Option<Vec<Token>> {
         && !formula
         && !timed
         && n >= 4
-        && p.commas() <= 1
+        && p.commas() == 0
         && p.terminal.text == "."
         && crate::words::base_verb_reading(&p.lower(1))
     {
@@ -3076,6 +3076,12 @@ mod tests {
         assert!(!rewritten("The parcel got quickly returned to the sender.").contains("come back"));
         // Not a passive: the traveller came back.
         assert_eq!(rewritten("She returned home."), "She came back home.");
+    }
+
+    #[test]
+    fn a_request_with_a_comma_is_not_asked() {
+        assert_eq!(asked("Please keep it a secret, she doesn't know yet."), None);
+        assert_eq!(asked("Please keep it a secret.").as_deref(), Some("Could you please keep it a secret?"));
     }
 
     #[test]

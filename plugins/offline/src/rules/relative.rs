@@ -9,7 +9,8 @@ use crate::morph::{self, Form};
 use crate::shape::{self, Plain};
 use crate::tokens::Token;
 use crate::words::{
-    CLAUSE_WORDS, NOUN_PHRASE_DETERMINERS, SUBJECT_PRONOUNS, heads_clause, is_noun, is_verbish,
+    CLAUSE_WORDS, NOUN_PHRASE_DETERMINERS, SUBJECT_PRONOUNS, heads_clause, is_noun, is_plural_noun,
+    is_verbish,
 };
 
 /// Whether item `k` is a noun that a determiner opens within the three words before it, so that a
@@ -86,6 +87,23 @@ fn verb_phrase_at(p: &Plain, k: usize) -> bool {
             && heads_clause(&p.lower(k + 1))
 }
 
+/// Whether the "which" after the comma at `c` refers to a plural noun before it rather than to
+/// the whole clause: a plural verb says so ("cards, which are"), and after a plural noun so does a
+/// verb that shows no number ("cards, which should arrive"); "and that" would then name the clause.
+fn names_the_plural(p: &Plain, c: usize) -> bool {
+    let v = if heads_clause(&p.lower(c + 2)) { c + 2 } else { c + 3 };
+    let verb = p.lower(v);
+    let readings = morph::analyse(&verb);
+    let singular = ["is", "was", "has", "does"].contains(&verb.as_str())
+        || readings.iter().any(|r| r.pos == Pos::Verb && r.form == Form::ThirdPerson);
+    let plural = ["are", "were", "have", "do"].contains(&verb.as_str())
+        || !singular && readings.iter().any(|r| r.pos == Pos::Verb && r.form == Form::Base);
+    // "checking their phones, which annoyed everyone": a reaction of someone's is to what happened.
+    let reaction = crate::words::OBJECT_PRONOUNS.contains(&p.lower(v + 1).as_str())
+        || ["everyone", "everybody"].contains(&p.lower(v + 1).as_str());
+    plural || is_plural_noun(&p.lower(c - 1)) && !singular && !reaction
+}
+
 /// A relative clause between commas says something more of its noun: told as a clause joined by
 /// "and", it says the same. "The new intern, who joined last week, is already busy." -> "The new
 /// intern joined last week and is already busy."; "We lost in the last minute, which was
@@ -132,7 +150,7 @@ pub fn relative_to_and(p: &Plain) -> Option<Vec<Token>> {
             && verb_phrase_at(p, c + 2)
             && plain(c + 2, n) =>
         {
-            if !plain(0, c) {
+            if !plain(0, c) || names_the_plural(p, c) {
                 return None;
             }
             // "which drives me crazy", "which was annoying": what the whole clause did is "that"
@@ -170,6 +188,22 @@ mod tests {
         assert_eq!(run(f, "The man who is a doctor lives here."), None);
         assert_eq!(run(f, "The man who was waiting left."), None);
         assert_eq!(run(f, "We joined a book club that meets on the first Wednesday of every month."), None);
+    }
+
+    #[test]
+    fn which_after_a_plural_noun_names_the_noun() {
+        let f = relative_to_and;
+        let text = "The bank is sending replacement cards, which should arrive in five working days.";
+        assert_eq!(run(f, text), None);
+        assert_eq!(run(f, "We ordered new chairs, which are coming on Monday."), None);
+        assert_eq!(
+            run(f, "She got her money back within two days, which surprised me.").as_deref(),
+            Some("She got her money back within two days, and that surprised me.")
+        );
+        assert_eq!(
+            run(f, "He works long hours, which is hard on the family.").as_deref(),
+            Some("He works long hours, and that is hard on the family.")
+        );
     }
 
     #[test]

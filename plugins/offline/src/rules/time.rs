@@ -636,6 +636,18 @@ mod tests {
     }
 
     #[test]
+    fn a_span_after_a_first_or_a_superlative_stays_with_it() {
+        let f = front_time_phrase;
+        let text = "My husband forgot our anniversary for the first time in twelve years.";
+        assert_eq!(run(f, text), None);
+        assert_eq!(run(f, "We had the best meal in years."), None);
+        assert_eq!(
+            run(f, "My husband forgot our anniversary for the first time last year.").as_deref(),
+            Some("Last year, my husband forgot our anniversary for the first time.")
+        );
+    }
+
+    #[test]
     fn a_time_phrase_stays_with_the_clause_it_may_modify() {
         let f = front_time_phrase;
         // An "-ing" clause with its own subject between the verb and the phrase may own it.

@@ -346,6 +346,36 @@ pub(super) fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
     if !every && hedged {
         return None;
     }
+    // "Last summer they had a barbecue every weekend": in a past account "on weekends" may be
+    // some of them, and "every" was the point; only a present habit says both alike.
+    let stop = |t: &&Token| ![".", "!", "?"].contains(&t.text.as_str());
+    // A participle after "be" or "have" ("is closed on Mondays") tells no past, nor a past verb
+    // of deciding before an infinitive ("agreed to meet every Monday"), whose habit is to come.
+    let mut sentence: Vec<String> = tokens[..i]
+        .iter()
+        .rev()
+        .take_while(stop)
+        .chain(tokens[i..].iter().take_while(stop))
+        .filter(|t| t.is_word())
+        .map(|t| t.text.to_lowercase().replace('’', "'"))
+        .collect();
+    let before = tokens[..i].iter().rev().take_while(stop).filter(|t| t.is_word()).count();
+    sentence[..before].reverse();
+    let past = sentence.iter().enumerate().any(|(k, w)| {
+        let auxiliary = k > 0 && {
+            let b = &sentence[k - 1];
+            crate::words::BE_FORMS.contains(&b.as_str())
+                || crate::words::HAVE_FORMS.contains(&b.as_str())
+                || ["'s", "'re", "'m", "'ve"].iter().any(|end| b.ends_with(end))
+        };
+        ["last", "ago", "yesterday", "used"].contains(&w.as_str())
+            || !auxiliary
+                && sentence.get(k + 1).is_none_or(|n| n != "to")
+                && crate::words::finite_lemma(w, crate::words::Tense::Past, false).is_some()
+    });
+    if past {
+        return None;
+    }
     let name = if day.starts_with("week") {
         day.to_string()
     } else {
@@ -638,6 +668,15 @@ mod tests {
             super::super::shared::told(super::ordinal_birthday, "the ninetieth minute"),
             "the ninetieth minute"
         );
+    }
+
+    #[test]
+    fn a_day_in_a_past_account_keeps_every() {
+        let text = "Last summer they had a barbecue every weekend with a live band.";
+        assert!(!phrased(text).contains("on weekends"), "{text}");
+        assert!(phrased("They have a barbecue every weekend with a live band.").contains("on weekends"));
+        assert!(phrased("The museum is closed every Monday.").contains("on Mondays"));
+        assert!(phrased("The team agreed to meet every Monday morning.").contains("on Monday mornings"));
     }
 
     #[test]
