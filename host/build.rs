@@ -76,7 +76,7 @@ enum Lang {
 }
 
 /// Components that exist only to be tested against.
-const FIXTURES: &[&str] = &["parlance-fixture-hostile"];
+const FIXTURES: &[&str] = &["parlance-fixture-hostile", "parlance-fixture-echo"];
 
 const TARGET: &str = "wasm32-wasip2";
 const PROFILE: &str = "plugin";
@@ -84,7 +84,7 @@ const PROFILE: &str = "plugin";
 fn main() {
     let manifest_dir = PathBuf::from(env("CARGO_MANIFEST_DIR"));
     let root = manifest_dir.parent().expect("host/ sits inside the workspace").to_path_buf();
-    for dir in ["sdk", "wit", "tests/fixtures/hostile", "Cargo.toml", "Cargo.lock"] {
+    for dir in ["sdk", "wit", "tests/fixtures/hostile", "tests/fixtures/echo", "Cargo.toml", "Cargo.lock"] {
         println!("cargo:rerun-if-changed={}", root.join(dir).display());
     }
     // Only the Rust plugins' folders as a whole: a foreign plugin's folder also holds node_modules

@@ -1,6 +1,7 @@
 //! Numbers, times and dates in their other spoken or written forms: clock times said in words
-//! (`spoken_time`), numbers from ten in digits with their measures and currencies
-//! (`number_in_digits`), dates (`date_form`) and the days that come round (`habitual_day`).
+//! (`spoken_time`), numbers from ten in digits with their measures, and sums in figures where the
+//! sentence speaks of money (`number_in_digits`), a wait's length with or without "for"
+//! (`waited_for`), dates (`date_form`) and the days that come round (`habitual_day`).
 
 use crate::tokens::{Kind, Token, matches_at, next_word, open_word, prev_word};
 use crate::words::OBJECT_PREPOSITIONS;
