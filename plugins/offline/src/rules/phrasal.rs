@@ -49,6 +49,19 @@ const PHRASAL: &[(&str, &str, &str, &str)] = &[
     ("turn", "on", "switch", "on"),
 ];
 
+/// Whether a document or a piece of work (`SUBMITTED`) is among the first four words of the clause
+/// from `from`: what "hand in" and "submit" both take.
+fn work_follows(tokens: &[Token], from: usize) -> bool {
+    tokens
+        .get(from..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|t| t.kind != Kind::Punct)
+        .filter(|t| t.is_word())
+        .take(4)
+        .any(|t| SUBMITTED.contains(&t.text.to_lowercase().as_str()))
+}
+
 /// What is handed in as it is submitted: documents and pieces of work.
 const SUBMITTED: &[&str] = &[
     "homework",
@@ -252,13 +265,7 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 // "to hand in" is the infinitive's "to".
                 let verb =
                     prev_word(tokens, i).is_none_or(|p| p == "to" || !PREPOSITIONS.contains(&p.as_str()));
-                let work = tokens[i + 3..]
-                    .iter()
-                    .take_while(|t| t.kind != Kind::Punct)
-                    .filter(|t| t.is_word())
-                    .take(4)
-                    .any(|t| SUBMITTED.contains(&t.text.to_lowercase().as_str()));
-                if !(verb && work) {
+                if !(verb && work_follows(tokens, i + 3)) {
                     continue;
                 }
             }
@@ -297,7 +304,9 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                     .map(|t| t.text.to_lowercase())
                     .find(|w| !w.ends_with("ly"))
                     .is_some_and(|b| BE_FORMS.contains(&b.as_str()) || GET_FORMS.contains(&b.as_str()));
-            if noun || passive {
+            // "submit your meter reading": only work and documents are handed in, as above.
+            let unsubmitted = lemma == "submit" && !work_follows(tokens, i + 1);
+            if noun || passive || unsubmitted {
                 continue;
             }
             // People and parcels turn up; a season or a day arrives ("Spring arrived early").
@@ -3121,6 +3130,8 @@ mod tests {
         assert!(!rewritten("The dog warden said nobody had handed in a spaniel today.").contains("submit"));
         assert!(rewritten("You need to hand in your essay by Friday.").contains("submit your essay"));
         assert!(rewritten("She handed in her notice yesterday.").contains("submitted her notice"));
+        assert!(!rewritten("Please submit your meter reading by the end of the month.").contains("hand"));
+        assert!(rewritten("Please submit your essay by Friday.").contains("hand in your essay"));
     }
 
     #[test]

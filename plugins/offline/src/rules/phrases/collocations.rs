@@ -2571,24 +2571,29 @@ fn like_a_lot(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         .then(|| (7, vec![w, it, "a".to_string(), "lot".to_string()]))
 }
 
-/// "I can make it tonight." -> "I can come tonight.": being there, after "can", "could",
-/// "to" or "will", with a time, a place or a pause after it ("We made it!" is a success, and
-/// "make it work" another verb).
+/// "I can make it tonight." -> "I can come tonight.", "I can't make it" -> "I can't come":
+/// being there, after "can", "could", their denials, "to" or "will", with a time, a place or a
+/// pause after it ("We made it!" is a success, and "make it work" another verb).
 fn make_it(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     if !matches_at(tokens, i, &["make", "it"]) {
         return None;
     }
     let prev = prev_word(tokens, i).map(|p| p.replace('’', "'"))?;
-    let able = ["can", "could", "to", "will"].contains(&prev.as_str()) || prev.ends_with("'ll");
+    let able = ["can", "can't", "cannot", "could", "couldn't", "to", "will"].contains(&prev.as_str())
+        || prev.ends_with("'ll");
     // "I won't make it before lunch" cannot get there; "I will not come" would choose not to.
-    let negated = tokens[..i]
+    // "can't come" keeps the inability, so only a denied "will" or "would" refuses.
+    let before: Vec<String> = tokens[..i]
         .iter()
         .rev()
         .filter(|t| t.is_word())
         .take(3)
         .map(|t| t.text.to_lowercase().replace('’', "'"))
-        .any(|w| ["not", "never", "cannot"].contains(&w.as_str()) || w.ends_with("n't"));
-    if negated {
+        .collect();
+    let has = |list: &[&str]| before.iter().any(|w| list.contains(&w.as_str()));
+    let denied_will = has(&["won't", "wouldn't"])
+        || (has(&["not", "never"]) && (has(&["will", "would"]) || before.iter().any(|w| w.ends_with("'ll"))));
+    if denied_will {
         return None;
     }
     let there = pause_after(tokens, i + 2)
@@ -3576,8 +3581,9 @@ mod tests {
             phrased("Please let the team know I won't make it before lunch."),
             "Please let the team know I won't make it before lunch."
         );
-        assert_eq!(phrased("I can't make it tonight."), "I can't make it tonight.");
+        assert_eq!(phrased("I can't make it tonight."), "I can't come tonight.");
         assert_eq!(phrased("Sorry, we will not make it on Friday."), "Sorry, we will not make it on Friday.");
+        assert_eq!(phrased("I'll never make it by nine."), "I'll never make it by nine.");
         assert_eq!(phrased("I can make it tonight."), "I can come tonight.");
     }
 
@@ -3883,7 +3889,7 @@ mod tests {
         assert_eq!(phrased("We had better leave."), "We had better leave.");
         assert_eq!(phrased("Hang on a minute."), "Wait a minute.");
         assert_eq!(phrased("Hang on to the rail."), "Hang on to the rail.");
-        assert_eq!(phrased("I can make it tonight."), "I can come tonight.");
+        assert_eq!(phrased("I can't make it tonight."), "I can't come tonight.");
         assert_eq!(
             phrased("The deadline is tight, but we can make it."),
             "The deadline is tight, but we can make it."
