@@ -172,6 +172,17 @@ mod tests {
     use crate::shape::apply as run;
 
     #[test]
+    fn a_clause_headed_by_a_negated_auxiliary_is_no_relative() {
+        // "that hats aren't allowed" keeps its plural subject (`words::heads_clause`).
+        let text = "The school sends a text reminding parents that hats aren't allowed.";
+        assert_eq!(run(reduce_relative, text), None);
+        assert_eq!(
+            run(reduce_relative, "I know the man that lives next door.").as_deref(),
+            Some("I know the man living next door.")
+        );
+    }
+
+    #[test]
     fn a_relative_clause_becomes_a_participle() {
         assert_eq!(run(reduce_relative, "My new neighbour is a retired teacher who loves gardening."), None);
         assert_eq!(run(reduce_relative, "Just a quick reminder that tickets are limited."), None);
