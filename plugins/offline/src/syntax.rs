@@ -408,7 +408,7 @@ pub fn time_inside(p: &Plain, end: usize) -> bool {
         // clause's; right after the main verb ("went swimming on Saturday") it is the verb's.
         // A noun before it is the clause's subject only after "with" ("with the kids playing");
         // elsewhere it makes a compound ("your meter reading", "the air conditioning").
-        let participle_clause = k >= 1 && gerund_reading(&w) && {
+        let participle_clause = k >= 1 && w.len() > 4 && crate::words::is_gerund(&w) && {
             let before = p.lower(k - 1);
             let with_noun = is_noun(&before)
                 && (k.saturating_sub(4)..k - 1).any(|j| p.lower(j) == "with")
@@ -446,15 +446,6 @@ const OWN_SUBJECTS: &[&str] = &[
     "anybody",
     "people",
 ];
-
-/// Whether the lexicon reads the word as an "-ing" form of a verb ("dancing", not "morning").
-fn gerund_reading(word: &str) -> bool {
-    word.len() > 4
-        && word.ends_with("ing")
-        && crate::morph::analyse(word)
-            .iter()
-            .any(|a| a.pos == Pos::Verb && a.form == crate::morph::Form::Gerund)
-}
 
 /// Words skipped when looking back for the auxiliary of a participle ("has not yet gone").
 const ADVERBS_BEFORE_PARTICIPLE: &[&str] =

@@ -398,6 +398,12 @@ pub fn is_negation(word: &str) -> bool {
 pub const FUNCTION_VERBS: &[&str] =
     &["be", "become", "dare", "do", "get", "go", "have", "let", "make", "say", "seem"];
 
+/// Whether the lexicon reads the word as a verb's "-ing" form ("cooking", "dancing"; not
+/// "morning", which is no verb's).
+pub fn is_gerund(word: &str) -> bool {
+    word.ends_with("ing") && morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Gerund)
+}
+
 /// Whether the lexicon reads the word as a verb's plain form ("rain", "carry").
 pub fn base_verb_reading(word: &str) -> bool {
     morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base)

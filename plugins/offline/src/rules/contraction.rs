@@ -368,11 +368,6 @@ const NEGATABLE: &[&str] =
 /// hospital", "She's finished").
 const HAS_ONLY: &[&str] = &["been", "got", "had", "gone", "never", "already", "just", "always"];
 
-/// Whether `word` is the "-ing" form of a verb ("bringing", "covering").
-fn progressive(word: &str) -> bool {
-    word.ends_with("ing") && morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Gerund)
-}
-
 fn continues_clause(next: &str) -> bool {
     const STARTERS: &[&str] = &[
         "a",
@@ -561,7 +556,7 @@ fn contraction(tokens: &[Token], i: usize, apostrophe: char) -> Option<String> {
                     ARTICLES.contains(&after)
                         || PERSONAL_POSSESSIVES.contains(&after)
                         || ["this", "that", "it", "he", "she"].contains(&after)
-                        || (subject == "who" && progressive(after))
+                        || (subject == "who" && crate::words::is_gerund(after))
                 }
                 // "He has been talking" -> "He's been talking": only before a participle that
                 // "is" cannot take, so that the "'s" reads as "has" ("She has finished" would read

@@ -249,8 +249,8 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
     let object_after = next.as_deref().is_some_and(|n| opens_object(tokens, i + 2, n));
     // After a word read as an adjective rather than a determiner ("worth booking a hotel"), the
     // cue said a noun phrase, but an object says a verb: the two disagree, and neither is taken.
-    let after_determiner = prev_word(tokens, i).is_some_and(|p| DETERMINERS.contains(&p.as_str()));
-    if ing && cue == Cue::NounPhrase && object_after && !after_determiner {
+    let determiner_before = prev_word(tokens, i).is_some_and(|p| DETERMINERS.contains(&p.as_str()));
+    if ing && cue == Cue::NounPhrase && object_after && !determiner_before {
         return None;
     }
     if ing && cue != Cue::NounPhrase && object_after {
@@ -755,7 +755,7 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         // "-ing" form, never itself one, and not after "would" ("I'd like going" is odd).
         "enjoy" => {
             let token = tokens[i].text.to_lowercase();
-            next.is_some_and(|n| n.len() > 4 && n.ends_with("ing") && gerund(&n))
+            next.is_some_and(|n| n.len() > 4 && crate::words::is_gerund(&n))
                 && !token.ends_with("ing")
                 && !prev.is_some_and(|p| p == "would" || p.ends_with("'d") || p.ends_with("’d"))
         }
@@ -2151,11 +2151,6 @@ fn lost_belonging(tokens: &[Token], i: usize) -> bool {
 /// verbs the lexicon keeps as function words ("to say", "to get") included.
 fn to_and_verb(tokens: &[Token], i: usize) -> bool {
     next_word(tokens, i).as_deref() == Some("to") && next_word(tokens, i + 2).is_some_and(|v| plain_verb(&v))
-}
-
-/// Whether a word is an "-ing" form of a verb ("cooking", "reading").
-fn gerund(word: &str) -> bool {
-    morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Gerund)
 }
 
 /// Whether the word at `i` follows a form of "be" (and at most a degree word: "was very hard")

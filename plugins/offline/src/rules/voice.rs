@@ -371,9 +371,7 @@ const PLANNED: &[&str] = &["tomorrow", "tonight", "next", "later", "soon", "then
 
 /// Whether the word is a verb's "-ing" form that tells what someone or something is doing.
 fn doing(word: &str) -> bool {
-    word.ends_with("ing")
-        && !NOT_DOING.contains(&word)
-        && morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Gerund)
+    !NOT_DOING.contains(&word) && crate::words::is_gerund(word)
 }
 
 /// Where an indefinite noun phrase that may stand after "There is" ends: "a woman", "a long
