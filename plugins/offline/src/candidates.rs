@@ -158,8 +158,8 @@ pub fn candidates(text: &str, options: &Options, count: usize) -> Vec<String> {
             substitution_rate: options.substitution_rate * share,
             variant: options.variant + order.unwrap_or(0),
         };
-        // Only the paraphrase itself falls back on a last resort (a tense shift, "can be found", a
-        // cleft): as one of several candidates such a rewrite only adds a reading that is off.
+        // Only the paraphrase itself falls back on a last resort ("Having fallen…", "can be
+        // found"): as one of several candidates such a rewrite only adds a reading that is off.
         let plan = Plan {
             synonyms,
             reorder: order.is_some(),

@@ -37,9 +37,9 @@ fn seed_sentences_all_change_and_keep_their_shape() {
         assert_ne!(out, seed, "no rewrite applied to {seed:?}");
         assert!(out.chars().next().is_some_and(char::is_uppercase), "{out}");
         assert_eq!(out.chars().last(), seed.chars().last(), "{out}");
-        // One word more or less, or, as the last resort, the subject clefted.
+        // One word more or less at most ("sat" -> "was sitting").
         let (a, b) = (words(seed).len(), words(&out).len());
-        assert!(a.abs_diff(b) <= 1 || out.starts_with("It was the "), "{seed:?} -> {out:?}");
+        assert!(a.abs_diff(b) <= 1, "{seed:?} -> {out:?}");
     }
     // The name is kept, the question stays a question.
     let python = para("How can I learn Python quickly?");

@@ -6,7 +6,6 @@
 pub mod adverbs;
 pub mod articles;
 pub mod clauses;
-pub mod cleft;
 pub mod comparison;
 pub mod connectives;
 pub mod contraction;

@@ -939,7 +939,7 @@ pub fn job_of(p: &Plain) -> Option<Vec<Token>> {
     if !opening
         || !ending
         || !owner
-        || !crate::rules::cleft::PEOPLE.contains(&person.as_str())
+        || !crate::words::PEOPLE.contains(&person.as_str())
         || person.ends_with('s')
     {
         return None;

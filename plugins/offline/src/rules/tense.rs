@@ -1,13 +1,14 @@
-//! The last resort of two past actions told one after the other ("The glass fell off the shelf
-//! and broke." -> "Having fallen off the shelf, the glass broke."), for a sentence nothing else
-//! changed. The tense shifts that were once last resorts here (the simple past as the present
+//! The last resorts of tense and aspect, for a sentence nothing else changed: two past actions
+//! told one after the other ("The glass fell off the shelf and broke." -> "Having fallen off the
+//! shelf, the glass broke."), and a posture held in a place told as going on ("The cat sat on the
+//! mat." -> "The cat was sitting on the mat."). The tense shifts that were once last resorts here (the simple past as the present
 //! perfect and back) are gone: a reader takes "Our team has lost the match" for another time than
 //! "Our team lost the match", so they changed what the sentence says.
 
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, leaving_start};
-use crate::syntax::subject;
+use crate::syntax::{has_clause_word, subject};
 use crate::tokens::Token;
 use crate::words::{DAY_NAMES, Tense, concat, finite_lemma};
 
@@ -80,6 +81,120 @@ pub fn having_done(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// The places where sitting or standing is a state that lasts, not a single act: "sat on my
+/// glasses" is an accident and "sat on the committee" a duty, neither of which "was sitting on"
+/// tells.
+const RESTING_PLACES: &[&str] = &[
+    "mat",
+    "rug",
+    "carpet",
+    "sofa",
+    "couch",
+    "bench",
+    "chair",
+    "armchair",
+    "stool",
+    "floor",
+    "step",
+    "steps",
+    "stairs",
+    "grass",
+    "lawn",
+    "beach",
+    "sand",
+    "wall",
+    "windowsill",
+    "sill",
+    "edge",
+    "bed",
+    "table",
+    "desk",
+    "counter",
+    "bar",
+    "corner",
+    "doorway",
+    "door",
+    "window",
+    "garden",
+    "kitchen",
+    "hall",
+    "room",
+    "car",
+    "row",
+    "shade",
+    "sun",
+    "porch",
+    "balcony",
+    "stage",
+    "platform",
+    "queue",
+    "hill",
+    "field",
+    "park",
+    "square",
+    "bank",
+    "shore",
+    "roof",
+    "pavement",
+    "corridor",
+    "hallway",
+    "lobby",
+    "entrance",
+    "gate",
+    "pier",
+    "dock",
+    "deck",
+    "terrace",
+    "patio",
+    "fireplace",
+    "fire",
+];
+
+/// A posture held in a place, told as going on: "The cat sat on the mat." -> "The cat was sitting
+/// on the mat." Only a lone clause (a second verb or clause may be the next act in a story, "came
+/// in and sat on the sofa", which the progressive would make a scene already set), the verb right
+/// after its subject ("suddenly sat" is an act), no particle ("sat down", "stood up" are acts), and
+/// a place from the list where the posture is a state.
+pub fn posture_progressive(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." || has_clause_word(p, usize::MAX) {
+        return None;
+    }
+    let (k, takes_have) = subject(p)?;
+    let participle = match p.lower(k).as_str() {
+        "sat" => "sitting",
+        "stood" => "standing",
+        _ => return None,
+    };
+    let preposition = p.lower(k + 1);
+    let at = preposition == "at" && participle == "sitting";
+    if !(at
+        || ["on", "in", "beside", "near", "under", "behind", "outside", "by"].contains(&preposition.as_str()))
+    {
+        return None;
+    }
+    let determiner = ["the", "a", "my", "his", "her", "our", "their", "its", "your", "this", "that"]
+        .contains(&p.lower(k + 2).as_str());
+    // The place is the first noun phrase's last word: "on the mat", "in the front row".
+    let place_end = (k + 2..p.items.len())
+        .find(|&j| !p.items[j].is_word() || crate::words::PREPOSITIONS.contains(&p.lower(j + 1).as_str()))
+        .unwrap_or(p.items.len() - 1);
+    let resting = RESTING_PLACES.contains(&p.lower(place_end).as_str());
+    let another_verb = p.items[k + 1..].iter().any(|t| {
+        let w = t.text.to_lowercase();
+        ["and", "or", "but", "then"].contains(&w.as_str()) || finite_lemma(&w, Tense::Past, false).is_some()
+    });
+    if !determiner || !resting || another_verb {
+        return None;
+    }
+    // "I" and the singular take "was"; "you", "we", "they" and a plural noun "were".
+    let were = takes_have && p.lower(0) != "i";
+    let mut out: Vec<Token> = p.items[..k].to_vec();
+    out.push(shape::word(if were { "were" } else { "was" }));
+    out.push(shape::word(participle));
+    out.extend_from_slice(&p.items[k + 1..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +219,32 @@ mod tests {
             "I dropped my phone and cracked the screen.",
         ] {
             assert_eq!(run(having_done, kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn a_posture_held_in_a_place() {
+        for (text, want) in [
+            ("The cat sat on the mat.", "The cat was sitting on the mat."),
+            ("The children sat in the front row.", "The children were sitting in the front row."),
+            ("I stood in the queue for an hour.", "I was standing in the queue for an hour."),
+            ("We sat at a table by the window.", "We were sitting at a table by the window."),
+        ] {
+            assert_eq!(run(posture_progressive, text).as_deref(), Some(want), "{text}");
+        }
+        for kept in [
+            // Acts, duties and accidents.
+            "She sat down on the sofa.",
+            "He sat on my glasses.",
+            "My aunt sat on the committee for years.",
+            "He suddenly sat on the floor.",
+            // The next act in a story, and a posture in a clause of its own.
+            "She came in and sat on the sofa.",
+            "He sat on the bench when the rain started.",
+            "Unemployment stood at a record high.",
+            "The cat sat on the mat, purring.",
+        ] {
+            assert_eq!(run(posture_progressive, kept), None, "{kept}");
         }
     }
 }

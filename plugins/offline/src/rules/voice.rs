@@ -820,7 +820,7 @@ pub fn dative_back(p: &Plain) -> Option<Vec<Token>> {
     let pronoun = tail(person + 1) && OBJECT_PRONOUNS.contains(&p.lower(person).as_str());
     let noun = tail(person + 2)
         && ["the", "my", "your", "his", "her", "our", "their"].contains(&p.lower(person).as_str())
-        && crate::rules::cleft::PEOPLE.contains(&p.lower(person + 1).as_str());
+        && crate::words::PEOPLE.contains(&p.lower(person + 1).as_str());
     if !pronoun && !noun {
         return None;
     }

@@ -2315,7 +2315,7 @@ fn be_back(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         ["i", "we", "you", "he", "she", "they"].contains(&w.as_str())
             || w.ends_with("'ll")
             || w.ends_with("’ll")
-            || crate::rules::cleft::PEOPLE.contains(&w.as_str())
+            || crate::words::PEOPLE.contains(&w.as_str())
     });
     (modal && timed && person && !in_place && !state).then(|| (3, vec!["return".to_string()]))
 }
