@@ -85,6 +85,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         adverbs::move_manner_adverb,
         adverbs::manner_adverb_before_verb,
         adverbs::manner_adverb_past_phrase,
+        adverbs::manner_adverb_before_intransitive,
         voice::existential,
         voice::existential_doing,
         possession::there_is,
