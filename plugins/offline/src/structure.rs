@@ -92,6 +92,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         manner::fluent_in,
         place::front_place_phrase,
         place::front_subject_place,
+        place::front_stage_phrase,
         coordination::swap_listed_objects,
         coordination::invert_comparison,
         coordination::prefer_to_like,

@@ -224,11 +224,16 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     let object_end =
         if OF_QUANTITIES.contains(&head.as_str()) || new_thing { head_end } else { of_end(p, head_end) };
     let rest = &p.items[object_end..];
-    // A possessive after the object may point back to the subject ("sang a song for their mother").
+    // A possessive of the third person after the object may point back to the subject ("sang a
+    // song for their mother"); "my", "our" and "your" cannot, the subject being a noun ("sent the
+    // letter to my old address"), though a new thing opening the passive reads badly there ("A
+    // novel was recommended to my sister by").
+    let speaker = |w: &str| ["my", "our", "your"].contains(&w) && !new_thing;
     let rest_ok = rest.len() <= 4
         && rest.iter().all(|t| {
             let w = t.text.to_lowercase();
-            t.is_word() && !PERSONAL_POSSESSIVES.contains(&w.as_str()) && w != "by"
+            let points_back = PERSONAL_POSSESSIVES.contains(&w.as_str()) && !speaker(&w);
+            t.is_word() && !points_back && w != "by"
         })
         && (rest.iter().all(|t| !is_verbish(&t.text.to_lowercase())) || prepositional(rest));
     // A third-person possessive may point back too, which reads well in the passive ("Their
@@ -1231,6 +1236,11 @@ mod tests {
         );
         assert_eq!(run(passive, "He asked the man to leave."), None);
         assert_eq!(run(passive, "The children sang a song for their mother."), None);
+        assert_eq!(
+            run(passive, "The council sent the letter to my old address.").as_deref(),
+            Some("The letter was sent to my old address by the council.")
+        );
+        assert_eq!(run(passive, "The bookseller recommended a novel to my sister."), None);
         assert_eq!(run(passive, "She had a dog."), None);
         assert_eq!(run(passive, "She painted the walls of her room."), None);
         assert_eq!(run(passive, "Did he fix the car?"), None);
