@@ -15,8 +15,8 @@ use crate::syntax::{has_clause_word, noun_phrase, noun_subject_end};
 use crate::tokens::{Kind, Token};
 use crate::words::{
     AMOUNT_UNITS, ARTICLES, CLAUSE_WORDS, DAY_NAMES, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS,
-    PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS, Tense, WEEKDAYS, concat,
-    finite_lemma, is_noun, is_plural_noun, is_verbish, modifier_or_noun, participle_lemma, pos_share,
+    PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, SMALL_NUMBERS, SUBJECT_PRONOUNS, TIME_NOUNS, Tense, WEEKDAYS,
+    concat, finite_lemma, is_noun, is_plural_noun, is_verbish, modifier_or_noun, participle_lemma, pos_share,
 };
 
 /// Nouns for the body, whose possessor's verb is something that happened to them.
@@ -214,6 +214,13 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     let head_end = noun_phrase(p, object, true)
         .or_else(|| bare_plural_object(p, object))
         .or_else(|| possessed_object(p, object))
+        // "sent off two players": a count and its plural noun.
+        .or_else(|| {
+            SMALL_NUMBERS
+                .contains(&p.lower(object).as_str())
+                .then(|| bare_plural_object(p, object + 1))
+                .flatten()
+        })
         .or_else(|| noun_phrase(p, object, false).filter(|&end| p.lower(end) == "of"))?;
     // "recommended the soup of the day", "read the list of stations": what the object is of goes
     // with it, and its head, before "of", says "was" or "were". Not after a word of quantity,
@@ -792,8 +799,11 @@ fn dative_noun(p: &Plain) -> Option<Vec<Token>> {
         }
         dative_preposition(&p.lower(k)).map(|preposition| (k, preposition))
     })?;
-    let person_end = k + 3;
-    let person_ok = is_noun(&p.lower(k + 2)) && THING_DETERMINERS.contains(&p.lower(person_end).as_str());
+    // "the patient", or with one modifier "the new cook", "the little girl".
+    let thing_after =
+        |end: usize| is_noun(&p.lower(end - 1)) && THING_DETERMINERS.contains(&p.lower(end).as_str());
+    let person_end = if !thing_after(k + 3) && modifier_or_noun(&p.lower(k + 2)) { k + 4 } else { k + 3 };
+    let person_ok = thing_after(person_end);
     let head_end = noun_phrase(p, person_end, true)
         // "a bottle of wine": the noun before "of" heads the thing.
         .or_else(|| noun_phrase(p, person_end, false).filter(|&end| p.lower(end) == "of"))
@@ -1261,6 +1271,11 @@ mod tests {
             Some("The tests were collected by the teacher at the end of the lesson.")
         );
         assert_eq!(
+            run(passive, "The referee sent off two players in the first half.").as_deref(),
+            Some("Two players were sent off by the referee in the first half.")
+        );
+        assert_eq!(run(passive, "The referee sent off two in the first half."), None);
+        assert_eq!(
             run(passive, "The crowd booed the referee at half time.").as_deref(),
             Some("The referee was booed by the crowd at half time.")
         );
@@ -1334,6 +1349,20 @@ mod tests {
             Some("She sent a birthday card to her aunt.")
         );
         assert_eq!(run(passive, "They rented a cottage by the lake."), None);
+    }
+
+    #[test]
+    fn a_recipient_with_a_modifier() {
+        assert_eq!(
+            run(dative, "The chef showed the new cook the kitchen.").as_deref(),
+            Some("The chef showed the kitchen to the new cook.")
+        );
+        assert_eq!(
+            run(dative, "The nurse gave the little girl a sticker.").as_deref(),
+            Some("The nurse gave a sticker to the little girl.")
+        );
+        // A light verb's thing stays: "gave the old car a wash".
+        assert_eq!(run(dative, "My dad gave the old car a wash."), None);
     }
 
     #[test]
