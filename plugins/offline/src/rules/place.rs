@@ -596,10 +596,15 @@ pub fn front_stage_phrase(p: &Plain) -> Option<Vec<Token>> {
     let k = stage_phrase(p)?;
     let before = p.lower(k - 1);
     let linked = FINITE_BE.contains(&before.as_str()) || ["be", "been", "being"].contains(&before.as_str());
+    // "stopped working halfway through my speech": an "-ing" with nothing after it, right after a
+    // verb that starts or stops it, tells one event with its verb, and the stage is both's.
+    const PHASES: &[&str] = &["stopped", "started", "began", "stops", "starts", "begins"];
+    let phase = |j: usize| j + 1 == k && j >= 1 && PHASES.contains(&p.lower(j - 1).as_str());
     let owned = (0..k).any(|j| {
         let w = p.lower(j);
-        // Any "-ing", whatever the lexicon knows of it: a synonym may have stood in ("getting").
-        ["to", "and", "or", "but", "please"].contains(&w.as_str()) || (w.len() > 4 && w.ends_with("ing"))
+        // Any other "-ing", whatever the lexicon knows of it: a synonym may have stood in ("getting").
+        ["to", "and", "or", "but", "please"].contains(&w.as_str())
+            || (w.len() > 4 && w.ends_with("ing") && !phase(j))
     }) || crate::syntax::time_inside(p, k);
     if linked || owned {
         return None;
@@ -632,6 +637,10 @@ mod tests {
         assert_eq!(run(f, "He always leaves his shoes in the middle of the hallway."), None);
         assert_eq!(run(f, "We have stopped buying coffee on the way to work."), None);
         assert_eq!(run(f, "We have stopped getting coffee on the way to work."), None);
+        assert_eq!(
+            run(f, "The microphone stopped working halfway through my speech.").as_deref(),
+            Some("Halfway through my speech, the microphone stopped working.")
+        );
         assert_eq!(run(f, "I forgot my umbrella and got soaked on the way home."), None);
         assert_eq!(run(f, "Heavy rain is expected on the way back tonight."), None);
     }
