@@ -520,6 +520,9 @@ pub fn analyse(word: &str) -> Vec<Analysis> {
             };
             if confirmed {
                 push(&mut out, entry, pos, form);
+            } else if form == Form::PastOrParticiple && reproduces(Form::Past) {
+                // "showed", "sewed": a regular past beside an irregular participle ("shown").
+                push(&mut out, entry, pos, Form::Past);
             }
         }
     }
@@ -658,6 +661,12 @@ mod tests {
         for w in ["the", "does", "is", "can", "will", "over", "i", "a"] {
             assert!(analyse(w).is_empty(), "{w}");
         }
+    }
+
+    #[test]
+    fn a_regular_past_beside_an_irregular_participle() {
+        assert!(analyse("showed").iter().any(|a| a.entry.lemma == "show" && a.form == Form::Past));
+        assert!(!analyse("showed").iter().any(|a| a.form == Form::Participle));
     }
 
     #[test]

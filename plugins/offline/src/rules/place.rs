@@ -10,8 +10,9 @@ use crate::shape::{self, Plain, comma, leaving_start, starting};
 use crate::syntax::{coordinated_clause, has_clause_word};
 use crate::tokens::Token;
 use crate::words::{
-    DEFINITE_DETERMINERS, EVENTS, FINITE_BE, FINITE_HAVE, PHRASE_DETERMINERS, PHRASE_PREPOSITIONS,
-    PLACE_PREPOSITIONS, TIME_NOUNS, clearly_finite, is_manner_adverb, is_noun, is_verbish, modifier_or_noun,
+    DEFINITE_DETERMINERS, EVENTS, FINITE_BE, FINITE_HAVE, PERSONAL_POSSESSIVES, PHRASE_DETERMINERS,
+    PHRASE_PREPOSITIONS, PLACE_PREPOSITIONS, TIME_NOUNS, clearly_finite, is_manner_adverb, is_noun,
+    is_verbish, modifier_or_noun,
 };
 
 /// The start of a place or time phrase ending the sentence: a preposition, a determiner, at
@@ -519,10 +520,130 @@ pub fn front_subject_place(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// Where along a way or a task something happened: "on the way to the airport", "on their way
+/// home", "halfway up the hill", "halfway through the call", "in the middle of the presentation".
+/// Such a phrase is never a verb's complement nor a noun's ("broke down" needs no place), so in
+/// front it sets the scene for the same clause. Returns where the phrase starts.
+fn stage_phrase(p: &Plain) -> Option<usize> {
+    const HALFWAY: &[&str] = &["through", "up", "down", "across", "along", "into"];
+    // "in the middle of" a task or an event is a stage of it; of a place ("the hallway") it is
+    // where something lies, which the verb may need.
+    const UNDER_WAY: &[&str] = &[
+        "call",
+        "presentation",
+        "meeting",
+        "film",
+        "movie",
+        "match",
+        "game",
+        "cycle",
+        "night",
+        "lesson",
+        "speech",
+        "exam",
+        "interview",
+        "ceremony",
+        "concert",
+        "show",
+        "performance",
+        "class",
+        "conversation",
+        "dinner",
+        "lunch",
+        "service",
+        "wash",
+        "load",
+    ];
+    let n = p.items.len();
+    let way = |k: usize| {
+        p.lower(k) == "on"
+            && (p.lower(k + 1) == "the" || PERSONAL_POSSESSIVES.contains(&p.lower(k + 1).as_str()))
+            && p.lower(k + 2) == "way"
+            && k + 3 < n
+            && ["to", "home", "back", "from", "there", "out", "in"].contains(&p.lower(k + 3).as_str())
+    };
+    let halfway = |k: usize| p.lower(k) == "halfway" && HALFWAY.contains(&p.lower(k + 1).as_str());
+    let middle = |k: usize| {
+        p.lower(k) == "in"
+            && p.lower(k + 1) == "the"
+            && p.lower(k + 2) == "middle"
+            && p.lower(k + 3) == "of"
+            && UNDER_WAY.contains(&p.lower(n - 1).as_str())
+    };
+    let k = (2..n.saturating_sub(1)).find(|&k| way(k) || halfway(k) || middle(k))?;
+    // The phrase runs to the end with no verb, time word or second clause of its own ("on the
+    // way back tonight" would leave "tonight" dating the whole).
+    let plain = (k..n).all(|j| {
+        let w = p.lower(j);
+        p.items[j].is_word()
+            && !["and", "or", "but", "then", "tonight", "tomorrow", "today", "yesterday", "again"]
+                .contains(&w.as_str())
+            && !clearly_finite(&w, false)
+            && !w.ends_with("ing")
+    });
+    (plain && n - k <= 8).then_some(k)
+}
+
+/// "My car broke down on the way to the airport." -> "On the way to the airport, my car broke
+/// down.": a phrase of where along a way or a task (`stage_phrase`) goes to the front of a
+/// sentence of one clause. Not after "be", whose phrase is where the subject is ("He is on his
+/// way home"), nor where an infinitive or an "-ing" before it may own it ("stopped buying coffee
+/// on the way to work": the buying was on the way, not the stopping).
+pub fn front_stage_phrase(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." || has_clause_word(p, usize::MAX) {
+        return None;
+    }
+    let k = stage_phrase(p)?;
+    let before = p.lower(k - 1);
+    let linked = FINITE_BE.contains(&before.as_str()) || ["be", "been", "being"].contains(&before.as_str());
+    // "stopped working halfway through my speech": an "-ing" with nothing after it, right after a
+    // verb that starts or stops it, tells one event with its verb, and the stage is both's.
+    const PHASES: &[&str] = &["stopped", "started", "began", "stops", "starts", "begins"];
+    let phase = |j: usize| j + 1 == k && j >= 1 && PHASES.contains(&p.lower(j - 1).as_str());
+    let owned = (0..k).any(|j| {
+        let w = p.lower(j);
+        // Any other "-ing", whatever the lexicon knows of it: a synonym may have stood in ("getting").
+        ["to", "and", "or", "but", "please"].contains(&w.as_str())
+            || (w.len() > 4 && w.ends_with("ing") && !phase(j))
+    }) || crate::syntax::time_inside(p, k);
+    if linked || owned {
+        return None;
+    }
+    shape::front(p, k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::shape::apply as run;
+
+    #[test]
+    fn a_stage_of_a_way_or_a_task_sets_the_scene() {
+        let f = front_stage_phrase;
+        assert_eq!(
+            run(f, "My car broke down on the way to the airport.").as_deref(),
+            Some("On the way to the airport, my car broke down.")
+        );
+        assert_eq!(
+            run(f, "My phone died halfway through the call with my manager.").as_deref(),
+            Some("Halfway through the call with my manager, my phone died.")
+        );
+        assert_eq!(
+            run(f, "My laptop died in the middle of an important call.").as_deref(),
+            Some("In the middle of an important call, my laptop died.")
+        );
+        // Where the subject is; a place's middle; the buying's way; a second clause's way.
+        assert_eq!(run(f, "He is on his way to the station."), None);
+        assert_eq!(run(f, "He always leaves his shoes in the middle of the hallway."), None);
+        assert_eq!(run(f, "We have stopped buying coffee on the way to work."), None);
+        assert_eq!(run(f, "We have stopped getting coffee on the way to work."), None);
+        assert_eq!(
+            run(f, "The microphone stopped working halfway through my speech.").as_deref(),
+            Some("Halfway through my speech, the microphone stopped working.")
+        );
+        assert_eq!(run(f, "I forgot my umbrella and got soaked on the way home."), None);
+        assert_eq!(run(f, "Heavy rain is expected on the way back tonight."), None);
+    }
 
     #[test]
     fn place_phrases_move_to_the_front() {
