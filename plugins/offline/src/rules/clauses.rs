@@ -412,6 +412,10 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     if (from_end || until) && crate::syntax::time_inside(&p, p.items.len()) {
         return None;
     }
+    // "three more days of strikes after the election": the phrase may be the noun phrase's.
+    if from_end && p.find(&subordinator).is_some_and(|k| crate::syntax::claimed_by_noun(&p, k)) {
+        return None;
+    }
     // A second clause word ("quit after two months because the boss shouted", "so nervous before
     // the appointment that I barely slept", "dies before lunch since the update"): the moved
     // clause would take the other one with it, or break a "so ... that".
@@ -574,6 +578,20 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
             // clause's, which the front would leave stranded.
             let relative =
                 s.words[..k].iter().skip(1).any(|w| ["that", "which", "who"].contains(&lower(w).as_str()));
+            // "sent us a video of her when she was born": a time clause after a picture or a
+            // story of someone may tell when it shows them, and in front it would date the sending.
+            let timing = ["when", "while", "before", "after", "once", "until", "whenever"]
+                .contains(&lower(s.words[k]).as_str());
+            let past = x_words.iter().any(|w| {
+                ["was", "were", "had"].contains(&w.as_str())
+                    || crate::words::finite_lemma(w, crate::words::Tense::Past, true).is_some()
+            });
+            let depicted = timing
+                && past
+                && (k.saturating_sub(5)..k.saturating_sub(1)).any(|j| {
+                    lower(s.words[j + 1]) == "of"
+                        && crate::syntax::DEPICTIONS.contains(&lower(s.words[j]).as_str())
+                });
             let asked = question && !question_may_lead(&s.words[..k], &lower(s.words[k]));
             // "ran out two weeks before the screen broke": a length before "before" or "after" is
             // the clause's, and stays with it.
@@ -585,6 +603,7 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
             let measured =
                 crate::words::TIME_UNITS.contains(&length.as_str()) || length.starts_with("fortnight") || day;
             let focus = asked
+                || depicted
                 || measured
                 || purpose
                 || interrupting
@@ -629,8 +648,8 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
     let last = lower(s.words[n - 1]);
     // "the service I received today": a subject pronoun after the first word opens a clause of
     // its own, which the adverb may belong to.
-    let inner_clause =
-        (1..n - 1).any(|k| ["i", "he", "she", "we", "they"].contains(&lower(s.words[k]).as_str()));
+    let lowered: Vec<String> = s.words[..n - 1].iter().map(|&w| lower(w)).collect();
+    let inner_clause = (1..n - 1).any(|k| crate::syntax::inner_subject(&lowered, k));
     if TIME_ADVERBS.contains(&last.as_str())
         && commas.is_empty()
         && n >= 4
@@ -847,5 +866,28 @@ mod tests {
             moved("We stayed home because it was cold and it rained.").as_deref(),
             Some("Because it was cold and it rained, we stayed home.")
         );
+        // "and may hide": a modal's predicate is a second one, which the condition is for.
+        assert_eq!(moved("She is very shy and may hide if you approach her."), None);
+        assert_eq!(
+            moved("She may hide if you approach her.").as_deref(),
+            Some("If you approach her, she may hide.")
+        );
+    }
+
+    #[test]
+    fn a_time_clause_may_tell_when_a_picture_shows_someone() {
+        assert_eq!(moved("The breeder sent us a video of her when she was born."), None);
+        assert_eq!(moved("He showed me a photo of his son when he was little."), None);
+        // A time to come is the sending's.
+        assert_eq!(
+            moved("I'll send you photos of the finished kitchen once the painters have gone.").as_deref(),
+            Some("Once the painters have gone, I'll send you photos of the finished kitchen.")
+        );
+    }
+
+    #[test]
+    fn a_time_adverb_stays_in_a_clause_with_no_that() {
+        assert_eq!(moved("I lost the keys you gave me yesterday."), None);
+        assert_eq!(moved("I lost my keys yesterday.").as_deref(), Some("Yesterday, I lost my keys."));
     }
 }

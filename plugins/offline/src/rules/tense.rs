@@ -56,7 +56,14 @@ pub fn having_done(p: &Plain) -> Option<Vec<Token>> {
     // the birds" is not one thing after another, "stood up and applauded" is).
     let posture =
         ["sit", "stand", "lie"].contains(&lemma) && !["up", "down"].contains(&p.lower(k + 1).as_str());
+    // "walked along the river and stopped at a pub": a movement along a way may still be going
+    // on when the second action happens, where "Having walked" would have it over first.
+    let along_a_way =
+        ["walk", "drive", "cycle", "ride", "run", "wander", "stroll", "hike", "jog", "sail", "row"]
+            .contains(&lemma)
+            && ["along", "through", "around", "round", "down", "up"].contains(&p.lower(k + 1).as_str());
     let sequence = !posture
+        && !along_a_way
         && !["be", "have", "do", "get", "can", "will", "shall", "may", "must", "used"].contains(&lemma);
     // "I dropped my phone and cracked the screen": the second is what the first did, not a later
     // act of its own, which "Having dropped my phone" would make it.
@@ -207,6 +214,11 @@ mod tests {
             run(having_done, "The glass fell off the shelf and broke.").as_deref(),
             Some("Having fallen off the shelf, the glass broke.")
         );
+        // A walk to a place is over when the next act begins; one along a way may not be.
+        assert_eq!(
+            run(having_done, "We walked to the station and caught the train.").as_deref(),
+            Some("Having walked to the station, we caught the train.")
+        );
         assert_eq!(
             run(having_done, "He borrowed my umbrella and never returned it.").as_deref(),
             Some("Having borrowed my umbrella, he never returned it.")
@@ -217,6 +229,7 @@ mod tests {
             "He was tired and went home.",
             "He left when we arrived and waited.",
             "I dropped my phone and cracked the screen.",
+            "We walked along the river and stopped at a pub for lunch.",
         ] {
             assert_eq!(run(having_done, kept), None, "{kept}");
         }
