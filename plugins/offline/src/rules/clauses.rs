@@ -355,6 +355,14 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     if negation || s.words.iter().any(|&w| REPORTING.contains(&lower(w).as_str())) {
         return None;
     }
+    // "Last year the trip was cancelled because of the snow": a clause fronted before a time the
+    // sentence already opens with stacks two ("Because of the snow, last year the trip was ...").
+    // "Last week's quiz" is the subject, not a time.
+    let fronted = p.find(&subordinator).is_some_and(|k| k > 0);
+    let possessive = (0..3).any(|k| p.lower(k).ends_with("'s") || p.lower(k).ends_with("’s"));
+    if fronted && crate::syntax::opens_with_adverbial(&p) && !possessive {
+        return None;
+    }
     // "offered me a discount if I signed up": the condition is the offer's terms, and in front it
     // would make the offering itself conditional. "Thanks for taking Max out while I was ill":
     // the clause is the thanked deed's.
@@ -602,8 +610,40 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
                 || ["today", "tomorrow", "tonight", "yesterday"].contains(&length.as_str());
             let measured =
                 crate::words::TIME_UNITS.contains(&length.as_str()) || length.starts_with("fortnight") || day;
+            let y_words: Vec<String> = s.words[..k].iter().map(|w| lower(w)).collect();
+            // "remind me to read the meter before we go", "joined a club to get fitter before the
+            // marathon": after an object's infinitive the time may be the infinitive's, and in
+            // front it would time the reminding or the joining ("need to renew ... before we
+            // travel" has no object before "to", and moves).
+            // A pronoun's infinitive counts only after a verb of asking or reminding ("taught me
+            // to fish when I was little" is the teaching's time).
+            const DIRECTING: &[&str] = &["remind", "reminded", "ask", "asked", "tell", "told", "get", "got"];
+            let object_infinitive = timing
+                && (1..k.saturating_sub(1)).any(|j| {
+                    let object = &y_words[j - 1];
+                    let directed = j >= 2
+                        && DIRECTING.contains(&y_words[j - 2].as_str())
+                        && crate::words::OBJECT_PRONOUNS.contains(&object.as_str());
+                    let noun = crate::words::clear_pos(object) == Some(crate::lexicon::Pos::Noun);
+                    (directed || noun) && crate::syntax::opens_infinitive(&y_words[j], &y_words[j + 1])
+                });
+            // "She never goes to bed before midnight": "not ... before" is one focus, as "not ...
+            // until" is, and in front it reads as a marked order ("Before midnight, she never ...").
+            // A clause of its own ("didn't get a copy before I left") is a time, and may lead.
+            let negated_before = lower(s.words[k]) == "before"
+                && y_words.iter().any(|w| is_negation(w))
+                && !(0..x_words.len()).any(finite_at);
+            // "I'm afraid I have to cancel ... because I'm ill": the hedge opens the sentence, and
+            // a reason in front of it would be the fear's.
+            let hedged = y_words.windows(2).any(|w| {
+                w[0] == "afraid"
+                    && (w[1] == "that" || crate::words::SUBJECT_PRONOUNS.contains(&w[1].as_str()))
+            });
             let focus = asked
                 || depicted
+                || object_infinitive
+                || negated_before
+                || hedged
                 || measured
                 || purpose
                 || interrupting
@@ -882,6 +922,53 @@ mod tests {
         assert_eq!(
             moved("I'll send you photos of the finished kitchen once the painters have gone.").as_deref(),
             Some("Once the painters have gone, I'll send you photos of the finished kitchen.")
+        );
+    }
+
+    #[test]
+    fn a_clause_after_an_object_s_infinitive_may_be_the_infinitive_s() {
+        assert_eq!(moved("Can you remind me to read the meter before we go on holiday?"), None);
+        assert_eq!(moved("I joined a running club to get fitter before the marathon."), None);
+        assert_eq!(
+            moved("My grandmother taught me to sew when I was ten.").as_deref(),
+            Some("When I was ten, my grandmother taught me to sew.")
+        );
+        assert_eq!(
+            moved("I need to renew my passport before we travel.").as_deref(),
+            Some("Before we travel, I need to renew my passport.")
+        );
+    }
+
+    #[test]
+    fn never_before_and_a_hedge_stay_in_their_order() {
+        assert_eq!(moved("She never goes to bed before midnight."), None);
+        assert_eq!(moved("I won't be able to pick it up before five o'clock."), None);
+        assert_eq!(
+            moved("I didn't get a copy of the letter before I left.").as_deref(),
+            Some("Before I left, I didn't get a copy of the letter.")
+        );
+        assert_eq!(
+            moved("We need to leave before it gets dark.").as_deref(),
+            Some("Before it gets dark, we need to leave.")
+        );
+        assert_eq!(moved("I'm afraid I have to cancel today's lesson because I'm ill."), None);
+        assert_eq!(
+            moved("I have to cancel today's lesson because I'm ill.").as_deref(),
+            Some("Because I'm ill, I have to cancel today's lesson.")
+        );
+    }
+
+    #[test]
+    fn a_clause_is_not_stacked_on_an_opening_time() {
+        assert_eq!(moved("Last year the trip was cancelled because of the snow."), None);
+        assert_eq!(moved("On Tuesday the shop closed early because of the flood."), None);
+        assert_eq!(
+            moved("Last week's quiz was cancelled because the landlord was ill.").as_deref(),
+            Some("Because the landlord was ill, last week's quiz was cancelled.")
+        );
+        assert_eq!(
+            moved("The trip was cancelled because of the snow.").as_deref(),
+            Some("Because of the snow, the trip was cancelled.")
         );
     }
 
