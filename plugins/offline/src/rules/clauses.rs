@@ -674,10 +674,17 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
         }
     }
     // "Today, Y." -> "Y today."
+    // "Yesterday, Maria met John because it was sunny": at the end the day would fall inside the
+    // clause ("because it was sunny yesterday").
+    let clause_inside = s.words[1..].iter().any(|w| {
+        let w = lower(w);
+        w != "to" && w != "and" && crate::words::CLAUSE_WORDS.contains(&w.as_str())
+    });
     if TIME_ADVERBS.contains(&first.as_str())
         && commas.first() == Some(&0)
         && commas.len() == 1
         && s.words.len() >= 4
+        && !clause_inside
     {
         let mut y = with_first(&s.words[1..], to_front)?;
         y.push(recase(s.words[0], first));
@@ -955,6 +962,15 @@ mod tests {
         assert_eq!(
             moved("I have to cancel today's lesson because I'm ill.").as_deref(),
             Some("Because I'm ill, I have to cancel today's lesson.")
+        );
+    }
+
+    #[test]
+    fn an_opening_day_does_not_move_into_a_clause() {
+        assert_eq!(moved("Yesterday, Maria met John in Lisbon because it was sunny."), None);
+        assert_eq!(
+            moved("Yesterday, Maria met John in Lisbon.").as_deref(),
+            Some("Maria met John in Lisbon yesterday.")
         );
     }
 
