@@ -623,6 +623,18 @@ pub fn front_time_phrase_in_clause(p: &Plain) -> Option<Vec<Token>> {
             && and + 3 < start
             && is_noun(&p.lower(and + 2))
             && clearly_finite(&p.lower(and + 3), true));
+    // "and it arrives on Friday": a present for what is arranged reads as a story's present once
+    // the day leads ("and on Friday it arrives"); a habit ("on Mondays", "every week") may lead.
+    let verb = if SUBJECT_PRONOUNS.contains(&subject.as_str()) { p.lower(and + 2) } else { p.lower(and + 3) };
+    let habitual = (start..n).any(|k| {
+        let w = p.lower(k);
+        ["every", "each", "weekends"].contains(&w.as_str())
+            || w.strip_suffix('s').is_some_and(|d| DAY_NAMES.contains(&d) || WEEKDAYS.contains(&d))
+    });
+    let arranged = finite_lemma(&verb, Tense::Present, true).is_some() && !habitual;
+    if arranged {
+        return None;
+    }
     // "The teacher and the students left": a first part with no verb is a subject, not a clause.
     let first_clause = (0..and).any(|k| {
         let w = p.lower(k);
@@ -1010,6 +1022,12 @@ mod tests {
         );
         // A first part with no verb of its own is a subject.
         assert_eq!(run(front_time_phrase_in_clause, "The teacher and the students left last night."), None);
+        let g = front_time_phrase_in_clause;
+        assert_eq!(run(g, "We ordered a new washing machine online and it arrives on Friday."), None);
+        assert_eq!(
+            run(g, "We ordered a new washing machine online and it arrived on Friday.").as_deref(),
+            Some("We ordered a new washing machine online, and on Friday it arrived.")
+        );
         assert_eq!(
             run(front_time_phrase_in_clause, "I emailed the agency on Monday and they replied on Wednesday.")
                 .as_deref(),
