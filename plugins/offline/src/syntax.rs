@@ -423,7 +423,11 @@ pub fn time_inside(p: &Plain, end: usize) -> bool {
                 && !modifier_or_noun(&w);
             before == "with" || OWN_SUBJECTS.contains(&before.as_str()) || with_noun
         };
+        // "thinking about a skiing holiday in the Alps this winter": the time may be the
+        // thought-of plan's.
+        let pondered = w == "thinking" && ["about", "of"].contains(&p.lower(k + 1).as_str());
         ARRANGED.contains(&w.as_str())
+            || pondered
             || moved_to_day
             || intended
             || booking

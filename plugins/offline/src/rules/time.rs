@@ -477,6 +477,23 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
             && (verb == "been" || verb == "not" || crate::words::participle_lemma(&verb).is_some())
     });
     let dated = ["on", "last", "yesterday"].contains(&p.lower(n - len).as_str());
+    // "hasn't been to the dentist in three years": after a perfect, "in" and a length is how long
+    // it has been; in front it reads as a time to come ("In three years, he has not been ...").
+    let stretch = p.lower(n - len) == "in"
+        && (n - len + 1..n).any(|k| {
+            let w = p.lower(k);
+            TIME_UNITS.contains(&w.as_str())
+                || ["ages", "years", "months", "weeks", "days"].contains(&w.as_str())
+        });
+    // "have never had": the perfect past an adverb of its own.
+    let perfect_past_adverb = (2..n - len).any(|k| {
+        let have = p.lower(k - 2).replace('’', "'");
+        let have = ["has", "have", "hasn't", "haven't"].contains(&have.as_str()) || have.ends_with("'ve");
+        have && ["never", "not", "ever", "always", "just"].contains(&p.lower(k - 1).as_str())
+    });
+    if (perfect_clause || perfect_past_adverb) && stretch {
+        return None;
+    }
     if about || (perfect_clause && dated) {
         return None;
     }
@@ -1004,6 +1021,22 @@ mod tests {
         assert_eq!(
             run(f, "The kids went to bed last night.").as_deref(),
             Some("Last night, the kids went to bed.")
+        );
+    }
+
+    #[test]
+    fn a_length_after_a_perfect_and_an_offered_or_pondered_thing_s_time_stay() {
+        let f = front_time_phrase;
+        assert_eq!(run(f, "He hasn't been to the dentist in three years."), None);
+        assert_eq!(run(f, "We have never had a problem with this salon in three years."), None);
+        assert_eq!(
+            run(f, "We finished the cake in one evening.").as_deref(),
+            Some("In one evening, we finished the cake.")
+        );
+        assert_eq!(run(f, "We are thinking about a skiing holiday in the Alps this winter."), None);
+        assert_eq!(
+            run(f, "We are going on a skiing holiday in the Alps this winter.").as_deref(),
+            Some("This winter, we are going on a skiing holiday in the Alps.")
         );
     }
 
