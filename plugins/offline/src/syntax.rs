@@ -561,9 +561,25 @@ pub fn inner_subject(words: &[String], k: usize) -> bool {
     let before = &words[k - 1];
     // "Thank you", "Did you", "Will you": the "you" of the sentence itself, not of a clause inside.
     let own = ["thank", "thanks"].contains(&before.as_str()) || heads_clause(before);
-    pronoun == "you"
+    let you = pronoun == "you"
         && !own
-        && (contracted || (heads_clause(next) && !is_noun(next)) || clearly_finite(next, false))
+        && (contracted || (heads_clause(next) && !is_noun(next)) || clearly_finite(next, false));
+    you || contact_relative(words, k)
+}
+
+/// Whether item `k` opens a clause with no "that" after a noun, its subject a noun phrase of
+/// its own: "the cake my mum made on Sunday" (a noun, then "my mum", then a past verb). An object
+/// after an object ("sent my mum a card on Sunday") has no verb after it.
+fn contact_relative(words: &[String], k: usize) -> bool {
+    let at = |j: usize| words.get(j).map_or("", String::as_str);
+    let determiner = PERSONAL_POSSESSIVES.contains(&at(k)) || DEFINITE_DETERMINERS.contains(&at(k));
+    let head = at(k - 1);
+    let after_noun = is_noun(head) && !heads_clause(head);
+    let verb = at(k + 2);
+    determiner
+        && after_noun
+        && !heads_clause(at(k + 1))
+        && (heads_clause(verb) || crate::words::finite_lemma(verb, crate::words::Tense::Past, true).is_some())
 }
 
 /// Pronouns that may be the subject of an "-ing" clause after the main verb or "with".

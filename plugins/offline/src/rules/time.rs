@@ -985,6 +985,11 @@ mod tests {
         // A clause with no "that" after a noun, or after "means", has its own subject.
         assert_eq!(run(f, "I didn't get the payment you sent on Friday."), None);
         assert_eq!(run(f, "I lost the keys you gave me yesterday."), None);
+        assert_eq!(run(f, "I loved the cake my mum made on Sunday."), None);
+        assert_eq!(
+            run(f, "I sent my mum a card on Sunday.").as_deref(),
+            Some("On Sunday, I sent my mum a card.")
+        );
         assert_eq!(run(f, "The new job means I'll travel to London twice a month."), None);
         assert_eq!(run(f, "The new job means I will travel to London twice a month."), None);
         assert_eq!(
