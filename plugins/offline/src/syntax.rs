@@ -96,6 +96,8 @@ pub const REPORTING: &[&str] = &[
     "discovered",
     "read",
     "wrote",
+    "means",
+    "meant",
 ];
 
 /// Whether a reporting verb (`REPORTING`) before `end` has a clause of its own after it (a finite
@@ -106,7 +108,13 @@ pub fn reported(p: &Plain, end: usize) -> bool {
 
 /// `reported` over lowercased words.
 pub fn reported_words(words: &[String]) -> bool {
-    let finite = |w: &str| FINITE_BE.contains(&w) || FINITE_HAVE.contains(&w) || clearly_finite(w, true);
+    // "says he'll call", "means I will travel": a modal or a contracted one heads the clause too.
+    let finite = |w: &str| {
+        FINITE_BE.contains(&w)
+            || FINITE_HAVE.contains(&w)
+            || heads_clause(w)
+            || w.replace('’', "'").split_once('\'').is_some_and(|(s, _)| SUBJECT_PRONOUNS.contains(&s))
+    };
     words
         .iter()
         .enumerate()
@@ -415,7 +423,11 @@ pub fn time_inside(p: &Plain, end: usize) -> bool {
                 && !modifier_or_noun(&w);
             before == "with" || OWN_SUBJECTS.contains(&before.as_str()) || with_noun
         };
+        // "thinking about a skiing holiday in the Alps this winter": the time may be the
+        // thought-of plan's.
+        let pondered = w == "thinking" && ["about", "of"].contains(&p.lower(k + 1).as_str());
         ARRANGED.contains(&w.as_str())
+            || pondered
             || moved_to_day
             || intended
             || booking
@@ -427,6 +439,147 @@ pub fn time_inside(p: &Plain, end: usize) -> bool {
                 && k >= 1
                 && ["of", "about", "on", "for", "without"].contains(&p.lower(k - 1).as_str()))
     })
+}
+
+/// Heads before "of" whose "of"-phrase is a run of events, which a time after it may date ("a
+/// series of talks in May").
+const RUNS: &[&str] = &["series", "round", "rounds", "wave", "waves", "programme", "schedule"];
+
+/// Heads before "of" that show someone or something as it was at a time, which a time or a
+/// "when" clause after it may tell ("a video of her when she was born").
+pub const DEPICTIONS: &[&str] = &[
+    "photo",
+    "photos",
+    "photograph",
+    "photographs",
+    "picture",
+    "pictures",
+    "video",
+    "videos",
+    "film",
+    "footage",
+    "clip",
+    "recording",
+    "painting",
+    "drawing",
+    "portrait",
+    "image",
+    "images",
+    "story",
+    "stories",
+    "memory",
+    "memories",
+];
+
+/// Happenings that do things ("ruined by the storm on Sunday"): a time after one as the agent
+/// may be the happening's, as "the storm on Sunday" names which storm.
+const HAPPENINGS: &[&str] = &[
+    "storm",
+    "storms",
+    "fire",
+    "fires",
+    "flood",
+    "floods",
+    "flooding",
+    "accident",
+    "crash",
+    "strike",
+    "strikes",
+    "explosion",
+    "earthquake",
+    "wind",
+    "winds",
+    "rain",
+    "snow",
+    "hurricane",
+    "gale",
+    "gales",
+    "frost",
+    "heatwave",
+    "collision",
+    "outage",
+    "protest",
+    "protests",
+    "delays",
+    "roadworks",
+];
+
+/// Whether the noun phrase that ends right before item `end` may own a time said there: an
+/// "of"-phrase of a stretch, a run of events or a depiction ("three more days of strikes in
+/// December", "a video of her in 2019"), or a happening as the agent of a passive ("ruined by the
+/// storm on Sunday"). A cup of tea, sixty years of marriage or a manager as the agent owns no
+/// time ("cancelled by the manager on Monday" moves). The time and clause moves ask it.
+pub fn claimed_by_noun(p: &Plain, end: usize) -> bool {
+    // The last noun phrase: a preposition and at most three words after it.
+    let Some(at) = (end.saturating_sub(4)..end).rev().find(|&k| ["of", "by"].contains(&p.lower(k).as_str()))
+    else {
+        return false;
+    };
+    let head = p.lower(end - 1);
+    let inner_ok = (at + 1..end).all(|j| {
+        let w = p.lower(j);
+        // "strikes" may read as a verb, but after "of" or "by" it is the phrase's noun.
+        let verb = heads_clause(&w) && !is_noun(&w);
+        !crate::words::PREPOSITIONS.contains(&w.as_str()) && !verb && !CLAUSE_WORDS.contains(&w.as_str())
+    });
+    if !inner_ok || end < at + 2 {
+        return false;
+    }
+    if p.lower(at) == "by" {
+        let agent = at >= 1 && crate::words::participle_lemma(&p.lower(at - 1)).is_some();
+        return agent
+            && (HAPPENINGS.contains(&head.as_str()) || crate::words::is_event(&p.lower(end - 2), &head));
+    }
+    let before = if at >= 1 { p.lower(at - 1) } else { String::new() };
+    // "a shower of rain at lunchtime": a measure of weather is the weather itself, whose time is
+    // the sentence's.
+    let weather = ["rain", "snow", "wind", "frost"].contains(&head.as_str());
+    RUNS.contains(&before.as_str())
+        || DEPICTIONS.contains(&before.as_str())
+        || (HAPPENINGS.contains(&head.as_str()) && !weather)
+        || crate::words::is_event(&p.lower(end - 2), &head)
+}
+
+/// Whether item `k` is the subject pronoun of a clause inside the sentence, which a phrase at the
+/// end may belong to: "the clearest one we have seen this year", "I think we'll leave at noon",
+/// "means I'll travel twice a month" (a contracted pronoun is the part before its apostrophe).
+/// "you" is as often an object ("I'll see you on Friday"), so it counts only before a finite verb
+/// or as "you'll", "you've", "you'd" ("the payment you sent on Friday").
+pub fn inner_subject(words: &[String], k: usize) -> bool {
+    if k == 0 {
+        return false;
+    }
+    let word = words[k].replace('’', "'");
+    let (pronoun, contracted) = match word.split_once('\'') {
+        Some((pronoun, _)) => (pronoun, true),
+        None => (word.as_str(), false),
+    };
+    if ["i", "he", "she", "we", "they"].contains(&pronoun) {
+        return true;
+    }
+    let next = words.get(k + 1).map_or("", String::as_str);
+    let before = &words[k - 1];
+    // "Thank you", "Did you", "Will you": the "you" of the sentence itself, not of a clause inside.
+    let own = ["thank", "thanks"].contains(&before.as_str()) || heads_clause(before);
+    let you = pronoun == "you"
+        && !own
+        && (contracted || (heads_clause(next) && !is_noun(next)) || clearly_finite(next, false));
+    you || contact_relative(words, k)
+}
+
+/// Whether item `k` opens a clause with no "that" after a noun, its subject a noun phrase of
+/// its own: "the cake my mum made on Sunday" (a noun, then "my mum", then a past verb). An object
+/// after an object ("sent my mum a card on Sunday") has no verb after it.
+fn contact_relative(words: &[String], k: usize) -> bool {
+    let at = |j: usize| words.get(j).map_or("", String::as_str);
+    let determiner = PERSONAL_POSSESSIVES.contains(&at(k)) || DEFINITE_DETERMINERS.contains(&at(k));
+    let head = at(k - 1);
+    let after_noun = is_noun(head) && !heads_clause(head);
+    let verb = at(k + 2);
+    determiner
+        && after_noun
+        && !heads_clause(at(k + 1))
+        && (heads_clause(verb) || crate::words::finite_lemma(verb, crate::words::Tense::Past, true).is_some())
 }
 
 /// Pronouns that may be the subject of an "-ing" clause after the main verb or "with".
@@ -458,6 +611,7 @@ pub fn coordinated_clause(p: &Plain, end: usize) -> bool {
     (0..end).any(|k| {
         let coordinator = p.lower(k);
         ["and", "but", "or", "then"].contains(&coordinator.as_str())
+            && !paired_and(p, k)
             && (k + 1..end).any(|j| {
                 let w = p.lower(j);
                 let next = p.lower(j + 1);
@@ -465,8 +619,11 @@ pub fn coordinated_clause(p: &Plain, end: usize) -> bool {
                 // keeps as function words count, as do auxiliaries and modals ("Mike and Helen
                 // have" is a subject's, though), and a verb with its object ("add the onions and
                 // cook them").
+                // "and may hide": "may" is a modal only before a verb ("and May" is a month).
+                let may = w == "may" && crate::words::base_verb_reading(&next);
                 let verb_after = j == k + 1
                     && (heads_clause(&w)
+                        || may
                         || (is_verbish(&w) && !is_noun(&w))
                         || (crate::words::can_be(&w, Pos::Verb)
                             && (crate::words::OBJECT_PRONOUNS.contains(&next.as_str())
@@ -481,6 +638,20 @@ pub fn coordinated_clause(p: &Plain, end: usize) -> bool {
                     || auxiliary
             })
     })
+}
+
+/// Whether the "and" at item `k` is the second half of "between X and Y" or "both X and Y": it
+/// joins the two nouns, never two clauses ("The talks between the union and the company broke
+/// down").
+pub fn paired_and(p: &Plain, k: usize) -> bool {
+    p.lower(k) == "and"
+        && (0..k)
+            .rev()
+            .take_while(|&j| {
+                let w = p.lower(j);
+                !["and", "or", "but"].contains(&w.as_str()) && !heads_clause(&w)
+            })
+            .any(|j| ["between", "both"].contains(&p.lower(j).as_str()))
 }
 
 /// Pronouns that point back to a person or thing named earlier.

@@ -355,6 +355,14 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     if negation || s.words.iter().any(|&w| REPORTING.contains(&lower(w).as_str())) {
         return None;
     }
+    // "Last year the trip was cancelled because of the snow": a clause fronted before a time the
+    // sentence already opens with stacks two ("Because of the snow, last year the trip was ...").
+    // "Last week's quiz" is the subject, not a time.
+    let fronted = p.find(&subordinator).is_some_and(|k| k > 0);
+    let possessive = (0..3).any(|k| p.lower(k).ends_with("'s") || p.lower(k).ends_with("’s"));
+    if fronted && crate::syntax::opens_with_adverbial(&p) && !possessive {
+        return None;
+    }
     // "offered me a discount if I signed up": the condition is the offer's terms, and in front it
     // would make the offering itself conditional. "Thanks for taking Max out while I was ill":
     // the clause is the thanked deed's.
@@ -410,6 +418,10 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     // nearest verb, so after a clause inside it is that clause's whatever follows "until".
     let until = ["until", "till"].contains(&subordinator.as_str());
     if (from_end || until) && crate::syntax::time_inside(&p, p.items.len()) {
+        return None;
+    }
+    // "three more days of strikes after the election": the phrase may be the noun phrase's.
+    if from_end && p.find(&subordinator).is_some_and(|k| crate::syntax::claimed_by_noun(&p, k)) {
         return None;
     }
     // A second clause word ("quit after two months because the boss shouted", "so nervous before
@@ -574,6 +586,20 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
             // clause's, which the front would leave stranded.
             let relative =
                 s.words[..k].iter().skip(1).any(|w| ["that", "which", "who"].contains(&lower(w).as_str()));
+            // "sent us a video of her when she was born": a time clause after a picture or a
+            // story of someone may tell when it shows them, and in front it would date the sending.
+            let timing = ["when", "while", "before", "after", "once", "until", "whenever"]
+                .contains(&lower(s.words[k]).as_str());
+            let past = x_words.iter().any(|w| {
+                ["was", "were", "had"].contains(&w.as_str())
+                    || crate::words::finite_lemma(w, crate::words::Tense::Past, true).is_some()
+            });
+            let depicted = timing
+                && past
+                && (k.saturating_sub(5)..k.saturating_sub(1)).any(|j| {
+                    lower(s.words[j + 1]) == "of"
+                        && crate::syntax::DEPICTIONS.contains(&lower(s.words[j]).as_str())
+                });
             let asked = question && !question_may_lead(&s.words[..k], &lower(s.words[k]));
             // "ran out two weeks before the screen broke": a length before "before" or "after" is
             // the clause's, and stays with it.
@@ -584,7 +610,40 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
                 || ["today", "tomorrow", "tonight", "yesterday"].contains(&length.as_str());
             let measured =
                 crate::words::TIME_UNITS.contains(&length.as_str()) || length.starts_with("fortnight") || day;
+            let y_words: Vec<String> = s.words[..k].iter().map(|w| lower(w)).collect();
+            // "remind me to read the meter before we go", "joined a club to get fitter before the
+            // marathon": after an object's infinitive the time may be the infinitive's, and in
+            // front it would time the reminding or the joining ("need to renew ... before we
+            // travel" has no object before "to", and moves).
+            // A pronoun's infinitive counts only after a verb of asking or reminding ("taught me
+            // to fish when I was little" is the teaching's time).
+            const DIRECTING: &[&str] = &["remind", "reminded", "ask", "asked", "tell", "told", "get", "got"];
+            let object_infinitive = timing
+                && (1..k.saturating_sub(1)).any(|j| {
+                    let object = &y_words[j - 1];
+                    let directed = j >= 2
+                        && DIRECTING.contains(&y_words[j - 2].as_str())
+                        && crate::words::OBJECT_PRONOUNS.contains(&object.as_str());
+                    let noun = crate::words::clear_pos(object) == Some(crate::lexicon::Pos::Noun);
+                    (directed || noun) && crate::syntax::opens_infinitive(&y_words[j], &y_words[j + 1])
+                });
+            // "She never goes to bed before midnight": "not ... before" is one focus, as "not ...
+            // until" is, and in front it reads as a marked order ("Before midnight, she never ...").
+            // A clause of its own ("didn't get a copy before I left") is a time, and may lead.
+            let negated_before = lower(s.words[k]) == "before"
+                && y_words.iter().any(|w| is_negation(w))
+                && !(0..x_words.len()).any(finite_at);
+            // "I'm afraid I have to cancel ... because I'm ill": the hedge opens the sentence, and
+            // a reason in front of it would be the fear's.
+            let hedged = y_words.windows(2).any(|w| {
+                w[0] == "afraid"
+                    && (w[1] == "that" || crate::words::SUBJECT_PRONOUNS.contains(&w[1].as_str()))
+            });
             let focus = asked
+                || depicted
+                || object_infinitive
+                || negated_before
+                || hedged
                 || measured
                 || purpose
                 || interrupting
@@ -615,10 +674,17 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
         }
     }
     // "Today, Y." -> "Y today."
+    // "Yesterday, Maria met John because it was sunny": at the end the day would fall inside the
+    // clause ("because it was sunny yesterday").
+    let clause_inside = s.words[1..].iter().any(|w| {
+        let w = lower(w);
+        w != "to" && w != "and" && crate::words::CLAUSE_WORDS.contains(&w.as_str())
+    });
     if TIME_ADVERBS.contains(&first.as_str())
         && commas.first() == Some(&0)
         && commas.len() == 1
         && s.words.len() >= 4
+        && !clause_inside
     {
         let mut y = with_first(&s.words[1..], to_front)?;
         y.push(recase(s.words[0], first));
@@ -629,8 +695,8 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
     let last = lower(s.words[n - 1]);
     // "the service I received today": a subject pronoun after the first word opens a clause of
     // its own, which the adverb may belong to.
-    let inner_clause =
-        (1..n - 1).any(|k| ["i", "he", "she", "we", "they"].contains(&lower(s.words[k]).as_str()));
+    let lowered: Vec<String> = s.words[..n - 1].iter().map(|&w| lower(w)).collect();
+    let inner_clause = (1..n - 1).any(|k| crate::syntax::inner_subject(&lowered, k));
     if TIME_ADVERBS.contains(&last.as_str())
         && commas.is_empty()
         && n >= 4
@@ -847,5 +913,84 @@ mod tests {
             moved("We stayed home because it was cold and it rained.").as_deref(),
             Some("Because it was cold and it rained, we stayed home.")
         );
+        // "and may hide": a modal's predicate is a second one, which the condition is for.
+        assert_eq!(moved("She is very shy and may hide if you approach her."), None);
+        assert_eq!(
+            moved("She may hide if you approach her.").as_deref(),
+            Some("If you approach her, she may hide.")
+        );
+    }
+
+    #[test]
+    fn a_time_clause_may_tell_when_a_picture_shows_someone() {
+        assert_eq!(moved("The breeder sent us a video of her when she was born."), None);
+        assert_eq!(moved("He showed me a photo of his son when he was little."), None);
+        // A time to come is the sending's.
+        assert_eq!(
+            moved("I'll send you photos of the finished kitchen once the painters have gone.").as_deref(),
+            Some("Once the painters have gone, I'll send you photos of the finished kitchen.")
+        );
+    }
+
+    #[test]
+    fn a_clause_after_an_object_s_infinitive_may_be_the_infinitive_s() {
+        assert_eq!(moved("Can you remind me to read the meter before we go on holiday?"), None);
+        assert_eq!(moved("I joined a running club to get fitter before the marathon."), None);
+        assert_eq!(
+            moved("My grandmother taught me to sew when I was ten.").as_deref(),
+            Some("When I was ten, my grandmother taught me to sew.")
+        );
+        assert_eq!(
+            moved("I need to renew my passport before we travel.").as_deref(),
+            Some("Before we travel, I need to renew my passport.")
+        );
+    }
+
+    #[test]
+    fn never_before_and_a_hedge_stay_in_their_order() {
+        assert_eq!(moved("She never goes to bed before midnight."), None);
+        assert_eq!(moved("I won't be able to pick it up before five o'clock."), None);
+        assert_eq!(
+            moved("I didn't get a copy of the letter before I left.").as_deref(),
+            Some("Before I left, I didn't get a copy of the letter.")
+        );
+        assert_eq!(
+            moved("We need to leave before it gets dark.").as_deref(),
+            Some("Before it gets dark, we need to leave.")
+        );
+        assert_eq!(moved("I'm afraid I have to cancel today's lesson because I'm ill."), None);
+        assert_eq!(
+            moved("I have to cancel today's lesson because I'm ill.").as_deref(),
+            Some("Because I'm ill, I have to cancel today's lesson.")
+        );
+    }
+
+    #[test]
+    fn an_opening_day_does_not_move_into_a_clause() {
+        assert_eq!(moved("Yesterday, Maria met John in Lisbon because it was sunny."), None);
+        assert_eq!(
+            moved("Yesterday, Maria met John in Lisbon.").as_deref(),
+            Some("Maria met John in Lisbon yesterday.")
+        );
+    }
+
+    #[test]
+    fn a_clause_is_not_stacked_on_an_opening_time() {
+        assert_eq!(moved("Last year the trip was cancelled because of the snow."), None);
+        assert_eq!(moved("On Tuesday the shop closed early because of the flood."), None);
+        assert_eq!(
+            moved("Last week's quiz was cancelled because the landlord was ill.").as_deref(),
+            Some("Because the landlord was ill, last week's quiz was cancelled.")
+        );
+        assert_eq!(
+            moved("The trip was cancelled because of the snow.").as_deref(),
+            Some("Because of the snow, the trip was cancelled.")
+        );
+    }
+
+    #[test]
+    fn a_time_adverb_stays_in_a_clause_with_no_that() {
+        assert_eq!(moved("I lost the keys you gave me yesterday."), None);
+        assert_eq!(moved("I lost my keys yesterday.").as_deref(), Some("Yesterday, I lost my keys."));
     }
 }

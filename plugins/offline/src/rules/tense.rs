@@ -56,12 +56,26 @@ pub fn having_done(p: &Plain) -> Option<Vec<Token>> {
     // the birds" is not one thing after another, "stood up and applauded" is).
     let posture =
         ["sit", "stand", "lie"].contains(&lemma) && !["up", "down"].contains(&p.lower(k + 1).as_str());
+    // "walked along the river and stopped at a pub": a movement along a way may still be going
+    // on when the second action happens, where "Having walked" would have it over first.
+    let along_a_way =
+        ["walk", "drive", "cycle", "ride", "run", "wander", "stroll", "hike", "jog", "sail", "row"]
+            .contains(&lemma)
+            && ["along", "through", "around", "round", "down", "up"].contains(&p.lower(k + 1).as_str());
+    // "replied within an hour and offered a free replacement": the message and what it said are
+    // one act, which "Having replied" would make two.
+    let message =
+        ["reply", "answer", "respond", "write", "call", "phone", "ring", "email", "text", "contact"]
+            .contains(&lemma);
     let sequence = !posture
+        && !along_a_way
+        && !message
         && !["be", "have", "do", "get", "can", "will", "shall", "may", "must", "used"].contains(&lemma);
     // "I dropped my phone and cracked the screen": the second is what the first did, not a later
     // act of its own, which "Having dropped my phone" would make it.
     const RESULTS: &[&str] = &[
-        "crack", "break", "smash", "spill", "hurt", "injure", "damage", "lose", "miss", "burn", "cut", "tear",
+        "crack", "break", "smash", "spill", "hurt", "injure", "damage", "lose", "miss", "burn", "cut",
+        "tear", "flood", "ruin", "stain", "scratch", "dent", "wake",
     ];
     // With an object only: "The glass fell off the shelf and broke." is two happenings.
     let object = ["the", "a", "an", "my", "his", "her", "our", "their", "its", "your"]
@@ -208,6 +222,15 @@ mod tests {
             Some("Having fallen off the shelf, the glass broke.")
         );
         assert_eq!(
+            run(having_done, "I left my bag on the bus and never saw it again.").as_deref(),
+            Some("Having left my bag on the bus, I never saw it again.")
+        );
+        // A walk to a place is over when the next act begins; one along a way may not be.
+        assert_eq!(
+            run(having_done, "We walked to the station and caught the train.").as_deref(),
+            Some("Having walked to the station, we caught the train.")
+        );
+        assert_eq!(
             run(having_done, "He borrowed my umbrella and never returned it.").as_deref(),
             Some("Having borrowed my umbrella, he never returned it.")
         );
@@ -217,6 +240,9 @@ mod tests {
             "He was tired and went home.",
             "He left when we arrived and waited.",
             "I dropped my phone and cracked the screen.",
+            "We walked along the river and stopped at a pub for lunch.",
+            "Their customer service replied within an hour and offered a free replacement.",
+            "I left the tap running by mistake and flooded the bathroom.",
         ] {
             assert_eq!(run(having_done, kept), None, "{kept}");
         }

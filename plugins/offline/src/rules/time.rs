@@ -325,6 +325,26 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     // "I'll see you for Christmas": a meeting for an occasion is when the meeting is, and in
     // front reads as a reason.
     const MEETING: &[&str] = &["see", "sees", "seeing", "saw", "meet", "meets", "meeting", "met"];
+    // "went to bed early last night", "arrived early this morning": "early" or "late" may be the
+    // verb's, earlier or later than expected, and in front it would only be the time of day
+    // ("Early last night, the children went to bed").
+    // Only acts that keep to an expected time are early or late themselves ("called me late last
+    // night" is the night's).
+    const EXPECTED: &[&str] = &[
+        "arrive", "leave", "go", "come", "get", "wake", "start", "begin", "finish", "end", "open", "close",
+        "land", "depart", "return", "set", "turn", "check", "went", "goes", "came", "comes", "got", "gets",
+        "left", "leaves", "woke", "wakes", "began", "begins",
+    ];
+    let expected = (0..n - len).any(|k| {
+        let w = p.lower(k);
+        [Tense::Past, Tense::Present]
+            .iter()
+            .any(|&t| finite_lemma(&w, t, true).is_some_and(|l| EXPECTED.contains(&l)))
+            || EXPECTED.contains(&w.as_str())
+    });
+    if ["early", "late"].contains(&p.lower(n - len).as_str()) && expected {
+        return None;
+    }
     let occasion = p.lower(n - len) == "for";
     let state = (0..n - len).any(|k| {
         let w = p.lower(k);
@@ -409,7 +429,7 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     // "by noon on Friday": the phrase tells which noon, so it stays with the other time.
     if ["by", "at", "before", "until", "from", "on"].contains(&p.from_end(len + 2).as_str())
         && (TIME_NOUNS.contains(&before.as_str())
-            || ["noon", "midnight", "dawn", "dusk"].contains(&before.as_str())
+            || ["noon", "midday", "midnight", "dawn", "dusk"].contains(&before.as_str())
             || before.bytes().all(|b| b.is_ascii_digit())
             || COUNTS.contains(&before.as_str()))
     {
@@ -457,6 +477,23 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
             && (verb == "been" || verb == "not" || crate::words::participle_lemma(&verb).is_some())
     });
     let dated = ["on", "last", "yesterday"].contains(&p.lower(n - len).as_str());
+    // "hasn't been to the dentist in three years": after a perfect, "in" and a length is how long
+    // it has been; in front it reads as a time to come ("In three years, he has not been ...").
+    let stretch = p.lower(n - len) == "in"
+        && (n - len + 1..n).any(|k| {
+            let w = p.lower(k);
+            TIME_UNITS.contains(&w.as_str())
+                || ["ages", "years", "months", "weeks", "days"].contains(&w.as_str())
+        });
+    // "have never had": the perfect past an adverb of its own.
+    let perfect_past_adverb = (2..n - len).any(|k| {
+        let have = p.lower(k - 2).replace('’', "'");
+        let have = ["has", "have", "hasn't", "haven't"].contains(&have.as_str()) || have.ends_with("'ve");
+        have && ["never", "not", "ever", "always", "just"].contains(&p.lower(k - 1).as_str())
+    });
+    if (perfect_clause || perfect_past_adverb) && stretch {
+        return None;
+    }
     if about || (perfect_clause && dated) {
         return None;
     }
@@ -477,7 +514,7 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     }
     // Booked, invited or planned things, an object's infinitive of purpose, an "-ing" after a
     // preposition: the time may be theirs (`syntax::time_inside`).
-    if time_inside(p, n - len) {
+    if time_inside(p, n - len) || crate::syntax::claimed_by_noun(p, n - len) {
         return None;
     }
     // "can't afford to go out every weekend": a negation covers "every", and in front the
@@ -523,8 +560,9 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     // A subject pronoun after the first word opens a clause inside the sentence ("the clearest one
-    // we have seen this year", "I think we should leave at noon"): the phrase belongs to it.
-    if (1..n - len).any(|k| ["i", "he", "she", "we", "they"].contains(&p.lower(k).as_str())) {
+    // we have seen this year", "the payment you sent on Friday"): the phrase may belong to it.
+    let words: Vec<String> = (0..n - len).map(|k| p.lower(k)).collect();
+    if (1..n - len).any(|k| crate::syntax::inner_subject(&words, k)) {
         return None;
     }
     // "The baby is sleeping through the night": sleeping the night through is what is told, not
@@ -602,8 +640,31 @@ pub fn front_time_phrase_in_clause(p: &Plain) -> Option<Vec<Token>> {
             && and + 3 < start
             && is_noun(&p.lower(and + 2))
             && clearly_finite(&p.lower(and + 3), true));
+    // "and it arrives on Friday": a present for what is arranged reads as a story's present once
+    // the day leads ("and on Friday it arrives"); a habit ("on Mondays", "every week") may lead.
+    let verb = if SUBJECT_PRONOUNS.contains(&subject.as_str()) { p.lower(and + 2) } else { p.lower(and + 3) };
+    let habitual = (start..n).any(|k| {
+        let w = p.lower(k);
+        ["every", "each", "weekends"].contains(&w.as_str())
+            || w.strip_suffix('s').is_some_and(|d| DAY_NAMES.contains(&d) || WEEKDAYS.contains(&d))
+    });
+    let arranged = finite_lemma(&verb, Tense::Present, true).is_some() && !habitual;
+    if arranged {
+        return None;
+    }
+    // "The teacher and the students left": a first part with no verb is a subject, not a clause.
+    let first_clause = (0..and).any(|k| {
+        let w = p.lower(k);
+        crate::words::heads_clause(&w)
+            || crate::words::is_verbish(&w)
+            || SUBJECT_PRONOUNS.contains(&w.as_str())
+    });
     // "The meeting is in the afternoon": the phrase is what the second subject is.
-    if !own_subject || LINKING_BE.contains(&p.from_end(len + 1).as_str()) || !coordinated_clause(p, start) {
+    if !own_subject
+        || !first_clause
+        || LINKING_BE.contains(&p.from_end(len + 1).as_str())
+        || !coordinated_clause(p, start)
+    {
         return None;
     }
     let mut out: Vec<Token> = p.items[..and].to_vec();
@@ -916,5 +977,101 @@ mod tests {
             run(f, "She bought bread and cheese on Monday.").as_deref(),
             Some("On Monday, she bought bread and cheese.")
         );
+    }
+
+    #[test]
+    fn a_time_stays_with_the_clause_or_the_noun_that_may_own_it() {
+        let f = front_time_phrase;
+        // A clause with no "that" after a noun, or after "means", has its own subject.
+        assert_eq!(run(f, "I didn't get the payment you sent on Friday."), None);
+        assert_eq!(run(f, "I lost the keys you gave me yesterday."), None);
+        assert_eq!(run(f, "I loved the cake my mum made on Sunday."), None);
+        assert_eq!(
+            run(f, "I sent my mum a card on Sunday.").as_deref(),
+            Some("On Sunday, I sent my mum a card.")
+        );
+        assert_eq!(run(f, "The new job means I'll travel to London twice a month."), None);
+        assert_eq!(run(f, "The new job means I will travel to London twice a month."), None);
+        assert_eq!(
+            run(f, "I sent you the payment on Friday.").as_deref(),
+            Some("On Friday, I sent you the payment.")
+        );
+        assert_eq!(
+            run(f, "I travel to London twice a month.").as_deref(),
+            Some("Twice a month, I travel to London.")
+        );
+        // A run of events, or a happening as the agent, may own the time.
+        assert_eq!(run(f, "The union announced three more days of strikes in December."), None);
+        assert_eq!(run(f, "Our fishing trip was ruined by the storm on Sunday."), None);
+        assert_eq!(
+            run(f, "We bought a bag of apples on Saturday.").as_deref(),
+            Some("On Saturday, we bought a bag of apples.")
+        );
+        assert_eq!(
+            run(f, "We had a shower of rain at lunchtime.").as_deref(),
+            Some("At lunchtime, we had a shower of rain.")
+        );
+        assert_eq!(
+            run(f, "The meeting was cancelled by the manager on Monday.").as_deref(),
+            Some("On Monday, the meeting was cancelled by the manager.")
+        );
+        // "by midday on Friday" is one deadline.
+        assert_eq!(
+            run(f, "We finished the report on Friday.").as_deref(),
+            Some("On Friday, we finished the report.")
+        );
+        assert_eq!(run(f, "We finished the report by midday on Friday."), None);
+        // "early" may be the going to bed's, earlier than usual, not the evening's.
+        assert_eq!(run(f, "The kids went to bed early last night."), None);
+        assert_eq!(
+            run(f, "The kids went to bed last night.").as_deref(),
+            Some("Last night, the kids went to bed.")
+        );
+    }
+
+    #[test]
+    fn a_length_after_a_perfect_and_an_offered_or_pondered_thing_s_time_stay() {
+        let f = front_time_phrase;
+        assert_eq!(run(f, "He hasn't been to the dentist in three years."), None);
+        assert_eq!(run(f, "We have never had a problem with this salon in three years."), None);
+        assert_eq!(
+            run(f, "We finished the cake in one evening.").as_deref(),
+            Some("In one evening, we finished the cake.")
+        );
+        assert_eq!(run(f, "We are thinking about a skiing holiday in the Alps this winter."), None);
+        assert_eq!(
+            run(f, "We are going on a skiing holiday in the Alps this winter.").as_deref(),
+            Some("This winter, we are going on a skiing holiday in the Alps.")
+        );
+    }
+
+    #[test]
+    fn between_x_and_y_joins_no_clauses() {
+        let text = "The talks between the union and the company broke down last night.";
+        assert_eq!(run(front_time_phrase_in_clause, text), None);
+        assert_eq!(
+            run(front_time_phrase, text).as_deref(),
+            Some("Last night, the talks between the union and the company broke down.")
+        );
+        assert_eq!(
+            run(front_time_phrase, "Both the teacher and the students left the school last night.")
+                .as_deref(),
+            Some("Last night, both the teacher and the students left the school.")
+        );
+        // A first part with no verb of its own is a subject.
+        assert_eq!(run(front_time_phrase_in_clause, "The teacher and the students left last night."), None);
+        let g = front_time_phrase_in_clause;
+        assert_eq!(run(g, "We ordered a new washing machine online and it arrives on Friday."), None);
+        assert_eq!(
+            run(g, "We ordered a new washing machine online and it arrived on Friday.").as_deref(),
+            Some("We ordered a new washing machine online, and on Friday it arrived.")
+        );
+        assert_eq!(
+            run(front_time_phrase_in_clause, "I emailed the agency on Monday and they replied on Wednesday.")
+                .as_deref(),
+            Some("I emailed the agency on Monday, and on Wednesday they replied.")
+        );
+        // "both" as a determiner pairs with no "and": the clauses are still two.
+        assert_eq!(run(front_time_phrase, "Both kids ate dinner and went to bed early yesterday."), None);
     }
 }
