@@ -2647,6 +2647,120 @@ fn shame_pity(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (regret && !to).then(|| (3, vec!["a".to_string(), other.to_string()]))
 }
 
+/// Occasions that are held, where "take place" says the same: one holds a party or a meeting,
+/// while a train or a person "held" somewhere is kept there.
+const HELD_EVENTS: &[&str] = &[
+    "party",
+    "parties",
+    "meeting",
+    "meetings",
+    "reunion",
+    "wedding",
+    "ceremony",
+    "fair",
+    "fete",
+    "market",
+    "concert",
+    "festival",
+    "conference",
+    "competition",
+    "auction",
+    "funeral",
+    "service",
+    "event",
+    "events",
+    "exhibition",
+    "quiz",
+    "tournament",
+    "celebration",
+    "celebrations",
+    "assembly",
+    "workshop",
+    "election",
+    "sale",
+    "barbecue",
+    "parade",
+];
+
+/// Words that may follow "held" of an occasion: where or when it is held.
+const WHERE_OR_WHEN: &[&str] = &[
+    "in", "at", "on", "every", "each", "next", "this", "online", "outside", "outdoors", "indoors", "inside",
+    "once", "twice", "annually", "weekly", "monthly", "yearly", "tomorrow", "today", "tonight", "later",
+    "during", "between", "from", "near", "behind", "beside",
+];
+
+/// "The party will be held in the village hall." -> "The party will take place in the village
+/// hall.", "The market is held every Saturday." -> "The market takes place every Saturday.": an
+/// occasion (`HELD_EVENTS`) among the words before, and where or when after (`WHERE_OR_WHEN`),
+/// never "held by" (an agent), "held up" (a delay) or "was held outside the station" of a train.
+fn held_took_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if open_word(tokens, i + 2).as_deref() != Some("held") || !tokens[i + 1].is(Kind::Space, " ") {
+        return None;
+    }
+    let verb = match open_word(tokens, i)?.as_str() {
+        "is" => "takes",
+        "are" => "take",
+        "was" | "were" => "took",
+        // Only after a modal or "to" ("will be held", "won't be held", "to be held").
+        "be" => {
+            let before = prev_word(tokens, i)?.replace('’', "'");
+            let modal =
+                ["will", "would", "can", "could", "should", "must", "might", "may", "to", "won't", "not"]
+                    .contains(&before.as_str())
+                    || before.ends_with("'ll");
+            if !modal {
+                return None;
+            }
+            "take"
+        }
+        _ => return None,
+    };
+    let next_fits = pause_after(tokens, i + 2)
+        || next_word(tokens, i + 2).is_some_and(|n| WHERE_OR_WHEN.contains(&n.as_str()));
+    let before: Vec<String> =
+        tokens[..i].iter().rev().filter(|t| t.is_word()).take(5).map(|t| t.text.to_lowercase()).collect();
+    // The occasion is this clause's subject: no word that opens another clause comes between.
+    let scope = before
+        .iter()
+        .position(|w| {
+            ["and", "but", "or", "so", "because", "when", "while", "that", "if"].contains(&w.as_str())
+        })
+        .unwrap_or(before.len());
+    let occasion = before[..scope].iter().any(|w| HELD_EVENTS.contains(&w.as_str()));
+    (next_fits && occasion).then(|| (3, vec![verb.to_string(), "place".to_string()]))
+}
+
+/// "My friends threw me a surprise party." -> "My friends gave me a surprise party.", "threw a
+/// party" -> "held a party": a party (at most two words after "a"), the verb "give" where a
+/// person it was for follows the verb, "hold" where none does; never "a party hat".
+fn threw_party(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let form = open_word(tokens, i)?;
+    let words: Vec<String> = (1..=5).map_while(|k| open_word(tokens, i + 2 * k)).collect();
+    let spaced = (1..=9).step_by(2).take(words.len()).all(|k| tokens[i + k].is(Kind::Space, " "));
+    let person =
+        words.first().is_some_and(|w| ["me", "us", "him", "her", "them", "you"].contains(&w.as_str()));
+    let rest = if person { &words[1..] } else { &words[..] };
+    let article = rest.first().is_some_and(|w| w == "a");
+    let party = rest.iter().skip(1).take(3).position(|w| w == "party")?;
+    let at = i + 2 * (party + 2 + usize::from(person));
+    // "a party hat": the party names a kind of something after it.
+    let kind_after = next_word(tokens, at).is_some_and(|n| crate::words::clear_pos(&n) == Some(Pos::Noun));
+    // "She was thrown a surprise party": the passive's subject is the one it was for.
+    let passive = form == "thrown" && prev_word(tokens, i).is_some_and(|p| BE_FORMS.contains(&p.as_str()));
+    if !spaced || !article || kind_after || passive {
+        return None;
+    }
+    let (give, hold) = match form.as_str() {
+        "throw" => ("give", "hold"),
+        "throws" => ("gives", "holds"),
+        "threw" => ("gave", "held"),
+        "thrown" => ("given", "held"),
+        "throwing" => ("giving", "holding"),
+        _ => return None,
+    };
+    Some((1, vec![if person { give } else { hold }.to_string()]))
+}
+
 /// The everyday collocations, each with the lowercase words it may start with, tried in this order.
 pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["fix", "fixes", "fixed", "fixing"], fix_repair),
@@ -2804,6 +2918,8 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["works", "worked"], works_as),
     (&["i", "we"], nowhere_found),
     (&["with"], with_using),
+    (&["is", "are", "was", "were", "be"], held_took_place),
+    (&["throw", "throws", "threw", "thrown", "throwing"], threw_party),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -3096,6 +3212,11 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "they",
     "they'd",
     "they're",
+    "threw",
+    "throw",
+    "throwing",
+    "thrown",
+    "throws",
     "times",
     "to",
     "told",
@@ -3555,6 +3676,7 @@ fn much_comparative(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> 
 #[cfg(test)]
 mod tests {
     use super::super::phrases;
+    use super::super::shared::told;
     use super::*;
     use crate::tokens::{join, tokenize};
 
@@ -3915,6 +4037,52 @@ mod tests {
         assert_eq!(phrased("Take it easy on him."), "Take it easy on him.");
         assert_eq!(phrased("We enjoyed it very much."), "We enjoyed it a lot.");
         assert_eq!(phrased("I'll call you as soon as I can."), "I'll call you as soon as possible.");
+    }
+
+    #[test]
+    fn an_occasion_held_takes_place() {
+        let f = held_took_place;
+        for (text, told_so) in [
+            (
+                "The party will be held in the village hall on Church Lane.",
+                "The party will take place in the village hall on Church Lane.",
+            ),
+            (
+                "The farmers' market is held every Saturday morning.",
+                "The farmers' market takes place every Saturday morning.",
+            ),
+            ("The meetings were held online.", "The meetings took place online."),
+            ("The reunion won't be held this year.", "The reunion won't take place this year."),
+        ] {
+            assert_eq!(told(f, text), told_so, "{text}");
+        }
+        // A train kept, an agent, a delay, a thing in a hand: no occasion, or no place after.
+        for text in [
+            "Our train was held outside the station for twenty minutes.",
+            "The party was held by the council in the park.",
+            "The meeting was held up by traffic.",
+            "The baby was held in her arms.",
+        ] {
+            assert_eq!(told(f, text), text);
+        }
+    }
+
+    #[test]
+    fn a_party_thrown_is_given_or_held() {
+        let f = threw_party;
+        assert_eq!(told(f, "My friends threw me a surprise party."), "My friends gave me a surprise party.");
+        assert_eq!(
+            told(f, "My neighbours threw a surprise party for their son."),
+            "My neighbours held a surprise party for their son."
+        );
+        assert_eq!(told(f, "We are throwing a big birthday party."), "We are holding a big birthday party.");
+        for text in [
+            "He threw a party hat at me.",
+            "She was thrown a surprise party.",
+            "He threw a ball at the party.",
+        ] {
+            assert_eq!(told(f, text), text);
+        }
     }
 
     #[test]
