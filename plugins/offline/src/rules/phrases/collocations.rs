@@ -263,14 +263,20 @@ const MACHINES: &[&str] = &[
 /// The subject of a verb at `i` is a machine: a word of `MACHINES` among the three words before it,
 /// with no word before it that could start another clause.
 fn machine_subject(tokens: &[Token], i: usize) -> bool {
+    subject_listed(tokens, i, 4, MACHINES)
+}
+
+/// Whether a word of `list` is among the `n` words before `i` in its own clause: no word that could
+/// open another clause comes between.
+fn subject_listed(tokens: &[Token], i: usize, n: usize, list: &[&str]) -> bool {
     let before: Vec<String> =
-        tokens[..i].iter().rev().filter(|t| t.is_word()).take(4).map(|t| t.text.to_lowercase()).collect();
+        tokens[..i].iter().rev().filter(|t| t.is_word()).take(n).map(|t| t.text.to_lowercase()).collect();
     let clause = before.iter().position(|w| {
         ["and", "but", "or", "so", "because", "when", "while", "that", "which", "who", "if"]
             .contains(&w.as_str())
     });
     let scope = clause.unwrap_or(before.len());
-    before[..scope].iter().any(|w| MACHINES.contains(&w.as_str()))
+    before[..scope].iter().any(|w| list.contains(&w.as_str()))
 }
 
 /// "The washing machine broke down." -> "... stopped working.", and "The lift is out of order." ->
@@ -2717,16 +2723,8 @@ fn held_took_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     };
     let next_fits = pause_after(tokens, i + 2)
         || next_word(tokens, i + 2).is_some_and(|n| WHERE_OR_WHEN.contains(&n.as_str()));
-    let before: Vec<String> =
-        tokens[..i].iter().rev().filter(|t| t.is_word()).take(5).map(|t| t.text.to_lowercase()).collect();
-    // The occasion is this clause's subject: no word that opens another clause comes between.
-    let scope = before
-        .iter()
-        .position(|w| {
-            ["and", "but", "or", "so", "because", "when", "while", "that", "if"].contains(&w.as_str())
-        })
-        .unwrap_or(before.len());
-    let occasion = before[..scope].iter().any(|w| HELD_EVENTS.contains(&w.as_str()));
+    // The occasion is this clause's subject.
+    let occasion = subject_listed(tokens, i, 5, HELD_EVENTS);
     (next_fits && occasion).then(|| (3, vec![verb.to_string(), "place".to_string()]))
 }
 
