@@ -2759,6 +2759,34 @@ fn threw_party(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     Some((1, vec![if person { give } else { hold }.to_string()]))
 }
 
+/// "My grandfather grew up on a farm." -> "My grandfather was brought up on a farm.", "the house
+/// where I grew up" -> "... where I was brought up": only where the place is said, after it or by
+/// "where" before the subject, since "The kids grew up and left home" is growing older, which no
+/// upbringing says. The subject a pronoun or a noun right before, whose number gives "was" or
+/// "were".
+fn grew_up(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if !matches_at(tokens, i, &["grew", "up"]) {
+        return None;
+    }
+    let subject = prev_word(tokens, i)?;
+    let be = match subject.as_str() {
+        "i" | "he" | "she" => "was",
+        "we" | "you" | "they" => "were",
+        noun if is_noun(noun) && crate::words::clear_pos(noun) == Some(Pos::Noun) => {
+            if crate::words::is_plural_noun(noun) {
+                "were"
+            } else {
+                "was"
+            }
+        }
+        _ => return None,
+    };
+    let place_after =
+        next_word(tokens, i + 2).is_some_and(|n| ["in", "on", "near", "outside"].contains(&n.as_str()));
+    let where_before = i >= 2 && prev_word(tokens, i - 2).as_deref() == Some("where");
+    (place_after || where_before).then(|| (3, vec![be.to_string(), "brought".to_string(), "up".to_string()]))
+}
+
 /// The everyday collocations, each with the lowercase words it may start with, tried in this order.
 pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["fix", "fixes", "fixed", "fixing"], fix_repair),
@@ -2918,6 +2946,7 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["with"], with_using),
     (&["is", "are", "was", "were", "be"], held_took_place),
     (&["throw", "throws", "threw", "thrown", "throwing"], threw_party),
+    (&["grew"], grew_up),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -3050,6 +3079,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "grabbed",
     "grabbing",
     "grabs",
+    "grew",
     "had",
     "half",
     "hang",
@@ -4079,6 +4109,21 @@ mod tests {
             "She was thrown a surprise party.",
             "He threw a ball at the party.",
         ] {
+            assert_eq!(told(f, text), text);
+        }
+    }
+
+    #[test]
+    fn grown_up_in_a_place_is_brought_up() {
+        let f = grew_up;
+        assert_eq!(told(f, "My grandfather grew up on a farm."), "My grandfather was brought up on a farm.");
+        assert_eq!(told(f, "My parents grew up in Leeds."), "My parents were brought up in Leeds.");
+        assert_eq!(
+            told(f, "The village where I grew up has changed a lot."),
+            "The village where I was brought up has changed a lot."
+        );
+        // Growing older, with no place: no upbringing.
+        for text in ["The kids grew up and left home.", "He grew up fast.", "Then everyone grew up."] {
             assert_eq!(told(f, text), text);
         }
     }
