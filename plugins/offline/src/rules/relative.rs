@@ -56,7 +56,8 @@ pub fn reduce_relative(p: &Plain) -> Option<Vec<Token>> {
         // is the subject of a question asked, and "which" its determiner, not a pronoun.
         let plain_verb_after =
             morph::analyse(&p.lower(r + 2)).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base);
-        if crate::words::is_plural_noun(&next) && plain_verb_after {
+        let mostly_noun = crate::words::pos_share(&next, Pos::Noun) >= 0.5;
+        if crate::words::is_plural_noun(&next) && mostly_noun && plain_verb_after {
             return None;
         }
         let a = analyses(&next).into_iter().find(|a| a.form == Form::ThirdPerson)?;
@@ -204,6 +205,10 @@ mod tests {
         }
         assert_eq!(run(f, "She said that the shop sells fish."), None);
         assert_eq!(run(f, "I asked the assistant which plants grow well in the shade."), None);
+        assert_eq!(
+            run(f, "I know a shop that sells bread.").as_deref(),
+            Some("I know a shop selling bread.")
+        );
         assert_eq!(
             run(f, "I know a man who plants trees in the park.").as_deref(),
             Some("I know a man planting trees in the park.")
