@@ -1378,6 +1378,47 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
             tokens[i].text.eq_ignore_ascii_case("short")
                 && (next.as_deref().is_some_and(|n| LASTING.contains(&n)) || said_of(tokens, i, LASTING))
         }
+        // "Our team lost the match" is the "game", but "light a match" and "a perfect match" are
+        // not, and a tennis or cricket match is no game (a game is a tennis match's part): only after
+        // a word that makes it a fixture, in a sentence naming no such sport.
+        "match" => {
+            const FIXTURE: &[&str] = &[
+                "the", "our", "their", "your", "his", "her", "my", "this", "next", "last", "first", "home",
+                "away", "football", "great", "good", "whole",
+            ];
+            const OWN_TERM: &[&str] = &[
+                "tennis",
+                "cricket",
+                "squash",
+                "badminton",
+                "chess",
+                "boxing",
+                "wrestling",
+                "darts",
+                "snooker",
+                "test",
+                "lighter",
+                "fire",
+                "candle",
+                "court",
+                "courts",
+                "set",
+                "sets",
+                "bowled",
+                "bowler",
+                "wicket",
+                "wickets",
+                "innings",
+                "overs",
+                "umpire",
+            ];
+            let named = tokens.iter().any(|t| OWN_TERM.contains(&t.text.to_lowercase().as_str()));
+            // "player of the match" is an award, named so.
+            let award = i >= 4
+                && prev_word(tokens, i - 2).as_deref() == Some("of")
+                && prev_word(tokens, i - 4).is_some_and(|w| ["player", "man", "woman"].contains(&w.as_str()));
+            prev.as_deref().is_some_and(|p| FIXTURE.contains(&p)) && !named && !award
+        }
         // "The main goal is to cut costs" is "aim", where "scored a goal" and "the goal of the
         // season" are football: only after a word that ranks it or before "is to", "was to", and
         // never in a sentence about a game.
@@ -3355,6 +3396,23 @@ mod tests {
         assert_eq!(replaced("I bought the flowers from the market.", "bought"), None);
         // A purchase done, with neither, is still "got".
         assert_eq!(replaced("She bought a present for her mother.", "bought").as_deref(), Some("got"));
+    }
+
+    #[test]
+    fn a_match_played_is_a_game() {
+        assert_eq!(replaced("Our team lost the match by two goals.", "match").as_deref(), Some("game"));
+        assert_eq!(replaced("Did you see the match last night?", "match").as_deref(), Some("game"));
+        for (text, word) in [
+            ("He struck a match in the dark.", "match"),
+            ("They are a perfect match.", "match"),
+            ("The cricket match was called off because of rain.", "match"),
+            ("We watched the tennis match on the big screen.", "match"),
+            ("She chose red frames to match her coat.", "match"),
+            ("The match was cancelled because the courts were flooded.", "match"),
+            ("Emma scored eleven goals and was player of the match.", "match"),
+        ] {
+            assert_eq!(replaced(text, word), None, "{text}");
+        }
     }
 
     #[test]
