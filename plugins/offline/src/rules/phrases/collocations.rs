@@ -2787,6 +2787,23 @@ fn grew_up(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (place_after || where_before).then(|| (3, vec![be.to_string(), "brought".to_string(), "up".to_string()]))
 }
 
+/// "kept the whole deposit" -> "kept the entire deposit": after a definite determiner (after "a" the
+/// article would change: "an entire week") and before a noun, never "a whole new", "a whole lot",
+/// "whole milk" (a kind) or "the whole point" (an idiom), nor "the whole of" and "as a whole".
+fn whole_entire(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const DEFINITE: &[&str] = &["the", "my", "our", "your", "his", "her", "their", "this", "that", "its"];
+    const FIXED: &[&str] = &[
+        "milk", "food", "foods", "grain", "grains", "wheat", "number", "numbers", "new", "lot", "point",
+        "truth", "world", "of",
+    ];
+    if open_word(tokens, i)? != "whole" {
+        return None;
+    }
+    let definite = prev_word(tokens, i).is_some_and(|p| DEFINITE.contains(&p.as_str()));
+    let noun_next = next_word(tokens, i).is_some_and(|n| is_noun(&n) && !FIXED.contains(&n.as_str()));
+    (definite && noun_next).then(|| (1, vec!["entire".to_string()]))
+}
+
 /// The everyday collocations, each with the lowercase words it may start with, tried in this order.
 pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["fix", "fixes", "fixed", "fixing"], fix_repair),
@@ -2947,6 +2964,7 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["is", "are", "was", "were", "be"], held_took_place),
     (&["throw", "throws", "threw", "thrown", "throwing"], threw_party),
     (&["grew"], grew_up),
+    (&["whole"], whole_entire),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -3282,6 +3300,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "weeks",
     "went",
     "were",
+    "whole",
     "with",
     "woke",
     "work",
@@ -4114,6 +4133,24 @@ mod tests {
     }
 
     #[test]
+    fn the_whole_thing_is_the_entire_thing() {
+        let f = whole_entire;
+        assert_eq!(
+            told(f, "The landlord kept the whole deposit without giving any reason."),
+            "The landlord kept the entire deposit without giving any reason."
+        );
+        for text in [
+            "It took a whole week.",
+            "I drink whole milk.",
+            "That was the whole point.",
+            "The town as a whole voted.",
+            "We ate the whole of it.",
+        ] {
+            assert_eq!(told(f, text), text);
+        }
+    }
+
+    #[test]
     fn grown_up_in_a_place_is_brought_up() {
         let f = grew_up;
         assert_eq!(told(f, "My grandfather grew up on a farm."), "My grandfather was brought up on a farm.");
@@ -4351,10 +4388,11 @@ mod tests {
         assert_eq!(phrased("The children were looked after well."), "The children were looked after well.");
         assert_eq!(phrased("He tried the door."), "He tried the door.");
         assert_eq!(phrased("We spent the whole afternoon cleaning."), "We spent all afternoon cleaning.");
-        // After a preposition, at the start, or with more after it, "the whole" stays.
-        assert_eq!(phrased("We rented a flat for the whole week."), "We rented a flat for the whole week.");
-        assert_eq!(phrased("The whole day was wasted."), "The whole day was wasted.");
-        assert_eq!(phrased("I took the whole week off."), "I took the whole week off.");
+        // After a preposition, at the start, or with more after it, "the whole" is no "all" (only
+        // "entire" says it there).
+        assert_eq!(phrased("We rented a flat for the whole week."), "We rented a flat for the entire week.");
+        assert_eq!(phrased("The whole day was wasted."), "The entire day was wasted.");
+        assert_eq!(phrased("I took the whole week off."), "I took the entire week off.");
         // A letter's close is fixed: "truly" is no "really" there.
         let options = crate::Options::default();
         assert_eq!(crate::paraphrase::paraphrase("Yours truly, Anna", &options), "Yours truly, Anna");
