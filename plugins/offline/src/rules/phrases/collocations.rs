@@ -2832,6 +2832,31 @@ fn halfway_middle(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (listed && ends && !how_far).then(|| (3, ["in", "the", "middle", "of"].map(String::from).to_vec()))
 }
 
+/// Games that kick off, which then start: "The match kicks off at three." -> "The match starts at
+/// three.".
+const KICKED_OFF: &[&str] = &["match", "game", "final", "derby", "season", "tournament"];
+
+/// "The match kicks off at three." -> "The match starts at three.": a game (`KICKED_OFF`) its
+/// subject, with no object after ("kicked off the season with a win" opens something else), a time
+/// or a pause after.
+fn kicks_off(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let start = match open_word(tokens, i)?.as_str() {
+        "kicks" => "starts",
+        "kick" => "start",
+        "kicked" => "started",
+        "kicking" => "starting",
+        _ => return None,
+    };
+    if !matches_at(tokens, i, &[tokens[i].text.to_lowercase().as_str(), "off"]) {
+        return None;
+    }
+    let when_after = pause_after(tokens, i + 2)
+        || next_word(tokens, i + 2).is_some_and(|n| {
+            ["at", "in", "on", "tomorrow", "tonight", "today", "soon", "later"].contains(&n.as_str())
+        });
+    (when_after && subject_listed(tokens, i, 3, KICKED_OFF)).then(|| (3, vec![start.to_string()]))
+}
+
 /// The everyday collocations, each with the lowercase words it may start with, tried in this order.
 pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["fix", "fixes", "fixed", "fixing"], fix_repair),
@@ -2994,6 +3019,7 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["grew"], grew_up),
     (&["whole"], whole_entire),
     (&["halfway"], halfway_middle),
+    (&["kick", "kicks", "kicked", "kicking"], kicks_off),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -3168,6 +3194,10 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "keep",
     "keeps",
     "kept",
+    "kick",
+    "kicked",
+    "kicking",
+    "kicks",
     "lasted",
     "later",
     "leaves",
@@ -4167,6 +4197,24 @@ mod tests {
                 "He threw a party hat at me.",
                 "She was thrown a surprise party.",
                 "He threw a ball at the party.",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_match_kicking_off_starts() {
+        let f = kicks_off;
+        assert_eq!(told(f, "The football match kicks off at three."), "The football match starts at three.");
+        assert_eq!(
+            told(f, "Could you remind me what time the match kicks off tomorrow?"),
+            "Could you remind me what time the match starts tomorrow?"
+        );
+        untouched(
+            f,
+            &[
+                "We kicked off the season with a win.",
+                "The meeting kicked off at nine.",
+                "He kicked off his shoes at the door.",
             ],
         );
     }
