@@ -2857,6 +2857,30 @@ fn kicks_off(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (when_after && subject_listed(tokens, i, 3, KICKED_OFF)).then(|| (3, vec![start.to_string()]))
 }
 
+/// "The new laptop came with a three-year warranty." -> "The new laptop had a three-year
+/// warranty.": only of a warranty or a guarantee (at most two words after "a"), which a thing has
+/// from its sale on; "came with a charger" is a thing in the box, which "had" would not say.
+fn came_with_warranty(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let had = match open_word(tokens, i)?.as_str() {
+        "came" => "had",
+        "comes" => "has",
+        _ => return None,
+    };
+    if open_word(tokens, i + 2).as_deref() != Some("with") || !tokens[i + 1].is(Kind::Space, " ") {
+        return None;
+    }
+    if !open_word(tokens, i + 4).is_some_and(|a| a == "a" || a == "an") {
+        return None;
+    }
+    let warranty = (3..=5).find(|&k| {
+        open_word(tokens, i + 2 * k).is_some_and(|w| ["warranty", "guarantee"].contains(&w.as_str()))
+    })?;
+    let spaced = (1..2 * warranty).step_by(2).all(|k| tokens[i + k].is(Kind::Space, " "));
+    let article = open_word(tokens, i + 4)?;
+    // "an" stays with the word after it, so the article is kept as written.
+    spaced.then(|| (5, vec![had.to_string(), article]))
+}
+
 /// The everyday collocations, each with the lowercase words it may start with, tried in this order.
 pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["fix", "fixes", "fixed", "fixing"], fix_repair),
@@ -3020,6 +3044,7 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["whole"], whole_entire),
     (&["halfway"], halfway_middle),
     (&["kick", "kicks", "kicked", "kicking"], kicks_off),
+    (&["came", "comes"], came_with_warranty),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -3083,6 +3108,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "cleaning",
     "cleans",
     "come",
+    "comes",
     "coming",
     "cook",
     "cooked",
@@ -4199,6 +4225,17 @@ mod tests {
                 "He threw a ball at the party.",
             ],
         );
+    }
+
+    #[test]
+    fn a_thing_sold_with_a_warranty_has_it() {
+        let f = came_with_warranty;
+        assert_eq!(
+            told(f, "The new laptop came with a three-year warranty."),
+            "The new laptop had a three-year warranty."
+        );
+        assert_eq!(told(f, "The battery comes with a guarantee."), "The battery has a guarantee.");
+        untouched(f, &["The laptop came with a charger but no mouse.", "She came with a friend."]);
     }
 
     #[test]
