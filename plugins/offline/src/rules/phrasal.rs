@@ -1904,7 +1904,12 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 // "both the tutor and the students": "both ... and" pairs two, which "both of" does not.
                 let paired = words[0] == "both"
                     && tokens[last..].iter().take(12).any(|t| t.text.eq_ignore_ascii_case("and"));
+                // "with you all this evening", "thanked them both the next day": the word belongs
+                // to the pronoun before it, and the determiner opens another phrase.
+                let floated =
+                    prev.as_deref().is_some_and(|p| ["you", "us", "them", "we", "they"].contains(&p));
                 !paired
+                    && !floated
                     && determiner.is_some_and(|d| !["a", "an", "some", "several"].contains(&d.as_str()))
                     && after.is_none_or(|a| {
                         !["same", "way", "best", "more", "better", "worse", "time", "rest"]
@@ -2970,6 +2975,10 @@ mod vehicle_tests {
         assert_eq!(all("He cut my hair too short."), "He cut my hair too short.");
         assert_eq!(all("We invited all the neighbours."), "We invited all of the neighbours.");
         assert_eq!(all("Both of my parents work."), "Both my parents work.");
+        let text = "I really enjoyed singing with you all this evening.";
+        assert_eq!(all(text), "I really enjoyed singing with you all this evening.");
+        assert_eq!(all("We asked them all the questions."), "We asked them all the questions.");
+        assert_eq!(all("I will tell you both the news."), "I will tell you both the news.");
         // Idioms, and no determiner.
         assert_eq!(all("He walked all the way home."), "He walked all the way home.");
         assert_eq!(all("I love all of them."), "I love all of them.");

@@ -52,6 +52,14 @@ pub fn reduce_relative(p: &Plain) -> Option<Vec<Token>> {
         if crate::words::CONTENT_NOUNS.contains(&p.lower(r - 1).as_str()) || heads_clause(&p.lower(r + 2)) {
             return None;
         }
+        // "asked the assistant which plants grow well": a plural noun with a plain verb after it
+        // is the subject of a question asked, and "which" its determiner, not a pronoun.
+        let plain_verb_after =
+            morph::analyse(&p.lower(r + 2)).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base);
+        let mostly_noun = crate::words::pos_share(&next, Pos::Noun) >= 0.5;
+        if crate::words::is_plural_noun(&next) && mostly_noun && plain_verb_after {
+            return None;
+        }
         let a = analyses(&next).into_iter().find(|a| a.form == Form::ThirdPerson)?;
         // A habit ("a choir that sings every Christmas") is no ongoing "-ing"; and an "-ing" that
         // is as often a noun would make a compound ("a book club meeting": SemCor tags "meeting"
@@ -196,6 +204,15 @@ mod tests {
             assert_eq!(run(f, text).as_deref(), Some(reduced), "{text}");
         }
         assert_eq!(run(f, "She said that the shop sells fish."), None);
+        assert_eq!(run(f, "I asked the assistant which plants grow well in the shade."), None);
+        assert_eq!(
+            run(f, "I know a shop that sells bread.").as_deref(),
+            Some("I know a shop selling bread.")
+        );
+        assert_eq!(
+            run(f, "I know a man who plants trees in the park.").as_deref(),
+            Some("I know a man planting trees in the park.")
+        );
         assert_eq!(run(f, "The man who is a doctor lives here."), None);
         assert_eq!(run(f, "The man who was waiting left."), None);
         assert_eq!(run(f, "We joined a book club that meets on the first Wednesday of every month."), None);

@@ -371,7 +371,34 @@ fn read(tokens: &[Token], i: usize, spelling: &Spelling) -> Option<Reading> {
     {
         return None;
     }
+    if best.pos == Pos::Verb && spelling.suffix.is_empty() && modifier_slot(tokens, i, &spelling.lower) {
+        return None;
+    }
     Some(best)
+}
+
+/// Whether the plain word `word` at `i`, which may be a noun, stands where only a noun modifier
+/// can: before a noun, after a "that" no noun comes before ("use that repair company", where
+/// "the people that repair cars" is a relative clause with its verb), or after "and" or "or"
+/// that join it to a noun ("the vets and rescue centres", where "clean and repair bikes" joins
+/// two verbs). There a verb's synonym ("fix company", "save centres") names another thing.
+fn modifier_slot(tokens: &[Token], i: usize, word: &str) -> bool {
+    let plain = morph::analyse(word).iter().any(|a| a.pos == Pos::Verb && a.form == Form::Base);
+    // The noun may be the verb's object as well ("clean and repair bikes"): what comes before
+    // tells the two apart, not the noun.
+    let noun_next =
+        next_word(tokens, i).is_some_and(|n| is_noun(&n) && crate::words::pos_share(&n, Pos::Noun) >= 0.5);
+    if !plain || !noun_next || !crate::words::can_be(word, Pos::Noun) {
+        return false;
+    }
+    let Some(prev) = prev_word(tokens, i) else { return false };
+    let nominal = |w: &str| clear_pos(w) == Some(Pos::Noun) || crate::words::is_plural_noun(w);
+    let before = if i >= 2 { prev_word(tokens, i - 2) } else { None };
+    match prev.as_str() {
+        "that" => before.is_none_or(|b| !nominal(&b)),
+        "and" | "or" => before.is_some_and(|b| nominal(&b)),
+        _ => false,
+    }
 }
 
 /// What the words around the word `word` at `i` say about its part of speech: the word before
@@ -1350,6 +1377,47 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         "short" => {
             tokens[i].text.eq_ignore_ascii_case("short")
                 && (next.as_deref().is_some_and(|n| LASTING.contains(&n)) || said_of(tokens, i, LASTING))
+        }
+        // "Our team lost the match" is the "game", but "light a match" and "a perfect match" are
+        // not, and a tennis or cricket match is no game (a game is a tennis match's part): only after
+        // a word that makes it a fixture, in a sentence naming no such sport.
+        "match" => {
+            const FIXTURE: &[&str] = &[
+                "the", "our", "their", "your", "his", "her", "my", "this", "next", "last", "first", "home",
+                "away", "football", "great", "good", "whole",
+            ];
+            const OWN_TERM: &[&str] = &[
+                "tennis",
+                "cricket",
+                "squash",
+                "badminton",
+                "chess",
+                "boxing",
+                "wrestling",
+                "darts",
+                "snooker",
+                "test",
+                "lighter",
+                "fire",
+                "candle",
+                "court",
+                "courts",
+                "set",
+                "sets",
+                "bowled",
+                "bowler",
+                "wicket",
+                "wickets",
+                "innings",
+                "overs",
+                "umpire",
+            ];
+            let named = tokens.iter().any(|t| OWN_TERM.contains(&t.text.to_lowercase().as_str()));
+            // "player of the match" is an award, named so.
+            let award = i >= 4
+                && prev_word(tokens, i - 2).as_deref() == Some("of")
+                && prev_word(tokens, i - 4).is_some_and(|w| ["player", "man", "woman"].contains(&w.as_str()));
+            prev.as_deref().is_some_and(|p| FIXTURE.contains(&p)) && !named && !award
         }
         // "The main goal is to cut costs" is "aim", where "scored a goal" and "the goal of the
         // season" are football: only after a word that ranks it or before "is to", "was to", and
@@ -2575,7 +2643,14 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     });
     let plain_purchase =
         ["bought", "buying"].contains(&form.as_str()) || asked_for || is_sentence_start(tokens, i);
-    if reading.entry.lemma == "buy" && candidates.contains(&"get") && !plain_purchase {
+    // "bought a present from all of us" is a gift given, but "got a present from all of us" reads
+    // as one received: a "from" later in the clause keeps "buy".
+    let from_after = tokens[i..]
+        .iter()
+        .skip(1)
+        .take_while(|t| t.kind != Kind::Punct)
+        .any(|t| t.text.eq_ignore_ascii_case("from"));
+    if reading.entry.lemma == "buy" && candidates.contains(&"get") && (!plain_purchase || from_after) {
         candidates.retain(|c| *c != "get");
     }
     // "bought the house across the road" is a purchase that "got" would leave open (rented, won).
@@ -2655,6 +2730,11 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
             continue;
         }
         let Some(word) = inflect_all(candidate, reading.pos, &forms) else { continue };
+        // "Has anyone gotten a present" is American; the project writes British English, where
+        // "has got" would read as having.
+        if word == "gotten" {
+            continue;
+        }
         // A comparative or superlative is checked as it comes out: "longer" may become "lengthier"
         // by the rules of inflection, but "much lengthier" is not how anyone says it.
         if !graded_form_ok(candidate, reading.pos, &forms) {
@@ -3296,6 +3376,56 @@ mod tests {
         let text = "Is it worth booking a hotel near the office?";
         assert!(!synonyms(text).iter().any(|(w, _)| w == "booking"), "{:?}", synonyms(text));
         assert_eq!(replaced("The slow booking system failed.", "booking"), None);
+    }
+
+    #[test]
+    fn a_noun_modifier_takes_no_verb_synonym() {
+        let text = "I won't use that repair company again after this experience.";
+        assert_eq!(replaced(text, "repair"), None);
+        assert_eq!(replaced("We have contacted all the vets and rescue centres nearby.", "rescue"), None);
+        // The verb still changes: with its subject before "that", and joined to another verb.
+        assert_eq!(replaced("I know people that repair cars.", "repair").as_deref(), Some("fix"));
+        assert_eq!(replaced("We clean and repair bikes.", "repair").as_deref(), Some("fix"));
+        assert_eq!(replaced("They repair the car every year.", "repair").as_deref(), Some("fix"));
+    }
+
+    #[test]
+    fn bought_is_no_got_before_from_nor_in_the_perfect() {
+        assert_eq!(replaced("Has anyone bought a present from all of us yet?", "bought"), None);
+        assert_eq!(replaced("We have bought all the tickets.", "bought"), None);
+        assert_eq!(replaced("I bought the flowers from the market.", "bought"), None);
+        // A purchase done, with neither, is still "got".
+        assert_eq!(replaced("She bought a present for her mother.", "bought").as_deref(), Some("got"));
+    }
+
+    #[test]
+    fn a_match_played_is_a_game() {
+        assert_eq!(replaced("Our team lost the match by two goals.", "match").as_deref(), Some("game"));
+        assert_eq!(replaced("Did you see the match last night?", "match").as_deref(), Some("game"));
+        for (text, word) in [
+            ("He struck a match in the dark.", "match"),
+            ("They are a perfect match.", "match"),
+            ("The cricket match was called off because of rain.", "match"),
+            ("We watched the tennis match on the big screen.", "match"),
+            ("She chose red frames to match her coat.", "match"),
+            ("The match was cancelled because the courts were flooded.", "match"),
+            ("Emma scored eleven goals and was player of the match.", "match"),
+        ] {
+            assert_eq!(replaced(text, word), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn words_kept_in_their_other_sense() {
+        for (text, word) in [
+            ("Please don't film the children.", "film"),
+            ("There was a white film on the glasses.", "film"),
+            ("The dog keeps biting the postman.", "biting"),
+            ("The nurse is trained in wound care.", "wound"),
+            ("Is it worth booking a hotel near the office for the strike days?", "booking"),
+        ] {
+            assert_eq!(replaced(text, word), None, "{text}");
+        }
     }
 
     #[test]

@@ -263,14 +263,20 @@ const MACHINES: &[&str] = &[
 /// The subject of a verb at `i` is a machine: a word of `MACHINES` among the three words before it,
 /// with no word before it that could start another clause.
 fn machine_subject(tokens: &[Token], i: usize) -> bool {
+    subject_listed(tokens, i, 4, MACHINES)
+}
+
+/// Whether a word of `list` is among the `n` words before `i` in its own clause: no word that could
+/// open another clause comes between.
+fn subject_listed(tokens: &[Token], i: usize, n: usize, list: &[&str]) -> bool {
     let before: Vec<String> =
-        tokens[..i].iter().rev().filter(|t| t.is_word()).take(4).map(|t| t.text.to_lowercase()).collect();
+        tokens[..i].iter().rev().filter(|t| t.is_word()).take(n).map(|t| t.text.to_lowercase()).collect();
     let clause = before.iter().position(|w| {
         ["and", "but", "or", "so", "because", "when", "while", "that", "which", "who", "if"]
             .contains(&w.as_str())
     });
     let scope = clause.unwrap_or(before.len());
-    before[..scope].iter().any(|w| MACHINES.contains(&w.as_str()))
+    before[..scope].iter().any(|w| list.contains(&w.as_str()))
 }
 
 /// "The washing machine broke down." -> "... stopped working.", and "The lift is out of order." ->
@@ -2647,6 +2653,234 @@ fn shame_pity(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     (regret && !to).then(|| (3, vec!["a".to_string(), other.to_string()]))
 }
 
+/// Occasions that are held, where "take place" says the same: one holds a party or a meeting,
+/// while a train or a person "held" somewhere is kept there.
+const HELD_EVENTS: &[&str] = &[
+    "party",
+    "parties",
+    "meeting",
+    "meetings",
+    "reunion",
+    "wedding",
+    "ceremony",
+    "fair",
+    "fete",
+    "market",
+    "concert",
+    "festival",
+    "conference",
+    "competition",
+    "auction",
+    "funeral",
+    "service",
+    "event",
+    "events",
+    "exhibition",
+    "quiz",
+    "tournament",
+    "celebration",
+    "celebrations",
+    "assembly",
+    "workshop",
+    "election",
+    "sale",
+    "barbecue",
+    "parade",
+];
+
+/// Words that may follow "held" of an occasion: where or when it is held.
+const WHERE_OR_WHEN: &[&str] = &[
+    "in", "at", "on", "every", "each", "next", "this", "online", "outside", "outdoors", "indoors", "inside",
+    "once", "twice", "annually", "weekly", "monthly", "yearly", "tomorrow", "today", "tonight", "later",
+    "during", "between", "from", "near", "behind", "beside",
+];
+
+/// "The party will be held in the village hall." -> "The party will take place in the village
+/// hall.", "The market is held every Saturday." -> "The market takes place every Saturday.": an
+/// occasion (`HELD_EVENTS`) among the words before, and where or when after (`WHERE_OR_WHEN`),
+/// never "held by" (an agent), "held up" (a delay) or "was held outside the station" of a train.
+fn held_took_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if open_word(tokens, i + 2).as_deref() != Some("held") || !tokens[i + 1].is(Kind::Space, " ") {
+        return None;
+    }
+    let verb = match open_word(tokens, i)?.as_str() {
+        "is" => "takes",
+        "are" => "take",
+        "was" | "were" => "took",
+        // Only after a modal or "to" ("will be held", "won't be held", "to be held").
+        "be" => {
+            let before = prev_word(tokens, i)?.replace('’', "'");
+            let modal =
+                ["will", "would", "can", "could", "should", "must", "might", "may", "to", "won't", "not"]
+                    .contains(&before.as_str())
+                    || before.ends_with("'ll");
+            if !modal {
+                return None;
+            }
+            "take"
+        }
+        _ => return None,
+    };
+    let next_fits = pause_after(tokens, i + 2)
+        || next_word(tokens, i + 2).is_some_and(|n| WHERE_OR_WHEN.contains(&n.as_str()));
+    // The occasion is this clause's subject.
+    let occasion = subject_listed(tokens, i, 5, HELD_EVENTS);
+    (next_fits && occasion).then(|| (3, vec![verb.to_string(), "place".to_string()]))
+}
+
+/// "My friends threw me a surprise party." -> "My friends gave me a surprise party.", "threw a
+/// party" -> "held a party": a party (at most two words after "a"), the verb "give" where a
+/// person it was for follows the verb, "hold" where none does; never "a party hat".
+fn threw_party(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let form = open_word(tokens, i)?;
+    let words: Vec<String> = (1..=5).map_while(|k| open_word(tokens, i + 2 * k)).collect();
+    let spaced = (1..=9).step_by(2).take(words.len()).all(|k| tokens[i + k].is(Kind::Space, " "));
+    let person =
+        words.first().is_some_and(|w| ["me", "us", "him", "her", "them", "you"].contains(&w.as_str()));
+    let rest = if person { &words[1..] } else { &words[..] };
+    let article = rest.first().is_some_and(|w| w == "a");
+    let party = rest.iter().skip(1).take(3).position(|w| w == "party")?;
+    let at = i + 2 * (party + 2 + usize::from(person));
+    // "a party hat": the party names a kind of something after it.
+    let kind_after = next_word(tokens, at).is_some_and(|n| crate::words::clear_pos(&n) == Some(Pos::Noun));
+    // "She was thrown a surprise party": the passive's subject is the one it was for.
+    let passive = form == "thrown" && prev_word(tokens, i).is_some_and(|p| BE_FORMS.contains(&p.as_str()));
+    if !spaced || !article || kind_after || passive {
+        return None;
+    }
+    let (give, hold) = match form.as_str() {
+        "throw" => ("give", "hold"),
+        "throws" => ("gives", "holds"),
+        "threw" => ("gave", "held"),
+        "thrown" => ("given", "held"),
+        "throwing" => ("giving", "holding"),
+        _ => return None,
+    };
+    Some((1, vec![if person { give } else { hold }.to_string()]))
+}
+
+/// "My grandfather grew up on a farm." -> "My grandfather was brought up on a farm.", "the house
+/// where I grew up" -> "... where I was brought up": only where the place is said, after it or by
+/// "where" before the subject, since "The kids grew up and left home" is growing older, which no
+/// upbringing says. The subject a pronoun or a noun right before, whose number gives "was" or
+/// "were".
+fn grew_up(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    if !matches_at(tokens, i, &["grew", "up"]) {
+        return None;
+    }
+    let subject = prev_word(tokens, i)?;
+    let be = match subject.as_str() {
+        "i" | "he" | "she" => "was",
+        "we" | "you" | "they" => "were",
+        noun if is_noun(noun) && crate::words::clear_pos(noun) == Some(Pos::Noun) => {
+            if crate::words::is_plural_noun(noun) {
+                "were"
+            } else {
+                "was"
+            }
+        }
+        _ => return None,
+    };
+    let place_after =
+        next_word(tokens, i + 2).is_some_and(|n| ["in", "on", "near", "outside"].contains(&n.as_str()));
+    let where_before = i >= 2 && prev_word(tokens, i - 2).as_deref() == Some("where");
+    (place_after || where_before).then(|| (3, vec![be.to_string(), "brought".to_string(), "up".to_string()]))
+}
+
+/// "kept the whole deposit" -> "kept the entire deposit": after a definite determiner (after "a" the
+/// article would change: "an entire week") and before a noun, never "a whole new", "a whole lot",
+/// "whole milk" (a kind) or "the whole point" (an idiom), nor "the whole of" and "as a whole".
+fn whole_entire(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const DEFINITE: &[&str] = &["the", "my", "our", "your", "his", "her", "their", "this", "that", "its"];
+    const FIXED: &[&str] = &[
+        "milk", "food", "foods", "grain", "grains", "wheat", "number", "numbers", "new", "lot", "point",
+        "truth", "world", "of",
+    ];
+    if open_word(tokens, i)? != "whole" {
+        return None;
+    }
+    let definite = prev_word(tokens, i).is_some_and(|p| DEFINITE.contains(&p.as_str()));
+    let noun_next = next_word(tokens, i).is_some_and(|n| is_noun(&n) && !FIXED.contains(&n.as_str()));
+    (definite && noun_next).then(|| (1, vec!["entire".to_string()]))
+}
+
+/// "My phone died halfway through the call." -> "... in the middle of the call.": the way back of
+/// `halfway_through`, of an event (`EVENTS`, a call, a term, an installation) that ends its phrase;
+/// never after "got" or "was" ("only got halfway through the book" is how far one read, which "in
+/// the middle of" does not say), nor with no event after it.
+fn halfway_middle(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const MORE_EVENTS: &[&str] = &["call", "installation", "update", "term", "night", "flight", "journey"];
+    if !matches_at(tokens, i, &["halfway", "through"]) {
+        return None;
+    }
+    let word = |k: usize| open_word(tokens, k);
+    let determiner = word(i + 4)?;
+    if !["a", "the", "my", "our", "his", "her", "their", "your"].contains(&determiner.as_str()) {
+        return None;
+    }
+    let event = word(i + 6).filter(|_| tokens.get(i + 5).is_some_and(|t| t.is(Kind::Space, " ")))?;
+    let listed = EVENTS.contains(&event.as_str()) || MORE_EVENTS.contains(&event.as_str());
+    let ends = tokens.get(i + 7).is_none_or(|t| t.kind == Kind::Punct)
+        || next_word(tokens, i + 6).is_some_and(|n| !crate::words::is_noun(&n));
+    let how_far = prev_word(tokens, i).is_some_and(|p| {
+        [
+            "got", "get", "gets", "getting", "was", "were", "is", "are", "only", "about", "almost", "nearly",
+            "just",
+        ]
+        .contains(&p.as_str())
+    });
+    (listed && ends && !how_far).then(|| (3, ["in", "the", "middle", "of"].map(String::from).to_vec()))
+}
+
+/// Games that kick off, which then start: "The match kicks off at three." -> "The match starts at
+/// three.".
+const KICKED_OFF: &[&str] = &["match", "game", "final", "derby", "season", "tournament"];
+
+/// "The match kicks off at three." -> "The match starts at three.": a game (`KICKED_OFF`) its
+/// subject, with no object after ("kicked off the season with a win" opens something else), a time
+/// or a pause after.
+fn kicks_off(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let start = match open_word(tokens, i)?.as_str() {
+        "kicks" => "starts",
+        "kick" => "start",
+        "kicked" => "started",
+        "kicking" => "starting",
+        _ => return None,
+    };
+    if !matches_at(tokens, i, &[tokens[i].text.to_lowercase().as_str(), "off"]) {
+        return None;
+    }
+    let when_after = pause_after(tokens, i + 2)
+        || next_word(tokens, i + 2).is_some_and(|n| {
+            ["at", "in", "on", "tomorrow", "tonight", "today", "soon", "later"].contains(&n.as_str())
+        });
+    (when_after && subject_listed(tokens, i, 3, KICKED_OFF)).then(|| (3, vec![start.to_string()]))
+}
+
+/// "The new laptop came with a three-year warranty." -> "The new laptop had a three-year
+/// warranty.": only of a warranty or a guarantee (at most two words after "a"), which a thing has
+/// from its sale on; "came with a charger" is a thing in the box, which "had" would not say.
+fn came_with_warranty(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let had = match open_word(tokens, i)?.as_str() {
+        "came" => "had",
+        "comes" => "has",
+        _ => return None,
+    };
+    if open_word(tokens, i + 2).as_deref() != Some("with") || !tokens[i + 1].is(Kind::Space, " ") {
+        return None;
+    }
+    if !open_word(tokens, i + 4).is_some_and(|a| a == "a" || a == "an") {
+        return None;
+    }
+    let warranty = (3..=5).find(|&k| {
+        open_word(tokens, i + 2 * k).is_some_and(|w| ["warranty", "guarantee"].contains(&w.as_str()))
+    })?;
+    let spaced = (1..2 * warranty).step_by(2).all(|k| tokens[i + k].is(Kind::Space, " "));
+    let article = open_word(tokens, i + 4)?;
+    // "an" stays with the word after it, so the article is kept as written.
+    spaced.then(|| (5, vec![had.to_string(), article]))
+}
+
 /// The everyday collocations, each with the lowercase words it may start with, tried in this order.
 pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["fix", "fixes", "fixed", "fixing"], fix_repair),
@@ -2804,6 +3038,13 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["works", "worked"], works_as),
     (&["i", "we"], nowhere_found),
     (&["with"], with_using),
+    (&["is", "are", "was", "were", "be"], held_took_place),
+    (&["throw", "throws", "threw", "thrown", "throwing"], threw_party),
+    (&["grew"], grew_up),
+    (&["whole"], whole_entire),
+    (&["halfway"], halfway_middle),
+    (&["kick", "kicks", "kicked", "kicking"], kicks_off),
+    (&["came", "comes"], came_with_warranty),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
@@ -2867,6 +3108,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "cleaning",
     "cleans",
     "come",
+    "comes",
     "coming",
     "cook",
     "cooked",
@@ -2936,8 +3178,10 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "grabbed",
     "grabbing",
     "grabs",
+    "grew",
     "had",
     "half",
+    "halfway",
     "hang",
     "hardly",
     "has",
@@ -2976,6 +3220,10 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "keep",
     "keeps",
     "kept",
+    "kick",
+    "kicked",
+    "kicking",
+    "kicks",
     "lasted",
     "later",
     "leaves",
@@ -3096,6 +3344,11 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "they",
     "they'd",
     "they're",
+    "threw",
+    "throw",
+    "throwing",
+    "thrown",
+    "throws",
     "times",
     "to",
     "told",
@@ -3133,6 +3386,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "weeks",
     "went",
     "were",
+    "whole",
     "with",
     "woke",
     "work",
@@ -3555,6 +3809,14 @@ fn much_comparative(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> 
 #[cfg(test)]
 mod tests {
     use super::super::phrases;
+    use super::super::shared::{Finder, told};
+
+    /// Each text, which the finder `f` must leave as written.
+    fn untouched(f: Finder, texts: &[&str]) {
+        for text in texts {
+            assert_eq!(told(f, text), *text);
+        }
+    }
     use super::*;
     use crate::tokens::{join, tokenize};
 
@@ -3918,6 +4180,139 @@ mod tests {
     }
 
     #[test]
+    fn an_occasion_held_takes_place() {
+        let f = held_took_place;
+        for (text, told_so) in [
+            (
+                "The party will be held in the village hall on Church Lane.",
+                "The party will take place in the village hall on Church Lane.",
+            ),
+            (
+                "The farmers' market is held every Saturday morning.",
+                "The farmers' market takes place every Saturday morning.",
+            ),
+            ("The meetings were held online.", "The meetings took place online."),
+            ("The reunion won't be held this year.", "The reunion won't take place this year."),
+        ] {
+            assert_eq!(told(f, text), told_so, "{text}");
+        }
+        // A train kept, an agent, a delay, a thing in a hand: no occasion, or no place after.
+        untouched(
+            f,
+            &[
+                "Our train was held outside the station for twenty minutes.",
+                "The party was held by the council in the park.",
+                "The meeting was held up by traffic.",
+                "The baby was held in her arms.",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_party_thrown_is_given_or_held() {
+        let f = threw_party;
+        assert_eq!(told(f, "My friends threw me a surprise party."), "My friends gave me a surprise party.");
+        assert_eq!(
+            told(f, "My neighbours threw a surprise party for their son."),
+            "My neighbours held a surprise party for their son."
+        );
+        assert_eq!(told(f, "We are throwing a big birthday party."), "We are holding a big birthday party.");
+        untouched(
+            f,
+            &[
+                "He threw a party hat at me.",
+                "She was thrown a surprise party.",
+                "He threw a ball at the party.",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_thing_sold_with_a_warranty_has_it() {
+        let f = came_with_warranty;
+        assert_eq!(
+            told(f, "The new laptop came with a three-year warranty."),
+            "The new laptop had a three-year warranty."
+        );
+        assert_eq!(told(f, "The battery comes with a guarantee."), "The battery has a guarantee.");
+        untouched(f, &["The laptop came with a charger but no mouse.", "She came with a friend."]);
+    }
+
+    #[test]
+    fn a_match_kicking_off_starts() {
+        let f = kicks_off;
+        assert_eq!(told(f, "The football match kicks off at three."), "The football match starts at three.");
+        assert_eq!(
+            told(f, "Could you remind me what time the match kicks off tomorrow?"),
+            "Could you remind me what time the match starts tomorrow?"
+        );
+        untouched(
+            f,
+            &[
+                "We kicked off the season with a win.",
+                "The meeting kicked off at nine.",
+                "He kicked off his shoes at the door.",
+            ],
+        );
+    }
+
+    #[test]
+    fn halfway_through_an_event_is_in_its_middle() {
+        let f = halfway_middle;
+        assert_eq!(
+            told(f, "My phone died halfway through the call with my manager."),
+            "My phone died in the middle of the call with my manager."
+        );
+        assert_eq!(
+            told(f, "The update failed halfway through the installation."),
+            "The update failed in the middle of the installation."
+        );
+        untouched(
+            f,
+            &[
+                "I only got halfway through the book before the meeting.",
+                "I ran out of wool halfway through the sleeve.",
+                "My friend fell asleep halfway through.",
+                "We stopped halfway through the film festival.",
+            ],
+        );
+    }
+
+    #[test]
+    fn the_whole_thing_is_the_entire_thing() {
+        let f = whole_entire;
+        assert_eq!(
+            told(f, "The landlord kept the whole deposit without giving any reason."),
+            "The landlord kept the entire deposit without giving any reason."
+        );
+        untouched(
+            f,
+            &[
+                "It took a whole week.",
+                "I drink whole milk.",
+                "That was the whole point.",
+                "The town as a whole voted.",
+                "We ate the whole of it.",
+            ],
+        );
+    }
+
+    #[test]
+    fn grown_up_in_a_place_is_brought_up() {
+        let f = grew_up;
+        assert_eq!(told(f, "My grandfather grew up on a farm."), "My grandfather was brought up on a farm.");
+        assert_eq!(told(f, "My parents grew up in Leeds."), "My parents were brought up in Leeds.");
+        assert_eq!(
+            told(f, "The village where I grew up has changed a lot."),
+            "The village where I was brought up has changed a lot."
+        );
+        // Growing older, with no place: no upbringing.
+        for text in ["The kids grew up and left home.", "He grew up fast.", "Then everyone grew up."] {
+            assert_eq!(told(f, text), text);
+        }
+    }
+
+    #[test]
     fn collocation_starts_are_sorted_and_cover_every_collocation() {
         for pair in COLLOCATION_STARTS.windows(2) {
             assert!(pair[0] < pair[1], "{pair:?}");
@@ -4140,10 +4535,11 @@ mod tests {
         assert_eq!(phrased("The children were looked after well."), "The children were looked after well.");
         assert_eq!(phrased("He tried the door."), "He tried the door.");
         assert_eq!(phrased("We spent the whole afternoon cleaning."), "We spent all afternoon cleaning.");
-        // After a preposition, at the start, or with more after it, "the whole" stays.
-        assert_eq!(phrased("We rented a flat for the whole week."), "We rented a flat for the whole week.");
-        assert_eq!(phrased("The whole day was wasted."), "The whole day was wasted.");
-        assert_eq!(phrased("I took the whole week off."), "I took the whole week off.");
+        // After a preposition, at the start, or with more after it, "the whole" is no "all" (only
+        // "entire" says it there).
+        assert_eq!(phrased("We rented a flat for the whole week."), "We rented a flat for the entire week.");
+        assert_eq!(phrased("The whole day was wasted."), "The entire day was wasted.");
+        assert_eq!(phrased("I took the whole week off."), "I took the entire week off.");
         // A letter's close is fixed: "truly" is no "really" there.
         let options = crate::Options::default();
         assert_eq!(crate::paraphrase::paraphrase("Yours truly, Anna", &options), "Yours truly, Anna");

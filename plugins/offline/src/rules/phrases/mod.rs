@@ -1243,7 +1243,7 @@ mod tests {
         assert_eq!(phrased("She suddenly in a panic ran."), "She suddenly in a panic ran.");
         assert_eq!(
             phrased("She read the whole book in one day."),
-            "She read the whole book in a single day."
+            "She read the entire book in a single day."
         );
         // "eventually" is a long wait, where "in the end" is how things turned out (readers
         // found the one for the other).
