@@ -664,8 +664,9 @@ pub fn lowercase_ok(word: &str) -> bool {
     if lexicon::is_stopword(&lower) {
         return true;
     }
+    // "Maria met John": a name the lexicon also reads as a rare word's form keeps its capital.
     let analyses = morph::analyse(&lower);
-    !analyses.is_empty() && analyses.iter().all(|a| !a.entry.proper)
+    !analyses.is_empty() && analyses.iter().all(|a| !a.entry.proper) && common_word(&lower)
 }
 
 /// Whether a word is a function word, a common lemma of the lexicon or a regular plural of one: a name
@@ -822,6 +823,13 @@ pub fn is_event(before: &str, word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_read_as_a_rare_word_keeps_its_capital() {
+        assert!(!lowercase_ok("Maria"));
+        assert!(lowercase_ok("The"));
+        assert!(lowercase_ok("Children"));
+    }
 
     #[test]
     fn a_part_of_a_class_is_in_the_class() {

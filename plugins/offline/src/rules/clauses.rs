@@ -208,6 +208,12 @@ enum First {
     Keep,
 }
 
+/// Whether a capitalised word is read as a name: the lexicon does not know it, or only as a rare
+/// word's form that is no plural.
+fn name_like(lower: &str) -> bool {
+    crate::morph::analyse(lower).is_empty() || (!crate::words::common_word(lower) && !lower.ends_with('s'))
+}
+
 /// The words with the first one recased for its new position, or `None` when that is unsafe.
 fn with_first(words: &[&Token], how: First) -> Option<Vec<Token>> {
     let next_determiner = words.get(1).map(|t| t.text.to_lowercase());
@@ -224,14 +230,15 @@ fn with_first(words: &[&Token], how: First) -> Option<Vec<Token>> {
             first.text.clone()
         }
         First::Lowercase if lowercase_ok(&first.text) => decapitalise(&first.text),
-        // A word the lexicon does not know is a name and keeps its capital ("Sarah and I");
+        // A word the lexicon does not know, or knows only as a rare form ("Maria", a plural of
+        // "mare"), is a name and keeps its capital ("Sarah and I");
         // one that may be a word or a name ("Rose") is left where it is, and so is one before a
         // determiner, a verb the lexicon lacks giving an order ("Prune the roses").
         First::Lowercase
             if next_determiner.is_none_or(|d| !DETERMINERS.contains(&d.as_str()))
                 && first.text.chars().all(|c| c.is_ascii_alphabetic())
                 && !crate::lexicon::is_stopword(&first.text.to_lowercase())
-                && crate::morph::analyse(&first.text.to_lowercase()).is_empty() =>
+                && name_like(&first.text.to_lowercase()) =>
         {
             first.text.clone()
         }

@@ -1456,6 +1456,14 @@ fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 (prev.as_deref().is_some_and(|p| ["i", "we"].contains(&p)) || offer)
                     && before_subject.is_none_or(|b| !FINITE.contains(&b.as_str()) && !b.ends_with("n't"))
             }
+            // "destroyed by the fire" names who or what did it, not where: "by" is a place only
+            // after a posture or a stay ("sat by the fire", "lives by the sea").
+            "by" => prev.as_deref().is_none_or(|p| {
+                let lemma = crate::words::participle_lemma(p);
+                lemma.is_none_or(|l| {
+                    ["sit", "stand", "lie", "live", "stay", "wait", "sleep", "rest"].contains(&l)
+                })
+            }),
             // "It took me an hour to get home" is the journey's length, which arriving, a moment,
             // cannot take.
             "get" | "gets" | "got" | "getting" if words.get(1) == Some(&"home") => !tokens[..i]
@@ -3426,6 +3434,9 @@ mod tests {
         );
         assert_eq!(rewritten("She lives by the sea."), "She lives beside the sea.");
         assert_eq!(rewritten("It was signed by the teacher."), "It was signed by the teacher.");
+        // The agent of a passive, even where it could be a place.
+        assert_eq!(rewritten("The house was destroyed by the fire."), "The house was destroyed by the fire.");
+        assert_eq!(rewritten("We sat by the fire."), "We sat beside the fire.");
         assert_eq!(rewritten("I talked about it."), "I talked about it.");
         assert_eq!(rewritten("It is very cold."), "It is really cold.");
         assert_eq!(rewritten("Thank you very much."), "Thank you very much.");
