@@ -666,7 +666,14 @@ pub fn lowercase_ok(word: &str) -> bool {
     }
     // "Maria met John": a name the lexicon also reads as a rare word's form keeps its capital.
     let analyses = morph::analyse(&lower);
-    !analyses.is_empty() && analyses.iter().all(|a| !a.entry.proper) && common_word(&lower)
+    !analyses.is_empty() && analyses.iter().all(|a| !a.entry.proper) && !rare_word(&lower)
+}
+
+/// A word the lexicon knows only as a rare lemma ("maria", lunar plains, seen once in SemCor), which
+/// at the start of a sentence is far more likely a name.
+pub fn rare_word(lower: &str) -> bool {
+    !common_word(lower)
+        && lexicon::lookup(lower).is_some_and(|e| !e.proper && e.senses().map(|s| s.weight).sum::<u32>() < 3)
 }
 
 /// Whether a word is a function word, a common lemma of the lexicon or a regular plural of one: a name

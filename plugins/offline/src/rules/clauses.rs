@@ -208,10 +208,13 @@ enum First {
     Keep,
 }
 
-/// Whether a capitalised word is read as a name: the lexicon does not know it, or only as a rare
-/// word's form that is no plural.
+/// Whether a capitalised word is read as a name: the lexicon does not know it, or knows it only as
+/// a rare word ("Maria").
 fn name_like(lower: &str) -> bool {
-    crate::morph::analyse(lower).is_empty() || (!crate::words::common_word(lower) && !lower.ends_with('s'))
+    crate::morph::analyse(lower).is_empty()
+        || (crate::lexicon::lookup(lower).is_none()
+            && !crate::words::common_word(lower)
+            && !lower.ends_with('s'))
 }
 
 /// The words with the first one recased for its new position, or `None` when that is unsafe.
