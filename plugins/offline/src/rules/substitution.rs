@@ -3226,6 +3226,28 @@ mod tests {
     }
 
     #[test]
+    fn pairs_that_shift_the_sense_or_the_strength_are_out_of_the_table() {
+        let nth = nth_replaced;
+        // A plank held is a pose; a board is not.
+        assert_eq!(replaced("I could not hold the plank for more than thirty seconds.", "plank"), None);
+        // "affordable" is weaker than "cheap"; "inexpensive" says the same.
+        let text = "My wife found a cheap flight to Rome.";
+        assert_eq!(nth(text, "cheap", 0).as_deref(), Some("inexpensive"));
+        assert_eq!(nth(text, "cheap", 1), None);
+        // British "sick" is being sick.
+        assert_eq!(replaced("I was ill last week.", "ill"), None);
+        // "membership charge" is no fee's name.
+        assert_eq!(replaced("The membership fee went up.", "fee"), None);
+        assert_eq!(replaced("We were chatting in the kitchen.", "chatting"), None);
+        assert_eq!(replaced("There are parking restrictions on this street.", "restrictions"), None);
+        // "entirely forgot" is stiff; "totally forgot" is said.
+        assert_eq!(replaced("I completely forgot her birthday.", "completely").as_deref(), Some("totally"));
+        // "costly pouches" is stiff before an everyday noun; "was costly" is said.
+        assert_eq!(replaced("The expensive pouches sold out.", "expensive"), None);
+        assert_eq!(replaced("The repairs were expensive.", "expensive").as_deref(), Some("costly"));
+    }
+
+    #[test]
     fn afraid_and_quietly_in_their_settings() {
         assert_eq!(replaced("The boy is afraid of the dark.", "afraid").as_deref(), Some("scared"));
         assert_eq!(replaced("I'm afraid I can't come.", "afraid"), None);

@@ -1365,5 +1365,11 @@ mod tests {
         let mut t = tokenize("Read the small print first.");
         protect_fixed_phrases(&mut t);
         assert!(t.iter().filter(|t| t.text == "small").all(|t| t.frozen));
+        let mut t = tokenize("Our car broke down and we called roadside assistance.");
+        protect_fixed_phrases(&mut t);
+        assert!(t.iter().filter(|t| t.text == "assistance").all(|t| t.frozen));
+        let mut t = tokenize("The assistance of the staff was welcome.");
+        protect_fixed_phrases(&mut t);
+        assert!(t.iter().all(|t| !t.frozen));
     }
 }
