@@ -1653,8 +1653,18 @@ const WORN_PARTS: &[&str] = &[
     "sheets",
 ];
 
-/// Places with opening hours, whose doors shut as they close.
+/// Places with opening hours, whose doors shut as they close, and the doors, gates and lids
+/// themselves.
 const SHUT_PLACES: &[&str] = &[
+    "centre",
+    "factory",
+    "door",
+    "doors",
+    "gate",
+    "gates",
+    "window",
+    "windows",
+    "lid",
     "shop",
     "shops",
     "store",
@@ -3344,6 +3354,7 @@ mod tests {
         assert_eq!(replaced("The kitchen staff cleaned the ovens after closing.", "closing"), None);
         assert_eq!(replaced("Registration closes on Friday.", "closes"), None);
         assert_eq!(replaced("The library closes at six.", "closes").as_deref(), Some("shuts"));
+        assert_eq!(replaced("The gate closed just as we reached it.", "closed").as_deref(), Some("shut"));
         assert_eq!(replaced("The lecture was boring.", "boring").as_deref(), Some("dull"));
         // After another adjective and "and", the same.
         assert_eq!(replaced("The lecture was long and boring.", "boring").as_deref(), Some("dull"));
