@@ -672,6 +672,8 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
 /// in "of course" would be nonsense.
 const FIXED: &[&[&str]] = &[
     &["in", "order"],
+    // A breakdown service's name: no "roadside help".
+    &["roadside", "assistance"],
     // Kitchen things named by two words: "cling film" is no "cling movie".
     &["cling", "film"],
     &["tin", "foil"],
@@ -818,6 +820,9 @@ const IDIOMS: &[&[&str]] = &[
     &["at", "the", "drop", "of", "a", "hat"],
     &["out", "of", "the", "blue"],
     &["out", "of", "hand"],
+    // An instrument's pitch or a voice's: no "out of melody".
+    &["out", "of", "tune"],
+    &["in", "tune"],
     &["out", "of", "the", "woods"],
     &["off", "the", "hook"],
     &["on", "the", "ball"],
@@ -1143,6 +1148,8 @@ mod tests {
         };
         assert_eq!(frozen("It was raining cats and dogs."), "raining cats and dogs");
         assert_eq!(frozen("The old man kicked the bucket."), "kicked the bucket");
+        assert_eq!(frozen("Our old piano is badly out of tune."), "badly out of tune");
+        assert_eq!(frozen("We ran out of time."), "");
         // "the bucket" is an idiom only after "kick", "cats and dogs" only after "rain".
         assert_eq!(frozen("She carried the bucket."), "");
         assert_eq!(frozen("I like cats and dogs."), "");
@@ -1358,5 +1365,11 @@ mod tests {
         let mut t = tokenize("Read the small print first.");
         protect_fixed_phrases(&mut t);
         assert!(t.iter().filter(|t| t.text == "small").all(|t| t.frozen));
+        let mut t = tokenize("Our car broke down and we called roadside assistance.");
+        protect_fixed_phrases(&mut t);
+        assert!(t.iter().filter(|t| t.text == "assistance").all(|t| t.frozen));
+        let mut t = tokenize("The assistance of the staff was welcome.");
+        protect_fixed_phrases(&mut t);
+        assert!(t.iter().all(|t| !t.frozen));
     }
 }

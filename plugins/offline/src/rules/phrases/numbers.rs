@@ -374,7 +374,19 @@ pub(super) fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
                 && sentence.get(k + 1).is_none_or(|n| n != "to")
                 && crate::words::finite_lemma(w, crate::words::Tense::Past, false).is_some()
     });
-    if past {
+    // "has closed the tip on Sundays" is a rule now in force; "every Sunday" after a perfect
+    // would make it an act done again and again.
+    // Only in the day's own clause: "I've joined a club that meets on Wednesdays" keeps it.
+    const BOUNDS: &[&str] = &["that", "which", "who", "where", "when", "because", "and", "but", "so", "if"];
+    let bound = |k: &usize| BOUNDS.contains(&sentence[*k].as_str());
+    let from = (0..before).rev().find(bound).map_or(0, |k| k + 1);
+    let to = (before..sentence.len()).find(bound).unwrap_or(sentence.len());
+    let perfect = (from.max(1)..to).any(|k| {
+        let have = &sentence[k - 1];
+        let have = crate::words::HAVE_FORMS.contains(&have.as_str()) || have.ends_with("'ve");
+        have && crate::words::participle_lemma(&sentence[k]).is_some()
+    });
+    if past || perfect {
         return None;
     }
     let name = if day.starts_with("week") {
@@ -788,6 +800,14 @@ mod tests {
         assert_eq!(phrased("I call my mother every week."), "I call my mother weekly.");
         assert_eq!(phrased("Every week we meet."), "Every week we meet.");
         assert_eq!(phrased("She bakes bread every Sunday."), "She bakes bread on Sundays.");
+        let text = "The council has closed the tip on Sundays, which is annoying.";
+        assert_eq!(phrased(text), text);
+        assert_eq!(
+            phrased("The council closes the tip on Sundays."),
+            "The council closes the tip every Sunday."
+        );
+        let text = "I've joined a running club that meets on Wednesday evenings.";
+        assert!(phrased(text).contains("meets every Wednesday evening"));
         assert_eq!(phrased("The gym is quiet on Monday mornings."), "The gym is quiet every Monday morning.");
         assert_eq!(phrased("We play tennis every weekend."), "We play tennis on weekends.");
         assert_eq!(
