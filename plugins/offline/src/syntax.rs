@@ -316,8 +316,11 @@ pub fn request(p: &Plain) -> bool {
         && !heads_clause(&first)
         // "Rent has gone up", "Mark will present": a verb after it makes the first word its subject.
         && !finite_after(&p.lower(1));
-    let negative = ["don't", "do"].contains(&first.as_str()) && p.lower(1) != "you";
-    please || verb || negative
+    // "Don't let the cat out", "Do not take more"; "Do I need to" is a question.
+    let second = p.lower(1);
+    let negative = (first == "don't" || first == "do" && second == "not")
+        && !SUBJECT_PRONOUNS.contains(&second.as_str());
+    p.terminal.text != "?" && (please || verb || negative)
 }
 
 /// Whether the word is a finite verb or an auxiliary, which makes the word before it a subject.

@@ -421,6 +421,12 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
             })
     };
     let from_end = subordinator.is_empty() || p.find(&subordinator).is_some_and(|k| k > 0 && time_phrase(k));
+    // "Please send me the updated budget before Friday afternoon": before a request a time
+    // phrase reads as when to ask (a clause with its subject, "When you leave, please ...", is
+    // the doing's still).
+    if from_end && crate::syntax::request(&p) {
+        return None;
+    }
     // "ended with everyone dancing until the sun came up": an "until" clause binds to the
     // nearest verb, so after a clause inside it is that clause's whatever follows "until".
     let until = ["until", "till"].contains(&subordinator.as_str());
@@ -765,6 +771,15 @@ mod tests {
 
     fn moved(text: &str) -> Option<String> {
         move_clause(&tokenize(text)).map(|t| join(&t))
+    }
+
+    #[test]
+    fn a_time_phrase_stays_after_a_request() {
+        assert_eq!(moved("Please send me the updated budget before Friday afternoon."), None);
+        assert_eq!(
+            moved("Please close the window before you leave.").as_deref(),
+            Some("Before you leave, please close the window.")
+        );
     }
 
     #[test]
