@@ -81,14 +81,17 @@ fn object_s_place(p: &Plain, k: usize) -> bool {
     let owner = p.lower(k + 1);
     let possessed = PERSONAL_POSSESSIVES.contains(&owner.as_str()) || owner.ends_with("'s");
     let known = possessed || DEFINITE_DETERMINERS.contains(&owner.as_str());
-    let fits = (preposition == "on" && known) || (["in", "at"].contains(&preposition.as_str()) && possessed);
-    fits && (k.saturating_sub(4)..k.saturating_sub(1)).any(|j| {
+    let located = ["in", "at"].contains(&preposition.as_str());
+    (k.saturating_sub(4)..k.saturating_sub(1)).any(|j| {
+        let all = j >= 1 && p.lower(j - 1) == "all";
+        // "lost all the food in the freezer": "all" of a thing is all of it in one place.
+        let fits = (preposition == "on" && known) || (located && (possessed || all && known));
         let after_verb = j >= 2 && {
-            let before = if p.lower(j - 1) == "all" { p.lower(j - 2) } else { p.lower(j - 1) };
+            let before = if all { p.lower(j - 2) } else { p.lower(j - 1) };
             !PHRASE_PREPOSITIONS.contains(&before.as_str()) && !is_noun(&before) || is_verbish(&before)
         };
         // Someone's thing is told apart by its owner ("lost his wallet on the bus").
-        p.lower(j) == "the"
+        fits && p.lower(j) == "the"
             && after_verb
             && (j + 1..k).all(|m| modifier_or_noun(&p.lower(m)))
             && is_noun(&p.lower(k - 1))
@@ -650,6 +653,7 @@ mod tests {
         let f = front_place_phrase;
         assert_eq!(run(f, "The mechanic fixed the brakes on my car."), None);
         assert_eq!(run(f, "The birds ate all the cherries on the tree."), None);
+        assert_eq!(run(f, "We lost all the food in the freezer."), None);
         assert_eq!(
             run(f, "He lost his wallet on the bus.").as_deref(),
             Some("On the bus, he lost his wallet.")
