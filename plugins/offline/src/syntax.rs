@@ -303,6 +303,41 @@ pub fn opens_infinitive(to: &str, verb: &str) -> bool {
     to == "to" && !PLACES_AFTER_TO.contains(&verb) && crate::words::plain_verb(verb)
 }
 
+/// Whether the sentence is a request: "please" before its verb, or an imperative ("Cancel my
+/// contract", "Don't forget"), a first word that reads mostly as a verb and may be its plain
+/// form, and never as a word that opens a subject.
+pub fn request(p: &Plain) -> bool {
+    let first = p.lower(0).replace('’', "'");
+    let please = first == "please" || (p.items.len() > 1 && p.lower(1) == "please");
+    let verb = crate::words::base_verb_reading(&first)
+        && crate::words::pos_share(&first, Pos::Verb) >= 0.5
+        && !SUBJECT_PRONOUNS.contains(&first.as_str())
+        && !DETERMINERS.contains(&first.as_str())
+        && !heads_clause(&first)
+        // "Rent has gone up", "Mark will present": a verb after it makes the first word its subject.
+        && !finite_after(&p.lower(1));
+    // "Don't let the cat out", "Do not take more"; "Do I need to" is a question.
+    let second = p.lower(1);
+    let negative = (first == "don't" || first == "do" && second == "not")
+        && !SUBJECT_PRONOUNS.contains(&second.as_str());
+    p.terminal.text != "?" && (please || verb || negative)
+}
+
+/// Whether the word is a finite verb or an auxiliary, which makes the word before it a subject.
+fn finite_after(word: &str) -> bool {
+    heads_clause(word)
+        || clearly_finite(word, false)
+        || FINITE_HAVE.contains(&word)
+        || FINITE_BE.contains(&word)
+}
+
+/// Verbs of liking, missing or remembering, whose "-ing" complement is the doing liked, so that a
+/// time after it may be that doing's.
+const SAVOURING: &[&str] = &[
+    "love", "like", "enjoy", "hate", "miss", "remember", "recall", "regret", "prefer", "mind", "fancy",
+    "imagine",
+];
+
 /// Whether a time said after items `..end` may belong to a verb or a noun inside them rather
 /// than to the whole sentence, so that in front it would time the wrong thing: something booked,
 /// invited, planned or moved to a day ("booked a table for six at eight o'clock", "I'll book the
@@ -426,8 +461,21 @@ pub fn time_inside(p: &Plain, end: usize) -> bool {
         // "thinking about a skiing holiday in the Alps this winter": the time may be the
         // thought-of plan's.
         let pondered = w == "thinking" && ["about", "of"].contains(&p.lower(k + 1).as_str());
+        // "loves talking about her time as a nurse during the war", "remembers playing there as a
+        // child": after a verb of liking, missing or remembering, the "-ing" is what is liked, and
+        // a time after it is that doing's, not the liking's.
+        let savoured = k + 1 < end && {
+            let gerund = p.lower(k + 1);
+            // A past liking was felt at the doing's time ("enjoyed meeting your parents last
+            // night"), so only a present one is told apart from it.
+            let liking = crate::words::finite_lemma(&w, crate::words::Tense::Present, true)
+                .is_some_and(|l| SAVOURING.contains(&l))
+                || SAVOURING.contains(&w.as_str());
+            liking && gerund.len() > 4 && crate::words::is_gerund(&gerund)
+        };
         ARRANGED.contains(&w.as_str())
             || pondered
+            || savoured
             || moved_to_day
             || intended
             || booking
@@ -610,9 +658,16 @@ const ADVERBS_BEFORE_PARTICIPLE: &[&str] =
 pub fn coordinated_clause(p: &Plain, end: usize) -> bool {
     (0..end).any(|k| {
         let coordinator = p.lower(k);
-        ["and", "but", "or", "then"].contains(&coordinator.as_str())
-            && !paired_and(p, k)
-            && (k + 1..end).any(|j| {
+        ["and", "but", "or", "then"].contains(&coordinator.as_str()) && !paired_and(p, k) && {
+            // "and still does her shopping", "and then went home": an adverb between the
+            // coordinator and the verb hides no coordination, so the verb counts as first.
+            let adverb = |w: &str| {
+                crate::words::FREQUENCY_ADVERBS.contains(&w)
+                    || ["still", "also", "then", "always", "never", "just", "now", "even", "later", "soon"]
+                        .contains(&w)
+            };
+            let first = if adverb(&p.lower(k + 1)) { k + 2 } else { k + 1 };
+            (k + 1..end).any(|j| {
                 let w = p.lower(j);
                 let next = p.lower(j + 1);
                 // "and got a ticket": right after the coordinator, the common verbs the lexicon
@@ -621,7 +676,7 @@ pub fn coordinated_clause(p: &Plain, end: usize) -> bool {
                 // cook them").
                 // "and may hide": "may" is a modal only before a verb ("and May" is a month).
                 let may = w == "may" && crate::words::base_verb_reading(&next);
-                let verb_after = j == k + 1
+                let verb_after = j == first
                     && (heads_clause(&w)
                         || may
                         || (is_verbish(&w) && !is_noun(&w))
@@ -637,6 +692,7 @@ pub fn coordinated_clause(p: &Plain, end: usize) -> bool {
                     || verb_after
                     || auxiliary
             })
+        }
     })
 }
 

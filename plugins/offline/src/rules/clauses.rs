@@ -424,11 +424,37 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
             })
     };
     let from_end = subordinator.is_empty() || p.find(&subordinator).is_some_and(|k| k > 0 && time_phrase(k));
+    // "Please send me the updated budget before Friday afternoon": before a request a time
+    // phrase reads as when to ask (a clause with its subject, "When you leave, please ...", is
+    // the doing's still).
+    if from_end && crate::syntax::request(&p) {
+        return None;
+    }
     // "ended with everyone dancing until the sun came up": an "until" clause binds to the
     // nearest verb, so after a clause inside it is that clause's whatever follows "until".
     let until = ["until", "till"].contains(&subordinator.as_str());
     if (from_end || until) && crate::syntax::time_inside(&p, p.items.len()) {
         return None;
+    }
+    // "is looking for a new treasurer after Maria steps down", "need a new car when the baby
+    // arrives": a time after a search or a need, unless past, tells when the thing sought will
+    // be needed, and in front it would date the search itself. A past clause dates the
+    // whole ("was looking for a job when she met him"), and a need "to" do something is felt
+    // when it is done ("need to show your ID when you collect the medicine").
+    if ["after", "when", "once", "as"].contains(&subordinator.as_str())
+        && let Some(k) = p.find(&subordinator).filter(|&k| k > 0)
+    {
+        let seeking = (0..k).any(|j| {
+            let (w, next) = (p.lower(j), p.lower(j + 1));
+            let needing = ["need", "needs", "want", "wants"].contains(&w.as_str()) && next != "to";
+            let looking = ["looking", "searching"].contains(&w.as_str()) && next == "for";
+            needing || looking || ["seeking", "hiring", "recruiting"].contains(&w.as_str())
+        });
+        let past = (k + 1..p.items.len())
+            .any(|j| crate::words::finite_lemma(&p.lower(j), crate::words::Tense::Past, true).is_some());
+        if seeking && !past {
+            return None;
+        }
     }
     // "three more days of strikes after the election": the phrase may be the noun phrase's.
     if from_end && p.find(&subordinator).is_some_and(|k| crate::syntax::claimed_by_noun(&p, k)) {
@@ -748,6 +774,29 @@ mod tests {
 
     fn moved(text: &str) -> Option<String> {
         move_clause(&tokenize(text)).map(|t| join(&t))
+    }
+
+    #[test]
+    fn a_time_phrase_stays_after_a_request() {
+        assert_eq!(moved("Please send me the updated budget before Friday afternoon."), None);
+        assert_eq!(
+            moved("Please close the window before you leave.").as_deref(),
+            Some("Before you leave, please close the window.")
+        );
+    }
+
+    #[test]
+    fn a_time_of_a_thing_sought_stays_with_it() {
+        assert_eq!(moved("The club is looking for a new treasurer after Maria steps down."), None);
+        assert_eq!(moved("We need a new car when the baby arrives."), None);
+        assert_eq!(
+            moved("The book club is looking for a new venue after the café closed.").as_deref(),
+            Some("After the café closed, the book club is looking for a new venue.")
+        );
+        assert_eq!(
+            moved("You need to show your ID when you collect the medicine.").as_deref(),
+            Some("When you collect the medicine, you need to show your ID.")
+        );
     }
 
     #[test]

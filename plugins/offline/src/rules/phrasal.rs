@@ -2764,6 +2764,11 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             ["to", "from", "into", "home", "here", "there", "inside", "outside"].contains(&second.as_str())
                 || (particle && !timed && (alone || p.lower(end) == "back"))
         };
+        let governs = |j: usize| {
+            let measure = ["bit", "little", "lot", "touch", "notch"].contains(&p.lower(j + 1).as_str())
+                || crate::words::TIME_NOUNS.contains(&p.lower(j + 1).as_str());
+            DETERMINERS.contains(&p.lower(j).as_str()) && !measure
+        };
         // verb + object + particle -> verb + particle + object
         if let Some(end) = object_end(k + 1)
             && end < n
@@ -2771,6 +2776,10 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             && fits(&p.lower(end), end)
             && p.lower(end + 1) != "of"
             && !placed_after(end + 1)
+            // "tried the interval session on the track": a word before a determiner governs the
+            // noun phrase after it, a preposition, not the verb's particle; a degree or a length
+            // after it ("turn the music down a bit", "took the shoes back a month ago") is none.
+            && !governs(end + 1)
             // "take a taxi back to the station", "bring the bins back in": a way somewhere or a
             // second particle after the first makes the pair one direction, which the particle
             // alone cannot carry ("bring back the bins in").
@@ -3044,6 +3053,19 @@ mod vehicle_tests {
         assert_eq!(all("He walked all the way home."), "He walked all the way home.");
         assert_eq!(all("I love all of them."), "I love all of them.");
         assert_eq!(all("We rented a car for the whole week."), "We rented a car for the whole week.");
+    }
+
+    #[test]
+    fn a_word_before_a_noun_phrase_is_a_preposition() {
+        assert_eq!(run(move_particle, "Has anyone tried the interval session on the track yet?"), None);
+        assert_eq!(
+            run(move_particle, "She tried the red dress on.").as_deref(),
+            Some("She tried on the red dress.")
+        );
+        assert_eq!(
+            run(move_particle, "Could you turn the music down a bit?").as_deref(),
+            Some("Could you turn down the music a bit?")
+        );
     }
 
     #[test]

@@ -73,6 +73,31 @@ fn trailing_place_phrase(p: &Plain) -> Option<usize> {
 }
 
 /// "We spent the weekend at the beach." -> "At the beach, we spent the weekend."
+/// Whether the place phrase at `k` follows a verb's object with "the" ("the brakes", "all the
+/// cherries") and is "on" a definite or someone's thing, or "in" or "at" someone's: a phrase
+/// that may be the object's own.
+fn object_s_place(p: &Plain, k: usize) -> bool {
+    let preposition = p.lower(k);
+    let owner = p.lower(k + 1);
+    let possessed = PERSONAL_POSSESSIVES.contains(&owner.as_str()) || owner.ends_with("'s");
+    let known = possessed || DEFINITE_DETERMINERS.contains(&owner.as_str());
+    let located = ["in", "at"].contains(&preposition.as_str());
+    (k.saturating_sub(4)..k.saturating_sub(1)).any(|j| {
+        let all = j >= 1 && p.lower(j - 1) == "all";
+        // "lost all the food in the freezer": "all" of a thing is all of it in one place.
+        let fits = (preposition == "on" && known) || (located && (possessed || all && known));
+        let after_verb = j >= 2 && {
+            let before = if all { p.lower(j - 2) } else { p.lower(j - 1) };
+            !PHRASE_PREPOSITIONS.contains(&before.as_str()) && !is_noun(&before) || is_verbish(&before)
+        };
+        // Someone's thing is told apart by its owner ("lost his wallet on the bus").
+        fits && p.lower(j) == "the"
+            && after_verb
+            && (j + 1..k).all(|m| modifier_or_noun(&p.lower(m)))
+            && is_noun(&p.lower(k - 1))
+    })
+}
+
 pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text == "?" || has_clause_word(p, usize::MAX) {
         return None;
@@ -88,6 +113,12 @@ pub fn front_place_phrase(p: &Plain) -> Option<Vec<Token>> {
     if last.ends_with("ties")
         || (last.ends_with('s') && last.trim_end_matches('s').bytes().all(|b| b.is_ascii_digit()))
     {
+        return None;
+    }
+    // "fixed the brakes on my car", "ate all the cherries on the tree": after an object with "the",
+    // "on" a known thing, or "in" or "at" someone's, may say which object it is, and in front
+    // it would tell where the doing was.
+    if object_s_place(p, k) {
         return None;
     }
     // "fifty pounds behind the bar" is a bar tab: after an amount the place is the amount's.
@@ -616,6 +647,22 @@ pub fn front_stage_phrase(p: &Plain) -> Option<Vec<Token>> {
 mod tests {
     use super::*;
     use crate::shape::apply as run;
+
+    #[test]
+    fn an_object_s_own_place_stays_with_it() {
+        let f = front_place_phrase;
+        assert_eq!(run(f, "The mechanic fixed the brakes on my car."), None);
+        assert_eq!(run(f, "The birds ate all the cherries on the tree."), None);
+        assert_eq!(run(f, "We lost all the food in the freezer."), None);
+        assert_eq!(
+            run(f, "He lost his wallet on the bus.").as_deref(),
+            Some("On the bus, he lost his wallet.")
+        );
+        assert_eq!(
+            run(f, "She read the book in the garden.").as_deref(),
+            Some("In the garden, she read the book.")
+        );
+    }
 
     #[test]
     fn a_stage_of_a_way_or_a_task_sets_the_scene() {

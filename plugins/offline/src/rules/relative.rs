@@ -72,7 +72,15 @@ pub fn reduce_relative(p: &Plain) -> Option<Vec<Token>> {
             "love", "like", "hate", "prefer", "know", "own", "want", "need", "belong", "seem", "mean",
             "enjoy",
         ];
-        if STATES.contains(&a.entry.lemma) {
+        // "that keeps getting bigger", "that stops working": a verb's "-ing" before its own
+        // "-ing" would stack two ("keeping getting").
+        // "getting" is a function verb's, which the lexicon may not read: any "-ing" that is not
+        // mostly a noun ("nothing", "the building") counts.
+        let after = p.lower(r + 2);
+        let stacked = after.len() > 4
+            && after.ends_with("ing")
+            && (crate::words::is_gerund(&after) || crate::words::pos_share(&after, Pos::Noun) < 0.5);
+        if STATES.contains(&a.entry.lemma) || stacked {
             return None;
         }
         if habit {
@@ -178,6 +186,17 @@ pub fn relative_to_and(p: &Plain) -> Option<Vec<Token>> {
 mod tests {
     use super::*;
     use crate::shape::apply as run;
+
+    #[test]
+    fn no_stacked_ing() {
+        let text = "There's a damp patch on the bedroom ceiling that keeps getting bigger.";
+        assert_eq!(run(reduce_relative, text), None);
+        assert_eq!(run(reduce_relative, "I know a man who stops working at noon."), None);
+        assert_eq!(
+            run(reduce_relative, "I signed up for a course that starts in March.").as_deref(),
+            Some("I signed up for a course starting in March.")
+        );
+    }
 
     #[test]
     fn a_clause_headed_by_a_negated_auxiliary_is_no_relative() {

@@ -100,7 +100,14 @@ fn trailing_time_phrase(p: &Plain) -> Option<usize> {
     let before = w(len + 1);
     // "on Wednesdays starting next month": the phrase is the object of the word before it.
     let bound = ["starting", "beginning", "ending", "from", "effective"].contains(&before.as_str());
-    (!TIME_BINDERS.contains(&before.as_str()) && !bound && !before.ends_with("'s")).then_some(len)
+    // "on our last morning", "in the first week": after a determiner the words are the end of a
+    // noun phrase, not a time phrase of their own. "her" after a verb is its object ("saw her
+    // last week"); after a preposition it is the determiner ("on her last morning").
+    let determined = ["the", "a", "an", "my", "your", "his", "our", "their", "its"]
+        .contains(&before.as_str())
+        || (before == "her" && ["on", "in", "during", "at"].contains(&w(len + 2).as_str()));
+    let free = !TIME_BINDERS.contains(&before.as_str()) && !bound && !determined;
+    (free && !before.ends_with("'s")).then_some(len)
 }
 
 /// What one word of a time phrase may be.
@@ -308,6 +315,9 @@ fn listed_time_phrase(p: &Plain, phrases: &[&[Slot]]) -> Option<usize> {
         .map(|slots| slots.len())
         .max()
 }
+
+/// The forms of needing and wanting, whose thing may carry its own time.
+const NEEDING: &[&str] = &["need", "needs", "needed", "want", "wants", "wanted"];
 
 /// "We ate at home last night." -> "Last night, we ate at home."
 pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
@@ -577,6 +587,17 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if p.from_end(len + 1) == "again" {
         return None;
     }
+    // "Please cancel my contract at the end of the month": before a request the time reads as
+    // when to ask, not when to do it.
+    if crate::syntax::request(p) {
+        return None;
+    }
+    // "need more volunteers for the tea tent in the afternoon": after what is needed or wanted
+    // "for" something, the time may be that thing's (the afternoon's shift), not the need's.
+    let wanting = (0..n - len).find(|&k| NEEDING.contains(&p.lower(k).as_str()));
+    if wanting.is_some_and(|w| (w + 1..n - len).any(|k| p.lower(k) == "for")) {
+        return None;
+    }
     // "The meeting is in the afternoon.": the phrase is what the subject is, so it stays.
     if n < len + 3 || LINKING_BE.contains(&p.from_end(len + 1).as_str()) {
         return None;
@@ -694,6 +715,59 @@ mod tests {
         assert_eq!(run(f, "He left soon after lunch."), None);
         assert_eq!(run(f, "My back hurt all last week."), None);
         assert_eq!(run(f, "They arrived shortly after ten."), None);
+    }
+
+    #[test]
+    fn a_time_ending_a_noun_phrase_stays_in_it() {
+        let f = front_time_phrase;
+        assert_eq!(run(f, "We walked to the lighthouse on our last morning."), None);
+        assert_eq!(run(f, "She cried on her last day."), None);
+        assert_eq!(run(f, "We saw her last week.").as_deref(), Some("Last week, we saw her."));
+        assert_eq!(
+            run(f, "We walked to the lighthouse last week.").as_deref(),
+            Some("Last week, we walked to the lighthouse.")
+        );
+    }
+
+    #[test]
+    fn a_time_after_a_second_predicate_stays_with_it() {
+        let f = front_time_phrase;
+        assert_eq!(run(f, "She is ninety-one and still does her own shopping every morning."), None);
+        assert_eq!(
+            run(f, "She does her own shopping every morning.").as_deref(),
+            Some("Every morning, she does her own shopping.")
+        );
+    }
+
+    #[test]
+    fn a_time_after_a_liked_doing_is_the_doing_s() {
+        let f = front_time_phrase;
+        assert_eq!(run(f, "She loves talking about her time as a nurse during the war."), None);
+        assert_eq!(run(f, "He enjoys playing tennis at weekends."), None);
+        assert_eq!(
+            run(f, "I really enjoyed meeting your parents last night.").as_deref(),
+            Some("Last night, I really enjoyed meeting your parents.")
+        );
+        assert_eq!(
+            run(f, "We went swimming on Saturday.").as_deref(),
+            Some("On Saturday, we went swimming.")
+        );
+    }
+
+    #[test]
+    fn a_request_and_a_needed_thing_keep_their_time() {
+        let f = front_time_phrase;
+        assert_eq!(run(f, "Please cancel my contract at the end of the month."), None);
+        assert_eq!(run(f, "Cancel my contract at the end of the month."), None);
+        assert_eq!(run(f, "We need more volunteers for the tea tent in the afternoon."), None);
+        assert_eq!(
+            run(f, "My brother cancelled his contract at the end of the month.").as_deref(),
+            Some("At the end of the month, my brother cancelled his contract.")
+        );
+        assert_eq!(
+            run(f, "We need more volunteers in the afternoon.").as_deref(),
+            Some("In the afternoon, we need more volunteers.")
+        );
     }
 
     #[test]
