@@ -397,7 +397,16 @@ fn none_left(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
                 ["by", "this", "today", "yesterday", "last", "and", "before", "halfway", "so"]
                     .contains(&n.as_str())
             }));
-    if !ends {
+    // "We ran out of milk, so I'll pop to the shop": the supply is out now, which "had no milk
+    // left" would put in the past; only a past account takes the past state.
+    let now_after = tokens[last..].iter().chain(tokens[..i].iter()).any(|t| {
+        let w = t.text.to_lowercase().replace('’', "'");
+        ["will", "shall", "am", "is", "are", "need", "must", "can", "going"].contains(&w.as_str())
+            || w.ends_with("'ll")
+            || w.ends_with("'m")
+            || w.ends_with("'re")
+    });
+    if !ends || (first == "ran" && now_after) {
         return None;
     }
     let len = last + 1 - i;
@@ -998,6 +1007,11 @@ mod tests {
         assert_eq!(told(routine, "We're running out of milk."), "We're running low on milk.");
         assert_eq!(told(routine, "We have run out of milk again."), "We have run out of milk again.");
         assert_eq!(told(routine, "She ran out of the door."), "She ran out of the door.");
+        // Out now, with what comes next: no past state.
+        assert_eq!(
+            told(routine, "We ran out of milk, so I'll pop to the shop."),
+            "We ran out of milk, so I'll pop to the shop."
+        );
     }
 
     #[test]
