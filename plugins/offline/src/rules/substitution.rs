@@ -2696,12 +2696,15 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
         ["bought", "buying"].contains(&form.as_str()) || asked_for || is_sentence_start(tokens, i);
     // "bought a present from all of us" is a gift given, but "got a present from all of us" reads
     // as one received: a "from" later in the clause keeps "buy".
-    let from_after = tokens[i..]
-        .iter()
-        .skip(1)
-        .take_while(|t| t.kind != Kind::Punct)
-        .any(|t| t.text.eq_ignore_ascii_case("from"));
-    if reading.entry.lemma == "buy" && candidates.contains(&"get") && (!plain_purchase || from_after) {
+    // Read only for "buy": every word of a long sentence comes through here.
+    let from_after = || {
+        tokens[i..]
+            .iter()
+            .skip(1)
+            .take_while(|t| t.kind != Kind::Punct)
+            .any(|t| t.text.eq_ignore_ascii_case("from"))
+    };
+    if reading.entry.lemma == "buy" && candidates.contains(&"get") && (!plain_purchase || from_after()) {
         candidates.retain(|c| *c != "get");
     }
     // "bought the house across the road" is a purchase that "got" would leave open (rented, won).
