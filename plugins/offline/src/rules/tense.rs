@@ -10,7 +10,7 @@ use crate::morph::{self, Form};
 use crate::shape::{self, Plain, leaving_start};
 use crate::syntax::{has_clause_word, subject};
 use crate::tokens::Token;
-use crate::words::{DAY_NAMES, Tense, concat, finite_lemma};
+use crate::words::{DAY_NAMES, DEFINITE_DETERMINERS, Tense, concat, finite_lemma};
 
 /// Two past actions of one subject, the first told as done before the second: "The glass fell
 /// off the shelf and broke." -> "Having fallen off the shelf, the glass broke."
@@ -186,8 +186,9 @@ pub fn posture_progressive(p: &Plain) -> Option<Vec<Token>> {
     {
         return None;
     }
-    let determiner = ["the", "a", "my", "his", "her", "our", "their", "its", "your", "this", "that"]
-        .contains(&p.lower(k + 2).as_str());
+    let opener = p.lower(k + 2);
+    let determiner =
+        DEFINITE_DETERMINERS.contains(&opener.as_str()) || ["a", "its"].contains(&opener.as_str());
     // The place is the first noun phrase's last word: "on the mat", "in the front row".
     let place_end = (k + 2..p.items.len())
         .find(|&j| !p.items[j].is_word() || crate::words::PREPOSITIONS.contains(&p.lower(j + 1).as_str()))

@@ -399,14 +399,16 @@ fn none_left(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
             }));
     // "We ran out of milk, so I'll pop to the shop": the supply is out now, which "had no milk
     // left" would put in the past; only a past account takes the past state.
-    let now_after = tokens[last..].iter().chain(tokens[..i].iter()).any(|t| {
-        let w = t.text.to_lowercase().replace('’', "'");
-        ["will", "shall", "am", "is", "are", "need", "must", "can", "going"].contains(&w.as_str())
-            || w.ends_with("'ll")
-            || w.ends_with("'m")
-            || w.ends_with("'re")
-    });
-    if !ends || (first == "ran" && now_after) {
+    let now_after = || {
+        tokens[last..].iter().chain(tokens[..i].iter()).any(|t| {
+            let w = t.text.to_lowercase().replace('’', "'");
+            ["will", "shall", "am", "is", "are", "need", "must", "can", "going"].contains(&w.as_str())
+                || w.ends_with("'ll")
+                || w.ends_with("'m")
+                || w.ends_with("'re")
+        })
+    };
+    if !ends || (first == "ran" && now_after()) {
         return None;
     }
     let len = last + 1 - i;
