@@ -582,9 +582,11 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     {
         return None;
     }
-    // "didn't empty our bin again this morning": "again" left at the end would read with the
-    // fronted time too ("This morning, they did not empty our bin again": again this morning?).
-    if p.from_end(len + 1) == "again" {
+    // "didn't empty our bin again this morning": under a negation "again" left at the end would
+    // read with the fronted time too ("This morning, they did not empty our bin again": not
+    // again, or again not?). Without one it tells only that it happened before ("I burnt the
+    // toast again this morning." -> "This morning, I burnt the toast again.").
+    if p.from_end(len + 1) == "again" && (0..n - len).any(|k| crate::words::is_negation(&p.lower(k))) {
         return None;
     }
     // "Please cancel my contract at the end of the month": before a request the time reads as
@@ -792,6 +794,10 @@ mod tests {
         assert_eq!(run(f, "I went swimming on Saturday.").as_deref(), Some("On Saturday, I went swimming."));
         // "again" left at the end would read with the fronted time too.
         assert_eq!(run(f, "They didn't empty our bin again this morning."), None);
+        assert_eq!(
+            run(f, "I burnt the toast again this morning.").as_deref(),
+            Some("This morning, I burnt the toast again.")
+        );
         assert_eq!(
             run(f, "They didn't empty our bin this morning.").as_deref(),
             Some("This morning, they didn't empty our bin.")
