@@ -319,6 +319,42 @@ fn listed_time_phrase(p: &Plain, phrases: &[&[Slot]]) -> Option<usize> {
 /// The forms of needing and wanting, whose thing may carry its own time.
 const NEEDING: &[&str] = &["need", "needs", "needed", "want", "wants", "wanted"];
 
+/// Verbs whose object event happens when it is had or held: "are having a barbecue this evening",
+/// "held a meeting on Monday".
+const TAKING_PART: &[&str] = &[
+    "have",
+    "has",
+    "had",
+    "having",
+    "hold",
+    "holds",
+    "held",
+    "holding",
+    "attend",
+    "attends",
+    "attended",
+    "attending",
+    "host",
+    "hosts",
+    "hosted",
+    "hosting",
+];
+
+/// Whether the event named at item `event` is the object of a verb of having or holding it, with
+/// only its determiner and its describing words between ("having a big family barbecue"): its
+/// time is then when it is had, the sentence's time as much as the event's. An event after a
+/// preposition ("invited to their housewarming", "tickets for the concert") is another matter.
+fn taken_part_in(p: &Plain, event: usize) -> bool {
+    let from = event.saturating_sub(4);
+    (from..event).rev().find(|&k| TAKING_PART.contains(&p.lower(k).as_str())).is_some_and(|verb| {
+        (verb + 1..event).all(|k| {
+            let w = p.lower(k);
+            !crate::words::PREPOSITIONS.contains(&w.as_str())
+                && !["and", "or", "but", "to"].contains(&w.as_str())
+        })
+    })
+}
+
 /// "We ate at home last night." -> "Last night, we ate at home."
 pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if p.commas() != 0 || p.terminal.text == "?" {
@@ -451,7 +487,7 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
         COUNTS.contains(&c.as_str()) || c.bytes().all(|b| b.is_ascii_digit())
     };
     let scheduled = SCHEDULES.contains(&p.from_end(len + 1).as_str()) && !counted;
-    if is_event(&p.from_end(len + 2), &p.from_end(len + 1)) || scheduled {
+    if (is_event(&p.from_end(len + 2), &p.from_end(len + 1)) && !taken_part_in(p, n - len - 1)) || scheduled {
         return None;
     }
     // "We got tickets for the concert next summer": a time to come after a past verb is what was
@@ -794,6 +830,12 @@ mod tests {
         assert_eq!(run(f, "I went swimming on Saturday.").as_deref(), Some("On Saturday, I went swimming."));
         // "again" left at the end would read with the fronted time too.
         assert_eq!(run(f, "They didn't empty our bin again this morning."), None);
+        // An event one has or holds happens when it is had; after a preposition it may be later.
+        assert_eq!(
+            run(f, "Our neighbours are having a loud barbecue this evening.").as_deref(),
+            Some("This evening, our neighbours are having a loud barbecue.")
+        );
+        assert_eq!(run(f, "We were invited to their barbecue on Sunday."), None);
         assert_eq!(
             run(f, "I burnt the toast again this morning.").as_deref(),
             Some("This morning, I burnt the toast again.")
