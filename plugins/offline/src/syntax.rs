@@ -658,42 +658,73 @@ const ADVERBS_BEFORE_PARTICIPLE: &[&str] =
 pub fn coordinated_clause(p: &Plain, end: usize) -> bool {
     (0..end).any(|k| {
         let coordinator = p.lower(k);
-        ["and", "but", "or", "then"].contains(&coordinator.as_str()) && !paired_and(p, k) && {
-            // "and still does her shopping", "and then went home": an adverb between the
-            // coordinator and the verb hides no coordination, so the verb counts as first.
-            let adverb = |w: &str| {
-                crate::words::FREQUENCY_ADVERBS.contains(&w)
-                    || ["still", "also", "then", "always", "never", "just", "now", "even", "later", "soon"]
+        ["and", "but", "or", "then"].contains(&coordinator.as_str())
+            && !paired_and(p, k)
+            && !subject_pair(p, k)
+            && {
+                // "and still does her shopping", "and then went home": an adverb between the
+                // coordinator and the verb hides no coordination, so the verb counts as first.
+                let adverb = |w: &str| {
+                    crate::words::FREQUENCY_ADVERBS.contains(&w)
+                        || [
+                            "still", "also", "then", "always", "never", "just", "now", "even", "later",
+                            "soon",
+                        ]
                         .contains(&w)
-            };
-            let first = if adverb(&p.lower(k + 1)) { k + 2 } else { k + 1 };
-            (k + 1..end).any(|j| {
-                let w = p.lower(j);
-                let next = p.lower(j + 1);
-                // "and got a ticket": right after the coordinator, the common verbs the lexicon
-                // keeps as function words count, as do auxiliaries and modals ("Mike and Helen
-                // have" is a subject's, though), and a verb with its object ("add the onions and
-                // cook them").
-                // "and may hide": "may" is a modal only before a verb ("and May" is a month).
-                let may = w == "may" && crate::words::base_verb_reading(&next);
-                let verb_after = j == first
-                    && (heads_clause(&w)
-                        || may
-                        || (is_verbish(&w) && !is_noun(&w))
-                        || (crate::words::can_be(&w, Pos::Verb)
-                            && (crate::words::OBJECT_PRONOUNS.contains(&next.as_str())
-                                || DETERMINERS.contains(&next.as_str()))));
-                // "but none of them could come": after "but" or "or" a modal or an auxiliary
-                // anywhere heads a clause of its own.
-                let auxiliary = coordinator != "and" && heads_clause(&w);
-                SUBJECT_PRONOUNS.contains(&w.as_str())
-                    || w == "then"
-                    || clearly_finite(&w, true)
-                    || verb_after
-                    || auxiliary
-            })
-        }
+                };
+                let first = if adverb(&p.lower(k + 1)) { k + 2 } else { k + 1 };
+                (k + 1..end).any(|j| {
+                    let w = p.lower(j);
+                    let next = p.lower(j + 1);
+                    // "and got a ticket": right after the coordinator, the common verbs the lexicon
+                    // keeps as function words count, as do auxiliaries and modals ("Mike and Helen
+                    // have" is a subject's, though), and a verb with its object ("add the onions and
+                    // cook them").
+                    // "and may hide": "may" is a modal only before a verb ("and May" is a month).
+                    let may = w == "may" && crate::words::base_verb_reading(&next);
+                    let verb_after = j == first
+                        && (heads_clause(&w)
+                            || may
+                            || (is_verbish(&w) && !is_noun(&w))
+                            || (crate::words::can_be(&w, Pos::Verb)
+                                && (crate::words::OBJECT_PRONOUNS.contains(&next.as_str())
+                                    || DETERMINERS.contains(&next.as_str()))));
+                    // "but none of them could come": after "but" or "or" a modal or an auxiliary
+                    // anywhere heads a clause of its own.
+                    let auxiliary = coordinator != "and" && heads_clause(&w);
+                    SUBJECT_PRONOUNS.contains(&w.as_str())
+                        || w == "then"
+                        || clearly_finite(&w, true)
+                        || verb_after
+                        || auxiliary
+                })
+            }
     })
+}
+
+/// Whether the "and" at item `k` joins the two halves of the subject that opens the sentence,
+/// each a noun phrase or a name ("My sister and her husband visited us", "Tom and Anna moved to
+/// Leeds"), with the first verb after the second: one clause, whose phrases date all of it.
+pub fn subject_pair(p: &Plain, k: usize) -> bool {
+    let name = |j: usize| {
+        p.items.get(j).is_some_and(|t| {
+            t.is_word()
+                && t.text.starts_with(|c: char| c.is_ascii_uppercase())
+                && !crate::words::lowercase_ok(&t.text)
+        })
+    };
+    let first_ok = noun_phrase(p, 0, false) == Some(k) || (k == 1 && name(0));
+    if p.lower(k) != "and" || !first_ok {
+        return false;
+    }
+    // "My wife and I are": a subject pronoun ends the pair as a name does.
+    let pronoun = ["i", "we", "he", "she", "they"].contains(&p.lower(k + 1).as_str());
+    let Some(verb) = noun_phrase(p, k + 1, false).or_else(|| (name(k + 1) || pronoun).then_some(k + 2))
+    else {
+        return false;
+    };
+    let w = p.lower(verb);
+    heads_clause(&w) || clearly_finite(&w, true)
 }
 
 /// Whether the "and" at item `k` is the second half of "between X and Y" or "both X and Y": it

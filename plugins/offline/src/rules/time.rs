@@ -319,8 +319,9 @@ fn listed_time_phrase(p: &Plain, phrases: &[&[Slot]]) -> Option<usize> {
 /// The forms of needing and wanting, whose thing may carry its own time.
 const NEEDING: &[&str] = &["need", "needs", "needed", "want", "wants", "wanted"];
 
-/// Verbs whose object event happens when it is had or held: "are having a barbecue this evening",
-/// "held a meeting on Monday".
+/// Verbs whose object event happens when it is had or held ("are having a barbecue this evening",
+/// "held a meeting on Monday", "celebrating our anniversary tonight"), and "at", where one is
+/// while it happens ("had a good time at the concert last night").
 const TAKING_PART: &[&str] = &[
     "have",
     "has",
@@ -338,6 +339,11 @@ const TAKING_PART: &[&str] = &[
     "hosts",
     "hosted",
     "hosting",
+    "celebrate",
+    "celebrates",
+    "celebrated",
+    "celebrating",
+    "at",
 ];
 
 /// Whether the event named at item `event` is the object of a verb of having or holding it, with
@@ -608,7 +614,9 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     // A subject pronoun after the first word opens a clause inside the sentence ("the clearest one
     // we have seen this year", "the payment you sent on Friday"): the phrase may belong to it.
     let words: Vec<String> = (0..n - len).map(|k| p.lower(k)).collect();
-    if (1..n - len).any(|k| crate::syntax::inner_subject(&words, k)) {
+    // "My wife and I are" is the subject's own pronoun, opening nothing.
+    let inner = |k: usize| crate::syntax::inner_subject(&words, k) && !crate::syntax::subject_pair(p, k - 1);
+    if (1..n - len).any(inner) {
         return None;
     }
     // "The baby is sleeping through the night": sleeping the night through is what is told, not
@@ -836,6 +844,21 @@ mod tests {
             Some("This evening, our neighbours are having a loud barbecue.")
         );
         assert_eq!(run(f, "We were invited to their barbecue on Sunday."), None);
+        assert_eq!(
+            run(f, "We met a lot of nice people at the barbecue last night.").as_deref(),
+            Some("Last night, we met a lot of nice people at the barbecue.")
+        );
+        assert_eq!(run(f, "We bought tickets for the barbecue on Sunday."), None);
+        // An "and" inside the subject joins no clauses; one after a verb does.
+        assert_eq!(
+            run(f, "Tom and Anna moved to Leeds last year.").as_deref(),
+            Some("Last year, Tom and Anna moved to Leeds.")
+        );
+        assert_eq!(
+            run(f, "My wife and I are decorating the hall this weekend.").as_deref(),
+            Some("This weekend, my wife and I are decorating the hall.")
+        );
+        assert_eq!(run(f, "Tom cooked dinner and then went to the gym last night."), None);
         assert_eq!(
             run(f, "I burnt the toast again this morning.").as_deref(),
             Some("This morning, I burnt the toast again.")
