@@ -2,7 +2,7 @@
 //! words (`COLLOCATIONS`, `COLLOCATION_STARTS`, `EVERYDAY`), with the word lists they need:
 //! machines, meals, places, events, people and the things one repairs or picks up.
 
-use super::complements::{help_to, like_to, needs_passive};
+use super::complements::{SAYING, TELLING, help_to, like_to, needs_passive, that_clause};
 use super::numbers::{HOURS, TENS_AND_TEENS, UNITS_BELOW_TEN};
 use super::objects::{
     allergic, ate_too_much, broke_bone, burst_banks, by_card, checked_examined, clapped_applauded, drank_had,
@@ -3030,11 +3030,14 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["whole"], whole_entire),
     (&["kick", "kicks", "kicked", "kicking"], kicks_off),
     (&["came", "comes"], came_with_warranty),
+    (SAYING, that_clause),
+    (TELLING, that_clause),
 ];
 
 /// Every word an everyday collocation of `phrases` may start with, lowercase, sorted.
 pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "a",
+    "afraid",
     "after",
     "ages",
     "all",
@@ -3047,6 +3050,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "arrived",
     "arrives",
     "as",
+    "assured",
     "at",
     "ate",
     "bake",
@@ -3055,6 +3059,9 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "baking",
     "be",
     "before",
+    "believe",
+    "believed",
+    "believes",
     "book",
     "booked",
     "break",
@@ -3153,6 +3160,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "given",
     "gives",
     "giving",
+    "glad",
     "go",
     "goes",
     "going",
@@ -3164,6 +3172,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "grabbing",
     "grabs",
     "grew",
+    "guess",
     "had",
     "half",
     "hang",
@@ -3187,6 +3196,9 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "hoovered",
     "hoovering",
     "hoovers",
+    "hope",
+    "hoped",
+    "hopes",
     "hotel",
     "hurt",
     "hurting",
@@ -3208,6 +3220,9 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "kicked",
     "kicking",
     "kicks",
+    "knew",
+    "know",
+    "knows",
     "lasted",
     "later",
     "leaves",
@@ -3266,15 +3281,28 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "picking",
     "picks",
     "please",
+    "pleased",
     "prefer",
     "preferred",
     "prefers",
+    "promise",
+    "promised",
     "put",
     "puts",
     "putting",
     "quite",
     "ran",
     "rather",
+    "realise",
+    "realised",
+    "realize",
+    "realized",
+    "reckon",
+    "reckoned",
+    "reckons",
+    "remind",
+    "reminded",
+    "reminds",
     "rent",
     "rented",
     "renting",
@@ -3284,7 +3312,10 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "returned",
     "returning",
     "returns",
+    "said",
     "sat",
+    "say",
+    "says",
     "scared",
     "send",
     "sending",
@@ -3300,6 +3331,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "sit",
     "sits",
     "sitting",
+    "sorry",
     "sort",
     "sorted",
     "sorts",
@@ -3315,10 +3347,14 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "studies",
     "study",
     "studying",
+    "suppose",
+    "supposed",
+    "sure",
     "take",
     "taken",
     "takes",
     "taking",
+    "tell",
     "tells",
     "thanks",
     "the",
@@ -3328,6 +3364,9 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "they",
     "they'd",
     "they're",
+    "think",
+    "thinks",
+    "thought",
     "threw",
     "throw",
     "throwing",
@@ -3358,6 +3397,8 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "walked",
     "walking",
     "walks",
+    "warn",
+    "warned",
     "was",
     "wash",
     "washed",
@@ -3377,6 +3418,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "worked",
     "working",
     "works",
+    "worried",
     "years",
     "you",
     "you'd",
@@ -3832,7 +3874,7 @@ mod tests {
     fn making_it_is_no_coming_under_a_negation() {
         assert_eq!(
             phrased("Please let the team know I won't make it before lunch."),
-            "Please let the team know I won't make it before lunch."
+            "Please let the team know that I won't make it before lunch."
         );
         assert_eq!(phrased("I can't make it tonight."), "I can't come tonight.");
         assert_eq!(phrased("Sorry, we will not make it on Friday."), "Sorry, we will not make it on Friday.");
@@ -3964,7 +4006,7 @@ mod tests {
             "We were caught in traffic for an hour."
         );
         assert_eq!(phrased("The noise woke us up early."), "The noise woke us early.");
-        assert_eq!(phrased("He called to say he would be late."), "He phoned to say he would be late.");
+        assert_eq!(phrased("He called to say he would be late."), "He phoned to say that he would be late.");
         // Asked to speak, or a participle: the call stays.
         assert_eq!(phrased("He was called to say grace."), "He was called to say grace.");
         assert_eq!(phrased("She has called to say sorry."), "She has called to say sorry.");

@@ -226,6 +226,116 @@ pub(super) fn needs_passive(tokens: &[Token], i: usize) -> Option<(usize, Vec<St
     }
 }
 
+/// Verbs of saying, thinking and knowing whose clause opens with "that" or without it, the same
+/// either way ("I think that the shop closes at six." <-> "I think the shop closes at six."),
+/// and the adjectives of a feeling about a fact ("I'm glad that you came"). Not "explained" or
+/// "announced" (without "that" their clause reads first as an object), and not the verbs of
+/// seeing and hearing, which also take a bare verb ("heard the dog bark").
+pub(super) const SAYING: &[&str] = &[
+    "say", "says", "said", "think", "thinks", "thought", "know", "knows", "knew", "hope", "hopes", "hoped",
+    "believe", "believes", "believed", "reckon", "reckons", "reckoned", "suppose", "supposed", "guess",
+    "realise", "realised", "realize", "realized", "promise", "promised", "sure", "glad", "sorry", "afraid",
+    "pleased", "worried",
+];
+
+/// Verbs that tell a person something, whose object pronoun comes before the clause ("told me
+/// that the shop was closed").
+pub(super) const TELLING: &[&str] =
+    &["tell", "tells", "told", "remind", "reminds", "reminded", "warn", "warned", "assured"];
+
+/// Whether a clause with its own subject and finite verb opens at token `k`: a subject pronoun
+/// (or one contracted with its verb, "she's") before a finite verb, or a noun phrase of a
+/// determiner and at most three more words, or a name, before one ("the shop closes", "Ben got").
+/// "that" before a verb is a pronoun ("I thought that was odd"), so nothing opens there.
+fn clause_opens(tokens: &[Token], k: usize) -> bool {
+    let finite = |j: usize| {
+        open_word(tokens, j)
+            .is_some_and(|w| crate::words::heads_clause(&w) || crate::words::clearly_finite(&w, true))
+    };
+    let Some(first) = open_word(tokens, k) else { return false };
+    let first = first.replace('’', "'");
+    let pronoun = ["i", "he", "she", "we", "they", "you", "it", "there"];
+    if first.split_once('\'').is_some_and(|(p, _)| pronoun.contains(&p)) {
+        return true;
+    }
+    if pronoun.contains(&first.as_str()) {
+        return spaced(tokens, k + 1, k + 2) && finite(k + 2);
+    }
+    const OPENERS: &[&str] =
+        &["the", "a", "an", "my", "your", "his", "her", "our", "their", "this", "these", "those", "some"];
+    let name = tokens[k].text.starts_with(|c: char| c.is_ascii_uppercase())
+        && !crate::words::lowercase_ok(&tokens[k].text);
+    if !OPENERS.contains(&first.as_str()) && !name {
+        return false;
+    }
+    // The noun phrase's words, then the verb: no preposition, clause word or verb before it.
+    let words = if name { 0 } else { 3 };
+    (0..=words).any(|n| {
+        let verb = k + 2 * (n + 1);
+        spaced(tokens, k + 1, verb)
+            && finite(verb)
+            && (1..=n).all(|m| {
+                open_word(tokens, k + 2 * m)
+                    .is_some_and(|w| crate::words::is_noun(&w) || crate::words::modifier_or_noun(&w))
+                    && !finite(k + 2 * m)
+            })
+            && (n > 0 || name || ["this", "these", "those"].contains(&first.as_str()))
+    })
+}
+
+/// "I think that the shop closes at six." <-> "I think the shop closes at six.", "told me that
+/// the parcel had come" <-> "told me the parcel had come": "that" opening the clause of a verb of
+/// saying or thinking, or of a feeling about a fact, is dropped, or put in where the clause
+/// starts right after the verb (or after the person told). Only where a clause with its own
+/// subject and finite verb surely follows (`clause_opens`), so that "that" is never a pronoun
+/// ("I knew that man") and a plain object stays ("she said the word twice").
+pub(super) fn that_clause(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let verb = open_word(tokens, i)?;
+    let telling = TELLING.contains(&verb.as_str());
+    if !SAYING.contains(&verb.as_str()) && !telling {
+        return None;
+    }
+    // A noun ("the thought", "a guess") is no verb of saying.
+    let noun = prev_word(tokens, i).is_some_and(|p| {
+        ["the", "a", "an", "this", "that", "my", "your", "his", "her", "our", "their", "no", "any", "second"]
+            .contains(&p.as_str())
+    });
+    // A feeling is about a fact only after "be" or a degree word ("I'm so glad", "not sure"): an
+    // opening "Sorry I missed your call" is an apology whose "that" would be stiff.
+    const ADJECTIVES: &[&str] = &["sure", "glad", "sorry", "afraid", "pleased", "worried"];
+    let linked = prev_word(tokens, i).is_some_and(|p| {
+        let p = p.replace('’', "'");
+        [
+            "am", "is", "are", "was", "were", "be", "been", "so", "very", "really", "not", "quite", "too",
+            "just",
+        ]
+        .contains(&p.as_str())
+            || ["'m", "'re", "'s"].iter().any(|end| p.ends_with(end))
+    });
+    if noun || (ADJECTIVES.contains(&verb.as_str()) && !linked) {
+        return None;
+    }
+    let mut keep = vec![tokens[i].text.clone()];
+    let mut at = i + 2;
+    if telling {
+        let person = open_word(tokens, at)
+            .filter(|w| ["me", "us", "him", "her", "them", "you"].contains(&w.as_str()))?;
+        keep.push(person);
+        at += 2;
+    }
+    if !spaced(tokens, i + 1, at + 1) {
+        return None;
+    }
+    if open_word(tokens, at).as_deref() == Some("that") {
+        (clause_opens(tokens, at + 2) && spaced(tokens, at + 1, at + 2)).then_some((at + 1 - i, keep))
+    } else if clause_opens(tokens, at) {
+        keep.push("that".to_string());
+        Some((at - 1 - i, keep))
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::shared::told;
@@ -246,6 +356,40 @@ mod tests {
             "The cage needs to be cleaned every week."
         );
         assert_eq!(told(needs_passive, "The form needs to be signed."), "The form needs signing.");
+    }
+
+    #[test]
+    fn a_clause_after_saying_or_thinking_takes_that_or_not() {
+        let f = that_clause;
+        assert_eq!(told(f, "I think that the shop closes at six."), "I think the shop closes at six.");
+        assert_eq!(
+            told(f, "They said an engineer was on the way."),
+            "They said that an engineer was on the way."
+        );
+        assert_eq!(told(f, "She knows he is busy."), "She knows that he is busy.");
+        assert_eq!(told(f, "I'm glad that you came."), "I'm glad you came.");
+        assert_eq!(
+            told(f, "The caretaker told us the heating had been fixed."),
+            "The caretaker told us that the heating had been fixed."
+        );
+        assert_eq!(told(f, "I hope she's feeling better."), "I hope that she's feeling better.");
+        assert_eq!(told(f, "Ben said Anna would drive."), "Ben said that Anna would drive.");
+        // "that" as a pronoun or a determiner, a plain object, a noun: nothing to drop or add.
+        for text in [
+            "I thought that was a bit odd.",
+            "I knew that man from school.",
+            "She said the word twice.",
+            "I think so.",
+            "He told me the answer.",
+            "That was my first thought.",
+            "I heard the dog bark.",
+            "I know the way to the station.",
+            "I said that to him.",
+            "I think the best way to get there is by train.",
+            "Sorry I missed your call.",
+        ] {
+            assert_eq!(told(f, text), text);
+        }
     }
 
     #[test]
