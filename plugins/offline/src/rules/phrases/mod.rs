@@ -27,8 +27,9 @@ use collocations::{
 };
 use compounds::{place_compound, placed_thing};
 use numbers::{
-    date_form, decade_in_words, habitual_day, money_in_words, number_in_digits, ordinal_birthday,
-    placed_in_contest, range_of_time, spoken_time, waited_for,
+    clock_in_words, date_form, decade_in_words, every_second, habitual_day, large_sum_in_figures,
+    money_in_words, number_in_digits, ordinal_birthday, placed_in_contest, range_of_time, spoken_time,
+    waited_for,
 };
 use objects::{lets_allows, of_ones_own};
 use routines::{counts, routine};
@@ -596,7 +597,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function (`Finder`): the everyday collocations first, tried
             // only from a word one of them starts with (`COLLOCATIONS`), so that most words cost one
             // lookup, then the others.
-            let finders: [Finder; 19] = [
+            let finders: [Finder; 22] = [
                 expectation,
                 waited_for,
                 lets_allows,
@@ -616,6 +617,9 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 placed_in_contest,
                 money_in_words,
                 decade_in_words,
+                clock_in_words,
+                large_sum_in_figures,
+                every_second,
             ];
             let lower = tokens[i].text.to_lowercase().replace('’', "'");
             let starts = COLLOCATION_STARTS.binary_search(&lower.as_str()).is_ok();

@@ -1,8 +1,10 @@
 //! Numbers, times and dates in their other spoken or written forms: clock times said in words
-//! (`spoken_time`), numbers from ten in digits with their measures, and sums in figures where the
-//! sentence speaks of money (`number_in_digits`), a wait's length with or without "for"
-//! (`waited_for`), dates (`date_form`) and the days that come round (`habitual_day`).
-
+//! (`spoken_time`) and from figures with "am" or "pm" (`clock_in_words`), the ends of a range of
+//! time (`range_of_time`), numbers from ten in digits with their measures, and sums in figures
+//! where the sentence speaks of money (`number_in_digits`, `large_sum_in_figures`) or in words
+//! (`money_in_words`), a wait's length with or without "for" (`waited_for`), dates (`date_form`),
+//! decades (`decade_in_words`), the days that come round (`habitual_day`, `every_second`) and a
+//! place in a contest (`placed_in_contest`).
 use crate::tokens::{Kind, Token, matches_at, next_word, open_word, prev_word};
 use crate::words::OBJECT_PREPOSITIONS;
 
@@ -605,6 +607,10 @@ fn about_money(tokens: &[Token]) -> bool {
         "withdrew",
         "reward",
         "bonus",
+        "quote",
+        "quoted",
+        "selling",
+        "sells",
     ];
     tokens.iter().any(|t| t.is_word() && MONEY.contains(&t.text.to_ascii_lowercase().as_str()))
 }
@@ -956,6 +962,114 @@ pub(super) fn decade_in_words(tokens: &[Token], i: usize) -> Option<(usize, Vec<
     Some((k + 1 - i, words))
 }
 
+/// "at 7 pm" -> "at seven in the evening", "by 6 am" -> "by six in the morning": an hour in
+/// figures with "am" or "pm" said in words with its part of the day (1 to 5 pm the afternoon, 6
+/// to 9 the evening, 10 and 11 the night; twelve is noon or midnight, which stays). Only after a
+/// preposition of time, with no other figures nor its part of the day in the sentence ("from 9 am to 5 pm" would mix
+/// the two styles), and ending its clause or before a word that goes with it ("at 7 pm on
+/// Friday"): the part of the day would otherwise take the words after it along ("at 7 pm
+/// tonight" would say the evening twice).
+pub(super) fn clock_in_words(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let text = tokens.get(i).filter(|t| t.is_word())?.text.to_lowercase();
+    let (digits, suffix, last) = match text.strip_suffix("am").or_else(|| text.strip_suffix("pm")) {
+        Some(d) => (d.to_string(), text[d.len()..].to_string(), i),
+        None => {
+            let suffix = next_word(tokens, i).filter(|n| ["am", "pm"].contains(&n.as_str()))?;
+            (text.clone(), suffix, i + 2)
+        }
+    };
+    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let hour: u32 = digits.parse().ok()?;
+    let part: &[&str] = match (suffix.as_str(), hour) {
+        ("am", 1..=11) => &["in", "the", "morning"],
+        ("pm", 1..=5) => &["in", "the", "afternoon"],
+        ("pm", 6..=9) => &["in", "the", "evening"],
+        ("pm", 10..=11) => &["at", "night"],
+        _ => return None,
+    };
+    // Right after the preposition: "at about six in the evening" lets "in the evening" be read
+    // apart from its hour, and moved to the front as a time of its own.
+    let timed = prev_word(tokens, i)
+        .is_some_and(|p| ["at", "until", "till", "by", "before", "after", "since"].contains(&p.as_str()));
+    // "at two in the morning and no one noticed until the morning" would say it twice.
+    let said = |t: &Token| t.is_word() && part.last().is_some_and(|p| t.text.eq_ignore_ascii_case(p));
+    if tokens.iter().any(said) {
+        return None;
+    }
+    let other_figures =
+        tokens.iter().enumerate().any(|(k, t)| k != i && t.text.bytes().any(|b| b.is_ascii_digit()));
+    let ends = match tokens.get(last + 1) {
+        None => true,
+        Some(t) if t.kind == Kind::Punct => [",", ".", "!", "?", ";"].contains(&t.text.as_str()),
+        Some(_) => next_word(tokens, last)
+            .is_some_and(|n| ["and", "but", "so", "every", "on", "tomorrow", "today"].contains(&n.as_str())),
+    };
+    if !timed || other_figures || !ends {
+        return None;
+    }
+    let mut words = vec![spoken_number(hour)?];
+    words.extend(part.iter().map(|w| w.to_string()));
+    Some((last + 1 - i, words))
+}
+
+/// "raised two thousand pounds" -> "raised £2,000", "thirty million pounds" -> "£30 million": a
+/// sum of thousands or millions in figures, where the sentence speaks of money (a weight in
+/// pounds stays in words), and not inside a larger number ("a hundred and two thousand").
+pub(super) fn large_sum_in_figures(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| open_word(tokens, k);
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let first = word(i)?;
+    let value = match first.split_once('-') {
+        Some((tens, unit)) => {
+            let tens = TENS_AND_TEENS.iter().find(|(w, v)| *w == tens && v % 10 == 0 && *v >= 20)?.1;
+            tens + UNITS_BELOW_TEN.iter().find(|(w, _)| *w == unit)?.1
+        }
+        None => UNITS_BELOW_TEN.iter().chain(TENS_AND_TEENS).find(|(w, _)| *w == first)?.1,
+    };
+    let size = word(i + 2)?;
+    let (_, sign) = CURRENCIES.iter().find(|(c, _)| word(i + 4).as_deref() == Some(*c))?;
+    if !["thousand", "million"].contains(&size.as_str()) || !spaced(i + 1) || !spaced(i + 3) {
+        return None;
+    }
+    let inside =
+        prev_word(tokens, i).is_none_or(|b| ["and", "hundred", "thousand", "a"].contains(&b.as_str()));
+    // "the quote was four thousand pounds, the bill nearly six": another number in words leans
+    // on this one's "thousand", which figures would take away.
+    let number_word = |t: &Token| {
+        let w = t.text.to_lowercase();
+        UNITS_BELOW_TEN.iter().chain(TENS_AND_TEENS).any(|(u, _)| *u == w)
+            || ["hundred", "thousand", "million", "half"].contains(&w.as_str())
+    };
+    let other_number =
+        tokens.iter().enumerate().any(|(k, t)| (k < i || k > i + 4) && t.is_word() && number_word(t));
+    if inside || other_number || !about_money(tokens) {
+        return None;
+    }
+    let sum =
+        if size == "thousand" { format!("{sign}{value},000") } else { format!("{sign}{value} million") };
+    Some((5, sum.split(' ').map(str::to_string).collect()))
+}
+
+/// "every second Sunday" -> "every other Sunday": alternate days, weeks or months said the
+/// other way ("every second counts" names no period, and stays).
+pub(super) fn every_second(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const PERIODS: &[&str] = &["day", "week", "weekend", "month", "year", "night", "morning", "evening"];
+    let word = |k: usize| open_word(tokens, k);
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    if word(i)?.as_str() != "every"
+        || word(i + 2).as_deref() != Some("second")
+        || !spaced(i + 1)
+        || !spaced(i + 3)
+    {
+        return None;
+    }
+    let period = point_at(tokens, i + 4) == Some(Point::Day)
+        || word(i + 4).is_some_and(|p| PERIODS.contains(&p.as_str()));
+    period.then(|| (3, vec![tokens[i].text.clone(), "other".to_string()]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::phrases;
@@ -1248,5 +1362,58 @@ mod tests {
         ] {
             assert_eq!(told(text), text);
         }
+    }
+    #[test]
+    fn an_hour_in_figures_said_with_its_part_of_the_day() {
+        let told = |text: &str| super::super::shared::told(super::clock_in_words, text);
+        assert_eq!(told("The meeting starts at 7 pm."), "The meeting starts at seven in the evening.");
+        assert_eq!(
+            told("The train leaves at 6 am tomorrow."),
+            "The train leaves at six in the morning tomorrow."
+        );
+        assert_eq!(told("We close at 3pm on Fridays."), "We close at three in the afternoon on Fridays.");
+        assert_eq!(told("The last bus goes at 11 pm."), "The last bus goes at eleven at night.");
+        for text in [
+            "The shop is open from 9 am to 5 pm.",
+            "We eat at 12 pm.",
+            "See you at 7 pm tonight.",
+            "The meeting is at 7:30 pm.",
+            "There are 7 pm slots left.",
+            "She was last seen on Mill Lane at about 6pm.",
+            "The server went down at 2am and no one noticed until the morning.",
+        ] {
+            assert_eq!(told(text), text);
+        }
+    }
+
+    #[test]
+    fn large_sums_in_figures() {
+        let told = |text: &str| super::super::shared::told(super::large_sum_in_figures, text);
+        assert_eq!(
+            told("Last year the fete raised over two thousand pounds for the hospice."),
+            "Last year the fete raised over £2,000 for the hospice."
+        );
+        assert_eq!(
+            told("The new striker cost the club thirty million pounds."),
+            "The new striker cost the club £30 million."
+        );
+        for text in [
+            "The lorry carried two thousand pounds of sand.",
+            "It cost a hundred and two thousand pounds.",
+            "It cost a thousand pounds.",
+            "The quote was four thousand pounds, but the bill came to nearly six.",
+        ] {
+            assert_eq!(told(text), text);
+        }
+    }
+
+    #[test]
+    fn every_second_period_is_every_other() {
+        let told = |text: &str| super::super::shared::told(super::every_second, text);
+        assert_eq!(
+            told("The farmers' market takes place every second Sunday in the square."),
+            "The farmers' market takes place every other Sunday in the square."
+        );
+        assert_eq!(told("In an emergency every second counts."), "In an emergency every second counts.");
     }
 }
