@@ -5,6 +5,7 @@
 //! (`money_in_words`), a wait's length with or without "for" (`waited_for`), dates (`date_form`),
 //! decades (`decade_in_words`), the days that come round (`habitual_day`, `every_second`) and a
 //! place in a contest (`placed_in_contest`).
+
 use crate::tokens::{Kind, Token, matches_at, next_word, open_word, prev_word};
 use crate::words::OBJECT_PREPOSITIONS;
 
@@ -898,6 +899,24 @@ pub(super) fn money_in_words(tokens: &[Token], i: usize) -> Option<(usize, Vec<S
     let opening = crate::tokens::is_sentence_start(tokens, i);
     let pounds = text.strip_prefix('£').filter(|n| figures(n)).map(|n| (n, "pound", "pounds"));
     let pence = text.strip_suffix('p').filter(|n| figures(n)).map(|n| (n, "penny", "pence"));
+    // "£12.50" -> "twelve pounds fifty": pounds and pence from ten to ninety-nine, as a price is
+    // said ("£5.05" would be "five pounds five", which no one says).
+    let pence_after = tokens.get(i + 2).filter(|t| {
+        t.is_word()
+            && t.text.len() == 2
+            && t.text.bytes().all(|b| b.is_ascii_digit())
+            && !t.text.starts_with('0')
+    });
+    if let (Some((number, _, _)), Some(p)) = (pounds, pence_after)
+        && tokens.get(i + 1).is_some_and(|t| t.is(Kind::Punct, "."))
+    {
+        let (n, p): (u32, u32) = (number.parse().ok()?, p.text.parse().ok()?);
+        if opening || !whole(i + 3) || other_figures(i, i + 2) {
+            return None;
+        }
+        let unit = if n == 1 { "pound" } else { "pounds" };
+        return Some((3, vec![spoken_number(n)?, unit.to_string(), spoken_number(p)?]));
+    }
     if let Some((number, one, many)) = pounds.or(pence) {
         let n: u32 = number.parse().ok()?;
         // "1p" is "a penny", said another way.
@@ -1335,8 +1354,15 @@ mod tests {
         assert_eq!(told("He gave me $20 for my birthday."), "He gave me twenty dollars for my birthday.");
         assert_eq!(told("The sweets cost 50p each."), "The sweets cost fifty pence each.");
         assert_eq!(told("It costs £1 to park."), "It costs one pound to park.");
+        assert_eq!(
+            told("I was overcharged by £12.50 on my last bill."),
+            "I was overcharged by twelve pounds fifty on my last bill."
+        );
         for text in [
-            "The ticket cost £5.50.",
+            "The ticket cost £5.05.",
+            "The ticket cost £5.5.",
+            "It was £5.50 or £6.",
+            "£5.50 is too much.",
             "They paid £5,000 for it.",
             "Tickets cost between £5 and £10.",
             "Use $1 for the first argument.",
