@@ -26,7 +26,11 @@ use collocations::{
     COLLOCATION_STARTS, COLLOCATIONS, been_to_place, delayed_by, expectation, run_out, while_when,
 };
 use compounds::{place_compound, placed_thing};
-use numbers::{date_form, habitual_day, number_in_digits, ordinal_birthday, spoken_time, waited_for};
+use numbers::{
+    clock_in_words, date_form, decade_in_words, every_second, habitual_day, large_sum_in_figures,
+    money_in_words, number_in_digits, ordinal_birthday, placed_in_contest, range_of_time, spoken_time,
+    waited_for,
+};
 use objects::{lets_allows, of_ones_own};
 use routines::{counts, routine};
 use shared::{After, Finder, opening, pause_after, quantifier_for};
@@ -593,7 +597,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function (`Finder`): the everyday collocations first, tried
             // only from a word one of them starts with (`COLLOCATIONS`), so that most words cost one
             // lookup, then the others.
-            let finders: [Finder; 15] = [
+            let finders: [Finder; 22] = [
                 expectation,
                 waited_for,
                 lets_allows,
@@ -609,6 +613,13 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 routine,
                 of_ones_own,
                 ordinal_birthday,
+                range_of_time,
+                placed_in_contest,
+                money_in_words,
+                decade_in_words,
+                clock_in_words,
+                large_sum_in_figures,
+                every_second,
             ];
             let lower = tokens[i].text.to_lowercase().replace('’', "'");
             let starts = COLLOCATION_STARTS.binary_search(&lower.as_str()).is_ok();

@@ -1,7 +1,10 @@
 //! Numbers, times and dates in their other spoken or written forms: clock times said in words
-//! (`spoken_time`), numbers from ten in digits with their measures, and sums in figures where the
-//! sentence speaks of money (`number_in_digits`), a wait's length with or without "for"
-//! (`waited_for`), dates (`date_form`) and the days that come round (`habitual_day`).
+//! (`spoken_time`) and from figures with "am" or "pm" (`clock_in_words`), the ends of a range of
+//! time (`range_of_time`), numbers from ten in digits with their measures, and sums in figures
+//! where the sentence speaks of money (`number_in_digits`, `large_sum_in_figures`) or in words
+//! (`money_in_words`), a wait's length with or without "for" (`waited_for`), dates (`date_form`),
+//! decades (`decade_in_words`), the days that come round (`habitual_day`, `every_second`) and a
+//! place in a contest (`placed_in_contest`).
 
 use crate::tokens::{Kind, Token, matches_at, next_word, open_word, prev_word};
 use crate::words::OBJECT_PREPOSITIONS;
@@ -143,9 +146,10 @@ pub(super) fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<Stri
         && (article == 0 || name == "quarter")
         && spaced(minutes_at + 1)
         && spaced(minutes_at + 3)
+        // "at five this morning": "five" alone is an hour, read below.
+        && let Some(relation) = word(minutes_at + 2).filter(|r| ["past", "to"].contains(&r.as_str()))
+        && let Some(h) = hour_at(minutes_at + 4)
     {
-        let relation = word(minutes_at + 2)?;
-        let h = hour_at(minutes_at + 4)?;
         let len = minutes_at + 5 - i;
         // "grown from five to twelve people": a range of a count, not a time.
         let counted = word(minutes_at + 6).is_some_and(|n| crate::words::is_noun(&n) && n != "tonight")
@@ -153,10 +157,18 @@ pub(super) fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<Stri
         if counted {
             return None;
         }
+        // "open from five to six" is a range of two hours, not five to six: after "from" the
+        // minutes "to" an hour are a time only where the range's own end follows ("from twenty to
+        // nine until ten").
+        let range_end =
+            word(minutes_at + 6).is_some_and(|n| ["until", "till", "to", "and"].contains(&n.as_str()));
+        let ranged = before.as_deref() == Some("from") && !range_end;
         // "five past nine" would be "nine oh five"; "half to" is no time.
         return match relation.as_str() {
             "past" if minutes != 5 => Some((len, vec![hour(h), number_word(minutes)])),
-            "to" if minutes != 30 && timed => Some((len, vec![hour(h + 11), number_word(60 - minutes)])),
+            "to" if minutes != 30 && timed && !ranged => {
+                Some((len, vec![hour(h + 11), number_word(60 - minutes)]))
+            }
             _ => None,
         };
     }
@@ -182,8 +194,11 @@ pub(super) fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<Stri
     let oclock = tokens
         .get(i + 2)
         .is_some_and(|t| t.is_word() && ["o'clock", "o’clock"].contains(&t.text.to_lowercase().as_str()));
+    // "left at five o'clock to get a spot" keeps it: "at five to get" would read as a time to
+    // the hour until its last word.
+    let minutes_read = word(i + 4).is_some_and(|n| ["to", "past"].contains(&n.as_str()));
     if oclock {
-        return spaced(i + 1).then(|| (3, vec![hour(h)]));
+        return (spaced(i + 1) && !minutes_read).then(|| (3, vec![hour(h)]));
     }
     // "closes at six" -> "closes at six o'clock": only after a word that says something happens at
     // a time of day (an age may follow "at": "started school at five", "learned to read at six"),
@@ -207,7 +222,28 @@ pub(super) fn spoken_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<Stri
     // After "at", "before", "after" or "by": "open until ten o'clock" would invite the time to the
     // front ("Until ten o'clock, the shop is open.").
     let at = before.as_deref().is_some_and(|b| ["at", "before", "after", "by"].contains(&b));
-    (at && scheduled && after_ok).then(|| (1, vec![hour(h), "o'clock".to_string()]))
+    // "woke up at five this morning": with its part of the day after it the number is an hour
+    // whatever the verb, where "at five" alone may be an age.
+    let day_part = spaced(i + 1) && part_of_day_at(tokens, i + 2);
+    (at && (scheduled && after_ok || day_part)).then(|| (1, vec![hour(h), "o'clock".to_string()]))
+}
+
+/// Whether the words from `k` name a part of a day ("this morning", "tomorrow evening", "last
+/// night", "in the afternoon", "at night", "tonight").
+fn part_of_day_at(tokens: &[Token], k: usize) -> bool {
+    const PARTS: &[&str] = &["morning", "afternoon", "evening"];
+    let word = |k: usize| open_word(tokens, k);
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let Some(first) = word(k) else { return false };
+    let part = |k: usize| spaced(k - 1) && word(k).is_some_and(|p| PARTS.contains(&p.as_str()));
+    match first.as_str() {
+        "tonight" => true,
+        "this" | "tomorrow" | "yesterday" => part(k + 2),
+        "last" => part(k + 2) || spaced(k + 1) && word(k + 2).as_deref() == Some("night"),
+        "in" => spaced(k + 1) && word(k + 2).as_deref() == Some("the") && part(k + 4),
+        "at" => spaced(k + 1) && word(k + 2).as_deref() == Some("night"),
+        _ => false,
+    }
 }
 
 /// Words after which "at" and an hour tell a time of day ("opens at nine", "home at six", "up at
@@ -572,6 +608,10 @@ fn about_money(tokens: &[Token]) -> bool {
         "withdrew",
         "reward",
         "bonus",
+        "quote",
+        "quoted",
+        "selling",
+        "sells",
     ];
     tokens.iter().any(|t| t.is_word() && MONEY.contains(&t.text.to_ascii_lowercase().as_str()))
 }
@@ -647,6 +687,406 @@ pub(super) fn number_in_digits(tokens: &[Token], i: usize) -> Option<(usize, Vec
         return about_money(tokens).then(|| (last + 3 - i, vec![format!("{sign}{value}")]));
     }
     MEASURES.contains(&unit.as_str()).then(|| (last + 3 - i, vec![value.to_string(), unit]))
+}
+
+/// The kinds of point in time that end a range: a day of the week, a month or an hour.
+#[derive(Clone, Copy, PartialEq)]
+enum Point {
+    Day,
+    Month,
+    Hour,
+}
+
+/// The days of the week, one at a time (with a capital in the text: "a sunday roast" is none).
+const DAY_NAMES: &[&str] = &["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+
+/// What kind of point in time the word at `k` names, a day ("Monday"), a month ("June") or an
+/// hour ("nine", "9", "9am", "noon"); `None` for anything else, a count among them ("2019").
+fn point_at(tokens: &[Token], k: usize) -> Option<Point> {
+    let t = tokens.get(k).filter(|t| t.is_word() && !t.frozen)?;
+    let w = t.text.to_lowercase();
+    let titled = crate::shape::is_title(&t.text);
+    if titled && DAY_NAMES.contains(&w.as_str()) {
+        return Some(Point::Day);
+    }
+    if titled && crate::words::MONTHS.contains(&w.as_str()) {
+        return Some(Point::Month);
+    }
+    let digits = w.trim_end_matches("am").trim_end_matches("pm");
+    let clock = !digits.is_empty()
+        && digits.len() <= 2
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && digits.parse::<u32>().is_ok_and(|n| (1..=12).contains(&n));
+    (clock || HOURS.contains(&w.as_str()) || ["noon", "midday", "midnight"].contains(&w.as_str()))
+        .then_some(Point::Hour)
+}
+
+/// Whether an hour at `k` is told as one by what follows it: "am", "pm" or "o'clock".
+fn told_hour(tokens: &[Token], k: usize) -> bool {
+    let w = tokens.get(k).map(|t| t.text.to_lowercase()).unwrap_or_default();
+    let suffixed = (w.ends_with("am") || w.ends_with("pm")) && w.as_bytes()[0].is_ascii_digit();
+    suffixed || next_word(tokens, k).is_some_and(|n| ["am", "pm", "o'clock", "o’clock"].contains(&n.as_str()))
+}
+
+/// The end of a range of time in its other word: "from nine until five" -> "from nine to five",
+/// "from Monday to Friday" -> "from Monday until Friday", "open Monday through Friday" -> "open
+/// from Monday to Friday". Both ends must name the same kind of point, days, months or hours;
+/// "to" becomes "until" only between days or months or hours told by "am", "pm" or "o'clock",
+/// since "from five to twelve" may count ("grew from five to twelve people").
+pub(super) fn range_of_time(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| open_word(tokens, k);
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let first = word(i)?;
+    // "open Monday through Friday": the American range, told with "from" and "to"; read from the
+    // word before the first day, which is kept, so that "from" takes no capital from the day.
+    let through = spaced(i + 1)
+        && point_at(tokens, i + 2) == Some(Point::Day)
+        && word(i + 4).as_deref() == Some("through")
+        && spaced(i + 3)
+        && spaced(i + 5)
+        && point_at(tokens, i + 6) == Some(Point::Day);
+    if through && !["from", "to", "and", "or", "between"].contains(&first.as_str()) {
+        let (start, end) = (tokens[i + 2].text.clone(), tokens[i + 6].text.clone());
+        return Some((7, vec![tokens[i].text.clone(), "from".to_string(), start, "to".to_string(), end]));
+    }
+    if !["until", "till", "to", "through"].contains(&first.as_str()) || !spaced(i + 1) || i < 4 {
+        return None;
+    }
+    // The start of the range right before, after "from", with an "am", "pm" or "o'clock" of its
+    // own ("from 9 am until 5 pm").
+    let told = |k: usize| word(k).is_some_and(|w| ["am", "pm", "o'clock", "o’clock"].contains(&w.as_str()));
+    let start_k = if told(i - 2) { i - 4 } else { i - 2 };
+    let after_from = start_k >= 2 && word(start_k - 2).as_deref() == Some("from");
+    if !after_from || !spaced(i - 1) || !spaced(start_k + 1) || !spaced(start_k - 1) {
+        return None;
+    }
+    let kind = point_at(tokens, start_k)?;
+    let end = point_at(tokens, i + 2)?;
+    if end != kind {
+        return None;
+    }
+    // "from nine until five people" would count.
+    let last = if told(i + 4) { i + 4 } else { i + 2 };
+    let counted = next_word(tokens, last).is_some_and(|n| {
+        crate::words::is_noun(&n)
+            && !["tonight", "tomorrow", "today", "every", "each", "next", "daily"].contains(&n.as_str())
+    });
+    if counted {
+        return None;
+    }
+    // "moved the meeting from Monday to Friday" is a change, not a stretch of days: "to" becomes
+    // "until" only after a word that says something holds over the range ("open", "away").
+    let held = start_k >= 4 && word(start_k - 4).is_some_and(|h| RANGE_HOLDERS.contains(&h.as_str()));
+    let hours_told = told_hour(tokens, start_k) && told_hour(tokens, i + 2);
+    match first.as_str() {
+        "until" | "till" | "through" => Some((1, vec!["to".to_string()])),
+        _ if held && (kind != Point::Hour || hours_told) => Some((1, vec!["until".to_string()])),
+        _ => None,
+    }
+}
+
+/// Words before "from" that tell something holding over a range of time ("open from", "away
+/// from"), not a move from one time to another ("moved from Monday to Friday").
+const RANGE_HOLDERS: &[&str] = &[
+    "open",
+    "closed",
+    "shut",
+    "away",
+    "off",
+    "available",
+    "work",
+    "works",
+    "worked",
+    "working",
+    "runs",
+    "run",
+    "ran",
+    "running",
+    "lasts",
+    "lasted",
+    "on",
+    "here",
+    "there",
+    "busy",
+    "free",
+    "served",
+    "stay",
+    "stays",
+    "stayed",
+    "staying",
+];
+
+/// Ordinals of a place in a race, and the events whose places they are.
+const PLACES: &[&str] =
+    &["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last"];
+const CONTESTS: &[&str] = &[
+    "race",
+    "marathon",
+    "competition",
+    "contest",
+    "quiz",
+    "championship",
+    "championships",
+    "tournament",
+    "league",
+    "final",
+    "heat",
+    "relay",
+    "sprint",
+    "triathlon",
+    "election",
+    "rally",
+    "cup",
+];
+
+/// "She came third in the race." <-> "She finished third in the race.": a place in a contest,
+/// with either verb. Only with the contest named after "in": "came first" alone may be what
+/// matters most ("Safety came first"), and "finished first in the exam" is handing it in first.
+pub(super) fn placed_in_contest(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| open_word(tokens, k);
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let verb = word(i)?;
+    let other = match verb.as_str() {
+        "came" => "finished",
+        "finished" => "came",
+        "comes" => "finishes",
+        "finishes" => "comes",
+        _ => return None,
+    };
+    let place = word(i + 2).filter(|p| PLACES.contains(&p.as_str()) && spaced(i + 1))?;
+    if word(i + 4).as_deref() != Some("in") || !spaced(i + 3) || !spaced(i + 5) {
+        return None;
+    }
+    // The contest within the next few words of its noun phrase ("in the under-twelves race").
+    let contest = (0..4)
+        .map(|n| i + 6 + 2 * n)
+        .take_while(|&k| {
+            spaced(k - 1) && word(k).is_some_and(|w| !OBJECT_PREPOSITIONS.contains(&w.as_str()) && w != "and")
+        })
+        .any(|k| word(k).is_some_and(|w| CONTESTS.contains(&w.as_str())));
+    contest.then(|| (3, vec![other.to_string(), place]))
+}
+
+/// A sum in figures said in words: "cost £5" -> "cost five pounds", "$20" -> "twenty dollars",
+/// "50p" -> "fifty pence". Whole sums from one to ninety-nine only ("£5.50", "£5,000" and "£5m"
+/// stay), and only where no other number in figures stands in the sentence, which would then mix
+/// the two styles ("between £5 and £10"). "£5" and "50p" are one token each, frozen as no plain
+/// word is, and read here as written; "$" is a sign of its own, so a dollar sum is read from the
+/// word before it, which is kept; below ten only where the sentence speaks of money ("Use $1 for
+/// the first argument" is no sum).
+pub(super) fn money_in_words(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let figures = |w: &str| {
+        !w.is_empty() && w.len() <= 2 && w.bytes().all(|b| b.is_ascii_digit()) && !w.starts_with('0')
+    };
+    let other_figures = |from: usize, to: usize| {
+        tokens
+            .iter()
+            .enumerate()
+            .any(|(k, t)| (k < from || k > to) && t.text.bytes().any(|b| b.is_ascii_digit()))
+    };
+    // The sum ends where its number does: not "£5.50", "£5,000", "£5-£10".
+    let whole = |k: usize| match tokens.get(k) {
+        None => true,
+        Some(t) if t.kind == Kind::Space => true,
+        Some(t) if t.kind == Kind::Punct => {
+            [".", ",", "!", "?", ";", ":"].contains(&t.text.as_str())
+                && tokens.get(k + 1).is_none_or(|n| n.kind == Kind::Space)
+        }
+        Some(_) => false,
+    };
+    let text = tokens.get(i).filter(|t| t.is_word())?.text.as_str();
+    // A sentence does not open with a sum in lower case words.
+    let opening = crate::tokens::is_sentence_start(tokens, i);
+    let pounds = text.strip_prefix('£').filter(|n| figures(n)).map(|n| (n, "pound", "pounds"));
+    let pence = text.strip_suffix('p').filter(|n| figures(n)).map(|n| (n, "penny", "pence"));
+    // "£12.50" -> "twelve pounds fifty": pounds and pence from ten to ninety-nine, as a price is
+    // said ("£5.05" would be "five pounds five", which no one says).
+    let pence_after = tokens.get(i + 2).filter(|t| {
+        t.is_word()
+            && t.text.len() == 2
+            && t.text.bytes().all(|b| b.is_ascii_digit())
+            && !t.text.starts_with('0')
+    });
+    if let (Some((number, _, _)), Some(p)) = (pounds, pence_after)
+        && tokens.get(i + 1).is_some_and(|t| t.is(Kind::Punct, "."))
+    {
+        let (n, p): (u32, u32) = (number.parse().ok()?, p.text.parse().ok()?);
+        if opening || !whole(i + 3) || other_figures(i, i + 2) {
+            return None;
+        }
+        let unit = if n == 1 { "pound" } else { "pounds" };
+        return Some((3, vec![spoken_number(n)?, unit.to_string(), spoken_number(p)?]));
+    }
+    if let Some((number, one, many)) = pounds.or(pence) {
+        let n: u32 = number.parse().ok()?;
+        // "1p" is "a penny", said another way.
+        if opening || many == "pence" && n < 2 || !whole(i + 1) || other_figures(i, i) {
+            return None;
+        }
+        return Some((1, vec![spoken_number(n)?, (if n == 1 { one } else { many }).to_string()]));
+    }
+    if !tokens.get(i + 1)?.is(Kind::Space, " ") || !tokens.get(i + 2)?.is(Kind::Punct, "$") {
+        return None;
+    }
+    let number = tokens.get(i + 3).filter(|t| t.is_word() && figures(&t.text))?;
+    let n: u32 = number.text.parse().ok()?;
+    // "$1" to "$9" may be a script's arguments where nothing speaks of money.
+    if !whole(i + 4) || other_figures(i + 2, i + 3) || n < 10 && !about_money(tokens) {
+        return None;
+    }
+    let name = if n == 1 { "dollar" } else { "dollars" };
+    Some((4, vec![tokens[i].text.clone(), spoken_number(n)?, name.to_string()]))
+}
+
+/// A number from one to ninety-nine said in words.
+fn spoken_number(n: u32) -> Option<String> {
+    match n {
+        1..=9 => UNITS_BELOW_TEN.iter().find(|(_, v)| *v == n).map(|(w, _)| w.to_string()),
+        10..=99 => Some(number_word(n)),
+        _ => None,
+    }
+}
+
+/// "the 1990s" -> "the nineties": a decade of the last century by its spoken name, from the
+/// twenties on (the nineteen-tens have no everyday one). Not with a year of another century in
+/// the sentence ("from the 1890s to the 1990s"), where the century would be lost.
+pub(super) fn decade_in_words(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const DECADES: &[&str] =
+        &["twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties", "nineties"];
+    let word = |k: usize| open_word(tokens, k);
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    if word(i)?.as_str() != "the" || !spaced(i + 1) {
+        return None;
+    }
+    let shaded = word(i + 2).is_some_and(|w| ["early", "mid", "late"].contains(&w.as_str())) && spaced(i + 3);
+    let k = if shaded { i + 4 } else { i + 2 };
+    // "1990s" is frozen, as every word of digits and letters is, and read as written.
+    let year = tokens.get(k).filter(|t| t.is_word())?.text.to_lowercase();
+    let digits = year.strip_prefix("19")?.strip_suffix("0s")?;
+    let tens: usize = digits.parse().ok().filter(|d| (2..=9).contains(d) && digits.len() == 1)?;
+    let other_century = tokens.iter().enumerate().any(|(n, t)| {
+        n != k
+            && t.text.len() >= 4
+            && t.text.bytes().take(4).all(|b| b.is_ascii_digit())
+            && !t.text.starts_with("19")
+    });
+    if other_century || tokens.get(k + 1).is_some_and(|t| t.is_word() || t.text == "'" || t.text == "’") {
+        return None;
+    }
+    let mut words = vec![tokens[i].text.clone()];
+    if shaded {
+        words.push(tokens[i + 2].text.clone());
+    }
+    words.push(DECADES[tens - 2].to_string());
+    Some((k + 1 - i, words))
+}
+
+/// "at 7 pm" -> "at seven in the evening", "by 6 am" -> "by six in the morning": an hour in
+/// figures with "am" or "pm" said in words with its part of the day (1 to 5 pm the afternoon, 6
+/// to 9 the evening, 10 and 11 the night; twelve is noon or midnight, which stays). Only after a
+/// preposition of time, with no other figures nor its part of the day in the sentence ("from 9 am to 5 pm" would mix
+/// the two styles), and ending its clause or before a word that goes with it ("at 7 pm on
+/// Friday"): the part of the day would otherwise take the words after it along ("at 7 pm
+/// tonight" would say the evening twice).
+pub(super) fn clock_in_words(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let text = tokens.get(i).filter(|t| t.is_word())?.text.to_lowercase();
+    let (digits, suffix, last) = match text.strip_suffix("am").or_else(|| text.strip_suffix("pm")) {
+        Some(d) => (d.to_string(), text[d.len()..].to_string(), i),
+        None => {
+            let suffix = next_word(tokens, i).filter(|n| ["am", "pm"].contains(&n.as_str()))?;
+            (text.clone(), suffix, i + 2)
+        }
+    };
+    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let hour: u32 = digits.parse().ok()?;
+    let part: &[&str] = match (suffix.as_str(), hour) {
+        ("am", 1..=11) => &["in", "the", "morning"],
+        ("pm", 1..=5) => &["in", "the", "afternoon"],
+        ("pm", 6..=9) => &["in", "the", "evening"],
+        ("pm", 10..=11) => &["at", "night"],
+        _ => return None,
+    };
+    // Right after the preposition: "at about six in the evening" lets "in the evening" be read
+    // apart from its hour, and moved to the front as a time of its own.
+    let timed = prev_word(tokens, i)
+        .is_some_and(|p| ["at", "until", "till", "by", "before", "after", "since"].contains(&p.as_str()));
+    // "at two in the morning and no one noticed until the morning" would say it twice.
+    let said = |t: &Token| t.is_word() && part.last().is_some_and(|p| t.text.eq_ignore_ascii_case(p));
+    if tokens.iter().any(said) {
+        return None;
+    }
+    let other_figures =
+        tokens.iter().enumerate().any(|(k, t)| k != i && t.text.bytes().any(|b| b.is_ascii_digit()));
+    let ends = match tokens.get(last + 1) {
+        None => true,
+        Some(t) if t.kind == Kind::Punct => [",", ".", "!", "?", ";"].contains(&t.text.as_str()),
+        Some(_) => next_word(tokens, last)
+            .is_some_and(|n| ["and", "but", "so", "every", "on", "tomorrow", "today"].contains(&n.as_str())),
+    };
+    if !timed || other_figures || !ends {
+        return None;
+    }
+    let mut words = vec![spoken_number(hour)?];
+    words.extend(part.iter().map(|w| w.to_string()));
+    Some((last + 1 - i, words))
+}
+
+/// "raised two thousand pounds" -> "raised £2,000", "thirty million pounds" -> "£30 million": a
+/// sum of thousands or millions in figures, where the sentence speaks of money (a weight in
+/// pounds stays in words), and not inside a larger number ("a hundred and two thousand").
+pub(super) fn large_sum_in_figures(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = |k: usize| open_word(tokens, k);
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let first = word(i)?;
+    let value = match first.split_once('-') {
+        Some((tens, unit)) => {
+            let tens = TENS_AND_TEENS.iter().find(|(w, v)| *w == tens && v % 10 == 0 && *v >= 20)?.1;
+            tens + UNITS_BELOW_TEN.iter().find(|(w, _)| *w == unit)?.1
+        }
+        None => UNITS_BELOW_TEN.iter().chain(TENS_AND_TEENS).find(|(w, _)| *w == first)?.1,
+    };
+    let size = word(i + 2)?;
+    let (_, sign) = CURRENCIES.iter().find(|(c, _)| word(i + 4).as_deref() == Some(*c))?;
+    if !["thousand", "million"].contains(&size.as_str()) || !spaced(i + 1) || !spaced(i + 3) {
+        return None;
+    }
+    let inside =
+        prev_word(tokens, i).is_none_or(|b| ["and", "hundred", "thousand", "a"].contains(&b.as_str()));
+    // "the quote was four thousand pounds, the bill nearly six": another number in words leans
+    // on this one's "thousand", which figures would take away.
+    let number_word = |t: &Token| {
+        let w = t.text.to_lowercase();
+        UNITS_BELOW_TEN.iter().chain(TENS_AND_TEENS).any(|(u, _)| *u == w)
+            || ["hundred", "thousand", "million", "half"].contains(&w.as_str())
+    };
+    let other_number =
+        tokens.iter().enumerate().any(|(k, t)| (k < i || k > i + 4) && t.is_word() && number_word(t));
+    if inside || other_number || !about_money(tokens) {
+        return None;
+    }
+    let sum =
+        if size == "thousand" { format!("{sign}{value},000") } else { format!("{sign}{value} million") };
+    Some((5, sum.split(' ').map(str::to_string).collect()))
+}
+
+/// "every second Sunday" -> "every other Sunday": alternate days, weeks or months said the
+/// other way ("every second counts" names no period, and stays).
+pub(super) fn every_second(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const PERIODS: &[&str] = &["day", "week", "weekend", "month", "year", "night", "morning", "evening"];
+    let word = |k: usize| open_word(tokens, k);
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    if word(i)?.as_str() != "every"
+        || word(i + 2).as_deref() != Some("second")
+        || !spaced(i + 1)
+        || !spaced(i + 3)
+    {
+        return None;
+    }
+    let period = point_at(tokens, i + 4) == Some(Point::Day)
+        || word(i + 4).is_some_and(|p| PERIODS.contains(&p.as_str()));
+    period.then(|| (3, vec![tokens[i].text.clone(), "other".to_string()]))
 }
 
 #[cfg(test)]
@@ -833,5 +1273,173 @@ mod tests {
             phrased("It meets on the first Monday of every month."),
             "It meets on the first Monday of every month."
         );
+    }
+    #[test]
+    fn an_hour_with_its_part_of_the_day_takes_oclock() {
+        assert_eq!(phrased("I woke up at five this morning."), "I woke up at five o'clock this morning.");
+        assert_eq!(phrased("She called at nine last night."), "She called at nine o'clock last night.");
+        assert_eq!(
+            phrased("We left the house at five o'clock to get the best spot."),
+            "We left the house at five o'clock to get the best spot."
+        );
+        assert_eq!(phrased("We left the house at five o'clock."), "We left the house at five.");
+        // An age, with no part of the day after it.
+        assert_eq!(phrased("She started school at five."), "She started school at five.");
+    }
+
+    #[test]
+    fn a_range_from_one_hour_to_another_is_no_time_to_the_hour() {
+        assert_eq!(phrased("The shop is open from five to six."), "The shop is open from five to six.");
+        assert_eq!(phrased("We worked from ten to twelve."), "We worked from ten to twelve.");
+        assert_eq!(
+            phrased("The class runs from twenty to nine until ten."),
+            "The class runs from eight forty until ten."
+        );
+        assert_eq!(phrased("We left at twenty to one."), "We left at twelve forty.");
+    }
+
+    #[test]
+    fn the_end_of_a_range_of_time_in_its_other_word() {
+        let told = |text: &str| super::super::shared::told(super::range_of_time, text);
+        assert_eq!(told("The café is open from nine until five."), "The café is open from nine to five.");
+        assert_eq!(
+            told("Breakfast is served from 7 am till 10 am."),
+            "Breakfast is served from 7 am to 10 am."
+        );
+        assert_eq!(
+            told("The office is open from Monday to Friday."),
+            "The office is open from Monday until Friday."
+        );
+        assert_eq!(
+            told("The clinic is open Monday through Friday."),
+            "The clinic is open from Monday to Friday."
+        );
+        assert_eq!(told("We are away from June until August."), "We are away from June to August.");
+        // A move, a count, two kinds of point, hours whose "to" may count.
+        for text in [
+            "They moved the meeting from Monday to Friday.",
+            "Our team has grown from five until twelve people.",
+            "The shop is open from Monday until five.",
+            "The shop is open from nine to five.",
+            "It changed from nine until five.",
+        ] {
+            let expected =
+                if text.starts_with("It changed") { "It changed from nine to five." } else { text };
+            assert_eq!(told(text), expected);
+        }
+    }
+
+    #[test]
+    fn a_place_in_a_contest_with_either_verb() {
+        let told = |text: &str| super::super::shared::told(super::placed_in_contest, text);
+        assert_eq!(told("She came third in the race."), "She finished third in the race.");
+        assert_eq!(
+            told("She finished second in the spelling competition."),
+            "She came second in the spelling competition."
+        );
+        for text in [
+            "Safety came first.",
+            "She finished first in the exam.",
+            "He came second in his class.",
+            "My family came first in everything.",
+        ] {
+            assert_eq!(told(text), text);
+        }
+    }
+
+    #[test]
+    fn sums_in_figures_said_in_words() {
+        let told = |text: &str| super::super::shared::told(super::money_in_words, text);
+        assert_eq!(told("The ticket cost £5."), "The ticket cost five pounds.");
+        assert_eq!(told("He gave me $20 for my birthday."), "He gave me twenty dollars for my birthday.");
+        assert_eq!(told("The sweets cost 50p each."), "The sweets cost fifty pence each.");
+        assert_eq!(told("It costs £1 to park."), "It costs one pound to park.");
+        assert_eq!(
+            told("I was overcharged by £12.50 on my last bill."),
+            "I was overcharged by twelve pounds fifty on my last bill."
+        );
+        for text in [
+            "The ticket cost £5.05.",
+            "The ticket cost £5.5.",
+            "It was £5.50 or £6.",
+            "£5.50 is too much.",
+            "They paid £5,000 for it.",
+            "Tickets cost between £5 and £10.",
+            "Use $1 for the first argument.",
+            "It was £150.",
+            "£5 is too much.",
+            "It cost 1p.",
+            "The room is 42 metres long and costs £9 a night.",
+        ] {
+            assert_eq!(told(text), text);
+        }
+    }
+
+    #[test]
+    fn a_decade_of_the_last_century_by_its_name() {
+        let told = |text: &str| super::super::shared::told(super::decade_in_words, text);
+        assert_eq!(told("The house was built in the 1990s."), "The house was built in the nineties.");
+        assert_eq!(told("It opened in the early 1960s."), "It opened in the early sixties.");
+        for text in [
+            "Prices rose from the 1890s to the 1990s.",
+            "The town grew in the 1910s.",
+            "It was built in 1990.",
+            "It changed in the 2010s.",
+        ] {
+            assert_eq!(told(text), text);
+        }
+    }
+    #[test]
+    fn an_hour_in_figures_said_with_its_part_of_the_day() {
+        let told = |text: &str| super::super::shared::told(super::clock_in_words, text);
+        assert_eq!(told("The meeting starts at 7 pm."), "The meeting starts at seven in the evening.");
+        assert_eq!(
+            told("The train leaves at 6 am tomorrow."),
+            "The train leaves at six in the morning tomorrow."
+        );
+        assert_eq!(told("We close at 3pm on Fridays."), "We close at three in the afternoon on Fridays.");
+        assert_eq!(told("The last bus goes at 11 pm."), "The last bus goes at eleven at night.");
+        for text in [
+            "The shop is open from 9 am to 5 pm.",
+            "We eat at 12 pm.",
+            "See you at 7 pm tonight.",
+            "The meeting is at 7:30 pm.",
+            "There are 7 pm slots left.",
+            "She was last seen on Mill Lane at about 6pm.",
+            "The server went down at 2am and no one noticed until the morning.",
+        ] {
+            assert_eq!(told(text), text);
+        }
+    }
+
+    #[test]
+    fn large_sums_in_figures() {
+        let told = |text: &str| super::super::shared::told(super::large_sum_in_figures, text);
+        assert_eq!(
+            told("Last year the fete raised over two thousand pounds for the hospice."),
+            "Last year the fete raised over £2,000 for the hospice."
+        );
+        assert_eq!(
+            told("The new striker cost the club thirty million pounds."),
+            "The new striker cost the club £30 million."
+        );
+        for text in [
+            "The lorry carried two thousand pounds of sand.",
+            "It cost a hundred and two thousand pounds.",
+            "It cost a thousand pounds.",
+            "The quote was four thousand pounds, but the bill came to nearly six.",
+        ] {
+            assert_eq!(told(text), text);
+        }
+    }
+
+    #[test]
+    fn every_second_period_is_every_other() {
+        let told = |text: &str| super::super::shared::told(super::every_second, text);
+        assert_eq!(
+            told("The farmers' market takes place every second Sunday in the square."),
+            "The farmers' market takes place every other Sunday in the square."
+        );
+        assert_eq!(told("In an emergency every second counts."), "In an emergency every second counts.");
     }
 }
