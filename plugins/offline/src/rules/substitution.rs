@@ -729,6 +729,60 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         }
         "call" => call_is_phoning(tokens, i),
         "ring" => ring_is_phoning(tokens, i),
+        // "take two tablets a day" are pills, but "on her tablet" is a computer, and "the pill"
+        // alone is the contraceptive: only the plural, in a sentence that takes or gives them or
+        // names a medicine's people or ills, and nowhere near a screen.
+        "tablet" => {
+            const MEDICINE: &[&str] = &[
+                "take",
+                "takes",
+                "taking",
+                "took",
+                "taken",
+                "give",
+                "gives",
+                "giving",
+                "gave",
+                "given",
+                "doctor",
+                "pharmacist",
+                "chemist",
+                "dose",
+                "prescription",
+                "sickness",
+                "fever",
+                "pain",
+                "effects",
+            ];
+            const DEVICE: &[&str] = &[
+                "screen",
+                "app",
+                "apps",
+                "laptop",
+                "laptops",
+                "phone",
+                "phones",
+                "computer",
+                "computers",
+                "charge",
+                "charger",
+                "charging",
+                "video",
+                "videos",
+                "ipad",
+                "download",
+                "battery",
+                "online",
+                "internet",
+                "wifi",
+                "games",
+                "keyboard",
+            ];
+            let said = |list: &[&str]| {
+                tokens.iter().any(|t| t.is_word() && list.contains(&t.text.to_lowercase().as_str()))
+            };
+            tokens[i].text.to_lowercase() == "tablets" && said(MEDICINE) && !said(DEVICE)
+        }
         // "the annual meeting" is "the yearly meeting", but "annual leave", "the annual general
         // meeting", "the annual report" and "an annual return" are fixed names, and "the annual
         // percentage rate" a term: never before those.
@@ -4028,6 +4082,24 @@ mod tests {
             ("My appointment was rescheduled for next Tuesday at four.", "rescheduled"),
             ("I need to reschedule my appointment, because the ferry isn't running.", "reschedule"),
             ("The dentist rescheduled my appointment without telling me.", "rescheduled"),
+        ] {
+            assert_eq!(r(text, word), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn tablets_are_pills_only_as_medicine_taken_or_given() {
+        let r = |text, word| replaced(text, word);
+        assert_eq!(
+            r("The doctor told me to take two tablets three times a day.", "tablets").as_deref(),
+            Some("pills")
+        );
+        assert_eq!(r("The doctor gave me some tablets for the pain.", "tablets").as_deref(), Some("pills"));
+        for (text, word) in [
+            ("My mum can't work out how to answer video calls on her tablet.", "tablet"),
+            ("Take the tablet with water.", "tablet"),
+            ("The tablets made me feel very sleepy.", "tablets"),
+            ("The school gave the children tablets with reading apps.", "tablets"),
         ] {
             assert_eq!(r(text, word), None, "{text}");
         }
