@@ -2769,7 +2769,10 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     }
     // "need to leave" must not become "require to leave": before "to" and a verb, a verb's
     // replacement must take an infinitive too.
-    let infinitive_after = reading.pos == Pos::Verb && to_and_verb(tokens, i);
+    // "Mum rang to say" takes no infinitive: the "to" after a verb of phoning tells why one
+    // phoned, which "phoned to say" tells as well.
+    let purpose_only = reading.entry.lemma == "ring";
+    let infinitive_after = reading.pos == Pos::Verb && to_and_verb(tokens, i) && !purpose_only;
     // "I'd love a coffee" is a wish, which "adore" is not: a verb of liking after "would" stays.
     let wish = reading.entry.lemma == "love"
         && prev_word(tokens, i).is_some_and(|p| {
@@ -4022,6 +4025,7 @@ mod tests {
             ("The nursery rang at eleven to say she had a slight fever.", "rang", "phoned"),
             ("I will ring you as soon as they let me go home.", "ring", "phone"),
             ("He rings his mother every Sunday evening.", "rings", "phones"),
+            ("The florist rang to say they had run out of peonies.", "rang", "phoned"),
         ] {
             assert_eq!(r(text, word).as_deref(), Some(phoned), "{text}");
         }
