@@ -728,6 +728,73 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                     || next.is_some_and(|n| AFTER_LEAVING.contains(&n.as_str())))
         }
         "call" => call_is_phoning(tokens, i),
+        "ring" => ring_is_phoning(tokens, i),
+        // "take two tablets a day" are pills, but "on her tablet" is a computer, and "the pill"
+        // alone is the contraceptive: only the plural, in a sentence that takes or gives them or
+        // names a medicine's people or ills, and nowhere near a screen.
+        "tablet" => {
+            const MEDICINE: &[&str] = &[
+                "take",
+                "takes",
+                "taking",
+                "took",
+                "taken",
+                "give",
+                "gives",
+                "giving",
+                "gave",
+                "given",
+                "doctor",
+                "pharmacist",
+                "chemist",
+                "dose",
+                "prescription",
+                "sickness",
+                "fever",
+                "pain",
+                "effects",
+            ];
+            const DEVICE: &[&str] = &[
+                "screen",
+                "app",
+                "apps",
+                "laptop",
+                "laptops",
+                "phone",
+                "phones",
+                "computer",
+                "computers",
+                "charge",
+                "charger",
+                "charging",
+                "video",
+                "videos",
+                "ipad",
+                "download",
+                "battery",
+                "online",
+                "internet",
+                "wifi",
+                "games",
+                "keyboard",
+            ];
+            let said = |list: &[&str]| {
+                tokens.iter().any(|t| t.is_word() && list.contains(&t.text.to_lowercase().as_str()))
+            };
+            tokens[i].text.to_lowercase() == "tablets" && said(MEDICINE) && !said(DEVICE)
+        }
+        // "the annual meeting" is "the yearly meeting", but "annual leave", "the annual general
+        // meeting", "the annual report" and "an annual return" are fixed names, and "the annual
+        // percentage rate" a term: never before those.
+        "annual" => {
+            const NAMES: &[&str] =
+                &["leave", "general", "report", "reports", "return", "returns", "percentage"];
+            next.is_some_and(|n| !NAMES.contains(&n.as_str()))
+        }
+        // "Can we reschedule our call to Wednesday?" is "move our call to Wednesday", but "was
+        // rescheduled for Tuesday" and "I need to reschedule" are no moving: only before its
+        // object and "to" a time, within the clause.
+        "reschedule" => reschedule_to_a_time(tokens, i),
         // "He eventually found it" is "finally", but "Will I need a crown eventually?" asks about
         // some later day, where "finally" reads as at the end of a list or as impatience: only in
         // a sentence that is no question and has no modal or future.
@@ -2367,6 +2434,123 @@ fn call_is_phoning(tokens: &[Token], i: usize) -> bool {
         || after.is_some_and(|n| AFTER.contains(&n.as_str())) && !particle
 }
 
+/// The first `n` words after token `i` in its clause (up to the next punctuation), lowercased.
+fn clause_words_after(tokens: &[Token], i: usize, n: usize) -> Vec<String> {
+    tokens[i + 1..]
+        .iter()
+        .take_while(|t| t.kind != Kind::Punct)
+        .filter(|t| t.is_word())
+        .take(n)
+        .map(|t| t.text.to_lowercase())
+        .collect()
+}
+
+/// Whether "ring" at `i` is to telephone: a person ("ring me", "rang them again", as for "call"),
+/// a listed place one phones ("rang the council", "ring customer service"), or a caller who rang
+/// to say or ask something ("Mum rang to say", "The nursery rang at eleven to say"); never a
+/// bell, a phone or ears that ring ("the church bells ring", "The phone rang", "ring the bell to
+/// let them know").
+fn ring_is_phoning(tokens: &[Token], i: usize) -> bool {
+    const RINGING: &[&str] = &[
+        "bell",
+        "bells",
+        "doorbell",
+        "phone",
+        "phones",
+        "telephone",
+        "alarm",
+        "alarms",
+        "ears",
+        "clock",
+        "buzzer",
+    ];
+    const PHONED: &[&str] = &[
+        "council",
+        "bank",
+        "surgery",
+        "hospital",
+        "helpline",
+        "line",
+        "company",
+        "office",
+        "school",
+        "nursery",
+        "garage",
+        "police",
+        "landlord",
+        "service",
+        "clinic",
+        "dentist",
+        "vet",
+        "airline",
+        "hotel",
+        "insurer",
+        "agency",
+        "manager",
+        "restaurant",
+        "plumber",
+        "electrician",
+        "number",
+    ];
+    const OPENERS: &[&str] = &["the", "customer", "my", "your", "his", "her", "our", "their"];
+    const PURPOSES: &[&str] = &[
+        "say",
+        "ask",
+        "tell",
+        "discuss",
+        "check",
+        "complain",
+        "confirm",
+        "cancel",
+        "book",
+        "report",
+        "let",
+        "apologise",
+        "explain",
+        "arrange",
+        "remind",
+        "thank",
+        "warn",
+    ];
+    if crate::tokens::listed_before(tokens, i, 4, RINGING) {
+        return false;
+    }
+    // "I rang the council and nobody called me back" varies its verbs on purpose: with "call" or
+    // "phone" in the sentence too, each may change alone and the two would meet as one verb
+    // twice ("I phoned the council and nobody phoned me back").
+    let varied = tokens.iter().any(|t| {
+        let w = t.text.to_lowercase();
+        t.is_word() && (w.starts_with("call") || w.starts_with("phon"))
+    });
+    if varied {
+        return false;
+    }
+    if call_is_phoning(tokens, i) {
+        return true;
+    }
+    let words = clause_words_after(tokens, i, 6);
+    if words.iter().any(|w| RINGING.contains(&w.as_str())) {
+        return false;
+    }
+    let place = words.first().is_some_and(|w| OPENERS.contains(&w.as_str()))
+        && words.iter().take(4).any(|w| PHONED.contains(&w.as_str()));
+    let purpose = words.windows(2).any(|p| p[0] == "to" && PURPOSES.contains(&p[1].as_str()));
+    place || purpose
+}
+
+/// Whether "reschedule" at `i` has its object and then "to" a time in its clause ("reschedule our
+/// call to Wednesday afternoon", "reschedule tomorrow's lesson to the afternoon").
+fn reschedule_to_a_time(tokens: &[Token], i: usize) -> bool {
+    const OPENERS: &[&str] = &["next", "the", "a", "another", "tomorrow", "later"];
+    let words = clause_words_after(tokens, i, 6);
+    words.windows(2).skip(1).any(|p| {
+        p[0] == "to"
+            && (OPENERS.contains(&p[1].as_str())
+                || crate::words::DAY_NAMES.contains(&p[1].as_str())
+                || crate::words::MONTHS.contains(&p[1].as_str()))
+    })
+}
+
 /// Whether "buy" at `i` means to believe: before a claim ("buy the story"), or before "it", "that"
 /// or "this" in a denial ("I don't buy it").
 fn buy_is_belief(tokens: &[Token], i: usize) -> bool {
@@ -2585,7 +2769,10 @@ pub fn alternative(tokens: &[Token], i: usize, nth: usize) -> Option<Choice> {
     }
     // "need to leave" must not become "require to leave": before "to" and a verb, a verb's
     // replacement must take an infinitive too.
-    let infinitive_after = reading.pos == Pos::Verb && to_and_verb(tokens, i);
+    // "Mum rang to say" takes no infinitive: the "to" after a verb of phoning tells why one
+    // phoned, which "phoned to say" tells as well.
+    let purpose_only = reading.entry.lemma == "ring";
+    let infinitive_after = reading.pos == Pos::Verb && to_and_verb(tokens, i) && !purpose_only;
     // "I'd love a coffee" is a wish, which "adore" is not: a verb of liking after "would" stays.
     let wish = reading.entry.lemma == "love"
         && prev_word(tokens, i).is_some_and(|p| {
@@ -3826,5 +4013,99 @@ mod tests {
         assert_eq!(r("They cooked the books.", "cooked"), None);
         assert_eq!(r("I left my mobile at home.", "mobile").as_deref(), Some("phone"));
         assert_eq!(r("The baby loves the mobile above her cot.", "mobile"), None);
+    }
+
+    #[test]
+    fn ring_is_phone_only_for_a_caller_or_a_place_phoned() {
+        let r = |text, word| replaced(text, word);
+        for (text, word, phoned) in [
+            ("I rang the council to complain about the missed bin collection.", "rang", "phoned"),
+            ("I will ring the helpline on Monday morning.", "ring", "phone"),
+            ("I rang customer service three times and still got no answer.", "rang", "phoned"),
+            ("The nursery rang at eleven to say she had a slight fever.", "rang", "phoned"),
+            ("I will ring you as soon as they let me go home.", "ring", "phone"),
+            ("He rings his mother every Sunday evening.", "rings", "phones"),
+            ("The florist rang to say they had run out of peonies.", "rang", "phoned"),
+        ] {
+            assert_eq!(r(text, word).as_deref(), Some(phoned), "{text}");
+        }
+        assert_eq!(nth_replaced("Please ring the surgery to cancel.", "ring", 1).as_deref(), Some("call"));
+        for (text, word) in [
+            ("Every morning at seven, the church bells ring.", "ring"),
+            ("The phone rang while I was in the shower.", "rang"),
+            ("Please ring the bell twice, because the first one doesn't always work.", "ring"),
+            ("The bell rang to tell us the lesson was over.", "rang"),
+            ("Someone rang the doorbell at midnight.", "rang"),
+            ("The sound was so loud that my ears were ringing afterwards.", "ringing"),
+            ("He rang the changes on the old recipe.", "rang"),
+            ("I lost my ring down the drain.", "ring"),
+            ("I was stuck in traffic on the ring road.", "ring"),
+            // The writer varied "rang" and "called": either alone would make one verb twice.
+            ("I rang the council three times and nobody called me back.", "rang"),
+        ] {
+            assert_eq!(r(text, word), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn annual_is_yearly_but_not_in_a_fixed_name() {
+        let r = |text, word| replaced(text, word);
+        assert_eq!(
+            r("The CEO announced her resignation at the annual meeting.", "annual").as_deref(),
+            Some("yearly")
+        );
+        assert_eq!(
+            r("Your car is due for its annual service next month.", "annual").as_deref(),
+            Some("yearly")
+        );
+        for text in [
+            "My contract says I get twenty-five days of annual leave.",
+            "The annual general meeting starts at seven.",
+            "The company publishes its annual report in March.",
+        ] {
+            assert_eq!(r(text, "annual"), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn reschedule_is_move_only_to_a_time() {
+        let r = |text, word| replaced(text, word);
+        assert_eq!(
+            r("Can we reschedule our call to Wednesday afternoon?", "reschedule").as_deref(),
+            Some("move")
+        );
+        assert_eq!(
+            r("Can we reschedule tomorrow's lesson to the afternoon?", "reschedule").as_deref(),
+            Some("move")
+        );
+        assert_eq!(
+            r("They rescheduled the concert to June because of the storm.", "rescheduled").as_deref(),
+            Some("moved")
+        );
+        for (text, word) in [
+            ("My appointment was rescheduled for next Tuesday at four.", "rescheduled"),
+            ("I need to reschedule my appointment, because the ferry isn't running.", "reschedule"),
+            ("The dentist rescheduled my appointment without telling me.", "rescheduled"),
+        ] {
+            assert_eq!(r(text, word), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn tablets_are_pills_only_as_medicine_taken_or_given() {
+        let r = |text, word| replaced(text, word);
+        assert_eq!(
+            r("The doctor told me to take two tablets three times a day.", "tablets").as_deref(),
+            Some("pills")
+        );
+        assert_eq!(r("The doctor gave me some tablets for the pain.", "tablets").as_deref(), Some("pills"));
+        for (text, word) in [
+            ("My mum can't work out how to answer video calls on her tablet.", "tablet"),
+            ("Take the tablet with water.", "tablet"),
+            ("The tablets made me feel very sleepy.", "tablets"),
+            ("The school gave the children tablets with reading apps.", "tablets"),
+        ] {
+            assert_eq!(r(text, word), None, "{text}");
+        }
     }
 }
