@@ -336,6 +336,104 @@ pub(super) fn that_clause(tokens: &[Token], i: usize) -> Option<(usize, Vec<Stri
     }
 }
 
+/// The determiner that opens the noun phrase ending with the noun at token `noun`, within three
+/// words before it with only describing words or nouns between ("the old washing machine").
+fn phrase_opening(tokens: &[Token], noun: usize) -> Option<usize> {
+    (1..=3).map(|d| noun.checked_sub(2 * d)).take_while(Option::is_some).flatten().find(|&det| {
+        open_word(tokens, det).is_some_and(|w| crate::words::NOUN_PHRASE_DETERMINERS.contains(&w.as_str()))
+            && spaced(tokens, det + 1, noun)
+            && (det + 2..noun).step_by(2).all(|j| {
+                // "the washing machine": a describing "-ing" too.
+                open_word(tokens, j).is_some_and(|w| {
+                    (crate::words::modifier_or_noun(&w) || crate::words::is_noun(&w) || w.ends_with("ing"))
+                        && !crate::words::NOUN_PHRASE_DETERMINERS.contains(&w.as_str())
+                        && !crate::words::PREPOSITIONS.contains(&w.as_str())
+                })
+            })
+    })
+}
+
+/// Whether the noun at token `noun` may take a relative clause whose "that" is left out or put
+/// in: a noun opened by a determiner, as the sentence's subject (with the main verb still to
+/// come after the clause) or as a verb's object, where a phrase fronted without a comma cannot
+/// be ("After the meal we went home"); not a time ("the day we met" stays), not "place" (whose
+/// clause lacks its preposition: "the place we stayed"), nor a noun a "that" clause completes
+/// ("the news that we won").
+fn takes_relative(tokens: &[Token], noun: usize, clause: usize) -> bool {
+    let Some(word) = open_word(tokens, noun) else { return false };
+    if !crate::words::is_noun(&word)
+        || crate::words::TIME_NOUNS.contains(&word.as_str())
+        || crate::words::CONTENT_NOUNS.contains(&word.as_str())
+        || ["place", "way", "moment", "minute", "second", "hour", "one", "lot", "bit"]
+            .contains(&word.as_str())
+    {
+        return false;
+    }
+    let Some(det) = phrase_opening(tokens, noun) else { return false };
+    let finite = |j: usize| {
+        open_word(tokens, j)
+            .is_some_and(|w| crate::words::heads_clause(&w) || crate::words::clearly_finite(&w, true))
+    };
+    if crate::tokens::is_sentence_start(tokens, det) {
+        // The main verb after the clause's own: "The washing machine we bought last month has
+        // stopped working."
+        let clause_verb = clause + 2;
+        return (clause_verb + 2..tokens.len())
+            .step_by(2)
+            .any(|j| finite(j) && !tokens[j - 1].text.contains(','));
+    }
+    let before = prev_word(tokens, det).unwrap_or_default();
+    let verb = crate::words::heads_clause(&before)
+        || crate::words::clearly_finite(&before, true)
+        || (crate::words::is_verbish(&before) && !crate::words::PREPOSITIONS.contains(&before.as_str()));
+    // "so much noise that we could not sleep" is a result, not a relative clause.
+    let result = (0..det).any(|j| open_word(tokens, j).is_some_and(|w| ["so", "such"].contains(&w.as_str())));
+    verb && !crate::words::PREPOSITIONS.contains(&before.as_str()) && !result
+}
+
+/// "the washing machine we bought last month" <-> "the washing machine that we bought last
+/// month": a relative clause whose subject is a pronoun, with its "that" put in or left out. The
+/// "that" is put in before a lowercase pronoun (or after the noun, before "I", whose capital
+/// stays), and dropped from between the noun and the pronoun; only after a noun that may take
+/// such a clause there (`takes_relative`) and before a finite verb.
+pub(super) fn relative_that(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = open_word(tokens, i)?.replace('’', "'");
+    let pronoun = |w: &str| {
+        ["i", "we", "you", "they", "he", "she"].contains(&w)
+            || w.split_once('\'').is_some_and(|(p, _)| ["i", "we", "you", "they", "he", "she"].contains(&p))
+    };
+    let finite_after = |k: usize| {
+        let w = open_word(tokens, k).unwrap_or_default().replace('’', "'");
+        w.contains('\'')
+            || open_word(tokens, k + 2)
+                .is_some_and(|v| crate::words::heads_clause(&v) || crate::words::clearly_finite(&v, true))
+    };
+    if word == "that" {
+        let subject = open_word(tokens, i + 2)?.replace('’', "'");
+        let ok = i >= 2
+            && spaced(tokens, i - 1, i + 2)
+            && pronoun(&subject)
+            && finite_after(i + 2)
+            && takes_relative(tokens, i - 2, i + 2);
+        return ok.then(|| (2, Vec::new()));
+    }
+    if !spaced(tokens, i + 1, i + 2) {
+        return None;
+    }
+    // The noun, before "I": the "that" goes after it, so that "I" keeps its capital.
+    let next = open_word(tokens, i + 2).unwrap_or_default().replace('’', "'");
+    if (next == "i" || next.starts_with("i'")) && finite_after(i + 2) && takes_relative(tokens, i, i + 2) {
+        return Some((1, vec![tokens[i].text.clone(), "that".to_string()]));
+    }
+    let lowercase = pronoun(&word) && !word.starts_with('i');
+    let ok = lowercase
+        && i >= 2
+        && spaced(tokens, i - 1, i)
+        && finite_after(i)
+        && takes_relative(tokens, i - 2, i);
+    ok.then(|| vec!["that".to_string(), tokens[i].text.clone()]).map(|words| (1, words))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::shared::told;
@@ -387,6 +485,32 @@ mod tests {
             "I said that to him.",
             "I think the best way to get there is by train.",
             "Sorry I missed your call.",
+        ] {
+            assert_eq!(told(f, text), text);
+        }
+    }
+
+    #[test]
+    fn a_relative_clause_takes_that_or_not() {
+        let f = relative_that;
+        assert_eq!(
+            told(f, "The washing machine we bought last month has stopped working."),
+            "The washing machine that we bought last month has stopped working."
+        );
+        assert_eq!(told(f, "I lost the ring you gave me."), "I lost the ring that you gave me.");
+        assert_eq!(
+            told(f, "This is the best pizza I have ever had."),
+            "This is the best pizza that I have ever had."
+        );
+        assert_eq!(told(f, "We loved the film that you recommended."), "We loved the film you recommended.");
+        for text in [
+            "After the meal we went for a walk.",
+            "The day we met was cold.",
+            "The news that we won spread fast.",
+            "There was so much noise that we could not sleep.",
+            "The shop we like.",
+            "The hotel was the place we stayed.",
+            "On the way home we stopped for chips.",
         ] {
             assert_eq!(told(f, text), text);
         }
