@@ -5,7 +5,7 @@
 use crate::lexicon::{self, Pos};
 use crate::morph;
 use crate::shape::{self, Plain, capitalise, is_title, leaving_start, starting};
-use crate::syntax::phrase_ends_after;
+use crate::syntax::{Side, movable_side, phrase_ends_after, side_words};
 use crate::tokens::{Kind, Token, is_sentence_start, matches_at, next_word, plain_lower, word_before};
 use crate::words::{
     ARTICLES, CLAUSE_WORDS, DEFINITE_DETERMINERS, FINITE_BE, FINITE_HAVE, PERSONAL_POSSESSIVES, can_be,
@@ -227,7 +227,8 @@ pub fn invert_comparison(p: &Plain) -> Option<Vec<Token>> {
     // "more" and an adjective, or an adjective in "-er".
     let periphrastic = p.lower(be + 1) == "more" && can_be(&p.lower(be + 2), Pos::Adj);
     let graded = if periphrastic { None } else { comparative_base(&p.lower(be + 1)) };
-    if !periphrastic && graded.is_none() {
+    // "Their house is not as small as our flat" would suggest both are small.
+    if (!periphrastic && graded.is_none()) || LESSER_POLES.contains(&p.lower(be + 1).as_str()) {
         return None;
     }
     let than = if periphrastic { be + 3 } else { be + 2 };
@@ -265,6 +266,7 @@ pub fn invert_comparison(p: &Plain) -> Option<Vec<Token>> {
         || !side_ok(0, be)
         || !side_ok(than + 1, n)
         || plural(0, be) != plural(than + 1, n)
+        || points_back(p, be, than + 1)
     {
         return None;
     }
@@ -283,6 +285,138 @@ pub fn invert_comparison(p: &Plain) -> Option<Vec<Token>> {
     }
     out.push(leaving_start(&p.items[0])?);
     out.extend_from_slice(&p.items[1..be]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// Whether the second side, from `second`, has a "his" or "her" that may point back to the first
+/// side, which ends at `first_end`: turned round, the owner would come after it ("My sister is
+/// taller than her husband" -> "Her husband is ... than my sister"). "her father" after "her uncle"
+/// has the same owner as before, told elsewhere.
+fn points_back(p: &Plain, first_end: usize, second: usize) -> bool {
+    (second..p.items.len()).any(|k| {
+        let w = p.lower(k);
+        ["his", "her", "their", "its"].contains(&w.as_str()) && (0..first_end).all(|j| p.lower(j) != w)
+    })
+}
+
+/// Comparatives whose opposite, with the sides swapped, says the same in everyday use, and
+/// whether the pair holds only of people: "older" of a car is "newer", "shorter" of a queue is
+/// "longer" and "taller" of a tree is "higher", "richer" of a sauce is no "poorer". Not "lighter"
+/// (of a colour too), "quieter" (of a place: less busy), "harder" (of a bed: firm), "deeper" (of a
+/// voice), "better" and "worse" (the lesser pole suggests both are bad).
+const OPPOSITES: &[(&str, &str, bool)] = &[
+    ("older", "younger", true),
+    ("younger", "older", true),
+    ("taller", "shorter", true),
+    ("shorter", "taller", true),
+    ("richer", "poorer", true),
+    ("poorer", "richer", true),
+    ("bigger", "smaller", false),
+    ("larger", "smaller", false),
+    ("smaller", "bigger", false),
+    ("heavier", "lighter", false),
+    ("faster", "slower", false),
+    ("quicker", "slower", false),
+    ("slower", "faster", false),
+    ("earlier", "later", false),
+    ("later", "earlier", false),
+    ("longer", "shorter", false),
+    ("higher", "lower", false),
+    ("lower", "higher", false),
+    ("warmer", "colder", false),
+    ("hotter", "colder", false),
+    ("colder", "warmer", false),
+    ("cheaper", "more expensive", false),
+    ("dearer", "cheaper", false),
+    ("stronger", "weaker", false),
+    ("weaker", "stronger", false),
+    ("wider", "narrower", false),
+    ("narrower", "wider", false),
+    ("louder", "quieter", false),
+    ("noisier", "quieter", false),
+    ("easier", "harder", false),
+    ("newer", "older", false),
+];
+
+/// The lesser poles of the pairs: "not as small as" would suggest both sides are small, so the
+/// plain "not as ... as" of `invert_comparison` is told only of the other pole.
+const LESSER_POLES: &[&str] = &[
+    "younger",
+    "shorter",
+    "poorer",
+    "smaller",
+    "slower",
+    "lower",
+    "colder",
+    "cooler",
+    "cheaper",
+    "weaker",
+    "narrower",
+    "quieter",
+    "lighter",
+    "thinner",
+    "shallower",
+];
+
+/// What may stand between "be" and the comparative and reads the same before its opposite: a
+/// degree ("much", "a bit") or a measure ("two years", "ten minutes"). Not "even" or "still", which
+/// presuppose that the other side is already so, nor "three times", whose opposite is no fraction.
+fn degree_ok(words: &[String]) -> bool {
+    let number = |w: &str| {
+        crate::words::SMALL_NUMBERS.contains(&w)
+            || ["a", "an", "one"].contains(&w)
+            || w.parse::<u32>().is_ok()
+    };
+    match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        [] | ["much" | "far" | "slightly"] | ["a", "bit" | "little" | "lot"] => true,
+        [n, unit] => number(n) && crate::words::AMOUNT_UNITS.contains(unit),
+        ["a", "few", unit] => crate::words::AMOUNT_UNITS.contains(unit),
+        _ => false,
+    }
+}
+
+/// "My brother is two years older than me." -> "I am two years younger than my brother."; "The
+/// train was faster than the bus." -> "The bus was slower than the train." The two sides swap
+/// round the comparative's opposite (`OPPOSITES`), a pronoun changes case and "be" agrees with
+/// its new subject in the same tense; a degree or a measure stays. Only the whole statement in
+/// that shape: each side a pronoun, a name or a short noun phrase (never a clause, nor "one" or
+/// "mine" that stand for another noun), the second ending the sentence (so no clause or time
+/// after "than": "than usual", "than I thought", "than last year"), "be" right after the first
+/// (no modal, no negation), and no "his" or "her" in the second side that points back to a first
+/// side that is no pronoun ("taller than her husband" told first would lose its owner).
+pub fn opposite_comparison(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let n = p.items.len();
+    let be = (1..n.min(6)).find(|&k| FINITE_BE.contains(&p.lower(k).as_str()) || p.lower(k) == "am")?;
+    let than = (be + 2..n.min(be + 6)).find(|&k| p.lower(k) == "than")?;
+    let periphrastic = p.lower(than - 2) == "more" && p.lower(than - 1) == "expensive";
+    let comparative = if periphrastic { than - 2 } else { than - 1 };
+    let word = if periphrastic { "more expensive".to_string() } else { p.lower(comparative) };
+    let first = movable_side(p, 0, be, true)?;
+    let second = movable_side(p, than + 1, n, false)?;
+    let opposite = if periphrastic {
+        "cheaper"
+    } else {
+        let &(_, opposite, people) = OPPOSITES.iter().find(|(c, _, _)| *c == word)?;
+        if people && !(first.is_person() && second.is_person()) {
+            return None;
+        }
+        opposite
+    };
+    let degree: Vec<String> = (be + 1..comparative).map(|k| p.lower(k)).collect();
+    let points_back = matches!(first, Side::Phrase { .. }) && points_back(p, be, than + 1);
+    if !degree_ok(&degree) || points_back {
+        return None;
+    }
+    let past = ["was", "were"].contains(&p.lower(be).as_str());
+    let mut out = side_words(p, than + 1, n, second, true)?;
+    out.push(shape::word(second.be(past)));
+    out.extend_from_slice(&p.items[be + 1..comparative]);
+    out.extend(opposite.split(' ').map(shape::word));
+    out.push(p.items[than].clone());
+    out.extend(side_words(p, 0, be, first, false)?);
     Some(shape::build(&out, &p.terminal))
 }
 
@@ -398,6 +532,66 @@ mod tests {
     }
 
     #[test]
+    fn a_comparative_told_by_its_opposite() {
+        let f = opposite_comparison;
+        for (text, want) in [
+            ("My brother is two years older than me.", "I am two years younger than my brother."),
+            ("The train was faster than the bus.", "The bus was slower than the train."),
+            ("I am older than my cousin.", "My cousin is younger than me."),
+            ("We were faster than them.", "They were slower than us."),
+            ("She is three years younger than her husband.", "Her husband is three years older than her."),
+            ("The water bill was higher than the gas bill.", "The gas bill was lower than the water bill."),
+            ("The kitchen is warmer than the living room.", "The living room is colder than the kitchen."),
+            ("The hotel is cheaper than the hostel.", "The hostel is more expensive than the hotel."),
+            (
+                "The new hotel is more expensive than the old hotel.",
+                "The old hotel is cheaper than the new hotel.",
+            ),
+            (
+                "The red car is much faster than the blue car.",
+                "The blue car is much slower than the red car.",
+            ),
+            ("My sister is shorter than me.", "I am taller than my sister."),
+            ("Her uncle is richer than her father.", "Her father is poorer than her uncle."),
+            (
+                "The first film was longer than the second film.",
+                "The second film was shorter than the first film.",
+            ),
+        ] {
+            assert_eq!(run(f, text).as_deref(), Some(want), "{text}");
+        }
+        for kept in [
+            // "one", "mine" and "the others" stand for a noun the swap would put after them.
+            "The new manager is stricter than the old one.",
+            "Your bag is lighter than mine.",
+            "The red shoes are cheaper than the others.",
+            // A clause or a time after "than".
+            "The meeting was longer than expected.",
+            "The bill was higher than last year.",
+            "The hotel was smaller than it looked in the photos.",
+            "The tea is stronger than I thought.",
+            // Negated, asked, after a modal or inside another clause.
+            "My brother is not older than me.",
+            "Is your brother older than you?",
+            "My brother will be taller than me soon.",
+            "I think my brother is older than her.",
+            // A clause as a side, an adverb after the second, a presupposing or multiplying degree.
+            "Walking to work is slower than taking the bus.",
+            "My brother is taller than my father now.",
+            "My son is even taller than his father.",
+            "The film was three times longer than the book.",
+            // "older" of things is "newer", "shorter" of a queue "longer", "lighter" maybe a colour.
+            "My car is older than your car.",
+            "The queue was shorter than the other queue.",
+            "The paint is lighter than the wall.",
+            // "her husband" told first would come before its owner.
+            "My sister is taller than her husband.",
+        ] {
+            assert_eq!(run(f, kept), None, "{kept}");
+        }
+    }
+
+    #[test]
     fn comparisons_turn_round() {
         let f = invert_comparison;
         assert_eq!(
@@ -430,5 +624,12 @@ mod tests {
         assert_eq!(run(prefer_to_like, "I prefer to walk to work."), None);
         // A comparison with a clause or a bare time is not turned round.
         assert_eq!(run(f, "The bus is later than usual."), None);
+        // "not as small as" would suggest both are small; "her husband" would lose its owner.
+        assert_eq!(run(f, "Our flat is smaller than their house."), None);
+        assert_eq!(run(f, "My sister is taller than her husband."), None);
+        assert_eq!(
+            run(f, "My dog is bigger than my cat.").as_deref(),
+            Some("My cat is not as big as my dog.")
+        );
     }
 }
