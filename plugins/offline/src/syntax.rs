@@ -926,8 +926,9 @@ pub fn movable_side(p: &Plain, from: usize, to: usize, subject: bool) -> Option<
             return Some(Side::Phrase { plural: false, person: true });
         }
     }
-    // "of" and a second short phrase continue the first ("the size of the bill").
-    let of = (from + 1..to).find(|&k| p.lower(k) == "of");
+    // "of" or "from" and a second short phrase continue the first ("the size of the bill", "the
+    // view from the top").
+    let of = (from + 1..to).find(|&k| ["of", "from"].contains(&p.lower(k).as_str()));
     let head_end = of.unwrap_or(to);
     let phrase = |a: usize, b: usize, bare_ok: bool| {
         let head = p.lower(b - 1);

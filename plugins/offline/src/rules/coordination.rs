@@ -299,6 +299,15 @@ fn points_back(p: &Plain, first_end: usize, second: usize) -> bool {
     })
 }
 
+/// Where a comparison's finite "be" (after a short first side) and its "than" (a few words on)
+/// stand.
+fn comparison_frame(p: &Plain) -> Option<(usize, usize)> {
+    let n = p.items.len();
+    let be = (1..n.min(6)).find(|&k| FINITE_BE.contains(&p.lower(k).as_str()) || p.lower(k) == "am")?;
+    let than = (be + 2..n.min(be + 6)).find(|&k| p.lower(k) == "than")?;
+    Some((be, than))
+}
+
 /// Comparatives whose opposite, with the sides swapped, says the same in everyday use, and
 /// whether the pair holds only of people: "older" of a car is "newer", "shorter" of a queue is
 /// "longer" and "taller" of a tree is "higher", "richer" of a sauce is no "poorer". Not "lighter"
@@ -361,7 +370,7 @@ const LESSER_POLES: &[&str] = &[
 /// What may stand between "be" and the comparative and reads the same before its opposite: a
 /// degree ("much", "a bit") or a measure ("two years", "ten minutes"). Not "even" or "still", which
 /// presuppose that the other side is already so, nor "three times", whose opposite is no fraction.
-fn degree_ok(words: &[String]) -> bool {
+fn degree_ok(words: &[String], measure_ok: bool) -> bool {
     let number = |w: &str| {
         crate::words::SMALL_NUMBERS.contains(&w)
             || ["a", "an", "one"].contains(&w)
@@ -369,8 +378,8 @@ fn degree_ok(words: &[String]) -> bool {
     };
     match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         [] | ["much" | "far" | "slightly"] | ["a", "bit" | "little" | "lot"] => true,
-        [n, unit] => number(n) && crate::words::AMOUNT_UNITS.contains(unit),
-        ["a", "few", unit] => crate::words::AMOUNT_UNITS.contains(unit),
+        [n, unit] => measure_ok && number(n) && crate::words::AMOUNT_UNITS.contains(unit),
+        ["a", "few", unit] => measure_ok && crate::words::AMOUNT_UNITS.contains(unit),
         _ => false,
     }
 }
@@ -389,8 +398,7 @@ pub fn opposite_comparison(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let n = p.items.len();
-    let be = (1..n.min(6)).find(|&k| FINITE_BE.contains(&p.lower(k).as_str()) || p.lower(k) == "am")?;
-    let than = (be + 2..n.min(be + 6)).find(|&k| p.lower(k) == "than")?;
+    let (be, than) = comparison_frame(p)?;
     let periphrastic = p.lower(than - 2) == "more" && p.lower(than - 1) == "expensive";
     let comparative = if periphrastic { than - 2 } else { than - 1 };
     let word = if periphrastic { "more expensive".to_string() } else { p.lower(comparative) };
@@ -407,7 +415,7 @@ pub fn opposite_comparison(p: &Plain) -> Option<Vec<Token>> {
     };
     let degree: Vec<String> = (be + 1..comparative).map(|k| p.lower(k)).collect();
     let points_back = matches!(first, Side::Phrase { .. }) && points_back(p, be, than + 1);
-    if !degree_ok(&degree) || points_back {
+    if !degree_ok(&degree, true) || points_back {
         return None;
     }
     let past = ["was", "were"].contains(&p.lower(be).as_str());
@@ -417,6 +425,55 @@ pub fn opposite_comparison(p: &Plain) -> Option<Vec<Token>> {
     out.extend(opposite.split(' ').map(shape::word));
     out.push(p.items[than].clone());
     out.extend(side_words(p, 0, be, first, false)?);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "The new manager is stricter than the old one." -> "Compared with the old one, the new
+/// manager is stricter."; "The red shoes are cheaper than the others." -> "Compared with the
+/// others, the red shoes are cheaper." The side after "than" that stands for the first side's
+/// noun (which `invert_comparison` and `opposite_comparison` refuse: turned round, "one" would come
+/// before its noun) is put before the clause, where it may. Only "the", "this", "that" or a
+/// possessive, at most one modifier and "one", "ones" or "others" ending the sentence (never "the
+/// one I bought", a pronoun, or "mine"); the first side a short noun phrase or a pronoun, "be"
+/// right after it, and at most a degree before the comparative ("much", "a bit"): a measure
+/// ("two years older") reads badly so far from what it measures.
+pub fn compared_with(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let n = p.items.len();
+    let (be, than) = comparison_frame(p)?;
+    let periphrastic =
+        ["more", "less"].contains(&p.lower(than - 2).as_str()) && can_be(&p.lower(than - 1), Pos::Adj);
+    let comparative = if periphrastic { than - 2 } else { than - 1 };
+    if !periphrastic && comparative_base(&p.lower(comparative)).is_none() {
+        return None;
+    }
+    let degree: Vec<String> = (be + 1..comparative).map(|k| p.lower(k)).collect();
+    let head = p.lower(n - 1);
+    let opens = p.lower(than + 1);
+    let other = ["one", "ones"].contains(&head.as_str()) || (head == "others" && opens == "the");
+    let determiner = ["the", "this", "that", "these", "those"].contains(&opens.as_str())
+        || PERSONAL_POSSESSIVES.contains(&opens.as_str());
+    // "my last one", "the other ones", "the previous one".
+    let modifiers_ok = n - (than + 1) <= 3
+        && (than + 2..n - 1).all(|k| {
+            let w = p.lower(k);
+            modifier_or_noun(&w) || ["last", "previous", "other", "first"].contains(&w.as_str())
+        });
+    if !degree_ok(&degree, false)
+        || !other
+        || !determiner
+        || !modifiers_ok
+        || movable_side(p, 0, be, true).is_none()
+    {
+        return None;
+    }
+    let mut out = vec![shape::word("Compared"), shape::word("with")];
+    out.extend_from_slice(&p.items[than + 1..]);
+    out.push(shape::comma());
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..than]);
     Some(shape::build(&out, &p.terminal))
 }
 
@@ -586,6 +643,47 @@ mod tests {
             "The paint is lighter than the wall.",
             // "her husband" told first would come before its owner.
             "My sister is taller than her husband.",
+        ] {
+            assert_eq!(run(f, kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn a_comparison_with_one_is_told_from_the_front() {
+        let f = compared_with;
+        for (text, want) in [
+            (
+                "The new manager is stricter than the old one.",
+                "Compared with the old one, the new manager is stricter.",
+            ),
+            (
+                "This laptop is lighter than my last one.",
+                "Compared with my last one, this laptop is lighter.",
+            ),
+            (
+                "The red shoes are cheaper than the others.",
+                "Compared with the others, the red shoes are cheaper.",
+            ),
+            (
+                "This chair is more comfortable than that one.",
+                "Compared with that one, this chair is more comfortable.",
+            ),
+            (
+                "The new phone is much faster than my old one.",
+                "Compared with my old one, the new phone is much faster.",
+            ),
+        ] {
+            assert_eq!(run(f, text).as_deref(), Some(want), "{text}");
+        }
+        for kept in [
+            // A measure, a clause after "one", a place after "ones", a pronoun, a side not standing for a noun.
+            "My brother is two years older than the other one.",
+            "This phone is much cheaper than the one I bought last year.",
+            "These apples are cheaper than the ones at the market.",
+            "It is cheaper than the other one.",
+            "Your bag is lighter than mine.",
+            "The train was faster than the bus.",
+            "Is this one cheaper than the old one?",
         ] {
             assert_eq!(run(f, kept), None, "{kept}");
         }

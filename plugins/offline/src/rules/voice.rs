@@ -1280,6 +1280,7 @@ mod tests {
             ("He is annoyed by the dogs.", "The dogs annoy him."),
             ("I am bored by the lecture.", "The lecture bores me."),
             ("They were shocked by the news last week.", "The news shocked them last week."),
+            ("They were amazed by the view from the top.", "The view from the top amazed them."),
         ] {
             assert_eq!(run(f, text).as_deref(), Some(want), "{text}");
         }
