@@ -299,11 +299,21 @@ fn points_back(p: &Plain, first_end: usize, second: usize) -> bool {
     })
 }
 
-/// Where a comparison's finite "be" (after a short first side) and its "than" (a few words on)
-/// stand.
+/// Verbs of how a thing looks to anyone, which say the same of either side: "My brother looks
+/// older than me." -> "I look younger than my brother." Not "feel", whose subject is the one who
+/// feels ("I feel older than my brother" is no "My brother feels younger than me").
+const SEEM: &[(&str, &str, &str)] = &[("look", "looks", "looked"), ("seem", "seems", "seemed")];
+
+/// Where a comparison's finite "be" or "look" (after a short first side) and its "than" (a few
+/// words on) stand.
 fn comparison_frame(p: &Plain) -> Option<(usize, usize)> {
     let n = p.items.len();
-    let be = (1..n.min(6)).find(|&k| FINITE_BE.contains(&p.lower(k).as_str()) || p.lower(k) == "am")?;
+    let be = (1..n.min(6)).find(|&k| {
+        let w = p.lower(k);
+        FINITE_BE.contains(&w.as_str())
+            || w == "am"
+            || SEEM.iter().any(|&(b, s, d)| [b, s, d].contains(&w.as_str()))
+    })?;
     let than = (be + 2..n.min(be + 6)).find(|&k| p.lower(k) == "than")?;
     Some((be, than))
 }
@@ -418,9 +428,17 @@ pub fn opposite_comparison(p: &Plain) -> Option<Vec<Token>> {
     if !degree_ok(&degree, true) || points_back {
         return None;
     }
-    let past = ["was", "were"].contains(&p.lower(be).as_str());
+    let verb = p.lower(be);
+    let past = ["was", "were"].contains(&verb.as_str());
+    // "looked" stays; "looks" and "look" agree with the new subject ("I look", "the teacher seems").
+    let verb = match SEEM.iter().find(|&&(b, s, d)| [b, s, d].contains(&verb.as_str())) {
+        Some(&(_, _, d)) if verb == d => d,
+        Some(&(b, _, _)) if second.takes_plain_present() => b,
+        Some(&(_, s, _)) => s,
+        None => second.be(past),
+    };
     let mut out = side_words(p, than + 1, n, second, true)?;
-    out.push(shape::word(second.be(past)));
+    out.push(shape::word(verb));
     out.extend_from_slice(&p.items[be + 1..comparative]);
     out.extend(opposite.split(' ').map(shape::word));
     out.push(p.items[than].clone());
@@ -614,6 +632,9 @@ mod tests {
                 "The first film was longer than the second film.",
                 "The second film was shorter than the first film.",
             ),
+            ("My brother looks older than me.", "I look younger than my brother."),
+            ("The kitchen looked bigger than the hall.", "The hall looked smaller than the kitchen."),
+            ("The parents seem older than the teacher.", "The teacher seems younger than the parents."),
         ] {
             assert_eq!(run(f, text).as_deref(), Some(want), "{text}");
         }
@@ -643,6 +664,8 @@ mod tests {
             "The paint is lighter than the wall.",
             // "her husband" told first would come before its owner.
             "My sister is taller than her husband.",
+            // The one who feels is no side to swap.
+            "I feel older than my brother.",
         ] {
             assert_eq!(run(f, kept), None, "{kept}");
         }
