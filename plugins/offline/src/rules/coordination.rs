@@ -425,6 +425,13 @@ pub fn opposite_comparison(p: &Plain) -> Option<Vec<Token>> {
     };
     let degree: Vec<String> = (be + 1..comparative).map(|k| p.lower(k)).collect();
     let points_back = matches!(first, Side::Phrase { .. }) && points_back(p, be, than + 1);
+    // "The prices are lower than the supermarket": one side a price and the other a place is a
+    // comparison said short, which turned round says the place is higher.
+    const PRICES: &[&str] = &["price", "prices", "cost", "costs", "rent", "fee", "fees", "fare", "fares"];
+    let priced = |from: usize, to: usize| (from..to).any(|k| PRICES.contains(&p.lower(k).as_str()));
+    if priced(0, be) != priced(than + 1, n) {
+        return None;
+    }
     if !degree_ok(&degree, true) || points_back {
         return None;
     }
@@ -633,6 +640,7 @@ mod tests {
                 "The second film was shorter than the first film.",
             ),
             ("My brother looks older than me.", "I look younger than my brother."),
+            ("The rent is higher than the fees.", "The fees are lower than the rent."),
             ("The kitchen looked bigger than the hall.", "The hall looked smaller than the kitchen."),
             ("The parents seem older than the teacher.", "The teacher seems younger than the parents."),
         ] {
@@ -666,6 +674,8 @@ mod tests {
             "My sister is taller than her husband.",
             // The one who feels is no side to swap.
             "I feel older than my brother.",
+            // A price compared with a place, said short.
+            "The prices are lower than the supermarket.",
         ] {
             assert_eq!(run(f, kept), None, "{kept}");
         }
