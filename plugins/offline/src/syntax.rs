@@ -1,6 +1,7 @@
 //! Where the parts of a sentence are, as several rules read them: the subject that opens a plain
 //! sentence, a noun phrase, another clause hanging in the sentence, where a noun phrase may end,
-//! whether a word is a compound's noun, and whether a past form is a participle where it stands.
+//! whether a word is a compound's noun, whether a past form is a participle where it stands, and
+//! the two sides of a clause that may change places (a pronoun's case, the "be" that agrees).
 //! Built on the words layer, the token navigation and the plain shape; it rewrites nothing.
 
 use crate::lexicon::Pos;
@@ -870,4 +871,149 @@ pub fn compound_noun_before(tokens: &[Token], i: usize, noun: fn(&str) -> bool) 
         let named = !is_sentence_start(tokens, i - 2) && crate::shape::is_title(&tokens[i - 2].text);
         named || (noun(&p) && !is_plural_noun(&p))
     }
+}
+
+/// A pronoun's two cases, subject and object: a side of a clause that turns round ("I am older
+/// than my cousin" -> "My cousin is younger than me", "We were impressed by her speech" -> "Her
+/// speech impressed us") changes case. Not "it", which reads badly after "than" and "by", nor
+/// "you", whose number the verb cannot tell.
+const PRONOUN_CASES: &[(&str, &str)] =
+    &[("i", "me"), ("he", "him"), ("she", "her"), ("we", "us"), ("they", "them")];
+
+/// One side of a clause that may change places with the other: who or what it is, and what it
+/// takes to stand on the other side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Side {
+    /// A personal pronoun, in its subject case ("i", "she").
+    Pronoun(&'static str),
+    /// A noun phrase or a name, and whether it is plural.
+    Phrase { plural: bool, person: bool },
+}
+
+impl Side {
+    /// The finite "be" that agrees with this side as a subject, in the present or the past.
+    pub fn be(self, past: bool) -> &'static str {
+        let plural = match self {
+            Side::Pronoun("i") => return if past { "was" } else { "am" },
+            Side::Pronoun(p) => ["we", "they"].contains(&p),
+            Side::Phrase { plural, .. } => plural,
+        };
+        match (plural, past) {
+            (true, true) => "were",
+            (true, false) => "are",
+            (false, true) => "was",
+            (false, false) => "is",
+        }
+    }
+
+    /// Whether the side, as a subject, takes the plain present ("they annoy") rather than "-s".
+    pub fn takes_plain_present(self) -> bool {
+        match self {
+            Side::Pronoun(p) => p != "he" && p != "she",
+            Side::Phrase { plural, .. } => plural,
+        }
+    }
+
+    pub fn is_person(self) -> bool {
+        matches!(self, Side::Pronoun(_) | Side::Phrase { person: true, .. })
+    }
+}
+
+/// A pronoun in the case asked for (`subject`), from either of its cases.
+pub fn pronoun_case(word: &str, subject: bool) -> Option<&'static str> {
+    let w = word.to_lowercase();
+    PRONOUN_CASES.iter().find(|(s, o)| *s == w || *o == w).map(|&(s, o)| if subject { s } else { o })
+}
+
+/// Heads that stand for a noun said elsewhere ("the old one", "the others") or belong to someone
+/// named elsewhere ("mine"): turned round, they would come before what they stand for.
+const STANDS_FOR: &[&str] =
+    &["one", "ones", "other", "others", "mine", "yours", "his", "hers", "ours", "theirs", "same", "rest"];
+
+/// The side `p.items[from..to]` as a clause's subject or object that may move to the other side
+/// (`subject`: the case its pronoun must be in where it stands now): a personal pronoun, a name,
+/// "everyone", or a short noun phrase ("my brother", "the water bill", "the size of the bill",
+/// "loud noises"); never a clause, an "-ing" phrase, a word that stands for another noun ("the
+/// old one"), nor a phrase with an adverb or a place after its noun ("my father now").
+pub fn movable_side(p: &Plain, from: usize, to: usize, subject: bool) -> Option<Side> {
+    if to <= from || to > p.items.len() || p.items[from..to].iter().any(|t| !t.is_word() || t.frozen) {
+        return None;
+    }
+    let first = p.lower(from);
+    if to == from + 1 {
+        // "than me", "by us": the pronoun must be in the case its place asks for.
+        if let Some(nominative) = pronoun_case(&first, true) {
+            return (pronoun_case(&first, subject)? == first).then_some(Side::Pronoun(nominative));
+        }
+        if ["everyone", "everybody"].contains(&first.as_str()) {
+            return Some(Side::Phrase { plural: false, person: true });
+        }
+        // A name: capitalised and no word of the lexicon ("Tom", "Maria").
+        let name = crate::shape::is_title(&p.items[from].text)
+            && first != "i"
+            && crate::morph::analyse(&first).is_empty()
+            && !crate::words::common_word(&first);
+        if name {
+            return Some(Side::Phrase { plural: false, person: true });
+        }
+    }
+    // "of" or "from" and a second short phrase continue the first ("the size of the bill", "the
+    // view from the top").
+    let of = (from + 1..to).find(|&k| ["of", "from"].contains(&p.lower(k).as_str()));
+    let head_end = of.unwrap_or(to);
+    let phrase = |a: usize, b: usize, bare_ok: bool| {
+        let head = p.lower(b - 1);
+        let opens = DEFINITE_DETERMINERS.contains(&p.lower(a).as_str())
+            || ["these", "those", "a", "an"].contains(&p.lower(a).as_str());
+        let bare = bare_ok && is_plural_noun(&head) && b - a <= 2;
+        let inner = if opens { a + 1 } else { a };
+        (opens || bare)
+            && b > inner
+            && b - a <= 4
+            && is_noun(&head)
+            && !STANDS_FOR.contains(&head.as_str())
+            && (inner..b - 1).all(|k| {
+                let w = p.lower(k);
+                // "the first film", "the living room": an ordinal, or a compound's "-ing" noun.
+                let modifier = modifier_or_noun(&w)
+                    || ["first", "second", "third", "last", "next"].contains(&w.as_str())
+                    || (w.ends_with("ing") && is_noun(&w));
+                modifier && !STANDS_FOR.contains(&w.as_str())
+            })
+            && (inner..b).all(|k| {
+                let w = p.lower(k);
+                // "walking to work", "taking the bus": an "-ing" that is no noun opens a clause.
+                let doing = w.ends_with("ing") && crate::words::can_be(&w, Pos::Verb) && !is_noun(&w);
+                let clause = CLAUSE_WORDS.contains(&w.as_str()) || SUBJECT_PRONOUNS.contains(&w.as_str());
+                !(clause || doing)
+            })
+    };
+    if !phrase(from, head_end, true) || of.is_some_and(|k| !phrase(k + 1, to, false)) {
+        return None;
+    }
+    let head = p.lower(head_end - 1);
+    Some(Side::Phrase {
+        plural: is_plural_noun(&head),
+        person: crate::words::PEOPLE.contains(&head.as_str()),
+    })
+}
+
+/// A side's words where it comes to stand, opening the sentence (`opening`) or after its verb: a
+/// pronoun in its new case, a phrase with its first word recased.
+pub fn side_words(p: &Plain, from: usize, end: usize, side: Side, opening: bool) -> Option<Vec<Token>> {
+    Some(match side {
+        Side::Pronoun(s) if opening => {
+            vec![crate::shape::word(&crate::shape::capitalise(if s == "i" { "I" } else { s }))]
+        }
+        Side::Pronoun(s) => vec![crate::shape::word(pronoun_case(s, false)?)],
+        Side::Phrase { .. } => {
+            let mut out = vec![if opening {
+                crate::shape::starting(&p.items[from])
+            } else {
+                crate::shape::leaving_start(&p.items[from])?
+            }];
+            out.extend_from_slice(&p.items[from + 1..end]);
+            out
+        }
+    })
 }

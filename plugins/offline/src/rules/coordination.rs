@@ -5,7 +5,7 @@
 use crate::lexicon::{self, Pos};
 use crate::morph;
 use crate::shape::{self, Plain, capitalise, is_title, leaving_start, starting};
-use crate::syntax::phrase_ends_after;
+use crate::syntax::{Side, movable_side, phrase_ends_after, side_words};
 use crate::tokens::{Kind, Token, is_sentence_start, matches_at, next_word, plain_lower, word_before};
 use crate::words::{
     ARTICLES, CLAUSE_WORDS, DEFINITE_DETERMINERS, FINITE_BE, FINITE_HAVE, PERSONAL_POSSESSIVES, can_be,
@@ -227,7 +227,8 @@ pub fn invert_comparison(p: &Plain) -> Option<Vec<Token>> {
     // "more" and an adjective, or an adjective in "-er".
     let periphrastic = p.lower(be + 1) == "more" && can_be(&p.lower(be + 2), Pos::Adj);
     let graded = if periphrastic { None } else { comparative_base(&p.lower(be + 1)) };
-    if !periphrastic && graded.is_none() {
+    // "Their house is not as small as our flat" would suggest both are small.
+    if (!periphrastic && graded.is_none()) || LESSER_POLES.contains(&p.lower(be + 1).as_str()) {
         return None;
     }
     let than = if periphrastic { be + 3 } else { be + 2 };
@@ -265,6 +266,7 @@ pub fn invert_comparison(p: &Plain) -> Option<Vec<Token>> {
         || !side_ok(0, be)
         || !side_ok(than + 1, n)
         || plural(0, be) != plural(than + 1, n)
+        || points_back(p, be, than + 1)
     {
         return None;
     }
@@ -283,6 +285,220 @@ pub fn invert_comparison(p: &Plain) -> Option<Vec<Token>> {
     }
     out.push(leaving_start(&p.items[0])?);
     out.extend_from_slice(&p.items[1..be]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// Whether the second side, from `second`, has a "his" or "her" that may point back to the first
+/// side, which ends at `first_end`: turned round, the owner would come after it ("My sister is
+/// taller than her husband" -> "Her husband is ... than my sister"). "her father" after "her uncle"
+/// has the same owner as before, told elsewhere.
+fn points_back(p: &Plain, first_end: usize, second: usize) -> bool {
+    (second..p.items.len()).any(|k| {
+        let w = p.lower(k);
+        ["his", "her", "their", "its"].contains(&w.as_str()) && (0..first_end).all(|j| p.lower(j) != w)
+    })
+}
+
+/// Verbs of how a thing looks to anyone, which say the same of either side: "My brother looks
+/// older than me." -> "I look younger than my brother." Not "feel", whose subject is the one who
+/// feels ("I feel older than my brother" is no "My brother feels younger than me").
+const SEEM: &[(&str, &str, &str)] = &[("look", "looks", "looked"), ("seem", "seems", "seemed")];
+
+/// Where a comparison's finite "be" or "look" (after a short first side) and its "than" (a few
+/// words on) stand.
+fn comparison_frame(p: &Plain) -> Option<(usize, usize)> {
+    let n = p.items.len();
+    let be = (1..n.min(6)).find(|&k| {
+        let w = p.lower(k);
+        FINITE_BE.contains(&w.as_str())
+            || w == "am"
+            || SEEM.iter().any(|&(b, s, d)| [b, s, d].contains(&w.as_str()))
+    })?;
+    let than = (be + 2..n.min(be + 6)).find(|&k| p.lower(k) == "than")?;
+    Some((be, than))
+}
+
+/// Comparatives whose opposite, with the sides swapped, says the same in everyday use, and
+/// whether the pair holds only of people: "older" of a car is "newer", "shorter" of a queue is
+/// "longer" and "taller" of a tree is "higher", "richer" of a sauce is no "poorer". Not "lighter"
+/// (of a colour too), "quieter" (of a place: less busy), "harder" (of a bed: firm), "deeper" (of a
+/// voice), "better" and "worse" (the lesser pole suggests both are bad).
+const OPPOSITES: &[(&str, &str, bool)] = &[
+    ("older", "younger", true),
+    ("younger", "older", true),
+    ("taller", "shorter", true),
+    ("shorter", "taller", true),
+    ("richer", "poorer", true),
+    ("poorer", "richer", true),
+    ("bigger", "smaller", false),
+    ("larger", "smaller", false),
+    ("smaller", "bigger", false),
+    ("heavier", "lighter", false),
+    ("faster", "slower", false),
+    ("quicker", "slower", false),
+    ("slower", "faster", false),
+    ("earlier", "later", false),
+    ("later", "earlier", false),
+    ("longer", "shorter", false),
+    ("higher", "lower", false),
+    ("lower", "higher", false),
+    ("warmer", "colder", false),
+    ("hotter", "colder", false),
+    ("colder", "warmer", false),
+    ("cheaper", "more expensive", false),
+    ("dearer", "cheaper", false),
+    ("stronger", "weaker", false),
+    ("weaker", "stronger", false),
+    ("wider", "narrower", false),
+    ("narrower", "wider", false),
+    ("louder", "quieter", false),
+    ("noisier", "quieter", false),
+    ("easier", "harder", false),
+    ("newer", "older", false),
+];
+
+/// The lesser poles of the pairs: "not as small as" would suggest both sides are small, so the
+/// plain "not as ... as" of `invert_comparison` is told only of the other pole.
+const LESSER_POLES: &[&str] = &[
+    "younger",
+    "shorter",
+    "poorer",
+    "smaller",
+    "slower",
+    "lower",
+    "colder",
+    "cooler",
+    "cheaper",
+    "weaker",
+    "narrower",
+    "quieter",
+    "lighter",
+    "thinner",
+    "shallower",
+];
+
+/// What may stand between "be" and the comparative and reads the same before its opposite: a
+/// degree ("much", "a bit") or a measure ("two years", "ten minutes"). Not "even" or "still", which
+/// presuppose that the other side is already so, nor "three times", whose opposite is no fraction.
+fn degree_ok(words: &[String], measure_ok: bool) -> bool {
+    let number = |w: &str| {
+        crate::words::SMALL_NUMBERS.contains(&w)
+            || ["a", "an", "one"].contains(&w)
+            || w.parse::<u32>().is_ok()
+    };
+    match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        [] | ["much" | "far" | "slightly"] | ["a", "bit" | "little" | "lot"] => true,
+        [n, unit] => measure_ok && number(n) && crate::words::AMOUNT_UNITS.contains(unit),
+        ["a", "few", unit] => measure_ok && crate::words::AMOUNT_UNITS.contains(unit),
+        _ => false,
+    }
+}
+
+/// "My brother is two years older than me." -> "I am two years younger than my brother."; "The
+/// train was faster than the bus." -> "The bus was slower than the train." The two sides swap
+/// round the comparative's opposite (`OPPOSITES`), a pronoun changes case and "be" agrees with
+/// its new subject in the same tense; a degree or a measure stays. Only the whole statement in
+/// that shape: each side a pronoun, a name or a short noun phrase (never a clause, nor "one" or
+/// "mine" that stand for another noun), the second ending the sentence (so no clause or time
+/// after "than": "than usual", "than I thought", "than last year"), "be" right after the first
+/// (no modal, no negation), and no "his" or "her" in the second side that points back to a first
+/// side that is no pronoun ("taller than her husband" told first would lose its owner).
+pub fn opposite_comparison(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let n = p.items.len();
+    let (be, than) = comparison_frame(p)?;
+    let periphrastic = p.lower(than - 2) == "more" && p.lower(than - 1) == "expensive";
+    let comparative = if periphrastic { than - 2 } else { than - 1 };
+    let word = if periphrastic { "more expensive".to_string() } else { p.lower(comparative) };
+    let first = movable_side(p, 0, be, true)?;
+    let second = movable_side(p, than + 1, n, false)?;
+    let opposite = if periphrastic {
+        "cheaper"
+    } else {
+        let &(_, opposite, people) = OPPOSITES.iter().find(|(c, _, _)| *c == word)?;
+        if people && !(first.is_person() && second.is_person()) {
+            return None;
+        }
+        opposite
+    };
+    let degree: Vec<String> = (be + 1..comparative).map(|k| p.lower(k)).collect();
+    let points_back = matches!(first, Side::Phrase { .. }) && points_back(p, be, than + 1);
+    // "The prices are lower than the supermarket": one side a price and the other a place is a
+    // comparison said short, which turned round says the place is higher.
+    const PRICES: &[&str] = &["price", "prices", "cost", "costs", "rent", "fee", "fees", "fare", "fares"];
+    let priced = |from: usize, to: usize| (from..to).any(|k| PRICES.contains(&p.lower(k).as_str()));
+    if priced(0, be) != priced(than + 1, n) {
+        return None;
+    }
+    if !degree_ok(&degree, true) || points_back {
+        return None;
+    }
+    let verb = p.lower(be);
+    let past = ["was", "were"].contains(&verb.as_str());
+    // "looked" stays; "looks" and "look" agree with the new subject ("I look", "the teacher seems").
+    let verb = match SEEM.iter().find(|&&(b, s, d)| [b, s, d].contains(&verb.as_str())) {
+        Some(&(_, _, d)) if verb == d => d,
+        Some(&(b, _, _)) if second.takes_plain_present() => b,
+        Some(&(_, s, _)) => s,
+        None => second.be(past),
+    };
+    let mut out = side_words(p, than + 1, n, second, true)?;
+    out.push(shape::word(verb));
+    out.extend_from_slice(&p.items[be + 1..comparative]);
+    out.extend(opposite.split(' ').map(shape::word));
+    out.push(p.items[than].clone());
+    out.extend(side_words(p, 0, be, first, false)?);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "The new manager is stricter than the old one." -> "Compared with the old one, the new
+/// manager is stricter."; "The red shoes are cheaper than the others." -> "Compared with the
+/// others, the red shoes are cheaper." The side after "than" that stands for the first side's
+/// noun (which `invert_comparison` and `opposite_comparison` refuse: turned round, "one" would come
+/// before its noun) is put before the clause, where it may. Only "the", "this", "that" or a
+/// possessive, at most one modifier and "one", "ones" or "others" ending the sentence (never "the
+/// one I bought", a pronoun, or "mine"); the first side a short noun phrase or a pronoun, "be"
+/// right after it, and at most a degree before the comparative ("much", "a bit"): a measure
+/// ("two years older") reads badly so far from what it measures.
+pub fn compared_with(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let n = p.items.len();
+    let (be, than) = comparison_frame(p)?;
+    let periphrastic =
+        ["more", "less"].contains(&p.lower(than - 2).as_str()) && can_be(&p.lower(than - 1), Pos::Adj);
+    let comparative = if periphrastic { than - 2 } else { than - 1 };
+    if !periphrastic && comparative_base(&p.lower(comparative)).is_none() {
+        return None;
+    }
+    let degree: Vec<String> = (be + 1..comparative).map(|k| p.lower(k)).collect();
+    let head = p.lower(n - 1);
+    let opens = p.lower(than + 1);
+    let other = ["one", "ones"].contains(&head.as_str()) || (head == "others" && opens == "the");
+    let determiner = ["the", "this", "that", "these", "those"].contains(&opens.as_str())
+        || PERSONAL_POSSESSIVES.contains(&opens.as_str());
+    // "my last one", "the other ones", "the previous one".
+    let modifiers_ok = n - (than + 1) <= 3
+        && (than + 2..n - 1).all(|k| {
+            let w = p.lower(k);
+            modifier_or_noun(&w) || ["last", "previous", "other", "first"].contains(&w.as_str())
+        });
+    if !degree_ok(&degree, false)
+        || !other
+        || !determiner
+        || !modifiers_ok
+        || movable_side(p, 0, be, true).is_none()
+    {
+        return None;
+    }
+    let mut out = vec![shape::word("Compared"), shape::word("with")];
+    out.extend_from_slice(&p.items[than + 1..]);
+    out.push(shape::comma());
+    out.push(leaving_start(&p.items[0])?);
+    out.extend_from_slice(&p.items[1..than]);
     Some(shape::build(&out, &p.terminal))
 }
 
@@ -398,6 +614,115 @@ mod tests {
     }
 
     #[test]
+    fn a_comparative_told_by_its_opposite() {
+        let f = opposite_comparison;
+        for (text, want) in [
+            ("My brother is two years older than me.", "I am two years younger than my brother."),
+            ("The train was faster than the bus.", "The bus was slower than the train."),
+            ("I am older than my cousin.", "My cousin is younger than me."),
+            ("We were faster than them.", "They were slower than us."),
+            ("She is three years younger than her husband.", "Her husband is three years older than her."),
+            ("The water bill was higher than the gas bill.", "The gas bill was lower than the water bill."),
+            ("The kitchen is warmer than the living room.", "The living room is colder than the kitchen."),
+            ("The hotel is cheaper than the hostel.", "The hostel is more expensive than the hotel."),
+            (
+                "The new hotel is more expensive than the old hotel.",
+                "The old hotel is cheaper than the new hotel.",
+            ),
+            (
+                "The red car is much faster than the blue car.",
+                "The blue car is much slower than the red car.",
+            ),
+            ("My sister is shorter than me.", "I am taller than my sister."),
+            ("Her uncle is richer than her father.", "Her father is poorer than her uncle."),
+            (
+                "The first film was longer than the second film.",
+                "The second film was shorter than the first film.",
+            ),
+            ("My brother looks older than me.", "I look younger than my brother."),
+            ("The rent is higher than the fees.", "The fees are lower than the rent."),
+            ("The kitchen looked bigger than the hall.", "The hall looked smaller than the kitchen."),
+            ("The parents seem older than the teacher.", "The teacher seems younger than the parents."),
+        ] {
+            assert_eq!(run(f, text).as_deref(), Some(want), "{text}");
+        }
+        for kept in [
+            // "one", "mine" and "the others" stand for a noun the swap would put after them.
+            "The new manager is stricter than the old one.",
+            "Your bag is lighter than mine.",
+            "The red shoes are cheaper than the others.",
+            // A clause or a time after "than".
+            "The meeting was longer than expected.",
+            "The bill was higher than last year.",
+            "The hotel was smaller than it looked in the photos.",
+            "The tea is stronger than I thought.",
+            // Negated, asked, after a modal or inside another clause.
+            "My brother is not older than me.",
+            "Is your brother older than you?",
+            "My brother will be taller than me soon.",
+            "I think my brother is older than her.",
+            // A clause as a side, an adverb after the second, a presupposing or multiplying degree.
+            "Walking to work is slower than taking the bus.",
+            "My brother is taller than my father now.",
+            "My son is even taller than his father.",
+            "The film was three times longer than the book.",
+            // "older" of things is "newer", "shorter" of a queue "longer", "lighter" maybe a colour.
+            "My car is older than your car.",
+            "The queue was shorter than the other queue.",
+            "The paint is lighter than the wall.",
+            // "her husband" told first would come before its owner.
+            "My sister is taller than her husband.",
+            // The one who feels is no side to swap.
+            "I feel older than my brother.",
+            // A price compared with a place, said short.
+            "The prices are lower than the supermarket.",
+        ] {
+            assert_eq!(run(f, kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn a_comparison_with_one_is_told_from_the_front() {
+        let f = compared_with;
+        for (text, want) in [
+            (
+                "The new manager is stricter than the old one.",
+                "Compared with the old one, the new manager is stricter.",
+            ),
+            (
+                "This laptop is lighter than my last one.",
+                "Compared with my last one, this laptop is lighter.",
+            ),
+            (
+                "The red shoes are cheaper than the others.",
+                "Compared with the others, the red shoes are cheaper.",
+            ),
+            (
+                "This chair is more comfortable than that one.",
+                "Compared with that one, this chair is more comfortable.",
+            ),
+            (
+                "The new phone is much faster than my old one.",
+                "Compared with my old one, the new phone is much faster.",
+            ),
+        ] {
+            assert_eq!(run(f, text).as_deref(), Some(want), "{text}");
+        }
+        for kept in [
+            // A measure, a clause after "one", a place after "ones", a pronoun, a side not standing for a noun.
+            "My brother is two years older than the other one.",
+            "This phone is much cheaper than the one I bought last year.",
+            "These apples are cheaper than the ones at the market.",
+            "It is cheaper than the other one.",
+            "Your bag is lighter than mine.",
+            "The train was faster than the bus.",
+            "Is this one cheaper than the old one?",
+        ] {
+            assert_eq!(run(f, kept), None, "{kept}");
+        }
+    }
+
+    #[test]
     fn comparisons_turn_round() {
         let f = invert_comparison;
         assert_eq!(
@@ -430,5 +755,12 @@ mod tests {
         assert_eq!(run(prefer_to_like, "I prefer to walk to work."), None);
         // A comparison with a clause or a bare time is not turned round.
         assert_eq!(run(f, "The bus is later than usual."), None);
+        // "not as small as" would suggest both are small; "her husband" would lose its owner.
+        assert_eq!(run(f, "Our flat is smaller than their house."), None);
+        assert_eq!(run(f, "My sister is taller than her husband."), None);
+        assert_eq!(
+            run(f, "My dog is bigger than my cat.").as_deref(),
+            Some("My cat is not as big as my dog.")
+        );
     }
 }

@@ -11,7 +11,7 @@
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
 use crate::shape::{self, Plain, leaving_start, starting};
-use crate::syntax::{has_clause_word, noun_phrase, noun_subject_end};
+use crate::syntax::{Side, has_clause_word, movable_side, noun_phrase, noun_subject_end, side_words};
 use crate::tokens::{Kind, Token};
 use crate::words::{
     AMOUNT_UNITS, ARTICLES, CLAUSE_WORDS, DAY_NAMES, FINITE_BE, NOUN_PHRASE_DETERMINERS, OBJECT_PRONOUNS,
@@ -532,20 +532,9 @@ pub fn active(p: &Plain) -> Option<Vec<Token>> {
     // A time phrase may close the sentence and stays last: "The dishwasher was fixed by my
     // neighbour last weekend." -> "My neighbour fixed the dishwasher last weekend."
     let tail = &p.items[agent_end..];
-    let tail_words: Vec<String> = tail.iter().map(|t| t.text.to_lowercase()).collect();
-    let tail_ok = match tail_words.as_slice() {
-        [] => true,
-        [w] => ["yesterday", "today", "recently"].contains(&w.as_str()),
-        // "last week", "this morning", "last Sunday": any time noun but "day" and "time" ("this
-        // time" is an occasion).
-        [when, what] => {
-            ["last", "this"].contains(&when.as_str())
-                && TIME_NOUNS.contains(&what.as_str())
-                && !["day", "time"].contains(&what.as_str())
-        }
-        _ => false,
-    };
-    if !tail_ok || tail.iter().any(|t| t.frozen || t.kind == Kind::Punct) || NO_PASSIVE.contains(&lemma) {
+    // "parked by the door": a place beside which, no agent.
+    let place = BESIDE.contains(&p.lower(agent_end - 1).as_str());
+    if !closing_time(tail) || place || NO_PASSIVE.contains(&lemma) {
         return None;
     }
     // "delayed by an hour", "cut by half", "raised by ten percent": an amount, not an agent. The
@@ -564,6 +553,190 @@ pub fn active(p: &Plain) -> Option<Vec<Token>> {
     out.push(leaving_start(&p.items[0])?);
     out.extend_from_slice(&p.items[1..subject]);
     out.extend_from_slice(tail);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// Whether the words after a clause's object or agent are nothing, or a time that closes the
+/// sentence and stays last when the sides swap: "The dishwasher was fixed by my neighbour last
+/// weekend." -> "My neighbour fixed the dishwasher last weekend."
+fn closing_time(tail: &[Token]) -> bool {
+    let words: Vec<String> = tail.iter().map(|t| t.text.to_lowercase()).collect();
+    let time = match words.as_slice() {
+        [] => true,
+        [w] => ["yesterday", "today", "recently"].contains(&w.as_str()),
+        // "last week", "this morning", "last Sunday": any time noun but "day" and "time" ("this
+        // time" is an occasion).
+        [when, what] => {
+            ["last", "this"].contains(&when.as_str())
+                && TIME_NOUNS.contains(&what.as_str())
+                && !["day", "time"].contains(&what.as_str())
+        }
+        _ => false,
+    };
+    time && tail.iter().all(|t| !t.frozen && t.kind != Kind::Punct)
+}
+
+/// Places one is "by" (beside): after "by" they are where, never who did it ("was parked by the
+/// door", "were scared by the window").
+const BESIDE: &[&str] = &[
+    "door",
+    "window",
+    "sea",
+    "river",
+    "lake",
+    "road",
+    "fire",
+    "bed",
+    "pool",
+    "gate",
+    "wall",
+    "station",
+    "entrance",
+    "exit",
+    "phone",
+    "sink",
+    "fireplace",
+    "seaside",
+    "roadside",
+];
+
+/// Verbs of feeling whose participle after "be" takes "by" in the verb's own sense, so that the
+/// passive and the active say the same: "He was surprised by the size of the bill." <-> "The size
+/// of the bill surprised him." Not "touch" or "hurt" (of the body too), "interest" or "please"
+/// (their participles take "in" and "with"), "tire" ("tired by" is rare, "tired of" another sense).
+const FEELING: &[&str] = &[
+    "surprise",
+    "impress",
+    "shock",
+    "amaze",
+    "astonish",
+    "confuse",
+    "puzzle",
+    "disappoint",
+    "frighten",
+    "scare",
+    "terrify",
+    "annoy",
+    "irritate",
+    "bore",
+    "worry",
+    "delight",
+    "embarrass",
+    "inspire",
+    "move",
+    "thrill",
+    "upset",
+    "fascinate",
+    "amuse",
+    "horrify",
+    "encourage",
+    "offend",
+    "overwhelm",
+    "exhaust",
+];
+
+/// Where the other side of a feeling verb ends: the sentence's end, or before a closing time
+/// ("last week"), tried shortest side first so that a time is never read as its noun.
+fn side_end(p: &Plain, from: usize) -> Option<(usize, Side)> {
+    let n = p.items.len();
+    [n.saturating_sub(2), n.saturating_sub(1), n]
+        .into_iter()
+        .filter(|&end| end > from && (end == n || closing_time(&p.items[end..])))
+        .find_map(|end| Some((end, movable_side(p, from, end, false)?)))
+}
+
+/// A side that may stand after "by" as the one who or what caused a feeling: no place ("by the
+/// door"), no time ("by the time", "by the end"), no amount ("by an hour").
+fn causes(p: &Plain, from: usize, end: usize) -> bool {
+    (from..end).all(|k| {
+        let w = p.lower(k);
+        !BESIDE.contains(&w.as_str())
+            && !TIME_NOUNS.contains(&w.as_str())
+            && !AMOUNT_UNITS.contains(&w.as_str())
+    }) && !["end", "start", "beginning"].contains(&p.lower(end - 1).as_str())
+}
+
+/// "He was surprised by the size of the bill." -> "The size of the bill surprised him."; "He is
+/// annoyed by the dogs." -> "The dogs annoy him." A feeling verb's passive told in the active,
+/// the pronouns in their new case and the verb agreeing with its new subject in the same tense.
+/// Only "be" right before the participle: an adverb of degree between them ("very surprised",
+/// "a bit worried") shows an adjective the active cannot keep, "not" a negation, "has been" or
+/// "were being" an aspect; and only a short noun phrase, a name or a pronoun after "by" (never
+/// "by how much", "by waiting", "by then", "by the door"), the sentence ending there or with a
+/// time. "moved" only of people, whom it moves in feeling.
+pub fn feeling_active(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let n = p.items.len();
+    let be = (1..n.min(6)).find(|&k| FINITE_BE.contains(&p.lower(k).as_str()) || p.lower(k) == "am")?;
+    let lemma = participle_lemma(&p.lower(be + 1)).filter(|l| FEELING.contains(l))?;
+    if p.lower(be + 2) != "by" {
+        return None;
+    }
+    let feeler = movable_side(p, 0, be, true)?;
+    let (end, cause) = side_end(p, be + 3)?;
+    let past = ["was", "were"].contains(&p.lower(be).as_str());
+    let form = match (past, cause.takes_plain_present()) {
+        (true, _) => Form::Past,
+        (false, true) => Form::Base,
+        (false, false) => Form::ThirdPerson,
+    };
+    let verb = morph::inflect(lemma, Pos::Verb, form)?;
+    // "upset" is past and present alike: after a plural the tense would be lost.
+    let tense_lost = cause.takes_plain_present() && morph::inflect(lemma, Pos::Verb, Form::Past)? == lemma;
+    if !causes(p, be + 3, end) || tense_lost || (lemma == "move" && !feeler.is_person()) {
+        return None;
+    }
+    let mut out = side_words(p, be + 3, end, cause, true)?;
+    out.push(shape::word(&verb));
+    out.extend(side_words(p, 0, be, feeler, false)?);
+    out.extend_from_slice(&p.items[end..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "The news shocked everyone." -> "Everyone was shocked by the news."; "Her speech impressed us."
+/// -> "We were impressed by her speech." A feeling verb's active told in the passive, which reads
+/// naturally even with a pronoun subject. Only a short noun phrase or a name as the cause (no
+/// pronoun: "I was surprised by it" stresses a word that only points back; no clause or "-ing"
+/// subject), the verb right after it in the past or the present that agrees with it, and only
+/// the one who feels after it, the sentence ending there or with a time.
+pub fn feeling_passive(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let n = p.items.len();
+    let (verb, lemma, form, cause) = (1..n.min(7)).find_map(|k| {
+        let word = p.lower(k);
+        let (lemma, form) = FEELING.iter().find_map(|l| {
+            [Form::Past, Form::ThirdPerson, Form::Base]
+                .into_iter()
+                .find(|&f| morph::inflect(l, Pos::Verb, f).as_deref() == Some(word.as_str()))
+                .map(|f| (*l, f))
+        })?;
+        Some((k, lemma, form, movable_side(p, 0, k, true)?))
+    })?;
+    // The verb agrees with its subject, or the word was no verb ("The house move worried").
+    let agrees = match form {
+        Form::ThirdPerson => !cause.takes_plain_present(),
+        Form::Base => cause.takes_plain_present(),
+        _ => true,
+    };
+    // "The comments upset her": present or past, the tense is not told.
+    let past_is_base = morph::inflect(lemma, Pos::Verb, Form::Past)? == lemma;
+    let tense_told = !past_is_base || !cause.takes_plain_present();
+    let (end, feeler) = side_end(p, verb + 1)?;
+    if matches!(cause, Side::Pronoun(_)) || !agrees || !tense_told || (lemma == "move" && !feeler.is_person())
+    {
+        return None;
+    }
+    let past = form == Form::Past;
+    let mut out = side_words(p, verb + 1, end, feeler, true)?;
+    out.push(shape::word(feeler.be(past)));
+    out.push(shape::word(&morph::inflect(lemma, Pos::Verb, Form::Participle)?));
+    out.push(shape::word("by"));
+    out.extend(side_words(p, 0, verb, cause, false)?);
+    out.extend_from_slice(&p.items[end..]);
     Some(shape::build(&out, &p.terminal))
 }
 
@@ -1094,6 +1267,84 @@ mod tests {
             run(passive, "The doctor prescribed some antibiotics.").as_deref(),
             Some("Some antibiotics were prescribed by the doctor.")
         );
+    }
+
+    #[test]
+    fn a_feeling_in_the_passive_told_in_the_active() {
+        let f = feeling_active;
+        for (text, want) in [
+            ("He was surprised by the size of the bill.", "The size of the bill surprised him."),
+            ("We were impressed by her speech.", "Her speech impressed us."),
+            ("The children were frightened by the storm.", "The storm frightened the children."),
+            ("She was disappointed by the result.", "The result disappointed her."),
+            ("He is annoyed by the dogs.", "The dogs annoy him."),
+            ("I am bored by the lecture.", "The lecture bores me."),
+            ("They were shocked by the news last week.", "The news shocked them last week."),
+            ("They were amazed by the view from the top.", "The view from the top amazed them."),
+        ] {
+            assert_eq!(run(f, text).as_deref(), Some(want), "{text}");
+        }
+        for kept in [
+            // An adverb of degree makes an adjective; another preposition another sense.
+            "She was very surprised by the news.",
+            "He was a bit worried by the cost.",
+            "I was surprised at the price.",
+            "We were worried about the weather.",
+            // A clause or an "-ing" after "by", a time, a place.
+            "She was surprised by how quickly he finished.",
+            "He was annoyed by waiting so long.",
+            "I was shocked by now.",
+            "The children were scared by the door.",
+            "He was exhausted by the end of the day.",
+            // Perfect, progressive, negated, asked.
+            "She has been impressed by his progress.",
+            "They were being annoyed by the neighbours.",
+            "She was not impressed by the food.",
+            "Were you surprised by the news?",
+            // "moved" of things is motion; "upset" after a plural keeps no tense.
+            "The furniture was moved by the removal men.",
+            "She was upset by the comments.",
+            // No quantifier that turns round: "nobody".
+            "Nobody was surprised by the result.",
+        ] {
+            assert_eq!(run(f, kept), None, "{kept}");
+        }
+        assert_eq!(run(f, "She was upset by the news.").as_deref(), Some("The news upset her."));
+        assert_eq!(run(f, "The audience was moved by her story."), None);
+        assert_eq!(run(f, "We were moved by her story.").as_deref(), Some("Her story moved us."));
+        // Nor a bike parked beside a door in the general rule.
+        assert_eq!(run(active, "The bike was parked by the door."), None);
+    }
+
+    #[test]
+    fn a_feeling_in_the_active_told_in_the_passive() {
+        let f = feeling_passive;
+        for (text, want) in [
+            ("The news shocked everyone.", "Everyone was shocked by the news."),
+            ("Her speech impressed us.", "We were impressed by her speech."),
+            ("The ending of the film disappointed me.", "I was disappointed by the ending of the film."),
+            ("The noise annoys my neighbours.", "My neighbours are annoyed by the noise."),
+            ("Loud noises frighten him.", "He is frightened by loud noises."),
+            ("The news upset her.", "She was upset by the news."),
+        ] {
+            assert_eq!(run(f, text).as_deref(), Some(want), "{text}");
+        }
+        for kept in [
+            // A pronoun cause; a present that does not agree; a tense not told.
+            "It surprised me.",
+            "The house move worried my mother.",
+            "The comments upset her.",
+            // Something after the one who feels, a clause subject, a question.
+            "The film bored me to tears.",
+            "Her story inspired me to write.",
+            "What he said surprised me.",
+            "Did the news surprise you?",
+            "The results of the survey surprised everyone in the office.",
+            // "moved" a thing: motion.
+            "The removal men moved the piano.",
+        ] {
+            assert_eq!(run(f, kept), None, "{kept}");
+        }
     }
 
     #[test]
