@@ -11,10 +11,10 @@
 
 use crate::shape::{is_title, words_like};
 use crate::sites::Sites;
-use crate::tokens::{Kind, Token, matches_at, next_word};
+use crate::tokens::{Kind, Token, matches_at, next_word, prev_word};
 use crate::words::{
     DEFINITE_DETERMINERS, DETERMINERS, FREQUENCY_ADVERBS, OBJECT_PRONOUNS, SMALL_NUMBERS, SUBJECT_PRONOUNS,
-    is_negation, is_noun, is_plural_noun, modifier_or_noun, plain_verb,
+    heads_clause, is_negation, is_noun, is_plural_noun, modifier_or_noun, plain_verb,
 };
 
 /// How the subject before a verb agrees: "do" or "does".
@@ -71,7 +71,24 @@ const QUANTIFIED: &[&str] = &[
 /// A word that may stand between a determiner and its noun: an adjective or a noun ("the post
 /// office", "his driving test"), however often it is a verb too.
 fn nominal(word: &str) -> bool {
-    modifier_or_noun(word) || is_noun(word)
+    // The lexicon keeps the order words as function words: "the last bus", "the first test".
+    modifier_or_noun(word) || is_noun(word) || ["last", "next", "first", "early", "late"].contains(&word)
+}
+
+/// The words of the clause after token `i`, up to a punctuation mark or a word that opens a
+/// clause (`OPENERS`).
+fn clause_after(tokens: &[Token], i: usize) -> impl Iterator<Item = &Token> {
+    tokens[i + 1..]
+        .iter()
+        .take_while(|t| {
+            t.kind != Kind::Punct && !(t.is_word() && OPENERS.contains(&t.text.to_lowercase().as_str()))
+        })
+        .filter(|t| t.is_word())
+}
+
+/// Whether the clause after token `i` says one of `words`.
+fn said_after(tokens: &[Token], i: usize, words: &[&str]) -> bool {
+    clause_after(tokens, i).any(|t| words.contains(&t.text.to_lowercase().as_str()))
 }
 
 /// The person of the whole subject right before token `i`: a subject pronoun, a name, or at most
@@ -115,26 +132,40 @@ fn subject_before(tokens: &[Token], i: usize) -> Option<Person> {
     }
 }
 
+/// What a sentence says once for all its sites: whether it asks or sets a condition, and where
+/// its first negation stands.
+struct Sentence {
+    question: bool,
+    condition: bool,
+    first_negation: usize,
+}
+
+impl Sentence {
+    fn read(tokens: &[Token]) -> Sentence {
+        let question = tokens.iter().any(|t| t.text == "?");
+        let condition = tokens.iter().any(|t| {
+            t.is_word() && ["if", "unless", "whether", "supposing"].contains(&t.text.to_lowercase().as_str())
+        });
+        let first_negation =
+            tokens.iter().position(|t| t.is_word() && is_negation(&t.text)).unwrap_or(tokens.len());
+        Sentence { question, condition, first_negation }
+    }
+}
+
 /// Whether the sentence is one a negation may be added to or taken from at token `i`: a
 /// statement with no condition, and no negation before the site.
-fn plain_statement(tokens: &[Token], i: usize) -> bool {
-    let question = tokens.iter().any(|t| t.text == "?");
-    let condition = tokens.iter().any(|t| {
-        t.is_word() && ["if", "unless", "whether", "supposing"].contains(&t.text.to_lowercase().as_str())
-    });
-    let denied = tokens[..i].iter().any(|t| t.is_word() && is_negation(&t.text));
+fn plain_statement(tokens: &[Token], i: usize, sentence: &Sentence) -> bool {
+    let denied = sentence.first_negation < i;
     // A word whose sense turns under a negation anywhere in the sentence: "forgot to bring a pen
     // too" is no "did not remember to bring a pen too" (that wants "either"), "did not pass
     // again" may count the passes, "did not remember to do all of it" may have done some.
     // Read in the site's own clause: "so I bought some" is another clause's.
-    let boundary = |t: &&Token| t.kind == Kind::Punct || OPENERS.contains(&t.text.to_lowercase().as_str());
-    let clause_after = tokens[i..].iter().skip(1).take_while(|t| !boundary(t));
-    let scoped = clause_before(tokens, i).into_iter().chain(clause_after).filter(|t| t.is_word()).any(|t| {
+    let scoped = clause_before(tokens, i).into_iter().chain(clause_after(tokens, i)).any(|t| {
         let w = t.text.to_lowercase();
         w.split_whitespace()
             .any(|w| SCOPED.contains(&w) || QUANTIFIED.contains(&w) || FREQUENCY_ADVERBS.contains(&w))
     });
-    !question && !condition && !denied && !scoped
+    !sentence.question && !sentence.condition && !denied && !scoped
 }
 
 /// Words a negation would take into its scope, changing what they say (see `plain_statement`).
@@ -179,33 +210,75 @@ const TESTS: &[&str] =
 /// Words after a failed test that keep "did not pass" exact: the clause's end, or a time or a
 /// reason. Not "twice" or "again" ("did not pass twice" counts something else), nor "by two
 /// points", which a pass is not measured by.
-const AFTER_TEST: &[&str] =
-    &["yesterday", "today", "last", "this", "on", "in", "because", "so", "but", "when", "earlier"];
+const AFTER_OBJECT: &[&str] = &[
+    "yesterday",
+    "today",
+    "last",
+    "this",
+    "on",
+    "in",
+    "because",
+    "so",
+    "but",
+    "when",
+    "earlier",
+    "home",
+    "to",
+];
 
 /// "He failed his driving test." -> "He did not pass his driving test.": "failed", a
 /// determiner, at most two modifiers and a test (`TESTS`), then the clause's end or a time or a
-/// reason (`AFTER_TEST`). Not "failed to" (that is "did not" itself, a way off).
+/// reason (`AFTER_OBJECT`). Not "failed to" (that is "did not" itself, a way off).
 fn failed_test(tokens: &[Token], i: usize) -> Option<(usize, Vec<&'static str>)> {
-    if !tokens[i].text.eq_ignore_ascii_case("failed") {
-        return None;
-    }
-    // A test of one's own, or the one spoken of: "failed an exam" is not "did not pass an exam",
-    // which reads as there being one that was not passed.
-    let determiner = word_after(tokens, i, 1)?;
-    if !DEFINITE_DETERMINERS.contains(&determiner.as_str()) && determiner != "its" {
-        return None;
-    }
-    let test = (2..=4).find(|&k| {
-        word_after(tokens, i, k).is_some_and(|w| TESTS.iter().any(|t| t.eq_ignore_ascii_case(&w)))
-    })?;
-    let modifiers = (2..test).all(|k| word_after(tokens, i, k).is_some_and(|w| nominal(&w)));
-    let end = i + 2 * test;
+    (tokens[i].text.eq_ignore_ascii_case("failed") && definite_object(tokens, i, TESTS))
+        .then(|| (0, vec!["did", "not", "pass"]))
+}
+
+/// Whether the verb at `i` takes one of `heads` as its object with a definite determiner (a
+/// test of one's own, or the one spoken of: "failed an exam" is not "did not pass an exam",
+/// which reads as there being one that was not passed) and at most two modifiers, then the
+/// clause's end or a time or a reason (`AFTER_OBJECT`).
+fn definite_object(tokens: &[Token], i: usize, heads: &[&str]) -> bool {
+    let definite =
+        word_after(tokens, i, 1).is_some_and(|d| DEFINITE_DETERMINERS.contains(&d.as_str()) || d == "its");
+    let Some(head) = (2..=4).find(|&k| {
+        word_after(tokens, i, k).is_some_and(|w| heads.iter().any(|h| h.eq_ignore_ascii_case(&w)))
+    }) else {
+        return false;
+    };
+    let modifiers = (2..head).all(|k| word_after(tokens, i, k).is_some_and(|w| nominal(&w)));
+    let end = i + 2 * head;
     let after_ok = match tokens.get(end + 1) {
         None => true,
         Some(t) if t.kind == Kind::Punct => [".", ",", "!", ";"].contains(&t.text.as_str()),
-        Some(_) => next_word(tokens, end).is_some_and(|w| AFTER_TEST.contains(&w.as_str())),
+        Some(_) => next_word(tokens, end).is_some_and(|w| AFTER_OBJECT.contains(&w.as_str())),
     };
-    (modifiers && after_ok).then(|| (0, vec!["did", "not", "pass"]))
+    // "and had to walk home" goes on with the story; "and the retake" would put a second object
+    // under the negation.
+    let and_then = matches_at(tokens, end + 2, &["and"])
+        && word_after(tokens, end + 2, 1)
+            .is_some_and(|w| heads_clause(&w) || SUBJECT_PRONOUNS.contains(&w.as_str()));
+    // "missed our flight to Rome by ten minutes": neither a catch nor a pass is measured so.
+    definite && modifiers && (after_ok || and_then) && !said_after(tokens, end, &["by"])
+}
+
+/// What one catches or misses by being there in time.
+const SERVICES: &[&str] = &["bus", "train", "ferry", "coach", "tram", "flight", "plane"];
+
+/// "We missed the last bus." -> "We did not catch the last bus.": "missed" and a bus, train or
+/// flight (`SERVICES`) with its determiner, as `definite_object` reads it; not "missed the bus
+/// by one minute", which a catch is not measured by.
+fn missed(tokens: &[Token], i: usize) -> Option<(usize, Vec<&'static str>)> {
+    (tokens[i].text.eq_ignore_ascii_case("missed") && definite_object(tokens, i, SERVICES))
+        .then(|| (0, vec!["did", "not", "catch"]))
+}
+
+/// "The toddler refused to eat his vegetables." -> "The toddler would not eat his vegetables.":
+/// "refused to" and a verb, in the past, where "would not" is a refusal too.
+fn refused(tokens: &[Token], i: usize) -> Option<(usize, Vec<&'static str>)> {
+    let to_verb =
+        matches_at(tokens, i, &["refused", "to"]) && word_after(tokens, i, 2).is_some_and(|v| plain_verb(&v));
+    to_verb.then(|| (2, vec!["would", "not"]))
 }
 
 /// Places that open and close for their hours, of which "closed" is "not open".
@@ -236,6 +309,9 @@ const PREMISES: &[&str] = &[
     "clinic",
     "market",
     "canteen",
+    "school",
+    "schools",
+    "nursery",
     "restaurants",
     "museums",
     "banks",
@@ -254,23 +330,36 @@ const AFTER_CLOSED: &[&str] =
 /// clause's end. Not a road, which is closed to traffic rather than not open for custom.
 fn closed(tokens: &[Token], i: usize) -> Option<(usize, Vec<&'static str>)> {
     let be = tokens[i].text.to_lowercase();
-    if !["is", "are", "was", "were"].contains(&be.as_str()) {
-        return None;
-    }
-    let place =
-        clause_before(tokens, i).first().is_some_and(|t| PREMISES.contains(&t.text.to_lowercase().as_str()));
-    let (last, with) = if matches_at(tokens, i + 2, &["closed"]) {
-        (i + 2, vec!["not", "open"])
-    } else if matches_at(tokens, i + 2, &["not", "open"]) {
-        (i + 4, vec!["closed"])
+    let (last, words) = if be == "will" {
+        if matches_at(tokens, i, &["will", "be", "closed"]) {
+            (i + 4, vec!["will", "not", "be", "open"])
+        } else if matches_at(tokens, i, &["will", "not", "be", "open"]) {
+            (i + 6, vec!["will", "be", "closed"])
+        } else {
+            return None;
+        }
+    } else if ["is", "are", "was", "were"].contains(&be.as_str()) {
+        if matches_at(tokens, i + 2, &["closed"]) {
+            (i + 2, vec![be_word(&be), "not", "open"])
+        } else if matches_at(tokens, i + 2, &["not", "open"]) {
+            (i + 4, vec![be_word(&be), "closed"])
+        } else {
+            return None;
+        }
     } else {
         return None;
     };
-    // "at the moment", "at night": a stretch of time, not the hour it shuts ("at six").
-    let at_a_stretch =
-        [&["at", "the", "moment"][..], &["at", "night"], &["at", "weekends"], &["at", "the", "weekend"]]
-            .iter()
-            .any(|phrase| matches_at(tokens, last + 2, phrase));
+    // "at the moment", "at night": a stretch of time, not the hour it shuts ("at six"). Not "by the
+    // time we got there": "was not open by then" reads as not yet opened.
+    let at_a_stretch = [
+        &["at", "the", "moment"][..],
+        &["at", "night"],
+        &["at", "weekends"],
+        &["at", "the", "weekend"],
+        &["by", "the", "time"],
+    ]
+    .iter()
+    .any(|phrase| matches_at(tokens, last + 2, phrase));
     let after_ok = match tokens.get(last + 1) {
         None => true,
         Some(t) if t.kind == Kind::Punct => [".", ",", "!", ";"].contains(&t.text.as_str()),
@@ -278,9 +367,10 @@ fn closed(tokens: &[Token], i: usize) -> Option<(usize, Vec<&'static str>)> {
             at_a_stretch || next_word(tokens, last).is_some_and(|w| AFTER_CLOSED.contains(&w.as_str()))
         }
     };
-    let mut words = vec![be_word(&be)];
-    words.extend(with);
-    (place && after_ok).then_some((last - i, words))
+    // "not open on Monday for staff training" may read as not open to the training.
+    let purpose = said_after(tokens, last, &["for", "by"]);
+    let place = prev_word(tokens, i).is_some_and(|w| PREMISES.contains(&w.as_str()));
+    (place && after_ok && !purpose).then_some((last - i, words))
 }
 
 fn be_word(be: &str) -> &'static str {
@@ -307,9 +397,7 @@ fn empty(tokens: &[Token], i: usize) -> Option<(usize, Vec<&'static str>)> {
         "was" => "had",
         _ => return None,
     };
-    let container = clause_before(tokens, i)
-        .first()
-        .is_some_and(|t| CONTAINERS.contains(&t.text.to_lowercase().as_str()));
+    let container = prev_word(tokens, i).is_some_and(|w| CONTAINERS.contains(&w.as_str()));
     let after_ok = match tokens.get(i + 3) {
         None => true,
         Some(t) if t.kind == Kind::Punct => [".", ",", "!", ";"].contains(&t.text.as_str()),
@@ -327,10 +415,11 @@ const OPPOSITES: &[(&str, &str, Option<&str>)] =
 
 /// "She dislikes getting up early." -> "She does not like getting up early.": the verb in the
 /// present or the past, with "do", "does" or "did" as the subject and tense want.
-fn opposite(tokens: &[Token], i: usize, person: Person) -> Option<(usize, Vec<&'static str>)> {
+fn opposite(tokens: &[Token], i: usize) -> Option<(usize, Vec<&'static str>)> {
     let w = tokens[i].text.to_lowercase();
     let &(verb, plain, needs) = OPPOSITES.iter().find(|(verb, _, _)| w.starts_with(verb))?;
     let ending = &w[verb.len()..];
+    let person = subject_before(tokens, i)?;
     let aux = match (ending, person) {
         ("", Person::Plain) => "do",
         ("s" | "es", Person::Third) => "does",
@@ -392,25 +481,29 @@ fn be_negative(tokens: &[Token], i: usize) -> Option<(usize, Vec<&'static str>)>
 
 /// The site at token `i`, if one starts there: how many tokens after `i` it covers, and the
 /// words that replace it.
-fn site(tokens: &[Token], i: usize) -> Option<(usize, Vec<&'static str>)> {
-    let person = subject_before(tokens, i)?;
-    if !plain_statement(tokens, i) {
-        return None;
-    }
+fn site(tokens: &[Token], i: usize, sentence: &Sentence) -> Option<(usize, Vec<&'static str>)> {
+    // The words at the site first, which are read in a step or two: the subject and the clause
+    // are read only where one is found, so a sentence with no end costs no more than short ones.
     let found = forgetting(tokens, i)
         .or_else(|| failed_test(tokens, i))
+        .or_else(|| missed(tokens, i))
+        .or_else(|| refused(tokens, i))
         .or_else(|| closed(tokens, i))
         .or_else(|| empty(tokens, i))
-        .or_else(|| opposite(tokens, i, person))
+        .or_else(|| opposite(tokens, i))
         .or_else(|| be_negative(tokens, i))?;
-    open(tokens, i, i + found.0).then_some(found)
+    (open(tokens, i, i + found.0)
+        && subject_before(tokens, i).is_some()
+        && plain_statement(tokens, i, sentence))
+    .then_some(found)
 }
 
 /// Rewrites each negation site found, one site each.
 pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
     let tokens = &tokens;
+    let sentence = Sentence::read(tokens);
     sites.scan(tokens, |i| {
-        let (span, with) = site(tokens, i)?;
+        let (span, with) = site(tokens, i, &sentence)?;
         Some((i + span + 1, move || words_like(&tokens[i].text, &with)))
     })
 }
@@ -498,6 +591,29 @@ mod tests {
     }
 
     #[test]
+    fn a_missed_bus_not_caught_and_a_refusal_told_with_would() {
+        assert_eq!(
+            said("We missed the last bus and had to walk home."),
+            "We did not catch the last bus and had to walk home."
+        );
+        assert_eq!(said("I missed the train to London."), "I did not catch the train to London.");
+        assert_eq!(
+            said("The toddler refused to eat his vegetables."),
+            "The toddler would not eat his vegetables."
+        );
+        stays(&[
+            "He missed the bus by one minute.",
+            "We missed our flight to Rome by ten minutes.",
+            "I missed the last part of the film.",
+            "I missed a bus.",
+            "She missed her family.",
+            "Did he refuse to pay?",
+            "He refuses to eat.",
+            "Nobody refused to help.",
+        ]);
+    }
+
+    #[test]
     fn closed_premises_not_open() {
         assert_eq!(said("The shop is closed on Sundays."), "The shop is not open on Sundays.");
         assert_eq!(
@@ -509,6 +625,7 @@ mod tests {
             "The post office is closed until Tuesday."
         );
         assert_eq!(said("The café is not open on Mondays."), "The café is closed on Mondays.");
+        assert_eq!(said("The library will be closed on Monday."), "The library will not be open on Monday.");
         assert_eq!(said("The bank is closed at the moment."), "The bank is not open at the moment.");
         stays(&[
             "The road is closed because of the flooding.",
@@ -518,6 +635,8 @@ mod tests {
             "The shop was closed by the police.",
             "The pharmacy is closed at six.",
             "The shop is not open yet.",
+            "The bank was closed by the time I got there.",
+            "The library will be closed on Monday for staff training.",
             "The shop is closed again.",
             "The shop that is closed on Sundays sells bread.",
         ]);
