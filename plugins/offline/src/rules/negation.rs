@@ -3,7 +3,8 @@
 //! driving test", "The shop is closed on Sundays." <-> "The shop is not open on Sundays.",
 //! "dislikes" -> "does not like", "disagreed with" -> "did not agree with", "is unaware of" ->
 //! "does not know about", "was unable to" -> "could not", "is empty" -> "has nothing in it" (of
-//! a container), "absent from school" -> "not at school". Only in a plain statement whose
+//! a container), "absent from school" -> "not at school", "missed the last bus" -> "did not catch
+//! the last bus", "refused to" -> "would not". Only in a plain statement whose
 //! subject stands right before the verb and settles its agreement: never in a question, a
 //! condition, under a negation already said (two negations are not one), or after a modal or an
 //! adverb ("nearly forgot" is no "nearly did not remember"). Written "did not"; the contraction
