@@ -5,7 +5,7 @@
 
 use crate::rules::substitution::{self, Choice};
 use crate::rules::{
-    articles, comparison, contraction, coordination, future, infinitives, manner, phrasal, phrases,
+    articles, comparison, contraction, coordination, future, infinitives, manner, negation, phrasal, phrases,
     quantities,
 };
 use crate::sites::{Sites, Which};
@@ -161,6 +161,7 @@ pub fn paraphrase_counted(text: &str, options: &Options, plan: &Plan) -> (String
         t = manner::rewrite(t, &mut groups);
         t = infinitives::rewrite(t, &mut groups);
         t = future::rewrite(t, &mut groups);
+        t = negation::rewrite(t, &mut groups);
         if !expand && !plan.keep_contractions {
             let before = t.len();
             t = contraction::contract(t, apostrophe);

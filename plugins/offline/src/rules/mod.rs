@@ -14,6 +14,7 @@ pub mod future;
 pub mod infinitives;
 pub mod light_verbs;
 pub mod manner;
+pub mod negation;
 pub mod phrasal;
 pub mod phrases;
 pub mod place;
