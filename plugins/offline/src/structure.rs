@@ -96,7 +96,6 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         coordination::swap_listed_objects,
         coordination::opposite_comparison,
         coordination::invert_comparison,
-        coordination::compared_with,
         coordination::prefer_to_like,
         voice::dative,
         voice::dative_back,

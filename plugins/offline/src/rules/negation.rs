@@ -1,5 +1,5 @@
 //! A verb or adjective told with or without a negation, each a word-group site of its own:
-//! "forgot to call" <-> "did not remember to call", "failed his driving test" -> "did not pass his
+//! "did not remember to call" -> "forgot to call", "failed his driving test" -> "did not pass his
 //! driving test", "The shop is closed on Sundays." <-> "The shop is not open on Sundays.",
 //! "dislikes" -> "does not like", "disagreed with" -> "did not agree with", "is unaware of" ->
 //! "does not know about", "was unable to" -> "could not", "is empty" -> "has nothing in it" (of
@@ -185,14 +185,12 @@ fn word_after(tokens: &[Token], i: usize, k: usize) -> Option<String> {
     (0..k).try_fold(i, |at, _| next_word(tokens, at).map(|_| at + 2)).map(|at| tokens[at].text.to_lowercase())
 }
 
-/// "forgot to V" <-> "did not remember to V", "remembered to V" <-> "did not forget to V", in
-/// the past only: "forgets to" (a habit, now and then) is not "does not remember to" (never),
-/// and "has forgotten to" is not said "has not remembered to". The words that replace the site.
+/// "did not remember to V" -> "forgot to V", "did not forget to V" -> "remembered to V", in the
+/// past only. Not the other way: judges took "did not remember to" for "forgot to" as heavy,
+/// and "did not forget to" as emphatic. The words that replace the site.
 fn forgetting(tokens: &[Token], i: usize) -> Option<(usize, Vec<&'static str>)> {
     let w = tokens[i].text.to_lowercase();
     let (span, with) = match w.as_str() {
-        "forgot" => (1, vec!["did", "not", "remember"]),
-        "remembered" => (1, vec!["did", "not", "forget"]),
         "did" if matches_at(tokens, i, &["did", "not", "remember"]) => (3, vec!["forgot"]),
         "did" if matches_at(tokens, i, &["did", "not", "forget"]) => (3, vec!["remembered"]),
         _ => return None,
@@ -527,15 +525,11 @@ mod tests {
 
     #[test]
     fn forgetting_told_by_remembering() {
-        assert_eq!(
-            said("I forgot to take my antibiotics this morning."),
-            "I did not remember to take my antibiotics this morning."
-        );
-        assert_eq!(said("My dad forgot to pick me up."), "My dad did not remember to pick me up.");
-        assert_eq!(
-            said("Luckily, he remembered to turn off the oven."),
-            "Luckily, he did not forget to turn off the oven."
-        );
+        for text in
+            ["I forgot to take my antibiotics this morning.", "Luckily, he remembered to turn off the oven."]
+        {
+            assert_eq!(said(text), text);
+        }
         assert_eq!(said("He did not forget to bring the cake."), "He remembered to bring the cake.");
         assert_eq!(said("She did not remember to lock the door."), "She forgot to lock the door.");
         stays(&[
@@ -559,14 +553,14 @@ mod tests {
             "Everyone forgot to bring a pen.",
             "All the guests forgot to bring a gift.",
         ]);
-        assert_eq!(said("Someone forgot to lock the door."), "Someone did not remember to lock the door.");
+        assert_eq!(said("Someone did not remember to lock the door."), "Someone forgot to lock the door.");
         assert_eq!(
-            said("I was late because I forgot to set my alarm."),
-            "I was late because I did not remember to set my alarm."
+            said("I was late because I did not remember to set my alarm."),
+            "I was late because I forgot to set my alarm."
         );
         assert_eq!(
-            said("We forgot to order candles, so I bought some."),
-            "We did not remember to order candles, so I bought some."
+            said("We did not remember to order candles, so I bought some."),
+            "We forgot to order candles, so I bought some."
         );
     }
 

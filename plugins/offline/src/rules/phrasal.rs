@@ -2339,6 +2339,14 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     if lower == "around" && clock {
                         return None;
                     }
+                    // "nearly every morning": "almost" and "nearly" go with "every", never with
+                    // "each" ("nearly each morning" is no English).
+                    let approximated = prev_word(&tokens, i).is_some_and(|p| {
+                        ["almost", "nearly", "practically", "virtually"].contains(&p.as_str())
+                    });
+                    if lower == "every" && approximated {
+                        return None;
+                    }
                     function_swap(&lower, next_word(&tokens, i).as_deref())
                         .map(|swap| (i + 1, vec![shape::word_like(&tokens[i].text, swap)]))
                 });

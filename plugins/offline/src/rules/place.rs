@@ -72,6 +72,31 @@ fn trailing_place_phrase(p: &Plain) -> Option<usize> {
     (last_ok && inner_ok && before_ok).then_some(start)
 }
 
+/// Verbs of liking and wanting, which have no place of their own.
+const LIKING: &[&str] = &[
+    "love",
+    "loves",
+    "loved",
+    "like",
+    "likes",
+    "liked",
+    "enjoy",
+    "enjoys",
+    "enjoyed",
+    "hate",
+    "hates",
+    "hated",
+    "prefer",
+    "prefers",
+    "preferred",
+    "miss",
+    "misses",
+    "missed",
+    "want",
+    "wants",
+    "wanted",
+];
+
 /// "We spent the weekend at the beach." -> "At the beach, we spent the weekend."
 /// Whether the place phrase at `k` follows a verb's object with "the" ("the brakes", "all the
 /// cherries") and is "on" a definite or someone's thing, or "in" or "at" someone's: a phrase
@@ -85,7 +110,11 @@ fn object_s_place(p: &Plain, k: usize) -> bool {
     (k.saturating_sub(4)..k.saturating_sub(1)).any(|j| {
         let all = j >= 1 && p.lower(j - 1) == "all";
         // "lost all the food in the freezer": "all" of a thing is all of it in one place.
-        let fits = (preposition == "on" && known) || (located && (possessed || all && known));
+        // "loved the evening entertainment in the clubhouse": a liking has no place of its own,
+        // so the place is the thing's ("read the book in the garden" tells where the reading was).
+        let verb = if all { p.lower(j.saturating_sub(2)) } else { p.lower(j.saturating_sub(1)) };
+        let state = LIKING.contains(&verb.as_str());
+        let fits = (preposition == "on" && known) || (located && (possessed || (all || state) && known));
         let after_verb = j >= 2 && {
             let before = if all { p.lower(j - 2) } else { p.lower(j - 1) };
             !PHRASE_PREPOSITIONS.contains(&before.as_str()) && !is_noun(&before) || is_verbish(&before)
@@ -654,6 +683,7 @@ mod tests {
         assert_eq!(run(f, "The mechanic fixed the brakes on my car."), None);
         assert_eq!(run(f, "The birds ate all the cherries on the tree."), None);
         assert_eq!(run(f, "We lost all the food in the freezer."), None);
+        assert_eq!(run(f, "The kids loved the evening entertainment in the clubhouse."), None);
         assert_eq!(
             run(f, "He lost his wallet on the bus.").as_deref(),
             Some("On the bus, he lost his wallet.")

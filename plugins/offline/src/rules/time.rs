@@ -633,6 +633,10 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if p.from_end(len + 1) == "again" && (0..n - len).any(|k| crate::words::is_negation(&p.lower(k))) {
         return None;
     }
+    // "coming back a week on Friday": the day counts the week from it, one date, not two times.
+    if ["week", "fortnight"].contains(&p.from_end(len + 1).as_str()) && p.from_end(len + 2) == "a" {
+        return None;
+    }
     // "Please cancel my contract at the end of the month": before a request the time reads as
     // when to ask, not when to do it.
     if crate::syntax::request(p) {
@@ -838,6 +842,7 @@ mod tests {
         assert_eq!(run(f, "I went swimming on Saturday.").as_deref(), Some("On Saturday, I went swimming."));
         // "again" left at the end would read with the fronted time too.
         assert_eq!(run(f, "They didn't empty our bin again this morning."), None);
+        assert_eq!(run(f, "They are coming back a week on Friday."), None);
         // An event one has or holds happens when it is had; after a preposition it may be later.
         assert_eq!(
             run(f, "Our neighbours are having a loud barbecue this evening.").as_deref(),

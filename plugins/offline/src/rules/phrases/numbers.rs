@@ -383,6 +383,11 @@ pub(super) fn habitual_day(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
     if !every && hedged {
         return None;
     }
+    // "I've been cooking it every weekend since": a run up to now counts each one, where "on
+    // weekends" would tell only a habit.
+    if every && tokens.iter().any(|t| t.is_word() && t.text.eq_ignore_ascii_case("since")) {
+        return None;
+    }
     // "Last summer they had a barbecue every weekend": in a past account "on weekends" may be
     // some of them, and "every" was the point; only a present habit says both alike.
     let stop = |t: &&Token| ![".", "!", "?"].contains(&t.text.as_str());
@@ -1129,6 +1134,8 @@ mod tests {
         assert!(!phrased(text).contains("on weekends"), "{text}");
         assert!(phrased("They have a barbecue every weekend with a live band.").contains("on weekends"));
         assert!(phrased("The museum is closed every Monday.").contains("on Mondays"));
+        // A run up to now counts each one.
+        assert!(!phrased("I have baked bread every weekend since.").contains("on weekends"));
         assert!(phrased("The team agreed to meet every Monday morning.").contains("on Monday mornings"));
     }
 

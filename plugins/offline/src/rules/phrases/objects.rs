@@ -725,7 +725,9 @@ pub(super) fn walked_on_foot(tokens: &[Token], i: usize) -> Option<(usize, Vec<S
             &["go", "goes", "went", "going", "gone"],
         )?,
     };
-    let place = open_word(tokens, i + 4).filter(|p| ["school", "work"].contains(&p.as_str()))?;
+    // Not "to work": judges took "go to work on foot" as stiff, where children going to school
+    // on foot is said.
+    let place = open_word(tokens, i + 4).filter(|p| p == "school")?;
     // Said once only: "on foot" beside another way of going ("walked to work in the rain" is
     // fine, "walked to work by the river" too, but not a second "on foot").
     let said_on_foot = tokens.iter().any(|t| t.text.eq_ignore_ascii_case("foot"));
