@@ -191,6 +191,23 @@ pub const PEOPLE: &[&str] = &[
 /// The pronouns in the subject case.
 pub const SUBJECT_PRONOUNS: &[&str] = &["i", "you", "he", "she", "we", "they", "it"];
 
+/// The forms of the verbs of liking that take either complement ("likes swimming", "likes to
+/// swim").
+pub const LIKING_FORMS: &[&str] = &[
+    "like",
+    "likes",
+    "liked",
+    "love",
+    "loves",
+    "loved",
+    "hate",
+    "hates",
+    "hated",
+    "prefer",
+    "prefers",
+    "preferred",
+];
+
 /// The pronouns in the object case, as after a verb or a preposition.
 pub const OBJECT_PRONOUNS: &[&str] = &["me", "us", "him", "her", "them", "you"];
 

@@ -2199,20 +2199,7 @@ fn gerund_or_infinitive(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>
     ];
     // "likes swimming" -> "likes to swim", and "love", "hate", "prefer": only that way round, as
     // "would like to go" is no "would like going".
-    const LIKING: &[&str] = &[
-        "like",
-        "likes",
-        "liked",
-        "love",
-        "loves",
-        "loved",
-        "hate",
-        "hates",
-        "hated",
-        "prefer",
-        "prefers",
-        "preferred",
-    ];
+    const LIKING: &[&str] = crate::words::LIKING_FORMS;
     let word = tokens[i].text.to_lowercase();
     let liking = LIKING.contains(&word.as_str());
     if !ASPECT.contains(&word.as_str()) && !liking {

@@ -73,29 +73,10 @@ fn trailing_place_phrase(p: &Plain) -> Option<usize> {
 }
 
 /// Verbs of liking and wanting, which have no place of their own.
-const LIKING: &[&str] = &[
-    "love",
-    "loves",
-    "loved",
-    "like",
-    "likes",
-    "liked",
-    "enjoy",
-    "enjoys",
-    "enjoyed",
-    "hate",
-    "hates",
-    "hated",
-    "prefer",
-    "prefers",
-    "preferred",
-    "miss",
-    "misses",
-    "missed",
-    "want",
-    "wants",
-    "wanted",
-];
+const LIKING: &[&str] = &crate::words::concat::<21>(&[
+    crate::words::LIKING_FORMS,
+    &["enjoy", "enjoys", "enjoyed", "miss", "misses", "missed", "want", "wants", "wanted"],
+]);
 
 /// "We spent the weekend at the beach." -> "At the beach, we spent the weekend."
 /// Whether the place phrase at `k` follows a verb's object with "the" ("the brakes", "all the
