@@ -8,7 +8,8 @@ use crate::sites::Sites;
 use crate::tokens::{Kind, Token, matches_at, next_word, prev_word};
 
 /// A length of time and its other form ("a week" and "a year" keep their words: readers found
-/// "for seven days" and "twelve months" stiff for a stay or a job). The rewrite of the reverse
+/// "for seven days" and "twelve months" stiff for a stay or a job; "twenty-four hours" is a
+/// rolling stretch, which "a day" would make a calendar day). The rewrite of the reverse
 /// direction of "half an hour"
 /// and its kin lives with the word groups (`phrases`); here are the forms it does not write.
 const DURATIONS: &[(&[&str], &[&str])] = &[
@@ -17,7 +18,6 @@ const DURATIONS: &[(&[&str], &[&str])] = &[
     (&["forty-five", "minutes"], &["three", "quarters", "of", "an", "hour"]),
     (&["ninety", "minutes"], &["an", "hour", "and", "a", "half"]),
     (&["sixty", "minutes"], &["an", "hour"]),
-    (&["twenty-four", "hours"], &["a", "day"]),
     (&["seven", "days"], &["a", "week"]),
     (&["fourteen", "days"], &["two", "weeks"]),
     (&["two", "weeks"], &["a", "fortnight"]),

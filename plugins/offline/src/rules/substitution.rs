@@ -3374,8 +3374,9 @@ mod tests {
         let second = |text: &str, word: &str| nth_replaced(text, word, 1);
         // "decreased below zero" is not said: "fell" has one replacement.
         assert_eq!(second("Prices fell last month.", "fell"), None);
-        assert_eq!(second("She ran to catch the last train.", "catch").as_deref(), Some("take"));
-        assert_eq!(second("We caught the bus to work.", "caught").as_deref(), Some("took"));
+        // "catch the train" is being in time for it, which "take" loses: "get" only.
+        assert_eq!(second("She ran to catch the last train.", "catch"), None);
+        assert_eq!(second("We caught the bus to work.", "caught"), None);
     }
 
     #[test]

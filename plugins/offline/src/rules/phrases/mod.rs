@@ -537,6 +537,9 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 // "cut by half a day" is half of a measure, no halving.
                 let halving = from.last() != Some(&"half")
                     || !next_word(&tokens, last).is_some_and(|n| ["a", "an"].contains(&n.as_str()));
+                // "I've told you a hundred times" is no count: "one hundred times" would make it one.
+                let counted_times = !(from == ["a", "hundred"] || from == ["a", "thousand"])
+                    || next_word(&tokens, last).as_deref() != Some("times");
                 // "suddenly" after its verb may also be followed by a time or a place ("The
                 // weather changed suddenly in the afternoon"); before the verb it stays ("He
                 // suddenly stopped").
@@ -587,7 +590,8 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                     && far_ok
                     && forget
                     && asked
-                    && halving;
+                    && halving
+                    && counted_times;
                 if ok {
                     sites.put(&mut out, &tokens[i..=last], || words_like(&tokens[i].text, to));
                     i = last + 1;
@@ -1275,6 +1279,7 @@ mod tests {
 
     #[test]
     fn amounts_lengths_and_weekends() {
+        assert_eq!(phrased("I've told you a hundred times."), "I've told you a hundred times.");
         assert_eq!(phrased("She ran it in just under four hours."), "She ran it in just under four hours.");
         assert_eq!(phrased("It took just over a week."), "It took slightly over a week.");
         assert_eq!(phrased("The cat hid just under the bed."), "The cat hid just under the bed.");
