@@ -633,6 +633,13 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     if p.from_end(len + 1) == "again" && (0..n - len).any(|k| crate::words::is_negation(&p.lower(k))) {
         return None;
     }
+    // "no more than eight tablets in twenty-four hours": a length that bounds a count is within
+    // it, where in front "In twenty-four hours" reads as after it.
+    let bounded = (0..n - len)
+        .any(|k| ["more", "than", "over", "most", "maximum", "only", "up"].contains(&p.lower(k).as_str()));
+    if p.lower(n - len) == "in" && crate::words::TIME_UNITS.contains(&p.from_end(1).as_str()) && bounded {
+        return None;
+    }
     // "coming back a week on Friday": the day counts the week from it, one date, not two times.
     if ["week", "fortnight"].contains(&p.from_end(len + 1).as_str()) && p.from_end(len + 2) == "a" {
         return None;
@@ -843,6 +850,11 @@ mod tests {
         // "again" left at the end would read with the fronted time too.
         assert_eq!(run(f, "They didn't empty our bin again this morning."), None);
         assert_eq!(run(f, "They are coming back a week on Friday."), None);
+        assert_eq!(run(f, "You should not take more than eight tablets in twenty-four hours."), None);
+        assert_eq!(
+            run(f, "The plumber will come back in two weeks.").as_deref(),
+            Some("In two weeks, the plumber will come back.")
+        );
         // An event one has or holds happens when it is had; after a preposition it may be later.
         assert_eq!(
             run(f, "Our neighbours are having a loud barbecue this evening.").as_deref(),
