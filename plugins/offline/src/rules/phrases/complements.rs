@@ -388,7 +388,16 @@ fn takes_relative(tokens: &[Token], noun: usize, clause: usize) -> bool {
         || (crate::words::is_verbish(&before) && !crate::words::PREPOSITIONS.contains(&before.as_str()));
     // "so much noise that we could not sleep" is a result, not a relative clause.
     let result = (0..det).any(|j| open_word(tokens, j).is_some_and(|w| ["so", "such"].contains(&w.as_str())));
-    verb && !crate::words::PREPOSITIONS.contains(&before.as_str()) && !result
+    // "After I fed the cat we went out": a clause opened by a subordinator with no comma after it
+    // may end at the noun, and the pronoun start the main clause.
+    const OPENING: &[&str] = &[
+        "when", "whenever", "while", "if", "unless", "because", "although", "though", "before", "after",
+        "since", "until", "once", "as",
+    ];
+    let clause_start = tokens[..det].iter().rposition(|t| t.kind == Kind::Punct).map_or(0, |c| c + 1);
+    let subordinate =
+        (clause_start..det).any(|j| open_word(tokens, j).is_some_and(|w| OPENING.contains(&w.as_str())));
+    verb && !crate::words::PREPOSITIONS.contains(&before.as_str()) && !result && !subordinate
 }
 
 /// "the washing machine we bought last month" <-> "the washing machine that we bought last
@@ -505,6 +514,8 @@ mod tests {
         assert_eq!(told(f, "We loved the film that you recommended."), "We loved the film you recommended.");
         for text in [
             "After the meal we went for a walk.",
+            "After I fed the cat we went out for a walk.",
+            "If you see the kids you should tell them.",
             "The day we met was cold.",
             "The news that we won spread fast.",
             "There was so much noise that we could not sleep.",
