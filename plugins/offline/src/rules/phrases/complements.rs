@@ -378,7 +378,7 @@ fn takes_relative(tokens: &[Token], noun: usize, clause: usize) -> bool {
         // The main verb after the clause's own: "The washing machine we bought last month has
         // stopped working."
         let clause_verb = clause + 2;
-        return (clause_verb + 2..tokens.len())
+        return (clause_verb + 2..tokens.len().min(clause_verb + 60))
             .step_by(2)
             .any(|j| finite(j) && !tokens[j - 1].text.contains(','));
     }
@@ -387,14 +387,19 @@ fn takes_relative(tokens: &[Token], noun: usize, clause: usize) -> bool {
         || crate::words::clearly_finite(&before, true)
         || (crate::words::is_verbish(&before) && !crate::words::PREPOSITIONS.contains(&before.as_str()));
     // "so much noise that we could not sleep" is a result, not a relative clause.
-    let result = (0..det).any(|j| open_word(tokens, j).is_some_and(|w| ["so", "such"].contains(&w.as_str())));
+    // Both look back over the clause's last forty tokens at most, so that an endless sentence
+    // costs no more per word than a short one.
+    let window = det.saturating_sub(40);
+    let result =
+        (window..det).any(|j| open_word(tokens, j).is_some_and(|w| ["so", "such"].contains(&w.as_str())));
     // "After I fed the cat we went out": a clause opened by a subordinator with no comma after it
     // may end at the noun, and the pronoun start the main clause.
     const OPENING: &[&str] = &[
         "when", "whenever", "while", "if", "unless", "because", "although", "though", "before", "after",
         "since", "until", "once", "as",
     ];
-    let clause_start = tokens[..det].iter().rposition(|t| t.kind == Kind::Punct).map_or(0, |c| c + 1);
+    let clause_start =
+        tokens[window..det].iter().rposition(|t| t.kind == Kind::Punct).map_or(window, |c| window + c + 1);
     let subordinate =
         (clause_start..det).any(|j| open_word(tokens, j).is_some_and(|w| OPENING.contains(&w.as_str())));
     verb && !crate::words::PREPOSITIONS.contains(&before.as_str()) && !result && !subordinate
