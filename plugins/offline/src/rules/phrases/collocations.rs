@@ -3740,12 +3740,15 @@ fn got_lost(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
         "you" => "your",
         _ => return None,
     };
-    // "lost our way on the way to the hotel" says "way" twice.
+    if !matches_at(tokens, i + 2, &["got", "lost"])
+        || !tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " "))
+    {
+        return None;
+    }
+    // "lost our way on the way to the hotel" says "way" twice. Read only where "got lost" is, so
+    // that a long text is not read again at every pronoun.
     let way = tokens.iter().any(|t| t.is_word() && t.text.eq_ignore_ascii_case("way"));
-    (!way
-        && matches_at(tokens, i + 2, &["got", "lost"])
-        && tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " ")))
-    .then(|| (5, vec![tokens[i].text.clone(), "lost".to_string(), own.to_string(), "way".to_string()]))
+    (!way).then(|| (5, vec![tokens[i].text.clone(), "lost".to_string(), own.to_string(), "way".to_string()]))
 }
 
 /// "He has put on weight." -> "He has gained weight.": "put" as the past or the participle, or
