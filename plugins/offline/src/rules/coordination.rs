@@ -380,7 +380,7 @@ const LESSER_POLES: &[&str] = &[
 /// What may stand between "be" and the comparative and reads the same before its opposite: a
 /// degree ("much", "a bit") or a measure ("two years", "ten minutes"). Not "even" or "still", which
 /// presuppose that the other side is already so, nor "three times", whose opposite is no fraction.
-fn degree_ok(words: &[String], measure_ok: bool) -> bool {
+fn degree_ok(words: &[String]) -> bool {
     let number = |w: &str| {
         crate::words::SMALL_NUMBERS.contains(&w)
             || ["a", "an", "one"].contains(&w)
@@ -388,8 +388,8 @@ fn degree_ok(words: &[String], measure_ok: bool) -> bool {
     };
     match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         [] | ["much" | "far" | "slightly"] | ["a", "bit" | "little" | "lot"] => true,
-        [n, unit] => measure_ok && number(n) && crate::words::AMOUNT_UNITS.contains(unit),
-        ["a", "few", unit] => measure_ok && crate::words::AMOUNT_UNITS.contains(unit),
+        [n, unit] => number(n) && crate::words::AMOUNT_UNITS.contains(unit),
+        ["a", "few", unit] => crate::words::AMOUNT_UNITS.contains(unit),
         _ => false,
     }
 }
@@ -432,7 +432,7 @@ pub fn opposite_comparison(p: &Plain) -> Option<Vec<Token>> {
     if priced(0, be) != priced(than + 1, n) {
         return None;
     }
-    if !degree_ok(&degree, true) || points_back {
+    if !degree_ok(&degree) || points_back {
         return None;
     }
     let verb = p.lower(be);
