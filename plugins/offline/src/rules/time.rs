@@ -635,9 +635,11 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     }
     // "no more than eight tablets in twenty-four hours": a length that bounds a count is within
     // it, where in front "In twenty-four hours" reads as after it.
-    let bounded = (0..n - len)
-        .any(|k| ["more", "than", "over", "most", "maximum", "only", "up"].contains(&p.lower(k).as_str()));
-    if p.lower(n - len) == "in" && crate::words::TIME_UNITS.contains(&p.from_end(1).as_str()) && bounded {
+    let bounded = || {
+        (0..n - len)
+            .any(|k| ["more", "than", "over", "most", "maximum", "only", "up"].contains(&p.lower(k).as_str()))
+    };
+    if p.lower(n - len) == "in" && crate::words::TIME_UNITS.contains(&p.from_end(1).as_str()) && bounded() {
         return None;
     }
     // "coming back a week on Friday": the day counts the week from it, one date, not two times.
