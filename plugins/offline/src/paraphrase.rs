@@ -90,9 +90,10 @@ pub struct Plan {
     /// Whether a sentence nothing else changed gets a last resort (`structure::last_resort`).
     pub last_resort: bool,
     /// Whether idioms are told in plain words ("a piece of cake" -> "very easy") rather than kept
-    /// whole. Not in the single paraphrase: a sentence-embedding metric scores the plain words far
-    /// from the idiom (0.46 for the lowest), so the candidates offer them, where a client's
-    /// `min_scores` decides.
+    /// whole. The single paraphrase does so only for a text nothing else changed (its last resort
+    /// of all): a sentence-embedding metric scores the plain words far from the idiom (0.46 for
+    /// the lowest), so the candidates offer them, where a client's `min_scores` decides, and the
+    /// single paraphrase takes them only over giving the text back unchanged.
     pub idioms: bool,
 }
 
@@ -138,6 +139,7 @@ pub fn paraphrase_counted(text: &str, options: &Options, plan: &Plan) -> (String
     // Contractions are expanded before the word groups ("I'm going to" is "I am going to" for
     // them) but made after them ("are going to" -> "will" -> "'ll").
     let mut groups = Sites::new(plan.word_groups);
+    let mut idiomatic = false;
     for tokens in sentences(&mut pieces) {
         let mut t = std::mem::take(tokens);
         // Kept contractions are expanded all the same and put back at the end, so that the rules
@@ -151,6 +153,8 @@ pub fn paraphrase_counted(text: &str, options: &Options, plan: &Plan) -> (String
         // pass touches a word of theirs.
         if plan.idioms {
             t = phrases::idiom_meanings(t, &mut groups);
+        } else {
+            idiomatic |= phrases::has_idiom_meaning(&t);
         }
         phrases::protect_idioms(&mut t);
         t = phrases::phrases(t, &mut groups);
@@ -235,7 +239,14 @@ pub fn paraphrase_counted(text: &str, options: &Options, plan: &Plan) -> (String
         }
         articles::fix_articles(tokens);
     }
-    (join(&pieces), counts)
+    let out = join(&pieces);
+    // A text that nothing else changed has its idioms told in plain words rather than come back
+    // as it was: the last resort of all, so that the plain words ("cost a fortune" for "cost an
+    // arm and a leg") never stand where a rewrite that keeps the idiom exists.
+    if plan.last_resort && idiomatic && out.split_whitespace().eq(text.split_whitespace()) {
+        return paraphrase_counted(text, options, &Plan { idioms: true, ..*plan });
+    }
+    (out, counts)
 }
 
 fn join(pieces: &[Piece]) -> String {
@@ -252,6 +263,22 @@ fn join(pieces: &[Piece]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_idiom_is_told_in_plain_words_only_where_nothing_else_changes() {
+        let options = Options::default();
+        assert_eq!(
+            paraphrase("That new phone cost an arm and a leg.", &options),
+            "That new phone cost a fortune."
+        );
+        let kept = paraphrase("The exam was a piece of cake because I had studied a lot.", &options);
+        assert!(
+            kept.contains("a piece of cake")
+                && kept != "The exam was a piece of cake because I had studied a lot."
+        );
+        let first = crate::candidates::candidates("That new phone cost an arm and a leg.", &options, 3);
+        assert_eq!(first[0], "That new phone cost a fortune.");
+    }
 
     #[test]
     fn rate_bounds() {

@@ -935,6 +935,13 @@ const IDIOM_MEANINGS: &[(&[&str], &[&str])] = &[
     (&["got", "the", "ball", "rolling"], &["got", "started"]),
 ];
 
+/// Whether one of `IDIOM_MEANINGS` stands in `tokens` (its literal use aside): what tells the
+/// single paraphrase that telling it in plain words is left when nothing else changed.
+pub fn has_idiom_meaning(tokens: &[Token]) -> bool {
+    (0..tokens.len())
+        .any(|i| tokens[i].is_word() && IDIOM_MEANINGS.iter().any(|&(idiom, _)| matches_at(tokens, i, idiom)))
+}
+
 /// Tells the idioms of `IDIOM_MEANINGS` in plain words; each is one of `sites`. Runs before
 /// `protect_idioms`, which then freezes the ones left.
 pub fn idiom_meanings(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
