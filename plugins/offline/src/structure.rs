@@ -97,6 +97,7 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         coordination::opposite_comparison,
         coordination::invert_comparison,
         coordination::prefer_to_like,
+        coordination::picked_out_turned,
         voice::dative,
         voice::dative_back,
         voice::it_takes,

@@ -974,9 +974,10 @@ pub fn movable_side(p: &Plain, from: usize, to: usize, subject: bool) -> Option<
             && !STANDS_FOR.contains(&head.as_str())
             && (inner..b - 1).all(|k| {
                 let w = p.lower(k);
-                // "the first film", "the living room": an ordinal, or a compound's "-ing" noun.
+                // "the first film", "the living room": an ordinal, or a compound's "-ing" noun;
+                // "favourite" is spelled "favorite" in WordNet.
                 let modifier = modifier_or_noun(&w)
-                    || ["first", "second", "third", "last", "next"].contains(&w.as_str())
+                    || ["first", "second", "third", "last", "next", "favourite"].contains(&w.as_str())
                     || (w.ends_with("ing") && is_noun(&w));
                 modifier && !STANDS_FOR.contains(&w.as_str())
             })

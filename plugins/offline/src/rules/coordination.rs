@@ -453,6 +453,59 @@ pub fn opposite_comparison(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// Adjectives that make a definite noun phrase pick out one thing ("my favourite part", "the best
+/// bit", "the main problem"): "be" between such a phrase and another definite one says which thing
+/// it is, and says the same from either side.
+const PICKS_OUT: &[&str] = &[
+    "favourite",
+    "best",
+    "worst",
+    "main",
+    "only",
+    "biggest",
+    "hardest",
+    "easiest",
+    "nicest",
+    "funniest",
+    "busiest",
+    "first",
+    "last",
+];
+
+/// "The quiz is my favourite part of the evening." <-> "My favourite part of the evening is the
+/// quiz.": the two sides of "be" change places where one of them picks out one thing
+/// (`PICKS_OUT`) and the other is a definite noun phrase or a name, so that both name the same
+/// thing. Never a pronoun ("She is my best friend."), an indefinite side
+/// ("My best friend is a doctor." says what he is, not who), a negation, a modal, or anything after
+/// the second side.
+pub fn picked_out_turned(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text != "." {
+        return None;
+    }
+    let n = p.items.len();
+    let be = (1..n.min(8)).find(|&k| ["is", "was", "are", "were"].contains(&p.lower(k).as_str()))?;
+    let first = movable_side(p, 0, be, true)?;
+    let second = movable_side(p, be + 1, n, false)?;
+    let definite = |a: usize| DEFINITE_DETERMINERS[..7].contains(&p.lower(a).as_str());
+    let named = |a: usize, b: usize, side: Side| b == a + 1 && matches!(side, Side::Phrase { .. });
+    let picks = |a: usize, b: usize| {
+        let head_end = (a + 1..b).find(|&k| ["of", "from"].contains(&p.lower(k).as_str())).unwrap_or(b);
+        definite(a) && (a + 1..head_end - 1).any(|k| PICKS_OUT.contains(&p.lower(k).as_str()))
+    };
+    let pronoun = matches!(first, Side::Pronoun(_)) || matches!(second, Side::Pronoun(_));
+    let (left, right) = (picks(0, be), picks(be + 1, n));
+    let other_fits = |a: usize, b: usize, side: Side| definite(a) || named(a, b, side);
+    let fits = if left { other_fits(be + 1, n, second) } else { other_fits(0, be, first) };
+    if pronoun || left == right || !fits {
+        return None;
+    }
+    let past = ["was", "were"].contains(&p.lower(be).as_str());
+    let mut out = side_words(p, be + 1, n, second, true)?;
+    out.push(shape::word(second.be(past)));
+    out.extend(side_words(p, 0, be, first, false)?);
+    Some(shape::build(&out, &p.terminal))
+}
+
 /// "I prefer tea to coffee." -> "I like tea better than coffee.": two short noun phrases, the
 /// second ending the sentence, and a noun after "to" ("prefer to walk" is another verb).
 pub fn prefer_to_like(p: &Plain) -> Option<Vec<Token>> {
@@ -562,6 +615,42 @@ mod tests {
         // Only a question's object after its subject: "Where did you put the keys and the map?"
         // has its list there too, but "Did the cat and the dog eat?" lists the subject.
         assert_eq!(run(f, "Did the cat and the dog eat?"), None);
+    }
+
+    #[test]
+    fn a_thing_picked_out_is_named_from_either_side() {
+        let f = picked_out_turned;
+        for (text, want) in [
+            (
+                "The quiz is my favourite part of the evening.",
+                "My favourite part of the evening is the quiz.",
+            ),
+            (
+                "My favourite part of the evening is the quiz.",
+                "The quiz is my favourite part of the evening.",
+            ),
+            ("The best part of the weekend was the beach.", "The beach was the best part of the weekend."),
+            ("The main problem is the price.", "The price is the main problem."),
+            ("The kitchen was the busiest room.", "The busiest room was the kitchen."),
+            ("Tom is my best friend.", "My best friend is Tom."),
+            ("The main problems are the costs.", "The costs are the main problems."),
+        ] {
+            assert_eq!(run(f, text).as_deref(), Some(want), "{text}");
+        }
+        for kept in [
+            // A pronoun, an indefinite side, both sides or neither picking out, more after it.
+            "She is my best friend.",
+            "My best friend is a doctor.",
+            "The kitchen is a mess.",
+            "The best part was the worst part.",
+            "My sister is the doctor.",
+            "The main problem is the price today.",
+            "The main problem is not the price.",
+            "The main problem, sadly, is the price.",
+            "This is my favourite song.",
+        ] {
+            assert_eq!(run(f, kept), None, "{kept}");
+        }
     }
 
     #[test]
