@@ -108,8 +108,15 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         voice::passive,
         phrasal::move_particle,
         phrasal::please_asked,
+        // The comma an opening phrase or clause may take: the least change, so the last.
+        time::comma_after_time_phrase,
+        clauses::comma_after_opening,
     ] {
-        out.extend(rewrite(&p));
+        // Two rules may make the same rewrite ("After lunch we left" is a time phrase and an
+        // "after" phrase): one candidate.
+        if let Some(rewrite) = rewrite(&p).filter(|r| !out.contains(r)) {
+            out.push(rewrite);
+        }
     }
     out
 }
