@@ -350,6 +350,18 @@ const LINKING: &[&str] =
 /// an infinitive follows ("learn how to swim").
 const QUESTION_WORDS: &[&str] = &["what", "who", "whom", "whose", "how", "why", "whether", "which", "where"];
 
+/// How many words the subordinator opening the sentence has: one of `LEADING_SUBORDINATORS`, or
+/// the three of "as soon as" (whose clause moves as the others' do: "As soon as I got home, I ran
+/// a bath." -> "I ran a bath as soon as I got home.").
+fn subordinator_length(first_words: &[String]) -> Option<usize> {
+    let word = |k: usize| first_words.get(k).map_or("", String::as_str);
+    if LEADING_SUBORDINATORS.contains(&word(0)) {
+        Some(1)
+    } else {
+        (word(0) == "as" && word(1) == "soon" && word(2) == "as").then_some(3)
+    }
+}
+
 /// Where a leading "when", "if", "because"... clause or an "after", "before", "until", "since"
 /// phrase written with no comma ends, read only where one place can be its end: the first clause
 /// (`syntax::clause_at`) after the clause's own verb ("When I got home | the door was open"), or
@@ -361,12 +373,13 @@ const QUESTION_WORDS: &[&str] = &["what", "who", "whom", "whose", "how", "why", 
 fn opening_clause_end(p: &Plain) -> Option<usize> {
     use crate::syntax::clause_at;
     let first = p.lower(0);
-    if p.commas() != 0 || p.terminal.text == "?" || !LEADING_SUBORDINATORS.contains(&first.as_str()) {
+    if p.commas() != 0 || p.terminal.text == "?" {
         return None;
     }
+    let lead = subordinator_length(&(0..3).map(|k| p.lower(k)).collect::<Vec<_>>())?;
     let n = p.items.len();
-    let own_verb = clause_at(p, 1);
-    let phrase = ["after", "before", "until", "since"].contains(&first.as_str());
+    let own_verb = clause_at(p, lead);
+    let phrase = lead == 1 && ["after", "before", "until", "since"].contains(&first.as_str());
     if own_verb.is_none() && !phrase {
         return None;
     }
@@ -375,7 +388,7 @@ fn opening_clause_end(p: &Plain) -> Option<usize> {
     let &c = starts.first()?;
     // A phrase ("the ceremony", "a long day at work") has no verb or clause word, and ends in
     // its noun.
-    let verbless = (1..c).all(|j| {
+    let verbless = (lead..c).all(|j| {
         let w = p.lower(j);
         !crate::words::heads_clause(&w)
             && !crate::words::CLAUSE_WORDS.contains(&w.as_str())
@@ -416,7 +429,9 @@ fn heads_clause_word(word: &str) -> bool {
 /// that an opening clause or phrase of two or more words read with no comma
 /// (`opening_clause_end`) may take, and an opening time adverb ("Yesterday I went" ->
 /// "Yesterday, I went"); nothing else changes.
-pub fn comma_after_opening(p: &Plain) -> Option<Vec<Token>> {
+pub fn comma_after_opening(tokens: &[Token]) -> Option<Vec<Token>> {
+    // The loose shape, as for the moves: "as soon as" is a fixed phrase, frozen by then.
+    let p = &shape::loose(tokens)?;
     let adverb = p.commas() == 0
         && p.terminal.text != "?"
         && TIME_ADVERBS.contains(&p.lower(0).as_str())
@@ -600,10 +615,11 @@ fn move_in(p: &Plain, s: &Simple) -> Option<(Vec<Token>, String)> {
     // "Because X, Y." -> "Y because X."
     // With no comma, the clause ends where `opening_clause_end` reads its end.
     let leading_end = if commas.len() == 1 { Some(commas[0]) } else { opening_clause_end(p).map(|c| c - 1) };
-    if LEADING_SUBORDINATORS.contains(&first.as_str())
-        && let Some(c) = leading_end
+    let opening: Vec<String> = s.words.iter().take(3).map(|w| lower(w)).collect();
+    if let Some(lead) = subordinator_length(&opening)
+        && let Some(c) = leading_end.filter(|&c| c >= lead)
     {
-        let (x, y) = (&s.words[1..=c], &s.words[c + 1..]);
+        let (x, y) = (&s.words[lead..=c], &s.words[c + 1..]);
         // "After graduating, she plans": a participle alone is a whole clause.
         let x_ok = x.len() >= 2 || x[0].text.ends_with("ing");
         // "..., we talked about where we might go next summer": at the end the moved clause
@@ -623,6 +639,7 @@ fn move_in(p: &Plain, s: &Simple) -> Option<(Vec<Token>, String)> {
         if x_ok && y.len() >= 2 && lower(y[0]) != "then" && !inner_clause && !pronoun_would_dangle(y, x) {
             let mut y = with_first(y, to_front)?;
             y.push(recase(s.words[0], first.clone()));
+            y.extend(s.words[1..lead].iter().map(|&t| t.clone()));
             y.extend(x.iter().map(|&t| t.clone()));
             return Some((assemble(&[(y, false)], s.terminal), first));
         }
@@ -880,7 +897,7 @@ mod tests {
     }
 
     fn comma(text: &str) -> Option<String> {
-        crate::shape::apply(comma_after_opening, text)
+        comma_after_opening(&tokenize(text)).map(|t| join(&t))
     }
 
     #[test]
@@ -929,6 +946,17 @@ mod tests {
             moved("If I had more time, I would learn how to swim.").as_deref(),
             Some("I would learn how to swim if I had more time.")
         );
+        // "as soon as" moves as one subordinator; "As soon as possible" has no clause.
+        assert_eq!(
+            moved("As soon as the shop opened, we bought the new game.").as_deref(),
+            Some("We bought the new game as soon as the shop opened.")
+        );
+        assert_eq!(
+            comma("As soon as I got home I ran a hot bath.").as_deref(),
+            Some("As soon as I got home, I ran a hot bath.")
+        );
+        assert_eq!(moved("As soon as possible, we will send the forms."), None);
+        assert_eq!(moved("As soon as you can, call me.").as_deref(), Some("Call me as soon as you can."));
         // An opening time adverb the same.
         assert_eq!(comma("Yesterday I went to the shop.").as_deref(), Some("Yesterday, I went to the shop."));
         assert_eq!(moved("Yesterday I went to the shop.").as_deref(), Some("I went to the shop yesterday."));
