@@ -350,12 +350,19 @@ const LINKING: &[&str] =
 /// an infinitive follows ("learn how to swim").
 const QUESTION_WORDS: &[&str] = &["what", "who", "whom", "whose", "how", "why", "whether", "which", "where"];
 
-/// How many words the subordinator opening the sentence has: one of `LEADING_SUBORDINATORS`, or
-/// the three of "as soon as" (whose clause moves as the others' do: "As soon as I got home, I ran
-/// a bath." -> "I ran a bath as soon as I got home.").
+/// The words that open a subject after "once", which make it "as soon as" ("once the paint is
+/// dry"), not a count ("once a week", "once upon a time").
+const ONCE_SUBJECTS: &[&str] =
+    &["i", "you", "he", "she", "we", "they", "it", "the", "my", "our", "your", "his", "her", "their"];
+
+/// How many words the subordinator opening the sentence has: one of `LEADING_SUBORDINATORS`, a
+/// "once" before a subject (`ONCE_SUBJECTS`), or the three of "as soon as" (whose clause moves as
+/// the others' do: "As soon as I got home, I ran a bath." -> "I ran a bath as soon as I got
+/// home.").
 fn subordinator_length(first_words: &[String]) -> Option<usize> {
     let word = |k: usize| first_words.get(k).map_or("", String::as_str);
-    if LEADING_SUBORDINATORS.contains(&word(0)) {
+    let once = word(0) == "once" && ONCE_SUBJECTS.contains(&word(1));
+    if LEADING_SUBORDINATORS.contains(&word(0)) || once {
         Some(1)
     } else {
         (word(0) == "as" && word(1) == "soon" && word(2) == "as").then_some(3)
@@ -649,14 +656,8 @@ fn move_in(p: &Plain, s: &Simple) -> Option<(Vec<Token>, String)> {
     if commas.len() <= 1 {
         let k = (2..s.words.len().saturating_sub(1)).find(|&k| {
             let w = lower(s.words[k]);
-            let opens_clause = w != "once"
-                || s.words.get(k + 1).is_some_and(|n| {
-                    [
-                        "i", "you", "he", "she", "we", "they", "it", "the", "my", "our", "your", "his",
-                        "her", "their",
-                    ]
-                    .contains(&lower(n).as_str())
-                });
+            let opens_clause =
+                w != "once" || s.words.get(k + 1).is_some_and(|n| ONCE_SUBJECTS.contains(&lower(n).as_str()));
             (TRAILING_SUBORDINATORS.contains(&w.as_str()) && opens_clause)
                 || (w == "since" && temporal_since(&s.words[..k], &s.words[k + 1..]))
         });
@@ -957,6 +958,12 @@ mod tests {
         );
         assert_eq!(moved("As soon as possible, we will send the forms."), None);
         assert_eq!(moved("As soon as you can, call me.").as_deref(), Some("Call me as soon as you can."));
+        // "once" before a subject is "as soon as"; before a count it is how often.
+        let dry = "Once the paint is dry we can hang the pictures.";
+        assert_eq!(moved(dry).as_deref(), Some("We can hang the pictures once the paint is dry."));
+        assert_eq!(comma(dry).as_deref(), Some("Once the paint is dry, we can hang the pictures."));
+        assert_eq!(moved("Once upon a time, there was a king."), None);
+        assert_eq!(comma("Once a week we go swimming."), None);
         // An opening time adverb the same.
         assert_eq!(comma("Yesterday I went to the shop.").as_deref(), Some("Yesterday, I went to the shop."));
         assert_eq!(moved("Yesterday I went to the shop.").as_deref(), Some("I went to the shop yesterday."));
