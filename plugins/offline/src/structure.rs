@@ -16,7 +16,12 @@ use crate::tokens::Token;
 pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
     let mut out: Vec<Vec<Token>> = Vec::new();
     out.extend(clauses::move_clause(tokens));
-    let Some(p) = plain(tokens) else { return out };
+    // The comma an opening clause may take: the least change, so the last candidate.
+    let comma = clauses::comma_after_opening(tokens);
+    let Some(p) = plain(tokens) else {
+        out.extend(comma);
+        return out;
+    };
     for rewrite in [
         connectives::so_to_because,
         connectives::so_that_to_because,
@@ -109,9 +114,16 @@ pub fn candidates(tokens: &[Token]) -> Vec<Vec<Token>> {
         voice::passive,
         phrasal::move_particle,
         phrasal::please_asked,
+        // The comma an opening time phrase may take: the least change, so the last.
+        time::comma_after_time_phrase,
     ] {
-        out.extend(rewrite(&p));
+        // Two rules may make the same rewrite ("After lunch we left" is a time phrase and an
+        // "after" phrase): one candidate.
+        if let Some(rewrite) = rewrite(&p).filter(|r| !out.contains(r)) {
+            out.push(rewrite);
+        }
     }
+    out.extend(comma.filter(|r| !out.contains(r)));
     out
 }
 

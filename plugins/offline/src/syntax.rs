@@ -47,6 +47,75 @@ pub fn opens_with_adverbial(p: &Plain) -> bool {
     OPENERS.contains(&p.lower(0).as_str())
 }
 
+/// Pronouns that may open a clause as its subject besides the personal ones ("someone tried"),
+/// with "no one" as the one token a synonym writes.
+const INDEFINITE_SUBJECTS: &[&str] = &[
+    "someone",
+    "somebody",
+    "everyone",
+    "everybody",
+    "nobody",
+    "no one",
+    "anyone",
+    "anybody",
+    "nothing",
+    "everything",
+];
+
+/// Adverbs that may stand between a subject and its verb ("we usually go", "we all sat").
+const BETWEEN_SUBJECT_AND_VERB: &[&str] =
+    &["all", "also", "still", "just", "never", "always", "both", "often"];
+
+/// Where the verb of a clause whose subject starts at item `k` stands, when the words there read
+/// as one: a subject pronoun (with its verb contracted on, "we're", it is the verb too), an
+/// indefinite one ("someone"), a capitalised word inside the sentence (a name, "Tom"), or a noun
+/// phrase ("the kids", "my old bike", "the bus stop"); then at most one adverb ("we usually go");
+/// then a finite verb, an auxiliary or a modal, or the present form that agrees with the subject
+/// ("we watch", "the kids play", "it rains"). A word that is neither ("dinner drinks are") opens no clause.
+pub fn clause_at(p: &Plain, k: usize) -> Option<usize> {
+    let first = p.lower(k).replace('’', "'");
+    let token = p.items.get(k).filter(|t| t.is_word())?;
+    if let Some((pronoun, verb)) = first.split_once('\'') {
+        let contracted = ["re", "m", "ll", "ve", "d", "s"].contains(&verb);
+        return (SUBJECT_PRONOUNS.contains(&pronoun) && contracted).then_some(k);
+    }
+    let name = k > 0 && crate::shape::is_title(&token.text) && first != "i";
+    let (end, plural) = if SUBJECT_PRONOUNS.contains(&first.as_str()) {
+        (k + 1, !["he", "she", "it"].contains(&first.as_str()))
+    } else if INDEFINITE_SUBJECTS.contains(&first.as_str()) || name {
+        (k + 1, false)
+    } else if first == "no" && p.lower(k + 1) == "one" {
+        (k + 2, false)
+    } else {
+        let end = noun_phrase(p, k, false)?;
+        // "the bus stop is": a noun after the noun is the compound's head when a verb follows it.
+        let compound = is_noun(&p.lower(end)) && heads_clause(&p.lower(end + 1));
+        let end = if compound { end + 1 } else { end };
+        (end, is_plural_noun(&p.lower(end - 1)))
+    };
+    let verb = if BETWEEN_SUBJECT_AND_VERB.contains(&p.lower(end).as_str())
+        || crate::words::FREQUENCY_ADVERBS.contains(&p.lower(end).as_str())
+    {
+        end + 1
+    } else {
+        end
+    };
+    let w = p.lower(verb);
+    // After "he", "she" or "it" any third-person reading counts ("it rains": a pronoun is
+    // followed by no noun); after a noun, most of the word's evidence must say so.
+    let pronoun = SUBJECT_PRONOUNS.contains(&first.as_str());
+    let third_person = crate::morph::analyse(&w)
+        .iter()
+        .any(|a| a.pos == Pos::Verb && a.form == crate::morph::Form::ThirdPerson);
+    let agreeing = if plural {
+        crate::words::plain_verb(&w)
+    } else {
+        (pronoun && third_person)
+            || crate::words::finite_lemma(&w, crate::words::Tense::Present, true).is_some()
+    };
+    (p.items.get(verb).is_some_and(Token::is_word) && (heads_clause(&w) || agreeing)).then_some(verb)
+}
+
 /// Verbs that report what is said or thought, after which a clause may follow with no "that"
 /// ("The plumber said the pipe had burst"): a phrase at the sentence's end may be that clause's.
 pub const REPORTING: &[&str] = &[
@@ -1017,4 +1086,29 @@ pub fn side_words(p: &Plain, from: usize, end: usize, side: Side, opening: bool)
             out
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::plain;
+    use crate::tokens::tokenize;
+
+    fn clause(text: &str, k: usize) -> Option<usize> {
+        clause_at(&plain(&tokenize(text)).unwrap(), k)
+    }
+
+    #[test]
+    fn a_clause_opens_with_a_subject_and_its_verb() {
+        assert_eq!(clause("After the ceremony we had drinks.", 3), Some(4));
+        assert_eq!(clause("Next year the school will charge parents.", 2), Some(4));
+        assert_eq!(clause("After dinner we usually go for a walk.", 2), Some(4));
+        assert_eq!(clause("If it rains tomorrow we will stay in.", 1), Some(2));
+        assert_eq!(clause("Last night someone tried to steal my bike.", 2), Some(3));
+        assert_eq!(clause("When Tom arrived the party had started.", 1), Some(2));
+        assert_eq!(clause("Next month we're choosing a book.", 2), Some(2));
+        // "dinner drinks" may be one noun: no clause opens at "drinks".
+        assert_eq!(clause("After dinner drinks are served in the lounge.", 2), None);
+        assert_eq!(clause("Last night was the best night of the holiday.", 2), None);
+    }
 }

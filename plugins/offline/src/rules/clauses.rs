@@ -341,12 +341,121 @@ fn temporal_since(y: &[&Token], x: &[&Token]) -> bool {
     perfect && subject && x.len() >= 2 && !elapsed
 }
 
+/// Words that open a clause inside another ("ate what we had cooked", "the door was open and
+/// the lights were on"): a clause after one is that clause's, not a second reading of the main one.
+const LINKING: &[&str] =
+    &["what", "who", "whom", "whose", "how", "why", "whether", "which", "where", "so", "then"];
+
+/// The question words among them, which open an object clause ("ate what we had cooked") unless
+/// an infinitive follows ("learn how to swim").
+const QUESTION_WORDS: &[&str] = &["what", "who", "whom", "whose", "how", "why", "whether", "which", "where"];
+
+/// The words that open a subject after "once", which make it "as soon as" ("once the paint is
+/// dry"), not a count ("once a week", "once upon a time").
+const ONCE_SUBJECTS: &[&str] =
+    &["i", "you", "he", "she", "we", "they", "it", "the", "my", "our", "your", "his", "her", "their"];
+
+/// How many words the subordinator opening the sentence has: one of `LEADING_SUBORDINATORS`, a
+/// "once" before a subject (`ONCE_SUBJECTS`), or the three of "as soon as" (whose clause moves as
+/// the others' do: "As soon as I got home, I ran a bath." -> "I ran a bath as soon as I got
+/// home.").
+fn subordinator_length(first_words: &[String]) -> Option<usize> {
+    let word = |k: usize| first_words.get(k).map_or("", String::as_str);
+    let once = word(0) == "once" && ONCE_SUBJECTS.contains(&word(1));
+    if LEADING_SUBORDINATORS.contains(&word(0)) || once {
+        Some(1)
+    } else {
+        (word(0) == "as" && word(1) == "soon" && word(2) == "as").then_some(3)
+    }
+}
+
+/// Where a leading "when", "if", "because"... clause or an "after", "before", "until", "since"
+/// phrase written with no comma ends, read only where one place can be its end: the first clause
+/// (`syntax::clause_at`) after the clause's own verb ("When I got home | the door was open"), or
+/// right after the phrase's noun ("After the ceremony | we had drinks"; "After dinner drinks are
+/// served" has no clause there, since "drinks" may be the dinner's). Refused where a second clause
+/// follows with no word joining it ("When I saw the man was limping I offered": the man may be
+/// what was seen or the one limping), and where a plain verb stands inside before that place
+/// ("If Anna calls tell her I am out": an order, whose clause has no subject of its own).
+fn opening_clause_end(p: &Plain) -> Option<usize> {
+    use crate::syntax::clause_at;
+    let first = p.lower(0);
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let lead = subordinator_length(&(0..3).map(|k| p.lower(k)).collect::<Vec<_>>())?;
+    let n = p.items.len();
+    let own_verb = clause_at(p, lead);
+    let phrase = lead == 1 && ["after", "before", "until", "since"].contains(&first.as_str());
+    if own_verb.is_none() && !phrase {
+        return None;
+    }
+    let from = own_verb.map_or(2, |v| v + 1);
+    let starts: Vec<usize> = (from..n).filter(|&c| clause_at(p, c).is_some()).collect();
+    let &c = starts.first()?;
+    // A phrase ("the ceremony", "a long day at work") has no verb or clause word, and ends in
+    // its noun.
+    let verbless = (lead..c).all(|j| {
+        let w = p.lower(j);
+        !crate::words::heads_clause(&w)
+            && !crate::words::CLAUSE_WORDS.contains(&w.as_str())
+            && !LINKING.contains(&w.as_str())
+    });
+    if own_verb.is_none() && (!verbless || !crate::words::is_noun(&p.lower(c - 1)) || c > 7) {
+        return None;
+    }
+    let joined = |a: usize, b: usize| {
+        (a..b).any(|j| {
+            let w = p.lower(j);
+            crate::words::CLAUSE_WORDS.contains(&w.as_str()) || LINKING.contains(&w.as_str())
+        })
+    };
+    if starts[1..].iter().any(|&d| !joined(c, d)) {
+        return None;
+    }
+    let ordered = own_verb.is_some_and(|v| {
+        (v + 1..c).any(|j| {
+            let w = p.lower(j);
+            let before = p.lower(j - 1);
+            let governed = before == "to"
+                || heads_clause_word(&before)
+                || crate::words::DETERMINERS.contains(&before.as_str());
+            let verb = crate::words::pos_share(&w, crate::lexicon::Pos::Verb) >= 0.5;
+            crate::words::plain_verb(&w) && verb && !governed
+        })
+    });
+    (!ordered && c >= 2 && n - c >= 2).then_some(c)
+}
+
+/// Whether a word is an auxiliary or a modal, after which a plain verb is no order.
+fn heads_clause_word(word: &str) -> bool {
+    crate::words::heads_clause(word) && crate::words::clear_pos(word) != Some(crate::lexicon::Pos::Verb)
+}
+
+/// "When I got home the door was open." -> "When I got home, the door was open.": the comma
+/// that an opening clause or phrase of two or more words read with no comma
+/// (`opening_clause_end`) may take, and an opening time adverb ("Yesterday I went" ->
+/// "Yesterday, I went"); nothing else changes.
+pub fn comma_after_opening(tokens: &[Token]) -> Option<Vec<Token>> {
+    // The loose shape, as for the moves: "as soon as" is a fixed phrase, frozen by then.
+    let p = &shape::loose(tokens)?;
+    let adverb = p.commas() == 0
+        && p.terminal.text != "?"
+        && TIME_ADVERBS.contains(&p.lower(0).as_str())
+        && crate::syntax::clause_at(p, 1).is_some();
+    let c = if adverb { 1 } else { opening_clause_end(p).filter(|&c| c >= 3)? };
+    let mut out = p.items[..c].to_vec();
+    out.push(shape::comma());
+    out.extend_from_slice(&p.items[c..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
 /// Moves a subordinate clause or a time adverbial from the front of the sentence to the back,
 /// or the other way round. Returns the new sentence, or `None` when its shape does not allow it.
 pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     let p = shape::loose(tokens)?;
     let s = simple(&p);
-    let (moved, subordinator) = move_in(&s)?;
+    let (moved, subordinator) = move_in(&p, &s)?;
     // "I don't go because X": moving a reason can change what the negation covers; after a verb
     // of saying or thinking a clause can change which clause it belongs to ("predicts rain
     // tomorrow" is not "tomorrow, predicts rain"). Checked last, as few sentences get here.
@@ -481,8 +590,8 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     if !subordinator.is_empty() {
         let main_clause = match p.find(&subordinator) {
             Some(0) => {
-                let after = p.items.iter().position(|t| !t.is_word()).unwrap_or(p.items.len());
-                Plain { items: p.items[after..].to_vec(), terminal: p.terminal.clone() }
+                let after = p.items.iter().position(|t| !t.is_word()).or_else(|| opening_clause_end(&p));
+                Plain { items: p.items[after?..].to_vec(), terminal: p.terminal.clone() }
             }
             Some(k) => Plain { items: p.items[..k].to_vec(), terminal: p.terminal.clone() },
             None => return None,
@@ -491,12 +600,19 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
             return None;
         }
     }
+    // A clause that had no comma goes to the end only where it reads there as the whole
+    // clause's, which is what fronting it again checks ("had drinks in the garden after the
+    // ceremony" fronts back; a time after an event or an infinitive does not).
+    let unmarked = p.commas() == 0 && p.find(&subordinator) == Some(0);
+    if unmarked && move_clause(&moved).is_none() {
+        return None;
+    }
     Some(moved)
 }
 
 /// The clause move for a sentence of the simple shape, before the checks of meaning, and the
 /// subordinator it moved ("" for a time adverb).
-fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
+fn move_in(p: &Plain, s: &Simple) -> Option<(Vec<Token>, String)> {
     let capital = is_title(&s.words[0].text);
     // A sentence typed in lowercase stays so.
     let (to_front, from_front) =
@@ -504,22 +620,33 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
     let commas: Vec<usize> = (0..s.words.len()).filter(|&k| s.comma_after[k]).collect();
     let first = lower(s.words[0]);
     // "Because X, Y." -> "Y because X."
-    if LEADING_SUBORDINATORS.contains(&first.as_str()) && commas.len() == 1 {
-        let c = commas[0];
-        let (x, y) = (&s.words[1..=c], &s.words[c + 1..]);
+    // With no comma, the clause ends where `opening_clause_end` reads its end.
+    let leading_end = if commas.len() == 1 { Some(commas[0]) } else { opening_clause_end(p).map(|c| c - 1) };
+    let opening: Vec<String> = s.words.iter().take(3).map(|w| lower(w)).collect();
+    if let Some(lead) = subordinator_length(&opening)
+        && let Some(c) = leading_end.filter(|&c| c >= lead)
+    {
+        let (x, y) = (&s.words[lead..=c], &s.words[c + 1..]);
         // "After graduating, she plans": a participle alone is a whole clause.
         let x_ok = x.len() >= 2 || x[0].text.ends_with("ing");
         // "..., we talked about where we might go next summer": at the end the moved clause
         // would attach to the other clause inside.
-        let inner_clause = y.iter().any(|w| {
-            let w = lower(w);
-            w != "to" && w != "and" && crate::words::CLAUSE_WORDS.contains(&w.as_str())
+        // "ate what we had cooked", "told my boss I was leaving": the same for a clause with a
+        // question word or with no "that".
+        let y_words: Vec<String> = y.iter().map(|w| lower(w)).collect();
+        let inner_clause = y_words.iter().enumerate().any(|(k, w)| {
+            (w != "to" && w != "and" && crate::words::CLAUSE_WORDS.contains(&w.as_str()))
+                || (k > 0
+                    && QUESTION_WORDS.contains(&w.as_str())
+                    && y_words.get(k + 1).is_some_and(|next| next != "to"))
+                || crate::syntax::inner_subject(&y_words, k)
         });
         // "If you heat ice, it melts." -> "It melts if you heat ice.": the pronoun would come
         // before its noun.
         if x_ok && y.len() >= 2 && lower(y[0]) != "then" && !inner_clause && !pronoun_would_dangle(y, x) {
             let mut y = with_first(y, to_front)?;
             y.push(recase(s.words[0], first.clone()));
+            y.extend(s.words[1..lead].iter().map(|&t| t.clone()));
             y.extend(x.iter().map(|&t| t.clone()));
             return Some((assemble(&[(y, false)], s.terminal), first));
         }
@@ -529,14 +656,8 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
     if commas.len() <= 1 {
         let k = (2..s.words.len().saturating_sub(1)).find(|&k| {
             let w = lower(s.words[k]);
-            let opens_clause = w != "once"
-                || s.words.get(k + 1).is_some_and(|n| {
-                    [
-                        "i", "you", "he", "she", "we", "they", "it", "the", "my", "our", "your", "his",
-                        "her", "their",
-                    ]
-                    .contains(&lower(n).as_str())
-                });
+            let opens_clause =
+                w != "once" || s.words.get(k + 1).is_some_and(|n| ONCE_SUBJECTS.contains(&lower(n).as_str()));
             (TRAILING_SUBORDINATORS.contains(&w.as_str()) && opens_clause)
                 || (w == "since" && temporal_since(&s.words[..k], &s.words[k + 1..]))
         });
@@ -712,16 +833,16 @@ fn move_in(s: &Simple) -> Option<(Vec<Token>, String)> {
     // "Today, Y." -> "Y today."
     // "Yesterday, Maria met John because it was sunny": at the end the day would fall inside the
     // clause ("because it was sunny yesterday").
-    let clause_inside = s.words[1..].iter().any(|w| {
-        let w = lower(w);
-        w != "to" && w != "and" && crate::words::CLAUSE_WORDS.contains(&w.as_str())
+    // "Yesterday I told my boss I was leaving": a clause with no "that" the same.
+    let rest: Vec<String> = s.words[1..].iter().map(|w| lower(w)).collect();
+    let clause_inside = rest.iter().enumerate().any(|(k, w)| {
+        (w != "to" && w != "and" && crate::words::CLAUSE_WORDS.contains(&w.as_str()))
+            || crate::syntax::inner_subject(&rest, k)
     });
-    if TIME_ADVERBS.contains(&first.as_str())
-        && commas.first() == Some(&0)
-        && commas.len() == 1
-        && s.words.len() >= 4
-        && !clause_inside
-    {
+    // With no comma ("Yesterday I went"), a clause must begin right after the adverb.
+    let set_off = commas == [0]
+        || (commas.is_empty() && s.terminal.text != "?" && crate::syntax::clause_at(p, 1).is_some());
+    if TIME_ADVERBS.contains(&first.as_str()) && set_off && s.words.len() >= 4 && !clause_inside {
         let mut y = with_first(&s.words[1..], to_front)?;
         y.push(recase(s.words[0], first));
         return Some((assemble(&[(y, false)], s.terminal), String::new()));
@@ -774,6 +895,80 @@ mod tests {
 
     fn moved(text: &str) -> Option<String> {
         move_clause(&tokenize(text)).map(|t| join(&t))
+    }
+
+    fn comma(text: &str) -> Option<String> {
+        comma_after_opening(&tokenize(text)).map(|t| join(&t))
+    }
+
+    #[test]
+    fn an_opening_clause_without_its_comma_ends_where_one_place_reads_so() {
+        let text = "After the ceremony we had drinks in the college garden.";
+        assert_eq!(moved(text).as_deref(), Some("We had drinks in the college garden after the ceremony."));
+        assert_eq!(comma(text).as_deref(), Some("After the ceremony, we had drinks in the college garden."));
+        assert_eq!(
+            moved("When I got home the door was open.").as_deref(),
+            Some("The door was open when I got home.")
+        );
+        assert_eq!(
+            comma("When I got home the door was open.").as_deref(),
+            Some("When I got home, the door was open.")
+        );
+        // "left the house" or "left": only the second leaves "was" a subject.
+        assert_eq!(
+            comma("When we left the house was completely empty.").as_deref(),
+            Some("When we left, the house was completely empty.")
+        );
+        // "dinner drinks" may be one noun; "the man" what was seen or the one limping.
+        assert_eq!(comma("After dinner drinks are served in the lounge."), None);
+        assert_eq!(moved("After dinner drinks are served in the lounge."), None);
+        assert_eq!(comma("When I saw the man was limping I offered him a seat."), None);
+        assert_eq!(comma("If you think the plan works we can start on Monday."), None);
+        // A second clause with no word joining it: "the effort we made".
+        assert_eq!(comma("After all the effort we made nobody came to the party."), None);
+        assert_eq!(comma("After all the effort we made no one came to the party."), None);
+        // An order inside ("tell her") has no subject of its own.
+        assert_eq!(comma("If Anna calls tell her I am out."), None);
+        assert_eq!(comma("When does the next bus leave for town?"), None);
+        // At the end the phrase would follow what was cooked, or date the second verb alone.
+        let cooked = "After the class we all sat down and ate what we had cooked.";
+        assert_eq!(moved(cooked), None);
+        assert_eq!(moved("After the class we ate what we had cooked."), None);
+        assert_eq!(
+            comma(cooked).as_deref(),
+            Some("After the class, we all sat down and ate what we had cooked.")
+        );
+        assert_eq!(
+            moved("After the class we ate the soup we had cooked.").as_deref(),
+            None,
+            "a clause with no relative word is the soup's"
+        );
+        assert_eq!(
+            moved("If I had more time, I would learn how to swim.").as_deref(),
+            Some("I would learn how to swim if I had more time.")
+        );
+        // "as soon as" moves as one subordinator; "As soon as possible" has no clause.
+        assert_eq!(
+            moved("As soon as the shop opened, we bought the new game.").as_deref(),
+            Some("We bought the new game as soon as the shop opened.")
+        );
+        assert_eq!(
+            comma("As soon as I got home I ran a hot bath.").as_deref(),
+            Some("As soon as I got home, I ran a hot bath.")
+        );
+        assert_eq!(moved("As soon as possible, we will send the forms."), None);
+        assert_eq!(moved("As soon as you can, call me.").as_deref(), Some("Call me as soon as you can."));
+        // "once" before a subject is "as soon as"; before a count it is how often.
+        let dry = "Once the paint is dry we can hang the pictures.";
+        assert_eq!(moved(dry).as_deref(), Some("We can hang the pictures once the paint is dry."));
+        assert_eq!(comma(dry).as_deref(), Some("Once the paint is dry, we can hang the pictures."));
+        assert_eq!(moved("Once upon a time, there was a king."), None);
+        assert_eq!(comma("Once a week we go swimming."), None);
+        // An opening time adverb the same.
+        assert_eq!(comma("Yesterday I went to the shop.").as_deref(), Some("Yesterday, I went to the shop."));
+        assert_eq!(moved("Yesterday I went to the shop.").as_deref(), Some("I went to the shop yesterday."));
+        assert_eq!(comma("Yesterday was the hottest day of the year."), None);
+        assert_eq!(moved("Yesterday I told my boss I was leaving."), None);
     }
 
     #[test]

@@ -664,33 +664,88 @@ pub fn front_time_phrase(p: &Plain) -> Option<Vec<Token>> {
     shape::front(p, n - len)
 }
 
+/// The time phrase that opens the sentence, read as `trailing_time_phrase` reads one at the end:
+/// its end (exclusive) and whether a comma follows it. Written with no comma ("Last night we ate
+/// at home"), it must end exactly where a clause begins (`syntax::clause_at`: "we ate"), at one
+/// place only, so that no word of it could be the subject's ("Last night was fun", "After dinner
+/// drinks are served" open no clause after the phrase). "Next time you see him" is a clause of
+/// its own, whose "time" the phrase would swallow: a phrase ending in "time" needs its comma.
+fn opening_time_phrase(p: &Plain) -> Option<(usize, bool)> {
+    let reads_as_phrase = |c: usize| {
+        let mut phrase = Plain { items: vec![shape::word("then")], terminal: p.terminal.clone() };
+        phrase.items.extend(p.items[..c].iter().map(|t| leaving_start(t).unwrap_or_else(|| t.clone())));
+        trailing_time_phrase(&phrase) == Some(c)
+    };
+    if let Some(c) = p.items.iter().position(|t| !t.is_word()) {
+        return reads_as_phrase(c).then_some((c, true));
+    }
+    let n = p.items.len();
+    let ends: Vec<usize> =
+        (1..n.min(7)).filter(|&c| reads_as_phrase(c) && crate::syntax::clause_at(p, c).is_some()).collect();
+    match ends[..] {
+        [c] if p.lower(c - 1) != "time" => Some((c, false)),
+        _ => None,
+    }
+}
+
 /// "After lunch, we will review the contracts." -> "We will review the contracts after lunch.": a
-/// fronted time phrase goes back to the end of its clause, when the sentence is that one clause
-/// (after a second clause it would date that one alone) and it has no time phrase at its end.
+/// fronted time phrase, with its comma or without ("Next year the school will charge parents"),
+/// goes back to the end of its clause, when the sentence is that one clause (after a second
+/// clause it would date that one alone) and it has no time phrase at its end. A clause with no
+/// "that" inside ("told my boss I was leaving") would take the phrase as its own at the end.
 pub fn time_phrase_to_end(p: &Plain) -> Option<Vec<Token>> {
-    if p.commas() != 1 || p.terminal.text == "?" {
+    if p.terminal.text == "?" {
         return None;
     }
-    let c = p.items.iter().position(|t| !t.is_word())?;
+    let (c, comma) = opening_time_phrase(p)?;
+    let from = if comma { c + 1 } else { c };
+    if p.commas() != usize::from(comma) {
+        return None;
+    }
     let n = p.items.len();
-    // The phrase read as the end of a sentence, as `trailing_time_phrase` reads one.
-    let mut phrase = Plain { items: vec![shape::word("then")], terminal: p.terminal.clone() };
-    phrase.items.extend(p.items[..c].iter().map(|t| leaving_start(t).unwrap_or_else(|| t.clone())));
-    let rest = Plain { items: p.items[c + 1..].to_vec(), terminal: p.terminal.clone() };
+    let rest = Plain { items: p.items[from..].to_vec(), terminal: p.terminal.clone() };
     let clause_word = rest.items.iter().any(|t| {
         let w = t.text.to_lowercase();
         w != "to" && CLAUSE_WORDS.contains(&w.as_str())
     });
-    if trailing_time_phrase(&phrase) != Some(c)
-        || n - c < 3
-        || clause_word
-        || trailing_time_phrase(&rest).is_some()
-    {
+    let words: Vec<String> = (0..rest.items.len()).map(|k| rest.lower(k)).collect();
+    let inner = (1..words.len()).any(|k| crate::syntax::inner_subject(&words, k));
+    // "reading a crime novel set in Edinburgh": after the main verb, a noun and a participle
+    // with its phrase describe the noun, and a time after them would be the participle's ("set
+    // in Edinburgh this month").
+    let verb = crate::syntax::clause_at(&rest, 0).unwrap_or(0);
+    let described = (verb + 2..words.len().saturating_sub(1)).any(|k| {
+        is_noun(&words[k - 1])
+            && crate::words::participle_lemma(&words[k]).is_some()
+            && crate::words::PREPOSITIONS.contains(&words[k + 1].as_str())
+    });
+    if n - from < 2 || clause_word || inner || described || trailing_time_phrase(&rest).is_some() {
         return None;
     }
-    let mut out = vec![starting(&p.items[c + 1])];
-    out.extend_from_slice(&p.items[c + 2..]);
-    out.extend(phrase.items[1..].iter().cloned());
+    let mut out = vec![starting(&p.items[from])];
+    out.extend_from_slice(&p.items[from + 1..]);
+    out.extend(p.items[..c].iter().map(|t| leaving_start(t).unwrap_or_else(|| t.clone())));
+    let moved = shape::build(&out, &p.terminal);
+    // A phrase with no comma after it was not set off by its writer: at the end it must read as
+    // the whole clause's time, which is what fronting it again checks. After an event ("closed
+    // early due to the flood on Tuesday") or a clock time ("at seven next month") it would be
+    // theirs, after an infinitive the infinitive's ("hope to perform in the cathedral next year").
+    if !comma && shape::plain(&moved).and_then(|m| front_time_phrase(&m)).is_none() {
+        return None;
+    }
+    Some(moved)
+}
+
+/// "Last night we ate at home." -> "Last night, we ate at home.": the comma that an opening time
+/// phrase read with no comma (`opening_time_phrase`) may take, which changes nothing else.
+pub fn comma_after_time_phrase(p: &Plain) -> Option<Vec<Token>> {
+    if p.terminal.text == "?" || p.commas() != 0 {
+        return None;
+    }
+    let (c, false) = opening_time_phrase(p)? else { return None };
+    let mut out = p.items[..c].to_vec();
+    out.push(comma());
+    out.extend_from_slice(&p.items[c..]);
     Some(shape::build(&out, &p.terminal))
 }
 
@@ -1108,6 +1163,56 @@ mod tests {
         assert_eq!(run(f, "On Sunday, we visited my parents and went to the beach."), None);
         assert_eq!(run(f, "Yesterday, we left early."), None);
         assert_eq!(run(front_time_phrase, "It was the best film we have seen this year."), None);
+    }
+
+    #[test]
+    fn an_opening_time_phrase_without_its_comma_goes_back_or_takes_one() {
+        let f = time_phrase_to_end;
+        let g = comma_after_time_phrase;
+        let text = "Next year the school will charge parents for the bus service.";
+        assert_eq!(
+            run(f, text).as_deref(),
+            Some("The school will charge parents for the bus service next year.")
+        );
+        assert_eq!(
+            run(g, text).as_deref(),
+            Some("Next year, the school will charge parents for the bus service.")
+        );
+        assert_eq!(
+            run(f, "On Monday morning the printer jammed three times.").as_deref(),
+            Some("The printer jammed three times on Monday morning.")
+        );
+        // A phrase that could be the subject, or part of it, opens no clause after it.
+        assert_eq!(run(g, "Next week's meeting is on Thursday afternoon."), None);
+        assert_eq!(run(g, "Last night was the best night of the holiday."), None);
+        assert_eq!(run(g, "This week is very busy at work."), None);
+        // "Next time you see him" is a clause of its own, and what follows an order.
+        assert_eq!(run(g, "Next time you see him tell him to call me."), None);
+        assert_eq!(run(f, "Next time you see him tell him to call me."), None);
+        assert_eq!(run(g, "Did it rain last night?"), None);
+        // Over two clauses the phrase takes its comma but stays in front, where it dates both.
+        let both = "Last year I skipped the flu jab and ended up in bed for a week.";
+        assert_eq!(run(f, both), None);
+        assert_eq!(
+            run(g, both).as_deref(),
+            Some("Last year, I skipped the flu jab and ended up in bed for a week.")
+        );
+        // A clause with no "that" would take the phrase at the end.
+        let told = "Last week I told my boss I was leaving.";
+        assert_eq!(run(f, told), None);
+        assert_eq!(run(f, "Last week, I told my boss I was leaving."), None);
+        assert_eq!(run(g, told).as_deref(), Some("Last week, I told my boss I was leaving."));
+        // At the end after an event, a clock time or an infinitive, the phrase would be theirs.
+        assert_eq!(run(f, "On Tuesday the shop closed early because of the flood."), None);
+        assert_eq!(run(f, "Next month we are meeting in the pub at seven."), None);
+        assert_eq!(run(f, "Next year we hope to perform in the cathedral."), None);
+        // After a noun and its participle the phrase would date the participle.
+        assert_eq!(run(f, "This month we are reading a crime novel set in Edinburgh."), None);
+        assert_eq!(run(f, "This month, we are reading a crime novel set in Edinburgh."), None);
+        assert_eq!(
+            run(f, "This month, we are reading a crime novel about Edinburgh.").as_deref(),
+            Some("We are reading a crime novel about Edinburgh this month.")
+        );
     }
 
     #[test]
