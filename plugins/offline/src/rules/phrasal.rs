@@ -2563,7 +2563,9 @@ const SEPARABLE: &[(&str, &str)] = &[
     ("put", "off"),
     ("put", "on"),
     ("put", "out"),
+    ("put", "up"),
     ("send", "back"),
+    ("set", "off"),
     ("set", "up"),
     ("shut", "down"),
     ("shut", "off"),
@@ -2690,13 +2692,23 @@ const DROPPED_OFF: &[&str] = &[
     "donations",
 ];
 
+/// What is set off (made to go off): "set off the next morning" is a start, so "set off" moves
+/// its particle round these only.
+const SET_OFF: &[&str] = &["alarm", "alarms", "fireworks", "firework", "sprinklers", "bomb"];
+
 /// Separable verbs whose particle moves round only the nouns listed with them.
-const NAMED_OBJECTS: &[(&str, &str, &[&str])] =
-    &[("put", "on", PUT_ON), ("look", "up", LOOKED_UP), ("drop", "off", DROPPED_OFF)];
+const NAMED_OBJECTS: &[(&str, &str, &[&str])] = &[
+    ("put", "on", PUT_ON),
+    ("look", "up", LOOKED_UP),
+    ("drop", "off", DROPPED_OFF),
+    ("set", "off", SET_OFF),
+];
 
 /// Separable verbs with the nouns round which their particle stays put: "gave the game away" (let
 /// a secret out) is an idiom, and "gave away the game" reads as losing a match.
-const KEPT_OBJECTS: &[(&str, &str, &[&str])] = &[("give", "away", &["game", "show"])];
+/// So is "put up a fight".
+const KEPT_OBJECTS: &[(&str, &str, &[&str])] =
+    &[("give", "away", &["game", "show"]), ("put", "up", &["fight", "struggle", "resistance"])];
 
 /// Separable verbs whose particle moves only from after its object to before it: "got back the
 /// next morning" is a return, not a thing recovered, so only "got our deposit back", where the
@@ -2850,6 +2862,9 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
                     || (["from", "of", "about", "for", "with"].contains(&p.lower(end).as_str())
                         && DETERMINERS.contains(&p.lower(end + 1).as_str()))))
             && fits(&particle, end)
+            // "put up a fence higher than two metres", "put up a sign asking for coats": a
+            // comparison or an "-ing" phrase after the object is the object's too.
+            && !(end < n && (p.lower(end).ends_with("ing") || p.lower(end + 1) == "than"))
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
             out.extend_from_slice(&p.items[k + 2..end]);
@@ -3252,6 +3267,23 @@ mod vehicle_tests {
             Some("He put his coat on and went outside.")
         );
         assert_eq!(moved("I'll pick up the popcorn and drinks."), None);
+        assert_eq!(
+            moved("The steam from the shower sets off the alarm nearly every morning.").as_deref(),
+            Some("The steam from the shower sets the alarm off nearly every morning.")
+        );
+        assert_eq!(moved("We set off the next morning."), None);
+        assert_eq!(moved("We set off the motorway at junction four."), None);
+        assert_eq!(
+            moved("The new landlord wants to put the rent up by fifty pounds.").as_deref(),
+            Some("The new landlord wants to put up the rent by fifty pounds.")
+        );
+        assert_eq!(moved("The cat put up a fight."), None);
+        assert_eq!(moved("Is it allowed to put up a fence higher than two metres?"), None);
+        assert_eq!(moved("Could we put up a sign asking for winter coats?"), None);
+        assert_eq!(
+            moved("Could we put up a sign in the window?").as_deref(),
+            Some("Could we put a sign up in the window?")
+        );
     }
 
     #[test]
