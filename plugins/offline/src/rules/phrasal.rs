@@ -2865,6 +2865,9 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             // "put up a fence higher than two metres", "put up a sign asking for coats": a
             // comparison or an "-ing" phrase after the object is the object's too.
             && !(end < n && (p.lower(end).ends_with("ing") || p.lower(end + 1) == "than"))
+            // "hand the claims in through the portal", "in within a fortnight": the particle
+            // before a preposition of way or span reads as one direction with it, or twice "in".
+            && !(end < n && ["through", "within", "into", "onto", "to"].contains(&p.lower(end).as_str()))
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
             out.extend_from_slice(&p.items[k + 2..end]);
@@ -3280,6 +3283,11 @@ mod vehicle_tests {
         assert_eq!(moved("The cat put up a fight."), None);
         assert_eq!(moved("Is it allowed to put up a fence higher than two metres?"), None);
         assert_eq!(moved("Could we put up a sign asking for winter coats?"), None);
+        assert_eq!(moved("Students must hand in their assignments through the online portal."), None);
+        assert_eq!(
+            moved("Students must hand in their assignments by Friday.").as_deref(),
+            Some("Students must hand their assignments in by Friday.")
+        );
         assert_eq!(
             moved("Could we put up a sign in the window?").as_deref(),
             Some("Could we put a sign up in the window?")
