@@ -2696,19 +2696,57 @@ const DROPPED_OFF: &[&str] = &[
 /// its particle round these only.
 const SET_OFF: &[&str] = &["alarm", "alarms", "fireworks", "firework", "sprinklers", "bomb"];
 
+/// What is blown up (filled with air, or destroyed): "the wind blew up the valley" is a way, so
+/// "blow up" moves its particle round these only.
+const BLOWN_UP: &[&str] = &[
+    "balloon", "balloons", "bridge", "car", "building", "tyre", "tyres", "mattress", "airbed", "photo",
+    "picture", "ball", "pool", "lilo",
+];
+
+/// What is torn up (ripped into pieces or out of the ground): "tore up the stairs" is running up
+/// them, so "tear up" moves its particle round these only.
+const TORN_UP: &[&str] = &[
+    "letter",
+    "letters",
+    "paper",
+    "papers",
+    "photo",
+    "photos",
+    "contract",
+    "ticket",
+    "tickets",
+    "card",
+    "cheque",
+    "note",
+    "receipt",
+    "carpet",
+    "floorboards",
+    "lawn",
+    "map",
+    "form",
+    "invitation",
+    "agreement",
+];
+
 /// Separable verbs whose particle moves round only the nouns listed with them.
 const NAMED_OBJECTS: &[(&str, &str, &[&str])] = &[
     ("put", "on", PUT_ON),
     ("look", "up", LOOKED_UP),
     ("drop", "off", DROPPED_OFF),
     ("set", "off", SET_OFF),
+    ("blow", "up", BLOWN_UP),
+    ("tear", "up", TORN_UP),
 ];
 
 /// Separable verbs with the nouns round which their particle stays put: "gave the game away" (let
 /// a secret out) is an idiom, and "gave away the game" reads as losing a match.
-/// So is "put up a fight".
-const KEPT_OBJECTS: &[(&str, &str, &[&str])] =
-    &[("give", "away", &["game", "show"]), ("put", "up", &["fight", "struggle", "resistance"])];
+/// So are "put up a fight" and "got her breath back"; "pointed out the window" is a direction.
+const KEPT_OBJECTS: &[(&str, &str, &[&str])] = &[
+    ("give", "away", &["game", "show"]),
+    ("put", "up", &["fight", "struggle", "resistance"]),
+    ("get", "back", &["breath"]),
+    ("point", "out", &["window", "windows", "door", "doors"]),
+];
 
 /// Separable verbs whose particle moves only from after its object to before it: "got back the
 /// next morning" is a return, not a thing recovered, so only "got our deposit back", where the
@@ -3281,6 +3319,13 @@ mod vehicle_tests {
             Some("The new landlord wants to put up the rent by fifty pounds.")
         );
         assert_eq!(moved("The cat put up a fight."), None);
+        assert_eq!(moved("She pointed out the window at the bird."), None);
+        assert_eq!(moved("She pointed out the mistake.").as_deref(), Some("She pointed the mistake out."));
+        assert_eq!(moved("The wind blew up the valley."), None);
+        assert_eq!(moved("We blew up the balloons.").as_deref(), Some("We blew the balloons up."));
+        assert_eq!(moved("He tore up the stairs."), None);
+        assert_eq!(moved("He tore up the letter.").as_deref(), Some("He tore the letter up."));
+        assert_eq!(moved("She got her breath back."), None);
         assert_eq!(moved("Is it allowed to put up a fence higher than two metres?"), None);
         assert_eq!(moved("Could we put up a sign asking for winter coats?"), None);
         assert_eq!(moved("Students must hand in their assignments through the online portal."), None);
