@@ -2740,12 +2740,14 @@ const NAMED_OBJECTS: &[(&str, &str, &[&str])] = &[
 
 /// Separable verbs with the nouns round which their particle stays put: "gave the game away" (let
 /// a secret out) is an idiom, and "gave away the game" reads as losing a match.
-/// So are "put up a fight" and "got her breath back"; "pointed out the window" is a direction.
+/// So are "put up a fight" and "got her breath back"; "pointed out the window" and "cut off the
+/// main road" (left it) are ways.
 const KEPT_OBJECTS: &[(&str, &str, &[&str])] = &[
     ("give", "away", &["game", "show"]),
     ("put", "up", &["fight", "struggle", "resistance"]),
     ("get", "back", &["breath"]),
     ("point", "out", &["window", "windows", "door", "doors"]),
+    ("cut", "off", &["road", "motorway", "path", "lane", "street"]),
 ];
 
 /// Separable verbs whose particle moves only from after its object to before it: "got back the
@@ -3326,6 +3328,8 @@ mod vehicle_tests {
         assert_eq!(moved("He tore up the stairs."), None);
         assert_eq!(moved("He tore up the letter.").as_deref(), Some("He tore the letter up."));
         assert_eq!(moved("She got her breath back."), None);
+        assert_eq!(moved("We cut off the main road onto a farm track."), None);
+        assert_eq!(moved("She cut off the crusts.").as_deref(), Some("She cut the crusts off."));
         assert_eq!(moved("Is it allowed to put up a fence higher than two metres?"), None);
         assert_eq!(moved("Could we put up a sign asking for winter coats?"), None);
         assert_eq!(moved("Students must hand in their assignments through the online portal."), None);
