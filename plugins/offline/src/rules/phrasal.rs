@@ -15,8 +15,8 @@ use crate::syntax::{compound_noun_before, has_clause_word, subject, wants_partic
 use crate::tokens::{Kind, Token, next_word, prev_word};
 use crate::words::{
     ABILITY_VERBS, ARTICLES, BE_FORMS, CLAUSE_WORDS, CONTENT_NOUNS, DETERMINERS, FINITE_BE, FINITE_DO,
-    FINITE_HAVE, NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SUBJECT_PRONOUNS, can_be,
-    concat, is_noun, is_verbish, plain_verb,
+    FINITE_HAVE, NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SMALL_NUMBERS,
+    SUBJECT_PRONOUNS, can_be, concat, is_noun, is_verbish, plain_verb,
 };
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
@@ -2520,28 +2520,52 @@ pub fn would_you_mind(p: &Plain) -> Option<Vec<Token>> {
 /// hill") is not one, which is why the verbs are listed.
 const SEPARABLE: &[(&str, &str)] = &[
     ("blow", "down"),
+    ("blow", "up"),
     ("bring", "back"),
     ("bring", "up"),
     ("call", "back"),
+    ("call", "off"),
     ("clean", "up"),
+    ("clean", "out"),
     ("clear", "out"),
     ("clear", "up"),
     ("cut", "down"),
+    ("chop", "up"),
+    ("cut", "off"),
+    ("cut", "up"),
     ("dig", "up"),
+    ("drop", "off"),
+    ("empty", "out"),
     ("fill", "in"),
     ("fill", "out"),
+    ("fill", "up"),
+    ("get", "back"),
     ("hang", "up"),
     ("give", "back"),
+    ("give", "away"),
+    ("hand", "back"),
+    ("hand", "in"),
     ("hand", "out"),
+    ("heat", "up"),
     ("knock", "down"),
     ("lock", "up"),
+    ("look", "up"),
+    ("pack", "away"),
+    ("pack", "up"),
     ("pay", "back"),
     ("pick", "up"),
+    ("plug", "in"),
+    ("point", "out"),
     ("pull", "down"),
     ("put", "away"),
+    ("put", "back"),
     ("put", "down"),
+    ("put", "off"),
     ("put", "on"),
     ("put", "out"),
+    ("put", "up"),
+    ("send", "back"),
+    ("set", "off"),
     ("set", "up"),
     ("shut", "down"),
     ("shut", "off"),
@@ -2554,6 +2578,7 @@ const SEPARABLE: &[(&str, &str)] = &[
     ("take", "off"),
     ("take", "out"),
     ("tear", "down"),
+    ("tear", "up"),
     ("throw", "away"),
     ("throw", "out"),
     ("tidy", "up"),
@@ -2563,8 +2588,11 @@ const SEPARABLE: &[(&str, &str)] = &[
     ("try", "on"),
     ("turn", "up"),
     ("wake", "up"),
+    ("warm", "up"),
     ("wash", "up"),
+    ("wash", "out"),
     ("wipe", "down"),
+    ("work", "out"),
     ("write", "down"),
 ];
 
@@ -2615,6 +2643,118 @@ const PUT_ON: &[&str] = &[
     "fan",
 ];
 
+/// What is looked up (a fact one finds in a book or online): "looked up the chimney" is a
+/// direction, so "look up" moves its particle round these only.
+const LOOKED_UP: &[&str] = &[
+    "word",
+    "words",
+    "number",
+    "address",
+    "recipe",
+    "name",
+    "meaning",
+    "spelling",
+    "times",
+    "timetable",
+    "directions",
+    "details",
+    "definition",
+    "route",
+    "postcode",
+    "answer",
+    "results",
+    "forecast",
+];
+
+/// Who or what is dropped off (taken somewhere and left): "dropped off the shelf" is a fall, so
+/// "drop off" moves its particle round these only.
+const DROPPED_OFF: &[&str] = &[
+    "kids",
+    "children",
+    "boys",
+    "girls",
+    "son",
+    "daughter",
+    "twins",
+    "parcel",
+    "package",
+    "parcels",
+    "keys",
+    "car",
+    "shopping",
+    "bags",
+    "suitcase",
+    "form",
+    "forms",
+    "letter",
+    "books",
+    "clothes",
+    "donations",
+];
+
+/// What is set off (made to go off): "set off the next morning" is a start, so "set off" moves
+/// its particle round these only.
+const SET_OFF: &[&str] = &["alarm", "alarms", "fireworks", "firework", "sprinklers", "bomb"];
+
+/// What is blown up (filled with air, or destroyed): "the wind blew up the valley" is a way, so
+/// "blow up" moves its particle round these only.
+const BLOWN_UP: &[&str] = &[
+    "balloon", "balloons", "bridge", "car", "building", "tyre", "tyres", "mattress", "airbed", "photo",
+    "picture", "ball", "pool", "lilo",
+];
+
+/// What is torn up (ripped into pieces or out of the ground): "tore up the stairs" is running up
+/// them, so "tear up" moves its particle round these only.
+const TORN_UP: &[&str] = &[
+    "letter",
+    "letters",
+    "paper",
+    "papers",
+    "photo",
+    "photos",
+    "contract",
+    "ticket",
+    "tickets",
+    "card",
+    "cheque",
+    "note",
+    "receipt",
+    "carpet",
+    "floorboards",
+    "lawn",
+    "map",
+    "form",
+    "invitation",
+    "agreement",
+];
+
+/// Separable verbs whose particle moves round only the nouns listed with them.
+const NAMED_OBJECTS: &[(&str, &str, &[&str])] = &[
+    ("put", "on", PUT_ON),
+    ("look", "up", LOOKED_UP),
+    ("drop", "off", DROPPED_OFF),
+    ("set", "off", SET_OFF),
+    ("blow", "up", BLOWN_UP),
+    ("tear", "up", TORN_UP),
+];
+
+/// Separable verbs with the nouns round which their particle stays put: "gave the game away" (let
+/// a secret out) is an idiom, and "gave away the game" reads as losing a match.
+/// So are "put up a fight" and "got her breath back"; "pointed out the window" and "cut off the
+/// main road" (left it) are ways.
+const KEPT_OBJECTS: &[(&str, &str, &[&str])] = &[
+    ("give", "away", &["game", "show"]),
+    ("put", "up", &["fight", "struggle", "resistance"]),
+    ("get", "back", &["breath"]),
+    ("point", "out", &["window", "windows", "door", "doors"]),
+    ("cut", "off", &["road", "motorway", "path", "lane", "street"]),
+];
+
+/// Separable verbs whose particle moves only from after its object to before it: "got back the
+/// next morning" is a return, not a thing recovered, so only "got our deposit back", where the
+/// noun is plainly the object, is turned round.
+const ONE_WAY: &[(&str, &str)] = &[("get", "back")];
+
 /// The forms of the irregular separable verbs, which the lexicon keeps as function words.
 const IRREGULAR_FORMS: &[(&str, &str)] = &[
     ("took", "take"),
@@ -2645,6 +2785,10 @@ const IRREGULAR_FORMS: &[(&str, &str)] = &[
     ("woken", "wake"),
     ("hung", "hang"),
     ("shuts", "shut"),
+    ("got", "get"),
+    ("gotten", "get"),
+    ("gets", "get"),
+    ("getting", "get"),
 ];
 
 /// The forms of "be" and "get" before a passive participle.
@@ -2674,8 +2818,17 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let n = p.items.len();
-    let object_end = |from: usize| -> Option<usize> {
-        if !NOUN_PHRASE_DETERMINERS.contains(&p.lower(from).as_str()) {
+    // `counted`: a number may open the object as a determiner does ("tried three dresses on"),
+    // but only where the particle already follows it: after the particle a number is as often a
+    // measure ("woke up three times", "turned up two days after").
+    let object_end = |from: usize, counted: bool| -> Option<usize> {
+        let opener = p.lower(from);
+        let number = counted && SMALL_NUMBERS.contains(&opener.as_str());
+        if !NOUN_PHRASE_DETERMINERS.contains(&opener.as_str()) && !number {
+            return None;
+        }
+        // "pointed out that the figures": "that" before a determiner opens a clause.
+        if DETERMINERS.contains(&p.lower(from + 1).as_str()) {
             return None;
         }
         // The noun phrase ends at its last noun: "the phone number", never "the phone".
@@ -2699,18 +2852,40 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
         if PASSIVE_AUXILIARIES.contains(&p.lower(k - 1).as_str()) && !verb.ends_with("ing") {
             continue;
         }
+        // "washing the clothes by hand in the sink": after a preposition the word is a noun, not
+        // a verb (an infinitive's "to", and "before handing", are verbs).
+        let before = p.lower(k - 1);
+        if PREPOSITIONS.contains(&before.as_str()) && before != "to" && !verb.ends_with("ing") {
+            continue;
+        }
         let lemmas = separable_lemma(&verb);
         let separable = |particle: &str| lemmas.iter().any(|l| SEPARABLE.contains(&(*l, particle)));
-        // "put on" only round a thing one puts on (`PUT_ON`), whose last word is `end - 1`.
+        let one_way = |particle: &str| lemmas.iter().any(|l| ONE_WAY.contains(&(*l, particle)));
+        // "put on" only round a thing one puts on (`PUT_ON`), and the like (`NAMED_OBJECTS`),
+        // whose last word is `end - 1`.
         let fits = |particle: &str, end: usize| {
-            particle != "on" || !lemmas.contains(&"put") || PUT_ON.contains(&p.lower(end - 1).as_str())
+            let last = p.lower(end - 1);
+            NAMED_OBJECTS
+                .iter()
+                .filter(|&&(v, q, _)| q == particle && lemmas.contains(&v))
+                .all(|(_, _, nouns)| nouns.contains(&last.as_str()))
+                && !KEPT_OBJECTS.iter().any(|&(v, q, nouns)| {
+                    q == particle && lemmas.contains(&v) && nouns.contains(&last.as_str())
+                })
+        };
+        // "put on his coat and left": an "and" before a past verb that is no noun opens the next
+        // clause, not a second object ("the popcorn and drinks").
+        let clause_and = |j: usize| {
+            let next = p.lower(j + 1);
+            p.lower(j) == "and" && crate::words::heads_clause(&next) && !crate::words::is_noun(&next)
         };
         // verb + particle + object -> verb + object + particle
         let particle = p.lower(k + 1);
         // "take the lasagne out of the oven": "out of" is a preposition, not a particle. "The plane
         // took off an hour late": a length with a time after it is no object.
         if separable(&particle)
-            && let Some(end) = object_end(k + 2)
+            && !one_way(&particle)
+            && let Some(end) = object_end(k + 2, false)
             && !(end < n
                 && ["late", "early", "later", "earlier", "ago", "behind"].contains(&p.lower(end).as_str()))
             // "picked up a few words of Greek": the object goes on after "of", and the particle
@@ -2723,10 +2898,16 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             // "pick up the popcorn and drinks", "throw away the letter from the council": a list
             // or a phrase after the object is the object's, which the particle would split.
             && !(end < n
-                && (["and", "or"].contains(&p.lower(end).as_str())
+                && ((["and", "or"].contains(&p.lower(end).as_str()) && !clause_and(end))
                     || (["from", "of", "about", "for", "with"].contains(&p.lower(end).as_str())
                         && DETERMINERS.contains(&p.lower(end + 1).as_str()))))
             && fits(&particle, end)
+            // "put up a fence higher than two metres", "put up a sign asking for coats": a
+            // comparison or an "-ing" phrase after the object is the object's too.
+            && !(end < n && (p.lower(end).ends_with("ing") || p.lower(end + 1) == "than"))
+            // "hand the claims in through the portal", "in within a fortnight": the particle
+            // before a preposition of way or span reads as one direction with it, or twice "in".
+            && !(end < n && ["through", "within", "into", "onto", "to"].contains(&p.lower(end).as_str()))
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
             out.extend_from_slice(&p.items[k + 2..end]);
@@ -2765,7 +2946,7 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             DETERMINERS.contains(&p.lower(j).as_str()) && !measure
         };
         // verb + object + particle -> verb + particle + object
-        if let Some(end) = object_end(k + 1)
+        if let Some(end) = object_end(k + 1, true)
             && end < n
             && separable(&p.lower(end))
             && fits(&p.lower(end), end)
@@ -3084,6 +3265,82 @@ mod vehicle_tests {
         assert_eq!(run(f, "He wrote down the phone number."), Some("He wrote the phone number down.".into()));
         assert_eq!(run(f, "Take the lasagne out of the oven."), None);
         assert_eq!(run(f, "Turn it off."), None);
+    }
+
+    #[test]
+    fn more_separable_verbs_move_their_particle() {
+        let f = move_particle;
+        let moved = |text: &str| run(f, text);
+        assert_eq!(
+            moved("The audiologist cleaned out some wax before starting the test.").as_deref(),
+            Some("The audiologist cleaned some wax out before starting the test.")
+        );
+        assert_eq!(moved("We got our full deposit back.").as_deref(), Some("We got back our full deposit."));
+        // "get back" is also a return: only the plain object before the particle is turned round.
+        assert_eq!(moved("We got back the next morning."), None);
+        assert_eq!(moved("She got back the same way."), None);
+        assert_eq!(moved("Please take the battery out of the smoke alarm."), None);
+        assert_eq!(
+            moved("I looked up the number in the phone book.").as_deref(),
+            Some("I looked the number up in the phone book.")
+        );
+        assert_eq!(moved("The cat looked up the chimney."), None);
+        assert_eq!(
+            moved("I dropped off the kids at school.").as_deref(),
+            Some("I dropped the kids off at school.")
+        );
+        assert_eq!(moved("The book dropped off the shelf."), None);
+        assert_eq!(moved("She picked it up."), None);
+        assert_eq!(moved("She picked up the parcel that had been left at the post office."), None);
+        assert_eq!(moved("He ran up the hill before breakfast."), None);
+        // A number opens an object only where the particle already follows it.
+        assert_eq!(moved("She tried three dresses on.").as_deref(), Some("She tried on three dresses."));
+        assert_eq!(moved("The baby woke up three times last night."), None);
+        assert_eq!(moved("The parcel turned up two days after the party."), None);
+        assert_eq!(moved("She pointed out that the figures did not add up."), None);
+        assert_eq!(moved("I washed the clothes by hand in the sink."), None);
+        assert_eq!(
+            moved("Could you hand in the forms today?").as_deref(),
+            Some("Could you hand the forms in today?")
+        );
+        assert_eq!(moved("I nearly gave the game away."), None);
+        assert_eq!(moved("She gave away the old sofa.").as_deref(), Some("She gave the old sofa away."));
+        assert_eq!(
+            moved("He put on his coat and went outside.").as_deref(),
+            Some("He put his coat on and went outside.")
+        );
+        assert_eq!(moved("I'll pick up the popcorn and drinks."), None);
+        assert_eq!(
+            moved("The steam from the shower sets off the alarm nearly every morning.").as_deref(),
+            Some("The steam from the shower sets the alarm off nearly every morning.")
+        );
+        assert_eq!(moved("We set off the next morning."), None);
+        assert_eq!(moved("We set off the motorway at junction four."), None);
+        assert_eq!(
+            moved("The new landlord wants to put the rent up by fifty pounds.").as_deref(),
+            Some("The new landlord wants to put up the rent by fifty pounds.")
+        );
+        assert_eq!(moved("The cat put up a fight."), None);
+        assert_eq!(moved("She pointed out the window at the bird."), None);
+        assert_eq!(moved("She pointed out the mistake.").as_deref(), Some("She pointed the mistake out."));
+        assert_eq!(moved("The wind blew up the valley."), None);
+        assert_eq!(moved("We blew up the balloons.").as_deref(), Some("We blew the balloons up."));
+        assert_eq!(moved("He tore up the stairs."), None);
+        assert_eq!(moved("He tore up the letter.").as_deref(), Some("He tore the letter up."));
+        assert_eq!(moved("She got her breath back."), None);
+        assert_eq!(moved("We cut off the main road onto a farm track."), None);
+        assert_eq!(moved("She cut off the crusts.").as_deref(), Some("She cut the crusts off."));
+        assert_eq!(moved("Is it allowed to put up a fence higher than two metres?"), None);
+        assert_eq!(moved("Could we put up a sign asking for winter coats?"), None);
+        assert_eq!(moved("Students must hand in their assignments through the online portal."), None);
+        assert_eq!(
+            moved("Students must hand in their assignments by Friday.").as_deref(),
+            Some("Students must hand their assignments in by Friday.")
+        );
+        assert_eq!(
+            moved("Could we put up a sign in the window?").as_deref(),
+            Some("Could we put a sign up in the window?")
+        );
     }
 
     #[test]

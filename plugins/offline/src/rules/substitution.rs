@@ -698,6 +698,31 @@ fn subject_is(tokens: &[Token], i: usize, heads: &[&str]) -> bool {
         && DETERMINERS.contains(&subject[subject.len() - 1].as_str())
 }
 
+/// States that are whole or not at all, which "absolutely" and "completely" both say in full.
+const WHOLLY: &[&str] = &[
+    "soaked",
+    "drenched",
+    "exhausted",
+    "certain",
+    "sure",
+    "convinced",
+    "ruined",
+    "packed",
+    "covered",
+    "full",
+    "empty",
+    "silent",
+    "impossible",
+    "useless",
+    "finished",
+    "destroyed",
+    "wrong",
+    "right",
+    "unnecessary",
+    "identical",
+    "alone",
+];
+
 /// Whether a word that the table replaces only in one setting is in it at `i` (see `alternative`);
 /// true for every other word.
 fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
@@ -727,6 +752,10 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
                 && (tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
                     || next.is_some_and(|n| AFTER_LEAVING.contains(&n.as_str())))
         }
+        // "absolutely soaked" is "completely soaked", a state one is in fully or not at all; before
+        // a word of degree ("absolutely delicious", "absolutely freezing") it only heightens, which
+        // "completely" does not.
+        "absolutely" => next.is_some_and(|n| WHOLLY.contains(&n.as_str())),
         "call" => call_is_phoning(tokens, i),
         "ring" => ring_is_phoning(tokens, i),
         // "take two tablets a day" are pills, but "on her tablet" is a computer, and "the pill"
@@ -3113,6 +3142,19 @@ mod tests {
         assert_eq!(replaced("Be sure to call me.", "sure"), None);
         assert_eq!(replaced("Make sure you lock the door.", "sure"), None);
         assert_eq!(replaced("It is a sure sign of spring.", "sure"), None);
+    }
+
+    #[test]
+    fn a_degree_said_with_the_same_strength() {
+        let text = "The limescale inside the kettle was unbelievably thick.";
+        assert_eq!(replaced(text, "unbelievably").as_deref(), Some("incredibly"));
+        let text = "We were absolutely soaked by the time we got home.";
+        assert_eq!(replaced(text, "absolutely").as_deref(), Some("completely"));
+        assert_eq!(replaced("The soup is absolutely delicious.", "absolutely"), None);
+        assert_eq!(replaced("My feet were absolutely freezing.", "absolutely"), None);
+        assert_eq!(replaced("I absolutely love it.", "absolutely"), None);
+        // No word says "surprisingly" with its surprise.
+        assert_eq!(replaced("The check was surprisingly thorough.", "surprisingly"), None);
     }
 
     #[test]

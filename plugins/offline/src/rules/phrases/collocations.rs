@@ -2173,6 +2173,60 @@ const SUBJECT_OR_OBJECT: &[&str] =
 
 /// "We stayed in and watched a film." <-> "We stayed at home and watched a film.": a night in,
 /// with a time, "and" or a pause after it ("stayed in bed", "stay in touch" are other things).
+/// "We had to go without tea for two days." -> "We had to do without tea for two days.": a person
+/// managing with none of a supply they need. Only a person (a subject pronoun before the verb, or
+/// before "had to", "will have to" and the like) and only a listed supply: "went without her
+/// coat" is leaving without it, and "went without a hitch" is an event going well.
+fn went_without(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const SUPPLIES: &[&str] = &[
+        "tea",
+        "coffee",
+        "food",
+        "sleep",
+        "water",
+        "electricity",
+        "power",
+        "heating",
+        "gas",
+        "internet",
+        "wifi",
+        "breakfast",
+        "lunch",
+        "dinner",
+        "meals",
+        "milk",
+        "sugar",
+        "bread",
+        "money",
+        "sweets",
+        "alcohol",
+        "meat",
+        "chocolate",
+    ];
+    const BETWEEN: &[&str] =
+        &["to", "had", "have", "has", "will", "would", "could", "can", "often", "sometimes", "never", "just"];
+    const PERSONS: &[&str] = &["i", "we", "you", "they", "he", "she"];
+    let w = tokens[i].text.to_lowercase();
+    let done = match w.as_str() {
+        "go" => "do",
+        "goes" => "does",
+        "went" => "did",
+        "gone" => "done",
+        "going" => "doing",
+        _ => return None,
+    };
+    if !matches_at(tokens, i, &[&w, "without"]) {
+        return None;
+    }
+    let supply = next_word(tokens, i + 2).is_some_and(|n| SUPPLIES.contains(&n.as_str()));
+    let mut k = i;
+    while prev_word(tokens, k).is_some_and(|p| BETWEEN.contains(&p.as_str())) {
+        k -= 2;
+    }
+    let person = prev_word(tokens, k).is_some_and(|p| PERSONS.contains(&p.as_str()));
+    (supply && person).then(|| (1, vec![done.to_string()]))
+}
+
 fn stay_in(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     const STAY: [&str; 4] = ["stay", "stays", "stayed", "staying"];
     let w = tokens[i].text.to_lowercase();
@@ -2938,6 +2992,7 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["make"], make_sure),
     (&["rather"], rather_prefer),
     (&["stay", "stays", "stayed", "staying"], stay_in),
+    (&["go", "goes", "went", "gone", "going"], went_without),
     (&["get", "gets", "got", "getting"], got_there),
     (&["have", "has", "had"], no_idea),
     (&["feel"], feel_like),
@@ -3800,6 +3855,21 @@ mod tests {
 
     fn phrased(text: &str) -> String {
         join(&phrases(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::All)))
+    }
+
+    #[test]
+    fn going_without_a_supply_is_doing_without() {
+        assert_eq!(
+            phrased("We had to go without tea for two whole days."),
+            "We had to do without tea for two whole days."
+        );
+        assert_eq!(phrased("She often went without lunch."), "She often did without lunch.");
+        assert_eq!(phrased("She went without her coat."), "She went without her coat.");
+        assert_eq!(phrased("The wedding went without a hitch."), "The wedding went without a hitch.");
+        assert_eq!(
+            phrased("The night went without sleep for the nurses."),
+            "The night went without sleep for the nurses."
+        );
     }
 
     #[test]
