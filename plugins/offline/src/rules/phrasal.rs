@@ -2908,6 +2908,9 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             // "hand the claims in through the portal", "in within a fortnight": the particle
             // before a preposition of way or span reads as one direction with it, or twice "in".
             && !(end < n && ["through", "within", "into", "onto", "to"].contains(&p.lower(end).as_str()))
+            // "When Tom turned up the party had already begun": a noun phrase before a finite verb
+            // is the next clause's subject, no object.
+            && !(end < n && crate::words::heads_clause(&p.lower(end)))
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
             out.extend_from_slice(&p.items[k + 2..end]);
@@ -3175,6 +3178,8 @@ mod vehicle_tests {
     #[test]
     fn a_particle_stays_where_it_is_not_the_verb_s_alone() {
         let f = move_particle;
+        // The noun phrase is the next clause's subject.
+        assert_eq!(run(f, "When Tom turned up the party had already begun."), None);
         // A second particle makes one direction with the first.
         assert_eq!(run(f, "Could you bring the bins back in when you get home?"), None);
         assert_eq!(run(f, "Could you bring the chairs back over here?"), None);

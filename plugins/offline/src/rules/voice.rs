@@ -60,6 +60,12 @@ const BODY_PARTS: &[&str] = &[
 /// Particles that make a phrasal verb with the verb before them ("knocked down the trees"); the
 /// passive keeps them after the participle.
 const PARTICLES: &[&str] = &["down", "up", "out", "off", "away", "over"];
+/// Ways and slopes, which "up", "down" and "over" go along rather than act on.
+const PATHS: &[&str] = &[
+    "valley", "hill", "hills", "road", "street", "stairs", "steps", "river", "lane", "path", "mountain",
+    "slope", "corridor", "track", "field", "fields", "chimney", "drive", "garden", "ladder", "wall", "fence",
+    "bridge", "beach",
+];
 /// Verbs of state, of motion and light verbs, whose passive is odd or wrong.
 const NO_PASSIVE: &[&str] = &[
     // "The injured player was substituted by the coach" reads as the coach taking his place.
@@ -194,6 +200,13 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
         return None;
     }
     let object_end = noun_phrase(p, object, true).or_else(|| bare_plural_object(p, object))?;
+    // "The wind blew up the valley": "up", "down" or "over" before a way or a slope is a
+    // preposition of the path, and the noun no object.
+    let path = ["up", "down", "over"].contains(&p.lower(subject + 1).as_str())
+        && PATHS.contains(&p.lower(object_end - 1).as_str());
+    if particle && path {
+        return None;
+    }
     let rest = &p.items[object_end..];
     // A possessive after the object may point back to the subject ("sang a song for their mother").
     let rest_ok = rest.len() <= 4
@@ -1203,6 +1216,12 @@ mod tests {
         // "his" far before its owner, and a coach who substitutes a player takes him off.
         assert_eq!(run(passive, "My uncle sold his old car to a neighbour."), None);
         assert_eq!(run(passive, "The coach substituted the injured player."), None);
+        // "up" a way is the path of the wind, not a particle of "blow up".
+        assert_eq!(run(passive, "The wind blew up the valley."), None);
+        assert_eq!(
+            run(passive, "The storm blew down the old shed.").as_deref(),
+            Some("The old shed was blown down by the storm.")
+        );
         assert_eq!(
             run(passive, "My uncle sold the old car to a neighbour.").as_deref(),
             Some("The old car was sold to a neighbour by my uncle.")
