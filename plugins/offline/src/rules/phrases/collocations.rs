@@ -2590,6 +2590,99 @@ fn no_any(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
     Some((no + 1 - i, out.into_iter().map(String::from).collect()))
 }
 
+/// Nouns that take "any" after a negation besides `MASS` and the plurals: what is made, found,
+/// heard or given, or not ("made no sound" -> "didn't make any sound").
+const MADE_OR_FOUND: &[&str] = &[
+    "sound",
+    "noise",
+    "answer",
+    "reply",
+    "response",
+    "explanation",
+    "sign",
+    "trace",
+    "warning",
+    "damage",
+    "difference",
+    "help",
+    "information",
+    "progress",
+    "advice",
+    "effort",
+    "attempt",
+    "mention",
+    "money",
+];
+
+/// "The alarm made no sound." -> "The alarm didn't make any sound.", "We found no problems." ->
+/// "We didn't find any problems.": a verb of making, finding, perceiving or giving in the past or
+/// the present, after a pronoun or a short noun phrase, told with "not any" before a mass noun or
+/// a plural (`any_noun`, `MADE_OR_FOUND`); never "no idea", "no one", "no longer", "no more".
+fn did_no_any(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const VERBS: &[(&str, &str, &str, &str)] = &[
+        ("make", "makes", "made", "make"),
+        ("find", "finds", "found", "find"),
+        ("see", "sees", "saw", "see"),
+        ("hear", "hears", "heard", "hear"),
+        ("give", "gives", "gave", "give"),
+        ("show", "shows", "showed", "show"),
+        ("leave", "leaves", "left", "leave"),
+        ("get", "gets", "got", "get"),
+        ("receive", "receives", "received", "receive"),
+    ];
+    let word = |k: usize| open_word(tokens, k);
+    let w = word(i)?;
+    let &(plain, third, past, base) = VERBS.iter().find(|&&(a, b, c, _)| [a, b, c].contains(&w.as_str()))?;
+    if ![i + 1, i + 3].iter().all(|&s| tokens.get(s).is_some_and(|t| t.is(Kind::Space, " ")))
+        || word(i + 2)? != "no"
+    {
+        return None;
+    }
+    let noun = word(i + 4)?;
+    let takes_any = any_noun(&noun) || MADE_OR_FOUND.contains(&noun.as_str());
+    if !takes_any
+        || ["idea", "more", "longer", "doubt", "way", "one", "such", "matter", "use"].contains(&noun.as_str())
+    {
+        return None;
+    }
+    // The subject: a pronoun, or a determiner and one or two nouns ("the alarm", "the smoke alarm").
+    let subject = prev_word(tokens, i)?;
+    let pronoun = SUBJECT_OR_OBJECT[..7].contains(&subject.as_str());
+    let k = (0..i).rev().find(|&k| tokens[k].is_word())?;
+    let opener = (0..k)
+        .rev()
+        .filter(|&j| tokens[j].is_word())
+        .take(2)
+        .find(|&j| crate::words::DEFINITE_DETERMINERS.contains(&tokens[j].text.to_lowercase().as_str()));
+    let phrase = opener.is_some_and(|j| {
+        (j + 1..=k)
+            .filter(|&m| tokens[m].is_word())
+            .all(|m| crate::words::is_noun(&tokens[m].text.to_lowercase()))
+            && (crate::tokens::is_sentence_start(tokens, j)
+                || word_before(tokens, j)
+                    .is_some_and(|b| ["but", "and", "so", "because", "when"].contains(&b.as_str())))
+    }) && crate::words::is_noun(&subject)
+        && !crate::words::is_verbish(&subject);
+    if !pronoun && !phrase {
+        return None;
+    }
+    let plural = if pronoun {
+        !["he", "she", "it"].contains(&subject.as_str())
+    } else {
+        crate::words::is_plural_noun(&subject)
+    };
+    let aux = if w == past && w != plain {
+        "didn't"
+    } else if w == third {
+        "doesn't"
+    } else if w == plain && (plural || ["i", "you"].contains(&subject.as_str())) {
+        "don't"
+    } else {
+        return None;
+    };
+    Some((3, [aux, base, "any"].map(String::from).to_vec()))
+}
+
 /// "We got to the station at six." -> "We reached the station at six.": a place arrived at, a
 /// determiner and its noun after "to" ("get to know", "got to go" are other verbs).
 fn get_to_place(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
@@ -3003,6 +3096,14 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["in"], in_charge),
     (&["work", "works", "worked", "working"], work_out),
     (&["there's", "there", "have", "has", "had"], no_any),
+    (
+        &[
+            "make", "makes", "made", "find", "finds", "found", "see", "sees", "saw", "hear", "hears",
+            "heard", "give", "gives", "gave", "show", "shows", "showed", "leave", "leaves", "left", "get",
+            "gets", "got", "receive", "receives", "received",
+        ],
+        did_no_any,
+    ),
     (&["get", "gets", "got", "getting"], get_to_place),
     (&["like", "likes", "liked", "love", "loves", "loved", "enjoy", "enjoys", "enjoyed"], like_a_lot),
     (&["make"], make_it),
@@ -3171,6 +3272,8 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "fed",
     "feel",
     "fell",
+    "find",
+    "finds",
     "finish",
     "finished",
     "finishes",
@@ -3181,6 +3284,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "fixing",
     "for",
     "forgot",
+    "found",
     "free",
     "frightened",
     "full",
@@ -3216,6 +3320,9 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "he",
     "he'd",
     "he's",
+    "hear",
+    "heard",
+    "hears",
     "help",
     "helped",
     "helping",
@@ -3249,6 +3356,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "kicks",
     "lasted",
     "later",
+    "leave",
     "leaves",
     "left",
     "lend",
@@ -3314,6 +3422,9 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "quite",
     "ran",
     "rather",
+    "receive",
+    "received",
+    "receives",
     "rent",
     "rented",
     "renting",
@@ -3324,7 +3435,10 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "returning",
     "returns",
     "sat",
+    "saw",
     "scared",
+    "see",
+    "sees",
     "send",
     "sending",
     "sends",
@@ -3335,6 +3449,9 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "she",
     "she'd",
     "she's",
+    "show",
+    "showed",
+    "shows",
     "since",
     "sit",
     "sits",
@@ -4170,6 +4287,20 @@ mod tests {
         assert_eq!(phrased("I'll do the washing up."), "I'll do the dishes.");
         assert_eq!(phrased("There's no bread left."), "There isn't any bread left.");
         assert_eq!(phrased("We have no coffee."), "We don't have any coffee.");
+        assert_eq!(
+            phrased("I pressed the button, but the alarm made no sound at all."),
+            "I pressed the button, but the alarm didn't make any sound at all."
+        );
+        assert_eq!(
+            phrased("We found no problems with the car."),
+            "We didn't find any problems with the car."
+        );
+        assert_eq!(phrased("She gives no reason."), "She doesn't give any reason.");
+        // No idea is not knowing, no one is nobody, and a singular count noun takes no "any".
+        assert_eq!(phrased("She gave no idea of the cost."), "She gave no idea of the cost.");
+        assert_eq!(phrased("We saw no one."), "We saw no one.");
+        assert_eq!(phrased("They found no hotel."), "They found no hotel.");
+        assert_eq!(phrased("Honestly the man made no sound."), "Honestly the man made no sound.");
         // A singular count noun takes no "any", and "no idea" is not knowing.
         assert_eq!(phrased("There's no bus today."), "There's no bus today.");
         assert_eq!(phrased("We got to the station at six."), "We reached the station at six.");
