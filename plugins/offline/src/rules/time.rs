@@ -679,9 +679,23 @@ fn opening_time_phrase(p: &Plain) -> Option<(usize, bool)> {
     if let Some(c) = p.items.iter().position(|t| !t.is_word()) {
         return reads_as_phrase(c).then_some((c, true));
     }
+    // With no comma, a sentence that opens with its subject and verb has no phrase before them
+    // (most sentences: read first, it spares six readings of a time phrase); else each of the
+    // first six words may end the phrase, read on one copy of them cut back from its end.
+    if crate::syntax::clause_at(p, 0).is_some() {
+        return None;
+    }
     let n = p.items.len();
-    let ends: Vec<usize> =
-        (1..n.min(7)).filter(|&c| reads_as_phrase(c) && crate::syntax::clause_at(p, c).is_some()).collect();
+    let last = n.min(7).saturating_sub(1);
+    let mut phrase = Plain { items: vec![shape::word("then")], terminal: p.terminal.clone() };
+    phrase.items.extend(p.items[..last].iter().map(|t| leaving_start(t).unwrap_or_else(|| t.clone())));
+    let mut ends = Vec::new();
+    for c in (1..=last).rev() {
+        phrase.items.truncate(c + 1);
+        if trailing_time_phrase(&phrase) == Some(c) && crate::syntax::clause_at(p, c).is_some() {
+            ends.push(c);
+        }
+    }
     match ends[..] {
         [c] if p.lower(c - 1) != "time" => Some((c, false)),
         _ => None,
