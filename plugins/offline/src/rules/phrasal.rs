@@ -639,6 +639,78 @@ const OBJECT_PRONOUNS_OR_YOURS: &[&str] =
 /// Every form of "be" before a predicate.
 const BE_ALL: &[&str] = &["is", "are", "was", "were", "am", "be", "been", "being"];
 
+/// The words a told, known or felt clause follows with its "that" or without it, both ways
+/// ("said that the brakes" <-> "said the brakes", "told me he would be late" <-> "told me that
+/// he would be late", "I'm sorry I missed your call" <-> "I'm sorry that I missed your call"):
+/// `clause_that_added` and `clause_that_dropped` read them with `group_fits`, so the conditions of
+/// `group_at` on their first word hold too, and `clause_follows` wants a clause with its finite
+/// verb after them ("told me the time", "know the way", "sure of it" stay).
+const THAT_CLAUSE: &[&[&str]] = &[
+    &["said"],
+    &["says"],
+    &["say"],
+    &["knew"],
+    &["know"],
+    &["knows"],
+    &["hope"],
+    &["hoped"],
+    &["think"],
+    &["thinks"],
+    &["thought"],
+    &["believe"],
+    &["believed"],
+    &["guess"],
+    &["suppose"],
+    &["promised"],
+    &["explained"],
+    &["realised"],
+    &["realized"],
+    &["realise"],
+    &["realize"],
+    &["noticed"],
+    &["suggested"],
+    &["recommended"],
+    &["agreed"],
+    &["admitted"],
+    &["mentioned"],
+    &["heard"],
+    &["decided"],
+    &["forgot"],
+    &["pretended"],
+    &["complained"],
+    &["found", "out"],
+    &["told", "me"],
+    &["told", "us"],
+    &["told", "him"],
+    &["told", "them"],
+    &["told", "you"],
+    // The one told as the passive's subject: "She was told she might need a hearing aid."
+    &["told"],
+    &["warned", "me"],
+    &["warned", "us"],
+    &["reminded", "me"],
+    &["reminded", "us"],
+    &["reminded", "him"],
+    &["promised", "me"],
+    &["promised", "us"],
+    // Feelings and certainties after their "be" (`group_at`'s condition on the adjective).
+    &["sorry"],
+    &["glad"],
+    &["sure"],
+    &["afraid"],
+    &["surprised"],
+    &["pleased"],
+    &["happy"],
+    &["worried"],
+    &["aware"],
+    &["certain"],
+    &["convinced"],
+    &["disappointed"],
+    &["relieved"],
+    &["amazed"],
+    &["shocked"],
+];
+
 /// Two- and three-word groups: `(words, replacement, what the next word must be)`.
 const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["have", "to"], &["need", "to"], Next::Verb),
@@ -656,29 +728,6 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["plan", "to"], &["intend", "to"], Next::Verb),
     (&["plans", "to"], &["intends", "to"], Next::Verb),
     (&["planned", "to"], &["intended", "to"], Next::Verb),
-    (&["said"], &["said", "that"], Next::Clause),
-    (&["says"], &["says", "that"], Next::Clause),
-    (&["knew"], &["knew", "that"], Next::Clause),
-    (&["hope"], &["hope", "that"], Next::Clause),
-    (&["thought"], &["thought", "that"], Next::Clause),
-    (&["promised"], &["promised", "that"], Next::Clause),
-    (&["explained"], &["explained", "that"], Next::Clause),
-    (&["realised"], &["realised", "that"], Next::Clause),
-    (&["realized"], &["realized", "that"], Next::Clause),
-    (&["noticed"], &["noticed", "that"], Next::Clause),
-    // The same, after a teller and the one told ("He told me he would be late."), or of what is
-    // known or agreed; `clause_follows` wants a finite verb soon after, so "told me the time" and
-    // "know the way" stay.
-    (&["told", "me"], &["told", "me", "that"], Next::Clause),
-    (&["told", "us"], &["told", "us", "that"], Next::Clause),
-    (&["told", "him"], &["told", "him", "that"], Next::Clause),
-    (&["told", "them"], &["told", "them", "that"], Next::Clause),
-    (&["know"], &["know", "that"], Next::Clause),
-    (&["knows"], &["knows", "that"], Next::Clause),
-    (&["agreed"], &["agreed", "that"], Next::Clause),
-    (&["admitted"], &["admitted", "that"], Next::Clause),
-    (&["mentioned"], &["mentioned", "that"], Next::Clause),
-    (&["heard"], &["heard", "that"], Next::Clause),
     // "quickly" -> "fast" only after a degree word: "he fast wrote" is not English.
     (&["too", "quickly"], &["too", "fast"], Next::Any),
     (&["so", "quickly"], &["so", "fast"], Next::Any),
@@ -752,34 +801,6 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     // What is expected or required: "It's supposed to rain" <-> "It's meant to rain" (British).
     (&["supposed", "to"], &["meant", "to"], Next::Verb),
     (&["meant", "to"], &["supposed", "to"], Next::Verb),
-    // "said that the brakes" <-> "said the brakes": "that" may open a reported clause or not.
-    (&["said", "that"], &["said"], Next::Clause),
-    (&["says", "that"], &["says"], Next::Clause),
-    (&["told", "me", "that"], &["told", "me"], Next::Clause),
-    (&["knew", "that"], &["knew"], Next::Clause),
-    (&["thought", "that"], &["thought"], Next::Clause),
-    (&["promised", "that"], &["promised"], Next::Clause),
-    (&["explained", "that"], &["explained"], Next::Clause),
-    (&["realised", "that"], &["realised"], Next::Clause),
-    (&["realized", "that"], &["realized"], Next::Clause),
-    (&["noticed", "that"], &["noticed"], Next::Clause),
-    (&["suggested", "that"], &["suggested"], Next::Clause),
-    (&["recommended", "that"], &["recommended"], Next::Clause),
-    (&["told", "us", "that"], &["told", "us"], Next::Clause),
-    (&["told", "him", "that"], &["told", "him"], Next::Clause),
-    (&["told", "them", "that"], &["told", "them"], Next::Clause),
-    // Said of a feeling or a belief: "I'm sorry I missed your call." <-> "I'm sorry that I missed
-    // your call."; `clause_follows` wants a clause after it ("sure of it" stays).
-    (&["sorry", "that"], &["sorry"], Next::Clause),
-    (&["glad", "that"], &["glad"], Next::Clause),
-    (&["sure", "that"], &["sure"], Next::Clause),
-    (&["afraid", "that"], &["afraid"], Next::Clause),
-    (&["say", "that"], &["say"], Next::Clause),
-    (&["sorry"], &["sorry", "that"], Next::Clause),
-    (&["glad"], &["glad", "that"], Next::Clause),
-    (&["sure"], &["sure", "that"], Next::Clause),
-    (&["afraid"], &["afraid", "that"], Next::Clause),
-    (&["say"], &["say", "that"], Next::Clause),
     // Something that goes on happening: "The website keeps crashing." <-> "... keeps on crashing."
     // (never after "be": "I was kept waiting" is another "keep", see `group_at`).
     (&["keep", "on"], &["keep"], Next::Gerund),
@@ -1168,11 +1189,25 @@ const FINITE: &[&str] = &concat::<18>(&[
 
 /// Whether a finite verb comes within the four words after token `last`, so that what follows
 /// is a clause ("said my teeth are fine") and not an object ("said her name"), nor an object
-/// with its relative clause ("noticed the man who was").
-fn clause_follows(tokens: &[Token], last: usize) -> bool {
+/// with its relative clause ("noticed the man who was"). With `that_given`, the "that" at `last`
+/// already says a clause follows unless it points at a thing ("heard that the other day"): an
+/// "-ed" form that may be a participle counts as the verb ("said that the team needed to").
+fn clause_follows(tokens: &[Token], last: usize, that_given: bool) -> bool {
     // A pronoun that is only ever a subject opens a clause ("said I need two fillings").
     if next_word(tokens, last).is_some_and(|w| ["i", "he", "she", "we", "they"].contains(&w.as_str())) {
         return true;
+    }
+    // "you" and "it" may be objects ("I know you well", "noticed it damaged"): a subject only
+    // with a finite verb right after, a present after "you" too ("hope you feel better"), never
+    // an "-ed" form that may be a participle.
+    if let Some(object) = next_word(tokens, last).filter(|w| ["you", "it"].contains(&w.as_str()))
+        && let Some(verb) = next_word(tokens, last + 2)
+    {
+        let present = object == "you" && plain_verb(&verb) && is_verbish(&verb);
+        let finite = crate::words::heads_clause(&verb) && !verb.ends_with("ed");
+        if present || finite {
+            return true;
+        }
     }
     // A subject that a determiner opens, then a verb that is finite by most of its evidence
     // ("hope the weather clears up"): a past or third-person form, never an "-ed" form that may be
@@ -1187,8 +1222,12 @@ fn clause_follows(tokens: &[Token], last: usize) -> bool {
         // "said the brakes need to be replaced": "need" or "want" before "to" is a verb.
         let verb_to = ["need", "needs", "want", "wants"].contains(&w.as_str())
             && next_word(tokens, k + 2).as_deref() == Some("to");
-        if determined && step >= 2 && (verb_to || crate::words::clearly_finite(&w, false)) {
+        if determined && step >= 2 && (verb_to || crate::words::clearly_finite(&w, that_given)) {
             return true;
+        }
+        // "forgot my password and couldn't log in": a second verb of the sentence's own subject.
+        if ["and", "or", "but"].contains(&w.as_str()) {
+            return false;
         }
         // A subject of its own inside the noun phrase ("heard the news we had won"): the noun
         // may be the object, whose clause the finite verb is.
@@ -1442,560 +1481,616 @@ fn any_time_at(tokens: &[Token], i: usize) -> bool {
 }
 
 fn group_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
-    for &(words, to, need) in GROUPS {
-        let ok = words.iter().enumerate().all(|(k, w)| {
-            let t = i + 2 * k;
-            tokens.get(t).is_some_and(|t| plain_word(t) && t.text.eq_ignore_ascii_case(w))
-                && (k == 0 || tokens[t - 1].is(Kind::Space, " "))
-        });
-        // The conditions below read the words round the group, which costs: only for a group
-        // that is there.
-        if !ok {
-            continue;
-        }
+    GROUPS.iter().find(|&&(words, to, need)| group_fits(tokens, i, words, to, need)).map(|&(words, to, _)| {
         let last = i + 2 * (words.len() - 1);
-        // "want to" only after its subject: "I want to" is "I would like to", "don't want to" is not.
-        let prev = prev_word(tokens, i);
-        // "I haven't practised all week" is no practice at all; "not ... the whole week" may be
-        // some practice, but not every day of it.
-        let whole = to.contains(&"whole") || words.contains(&"whole");
-        let negated = || {
+        (last + 1, shape::words_like(&tokens[i].text, to))
+    })
+}
+
+/// Whether the group `words` stands at token `i` where the table's conditions let it become `to`,
+/// with the word after it such as `need` wants.
+fn group_fits(tokens: &[Token], i: usize, words: &[&str], to: &[&str], need: Next) -> bool {
+    let ok = words.iter().enumerate().all(|(k, w)| {
+        let t = i + 2 * k;
+        tokens.get(t).is_some_and(|t| plain_word(t) && t.text.eq_ignore_ascii_case(w))
+            && (k == 0 || tokens[t - 1].is(Kind::Space, " "))
+    });
+    // The conditions below read the words round the group, which costs: only for a group
+    // that is there.
+    if !ok {
+        return false;
+    }
+    let last = i + 2 * (words.len() - 1);
+    // "want to" only after its subject: "I want to" is "I would like to", "don't want to" is not.
+    let prev = prev_word(tokens, i);
+    // "I haven't practised all week" is no practice at all; "not ... the whole week" may be
+    // some practice, but not every day of it.
+    let whole = to.contains(&"whole") || words.contains(&"whole");
+    let negated = || {
+        tokens[..i]
+            .iter()
+            .rev()
+            .take_while(|t| t.kind != Kind::Punct)
+            .any(|t| t.is_word() && crate::words::is_negation(&t.text))
+    };
+    if whole && negated() {
+        return false;
+    }
+    let subject_ok = match words[0] {
+        // Nor after an auxiliary before the subject: "Do you want to" is "Would you like to", never
+        // "Do you would like to".
+        "want" => {
+            let before_subject = tokens[..i]
+                .iter()
+                .rev()
+                .filter(|t| t.is_word())
+                .nth(1)
+                .map(|t| t.text.to_lowercase().replace('’', "'"));
+            // "if you want to" is an offer, which "if you would like to" makes politely.
+            let offer = prev.as_deref() == Some("you")
+                && i >= 2
+                && prev_word(tokens, i - 2).is_some_and(|b| b == "if");
+            (prev.as_deref().is_some_and(|p| ["i", "we"].contains(&p)) || offer)
+                && before_subject.is_none_or(|b| !FINITE.contains(&b.as_str()) && !b.ends_with("n't"))
+        }
+        // "destroyed by the fire" names who or what did it, not where: "by" is a place only
+        // after a posture or a stay ("sat by the fire", "lives by the sea").
+        "by" => prev.as_deref().is_none_or(|p| {
+            let lemma = crate::words::participle_lemma(p);
+            lemma
+                .is_none_or(|l| ["sit", "stand", "lie", "live", "stay", "wait", "sleep", "rest"].contains(&l))
+        }),
+        // "It took me an hour to get home" is the journey's length, which arriving, a moment,
+        // cannot take.
+        "get" | "gets" | "got" | "getting" if words.get(1) == Some(&"home") => !tokens[..i]
+            .iter()
+            .any(|t| ["took", "takes", "take", "taking"].contains(&t.text.to_lowercase().as_str())),
+        // "going to bed" and "going to work" go somewhere: "will bed" is no English, and "will
+        // work" is another thing.
+        "am" | "is" | "are" if words.get(1) == Some(&"going") => {
+            const PLACES_GONE_TO: &[&str] = &[
+                "bed",
+                "work",
+                "school",
+                "church",
+                "town",
+                "class",
+                "college",
+                "university",
+                "hospital",
+                "prison",
+                "court",
+                "market",
+                "lunch",
+                "dinner",
+                "breakfast",
+                "sea",
+                "war",
+                "press",
+                "sleep",
+            ];
+            next_word(tokens, last).is_none_or(|n| {
+                // "going to work from home" is the verb.
+                let working = n == "work"
+                    && next_word(tokens, last + 2).is_some_and(|a| {
+                        ["from", "hard", "harder", "late", "overtime"].contains(&a.as_str())
+                    });
+                working || !PLACES_GONE_TO.contains(&n.as_str())
+            })
+        }
+        // "The smell of fish" is a noun, which takes no "like": only the verb ("It smells of
+        // smoke"), never after a determiner or an adjective.
+        "smell" | "smells" => prev.as_deref().is_some_and(|p| {
+            SUBJECT_PRONOUNS.contains(&p)
+                || ["really", "still", "always", "all", "everything"].contains(&p)
+                || (can_be(p, Pos::Noun) && !can_be(p, Pos::Adj) && !DETERMINERS.contains(&p))
+        }),
+        // "a new plan to tackle bullying": a noun after a determiner or an adjective, never a
+        // verb ("a new intend to").
+        "plan" | "plans" => prev.as_deref().is_none_or(|p| {
+            !DETERMINERS.contains(&p) && !PERSONAL_POSSESSIVES.contains(&p) && !can_be(p, Pos::Adj)
+                || SUBJECT_PRONOUNS.contains(&p)
+        }),
+        // "There's no need to worry": a noun after a determiner, never "no have to".
+        // "Ms Clarke said Ella needs to read more" is advice reported, which "has to" makes a
+        // rule: not after a verb of saying or thinking.
+        "need" | "needs" => {
+            let reported = tokens[..i].iter().any(|t| {
+                ["said", "says", "say", "told", "tells", "thinks", "think", "thought", "feels", "reckons"]
+                    .contains(&t.text.to_lowercase().as_str())
+            });
+            !reported
+                && prev.as_deref().is_none_or(|p| {
+                    !["no", "the", "a", "any", "every", "some", "little", "of", "in"].contains(&p)
+                })
+        }
+        // "I meant to call" is an intention, not what is expected: only after "be".
+        // An event is called off; a flight, an order or a card is cancelled.
+        _ if words.get(1).is_some_and(|w| w.starts_with("cancel")) => {
+            const CALLED_OFF: &[&str] = &[
+                "match",
+                "game",
+                "meeting",
+                "trip",
+                "concert",
+                "party",
+                "wedding",
+                "event",
+                "show",
+                "festival",
+                "race",
+                "strike",
+                "search",
+                "picnic",
+                "tour",
+                "parade",
+                "performance",
+                "ceremony",
+                "talks",
+                "conference",
+                "lecture",
+                "celebration",
+                "barbecue",
+                "fireworks",
+                "fair",
+                "plans",
+                "rehearsal",
+                "training",
+                "practice",
+                "demonstration",
+                "protest",
+                "march",
+                "sale",
+                "auction",
+            ];
             tokens[..i]
                 .iter()
                 .rev()
-                .take_while(|t| t.kind != Kind::Punct)
-                .any(|t| t.is_word() && crate::words::is_negation(&t.text))
-        };
-        if whole && negated() {
-            continue;
-        }
-        let subject_ok = match words[0] {
-            // Nor after an auxiliary before the subject: "Do you want to" is "Would you like to", never
-            // "Do you would like to".
-            "want" => {
-                let before_subject = tokens[..i]
-                    .iter()
-                    .rev()
-                    .filter(|t| t.is_word())
-                    .nth(1)
-                    .map(|t| t.text.to_lowercase().replace('’', "'"));
-                // "if you want to" is an offer, which "if you would like to" makes politely.
-                let offer = prev.as_deref() == Some("you")
-                    && i >= 2
-                    && prev_word(tokens, i - 2).is_some_and(|b| b == "if");
-                (prev.as_deref().is_some_and(|p| ["i", "we"].contains(&p)) || offer)
-                    && before_subject.is_none_or(|b| !FINITE.contains(&b.as_str()) && !b.ends_with("n't"))
-            }
-            // "destroyed by the fire" names who or what did it, not where: "by" is a place only
-            // after a posture or a stay ("sat by the fire", "lives by the sea").
-            "by" => prev.as_deref().is_none_or(|p| {
-                let lemma = crate::words::participle_lemma(p);
-                lemma.is_none_or(|l| {
-                    ["sit", "stand", "lie", "live", "stay", "wait", "sleep", "rest"].contains(&l)
-                })
-            }),
-            // "It took me an hour to get home" is the journey's length, which arriving, a moment,
-            // cannot take.
-            "get" | "gets" | "got" | "getting" if words.get(1) == Some(&"home") => !tokens[..i]
-                .iter()
-                .any(|t| ["took", "takes", "take", "taking"].contains(&t.text.to_lowercase().as_str())),
-            // "going to bed" and "going to work" go somewhere: "will bed" is no English, and "will
-            // work" is another thing.
-            "am" | "is" | "are" if words.get(1) == Some(&"going") => {
-                const PLACES_GONE_TO: &[&str] = &[
-                    "bed",
-                    "work",
-                    "school",
-                    "church",
-                    "town",
-                    "class",
-                    "college",
-                    "university",
-                    "hospital",
-                    "prison",
-                    "court",
-                    "market",
-                    "lunch",
-                    "dinner",
-                    "breakfast",
-                    "sea",
-                    "war",
-                    "press",
-                    "sleep",
-                ];
-                next_word(tokens, last).is_none_or(|n| {
-                    // "going to work from home" is the verb.
-                    let working = n == "work"
-                        && next_word(tokens, last + 2).is_some_and(|a| {
-                            ["from", "hard", "harder", "late", "overtime"].contains(&a.as_str())
-                        });
-                    working || !PLACES_GONE_TO.contains(&n.as_str())
-                })
-            }
-            // "The smell of fish" is a noun, which takes no "like": only the verb ("It smells of
-            // smoke"), never after a determiner or an adjective.
-            "smell" | "smells" => prev.as_deref().is_some_and(|p| {
-                SUBJECT_PRONOUNS.contains(&p)
-                    || ["really", "still", "always", "all", "everything"].contains(&p)
-                    || (can_be(p, Pos::Noun) && !can_be(p, Pos::Adj) && !DETERMINERS.contains(&p))
-            }),
-            // "a new plan to tackle bullying": a noun after a determiner or an adjective, never a
-            // verb ("a new intend to").
-            "plan" | "plans" => prev.as_deref().is_none_or(|p| {
-                !DETERMINERS.contains(&p) && !PERSONAL_POSSESSIVES.contains(&p) && !can_be(p, Pos::Adj)
-                    || SUBJECT_PRONOUNS.contains(&p)
-            }),
-            // "There's no need to worry": a noun after a determiner, never "no have to".
-            // "Ms Clarke said Ella needs to read more" is advice reported, which "has to" makes a
-            // rule: not after a verb of saying or thinking.
-            "need" | "needs" => {
-                let reported = tokens[..i].iter().any(|t| {
-                    ["said", "says", "say", "told", "tells", "thinks", "think", "thought", "feels", "reckons"]
-                        .contains(&t.text.to_lowercase().as_str())
-                });
-                !reported
-                    && prev.as_deref().is_none_or(|p| {
-                        !["no", "the", "a", "any", "every", "some", "little", "of", "in"].contains(&p)
-                    })
-            }
-            // "I meant to call" is an intention, not what is expected: only after "be".
-            // An event is called off; a flight, an order or a card is cancelled.
-            _ if words.get(1).is_some_and(|w| w.starts_with("cancel")) => {
-                const CALLED_OFF: &[&str] = &[
-                    "match",
-                    "game",
-                    "meeting",
-                    "trip",
-                    "concert",
-                    "party",
-                    "wedding",
-                    "event",
-                    "show",
-                    "festival",
-                    "race",
-                    "strike",
-                    "search",
-                    "picnic",
-                    "tour",
-                    "parade",
-                    "performance",
-                    "ceremony",
-                    "talks",
-                    "conference",
-                    "lecture",
-                    "celebration",
-                    "barbecue",
-                    "fireworks",
-                    "fair",
-                    "plans",
-                    "rehearsal",
-                    "training",
-                    "practice",
-                    "demonstration",
-                    "protest",
-                    "march",
-                    "sale",
-                    "auction",
-                ];
-                tokens[..i]
-                    .iter()
-                    .rev()
-                    .filter(|t| t.is_word())
-                    .take(4)
-                    .any(|t| CALLED_OFF.contains(&t.text.to_lowercase().as_str()))
-            }
-            // "it will" as a forecast of the weather or a state: "it will rain", "it will be sunny";
-            // "it will help" may be a promise, and "Will it" is a question's.
-            "it" if words.get(1) == Some(&"will") => next_word(tokens, last).is_some_and(|v| {
-                ["rain", "snow", "be", "get", "take", "cost", "happen", "stop", "clear", "freeze"]
-                    .contains(&v.as_str())
-            }),
-            // "had lunch" is "ate lunch" in the simple past and "eaten lunch" after "have"; not
-            // "had had", and not a "had" that opens a question ("Had you had lunch?").
-            "had" => {
-                // "have had", "have already had", and a question's "Have you had".
-                let perfect = tokens[..i].iter().rev().filter(|t| t.is_word()).take(2).any(|t| {
-                    let p = t.text.to_lowercase().replace('’', "'");
-                    ["have", "has", "had"].contains(&p.as_str())
-                        || ["'ve", "'s", "'d"].iter().any(|h| p.ends_with(h))
-                });
-                let participle = ["eaten", "thrown"].contains(&to[0]);
-                prev.is_some() && perfect == participle
-            }
-            // "have a party" is thrown only where "have" is a full verb, not after "had" or "to
-            // have had".
-            "have" | "has" | "having" if words.get(2) == Some(&"party") => {
-                prev.as_deref().is_none_or(|p| !["had", "would", "could", "might"].contains(&p))
-            }
-            "out" => prev.as_deref().is_some_and(|p| ["is", "are", "was", "were", "be", "been"].contains(&p)),
-            // A test, and a statement: "Did he not pass?" stays.
-            "did" if words.get(2) == Some(&"pass") => {
-                prev.is_some()
-                    && tokens.last().is_none_or(|t| t.text != "?")
-                    && tokens.get(last + 1..).unwrap_or_default().iter().filter(|t| t.is_word()).take(4).any(
-                        |t| {
-                            ["test", "exam", "exams", "mot", "inspection", "audition", "assessment"]
-                                .contains(&t.text.to_lowercase().as_str())
-                        },
-                    )
-            }
-            // "take cash out", "take cash from the till": taken, not accepted.
-            "take" | "takes" if ["cash", "cards", "card", "credit"].contains(&words[1]) => {
-                next_word(tokens, last).is_none_or(|n| {
-                    !["out", "from", "with", "back", "off", "away", "home", "to", "into"]
-                        .contains(&n.as_str())
-                })
-            }
-            // In a question "be" comes before the subject ("Is it supposed to snow?").
-            "supposed" | "meant" => {
-                let after_be = |p: &str| {
-                    let p = p.replace('’', "'");
-                    BE_ALL.contains(&p.as_str())
-                        || p == "not"
-                        || p.ends_with("'s")
-                        || p.ends_with("'re")
-                        || p.ends_with("'m")
-                };
-                let asked = i >= 2
-                    && prev.as_deref().is_some_and(|p| SUBJECT_PRONOUNS.contains(&p))
-                    && prev_word(tokens, i - 2)
-                        .is_some_and(|b| ["is", "are", "was", "were", "am"].contains(&b.as_str()));
-                prev.as_deref().is_some_and(after_be) || asked
-            }
-            // "I can hear" is a perception, not an ability: "I am able to hear" says too much.
-            "remember" => prev.as_deref().is_none_or(|p| p == "please"),
-            "must" if to[0] == "has" || prev.as_deref().is_some_and(|p| !["i", "we", "you"].contains(&p)) => {
-                must_oblige(tokens, i, to[0] == "has")
-            }
-            "might" | "may" => maybe_at(tokens, i, words[0] == "may"),
-            "so" if words.len() == 1 => {
-                let before = tokens[..i].iter().rev().find(|t| t.kind != Kind::Space);
-                before.is_some_and(|t| t.text == ",") && tokens.last().is_some_and(|t| t.text == ".")
-            }
-            "when" => whenever_at(tokens, i),
-            // "come whenever you like" is at any time, which "every time you like" is not: not
-            // before a choice left to someone.
-            "whenever" => !any_time_at(tokens, last),
-            // "for more than a few seconds" has no "over a few seconds", which reads as during.
-            "more" => {
-                let few = next_word(tokens, last).is_some_and(|n| n == "a")
-                    && next_word(tokens, last + 2).is_some_and(|n| ["few", "couple"].contains(&n.as_str()));
-                !few
-            }
-            "immediately" => {
-                prev.is_some()
-                    && tokens.get(i + 1).is_some_and(|t| [".", ",", "!"].contains(&t.text.as_str()))
-            }
-            "must" => {
-                prev.as_deref().is_some_and(|p| ["i", "we", "you"].contains(&p))
-                    && next_word(tokens, last).is_some_and(|n| {
-                        ![
-                            "be",
-                            "have",
-                            "know",
-                            "understand",
-                            "think",
-                            "feel",
-                            "like",
-                            "love",
-                            "mean",
-                            "realise",
-                            "realize",
-                            "seem",
-                            "want",
-                            "need",
-                            "remember",
-                            "agree",
-                        ]
-                        .contains(&n.as_str())
-                    })
-            }
-            "all" if words.len() == 2 && ["summer", "winter", "month", "weekend"].contains(&words[1]) => {
-                tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct && t.text != "'")
-                    || next_word(tokens, last).is_some_and(|n| {
-                        (PREPOSITIONS.contains(&n.as_str())
-                            || ["and", "but", "so", "because"].contains(&n.as_str()))
-                            && n != "long"
-                    })
-            }
-            "the" if words.len() == 3 && ["summer", "winter", "month"].contains(&words[2]) => {
-                prev.as_deref().is_none_or(|p| !PREPOSITIONS.contains(&p) && p != "during")
-                    && tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct && t.text != "'")
-            }
-            "attended" | "attend" | "attends" | "attending" => tokens[last..]
-                .iter()
                 .filter(|t| t.is_word())
                 .take(4)
-                .any(|t| crate::words::EVENTS.contains(&t.text.to_lowercase().as_str())),
-            "if" if words.len() == 3 => {
-                let before: Vec<String> = tokens[..i]
-                    .iter()
-                    .filter(|t| t.is_word())
-                    .map(|t| t.text.to_lowercase().replace('’', "'"))
-                    .collect();
-                before.iter().any(|w| w == "would" || w.ends_with("'d"))
-                    && prev.as_deref().is_some_and(|p| {
-                        ![
-                            "wonder",
-                            "wondering",
-                            "wondered",
-                            "ask",
-                            "asked",
-                            "asking",
-                            "see",
-                            "know",
-                            "even",
-                            "as",
-                        ]
-                        .contains(&p)
-                    })
-            }
-            "look" | "looks" | "looked" | "looking" if words.get(1) == Some(&"into") => {
-                const MATTERS: &[&str] = &[
-                    "matter",
-                    "issue",
-                    "problem",
-                    "complaint",
-                    "request",
-                    "case",
-                    "question",
-                    "claim",
-                    "situation",
-                    "error",
-                    "delay",
-                    "query",
-                    "concern",
-                    "incident",
-                    "complaints",
-                    "issues",
-                    "problems",
-                    "options",
-                    "cause",
-                    "possibility",
-                ];
-                tokens[last..]
-                    .iter()
-                    .filter(|t| t.is_word())
-                    .skip(1)
-                    .take(3)
-                    .any(|t| MATTERS.contains(&t.text.to_lowercase().as_str()))
-            }
-            "am" | "are" | "is" if ["looking", "planning"].contains(&words[1]) => {
-                prev.as_deref().is_some_and(|p| SUBJECT_PRONOUNS.contains(&p) || is_noun(p))
-                    && tokens.last().is_none_or(|t| t.text != "?")
-            }
-            "works" | "work" => {
-                const SUITING: &[&str] = &[
-                    "schedule",
-                    "time",
-                    "date",
-                    "day",
-                    "plan",
-                    "slot",
-                    "arrangement",
-                    "that",
-                    "this",
-                    "timing",
-                    "times",
-                    "dates",
-                    "days",
-                    "plans",
-                    "week",
-                    "morning",
-                    "afternoon",
-                    "evening",
-                    "deadline",
-                ];
-                let suited =
-                    next_word(tokens, last).is_some_and(|n| OBJECT_PRONOUNS_OR_YOURS.contains(&n.as_str()));
-                suited
-                    && prev
-                        .as_deref()
-                        .is_some_and(|p| SUITING.contains(&p) || crate::words::DAY_NAMES.contains(&p))
-            }
-            "disappointed" => {
-                next_word(tokens, last).is_some_and(|n| !n.ends_with("self") && !n.ends_with("selves"))
-            }
-            "did" if words.get(2) == Some(&"see") => {
-                const SEEN: &[&str] = &[
-                    "news",
-                    "email",
-                    "e-mail",
-                    "message",
-                    "text",
-                    "article",
-                    "post",
-                    "video",
-                    "note",
-                    "letter",
-                    "report",
-                    "photos",
-                    "pictures",
-                    "comments",
-                    "announcement",
-                    "update",
-                ];
-                const WHEN: &[&str] = &[
-                    "yesterday",
-                    "ago",
-                    "last",
-                    "when",
-                    "earlier",
-                    "this",
-                    "on",
-                    "at",
-                    "while",
-                    "today",
-                    "tonight",
-                ];
-                let words_after: Vec<String> =
-                    tokens[last..].iter().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
-                prev.is_none()
-                    && tokens.last().is_some_and(|t| t.text == "?")
-                    && words_after.iter().skip(1).take(3).any(|w| SEEN.contains(&w.as_str()))
-                    && !words_after.iter().any(|w| WHEN.contains(&w.as_str()))
-            }
-            // "paid her back wages" is her wages: only before a pause, a time, an amount or "for".
-            "pay" | "pays" | "paid" | "paying" if words.len() == 3 => {
-                tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct && t.text != "'")
-                    || next_word(tokens, last).is_some_and(|n| {
-                        [
-                            "for",
-                            "by",
-                            "in",
-                            "on",
-                            "when",
-                            "as",
-                            "next",
-                            "tomorrow",
-                            "today",
-                            "later",
-                            "with",
-                            "and",
-                            "before",
-                            "after",
-                            "within",
-                            "the",
-                            "every",
-                            "soon",
-                            "tonight",
-                            "this",
-                            "last",
-                            "at",
-                            "once",
-                            "straight",
-                            "immediately",
-                            "eventually",
-                            "yet",
-                        ]
-                        .contains(&n.as_str())
-                    })
-            }
-            // "I was kept waiting", "it gets kept running": a passive's "keep" makes one wait.
-            "keep" | "keeps" | "kept" | "keeping" => prev.as_deref().is_none_or(|p| {
+                .any(|t| CALLED_OFF.contains(&t.text.to_lowercase().as_str()))
+        }
+        // "it will" as a forecast of the weather or a state: "it will rain", "it will be sunny";
+        // "it will help" may be a promise, and "Will it" is a question's.
+        "it" if words.get(1) == Some(&"will") => next_word(tokens, last).is_some_and(|v| {
+            ["rain", "snow", "be", "get", "take", "cost", "happen", "stop", "clear", "freeze"]
+                .contains(&v.as_str())
+        }),
+        // "had lunch" is "ate lunch" in the simple past and "eaten lunch" after "have"; not
+        // "had had", and not a "had" that opens a question ("Had you had lunch?").
+        "had" => {
+            // "have had", "have already had", and a question's "Have you had".
+            let perfect = tokens[..i].iter().rev().filter(|t| t.is_word()).take(2).any(|t| {
+                let p = t.text.to_lowercase().replace('’', "'");
+                ["have", "has", "had"].contains(&p.as_str())
+                    || ["'ve", "'s", "'d"].iter().any(|h| p.ends_with(h))
+            });
+            let participle = ["eaten", "thrown"].contains(&to[0]);
+            prev.is_some() && perfect == participle
+        }
+        // "have a party" is thrown only where "have" is a full verb, not after "had" or "to
+        // have had".
+        "have" | "has" | "having" if words.get(2) == Some(&"party") => {
+            prev.as_deref().is_none_or(|p| !["had", "would", "could", "might"].contains(&p))
+        }
+        "out" => prev.as_deref().is_some_and(|p| ["is", "are", "was", "were", "be", "been"].contains(&p)),
+        // A test, and a statement: "Did he not pass?" stays.
+        "did" if words.get(2) == Some(&"pass") => {
+            prev.is_some()
+                && tokens.last().is_none_or(|t| t.text != "?")
+                && tokens.get(last + 1..).unwrap_or_default().iter().filter(|t| t.is_word()).take(4).any(
+                    |t| {
+                        ["test", "exam", "exams", "mot", "inspection", "audition", "assessment"]
+                            .contains(&t.text.to_lowercase().as_str())
+                    },
+                )
+        }
+        // "take cash out", "take cash from the till": taken, not accepted.
+        "take" | "takes" if ["cash", "cards", "card", "credit"].contains(&words[1]) => {
+            next_word(tokens, last).is_none_or(|n| {
+                !["out", "from", "with", "back", "off", "away", "home", "to", "into"].contains(&n.as_str())
+            })
+        }
+        // In a question "be" comes before the subject ("Is it supposed to snow?").
+        "supposed" | "meant" => {
+            let after_be = |p: &str| {
                 let p = p.replace('’', "'");
-                !BE_ALL.contains(&p.as_str())
-                    && !["get", "gets", "got", "getting"].contains(&p.as_str())
-                    && !["'s", "'re", "'m"].iter().any(|e| p.ends_with(e))
-            }),
-            // Only the subject before it, and a pause or "and" after: "don't really like it" is
-            // milder, and "really like it here" or "like it when" may tell another thing.
-            "really" if words.len() == 3 => {
-                prev.as_deref().is_some_and(|p| ["i", "we", "you", "they", "he", "she"].contains(&p))
-                    && tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct && t.text != "'")
-            }
-            // The adjectives of feeling after their "be" ("I'm sorry", "We are glad"), not "a sure
-            // sign" nor "sorry for".
-            "sorry" | "glad" | "sure" | "afraid" if words.len() == 1 || words[1] == "that" => {
-                prev.as_deref().is_some_and(|p| {
+                BE_ALL.contains(&p.as_str())
+                    || p == "not"
+                    || p.ends_with("'s")
+                    || p.ends_with("'re")
+                    || p.ends_with("'m")
+            };
+            let asked = i >= 2
+                && prev.as_deref().is_some_and(|p| SUBJECT_PRONOUNS.contains(&p))
+                && prev_word(tokens, i - 2)
+                    .is_some_and(|b| ["is", "are", "was", "were", "am"].contains(&b.as_str()));
+            prev.as_deref().is_some_and(after_be) || asked
+        }
+        // "I can hear" is a perception, not an ability: "I am able to hear" says too much.
+        "remember" => prev.as_deref().is_none_or(|p| p == "please"),
+        "must" if to[0] == "has" || prev.as_deref().is_some_and(|p| !["i", "we", "you"].contains(&p)) => {
+            must_oblige(tokens, i, to[0] == "has")
+        }
+        "might" | "may" => maybe_at(tokens, i, words[0] == "may"),
+        "so" if words.len() == 1 => {
+            let before = tokens[..i].iter().rev().find(|t| t.kind != Kind::Space);
+            before.is_some_and(|t| t.text == ",") && tokens.last().is_some_and(|t| t.text == ".")
+        }
+        "when" => whenever_at(tokens, i),
+        // "come whenever you like" is at any time, which "every time you like" is not: not
+        // before a choice left to someone.
+        "whenever" => !any_time_at(tokens, last),
+        // "for more than a few seconds" has no "over a few seconds", which reads as during.
+        "more" => {
+            let few = next_word(tokens, last).is_some_and(|n| n == "a")
+                && next_word(tokens, last + 2).is_some_and(|n| ["few", "couple"].contains(&n.as_str()));
+            !few
+        }
+        "immediately" => {
+            prev.is_some() && tokens.get(i + 1).is_some_and(|t| [".", ",", "!"].contains(&t.text.as_str()))
+        }
+        "must" => {
+            prev.as_deref().is_some_and(|p| ["i", "we", "you"].contains(&p))
+                && next_word(tokens, last).is_some_and(|n| {
+                    ![
+                        "be",
+                        "have",
+                        "know",
+                        "understand",
+                        "think",
+                        "feel",
+                        "like",
+                        "love",
+                        "mean",
+                        "realise",
+                        "realize",
+                        "seem",
+                        "want",
+                        "need",
+                        "remember",
+                        "agree",
+                    ]
+                    .contains(&n.as_str())
+                })
+        }
+        "all" if words.len() == 2 && ["summer", "winter", "month", "weekend"].contains(&words[1]) => {
+            tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct && t.text != "'")
+                || next_word(tokens, last).is_some_and(|n| {
+                    (PREPOSITIONS.contains(&n.as_str())
+                        || ["and", "but", "so", "because"].contains(&n.as_str()))
+                        && n != "long"
+                })
+        }
+        "the" if words.len() == 3 && ["summer", "winter", "month"].contains(&words[2]) => {
+            prev.as_deref().is_none_or(|p| !PREPOSITIONS.contains(&p) && p != "during")
+                && tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct && t.text != "'")
+        }
+        "attended" | "attend" | "attends" | "attending" => tokens[last..]
+            .iter()
+            .filter(|t| t.is_word())
+            .take(4)
+            .any(|t| crate::words::EVENTS.contains(&t.text.to_lowercase().as_str())),
+        "if" if words.len() == 3 => {
+            let before: Vec<String> = tokens[..i]
+                .iter()
+                .filter(|t| t.is_word())
+                .map(|t| t.text.to_lowercase().replace('’', "'"))
+                .collect();
+            before.iter().any(|w| w == "would" || w.ends_with("'d"))
+                && prev.as_deref().is_some_and(|p| {
+                    ![
+                        "wonder",
+                        "wondering",
+                        "wondered",
+                        "ask",
+                        "asked",
+                        "asking",
+                        "see",
+                        "know",
+                        "even",
+                        "as",
+                    ]
+                    .contains(&p)
+                })
+        }
+        "look" | "looks" | "looked" | "looking" if words.get(1) == Some(&"into") => {
+            const MATTERS: &[&str] = &[
+                "matter",
+                "issue",
+                "problem",
+                "complaint",
+                "request",
+                "case",
+                "question",
+                "claim",
+                "situation",
+                "error",
+                "delay",
+                "query",
+                "concern",
+                "incident",
+                "complaints",
+                "issues",
+                "problems",
+                "options",
+                "cause",
+                "possibility",
+            ];
+            tokens[last..]
+                .iter()
+                .filter(|t| t.is_word())
+                .skip(1)
+                .take(3)
+                .any(|t| MATTERS.contains(&t.text.to_lowercase().as_str()))
+        }
+        "am" | "are" | "is" if ["looking", "planning"].contains(&words[1]) => {
+            prev.as_deref().is_some_and(|p| SUBJECT_PRONOUNS.contains(&p) || is_noun(p))
+                && tokens.last().is_none_or(|t| t.text != "?")
+        }
+        "works" | "work" => {
+            const SUITING: &[&str] = &[
+                "schedule",
+                "time",
+                "date",
+                "day",
+                "plan",
+                "slot",
+                "arrangement",
+                "that",
+                "this",
+                "timing",
+                "times",
+                "dates",
+                "days",
+                "plans",
+                "week",
+                "morning",
+                "afternoon",
+                "evening",
+                "deadline",
+            ];
+            let suited =
+                next_word(tokens, last).is_some_and(|n| OBJECT_PRONOUNS_OR_YOURS.contains(&n.as_str()));
+            suited
+                && prev
+                    .as_deref()
+                    .is_some_and(|p| SUITING.contains(&p) || crate::words::DAY_NAMES.contains(&p))
+        }
+        "disappointed" if words.len() == 2 => {
+            next_word(tokens, last).is_some_and(|n| !n.ends_with("self") && !n.ends_with("selves"))
+        }
+        "did" if words.get(2) == Some(&"see") => {
+            const SEEN: &[&str] = &[
+                "news",
+                "email",
+                "e-mail",
+                "message",
+                "text",
+                "article",
+                "post",
+                "video",
+                "note",
+                "letter",
+                "report",
+                "photos",
+                "pictures",
+                "comments",
+                "announcement",
+                "update",
+            ];
+            const WHEN: &[&str] = &[
+                "yesterday",
+                "ago",
+                "last",
+                "when",
+                "earlier",
+                "this",
+                "on",
+                "at",
+                "while",
+                "today",
+                "tonight",
+            ];
+            let words_after: Vec<String> =
+                tokens[last..].iter().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
+            prev.is_none()
+                && tokens.last().is_some_and(|t| t.text == "?")
+                && words_after.iter().skip(1).take(3).any(|w| SEEN.contains(&w.as_str()))
+                && !words_after.iter().any(|w| WHEN.contains(&w.as_str()))
+        }
+        // "paid her back wages" is her wages: only before a pause, a time, an amount or "for".
+        "pay" | "pays" | "paid" | "paying" if words.len() == 3 => {
+            tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct && t.text != "'")
+                || next_word(tokens, last).is_some_and(|n| {
+                    [
+                        "for",
+                        "by",
+                        "in",
+                        "on",
+                        "when",
+                        "as",
+                        "next",
+                        "tomorrow",
+                        "today",
+                        "later",
+                        "with",
+                        "and",
+                        "before",
+                        "after",
+                        "within",
+                        "the",
+                        "every",
+                        "soon",
+                        "tonight",
+                        "this",
+                        "last",
+                        "at",
+                        "once",
+                        "straight",
+                        "immediately",
+                        "eventually",
+                        "yet",
+                    ]
+                    .contains(&n.as_str())
+                })
+        }
+        // "I was kept waiting", "it gets kept running": a passive's "keep" makes one wait.
+        "keep" | "keeps" | "kept" | "keeping" => prev.as_deref().is_none_or(|p| {
+            let p = p.replace('’', "'");
+            !BE_ALL.contains(&p.as_str())
+                && !["get", "gets", "got", "getting"].contains(&p.as_str())
+                && !["'s", "'re", "'m"].iter().any(|e| p.ends_with(e))
+        }),
+        // Only the subject before it, and a pause or "and" after: "don't really like it" is
+        // milder, and "really like it here" or "like it when" may tell another thing.
+        "really" if words.len() == 3 => {
+            prev.as_deref().is_some_and(|p| ["i", "we", "you", "they", "he", "she"].contains(&p))
+                && tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct && t.text != "'")
+        }
+        // The adjectives of feeling after their "be" ("I'm sorry", "We are glad"), not "a sure
+        // sign" nor "sorry for".
+        "sorry" | "glad" | "sure" | "afraid" | "surprised" | "pleased" | "happy" | "worried" | "aware"
+        | "certain" | "convinced" | "disappointed" | "relieved" | "amazed" | "shocked"
+            if words.len() == 1 =>
+        {
+            // Asked, the subject stands between: "Are you sure the door is locked?"
+            let asked = prev.as_deref().is_some_and(|p| SUBJECT_PRONOUNS.contains(&p))
+                && i >= 2
+                && prev_word(tokens, i - 2).is_some_and(|b| BE_ALL.contains(&b.as_str()));
+            asked
+                || prev.as_deref().is_some_and(|p| {
                     let p = p.replace('’', "'");
                     BE_ALL.contains(&p.as_str())
                         || ["'s", "'re", "'m"].iter().any(|e| p.ends_with(e))
-                        || ["so", "very", "really", "quite", "feel", "felt"].contains(&p.as_str())
+                        // Not after "so": "so happy that we cried" tells a result, not what is felt.
+                        || ["very", "really", "quite", "feel", "felt"].contains(&p.as_str())
                 })
-            }
-            // "say" of reporting, after its subject or "to", never a request ("Say the word").
-            "say" => prev.as_deref().is_some_and(|p| {
-                ["i", "we", "you", "they", "to", "would", "could", "will", "can", "might", "did", "didn't"]
-                    .contains(&p)
-            }),
-            // "These days are long" is a subject, which "nowadays" cannot be.
-            "these" => {
-                (prev.is_none() || tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct))
-                    && next_word(tokens, last).is_none_or(|n| {
-                        ![
-                            "are", "were", "have", "had", "will", "would", "can", "could", "seem", "seemed",
-                            "go", "went", "of", "and",
-                        ]
-                        .contains(&n.as_str())
-                    })
-            }
-            // "for the whole week" is no "for all week": "all week" stands alone.
-            "the" if words.get(1) == Some(&"whole") => {
-                prev.as_deref().is_none_or(|p| !PREPOSITIONS.contains(&p) && p != "during")
-            }
-            // Not "all a day", nor the idioms "all the same", "all the way", "all the best", "all
-            // the more", "all the time".
-            "all" | "both" if words.len() == 1 || words[1] == "of" => {
-                let determiner = next_word(tokens, last);
-                let after = next_word(tokens, last + 2);
-                // "both the tutor and the students": "both ... and" pairs two, which "both of" does not.
-                let paired = words[0] == "both"
-                    && tokens[last..].iter().take(12).any(|t| t.text.eq_ignore_ascii_case("and"));
-                // "with you all this evening", "thanked them both the next day": the word belongs
-                // to the pronoun before it, and the determiner opens another phrase.
-                let floated =
-                    prev.as_deref().is_some_and(|p| ["you", "us", "them", "we", "they"].contains(&p));
-                !paired
-                    && !floated
-                    && determiner.is_some_and(|d| !["a", "an", "some", "several"].contains(&d.as_str()))
-                    && after.is_none_or(|a| {
-                        !["same", "way", "best", "more", "better", "worse", "time", "rest"]
-                            .contains(&a.as_str())
-                    })
-            }
-            // "Why do you think he left?" is no "Why do you believe he left?": in a question the
-            // opinion asked for is not a belief.
-            "think" => tokens.last().is_none_or(|t| t.text != "?"),
-            // "Let me know if you need anything" is no indirect question.
-            "know" => prev.as_deref().is_none_or(|p| !["me", "us"].contains(&p)),
-            "over" => prev.as_deref().is_some_and(|p| {
-                [
-                    "for", "spent", "spend", "spends", "cost", "costs", "paid", "pay", "pays", "waited",
-                    "lasted", "lasts", "earns", "earned", "weighs", "weighed", "of",
-                ]
-                .contains(&p)
-            }),
-            // "how much better", "not much better" (only a little), "quite a lot better".
-            "a" if words[1] != "lot" => true,
-            "much" | "far" | "a" => {
-                let degree = [
-                    "how", "so", "too", "very", "as", "that", "this", "not", "pretty", "quite", "such",
-                    "what",
-                ];
-                let plural_next = words[0] != "much"
-                    && next_word(tokens, last)
-                        .is_some_and(|n| ["more", "less", "fewer"].contains(&n.as_str()));
-                prev.as_deref().is_none_or(|p| !degree.contains(&p)) && !plural_next
-            }
-            _ if words.get(1) == Some(&"can") => next_word(tokens, last).is_none_or(|n| {
-                !["hear", "see", "smell", "feel", "taste", "understand", "imagine", "remember"]
-                    .contains(&n.as_str())
-            }),
-            _ => true,
-        };
-        // "said that" needs a clause after it, with a verb in its first few words.
-        // A "that" before a determiner or a subject pronoun (`Next::Clause`) already opens one.
-        let clause_ok = !matches!(need, Next::Clause)
-            || words[0] == "think"
-            || ["that", "if", "although", "though", "whenever", "time", "so", "when"]
-                .contains(words.last().unwrap_or(&""))
-            || clause_follows(tokens, last);
-        if ok && subject_ok && clause_ok && next_ok(next_word(tokens, last).as_deref(), need) {
-            return Some((last + 1, shape::words_like(&tokens[i].text, to)));
         }
+        // "say" of reporting, after its subject or "to", never a request ("Say the word").
+        "say" => prev.as_deref().is_some_and(|p| {
+            ["i", "we", "you", "they", "to", "would", "could", "will", "can", "might", "did", "didn't"]
+                .contains(&p)
+        }),
+        // "These days are long" is a subject, which "nowadays" cannot be.
+        "these" => {
+            (prev.is_none() || tokens.get(last + 1).is_none_or(|t| t.kind == Kind::Punct))
+                && next_word(tokens, last).is_none_or(|n| {
+                    ![
+                        "are", "were", "have", "had", "will", "would", "can", "could", "seem", "seemed",
+                        "go", "went", "of", "and",
+                    ]
+                    .contains(&n.as_str())
+                })
+        }
+        // "for the whole week" is no "for all week": "all week" stands alone.
+        "the" if words.get(1) == Some(&"whole") => {
+            prev.as_deref().is_none_or(|p| !PREPOSITIONS.contains(&p) && p != "during")
+        }
+        // Not "all a day", nor the idioms "all the same", "all the way", "all the best", "all
+        // the more", "all the time".
+        "all" | "both" if words.len() == 1 || words[1] == "of" => {
+            let determiner = next_word(tokens, last);
+            let after = next_word(tokens, last + 2);
+            // "both the tutor and the students": "both ... and" pairs two, which "both of" does not.
+            let paired = words[0] == "both"
+                && tokens[last..].iter().take(12).any(|t| t.text.eq_ignore_ascii_case("and"));
+            // "with you all this evening", "thanked them both the next day": the word belongs
+            // to the pronoun before it, and the determiner opens another phrase.
+            let floated = prev.as_deref().is_some_and(|p| ["you", "us", "them", "we", "they"].contains(&p));
+            !paired
+                && !floated
+                && determiner.is_some_and(|d| !["a", "an", "some", "several"].contains(&d.as_str()))
+                && after.is_none_or(|a| {
+                    !["same", "way", "best", "more", "better", "worse", "time", "rest"].contains(&a.as_str())
+                })
+        }
+        // "Why do you think he left?" is no "Why do you believe he left?": in a question the
+        // opinion asked for is not a belief.
+        "think" | "thinks" => tokens.last().is_none_or(|t| t.text != "?"),
+        // "Let me know if you need anything" is no indirect question.
+        "know" => prev.as_deref().is_none_or(|p| !["me", "us"].contains(&p)),
+        // Told alone only in the passive, whose subject is the one told: "was told she might
+        // need", never "I told the story".
+        "told" if words.len() == 1 => {
+            prev.as_deref().is_some_and(|p| BE_ALL.contains(&p) || ["get", "got"].contains(&p))
+        }
+        "over" => prev.as_deref().is_some_and(|p| {
+            [
+                "for", "spent", "spend", "spends", "cost", "costs", "paid", "pay", "pays", "waited",
+                "lasted", "lasts", "earns", "earned", "weighs", "weighed", "of",
+            ]
+            .contains(&p)
+        }),
+        // "how much better", "not much better" (only a little), "quite a lot better".
+        "a" if words[1] != "lot" => true,
+        "much" | "far" | "a" => {
+            let degree =
+                ["how", "so", "too", "very", "as", "that", "this", "not", "pretty", "quite", "such", "what"];
+            let plural_next = words[0] != "much"
+                && next_word(tokens, last).is_some_and(|n| ["more", "less", "fewer"].contains(&n.as_str()));
+            prev.as_deref().is_none_or(|p| !degree.contains(&p)) && !plural_next
+        }
+        _ if words.get(1) == Some(&"can") => next_word(tokens, last).is_none_or(|n| {
+            !["hear", "see", "smell", "feel", "taste", "understand", "imagine", "remember"]
+                .contains(&n.as_str())
+        }),
+        _ => true,
+    };
+    // A clause with a verb in its first few words; "think" -> "believe" asks for none, as
+    // what is believed may be a bare "it's" or "so".
+    let clause_ok = !matches!(need, Next::Clause)
+        || to == ["believe"]
+        || ["if", "although", "though", "whenever", "time", "so", "when"]
+            .contains(words.last().unwrap_or(&""))
+        || clause_follows(tokens, last, false);
+    subject_ok && clause_ok && next_ok(next_word(tokens, last).as_deref(), need)
+}
+
+/// "said the brakes" -> "said that the brakes": a "that" put into the space token `s` after the
+/// words of a `THAT_CLAUSE` row, before a clause that opens with its subject. The site is the
+/// space alone, so that the words before it keep their own rewrites ("think" -> "believe").
+fn clause_that_added(tokens: &[Token], s: usize) -> Option<(usize, Vec<Token>)> {
+    if !tokens[s].is(Kind::Space, " ") || s == 0 {
+        return None;
     }
-    None
+    let before = &tokens[s - 1];
+    THAT_CLAUSE
+        .iter()
+        .any(|&words| {
+            let n = words.len();
+            s + 1 >= 2 * n
+                && before.text.eq_ignore_ascii_case(words[n - 1])
+                && group_fits(tokens, s + 1 - 2 * n, words, &[], Next::Clause)
+        })
+        .then(|| vec![Token::space(), Token::word("that"), Token::space()])
+        .map(|new| (s + 1, new))
+}
+
+/// "said that the brakes" -> "said the brakes": the "that" at token `t` after the words of a
+/// `THAT_CLAUSE` row left out, where what follows it is a clause with its subject and its finite
+/// verb ("knew that the bank was closed"), never a "that" that points ("I know that man", "I
+/// said that to him", "I heard that the other day"). Covers the "that" and the space after it.
+fn clause_that_dropped(tokens: &[Token], t: usize) -> Option<(usize, Vec<Token>)> {
+    if !tokens[t].text.eq_ignore_ascii_case("that") || !tokens.get(t + 1)?.is(Kind::Space, " ") || t < 2 {
+        return None;
+    }
+    if !tokens[t - 1].is(Kind::Space, " ")
+        || !next_ok(next_word(tokens, t).as_deref(), Next::Clause)
+        || !clause_follows(tokens, t, true)
+    {
+        return None;
+    }
+    let verb = &tokens[t - 2];
+    THAT_CLAUSE
+        .iter()
+        .any(|&words| {
+            let n = words.len();
+            t >= 2 * n
+                && verb.text.eq_ignore_ascii_case(words[n - 1])
+                && group_fits(tokens, t - 2 * n, words, &[], Next::Any)
+        })
+        .then(|| (t + 2, Vec::new()))
 }
 
 /// "the apps that I never use" -> "the apps I never use": a "that" between a noun that a
@@ -2294,6 +2389,7 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
         if plain_word(&tokens[i]) {
             let lower = tokens[i].text.to_lowercase();
             let site: Option<(usize, Vec<Token>)> = group_at(&tokens, i)
+                .or_else(|| clause_that_dropped(&tokens, i))
                 .or_else(|| relative_that(&tokens, i))
                 .or_else(|| relative_that_added(&tokens, i))
                 .or_else(|| just_done(&tokens, i))
@@ -2342,6 +2438,10 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 i = end;
                 continue;
             }
+        } else if let Some((end, new)) = clause_that_added(&tokens, i) {
+            sites.put(&mut out, &tokens[i..end], || new);
+            i = end;
+            continue;
         }
         out.push(tokens[i].clone());
         i += 1;
@@ -3357,6 +3457,52 @@ mod tests {
     }
 
     #[test]
+    fn a_clause_of_belief_feeling_or_telling_takes_that_both_ways() {
+        // The "that" is a site of its own, so "think" keeps its "believe" beside it.
+        assert_eq!(rewritten("I think the shop closes at six."), "I believe that the shop closes at six.");
+        let alone = |text: &str| {
+            join(&rewrite(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::Only(1))))
+        };
+        assert_eq!(alone("I think the shop closes at six."), "I think that the shop closes at six.");
+        for (text, with_that) in [
+            ("I hope you feel better soon.", "I hope that you feel better soon."),
+            ("She was told she might need a hearing aid.", "She was told that she might need a hearing aid."),
+            ("Are you sure the door is locked?", "Are you sure that the door is locked?"),
+            (
+                "She was worried her son would miss the bus.",
+                "She was worried that her son would miss the bus.",
+            ),
+            ("He reminded me the rent was due on Friday.", "He reminded me that the rent was due on Friday."),
+            ("He forgot the meeting had been moved.", "He forgot that the meeting had been moved."),
+        ] {
+            assert_eq!(rewritten(text), with_that);
+            assert_eq!(rewritten(with_that), text);
+        }
+        assert_eq!(rewritten("I know that he is busy."), "I know he is busy.");
+        assert_eq!(
+            rewritten("The coach said that the team needed to work harder."),
+            "The coach said the team needed to work harder."
+        );
+        // A "that" that points, an object before a clause, a second verb of the same subject, a
+        // result after "so", an object "you" or "it", and a question's opinion.
+        for text in [
+            "I know that man from work.",
+            "I think that is wrong.",
+            "I said that to him yesterday.",
+            "I heard that the other day.",
+            "I told the story that my uncle loved.",
+            "I forgot my password and couldn't log in.",
+            "We were so happy that we cried.",
+            "I know you well.",
+            "I know it well.",
+            "I told the kids.",
+        ] {
+            assert_eq!(rewritten(text), text);
+        }
+        assert!(!rewritten("Do you think it will rain tomorrow?").contains("that"));
+    }
+
+    #[test]
     fn a_reported_clause_opened_with_that() {
         assert_eq!(rewritten("He told me he would be late."), "He told me that he would be late.");
         assert_eq!(
@@ -3409,6 +3555,8 @@ mod tests {
     #[test]
     fn a_possibility_said_with_may_or_might() {
         assert_eq!(rewritten("It might rain later."), "It may rain later.");
+        // Reported, "might" stays; only the clause's "that" comes in.
+        assert_eq!(rewritten("She warned us it might rain."), "She warned us that it might rain.");
         assert_eq!(rewritten("It may rain later."), "It might rain later.");
         assert_eq!(rewritten("You may be right."), "You might be right.");
         assert_eq!(rewritten("She may have missed the bus."), "She might have missed the bus.");
@@ -3418,7 +3566,6 @@ mod tests {
             "Students may use a calculator.",
             "Might I ask a question?",
             "We are going to Spain in May.",
-            "She warned us it might rain.",
             "We talked about where we might go next summer.",
         ] {
             assert_eq!(rewritten(text), text);
