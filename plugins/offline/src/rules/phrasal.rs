@@ -12,11 +12,11 @@ use crate::morph::{self, Form};
 use crate::shape::{self, Plain, starting};
 use crate::sites::Sites;
 use crate::syntax::{compound_noun_before, has_clause_word, subject, wants_participle};
-use crate::tokens::{Kind, Token, next_word, prev_word};
+use crate::tokens::{Kind, Token, next_word, prev_word, words_back};
 use crate::words::{
     ABILITY_VERBS, ARTICLES, BE_FORMS, CLAUSE_WORDS, CONTENT_NOUNS, DETERMINERS, FINITE_BE, FINITE_DO,
-    FINITE_HAVE, NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SUBJECT_PRONOUNS, can_be,
-    concat, is_noun, is_verbish, plain_verb,
+    FINITE_HAVE, NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS,
+    TIME_UNITS, Tense, can_be, concat, is_noun, is_verbish, plain_verb,
 };
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
@@ -2093,10 +2093,40 @@ fn clause_that_dropped(tokens: &[Token], t: usize) -> Option<(usize, Vec<Token>)
         .then(|| (t + 2, Vec::new()))
 }
 
+/// Where the words and marks that bar a relative "that" first stand in the sentence: a "so" or
+/// "such" whose result a "that" may tell, a word that opens another clause, a punctuation mark.
+/// Read once per pass, so that `relative_that` and `relative_that_added` ask "is there one before
+/// this word?" without reading the whole prefix again at every word.
+struct Firsts {
+    result: usize,
+    subordinator: usize,
+    punct: usize,
+}
+
+/// The words that open a clause before a noun, after which a pronoun and its verb may begin the
+/// sentence's own clause ("When I met the man he was old") rather than a relative one.
+const SUBORDINATORS: &[&str] = &[
+    "when", "whenever", "if", "because", "although", "though", "since", "as", "while", "before", "after",
+    "until", "once", "unless", "where", "that", "who", "which", "so",
+];
+
+impl Firsts {
+    fn of(tokens: &[Token]) -> Firsts {
+        let first = |found: &dyn Fn(&Token) -> bool| tokens.iter().position(found).unwrap_or(tokens.len());
+        let word_in =
+            |t: &Token, list: &[&str]| t.is_word() && list.iter().any(|w| t.text.eq_ignore_ascii_case(w));
+        Firsts {
+            result: first(&|t| word_in(t, &["so", "such"])),
+            subordinator: first(&|t| word_in(t, SUBORDINATORS)),
+            punct: first(&|t| t.kind == Kind::Punct),
+        }
+    }
+}
+
 /// "the apps that I never use" -> "the apps I never use": a "that" between a noun that a
 /// determiner opens and a subject pronoun opens a relative clause whose object it is, and may go.
 /// Covers the "that" and the space after it.
-fn relative_that(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+fn relative_that(tokens: &[Token], i: usize, firsts: &Firsts) -> Option<(usize, Vec<Token>)> {
     if tokens[i].text != "that" || !tokens.get(i + 1)?.is(Kind::Space, " ") {
         return None;
     }
@@ -2111,14 +2141,87 @@ fn relative_that(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     }
     // The noun's determiner within three words before it, and no "so" or "such" whose result
     // the "that" would tell ("such a mess that we left").
-    let before: Vec<String> = (0..i.saturating_sub(1))
-        .rev()
-        .filter(|&k| tokens[k].is_word())
-        .map(|k| tokens[k].text.to_lowercase())
-        .collect();
-    let determined = before.iter().skip(1).take(3).any(|w| DETERMINERS.contains(&w.as_str()));
-    let result = before.iter().any(|w| ["so", "such"].contains(&w.as_str()));
+    let determined = words_back(tokens, i, 4).iter().skip(1).any(|w| DETERMINERS.contains(&w.as_str()));
+    let result = firsts.result < i;
     (determined && !result).then(|| (i + 2, Vec::new()))
+}
+
+/// The words before a noun that may ask which one ("asked the teacher which book", "know the
+/// shop which is open?"), where a "which" after the noun is a question's, not a relative one.
+const ASKING: &[&str] = &[
+    "ask",
+    "asks",
+    "asked",
+    "asking",
+    "tell",
+    "tells",
+    "told",
+    "know",
+    "knows",
+    "knew",
+    "wonder",
+    "wondered",
+    "wondering",
+    "decide",
+    "decided",
+    "choose",
+    "chose",
+    "show",
+    "showed",
+    "shown",
+    "explain",
+    "explained",
+    "see",
+    "saw",
+    "check",
+    "checked",
+    "remember",
+    "forget",
+    "forgot",
+    "sure",
+    "idea",
+    "guess",
+    "learn",
+    "learned",
+    "learnt",
+    "understand",
+    "out",
+    "find",
+    "found",
+    "work",
+];
+
+/// "The book which I read was good." -> "The book that I read was good.": a "which" right after a
+/// noun that a determiner opens, with no comma between (a clause between commas adds, and only
+/// "which" says so), before the relative clause's subject or its verb. Never a "which" that asks
+/// ("Which bus goes", "asked the teacher which book to read"), nor after a preposition ("in
+/// which", where the "which" is no noun's neighbour).
+fn relative_which(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
+    if tokens[i].text != "which"
+        || !tokens.get(i + 1)?.is(Kind::Space, " ")
+        || !tokens.get(i.checked_sub(1)?)?.is(Kind::Space, " ")
+    {
+        return None;
+    }
+    let noun = prev_word(tokens, i)?;
+    if CONTENT_NOUNS.contains(&noun.as_str()) || !is_noun(&noun) || is_verbish(&noun) {
+        return None;
+    }
+    let next = next_word(tokens, i)?;
+    let clause_next = ["i", "you", "we", "they", "he", "she"].contains(&next.as_str())
+        || NOUN_PHRASE_DETERMINERS.contains(&next.as_str())
+        || FINITE.contains(&next.as_str());
+    let clause_back: Vec<String> = tokens[..i]
+        .iter()
+        .rev()
+        .take_while(|t| t.kind != Kind::Punct)
+        .filter(|t| t.is_word())
+        .take(12)
+        .map(|t| t.text.to_lowercase())
+        .collect();
+    let determined = clause_back.iter().skip(1).take(3).any(|w| DETERMINERS.contains(&w.as_str()));
+    let asking = clause_back.iter().any(|w| ASKING.contains(&w.as_str()));
+    (clause_next && determined && !asking).then(|| (i + 1, vec![shape::word_like(&tokens[i].text, "that")]))
 }
 
 /// "the book you lent me" -> "the book that you lent me": the other way from `relative_that`. A
@@ -2128,11 +2231,7 @@ fn relative_that(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
 /// after a word that opens another clause before it ("When I met the man he was old", "After the
 /// meeting we left"), before "I think" said in passing, nor after a noun of what is told
 /// (`CONTENT_NOUNS`), left to the reader's "that". Covers the noun.
-fn relative_that_added(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
-    const SUBORDINATORS: &[&str] = &[
-        "when", "whenever", "if", "because", "although", "though", "since", "as", "while", "before", "after",
-        "until", "once", "unless", "where", "that", "who", "which", "so",
-    ];
+fn relative_that_added(tokens: &[Token], i: usize, firsts: &Firsts) -> Option<(usize, Vec<Token>)> {
     const ASIDES: &[&str] = &[
         "think", "thought", "guess", "suppose", "believe", "mean", "hope", "know", "reckon", "said", "say",
         "bet", "feel", "felt", "see", "wonder", "imagine", "am", "are", "is", "was", "were",
@@ -2160,25 +2259,71 @@ fn relative_that_added(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)
         verb = next_word(tokens, k)?;
     }
     let verb = verb.replace('’', "'");
-    if ASIDES.contains(&verb.as_str()) || !crate::words::heads_clause(&verb) {
-        return None;
-    }
-    // Back from the noun: at most two adjectives, then the determiner, then a verb.
-    let before: Vec<String> =
-        tokens[..i].iter().rev().filter(|t| t.is_word()).map(|t| t.text.to_lowercase()).collect();
-    let d = (0..before.len().min(3)).find(|&d| NOUN_PHRASE_DETERMINERS.contains(&before[d].as_str()))?;
-    let verb_before = before.get(d + 1)?;
-    if PREPOSITIONS.contains(&verb_before.as_str())
-        || CLAUSE_WORDS.contains(&verb_before.as_str())
-        || !(is_verbish(verb_before)
-            || crate::words::heads_clause(verb_before)
-            || verb_before.ends_with("ing"))
-        || before.iter().any(|w| SUBORDINATORS.contains(&w.as_str()))
-        || tokens[..i].iter().any(|t| t.kind == Kind::Punct)
+    if ASIDES.contains(&verb.as_str())
+        || !crate::words::heads_clause(&verb)
+        || firsts.subordinator < i
+        || firsts.punct < i
     {
         return None;
     }
-    Some((i + 1, vec![tokens[i].clone(), Token::space(), Token::word("that")]))
+    // Back from the noun: at most two adjectives, then the determiner, then a verb, or nothing
+    // where the noun phrase opens the sentence.
+    let before = words_back(tokens, i, 4);
+    let d = (0..before.len().min(3)).find(|&d| NOUN_PHRASE_DETERMINERS.contains(&before[d].as_str()))?;
+    let opens = before.len() == d + 1;
+    let fits = match before.get(d + 1) {
+        Some(verb_before) => {
+            !PREPOSITIONS.contains(&verb_before.as_str())
+                && !CLAUSE_WORDS.contains(&verb_before.as_str())
+                && (is_verbish(verb_before)
+                    || crate::words::heads_clause(verb_before)
+                    || verb_before.ends_with("ing"))
+        }
+        None => opens && subject_relative(tokens, &noun, &before[d], k + 2),
+    };
+    fits.then(|| (i + 1, vec![tokens[i].clone(), Token::space(), Token::word("that")]))
+}
+
+/// Whether a noun phrase that opens the sentence, with a pronoun and its verb after it (the verb
+/// ending at token `after`), is the subject of a verb that comes later, so that the pronoun's
+/// clause is a relative one ("The umbrella I bought in Brighton lasted one afternoon."): a finite
+/// verb follows within eight words, with no other subject, conjunction or clause word between.
+/// Never a time or a moment told first ("This morning I went", "The minute I got home it
+/// started"), nor after "that" as a determiner, where "That car that you sold me" stutters.
+fn subject_relative(tokens: &[Token], noun: &str, determiner: &str, after: usize) -> bool {
+    const MOMENTS: &[&str] = &["moment", "minute", "instant", "second", "way"];
+    if TIME_NOUNS.contains(&noun)
+        || TIME_UNITS.contains(&noun)
+        || MOMENTS.contains(&noun)
+        || determiner == "that"
+    {
+        return false;
+    }
+    let mut k = after;
+    for step in 0..8 {
+        let Some(w) = next_word(tokens, k) else { return false };
+        let w = w.replace('’', "'");
+        // An object pronoun right after the relative clause's verb ("The book I gave you was").
+        let object = step == 0 && ["you", "it"].contains(&w.as_str());
+        if !object
+            && (SUBJECT_PRONOUNS.contains(&w.as_str())
+                || ["and", "but", "or", "so", "that", "who", "which"].contains(&w.as_str())
+                || SUBORDINATORS.contains(&w.as_str()))
+        {
+            return false;
+        }
+        // A past in "-ed" counts though it may be a participle ("lasted"): either way the noun
+        // phrase before is what the pronoun's clause tells of.
+        let tensed = [Tense::Past, Tense::Present]
+            .into_iter()
+            .any(|tense| crate::words::finite_lemma(&w, tense, true).is_some())
+            || w.strip_suffix("ed").is_some_and(|stem| plain_verb(stem) || plain_verb(&format!("{stem}e")));
+        if FINITE.contains(&w.as_str()) || crate::words::clearly_finite(&w, true) || tensed {
+            return true;
+        }
+        k += 2;
+    }
+    false
 }
 
 /// Acts just done, each past with its participle: the verbs of an event that "just" tells as
@@ -2383,6 +2528,7 @@ fn gerund_or_infinitive(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>
 
 /// Applies every phrasal-verb, function-word and word-group rewrite in one pass.
 pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
+    let firsts = Firsts::of(&tokens);
     let mut out = Vec::with_capacity(tokens.len() + 4);
     let mut i = 0;
     while i < tokens.len() {
@@ -2390,8 +2536,9 @@ pub fn rewrite(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             let lower = tokens[i].text.to_lowercase();
             let site: Option<(usize, Vec<Token>)> = group_at(&tokens, i)
                 .or_else(|| clause_that_dropped(&tokens, i))
-                .or_else(|| relative_that(&tokens, i))
-                .or_else(|| relative_that_added(&tokens, i))
+                .or_else(|| relative_that(&tokens, i, &firsts))
+                .or_else(|| relative_which(&tokens, i))
+                .or_else(|| relative_that_added(&tokens, i, &firsts))
                 .or_else(|| just_done(&tokens, i))
                 .or_else(|| phrasal_at(&tokens, i))
                 .or_else(|| gerund_or_infinitive(&tokens, i))
@@ -3451,6 +3598,45 @@ mod tests {
             "The cake must be done by now.",
             "The children must not play in the road.",
             "The list of students must be sent to the office.",
+        ] {
+            assert_eq!(rewritten(text), text);
+        }
+    }
+
+    #[test]
+    fn a_relative_clause_in_the_subject_and_which_told_with_that() {
+        // The subject's own relative clause, when a verb of the sentence follows it.
+        assert_eq!(
+            rewritten("The umbrella I bought in Brighton was broken."),
+            "The umbrella that I bought in Brighton was broken."
+        );
+        assert_eq!(
+            rewritten("The restaurant we booked was full."),
+            "The restaurant that we booked was full."
+        );
+        assert_eq!(rewritten("The book I gave you was old."), "The book that I gave you was old.");
+        // A time told first, an object put first, a moment, and a second subject's clause.
+        for text in [
+            "This morning I went to the shop.",
+            "The rest I gave away.",
+            "The minute I got home it started raining.",
+            "The man I saw and his wife were there.",
+        ] {
+            assert!(!rewritten(text).contains(" that "), "{text}");
+        }
+        assert_eq!(rewritten("The book which I read was good."), "The book that I read was good.");
+        assert_eq!(
+            rewritten("The car which was parked outside has gone."),
+            "The car that was parked outside has gone."
+        );
+        // Between commas, after a preposition, asked, or asking which one.
+        for text in [
+            "My brother, who lives in Leeds, is a teacher.",
+            "The report, which was late, had several mistakes.",
+            "The house in which they live is old.",
+            "Which bus goes to the station?",
+            "I asked the teacher which book to read.",
+            "I asked the waiter which is better.",
         ] {
             assert_eq!(rewritten(text), text);
         }
