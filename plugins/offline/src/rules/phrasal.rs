@@ -679,6 +679,28 @@ const THAT_CLAUSE: &[&[&str]] = &[
     &["pretended"],
     &["complained"],
     &["found", "out"],
+    &["remember"],
+    &["remembered"],
+    &["forget"],
+    // Of an opinion: with a clause after it "feel" is no sensing ("felt the ground shake" has no
+    // finite verb, and stays).
+    &["feel"],
+    &["feels"],
+    &["felt"],
+    &["wish"],
+    &["wished"],
+    &["reckon"],
+    &["expect"],
+    &["understand"],
+    &["assume"],
+    &["imagine"],
+    &["admit"],
+    &["doubt"],
+    &["bet"],
+    &["insisted"],
+    &["announced"],
+    &["confirmed"],
+    &["claimed"],
     &["told", "me"],
     &["told", "us"],
     &["told", "him"],
@@ -3599,6 +3621,44 @@ mod tests {
             "The children must not play in the road.",
             "The list of students must be sent to the office.",
         ] {
+            assert_eq!(rewritten(text), text);
+        }
+    }
+
+    #[test]
+    fn every_verb_that_loses_its_that_is_a_reporting_one() {
+        // A clause with no "that" after a verb the moves do not know would let a phrase at its end
+        // be moved as the sentence's ("Due to high winds, the captain announced we would skip").
+        let feelings = [
+            "sorry",
+            "glad",
+            "sure",
+            "afraid",
+            "surprised",
+            "pleased",
+            "happy",
+            "worried",
+            "aware",
+            "certain",
+            "convinced",
+            "disappointed",
+            "relieved",
+            "amazed",
+            "shocked",
+            "found",
+        ];
+        for words in THAT_CLAUSE {
+            assert!(
+                crate::syntax::REPORTING.contains(&words[0]) || feelings.contains(&words[0]),
+                "{words:?}"
+            );
+        }
+        assert_eq!(rewritten("I wish I had more time to read."), "I wish that I had more time to read.");
+        assert_eq!(
+            rewritten("The pilot announced that the flight had been cancelled."),
+            "The pilot announced the flight had been cancelled."
+        );
+        for text in ["I wish you luck.", "I felt the ground shake.", "I remember that day."] {
             assert_eq!(rewritten(text), text);
         }
     }
