@@ -2077,16 +2077,25 @@ fn clause_that_added(tokens: &[Token], s: usize) -> Option<(usize, Vec<Token>)> 
         return None;
     }
     let before = &tokens[s - 1];
-    THAT_CLAUSE
-        .iter()
-        .any(|&words| {
-            let n = words.len();
-            s + 1 >= 2 * n
-                && before.text.eq_ignore_ascii_case(words[n - 1])
-                && group_fits(tokens, s + 1 - 2 * n, words, &[], Next::Clause)
-        })
-        .then(|| vec![Token::space(), Token::word("that"), Token::space()])
-        .map(|new| (s + 1, new))
+    let fits = THAT_CLAUSE.iter().any(|&words| {
+        let n = words.len();
+        s + 1 >= 2 * n
+            && before.text.eq_ignore_ascii_case(words[n - 1])
+            && group_fits(tokens, s + 1 - 2 * n, words, &[], Next::Clause)
+    });
+    // Something asked out of the clause ("asked what he thought the problem was"): a "that" there
+    // is stiff or wrong.
+    const ASKED: &[&str] = &["what", "who", "whom", "which", "where", "how", "why"];
+    let asked_out = || {
+        tokens[..s]
+            .iter()
+            .rev()
+            .take_while(|t| t.kind != Kind::Punct)
+            .filter(|t| t.is_word())
+            .take(8)
+            .any(|t| ASKED.iter().any(|w| t.text.eq_ignore_ascii_case(w)))
+    };
+    (fits && !asked_out()).then(|| (s + 1, vec![Token::space(), Token::word("that"), Token::space()]))
 }
 
 /// "said that the brakes" -> "said the brakes": the "that" at token `t` after the words of a
@@ -3746,6 +3755,7 @@ mod tests {
             assert_eq!(rewritten(text), text);
         }
         assert!(!rewritten("Do you think it will rain tomorrow?").contains("that"));
+        assert!(!rewritten("I asked what he thought the problem was.").contains("that"));
     }
 
     #[test]
