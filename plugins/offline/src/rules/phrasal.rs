@@ -2255,9 +2255,14 @@ fn relative_which(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     (clause_next && determined && !asking).then(|| (i + 1, vec![shape::word_like(&tokens[i].text, "that")]))
 }
 
+/// Nouns that with a clause after them tell when or how, as a conjunction would ("cried the moment
+/// her son walked", "the way I see it"), where a "that" is stiff.
+const MOMENTS: &[&str] = &["moment", "minute", "instant", "second", "way"];
+
 /// "the book you lent me" -> "the book that you lent me": the other way from `relative_that`. A
 /// noun that a determiner opens, right after a verb ("finished reading the book", "is the best
-/// pizza"), and a subject pronoun with its verb after it, open a clause that "that" may open as
+/// pizza") or opening the sentence (`subject_relative`), and a subject pronoun or a noun that a
+/// possessive opens ("the cake my sister made"), with its verb after it, open a clause that "that" may open as
 /// well, whether it is a relative clause or one told ("told the kids we were leaving"). Never
 /// after a word that opens another clause before it ("When I met the man he was old", "After the
 /// meeting we left"), before "I think" said in passing, nor after a noun of what is told
@@ -2272,16 +2277,22 @@ fn relative_that_added(tokens: &[Token], i: usize, firsts: &Firsts) -> Option<(u
         || !is_noun(&noun)
         || is_verbish(&noun)
         || CONTENT_NOUNS.contains(&noun.as_str())
+        || MOMENTS.contains(&noun.as_str())
         || noun.chars().next().is_none_or(|c| !c.is_ascii_lowercase())
     {
         return None;
     }
     let pronoun = next_word(tokens, i)?;
-    if !["i", "you", "we", "they", "he", "she"].contains(&pronoun.as_str()) {
+    // Or a noun that a possessive opens ("the cake my sister made"), when the word after it is no
+    // verb as well ("my sister", not "my dress").
+    let owned = PERSONAL_POSSESSIVES.contains(&pronoun.as_str())
+        && next_word(tokens, i + 2)
+            .is_some_and(|n| is_noun(&n) && !is_verbish(&n) && !CONTENT_NOUNS.contains(&n.as_str()));
+    if !["i", "you", "we", "they", "he", "she"].contains(&pronoun.as_str()) && !owned {
         return None;
     }
-    // The pronoun's verb, past an adverb ("I have ever tasted", "you just sent").
-    let mut k = i + 2;
+    // The subject's verb, past an adverb ("I have ever tasted", "you just sent").
+    let mut k = if owned { i + 4 } else { i + 2 };
     let mut verb = next_word(tokens, k)?;
     if ["ever", "never", "just", "always", "really", "already", "recently", "once", "finally"]
         .contains(&verb.as_str())
@@ -2322,12 +2333,7 @@ fn relative_that_added(tokens: &[Token], i: usize, firsts: &Firsts) -> Option<(u
 /// Never a time or a moment told first ("This morning I went", "The minute I got home it
 /// started"), nor after "that" as a determiner, where "That car that you sold me" stutters.
 fn subject_relative(tokens: &[Token], noun: &str, determiner: &str, after: usize) -> bool {
-    const MOMENTS: &[&str] = &["moment", "minute", "instant", "second", "way"];
-    if TIME_NOUNS.contains(&noun)
-        || TIME_UNITS.contains(&noun)
-        || MOMENTS.contains(&noun)
-        || determiner == "that"
-    {
+    if TIME_NOUNS.contains(&noun) || TIME_UNITS.contains(&noun) || determiner == "that" {
         return false;
     }
     let mut k = after;
@@ -3684,12 +3690,16 @@ mod tests {
             "The restaurant that we booked was full."
         );
         assert_eq!(rewritten("The book I gave you was old."), "The book that I gave you was old.");
+        assert_eq!(rewritten("The car my dad drives is old."), "The car that my dad drives is old.");
+        assert_eq!(rewritten("I loved the cake my sister made."), "I loved the cake that my sister made.");
         // A time told first, an object put first, a moment, and a second subject's clause.
         for text in [
             "This morning I went to the shop.",
             "The rest I gave away.",
             "The minute I got home it started raining.",
             "The man I saw and his wife were there.",
+            "My sister cried the moment her son walked across the stage.",
+            "I gave the dog my sandwich.",
         ] {
             assert!(!rewritten(text).contains(" that "), "{text}");
         }
