@@ -14,9 +14,9 @@ use crate::sites::Sites;
 use crate::syntax::{compound_noun_before, has_clause_word, subject, wants_participle};
 use crate::tokens::{Kind, Token, next_word, prev_word, words_back};
 use crate::words::{
-    ABILITY_VERBS, ARTICLES, BE_FORMS, CLAUSE_WORDS, CONTENT_NOUNS, DETERMINERS, FINITE_BE, FINITE_DO,
-    FINITE_HAVE, NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SUBJECT_PRONOUNS, TIME_NOUNS,
-    TIME_UNITS, Tense, can_be, concat, is_noun, is_verbish, plain_verb,
+    ABILITY_VERBS, ARTICLES, ASKING, BE_FORMS, CLAUSE_WORDS, CONTENT_NOUNS, DETERMINERS, FINITE_BE,
+    FINITE_DO, FINITE_HAVE, NOUN_PHRASE_DETERMINERS, PERSONAL_POSSESSIVES, PREPOSITIONS, SUBJECT_PRONOUNS,
+    TIME_NOUNS, TIME_UNITS, Tense, can_be, concat, is_noun, is_verbish, plain_verb,
 };
 
 /// `(verb, particle, replacement verb, replacement particle)`: each phrasal verb has the same
@@ -2177,51 +2177,6 @@ fn relative_that(tokens: &[Token], i: usize, firsts: &Firsts) -> Option<(usize, 
     (determined && !result).then(|| (i + 2, Vec::new()))
 }
 
-/// The words before a noun that may ask which one ("asked the teacher which book", "know the
-/// shop which is open?"), where a "which" after the noun is a question's, not a relative one.
-const ASKING: &[&str] = &[
-    "ask",
-    "asks",
-    "asked",
-    "asking",
-    "tell",
-    "tells",
-    "told",
-    "know",
-    "knows",
-    "knew",
-    "wonder",
-    "wondered",
-    "wondering",
-    "decide",
-    "decided",
-    "choose",
-    "chose",
-    "show",
-    "showed",
-    "shown",
-    "explain",
-    "explained",
-    "see",
-    "saw",
-    "check",
-    "checked",
-    "remember",
-    "forget",
-    "forgot",
-    "sure",
-    "idea",
-    "guess",
-    "learn",
-    "learned",
-    "learnt",
-    "understand",
-    "out",
-    "find",
-    "found",
-    "work",
-];
-
 /// "The book which I read was good." -> "The book that I read was good.": a "which" right after a
 /// noun that a determiner opens, with no comma between (a clause between commas adds, and only
 /// "which" says so), before the relative clause's subject or its verb. Never a "which" that asks
@@ -2241,7 +2196,8 @@ fn relative_which(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
     let next = next_word(tokens, i)?;
     let clause_next = ["i", "you", "we", "they", "he", "she"].contains(&next.as_str())
         || NOUN_PHRASE_DETERMINERS.contains(&next.as_str())
-        || FINITE.contains(&next.as_str());
+        || FINITE.contains(&next.as_str())
+        || crate::words::heads_clause(&next);
     let clause_back: Vec<String> = tokens[..i]
         .iter()
         .rev()
@@ -3704,6 +3660,10 @@ mod tests {
             assert!(!rewritten(text).contains(" that "), "{text}");
         }
         assert_eq!(rewritten("The book which I read was good."), "The book that I read was good.");
+        assert_eq!(
+            rewritten("The shop which sells bread has closed."),
+            "The shop that sells bread has closed."
+        );
         assert_eq!(
             rewritten("The car which was parked outside has gone."),
             "The car that was parked outside has gone."
