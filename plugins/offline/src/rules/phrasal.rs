@@ -1225,7 +1225,13 @@ fn clause_follows(tokens: &[Token], last: usize, that_given: bool) -> bool {
     if let Some(object) = next_word(tokens, last).filter(|w| ["you", "it"].contains(&w.as_str()))
         && let Some(verb) = next_word(tokens, last + 2)
     {
-        let present = object == "you" && plain_verb(&verb) && is_verbish(&verb);
+        // Not after a verb of the senses, whose object a bare verb follows ("heard you sing").
+        let sensed = tokens.get(last).is_some_and(|t| {
+            ["heard", "hear", "noticed", "notice", "felt", "feel", "saw", "see", "watched"]
+                .iter()
+                .any(|w| t.text.eq_ignore_ascii_case(w))
+        });
+        let present = object == "you" && !sensed && plain_verb(&verb) && is_verbish(&verb);
         let finite = crate::words::heads_clause(&verb) && !verb.ends_with("ed");
         if present || finite {
             return true;
@@ -3720,6 +3726,7 @@ mod tests {
             "We were so happy that we cried.",
             "I know you well.",
             "I know it well.",
+            "I heard you sing last night.",
             "I told the kids.",
         ] {
             assert_eq!(rewritten(text), text);
