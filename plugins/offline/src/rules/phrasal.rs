@@ -733,6 +733,25 @@ const THAT_CLAUSE: &[&[&str]] = &[
     &["shocked"],
 ];
 
+/// The adjectives of `THAT_CLAUSE`: after them a "you" or "it" can only be a clause's subject.
+const FEELINGS: &[&str] = &[
+    "sorry",
+    "glad",
+    "sure",
+    "afraid",
+    "surprised",
+    "pleased",
+    "happy",
+    "worried",
+    "aware",
+    "certain",
+    "convinced",
+    "disappointed",
+    "relieved",
+    "amazed",
+    "shocked",
+];
+
 /// Two- and three-word groups: `(words, replacement, what the next word must be)`.
 const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["have", "to"], &["need", "to"], Next::Verb),
@@ -1232,7 +1251,10 @@ fn clause_follows(tokens: &[Token], last: usize, that_given: bool) -> bool {
                 .any(|w| t.text.eq_ignore_ascii_case(w))
         });
         let present = object == "you" && !sensed && plain_verb(&verb) && is_verbish(&verb);
-        let finite = crate::words::heads_clause(&verb) && !verb.ends_with("ed");
+        // After an adjective of feeling, "you" or "it" is no object, so an "-ed" form is its
+        // past ("glad you enjoyed it").
+        let felt = tokens.get(last).is_some_and(|t| FEELINGS.iter().any(|w| t.text.eq_ignore_ascii_case(w)));
+        let finite = crate::words::heads_clause(&verb) && (felt || !verb.ends_with("ed"));
         if present || finite {
             return true;
         }
@@ -3606,27 +3628,11 @@ mod tests {
     fn every_verb_that_loses_its_that_is_a_reporting_one() {
         // A clause with no "that" after a verb the moves do not know would let a phrase at its end
         // be moved as the sentence's ("Due to high winds, the captain announced we would skip").
-        let feelings = [
-            "sorry",
-            "glad",
-            "sure",
-            "afraid",
-            "surprised",
-            "pleased",
-            "happy",
-            "worried",
-            "aware",
-            "certain",
-            "convinced",
-            "disappointed",
-            "relieved",
-            "amazed",
-            "shocked",
-            "found",
-        ];
         for words in THAT_CLAUSE {
             assert!(
-                crate::syntax::REPORTING.contains(&words[0]) || feelings.contains(&words[0]),
+                crate::syntax::REPORTING.contains(&words[0])
+                    || FEELINGS.contains(&words[0])
+                    || words[0] == "found",
                 "{words:?}"
             );
         }
@@ -3710,6 +3716,7 @@ mod tests {
             assert_eq!(rewritten(with_that), text);
         }
         assert_eq!(rewritten("I know that he is busy."), "I know he is busy.");
+        assert_eq!(rewritten("I was surprised you noticed."), "I was surprised that you noticed.");
         assert_eq!(
             rewritten("The coach said that the team needed to work harder."),
             "The coach said the team needed to work harder."
@@ -3727,6 +3734,7 @@ mod tests {
             "I know you well.",
             "I know it well.",
             "I heard you sing last night.",
+            "I noticed it parked outside.",
             "I told the kids.",
         ] {
             assert_eq!(rewritten(text), text);
