@@ -118,7 +118,31 @@ pub fn clause_at(p: &Plain, k: usize) -> Option<usize> {
 
 /// Verbs that report what is said or thought, after which a clause may follow with no "that"
 /// ("The plumber said the pipe had burst"): a phrase at the sentence's end may be that clause's.
+/// Every verb that the phrasal rules' `THAT_CLAUSE` lets lose its "that" is here.
 pub const REPORTING: &[&str] = &[
+    "suggested",
+    "recommended",
+    "admitted",
+    "admit",
+    "decided",
+    "pretended",
+    "complained",
+    "forget",
+    "feel",
+    "feels",
+    "felt",
+    "wish",
+    "wished",
+    "understand",
+    "assume",
+    "imagine",
+    "doubt",
+    "bet",
+    "insisted",
+    "announced",
+    "confirmed",
+    "warned",
+    "reminded",
     "said",
     "says",
     "say",

@@ -270,6 +270,12 @@ pub fn next_word(tokens: &[Token], i: usize) -> Option<String> {
     (tokens.get(i + 1)?.kind == Kind::Space).then(|| word_at(tokens, Some(i + 2)))?
 }
 
+/// The lowercased words before token `i`, nearest first, at most `n` of them: a bounded look back,
+/// where collecting the whole prefix at every word would cost the square of a long sentence.
+pub fn words_back(tokens: &[Token], i: usize, n: usize) -> Vec<String> {
+    tokens[..i].iter().rev().filter(|t| t.is_word()).take(n).map(|t| t.text.to_lowercase()).collect()
+}
+
 /// Whether one of the `n` words before token `i` in its clause (back to the last punctuation),
 /// lowercased, is in `list`: the subject or the thing a verb is said of ("the car wouldn't
 /// start", "the results should come back").

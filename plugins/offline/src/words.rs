@@ -332,6 +332,52 @@ pub const HAVE_FORMS: &[&str] =
 pub const DAY_NAMES: &[&str] =
     &["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 
+/// The words before a noun that may ask which one or who ("asked the teacher which book", "know
+/// the man who"), where a "which" or "who" after the noun may be a question's, not a relative
+/// pronoun.
+pub const ASKING: &[&str] = &[
+    "ask",
+    "asks",
+    "asked",
+    "asking",
+    "tell",
+    "tells",
+    "told",
+    "know",
+    "knows",
+    "knew",
+    "wonder",
+    "wondered",
+    "wondering",
+    "decide",
+    "decided",
+    "choose",
+    "chose",
+    "show",
+    "showed",
+    "shown",
+    "explain",
+    "explained",
+    "see",
+    "saw",
+    "check",
+    "checked",
+    "remember",
+    "forget",
+    "forgot",
+    "sure",
+    "idea",
+    "guess",
+    "learn",
+    "learned",
+    "learnt",
+    "understand",
+    "out",
+    "find",
+    "found",
+    "work",
+];
+
 /// Nouns of time, the names of the days last (`DAY_NAMES` is their tail); a time phrase ends with
 /// one, and they date an event.
 pub const TIME_NOUNS: &[&str] = &concat::<21>(&[

@@ -32,6 +32,12 @@ pub fn reduce_relative(p: &Plain) -> Option<Vec<Token>> {
     let n = p.items.len();
     let r = (2..n.saturating_sub(2))
         .find(|&k| ["who", "that", "which"].contains(&p.lower(k).as_str()) && noun_phrase_ends(p, k - 1))?;
+    // "I asked the man which costs more": after a verb of asking or knowing, "which" may ask, and
+    // the clause is no noun's ("I know a man who plants trees" is one: "who" after a person).
+    let asked = p.lower(r) == "which" && (0..r).any(|k| crate::words::ASKING.contains(&p.lower(k).as_str()));
+    if asked {
+        return None;
+    }
     let next = p.lower(r + 1);
     let analyses = |w: &str| morph::analyse(w).into_iter().filter(|a| a.pos == Pos::Verb).collect::<Vec<_>>();
     let mut out: Vec<Token> = p.items[..r].to_vec();
@@ -186,6 +192,15 @@ pub fn relative_to_and(p: &Plain) -> Option<Vec<Token>> {
 mod tests {
     use super::*;
     use crate::shape::apply as run;
+
+    #[test]
+    fn a_which_that_asks_is_no_relative() {
+        assert_eq!(run(reduce_relative, "I asked the man which costs more."), None);
+        assert_eq!(
+            run(reduce_relative, "I signed up for a course which starts in March.").as_deref(),
+            Some("I signed up for a course starting in March.")
+        );
+    }
 
     #[test]
     fn no_stacked_ing() {
