@@ -236,6 +236,8 @@ pub fn paraphrase_counted(text: &str, options: &Options, plan: &Plan) -> (String
         }
         if expand && plan.keep_contractions {
             *tokens = contraction::restore(std::mem::take(tokens));
+        } else if expand {
+            *tokens = contraction::restore_request(std::mem::take(tokens));
         }
         articles::fix_articles(tokens);
     }

@@ -353,6 +353,28 @@ pub fn restore(tokens: Vec<Token>) -> Vec<Token> {
     out
 }
 
+/// A request's opening "Don't" put back where the rules left "Do not" ("Don't forget to…"), with
+/// the sentence's other contractions: expanded, it reads as a printed notice. The rules still read
+/// "Do not" ("Remember to…").
+pub fn restore_request(tokens: Vec<Token>) -> Vec<Token> {
+    let Some(first) = tokens.iter().position(|t| t.is_word()) else { return tokens };
+    let request = tokens[first]
+        .contracted
+        .as_deref()
+        .is_some_and(|(written, _)| written.to_lowercase().replace('’', "'") == "don't");
+    // "Don't know, sorry.": before a verb of knowing or wanting the subject is dropped ("I don't
+    // know"), no request.
+    const STATES: &[&str] =
+        &["know", "think", "want", "need", "have", "care", "understand", "remember", "like", "see"];
+    let verb = tokens[first + 1..].iter().filter(|t| t.is_word()).nth(1).map(|t| t.text.to_lowercase());
+    let dropped = verb.is_some_and(|v| STATES.contains(&v.as_str()));
+    if !request || dropped || tokens.len() < first + 3 {
+        return tokens;
+    }
+    // The sentence's other contractions go back with it, so that its style stays one.
+    restore(tokens)
+}
+
 fn shape_token(model: &Token, text: String) -> Token {
     Token { text, changed: true, ..model.clone() }
 }
@@ -643,6 +665,11 @@ mod tests {
     fn expands_contractions() {
         assert_eq!(expand("I don't know."), "I do not know.");
         assert_eq!(expand("Don't go, it's late."), "Do not go, it is late.");
+        // A request's opening "Don't" is put back once the rules have read "Do not".
+        let back = |text: &str| join(&restore_request(expand_contractions(tokenize(text))));
+        assert_eq!(back("Don't go, it's late."), "Don't go, it's late.");
+        assert_eq!(back("Please don't go."), "Please do not go.");
+        assert_eq!(back("Don't know, sorry."), "Do not know, sorry.");
         assert_eq!(expand("It’s been fun and we’ll see."), "It has been fun and we will see.");
         assert_eq!(expand("I'm sure you can't."), "I am sure you cannot.");
         assert_eq!(expand("I won't."), "I will not.");

@@ -1014,16 +1014,14 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["spoke", "to"], &["talked", "to"], Next::Any),
     (&["spoken", "to"], &["talked", "to"], Next::Any),
     (&["speaking", "to"], &["talking", "to"], Next::Any),
-    // Not "had": "We have had breakfast" is no "have ate".
+    // Not "had": "We have had breakfast" is no "have ate"; nor "having": "We're having dinner
+    // with friends" is an evening out, not the eating.
     (&["have", "breakfast"], &["eat", "breakfast"], Next::Any),
     (&["has", "breakfast"], &["eats", "breakfast"], Next::Any),
-    (&["having", "breakfast"], &["eating", "breakfast"], Next::Any),
     (&["have", "lunch"], &["eat", "lunch"], Next::Any),
     (&["has", "lunch"], &["eats", "lunch"], Next::Any),
-    (&["having", "lunch"], &["eating", "lunch"], Next::Any),
     (&["have", "dinner"], &["eat", "dinner"], Next::Any),
     (&["has", "dinner"], &["eats", "dinner"], Next::Any),
-    (&["having", "dinner"], &["eating", "dinner"], Next::Any),
     // A way to pay that a shop takes: "Do you take cash?" -> "Do you accept cash?".
     (&["take", "cash"], &["accept", "cash"], Next::Any),
     (&["take", "cards"], &["accept", "cards"], Next::Any),
@@ -1258,6 +1256,9 @@ fn clause_follows(tokens: &[Token], last: usize, that_given: bool) -> bool {
         if present || finite {
             return true;
         }
+        // Else "you" or "it" is the verb's object, and no clause opens here ("Before you know it
+        // the summer is over").
+        return false;
     }
     // A subject that a determiner opens, then a verb that is finite by most of its evidence
     // ("hope the weather clears up"): a past or third-person form, never an "-ed" form that may be
@@ -3079,6 +3080,20 @@ fn separable_lemma(word: &str) -> Vec<&'static str> {
 /// phrasal verb moves round a short noun object (a determiner, at most one modifier, a noun). A
 /// pronoun object already stands between ("turn it off"), and one after the particle is not
 /// English, so pronouns are left alone.
+/// Whether `p.items[at..]` opens with "in" and a place that tells a thing apart: a named place
+/// ("the job offer in Manchester") or a room of the house ("the table in the kitchen"). Other
+/// places after an object are mostly the doing's ("looked the number up in the phone book",
+/// "dropped the parcel off at the post office").
+fn placed_after_object(p: &Plain, at: usize) -> bool {
+    const ROOMS: &[&str] = &[
+        "kitchen", "bathroom", "bedroom", "hall", "hallway", "lounge", "garage", "garden", "loft", "attic",
+        "cellar", "office", "shed",
+    ];
+    let named = p.items.get(at + 1).is_some_and(|t| crate::shape::is_title(&t.text));
+    let room = p.lower(at + 1) == "the" && ROOMS.contains(&p.lower(at + 2).as_str());
+    p.lower(at) == "in" && (named || room)
+}
+
 pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
     /// Words that open a clause right after a noun ("the money he owed", "the one that broke").
     const OPENS_CLAUSE: &[&str] = &["that", "which", "who", "i", "you", "he", "she", "we", "they"];
@@ -3179,6 +3194,9 @@ pub fn move_particle(p: &Plain) -> Option<Vec<Token>> {
             // "When Tom turned up the party had already begun": a noun phrase before a finite verb
             // is the next clause's subject, no object.
             && !(end < n && crate::words::heads_clause(&p.lower(end)))
+            // "turned down the job offer in Manchester", "wiped down the table in the kitchen": a
+            // place after the object may say which it is, and the particle would part them.
+            && !(end < n && placed_after_object(p, end))
         {
             let mut out: Vec<Token> = p.items[..=k].to_vec();
             out.extend_from_slice(&p.items[k + 2..end]);
@@ -3448,6 +3466,12 @@ mod vehicle_tests {
         let f = move_particle;
         // The noun phrase is the next clause's subject.
         assert_eq!(run(f, "When Tom turned up the party had already begun."), None);
+        // A place after the object may be the object's; a time is the doing's.
+        assert_eq!(run(f, "He turned down the job offer in Manchester."), None);
+        assert_eq!(
+            run(f, "Could you pick up the kids at three?").as_deref(),
+            Some("Could you pick the kids up at three?")
+        );
         // A second particle makes one direction with the first.
         assert_eq!(run(f, "Could you bring the bins back in when you get home?"), None);
         assert_eq!(run(f, "Could you bring the chairs back over here?"), None);
@@ -3963,6 +3987,11 @@ mod tests {
             join(&rewrite(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::Only(1))))
         };
         assert_eq!(alone("I think the shop closes at six."), "I think that the shop closes at six.");
+        // "it" before no verb is the object: no clause opens after "know".
+        assert_eq!(
+            rewritten("Before you know it the summer is over."),
+            "Before you know it the summer is over."
+        );
         for (text, with_that) in [
             ("I hope you feel better soon.", "I hope that you feel better soon."),
             ("She was told she might need a hearing aid.", "She was told that she might need a hearing aid."),
