@@ -474,6 +474,14 @@ pub fn move_clause(tokens: &[Token]) -> Option<Vec<Token>> {
     if negation || s.words.iter().any(|&w| REPORTING.contains(&lower(w).as_str())) {
         return None;
     }
+    // "got home after midnight due to the delays": a cause after the time is the whole
+    // sentence's, and both in front stack two adverbials ("After midnight due to the delays, …").
+    let cause_after = p.find(&subordinator).is_some_and(|k| {
+        (k + 1..p.items.len()).any(|j| ["due", "because", "owing", "thanks"].contains(&p.lower(j).as_str()))
+    });
+    if ["after", "before", "until", "since"].contains(&subordinator.as_str()) && cause_after {
+        return None;
+    }
     // "Last year the trip was cancelled because of the snow": a clause fronted before a time the
     // sentence already opens with stacks two ("Because of the snow, last year the trip was ...").
     // "Last week's quiz" is the subject, not a time.

@@ -129,7 +129,10 @@ pub fn swap_coordination(tokens: &mut [Token]) -> bool {
                     // "scan the letter and email it": an object pronoun makes the second word a verb.
                     || ["it", "them", "him", "her", "me", "us"].contains(&n.as_str())
             });
-        if before_ok && after_ok && !complement && !clause_follows {
+        // "a towel and goggles": "a" may be the first noun's alone, and a plural or a mass noun
+        // cannot come first after it ("a goggles and towel").
+        let article = pos == Pos::Noun && before.as_deref().is_some_and(|w| ["a", "an"].contains(&w));
+        if before_ok && after_ok && !complement && !clause_follows && !article {
             tokens[i].text = if titled { capitalise(&b) } else { b };
             tokens[j].text = a;
             tokens[i].changed = true;
@@ -561,6 +564,8 @@ mod tests {
     #[test]
     fn swaps_coordinated_words() {
         assert_eq!(swapped("I like cats and dogs."), "I like dogs and cats.");
+        // "a" may be the first noun's alone.
+        assert_eq!(swapped("Bring a towel and goggles."), "Bring a towel and goggles.");
         assert_eq!(swapped("It was a big and heavy box."), "It was a heavy and big box.");
         // An adjective before the first noun would come to modify the other one.
         assert_eq!(swapped("I like red apples and bananas."), "I like red apples and bananas.");

@@ -215,6 +215,24 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 Some(false) => Form::Base,
                 None => continue,
             }
+        } else if same(Form::Base) && same(Form::Participle) {
+            // "hasn't come back" is the participle: "has not returned", never "has not return".
+            let mut k = i;
+            let mut before = prev_word(tokens, k);
+            while before
+                .as_deref()
+                .is_some_and(|w| ["not", "never", "just", "already", "still", "ever"].contains(&w))
+            {
+                k = (0..k).rev().find(|&j| tokens[j].is_word()).unwrap_or(0);
+                before = prev_word(tokens, k);
+            }
+            let had = before.is_some_and(|w| {
+                let w = w.replace('’', "'");
+                FINITE_HAVE.contains(&w.as_str())
+                    || ["having", "hasn't", "haven't", "hadn't", "'ve"].contains(&w.as_str())
+                    || w.ends_with("'ve")
+            });
+            if had { Form::Participle } else { form }
         } else {
             form
         };
@@ -275,6 +293,28 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
                 DETERMINERS.contains(&n.as_str()) || PERSONAL_POSSESSIVES.contains(&n.as_str())
             });
             if lemma == "look" && !sought {
+                continue;
+            }
+            // "came back on" (switched on again), "go back down to reception": a second particle
+            // makes one direction with "back", which "return" does not take.
+            let directed = next_word(tokens, i + 2).is_some_and(|n| {
+                [
+                    "on", "off", "in", "out", "up", "down", "over", "round", "around", "inside", "outside",
+                    "together",
+                ]
+                .contains(&n.as_str())
+            });
+            if particle == "back" && directed {
+                continue;
+            }
+            // "Prices went up" rose, but "going up the hill" or "go up to the loft" is a way
+            // climbed or a thing carried: "rise" only where nothing but an amount or a time follows.
+            let risen = next_word(tokens, i + 2).is_none_or(|n| {
+                ["by", "again", "sharply", "slightly", "every", "last", "this", "in", "from", "and"]
+                    .contains(&n.as_str())
+                    || n.starts_with(|c: char| c.is_ascii_digit() || c == '£')
+            });
+            if to == "rise" && !risen {
                 continue;
             }
             // "puts off doing the washing up": "postpones doing" is stiff for a chore put off.
@@ -1567,6 +1607,22 @@ fn group_fits(tokens: &[Token], i: usize, words: &[&str], to: &[&str], need: Nex
     if whole && negated() {
         return false;
     }
+    // "I don't think" -> "I do not believe" is stiff, and "I think I'll get my hearing tested"
+    // is a plan, which "I believe I will" makes a prediction.
+    let planned = || {
+        let (a, b) = (next_word(tokens, last), next_word(tokens, last + 2));
+        let a = a.unwrap_or_default().replace('’', "'");
+        a == "i'll" || a == "we'll" || (["i", "we"].contains(&a.as_str()) && b.as_deref() == Some("will"))
+    };
+    if to == ["believe"] && (negated() || planned()) {
+        return false;
+    }
+    // "let the front desk know if you need towels" asks to be told only then: "if" of a condition,
+    // no "whether".
+    let told = words.ends_with(&["if"]) && crate::tokens::listed_before(tokens, i, 5, &["let", "lets"]);
+    if told && to.contains(&"whether") {
+        return false;
+    }
     let subject_ok = match words[0] {
         // Nor after an auxiliary before the subject: "Do you want to" is "Would you like to", never
         // "Do you would like to".
@@ -2106,6 +2162,11 @@ fn clause_that_added(tokens: &[Token], s: usize) -> Option<(usize, Vec<Token>)> 
         return None;
     }
     let before = &tokens[s - 1];
+    // "think" has its own site, "believe": with both, "I believe that" read stiff to the judges
+    // in everyday remarks (28 of 64 awkward), so a "that" is only ever left out after it.
+    if ["think", "thinks"].iter().any(|w| before.text.eq_ignore_ascii_case(w)) {
+        return None;
+    }
     let fits = THAT_CLAUSE.iter().any(|&words| {
         let n = words.len();
         s + 1 >= 2 * n
@@ -3981,12 +4042,15 @@ mod tests {
 
     #[test]
     fn a_clause_of_belief_feeling_or_telling_takes_that_both_ways() {
-        // The "that" is a site of its own, so "think" keeps its "believe" beside it.
-        assert_eq!(rewritten("I think the shop closes at six."), "I believe that the shop closes at six.");
+        // "think" has "believe" and no "that" put in ("I believe that" reads stiff); a "that" is
+        // a site of its own after the other verbs, beside their own rewrites.
+        assert_eq!(rewritten("I think the shop closes at six."), "I believe the shop closes at six.");
+        assert_eq!(rewritten("I don't think the shop is open."), "I don't think the shop is open.");
+        assert_eq!(rewritten("I think I'll stay in."), "I think I'll stay in.");
         let alone = |text: &str| {
-            join(&rewrite(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::Only(1))))
+            join(&rewrite(tokenize(text), &mut crate::sites::Sites::new(crate::sites::Which::Only(0))))
         };
-        assert_eq!(alone("I think the shop closes at six."), "I think that the shop closes at six.");
+        assert_eq!(alone("I hope you feel better soon."), "I hope that you feel better soon.");
         // "it" before no verb is the object: no clause opens after "know".
         assert_eq!(
             rewritten("Before you know it the summer is over."),
@@ -4108,6 +4172,18 @@ mod tests {
     fn phrasal_verbs_become_single_verbs() {
         assert_eq!(rewritten("We found out the truth."), "We discovered the truth.");
         assert_eq!(rewritten("Prices have gone up."), "Prices have risen.");
+        assert_eq!(
+            rewritten("Please let the front desk know if you need towels."),
+            "Please let the front desk know if you need towels."
+        );
+        assert_eq!(rewritten("The rent went up by ten pounds."), "The rent rose by ten pounds.");
+        // A way climbed or a thing carried up does not rise.
+        assert_eq!(rewritten("I was going up the hill."), "I was going up the hill.");
+        assert_eq!(rewritten("The boxes need to go up to the loft."), "The boxes have to go up to the loft.");
+        // The participle after "has", and no "return" before a second particle.
+        assert_eq!(rewritten("The dog hasn't come back."), "The dog hasn't returned.");
+        assert_eq!(rewritten("The light came back on."), "The light came back on.");
+        assert_eq!(rewritten("Go back down to reception."), "Go back down to reception.");
         assert_eq!(rewritten("Turn off the lights."), "Switch off the lights.");
         assert_eq!(rewritten("She is looking for a job."), "She is searching for a job.");
         let text = "The school is looking for volunteers.";

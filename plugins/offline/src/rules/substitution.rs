@@ -1013,9 +1013,10 @@ fn in_its_setting(lemma: &str, tokens: &[Token], i: usize) -> bool {
         }
         // "Will the trains be running normally?" is as usual, not usually: only before the verb
         // or opening the clause.
-        "normally" => {
-            !prev.as_deref().is_some_and(|p| p.ends_with("ing") || crate::words::clearly_finite(p, true))
-        }
+        // After any verb ("will reopen normally") it is the manner, as usual.
+        "normally" => !prev.as_deref().is_some_and(|p| {
+            p.ends_with("ing") || crate::words::clearly_finite(p, true) || crate::words::is_verbish(p)
+        }),
         // "The room was poorly lit" is badly, but "Jack is still poorly" is ill: not after a
         // linking verb.
         "poorly" => !prev.as_deref().is_some_and(|p| {

@@ -569,13 +569,14 @@ pub(super) fn getting_becoming(tokens: &[Token], i: usize) -> Option<(usize, Vec
         } else {
             verb
         };
+    // "getting worse" is the everyday phrase, which "becoming worse" makes stiff (readers).
     let degree = open_word(tokens, i + 2)?;
-    let comparative = degree == "worse"
-        || morph::analyse(&degree).iter().any(|a| a.pos == Pos::Adj && a.form == Form::Comparative);
+    let comparative =
+        morph::analyse(&degree).iter().any(|a| a.pos == Pos::Adj && a.form == Form::Comparative);
     let ends = pause_at(tokens, i + 3)
         || open_word(tokens, i + 4)
             .is_some_and(|n| ["and", "every", "by", "as", "all", "but"].contains(&n.as_str()));
-    (comparative && degree != "better" && spaced(tokens, i + 1, i + 2) && ends)
+    (comparative && degree != "better" && degree != "worse" && spaced(tokens, i + 1, i + 2) && ends)
         .then(|| (1, vec![verb.to_string()]))
 }
 
