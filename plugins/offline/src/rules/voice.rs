@@ -63,9 +63,10 @@ const PARTICLES: &[&str] = &["down", "up", "out", "off", "away", "over"];
 /// Ways and slopes, which "up", "down" and "over" go along rather than act on.
 const PATHS: &[&str] = &[
     "valley", "hill", "hills", "road", "street", "stairs", "steps", "river", "lane", "path", "mountain",
-    "slope", "corridor", "track", "field", "fields", "chimney", "drive", "garden", "ladder", "wall", "fence",
-    "bridge", "beach",
+    "slope", "corridor", "track", "chimney", "drive", "ladder",
 ];
+/// What is crossed "over" ("climbed over the wall"), but knocked or pulled "down" as a thing.
+const CROSSED: &[&str] = &["wall", "fence", "bridge", "gate", "field", "fields"];
 /// Verbs of state, of motion and light verbs, whose passive is odd or wrong.
 const NO_PASSIVE: &[&str] = &[
     // "The injured player was substituted by the coach" reads as the coach taking his place.
@@ -202,8 +203,9 @@ pub fn passive(p: &Plain) -> Option<Vec<Token>> {
     let object_end = noun_phrase(p, object, true).or_else(|| bare_plural_object(p, object))?;
     // "The wind blew up the valley": "up", "down" or "over" before a way or a slope is a
     // preposition of the path, and the noun no object.
-    let path = ["up", "down", "over"].contains(&p.lower(subject + 1).as_str())
-        && PATHS.contains(&p.lower(object_end - 1).as_str());
+    let (through, head) = (p.lower(subject + 1), p.lower(object_end - 1));
+    let path = (["up", "down", "over"].contains(&through.as_str()) && PATHS.contains(&head.as_str()))
+        || (through == "over" && CROSSED.contains(&head.as_str()));
     if particle && path {
         return None;
     }
@@ -1218,6 +1220,11 @@ mod tests {
         assert_eq!(run(passive, "The coach substituted the injured player."), None);
         // "up" a way is the path of the wind, not a particle of "blow up".
         assert_eq!(run(passive, "The wind blew up the valley."), None);
+        assert_eq!(run(passive, "The boy climbed over the wall."), None);
+        assert_eq!(
+            run(passive, "The builders knocked down the wall.").as_deref(),
+            Some("The wall was knocked down by the builders.")
+        );
         assert_eq!(
             run(passive, "The storm blew down the old shed.").as_deref(),
             Some("The old shed was blown down by the storm.")
