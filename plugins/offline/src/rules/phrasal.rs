@@ -229,7 +229,7 @@ fn phrasal_at(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>)> {
             let had = before.is_some_and(|w| {
                 let w = w.replace('’', "'");
                 FINITE_HAVE.contains(&w.as_str())
-                    || ["having", "hasn't", "haven't", "hadn't", "'ve"].contains(&w.as_str())
+                    || ["having", "hasn't", "haven't", "hadn't"].contains(&w.as_str())
                     || w.ends_with("'ve")
             });
             if had { Form::Participle } else { form }
@@ -679,7 +679,8 @@ const OBJECT_PRONOUNS_OR_YOURS: &[&str] =
 /// Every form of "be" before a predicate.
 const BE_ALL: &[&str] = &["is", "are", "was", "were", "am", "be", "been", "being"];
 
-/// The words a told, known or felt clause follows with its "that" or without it, both ways
+/// The verbs a told, known or felt clause follows with its "that" or without it (the adjectives
+/// are `FEELINGS`; both are read through `that_clause_rows`), both ways
 /// ("said that the brakes" <-> "said the brakes", "told me he would be late" <-> "told me that
 /// he would be late", "I'm sorry I missed your call" <-> "I'm sorry that I missed your call"):
 /// `clause_that_added` and `clause_that_dropped` read them with `group_fits`, so the conditions of
@@ -756,24 +757,10 @@ const THAT_CLAUSE: &[&[&str]] = &[
     &["promised", "me"],
     &["promised", "us"],
     // Feelings and certainties after their "be" (`group_at`'s condition on the adjective).
-    &["sorry"],
-    &["glad"],
-    &["sure"],
-    &["afraid"],
-    &["surprised"],
-    &["pleased"],
-    &["happy"],
-    &["worried"],
-    &["aware"],
-    &["certain"],
-    &["convinced"],
-    &["disappointed"],
-    &["relieved"],
-    &["amazed"],
-    &["shocked"],
 ];
 
-/// The adjectives of `THAT_CLAUSE`: after them a "you" or "it" can only be a clause's subject.
+/// The adjectives a clause follows with its "that" or without it, the rest of `that_clause_rows`:
+/// after them a "you" or "it" can only be a clause's subject.
 const FEELINGS: &[&str] = &[
     "sorry",
     "glad",
@@ -791,6 +778,11 @@ const FEELINGS: &[&str] = &[
     "amazed",
     "shocked",
 ];
+
+/// Every row a "that" clause follows: the verbs of `THAT_CLAUSE` and the adjectives of `FEELINGS`.
+fn that_clause_rows() -> impl Iterator<Item = &'static [&'static str]> {
+    THAT_CLAUSE.iter().copied().chain(FEELINGS.iter().map(std::slice::from_ref))
+}
 
 /// Two- and three-word groups: `(words, replacement, what the next word must be)`.
 const GROUPS: &[(&[&str], &[&str], Next)] = &[
@@ -2155,7 +2147,7 @@ fn group_fits(tokens: &[Token], i: usize, words: &[&str], to: &[&str], need: Nex
 }
 
 /// "said the brakes" -> "said that the brakes": a "that" put into the space token `s` after the
-/// words of a `THAT_CLAUSE` row, before a clause that opens with its subject. The site is the
+/// words of a `that_clause_rows` row, before a clause that opens with its subject. The site is the
 /// space alone, so that the words before it keep their own rewrites ("think" -> "believe").
 fn clause_that_added(tokens: &[Token], s: usize) -> Option<(usize, Vec<Token>)> {
     if !tokens[s].is(Kind::Space, " ") || s == 0 {
@@ -2167,7 +2159,7 @@ fn clause_that_added(tokens: &[Token], s: usize) -> Option<(usize, Vec<Token>)> 
     if ["think", "thinks"].iter().any(|w| before.text.eq_ignore_ascii_case(w)) {
         return None;
     }
-    let fits = THAT_CLAUSE.iter().any(|&words| {
+    let fits = that_clause_rows().any(|words| {
         let n = words.len();
         s + 1 >= 2 * n
             && before.text.eq_ignore_ascii_case(words[n - 1])
@@ -2189,7 +2181,7 @@ fn clause_that_added(tokens: &[Token], s: usize) -> Option<(usize, Vec<Token>)> 
 }
 
 /// "said that the brakes" -> "said the brakes": the "that" at token `t` after the words of a
-/// `THAT_CLAUSE` row left out, where what follows it is a clause with its subject and its finite
+/// `that_clause_rows` row left out, where what follows it is a clause with its subject and its finite
 /// verb ("knew that the bank was closed"), never a "that" that points ("I know that man", "I
 /// said that to him", "I heard that the other day"). Covers the "that" and the space after it.
 fn clause_that_dropped(tokens: &[Token], t: usize) -> Option<(usize, Vec<Token>)> {
@@ -2203,9 +2195,8 @@ fn clause_that_dropped(tokens: &[Token], t: usize) -> Option<(usize, Vec<Token>)
         return None;
     }
     let verb = &tokens[t - 2];
-    THAT_CLAUSE
-        .iter()
-        .any(|&words| {
+    that_clause_rows()
+        .any(|words| {
             let n = words.len();
             t >= 2 * n
                 && verb.text.eq_ignore_ascii_case(words[n - 1])
@@ -3975,7 +3966,7 @@ mod tests {
     fn every_verb_that_loses_its_that_is_a_reporting_one() {
         // A clause with no "that" after a verb the moves do not know would let a phrase at its end
         // be moved as the sentence's ("Due to high winds, the captain announced we would skip").
-        for words in THAT_CLAUSE {
+        for words in that_clause_rows() {
             assert!(
                 crate::syntax::REPORTING.contains(&words[0])
                     || FEELINGS.contains(&words[0])
