@@ -808,6 +808,9 @@ const GROUPS: &[(&[&str], &[&str], Next)] = &[
     (&["half", "an", "hour"], &["thirty", "minutes"], Next::Any),
     (&["full", "of"], &["filled", "with"], Next::Any),
     (&["do", "not", "forget", "to"], &["remember", "to"], Next::Verb),
+    // "I must remember to buy stamps." -> "I must not forget to buy stamps.": an obligation to
+    // oneself or another, which the denial of forgetting says too; before the bare "must" row.
+    (&["must", "remember", "to"], &["must", "not", "forget", "to"], Next::Verb),
     // Only as a request, at the start or after "please" (`group_at`): "I remember to" is no "I do
     // not forget to".
     (&["remember", "to"], &["do", "not", "forget", "to"], Next::Verb),
@@ -2564,6 +2567,12 @@ fn gerund_or_infinitive(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>
         {
             false
         }
+        // "loves chasing balls in the park" -> "loves to chase balls in the park": a bare noun
+        // object, where the "-ing" word is no noun itself (so no "swimming lessons", "cooking
+        // classes" or "walking boots" is read as a verb and its object), the noun not one that
+        // names a tool or kit ("reading glasses", "knitting needles"), and then the clause ends or
+        // a preposition or time follows.
+        Some(a) if bare_object_after(tokens, i + 4, &next, &a) => true,
         Some(a) => {
             a != "to"
                 && (PREPOSITIONS.contains(&a.as_str())
@@ -2598,6 +2607,38 @@ fn gerund_or_infinitive(tokens: &[Token], i: usize) -> Option<(usize, Vec<Token>
     let lemma = verb(&next, Form::Gerund).filter(|l| *l != "be")?;
     out.extend([Token::word("to"), Token::space(), Token::word(lemma)]);
     Some((i + 3, out))
+}
+
+/// Whether the bare noun `object` (at `at`) after the "-ing" word `ing` is its object and
+/// ends the phrase: "loves reading books at night", not "loves swimming lessons" (the "-ing" word
+/// a noun, naming a kind), "hates reading glasses" (a tool in "-ing") or "started making sure".
+fn bare_object_after(tokens: &[Token], at: usize, ing: &str, object: &str) -> bool {
+    const KIT: &[&str] = &[
+        "glasses", "needles", "boots", "shoes", "lessons", "classes", "clothes", "machine", "machines",
+        "bag", "bags", "group", "groups", "club", "clubs", "list", "lists", "room", "area", "pool", "time",
+        "course", "courses", "gear", "kit", "trip", "trips", "habit", "habits", "skills",
+    ];
+    // "playing" is a noun only in rare senses, and "loves playing football" is the commonest of
+    // these ("loves playing cards" is still a playing of cards).
+    let noun_ing = is_noun(ing) && ing != "playing";
+    let object_noun = crate::words::is_plural_noun(object) || (is_noun(object) && !is_verbish(object));
+    if noun_ing || KIT.contains(&object) || !object_noun {
+        return false;
+    }
+    if DETERMINERS.contains(&object) || PREPOSITIONS.contains(&object) || CLAUSE_WORDS.contains(&object) {
+        return false;
+    }
+    match next_word(tokens, at) {
+        None => tokens.get(at + 1).is_none_or(|t| t.kind == Kind::Punct),
+        Some(n) => {
+            PREPOSITIONS.contains(&n.as_str())
+                || [
+                    "again", "now", "today", "every", "each", "last", "this", "after", "and", "but",
+                    "because",
+                ]
+                .contains(&n.as_str())
+        }
+    }
 }
 
 /// Applies every phrasal-verb, function-word and word-group rewrite in one pass.
@@ -4288,6 +4329,13 @@ mod tests {
         assert_eq!(rewritten("I deleted the apps that I never use."), "I deleted the apps I never use.");
         assert_eq!(rewritten("The baby started crying."), "The baby started to cry.");
         assert_eq!(rewritten("She loves swimming in the sea."), "She loves to swim in the sea.");
+        assert_eq!(
+            rewritten("Our dog loves chasing balls in the park."),
+            "Our dog loves to chase balls in the park."
+        );
+        assert_eq!(rewritten("She loves swimming lessons."), "She loves swimming lessons.");
+        assert_eq!(rewritten("He hates reading glasses."), "He hates reading glasses.");
+        assert_eq!(rewritten("I must remember to buy stamps."), "I must not forget to buy stamps.");
         assert_eq!(rewritten("I would like to stay."), "I would like to stay.");
         assert_eq!(rewritten("He likes boring films."), "He likes boring films.");
         assert_eq!(

@@ -260,6 +260,112 @@ const MACHINES: &[&str] = &[
     "dryer",
 ];
 
+/// What "breaks down" as well as "stops working": vehicles, and the machines of a house or
+/// building that run ("The fridge stopped working." -> "The fridge broke down."); not a phone,
+/// laptop or clock, which people say "died" or "stopped" of.
+const BREAKS_DOWN: &[&str] = &[
+    "car",
+    "van",
+    "bus",
+    "train",
+    "coach",
+    "lorry",
+    "truck",
+    "taxi",
+    "tractor",
+    "lift",
+    "elevator",
+    "boiler",
+    "heating",
+    "machine",
+    "dishwasher",
+    "fridge",
+    "freezer",
+    "escalator",
+    "engine",
+];
+
+/// The words that may follow "stopped working" told as "broke down": a time, a place or "again".
+const BROKE_DOWN_THEN: &[&str] = &[
+    "again",
+    "on",
+    "in",
+    "at",
+    "last",
+    "this",
+    "yesterday",
+    "today",
+    "during",
+    "halfway",
+    "after",
+    "so",
+    "and",
+    "but",
+    "twice",
+];
+
+/// "wants to become a doctor" -> "wants to be a doctor": a job that is wished for, planned or
+/// coming ("is going to become a teacher"), where being one is what becoming one leads to. Not
+/// after other verbs ("It takes years to become a doctor" is the becoming), nor before a
+/// describing word ("to become a better teacher" is a change in one already).
+fn become_job(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    const JOBS: &[&str] = &[
+        "doctor",
+        "teacher",
+        "nurse",
+        "pilot",
+        "vet",
+        "lawyer",
+        "engineer",
+        "dentist",
+        "chef",
+        "firefighter",
+        "scientist",
+        "singer",
+        "actor",
+        "actress",
+        "artist",
+        "writer",
+        "farmer",
+        "footballer",
+        "journalist",
+        "architect",
+        "mechanic",
+        "hairdresser",
+        "photographer",
+        "musician",
+        "dancer",
+        "astronaut",
+        "pharmacist",
+        "accountant",
+        "programmer",
+        "designer",
+        "baker",
+        "plumber",
+        "electrician",
+        "surgeon",
+        "midwife",
+        "paramedic",
+        "policeman",
+        "policewoman",
+        "builder",
+        "carpenter",
+        "vet",
+        "translator",
+    ];
+    const WISH: &[&str] =
+        &["want", "wants", "wanted", "hope", "hopes", "hoped", "plan", "plans", "planned", "going"];
+    let article = open_word(tokens, i + 2)?;
+    let job = open_word(tokens, i + 4)?;
+    let spaced = [i + 1, i + 3].iter().all(|&k| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " ")));
+    if !spaced || !["a", "an"].contains(&article.as_str()) || !JOBS.contains(&job.as_str()) {
+        return None;
+    }
+    prev_word(tokens, i).filter(|p| p == "to")?;
+    let wish = prev_word(tokens, i - 2);
+    (wish.is_some_and(|v| WISH.contains(&v.as_str()))).then(|| (1, vec!["be".to_string()]))
+}
+
 /// The subject of a verb at `i` is a machine: a word of `MACHINES` among the three words before it,
 /// with no word before it that could start another clause.
 fn machine_subject(tokens: &[Token], i: usize) -> bool {
@@ -318,11 +424,42 @@ fn stopped_working(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
             let not = vec![first.as_str(), "not", "working"];
             return machine_subject(tokens, i).then(|| (7, not.into_iter().map(String::from).collect()));
         }
-        // "The printer is broken." -> "The printer is not working.": ending its clause.
+        // "The printer is broken." -> "The printer is not working.": ending its clause, or before
+        // an "again" that ends it ("The coffee machine is broken again." -> "... isn't working
+        // again."); "is broken into" or "is broken in two" is another verb.
         "is" | "was"
-            if word(i + 2).as_deref() == Some("broken") && spaced(i + 1) && pause_after(tokens, i + 2) =>
+            if word(i + 2).as_deref() == Some("broken")
+                && spaced(i + 1)
+                && (pause_after(tokens, i + 2)
+                    || (spaced(i + 3)
+                        && word(i + 4).as_deref() == Some("again")
+                        && pause_after(tokens, i + 4))) =>
         {
             vec![first.as_str(), "not", "working"]
+        }
+        // "Our car stopped working on the motorway." -> "Our car broke down on the motorway.": of
+        // a vehicle or a household machine (`BREAKS_DOWN`) alone, as "my laptop broke down" is no
+        // way to say it, and before the end of the clause, a time, a place or "again" ("stopped
+        // working properly" is no "broke down properly").
+        "stopped"
+            if word(i + 2).as_deref() == Some("working")
+                && spaced(i + 1)
+                && subject_listed(tokens, i, 4, BREAKS_DOWN)
+                && (pause_after(tokens, i + 2)
+                    || (spaced(i + 3)
+                        && word(i + 4).is_some_and(|n| BROKE_DOWN_THEN.contains(&n.as_str())))) =>
+        {
+            // "has stopped working" -> "has broken down": the participle after "have".
+            let had = prev_word(tokens, i).is_some_and(|p| {
+                let p = p.replace('’', "'");
+                ["has", "have", "had", "never", "just"].contains(&p.as_str())
+                    || p.ends_with("'ve")
+                    || p.ends_with("'s")
+            });
+            if had {
+                return None;
+            }
+            vec!["broke", "down"]
         }
         // "The heating doesn't work." -> "The heating isn't working."
         "doesn't" | "doesn’t" if word(i + 2).as_deref() == Some("work") && spaced(i + 1) => {
@@ -3063,7 +3200,8 @@ pub(super) const COLLOCATIONS: &[(&[&str], Finder)] = &[
     (&["a"], little_bit),
     (&["send", "sends", "sent", "sending"], sent_email),
     (&["look", "looks", "looked", "looking"], look_after),
-    (&["broke", "is", "was", "are", "were", "doesn't", "does"], stopped_working),
+    (&["broke", "is", "was", "are", "were", "doesn't", "does", "stopped"], stopped_working),
+    (&["become"], become_job),
     (&["cheer", "cheers", "cheered", "cheering"], cheer_up),
     (&["calls", "call", "called"], calls_for),
     (&["try", "tries", "tried", "trying"], tried_food),
@@ -3194,6 +3332,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "bakes",
     "baking",
     "be",
+    "become",
     "before",
     "book",
     "booked",
@@ -3466,6 +3605,7 @@ pub(super) const COLLOCATION_STARTS: &[&str] = &[
     "stayed",
     "staying",
     "stays",
+    "stopped",
     "stuck",
     "studied",
     "studies",
@@ -4482,6 +4622,25 @@ mod tests {
                 assert!(COLLOCATION_STARTS.binary_search(word).is_ok(), "{word} is missing from the starts");
             }
         }
+    }
+
+    #[test]
+    fn broken_again_stopped_working_and_becoming_a_job() {
+        assert_eq!(
+            phrased("The coffee machine is broken again."),
+            "The coffee machine is not working again."
+        );
+        assert_eq!(phrased("The printer is broken again today."), "The printer is broken again today.");
+        assert_eq!(
+            phrased("Our car stopped working on the motorway."),
+            "Our car broke down on the motorway."
+        );
+        assert_eq!(phrased("The heating has stopped working."), "The heating has stopped working.");
+        assert_eq!(phrased("My laptop stopped working yesterday."), "My laptop stopped working yesterday.");
+        assert_eq!(phrased("The lift stopped working properly."), "The lift stopped working properly.");
+        assert_eq!(phrased("She wants to become a doctor."), "She wants to be a doctor.");
+        assert_eq!(phrased("It takes years to become a doctor."), "It takes years to become a doctor.");
+        assert_eq!(phrased("He wants to become a better teacher."), "He wants to become a better teacher.");
     }
 
     #[test]
