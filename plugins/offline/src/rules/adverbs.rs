@@ -5,12 +5,13 @@
 //! slowly along the beach" -> "walked along the beach slowly"). Only in a sentence of one clause,
 //! where the adverb cannot come to modify another verb.
 
+use crate::rules::time::trailing_time_phrase;
 use crate::shape::{self, Plain, comma, leaving_start, starting};
 use crate::syntax::has_clause_word;
 use crate::tokens::Token;
 use crate::words::{
-    DEFINITE_DETERMINERS, FREQUENCY_ADVERBS, PHRASE_PREPOSITIONS, SUBJECT_PRONOUNS, clearly_finite,
-    is_manner_adverb, is_noun,
+    CLAUSE_WORDS, DEFINITE_DETERMINERS, FREQUENCY_ADVERBS, NOUN_PHRASE_DETERMINERS, PHRASE_PREPOSITIONS,
+    PREPOSITIONS, SUBJECT_PRONOUNS, clearly_finite, is_manner_adverb, is_noun,
 };
 
 /// How many items the subject takes at the start: a pronoun, or a determiner and a noun.
@@ -93,7 +94,18 @@ pub fn manner_adverb_before_verb(p: &Plain) -> Option<Vec<Token>> {
     }
     let s = subject_len(p)?;
     let n = p.items.len();
-    if !(s + 3..=s + 6).contains(&n) || !BEFORE_THE_VERB.contains(&p.from_end(1).as_str()) {
+    // Adverbs that read as well before a verb with an object ("He warmly thanked the staff.",
+    // "She softly closed the door.") but not before one with none, where `BEFORE_THE_VERB`'s
+    // other rules would take them ("He warmly smiled at her" is stiff).
+    const WITH_AN_OBJECT: &[&str] = &["warmly", "softly", "silently"];
+    let adverb = p.from_end(1);
+    if !(s + 3..=s + 6).contains(&n)
+        || !(BEFORE_THE_VERB.contains(&adverb.as_str()) || WITH_AN_OBJECT.contains(&adverb.as_str()))
+    {
+        return None;
+    }
+    // "We walked along the beach silently": with no object these read best after the phrase.
+    if WITH_AN_OBJECT.contains(&adverb.as_str()) && PREPOSITIONS.contains(&p.lower(s + 1).as_str()) {
         return None;
     }
     let verb = p.lower(s);
@@ -217,6 +229,153 @@ pub fn manner_adverb_past_phrase(p: &Plain) -> Option<Vec<Token>> {
     Some(shape::build(&out, &p.terminal))
 }
 
+/// Verbs of liking, which "really" before them strengthens as "a lot" or "very much" after their
+/// object does: "I really enjoyed the film." -> "I enjoyed the film a lot."
+const LIKING: &[&str] = &["enjoyed", "enjoy", "enjoys", "liked", "like", "likes", "loved", "love", "loves"];
+
+/// Whether items `from..end` are a short object that a degree phrase may follow: "it", "them",
+/// or a determiner and at most three more words ending in a noun, with no preposition, verb or
+/// clause in them ("the concert", "our holiday"; not "meeting your parents", "the lessons on data
+/// visualization", where "a lot" would come too late or belong to the wrong word).
+fn short_object(p: &Plain, from: usize, end: usize) -> bool {
+    if end <= from || end - from > 4 {
+        return false;
+    }
+    let first = p.lower(from);
+    if end == from + 1 {
+        return ["it", "them", "this", "that"].contains(&first.as_str());
+    }
+    NOUN_PHRASE_DETERMINERS.contains(&first.as_str())
+        && is_noun(&p.lower(end - 1))
+        && (from + 1..end).all(|k| {
+            let w = p.lower(k);
+            p.items[k].is_word()
+                && !PREPOSITIONS.contains(&w.as_str())
+                && !CLAUSE_WORDS.contains(&w.as_str())
+                && !["and", "or", "but", "to", "much", "lot"].contains(&w.as_str())
+                && !clearly_finite(&w, false)
+        })
+}
+
+/// "S really VERB OBJECT [time]." -> "S VERB OBJECT DEGREE [time].": "really" before a verb of
+/// `verbs` after a pronoun or short subject, moved after the short object as `degree`.
+fn really_after_object(p: &Plain, verbs: &[&str], degree: &[&str]) -> Option<Vec<Token>> {
+    // A question ("Did you really enjoy it?") doubts, where "a lot" would ask how much.
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let s = subject_len(p)?;
+    if p.lower(s) != "really" || !verbs.contains(&p.lower(s + 1).as_str()) {
+        return None;
+    }
+    // A time phrase at the end stays there, after the degree ("enjoyed the concert a lot last
+    // night"); any other word after the object refuses ("really liked the paint you picked").
+    let end = p.items.len() - trailing_time_phrase(p).unwrap_or(0);
+    if !short_object(p, s + 2, end) {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..s].to_vec();
+    out.extend_from_slice(&p.items[s + 1..end]);
+    out.extend(degree.iter().map(|w| shape::word(w)));
+    out.extend_from_slice(&p.items[end..]);
+    Some(shape::build(&out, &p.terminal))
+}
+
+/// "I really enjoyed the concert last night." -> "I enjoyed the concert a lot last night."
+pub fn really_a_lot(p: &Plain) -> Option<Vec<Token>> {
+    really_after_object(p, LIKING, &["a", "lot"])
+}
+
+/// "We really appreciated your help." -> "We appreciated your help very much."
+pub fn really_very_much(p: &Plain) -> Option<Vec<Token>> {
+    const VERBS: &[&str] = &[
+        "enjoyed",
+        "enjoy",
+        "enjoys",
+        "liked",
+        "like",
+        "likes",
+        "loved",
+        "love",
+        "loves",
+        "appreciated",
+        "appreciate",
+        "appreciates",
+    ];
+    really_after_object(p, VERBS, &["very", "much"])
+}
+
+/// The forms of "wait" whose length and whose "for" phrase may trade places.
+const WAITING: &[&str] = &["waited", "wait", "waits"];
+
+/// The length of a wait at `k`: a count and its unit ("an hour", "twenty minutes"), with the unit
+/// singular after "a", "an" or "one" and plural after any other count.
+fn wait_length(p: &Plain, k: usize) -> bool {
+    const ONE: &[&str] = &["a", "an", "one"];
+    const MANY: &[&str] = &[
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "fifteen",
+        "twenty",
+        "thirty",
+        "forty",
+        "forty-five",
+        "fifty",
+        "several",
+    ];
+    let (count, unit) = (p.lower(k), p.lower(k + 1));
+    let singular = ["minute", "hour", "day", "week", "month"].contains(&unit.as_str());
+    let plural = ["minutes", "hours", "days", "weeks", "months"].contains(&unit.as_str());
+    (ONE.contains(&count.as_str()) && singular)
+        || ((MANY.contains(&count.as_str()) || count.bytes().all(|b| b.is_ascii_digit())) && plural)
+}
+
+/// Whether items `from..end` are who or what is waited for: an object pronoun, or a determiner
+/// and a noun phrase of at most four words with no preposition, verb or clause.
+fn waited_for(p: &Plain, from: usize, end: usize) -> bool {
+    (end == from + 1 && ["him", "her", "them", "us", "me", "you"].contains(&p.lower(from).as_str()))
+        || (end > from + 1 && short_object(p, from, end))
+}
+
+/// "We waited an hour for the doctor." -> "We waited for the doctor for an hour.", and back:
+/// after "wait" the length and the "for" phrase trade places when both are short and end the
+/// sentence. Refused with anything after them ("waited an hour for the doctor to call"), where
+/// the length would come to belong to another verb.
+pub fn wait_length_moved(p: &Plain) -> Option<Vec<Token>> {
+    if p.commas() != 0 || p.terminal.text == "?" {
+        return None;
+    }
+    let s = subject_len(p)?;
+    let n = p.items.len();
+    if !WAITING.contains(&p.lower(s).as_str()) {
+        return None;
+    }
+    let mut out: Vec<Token> = p.items[..=s].to_vec();
+    if wait_length(p, s + 1) && p.lower(s + 3) == "for" && waited_for(p, s + 4, n) {
+        // "waited an hour for the doctor" -> "waited for the doctor for an hour"
+        out.extend_from_slice(&p.items[s + 3..n]);
+        out.push(shape::word("for"));
+        out.extend_from_slice(&p.items[s + 1..s + 3]);
+    } else if n >= s + 6 && p.lower(s + 1) == "for" && p.lower(n - 3) == "for" && wait_length(p, n - 2) {
+        // "waited for the bus for twenty minutes" -> "waited twenty minutes for the bus"
+        if !waited_for(p, s + 2, n - 3) {
+            return None;
+        }
+        out.extend_from_slice(&p.items[n - 2..n]);
+        out.extend_from_slice(&p.items[s + 1..n - 3]);
+    } else {
+        return None;
+    }
+    Some(shape::build(&out, &p.terminal))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,6 +441,11 @@ mod tests {
             Some("He quickly answered the phone.")
         );
         assert_eq!(run(f, "He left to find help quickly."), None);
+        assert_eq!(
+            run(f, "The manager thanked the staff warmly.").as_deref(),
+            Some("The manager warmly thanked the staff.")
+        );
+        assert_eq!(run(f, "He smiled at the child warmly."), None);
         assert_eq!(run(f, "He answered all the questions correctly."), None);
         // A subject the lexicon leaves out ("hairdresser") is a noun all the same.
         assert_eq!(
@@ -297,5 +461,41 @@ mod tests {
         assert_eq!(run(f, "The children played the game happily."), None);
         // A verb in "-ing" after the verb may be the adverb's.
         assert_eq!(run(f, "He checked the tracking number carefully."), None);
+    }
+
+    #[test]
+    fn really_goes_after_the_object() {
+        assert_eq!(
+            run(really_a_lot, "I really enjoyed the concert last night.").as_deref(),
+            Some("I enjoyed the concert a lot last night.")
+        );
+        assert_eq!(
+            run(really_very_much, "We really appreciated your help.").as_deref(),
+            Some("We appreciated your help very much.")
+        );
+        assert_eq!(run(really_a_lot, "I really like it.").as_deref(), Some("I like it a lot."));
+        // A gerund, a preposition or a clause in the object; a question; no "really".
+        assert_eq!(run(really_a_lot, "I really enjoyed meeting your parents last night."), None);
+        assert_eq!(run(really_a_lot, "I really enjoyed the lessons on data visualization."), None);
+        assert_eq!(run(really_a_lot, "I really like the green paint you picked for the walls."), None);
+        assert_eq!(run(really_a_lot, "Did you really enjoy the film?"), None);
+        assert_eq!(run(really_a_lot, "I enjoyed the film."), None);
+    }
+
+    #[test]
+    fn a_wait_trades_its_length_and_its_phrase() {
+        let f = wait_length_moved;
+        assert_eq!(
+            run(f, "We waited an hour for the doctor.").as_deref(),
+            Some("We waited for the doctor for an hour.")
+        );
+        assert_eq!(
+            run(f, "We waited for the bus for twenty minutes.").as_deref(),
+            Some("We waited twenty minutes for the bus.")
+        );
+        // A verb after the phrase; a unit that does not agree; another verb.
+        assert_eq!(run(f, "We waited an hour for the doctor to call."), None);
+        assert_eq!(run(f, "We waited two hour for the doctor."), None);
+        assert_eq!(run(f, "We looked for the cat for an hour."), None);
     }
 }

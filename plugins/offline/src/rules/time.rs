@@ -18,7 +18,7 @@ use crate::words::{
 /// afternoon."), not when something happens.
 const LINKING_BE: &[&str] = &concat::<6>(&[FINITE_BE, &["be", "been"]]);
 /// The length of a time phrase ending the sentence ("every morning", "on Mondays", "in 2019").
-fn trailing_time_phrase(p: &Plain) -> Option<usize> {
+pub(crate) fn trailing_time_phrase(p: &Plain) -> Option<usize> {
     let n = p.items.len();
     let w = |k: usize| p.from_end(k);
     let last = w(1);
@@ -343,6 +343,15 @@ const TAKING_PART: &[&str] = &[
     "celebrates",
     "celebrated",
     "celebrating",
+    // Past forms of enjoying, watching, winning or missing an event, which happen while it does
+    // ("I really enjoyed the concert last night." -> "Last night, I really enjoyed the concert.").
+    // Not the presents: "We watch the match on Saturday" is an arrangement.
+    "enjoyed",
+    "loved",
+    "watched",
+    "won",
+    "lost",
+    "missed",
     "at",
 ];
 
