@@ -8,7 +8,7 @@
 use crate::lexicon::Pos;
 use crate::morph;
 use crate::tokens::{Kind, Token, lower_is, open_word};
-use crate::words::{OBJECT_PREPOSITIONS, PHRASE_PREPOSITIONS, heads_clause, is_noun};
+use crate::words::{OBJECT_PREPOSITIONS, PERSONAL_POSSESSIVES, PHRASE_PREPOSITIONS, heads_clause, is_noun};
 
 /// How a thing is told with its place: "in" what holds it, "of" what it is part of, "at" the
 /// building it belongs to.
@@ -344,6 +344,117 @@ pub(super) fn placed_thing(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
     })
 }
 
+/// Shops told by the corner they stand on ("the shop on the corner" -> "the corner shop"). One
+/// way only: "the corner shop" is also the kind of small local shop, which need not stand on one.
+const ON_THE_CORNER: &[&str] =
+    &["shop", "bakery", "bookshop", "cafe", "café", "pub", "newsagent", "deli", "chemist", "florist"];
+
+/// Rooms and office things told by the floor they are on ("the printer on the second floor" ->
+/// "the second-floor printer"). Not people ("the man on the second floor" is no kind of man).
+const ON_A_FLOOR: &[&str] = &[
+    "printer",
+    "photocopier",
+    "office",
+    "offices",
+    "kitchen",
+    "toilets",
+    "bathroom",
+    "cafe",
+    "café",
+    "canteen",
+    "flat",
+    "apartment",
+    "room",
+    "meeting room",
+    "gym",
+    "bedroom",
+];
+
+/// The floors a compound is told with ("the top-floor flat", "the ground-floor gym").
+const FLOORS: &[&str] = &["first", "second", "third", "fourth", "fifth", "sixth", "top", "ground"];
+
+/// Things and the parts they have, told with the owner's possessive ("the battery in my watch"
+/// -> "my watch's battery"). Only machines, vehicles and buildings with the parts they are built
+/// with: never a container and what it holds ("the milk in the fridge" is not the fridge's milk),
+/// nor a house's boiler ("our house's boiler" reads stiffly where one says "our boiler").
+const OWNED_PARTS: &[(&str, &[&str])] = &[
+    ("watch", &["battery", "strap", "screen"]),
+    ("phone", &["screen", "battery", "camera"]),
+    ("laptop", &["screen", "battery", "keyboard", "fan", "trackpad"]),
+    ("computer", &["screen", "keyboard", "fan"]),
+    ("car", &["engine", "brakes", "battery", "tyres", "tires", "heater", "windscreen", "clutch"]),
+    ("van", &["engine", "brakes", "battery", "tyres"]),
+    ("bike", &["brakes", "chain", "tyres", "tires", "saddle", "gears"]),
+    ("building", &["lift", "lifts", "elevator", "heating"]),
+    ("flat", &["heating"]),
+    ("house", &["roof"]),
+];
+
+/// "the shop on the corner" -> "the corner shop", "the printer on the second floor" -> "the
+/// second-floor printer", "the battery in my watch" -> "my watch's battery": a place or an
+/// owner told after the noun, told before it where English has the compound or the possessive.
+/// Only as the subject or after a preposition, and only where the phrase ends with the place
+/// (`phrase_ends`, strict): "the shop on the corner of Mill Lane" keeps its corner, and after a
+/// verb "put the printer on the second floor" tells where it went.
+pub(super) fn place_told_first(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let det = open_word(tokens, i)?;
+    if !OWNERS.contains(&det.as_str()) || !tokens.get(i + 1).is_some_and(|t| t.is(Kind::Space, " ")) {
+        return None;
+    }
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let the = det == "the";
+    // "the bakery on the corner": "the" only, since "our shop on the corner" is ours, not a kind.
+    let corner = || {
+        let (head, after) = head_at(tokens, i + 2, ON_THE_CORNER).filter(|_| the)?;
+        let end = words_at(tokens, after + 1, ["on", "the", "corner"]).filter(|_| spaced(after))?;
+        let mut words = vec!["the".to_string(), "corner".to_string()];
+        words.extend(head.iter().map(|w| w.to_string()));
+        Some((end, words))
+    };
+    // "our room on the third floor" -> "our third-floor room".
+    let floor = || {
+        let (head, after) = head_at(tokens, i + 2, ON_A_FLOOR)?;
+        let floor = FLOORS.iter().find(|f| open_word(tokens, after + 5).as_deref() == Some(**f))?;
+        let end = words_at(tokens, after + 1, ["on", "the", *floor, "floor"]).filter(|_| spaced(after))?;
+        let mut words = vec![det.clone(), format!("{floor}-floor")];
+        words.extend(head.iter().map(|w| w.to_string()));
+        Some((end, words))
+    };
+    // "the battery in my watch" -> "my watch's battery": a possessive owner only ("the lift in
+    // the building" has no one's building to tell).
+    let owned = || {
+        if !the {
+            return None;
+        }
+        let part = open_word(tokens, i + 2)?;
+        let prep = open_word(tokens, i + 4).filter(|w| ["in", "on", "of"].contains(&w.as_str()))?;
+        let whose = open_word(tokens, i + 6).filter(|w| PERSONAL_POSSESSIVES.contains(&w.as_str()))?;
+        let owner = open_word(tokens, i + 8)?;
+        OWNED_PARTS.iter().find(|(o, parts)| *o == owner && parts.contains(&part.as_str()))?;
+        let end = words_at(tokens, i + 2, [part.as_str(), prep.as_str(), whose.as_str(), owner.as_str()])?;
+        Some((end, vec![whose.clone(), format!("{owner}'s"), part.clone()]))
+    };
+    let (end, words) = corner().or_else(floor).or_else(owned)?;
+    let next = crate::tokens::next_word(tokens, end - 1);
+    // A verb in "-s" the lexicon also knows as a plural noun still ends the phrase ("The café
+    // on the corner opens at seven").
+    let verb_next = next.as_deref().is_some_and(|w| {
+        crate::words::finite_lemma(w, crate::words::Tense::Present, true).is_some()
+            && tokens.get(end).is_some_and(|t| t.is(Kind::Space, " "))
+    });
+    /// "the corner shop" is also the kind (a small shop selling food and papers): a shop on the
+    /// corner is told so only where it sells, opens or closes, or is told of, as any shop is
+    /// ("The shop on the corner fixed my puncture" is a bike shop, no corner shop).
+    const SHOP_VERBS: &[&str] =
+        &["sells", "sold", "opens", "opened", "closes", "closed", "is", "was", "has", "had"];
+    let shop = words.last().is_some_and(|w| w == "shop") && words[1] == "corner";
+    let shop_ok = !shop || next.as_deref().is_none_or(|w| SHOP_VERBS.contains(&w));
+    if !(phrase_ends(tokens, end, "", true) || verb_next) || !shop_ok || !fits_here(tokens, i, Prep::At) {
+        return None;
+    }
+    Some((end - i, words))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::shared::told;
@@ -430,6 +541,36 @@ mod tests {
             // What follows the place says which place: it stays with it.
             "The printer in the office upstairs is broken.",
             "The lights in the kitchen of the flat flickered.",
+        ] {
+            assert_eq!(f(text), text);
+        }
+    }
+    #[test]
+    fn a_corner_a_floor_and_an_owner_are_told_first() {
+        let f = |t: &str| told(place_told_first, t);
+        assert_eq!(f("The shop on the corner sells newspapers."), "the corner shop sells newspapers.");
+        assert_eq!(f("The printer on the second floor is jammed."), "the second-floor printer is jammed.");
+        assert_eq!(f("Our room on the third floor was quiet."), "our third-floor room was quiet.");
+        assert_eq!(f("The battery in my watch is dead."), "my watch's battery is dead.");
+        assert_eq!(f("The lift in our building is broken."), "our building's lift is broken.");
+    }
+
+    #[test]
+    fn contents_moves_and_longer_places_are_kept() {
+        let f = |t: &str| told(place_told_first, t);
+        for text in [
+            // A container and what it holds: not the fridge's milk.
+            "The milk in the fridge smells sour.",
+            "The cake in the oven smells lovely.",
+            // After a verb the place tells where it went.
+            "They moved the printer on the second floor.",
+            // The place goes on: the corner is Mill Lane's.
+            "The shop on the corner of Mill Lane sells bread.",
+            // Not a possessive owner, and not a person.
+            "The lift in the building is broken.",
+            "The man on the second floor is noisy.",
+            // A corner shop is a kind of shop: this one mends bikes.
+            "The shop on the corner fixed my puncture.",
         ] {
             assert_eq!(f(text), text);
         }

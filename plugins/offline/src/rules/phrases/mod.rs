@@ -25,11 +25,11 @@ use crate::words::{OBJECT_PREPOSITIONS, is_negation};
 use collocations::{
     COLLOCATION_STARTS, COLLOCATIONS, been_to_place, delayed_by, expectation, run_out, while_when,
 };
-use compounds::{place_compound, placed_thing};
+use compounds::{place_compound, place_told_first, placed_thing};
 use numbers::{
     clock_in_words, date_form, decade_in_words, every_second, habitual_day, large_sum_in_figures,
     money_in_words, number_in_digits, ordinal_birthday, placed_in_contest, range_of_time, spoken_time,
-    waited_for,
+    more_or_another, waited_for,
 };
 use objects::{lets_allows, of_ones_own};
 use routines::{counts, routine};
@@ -601,7 +601,7 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
             // The phrases found by a function (`Finder`): the everyday collocations first, tried
             // only from a word one of them starts with (`COLLOCATIONS`), so that most words cost one
             // lookup, then the others.
-            let finders: [Finder; 22] = [
+            let finders: [Finder; 24] = [
                 expectation,
                 waited_for,
                 lets_allows,
@@ -614,6 +614,8 @@ pub fn phrases(tokens: Vec<Token>, sites: &mut Sites) -> Vec<Token> {
                 while_when,
                 place_compound,
                 placed_thing,
+                place_told_first,
+                more_or_another,
                 routine,
                 of_ones_own,
                 ordinal_birthday,

@@ -1094,6 +1094,55 @@ pub(super) fn every_second(tokens: &[Token], i: usize) -> Option<(usize, Vec<Str
     period.then(|| (3, vec![tokens[i].text.clone(), "other".to_string()]))
 }
 
+/// Whether `word` is a number of two or more that "more" or "another" can count ("two",
+/// "ten", "20"); not "one" ("another one day").
+fn counts_more(word: &str) -> bool {
+    UNITS_BELOW_TEN.iter().chain(TENS_AND_TEENS).any(|&(w, n)| w == word && n > 1)
+        || word.parse::<u32>().is_ok_and(|n| (2..100).contains(&n))
+}
+
+/// "ten more minutes" <-> "another ten minutes", "two more volunteers" <-> "another two
+/// volunteers": an added number of things told either way. Only before a plural noun itself, so
+/// that "two more expensive hotels" (hotels dearer than others) is left; never with "than" after
+/// the noun ("two more people than last year"), after a word that bounds the number ("about ten
+/// more minutes", "only two more days", "the two more") or inside a larger number ("twenty two
+/// more"), and never "yet another".
+pub(super) fn more_or_another(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>)> {
+    let word = open_word(tokens, i)?;
+    let spaced = |k: usize| tokens.get(k).is_some_and(|t| t.is(Kind::Space, " "));
+    let (number, more) = if word == "another" {
+        (open_word(tokens, i + 2)?, false)
+    } else if counts_more(&word) {
+        (word.clone(), open_word(tokens, i + 2)? == "more")
+    } else {
+        return None;
+    };
+    if !counts_more(&number) || !spaced(i + 1) || !spaced(i + 3) {
+        return None;
+    }
+    let noun = open_word(tokens, i + 4)?;
+    if !crate::words::is_plural_noun(&noun) || next_word(tokens, i + 4).as_deref() == Some("than") {
+        return None;
+    }
+    /// Words that bound or pick out the number: "about another ten minutes" and "just another
+    /// two days" shift the sense, "yet another" doubles it.
+    const BOUNDING: &[&str] = &[
+        "about", "around", "roughly", "nearly", "almost", "only", "just", "least", "yet", "the", "these",
+        "those", "my", "your", "his", "her", "our", "their", "its", "and", "hundred", "thousand", "over",
+        "under", "some", "any", "than", "another", "more",
+    ];
+    if prev_word(tokens, i).is_some_and(|p| BOUNDING.contains(&p.as_str()) || counts_more(&p)) {
+        return None;
+    }
+    if word == "another" {
+        Some((3, vec![number, "more".to_string()]))
+    } else if more {
+        Some((3, vec!["another".to_string(), number]))
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::phrases;
@@ -1448,5 +1497,33 @@ mod tests {
             "The farmers' market takes place every other Sunday in the square."
         );
         assert_eq!(told("In an emergency every second counts."), "In an emergency every second counts.");
+    }
+}
+
+#[cfg(test)]
+mod more_tests {
+    use super::super::shared::told;
+    use super::more_or_another;
+
+    #[test]
+    fn an_added_number_is_told_with_more_or_another() {
+        let f = |t: &str| told(more_or_another, t);
+        assert_eq!(f("The pasta needs ten more minutes."), "The pasta needs another ten minutes.");
+        assert_eq!(f("We need two more volunteers."), "We need another two volunteers.");
+        assert_eq!(f("It took another two days."), "It took two more days.");
+    }
+
+    #[test]
+    fn bounded_numbers_comparatives_and_than_are_left() {
+        let f = |t: &str| told(more_or_another, t);
+        for text in [
+            "We saw two more expensive hotels.",
+            "There were two more people than last year.",
+            "It takes about ten more minutes.",
+            "That was yet another two days lost.",
+            "I want one more slice.",
+        ] {
+            assert_eq!(f(text), text);
+        }
     }
 }
