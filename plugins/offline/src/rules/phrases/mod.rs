@@ -10,6 +10,7 @@
 //! collocations in `collocations`, numbers, times and dates in `numbers`, and what both share with
 //! the pass in `shared`.
 
+mod amounts;
 mod collocations;
 mod complements;
 mod compounds;

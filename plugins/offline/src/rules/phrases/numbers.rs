@@ -691,7 +691,27 @@ pub(super) fn number_in_digits(tokens: &[Token], i: usize) -> Option<(usize, Vec
     if let Some((_, sign)) = CURRENCIES.iter().find(|(w, _)| *w == unit) {
         return about_money(tokens).then(|| (last + 3 - i, vec![format!("{sign}{value}")]));
     }
-    MEASURES.contains(&unit.as_str()).then(|| (last + 3 - i, vec![value.to_string(), unit]))
+    (MEASURES.contains(&unit.as_str()) || counted_things(tokens, (i, last), value, &unit))
+        .then(|| (last + 3 - i, vec![value.to_string(), unit]))
+}
+
+/// Counts that name things in a set phrase, which keep their words: "forty winks", "the Ten
+/// Commandments", "twenty questions" (the game).
+const COUNTED_IDIOMS: &[&str] = &["winks", "commandments", "questions", "apostles", "disciples", "thieves"];
+
+/// "The boat passed through fourteen locks." -> "... through 14 locks.": a count from ten up of
+/// any plural noun, written in digits as a count is (below ten the word stays: "three cats").
+/// Not after "the" or "these" ("the twelve apostles", "the forty thieves" may be a name, and
+/// "the twelve of us" a group told by its size), not of a noun in a set phrase
+/// (`COUNTED_IDIOMS`), nor of one with a capital ("Twelve Angry Men").
+fn counted_things(tokens: &[Token], (i, last): (usize, usize), value: u32, unit: &str) -> bool {
+    let named = prev_word(tokens, i).is_some_and(|p| ["the", "these", "those", "top", "all"].contains(&p.as_str()));
+    let lower = tokens.get(last + 2).is_some_and(|t| t.text.chars().all(|c| !c.is_uppercase()));
+    value >= 10
+        && lower
+        && !named
+        && !COUNTED_IDIOMS.contains(&unit)
+        && crate::words::is_plural_noun(unit)
 }
 
 /// The kinds of point in time that end a range: a day of the week, a month or an hour.

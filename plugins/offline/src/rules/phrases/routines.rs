@@ -17,6 +17,7 @@
 
 use super::collocations::CONSUMABLES;
 use super::numbers::{TENS_AND_TEENS, UNITS_BELOW_TEN};
+use super::amounts::{almost_nearly, over_sum, per_to_a, roughly, than_sum};
 use super::shared::{Finder, pause_after};
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
@@ -53,6 +54,11 @@ const FINDERS: &[(&[&str], Finder)] = &[
     (&["most"], on_most_days),
     (&["kilo", "kilos"], kilograms),
     (&["about", "around"], or_so),
+    (&["about", "around", "roughly", "approximately"], roughly),
+    (&["almost", "nearly"], almost_nearly),
+    (&["over", "under"], over_sum),
+    (&["less", "more"], than_sum),
+    (&["per"], per_to_a),
     (&["a"], minutes_walk),
     (&["by"], by_one),
     (&["by", "in"], paid_with),
