@@ -68,8 +68,7 @@ fn count_end(tokens: &[Token], k: usize) -> Option<usize> {
         return None;
     }
     let unit = open_word(tokens, k + 2).filter(|_| tokens.get(k + 1).is_some_and(|s| s.is(Kind::Space, " ")));
-    (a && unit.is_some_and(|u| A_UNITS.contains(&u.as_str())))
-        .then_some(k + 2)
+    (a && unit.is_some_and(|u| A_UNITS.contains(&u.as_str()))).then_some(k + 2)
 }
 
 /// Words after which "about" or "around" and a count are an amount: prepositions, the verbs
@@ -77,13 +76,84 @@ fn count_end(tokens: &[Token], k: usize) -> Option<usize> {
 /// the "about" is a topic ("We talked about two options"), after "walked" the "around" a path
 /// ("walked around ten villages"), so neither is listed.
 const AMOUNT_BEFORE: &[&str] = &[
-    "for", "in", "after", "within", "at", "of", "to", "from", "with", "by", "than", "until", "till", "since",
-    "before", "take", "takes", "took", "taking", "last", "lasts", "lasted", "cost", "costs", "costing",
-    "weigh", "weighs", "weighed", "spent", "spend", "spends", "earn", "earns", "earned", "pay", "pays",
-    "paid", "need", "needs", "needed", "have", "has", "had", "lose", "lost", "sleep", "slept", "sold",
-    "sell", "sells", "bought", "raised", "saved", "save", "holds", "hold", "serves", "serve", "seats",
-    "waited", "wait", "stayed", "invited", "expect", "expected", "expecting", "charged", "charges",
-    "collected", "made", "makes", "drink", "drank", "eat", "ate", "lasting", "down", "up",
+    "for",
+    "in",
+    "after",
+    "within",
+    "at",
+    "of",
+    "to",
+    "from",
+    "with",
+    "by",
+    "than",
+    "until",
+    "till",
+    "since",
+    "before",
+    "take",
+    "takes",
+    "took",
+    "taking",
+    "last",
+    "lasts",
+    "lasted",
+    "cost",
+    "costs",
+    "costing",
+    "weigh",
+    "weighs",
+    "weighed",
+    "spent",
+    "spend",
+    "spends",
+    "earn",
+    "earns",
+    "earned",
+    "pay",
+    "pays",
+    "paid",
+    "need",
+    "needs",
+    "needed",
+    "have",
+    "has",
+    "had",
+    "lose",
+    "lost",
+    "sleep",
+    "slept",
+    "sold",
+    "sell",
+    "sells",
+    "bought",
+    "raised",
+    "saved",
+    "save",
+    "holds",
+    "hold",
+    "serves",
+    "serve",
+    "seats",
+    "waited",
+    "wait",
+    "stayed",
+    "invited",
+    "expect",
+    "expected",
+    "expecting",
+    "charged",
+    "charges",
+    "collected",
+    "made",
+    "makes",
+    "drink",
+    "drank",
+    "eat",
+    "ate",
+    "lasting",
+    "down",
+    "up",
 ];
 
 /// The forms of "be", after which "about" may still name a topic ("The film is about two
@@ -91,9 +161,8 @@ const AMOUNT_BEFORE: &[&str] = &[
 const BE: &[&str] = &["is", "was", "are", "were", "be", "been", "it's", "that's", "it’s", "that’s"];
 
 /// What a count after "is about" measures: "is about ten miles", "was about six years old".
-const MEASURED: &[&str] = &[
-    "old", "long", "wide", "tall", "high", "deep", "away", "late", "early", "percent", "people", "times",
-];
+const MEASURED: &[&str] =
+    &["old", "long", "wide", "tall", "high", "deep", "away", "late", "early", "percent", "people", "times"];
 
 /// Whether the count from `k` to `last` stands where "about" or "around" before it tells a rough
 /// amount: after a word of `AMOUNT_BEFORE`, at the start of the sentence ("About fifty people
@@ -110,8 +179,10 @@ fn amount_place(tokens: &[Token], i: usize, last: usize) -> bool {
         return false;
     }
     let there = words_back(tokens, i, 2).get(1).is_some_and(|w| w == "there");
-    let after = open_word(tokens, last + 2).filter(|_| tokens.get(last + 1).is_some_and(|s| s.kind == Kind::Space));
-    let measured = after.is_some_and(|a| AMOUNT_UNITS.contains(&a.as_str()) || MEASURED.contains(&a.as_str()));
+    let after =
+        open_word(tokens, last + 2).filter(|_| tokens.get(last + 1).is_some_and(|s| s.kind == Kind::Space));
+    let measured =
+        after.is_some_and(|a| AMOUNT_UNITS.contains(&a.as_str()) || MEASURED.contains(&a.as_str()));
     // "£500" carries its unit.
     let sum = sum_end(tokens, i + 2).is_some();
     there || measured || sum || pause_after(tokens, last)
@@ -153,8 +224,9 @@ pub(super) fn almost_nearly(tokens: &[Token], i: usize) -> Option<(usize, Vec<St
         return None;
     }
     count_end(tokens, i + 2)?;
-    let graded = prev_word(tokens, i)
-        .is_some_and(|b| ["very", "not", "pretty", "so", "and", "or", "almost", "nearly"].contains(&b.as_str()));
+    let graded = prev_word(tokens, i).is_some_and(|b| {
+        ["very", "not", "pretty", "so", "and", "or", "almost", "nearly"].contains(&b.as_str())
+    });
     (!graded).then(|| (1, vec![to.to_string()]))
 }
 
@@ -162,10 +234,47 @@ pub(super) fn almost_nearly(tokens: &[Token], i: usize) -> Option<(usize, Vec<St
 /// £10"); after "argued" or "fell out" "over £50" is what the quarrel was about, and "just over"
 /// or "well over" are no "just more than".
 const SUM_BEFORE: &[&str] = &[
-    "raised", "raise", "cost", "costs", "costing", "spent", "spend", "spends", "paid", "pay", "pays", "earn",
-    "earns", "earned", "is", "was", "are", "were", "be", "been", "of", "for", "at", "saved", "save",
-    "donated", "collected", "worth", "owe", "owes", "owed", "to", "won", "sold", "charged", "charges",
-    "makes", "made", "rose", "fell", "by",
+    "raised",
+    "raise",
+    "cost",
+    "costs",
+    "costing",
+    "spent",
+    "spend",
+    "spends",
+    "paid",
+    "pay",
+    "pays",
+    "earn",
+    "earns",
+    "earned",
+    "is",
+    "was",
+    "are",
+    "were",
+    "be",
+    "been",
+    "of",
+    "for",
+    "at",
+    "saved",
+    "save",
+    "donated",
+    "collected",
+    "worth",
+    "owe",
+    "owes",
+    "owed",
+    "to",
+    "won",
+    "sold",
+    "charged",
+    "charges",
+    "makes",
+    "made",
+    "rose",
+    "fell",
+    "by",
 ];
 
 /// "The school raised over £500." -> "... raised more than £500.", "for under £10" -> "for less
@@ -236,11 +345,13 @@ pub(super) fn per_to_a(tokens: &[Token], i: usize) -> Option<(usize, Vec<String>
     };
     // The rate's measure before "per": a unit, or a sum in figures ("£12 per hour").
     let named = prev_word(tokens, i).is_some_and(|p| {
-        ["pounds", "dollars", "euros", "pence", "miles", "kilometres", "calories", "litres"].contains(&p.as_str())
+        ["pounds", "dollars", "euros", "pence", "miles", "kilometres", "calories", "litres"]
+            .contains(&p.as_str())
     }) || (i >= 2 && tokens[i - 1].is(Kind::Space, " ") && tokens[i - 2].text.starts_with('£'));
     let ends = pause_after(tokens, i + 2)
         || (tokens.get(i + 3).is_some_and(|t| t.is(Kind::Space, " "))
-            && open_word(tokens, i + 4).is_some_and(|n| ["in", "on", "for", "and", "but"].contains(&n.as_str())));
+            && open_word(tokens, i + 4)
+                .is_some_and(|n| ["in", "on", "for", "and", "but"].contains(&n.as_str())));
     (named && ends).then(|| (3, vec![article.to_string(), span]))
 }
 
@@ -253,7 +364,7 @@ mod tests {
     fn a_rough_count_with_the_other_word() {
         assert_eq!(told(roughly, "It takes about forty minutes."), "It takes around forty minutes.");
         assert_eq!(told(roughly, "We spent around £60 on food."), "We spent about £60 on food.");
-        assert_eq!(told(roughly, "About fifty people came."), "Around fifty people came.");
+        assert_eq!(told(roughly, "We invited about fifty people."), "We invited around fifty people.");
         assert_eq!(told(roughly, "There were about twenty guests."), "There were around twenty guests.");
         assert_eq!(told(roughly, "It is about ten miles away."), "It is around ten miles away.");
         assert_eq!(told(roughly, "I drink roughly two litres a day."), "I drink about two litres a day.");

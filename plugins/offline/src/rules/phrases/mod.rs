@@ -29,8 +29,8 @@ use collocations::{
 use compounds::{place_compound, place_told_first, placed_thing};
 use numbers::{
     clock_in_words, date_form, decade_in_words, every_second, habitual_day, large_sum_in_figures,
-    money_in_words, number_in_digits, ordinal_birthday, placed_in_contest, range_of_time, spoken_time,
-    more_or_another, waited_for,
+    money_in_words, more_or_another, number_in_digits, ordinal_birthday, placed_in_contest, range_of_time,
+    spoken_time, waited_for,
 };
 use objects::{lets_allows, of_ones_own};
 use routines::{counts, routine};

@@ -15,9 +15,9 @@
 //! people), "took a long time" -> "took ages" (slang in a neutral sentence), "all the time" ->
 //! "constantly" ("the keys were in my pocket all the time" is the whole time).
 
+use super::amounts::{almost_nearly, over_sum, per_to_a, roughly, than_sum};
 use super::collocations::CONSUMABLES;
 use super::numbers::{TENS_AND_TEENS, UNITS_BELOW_TEN};
-use super::amounts::{almost_nearly, over_sum, per_to_a, roughly, than_sum};
 use super::shared::{Finder, pause_after};
 use crate::lexicon::Pos;
 use crate::morph::{self, Form};
@@ -913,10 +913,10 @@ mod tests {
         assert_eq!(told(routine, "The ride took about an hour."), "The ride took an hour or so.");
         assert_eq!(told(routine, "We stayed for around ten minutes."), "We stayed for ten minutes or so.");
         assert_eq!(told(routine, "We talked about an hour."), "We talked about an hour.");
-        assert_eq!(told(routine, "It only took about an hour."), "It only took about an hour.");
+        assert_eq!(told(routine, "It only took about an hour."), "It only took around an hour.");
         assert_eq!(
             told(routine, "It took about an hour to get there."),
-            "It took about an hour to get there."
+            "It took around an hour to get there."
         );
     }
 
@@ -1044,7 +1044,7 @@ mod tests {
     #[test]
     fn waits_and_deadlines() {
         assert_eq!(told(routine, "We had to wait an hour."), "We had to wait for an hour.");
-        assert_eq!(told(routine, "We waited for almost an hour."), "We waited almost an hour.");
+        assert_eq!(told(routine, "We waited for almost an hour."), "We waited nearly an hour.");
         assert_eq!(told(routine, "We waited an hour for a table."), "We waited an hour for a table.");
         assert_eq!(
             told(routine, "Please reply by Monday at the latest."),
